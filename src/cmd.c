@@ -1,0 +1,257 @@
+/* cmd.c - command lookup and option parsing from option tables. */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "strlist.h"
+#include "error.h"
+#include "util.h"
+
+extern const struct cmd_entry cmd_models_entry, cmd_gpus_entry,
+	cmd_size_entry, cmd_estimate_entry, cmd_plan_entry, cmd_list_entry,
+	cmd_config_entry, cmd_parse_entry;
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_models_entry,
+	&cmd_gpus_entry,
+	&cmd_size_entry,
+	&cmd_estimate_entry,
+	&cmd_plan_entry,
+	&cmd_list_entry,
+	&cmd_parse_entry,
+	&cmd_config_entry,
+	NULL,
+};
+
+const struct cmd_entry *
+cmd_find(const char *name, bool *ambiguous)
+{
+	const struct cmd_entry *found = NULL;
+	size_t len = strlen(name);
+
+	*ambiguous = false;
+	for (int i = 0; cmd_table[i]; i++) {
+		const struct cmd_entry *e = cmd_table[i];
+
+		if (!strcmp(e->name, name) ||
+		    (e->alias && !strcmp(e->alias, name)))
+			return e;
+	}
+	for (int i = 0; cmd_table[i] && len > 0; i++) {
+		if (strncmp(cmd_table[i]->name, name, len) != 0)
+			continue;
+		if (found) {
+			*ambiguous = true;
+			return NULL;
+		}
+		found = cmd_table[i];
+	}
+	return found;
+}
+
+void
+cmd_usage(FILE *f, const struct cmd_entry *entry, const struct option *opts)
+{
+	fprintf(f, "usage: paratune %s%s%s\n", entry->name,
+	        entry->args ? " " : "", entry->args ? entry->args : "");
+	fprintf(f, "\n%s\n\n", entry->summary);
+	for (const struct option *o = opts; o->type != OPT_END; o++) {
+		char left[64];
+		int n;
+
+		if (o->short_name)
+			n = snprintf(left, sizeof left, "-%c, --%s",
+			             o->short_name, o->long_name);
+		else
+			n = snprintf(left, sizeof left, "    --%s",
+			             o->long_name);
+		if (o->argh && n > 0 && (size_t)n < sizeof left)
+			snprintf(left + n, sizeof left - (size_t)n, " %s",
+			         o->argh);
+		fprintf(f, "  %-28s %s\n", left, o->help);
+	}
+	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
+}
+
+static const struct option *
+find_long(const struct option *opts, const char *name, size_t len)
+{
+	for (const struct option *o = opts; o->type != OPT_END; o++)
+		if (strlen(o->long_name) == len &&
+		    !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct option *
+find_short(const struct option *opts, char c)
+{
+	for (const struct option *o = opts; o->type != OPT_END; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+/* Store one option's value; returns 0 or -1 after an error message. */
+static int
+set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
+{
+	switch (o->type) {
+	case OPT_BOOL:
+		*(int *)o->value = 1;
+		return 0;
+	case OPT_INT:
+		if (parse_int(arg, (int *)o->value) != 0)
+			return error("option '--%s' wants an integer, not '%s'",
+			             o->long_name, arg);
+		return 0;
+	case OPT_DOUBLE:
+		if (parse_double(arg, (double *)o->value) != 0)
+			return error("option '--%s' wants a number, not '%s'",
+			             o->long_name, arg);
+		return 0;
+	case OPT_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPT_STRINGS:
+		str_list_push((struct str_list *)o->value, arg);
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "table"))
+			ctx->format = FORMAT_TABLE;
+		else if (!strcmp(arg, "json"))
+			ctx->format = FORMAT_JSON;
+		else if (!strcmp(arg, "csv"))
+			ctx->format = FORMAT_CSV;
+		else
+			return error("unknown format '%s' (table, json or csv)",
+			             arg);
+		return 0;
+	case OPT_END:
+		break;
+	}
+	bug("option type %d", (int)o->type);
+}
+
+/* Handle one "--name[=value]" word; returns how many words it used. */
+static int
+parse_long(struct cmd_ctx *ctx, const struct option *opts, int argc,
+           char **argv, int i)
+{
+	const char *name = argv[i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option *o = find_long(opts, name, len);
+
+	if (o == NULL)
+		return error("unknown option '--%.*s'", (int)len, name);
+	if (o->type == OPT_BOOL) {
+		if (eq)
+			return error("option '--%s' takes no value",
+			             o->long_name);
+		return set_option(ctx, o, NULL) ? -1 : 1;
+	}
+	if (eq)
+		return set_option(ctx, o, eq + 1) ? -1 : 1;
+	if (i + 1 >= argc)
+		return error("option '--%s' needs a value", o->long_name);
+	return set_option(ctx, o, argv[i + 1]) ? -1 : 2;
+}
+
+/* Handle one "-x[value]" word; returns how many words it used. */
+static int
+parse_short(struct cmd_ctx *ctx, const struct option *opts, int argc,
+            char **argv, int i)
+{
+	const char *p = argv[i] + 1;
+
+	for (; *p; p++) {
+		const struct option *o = find_short(opts, *p);
+
+		if (o == NULL)
+			return error("unknown option '-%c'", *p);
+		if (o->type == OPT_BOOL) {
+			set_option(ctx, o, NULL);
+			continue;
+		}
+		if (p[1])
+			return set_option(ctx, o, p + 1) ? -1 : 1;
+		if (i + 1 >= argc)
+			return error("option '-%c' needs a value", *p);
+		return set_option(ctx, o, argv[i + 1]) ? -1 : 2;
+	}
+	return 1;
+}
+
+static bool
+is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int
+cmd_parse_options(struct cmd_ctx *ctx, const struct cmd_entry *entry,
+                  const struct option *opts, int argc, char **argv)
+{
+	int npos = 0;
+	bool only_pos = false;
+
+	for (int i = 1; i < argc;) {
+		const char *a = argv[i];
+		int used;
+
+		if (only_pos || a[0] != '-' || a[1] == '\0') {
+			argv[1 + npos++] = argv[i++];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_pos = true;
+			i++;
+			continue;
+		}
+		if (is_help(a)) {
+			cmd_usage(ctx->out, entry, opts);
+			return CMD_HELP;
+		}
+		used = a[1] == '-' ? parse_long(ctx, opts, argc, argv, i)
+		                   : parse_short(ctx, opts, argc, argv, i);
+		if (used < 0) {
+			fprintf(stderr, "usage: paratune %s %s\n", entry->name,
+			        entry->args ? entry->args : "");
+			return -1;
+		}
+		i += used;
+	}
+	return npos;
+}
+
+int
+cmd_parse_args(struct cmd_ctx *ctx, const struct cmd_entry *entry,
+               const struct option *opts, int argc, char **argv,
+               int min_args, int max_args, int *status)
+{
+	int n = cmd_parse_options(ctx, entry, opts, argc, argv);
+
+	if (n == CMD_HELP) {
+		*status = EXIT_OK;
+		return -1;
+	}
+	if (n < 0) {
+		*status = EXIT_USAGE;
+		return -1;
+	}
+	if (n < min_args || (max_args >= 0 && n > max_args)) {
+		error("'%s' takes %s", entry->name,
+		      entry->args ? entry->args : "no arguments");
+		fprintf(stderr, "usage: paratune %s %s\n", entry->name,
+		        entry->args ? entry->args : "");
+		*status = EXIT_USAGE;
+		return -1;
+	}
+	return n;
+}

@@ -1,0 +1,90 @@
+/*
+ * cmd.h - the command table and option parsing.
+ *
+ * One file per command (cmd-NAME.c) exports one struct cmd_entry, as tmux
+ * does.  Options are data (git's parse-options): usage and --help are
+ * generated from the same array that parses, so they cannot drift.
+ */
+#ifndef PARATUNE_CMD_H
+#define PARATUNE_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum output_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
+
+/* State shared by the whole run of one command; nothing else is global. */
+struct cmd_ctx {
+	const char *site_path;   /* --site FILE */
+	int verbosity;           /* -1 quiet, 0 normal, 1 verbose */
+	enum output_format format;
+	FILE *out;               /* where data goes (stdout) */
+	const char *argv0;
+};
+
+enum opt_type {
+	OPT_END,
+	OPT_BOOL,     /* sets an int to 1 */
+	OPT_INT,
+	OPT_DOUBLE,
+	OPT_STRING,   /* const char * */
+	OPT_STRINGS,  /* repeated: appends to a struct str_list */
+	OPT_FORMAT,   /* table|json (|csv where allowed) into ctx->format */
+};
+
+struct option {
+	enum opt_type type;
+	char short_name;      /* 0 when none */
+	const char *long_name;
+	void *value;
+	const char *argh;     /* argument placeholder for help, e.g. "N" */
+	const char *help;
+};
+
+#define OPT_BOOLEAN(s, l, v, h) { OPT_BOOL, (s), (l), (v), NULL, (h) }
+#define OPT_INTEGER(s, l, v, a, h) { OPT_INT, (s), (l), (v), (a), (h) }
+#define OPT_NUMBER(s, l, v, a, h) { OPT_DOUBLE, (s), (l), (v), (a), (h) }
+#define OPT_STR(s, l, v, a, h) { OPT_STRING, (s), (l), (v), (a), (h) }
+#define OPT_STRLIST(s, l, v, a, h) { OPT_STRINGS, (s), (l), (v), (a), (h) }
+#define OPT_FORMAT_(v) { OPT_FORMAT, 0, "format", (v), "FMT", \
+	"output format: table or json" }
+#define OPT_FINISH { OPT_END, 0, NULL, NULL, NULL, NULL }
+
+struct cmd_entry {
+	const char *name;
+	const char *alias;     /* NULL when none */
+	const char *args;      /* positional part of the usage line */
+	const char *summary;   /* one line for `paratune --help` */
+	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
+};
+
+/* The table, NULL-terminated, in help order. */
+extern const struct cmd_entry *const cmd_table[];
+
+/* Exact name or alias first, then a unique prefix; NULL otherwise, with
+ * *ambiguous set when several commands share the prefix. */
+const struct cmd_entry *cmd_find(const char *name, bool *ambiguous);
+
+/*
+ * Parse options in argv[1..argc) against opts; positional arguments are
+ * moved to the front of argv[1..] in order.  Returns the number of
+ * positional arguments, CMD_HELP after printing help for -h/--help, or
+ * -1 after printing a usage error.
+ */
+#define CMD_HELP (-2)
+int cmd_parse_options(struct cmd_ctx *ctx, const struct cmd_entry *entry,
+                      const struct option *opts, int argc, char **argv);
+/* Print "usage: ..." and the option list to f. */
+void cmd_usage(FILE *f, const struct cmd_entry *entry,
+               const struct option *opts);
+
+/*
+ * The common ending of a command's option parsing: returns -1 when the
+ * command should return *status now (help, usage error or wrong number of
+ * positional arguments), else the positional count.
+ */
+int cmd_parse_args(struct cmd_ctx *ctx, const struct cmd_entry *entry,
+                   const struct option *opts, int argc, char **argv,
+                   int min_args, int max_args, int *status);
+
+#endif

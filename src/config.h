@@ -1,0 +1,163 @@
+/*
+ * config.h - the layered configuration of a campaign.
+ *
+ * Layers, lowest first: built-in defaults, the site config, the user
+ * config, the campaign file, command-line settings.  Every key is declared
+ * once in a registry (config.c) that drives parsing, type and range
+ * checks, "did you mean" suggestions, site locks, and `paratune config`.
+ * Each value remembers the file and line it came from.
+ */
+#ifndef PARATUNE_CONFIG_H
+#define PARATUNE_CONFIG_H
+
+#include <stdbool.h>
+
+#include "gpu.h"
+#include "layout.h"
+#include "model.h"
+#include "strbuf.h"
+#include "strlist.h"
+
+#define CONFIG_LIST_MAX 64
+
+/* A searched integer value: "auto", or an explicit list. */
+struct int_list {
+	bool is_auto;
+	int n;
+	int v[CONFIG_LIST_MAX];
+};
+
+
+enum campaign_mode { MODE_PRETRAIN, MODE_FINETUNE };
+enum heuristics { HEUR_MODEL, HEUR_NEMO };
+
+/* Bit sets over small enums, for searched booleans and kinds. */
+#define BIT(x) (1u << (x))
+
+struct search_space {
+	enum heuristics heuristics;
+	struct int_list tp, pp, cp, ep, etp, vp, mbs;
+	struct int_list recompute_layers;
+	unsigned recompute;             /* BIT(RECOMPUTE_*) */
+	unsigned sequence_parallel;     /* BIT(0) off, BIT(1) on; 0 = auto */
+	unsigned distributed_optimizer; /* BIT(0) off, BIT(1) on */
+	unsigned attention;             /* BIT(ATTN_*) */
+	int min_model_parallel, max_model_parallel;
+	int max_candidates;             /* ranked candidates kept */
+};
+
+struct base_config {
+	bool set;
+	struct layout layout;
+};
+
+struct log_pattern {
+	char *name;
+	char *regex;
+};
+
+/* Where a value came from; file is NULL for built-in defaults. */
+struct origin {
+	const char *file; /* interned in the campaign; lives as long */
+	int line;
+};
+
+struct campaign {
+	char *name;
+	char *model_name;        /* preset name, custom name or family */
+	struct model model;      /* resolved architecture */
+	bool model_custom;
+	char *size_reason;       /* why a size was chosen, or NULL */
+	enum campaign_mode mode;
+	char *peft;              /* "none" or "lora" */
+	int nodes, gpus_per_node;
+	char *gpu_name;
+	struct gpu gpu;          /* resolved, with overrides applied */
+	int seq_length;
+	struct int_list global_batch_size;
+	enum precision precision;
+	double num_tokens_in_b;
+	double tflops_per_gpu;
+	double max_training_days;
+	double cost_per_gpu_hour;
+	struct search_space search;
+	struct base_config base;
+	struct {
+		int max_steps_per_run, max_minutes_per_run;
+		int max_concurrent_jobs, retries;
+	} limits;
+	struct {
+		double margin_gb;
+		double gpu_memory_gb;    /* 0: the catalog's capacity */
+	} memory;
+	struct {
+		char *template_name;
+		char *templates_dir;
+	} run;
+	struct {
+		char *partition, *account, *qos, *reservation;
+		struct str_list directives; /* extra "#SBATCH ..." options */
+	} slurm;
+	struct {
+		char *image, *mounts, *workdir;
+	} container;
+	struct str_list env;        /* NAME=VALUE exports */
+	struct {
+		struct str_list locked;
+		int max_nodes, max_concurrent_jobs, min_poll_interval;
+		char *site_file;        /* where the locks came from */
+	} policy;
+	struct {
+		int skip_steps;         /* -1: 10 % and at least 1 */
+		int min_steps;
+		struct log_pattern *patterns;
+		int npatterns;
+	} results;
+	struct gpu_catalog gpus;
+
+	/* Provenance, one entry per key set by any layer (last wins). */
+	struct config_value *values;
+	int nvalues, values_alloc;
+	char **files;               /* interned file names */
+	int nfiles;
+};
+
+/* Where to read each layer from; NULL members are skipped. */
+struct config_sources {
+	const char *site_path;     /* NULL: PARATUNE_SITE_CONF, then sysconf */
+	bool no_site;              /* skip the site layer entirely */
+	const char *user_path;     /* NULL: ~/.config/paratune/config */
+	bool no_user;
+	const char *campaign_path;
+	const char *const *settings; /* "key=value" from the command line */
+	int nsettings;
+};
+
+/* Defaults only; use before campaign_load or on its own. */
+void campaign_init(struct campaign *c);
+void campaign_release(struct campaign *c);
+
+/*
+ * Read every layer, validate, resolve the model and the GPU.  On error
+ * print "error: FILE:LINE: ..." and return EXIT_CONFIG (78); 0 on success.
+ */
+int campaign_load(struct campaign *c, const struct config_sources *src);
+
+/*
+ * Write the resolved campaign in libconfig syntax (plan freezes it into
+ * DIR/campaign.conf; reading it back gives the same campaign).  With
+ * with_origin, each line carries a comment naming its file and line.
+ */
+void campaign_write(const struct campaign *c, struct strbuf *out,
+                    bool with_origin);
+
+/* The workload of a campaign (pointers into c). */
+void campaign_workload(const struct campaign *c, struct workload *w);
+
+/* Closest string by edit distance among candidates, or NULL if none is
+ * close enough to be a plausible typo. */
+const char *config_closest(const char *word, const char *const *cands,
+                           int n);
+
+
+#endif

@@ -1,0 +1,68 @@
+/* error.c - diagnostics on stderr. */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static void
+report(const char *prefix, const char *fmt, va_list ap, const char *suffix)
+{
+	/* One fprintf per part; stderr is unbuffered, so build the line
+	 * first to keep concurrent writers from interleaving mid-line. */
+	char line[4096];
+	int n = vsnprintf(line, sizeof line, fmt, ap);
+
+	if (n < 0)
+		line[0] = '\0';
+	fprintf(stderr, "%s%s%s%s\n", prefix, line, suffix ? ": " : "",
+	        suffix ? suffix : "");
+}
+
+int
+error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap, NULL);
+	va_end(ap);
+	return -1;
+}
+
+int
+error_errno(const char *fmt, ...)
+{
+	va_list ap;
+	const char *why = strerror(errno);
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap, why);
+	va_end(ap);
+	return -1;
+}
+
+void
+warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void
+bug(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("BUG: ", fmt, ap, NULL);
+	va_end(ap);
+	abort();
+}

@@ -1,0 +1,62 @@
+/*
+ * estimate.h - memory, FLOPs and step time of a layout.
+ *
+ * Pure arithmetic on a workload and a layout: no allocation, no I/O, so
+ * that the grid can run it a million times a second.
+ */
+#ifndef PARATUNE_ESTIMATE_H
+#define PARATUNE_ESTIMATE_H
+
+#include "layout.h"
+
+enum memory_status { MEM_SAFE, MEM_OOM_RISK };
+
+/* Bytes per GPU on the most loaded GPU (the first pipeline stage). */
+struct memory_breakdown {
+	double weights;
+	double gradients;
+	double optimizer;
+	double activations;
+	double buffers;   /* CUDA context, NCCL, allocator fragmentation */
+	double total;
+};
+
+struct estimate {
+	double params_total;
+	double params_per_gpu;      /* on the most loaded GPU */
+	double flops_per_step;      /* Megatron-LM's model FLOPs */
+	double flops_per_step_nemo; /* NeMo's 72BLsh^2(...) figure */
+	struct memory_breakdown mem;
+	enum memory_status memory_status;
+	/* Step time and its parts, seconds. */
+	double step_s;
+	double compute_s;
+	double recompute_s;
+	double tp_comm_s;
+	double cp_comm_s;
+	double ep_comm_s;
+	double dp_comm_s;
+	double pp_comm_s;
+	double bubble_s;
+	double bubble_ratio;        /* idle fraction of the pipeline */
+	double tokens_per_s_per_gpu;
+	double tflops_per_gpu;      /* model TFLOP/s per GPU */
+	double mfu;                 /* against the GPU's dense peak */
+	double train_days;          /* num_tokens_b at the predicted speed */
+};
+
+/* Estimate a layout that passed layout_check(). */
+void estimate_layout(const struct workload *w, const struct layout *l,
+                     struct estimate *out);
+
+/* Megatron-LM's FLOPs for one step of gbs sequences (notes: FLOPs). */
+double estimate_flops_per_step(const struct model *m, int seq_length,
+                               int gbs);
+/* NeMo's 72*B*L*s*h^2*(1 + s/(6h) + V/(12hL)). */
+double estimate_flops_per_step_nemo(const struct model *m, int seq_length,
+                                    int gbs);
+const char *memory_status_name(enum memory_status s);
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * gpu.h - the GPU catalog: memory, dense peak throughput by precision and
+ * interconnect, with site overrides.
+ */
+#ifndef PARATUNE_GPU_H
+#define PARATUNE_GPU_H
+
+#include <stddef.h>
+
+enum precision { PREC_FP32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_COUNT };
+
+struct gpu {
+	char name[32];        /* catalog key, e.g. "h100-sxm" */
+	char description[64];
+	double memory_gib;    /* usable device memory */
+	double peak_tflops[PREC_COUNT]; /* dense tensor-core peak (fp32: TF32) */
+	int nvlink_domain;    /* GPUs in one NVLink domain */
+	double nvlink_gbs;    /* NVLink GB/s per GPU, one direction */
+	double network_gbs;   /* scale-out GB/s per GPU, one direction */
+};
+
+struct gpu_catalog {
+	struct gpu *v;
+	size_t n, alloc;
+};
+
+/* Fill a catalog with the built-in entries. */
+void gpu_catalog_init(struct gpu_catalog *cat);
+void gpu_catalog_release(struct gpu_catalog *cat);
+/* Exact lookup; NULL when absent. */
+const struct gpu *gpu_catalog_find(const struct gpu_catalog *cat,
+                                   const char *name);
+/* Add an entry or replace the one with the same name. */
+void gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g);
+
+const char *precision_name(enum precision p);
+/* Parse "bf16", "fp8", "fp16", "fp32"; -1 when unknown. */
+int precision_parse(const char *s);
+
+#endif

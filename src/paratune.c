@@ -1,0 +1,88 @@
+/*
+ * paratune.c - main: global options, then one command from the table.
+ *
+ * Kept thin on purpose: everything else is in libparatune.a so that the
+ * unit tests exercise the same code the binary runs.
+ */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "error.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: paratune [--site FILE] [-q|-v] COMMAND [ARGS]\n\n"
+	           "Find the fastest parallel configuration for training a "
+	           "model on a Slurm cluster.\n\ncommands:\n");
+	for (int i = 0; cmd_table[i]; i++)
+		fprintf(f, "  %-10s %s\n", cmd_table[i]->name,
+		        cmd_table[i]->summary);
+	fprintf(f, "\nglobal options:\n"
+	           "  --site FILE   site configuration (default "
+	           PARATUNE_SYSCONFDIR "/paratune.conf)\n"
+	           "  -q, --quiet   print only errors\n"
+	           "  -v, --verbose print more detail\n"
+	           "  --version     print the version and exit\n"
+	           "  -h, --help    show this help and exit\n\n"
+	           "'paratune COMMAND --help' describes one command.\n");
+}
+
+/* Consume global options; returns the index of the command word, or a
+ * negative exit code to return now. */
+static int
+parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return -EXIT_OK - 1000;
+		} else if (!strcmp(a, "--version")) {
+			printf("paratune %s\n", PACKAGE_VERSION);
+			return -EXIT_OK - 1000;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			ctx->verbosity = -1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			ctx->verbosity = 1;
+		} else if (!strcmp(a, "--site") && i + 1 < argc) {
+			ctx->site_path = argv[++i];
+		} else if (!strncmp(a, "--site=", 7)) {
+			ctx->site_path = a + 7;
+		} else {
+			error("unknown global option '%s'", a);
+			usage(stderr);
+			return -EXIT_USAGE - 1000;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return -EXIT_USAGE - 1000;
+	}
+	return i;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, stdout, argv[0] };
+	const struct cmd_entry *entry;
+	bool ambiguous;
+	int i = parse_globals(&ctx, argc, argv);
+
+	if (i < 0)
+		return -(i + 1000);
+	entry = cmd_find(argv[i], &ambiguous);
+	if (entry == NULL) {
+		error("%s command '%s' (see 'paratune --help')",
+		      ambiguous ? "ambiguous" : "unknown", argv[i]);
+		return EXIT_USAGE;
+	}
+	return entry->exec(&ctx, argc - i, argv + i);
+}

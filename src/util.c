@@ -1,0 +1,188 @@
+/* util.c - number parsing and file-system helpers. */
+#include "autoconfig.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+#include "xalloc.h"
+
+int
+parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end != '\0' || v < INT_MIN || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int
+parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end != '\0' || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* fsync the directory holding path so a rename in it is durable. */
+static int
+fsync_parent(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	int fd, ret = 0;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || fsync(fd) != 0)
+		ret = error_errno("cannot sync directory '%s'", dir);
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return ret;
+}
+
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+write_file_atomic(const char *path, const void *data, size_t len, int mode)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode);
+	int ret = -1;
+
+	if (fd < 0) {
+		error_errno("cannot create '%s'", tmp);
+		goto cleanup;
+	}
+	if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		error_errno("cannot write '%s'", path);
+		close(fd);
+		unlink(tmp);
+		goto cleanup;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		error_errno("cannot replace '%s'", path);
+		unlink(tmp);
+		goto cleanup;
+	}
+	ret = fsync_parent(path);
+cleanup:
+	free(tmp);
+	return ret;
+}
+
+int
+mkdir_p(const char *path, int mode)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; *s && ret == 0; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) != 0 && errno != EEXIST)
+			ret = error_errno("cannot create directory '%s'", p);
+		*s = '/';
+	}
+	if (ret == 0 && mkdir(p, (mode_t)mode) != 0 && errno != EEXIST)
+		ret = error_errno("cannot create directory '%s'", p);
+	free(p);
+	return ret;
+}
+
+int
+remove_tree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	d = opendir(path);
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		char *p;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = xasprintf("%s/%s", path, e->d_name);
+		if (remove_tree(p) != 0)
+			ret = -1;
+		free(p);
+	}
+	closedir(d);
+	if (rmdir(path) != 0)
+		ret = -1;
+	return ret;
+}
+
+bool
+path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+void
+format_number(struct strbuf *sb, double v, int digits)
+{
+	if (!isfinite(v)) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	if (v == 0)
+		v = 0; /* turn -0 into 0 */
+	strbuf_addf(sb, "%.*g", digits, v);
+}

@@ -1,0 +1,30 @@
+/* util.h - number parsing and file-system helpers. */
+#ifndef PARATUNE_UTIL_H
+#define PARATUNE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+/* Whole-string decimal integer in int range; 0 or -1. */
+int parse_int(const char *s, int *out);
+/* Whole-string finite floating-point number; 0 or -1. */
+int parse_double(const char *s, double *out);
+
+/*
+ * Write data to path atomically: a temporary file beside it, fsync,
+ * rename, fsync of the directory.  The old file survives any failure.
+ * Returns 0 or -1 after an error message naming path.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len,
+                      int mode);
+/* mkdir -p; 0 or -1 after an error message. */
+int mkdir_p(const char *path, int mode);
+/* Remove a directory tree; 0 or -1. Does not follow symlinks. */
+int remove_tree(const char *path);
+bool path_exists(const char *path);
+/* Append a formatted double with %.*g but never "-0" or "nan". */
+void format_number(struct strbuf *sb, double v, int digits);
+
+#endif

@@ -1,0 +1,3 @@
+#!/bin/sh
+# (being written)
+echo "0 passed, 0 failed"
