@@ -1,0 +1,277 @@
+/*
+ * campaign.c - writing and reading the campaign directory.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "error.h"
+#include "util.h"
+#include "xalloc.h"
+
+const char campaign_candidates_header[] =
+	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,"
+	"recompute_layers,est_memory_gb,memory_status,pred_step_s,"
+	"pred_tflops_per_gpu,pred_mfu,base";
+
+void
+campaign_name_prefix(const struct campaign *c, char *buf, size_t len)
+{
+	double size_b = round(model_params(&c->model) / 1e9 * 100) / 100;
+	const char *family = c->model.family[0] ? c->model.family : "model";
+
+	snprintf(buf, len, "%s_%gb_%dnodes", family, size_b, c->nodes);
+}
+
+/* One CSV row; names are [A-Za-z0-9._-] so nothing needs quoting. */
+static void
+candidate_csv_row(struct strbuf *sb, const struct candidate *c)
+{
+	const struct layout *l = &c->layout;
+	int layers = l->recompute == RECOMPUTE_FULL ? l->recompute_layers : 0;
+
+	strbuf_addf(sb, "%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%.2f,%s,"
+	            "%.4f,%.1f,%.4f,%d\n",
+	            c->rank, c->name, l->tp, l->pp, l->cp, l->ep,
+	            layout_etp(l), l->vp, l->mbs, l->gbs, l->dp,
+	            recompute_name(l->recompute), layers,
+	            c->est.mem.total / GIB,
+	            memory_status_name(c->est.memory_status), c->est.step_s,
+	            c->est.tflops_per_gpu, c->est.mfu, c->base ? 1 : 0);
+}
+
+static int
+write_text(const char *dir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
+
+	free(path);
+	return ret;
+}
+
+/* Fill a fresh directory with every file of the plan. */
+static int
+fill_dir(const char *tmp, const struct campaign *c,
+         const struct grid_result *res, const char *summary)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *runs = xasprintf("%s/runs", tmp);
+	int ret = -1;
+
+	campaign_write(c, &sb, false);
+	if (write_text(tmp, "campaign.conf", &sb) != 0)
+		goto cleanup;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s\n", campaign_candidates_header);
+	for (int i = 0; i < res->n; i++)
+		candidate_csv_row(&sb, &res->v[i]);
+	if (write_text(tmp, "candidates.csv", &sb) != 0)
+		goto cleanup;
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, summary);
+	if (write_text(tmp, "plan.txt", &sb) != 0 || mkdir_p(runs, 0755))
+		goto cleanup;
+	for (int i = 0; i < res->n; i++) {
+		char *run = xasprintf("%s/%s", runs, res->v[i].name);
+		int r = mkdir_p(run, 0755);
+
+		free(run);
+		if (r != 0)
+			goto cleanup;
+	}
+	ret = campaign_journal(tmp, "planned", "%d candidates", res->n);
+cleanup:
+	free(runs);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int
+campaign_dir_create(const char *dir, const struct campaign *c,
+                    const struct grid_result *res, const char *summary,
+                    bool force)
+{
+	char *tmp = xasprintf("%s.plan-XXXXXX", dir);
+	char *old = NULL;
+	int ret = -1;
+
+	if (path_exists(dir) && !force) {
+		error("'%s' already exists (use --force to replace it)", dir);
+		goto cleanup;
+	}
+	if (mkdtemp(tmp) == NULL) {
+		error_errno("cannot create a directory beside '%s'", dir);
+		goto cleanup;
+	}
+	/* mkdtemp makes 0700; the campaign follows the user's umask. */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		chmod(tmp, 0777 & ~mask);
+	}
+	if (fill_dir(tmp, c, res, summary) != 0)
+		goto fail;
+	if (path_exists(dir)) {
+		/* Move the old one aside first so a failure keeps it. */
+		old = xasprintf("%s.old-%ld", dir, (long)getpid());
+		if (rename(dir, old) != 0) {
+			error_errno("cannot move '%s' aside", dir);
+			goto fail;
+		}
+	}
+	if (rename(tmp, dir) != 0) {
+		error_errno("cannot rename '%s' to '%s'", tmp, dir);
+		if (old)
+			rename(old, dir);
+		goto fail;
+	}
+	if (old)
+		remove_tree(old);
+	ret = 0;
+	goto cleanup;
+fail:
+	remove_tree(tmp);
+cleanup:
+	free(old);
+	free(tmp);
+	return ret;
+}
+
+int
+campaign_journal(const char *dir, const char *event, const char *fmt, ...)
+{
+	char *path = xasprintf("%s/journal.log", dir);
+	struct strbuf line = STRBUF_INIT;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+	int fd, ret = 0;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strbuf_addf(&line, "%s %s ", stamp, event);
+	va_start(ap, fmt);
+	strbuf_vaddf(&line, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&line, '\n');
+	/* One write() of a whole line with O_APPEND: concurrent writers
+	 * never interleave inside a line. */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+	if (fd < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len)
+		ret = error_errno("cannot append to '%s'", path);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&line);
+	free(path);
+	return ret;
+}
+
+/* Split a CSV line in place on commas (our files never quote). */
+static int
+split_fields(char *line, char **fields, int max)
+{
+	int n = 0;
+
+	fields[n++] = line;
+	for (char *p = line; *p; p++)
+		if (*p == ',') {
+			*p = '\0';
+			if (n == max)
+				return -1;
+			fields[n++] = p + 1;
+		}
+	return n;
+}
+
+/* Parse one data row; -1 when a field is malformed. */
+static int
+parse_row(char **f, struct candidate_row *r)
+{
+	int rc, status, base, *ints[] = { &r->layout.tp, &r->layout.pp,
+		&r->layout.cp, &r->layout.ep, &r->layout.etp, &r->layout.vp,
+		&r->layout.mbs, &r->layout.gbs, &r->layout.dp };
+
+	memset(r, 0, sizeof(*r));
+	if (parse_int(f[0], &r->rank) || strlen(f[1]) >= sizeof r->name)
+		return -1;
+	strcpy(r->name, f[1]);
+	for (int i = 0; i < 9; i++)
+		if (parse_int(f[2 + i], ints[i]))
+			return -1;
+	rc = recompute_parse(f[11]);
+	status = !strcmp(f[14], "safe") ? MEM_SAFE
+	         : !strcmp(f[14], "oom-risk") ? MEM_OOM_RISK : -1;
+	if (rc < 0 || status < 0 ||
+	    parse_int(f[12], &r->layout.recompute_layers) ||
+	    parse_double(f[13], &r->est_memory_gib) ||
+	    parse_double(f[15], &r->pred_step_s) ||
+	    parse_double(f[16], &r->pred_tflops_per_gpu) ||
+	    parse_double(f[17], &r->pred_mfu) || parse_int(f[18], &base))
+		return -1;
+	r->layout.recompute = (enum recompute)rc;
+	r->memory_status = (enum memory_status)status;
+	r->base = base != 0;
+	return 0;
+}
+
+int
+campaign_read_candidates(const char *dir, struct candidate_table *t)
+{
+	char *path = xasprintf("%s/candidates.csv", dir);
+	FILE *f = fopen(path, "r");
+	char line[1024], *fields[20];
+	int lineno = 0, ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (f == NULL) {
+		ret = error_errno("cannot read '%s'", path);
+		goto cleanup;
+	}
+	while (fgets(line, sizeof line, f)) {
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, campaign_candidates_header) != 0) {
+				ret = error("%s:1: unexpected header", path);
+				break;
+			}
+			continue;
+		}
+		ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
+		if (split_fields(line, fields, 20) != 19 ||
+		    parse_row(fields, &t->v[t->n]) != 0) {
+			ret = error("%s:%d: malformed candidate row", path,
+			            lineno);
+			break;
+		}
+		t->n++;
+	}
+	if (f)
+		fclose(f);
+cleanup:
+	free(path);
+	return ret;
+}
+
+void
+candidate_table_release(struct candidate_table *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,60 @@
+/*
+ * campaign.h - the campaign directory that `plan` writes and every later
+ * command reads.
+ *
+ *   DIR/campaign.conf   the resolved campaign, frozen at plan time
+ *   DIR/candidates.csv  every kept candidate with its estimates
+ *   DIR/plan.txt        the plan's summary, as printed
+ *   DIR/journal.log     one line per event, appended
+ *   DIR/runs/NAME/      one directory per candidate
+ */
+#ifndef PARATUNE_CAMPAIGN_H
+#define PARATUNE_CAMPAIGN_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "grid.h"
+
+/* The header of candidates.csv, without the newline. */
+extern const char campaign_candidates_header[];
+
+/*
+ * Create DIR with everything plan produces.  It is built in a temporary
+ * directory beside DIR and renamed into place when complete, so DIR is
+ * either absent or whole.  An existing DIR is an error unless force.
+ * Returns 0 or -1 after an error message.
+ */
+int campaign_dir_create(const char *dir, const struct campaign *c,
+                        const struct grid_result *res, const char *summary,
+                        bool force);
+
+/* One row of candidates.csv as read back. */
+struct candidate_row {
+	int rank;
+	char name[192];
+	struct layout layout;
+	double est_memory_gib;
+	enum memory_status memory_status;
+	double pred_step_s, pred_tflops_per_gpu, pred_mfu;
+	bool base;
+};
+
+struct candidate_table {
+	struct candidate_row *v;
+	int n;
+	size_t alloc;
+};
+
+/* Read DIR/candidates.csv; -1 after an error naming file and line. */
+int campaign_read_candidates(const char *dir, struct candidate_table *t);
+void candidate_table_release(struct candidate_table *t);
+
+/* Append one line to DIR/journal.log: "TIME EVENT DETAIL". */
+int campaign_journal(const char *dir, const char *event, const char *fmt,
+                     ...) __attribute__((format(printf, 3, 4)));
+
+/* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
+void campaign_name_prefix(const struct campaign *c, char *buf, size_t len);
+
+#endif

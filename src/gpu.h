@@ -17,6 +17,7 @@ struct gpu {
 	int nvlink_domain;    /* GPUs in one NVLink domain */
 	double nvlink_gbs;    /* NVLink GB/s per GPU, one direction */
 	double network_gbs;   /* scale-out GB/s per GPU, one direction */
+	double hbm_tbs;       /* memory bandwidth TB/s; 0: derive from peak */
 };
 
 struct gpu_catalog {

@@ -1,0 +1,598 @@
+/*
+ * grid.c - expand, check, estimate and rank every combination.
+ *
+ * The loops are nested by how much a choice constrains the rest:
+ * tp, pp and cp decide the world split and most shape rules, so a
+ * combination failing there skips (and counts) all its inner ones at
+ * once.  That keeps a grid of millions of combinations to a few
+ * integer checks each, with the estimator run only on valid ones.
+ */
+#include "autoconfig.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "grid.h"
+#include "nemo-heuristics.h"
+#include "xalloc.h"
+
+/* ---- ranking and the bounded heap ---------------------------------------- */
+
+int
+candidate_compare(const struct candidate *a, const struct candidate *b)
+{
+	const struct layout *x = &a->layout, *y = &b->layout;
+	double ta, tb;
+
+	if (a->est.memory_status != b->est.memory_status)
+		return a->est.memory_status == MEM_SAFE ? -1 : 1;
+	/* Time per sample, so that different global batches compare. */
+	ta = a->est.step_s / x->gbs;
+	tb = b->est.step_s / y->gbs;
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	/* Ties: the smaller model-parallel layout is the simpler one. */
+	if (layout_model_parallel(x) != layout_model_parallel(y))
+		return layout_model_parallel(x) - layout_model_parallel(y);
+	if (x->mbs != y->mbs)
+		return y->mbs - x->mbs;
+	return strcmp(a->name, b->name);
+}
+
+/* Max-heap on candidate_compare: the worst kept candidate at the root. */
+static void
+heap_sift_down(struct candidate *v, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		struct candidate tmp;
+
+		if (l < n && candidate_compare(&v[l], &v[m]) > 0)
+			m = l;
+		if (r < n && candidate_compare(&v[r], &v[m]) > 0)
+			m = r;
+		if (m == i)
+			return;
+		tmp = v[i];
+		v[i] = v[m];
+		v[m] = tmp;
+		i = m;
+	}
+}
+
+static void
+heap_sift_up(struct candidate *v, int i)
+{
+	while (i > 0) {
+		int parent = (i - 1) / 2;
+		struct candidate tmp;
+
+		if (candidate_compare(&v[i], &v[parent]) <= 0)
+			return;
+		tmp = v[i];
+		v[i] = v[parent];
+		v[parent] = tmp;
+		i = parent;
+	}
+}
+
+/* Keep c if it is among the best res->cap; count it as dropped if not. */
+static void
+heap_offer(struct grid_result *res, const struct candidate *c)
+{
+	if (res->n < res->cap) {
+		res->v[res->n] = *c;
+		heap_sift_up(res->v, res->n++);
+		return;
+	}
+	res->stats.dropped++;
+	if (res->n == 0 || candidate_compare(c, &res->v[0]) >= 0)
+		return;
+	res->v[0] = *c;
+	heap_sift_down(res->v, res->n, 0);
+}
+
+static int
+qsort_compare(const void *a, const void *b)
+{
+	return candidate_compare(a, b);
+}
+
+void
+grid_finish(struct grid_result *res)
+{
+	qsort(res->v, (size_t)res->n, sizeof(*res->v), qsort_compare);
+	for (int i = 0; i < res->n; i++)
+		res->v[i].rank = i + 1;
+}
+
+void
+grid_result_release(struct grid_result *res)
+{
+	free(res->v);
+	free(res->notes);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+/* The NeMo naming scheme, extended for the axes this campaign searches. */
+static void
+candidate_name(const struct grid_spec *spec, const struct workload *w,
+               const char *prefix, struct candidate *c)
+{
+	const struct layout *l = &c->layout;
+	char vp[16], rc[32] = "", extra[64] = "";
+	int n = 0;
+
+	if (l->vp > 1)
+		snprintf(vp, sizeof vp, "%d", l->vp);
+	else
+		snprintf(vp, sizeof vp, "None");
+	if (spec->name_rc) {
+		int layers = l->recompute_layers ? l->recompute_layers
+		             : w->model->num_layers / l->pp;
+
+		if (l->recompute == RECOMPUTE_FULL)
+			snprintf(rc, sizeof rc, "_rc_full%d", layers);
+		else
+			snprintf(rc, sizeof rc, "_rc_%s",
+			         recompute_short(l->recompute));
+	}
+	if (spec->name_etp)
+		n += snprintf(extra + n, sizeof extra - (size_t)n, "_etp_%d",
+		              layout_etp(l));
+	if (spec->name_sp && n < (int)sizeof extra)
+		n += snprintf(extra + n, sizeof extra - (size_t)n, "_sp_%d",
+		              l->sequence_parallel);
+	if (spec->name_do && n < (int)sizeof extra)
+		n += snprintf(extra + n, sizeof extra - (size_t)n, "_do_%d",
+		              l->distributed_optimizer);
+	if (spec->name_attn && n < (int)sizeof extra)
+		snprintf(extra + n, sizeof extra - (size_t)n, "_attn_%s",
+		         attention_name(l->attention));
+	snprintf(c->name, sizeof c->name,
+	         "%s_tp_%d_pp_%d_cp_%d_ep_%d_mbs_%d_vp_%s_seq_%d_gbs_%d%s%s",
+	         prefix, l->tp, l->pp, l->cp, l->ep, l->mbs, vp,
+	         w->seq_length, l->gbs, rc, extra);
+}
+
+void
+grid_candidate(const struct grid_spec *spec, const struct workload *w,
+               const char *name_prefix, const struct layout *l,
+               struct candidate *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->layout = *l;
+	estimate_layout(w, l, &out->est);
+	candidate_name(spec, w, name_prefix, out);
+}
+
+/* ---- the walk --------------------------------------------------------------- */
+
+struct walk {
+	const struct grid_spec *spec;
+	const struct workload *w;
+	const char *prefix;
+	struct grid_result *res;
+	grid_progress_fn progress;
+	void *arg;
+	long long total, next_progress;
+};
+
+#define PROGRESS_EVERY (1LL << 20)
+
+static void
+walk_count(struct walk *wk, long long n, enum layout_rule rule)
+{
+	struct grid_stats *st = &wk->res->stats;
+
+	st->examined += n;
+	if (rule != LAYOUT_OK) {
+		st->invalid += n;
+		st->invalid_by_rule[rule] += n;
+	}
+	if (wk->progress && st->examined >= wk->next_progress) {
+		wk->progress(wk->arg, st->examined, wk->total);
+		wk->next_progress = st->examined + PROGRESS_EVERY;
+	}
+}
+
+/* Check, estimate and offer one fully specified layout. */
+static void
+walk_leaf(struct walk *wk, struct layout *l)
+{
+	enum layout_rule rule = layout_check(wk->w, l);
+	struct candidate c;
+
+	walk_count(wk, 1, rule);
+	if (rule != LAYOUT_OK)
+		return;
+	wk->res->stats.valid++;
+	c.layout = *l;
+	c.base = false;
+	c.rank = 0;
+	c.name[0] = '\0';
+	estimate_layout(wk->w, l, &c.est);
+	if (c.est.memory_status == MEM_SAFE)
+		wk->res->stats.safe++;
+	else
+		wk->res->stats.oom_risk++;
+	/* Name only what the heap will keep: snprintf dominates otherwise. */
+	if (wk->res->n < wk->res->cap ||
+	    candidate_compare(&c, &wk->res->v[0]) < 0)
+		candidate_name(wk->spec, wk->w, wk->prefix, &c);
+	heap_offer(wk->res, &c);
+}
+
+/* The memory and speed switches, innermost. */
+static void
+walk_switches(struct walk *wk, struct layout *l)
+{
+	const struct grid_spec *s = wk->spec;
+
+	for (int a = 0; a < s->recompute.n; a++)
+	for (int b = 0; b < s->recompute_layers.n; b++)
+	for (int c = 0; c < s->sp.n; c++)
+	for (int d = 0; d < s->distopt.n; d++)
+	for (int e = 0; e < s->attention.n; e++) {
+		l->recompute = (enum recompute)s->recompute.v[a];
+		l->recompute_layers = l->recompute == RECOMPUTE_FULL
+		                      ? s->recompute_layers.v[b] : 0;
+		l->sequence_parallel = s->sp.v[c] < 0 ? l->tp > 1
+		                                      : s->sp.v[c] != 0;
+		l->distributed_optimizer = s->distopt.v[d] != 0;
+		l->attention = (enum attention_impl)s->attention.v[e];
+		walk_leaf(wk, l);
+	}
+}
+
+static long long
+switches_size(const struct grid_spec *s)
+{
+	return (long long)s->recompute.n * s->recompute_layers.n * s->sp.n *
+	       s->distopt.n * s->attention.n;
+}
+
+/* Everything below tp, pp and cp. */
+static void
+walk_inner(struct walk *wk, struct layout *l)
+{
+	const struct grid_spec *s = wk->spec;
+	int nvp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
+
+	for (int a = 0; a < s->ep.n; a++)
+	for (int b = 0; b < s->etp.n; b++)
+	for (int c = 0; c < nvp; c++)
+	for (int d = 0; d < s->mbs.n; d++)
+	for (int e = 0; e < s->gbs.n; e++) {
+		l->ep = s->ep.v[a];
+		l->etp = s->etp.v[b];
+		if (s->vp_rule == VP_NEMO)
+			l->vp = l->pp > 2 ? wk->w->model->num_layers / l->pp : 1;
+		else
+			l->vp = s->vp.v[c];
+		l->mbs = s->mbs.v[d];
+		l->gbs = s->gbs.v[e];
+		walk_switches(wk, l);
+	}
+}
+
+static long long
+inner_size(const struct grid_spec *s)
+{
+	long long vp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
+
+	return (long long)s->ep.n * s->etp.n * vp * s->mbs.n * s->gbs.n *
+	       switches_size(s);
+}
+
+long long
+grid_spec_size(const struct grid_spec *s)
+{
+	double n = (double)s->tp.n * s->pp.n * s->cp.n * (double)inner_size(s);
+
+	return n >= (double)LLONG_MAX ? LLONG_MAX : (long long)n;
+}
+
+/*
+ * The rules tp, pp and cp decide alone, in layout_check's order so
+ * that a pruned combination is blamed on the rule layout_check would
+ * name; the model-parallel bounds are the grid's own.
+ */
+static enum layout_rule
+outer_rule(const struct walk *wk, const struct layout *l)
+{
+	const struct model *m = wk->w->model;
+	int world = workload_world(wk->w), mp = layout_model_parallel(l);
+	int g = m->num_query_groups ? m->num_query_groups
+	                            : m->num_attention_heads;
+
+	if (mp > world || world % mp != 0)
+		return RULE_WORLD;
+	if (mp < wk->spec->min_mp || mp > wk->spec->max_mp)
+		return RULE_MP_RANGE;
+	if (m->num_attention_heads % l->tp != 0)
+		return RULE_HEADS;
+	if (g % l->tp != 0 && !(l->tp > g && l->tp % g == 0))
+		return RULE_GROUPS;
+	if (m->num_layers % l->pp != 0)
+		return RULE_LAYERS_PP;
+	return LAYOUT_OK;
+}
+
+void
+grid_run(const struct grid_spec *spec, const struct workload *w,
+         const char *name_prefix, int cap, struct grid_result *res,
+         grid_progress_fn progress, void *arg)
+{
+	struct walk wk = { spec, w, name_prefix, res, progress, arg,
+	                   grid_spec_size(spec), PROGRESS_EVERY };
+	long long inner = inner_size(spec);
+	struct layout l;
+
+	memset(res, 0, sizeof(*res));
+	res->cap = cap > 0 ? cap : 1;
+	res->v = xcalloc((size_t)res->cap, sizeof(*res->v));
+	memset(&l, 0, sizeof(l));
+	for (int a = 0; a < spec->tp.n; a++)
+	for (int b = 0; b < spec->pp.n; b++)
+	for (int c = 0; c < spec->cp.n; c++) {
+		enum layout_rule rule;
+
+		l.tp = spec->tp.v[a];
+		l.pp = spec->pp.v[b];
+		l.cp = spec->cp.v[c];
+		rule = outer_rule(&wk, &l);
+		if (rule != LAYOUT_OK) {
+			walk_count(&wk, inner, rule);
+			continue;
+		}
+		walk_inner(&wk, &l);
+	}
+	if (progress)
+		progress(arg, res->stats.examined, wk.total);
+}
+
+/* ---- expanding the search section ------------------------------------------- */
+
+static void
+axis_push(struct grid_axis *a, int v)
+{
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i] == v)
+			return;
+	if (a->n < GRID_LIST_MAX)
+		a->v[a->n++] = v;
+}
+
+static void
+axis_from_list(struct grid_axis *a, const struct int_list *l)
+{
+	a->n = 0;
+	for (int i = 0; i < l->n; i++)
+		axis_push(a, l->v[i]);
+}
+
+/* Every divisor of n not above limit, ascending. */
+static void
+axis_divisors(struct grid_axis *a, int n, int limit)
+{
+	a->n = 0;
+	for (int d = 1; d <= n && d <= limit; d++)
+		if (n % d == 0)
+			axis_push(a, d);
+}
+
+static void
+axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
+{
+	a->n = 0;
+	for (int i = 0; i < nvalues; i++)
+		if (bits & BIT(i))
+			axis_push(a, i);
+}
+
+/* "auto" for the parallel sizes under paratune's own heuristics: every
+ * value that can be valid, for each axis no list or table filled. */
+static void
+spec_auto_model(struct grid_spec *spec, const struct campaign *c)
+{
+	const struct model *m = &c->model;
+	int world = c->nodes * c->gpus_per_node;
+	int domain = c->gpu.nvlink_domain > 0 ? c->gpu.nvlink_domain : 1;
+	int tp_max = domain < c->gpus_per_node ? domain : c->gpus_per_node;
+
+	/* TP stays inside one NVLink domain (tuning guide). */
+	if (spec->tp.n == 0)
+		for (int t = 1; t <= tp_max && t <= world; t++)
+			axis_push(&spec->tp, t);
+	if (spec->pp.n == 0)
+		axis_divisors(&spec->pp, m->num_layers, world);
+	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks). */
+	if (spec->cp.n == 0)
+		for (int k = 1; k <= 32 && k <= world; k *= 2)
+			if (c->seq_length % (2 * k) == 0 || k == 1)
+				axis_push(&spec->cp, k);
+	if (spec->ep.n == 0)
+		axis_divisors(&spec->ep, m->num_experts > 0 ? m->num_experts : 1,
+		              world);
+	/* NeMo's default micro-batch list, a good spread for any size. */
+	if (spec->mbs.n == 0)
+		for (int b = 1; b <= 8; b *= 2)
+			axis_push(&spec->mbs, b);
+}
+
+/* "auto" under NeMo's tables; explicit lists still win. */
+static int
+spec_auto_nemo(struct grid_spec *spec, const struct campaign *c,
+               struct strbuf *notes)
+{
+	struct nemo_search ns;
+	double size_b = model_params(&c->model) / 1e9;
+
+	if (nemo_search_space(&c->model, size_b, c->seq_length,
+	                      c->gpu.memory_gib, &ns) != 0)
+		return error("search.heuristics 'nemo': %s", ns.note);
+	if (!ns.from_table)
+		strbuf_addf(notes, "warning: %s\n", ns.note);
+	if (c->search.tp.is_auto)
+		for (int i = 0; i < ns.ntp; i++)
+			axis_push(&spec->tp, ns.tp[i]);
+	if (c->search.pp.is_auto)
+		for (int i = 0; i < ns.npp; i++)
+			axis_push(&spec->pp, ns.pp[i]);
+	if (c->search.mbs.is_auto)
+		for (int i = 0; i < ns.nmbs; i++)
+			axis_push(&spec->mbs, ns.mbs[i]);
+	if (c->global_batch_size.is_auto)
+		axis_push(&spec->gbs, ns.gbs);
+	/* The campaign's bounds narrow the table's; they never widen it. */
+	if (ns.min_mp > spec->min_mp)
+		spec->min_mp = ns.min_mp;
+	if (ns.max_mp < spec->max_mp)
+		spec->max_mp = ns.max_mp;
+	return 0;
+}
+
+/* A global batch size for "auto": NeMo's table value for the size. */
+static int
+auto_gbs(const struct campaign *c)
+{
+	struct nemo_search ns;
+
+	if (nemo_search_space(&c->model, model_params(&c->model) / 1e9,
+	                      c->seq_length, c->gpu.memory_gib, &ns) == 0 &&
+	    ns.gbs > 0)
+		return ns.gbs;
+	return 1024; /* NeMo 2.0's GPT class default */
+}
+
+/* Whether an axis has more than one value, so names must show it. */
+static bool
+searched(const struct grid_axis *a)
+{
+	return a->n > 1;
+}
+
+static void
+spec_lists(struct grid_spec *spec, const struct campaign *c)
+{
+	const struct search_space *s = &c->search;
+
+	if (!s->tp.is_auto) axis_from_list(&spec->tp, &s->tp);
+	if (!s->pp.is_auto) axis_from_list(&spec->pp, &s->pp);
+	if (!s->cp.is_auto) axis_from_list(&spec->cp, &s->cp);
+	if (!s->ep.is_auto) axis_from_list(&spec->ep, &s->ep);
+	if (!s->mbs.is_auto) axis_from_list(&spec->mbs, &s->mbs);
+	if (!c->global_batch_size.is_auto)
+		axis_from_list(&spec->gbs, &c->global_batch_size);
+	if (s->etp.is_auto)
+		axis_push(&spec->etp, 0);
+	else
+		axis_from_list(&spec->etp, &s->etp);
+	if (s->recompute_layers.is_auto)
+		axis_push(&spec->recompute_layers, 0);
+	else
+		axis_from_list(&spec->recompute_layers, &s->recompute_layers);
+	axis_from_bits(&spec->recompute, s->recompute ? s->recompute
+	               : BIT(RECOMPUTE_SELECTIVE), 3);
+	if (s->sequence_parallel == 0)
+		axis_push(&spec->sp, -1);
+	else
+		axis_from_bits(&spec->sp, s->sequence_parallel, 2);
+	axis_from_bits(&spec->distopt, s->distributed_optimizer
+	               ? s->distributed_optimizer : BIT(1), 2);
+	axis_from_bits(&spec->attention, s->attention ? s->attention
+	               : BIT(ATTN_FLASH), 2);
+}
+
+int
+grid_spec_init(struct grid_spec *spec, const struct campaign *c,
+               struct strbuf *notes)
+{
+	const struct search_space *s = &c->search;
+
+	memset(spec, 0, sizeof(*spec));
+	if (c->mode == MODE_FINETUNE && (s->tp.is_auto || s->pp.is_auto))
+		return error("finetune mode needs explicit "
+		             "search.tensor_parallel and "
+		             "search.pipeline_parallel lists");
+	spec->min_mp = s->min_model_parallel;
+	spec->max_mp = s->max_model_parallel;
+	spec_lists(spec, c);
+	if (s->heuristics == HEUR_NEMO &&
+	    spec_auto_nemo(spec, c, notes) != 0)
+		return -1;
+	spec_auto_model(spec, c); /* fills what is still empty */
+	if (spec->gbs.n == 0)
+		axis_push(&spec->gbs, auto_gbs(c));
+	if (!s->vp.is_auto) {
+		spec->vp_rule = VP_LIST;
+		axis_from_list(&spec->vp, &s->vp);
+	} else if (s->heuristics == HEUR_NEMO) {
+		spec->vp_rule = VP_NEMO;
+		axis_push(&spec->vp, 1);
+	} else {
+		spec->vp_rule = VP_DIVISORS;
+		axis_divisors(&spec->vp, c->model.num_layers,
+		              c->model.num_layers);
+	}
+	spec->name_rc = searched(&spec->recompute) ||
+	                searched(&spec->recompute_layers);
+	spec->name_etp = searched(&spec->etp);
+	spec->name_sp = searched(&spec->sp);
+	spec->name_do = searched(&spec->distopt);
+	spec->name_attn = searched(&spec->attention);
+	return 0;
+}
+
+/* ---- the base configuration ---------------------------------------------------- */
+
+int
+grid_add_base(struct grid_result *res, const struct grid_spec *spec,
+              const struct workload *w, const char *name_prefix,
+              const struct layout *base)
+{
+	struct candidate c;
+
+	for (int i = 0; i < res->n; i++)
+		if (layout_equal(&res->v[i].layout, base)) {
+			res->v[i].base = true;
+			grid_finish(res);
+			return i;
+		}
+	grid_candidate(spec, w, name_prefix, base, &c);
+	c.base = true;
+	grid_finish(res);
+	/* Full: the base takes the place of the worst kept candidate. */
+	if (res->n == res->cap)
+		res->n--;
+	res->v[res->n++] = c;
+	grid_finish(res);
+	for (int i = 0; i < res->n; i++)
+		if (res->v[i].base)
+			return i;
+	bug("base candidate lost");
+}
+
+int
+grid_default_base(const struct grid_result *res)
+{
+	int best = -1;
+
+	for (int i = 0; i < res->n; i++) {
+		const struct candidate *c = &res->v[i];
+
+		if (c->est.memory_status != MEM_SAFE)
+			continue;
+		if (best < 0 || layout_model_parallel(&c->layout) <
+		                layout_model_parallel(&res->v[best].layout))
+			best = i;
+	}
+	return best;
+}

@@ -1,0 +1,112 @@
+/*
+ * grid.h - the candidate grid: every combination of the searched values,
+ * checked against the layout rules, estimated, and ranked.
+ *
+ * The grid is streamed: combinations are visited one at a time by an
+ * odometer over the value lists, and only the best max_candidates are
+ * kept (a bounded heap), so memory does not grow with the grid.
+ */
+#ifndef PARATUNE_GRID_H
+#define PARATUNE_GRID_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "estimate.h"
+#include "layout.h"
+
+#define GRID_LIST_MAX 128
+
+struct grid_axis {
+	int v[GRID_LIST_MAX];
+	int n;
+};
+
+/* Resolved value lists ("auto" expanded) and bounds. */
+struct grid_spec {
+	struct grid_axis tp, pp, cp, ep, etp, vp, mbs, gbs;
+	struct grid_axis recompute;        /* enum recompute values */
+	struct grid_axis recompute_layers; /* for full; 0 = all layers */
+	struct grid_axis sp;               /* -1 auto (tp > 1), 0, 1 */
+	struct grid_axis distopt;          /* 0, 1 */
+	struct grid_axis attention;        /* enum attention_impl */
+	int min_mp, max_mp;
+	/* How vp values are chosen: the list, every divisor of the layers
+	 * per stage, or NeMo's one layer per virtual stage when pp > 2. */
+	enum { VP_LIST, VP_DIVISORS, VP_NEMO } vp_rule;
+	/* Which axes have more than one value: they go into names. */
+	bool name_rc, name_etp, name_sp, name_do, name_attn;
+};
+
+struct candidate {
+	struct layout layout;
+	struct estimate est;
+	bool base;
+	int rank;
+	char name[192];
+};
+
+struct grid_stats {
+	long long examined;
+	long long invalid;
+	long long invalid_by_rule[RULE_COUNT];
+	long long valid;
+	long long safe, oom_risk;
+	long long dropped;        /* valid but beyond max_candidates */
+};
+
+/* Ranked candidates, best first once grid_finish() has run. */
+struct grid_result {
+	struct candidate *v;
+	int n, cap;
+	struct grid_stats stats;
+	char *notes;              /* warnings about the search, or NULL */
+};
+
+/*
+ * Expand the campaign's search section into lists.  Returns 0, or -1
+ * after an error message (e.g. finetune without tp lists).
+ */
+int grid_spec_init(struct grid_spec *spec, const struct campaign *c,
+                   struct strbuf *notes);
+
+/* Number of combinations the spec describes (vp auto counted as the
+ * number of layer divisors), saturating at LLONG_MAX. */
+long long grid_spec_size(const struct grid_spec *spec);
+
+typedef void (*grid_progress_fn)(void *arg, long long examined,
+                                 long long total);
+
+/*
+ * Visit every combination, keep the best cap candidates in res (ranked:
+ * safe before oom-risk, then by predicted time per sample).  progress,
+ * when not NULL, is called about every million combinations.
+ */
+void grid_run(const struct grid_spec *spec, const struct workload *w,
+              const char *name_prefix, int cap, struct grid_result *res,
+              grid_progress_fn progress, void *arg);
+
+/* Sort the kept candidates and number their ranks from 1. */
+void grid_finish(struct grid_result *res);
+void grid_result_release(struct grid_result *res);
+
+/* Estimate one layout and name it as the grid would. */
+void grid_candidate(const struct grid_spec *spec, const struct workload *w,
+                    const char *name_prefix, const struct layout *l,
+                    struct candidate *out);
+/*
+ * Mark base (a layout that passed layout_check) as the base candidate,
+ * adding it in place of the worst kept one when the grid did not keep
+ * it, and re-rank.  Returns its index in res.
+ */
+int grid_add_base(struct grid_result *res, const struct grid_spec *spec,
+                  const struct workload *w, const char *name_prefix,
+                  const struct layout *base);
+/* The safe kept candidate with the smallest model-parallel size (the
+ * best ranked among equals), or -1 when none is safe.  Needs ranks. */
+int grid_default_base(const struct grid_result *res);
+
+/* Ordering used for ranks: negative when a is better than b. */
+int candidate_compare(const struct candidate *a, const struct candidate *b);
+
+#endif

@@ -64,7 +64,6 @@ enum layout_rule {
 	RULE_SP,           /* sequence parallel needs tp > 1 */
 	RULE_RECOMPUTE,    /* recompute layers beyond the stage's layers */
 	RULE_MP_RANGE,     /* model parallel size outside [min, max] */
-	RULE_VOCAB,        /* vocabulary rows must split over tp */
 	RULE_COUNT,
 };
 
@@ -97,6 +96,9 @@ layout_model_parallel(const struct layout *l)
  * rule broken, or LAYOUT_OK.
  */
 enum layout_rule layout_check(const struct workload *w, struct layout *l);
+
+/* Same configuration (dp is derived and not compared). */
+bool layout_equal(const struct layout *a, const struct layout *b);
 
 const char *recompute_name(enum recompute r);  /* "none", "selective", "full" */
 const char *recompute_short(enum recompute r); /* "none", "sel", "full" */

@@ -1,0 +1,223 @@
+/*
+ * plan.c - load, expand, estimate, rank, and choose the base.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "error.h"
+#include "nemo-heuristics.h"
+#include "plan.h"
+
+/* Progress on stderr for grids that take more than a moment. */
+static void
+plan_progress(void *arg, long long examined, long long total)
+{
+	(void)arg;
+	if (total < 4 * (1LL << 20))
+		return;
+	fprintf(stderr, "\rplan: %lld of %lld combinations (%.0f %%)",
+	        examined, total, 100.0 * (double)examined / (double)total);
+	if (examined >= total)
+		fputc('\n', stderr);
+}
+
+/* A base layout with everything but tp, pp and gbs at its default. */
+static void
+base_defaults(const struct plan *p, struct layout *l, int tp, int pp,
+              int gbs)
+{
+	memset(l, 0, sizeof(*l));
+	l->tp = tp;
+	l->pp = pp;
+	l->cp = l->ep = l->vp = l->mbs = 1;
+	l->gbs = gbs;
+	l->recompute = (enum recompute)p->spec.recompute.v[0];
+	l->sequence_parallel = tp > 1;
+	l->distributed_optimizer = true;
+	l->attention = ATTN_FLASH;
+}
+
+/*
+ * The base: the campaign's own, else NeMo's base-config rule where it
+ * has a valid row, else the safe candidate with the smallest
+ * model-parallel size.  Returns -1 after an error.
+ */
+static int
+choose_base(struct plan *p)
+{
+	const struct campaign *c = &p->campaign;
+	struct layout l;
+	int tp, pp, gbs;
+
+	if (c->base.set) {
+		enum layout_rule r;
+
+		l = c->base.layout;
+		if ((r = layout_check(&p->workload, &l)) != LAYOUT_OK)
+			return error("base configuration is invalid: %s",
+			             layout_rule_name(r));
+		p->base_source = "the campaign's base section";
+	} else if (nemo_base_config(&c->model,
+	                            model_params(&c->model) / 1e9,
+	                            c->seq_length, c->gpu.memory_gib, &tp,
+	                            &pp, &gbs) == 0 &&
+	           (base_defaults(p, &l, tp, pp, p->spec.gbs.v[0]),
+	            layout_check(&p->workload, &l) == LAYOUT_OK)) {
+		p->base_source = "NeMo's base-config rule for the model size";
+	} else {
+		int i = grid_default_base(&p->res);
+
+		if (i < 0 && p->res.n == 0)
+			return error("no valid candidate to use as the base "
+			             "configuration");
+		l = p->res.v[i < 0 ? 0 : i].layout;
+		p->base_source = i < 0 ? "the best candidate (none is safe)"
+		                       : "the safe candidate with the "
+		                         "smallest model-parallel size";
+	}
+	p->base = grid_add_base(&p->res, &p->spec, &p->workload, p->prefix,
+	                        &l);
+	return 0;
+}
+
+static void
+summarise(struct plan *p)
+{
+	const struct grid_stats *st = &p->res.stats;
+	struct strbuf *sb = &p->summary;
+
+	strbuf_addf(sb, "examined %lld combinations in %.2f s: %lld valid "
+	            "(%lld safe, %lld at risk of OOM), %lld invalid\n",
+	            st->examined, p->seconds, st->valid, st->safe,
+	            st->oom_risk, st->invalid);
+	for (int r = 1; r < RULE_COUNT; r++)
+		if (st->invalid_by_rule[r])
+			strbuf_addf(sb, "  invalid: %-40s %lld\n",
+			            layout_rule_name((enum layout_rule)r),
+			            st->invalid_by_rule[r]);
+	strbuf_addf(sb, "kept %d candidates", p->res.n);
+	if (st->dropped)
+		strbuf_addf(sb, " (%lld more valid beyond "
+		            "search.max_candidates)", st->dropped);
+	strbuf_addf(sb, "\nbase: %s (%s)\n", p->res.v[p->base].name,
+	            p->base_source);
+	if (p->campaign.size_reason)
+		strbuf_addf(sb, "model size: %s\n", p->campaign.size_reason);
+}
+
+int
+plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
+           const struct str_list *settings)
+{
+	struct strbuf notes = STRBUF_INIT;
+	struct timespec t0, t1;
+	int status;
+
+	memset(p, 0, sizeof(*p));
+	strbuf_init(&p->summary, 0);
+	status = campaign_load_for(&p->campaign, ctx, path, settings);
+	if (status != EXIT_OK)
+		return status;
+	campaign_workload(&p->campaign, &p->workload);
+	campaign_name_prefix(&p->campaign, p->prefix, sizeof p->prefix);
+	if (grid_spec_init(&p->spec, &p->campaign, &notes) != 0) {
+		strbuf_release(&notes);
+		plan_release(p);
+		return EXIT_CONFIG;
+	}
+	if (notes.len)
+		fputs(notes.buf, stderr);
+	strbuf_release(&notes);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	grid_run(&p->spec, &p->workload, p->prefix,
+	         p->campaign.search.max_candidates, &p->res,
+	         ctx->verbosity >= 0 && isatty(STDERR_FILENO) ? plan_progress
+	                                                      : NULL,
+	         NULL);
+	grid_finish(&p->res);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	p->seconds = (double)(t1.tv_sec - t0.tv_sec) +
+	             (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (choose_base(p) != 0) {
+		plan_release(p);
+		return EXIT_CONFIG;
+	}
+	summarise(p);
+	return EXIT_OK;
+}
+
+void
+plan_release(struct plan *p)
+{
+	grid_result_release(&p->res);
+	campaign_release(&p->campaign);
+	strbuf_release(&p->summary);
+}
+
+void
+plan_stats_json(struct json *j, const struct plan *p)
+{
+	const struct grid_stats *st = &p->res.stats;
+
+	json_int(j, "examined", st->examined);
+	json_int(j, "valid", st->valid);
+	json_int(j, "invalid", st->invalid);
+	json_int(j, "safe", st->safe);
+	json_int(j, "oom_risk", st->oom_risk);
+	json_int(j, "dropped", st->dropped);
+	json_begin_object(j, "invalid_by_rule");
+	for (int r = 1; r < RULE_COUNT; r++)
+		if (st->invalid_by_rule[r])
+			json_int(j, layout_rule_name((enum layout_rule)r),
+			         st->invalid_by_rule[r]);
+	json_end_object(j);
+	json_string(j, "base", p->res.v[p->base].name);
+}
+
+void
+plan_candidate_json(struct json *j, const struct candidate *c)
+{
+	const struct layout *l = &c->layout;
+	const struct memory_breakdown *m = &c->est.mem;
+
+	json_begin_object(j, NULL);
+	json_int(j, "rank", c->rank);
+	json_string(j, "name", c->name);
+	json_int(j, "tp", l->tp);
+	json_int(j, "pp", l->pp);
+	json_int(j, "cp", l->cp);
+	json_int(j, "ep", l->ep);
+	json_int(j, "etp", layout_etp(l));
+	json_int(j, "vp", l->vp);
+	json_int(j, "mbs", l->mbs);
+	json_int(j, "gbs", l->gbs);
+	json_int(j, "dp", l->dp);
+	json_string(j, "recompute", recompute_name(l->recompute));
+	json_int(j, "recompute_layers", l->recompute_layers);
+	json_bool(j, "sequence_parallel", l->sequence_parallel);
+	json_bool(j, "distributed_optimizer", l->distributed_optimizer);
+	json_string(j, "attention", attention_name(l->attention));
+	json_begin_object(j, "memory");
+	json_number(j, "weights_gib", m->weights / GIB);
+	json_number(j, "gradients_gib", m->gradients / GIB);
+	json_number(j, "optimizer_gib", m->optimizer / GIB);
+	json_number(j, "activations_gib", m->activations / GIB);
+	json_number(j, "buffers_gib", m->buffers / GIB);
+	json_number(j, "total_gib", m->total / GIB);
+	json_end_object(j);
+	json_string(j, "memory_status",
+	            memory_status_name(c->est.memory_status));
+	json_number(j, "pred_step_s", c->est.step_s);
+	json_number(j, "pred_tokens_per_s_per_gpu",
+	            c->est.tokens_per_s_per_gpu);
+	json_number(j, "pred_tflops_per_gpu", c->est.tflops_per_gpu);
+	json_number(j, "pred_mfu", c->est.mfu);
+	json_bool(j, "base", c->base);
+	json_end_object(j);
+}

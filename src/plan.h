@@ -1,0 +1,42 @@
+/*
+ * plan.h - a planned campaign in memory: the loaded configuration, the
+ * ranked grid and the base configuration.  `plan` writes it out;
+ * `estimate` reads its base.
+ */
+#ifndef PARATUNE_PLAN_H
+#define PARATUNE_PLAN_H
+
+#include "cmd.h"
+#include "config.h"
+#include "grid.h"
+#include "json.h"
+#include "strbuf.h"
+#include "strlist.h"
+
+struct plan {
+	struct campaign campaign;
+	struct workload workload;
+	struct grid_spec spec;
+	struct grid_result res;
+	char prefix[128];        /* candidate name prefix */
+	int base;                /* index of the base in res.v */
+	const char *base_source; /* why that layout is the base */
+	double seconds;          /* time spent in the grid */
+	struct strbuf summary;   /* what plan prints after the candidates */
+};
+
+/*
+ * Load the campaign at path (with ctx's site and the --set settings),
+ * run the grid and pick the base.  Returns EXIT_OK or the exit code
+ * after the error was printed; on success release with plan_release.
+ */
+int plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
+               const struct str_list *settings);
+void plan_release(struct plan *p);
+
+/* JSON of the grid statistics ("examined", "invalid", ...). */
+void plan_stats_json(struct json *j, const struct plan *p);
+/* JSON object of one candidate (memory breakdown included). */
+void plan_candidate_json(struct json *j, const struct candidate *c);
+
+#endif
