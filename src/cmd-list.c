@@ -1,23 +1,111 @@
-/* cmd-list.c - 'paratune list' (being written). */
+/*
+ * cmd-list.c - 'paratune list': the candidates of a campaign directory
+ * with their memory status and predicted rank.
+ */
 #include "autoconfig.h"
 
+#include <stdio.h>
+
+#include "campaign.h"
 #include "cmd.h"
 #include "error.h"
+#include "json.h"
+#include "table.h"
 
 extern const struct cmd_entry cmd_list_entry;
+
+static void
+list_table(FILE *f, const struct candidate_table *t)
+{
+	static const char *const cols[] = { ">rank", ">tp", ">pp", ">cp",
+		">ep", ">vp", ">mbs", ">gbs", ">dp", "recompute", ">mem_gib",
+		"memory", ">pred_step_s", ">tflops", "name", NULL };
+	struct table tb;
+
+	table_init(&tb, cols);
+	for (int i = 0; i < t->n; i++) {
+		const struct candidate_row *r = &t->v[i];
+		const struct layout *l = &r->layout;
+
+		table_add(&tb, "%d", r->rank);
+		table_add(&tb, "%d", l->tp);
+		table_add(&tb, "%d", l->pp);
+		table_add(&tb, "%d", l->cp);
+		table_add(&tb, "%d", l->ep);
+		table_add(&tb, "%d", l->vp);
+		table_add(&tb, "%d", l->mbs);
+		table_add(&tb, "%d", l->gbs);
+		table_add(&tb, "%d", l->dp);
+		table_add(&tb, "%s", recompute_name(l->recompute));
+		table_add(&tb, "%.1f", r->est_memory_gib);
+		table_add(&tb, "%s", memory_status_name(r->memory_status));
+		table_add(&tb, "%.3f", r->pred_step_s);
+		table_add(&tb, "%.1f", r->pred_tflops_per_gpu);
+		table_add(&tb, "%s%s", r->name, r->base ? " (base)" : "");
+	}
+	table_print(&tb, f);
+	table_release(&tb);
+}
+
+static void
+list_json(FILE *f, const struct candidate_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+
+	json_init(&j, &sb, true);
+	json_begin_array(&j, NULL);
+	for (int i = 0; i < t->n; i++) {
+		const struct candidate_row *r = &t->v[i];
+
+		json_begin_object(&j, NULL);
+		json_int(&j, "rank", r->rank);
+		json_string(&j, "name", r->name);
+		json_int(&j, "tp", r->layout.tp);
+		json_int(&j, "pp", r->layout.pp);
+		json_int(&j, "cp", r->layout.cp);
+		json_int(&j, "ep", r->layout.ep);
+		json_int(&j, "etp", r->layout.etp);
+		json_int(&j, "vp", r->layout.vp);
+		json_int(&j, "mbs", r->layout.mbs);
+		json_int(&j, "gbs", r->layout.gbs);
+		json_int(&j, "dp", r->layout.dp);
+		json_string(&j, "recompute", recompute_name(r->layout.recompute));
+		json_number(&j, "est_memory_gib", r->est_memory_gib);
+		json_string(&j, "memory_status",
+		            memory_status_name(r->memory_status));
+		json_number(&j, "pred_step_s", r->pred_step_s);
+		json_number(&j, "pred_tflops_per_gpu", r->pred_tflops_per_gpu);
+		json_bool(&j, "base", r->base);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
+}
 
 static int
 cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { OPT_FINISH };
+	const struct option opts[] = { OPT_FORMAT_(NULL), OPT_FINISH };
+	struct candidate_table t;
 	int status;
 
-	if (cmd_parse_args(ctx, &cmd_list_entry, opts, argc, argv, 0, -1,
+	if (cmd_parse_args(ctx, &cmd_list_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
-	return error("'list' is not written yet"), EXIT_SOFTWARE;
+	if (campaign_read_candidates(argv[1], &t) != 0)
+		return EXIT_DATAERR;
+	if (ctx->format == FORMAT_JSON)
+		list_json(ctx->out, &t);
+	else
+		list_table(ctx->out, &t);
+	candidate_table_release(&t);
+	return EXIT_OK;
 }
 
 const struct cmd_entry cmd_list_entry = {
-	"list", NULL, NULL, "(not yet)", cmd_list_exec,
+	"list", NULL, "DIR [--format table|json]",
+	"the candidates of a campaign with memory status and predicted rank",
+	cmd_list_exec,
 };

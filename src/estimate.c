@@ -153,7 +153,14 @@ layer_dense_params(const struct est *x, bool moe_layer)
 	double norms = 2.0 * s->h *
 	               (x->w->model->normalization == NORM_RMSNORM ? 1 : 2);
 	double p = attn_params(s) / x->t + norms;
+	bool bias = x->w->model->bias_linear;
 
+	/* Biases: QKV and fc1 split over tp, the row-parallel outputs'
+	 * biases are replicated. */
+	if (bias || x->w->model->bias_qkv)
+		p += (s->q + 2 * s->kvd) / x->t;
+	if (bias)
+		p += s->h + (moe_layer ? 0 : (2 * s->gated - 1) * s->f / x->t + s->h);
 	if (!moe_layer)
 		return p + mlp_params(s, s->f) / x->t;
 	/* Router replicated; shared experts split like a dense MLP. */
@@ -369,26 +376,57 @@ estimate_memory(const struct est *x, struct memory_breakdown *mem)
  * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
  * of A100 peak forward, lower backward); unfused attention far less.
  */
-#define GEMM_EFF_MAX 0.74
+#ifndef GEMM_EFF_MAX
+#define GEMM_EFF_MAX 0.75
+#endif
+#ifndef GEMM_WIDTH_HALF
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
+#endif
+#ifndef GEMM_TOKENS_HALF
 #define GEMM_TOKENS_HALF 192.0   /* micro-batch tokens at which eff halves */
+#endif
+#ifndef ATTN_EFF_FLASH
 #define ATTN_EFF_FLASH 0.45
+#endif
+#ifndef ATTN_EFF_UNFUSED
 #define ATTN_EFF_UNFUSED 0.20
+#endif
 /*
  * Memory-bound work per token and layer (norms, residual adds,
  * activation functions, rotary embeddings, dropout, bias adds; forward
  * and backward), in bytes of HBM traffic per hidden and per FFN column.
  */
-#define ELEMWISE_BYTES_PER_H 56.0
+#ifndef ELEMWISE_BYTES_PER_H
+#define ELEMWISE_BYTES_PER_H 160.0
+#endif
+#ifndef ELEMWISE_BYTES_PER_F
 #define ELEMWISE_BYTES_PER_F 10.0
+#endif
 /* Launch and framework overhead per layer and micro-batch (eager
  * PyTorch without CUDA graphs issues ~40 kernels per layer). */
-#define LAYER_OVERHEAD_S 120e-6
+#ifndef LAYER_OVERHEAD_S
+#define LAYER_OVERHEAD_S 150e-6
+#endif
 /* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw). */
-#define COMM_EFF 0.80
+/* Share of TP communication left exposed: Transformer Engine overlaps
+ * part of the sequence-parallel all-gather and reduce-scatter with the
+ * neighbouring GEMMs [CAL]. */
+#ifndef TP_EXPOSED
+#define TP_EXPOSED 1.0
+#endif
+/* Share of the last micro-batch's backward (and the first one's
+ * forward) that data-parallel communication can hide behind. */
+#ifndef DP_OVERLAP
+#define DP_OVERLAP 1.0
+#endif
+#ifndef COMM_EFF
+#define COMM_EFF 0.85
+#endif
 /* Optimizer step: read and write fp32 master weights and two moments,
  * read fp32 grads, write bf16 weights: bytes per parameter of a shard. */
+#ifndef OPT_STEP_BYTES
 #define OPT_STEP_BYTES 30.0
+#endif
 
 /* HBM bandwidth in bytes/s; catalogs without it get peak/300, the
  * FLOP:byte ratio of the H100 SXM (989 TFLOPS : 3.35 TB/s). */
@@ -400,16 +438,24 @@ hbm_bytes_per_s(const struct gpu *g)
 	return g->peak_tflops[PREC_BF16] * 1e12 / 300.0;
 }
 
-/* Bandwidth in bytes/s of a group of n consecutive-stride ranks. */
+/*
+ * Bandwidth per GPU, in bytes/s, of a collective over a group that spans
+ * span consecutive ranks with its members stride ranks apart (Megatron
+ * orders ranks tp, cp, dp, pp from the innermost).  Inside a node it is
+ * NVLink.  Across nodes NCCL runs one channel per NIC, so a group with k
+ * members on each node moves data at k NICs' rate, up to NVLink's.
+ */
 static double
-group_bw(const struct est *x, double span)
+group_bw(const struct est *x, double span, double stride)
 {
 	const struct gpu *g = x->w->gpu;
 	double domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
+	double gpn = x->w->gpus_per_node, k;
 
-	if (span <= domain && span <= x->w->gpus_per_node)
+	if (span <= domain && span <= gpn)
 		return g->nvlink_gbs * 1e9 * COMM_EFF;
-	return g->network_gbs * 1e9 * COMM_EFF;
+	k = fmax(1, gpn / stride);
+	return fmin(g->nvlink_gbs, k * g->network_gbs) * 1e9 * COMM_EFF;
 }
 
 /* Ring all-reduce time of bytes over n ranks. */
@@ -493,25 +539,26 @@ microbatch_comm(const struct est *x, struct mb_time *mt)
 	/* TP: two all-reduces forward, two backward, two more when the
 	 * layer's forward is recomputed (reduce-scatter + all-gather under
 	 * sequence parallel move the same bytes). */
-	ar = allreduce_s(ab * sb * x->s.h, x->t, group_bw(x, x->t));
-	mt->tp = ar * (4 * per_stage + 2 * nrc);
+	ar = allreduce_s(ab * sb * x->s.h, x->t, group_bw(x, x->t, 1));
+	mt->tp = TP_EXPOSED * ar * (4 * per_stage + 2 * nrc);
 	/* CP: c-1 ring steps of the local K and V forward, K, V and their
 	 * gradients backward. */
 	ring = x->c > 1 ? 3 * (x->c - 1) * 2 * ab * sb * x->s.kvd /
-	                      group_bw(x, x->t * x->c) * per_stage
+	                      group_bw(x, x->t * x->c, x->t) * per_stage
 	                : 0;
 	hide = mt->cp;
 	mt->cp = fmax(0, ring - hide);
 	/* EP: dispatch and combine all-to-alls, forward and backward. */
 	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
-	                     group_bw(x, x->te * x->e)
+	                     group_bw(x, x->te * x->e, x->te)
 	               : 0;
 	mt->ep = a2a * per_stage * (x->s.L > 0 ? x->s.Lmoe / x->s.L : 0);
 	/* PP: activations forward and gradients backward per boundary;
 	 * interleaving crosses v times as many boundaries. */
 	mt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
 	                        (l->sequence_parallel ? x->t : 1) /
-	                        group_bw(x, x->t * x->c * x->d + 1)
+	                        group_bw(x, x->t * x->c * x->d + 1,
+	                                 x->t * x->c * x->d)
 	                  : 0;
 }
 
@@ -531,7 +578,7 @@ dp_exposed(const struct est *x, double params, double t_mb,
 		*total = 0;
 		return 0;
 	}
-	bw = group_bw(x, x->t * x->c * x->d);
+	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
 	if (x->l->distributed_optimizer) {
 		rs = (n - 1) / n * params * gr / bw;
 		ag = (n - 1) / n * params * 2 / bw;
@@ -540,7 +587,8 @@ dp_exposed(const struct est *x, double params, double t_mb,
 		ag = 0;
 	}
 	*total = rs + ag;
-	return fmax(0, rs - t_mb * 2 / 3) + fmax(0, ag - t_mb / 3);
+	return fmax(0, rs - DP_OVERLAP * t_mb * 2 / 3) +
+	       fmax(0, ag - DP_OVERLAP * t_mb / 3);
 }
 
 static void
