@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "campaign.h"
 #include "error.h"
+#include "state.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -60,6 +62,57 @@ write_text(const char *dir, const char *name, const struct strbuf *sb)
 	return ret;
 }
 
+/* A campaign id for job tags: random, so that two plans of the same
+ * campaign never share tags in Slurm's accounting. */
+static void
+new_campaign_id(char *buf, size_t len)
+{
+	unsigned char r[4] = { 0 };
+
+	if (getentropy(r, sizeof r) != 0) {
+		unsigned long x = (unsigned long)time(NULL) ^
+		                  ((unsigned long)getpid() << 16);
+
+		memcpy(r, &x, sizeof r);
+	}
+	snprintf(buf, len, "%02x%02x%02x%02x", r[0], r[1], r[2], r[3]);
+}
+
+/* Every candidate planned, and the journal's first line. */
+static int
+write_initial_state(const char *dir, const struct grid_result *res)
+{
+	struct state st;
+	struct journal j;
+	int ret;
+
+	memset(&st, 0, sizeof(st));
+	new_campaign_id(st.campaign_id, sizeof st.campaign_id);
+	st.v = xcalloc((size_t)res->n + 1, sizeof(*st.v));
+	st.n = st.alloc = res->n;
+	for (int i = 0; i < res->n; i++) {
+		struct cand_status *c = &st.v[i];
+
+		snprintf(c->name, sizeof c->name, "%s", res->v[i].name);
+		c->state = CS_PLANNED;
+		c->rank = res->v[i].rank;
+		c->base = res->v[i].base;
+		c->unsafe = res->v[i].est.memory_status != MEM_SAFE;
+	}
+	ret = journal_open(&j, dir);
+	if (ret == 0) {
+		ret = journal_append(&j, false, "planned", NULL,
+		                     "campaign=%s candidates=%d",
+		                     st.campaign_id, res->n);
+		st.journal_seq = j.seq;
+		journal_close(&j);
+	}
+	if (ret == 0)
+		ret = state_save(dir, &st);
+	state_release(&st);
+	return ret;
+}
+
 /* Fill a fresh directory with every file of the plan. */
 static int
 fill_dir(const char *tmp, const struct campaign *c,
@@ -90,7 +143,7 @@ fill_dir(const char *tmp, const struct campaign *c,
 		if (r != 0)
 			goto cleanup;
 	}
-	ret = campaign_journal(tmp, "planned", "%d candidates", res->n);
+	ret = write_initial_state(tmp, res);
 cleanup:
 	free(runs);
 	strbuf_release(&sb);
@@ -146,36 +199,6 @@ fail:
 cleanup:
 	free(old);
 	free(tmp);
-	return ret;
-}
-
-int
-campaign_journal(const char *dir, const char *event, const char *fmt, ...)
-{
-	char *path = xasprintf("%s/journal.log", dir);
-	struct strbuf line = STRBUF_INIT;
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	va_list ap;
-	int fd, ret = 0;
-
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	strbuf_addf(&line, "%s %s ", stamp, event);
-	va_start(ap, fmt);
-	strbuf_vaddf(&line, fmt, ap);
-	va_end(ap);
-	strbuf_addch(&line, '\n');
-	/* One write() of a whole line with O_APPEND: concurrent writers
-	 * never interleave inside a line. */
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
-	if (fd < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len)
-		ret = error_errno("cannot append to '%s'", path);
-	if (fd >= 0)
-		close(fd);
-	strbuf_release(&line);
-	free(path);
 	return ret;
 }
 

@@ -5,7 +5,8 @@
  *   DIR/campaign.conf   the resolved campaign, frozen at plan time
  *   DIR/candidates.csv  every kept candidate with its estimates
  *   DIR/plan.txt        the plan's summary, as printed
- *   DIR/journal.log     one line per event, appended
+ *   DIR/state           where each candidate stands (state.h)
+ *   DIR/journal.log     one line per event, appended (state.h)
  *   DIR/runs/NAME/      one directory per candidate
  */
 #ifndef PARATUNE_CAMPAIGN_H
@@ -49,10 +50,6 @@ struct candidate_table {
 /* Read DIR/candidates.csv; -1 after an error naming file and line. */
 int campaign_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
-
-/* Append one line to DIR/journal.log: "TIME EVENT DETAIL". */
-int campaign_journal(const char *dir, const char *event, const char *fmt,
-                     ...) __attribute__((format(printf, 3, 4)));
 
 /* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
 void campaign_name_prefix(const struct campaign *c, char *buf, size_t len);

@@ -1,0 +1,119 @@
+/*
+ * slurm.h - paratune's adapter to Slurm.
+ *
+ * The only file that includes Slurm's headers is slurm.c: the rest of
+ * paratune sees these types.  Everything here goes through libslurm
+ * (the controller's RPCs) and libslurmdb (accounting), never through the
+ * sbatch/squeue/sacct commands.
+ */
+#ifndef PARATUNE_SLURM_H
+#define PARATUNE_SLURM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "strbuf.h"
+
+/* Base job states, mapped from Slurm's JOB_STATE_BASE values. */
+enum job_state {
+	JOB_ST_PENDING,
+	JOB_ST_RUNNING,
+	JOB_ST_SUSPENDED,
+	JOB_ST_COMPLETED,
+	JOB_ST_CANCELLED,
+	JOB_ST_FAILED,
+	JOB_ST_TIMEOUT,
+	JOB_ST_NODE_FAIL,
+	JOB_ST_PREEMPTED,
+	JOB_ST_BOOT_FAIL,
+	JOB_ST_DEADLINE,
+	JOB_ST_OUT_OF_MEMORY,
+	JOB_ST_UNKNOWN,
+};
+
+/* "PENDING", "OUT_OF_MEMORY", ... as sacct prints them. */
+const char *job_state_name(enum job_state s);
+/* Inverse of job_state_name; JOB_ST_UNKNOWN when unknown. */
+enum job_state job_state_parse(const char *s);
+/* Whether the job will not change any more. */
+bool job_state_final(enum job_state s);
+
+struct slurm_job {
+	uint32_t job_id;
+	char name[128];          /* the job name: paratune's tag */
+	enum job_state state;
+	int exit_code;           /* exit status of the batch script */
+	int exit_signal;         /* signal that ended it, 0 if none */
+	char reason[64];         /* pending/failure reason, "" if none */
+	char nodes[256];         /* node list, "" while pending */
+	time_t submit_time, start_time, end_time;
+	bool from_accounting;    /* found in slurmdbd, not the controller */
+};
+
+struct slurm_submit_req {
+	const char *name;        /* job name, carries the tag */
+	const char *comment;     /* free text (the candidate's name) */
+	const char *script;      /* the whole batch script */
+	const char *work_dir;
+	const char *std_out;     /* path pattern, e.g. DIR/runs/N/slurm-%j.out */
+	const char *std_err;     /* NULL: same as std_out */
+	int time_limit_min;
+	int nodes;
+	int ntasks_per_node;
+	int gpus_per_node;       /* 0: ask for no GPUs */
+	const char *partition, *account, *qos, *reservation; /* NULL: default */
+	const char *exclude;     /* nodes not to use (a retry after a failure) */
+	bool hold;               /* submit held (benchmarks) */
+	const char *const *env;  /* NAME=VALUE, NULL-terminated; NULL: ours */
+};
+
+/* Errors: a temporary one (controller unreachable, busy) is retried by
+ * the next cron run; a rejection is final for that job. */
+enum slurm_err {
+	SLURM_E_OK = 0,
+	SLURM_E_UNREACHABLE = -1, /* controller or slurmdbd down: exit 75 */
+	SLURM_E_REJECTED = -2,    /* the controller refused the request */
+	SLURM_E_NOT_FOUND = -3,
+};
+
+struct slurm_conn;
+
+/* slurm_init and the caller's identity; NULL + message on failure. */
+struct slurm_conn *slurm_open(struct strbuf *err);
+void slurm_close(struct slurm_conn *c);
+
+/*
+ * Submit a batch job.  Retries temporary controller errors a few times
+ * with a bounded backoff; returns SLURM_E_OK with *job_id, or an error
+ * with its text in err.
+ */
+int slurm_submit(struct slurm_conn *c, const struct slurm_submit_req *req,
+                 uint32_t *job_id, struct strbuf *err);
+
+/*
+ * Load every job of this user the controller holds, in ONE RPC (it
+ * passes the previous update time, so an unchanged controller answers
+ * from the cache).  *jobs points into c and stays valid until the next
+ * call.  Returns SLURM_E_OK or SLURM_E_UNREACHABLE.
+ */
+int slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
+               struct strbuf *err);
+
+/*
+ * Look jobs up in accounting (for jobs the controller already forgot):
+ * by id when ids is not NULL, else every job of this user whose name
+ * starts with name_prefix, submitted since `since`.  The result array is
+ * owned by c until the next call.  SLURM_E_NOT_FOUND when accounting is
+ * not configured (the caller falls back to the job's own output).
+ */
+int slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
+                     const char *name_prefix, time_t since,
+                     const struct slurm_job **jobs, int *n,
+                     struct strbuf *err);
+
+int slurm_cancel(struct slurm_conn *c, uint32_t job_id, struct strbuf *err);
+/* Release a held job (benchmarks and tests). */
+int slurm_release(struct slurm_conn *c, uint32_t job_id, struct strbuf *err);
+
+#endif
