@@ -1,0 +1,156 @@
+/*
+ * cmd-status.c - 'paratune status': where each candidate stands, as
+ * recorded; with --watch, a progress line that refreshes.  Read-only:
+ * it takes no lock and never writes.
+ */
+#include "autoconfig.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "json.h"
+#include "runner.h"
+#include "table.h"
+
+extern const struct cmd_entry cmd_status_entry;
+
+static void
+status_table(FILE *f, const struct state *st)
+{
+	static const char *const cols[] = { ">rank", "state", ">attempt",
+		">job", "nodes", ">exit", "reason", "name", NULL };
+	struct table t;
+
+	table_init(&t, cols);
+	for (int i = 0; i < st->n; i++) {
+		const struct cand_status *c = &st->v[i];
+
+		table_add(&t, "%d", c->rank);
+		table_add(&t, "%s", cand_state_name(c->state));
+		table_add(&t, "%d", c->attempt);
+		if (c->job_id)
+			table_add(&t, "%" PRIu32, c->job_id);
+		else
+			table_add(&t, "-");
+		table_add(&t, "%s", c->nodes[0] ? c->nodes : "-");
+		if (cand_state_final(c->state))
+			table_add(&t, "%d", c->exit_code);
+		else
+			table_add(&t, "-");
+		table_add(&t, "%s", c->reason[0] ? c->reason : "-");
+		table_add(&t, "%s%s", c->name, c->base ? " (base)" : "");
+	}
+	table_print(&t, f);
+	table_release(&t);
+}
+
+static void
+status_json(FILE *f, const struct state *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+	int n[CS_COUNT];
+
+	runner_counts(st, n);
+	json_init(&j, &sb, true);
+	json_begin_object(&j, NULL);
+	json_string(&j, "campaign_id", st->campaign_id);
+	json_begin_object(&j, "counts");
+	for (int s = 0; s < CS_COUNT; s++)
+		json_int(&j, cand_state_name((enum cand_state)s), n[s]);
+	json_end_object(&j);
+	json_begin_array(&j, "candidates");
+	for (int i = 0; i < st->n; i++) {
+		const struct cand_status *c = &st->v[i];
+
+		json_begin_object(&j, NULL);
+		json_string(&j, "name", c->name);
+		json_int(&j, "rank", c->rank);
+		json_bool(&j, "base", c->base);
+		json_string(&j, "state", cand_state_name(c->state));
+		json_int(&j, "attempt", c->attempt);
+		json_int(&j, "job_id", c->job_id);
+		json_string(&j, "nodes", c->nodes);
+		json_int(&j, "exit_code", c->exit_code);
+		json_string(&j, "reason", c->reason);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
+}
+
+/* Re-read the recorded state every interval until nothing is active. */
+static int
+watch(struct cmd_ctx *ctx, const char *dir, int interval)
+{
+	bool tty = isatty(fileno(ctx->out));
+
+	for (;;) {
+		struct runner r;
+		struct strbuf sb = STRBUF_INIT;
+		bool done;
+		int s = runner_open(&r, dir, RUNNER_READ_ONLY, ctx->out, -1);
+
+		if (s != 0)
+			return s;
+		runner_progress(&r.st, &sb);
+		done = runner_all_final(&r.st);
+		fprintf(ctx->out, tty ? "\r\033[K%s" : "%s\n", sb.buf);
+		fflush(ctx->out);
+		strbuf_release(&sb);
+		runner_close(&r, false);
+		if (done)
+			break;
+		sleep((unsigned)interval);
+	}
+	if (tty)
+		fputc('\n', ctx->out);
+	return EXIT_OK;
+}
+
+static int
+cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	int do_watch = 0, interval = 5, status;
+	const struct option opts[] = {
+		OPT_BOOLEAN('w', "watch", &do_watch,
+		            "refresh the progress line until the campaign ends"),
+		OPT_INTEGER(0, "interval", &interval, "SECONDS",
+		            "seconds between refreshes (default 5)"),
+		OPT_FORMAT_(NULL),
+		OPT_FINISH,
+	};
+	struct runner r;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (cmd_parse_args(ctx, &cmd_status_entry, opts, argc, argv, 1, 1,
+	                   &status) < 0)
+		return status;
+	if (interval < 1)
+		return error("--interval must be at least 1"), EXIT_USAGE;
+	if ((status = runner_open(&r, argv[1], RUNNER_READ_ONLY, ctx->out,
+	                          ctx->verbosity)) != 0)
+		return status;
+	if (ctx->format == FORMAT_JSON) {
+		status_json(ctx->out, &r.st);
+	} else {
+		status_table(ctx->out, &r.st);
+		runner_progress(&r.st, &sb);
+		fprintf(ctx->out, "%s\n", sb.buf);
+	}
+	strbuf_release(&sb);
+	runner_close(&r, false);
+	return do_watch ? watch(ctx, argv[1], interval) : EXIT_OK;
+}
+
+const struct cmd_entry cmd_status_entry = {
+	"status", NULL, "DIR [--watch] [--interval SECONDS]",
+	"where each candidate of a campaign stands",
+	cmd_status_exec,
+};
