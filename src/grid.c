@@ -241,6 +241,9 @@ walk_switches(struct walk *wk, struct layout *l)
 	for (int d = 0; d < s->distopt.n; d++)
 	for (int e = 0; e < s->attention.n; e++) {
 		l->recompute = (enum recompute)s->recompute.v[a];
+		/* Layer counts only mean something for full recompute. */
+		if (l->recompute != RECOMPUTE_FULL && b > 0)
+			break;
 		l->recompute_layers = l->recompute == RECOMPUTE_FULL
 		                      ? s->recompute_layers.v[b] : 0;
 		l->sequence_parallel = s->sp.v[c] < 0 ? l->tp > 1
@@ -254,8 +257,12 @@ walk_switches(struct walk *wk, struct layout *l)
 static long long
 switches_size(const struct grid_spec *s)
 {
-	return (long long)s->recompute.n * s->recompute_layers.n * s->sp.n *
-	       s->distopt.n * s->attention.n;
+	long long kinds = 0;
+
+	for (int i = 0; i < s->recompute.n; i++)
+		kinds += s->recompute.v[i] == RECOMPUTE_FULL
+		         ? s->recompute_layers.n : 1;
+	return kinds * s->sp.n * s->distopt.n * s->attention.n;
 }
 
 /* Everything below tp, pp and cp. */
@@ -438,8 +445,12 @@ spec_auto_nemo(struct grid_spec *spec, const struct campaign *c,
 	if (nemo_search_space(&c->model, size_b, c->seq_length,
 	                      c->gpu.memory_gib, &ns) != 0)
 		return error("search.heuristics 'nemo': %s", ns.note);
-	if (!ns.from_table)
+	if (ns.note[0])
 		strbuf_addf(notes, "warning: %s\n", ns.note);
+	if (c->search.pp.is_auto && ns.npp == 0)
+		strbuf_addf(notes, "warning: NeMo's pipeline range for this "
+		            "size holds no divisor of %d layers: no candidate "
+		            "can be valid\n", c->model.num_layers);
 	if (c->search.tp.is_auto)
 		for (int i = 0; i < ns.ntp; i++)
 			axis_push(&spec->tp, ns.tp[i]);
