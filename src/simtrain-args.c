@@ -1,0 +1,459 @@
+/*
+ * simtrain-args.c - pretrain_gpt.py's flags, parsed the way argparse
+ * parses them, and the configuration hash that seeds the noise.
+ *
+ * Names, defaults and choices are Megatron-LM's (megatron/training/
+ * arguments.py at 3efa8c2, 2024; --num-virtual-stages-per-pipeline-rank
+ * and --attention-backend are later additions, see the notes on launch
+ * interfaces).  Megatron builds its parser with allow_abbrev=False, so
+ * only exact names match; an unknown flag is argparse's
+ * "unrecognized arguments" error with exit status 2.
+ */
+#include "autoconfig.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "simtrain.h"
+#include "strbuf.h"
+#include "util.h"
+
+enum sopt_type {
+	SOPT_GROUP,  /* a heading in --help, parses nothing */
+	SOPT_FLAG,   /* action='store_true' */
+	SOPT_INT,    /* type=int */
+	SOPT_STR,    /* type=str */
+	SOPT_CHOICE, /* type=str with choices */
+};
+
+struct sopt {
+	enum sopt_type type;
+	const char *name;            /* without the leading "--" */
+	size_t offset;               /* into struct simtrain_args */
+	const char *const *choices;  /* NULL-terminated */
+	const char *metavar;
+	const char *help;
+};
+
+#define OFF(field) offsetof(struct simtrain_args, field)
+#define GROUP(title) { SOPT_GROUP, (title), 0, NULL, NULL, NULL }
+#define FLAG(n, f, h) { SOPT_FLAG, (n), OFF(f), NULL, NULL, (h) }
+#define INT(n, f, h) { SOPT_INT, (n), OFF(f), NULL, "N", (h) }
+#define STR(n, f, m, h) { SOPT_STR, (n), OFF(f), NULL, (m), (h) }
+#define CHOICE(n, f, c, h) { SOPT_CHOICE, (n), OFF(f), (c), NULL, (h) }
+
+static const char *const norm_choices[] = { "LayerNorm", "RMSNorm", NULL };
+static const char *const pos_choices[] = {
+	"learned_absolute", "rope", "none", NULL
+};
+static const char *const fp8_choices[] = { "e4m3", "hybrid", NULL };
+static const char *const granularity_choices[] = {
+	"full", "selective", NULL
+};
+static const char *const method_choices[] = { "uniform", "block", NULL };
+static const char *const attention_choices[] = {
+	"flash", "fused", "unfused", "local", "auto", NULL
+};
+static const char *const impl_choices[] = {
+	"local", "transformer_engine", NULL
+};
+static const char *const tokenizer_choices[] = {
+	"BertWordPieceLowerCase", "BertWordPieceCase", "GPT2BPETokenizer",
+	"SentencePieceTokenizer", "GPTSentencePieceTokenizer",
+	"HuggingFaceTokenizer", "Llama2Tokenizer", "TikTokenizer",
+	"NullTokenizer", NULL
+};
+
+static const struct sopt simtrain_opts[] = {
+	GROUP("parallel layout"),
+	INT("tensor-model-parallel-size", tp,
+	    "Degree of tensor model parallelism."),
+	INT("pipeline-model-parallel-size", pp,
+	    "Degree of pipeline model parallelism."),
+	INT("context-parallel-size", cp, "Degree of context parallelism."),
+	INT("expert-model-parallel-size", ep,
+	    "Degree of expert model parallelism."),
+	INT("expert-tensor-parallel-size", etp,
+	    "Degree of expert tensor parallelism (default: the tensor "
+	    "parallel size)."),
+	INT("num-layers-per-virtual-pipeline-stage", layers_per_vstage,
+	    "Layers per virtual pipeline stage (interleaved schedule)."),
+	INT("num-virtual-stages-per-pipeline-rank", vstages_per_rank,
+	    "Virtual pipeline stages per pipeline rank."),
+	FLAG("sequence-parallel", sequence_parallel,
+	    "Enable sequence parallel optimization (ignored when tensor "
+	    "parallel size is 1)."),
+	GROUP("batch"),
+	INT("micro-batch-size", mbs,
+	    "Batch size per model instance (local batch size)."),
+	INT("global-batch-size", gbs,
+	    "Training batch size (default: micro-batch-size times "
+	    "data-parallel size)."),
+	GROUP("model shape"),
+	INT("num-layers", num_layers, "Number of transformer layers."),
+	INT("hidden-size", hidden_size, "Transformer hidden size."),
+	INT("ffn-hidden-size", ffn_hidden_size,
+	    "Transformer feed-forward network hidden size (default: 4*h, or "
+	    "8h/3 rounded down to 64 with --swiglu)."),
+	INT("num-attention-heads", num_attention_heads,
+	    "Number of transformer attention heads."),
+	FLAG("group-query-attention", group_query_attention,
+	    "Use group-query attention."),
+	INT("num-query-groups", num_query_groups,
+	    "Number of query groups with --group-query-attention (default 1)."),
+	INT("kv-channels", kv_channels,
+	    "Projection weights dimension in multi-head attention (default: "
+	    "hidden-size / num-attention-heads)."),
+	INT("seq-length", seq_length, "Maximum sequence length to process."),
+	INT("max-position-embeddings", max_position_embeddings,
+	    "Maximum number of position embeddings to use."),
+	INT("vocab-size", vocab_size,
+	    "Size of vocab before EOD or padding (default 50257, the GPT-2 "
+	    "BPE vocabulary)."),
+	FLAG("swiglu", swiglu,
+	    "Use gated linear units and SiLU activation instead of default "
+	    "gelu."),
+	CHOICE("normalization", normalization, norm_choices,
+	    "Which normalization technique to use."),
+	CHOICE("position-embedding-type", position_embedding_type, pos_choices,
+	    "Position embedding type."),
+	FLAG("untie-embeddings-and-output-weights", untie_embeddings,
+	    "Untie embeddings and output weights."),
+	FLAG("disable-bias-linear", disable_bias_linear,
+	    "Disable bias in the linear layers."),
+	INT("num-experts", num_experts,
+	    "Number of experts in a mixture-of-experts layer."),
+	INT("moe-router-topk", moe_router_topk,
+	    "Number of experts to route each token to (default 2)."),
+	INT("moe-ffn-hidden-size", moe_ffn_hidden_size,
+	    "Hidden size of each expert (default: ffn-hidden-size)."),
+	FLAG("moe-grouped-gemm", moe_grouped_gemm,
+	    "Use grouped GEMM for the experts."),
+	GROUP("precision, recompute and optimizer"),
+	FLAG("bf16", bf16, "Run model in bfloat16 mode."),
+	FLAG("fp16", fp16, "Run model in fp16 mode."),
+	CHOICE("fp8-format", fp8_format, fp8_choices,
+	    "Which fp8 format scheme to use for FP8 tensors."),
+	CHOICE("recompute-granularity", recompute_granularity,
+	    granularity_choices,
+	    "Checkpoint activations to fit larger models: full or selective."),
+	CHOICE("recompute-method", recompute_method, method_choices,
+	    "How full recomputation picks its layers."),
+	INT("recompute-num-layers", recompute_num_layers,
+	    "uniform: layers per recomputed unit; block: layers recomputed "
+	    "per pipeline stage."),
+	FLAG("use-distributed-optimizer", use_distributed_optimizer,
+	    "Use distributed optimizer."),
+	FLAG("overlap-grad-reduce", overlap_grad_reduce,
+	    "Overlap DDP grad reduce."),
+	FLAG("overlap-param-gather", overlap_param_gather,
+	    "Overlap distributed optimizer param all-gather."),
+	CHOICE("attention-backend", attention_backend, attention_choices,
+	    "Attention backend; unfused and local are the unfused kernels."),
+	CHOICE("transformer-impl", transformer_impl, impl_choices,
+	    "Which Transformer implementation to use."),
+	GROUP("length, logging and data"),
+	INT("train-iters", train_iters,
+	    "Total number of iterations to train over all training runs."),
+	INT("exit-duration-in-mins", exit_duration_in_mins,
+	    "Exit the program after this many minutes of wall time."),
+	INT("log-interval", log_interval,
+	    "Report loss and timing interval (default 100)."),
+	FLAG("log-throughput", log_throughput,
+	    "If set, calculate and log throughput per GPU."),
+	INT("eval-iters", eval_iters,
+	    "Number of iterations to run for evaluation (ignored: no "
+	    "evaluation is simulated)."),
+	FLAG("exit-signal-handler", exit_signal_handler,
+	    "Dump and exit on SIGTERM (always on here; accepted for "
+	    "compatibility)."),
+	FLAG("mock-data", mock_data, "Skip data loading and use mock data."),
+	CHOICE("tokenizer-type", tokenizer_type, tokenizer_choices,
+	    "What type of tokenizer to use."),
+	GROUP("paratune"),
+	STR("paratune-gpu", gpu, "NAME",
+	    "GPU catalog entry to pretend to be (default h100-sxm; see "
+	    "'paratune gpus')."),
+};
+
+#define N_OPTS (sizeof(simtrain_opts) / sizeof(simtrain_opts[0]))
+
+void
+simtrain_args_init(struct simtrain_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	/* megatron/training/arguments.py defaults */
+	a->tp = a->pp = a->cp = a->ep = 1;
+	a->etp = a->layers_per_vstage = a->vstages_per_rank = SIMTRAIN_UNSET;
+	a->mbs = a->gbs = SIMTRAIN_UNSET;
+	a->num_layers = a->hidden_size = a->ffn_hidden_size = SIMTRAIN_UNSET;
+	a->num_attention_heads = a->kv_channels = SIMTRAIN_UNSET;
+	a->num_query_groups = 1;
+	a->seq_length = a->max_position_embeddings = SIMTRAIN_UNSET;
+	a->vocab_size = SIMTRAIN_UNSET;
+	a->normalization = "LayerNorm";
+	a->position_embedding_type = "learned_absolute";
+	a->num_experts = a->moe_ffn_hidden_size = SIMTRAIN_UNSET;
+	a->moe_router_topk = 2;
+	a->recompute_num_layers = SIMTRAIN_UNSET;
+	a->attention_backend = "auto";
+	a->transformer_impl = "transformer_engine";
+	a->train_iters = a->exit_duration_in_mins = SIMTRAIN_UNSET;
+	a->log_interval = 100;
+	a->eval_iters = 100;
+	/* pretrain_gpt.py passes args_defaults tokenizer_type */
+	a->tokenizer_type = "GPT2BPETokenizer";
+	a->gpu = "h100-sxm";
+}
+
+/* argparse's "usage: ...\nPROG: error: ...\n" on stderr. */
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "usage: %s [-h] [--version] [--FLAG [VALUE]]...\n",
+	        SIMTRAIN_PROG);
+	fprintf(stderr, "%s: error: ", SIMTRAIN_PROG);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return SIMTRAIN_EXIT_USAGE;
+}
+
+static const struct sopt *
+find_opt(const char *name, size_t len)
+{
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct sopt *o = &simtrain_opts[i];
+
+		if (o->type != SOPT_GROUP && strlen(o->name) == len &&
+		    !strncmp(o->name, name, len))
+			return o;
+	}
+	return NULL;
+}
+
+/* argparse takes "-5" as a value (no option looks like a number). */
+static bool
+looks_like_value(const char *s)
+{
+	return s[0] != '-' || (s[1] >= '0' && s[1] <= '9') ||
+	       (s[1] == '.' && s[2] >= '0' && s[2] <= '9');
+}
+
+/* Store one value; returns 0 or the usage error's status. */
+static int
+store_value(struct simtrain_args *a, const struct sopt *o, const char *v)
+{
+	char *base = (char *)a;
+	int n;
+
+	if (o->type == SOPT_INT) {
+		if (parse_int(v, &n) != 0)
+			return usage_error("argument --%s: invalid int value: "
+			                   "'%s'", o->name, v);
+		memcpy(base + o->offset, &n, sizeof(n));
+		return 0;
+	}
+	if (o->type == SOPT_CHOICE) {
+		size_t i;
+
+		for (i = 0; o->choices[i]; i++)
+			if (!strcmp(o->choices[i], v))
+				break;
+		if (!o->choices[i]) {
+			struct strbuf sb = STRBUF_INIT;
+			int status;
+
+			for (i = 0; o->choices[i]; i++)
+				strbuf_addf(&sb, "%s'%s'", i ? ", " : "",
+				            o->choices[i]);
+			status = usage_error("argument --%s: invalid choice: "
+			                     "'%s' (choose from %s)", o->name,
+			                     v, sb.buf);
+			strbuf_release(&sb);
+			return status;
+		}
+	}
+	memcpy(base + o->offset, &v, sizeof(v));
+	return 0;
+}
+
+/*
+ * One "--name[=value]" at argv[*i]; consumes its value.  Returns 0,
+ * 1 when the flag is unknown (the caller collects it), or a usage
+ * error's status.
+ */
+static int
+parse_one(struct simtrain_args *a, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i] + 2, *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct sopt *o = find_opt(arg, len);
+	int one = 1;
+
+	if (!o)
+		return 1;
+	if (o->type == SOPT_FLAG) {
+		if (eq)
+			return usage_error("argument --%s: ignored explicit "
+			                   "argument '%s'", o->name, eq + 1);
+		memcpy((char *)a + o->offset, &one, sizeof(one));
+		return 0;
+	}
+	if (eq)
+		return store_value(a, o, eq + 1);
+	if (*i + 1 >= argc || !looks_like_value(argv[*i + 1]))
+		return usage_error("argument --%s: expected one argument",
+		                   o->name);
+	return store_value(a, o, argv[++*i]);
+}
+
+int
+simtrain_args_parse(struct simtrain_args *a, int argc, char **argv)
+{
+	struct strbuf unknown = STRBUF_INIT;
+	int status = 0;
+
+	for (int i = 1; i < argc && status == 0; i++) {
+		const char *s = argv[i];
+		int r = 1;
+
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+			a->help = 1;
+			break; /* argparse acts on --help at once */
+		}
+		if (!strcmp(s, "--version")) {
+			a->version = 1;
+			break;
+		}
+		/* Anything else is unknown: pretrain_gpt.py takes no
+		 * positional argument, and argparse lists an unknown flag
+		 * together with the values that follow it. */
+		if (s[0] == '-' && s[1] == '-' && s[2] != '\0')
+			r = parse_one(a, argc, argv, &i);
+		if (r == 1)
+			strbuf_addf(&unknown, "%s%s", unknown.len ? " " : "",
+			            s);
+		else
+			status = r;
+	}
+	if (status == 0 && unknown.len && !a->help && !a->version)
+		status = usage_error("unrecognized arguments: %s",
+		                     unknown.buf);
+	strbuf_release(&unknown);
+	return status;
+}
+
+/* One option's line(s) in argparse's layout: name at 2, help at 24. */
+static void
+help_option(FILE *f, const struct sopt *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "  --%s", o->name);
+	if (o->type == SOPT_CHOICE) {
+		strbuf_addstr(&sb, " {");
+		for (size_t i = 0; o->choices[i]; i++)
+			strbuf_addf(&sb, "%s%s", i ? "," : "", o->choices[i]);
+		strbuf_addch(&sb, '}');
+	} else if (o->metavar) {
+		strbuf_addf(&sb, " %s", o->metavar);
+	}
+	if (sb.len < 22)
+		fprintf(f, "%-24s%s\n", sb.buf, o->help);
+	else
+		fprintf(f, "%s\n%24s%s\n", sb.buf, "", o->help);
+	strbuf_release(&sb);
+}
+
+void
+simtrain_args_help(FILE *f)
+{
+	fprintf(f, "usage: %s [-h] [--version] [--FLAG [VALUE]]...\n\n"
+	        "A simulated Megatron-LM pretrain_gpt.py: takes its flags, "
+	        "predicts memory and step\ntime with paratune's estimator "
+	        "and prints Megatron-LM's log lines.\n\n"
+	        "options:\n"
+	        "  -h, --help            show this help message and exit\n"
+	        "  --version             show the version and exit\n",
+	        SIMTRAIN_PROG);
+	for (size_t i = 0; i < N_OPTS; i++) {
+		if (simtrain_opts[i].type == SOPT_GROUP)
+			fprintf(f, "\n%s:\n", simtrain_opts[i].name);
+		else
+			help_option(f, &simtrain_opts[i]);
+	}
+	fprintf(f, "\nenvironment: WORLD_SIZE, RANK (else SLURM_NTASKS, "
+	        "SLURM_PROCID), LOCAL_RANK,\nPARATUNE_SIM_SPEEDUP, "
+	        "PARATUNE_SIM_FAULT; see paratune-simtrain(1).\n");
+}
+
+/* FNV-1a, 64 bits (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
+static uint64_t
+fnv1a(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* offset basis */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL; /* FNV prime */
+	}
+	return h;
+}
+
+uint64_t
+simtrain_args_hash(const struct simtrain_args *a, int world)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *base = (const char *)a;
+	uint64_t h;
+
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct sopt *o = &simtrain_opts[i];
+		const char *s;
+		int n;
+
+		if (o->type == SOPT_GROUP)
+			continue;
+		if (o->type == SOPT_FLAG || o->type == SOPT_INT) {
+			memcpy(&n, base + o->offset, sizeof(n));
+			strbuf_addf(&sb, "%s=%d\n", o->name, n);
+		} else {
+			memcpy(&s, base + o->offset, sizeof(s));
+			strbuf_addf(&sb, "%s=%s\n", o->name, s ? s : "");
+		}
+	}
+	strbuf_addf(&sb, "world=%d\n", world);
+	h = fnv1a(sb.buf, sb.len);
+	strbuf_release(&sb);
+	return h;
+}
+
+/* splitmix64's finaliser (Steele, Lea, Flood 2014): a well-mixed word
+ * from any input, so nearby steps give unrelated noise. */
+static uint64_t
+splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+double
+simtrain_noise(uint64_t seed, uint64_t stream, uint64_t index)
+{
+	uint64_t x = splitmix64(seed ^ splitmix64(stream) ^
+	                        splitmix64(index + 0x632be59bd9b4e019ULL));
+
+	/* The top 53 bits make a double in [0, 1). */
+	return (double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}

@@ -1,0 +1,508 @@
+/*
+ * simtrain-setup.c - from pretrain_gpt.py's flags to paratune's model,
+ * workload and layout, with the checks Megatron-LM makes on the way.
+ *
+ * Each check raises what Megatron-LM raises at 3efa8c2 (2024): the
+ * exception type, its message and the line that raises it, so that a
+ * template passing a broken layout fails here as it would on a cluster.
+ * The divisibility rules themselves are layout_check()'s; this file only
+ * words them as Megatron does.
+ */
+#include "autoconfig.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "simtrain.h"
+
+/* ---- where Megatron-LM raises (file, line, function, code) ----------- */
+
+#define ARGS_PY "megatron/training/arguments.py"
+#define TCONFIG_PY "megatron/core/transformer/transformer_config.py"
+
+static const struct simtrain_frame at_required = {
+	ARGS_PY, 655, "_check_arg_is_not_none",
+	"assert getattr(args, arg) is not None, "
+	"'{} argument is None'.format(arg)"
+};
+static const struct simtrain_frame at_world = {
+	ARGS_PY, 181, "validate_args",
+	"assert args.world_size % total_model_size == 0, ("
+};
+static const struct simtrain_frame at_mbs_none = {
+	ARGS_PY, 262, "validate_args",
+	"assert args.micro_batch_size is not None"
+};
+static const struct simtrain_frame at_mbs_positive = {
+	ARGS_PY, 263, "validate_args", "assert args.micro_batch_size > 0"
+};
+static const struct simtrain_frame at_gbs_positive = {
+	ARGS_PY, 269, "validate_args", "assert args.global_batch_size > 0"
+};
+static const struct simtrain_frame at_vp_layers = {
+	ARGS_PY, 280, "validate_args",
+	"assert args.num_layers % "
+	"args.transformer_pipeline_model_parallel_size == 0, \\"
+};
+static const struct simtrain_frame at_vp_stage = {
+	ARGS_PY, 283, "validate_args",
+	"assert num_layers_per_pipeline_stage % "
+	"args.num_layers_per_virtual_pipeline_stage == 0, \\"
+};
+/* Later Megatron-LM (both flags exist from 2025 on); line of 3efa8c2's
+ * virtual pipeline block. */
+static const struct simtrain_frame at_vp_both = {
+	ARGS_PY, 271, "validate_args",
+	"assert args.num_virtual_stages_per_pipeline_rank is None, \\"
+};
+static const struct simtrain_frame at_opg_distopt = {
+	ARGS_PY, 299, "validate_args",
+	"assert args.use_distributed_optimizer, \\"
+};
+static const struct simtrain_frame at_opg_grad = {
+	ARGS_PY, 301, "validate_args", "assert args.overlap_grad_reduce, \\"
+};
+static const struct simtrain_frame at_fp16_bf16 = {
+	ARGS_PY, 323, "validate_args", "assert not args.bf16"
+};
+static const struct simtrain_frame at_kv = {
+	ARGS_PY, 424, "validate_args",
+	"assert args.hidden_size % args.num_attention_heads == 0"
+};
+static const struct simtrain_frame at_seq_cp = {
+	ARGS_PY, 428, "validate_args",
+	"assert args.seq_length % (args.context_parallel_size * 2) == 0, \\"
+};
+static const struct simtrain_frame at_max_pos = {
+	ARGS_PY, 440, "validate_args",
+	"assert args.max_position_embeddings >= args.seq_length"
+};
+static const struct simtrain_frame at_selective_method = {
+	ARGS_PY, 495, "validate_args",
+	"assert args.recompute_method is None, \\"
+};
+static const struct simtrain_frame at_ep_none = {
+	ARGS_PY, 568, "validate_args",
+	"assert args.num_experts is not None, \"num_experts must be non None "
+	"to use expert model parallelism\""
+};
+static const struct simtrain_frame at_ep_divide = {
+	ARGS_PY, 569, "validate_args",
+	"assert args.num_experts % args.expert_model_parallel_size == 0, \\"
+};
+static const struct simtrain_frame at_ep_fp16 = {
+	ARGS_PY, 571, "validate_args", "assert not args.fp16, \\"
+};
+static const struct simtrain_frame at_vp_pp = {
+	ARGS_PY, 272, "validate_args",
+	"assert args.pipeline_model_parallel_size > 1, \\"
+};
+static const struct simtrain_frame at_vp_divide = {
+	TCONFIG_PY, 457, "__post_init__", "raise ValueError("
+};
+/* 3efa8c2 silently builds num_layers // pp layers per stage; later
+ * Megatron-LM (transformer_block.py at d98e8a6) asserts instead. */
+static const struct simtrain_frame at_layers_pp = {
+	"megatron/core/transformer/transformer_block.py", 156,
+	"get_num_layers_to_build", "assert ("
+};
+static const struct simtrain_frame at_heads = {
+	TCONFIG_PY, 338, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_groups = {
+	TCONFIG_PY, 353, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_full_method = {
+	TCONFIG_PY, 429, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_full_layers = {
+	TCONFIG_PY, 435, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_selective_layers = {
+	TCONFIG_PY, 444, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_expert_fold = {
+	"megatron/core/parallel_state.py", 537, "initialize_model_parallel",
+	"raise RuntimeError("
+};
+static const struct simtrain_frame at_batch = {
+	"megatron/core/num_microbatches_calculator.py", 330, "__init__",
+	"assert global_batch_size % micro_batch_times_data_parallel_size "
+	"== 0, ("
+};
+static const struct simtrain_frame at_vp_micro = {
+	"megatron/core/pipeline_parallel/schedules.py", 635,
+	"forward_backward_pipelining_with_interleaving",
+	"raise RuntimeError(msg)"
+};
+static const struct simtrain_frame at_model = {
+	"megatron/training/training.py", 631, "setup_model_and_optimizer",
+	"model = get_model(model_provider_func, model_type)"
+};
+
+/* Fill *f and return -1, so that a check reads "return raise(...)". */
+static int raise(struct simtrain_failure *f, const char *exception,
+                 enum simtrain_stage stage, const struct simtrain_frame *at,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int
+raise(struct simtrain_failure *f, const char *exception,
+      enum simtrain_stage stage, const struct simtrain_frame *at,
+      const char *fmt, ...)
+{
+	va_list ap;
+
+	f->exception = exception;
+	f->stage = stage;
+	f->frame = at;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#define ASSERT_FAIL(f, at, ...) \
+	raise((f), "AssertionError", STAGE_ARGS, (at), __VA_ARGS__)
+
+/* ---- validate_args() ------------------------------------------------- */
+
+/* The four arguments Megatron requires, and the two the simulation
+ * cannot run without (it has no dataset to take a length from). */
+static int
+check_required(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	static const char *const names[] = {
+		"num_layers", "hidden_size", "num_attention_heads",
+		"max_position_embeddings", "seq_length", "train_iters",
+	};
+	const int values[] = {
+		a->num_layers, a->hidden_size, a->num_attention_heads,
+		a->max_position_embeddings, a->seq_length, a->train_iters,
+	};
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (values[i] == SIMTRAIN_UNSET)
+			return ASSERT_FAIL(f, &at_required,
+			                   "%s argument is None", names[i]);
+	return 0;
+}
+
+/* World size, batch and virtual pipeline, in validate_args' order. */
+static int
+check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
+{
+	const struct simtrain_args *a = &j->args;
+	int mp = a->tp * a->pp * a->cp, per_stage;
+
+	if (a->tp < 1 || a->pp < 1 || a->cp < 1 || j->world % mp != 0)
+		return ASSERT_FAIL(f, &at_world, "world size (%d) is not "
+		                   "divisible by total_model_size "
+		                   "(encoder_model_size=0 + "
+		                   "decoder_model_size=%d)", j->world, mp);
+	if (a->mbs == SIMTRAIN_UNSET)
+		return ASSERT_FAIL(f, &at_mbs_none, "%s", "");
+	if (a->mbs < 1)
+		return ASSERT_FAIL(f, &at_mbs_positive, "%s", "");
+	j->layout.gbs = a->gbs;
+	j->gbs_defaulted = a->gbs == SIMTRAIN_UNSET;
+	if (j->gbs_defaulted)
+		j->layout.gbs = a->mbs * (j->world / mp);
+	if (j->layout.gbs < 1)
+		return ASSERT_FAIL(f, &at_gbs_positive, "%s", "");
+	j->layout.vp = 1;
+	if (a->vstages_per_rank != SIMTRAIN_UNSET) {
+		if (a->layers_per_vstage != SIMTRAIN_UNSET)
+			return ASSERT_FAIL(f, &at_vp_both, "%s",
+				"num_layers_per_virtual_pipeline_stage and "
+				"num_virtual_stages_per_pipeline_rank cannot "
+				"be set at the same time");
+		j->layout.vp = a->vstages_per_rank;
+	} else if (a->layers_per_vstage != SIMTRAIN_UNSET) {
+		if (a->num_layers % a->pp != 0)
+			return ASSERT_FAIL(f, &at_vp_layers, "%s",
+				"number of layers should be divisible by the "
+				"pipeline parallel size");
+		per_stage = a->num_layers / a->pp;
+		if (a->layers_per_vstage < 1 ||
+		    per_stage % a->layers_per_vstage != 0)
+			return ASSERT_FAIL(f, &at_vp_stage, "%s",
+				"number of layers per pipeline stage must be "
+				"divisible number of layers per virtual "
+				"pipeline stage");
+		j->layout.vp = per_stage / a->layers_per_vstage;
+	}
+	return 0;
+}
+
+/* Optimizer overlap, precision, shape defaults, recompute, experts. */
+static int
+check_options(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	if (a->overlap_param_gather && !a->use_distributed_optimizer)
+		return ASSERT_FAIL(f, &at_opg_distopt, "%s",
+		                   "--overlap-param-gather only supported with "
+		                   "distributed optimizer");
+	if (a->overlap_param_gather && !a->overlap_grad_reduce)
+		return ASSERT_FAIL(f, &at_opg_grad, "%s",
+		                   "Must use --overlap-param-gather with "
+		                   "--overlap-grad-reduce");
+	if (a->fp16 && a->bf16)
+		return ASSERT_FAIL(f, &at_fp16_bf16, "%s", "");
+	if (a->kv_channels == SIMTRAIN_UNSET &&
+	    (a->num_attention_heads < 1 ||
+	     a->hidden_size % a->num_attention_heads != 0))
+		return ASSERT_FAIL(f, &at_kv, "%s", "");
+	if (a->cp > 1 && a->seq_length % (2 * a->cp) != 0)
+		return ASSERT_FAIL(f, &at_seq_cp, "%s",
+		                   "seq-length should be a multiple of 2 * "
+		                   "context-parallel-size if context-parallel-"
+		                   "size > 1.");
+	if (a->max_position_embeddings < a->seq_length)
+		return ASSERT_FAIL(f, &at_max_pos, "%s", "");
+	if (a->recompute_granularity &&
+	    !strcmp(a->recompute_granularity, "selective") &&
+	    a->recompute_method)
+		return ASSERT_FAIL(f, &at_selective_method, "%s",
+		                   "recompute method is not yet supported for "
+		                   "selective recomputing granularity");
+	if (a->ep > 1 && a->num_experts == SIMTRAIN_UNSET)
+		return ASSERT_FAIL(f, &at_ep_none, "%s",
+		                   "num_experts must be non None to use expert "
+		                   "model parallelism");
+	if (a->ep > 1 && a->num_experts % a->ep != 0)
+		return ASSERT_FAIL(f, &at_ep_divide, "%s",
+		                   "Number of experts should be a multiple of "
+		                   "expert model parallel_size.");
+	if (a->ep > 1 && a->fp16)
+		return ASSERT_FAIL(f, &at_ep_fp16, "%s",
+		                   "Expert parallelism is not supported with "
+		                   "fp16 training.");
+	return 0;
+}
+
+/* TransformerConfig.__post_init__'s recompute checks (ValueError). */
+static int
+check_recompute(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	const char *g = a->recompute_granularity;
+
+	if (!g)
+		return 0;
+	if (!strcmp(g, "full") && !a->recompute_method)
+		return raise(f, "ValueError", STAGE_MODEL, &at_full_method,
+		             "Using recompute_granularity: full so "
+		             "recompute_method must be \"block\" or "
+		             "\"uniform\"");
+	if (!strcmp(g, "full") && a->recompute_num_layers == SIMTRAIN_UNSET)
+		return raise(f, "ValueError", STAGE_MODEL, &at_full_layers,
+		             "When using recompute_granularity: full "
+		             "recompute_num_layers must be between 1 and "
+		             "num_layers_per_pipeline_rank: %d",
+		             a->num_layers / a->pp);
+	if (!strcmp(g, "selective") &&
+	    a->recompute_num_layers != SIMTRAIN_UNSET)
+		return raise(f, "ValueError", STAGE_MODEL, &at_selective_layers,
+		             "When using recompute_granularity: selective "
+		             "recompute_num_layers must be None.");
+	return 0;
+}
+
+/* ---- building paratune's structures ------------------------------------ */
+
+/* megatron's defaults for the shape arguments left unset (arguments.py
+ * 412-425): 4h, or 8h/3 rounded down to a multiple of 64 with SwiGLU. */
+static void
+build_model(const struct simtrain_args *a, struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "pretrain_gpt");
+	snprintf(m->family, sizeof(m->family), "gpt");
+	m->arch = ARCH_DECODER;
+	m->num_layers = a->num_layers;
+	m->hidden_size = a->hidden_size;
+	m->ffn_hidden_size = a->ffn_hidden_size;
+	if (m->ffn_hidden_size == SIMTRAIN_UNSET)
+		m->ffn_hidden_size = a->swiglu
+			? (int)(4.0 * a->hidden_size * 2 / 3 / 64) * 64
+			: 4 * a->hidden_size;
+	m->num_attention_heads = a->num_attention_heads;
+	m->num_query_groups = a->group_query_attention
+		? a->num_query_groups : a->num_attention_heads;
+	m->kv_channels = a->kv_channels != SIMTRAIN_UNSET
+		? a->kv_channels : a->hidden_size / a->num_attention_heads;
+	/* GPT-2's BPE vocabulary, pretrain_gpt.py's default tokenizer;
+	 * NullTokenizer adds an end-of-document token (tokenizer.py). */
+	m->vocab_size = a->vocab_size != SIMTRAIN_UNSET ? a->vocab_size
+	                                                : 50257;
+	if (!strcmp(a->tokenizer_type, "NullTokenizer"))
+		m->vocab_size += 1;
+	m->max_position_embeddings = a->max_position_embeddings;
+	m->swiglu = a->swiglu;
+	m->normalization = !strcmp(a->normalization, "RMSNorm")
+		? NORM_RMSNORM : NORM_LAYERNORM;
+	/* "none" has no position table, like RoPE as far as memory goes. */
+	m->position_embedding_type =
+		!strcmp(a->position_embedding_type, "learned_absolute")
+		? POS_LEARNED : POS_ROPE;
+	m->untie_embeddings = a->untie_embeddings;
+	m->bias_linear = !a->disable_bias_linear;
+	if (a->num_experts != SIMTRAIN_UNSET) {
+		m->num_experts = a->num_experts;
+		m->moe_router_topk = a->moe_router_topk;
+		m->moe_ffn_hidden_size = a->moe_ffn_hidden_size !=
+			SIMTRAIN_UNSET ? a->moe_ffn_hidden_size
+			               : m->ffn_hidden_size;
+	}
+}
+
+/* Recompute and kernels as the estimator names them. */
+static void
+build_layout(const struct simtrain_args *a, struct layout *l)
+{
+	const char *g = a->recompute_granularity;
+	bool local = !strcmp(a->transformer_impl, "local");
+
+	l->tp = a->tp;
+	l->pp = a->pp;
+	l->cp = a->cp;
+	l->ep = a->ep;
+	l->etp = a->etp != SIMTRAIN_UNSET ? a->etp : 0;
+	l->mbs = a->mbs;
+	/* Megatron turns sequence parallelism off when tp is 1. */
+	l->sequence_parallel = a->sequence_parallel && a->tp > 1;
+	l->distributed_optimizer = a->use_distributed_optimizer;
+	l->recompute = !g ? RECOMPUTE_NONE
+	             : !strcmp(g, "full") ? RECOMPUTE_FULL
+	                                  : RECOMPUTE_SELECTIVE;
+	/* uniform recomputes every chunk of the stage; block the first
+	 * N layers of each stage, all of them when N exceeds the stage. */
+	l->recompute_layers = 0;
+	if (l->recompute == RECOMPUTE_FULL &&
+	    !strcmp(a->recompute_method, "block") &&
+	    a->recompute_num_layers < a->num_layers / a->pp)
+		l->recompute_layers = a->recompute_num_layers;
+	l->attention = !strcmp(a->attention_backend, "unfused") ||
+	               !strcmp(a->attention_backend, "local") ||
+	               (!strcmp(a->attention_backend, "auto") && local)
+	               ? ATTN_UNFUSED : ATTN_FLASH;
+}
+
+static enum precision
+build_precision(const struct simtrain_args *a)
+{
+	if (a->fp8_format)
+		return PREC_FP8;
+	if (a->bf16)
+		return PREC_BF16;
+	return a->fp16 ? PREC_FP16 : PREC_FP32;
+}
+
+/* A layout_check() rule in Megatron's words. */
+static int
+raise_rule(const struct simtrain_job *j, enum layout_rule r,
+           struct simtrain_failure *f)
+{
+	const struct layout *l = &j->layout;
+	const struct model *m = &j->model;
+
+	switch (r) {
+	case RULE_HEADS:
+		return raise(f, "ValueError", STAGE_MODEL, &at_heads,
+		             "num_attention_heads (%d) must be a multiple of "
+		             "tensor_model_parallel_size (%d).",
+		             m->num_attention_heads, l->tp);
+	case RULE_GROUPS:
+		return raise(f, "ValueError", STAGE_MODEL, &at_groups,
+		             "num_query_groups (%d) must be a multiple of "
+		             "tensor_model_parallel_size (%d).",
+		             m->num_query_groups, l->tp);
+	case RULE_BATCH:
+		return ASSERT_FAIL(f, &at_batch, "global batch size (%d) is "
+		                   "not divisible by micro batch size (%d) "
+		                   "times data parallel size (%d)", l->gbs,
+		                   l->mbs, l->dp);
+	case RULE_VP_MICRO:
+		return raise(f, "RuntimeError", STAGE_STEP, &at_vp_micro,
+		             "number of microbatches (%d) is not divisible by "
+		             "pipeline-model-parallel-size (%d) when using "
+		             "interleaved schedule", l->gbs / (l->mbs * l->dp),
+		             l->pp);
+	case RULE_EXPERT_FOLD:
+		return raise(f, "RuntimeError", STAGE_MODEL, &at_expert_fold,
+		             "data_parallel_size (%d) is not divisible by "
+		             "expert_model_parallel_size ", l->dp);
+	case RULE_VP:
+		if (l->pp == 1)
+			return ASSERT_FAIL(f, &at_vp_pp, "%s",
+				"when interleaved schedule is used, "
+				"pipeline-model-parallel size should be "
+				"greater than 1");
+		return raise(f, "ValueError", STAGE_MODEL, &at_vp_divide,
+		             "num_layers: %d must be divisible by "
+		             "virtual_model_parallel_size %d", m->num_layers,
+		             l->vp);
+	case RULE_LAYERS_PP:
+		return raise(f, "AssertionError", STAGE_MODEL, &at_layers_pp,
+		             "num_layers=%d should be divisible by "
+		             "config.pipeline_model_parallel_size=%d",
+		             m->num_layers, l->pp);
+	default:
+		/* Rules the checks above make unreachable (world size,
+		 * sequence parallel, recompute layers): a generic wording. */
+		return raise(f, "AssertionError", STAGE_MODEL, &at_model,
+		             "%s", layout_rule_name(r));
+	}
+}
+
+/* Ranks in Megatron's order, tensor parallel innermost: tp-cp-dp-pp. */
+static void
+assign_ranks(struct simtrain_job *j)
+{
+	const struct layout *l = &j->layout;
+	int tcp = l->tp * l->cp;
+
+	j->tp_rank = j->rank % l->tp;
+	j->dp_rank = j->rank / tcp % l->dp;
+	j->pp_rank = j->rank / (tcp * l->dp);
+}
+
+int
+simtrain_setup(struct simtrain_job *j, struct simtrain_failure *f)
+{
+	const struct simtrain_args *a = &j->args;
+	struct workload *w = &j->work;
+	enum layout_rule r;
+	char why[256];
+	int mult;
+
+	memset(f, 0, sizeof(*f));
+	if (check_required(a, f) || check_sizes(j, f) || check_options(a, f))
+		return -1;
+	build_model(a, &j->model);
+	if (model_validate(&j->model, why, sizeof(why)) != 0)
+		return raise(f, "AssertionError", STAGE_MODEL, &at_model,
+		             "%s", why);
+	if (check_recompute(a, f))
+		return -1;
+	build_layout(a, &j->layout);
+	memset(w, 0, sizeof(*w));
+	w->model = &j->model;
+	w->gpu = &j->gpu;
+	w->precision = build_precision(a);
+	w->seq_length = a->seq_length;
+	w->gpus_per_node = j->gpus_per_node;
+	w->nodes = j->world / j->gpus_per_node;
+	w->gpu_memory_gib = j->gpu.memory_gib;
+	/* Micro-batches that interleaving cannot split fail only in the
+	 * first step, after the whole setup has been printed. */
+	r = layout_check(w, &j->layout);
+	if (r != LAYOUT_OK && r != RULE_VP_MICRO)
+		return raise_rule(j, r, f);
+	assign_ranks(j);
+	/* make_vocab_size_divisible_by (128) times tp (tokenizer.py). */
+	mult = 128 * j->layout.tp;
+	j->padded_vocab = (j->model.vocab_size + mult - 1) / mult * mult;
+	estimate_layout(w, &j->layout, &j->est);
+	return r == LAYOUT_OK ? 0 : raise_rule(j, r, f);
+}
