@@ -1,0 +1,364 @@
+/*
+ * jobscript.c - a candidate's job script: template variables from the
+ * campaign and the layout, and rendering (variables listed in jobscript.h).
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "jobscript.h"
+#include "xalloc.h"
+
+#ifndef PARATUNE_BINDIR
+#define PARATUNE_BINDIR "/usr/local/bin"
+#endif
+
+/* Set name to s, or leave it unset when s is NULL or empty. */
+static void
+set_text(struct template_vars *v, const char *name, const char *s)
+{
+	template_vars_set_str(v, name, s && *s ? s : NULL);
+}
+
+/* The candidate's layout. */
+static void
+vars_layout(struct template_vars *v, const struct campaign *c,
+            const struct layout *l, const char *name)
+{
+	int vp = l->vp > 1 ? l->vp : 1;
+	bool full = l->recompute == RECOMPUTE_FULL;
+
+	template_vars_set_str(v, "name", name);
+	template_vars_set_int(v, "tp", l->tp);
+	template_vars_set_int(v, "pp", l->pp);
+	template_vars_set_int(v, "cp", l->cp);
+	template_vars_set_int(v, "ep", l->ep);
+	template_vars_set_int(v, "etp", layout_etp(l));
+	template_vars_set_int(v, "vp", vp);
+	template_vars_set_str(v, "vp_layers", NULL);
+	if (vp > 1)
+		template_vars_set_int(v, "vp_layers",
+		                      c->model.num_layers / (l->pp * vp));
+	template_vars_set_int(v, "mbs", l->mbs);
+	template_vars_set_int(v, "gbs", l->gbs);
+	template_vars_set_int(v, "dp", l->dp);
+	template_vars_set_str(v, "recompute", recompute_name(l->recompute));
+	template_vars_set_bool(v, "recompute_full", full);
+	template_vars_set_bool(v, "recompute_selective",
+	                       l->recompute == RECOMPUTE_SELECTIVE);
+	template_vars_set_int(v, "recompute_layers", l->recompute_layers);
+	/* Megatron-LM (transformer_config.py): "uniform" splits every
+	 * stage's layers into chunks of N and recomputes them all, so N = 1
+	 * recomputes each layer; "block" recomputes the first N layers of
+	 * each stage, which is what recompute_layers > 0 means. */
+	template_vars_set_str(v, "recompute_method", !full ? NULL
+	                      : l->recompute_layers > 0 ? "block" : "uniform");
+	template_vars_set_str(v, "recompute_num_layers", NULL);
+	if (full)
+		template_vars_set_int(v, "recompute_num_layers",
+		                      l->recompute_layers > 0
+		                      ? l->recompute_layers : 1);
+	template_vars_set_bool(v, "sequence_parallel", l->sequence_parallel);
+	template_vars_set_bool(v, "distributed_optimizer",
+	                       l->distributed_optimizer);
+	template_vars_set_str(v, "attention", attention_name(l->attention));
+}
+
+/* Megatron-LM's --position-embedding-type value. */
+static const char *
+position_embedding_name(enum pos_emb_kind k)
+{
+	return k == POS_ROPE ? "rope"
+	     : k == POS_RELATIVE ? "relative" : "learned_absolute";
+}
+
+/* The model's shape. */
+static void
+vars_model(struct template_vars *v, const struct campaign *c)
+{
+	const struct model *m = &c->model;
+	enum pos_emb_kind pos = m->position_embedding_type;
+	int kv = m->kv_channels > 0 ? m->kv_channels
+	       : m->num_attention_heads > 0
+	       ? m->hidden_size / m->num_attention_heads : 0;
+
+	set_text(v, "model_name", c->model_name ? c->model_name : m->name);
+	set_text(v, "nemo_recipe", m->nemo_recipe);
+	template_vars_set_int(v, "num_layers", m->num_layers);
+	template_vars_set_int(v, "hidden_size", m->hidden_size);
+	template_vars_set_int(v, "ffn_hidden_size", m->ffn_hidden_size);
+	template_vars_set_int(v, "num_attention_heads", m->num_attention_heads);
+	template_vars_set_int(v, "num_query_groups", m->num_query_groups);
+	template_vars_set_bool(v, "gqa", m->num_query_groups > 0 &&
+	                       m->num_query_groups < m->num_attention_heads);
+	template_vars_set_int(v, "kv_channels", kv);
+	template_vars_set_int(v, "vocab_size", m->vocab_size);
+	template_vars_set_int(v, "max_position_embeddings",
+	                      m->max_position_embeddings);
+	template_vars_set_int(v, "seq_length", c->seq_length);
+	template_vars_set_bool(v, "swiglu", m->swiglu);
+	template_vars_set_bool(v, "rmsnorm", m->normalization == NORM_RMSNORM);
+	template_vars_set_str(v, "normalization",
+	                      m->normalization == NORM_RMSNORM ? "RMSNorm"
+	                                                       : "LayerNorm");
+	template_vars_set_bool(v, "rope", pos == POS_ROPE);
+	template_vars_set_str(v, "position_embedding_type",
+	                      position_embedding_name(pos));
+	template_vars_set_bool(v, "untie_embeddings", m->untie_embeddings);
+	template_vars_set_bool(v, "disable_bias_linear", !m->bias_linear);
+	template_vars_set_bool(v, "moe", m->num_experts > 0);
+	template_vars_set_int(v, "num_experts", m->num_experts);
+	template_vars_set_int(v, "moe_router_topk", m->moe_router_topk);
+	/* Megatron-LM's default expert width is ffn_hidden_size. */
+	template_vars_set_int(v, "moe_ffn_hidden_size",
+	                      m->num_experts > 0 && m->moe_ffn_hidden_size == 0
+	                      ? m->ffn_hidden_size : m->moe_ffn_hidden_size);
+}
+
+/* Precision, the campaign's names and the run limits. */
+static void
+vars_run(struct template_vars *v, const struct campaign *c,
+         const char *campaign_dir, const char *run_dir)
+{
+	int minutes = c->limits.max_minutes_per_run;
+	/* Megatron-LM checks --exit-duration-in-mins after each step; stop
+	 * 10 % (at least 2 minutes) before Slurm's limit kills the job. */
+	int margin = minutes / 10 > 2 ? minutes / 10 : 2;
+	char hms[32];
+
+	template_vars_set_str(v, "precision", precision_name(c->precision));
+	template_vars_set_bool(v, "bf16", c->precision == PREC_BF16 ||
+	                       c->precision == PREC_FP8);
+	template_vars_set_bool(v, "fp16", c->precision == PREC_FP16);
+	template_vars_set_bool(v, "fp8", c->precision == PREC_FP8);
+	set_text(v, "campaign_name", c->name);
+	set_text(v, "campaign_dir", campaign_dir);
+	set_text(v, "run_dir", run_dir);
+	set_text(v, "gpu", c->gpu.name[0] ? c->gpu.name : c->gpu_name);
+	template_vars_set_int(v, "max_steps", c->limits.max_steps_per_run);
+	snprintf(hms, sizeof hms, "%02d:%02d:00", minutes / 60, minutes % 60);
+	template_vars_set_str(v, "time_limit", hms);
+	template_vars_set_int(v, "time_limit_min", minutes);
+	template_vars_set_int(v, "exit_duration_min",
+	                      minutes - margin > 1 ? minutes - margin : 1);
+}
+
+/* Prefix "FILE:LINE: " for a configuration key that has an origin. */
+static void
+key_where(const struct campaign *c, const char *key, struct strbuf *sb)
+{
+	const struct origin *o = campaign_origin(c, key);
+
+	if (o && o->file)
+		strbuf_addf(sb, "%s:%d: ", o->file, o->line);
+}
+
+/* Whether an #SBATCH option holds nothing sbatch or a shell would parse. */
+static bool
+directive_ok(const char *s)
+{
+	if (strncmp(s, "--", 2) != 0 || !s[2])
+		return false;
+	for (s += 2; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && !strchr("=,:./-_@%", *s))
+			return false;
+	return true;
+}
+
+/* sbatch_directives: one "#SBATCH" line per extra option. */
+static int
+vars_directives(struct template_vars *v, const struct campaign *c)
+{
+	struct strbuf sb = STRBUF_INIT, where = STRBUF_INIT;
+	int ret = 0;
+
+	for (int i = 0; i < c->slurm.directives.n && !ret; i++) {
+		const char *d = c->slurm.directives.v[i];
+
+		if (directive_ok(d)) {
+			strbuf_addf(&sb, "%s#SBATCH %s", i ? "\n" : "", d);
+			continue;
+		}
+		key_where(c, "slurm.directives", &where);
+		ret = error("%sslurm.directives: '%s' cannot be an #SBATCH "
+		            "line (it must start with '--' and hold only "
+		            "letters, digits and =,:./-_@%%)", where.buf, d);
+	}
+	if (!ret)
+		template_vars_set_raw(v, "sbatch_directives", sb.buf);
+	strbuf_release(&sb);
+	strbuf_release(&where);
+	return ret;
+}
+
+/* Length of a shell variable name at the start of s, 0 when none. */
+static size_t
+env_name_len(const char *s)
+{
+	size_t n = 0;
+
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	      *s == '_'))
+		return 0;
+	while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+	       (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
+		n++;
+	return n;
+}
+
+/* env_exports: "export NAME='VALUE'" per env entry, the value quoted. */
+static int
+vars_env(struct template_vars *v, const struct campaign *c)
+{
+	struct strbuf sb = STRBUF_INIT, where = STRBUF_INIT;
+	int ret = 0;
+
+	for (int i = 0; i < c->env.n && !ret; i++) {
+		const char *e = c->env.v[i];
+		size_t n = env_name_len(e);
+
+		if (n > 0 && e[n] == '=') {
+			strbuf_addf(&sb, "%sexport %.*s=", i ? "\n" : "",
+			            (int)n, e);
+			template_shell_quote(&sb, e + n + 1);
+			continue;
+		}
+		key_where(c, "env", &where);
+		ret = error("%senv: '%s' is not NAME=VALUE with a variable "
+		            "name", where.buf, e);
+	}
+	if (!ret)
+		template_vars_set_raw(v, "env_exports", sb.buf);
+	strbuf_release(&sb);
+	strbuf_release(&where);
+	return ret;
+}
+
+/* Slurm options, the container and the simulated trainer. */
+static void
+vars_slurm(struct template_vars *v, const struct campaign *c)
+{
+	const char *simtrain = getenv("PARATUNE_SIMTRAIN");
+
+	template_vars_set_int(v, "nodes", c->nodes);
+	template_vars_set_int(v, "gpus_per_node", c->gpus_per_node);
+	/* One task per GPU, as Megatron-LM and NeMo are launched under srun
+	 * (notes on launch interfaces). */
+	template_vars_set_int(v, "ntasks_per_node", c->gpus_per_node);
+	template_vars_set_int(v, "world_size",
+	                      (long long)c->nodes * c->gpus_per_node);
+	set_text(v, "partition", c->slurm.partition);
+	set_text(v, "account", c->slurm.account);
+	set_text(v, "qos", c->slurm.qos);
+	set_text(v, "reservation", c->slurm.reservation);
+	template_vars_set_str(v, "tag", NULL);
+	template_vars_set_bool(v, "container",
+	                       c->container.image && *c->container.image);
+	set_text(v, "container_image", c->container.image);
+	set_text(v, "container_mounts", c->container.mounts);
+	set_text(v, "container_workdir", c->container.workdir);
+	template_vars_set_str(v, "simtrain", simtrain && *simtrain ? simtrain
+	                      : PARATUNE_BINDIR "/paratune-simtrain");
+}
+
+/* Public: see jobscript.h. */
+int
+jobscript_vars(struct template_vars *v, const struct campaign *c,
+               const struct layout *l, const char *name,
+               const char *campaign_dir, const char *run_dir)
+{
+	vars_layout(v, c, l, name);
+	vars_model(v, c);
+	vars_run(v, c, campaign_dir, run_dir);
+	vars_slurm(v, c);
+	if (vars_directives(v, c) || vars_env(v, c))
+		return -1;
+	return 0;
+}
+
+/* Whether s ends with suffix. */
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Public: see jobscript.h. */
+void
+jobscript_template_path(const struct campaign *c, struct strbuf *path)
+{
+	const char *name = c->run.template_name ? c->run.template_name
+	                                        : "megatron-lm";
+	const char *env = getenv("PARATUNE_TEMPLATES");
+	const char *dir = PARATUNE_DATADIR "/templates";
+
+	if (strchr(name, '/')) {
+		strbuf_addstr(path, name);
+		return;
+	}
+	/* The built-in default directory gives way to the environment, so
+	 * tests and uninstalled builds can point at the source tree. */
+	if (c->run.templates_dir && campaign_origin(c, "run.templates_dir"))
+		dir = c->run.templates_dir;
+	else if (env && *env)
+		dir = env;
+	else if (c->run.templates_dir)
+		dir = c->run.templates_dir;
+	strbuf_addf(path, "%s/%s%s", dir, name,
+	            ends_with(name, ".sbatch") ? "" : ".sbatch");
+}
+
+/* Read a whole text file into sb; -1 after an error naming it. */
+static int
+read_template(const char *path, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "r");
+	char buf[8192];
+	size_t n;
+	int ret = 0;
+
+	if (!f)
+		return error_errno("cannot open template '%s'", path);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(sb, buf, n);
+	if (ferror(f))
+		ret = error_errno("cannot read template '%s'", path);
+	else if (strlen(sb->buf) != sb->len)
+		ret = error("%s: template holds a NUL byte", path);
+	fclose(f);
+	return ret;
+}
+
+/* Public: see jobscript.h. */
+int
+jobscript_render(const struct campaign *c, const struct layout *l,
+                 const char *name, const char *campaign_dir,
+                 const char *run_dir, const char *template_path,
+                 struct strbuf *out)
+{
+	struct template_vars v = TEMPLATE_VARS_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int ret = -1;
+
+	if (template_path)
+		strbuf_addstr(&path, template_path);
+	else
+		jobscript_template_path(c, &path);
+	if (read_template(path.buf, &text))
+		goto cleanup;
+	if (jobscript_vars(&v, c, l, name, campaign_dir, run_dir))
+		goto cleanup;
+	ret = template_render(path.buf, text.buf, &v, out);
+cleanup:
+	template_vars_release(&v);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return ret;
+}

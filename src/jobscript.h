@@ -1,0 +1,107 @@
+/*
+ * jobscript.h - the variables a job-script template sees, and rendering
+ * one candidate's script.
+ *
+ * Booleans are "true" or "false"; "unset" means the name is known but has
+ * no value ({{#name}} is false, {{name}} is an error).  Values marked
+ * "user text" may hold anything the campaign holds: templates must write
+ * them as {{q:name}}.  "raw" variables are shell lines paratune generated
+ * and escaped: {{raw:name}}; lines are separated by newlines, with none
+ * after the last, so that a raw tag on a line of its own gives its lines.
+ *
+ * Candidate
+ *   name                  candidate name (a safe word by construction)
+ *   tp pp cp ep           tensor, pipeline, context, expert parallel
+ *   etp                   expert tensor parallel (tp when not searched)
+ *   vp                    virtual stages per pipeline rank; 1 = none
+ *   vp_layers             layers per virtual stage, num_layers/(pp*vp),
+ *                         when vp > 1; unset otherwise
+ *   mbs gbs dp            micro batch, global batch, data parallel
+ *   recompute             "none", "selective" or "full"
+ *   recompute_full recompute_selective   booleans
+ *   recompute_layers      full: layers per stage recomputed, 0 = all
+ *   recompute_method      full: Megatron-LM's method, "uniform" for all
+ *                         layers, "block" for some; unset otherwise
+ *   recompute_num_layers  full: Megatron-LM's --recompute-num-layers (1
+ *                         with uniform, the layer count with block)
+ *   sequence_parallel distributed_optimizer   booleans
+ *   attention             "flash" or "unfused"
+ * Model
+ *   model_name            as the campaign names it (user text)
+ *   nemo_recipe           NeMo 2.0 recipe factory; unset when none
+ *   num_layers hidden_size ffn_hidden_size num_attention_heads
+ *   num_query_groups kv_channels vocab_size max_position_embeddings
+ *   seq_length            the campaign's sequence length
+ *   gqa                   boolean: query groups < attention heads
+ *   swiglu rmsnorm rope untie_embeddings disable_bias_linear   booleans
+ *   normalization         "LayerNorm" or "RMSNorm"
+ *   position_embedding_type   "learned_absolute", "rope" or "relative"
+ *   moe                   boolean: num_experts > 0
+ *   num_experts moe_router_topk moe_ffn_hidden_size   (0 when dense)
+ * Precision
+ *   precision             "fp32", "fp16", "bf16" or "fp8"
+ *   bf16 fp16 fp8         booleans; bf16 is also true with fp8, which
+ *                         trains in bf16 with FP8 matrix products
+ * Campaign
+ *   campaign_name campaign_dir run_dir   user text
+ *   gpu                   GPU catalog name ("h100-sxm")
+ * Limits
+ *   max_steps             limits.max_steps_per_run
+ *   time_limit            limits.max_minutes_per_run as HH:MM:SS
+ *   time_limit_min        the same in minutes
+ *   exit_duration_min     a little under the limit, for
+ *                         --exit-duration-in-mins: minutes - max(2,
+ *                         minutes/10), at least 1
+ * Slurm
+ *   nodes gpus_per_node world_size
+ *   ntasks_per_node       = gpus_per_node: one task per GPU
+ *   partition account qos reservation   user text; unset when empty
+ *   sbatch_directives     raw: one "#SBATCH OPTION" line per entry of
+ *                         slurm.directives; "" when none
+ *   tag                   unset here; the submitter sets it
+ * Container and environment
+ *   container             boolean: container.image is set
+ *   container_image container_mounts container_workdir   user text;
+ *                         unset when empty
+ *   env_exports           raw: one "export NAME='VALUE'" line per env
+ *                         entry; "" when none
+ *   simtrain              path of paratune-simtrain: $PARATUNE_SIMTRAIN,
+ *                         else the installed one (user text)
+ */
+#ifndef PARATUNE_JOBSCRIPT_H
+#define PARATUNE_JOBSCRIPT_H
+
+#include "config.h"
+#include "layout.h"
+#include "strbuf.h"
+#include "template.h"
+
+/*
+ * Set every variable above in v for the candidate called name with
+ * layout l (dp filled in).  Returns 0, or -1 after an error naming a
+ * slurm.directives or env entry that cannot be written safely.
+ */
+int jobscript_vars(struct template_vars *v, const struct campaign *c,
+                   const struct layout *l, const char *name,
+                   const char *campaign_dir, const char *run_dir);
+
+/*
+ * The template file a campaign uses: run.template with ".sbatch" in
+ * run.templates_dir when a configuration layer set it, else in
+ * $PARATUNE_TEMPLATES when set, else in the installed templates; a
+ * run.template containing '/' is a path used as it is.  The path is
+ * appended to path.
+ */
+void jobscript_template_path(const struct campaign *c, struct strbuf *path);
+
+/*
+ * Render one candidate's job script from template_path (NULL: the
+ * campaign's, see jobscript_template_path) and append it to out.  Returns
+ * 0, or -1 after an error naming the template file (and line).
+ */
+int jobscript_render(const struct campaign *c, const struct layout *l,
+                     const char *name, const char *campaign_dir,
+                     const char *run_dir, const char *template_path,
+                     struct strbuf *out);
+
+#endif

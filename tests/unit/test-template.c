@@ -1,0 +1,989 @@
+/* test-template.c - the template renderer, job-script variables and the
+ * simulated template, with hostile values run through a real shell. */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "harness.h"
+#include "jobscript.h"
+#include "strbuf.h"
+#include "template.h"
+#include "util.h"
+#include "xalloc.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* Render text as "t.sbatch"; the output (caller frees), NULL on error. */
+static char *
+render(const char *text, const struct template_vars *v)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (template_render("t.sbatch", text, v, &out)) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+/* Assert that text renders to expected. */
+static void
+check_render(const char *text, const struct template_vars *v,
+             const char *expected)
+{
+	char *got = render(text, v);
+
+	CU_ASSERT_PTR_NOT_NULL(got);
+	if (got) {
+		CU_ASSERT_STRING_EQUAL(got, expected);
+		if (strcmp(got, expected))
+			fprintf(stderr, "\n--- got ---\n%s\n--- expected "
+			        "---\n%s\n", got, expected);
+	}
+	free(got);
+}
+
+struct failing_render {
+	const char *text;
+	const struct template_vars *vars;
+	struct strbuf *out;
+};
+
+static int
+call_render(void *arg)
+{
+	struct failing_render *f = arg;
+
+	return template_render("t.sbatch", f->text, f->vars, f->out);
+}
+
+/*
+ * Assert that text fails with a message containing want, and that the
+ * output buffer keeps what it held before.
+ */
+static void
+check_error(const char *text, const struct template_vars *v,
+            const char *want)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct failing_render f = { text, v, &out };
+	char *msg;
+	int ret;
+
+	strbuf_addstr(&out, "before");
+	msg = harness_capture_stderr(call_render, &f, &ret);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_STRING_EQUAL(out.buf, "before");
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+	if (!strstr(msg, want))
+		fprintf(stderr, "\nwanted '%s' in '%s'\n", want, msg);
+	free(msg);
+	strbuf_release(&out);
+}
+
+/* Variables most tests use. */
+static void
+basic_vars(struct template_vars *v)
+{
+	template_vars_init(v);
+	template_vars_set_int(v, "tp", 2);
+	template_vars_set_str(v, "name", "llama3_8b_tp2");
+	template_vars_set_bool(v, "yes", true);
+	template_vars_set_bool(v, "no", false);
+	template_vars_set_str(v, "zero", "0");
+	template_vars_set_str(v, "empty", "");
+	template_vars_set_str(v, "unset", NULL);
+	template_vars_set_str(v, "hidden_size", "4096");
+	template_vars_set_str(v, "image", "nvcr.io/nvidia/nemo:24.07 x");
+	template_vars_set_str(v, "text", "it's");
+	template_vars_set_raw(v, "exports", "export A='1'\nexport B='2'");
+}
+
+/* Run cmd with /bin/sh -c (popen) and return its standard output. */
+static char *
+run_shell(const char *cmd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *p = popen(cmd, "r");
+	char buf[4096];
+	size_t n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		strbuf_add(&sb, buf, n);
+	CU_ASSERT_EQUAL(pclose(p), 0);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- the language -------------------------------------------------------- */
+
+static void
+test_substitution(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_render("tp={{tp}} n={{ name }}!", &v, "tp=2 n=llama3_8b_tp2!");
+	check_render("no tags\n", &v, "no tags\n");
+	check_render("", &v, "");
+	/* Replacing a value keeps one entry. */
+	template_vars_set_int(&v, "tp", 8);
+	check_render("{{tp}}", &v, "8");
+	CU_ASSERT_STRING_EQUAL(template_vars_lookup(&v, "tp")->value, "8");
+	CU_ASSERT_PTR_NULL(template_vars_lookup(&v, "pp"));
+	/* A single brace is text. */
+	check_render("${x} {a} {{tp}}}", &v, "${x} {a} 8}");
+	template_vars_release(&v);
+}
+
+static void
+test_sections(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	/* set and not 0/false/"": true */
+	check_render("{{#yes}}A{{/yes}}{{^yes}}B{{/yes}}", &v, "A");
+	check_render("{{#tp}}A{{/tp}}{{^tp}}B{{/tp}}", &v, "A");
+	check_render("{{#name}}A{{/name}}", &v, "A");
+	check_render("{{#no}}A{{/no}}{{^no}}B{{/no}}", &v, "B");
+	check_render("{{#zero}}A{{/zero}}{{^zero}}B{{/zero}}", &v, "B");
+	check_render("{{#empty}}A{{/empty}}{{^empty}}B{{/empty}}", &v, "B");
+	check_render("{{#unset}}A{{/unset}}{{^unset}}B{{/unset}}", &v, "B");
+	/* A dropped section may hold anything, even unsafe values. */
+	check_render("{{#no}}{{image}}{{unset}}{{raw:tp}}{{/no}}.", &v, ".");
+	check_render("{{! a comment }}x{{!another}}", &v, "x");
+	template_vars_release(&v);
+}
+
+static void
+test_nested_sections(void)
+{
+	const char *t = "{{#a}}1{{#b}}2{{/b}}{{^b}}3{{/b}}{{/a}}"
+	                "{{^a}}4{{#b}}5{{/b}}{{/a}}";
+	struct template_vars v;
+
+	template_vars_init(&v);
+	template_vars_set_bool(&v, "a", true);
+	template_vars_set_bool(&v, "b", true);
+	check_render(t, &v, "12");
+	template_vars_set_bool(&v, "b", false);
+	check_render(t, &v, "13");
+	template_vars_set_bool(&v, "a", false);
+	check_render(t, &v, "4");
+	template_vars_set_bool(&v, "b", true);
+	check_render(t, &v, "45");
+	/* The same name nested in itself. */
+	check_render("{{#b}}x{{#b}}y{{/b}}z{{/b}}", &v, "xyz");
+	template_vars_release(&v);
+}
+
+static void
+test_standalone_lines(void)
+{
+	const char *t = "a \\\n"
+	                "{{#yes}}\n"
+	                "\tb \\\n"
+	                "{{/yes}}\n"
+	                "  {{^yes}}\n"
+	                "\tc \\\n"
+	                "  {{/yes}}\n"
+	                "{{! note }}\n"
+	                "\td\n";
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_render(t, &v, "a \\\n\tb \\\n\td\n");
+	template_vars_set_bool(&v, "yes", false);
+	check_render(t, &v, "a \\\n\tc \\\n\td\n");
+	/* At the very start and end, without a final newline. */
+	check_render("{{#no}}\nx\n{{/no}}", &v, "");
+	/* Not alone on its line: the newlines stay. */
+	check_render("{{#no}}x{{/no}}\ny {{#no}}\n{{/no}}z\n", &v, "\ny z\n");
+	/* A raw variable on a line of its own gives its lines. */
+	check_render("{{#exports}}\n{{raw:exports}}\n{{/exports}}\nrun\n", &v,
+	             "export A='1'\nexport B='2'\nrun\n");
+	template_vars_release(&v);
+}
+
+static void
+test_deep_nesting(void)
+{
+	struct strbuf t = STRBUF_INIT;
+	struct template_vars v;
+
+	basic_vars(&v);
+	for (int i = 0; i < TEMPLATE_MAX_DEPTH; i++)
+		strbuf_addstr(&t, "{{#yes}}");
+	strbuf_addstr(&t, "deep");
+	for (int i = 0; i < TEMPLATE_MAX_DEPTH; i++)
+		strbuf_addstr(&t, "{{/yes}}");
+	check_render(t.buf, &v, "deep");
+	strbuf_reset(&t);
+	for (int i = 0; i <= TEMPLATE_MAX_DEPTH; i++)
+		strbuf_addstr(&t, "{{#yes}}");
+	check_error(t.buf, &v, "t.sbatch:1: sections nested deeper than 32");
+	strbuf_release(&t);
+	template_vars_release(&v);
+}
+
+/* ---- errors -------------------------------------------------------------- */
+
+static void
+test_syntax_errors(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_error("a\nb\n{{hiden_size}}\n", &v,
+	            "t.sbatch:3: unknown variable 'hiden_size' "
+	            "(did you mean 'hidden_size'?)");
+	check_error("x\n{{#no}}\n{{q:nonesuch}}\n{{/no}}\n", &v,
+	            "t.sbatch:3: unknown variable 'nonesuch'");
+	check_error("{{#nonesuch}}{{/nonesuch}}", &v,
+	            "t.sbatch:1: unknown variable 'nonesuch'");
+	check_error("{{#yes}}\nx\n", &v,
+	            "t.sbatch:1: section '{{#yes}}' is not closed");
+	check_error("x\n{{^yes}}\n", &v,
+	            "t.sbatch:2: section '{{^yes}}' is not closed");
+	check_error("{{#yes}}\n{{#no}}\n{{/yes}}\n{{/no}}\n", &v,
+	            "t.sbatch:3: '{{/yes}}' does not match '{{#no}}' "
+	            "opened on line 2");
+	check_error("x\n{{/yes}}", &v,
+	            "t.sbatch:2: '{{/yes}}' closes no open section");
+	check_error("ok\nfoo }} bar\n", &v,
+	            "t.sbatch:2: '}}' without a matching '{{'");
+	check_error("{{tp}}\n\n x }}", &v,
+	            "t.sbatch:3: '}}' without a matching '{{'");
+	check_error("x\n{{tp\n}}\n", &v,
+	            "t.sbatch:2: '{{' without a closing '}}'");
+	check_error("x\n{{! never closed\n", &v,
+	            "t.sbatch:2: '{{' without a closing '}}'");
+	check_error("{{tp-size}}", &v, "t.sbatch:1: invalid tag '{{tp-size}}'");
+	check_error("{{}}", &v, "t.sbatch:1: invalid tag '{{}}'");
+	check_error("{{x:tp}}", &v, "t.sbatch:1: invalid tag '{{x:tp}}'");
+	/* Line numbers count newlines inside comments. */
+	check_error("{{! one\ntwo }}\n{{nonesuch}}", &v,
+	            "t.sbatch:3: unknown variable 'nonesuch'");
+	template_vars_release(&v);
+}
+
+static void
+test_value_errors(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_error("x\n--image {{image}}\n", &v,
+	            "t.sbatch:2: value of 'image' is not a shell-safe word; "
+	            "use {{q:image}}");
+	check_error("{{text}}", &v, "value of 'text' is not a shell-safe "
+	            "word");
+	check_error("{{empty}}", &v, "value of 'empty' is not a shell-safe "
+	            "word");
+	check_error("{{exports}}", &v, "value of 'exports' is not a "
+	            "shell-safe word");
+	check_error("{{raw:name}}", &v,
+	            "t.sbatch:1: 'name' is not a raw variable; use {{name}} "
+	            "or {{q:name}}");
+	check_error("{{q:unset}}", &v,
+	            "t.sbatch:1: variable 'unset' is not set here");
+	/* Quoting that would come apart in its context. */
+	check_error("echo \"{{q:text}}\"", &v,
+	            "t.sbatch:1: {{q:text}} is inside shell quotes");
+	check_error("echo 'a{{q:text}}'", &v, "is inside shell quotes");
+	check_error("echo \"\n{{raw:exports}}\"", &v,
+	            "t.sbatch:2: {{raw:exports}} is inside shell quotes");
+	check_error("echo ${{q:text}}", &v, "{{q:text}} follows '$'");
+	check_error("echo \\{{q:text}}", &v, "{{q:text}} follows '\\'");
+	check_error("# {{q:exports}}", &v,
+	            "value of 'exports' holds a newline and {{q:exports}} is "
+	            "in a shell comment");
+	/* Balanced quotes, escaped quotes and '#' inside words are fine. */
+	check_render("echo \"a\\\"\" 'b' x#y {{q:text}} # {{q:text}}\n", &v,
+	             "echo \"a\\\"\" 'b' x#y 'it'\\''s' # 'it'\\''s'\n");
+	template_vars_release(&v);
+}
+
+/* ---- shell quoting ------------------------------------------------------- */
+
+static void
+test_safe_words(void)
+{
+	CU_ASSERT_TRUE(template_safe_word("nvcr.io/nvidia/nemo:24.07"));
+	CU_ASSERT_TRUE(template_safe_word("a=b,c@d%e+f-g_h"));
+	CU_ASSERT_FALSE(template_safe_word(""));
+	CU_ASSERT_FALSE(template_safe_word("a b"));
+	CU_ASSERT_FALSE(template_safe_word("a$b"));
+	CU_ASSERT_FALSE(template_safe_word("a;b"));
+	CU_ASSERT_FALSE(template_safe_word("a'b"));
+	CU_ASSERT_FALSE(template_safe_word("~root"));
+	CU_ASSERT_FALSE(template_safe_word("*"));
+	CU_ASSERT_FALSE(template_safe_word("a\nb"));
+	CU_ASSERT_FALSE(template_value_true(NULL));
+	CU_ASSERT_FALSE(template_value_true("false"));
+	CU_ASSERT_TRUE(template_value_true("00"));
+	CU_ASSERT_TRUE(template_value_true("no"));
+}
+
+static void
+test_quote_form(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	template_shell_quote(&sb, "it's");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "'it'\\''s'");
+	strbuf_reset(&sb);
+	template_shell_quote(&sb, "");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "''");
+	strbuf_release(&sb);
+}
+
+/*
+ * Each value goes through {{q:x}} into a command that a real shell runs;
+ * the shell must print the value back unchanged, and a command hidden in
+ * a value must not run.
+ */
+static void
+test_quoted_values_survive_the_shell(void)
+{
+	char *dir = harness_tmpdir();
+	char *pwned = xasprintf("%s/pwned", dir);
+	char *touch = xasprintf("$(touch %s)`touch %s`", pwned, pwned);
+	const char *values[] = {
+		"$(rm -rf /nonexistent-paratune)", "`echo injected`",
+		"it's", "'", "''", "\"double\" quotes", "a\nb\n", "\n",
+		"; echo injected", "a && b || c | d & e",
+		"\\", "\\'", "$HOME ${HOME} $((1+1))", "*", " lead and trail ",
+		"!event ~ # not a comment", "tab\there", "", "{{tp}}",
+		touch,
+	};
+
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		struct template_vars v;
+		char *cmd, *got;
+
+		template_vars_init(&v);
+		template_vars_set_str(&v, "x", values[i]);
+		cmd = render("printf '%s' {{q:x}}", &v);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(cmd);
+		got = run_shell(cmd);
+		CU_ASSERT_STRING_EQUAL(got, values[i]);
+		free(got);
+		free(cmd);
+		template_vars_release(&v);
+	}
+	CU_ASSERT_FALSE(path_exists(pwned));
+	harness_rmtree(dir);
+	free(touch);
+	free(pwned);
+	free(dir);
+}
+
+/* ---- job-script variables ------------------------------------------------ */
+
+/*
+ * Llama 3 8B as Meta publishes it (config.json of meta-llama/
+ * Meta-Llama-3-8B): 32 layers, hidden 4096, intermediate 14336, 32 heads,
+ * 8 key-value heads, vocabulary 128256, 8192 positions, SwiGLU, RMSNorm,
+ * RoPE, untied output layer, no biases.
+ */
+static void
+llama3_8b_campaign(struct campaign *c)
+{
+	struct model *m = &c->model;
+
+	campaign_init(c);
+	c->name = xstrdup("demo");
+	c->model_name = xstrdup("llama3_8b");
+	c->gpu_name = xstrdup("h100-sxm");
+	snprintf(m->name, sizeof m->name, "llama3_8b");
+	snprintf(m->nemo_recipe, sizeof m->nemo_recipe, "llama3_8b");
+	m->num_layers = 32;
+	m->hidden_size = 4096;
+	m->ffn_hidden_size = 14336;
+	m->num_attention_heads = 32;
+	m->num_query_groups = 8;
+	m->kv_channels = 128;
+	m->vocab_size = 128256;
+	m->max_position_embeddings = 8192;
+	m->swiglu = true;
+	m->normalization = NORM_RMSNORM;
+	m->position_embedding_type = POS_ROPE;
+	m->untie_embeddings = true;
+	c->nodes = 2;
+	c->gpus_per_node = 8;
+	c->seq_length = 8192;
+	c->precision = PREC_BF16;
+}
+
+/* tp 2, pp 4, vp 2 on 16 GPUs: dp = 16 / (2*4) = 2. */
+static void
+interleaved_layout(struct layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->tp = 2;
+	l->pp = 4;
+	l->cp = 1;
+	l->ep = 1;
+	l->vp = 2;
+	l->dp = 2;
+	l->mbs = 1;
+	l->gbs = 128;
+	l->recompute = RECOMPUTE_FULL;
+	l->sequence_parallel = true;
+	l->distributed_optimizer = true;
+	l->attention = ATTN_FLASH;
+}
+
+/* The value of name, "(unset)" or "(unknown)". */
+static const char *
+var(const struct template_vars *v, const char *name)
+{
+	const struct template_var *x = template_vars_lookup(v, name);
+
+	return !x ? "(unknown)" : x->value ? x->value : "(unset)";
+}
+
+static void
+test_jobscript_vars(void)
+{
+	static const struct { const char *name, *value; } want[] = {
+		{ "name", "cand1" }, { "tp", "2" }, { "pp", "4" },
+		{ "cp", "1" }, { "ep", "1" }, { "etp", "2" }, { "vp", "2" },
+		/* 32 layers / (pp 4 * vp 2) */
+		{ "vp_layers", "4" }, { "mbs", "1" }, { "gbs", "128" },
+		{ "dp", "2" }, { "recompute", "full" },
+		{ "recompute_full", "true" },
+		{ "recompute_selective", "false" },
+		{ "recompute_layers", "0" }, { "recompute_method", "uniform" },
+		{ "recompute_num_layers", "1" },
+		{ "sequence_parallel", "true" },
+		{ "distributed_optimizer", "true" }, { "attention", "flash" },
+		{ "model_name", "llama3_8b" }, { "nemo_recipe", "llama3_8b" },
+		{ "num_layers", "32" }, { "hidden_size", "4096" },
+		{ "ffn_hidden_size", "14336" }, { "num_attention_heads", "32" },
+		{ "num_query_groups", "8" }, { "gqa", "true" },
+		{ "kv_channels", "128" }, { "vocab_size", "128256" },
+		{ "max_position_embeddings", "8192" }, { "seq_length", "8192" },
+		{ "swiglu", "true" }, { "rmsnorm", "true" },
+		{ "normalization", "RMSNorm" }, { "rope", "true" },
+		{ "position_embedding_type", "rope" },
+		{ "untie_embeddings", "true" },
+		{ "disable_bias_linear", "true" },
+		{ "moe", "false" }, { "num_experts", "0" },
+		{ "precision", "bf16" }, { "bf16", "true" },
+		{ "fp16", "false" },
+		{ "fp8", "false" }, { "campaign_name", "demo" },
+		{ "campaign_dir", "/c" }, { "run_dir", "/c/runs/cand1" },
+		{ "gpu", "h100-sxm" },
+		/* campaign_init: 50 steps and 20 minutes (NeMo Launcher) */
+		{ "max_steps", "50" }, { "time_limit", "00:20:00" },
+		{ "time_limit_min", "20" },
+		/* 20 - max(2, 20/10) */
+		{ "exit_duration_min", "18" },
+		{ "nodes", "2" }, { "gpus_per_node", "8" },
+		{ "ntasks_per_node", "8" }, { "world_size", "16" },
+		{ "partition", "(unset)" }, { "account", "(unset)" },
+		{ "qos", "(unset)" }, { "reservation", "(unset)" },
+		{ "tag", "(unset)" }, { "container", "false" },
+		{ "container_image", "(unset)" }, { "sbatch_directives", "" },
+		{ "env_exports", "" },
+	};
+	struct campaign c;
+	struct layout l;
+	struct template_vars v = TEMPLATE_VARS_INIT;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "cand1", "/c",
+	                               "/c/runs/cand1"), 0);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		CU_ASSERT_STRING_EQUAL(var(&v, want[i].name), want[i].value);
+		if (strcmp(var(&v, want[i].name), want[i].value))
+			fprintf(stderr, "\n%s = '%s', want '%s'\n",
+			        want[i].name, var(&v, want[i].name),
+			        want[i].value);
+	}
+	CU_ASSERT_TRUE(template_vars_lookup(&v, "sbatch_directives")->raw);
+	CU_ASSERT_TRUE(template_vars_lookup(&v, "env_exports")->raw);
+	CU_ASSERT_FALSE(template_vars_lookup(&v, "campaign_name")->raw);
+	template_vars_release(&v);
+	campaign_release(&c);
+}
+
+static void
+test_jobscript_layout_variants(void)
+{
+	struct campaign c;
+	struct layout l;
+	struct template_vars v = TEMPLATE_VARS_INIT;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	l.vp = 1;
+	l.etp = 1;
+	l.recompute_layers = 3;
+	c.precision = PREC_FP8;
+	c.model.num_query_groups = 32;
+	c.model.num_experts = 8;
+	c.model.moe_router_topk = 2;
+	c.slurm.partition = xstrdup("");
+	c.slurm.qos = xstrdup("high");
+	c.container.image = xstrdup("nvcr.io#nvidia/nemo:25.02");
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "vp"), "1");
+	CU_ASSERT_STRING_EQUAL(var(&v, "vp_layers"), "(unset)");
+	CU_ASSERT_STRING_EQUAL(var(&v, "etp"), "1");
+	/* Three layers of each stage: Megatron-LM's block method. */
+	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_method"), "block");
+	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_num_layers"), "3");
+	CU_ASSERT_STRING_EQUAL(var(&v, "bf16"), "true");
+	CU_ASSERT_STRING_EQUAL(var(&v, "fp8"), "true");
+	CU_ASSERT_STRING_EQUAL(var(&v, "precision"), "fp8");
+	CU_ASSERT_STRING_EQUAL(var(&v, "gqa"), "false");
+	CU_ASSERT_STRING_EQUAL(var(&v, "moe"), "true");
+	/* Megatron-LM's default expert width is ffn_hidden_size. */
+	CU_ASSERT_STRING_EQUAL(var(&v, "moe_ffn_hidden_size"), "14336");
+	CU_ASSERT_STRING_EQUAL(var(&v, "partition"), "(unset)");
+	CU_ASSERT_STRING_EQUAL(var(&v, "qos"), "high");
+	CU_ASSERT_STRING_EQUAL(var(&v, "container"), "true");
+	CU_ASSERT_STRING_EQUAL(var(&v, "container_image"),
+	                       "nvcr.io#nvidia/nemo:25.02");
+	template_vars_release(&v);
+
+	l.recompute = RECOMPUTE_SELECTIVE;
+	l.recompute_layers = 0;
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_method"), "(unset)");
+	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_num_layers"), "(unset)");
+	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_selective"), "true");
+	template_vars_release(&v);
+	campaign_release(&c);
+}
+
+static void
+test_jobscript_time_limits(void)
+{
+	/* minutes, HH:MM:SS, minutes - max(2, minutes/10) but at least 1 */
+	static const struct { int min; const char *hms, *exit; } want[] = {
+		{ 20, "00:20:00", "18" }, { 90, "01:30:00", "81" },
+		{ 5, "00:05:00", "3" }, { 2, "00:02:00", "1" },
+		{ 1, "00:01:00", "1" }, { 600, "10:00:00", "540" },
+	};
+
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct campaign c;
+		struct layout l;
+		struct template_vars v = TEMPLATE_VARS_INIT;
+
+		llama3_8b_campaign(&c);
+		interleaved_layout(&l);
+		c.limits.max_minutes_per_run = want[i].min;
+		CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+		CU_ASSERT_STRING_EQUAL(var(&v, "time_limit"), want[i].hms);
+		CU_ASSERT_STRING_EQUAL(var(&v, "exit_duration_min"),
+		                       want[i].exit);
+		template_vars_release(&v);
+		campaign_release(&c);
+	}
+}
+
+static void
+test_jobscript_directives_and_env(void)
+{
+	struct campaign c;
+	struct layout l;
+	struct template_vars v = TEMPLATE_VARS_INIT;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	str_list_push(&c.slurm.directives, "--exclusive");
+	str_list_push(&c.slurm.directives, "--mem=0");
+	str_list_push(&c.env, "NCCL_DEBUG=INFO");
+	str_list_push(&c.env, "WEIRD=it's $(x)\n;");
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "sbatch_directives"),
+	                       "#SBATCH --exclusive\n#SBATCH --mem=0");
+	CU_ASSERT_STRING_EQUAL(var(&v, "env_exports"),
+	                       "export NCCL_DEBUG='INFO'\n"
+	                       "export WEIRD='it'\\''s $(x)\n;'");
+	template_vars_release(&v);
+	campaign_release(&c);
+}
+
+struct vars_call {
+	const char *directive, *env;
+};
+
+static int
+call_vars(void *arg)
+{
+	struct vars_call *a = arg;
+	struct campaign c;
+	struct layout l;
+	struct template_vars v = TEMPLATE_VARS_INIT;
+	int ret;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	if (a->directive)
+		str_list_push(&c.slurm.directives, a->directive);
+	if (a->env)
+		str_list_push(&c.env, a->env);
+	ret = jobscript_vars(&v, &c, &l, "x", "/c", "/r");
+	template_vars_release(&v);
+	campaign_release(&c);
+	return ret;
+}
+
+/* Assert that one directive or env entry is refused with want. */
+static void
+check_vars_error(const char *directive, const char *env, const char *want)
+{
+	struct vars_call a = { directive, env };
+	char *msg;
+	int ret;
+
+	msg = harness_capture_stderr(call_vars, &a, &ret);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+	free(msg);
+}
+
+static void
+test_jobscript_refuses_unsafe_entries(void)
+{
+	check_vars_error("--comment=$(reboot)", NULL,
+	                 "slurm.directives: '--comment=$(reboot)' cannot be "
+	                 "an #SBATCH line");
+	check_vars_error("--mem=0\n--x", NULL, "cannot be an #SBATCH line");
+	check_vars_error("-N2", NULL, "cannot be an #SBATCH line");
+	check_vars_error("--", NULL, "cannot be an #SBATCH line");
+	check_vars_error("--job-name=a b", NULL, "cannot be an #SBATCH line");
+	check_vars_error(NULL, "1BAD=x", "env: '1BAD=x' is not NAME=VALUE");
+	check_vars_error(NULL, "A;B=x", "env: 'A;B=x' is not NAME=VALUE");
+	check_vars_error(NULL, "NOVALUE", "env: 'NOVALUE' is not NAME=VALUE");
+}
+
+static void
+test_template_path(void)
+{
+	struct campaign c;
+	struct strbuf p = STRBUF_INIT;
+
+	campaign_init(&c);
+	setenv("PARATUNE_TEMPLATES", "/site/templates", 1);
+	jobscript_template_path(&c, &p);
+	CU_ASSERT_STRING_EQUAL(p.buf, "/site/templates/megatron-lm.sbatch");
+	strbuf_reset(&p);
+	free(c.run.template_name);
+	c.run.template_name = xstrdup("simulated.sbatch");
+	jobscript_template_path(&c, &p);
+	CU_ASSERT_STRING_EQUAL(p.buf, "/site/templates/simulated.sbatch");
+	strbuf_reset(&p);
+	free(c.run.template_name);
+	c.run.template_name = xstrdup("./mine.sh");
+	jobscript_template_path(&c, &p);
+	CU_ASSERT_STRING_EQUAL(p.buf, "./mine.sh");
+	strbuf_reset(&p);
+	unsetenv("PARATUNE_TEMPLATES");
+	free(c.run.template_name);
+	c.run.template_name = xstrdup("nemo2");
+	jobscript_template_path(&c, &p);
+	CU_ASSERT_STRING_EQUAL(p.buf,
+	                       PARATUNE_DATADIR "/templates/nemo2.sbatch");
+	strbuf_release(&p);
+	campaign_release(&c);
+}
+
+/* ---- the simulated template ---------------------------------------------- */
+
+/* Render templates/simulated.sbatch for c and l into a fresh string. */
+static char *
+render_simulated(const struct campaign *c, const struct layout *l,
+                 const char *run_dir)
+{
+	char *path = harness_srcpath("templates/simulated.sbatch");
+	struct strbuf out = STRBUF_INIT;
+	int ret = jobscript_render(c, l, "llama3_8b_2nodes_tp2_pp4_vp2", "/c",
+	                           run_dir, path, &out);
+
+	CU_ASSERT_EQUAL(ret, 0);
+	free(path);
+	if (ret) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+/* Write text to dir/name; the path (caller frees). */
+static char *
+write_temp(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	CU_ASSERT_EQUAL(write_file_atomic(path, text, strlen(text), 0600), 0);
+	return path;
+}
+
+/* Whether bash -n accepts the script at path. */
+static bool
+bash_syntax_ok(const char *path)
+{
+	char *cmd = xasprintf("bash -n '%s'", path);
+	int status = system(cmd);
+
+	free(cmd);
+	return status == 0;
+}
+
+/* Every line of the srun command but the last ends in a backslash. */
+static void
+check_srun_command(const char *script)
+{
+	const char *p = strstr(script, "\nsrun ");
+	const char *nl;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	for (p++; (nl = strchr(p, '\n')) && nl > p && nl[-1] == '\\';
+	     p = nl + 1)
+		CU_ASSERT_NOT_EQUAL(nl[1], '\n');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+	CU_ASSERT_EQUAL(strncmp(p, "\t--log-interval 1\n", 18), 0);
+	CU_ASSERT_STRING_EQUAL(nl + 1, "");
+}
+
+static void
+test_simulated_template(void)
+{
+	static const char *const present[] = {
+		"#!/bin/bash\n", "\nset -euo pipefail\n",
+		"#SBATCH --job-name=llama3_8b_2nodes_tp2_pp4_vp2\n",
+		"#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=8\n",
+		"#SBATCH --gpus-per-node=8\n", "#SBATCH --time=00:20:00\n",
+		"#SBATCH --qos=high\n#SBATCH --exclusive\n",
+		"\ncd '/c/runs/x'\n",
+		"\nexport NCCL_DEBUG='INFO'\n",
+		"\nsrun --ntasks-per-node=8 \\\n"
+		"\t'/opt/pt/paratune-simtrain' \\\n",
+		"\t--tensor-model-parallel-size 2 \\\n",
+		"\t--pipeline-model-parallel-size 4 \\\n",
+		"\t--context-parallel-size 1 \\\n",
+		"\t--num-layers-per-virtual-pipeline-stage 4 \\\n",
+		"\t--sequence-parallel \\\n", "\t--micro-batch-size 1 \\\n",
+		"\t--global-batch-size 128 \\\n", "\t--num-layers 32 \\\n",
+		"\t--hidden-size 4096 \\\n", "\t--ffn-hidden-size 14336 \\\n",
+		"\t--num-attention-heads 32 \\\n", "\t--kv-channels 128 \\\n",
+		"\t--group-query-attention --num-query-groups 8 \\\n",
+		"\t--seq-length 8192 \\\n",
+		"\t--max-position-embeddings 8192 \\\n", "\t--swiglu \\\n",
+		"\t--normalization RMSNorm \\\n",
+		"\t--position-embedding-type rope \\\n",
+		"\t--untie-embeddings-and-output-weights \\\n",
+		"\t--disable-bias-linear \\\n", "\t--bf16 \\\n",
+		"\t--recompute-granularity full \\\n"
+		"\t--recompute-method uniform \\\n"
+		"\t--recompute-num-layers 1 \\\n",
+		"\t--use-distributed-optimizer \\\n",
+		"\t--attention-backend flash \\\n",
+		"--vocab-size 128256 \\\n", "\t--train-iters 50 \\\n",
+		"\t--exit-duration-in-mins 18 \\\n",
+		"\t--paratune-gpu h100-sxm \\\n",
+	};
+	static const char *const absent[] = {
+		"{{", "}}", "--fp16", "--fp8-format", "selective",
+		"--num-experts", "--partition", "--account", "\n\n\n",
+	};
+	struct campaign c;
+	struct layout l;
+	char *script, *dir, *path;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	c.slurm.qos = xstrdup("high");
+	str_list_push(&c.slurm.directives, "--exclusive");
+	str_list_push(&c.env, "NCCL_DEBUG=INFO");
+	setenv("PARATUNE_SIMTRAIN", "/opt/pt/paratune-simtrain", 1);
+	script = render_simulated(&c, &l, "/c/runs/x");
+	unsetenv("PARATUNE_SIMTRAIN");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+	for (size_t i = 0; i < sizeof present / sizeof present[0]; i++) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(script, present[i]));
+		if (!strstr(script, present[i]))
+			fprintf(stderr, "\nmissing: %s", present[i]);
+	}
+	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+		CU_ASSERT_PTR_NULL(strstr(script, absent[i]));
+	check_srun_command(script);
+	dir = harness_tmpdir();
+	path = write_temp(dir, "job.sbatch", script);
+	CU_ASSERT_TRUE(bash_syntax_ok(path));
+	harness_rmtree(dir);
+	free(dir);
+	free(path);
+	free(script);
+	campaign_release(&c);
+}
+
+/*
+ * A campaign name and run directory full of shell syntax: the script
+ * still parses, nothing in them runs when its header (everything before
+ * srun) is executed by bash, and bash sees the exact values.
+ */
+static void
+test_simulated_template_hostile_values(void)
+{
+	char *dir = harness_tmpdir();
+	char *name = xasprintf("demo $(touch %s/pwned1) `touch %s/pwned2`; "
+	                       "touch %s/pwned3 'q\" \n$HOME", dir, dir, dir);
+	char *run_dir = xasprintf("%s/run $(touch pwned4);x", dir);
+	char *env = xasprintf("EVIL=$(touch %s/pwned5)'\n", dir);
+	const char *pwned[] = { "pwned1", "pwned2", "pwned3", "pwned4",
+	                        "pwned5", "run $(touch pwned4);x/pwned4" };
+	struct strbuf header = STRBUF_INIT, quoted = STRBUF_INIT;
+	struct campaign c;
+	struct layout l;
+	char *script, *path, *cmd, *got;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	free(c.name);
+	c.name = xstrdup(name);
+	str_list_push(&c.env, env);
+	script = render_simulated(&c, &l, run_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+	/* The name appears once, as one single-quoted word. */
+	template_shell_quote(&quoted, name);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(script, quoted.buf));
+	CU_ASSERT_PTR_EQUAL(strstr(script, "demo $("),
+	                    strstr(script, quoted.buf) + 1);
+	CU_ASSERT_PTR_NULL(strstr(strstr(script, "demo $(") + 1, "demo $("));
+	path = write_temp(dir, "job.sbatch", script);
+	CU_ASSERT_TRUE(bash_syntax_ok(path));
+	free(path);
+	CU_ASSERT_EQUAL(mkdir(run_dir, 0700), 0);
+	strbuf_add(&header, script, (size_t)(strstr(script, "\nsrun ") -
+	                                     script + 1));
+	strbuf_addstr(&header, "printf '%s|%s|%s' \"$PARATUNE_CAMPAIGN\" "
+	              "\"$PWD\" \"$EVIL\"\n");
+	path = write_temp(dir, "header.sh", header.buf);
+	cmd = xasprintf("cd '%s' && bash header.sh", dir);
+	got = run_shell(cmd);
+	free(cmd);
+	free(path);
+	cmd = xasprintf("%s|%s|%s", name, run_dir, strchr(env, '=') + 1);
+	CU_ASSERT_STRING_EQUAL(got, cmd);
+	for (size_t i = 0; i < sizeof pwned / sizeof pwned[0]; i++) {
+		char *p = xasprintf("%s/%s", dir, pwned[i]);
+
+		CU_ASSERT_FALSE(path_exists(p));
+		free(p);
+	}
+	harness_rmtree(dir);
+	free(cmd);
+	free(got);
+	free(script);
+	strbuf_release(&header);
+	strbuf_release(&quoted);
+	campaign_release(&c);
+	free(env);
+	free(run_dir);
+	free(name);
+	free(dir);
+}
+
+static int
+call_render_missing(void *arg)
+{
+	struct campaign c;
+	struct layout l;
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	ret = jobscript_render(&c, &l, "x", "/c", "/r", arg, &out);
+	strbuf_release(&out);
+	campaign_release(&c);
+	return ret;
+}
+
+static void
+test_render_errors_name_the_file(void)
+{
+	char *dir = harness_tmpdir();
+	char *missing = xasprintf("%s/none.sbatch", dir);
+	char *path = write_temp(dir, "bad.sbatch", "#!/bin/bash\n{{tpp}}\n");
+	char *msg, *want;
+	int ret;
+
+	msg = harness_capture_stderr(call_render_missing, missing, &ret);
+	want = xasprintf("cannot open template '%s'", missing);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+	free(want);
+	free(msg);
+	msg = harness_capture_stderr(call_render_missing, path, &ret);
+	want = xasprintf("%s:2: unknown variable 'tpp'", path);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+	free(want);
+	free(msg);
+	harness_rmtree(dir);
+	free(path);
+	free(missing);
+	free(dir);
+}
+
+static const struct harness_test language_tests[] = {
+	{ "substitution", test_substitution },
+	{ "sections true and false", test_sections },
+	{ "nested sections", test_nested_sections },
+	{ "standalone tag lines vanish", test_standalone_lines },
+	{ "nesting limit", test_deep_nesting },
+	{ "syntax errors name file and line", test_syntax_errors },
+	{ "value errors", test_value_errors },
+	{ NULL, NULL },
+};
+
+static const struct harness_test quoting_tests[] = {
+	{ "shell-safe words", test_safe_words },
+	{ "single-quote form", test_quote_form },
+	{ "quoted values survive /bin/sh",
+	  test_quoted_values_survive_the_shell },
+	{ NULL, NULL },
+};
+
+static const struct harness_test jobscript_tests[] = {
+	{ "variables of a candidate", test_jobscript_vars },
+	{ "layout variants", test_jobscript_layout_variants },
+	{ "time limits", test_jobscript_time_limits },
+	{ "directives and env exports", test_jobscript_directives_and_env },
+	{ "unsafe directives and env refused",
+	  test_jobscript_refuses_unsafe_entries },
+	{ "template path", test_template_path },
+	{ "simulated template renders and parses", test_simulated_template },
+	{ "hostile values do not run",
+	  test_simulated_template_hostile_values },
+	{ "render errors name the file", test_render_errors_name_the_file },
+	{ NULL, NULL },
+};
+
+static const struct harness_suite suites[] = {
+	{ "template language", language_tests },
+	{ "shell quoting", quoting_tests },
+	{ "job scripts", jobscript_tests },
+	{ NULL, NULL },
+};
+
+int
+main(int argc, char **argv)
+{
+	return harness_main(argc, argv, suites);
+}
