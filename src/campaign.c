@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "campaign.h"
 #include "error.h"
+#include "jobscript.h"
 #include "state.h"
 #include "util.h"
 #include "xalloc.h"
@@ -113,9 +115,35 @@ write_initial_state(const char *dir, const struct grid_result *res)
 	return ret;
 }
 
+/*
+ * Render a candidate's job script into tmp/runs/NAME/job.sbatch, with
+ * the paths it will have once tmp is renamed to final_dir, so a user can
+ * read every script before anything is submitted.
+ */
+static int
+write_job_script(const char *tmp, const char *final_dir,
+                 const struct campaign *c, const struct candidate *cand)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *run = xasprintf("%s/runs/%s", tmp, cand->name);
+	char *final_run = xasprintf("%s/runs/%s", final_dir, cand->name);
+	char *path = xasprintf("%s/job.sbatch", run);
+	int ret = -1;
+
+	if (mkdir_p(run, 0755) == 0 &&
+	    jobscript_render(c, &cand->layout, cand->name, final_dir,
+	                     final_run, NULL, &sb) == 0)
+		ret = write_file_atomic(path, sb.buf, sb.len, 0755);
+	strbuf_release(&sb);
+	free(path);
+	free(final_run);
+	free(run);
+	return ret;
+}
+
 /* Fill a fresh directory with every file of the plan. */
 static int
-fill_dir(const char *tmp, const struct campaign *c,
+fill_dir(const char *tmp, const char *final_dir, const struct campaign *c,
          const struct grid_result *res, const char *summary)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -135,19 +163,39 @@ fill_dir(const char *tmp, const struct campaign *c,
 	strbuf_addstr(&sb, summary);
 	if (write_text(tmp, "plan.txt", &sb) != 0 || mkdir_p(runs, 0755))
 		goto cleanup;
-	for (int i = 0; i < res->n; i++) {
-		char *run = xasprintf("%s/%s", runs, res->v[i].name);
-		int r = mkdir_p(run, 0755);
-
-		free(run);
-		if (r != 0)
+	for (int i = 0; i < res->n; i++)
+		if (write_job_script(tmp, final_dir, c, &res->v[i]) != 0)
 			goto cleanup;
-	}
 	ret = write_initial_state(tmp, res);
 cleanup:
 	free(runs);
 	strbuf_release(&sb);
 	return ret;
+}
+
+/* dir made absolute through its parent (dir itself need not exist). */
+static char *
+absolute_path(const char *dir)
+{
+	char *copy = xstrdup(dir), *slash, real[PATH_MAX], *res;
+	const char *base;
+
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = '\0';
+	slash = strrchr(copy, '/');
+	if (slash == NULL) {
+		base = copy;
+		res = realpath(".", real) ? xasprintf("%s/%s", real, base)
+		                          : xstrdup(copy);
+	} else {
+		*slash = '\0';
+		base = slash + 1;
+		res = realpath(copy[0] ? copy : "/", real)
+		      ? xasprintf("%s/%s", strcmp(real, "/") ? real : "", base)
+		      : xstrdup(dir);
+	}
+	free(copy);
+	return res;
 }
 
 int
@@ -156,7 +204,7 @@ campaign_dir_create(const char *dir, const struct campaign *c,
                     bool force)
 {
 	char *tmp = xasprintf("%s.plan-XXXXXX", dir);
-	char *old = NULL;
+	char *old = NULL, *final_dir = NULL;
 	int ret = -1;
 
 	if (path_exists(dir) && !force) {
@@ -174,7 +222,8 @@ campaign_dir_create(const char *dir, const struct campaign *c,
 		umask(mask);
 		chmod(tmp, 0777 & ~mask);
 	}
-	if (fill_dir(tmp, c, res, summary) != 0)
+	final_dir = absolute_path(dir);
+	if (fill_dir(tmp, final_dir, c, res, summary) != 0)
 		goto fail;
 	if (path_exists(dir)) {
 		/* Move the old one aside first so a failure keeps it. */
@@ -197,6 +246,7 @@ campaign_dir_create(const char *dir, const struct campaign *c,
 fail:
 	remove_tree(tmp);
 cleanup:
+	free(final_dir);
 	free(old);
 	free(tmp);
 	return ret;
