@@ -1,0 +1,163 @@
+/*
+ * gpu.c - the built-in GPU catalog.
+ *
+ * Units, the same for every entry:
+ *   memory_gib   GiB (2^30 bytes) of device memory as the driver reports
+ *                its total (nvidia-smi memory.total, in MiB, / 1024):
+ *                what a training process can actually allocate from,
+ *                a little under the marketing figure.
+ *   peak_tflops  dense tensor-core peak, 10^12 FLOP/s, without the 2:4
+ *                sparsity that datasheets quote first (their figure / 2);
+ *                fp32 is TF32 on the tensor cores; 0 = not supported.
+ *   nvlink_gbs   GB/s (10^9 bytes) per GPU in one direction into its
+ *                NVLink (or Infinity Fabric) domain: half the
+ *                bidirectional figure on the datasheet.
+ *   network_gbs  GB/s per GPU in one direction to other nodes: the NIC
+ *                line rate in Gb/s / 8, for one NIC per GPU as NVIDIA's
+ *                DGX and HGX reference designs have.
+ *   hbm_tbs      device memory bandwidth, TB/s.
+ */
+#include "autoconfig.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "xalloc.h"
+
+static const struct gpu gpu_builtin[] = {
+	/* NVIDIA A100 datasheet (2021): TF32 156, FP16/BF16 312 dense, no
+	 * FP8; NVLink 3 600 GB/s bidirectional; HBM2 1.555 TB/s (40 GB),
+	 * HBM2e 2.039 TB/s (80 GB SXM).  nvidia-smi reports 40,536 MiB and
+	 * 81,920 MiB.  DGX A100: eight 200 Gb/s HDR InfiniBand NICs. */
+	{ "a100-40gb", "NVIDIA A100 SXM4 40 GB (DGX/HGX A100)", 39.6,
+	  { 156, 312, 312, 0 }, 8, 300, 25, 1.555 },
+	{ "a100-80gb", "NVIDIA A100 SXM4 80 GB (DGX/HGX A100)", 80.0,
+	  { 156, 312, 312, 0 }, 8, 300, 25, 2.039 },
+	/* NVIDIA H100 datasheet (SXM5): TF32 989, FP16/BF16 1979, FP8 3958
+	 * with sparsity; dense 494.7, 989.4, 1978.9.  NVLink 4 900 GB/s
+	 * bidirectional, HBM3 3.35 TB/s, 81,559 MiB.  DGX H100: eight
+	 * 400 Gb/s ConnectX-7 NICs. */
+	{ "h100-sxm", "NVIDIA H100 SXM5 80 GB (DGX/HGX H100)", 79.6,
+	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 3.35 },
+	/* NVIDIA H100 datasheet (PCIe): TF32 756, FP16/BF16 1513, FP8 3026
+	 * with sparsity; HBM2e 2.0 TB/s, 81,559 MiB.  Its NVLink bridge
+	 * joins two cards at 600 GB/s bidirectional, so the NVLink domain
+	 * is a pair (a site without bridges sets 1).  PCIe servers usually
+	 * carry one 400 Gb/s NIC per two GPUs. */
+	{ "h100-pcie", "NVIDIA H100 PCIe 80 GB, NVLink bridge pairs", 79.6,
+	  { 378, 756.5, 756.5, 1513 }, 2, 300, 25, 2.0 },
+	/* NVIDIA H200 datasheet (SXM): H100's compute, 141 GB HBM3e at
+	 * 4.8 TB/s (143,771 MiB), NVLink 4 900 GB/s; HGX H200 with one
+	 * 400 Gb/s NIC per GPU. */
+	{ "h200", "NVIDIA H200 SXM 141 GB (HGX H200)", 140.4,
+	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 4.8 },
+	/* NVIDIA HGX B200 datasheet (8 GPUs, with sparsity): TF32 18 PF,
+	 * FP16/BF16 36 PF, FP8 72 PF, so 1125, 2250, 4500 dense per GPU;
+	 * NVLink 5 1.8 TB/s bidirectional; HBM3e 8 TB/s, 183,359 MiB;
+	 * DGX B200: eight 400 Gb/s ConnectX-7 NICs. */
+	{ "b200", "NVIDIA B200 180 GB (DGX/HGX B200)", 179.1,
+	  { 1125, 2250, 2250, 4500 }, 8, 900, 50, 8.0 },
+	/* NVIDIA GB200 NVL72 datasheet (72 GPUs, with sparsity): TF32
+	 * 180 PF, FP16/BF16 360 PF, FP8 720 PF, so 1250, 2500, 5000 dense
+	 * per GPU; 13.4 TB HBM3e (186 GB per GPU, 185 GiB usable) at 8 TB/s;
+	 * one NVLink 5 domain of 72 GPUs at 1.8 TB/s bidirectional each;
+	 * one 400 Gb/s ConnectX-7 per GPU. */
+	{ "gb200", "NVIDIA GB200 NVL72 (72-GPU NVLink domain)", 185.0,
+	  { 1250, 2500, 2500, 5000 }, 72, 900, 50, 8.0 },
+	/* NVIDIA L40S datasheet: TF32 366, FP16/BF16 733, FP8 1466 with
+	 * sparsity (183, 362.05, 733 dense); 48 GB GDDR6 with ECC at
+	 * 864 GB/s (46,068 MiB).  No NVLink: GPUs meet over PCIe Gen4 x16,
+	 * 32 GB/s each way, each one its own domain.  OVX servers carry
+	 * one 400 Gb/s NIC per two GPUs. */
+	{ "l40s", "NVIDIA L40S 48 GB, PCIe only (no NVLink)", 45.0,
+	  { 183, 362.05, 362.05, 733 }, 1, 32, 25, 0.864 },
+	/* AMD Instinct MI300X datasheet: TF32 653.7, FP16/BF16 1307.4,
+	 * FP8 2614.9 dense; 192 GB HBM3 at 5.3 TB/s (rocm-smi: 205,822,
+	 * 885,888 bytes); seven Infinity Fabric links, 896 GB/s
+	 * bidirectional in all, joining the 8 GPUs of a platform; one
+	 * 400 Gb/s NIC per GPU. */
+	{ "mi300x", "AMD Instinct MI300X 192 GB (8-GPU platform)", 191.7,
+	  { 653.7, 1307.4, 1307.4, 2614.9 }, 8, 448, 50, 5.3 },
+};
+
+#define GPU_BUILTIN_COUNT (sizeof(gpu_builtin) / sizeof(gpu_builtin[0]))
+
+/* A fresh catalog holding the built-in entries. */
+void
+gpu_catalog_init(struct gpu_catalog *cat)
+{
+	cat->v = NULL;
+	cat->n = cat->alloc = 0;
+	for (size_t i = 0; i < GPU_BUILTIN_COUNT; i++)
+		gpu_catalog_put(cat, &gpu_builtin[i]);
+}
+
+/* Free the entries; cat is empty afterwards. */
+void
+gpu_catalog_release(struct gpu_catalog *cat)
+{
+	free(cat->v);
+	cat->v = NULL;
+	cat->n = cat->alloc = 0;
+}
+
+/* Index of the entry named name, or -1. */
+static long
+gpu_catalog_index(const struct gpu_catalog *cat, const char *name)
+{
+	for (size_t i = 0; i < cat->n; i++)
+		if (!strcmp(cat->v[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* The entry named name; NULL when absent. */
+const struct gpu *
+gpu_catalog_find(const struct gpu_catalog *cat, const char *name)
+{
+	long i = gpu_catalog_index(cat, name);
+
+	return i < 0 ? NULL : &cat->v[i];
+}
+
+/* Replace the entry of the same name, or append g. */
+void
+gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g)
+{
+	long i = gpu_catalog_index(cat, g->name);
+
+	if (i >= 0) {
+		cat->v[i] = *g;
+		return;
+	}
+	ALLOC_GROW(cat->v, cat->n + 1, cat->alloc);
+	cat->v[cat->n++] = *g;
+}
+
+/* Indexed by enum precision; the spelling of the campaign key. */
+static const char *const precision_names[PREC_COUNT] = {
+	[PREC_FP32] = "fp32",
+	[PREC_FP16] = "fp16",
+	[PREC_BF16] = "bf16",
+	[PREC_FP8] = "fp8",
+};
+
+/* "bf16" and the like; "unknown" out of range. */
+const char *
+precision_name(enum precision p)
+{
+	if ((int)p < 0 || p >= PREC_COUNT)
+		return "unknown";
+	return precision_names[p];
+}
+
+/* The precision spelled s, or -1. */
+int
+precision_parse(const char *s)
+{
+	for (int p = 0; p < PREC_COUNT; p++)
+		if (!strcmp(precision_names[p], s))
+			return p;
+	return -1;
+}

@@ -1,0 +1,608 @@
+/*
+ * model.c - the preset catalog and exact parameter counts.
+ *
+ * Preset names follow NeMo 2.0's recipe names (nemo/collections/llm/
+ * recipes/ at NVIDIA/NeMo 8cfedd72): "<family>_<size>", the size in
+ * millions below one billion ("gpt3_126m", "qwen2_500m"), "p" for a
+ * decimal point ("qwen2_1p5b", "gpt3_1p3b"), as NeMo spells qwen2_1p5b.
+ * Where NeMo has a recipe that trains the same shape, nemo_recipe names
+ * it; where it has none (or its recipe of that name trains another
+ * shape) nemo_recipe is "".
+ *
+ * Shapes are those of each model's published configuration (Hugging Face
+ * config.json, or the paper where there is no checkpoint); the source is
+ * above each family.  published_params_b is the public total quoted in
+ * the same place.
+ */
+#include "autoconfig.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+/* T5 learns one relative position bias per head and bucket, in the first
+ * self-attention layer of the encoder and of the decoder; 32 buckets
+ * (Hugging Face T5Config.relative_attention_num_buckets; Raffel et al.
+ * 2020, arXiv 1910.10683, section 2.1). */
+#define T5_RELATIVE_BUCKETS 32
+/* BERT's segment vocabulary (Devlin et al. 2019, arXiv 1810.04805;
+ * Hugging Face BertConfig.type_vocab_size). */
+#define BERT_TOKEN_TYPES 2
+/* BERT's next-sentence classifier: two classes (same sources). */
+#define BERT_NSP_CLASSES 2
+
+/* A preset and what struct model cannot say: its activation's name. */
+struct preset {
+	struct model m;
+	const char *activation;
+};
+
+/* ---- the catalog ---------------------------------------------------- */
+
+/*
+ * GPT-3: Brown et al. 2020, arXiv 2005.14165, Table 2.1 (layers, d_model,
+ * heads, d_head; 2048 positions); GPT-2 BPE vocabulary of 50257; learned
+ * positions, pre-LayerNorm, GELU, biases, tied embeddings (GPT-2 code).
+ * The table is inconsistent twice: 1.3B has "24 heads of 128" for a
+ * width of 2048, and 13B a width of 5140 for 40 heads of 128; Megatron-LM
+ * and NeMo train 16 heads of 128 and a width of 5120, and so does this
+ * catalog.  NeMo 2.0 has a recipe for 175B only.
+ */
+#define GPT3(nm, recipe, L, h, a, pub) { { \
+	.name = nm, .family = "gpt3", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = 4 * (h), .num_attention_heads = a, \
+	.num_query_groups = a, .kv_channels = (h) / (a), \
+	.vocab_size = 50257, .max_position_embeddings = 2048, \
+	.normalization = NORM_LAYERNORM, \
+	.position_embedding_type = POS_LEARNED, .bias_linear = true, \
+	.published_params_b = pub }, "gelu" }
+
+/*
+ * Llama-like decoders: RMSNorm, SwiGLU, RoPE, no biases, untied output
+ * layer, head dimension hidden / heads.  Columns: layers, hidden, FFN,
+ * heads, KV heads, vocabulary, max positions.
+ */
+#define LLAMA(nm, fam, recipe, L, h, f, a, g, V, pos, pub) { { \
+	.name = nm, .family = fam, .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = (h) / (a), \
+	.vocab_size = V, .max_position_embeddings = pos, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = true, .published_params_b = pub }, "swiglu" }
+
+/* Mixtral: a Llama-like decoder whose every MLP is E experts, top-k. */
+#define MIXTRAL(nm, recipe, L, h, f, a, g, V, pos, E, k, pub) { { \
+	.name = nm, .family = "mixtral", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = (h) / (a), \
+	.vocab_size = V, .max_position_embeddings = pos, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = true, .num_experts = E, .moe_router_topk = k, \
+	.moe_ffn_hidden_size = f, .published_params_b = pub }, "swiglu" }
+
+/* Qwen2 and Qwen2.5: Llama-like with biases on Q, K and V; the small
+ * models tie their embeddings (tie_word_embeddings). */
+#define QWEN(nm, fam, recipe, L, h, f, a, g, V, pos, untie, pub) { { \
+	.name = nm, .family = fam, .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = (h) / (a), \
+	.vocab_size = V, .max_position_embeddings = pos, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = untie, .bias_qkv = true, \
+	.published_params_b = pub }, "swiglu" }
+
+/*
+ * Gemma and Gemma 2: GeGLU (gated, three projections), RMSNorm, RoPE,
+ * tied embeddings, vocabulary 256000, 8192 positions, an explicit head
+ * dimension.  Gemma 2 adds a norm after attention and after the MLP
+ * (2h per layer, 0.01 % of the total), which struct model cannot say.
+ */
+#define GEMMA(nm, fam, recipe, L, h, f, a, g, d, pub) { { \
+	.name = nm, .family = fam, .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = d, .vocab_size = 256000, \
+	.max_position_embeddings = 8192, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.published_params_b = pub }, "geglu" }
+
+/*
+ * Nemotron-4: squared-ReLU MLP (two projections), LayerNorm, RoPE, no
+ * biases, untied, vocabulary 256000, 4096 positions (NeMo's
+ * NemotronConfig and Nemotron4Config15B/340B, nemo/collections/llm/gpt/
+ * model/nemotron.py; arXiv 2402.16819 and 2406.11704).
+ */
+#define NEMOTRON4(nm, recipe, L, h, f, a, g, pub) { { \
+	.name = nm, .family = "nemotron", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = (h) / (a), \
+	.vocab_size = 256000, .max_position_embeddings = 4096, \
+	.normalization = NORM_LAYERNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = true, .published_params_b = pub }, \
+	"squared-relu" }
+
+/* StarCoder2: GELU, LayerNorm, RoPE, biases everywhere, vocabulary 49152,
+ * 16384 positions; 3B and 7B tie their embeddings, 15B does not
+ * (bigcode/starcoder2-{3b,7b,15b} config.json; NeMo
+ * Starcoder2Config3B/7B/15B). */
+#define STARCODER2(nm, recipe, L, h, f, a, g, untie, pub) { { \
+	.name = nm, .family = "starcoder2", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = (h) / (a), \
+	.vocab_size = 49152, .max_position_embeddings = 16384, \
+	.normalization = NORM_LAYERNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = untie, .bias_linear = true, \
+	.published_params_b = pub }, "gelu" }
+
+/* BERT: post-LayerNorm encoder, GELU, biases, learned positions (512),
+ * WordPiece vocabulary 30522, tied MLM decoder (google-bert/
+ * bert-{base,large}-uncased config.json; Devlin et al. 2019). */
+#define BERT(nm, recipe, L, h, a, pub) { { \
+	.name = nm, .family = "bert", .nemo_recipe = recipe, \
+	.arch = ARCH_ENCODER, .num_layers = L, .encoder_layers = L, \
+	.hidden_size = h, .ffn_hidden_size = 4 * (h), \
+	.num_attention_heads = a, .num_query_groups = a, \
+	.kv_channels = (h) / (a), .vocab_size = 30522, \
+	.max_position_embeddings = 512, .normalization = NORM_LAYERNORM, \
+	.position_embedding_type = POS_LEARNED, .bias_linear = true, \
+	.published_params_b = pub }, "gelu" }
+
+/*
+ * T5 (v1.0): encoder and decoder of L layers each, ReLU MLP, RMS-style
+ * layer norm without bias, no linear biases, relative position bias,
+ * vocabulary 32128, tied embeddings, trained at 512 tokens
+ * (google-t5/t5-{base,large,3b,11b}/config.json: num_layers, d_model,
+ * d_ff, num_heads, d_kv).  NeMo's t5_220m recipe has the same shape;
+ * its t5_3b and t5_11b recipes train other shapes (T5Config3B is
+ * hidden 2048, FFN 5120), so those presets name no recipe.
+ */
+#define T5(nm, recipe, L, h, f, a, d, pub) { { \
+	.name = nm, .family = "t5", .nemo_recipe = recipe, \
+	.arch = ARCH_ENCDEC, .num_layers = 2 * (L), .encoder_layers = L, \
+	.hidden_size = h, .ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = a, .kv_channels = d, .vocab_size = 32128, \
+	.max_position_embeddings = 512, .normalization = NORM_RMSNORM, \
+	.position_embedding_type = POS_RELATIVE, \
+	.published_params_b = pub }, "relu" }
+
+static const struct preset model_presets[] = {
+	/* Totals: the paper's Table 2.1, which rounds to two significant
+	 * figures (1.3B, 2.7B, 13B) and under-reports the 24 x 1024
+	 * shape, whose count is 356M (OpenAI renamed GPT-2's copy of it
+	 * from 345M to 355M). */
+	GPT3("gpt3_126m", "", 12, 768, 12, 0.125),
+	GPT3("gpt3_350m", "", 24, 1024, 16, 0.350),
+	GPT3("gpt3_760m", "", 24, 1536, 16, 0.760),
+	GPT3("gpt3_1p3b", "", 24, 2048, 16, 1.3),
+	GPT3("gpt3_2p7b", "", 32, 2560, 32, 2.7),
+	GPT3("gpt3_6p7b", "", 32, 4096, 32, 6.7),
+	GPT3("gpt3_13b", "", 40, 5120, 40, 13.0),
+	GPT3("gpt3_175b", "gpt3_175b", 96, 12288, 96, 175.0),
+
+	/* Llama 2 (meta-llama/Llama-2-{7,13,70}b-hf config.json; totals
+	 * 6,738,415,616, 13,015,864,320 and 68,976,648,192 from the
+	 * checkpoints).  NeMo 2.0 has a recipe for 7B only. */
+	LLAMA("llama2_7b", "llama", "llama2_7b", 32, 4096, 11008, 32, 32,
+	      32000, 4096, 6.74),
+	LLAMA("llama2_13b", "llama", "", 40, 5120, 13824, 40, 40, 32000,
+	      4096, 13.02),
+	LLAMA("llama2_70b", "llama", "", 80, 8192, 28672, 64, 8, 32000,
+	      4096, 68.98),
+	/* Llama 3 and 3.1 (meta-llama/Meta-Llama-3-{8,70}B and
+	 * Llama-3.1-{8,70,405}B config.json; totals from the model
+	 * cards: 8.03 B, 70.6 B, 405 B). */
+	LLAMA("llama3_8b", "llama", "llama3_8b", 32, 4096, 14336, 32, 8,
+	      128256, 8192, 8.03),
+	LLAMA("llama3_70b", "llama", "llama3_70b", 80, 8192, 28672, 64, 8,
+	      128256, 8192, 70.6),
+	LLAMA("llama31_8b", "llama", "llama31_8b", 32, 4096, 14336, 32, 8,
+	      128256, 131072, 8.03),
+	LLAMA("llama31_70b", "llama", "llama31_70b", 80, 8192, 28672, 64, 8,
+	      128256, 131072, 70.6),
+	LLAMA("llama31_405b", "llama", "llama31_405b", 126, 16384, 53248,
+	      128, 8, 128256, 131072, 405.0),
+
+	/* Mistral 7B v0.1 (mistralai/Mistral-7B-v0.1 config.json; 7.24 B
+	 * on its Hub page). */
+	LLAMA("mistral_7b", "mistral", "mistral_7b", 32, 4096, 14336, 32, 8,
+	      32000, 32768, 7.24),
+	/* Mixtral (mistralai/Mixtral-8x7B-v0.1 and Mixtral-8x22B-v0.1
+	 * config.json; Mistral AI's announcements: 46.7 B total, 12.9 B
+	 * active; 141 B total, 39 B active). */
+	MIXTRAL("mixtral_8x7b", "mixtral_8x7b", 32, 4096, 14336, 32, 8,
+	        32000, 32768, 8, 2, 46.7),
+	MIXTRAL("mixtral_8x22b", "mixtral_8x22b", 56, 6144, 16384, 48, 8,
+	        32768, 65536, 8, 2, 141.0),
+
+	/* Gemma (google/gemma-{2b,7b} config.json; totals from Gemma's
+	 * report, arXiv 2403.08295, Table 2: embedding + non-embedding). */
+	GEMMA("gemma_2b", "gemma", "gemma_2b", 18, 2048, 16384, 8, 1, 256,
+	      2.51),
+	GEMMA("gemma_7b", "gemma", "gemma_7b", 28, 3072, 24576, 16, 16, 256,
+	      8.54),
+	/* Gemma 2 (google/gemma-2-{2b,9b,27b} config.json; totals from the
+	 * Gemma 2 report, arXiv 2408.00118, Table 2). */
+	GEMMA("gemma2_2b", "gemma2", "gemma2_2b", 26, 2304, 9216, 8, 4, 256,
+	      2.61),
+	GEMMA("gemma2_9b", "gemma2", "gemma2_9b", 42, 3584, 14336, 16, 8,
+	      256, 9.24),
+	GEMMA("gemma2_27b", "gemma2", "gemma2_27b", 46, 4608, 36864, 32, 16,
+	      128, 27.23),
+
+	/* Nemotron-4: 3.2 B embedding + 12.5 B non-embedding parameters
+	 * (arXiv 2402.16819, section 2); 9.4 B + 331.6 B (arXiv
+	 * 2406.11704, Table 1). */
+	NEMOTRON4("nemotron4_15b", "nemotron4_15b", 32, 6144, 24576, 48, 8,
+	          15.7),
+	NEMOTRON4("nemotron4_340b", "nemotron4_340b", 96, 18432, 73728, 96,
+	          8, 341.0),
+
+	/* StarCoder (bigcode/starcoder config.json, GPTBigCode: 40 layers,
+	 * 6144 wide, 48 heads sharing one K/V head, learned positions,
+	 * 8192 tokens, tied; "15.5B parameter models" on its card). */
+	{ {
+		.name = "starcoder_15b", .family = "starcoder",
+		.nemo_recipe = "starcoder_15b", .arch = ARCH_DECODER,
+		.num_layers = 40, .hidden_size = 6144,
+		.ffn_hidden_size = 24576, .num_attention_heads = 48,
+		.num_query_groups = 1, .kv_channels = 128,
+		.vocab_size = 49152, .max_position_embeddings = 8192,
+		.normalization = NORM_LAYERNORM,
+		.position_embedding_type = POS_LEARNED, .bias_linear = true,
+		.published_params_b = 15.5,
+	}, "gelu" },
+	/* Totals from the Hub pages: 3.03 B, 7.17 B, 16 B. */
+	STARCODER2("starcoder2_3b", "starcoder2_3b", 30, 3072, 12288, 24, 2,
+	           false, 3.03),
+	STARCODER2("starcoder2_7b", "starcoder2_7b", 32, 4608, 18432, 36, 4,
+	           false, 7.17),
+	STARCODER2("starcoder2_15b", "starcoder2_15b", 40, 6144, 24576, 48,
+	           4, true, 16.0),
+
+	/* Qwen2 (Qwen/Qwen2-{0.5B,1.5B,7B,72B} config.json; totals as the
+	 * Hub counts the checkpoints: 0.49, 1.54, 7.62, 72.7 B). */
+	QWEN("qwen2_500m", "qwen2", "qwen2_500m", 24, 896, 4864, 14, 2,
+	     151936, 131072, false, 0.49),
+	QWEN("qwen2_1p5b", "qwen2", "qwen2_1p5b", 28, 1536, 8960, 12, 2,
+	     151936, 131072, false, 1.54),
+	QWEN("qwen2_7b", "qwen2", "qwen2_7b", 28, 3584, 18944, 28, 4,
+	     152064, 131072, true, 7.62),
+	QWEN("qwen2_72b", "qwen2", "qwen2_72b", 80, 8192, 29568, 64, 8,
+	     152064, 131072, true, 72.71),
+	/* Qwen2.5 (Qwen/Qwen2.5-{0.5B,...,72B} config.json; "Number of
+	 * Parameters" on each model card). */
+	QWEN("qwen25_500m", "qwen25", "qwen25_500m", 24, 896, 4864, 14, 2,
+	     151936, 32768, false, 0.49),
+	QWEN("qwen25_1p5b", "qwen25", "qwen25_1p5b", 28, 1536, 8960, 12, 2,
+	     151936, 131072, false, 1.54),
+	QWEN("qwen25_3b", "qwen25", "", 36, 2048, 11008, 16, 2, 151936,
+	     32768, false, 3.09),
+	QWEN("qwen25_7b", "qwen25", "qwen25_7b", 28, 3584, 18944, 28, 4,
+	     152064, 131072, true, 7.61),
+	QWEN("qwen25_14b", "qwen25", "qwen25_14b", 48, 5120, 13824, 40, 8,
+	     152064, 131072, true, 14.7),
+	QWEN("qwen25_32b", "qwen25", "qwen25_32b", 64, 5120, 27648, 40, 8,
+	     152064, 131072, true, 32.5),
+	QWEN("qwen25_72b", "qwen25", "qwen25_72b", 80, 8192, 29568, 64, 8,
+	     152064, 131072, true, 72.7),
+
+	/* BERT: 110M on the model card; 336M as the Hub counts the
+	 * bert-large-uncased checkpoint (the paper rounds it to 340M). */
+	BERT("bert_110m", "bert_110m", 12, 768, 12, 0.110),
+	BERT("bert_340m", "bert_340m", 24, 1024, 16, 0.336),
+
+	/* T5: totals as the Hub counts the google-t5 checkpoints (223M,
+	 * 738M, 2.85B, 11.3B; the paper's 220M/770M/3B/11B are rounded). */
+	T5("t5_220m", "t5_220m", 12, 768, 3072, 12, 64, 0.223),
+	T5("t5_770m", "", 24, 1024, 4096, 16, 64, 0.738),
+	T5("t5_3b", "", 24, 1024, 16384, 32, 128, 2.85),
+	T5("t5_11b", "", 24, 1024, 65536, 128, 128, 11.3),
+};
+
+#define PRESET_COUNT (sizeof(model_presets) / sizeof(model_presets[0]))
+
+/* How many presets the catalog has. */
+size_t
+model_preset_count(void)
+{
+	return PRESET_COUNT;
+}
+
+/* The i-th preset in catalog order; NULL past the end. */
+const struct model *
+model_preset_at(size_t i)
+{
+	return i < PRESET_COUNT ? &model_presets[i].m : NULL;
+}
+
+/* The catalog entry named name, with its activation; NULL when none. */
+static const struct preset *
+model_preset_entry(const char *name)
+{
+	for (size_t i = 0; i < PRESET_COUNT; i++)
+		if (!strcmp(model_presets[i].m.name, name))
+			return &model_presets[i];
+	return NULL;
+}
+
+/* The preset named name; NULL when there is none. */
+const struct model *
+model_preset_find(const char *name)
+{
+	const struct preset *p = model_preset_entry(name);
+
+	return p ? &p->m : NULL;
+}
+
+/* The activation's name: the preset's own, else from the flag. */
+const char *
+model_activation_name(const struct model *m)
+{
+	const struct preset *p = model_preset_entry(m->name);
+
+	/* A copy of a preset keeps its name; a changed flag means the
+	 * user's own architecture, described by the flag alone. */
+	if (p && p->m.swiglu == m->swiglu)
+		return p->activation;
+	return m->swiglu ? "swiglu" : "gelu";
+}
+
+/* ---- parameter counts -------------------------------------------------- */
+
+/* Query width (heads x head dimension) and K/V width (groups x head
+ * dimension); the head dimension may differ from hidden / heads. */
+static double
+model_q_width(const struct model *m)
+{
+	return (double)m->num_attention_heads * m->kv_channels;
+}
+
+static double
+model_kv_width(const struct model *m)
+{
+	int groups = m->num_query_groups > 0 ? m->num_query_groups
+	                                     : m->num_attention_heads;
+
+	return (double)groups * m->kv_channels;
+}
+
+/* One normalization: LayerNorm has a scale and a shift, RMSNorm a scale. */
+static double
+model_norm_params(const struct model *m)
+{
+	return (m->normalization == NORM_LAYERNORM ? 2.0 : 1.0) *
+	       m->hidden_size;
+}
+
+/* Q, K, V and output projections, with their biases. */
+static double
+model_attention_params(const struct model *m)
+{
+	double h = m->hidden_size, q = model_q_width(m), kv = model_kv_width(m);
+	double p = 2.0 * h * q + 2.0 * h * kv;
+
+	if (m->bias_linear)
+		p += q + 2.0 * kv + h;
+	else if (m->bias_qkv)
+		p += q + 2.0 * kv;
+	return p;
+}
+
+/* An MLP of the given width: gated ones have gate, up and down
+ * projections, others up and down; biases on each output. */
+static double
+model_mlp_params(const struct model *m, double width)
+{
+	double h = m->hidden_size;
+	double p = (m->swiglu ? 3.0 : 2.0) * h * width;
+
+	if (m->bias_linear)
+		p += (m->swiglu ? 2.0 : 1.0) * width + h;
+	return p;
+}
+
+/* The MLP block: dense, or experts (all, or the top-k a token uses),
+ * the router (h x E, no bias in Megatron-LM) and any shared expert. */
+static double
+model_ffn_params(const struct model *m, bool active_only)
+{
+	double experts;
+	double p;
+
+	if (m->num_experts <= 0)
+		return model_mlp_params(m, m->ffn_hidden_size);
+	experts = active_only ? m->moe_router_topk : m->num_experts;
+	p = experts * model_mlp_params(m, m->moe_ffn_hidden_size) +
+	    (double)m->hidden_size * m->num_experts;
+	if (m->moe_shared_ffn_hidden_size > 0)
+		p += model_mlp_params(m, m->moe_shared_ffn_hidden_size);
+	return p;
+}
+
+/* One layer: attention, MLP, a norm before each; a T5 decoder layer also
+ * has cross-attention and its norm. */
+static double
+model_one_layer(const struct model *m, bool active_only, bool cross)
+{
+	double p = model_attention_params(m) +
+	           model_ffn_params(m, active_only) +
+	           2.0 * model_norm_params(m);
+
+	if (cross)
+		p += model_attention_params(m) + model_norm_params(m);
+	return p;
+}
+
+/* Encoder layers of an encoder-decoder; the rest are decoder layers. */
+static int
+model_encdec_encoder_layers(const struct model *m)
+{
+	return m->encoder_layers > 0 ? m->encoder_layers : m->num_layers / 2;
+}
+
+/* All transformer layers together. */
+static double
+model_all_layers(const struct model *m, bool active_only)
+{
+	int enc;
+
+	if (m->arch != ARCH_ENCDEC)
+		return m->num_layers * model_one_layer(m, active_only, false);
+	enc = model_encdec_encoder_layers(m);
+	return enc * model_one_layer(m, active_only, false) +
+	       (m->num_layers - enc) * model_one_layer(m, active_only, true);
+}
+
+/* One layer's parameters, averaged over encoder and decoder layers. */
+double
+model_layer_params(const struct model *m)
+{
+	if (m->num_layers <= 0)
+		return 0;
+	return model_all_layers(m, false) / m->num_layers;
+}
+
+/* Token, position and segment embeddings, and an untied output layer. */
+double
+model_embedding_params(const struct model *m)
+{
+	double h = m->hidden_size;
+	double p = (double)m->vocab_size * h;
+
+	if (m->untie_embeddings)
+		p += (double)m->vocab_size * h;
+	if (m->position_embedding_type == POS_LEARNED)
+		p += (double)m->max_position_embeddings * h;
+	if (m->arch == ARCH_ENCODER)
+		p += BERT_TOKEN_TYPES * h;
+	return p;
+}
+
+/*
+ * What is neither a layer nor an embedding: the final norm (one per
+ * stack of T5, the embedding norm of post-LN BERT), T5's relative
+ * position biases, and BERT's pooler, MLM transform (dense + norm +
+ * output bias) and next-sentence classifier.
+ */
+static double
+model_other_params(const struct model *m)
+{
+	double h = m->hidden_size;
+
+	switch (m->arch) {
+	case ARCH_DECODER:
+		return model_norm_params(m);
+	case ARCH_ENCDEC:
+		return 2.0 * model_norm_params(m) +
+		       (m->position_embedding_type == POS_RELATIVE
+		        ? 2.0 * T5_RELATIVE_BUCKETS * m->num_attention_heads
+		        : 0);
+	case ARCH_ENCODER:
+		return model_norm_params(m) + (h * h + h) +
+		       (h * h + h) + model_norm_params(m) + m->vocab_size +
+		       (BERT_NSP_CLASSES * h + BERT_NSP_CLASSES);
+	}
+	return 0;
+}
+
+/* Every parameter: layers, embeddings and the rest. */
+double
+model_params(const struct model *m)
+{
+	return model_all_layers(m, false) + model_embedding_params(m) +
+	       model_other_params(m);
+}
+
+/* The parameters one token passes through: top-k experts only. */
+double
+model_active_params(const struct model *m)
+{
+	return model_all_layers(m, true) + model_embedding_params(m) +
+	       model_other_params(m);
+}
+
+/* ---- validation ----------------------------------------------------- */
+
+/* The first non-positive size among the required ones, or NULL. */
+static const char *
+model_first_nonpositive(const struct model *m, int *value)
+{
+	const struct {
+		const char *key;
+		int value;
+	} sizes[] = {
+		{ "num_layers", m->num_layers },
+		{ "hidden_size", m->hidden_size },
+		{ "num_attention_heads", m->num_attention_heads },
+		{ "num_query_groups", m->num_query_groups },
+		{ "kv_channels", m->kv_channels },
+		{ "vocab_size", m->vocab_size },
+		{ "max_position_embeddings", m->max_position_embeddings },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (sizes[i].value <= 0) {
+			*value = sizes[i].value;
+			return sizes[i].key;
+		}
+	}
+	return NULL;
+}
+
+/* Mixture-of-experts settings; 0 or -1 with the reason in why. */
+static int
+model_validate_moe(const struct model *m, char *why, size_t whylen)
+{
+	if (m->num_experts < 0 || m->moe_router_topk < 0 ||
+	    m->moe_ffn_hidden_size < 0 || m->moe_shared_ffn_hidden_size < 0)
+		return snprintf(why, whylen, "num_experts, moe_router_topk "
+		                "and the expert FFN sizes cannot be "
+		                "negative"), -1;
+	if (m->num_experts == 0) {
+		if (m->ffn_hidden_size <= 0)
+			return snprintf(why, whylen, "ffn_hidden_size must be "
+			                "positive, not %d",
+			                m->ffn_hidden_size), -1;
+		return 0;
+	}
+	if (m->moe_router_topk < 1 || m->moe_router_topk > m->num_experts)
+		return snprintf(why, whylen, "moe_router_topk %d is not "
+		                "between 1 and num_experts %d",
+		                m->moe_router_topk, m->num_experts), -1;
+	if (m->moe_ffn_hidden_size <= 0)
+		return snprintf(why, whylen, "num_experts %d needs a positive "
+		                "moe_ffn_hidden_size", m->num_experts), -1;
+	return 0;
+}
+
+/* Check sizes, grouping, encoder split and MoE settings. */
+int
+model_validate(const struct model *m, char *why, size_t whylen)
+{
+	int value = 0;
+	const char *key = model_first_nonpositive(m, &value);
+
+	if (key)
+		return snprintf(why, whylen, "%s must be positive, not %d",
+		                key, value), -1;
+	/* Megatron-LM splits the heads into groups sharing one K/V head. */
+	if (m->num_attention_heads % m->num_query_groups != 0)
+		return snprintf(why, whylen, "num_attention_heads %d is not a "
+		                "multiple of num_query_groups %d",
+		                m->num_attention_heads,
+		                m->num_query_groups), -1;
+	if (m->arch == ARCH_ENCDEC &&
+	    (m->encoder_layers <= 0 || m->encoder_layers >= m->num_layers))
+		return snprintf(why, whylen, "an encoder-decoder needs between "
+		                "1 and num_layers - 1 = %d encoder layers, not "
+		                "%d", m->num_layers - 1, m->encoder_layers), -1;
+	return model_validate_moe(m, why, whylen);
+}

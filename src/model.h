@@ -56,6 +56,13 @@ const struct model *model_preset_at(size_t i);
 /* Look up a preset by exact name; NULL when there is none. */
 const struct model *model_preset_find(const char *name);
 
+/*
+ * Name of the MLP activation ("swiglu", "geglu", "gelu", "squared-relu",
+ * "relu"): a preset's own when m is (a copy of) one, else "swiglu" or
+ * "gelu" from m->swiglu.  A static string.
+ */
+const char *model_activation_name(const struct model *m);
+
 /* Total parameter count (all experts). */
 double model_params(const struct model *m);
 /* Parameters touched per token (top-k experts only). */
