@@ -1,23 +1,107 @@
-/* cmd-config.c - 'paratune config' (being written). */
+/*
+ * cmd-config.c - 'paratune config': the merged configuration, each value
+ * with the file and line it came from.
+ */
 #include "autoconfig.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "cmd.h"
+#include "config.h"
 #include "error.h"
+#include "json.h"
+#include "strbuf.h"
+#include "table.h"
+#include "xalloc.h"
 
 extern const struct cmd_entry cmd_config_entry;
 
+/* One table row: key, value, origin. */
+static void
+add_row(void *arg, const char *key, const char *value,
+        const struct origin *origin)
+{
+	struct table *t = arg;
+
+	table_add(t, "%s", key);
+	table_add(t, "%s", value ? value : "-");
+	if (origin->file)
+		table_add(t, "%s:%d", origin->file, origin->line);
+	else
+		table_add(t, "default");
+}
+
+/* key, value, origin; then why the model has its size. */
+static void
+print_table(FILE *out, const struct campaign *c)
+{
+	static const char *const columns[] = { "key", "value", "origin", NULL };
+	struct table t;
+
+	table_init(&t, columns);
+	campaign_each_value(c, add_row, &t);
+	table_print(&t, out);
+	table_release(&t);
+	if (c->size_reason)
+		fprintf(out, "\nmodel size: %s\n", c->size_reason);
+}
+
+/* The same as JSON (keys documented in paratune(1)). */
+static void
+print_json(FILE *out, const struct campaign *c, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+
+	json_init(&j, &sb, true);
+	json_begin_object(&j, NULL);
+	json_string(&j, "campaign", path);
+	json_string(&j, "site_file", c->policy.site_file);
+	json_string(&j, "size_reason", c->size_reason);
+	campaign_write_json(c, &j);
+	json_end_object(&j);
+	fputs(sb.buf, out);
+	strbuf_release(&sb);
+}
+
+/* paratune config [CAMPAIGN] [--set KEY=VALUE]... [--format FMT]. */
 static int
 cmd_config_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { OPT_FINISH };
-	int status;
+	struct str_list settings = STR_LIST_INIT;
+	const struct option opts[] = {
+		CONFIG_OPT_SET(&settings),
+		OPT_FORMAT_(NULL),
+		OPT_FINISH,
+	};
+	struct campaign c;
+	const char *path;
+	int n, status = EXIT_OK;
 
-	if (cmd_parse_args(ctx, &cmd_config_entry, opts, argc, argv, 0, -1,
-	                   &status) < 0)
-		return status;
-	return error("'config' is not written yet"), EXIT_SOFTWARE;
+	n = cmd_parse_args(ctx, &cmd_config_entry, opts, argc, argv, 0, 1,
+	                   &status);
+	if (n < 0)
+		goto cleanup;
+	if (ctx->format == FORMAT_CSV) {
+		error("'config' prints a table or json, not csv");
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
+	path = n > 0 ? argv[1] : NULL;
+	status = campaign_load_for(&c, ctx, path, &settings);
+	if (status == EXIT_OK && ctx->format == FORMAT_JSON)
+		print_json(ctx->out, &c, path);
+	else if (status == EXIT_OK)
+		print_table(ctx->out, &c);
+	campaign_release(&c);
+cleanup:
+	str_list_clear(&settings);
+	return status;
 }
 
 const struct cmd_entry cmd_config_entry = {
-	"config", NULL, NULL, "(not yet)", cmd_config_exec,
+	"config", NULL, "[CAMPAIGN] [--set KEY=VALUE]... [--format FMT]",
+	"print the merged configuration with the origin of every value",
+	cmd_config_exec,
 };

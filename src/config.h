@@ -62,11 +62,29 @@ struct origin {
 	int line;
 };
 
+/* The provenance of one key: the last layer that set it. */
+struct config_value {
+	const char *key;          /* registry path, "search.tensor_parallel" */
+	struct origin origin;
+};
+
+/*
+ * A model group with a family and no architecture, such as
+ * { family = "gpt3"; size_b = 5.0; }: the architecture is generated at the
+ * end of loading, once nodes, seq_length and the budget are known.
+ */
+struct model_family_spec {
+	char family[16];          /* "gpt3", "t5", "mt5", "bert"; "" when none */
+	double size_b;            /* 0: recommended from the budget */
+	int vocab_size;           /* 0: the family's NeMo default */
+};
+
 struct campaign {
 	char *name;
 	char *model_name;        /* preset name, custom name or family */
 	struct model model;      /* resolved architecture */
-	bool model_custom;
+	bool model_custom;       /* given as a group, not a preset name */
+	struct model_family_spec model_family; /* how a generated one was asked */
 	char *size_reason;       /* why a size was chosen, or NULL */
 	enum campaign_mode mode;
 	char *peft;              /* "none" or "lora" */
@@ -114,6 +132,7 @@ struct campaign {
 		int npatterns;
 	} results;
 	struct gpu_catalog gpus;
+	struct str_list gpus_set;   /* catalog entries a layer added/changed */
 
 	/* Provenance, one entry per key set by any layer (last wins). */
 	struct config_value *values;
@@ -122,26 +141,80 @@ struct campaign {
 	int nfiles;
 };
 
-/* Where to read each layer from; NULL members are skipped. */
+/*
+ * Where to read each layer from.  site_path NULL: $PARATUNE_SITE_CONF
+ * (empty: no site file), else PARATUNE_SYSCONFDIR/paratune.conf, which
+ * may be missing; a site file named explicitly must exist.  user_path
+ * NULL: $XDG_CONFIG_HOME/paratune/config, else
+ * $HOME/.config/paratune/config, either may be missing.
+ */
 struct config_sources {
 	const char *site_path;     /* NULL: PARATUNE_SITE_CONF, then sysconf */
 	bool no_site;              /* skip the site layer entirely */
 	const char *user_path;     /* NULL: ~/.config/paratune/config */
 	bool no_user;
 	const char *campaign_path;
-	const char *const *settings; /* "key=value" from the command line */
+	/* "key=value" from the command line: the key is a dotted registry
+	 * path, the value libconfig syntax ("[1, 2]", "4", "\"h100-sxm\"")
+	 * or a bare word taken as a string ("h100-sxm", "auto"). */
+	const char *const *settings;
 	int nsettings;
 };
 
 /* Defaults only; use before campaign_load or on its own. */
 void campaign_init(struct campaign *c);
+/* Free everything c owns; c is zeroed (campaign_init again to reuse). */
 void campaign_release(struct campaign *c);
 
 /*
- * Read every layer, validate, resolve the model and the GPU.  On error
- * print "error: FILE:LINE: ..." and return EXIT_CONFIG (78); 0 on success.
+ * Read every layer, validate, resolve the model and the GPU.  c must have
+ * been set up with campaign_init; release it afterwards even on error.
+ * On error print "error: FILE:LINE: ..." and return EXIT_CONFIG (78); 0 on
+ * success.  With a campaign file, name, model and gpu are required.
  */
 int campaign_load(struct campaign *c, const struct config_sources *src);
+
+struct cmd_ctx;
+
+/*
+ * campaign_init, then campaign_load as every command does it: the site
+ * file from --site (ctx->site_path), the user config, the campaign at
+ * path (NULL: none) and the --set KEY=VALUE settings (NULL: none).
+ * 0 or EXIT_CONFIG; release c afterwards either way.
+ */
+int campaign_load_for(struct campaign *c, const struct cmd_ctx *ctx,
+                      const char *path, const struct str_list *settings);
+
+/* The --set option every command that loads a campaign offers (needs
+ * cmd.h where it is used). */
+#define CONFIG_OPT_SET(list) OPT_STRLIST('s', "set", (list), "KEY=VALUE", \
+	"set a configuration key (repeatable), e.g. nodes=4")
+
+/* Where key (a registry path such as "nodes") got its value; NULL when
+ * it has its built-in default. */
+const struct origin *campaign_origin(const struct campaign *c,
+                                     const char *key);
+
+/*
+ * Call fn for every key in registry order (a model group is given member
+ * by member, "model.num_layers"), with its value in one-line libconfig
+ * syntax (NULL when unset) and its origin (file NULL: built-in default).
+ * The strings live only during the call.
+ */
+void campaign_each_value(const struct campaign *c,
+                         void (*fn)(void *arg, const char *key,
+                                    const char *value,
+                                    const struct origin *origin),
+                         void *arg);
+
+struct json;
+/*
+ * Write "values": { KEY: { "value": V, "file": F, "line": N }, ... } into
+ * the open JSON object j, keys and order as campaign_each_value; values
+ * are JSON numbers, strings, booleans, arrays, objects or null; file and
+ * line are null for built-in defaults.
+ */
+void campaign_write_json(const struct campaign *c, struct json *j);
 
 /*
  * Write the resolved campaign in libconfig syntax (plan freezes it into

@@ -1,9 +1,1290 @@
-/* test-config.c - (being written) */
+/*
+ * test-config.c - the layered configuration: example campaigns, layer
+ * order and origins, every kind of error with its FILE:LINE message,
+ * site locks and caps, models given three ways, and the frozen campaign
+ * reading back the same.
+ *
+ * Every test points HOME at a scratch directory and empties
+ * PARATUNE_SITE_CONF, so no real user or site configuration is read.
+ */
 #include "autoconfig.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "error.h"
+#include "gpu.h"
 #include "harness.h"
+#include "json.h"
+#include "layout.h"
+#include "model.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* A scratch directory that is also $HOME; no site file. */
+static char *
+scratch_begin(void)
+{
+	char *dir = harness_tmpdir();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	setenv("HOME", dir, 1);
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("PARATUNE_SITE_CONF", "", 1);
+	return dir;
+}
+
+/* Remove the scratch directory. */
+static void
+scratch_end(char *dir)
+{
+	harness_rmtree(dir);
+	free(dir);
+}
+
+/* Write text to DIR/NAME (creating DIR's subdirectories); returns the
+ * path, which the caller frees. */
+static char *
+scratch_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f;
+
+	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0700);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+struct load {
+	struct campaign c;
+	struct config_sources src;
+	char *err;              /* what campaign_load wrote to stderr */
+	int ret;
+};
+
+/* harness_capture_stderr's callback: init and load. */
+static int
+load_fn(void *arg)
+{
+	struct load *l = arg;
+
+	campaign_init(&l->c);
+	return campaign_load(&l->c, &l->src);
+}
+
+/* Load l->src with stderr captured into l->err. */
+static int
+load_run(struct load *l)
+{
+	l->err = harness_capture_stderr(load_fn, l, &l->ret);
+	return l->ret;
+}
+
+/* Free a load and its captured stderr. */
+static void
+load_release(struct load *l)
+{
+	campaign_release(&l->c);
+	free(l->err);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Load one campaign text (and settings) from DIR/camp.conf. */
+static int
+load_text(struct load *l, const char *dir, const char *text,
+          const char *const *settings, int nsettings)
+{
+	char *path = scratch_file(dir, "camp.conf", text);
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	l->src.campaign_path = path;
+	l->src.settings = settings;
+	l->src.nsettings = nsettings;
+	ret = load_run(l);
+	free(path);
+	l->src.campaign_path = NULL;
+	return ret;
+}
+
+/* Whether stderr held every one of the NULL-terminated strings. */
+static bool
+err_has(const struct load *l, const char *const *wanted)
+{
+	for (; *wanted; wanted++)
+		if (!strstr(l->err, *wanted)) {
+			fprintf(stderr, "\n  missing '%s' in: %s", *wanted,
+			        l->err);
+			return false;
+		}
+	return true;
+}
+
+/* A campaign text that must fail with exit 78 and these strings. */
+static void
+expect_error(const char *text, const char *const *settings, int nsettings,
+             const char *const *wanted)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	CU_ASSERT_EQUAL(load_text(&l, dir, text, settings, nsettings),
+	                EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, wanted));
+	load_release(&l);
+	scratch_end(dir);
+}
+
+/* Lines 1-3 of most test campaigns; later lines start at 4. */
+#define MINIMAL "name = \"t\";\nmodel = \"llama3_8b\";\ngpu = \"h100-sxm\";\n"
+
+/* Whether key came from a file ending in file_end at line; file_end
+ * NULL: from a built-in default. */
+static bool
+origin_is(const struct campaign *c, const char *key, const char *file_end,
+          int line)
+{
+	const struct origin *o = campaign_origin(c, key);
+	size_t n, m;
+
+	if (o == NULL)
+		return file_end == NULL;
+	if (file_end == NULL)
+		return false;
+	n = strlen(o->file);
+	m = strlen(file_end);
+	return o->line == line && n >= m && !strcmp(o->file + n - m, file_end);
+}
+
+/* Whether an int_list is exactly these n values. */
+static bool
+list_is(const struct int_list *l, int n, const int *v)
+{
+	if (l->is_auto || l->n != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (l->v[i] != v[i])
+			return false;
+	return true;
+}
+
+/* ---- example campaigns --------------------------------------------------- */
+
+static void
+test_example_campaign(void)
+{
+	char *dir = scratch_begin();
+	char *path = harness_srcpath("etc/campaigns/llama3-8b-h100.conf");
+	struct load l;
+	const struct campaign *c = &l.c;
+
+	memset(&l, 0, sizeof l);
+	l.src.campaign_path = path;
+	CU_ASSERT_EQUAL_FATAL(load_run(&l), 0);
+	CU_ASSERT_STRING_EQUAL(c->name, "llama3-8b-h100");
+	CU_ASSERT_STRING_EQUAL(c->model_name, "llama3_8b");
+	CU_ASSERT_FALSE(c->model_custom);
+	/* Meta-Llama-3-8B config.json: 32 layers, hidden 4096, FFN 14336,
+	 * 32 heads, 8 KV heads, vocabulary 128256. */
+	CU_ASSERT_EQUAL(c->model.num_layers, 32);
+	CU_ASSERT_EQUAL(c->model.hidden_size, 4096);
+	CU_ASSERT_EQUAL(c->model.ffn_hidden_size, 14336);
+	CU_ASSERT_EQUAL(c->model.num_attention_heads, 32);
+	CU_ASSERT_EQUAL(c->model.num_query_groups, 8);
+	CU_ASSERT_EQUAL(c->model.vocab_size, 128256);
+	CU_ASSERT_EQUAL(c->mode, MODE_PRETRAIN);
+	CU_ASSERT_EQUAL(c->nodes, 8);
+	CU_ASSERT_EQUAL(c->gpus_per_node, 8);
+	CU_ASSERT_STRING_EQUAL(c->gpu_name, "h100-sxm");
+	CU_ASSERT_STRING_EQUAL(c->gpu.name, "h100-sxm");
+	CU_ASSERT(c->gpu.memory_gib > 70 && c->gpu.memory_gib <= 80);
+	CU_ASSERT_EQUAL(c->seq_length, 8192);
+	CU_ASSERT(list_is(&c->global_batch_size, 1, (int[]){ 512 }));
+	CU_ASSERT_EQUAL(c->precision, PREC_BF16);
+	CU_ASSERT_DOUBLE_EQUAL(c->num_tokens_in_b, 1000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c->tflops_per_gpu, 140, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c->cost_per_gpu_hour, 3.0, 0);
+	CU_ASSERT_EQUAL(c->search.heuristics, HEUR_MODEL);
+	CU_ASSERT(c->search.tp.is_auto && c->search.pp.is_auto);
+	CU_ASSERT(c->search.vp.is_auto && c->search.mbs.is_auto);
+	CU_ASSERT(list_is(&c->search.cp, 2, (int[]){ 1, 2 }));
+	CU_ASSERT(list_is(&c->search.ep, 1, (int[]){ 1 }));
+	CU_ASSERT_EQUAL(c->search.recompute, BIT(RECOMPUTE_SELECTIVE));
+	CU_ASSERT(c->search.recompute_layers.is_auto);
+	CU_ASSERT_EQUAL(c->search.min_model_parallel, 1);
+	CU_ASSERT_EQUAL(c->search.max_model_parallel, 64);
+	CU_ASSERT_EQUAL(c->limits.max_steps_per_run, 50);
+	CU_ASSERT_EQUAL(c->limits.max_minutes_per_run, 20);
+	CU_ASSERT_EQUAL(c->limits.max_concurrent_jobs, 8);
+	CU_ASSERT_EQUAL(c->limits.retries, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c->memory.margin_gb, 4.0, 0);
+	CU_ASSERT_STRING_EQUAL(c->run.template_name, "megatron-lm");
+	CU_ASSERT_FALSE(c->base.set);
+	CU_ASSERT(origin_is(c, "seq_length", "llama3-8b-h100.conf", 13));
+	CU_ASSERT_STRING_EQUAL(l.err, "");
+	load_release(&l);
+	free(path);
+	scratch_end(dir);
+}
+
+static void
+test_demo_campaign(void)
+{
+	char *dir = scratch_begin();
+	char *path = harness_srcpath("etc/campaigns/demo.conf");
+	const struct search_space *s;
+	struct load l;
+	int combos;
+
+	memset(&l, 0, sizeof l);
+	l.src.campaign_path = path;
+	CU_ASSERT_EQUAL_FATAL(load_run(&l), 0);
+	s = &l.c.search;
+	CU_ASSERT_EQUAL(l.c.nodes, 4);
+	CU_ASSERT_EQUAL(l.c.gpus_per_node, 8);
+	CU_ASSERT_STRING_EQUAL(l.c.gpu.name, "h100-sxm");
+	CU_ASSERT_EQUAL(l.c.seq_length, 4096);
+	CU_ASSERT(list_is(&l.c.global_batch_size, 1, (int[]){ 256 }));
+	CU_ASSERT_STRING_EQUAL(l.c.run.template_name, "simulated");
+	CU_ASSERT_EQUAL(l.c.limits.max_steps_per_run, 30);
+	CU_ASSERT_EQUAL(l.c.limits.max_minutes_per_run, 5);
+	/* Every searched value is explicit, so the grid is the product of
+	 * the lists: between 10 and 25 candidates for the demo. */
+	CU_ASSERT_FALSE_FATAL(s->tp.is_auto || s->pp.is_auto ||
+	                      s->cp.is_auto || s->ep.is_auto ||
+	                      s->vp.is_auto || s->mbs.is_auto);
+	combos = s->tp.n * s->pp.n * s->cp.n * s->ep.n * s->vp.n * s->mbs.n;
+	CU_ASSERT(combos >= 10 && combos <= 25);
+	/* ... and each tp*pp divides the 32 GPUs. */
+	for (int i = 0; i < s->tp.n; i++)
+		for (int j = 0; j < s->pp.n; j++)
+			CU_ASSERT_EQUAL(32 % (s->tp.v[i] * s->pp.v[j]), 0);
+	load_release(&l);
+	free(path);
+	scratch_end(dir);
+}
+
+/* Collect the keys whose value did not come from a built-in default. */
+static void
+note_set_key(void *arg, const char *key, const char *value,
+             const struct origin *origin)
+{
+	struct strbuf *sb = arg;
+
+	(void)value;
+	if (origin->file)
+		strbuf_addf(sb, "%s;", key);
+}
+
+static void
+test_site_sample_loads(void)
+{
+	char *dir = scratch_begin();
+	char *path = harness_srcpath("etc/paratune.conf");
+	struct strbuf set = STRBUF_INIT;
+	struct load l;
+
+	memset(&l, 0, sizeof l);
+	l.src.site_path = path;
+	CU_ASSERT_EQUAL_FATAL(load_run(&l), 0);
+	CU_ASSERT_STRING_EQUAL(l.err, "");
+	/* Installing the sample changes nothing but the NCCL exports. */
+	campaign_each_value(&l.c, note_set_key, &set);
+	CU_ASSERT_STRING_EQUAL(set.buf, "env;");
+	CU_ASSERT(str_list_find(&l.c.env, "NCCL_NVLS_ENABLE=0") >= 0);
+	CU_ASSERT_STRING_EQUAL(l.c.policy.site_file, path);
+	strbuf_release(&set);
+	load_release(&l);
+	free(path);
+	scratch_end(dir);
+}
+
+/*
+ * Every example in the sample site file must be valid too: uncomment the
+ * lines that are settings ("#key = ..." or "#  member = ...", while prose
+ * is "# text") and load the result as the site file.
+ */
+static void
+test_site_sample_uncommented(void)
+{
+	char *dir = scratch_begin();
+	char *sample = harness_srcpath("etc/paratune.conf");
+	char *text = harness_slurp(sample, NULL);
+	struct strbuf all = STRBUF_INIT;
+	struct load l;
+	char *site;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		if (line[0] == '#' && line[1] != '\0' &&
+		    (line[1] != ' ' || line[2] == ' '))
+			strbuf_addf(&all, "%s\n", line + 1);
+		else
+			strbuf_addf(&all, "%s\n", line);
+	site = scratch_file(dir, "site.conf", all.buf);
+	memset(&l, 0, sizeof l);
+	l.src.site_path = site;
+	CU_ASSERT_EQUAL_FATAL(load_run(&l), 0);
+	CU_ASSERT_STRING_EQUAL(l.err, "");
+	CU_ASSERT_STRING_EQUAL(l.c.slurm.account, "ml-infra");
+	CU_ASSERT_EQUAL(l.c.slurm.directives.n, 2);
+	CU_ASSERT_EQUAL(l.c.policy.max_nodes, 16);
+	CU_ASSERT_EQUAL(l.c.policy.locked.n, 3);
+	CU_ASSERT_EQUAL(l.c.results.npatterns, 1);
+	CU_ASSERT_EQUAL(l.c.env.n, 5);
+	CU_ASSERT_PTR_NOT_NULL(gpu_catalog_find(&l.c.gpus, "h100-lab"));
+	CU_ASSERT_DOUBLE_EQUAL(l.c.cost_per_gpu_hour, 3.0, 0);
+	load_release(&l);
+	strbuf_release(&all);
+	free(site);
+	free(text);
+	free(sample);
+	scratch_end(dir);
+}
+
+/* ---- layers -------------------------------------------------------------- */
+
+static void
+test_layer_order_and_origins(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf",
+		"nodes = 2;\n"
+		"slurm = { partition = \"site-part\"; qos = \"site-qos\"; };\n"
+		"cost_per_gpu_hour = 1.5;\n");
+	char *user = scratch_file(dir, ".config/paratune/config",
+		"nodes = 3;\n"
+		"slurm = { qos = \"user-qos\"; };\n");
+	static const char *const set[] = { "nodes=5" };
+	struct load l;
+
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 4;\n",
+	                                NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 4);
+	CU_ASSERT(origin_is(&l.c, "nodes", "camp.conf", 4));
+	CU_ASSERT_STRING_EQUAL(l.c.slurm.partition, "site-part");
+	CU_ASSERT(origin_is(&l.c, "slurm.partition", "site.conf", 2));
+	CU_ASSERT_STRING_EQUAL(l.c.slurm.qos, "user-qos");
+	CU_ASSERT(origin_is(&l.c, "slurm.qos", "paratune/config", 2));
+	CU_ASSERT_DOUBLE_EQUAL(l.c.cost_per_gpu_hour, 1.5, 0);
+	CU_ASSERT(origin_is(&l.c, "seq_length", NULL, 0));
+	load_release(&l);
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 4;\n",
+	                                set, 1), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 5);
+	CU_ASSERT(origin_is(&l.c, "nodes", "command line", 1));
+	load_release(&l);
+
+	/* Without the campaign's line the user's value shows through. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 3);
+	CU_ASSERT(origin_is(&l.c, "nodes", "paratune/config", 1));
+	load_release(&l);
+	free(site);
+	free(user);
+	scratch_end(dir);
+}
+
+static void
+test_xdg_config_home_wins(void)
+{
+	char *dir = scratch_begin();
+	char *home = scratch_file(dir, ".config/paratune/config",
+	                          "nodes = 3;\n");
+	char *xdg = scratch_file(dir, "xdg/paratune/config", "nodes = 6;\n");
+	char *xdg_dir = xasprintf("%s/xdg", dir);
+	struct load l;
+
+	setenv("XDG_CONFIG_HOME", xdg_dir, 1);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 6);
+	load_release(&l);
+	unsetenv("XDG_CONFIG_HOME");
+	free(home);
+	free(xdg);
+	free(xdg_dir);
+	scratch_end(dir);
+}
+
+static void
+test_site_file_lookup(void)
+{
+	char *dir = scratch_begin();
+	char *missing = xasprintf("%s/no-such-site.conf", dir);
+	struct load l;
+
+	/* Named explicitly, by environment or --site, it must exist. */
+	setenv("PARATUNE_SITE_CONF", missing, 1);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL, NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(strstr(l.err, "no-such-site.conf") != NULL);
+	load_release(&l);
+	setenv("PARATUNE_SITE_CONF", "", 1);
+	memset(&l, 0, sizeof l);
+	l.src.site_path = missing;
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT(strstr(l.err, "no-such-site.conf") != NULL);
+	load_release(&l);
+	/* /dev/null is an empty site file. */
+	setenv("PARATUNE_SITE_CONF", "/dev/null", 1);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	load_release(&l);
+	setenv("PARATUNE_SITE_CONF", "", 1);
+	free(missing);
+	scratch_end(dir);
+}
+
+static void
+test_include_origins(void)
+{
+	char *dir = scratch_begin();
+	char *part = scratch_file(dir, "part.conf", "nodes = 3;\n"
+	                          "search = { tensor_paralel = [1]; };\n");
+	struct load l;
+
+	/* An @include'd file is named by its own path in messages. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"part.conf\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "/part.conf:2: unknown "
+	          "key 'search.tensor_paralel'", NULL }));
+	load_release(&l);
+	free(part);
+	part = scratch_file(dir, "part.conf", "nodes = 3;\n");
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "@include "
+	                                "\"part.conf\"\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 3);
+	CU_ASSERT(origin_is(&l.c, "nodes", "/part.conf", 1));
+	load_release(&l);
+	free(part);
+	scratch_end(dir);
+}
+
+static void
+test_command_line_settings(void)
+{
+	char *dir = scratch_begin();
+	static const char *const set[] = {
+		"gpu=h100-sxm",                      /* a bare word */
+		"search.tensor_parallel=[1, 2]",
+		"precision=\"fp16\"",
+		"search.recompute=full",
+		"search={ pipeline_parallel = [2, 4]; }",
+		"slurm.directives=[\"--exclusive\"]",
+		"search.sequence_parallel=[true, false]",
+		"run.templates_dir=/opt/templates",
+		"name=2024",                         /* a name, not a number */
+	};
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, set, 9), 0);
+	CU_ASSERT_STRING_EQUAL(l.c.gpu.name, "h100-sxm");
+	CU_ASSERT(origin_is(&l.c, "gpu", "command line", 1));
+	CU_ASSERT(list_is(&l.c.search.tp, 2, (int[]){ 1, 2 }));
+	CU_ASSERT(origin_is(&l.c, "search.tensor_parallel", "command line",
+	                    2));
+	CU_ASSERT_EQUAL(l.c.precision, PREC_FP16);
+	CU_ASSERT_EQUAL(l.c.search.recompute, BIT(RECOMPUTE_FULL));
+	CU_ASSERT_EQUAL(l.c.search.recompute,
+	                BIT(recompute_parse("full")));
+	CU_ASSERT(list_is(&l.c.search.pp, 2, (int[]){ 2, 4 }));
+	CU_ASSERT(origin_is(&l.c, "search.pipeline_parallel", "command line",
+	                    5));
+	CU_ASSERT_EQUAL(l.c.slurm.directives.n, 1);
+	CU_ASSERT_EQUAL(l.c.search.sequence_parallel, BIT(0) | BIT(1));
+	CU_ASSERT_STRING_EQUAL(l.c.run.templates_dir, "/opt/templates");
+	CU_ASSERT_STRING_EQUAL(l.c.name, "2024");
+	load_release(&l);
+	scratch_end(dir);
+}
+
+/* ---- errors -------------------------------------------------------------- */
+
+static void
+test_unknown_keys_suggest(void)
+{
+	static const char *const set[] = { "search.tensor_paralel=[1]" };
+
+	expect_error(MINIMAL "search = {\n  tensor_paralel = [1, 2];\n};\n",
+	             NULL, 0, (const char *const[]){
+	             "camp.conf:5: unknown key 'search.tensor_paralel'",
+	             "(did you mean 'search.tensor_parallel'?)", NULL });
+	expect_error(MINIMAL "seq_lenght = 4096;\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: unknown key "
+	             "'seq_lenght' (did you mean 'seq_length'?)", NULL });
+	/* A search key at the top level is found by its last part. */
+	expect_error(MINIMAL "tensor_parallel = [1];\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4:",
+	             "did you mean 'search.tensor_parallel'?", NULL });
+	expect_error(MINIMAL, set, 1, (const char *const[]){
+	             "command line:1: unknown key 'search.tensor_paralel' "
+	             "(did you mean 'search.tensor_parallel'?)", NULL });
+	expect_error(MINIMAL, (const char *const[]){ "model.num_layers=4" },
+	             1, (const char *const[]){ "command line:1: key "
+	             "'model.num_layers' can only be given inside its group "
+	             "('model = { ... }')", NULL });
+	expect_error(MINIMAL "model2 = 1;\nfoo_bar_baz = 2;\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: unknown key "
+	             "'model2'", "camp.conf:5: unknown key 'foo_bar_baz'",
+	             NULL });
+}
+
+static void
+test_type_and_range_errors(void)
+{
+	struct strbuf big = STRBUF_INIT;
+
+	expect_error(MINIMAL "nodes = \"four\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'nodes': "
+	             "expects an integer, not a string", NULL });
+	expect_error(MINIMAL "search = { tensor_parallel = 0; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'search.tensor_parallel': 0 is out of range", NULL });
+	expect_error(MINIMAL "seq_length = -1;\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'seq_length': "
+	             "-1 is out of range", NULL });
+	expect_error(MINIMAL "search = {\n pipeline_parallel = (1,\n"
+	             " \"two\");\n};\n", NULL, 0, (const char *const[]){
+	             "camp.conf:6: key 'search.pipeline_parallel': element "
+	             "2: expects an integer, not a string", NULL });
+	expect_error(MINIMAL "global_batch_size = [8.5];\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'global_batch_size': element 1: expects an integer",
+	             NULL });
+	expect_error(MINIMAL "search = { micro_batch_size = \"atuo\"; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.micro_batch_size'", "'atuo'", NULL });
+	strbuf_addstr(&big, MINIMAL "search = { tensor_parallel = [1");
+	for (int i = 1; i <= CONFIG_LIST_MAX; i++)
+		strbuf_addstr(&big, ", 1"); /* duplicates are fine ... */
+	strbuf_addstr(&big, "]; };\n");
+	expect_error(big.buf, NULL, 0, (const char *const[]){
+	             "camp.conf:4: key 'search.tensor_parallel': 65 values; "
+	             "at most 64", NULL });
+	strbuf_release(&big);
+	expect_error(MINIMAL "precision = \"bf17\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'precision': "
+	             "unknown value 'bf17' (did you mean 'bf16'?)",
+	             "fp32, fp16, bf16, fp8", NULL });
+	expect_error(MINIMAL "search = { recompute = [\"selective\", "
+	             "\"ful\"]; };\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: key 'search.recompute': element 2: "
+	             "unknown value 'ful' (did you mean 'full'?)", NULL });
+	expect_error(MINIMAL "search = 4;\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: key 'search': is a group", NULL });
+	expect_error("name = \"bad name\";\nmodel = \"llama3_8b\";\n"
+	             "gpu = \"h100-sxm\";\n", NULL, 0, (const char *const[]){
+	             "camp.conf:1: key 'name': 'bad name' is not a valid "
+	             "name", NULL });
+	expect_error(MINIMAL "env = [\"1BAD=x\"];\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'env': "
+	             "'1BAD=x' is not NAME=VALUE", NULL });
+	expect_error(MINIMAL "results = { patterns = ( { name = \"x\"; "
+	             "regex = \"a(b\"; } ); };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'results.patterns': regex 'a(b' does not compile",
+	             NULL });
+}
+
+static void
+test_unknown_model_and_gpu(void)
+{
+	expect_error("name = \"t\";\nmodel = \"llama3_8\";\n"
+	             "gpu = \"h100-sxm\";\n", NULL, 0, (const char *const[]){
+	             "camp.conf:2: key 'model': unknown model 'llama3_8' "
+	             "(did you mean 'llama3_8b'", NULL });
+	expect_error("name = \"t\";\nmodel = \"llama3_8b\";\n"
+	             "gpu = \"h100-sx\";\n", NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'gpu': unknown GPU 'h100-sx' (did you "
+	             "mean 'h100-sxm'", NULL });
+	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf: key 'model' is not "
+	             "set", NULL });
+	expect_error("model = \"llama3_8b\";\ngpu = \"h100-sxm\";\n", NULL,
+	             0, (const char *const[]){ "camp.conf: key 'name' is not "
+	             "set", NULL });
+}
+
+static void
+test_syntax_error_and_missing_file(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	expect_error(MINIMAL "nodes = ;\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: syntax error", NULL });
+	memset(&l, 0, sizeof l);
+	l.src.campaign_path = "/nonexistent/campaign.conf";
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT(strstr(l.err, "cannot read campaign file "
+	                 "'/nonexistent/campaign.conf'") != NULL);
+	load_release(&l);
+	scratch_end(dir);
+}
+
+static void
+test_layer_permissions(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf", "name = \"x\";\n");
+	struct load l;
+
+	expect_error(MINIMAL "policy = { max_nodes = 64; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'policy': can only be set in the site configuration",
+	             NULL });
+	memset(&l, 0, sizeof l);
+	l.src.site_path = site;
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT(strstr(l.err, "site.conf:1: key 'name': can only be set in "
+	                 "a campaign file or on the command line") != NULL);
+	load_release(&l);
+	free(site);
+	scratch_end(dir);
+}
+
+/* ---- site policy --------------------------------------------------------- */
+
+static void
+test_locked_keys(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf",
+		"slurm = { account = \"proj\"; qos = \"high\"; };\n"
+		"policy = { locked = [\"slurm.account\", \"container\"]; };\n");
+	static const char *const set_other[] = { "slurm.account=other" };
+	static const char *const set_same[] = { "slurm.account=proj" };
+	struct load l;
+	char *want = xasprintf("camp.conf:4: key 'slurm.account' is locked by "
+	                       "the site configuration %s", site);
+
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "slurm = { account = "
+	                          "\"other\"; };\n", NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ want, NULL }));
+	load_release(&l);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL, set_other, 1),
+	                EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "command line:1: key "
+	          "'slurm.account' is locked by the site configuration",
+	          NULL }));
+	load_release(&l);
+	/* A locked group locks its members. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "container = { image = "
+	                          "\"x\"; };\n", NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(strstr(l.err, "key 'container.image' is locked") != NULL);
+	load_release(&l);
+	/* Restating the site's value (a frozen campaign does) is fine; an
+	 * unlocked key may change. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "slurm = { account = "
+	                          "\"proj\"; qos = \"low\"; };\n", set_same,
+	                          1), 0);
+	CU_ASSERT_STRING_EQUAL(l.c.slurm.account, "proj");
+	CU_ASSERT_STRING_EQUAL(l.c.slurm.qos, "low");
+	load_release(&l);
+	free(want);
+	free(site);
+	scratch_end(dir);
+}
+
+static void
+test_locked_key_must_exist(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf",
+		"policy = {\n  locked = [\"slurm.acount\"];\n};\n");
+	struct load l;
+
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL, NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "site.conf:2: key "
+	          "'policy.locked': unknown key 'slurm.acount' (did you mean "
+	          "'slurm.account'?)", NULL }));
+	load_release(&l);
+	free(site);
+	scratch_end(dir);
+}
+
+static void
+test_policy_caps(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf",
+		"policy = {\n  max_nodes = 4;\n  max_concurrent_jobs = 3;\n"
+		"};\n");
+	struct load l;
+
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "nodes = 8;\n", NULL, 0),
+	                EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:4: key "
+	          "'nodes': 8 nodes is more than the site allows: "
+	          "policy.max_nodes = 4", "site.conf:2)", NULL }));
+	load_release(&l);
+	/* The built-in 8 concurrent jobs follow the cap of 3 ... */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 4;\n",
+	                                NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.limits.max_concurrent_jobs, 3);
+	CU_ASSERT_EQUAL(l.c.policy.max_nodes, 4);
+	load_release(&l);
+	/* ... a chosen 6 does not. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "limits = { "
+	                          "max_concurrent_jobs = 6; };\n", NULL, 0),
+	                EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:4: key "
+	          "'limits.max_concurrent_jobs': 6 is more than the site "
+	          "allows", "site.conf:3)", NULL }));
+	load_release(&l);
+	free(site);
+	scratch_end(dir);
+}
+
+/* ---- models -------------------------------------------------------------- */
+
+static void
+test_custom_architecture(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+	const struct model *m = &l.c.model;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir,
+		"name = \"t\";\ngpu = \"h100-sxm\";\n"
+		"model = {\n  name = \"tiny\";\n  num_layers = 4;\n"
+		"  hidden_size = 512;\n  num_attention_heads = 8;\n"
+		"  vocab_size = 32000;\n  max_position_embeddings = 2048;\n"
+		"  swiglu = true;\n  normalization = \"RMSNorm\";\n"
+		"  position_embedding_type = \"rope\";\n};\n", NULL, 0), 0);
+	CU_ASSERT(l.c.model_custom);
+	CU_ASSERT_STRING_EQUAL(l.c.model_name, "tiny");
+	CU_ASSERT_EQUAL(m->num_layers, 4);
+	CU_ASSERT_EQUAL(m->hidden_size, 512);
+	/* Megatron-LM's defaults: query groups = heads, kv = 512/8 = 64,
+	 * SwiGLU FFN int(4*512*2/3 / 64) * 64 = int(21.33) * 64 = 1344. */
+	CU_ASSERT_EQUAL(m->num_query_groups, 8);
+	CU_ASSERT_EQUAL(m->kv_channels, 64);
+	CU_ASSERT_EQUAL(m->ffn_hidden_size, 1344);
+	CU_ASSERT(m->swiglu);
+	CU_ASSERT_EQUAL(m->normalization, NORM_RMSNORM);
+	CU_ASSERT_EQUAL(m->position_embedding_type, POS_ROPE);
+	CU_ASSERT(m->bias_linear);      /* add_bias_linear defaults on */
+	CU_ASSERT_FALSE(m->untie_embeddings);
+	CU_ASSERT_EQUAL(m->num_experts, 0);
+	/* seq_length 2048 (default) fits max positions: no warning. */
+	CU_ASSERT_STRING_EQUAL(l.err, "");
+	load_release(&l);
+
+	/* Without SwiGLU the FFN is 4h; a mixture of experts gets top-2. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir,
+		"name = \"t\";\ngpu = \"h100-sxm\";\n"
+		"model = { num_layers = 4; hidden_size = 512; "
+		"num_attention_heads = 8; vocab_size = 32000; "
+		"max_position_embeddings = 1024; num_experts = 8; };\n"
+		"seq_length = 4096;\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(m->ffn_hidden_size, 2048);
+	CU_ASSERT_EQUAL(m->moe_router_topk, 2);
+	CU_ASSERT_EQUAL(m->moe_ffn_hidden_size, 2048);
+	CU_ASSERT_STRING_EQUAL(l.c.model_name, "custom");
+	/* seq_length beyond max positions: a warning, not an error. */
+	CU_ASSERT(strstr(l.err, "warning: ") != NULL);
+	CU_ASSERT(strstr(l.err, "camp.conf:4: key 'seq_length'") != NULL);
+	load_release(&l);
+	scratch_end(dir);
+
+	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\nmodel = {\n"
+	             "  num_layers = 4; hidden_size = 512;\n"
+	             "  num_attention_heads = 8; max_position_embeddings = "
+	             "2048;\n};\n", NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'model': an architecture needs "
+	             "'vocab_size'", NULL });
+	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\nmodel = {\n"
+	             "  num_layer = 4;\n};\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: unknown key 'model.num_layer' (did you "
+	             "mean 'model.num_layers'?)", NULL });
+}
+
+static void
+test_family_with_size(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir,
+		"name = \"t\";\ngpu = \"h100-sxm\";\n"
+		"model = { family = \"gpt3\"; size_b = 5.0; };\n", NULL, 0), 0);
+	/* NeMo's GPT-3 table: 4.5 <= 5 B < 8 B gives hidden 4096 and 32
+	 * heads (notes: NeMo auto configurator, section 2). */
+	CU_ASSERT_EQUAL(l.c.model.hidden_size, 4096);
+	CU_ASSERT_EQUAL(l.c.model.num_attention_heads, 32);
+	CU_ASSERT_EQUAL(l.c.model.vocab_size, 51200);
+	CU_ASSERT_STRING_EQUAL(l.c.model.family, "gpt3");
+	CU_ASSERT_STRING_EQUAL(l.c.model_name, "gpt3");
+	ASSERT_NEAR_REL(model_params(&l.c.model) / 1e9, 5.0, 0.1);
+	CU_ASSERT_STRING_EQUAL(l.c.size_reason,
+	                       "5 B parameters as given by model.size_b");
+	load_release(&l);
+	scratch_end(dir);
+	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\n"
+	             "model = { family = \"llama\"; size_b = 5.0; };\n", NULL,
+	             0, (const char *const[]){ "camp.conf:3: key "
+	             "'model.family': 'llama' cannot be generated", NULL });
+}
+
+static void
+test_family_recommended_size(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	/* NeMo's documented example: 20 nodes x 8 GPUs, 5 days, 300 B
+	 * tokens, 140 TFLOPS: 5*86400*160*140e12 / (8*300e9) = 4.032e9,
+	 * rounded to 4.03 B. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir,
+		"name = \"t\";\ngpu = \"h100-sxm\";\n"
+		"model = { family = \"gpt3\"; };\nnodes = 20;\n"
+		"max_training_days = 5.0;\nnum_tokens_in_b = 300;\n"
+		"seq_length = 2048;\n", NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(l.c.size_reason, "recommended 4.03 B "
+	                       "parameters: 160 GPUs x 140 TFLOPS for 5 days "
+	                       "on 300 B tokens");
+	/* 4.03 B < 4.5 B: hidden 3072, 32 heads; the power-of-two pass
+	 * takes 32 layers: 32*(12*3072^2 + 13*3072) + (51200+2048)*3072
+	 * = 3.789e9, within 6 % of 4.03e9 (the 6th margin step). */
+	CU_ASSERT_EQUAL(l.c.model.hidden_size, 3072);
+	CU_ASSERT_EQUAL(l.c.model.num_attention_heads, 32);
+	CU_ASSERT_EQUAL(l.c.model.num_layers, 32);
+	load_release(&l);
+	scratch_end(dir);
+}
+
+static void
+test_finetune_needs_lists(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	expect_error(MINIMAL "mode = \"finetune\";\n"
+	             "search = { tensor_parallel = [2]; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'mode': "
+	             "finetune needs explicit search.tensor_parallel and "
+	             "search.pipeline_parallel", NULL });
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "mode = \"finetune\";\n"
+	                          "peft = \"lora\";\nsearch = { "
+	                          "tensor_parallel = 2; pipeline_parallel = "
+	                          "[1]; };\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.mode, MODE_FINETUNE);
+	CU_ASSERT(list_is(&l.c.search.tp, 1, (int[]){ 2 }));
+	CU_ASSERT_STRING_EQUAL(l.c.peft, "lora");
+	load_release(&l);
+	scratch_end(dir);
+	expect_error(MINIMAL "peft = \"lora\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'peft': "
+	             "\"lora\" needs mode = \"finetune\"", NULL });
+}
+
+static void
+test_base_defaults(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+	const struct layout *b = &l.c.base.layout;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"global_batch_size = [256, 512];\n"
+		"search = { recompute = [\"full\", \"none\"]; };\n"
+		"base = { tensor_parallel = 2; pipeline_parallel = 4; };\n",
+		NULL, 0), 0);
+	CU_ASSERT(l.c.base.set);
+	CU_ASSERT_EQUAL(b->tp, 2);
+	CU_ASSERT_EQUAL(b->pp, 4);
+	CU_ASSERT_EQUAL(b->cp, 1);
+	CU_ASSERT_EQUAL(b->ep, 1);
+	CU_ASSERT_EQUAL(b->vp, 1);
+	CU_ASSERT_EQUAL(b->mbs, 1);
+	CU_ASSERT_EQUAL(b->gbs, 256);
+	CU_ASSERT_EQUAL(b->recompute, RECOMPUTE_NONE);
+	CU_ASSERT(b->sequence_parallel);
+	CU_ASSERT(b->distributed_optimizer);
+	CU_ASSERT_EQUAL(b->attention, ATTN_FLASH);
+	load_release(&l);
+	scratch_end(dir);
+}
+
+/* ---- GPUs ---------------------------------------------------------------- */
+
+static void
+test_gpu_catalog_overrides(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf",
+		"gpus = (\n"
+		"  { name = \"h100-sxm\"; memory_gib = 70.0; },\n"
+		"  { name = \"lab-gpu\"; memory_gib = 24.0; "
+		"bf16_tflops = 100.0; nvlink_domain = 2; nvlink_gbs = 50.0; "
+		"network_gbs = 12.5; }\n"
+		");\n");
+	struct campaign builtin;
+	const struct gpu *h100;
+	struct load l;
+
+	campaign_init(&builtin);
+	h100 = gpu_catalog_find(&builtin.gpus, "h100-sxm");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h100);
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	/* The override changes memory only. */
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.memory_gib, 70.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.peak_tflops[PREC_BF16],
+	                       h100->peak_tflops[PREC_BF16], 0);
+	CU_ASSERT_EQUAL(l.c.gpu.nvlink_domain, h100->nvlink_domain);
+	load_release(&l);
+	/* A new entry, with FP16 = BF16 and TF32 = BF16 / 2 by default,
+	 * and memory.gpu_memory_gb over the catalog's capacity. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, "name = \"t\";\n"
+	                                "model = \"llama3_8b\";\n"
+	                                "gpu = \"lab-gpu\";\n"
+	                                "memory = { gpu_memory_gb = 20.0; };\n",
+	                                NULL, 0), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.peak_tflops[PREC_FP16], 100.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.peak_tflops[PREC_FP32], 50.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.memory_gib, 20.0, 0);
+	CU_ASSERT_EQUAL(l.c.gpu.nvlink_domain, 2);
+	load_release(&l);
+	campaign_release(&builtin);
+	setenv("PARATUNE_SITE_CONF", "", 1);
+	free(site);
+	scratch_end(dir);
+	expect_error(MINIMAL "gpus = ( { name = \"new-gpu\"; memory_gib = "
+	             "24.0; } );\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: key 'gpus': new GPU 'new-gpu' needs "
+	             "'bf16_tflops'", NULL });
+	expect_error(MINIMAL "gpus = ( { name = \"h100-sxm\"; memory = 70.0;"
+	             " } );\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: unknown key 'gpus.memory' (did you mean "
+	             "'gpus.memory_gib'?)", NULL });
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Every architecture field (not the published count) agrees. */
+static bool
+model_equal(const struct model *a, const struct model *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->family, b->family) &&
+	       !strcmp(a->nemo_recipe, b->nemo_recipe) && a->arch == b->arch &&
+	       a->num_layers == b->num_layers &&
+	       a->encoder_layers == b->encoder_layers &&
+	       a->hidden_size == b->hidden_size &&
+	       a->ffn_hidden_size == b->ffn_hidden_size &&
+	       a->num_attention_heads == b->num_attention_heads &&
+	       a->num_query_groups == b->num_query_groups &&
+	       a->kv_channels == b->kv_channels &&
+	       a->vocab_size == b->vocab_size &&
+	       a->max_position_embeddings == b->max_position_embeddings &&
+	       a->swiglu == b->swiglu && a->normalization == b->normalization &&
+	       a->position_embedding_type == b->position_embedding_type &&
+	       a->untie_embeddings == b->untie_embeddings &&
+	       a->bias_linear == b->bias_linear && a->bias_qkv == b->bias_qkv &&
+	       a->num_experts == b->num_experts &&
+	       a->moe_router_topk == b->moe_router_topk &&
+	       a->moe_ffn_hidden_size == b->moe_ffn_hidden_size &&
+	       a->moe_shared_ffn_hidden_size == b->moe_shared_ffn_hidden_size;
+}
+
+/* Every catalog field agrees. */
+static bool
+gpu_equal(const struct gpu *a, const struct gpu *b)
+{
+	for (int p = 0; p < PREC_COUNT; p++)
+		if (a->peak_tflops[p] != b->peak_tflops[p])
+			return false;
+	return !strcmp(a->name, b->name) &&
+	       !strcmp(a->description, b->description) &&
+	       a->memory_gib == b->memory_gib &&
+	       a->nvlink_domain == b->nvlink_domain &&
+	       a->nvlink_gbs == b->nvlink_gbs &&
+	       a->network_gbs == b->network_gbs && a->hbm_tbs == b->hbm_tbs;
+}
+
+/* Write a loaded campaign, read it back as a campaign file, write again:
+ * both texts and the resolved values must agree. */
+static void
+round_trip(const char *dir, const char *text, const char *const *settings,
+           int nsettings)
+{
+	struct strbuf first = STRBUF_INIT, second = STRBUF_INIT;
+	struct load a, b;
+	char *frozen;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&a, dir, text, settings, nsettings),
+	                      0);
+	campaign_write(&a.c, &first, false);
+	frozen = scratch_file(dir, "frozen.conf", first.buf);
+	memset(&b, 0, sizeof b);
+	b.src.campaign_path = frozen;
+	CU_ASSERT_EQUAL_FATAL(load_run(&b), 0);
+	campaign_write(&b.c, &second, false);
+	CU_ASSERT_STRING_EQUAL(first.buf, second.buf);
+	CU_ASSERT_STRING_EQUAL(a.c.name, b.c.name);
+	CU_ASSERT(model_equal(&a.c.model, &b.c.model));
+	CU_ASSERT(gpu_equal(&a.c.gpu, &b.c.gpu));
+	CU_ASSERT_EQUAL(a.c.nodes, b.c.nodes);
+	CU_ASSERT_EQUAL(a.c.seq_length, b.c.seq_length);
+	CU_ASSERT_EQUAL(a.c.precision, b.c.precision);
+	CU_ASSERT_EQUAL(a.c.search.recompute, b.c.search.recompute);
+	CU_ASSERT_EQUAL(a.c.search.sequence_parallel,
+	                b.c.search.sequence_parallel);
+	CU_ASSERT(list_is(&b.c.search.cp, a.c.search.cp.n, a.c.search.cp.v));
+	CU_ASSERT_EQUAL(a.c.search.tp.is_auto, b.c.search.tp.is_auto);
+	CU_ASSERT_EQUAL(a.c.base.set, b.c.base.set);
+	CU_ASSERT_EQUAL(a.c.base.layout.tp, b.c.base.layout.tp);
+	CU_ASSERT_EQUAL(a.c.env.n, b.c.env.n);
+	CU_ASSERT_EQUAL(a.c.results.npatterns, b.c.results.npatterns);
+	CU_ASSERT_DOUBLE_EQUAL(a.c.memory.margin_gb, b.c.memory.margin_gb, 0);
+	CU_ASSERT_DOUBLE_EQUAL(a.c.cost_per_gpu_hour, b.c.cost_per_gpu_hour,
+	                       0);
+	free(frozen);
+	load_release(&a);
+	load_release(&b);
+	strbuf_release(&first);
+	strbuf_release(&second);
+}
+
+static void
+test_write_round_trip(void)
+{
+	char *dir = scratch_begin();
+	char *example = harness_srcpath("etc/campaigns/llama3-8b-h100.conf");
+	char *text = harness_slurp(example, NULL);
+	static const char *const set[] = {
+		"slurm.partition=batch",
+		"env=[\"A=1\", \"B=two words\"]",
+		"results.patterns=({ name = \"loss\"; "
+		"regex = \"loss: ([0-9.]+)\\\\s\"; })",
+		"base={ tensor_parallel = 2; }",
+		"slurm.directives=[\"--exclusive\"]",
+		"search.sequence_parallel=true",
+		"memory.margin_gb=2.75",
+		"gpus=({ name = \"h100-sxm\"; memory_gib = 79.6; })",
+	};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	round_trip(dir, text, set, 8);
+	/* A generated model is frozen as its architecture. */
+	round_trip(dir, "name = \"g\";\ngpu = \"h100-sxm\";\n"
+	           "model = { family = \"gpt3\"; size_b = 1.0; };\n", NULL, 0);
+	/* A custom MoE model with every member given. */
+	round_trip(dir, "name = \"m\";\ngpu = \"h100-sxm\";\n"
+	           "precision = \"fp16\";\n"
+	           "model = { name = \"moe\"; num_layers = 8; hidden_size = "
+	           "1024; num_attention_heads = 16; num_query_groups = 4; "
+	           "vocab_size = 50000; max_position_embeddings = 4096; "
+	           "num_experts = 8; moe_router_topk = 2; swiglu = true; "
+	           "untie_embeddings_and_output_weights = true; "
+	           "add_bias_linear = false; };\n", NULL, 0);
+	free(text);
+	free(example);
+	scratch_end(dir);
+}
+
+/* Every preset, frozen as an architecture group, reads back the same:
+ * no preset may hold a value the custom-model keys cannot express. */
+static void
+test_presets_round_trip(void)
+{
+	char *dir = scratch_begin();
+
+	for (size_t i = 0; i < model_preset_count(); i++) {
+		char *text = xasprintf("name = \"p\";\ngpu = \"h100-sxm\";\n"
+		                       "model = \"%s\";\nseq_length = 512;\n",
+		                       model_preset_at(i)->name);
+
+		round_trip(dir, text, NULL, 0);
+		free(text);
+	}
+	scratch_end(dir);
+}
+
+static void
+test_write_with_origin(void)
+{
+	char *dir = scratch_begin();
+	struct strbuf out = STRBUF_INIT;
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 4;\n"
+	                                "search = {\n  context_parallel = "
+	                                "[1, 2];\n};\n", NULL, 0), 0);
+	campaign_write(&l.c, &out, true);
+	CU_ASSERT(strstr(out.buf, "nodes = 4;  # ") != NULL);
+	CU_ASSERT(strstr(out.buf, "camp.conf:4\n") != NULL);
+	CU_ASSERT(strstr(out.buf, "  context_parallel = [1, 2];  # ") != NULL);
+	CU_ASSERT(strstr(out.buf, "camp.conf:6\n") != NULL);
+	CU_ASSERT(strstr(out.buf, "seq_length = 2048;  # default\n") != NULL);
+	CU_ASSERT(strstr(out.buf, "  num_layers = 32;  # ") != NULL);
+	CU_ASSERT(strstr(out.buf, "policy") == NULL);
+	load_release(&l);
+	strbuf_release(&out);
+	scratch_end(dir);
+}
+
+static void
+test_json_values(void)
+{
+	char *dir = scratch_begin();
+	struct strbuf out = STRBUF_INIT;
+	struct json j;
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 4;\n",
+	                                NULL, 0), 0);
+	json_init(&j, &out, false);
+	json_begin_object(&j, NULL);
+	campaign_write_json(&l.c, &j);
+	json_end_object(&j);
+	CU_ASSERT(strstr(out.buf, "\"nodes\":{\"value\":4,\"file\":\"") !=
+	          NULL);
+	CU_ASSERT(strstr(out.buf, "camp.conf\",\"line\":4}") != NULL);
+	CU_ASSERT(strstr(out.buf, "\"seq_length\":{\"value\":2048,\"file\":"
+	                 "null,\"line\":null}") != NULL);
+	CU_ASSERT(strstr(out.buf, "\"search.tensor_parallel\":{\"value\":"
+	                 "\"auto\"") != NULL);
+	CU_ASSERT(strstr(out.buf, "\"search.context_parallel\":{\"value\":"
+	                 "[1]") != NULL);
+	CU_ASSERT(strstr(out.buf, "\"slurm.account\":{\"value\":null") !=
+	          NULL);
+	load_release(&l);
+	strbuf_release(&out);
+	scratch_end(dir);
+}
+
+static void
+test_workload(void)
+{
+	char *dir = scratch_begin();
+	struct workload w;
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 2;\n"
+	                                "mode = \"finetune\";\n"
+	                                "peft = \"lora\";\nsearch = { "
+	                                "tensor_parallel = [1]; "
+	                                "pipeline_parallel = [1]; };\n"
+	                                "memory = { margin_gb = 6.0; "
+	                                "gpu_memory_gb = 40.0; };\n", NULL,
+	                                0), 0);
+	campaign_workload(&l.c, &w);
+	CU_ASSERT_PTR_EQUAL(w.model, &l.c.model);
+	CU_ASSERT_PTR_EQUAL(w.gpu, &l.c.gpu);
+	CU_ASSERT_EQUAL(w.nodes, 2);
+	CU_ASSERT_EQUAL(w.gpus_per_node, 8);
+	CU_ASSERT_EQUAL(w.seq_length, 2048);
+	CU_ASSERT(w.peft_lora);
+	CU_ASSERT_DOUBLE_EQUAL(w.gpu_memory_gib, 40.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w.margin_gib, 6.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w.num_tokens_b, 300, 0);
+	load_release(&l);
+	scratch_end(dir);
+}
+
+static void
+test_closest(void)
+{
+	static const char *const keys[] = {
+		"tensor_parallel", "pipeline_parallel", "context_parallel",
+	};
+	static const char *const models[] = {
+		"llama3_8b", "llama3_70b", "llama31_405b",
+	};
+
+	CU_ASSERT_STRING_EQUAL(config_closest("tensor_paralel", keys, 3),
+	                       "tensor_parallel");
+	/* A transposition is one edit. */
+	CU_ASSERT_STRING_EQUAL(config_closest("pipeline_parallle", keys, 3),
+	                       "pipeline_parallel");
+	CU_ASSERT_STRING_EQUAL(config_closest("LLAMA3_8B", models, 3),
+	                       "llama3_8b");
+	/* A truncated name: the shortest one it begins. */
+	CU_ASSERT_STRING_EQUAL(config_closest("llama3", models, 3),
+	                       "llama3_8b");
+	CU_ASSERT_PTR_NULL(config_closest("zzz", keys, 3));
+	CU_ASSERT_PTR_NULL(config_closest("bert", models, 3));
+}
+
+static const struct harness_test example_tests[] = {
+	{ "llama3-8b-h100.conf loads", test_example_campaign },
+	{ "demo.conf loads, 10-25 candidates", test_demo_campaign },
+	{ "the sample site file loads", test_site_sample_loads },
+	{ "its commented examples load", test_site_sample_uncommented },
+	{ NULL, NULL },
+};
+
+static const struct harness_test layer_tests[] = {
+	{ "site < user < campaign < command line",
+	  test_layer_order_and_origins },
+	{ "XDG_CONFIG_HOME before HOME", test_xdg_config_home_wins },
+	{ "site file lookup", test_site_file_lookup },
+	{ "@include", test_include_origins },
+	{ "command-line settings", test_command_line_settings },
+	{ NULL, NULL },
+};
+
+static const struct harness_test error_tests[] = {
+	{ "unknown keys suggest", test_unknown_keys_suggest },
+	{ "types and ranges", test_type_and_range_errors },
+	{ "unknown model and GPU", test_unknown_model_and_gpu },
+	{ "syntax error, missing file", test_syntax_error_and_missing_file },
+	{ "keys limited to layers", test_layer_permissions },
+	{ NULL, NULL },
+};
+
+static const struct harness_test policy_tests[] = {
+	{ "locked keys", test_locked_keys },
+	{ "locked keys must exist", test_locked_key_must_exist },
+	{ "max_nodes and max_concurrent_jobs", test_policy_caps },
+	{ NULL, NULL },
+};
+
+static const struct harness_test model_tests[] = {
+	{ "custom architecture", test_custom_architecture },
+	{ "family with size_b", test_family_with_size },
+	{ "family with a recommended size", test_family_recommended_size },
+	{ "finetune needs lists", test_finetune_needs_lists },
+	{ "base configuration defaults", test_base_defaults },
+	{ "GPU catalog overrides", test_gpu_catalog_overrides },
+	{ "workload", test_workload },
+	{ NULL, NULL },
+};
+
+static const struct harness_test write_tests[] = {
+	{ "round trip", test_write_round_trip },
+	{ "every preset round trips", test_presets_round_trip },
+	{ "origins", test_write_with_origin },
+	{ "json", test_json_values },
+	{ "closest", test_closest },
+	{ NULL, NULL },
+};
 
 static const struct harness_suite suites[] = {
+	{ "config examples", example_tests },
+	{ "config layers", layer_tests },
+	{ "config errors", error_tests },
+	{ "config policy", policy_tests },
+	{ "config models", model_tests },
+	{ "config writing", write_tests },
 	{ NULL, NULL },
 };
 
