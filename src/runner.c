@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@
 /* An intent younger than this is not declared lost: accounting may not
  * have heard of a job that ran and left the controller within seconds. */
 #define INTENT_GRACE_S 10
+/* How long a job known to neither the controller nor accounting is
+ * waited for before its own output decides what happened to it. */
+#define ACCOUNTING_LAG_S 300
 
 /* ---- applying events ------------------------------------------------------- */
 
@@ -500,6 +504,12 @@ poll_one(struct runner *r, struct cand_status *c,
 			*unreachable = true;
 			return 0; /* decide nothing without accounting */
 		}
+		/* slurmdbd hears of a job's end a moment after the
+		 * controller forgets it: give it time before guessing. */
+		if (job == NULL && ret == SLURM_E_OK &&
+		    c->state != CS_SUBMITTING &&
+		    time(NULL) - c->submit_time < ACCOUNTING_LAG_S)
+			return 0;
 	}
 	if (job == NULL)
 		ret = job_unknown(r, c);
@@ -644,6 +654,10 @@ submit_one(struct runner *r, struct cand_status *c)
 		ret = runner_event(r, false, "rejected", c->name, "reason=%s",
 		                   "rejected") ? EXIT_DATAERR : 0;
 	} else {
+		/* Fault injection for the exactly-once test (as git's
+		 * GIT_TEST_* variables): die between the call and the record. */
+		if (getenv("PARATUNE_TEST_KILL_AFTER_SUBMIT"))
+			raise(SIGKILL);
 		ret = runner_event(r, false, "submitted", c->name,
 		                   "job=%" PRIu32 " time=%ld", id,
 		                   (long)time(NULL)) ? EXIT_DATAERR : 0;

@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# Integration tests of paratune's Slurm side on the local testbed
+# (scripts/testbed): a campaign carried to the end by resume alone, the
+# failure kinds Slurm and the trainer produce, retries after a node
+# failure, jobs found in accounting after they left the controller,
+# exactly-once submission across a SIGKILL, the lock, and a controller
+# that is down.  Needs root and a running or startable testbed.
+# Last line: "N passed, N failed"; exit 1 on any failure.
+
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${PARATUNE_BUILDDIR:-$ROOT}
+PT=$BUILD/paratune
+DATA=$ROOT/tests/integration/data
+TESTBED=$ROOT/scripts/testbed
+export PARATUNE_TEMPLATES=$ROOT/templates
+export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
+export PARATUNE_SITE_CONF=/dev/null
+PASS=0
+FAIL=0
+WORK=$(mktemp -d /tmp/paratune-itest.XXXXXX)
+
+ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+
+finish() {
+	scontrol update nodename=gpu[1-4] state=resume >/dev/null 2>&1 || true
+	rm -rf "$WORK"
+	echo "$PASS passed, $FAIL failed"
+	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+}
+trap finish EXIT
+
+"$TESTBED" up >/dev/null || { fail "testbed up"; exit 1; }
+eval "$("$TESTBED" env)"
+
+# plan NAME [--set K=V]...: a fresh campaign directory from small.conf.
+plan() {
+	local name=$1; shift
+	"$PT" -q plan "$DATA/small.conf" -o "$WORK/$name" --force "$@"
+}
+
+# resume_until DIR SECONDS: run resume (as cron would) until finished.
+resume_until() {
+	local dir=$1 limit=$2 t=0
+	while ((t < limit)); do
+		"$PT" -q resume "$dir" || return 1
+		grep -q ' finished ' "$dir/journal.log" && return 0
+		sleep 2
+		t=$((t + 2))
+	done
+	return 1
+}
+
+# state_of DIR NAME_PART: the recorded state of the candidate.
+state_of() {
+	"$PT" status "$1" --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join(c["state"] for c in d["candidates"] if sys.argv[1] in c["name"]))' "$2"
+}
+
+journal_no_gap() {
+	awk '{ if ($1 != NR) exit 1 }' "$1/journal.log"
+}
+
+# No tag was ever submitted twice: accounting knows each tag once.
+no_duplicate_tags() {
+	local id
+	id=$(awk '/^campaign /{print $2}' "$1/state")
+	[[ -n $id ]] || return 1
+	! sacct -n -X -P -S now-1hour -o JobName --name="" 2>/dev/null |
+		grep "^pt-$id-" | sort | uniq -d | grep -q .
+}
+
+test_whole_campaign() {
+	plan whole || { fail "plan"; return; }
+	"$PT" -q submit "$WORK/whole" || { fail "submit"; return; }
+	check "campaign runs to the end through resume alone" \
+		resume_until "$WORK/whole" 150
+	check "every selected candidate completed" \
+		test "$(state_of "$WORK/whole" tp_)" = "completed completed completed"
+	check "journal has no gap" journal_no_gap "$WORK/whole"
+	check "no tag submitted twice" no_duplicate_tags "$WORK/whole"
+	check "logs written in the run directories" \
+		grep -q 'iteration *20/ *20' "$WORK"/whole/runs/*tp_8*/slurm-*.out
+}
+
+# A job that finished and left the controller while no resume ran is
+# found in accounting, as on a busy cluster with cron every few minutes.
+test_accounting() {
+	local id i
+	plan acct --set 'search.tensor_parallel=[8]' \
+		--set 'limits.max_concurrent_jobs=1' || { fail "plan acct"; return; }
+	"$PT" -q submit "$WORK/acct"
+	id=$(awk '$3 == "submitted" {sub("job=", "", $5); print $5; exit}' \
+		"$WORK/acct/journal.log")
+	for ((i = 0; i < 90; i++)); do
+		scontrol show job "$id" >/dev/null 2>&1 || break
+		sleep 1
+	done
+	check "the job left the controller" test "$i" -lt 90
+	"$PT" -q resume "$WORK/acct"
+	check "its end was read from accounting" \
+		grep -q "job=$id .*source=accounting" "$WORK/acct/journal.log"
+	resume_until "$WORK/acct" 120
+}
+
+test_cuda_oom() {
+	plan cudaoom --set 'search.tensor_parallel=[1]' \
+		--set 'search.micro_batch_size=[8]' || { fail "plan oom"; return; }
+	"$PT" -q submit "$WORK/cudaoom" --include-unsafe
+	resume_until "$WORK/cudaoom" 90
+	check "a CUDA OOM ends the job failed" \
+		test "$(state_of "$WORK/cudaoom" tp_1)" = failed
+	check "with PyTorch's message in its output" \
+		grep -q 'torch.OutOfMemoryError: CUDA out of memory' \
+		"$WORK"/cudaoom/runs/*/slurm-*.out
+}
+
+test_host_oom() {
+	plan hostoom --set "run.template=\"$DATA/hostmem.sbatch\"" \
+		--set 'search.tensor_parallel=[8]' || { fail "plan hostoom"; return; }
+	"$PT" -q submit "$WORK/hostoom"
+	resume_until "$WORK/hostoom" 90
+	check "a cgroup memory kill is Slurm's OUT_OF_MEMORY" \
+		test "$(state_of "$WORK/hostoom" tp_8)" = oom
+}
+
+test_timeout() {
+	plan timeout --set 'limits.max_minutes_per_run=1' \
+		--set 'env=["PARATUNE_SIM_FAULT=hang:5"]' \
+		--set 'search.tensor_parallel=[8]' || { fail "plan timeout"; return; }
+	"$PT" -q submit "$WORK/timeout"
+	resume_until "$WORK/timeout" 200
+	check "a job past its time limit is a timeout" \
+		test "$(state_of "$WORK/timeout" tp_8)" = timeout
+}
+
+test_node_fail() {
+	local node i
+	plan nodefail --set 'search.tensor_parallel=[8]' \
+		--set 'env=["PARATUNE_SIM_FAULT=hang"]' \
+		--set 'limits.max_minutes_per_run=3' || { fail "plan nodefail"; return; }
+	"$PT" -q submit "$WORK/nodefail"
+	for ((i = 0; i < 30; i++)); do
+		"$PT" -q resume "$WORK/nodefail"
+		[[ $(state_of "$WORK/nodefail" tp_8) == running ]] && break
+		sleep 1
+	done
+	node=$(awk '/ state=running /{for(i=1;i<=NF;i++) if ($i ~ /^nodes=/) {sub("nodes=","",$i); print $i}}' \
+		"$WORK/nodefail/journal.log" | tail -1)
+	node=$(scontrol show hostnames "$node" | head -1)
+	scontrol update nodename="$node" state=down reason=paratune-test
+	sleep 3
+	"$PT" -q resume "$WORK/nodefail"
+	check "a node failure is retried" grep -q " retry .*exclude=" \
+		"$WORK/nodefail/journal.log"
+	check "the retry is a second attempt avoiding the node" \
+		grep -q "attempt=2" "$WORK/nodefail/journal.log"
+	"$PT" -q cancel "$WORK/nodefail"
+	scontrol update nodename="$node" state=resume
+	check "cancel records every job cancelled" \
+		test "$(state_of "$WORK/nodefail" tp_8)" = cancelled
+}
+
+test_kill_after_submit() {
+	local n
+	plan killed --set 'search.tensor_parallel=[8]' || { fail "plan killed"; return; }
+	PARATUNE_TEST_KILL_AFTER_SUBMIT=1 "$PT" -q submit "$WORK/killed"
+	check "SIGKILL right after the submission call leaves an intent" \
+		test "$(awk '$3 == "intent"' "$WORK/killed/journal.log" | wc -l)" = 1
+	resume_until "$WORK/killed" 90
+	n=$(awk '$3 == "intent" {print $4}' "$WORK/killed/journal.log" |
+		sort | uniq -d | wc -l)
+	check "resume found the job by its tag: one intent per candidate" \
+		test "$n" = 0
+	check "and the candidate completed" \
+		test "$(state_of "$WORK/killed" tp_8)" = completed
+	check "no tag submitted twice after the kill" no_duplicate_tags "$WORK/killed"
+}
+
+test_lock() {
+	local before out
+	plan locked --set 'search.tensor_parallel=[8]' || { fail "plan locked"; return; }
+	"$PT" -q submit "$WORK/locked"
+	before=$(md5sum < "$WORK/locked/state")
+	flock "$WORK/locked/.lock" sleep 4 &
+	sleep 0.5
+	out=$("$PT" resume "$WORK/locked")
+	check "resume while another holds the lock exits 0" test $? = 0
+	check "and says so" grep -q "another paratune" <<<"$out"
+	check "and changes nothing" test "$(md5sum < "$WORK/locked/state")" = "$before"
+	wait
+	resume_until "$WORK/locked" 90
+}
+
+test_controller_down() {
+	local before rc i
+	plan down --set 'search.tensor_parallel=[8]' \
+		--set 'env=["PARATUNE_SIM_FAULT=hang"]' || { fail "plan down"; return; }
+	"$PT" -q submit "$WORK/down"
+	# Running steps survive a controller restart; a step launched while
+	# it is down does not (srun cannot confirm its allocation).
+	for ((i = 0; i < 30; i++)); do
+		"$PT" -q resume "$WORK/down"
+		[[ $(state_of "$WORK/down" tp_) == "running running" ]] && break
+		sleep 1
+	done
+	sleep 3
+	before=$(md5sum < "$WORK/down/state")
+	"$TESTBED" stop slurmctld >/dev/null
+	"$PT" -q resume "$WORK/down" 2>/dev/null
+	rc=$?
+	check "controller down: resume exits 75" test "$rc" = 75
+	check "and leaves the state as it was" \
+		test "$(md5sum < "$WORK/down/state")" = "$before"
+	"$TESTBED" start slurmctld >/dev/null
+	"$PT" -q resume "$WORK/down"
+	check "controller back: the jobs kept running" \
+		test "$(state_of "$WORK/down" tp_)" = "running running"
+	"$PT" -q cancel "$WORK/down"
+	check "and cancel reaches them" \
+		test "$(state_of "$WORK/down" tp_)" = "cancelled cancelled"
+}
+
+# Run the tests named on the command line, or all of them.
+if (($#)); then
+	for t in "$@"; do "test_$t"; done
+else
+	test_whole_campaign
+	test_accounting
+	test_kill_after_submit
+	test_lock
+	test_cuda_oom
+	test_host_oom
+	test_node_fail
+	test_controller_down
+	test_timeout
+fi
