@@ -1,0 +1,198 @@
+/*
+ * config-int.h - what the files of the configuration module share: the
+ * key registry's types (config-registry.c), the loader's state and error
+ * helpers (config.c), reading one setting (config-values.c), the model,
+ * GPU and pattern groups (config-model.c, config-gpu.c,
+ * config-patterns.c), values read back out (config-visit.c) and
+ * provenance (config-write.c).  Only config*.c include it.
+ */
+#ifndef PARATUNE_CONFIG_INT_H
+#define PARATUNE_CONFIG_INT_H
+
+#include <libconfig.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "model.h"
+#include "strbuf.h"
+
+/* ---- the registry (config-registry.c) ---------------------------------- */
+
+/* How a value is written in a file and where it is stored. */
+enum key_type {
+	KT_GROUP,       /* a group of further keys */
+	KT_INT,         /* int */
+	KT_DOUBLE,      /* double; an integer is accepted */
+	KT_BOOL,        /* bool */
+	KT_STRING,      /* char *, owned */
+	KT_NAME,        /* char[size] */
+	KT_ENUM,        /* one of choices, stored in an int-sized enum */
+	KT_ENUM_STRING, /* one of choices, stored as char * */
+	KT_INTS,        /* int, list of ints, or "auto": struct int_list */
+	KT_KINDS,       /* one or a list of choices: bit mask */
+	KT_BOOLS,       /* bool or list of bools (or "auto"): bit mask */
+	KT_STRINGS,     /* string or list of strings, appended */
+	KT_ENV,         /* list of "NAME=VALUE", merged by NAME */
+	KT_MODEL,       /* preset name or a group */
+	KT_GPUS,        /* list of GPU catalog entries */
+	KT_PATTERNS,    /* list of { name; regex; } */
+};
+
+/* The struct a key's offset refers to. */
+enum key_in {
+	IN_CAMPAIGN,    /* struct campaign */
+	IN_MODEL,       /* struct model_group, inside model = { ... } */
+	IN_GPU,         /* struct gpu, inside gpus = ( { ... } ) */
+	IN_PATTERN,     /* struct log_pattern, inside results.patterns */
+};
+
+enum config_layer {
+	LAYER_DEFAULT, LAYER_SITE, LAYER_USER, LAYER_CAMPAIGN, LAYER_CMDLINE,
+};
+
+#define SITE_ONLY BIT(LAYER_SITE)
+#define RUN_ONLY (BIT(LAYER_CAMPAIGN) | BIT(LAYER_CMDLINE))
+
+#define F_AUTO   0x01u  /* accepts "auto" */
+#define F_MEMBER 0x02u  /* only inside its parent's value */
+#define F_CLEAR  0x04u  /* an empty string unsets it */
+#define F_NAME   0x08u  /* [A-Za-z0-9._-]+, not starting with '.' or '-' */
+#define F_OPTION 0x10u  /* each string is a command-line option ("-...") */
+
+struct config_key {
+	const char *path;       /* "search.tensor_parallel" */
+	enum key_type type;
+	enum key_in in;
+	size_t off;             /* offset of the field in the 'in' struct */
+	size_t size;            /* KT_NAME: size of the char array */
+	double min, max;        /* numbers and list elements */
+	unsigned layers;        /* BIT(LAYER_*) that may set it; 0: all */
+	unsigned flags;
+	const char *const *choices; /* KT_ENUM*, KT_KINDS; NULL-terminated */
+};
+
+/* A model = { ... } group while it is being read. */
+struct model_group {
+	struct model m;
+	double size_b;
+};
+
+/* Every key, in the order `paratune config` and campaign.conf show. */
+extern const struct config_key config_registry[];
+/* How many entries config_registry has. */
+extern const size_t config_nkeys;
+/* The names of enum precision, NULL-terminated. */
+extern const char *const config_precision_names[];
+
+/* The registry entry for an exact dotted path, or NULL. */
+const struct config_key *config_registry_find(const char *path);
+/* Length of the parent group's path ("search" in "search.tp"); 0 at top. */
+size_t config_parent_len(const char *path);
+/* The last component of a path. */
+const char *config_last_part(const char *path);
+/* Whether k sits directly in the group whose path is prefix[0..len). */
+bool config_key_in_group(const struct config_key *k, const char *prefix,
+                         size_t len);
+/* Append " (did you mean 'a'?)" (up to three names), or nothing. */
+void config_suggest_names(struct strbuf *sb, const char *word,
+                          const char *const *cands, int n);
+/* The registry path closest to an unknown one, or NULL. */
+const char *config_suggest_key(const char *path, enum key_in in);
+
+/* ---- provenance (config-write.c) --------------------------------------- */
+
+/* The campaign's copy of a file name, kept as long as the campaign. */
+const char *config_intern(struct campaign *c, const char *file);
+/* Remember that key got its value at o (the last layer wins). */
+void config_record(struct campaign *c, const char *key, struct origin o);
+/* Whether any layer set key. */
+bool config_key_set(const struct campaign *c, const char *key);
+/* "FILE:LINE" of a key's value, or "built-in default". */
+void config_origin_text(const struct campaign *c, const char *key, char *buf,
+                        size_t len);
+/* "error: FILE:LINE: key 'K': MSG" at the place key got its value. */
+int config_origin_error(const struct campaign *c, const char *key,
+                        const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- values read back out (config-visit.c) ----------------------------- */
+
+/* A key's value as one line of libconfig; false when it is unset. */
+bool config_key_text(const struct campaign *c, const void *base,
+                     const struct config_key *k, struct strbuf *out);
+/* A key's value into the JSON writer j, as the member name. */
+void config_key_json(const struct campaign *c, const void *base,
+                     const struct config_key *k, struct json *j,
+                     const char *name);
+/* Every member of one struct (model, gpu, pattern) as one libconfig
+ * group on one line. */
+void config_members_text(const struct campaign *c, enum key_in in,
+                         const void *base, struct strbuf *out);
+/* A libconfig string literal (escapes as libconfig's scanner reads them). */
+void config_conf_quote(struct strbuf *out, const char *s);
+
+/* ---- the loader (config.c) --------------------------------------------- */
+
+/* The state of one campaign_load: which layer is being read, from where. */
+struct loader {
+	struct campaign *c;
+	enum config_layer layer;
+	const char *file;       /* interned: the layer's file, "command line" */
+	const char *dir;        /* the layer file's directory, for @include */
+	int line;               /* command line: the setting's number, else 0 */
+};
+
+/* Where a setting came from: its file (an @include'd one included). */
+struct origin config_origin_at(struct loader *ld, const config_setting_t *s);
+/* "error: FILE:LINE: MSG" at a setting. */
+int config_at_error(struct loader *ld, const config_setting_t *s,
+                    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "error: FILE:LINE: key 'K': MSG" at a setting. */
+int config_key_error(struct loader *ld, const config_setting_t *s,
+                     const struct config_key *k, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "error: FILE:LINE: unknown key 'P' (did you mean 'Q'?)". */
+int config_unknown_key(struct loader *ld, const config_setting_t *s,
+                       const char *path, enum key_in in);
+
+/* ---- one setting (config-values.c) ------------------------------------- */
+
+/* What a setting holds, for messages ("a string"). */
+const char *config_kind_name(const config_setting_t *s);
+/* Whether a setting is an array or a list. */
+bool config_is_list(const config_setting_t *s);
+/* Whether a setting is a string. */
+bool config_is_string(const config_setting_t *s);
+/* Whether a group names a member. */
+bool config_has_member(const config_setting_t *s, const char *name);
+/* Letters, digits, '.', '_' and '-', not starting with '.' or '-'. */
+bool config_valid_name(const char *s);
+/* Members of a model, gpus or patterns group into base; each member must
+ * be a key of that group. */
+int config_apply_members(struct loader *ld, const config_setting_t *s,
+                         const char *prefix, enum key_in in, void *base);
+/* Store a top-level or group-member key of the campaign and record where
+ * it came from. */
+int config_apply_leaf(struct loader *ld, const struct config_key *k,
+                      const config_setting_t *s);
+
+/* ---- models, GPUs, patterns -------------------------------------------- */
+
+/* model: a preset name or a group (config-model.c). */
+int config_apply_model(struct loader *ld, const struct config_key *k,
+                       const config_setting_t *s);
+/* The model once every layer is read (config-model.c). */
+int config_resolve_model(struct campaign *c,
+                         const struct config_sources *src);
+/* gpus = ( { ... }, ... ) (config-gpu.c). */
+int config_apply_gpus(struct loader *ld, const struct config_key *k,
+                      const config_setting_t *s);
+/* The campaign's GPU from the catalog (config-gpu.c). */
+int config_resolve_gpu(struct campaign *c, const struct config_sources *src);
+/* results.patterns = ( { ... }, ... ) (config-patterns.c). */
+int config_apply_patterns(struct loader *ld, const struct config_key *k,
+                          const config_setting_t *s);
+
+#endif

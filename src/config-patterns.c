@@ -1,0 +1,123 @@
+/*
+ * config-patterns.c - results.patterns, the log patterns a campaign adds
+ * to the parser's: each named, its regex compiled as the parser compiles
+ * it, merged by name with what lower layers gave.
+ */
+#include "autoconfig.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "config-int.h"
+#include "error.h"
+#include "xalloc.h"
+
+/* A regex compiles as PCRE2 compiles it for the log parser. */
+static int
+check_regex(struct loader *ld, const struct config_key *k,
+            const config_setting_t *e, const char *regex)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE offset;
+	int code;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex,
+	                               PCRE2_ZERO_TERMINATED, 0, &code,
+	                               &offset, NULL);
+
+	if (re) {
+		pcre2_code_free(re);
+		return 0;
+	}
+	pcre2_get_error_message(code, msg, sizeof msg);
+	return config_key_error(ld, e, k, "regex '%s' does not compile at "
+	                        "offset %zu: %s", regex, (size_t)offset,
+	                        (char *)msg);
+}
+
+/* Whether s is a pattern name: letters, digits and '_' (a CSV column). */
+static bool
+valid_pattern_name(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+/* Add pattern p, replacing one of the same name; takes p's strings. */
+static void
+pattern_merge(struct campaign *c, struct log_pattern *p)
+{
+	for (int i = 0; i < c->results.npatterns; i++) {
+		struct log_pattern *q = &c->results.patterns[i];
+
+		if (!strcmp(q->name, p->name)) {
+			free(q->name);
+			free(q->regex);
+			*q = *p;
+			return;
+		}
+	}
+	c->results.patterns = xreallocarray(c->results.patterns,
+	                                    (size_t)c->results.npatterns + 1,
+	                                    sizeof(*c->results.patterns));
+	c->results.patterns[c->results.npatterns++] = *p;
+}
+
+/* One results.patterns entry. */
+static int
+apply_pattern(struct loader *ld, const struct config_key *k,
+              const config_setting_t *e)
+{
+	struct log_pattern p = { NULL, NULL };
+	int ret = -1;
+
+	if (!config_setting_is_group(e))
+		return config_key_error(ld, e, k, "each entry is a group "
+		                        "{ name = ...; regex = ...; }, not %s",
+		                        config_kind_name(e));
+	if (config_apply_members(ld, e, "results.patterns", IN_PATTERN,
+	                         &p) != 0)
+		goto cleanup;
+	if (!p.name || !p.regex)
+		config_key_error(ld, e, k, "each entry needs a name and a "
+		                 "regex");
+	else if (!valid_pattern_name(p.name))
+		config_key_error(ld, e, k, "pattern name '%s' is not letters, "
+		                 "digits and '_'", p.name);
+	else if (check_regex(ld, k, e, p.regex) == 0)
+		ret = 0;
+	if (ret == 0) {
+		pattern_merge(ld->c, &p);
+		return 0;
+	}
+cleanup:
+	free(p.name);
+	free(p.regex);
+	return ret;
+}
+
+/* results.patterns = ( { name = ...; regex = ...; }, ... ). */
+int
+config_apply_patterns(struct loader *ld, const struct config_key *k,
+                      const config_setting_t *s)
+{
+	int ret = 0, n;
+
+	if (config_setting_is_group(s))
+		return apply_pattern(ld, k, s);
+	if (!config_is_list(s))
+		return config_key_error(ld, s, k, "expects a list of groups, "
+		                        "not %s", config_kind_name(s));
+	n = config_setting_length(s);
+	for (int i = 0; i < n; i++)
+		ret |= apply_pattern(ld, k,
+		                     config_setting_get_elem(s, (unsigned)i));
+	return ret;
+}

@@ -1,0 +1,526 @@
+/*
+ * config-registry.c - the registry of configuration keys and the
+ * "did you mean" suggestions drawn from it.
+ *
+ * One static table declares every key once: its type, where it is
+ * stored, its range, which layers may set it.  Parsing, checks, site
+ * locks, `paratune config` and the frozen campaign.conf all walk it.
+ */
+#include "autoconfig.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config-int.h"
+#include "xalloc.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define FIELD_SIZE(type, f) sizeof(((type *)0)->f)
+
+/* Choice lists in the order of the C enums they map onto. */
+static const char *const mode_names[] = { "pretrain", "finetune", NULL };
+static const char *const heuristics_names[] = { "model", "nemo", NULL };
+const char *const config_precision_names[] = {
+	"fp32", "fp16", "bf16", "fp8", NULL }; /* enum precision */
+static const char *const peft_names[] = { "none", "lora", NULL };
+static const char *const recompute_names[] = {
+	"none", "selective", "full", NULL }; /* enum recompute */
+static const char *const attention_names[] = {
+	"flash", "unfused", NULL }; /* enum attention_impl */
+static const char *const norm_names[] = { "LayerNorm", "RMSNorm", NULL };
+static const char *const pos_emb_names[] = {
+	"learned_absolute", "rope", "relative", NULL }; /* enum pos_emb_kind */
+static const char *const arch_names[] = {
+	"decoder", "encoder", "encoder_decoder", NULL }; /* enum model_arch */
+
+/* KT_ENUM stores through an int: every such enum must be int-sized. */
+_Static_assert(sizeof(enum campaign_mode) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum heuristics) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum precision) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum recompute) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum attention_impl) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum pos_emb_kind) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
+
+/*
+ * Ranges are sanity bounds that catch typos (tp = 0, seq_length = -1,
+ * an extra digit), not facts about hardware: each is far beyond any run
+ * published so far (Llama 3 405B trained on 16,384 GPUs with TP 8,
+ * PP 16, CP 16; Meta, "The Llama 3 Herd of Models", 2024, table 4).
+ */
+#define MAX_NODES 100000
+#define MAX_PARALLEL 65536
+#define MAX_SEQ (1 << 24)
+#define MAX_BATCH (1 << 24)
+#define MAX_DIM (1 << 24)
+#define MAX_COUNT 1e9
+
+#define CAMP(f) .in = IN_CAMPAIGN, .off = offsetof(struct campaign, f)
+#define MODEL(f) .in = IN_MODEL, .off = offsetof(struct model_group, f), \
+	.flags = F_MEMBER
+#define GPU(f) .in = IN_GPU, .off = offsetof(struct gpu, f), .flags = F_MEMBER
+#define PATTERN(f) .in = IN_PATTERN, .off = offsetof(struct log_pattern, f), \
+	.flags = F_MEMBER
+#define INTS(p, f, lo, hi) { .path = (p), .type = KT_INTS, CAMP(f), \
+	.min = (lo), .max = (hi), .flags = F_AUTO }
+#define BASE_INT(p, f, lo, hi) { .path = (p), .type = KT_INT, \
+	CAMP(base.layout.f), .min = (lo), .max = (hi), .layers = RUN_ONLY }
+
+const struct config_key config_registry[] = {
+	{ .path = "name", .type = KT_STRING, CAMP(name), .layers = RUN_ONLY,
+	  .flags = F_NAME },
+	{ .path = "model", .type = KT_MODEL, CAMP(model) },
+	{ .path = "mode", .type = KT_ENUM, CAMP(mode), .choices = mode_names },
+	{ .path = "peft", .type = KT_ENUM_STRING, CAMP(peft),
+	  .choices = peft_names },
+	{ .path = "nodes", .type = KT_INT, CAMP(nodes), .min = 1,
+	  .max = MAX_NODES },
+	/* GB200 NVL72 trays hold 4 GPUs, DGX/HGX 8; 64 leaves room. */
+	{ .path = "gpus_per_node", .type = KT_INT, CAMP(gpus_per_node),
+	  .min = 1, .max = 64 },
+	{ .path = "gpu", .type = KT_STRING, CAMP(gpu_name) },
+	{ .path = "seq_length", .type = KT_INT, CAMP(seq_length), .min = 1,
+	  .max = MAX_SEQ },
+	INTS("global_batch_size", global_batch_size, 1, MAX_BATCH),
+	{ .path = "precision", .type = KT_ENUM, CAMP(precision),
+	  .choices = config_precision_names },
+	{ .path = "num_tokens_in_b", .type = KT_DOUBLE, CAMP(num_tokens_in_b),
+	  .min = 1e-6, .max = 1e9 },
+	{ .path = "tflops_per_gpu", .type = KT_DOUBLE, CAMP(tflops_per_gpu),
+	  .min = 1e-3, .max = 1e6 },
+	{ .path = "max_training_days", .type = KT_DOUBLE,
+	  CAMP(max_training_days), .min = 1e-3, .max = 36525 },
+	{ .path = "cost_per_gpu_hour", .type = KT_DOUBLE,
+	  CAMP(cost_per_gpu_hour), .min = 0, .max = 1e6 },
+
+	{ .path = "search", .type = KT_GROUP },
+	{ .path = "search.heuristics", .type = KT_ENUM,
+	  CAMP(search.heuristics), .choices = heuristics_names },
+	INTS("search.tensor_parallel", search.tp, 1, MAX_PARALLEL),
+	INTS("search.pipeline_parallel", search.pp, 1, MAX_PARALLEL),
+	INTS("search.context_parallel", search.cp, 1, MAX_PARALLEL),
+	INTS("search.expert_parallel", search.ep, 1, MAX_PARALLEL),
+	INTS("search.expert_tensor_parallel", search.etp, 1, MAX_PARALLEL),
+	INTS("search.virtual_pipeline", search.vp, 1, MAX_PARALLEL),
+	INTS("search.micro_batch_size", search.mbs, 1, MAX_BATCH),
+	{ .path = "search.recompute", .type = KT_KINDS,
+	  CAMP(search.recompute), .choices = recompute_names },
+	/* 0: every layer of the stage (layout.h). */
+	INTS("search.recompute_num_layers", search.recompute_layers, 0,
+	     MAX_DIM),
+	{ .path = "search.sequence_parallel", .type = KT_BOOLS,
+	  CAMP(search.sequence_parallel), .flags = F_AUTO },
+	{ .path = "search.distributed_optimizer", .type = KT_BOOLS,
+	  CAMP(search.distributed_optimizer) },
+	{ .path = "search.attention", .type = KT_KINDS,
+	  CAMP(search.attention), .choices = attention_names },
+	{ .path = "search.min_model_parallel", .type = KT_INT,
+	  CAMP(search.min_model_parallel), .min = 1, .max = MAX_PARALLEL },
+	{ .path = "search.max_model_parallel", .type = KT_INT,
+	  CAMP(search.max_model_parallel), .min = 1, .max = MAX_PARALLEL },
+	{ .path = "search.max_candidates", .type = KT_INT,
+	  CAMP(search.max_candidates), .min = 1, .max = MAX_COUNT },
+
+	{ .path = "base", .type = KT_GROUP, .layers = RUN_ONLY },
+	BASE_INT("base.tensor_parallel", tp, 1, MAX_PARALLEL),
+	BASE_INT("base.pipeline_parallel", pp, 1, MAX_PARALLEL),
+	BASE_INT("base.context_parallel", cp, 1, MAX_PARALLEL),
+	BASE_INT("base.expert_parallel", ep, 1, MAX_PARALLEL),
+	/* 0: the same as tensor_parallel (layout.h). */
+	BASE_INT("base.expert_tensor_parallel", etp, 0, MAX_PARALLEL),
+	BASE_INT("base.virtual_pipeline", vp, 1, MAX_PARALLEL),
+	BASE_INT("base.micro_batch_size", mbs, 1, MAX_BATCH),
+	BASE_INT("base.global_batch_size", gbs, 1, MAX_BATCH),
+	{ .path = "base.recompute", .type = KT_ENUM,
+	  CAMP(base.layout.recompute), .layers = RUN_ONLY,
+	  .choices = recompute_names },
+	BASE_INT("base.recompute_num_layers", recompute_layers, 0, MAX_DIM),
+	{ .path = "base.sequence_parallel", .type = KT_BOOL,
+	  CAMP(base.layout.sequence_parallel), .layers = RUN_ONLY },
+	{ .path = "base.distributed_optimizer", .type = KT_BOOL,
+	  CAMP(base.layout.distributed_optimizer), .layers = RUN_ONLY },
+	{ .path = "base.attention", .type = KT_ENUM,
+	  CAMP(base.layout.attention), .layers = RUN_ONLY,
+	  .choices = attention_names },
+
+	{ .path = "limits", .type = KT_GROUP },
+	{ .path = "limits.max_steps_per_run", .type = KT_INT,
+	  CAMP(limits.max_steps_per_run), .min = 1, .max = MAX_COUNT },
+	/* A year of minutes: longer is surely a typo. */
+	{ .path = "limits.max_minutes_per_run", .type = KT_INT,
+	  CAMP(limits.max_minutes_per_run), .min = 1, .max = 525960 },
+	{ .path = "limits.max_concurrent_jobs", .type = KT_INT,
+	  CAMP(limits.max_concurrent_jobs), .min = 1, .max = MAX_NODES },
+	{ .path = "limits.retries", .type = KT_INT, CAMP(limits.retries),
+	  .min = 0, .max = 100 },
+
+	{ .path = "memory", .type = KT_GROUP },
+	{ .path = "memory.margin_gb", .type = KT_DOUBLE,
+	  CAMP(memory.margin_gb), .min = 0, .max = 1e6 },
+	{ .path = "memory.gpu_memory_gb", .type = KT_DOUBLE,
+	  CAMP(memory.gpu_memory_gb), .min = 0, .max = 1e6 },
+
+	{ .path = "run", .type = KT_GROUP },
+	{ .path = "run.template", .type = KT_STRING, CAMP(run.template_name) },
+	{ .path = "run.templates_dir", .type = KT_STRING,
+	  CAMP(run.templates_dir) },
+
+	{ .path = "slurm", .type = KT_GROUP },
+	{ .path = "slurm.partition", .type = KT_STRING, CAMP(slurm.partition),
+	  .flags = F_CLEAR },
+	{ .path = "slurm.account", .type = KT_STRING, CAMP(slurm.account),
+	  .flags = F_CLEAR },
+	{ .path = "slurm.qos", .type = KT_STRING, CAMP(slurm.qos),
+	  .flags = F_CLEAR },
+	{ .path = "slurm.reservation", .type = KT_STRING,
+	  CAMP(slurm.reservation), .flags = F_CLEAR },
+	{ .path = "slurm.directives", .type = KT_STRINGS,
+	  CAMP(slurm.directives), .flags = F_OPTION },
+
+	{ .path = "container", .type = KT_GROUP },
+	{ .path = "container.image", .type = KT_STRING, CAMP(container.image),
+	  .flags = F_CLEAR },
+	{ .path = "container.mounts", .type = KT_STRING,
+	  CAMP(container.mounts), .flags = F_CLEAR },
+	{ .path = "container.workdir", .type = KT_STRING,
+	  CAMP(container.workdir), .flags = F_CLEAR },
+
+	{ .path = "env", .type = KT_ENV, CAMP(env) },
+
+	{ .path = "results", .type = KT_GROUP },
+	/* -1: automatic (10 % of the steps, at least 1). */
+	{ .path = "results.skip_steps", .type = KT_INT,
+	  CAMP(results.skip_steps), .min = -1, .max = MAX_COUNT },
+	{ .path = "results.min_steps", .type = KT_INT,
+	  CAMP(results.min_steps), .min = 1, .max = MAX_COUNT },
+	{ .path = "results.patterns", .type = KT_PATTERNS,
+	  CAMP(results.patterns) },
+
+	{ .path = "policy", .type = KT_GROUP, .layers = SITE_ONLY },
+	{ .path = "policy.locked", .type = KT_STRINGS, CAMP(policy.locked),
+	  .layers = SITE_ONLY },
+	{ .path = "policy.max_nodes", .type = KT_INT, CAMP(policy.max_nodes),
+	  .min = 1, .max = MAX_NODES, .layers = SITE_ONLY },
+	{ .path = "policy.max_concurrent_jobs", .type = KT_INT,
+	  CAMP(policy.max_concurrent_jobs), .min = 1, .max = MAX_NODES,
+	  .layers = SITE_ONLY },
+	/* A day in seconds: a longer minimum would stall every campaign. */
+	{ .path = "policy.min_poll_interval", .type = KT_INT,
+	  CAMP(policy.min_poll_interval), .min = 0, .max = 86400,
+	  .layers = SITE_ONLY },
+
+	{ .path = "gpus", .type = KT_GPUS, CAMP(gpus) },
+
+	/* Members of model = { ... }: Megatron-LM's argument names. */
+	{ .path = "model.name", .type = KT_NAME, MODEL(m.name),
+	  .size = FIELD_SIZE(struct model, name) },
+	{ .path = "model.family", .type = KT_NAME, MODEL(m.family),
+	  .size = FIELD_SIZE(struct model, family) },
+	{ .path = "model.nemo_recipe", .type = KT_NAME,
+	  .in = IN_MODEL, .off = offsetof(struct model_group, m.nemo_recipe),
+	  .size = FIELD_SIZE(struct model, nemo_recipe),
+	  .flags = F_MEMBER | F_CLEAR },
+	{ .path = "model.arch", .type = KT_ENUM, MODEL(m.arch),
+	  .choices = arch_names },
+	{ .path = "model.num_layers", .type = KT_INT, MODEL(m.num_layers),
+	  .min = 1, .max = MAX_DIM },
+	{ .path = "model.encoder_num_layers", .type = KT_INT,
+	  MODEL(m.encoder_layers), .min = 0, .max = MAX_DIM },
+	{ .path = "model.hidden_size", .type = KT_INT, MODEL(m.hidden_size),
+	  .min = 1, .max = MAX_DIM },
+	{ .path = "model.ffn_hidden_size", .type = KT_INT,
+	  MODEL(m.ffn_hidden_size), .min = 1, .max = MAX_DIM },
+	{ .path = "model.num_attention_heads", .type = KT_INT,
+	  MODEL(m.num_attention_heads), .min = 1, .max = MAX_DIM },
+	{ .path = "model.num_query_groups", .type = KT_INT,
+	  MODEL(m.num_query_groups), .min = 1, .max = MAX_DIM },
+	{ .path = "model.kv_channels", .type = KT_INT, MODEL(m.kv_channels),
+	  .min = 1, .max = MAX_DIM },
+	{ .path = "model.vocab_size", .type = KT_INT, MODEL(m.vocab_size),
+	  .min = 1, .max = 1 << 30 },
+	{ .path = "model.max_position_embeddings", .type = KT_INT,
+	  MODEL(m.max_position_embeddings), .min = 1, .max = 1 << 30 },
+	{ .path = "model.swiglu", .type = KT_BOOL, MODEL(m.swiglu) },
+	{ .path = "model.normalization", .type = KT_ENUM,
+	  MODEL(m.normalization), .choices = norm_names },
+	{ .path = "model.position_embedding_type", .type = KT_ENUM,
+	  MODEL(m.position_embedding_type), .choices = pos_emb_names },
+	{ .path = "model.untie_embeddings_and_output_weights", .type = KT_BOOL,
+	  MODEL(m.untie_embeddings) },
+	{ .path = "model.add_bias_linear", .type = KT_BOOL,
+	  MODEL(m.bias_linear) },
+	{ .path = "model.add_qkv_bias", .type = KT_BOOL, MODEL(m.bias_qkv) },
+	/* 0: a dense model, as Megatron-LM treats num_experts = 0. */
+	{ .path = "model.num_experts", .type = KT_INT, MODEL(m.num_experts),
+	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.moe_router_topk", .type = KT_INT,
+	  MODEL(m.moe_router_topk), .min = 0, .max = MAX_DIM },
+	{ .path = "model.moe_ffn_hidden_size", .type = KT_INT,
+	  MODEL(m.moe_ffn_hidden_size), .min = 0, .max = MAX_DIM },
+	{ .path = "model.moe_shared_expert_intermediate_size", .type = KT_INT,
+	  MODEL(m.moe_shared_ffn_hidden_size), .min = 0, .max = MAX_DIM },
+	{ .path = "model.size_b", .type = KT_DOUBLE, MODEL(size_b),
+	  .min = 1e-3, .max = 1e6 },
+
+	/* Members of each gpus = ( { ... } ) entry. */
+	{ .path = "gpus.name", .type = KT_NAME, GPU(name),
+	  .size = FIELD_SIZE(struct gpu, name) },
+	{ .path = "gpus.description", .type = KT_NAME, .in = IN_GPU,
+	  .off = offsetof(struct gpu, description),
+	  .size = FIELD_SIZE(struct gpu, description),
+	  .flags = F_MEMBER | F_CLEAR },
+	{ .path = "gpus.memory_gib", .type = KT_DOUBLE, GPU(memory_gib),
+	  .min = 1e-3, .max = 1e6 },
+	{ .path = "gpus.fp32_tflops", .type = KT_DOUBLE,
+	  GPU(peak_tflops[PREC_FP32]), .min = 0, .max = 1e7 },
+	{ .path = "gpus.fp16_tflops", .type = KT_DOUBLE,
+	  GPU(peak_tflops[PREC_FP16]), .min = 0, .max = 1e7 },
+	{ .path = "gpus.bf16_tflops", .type = KT_DOUBLE,
+	  GPU(peak_tflops[PREC_BF16]), .min = 1e-3, .max = 1e7 },
+	{ .path = "gpus.fp8_tflops", .type = KT_DOUBLE,
+	  GPU(peak_tflops[PREC_FP8]), .min = 0, .max = 1e7 },
+	{ .path = "gpus.nvlink_domain", .type = KT_INT, GPU(nvlink_domain),
+	  .min = 1, .max = MAX_PARALLEL },
+	{ .path = "gpus.nvlink_gbs", .type = KT_DOUBLE, GPU(nvlink_gbs),
+	  .min = 0, .max = 1e7 },
+	{ .path = "gpus.network_gbs", .type = KT_DOUBLE, GPU(network_gbs),
+	  .min = 0, .max = 1e7 },
+	/* 0: derived from the peak by the estimator (gpu.h). */
+	{ .path = "gpus.hbm_tbs", .type = KT_DOUBLE, GPU(hbm_tbs),
+	  .min = 0, .max = 1e4 },
+
+	/* Members of each results.patterns entry. */
+	{ .path = "results.patterns.name", .type = KT_STRING, PATTERN(name) },
+	{ .path = "results.patterns.regex", .type = KT_STRING,
+	  PATTERN(regex) },
+};
+
+/* How many keys: NKEYS here, config_nkeys in the other files. */
+#define NKEYS ARRAY_SIZE(config_registry)
+
+const size_t config_nkeys = NKEYS;
+
+/* The registry entry for an exact dotted path, or NULL. */
+const struct config_key *
+config_registry_find(const char *path)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!strcmp(config_registry[i].path, path))
+			return &config_registry[i];
+	return NULL;
+}
+
+/* Length of the parent group's path ("search" in "search.tp"); 0 at top. */
+size_t
+config_parent_len(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? (size_t)(dot - path) : 0;
+}
+
+/* The last component of a path. */
+const char *
+config_last_part(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? dot + 1 : path;
+}
+
+/* Whether k sits directly in the group whose path is prefix[0..len). */
+bool
+config_key_in_group(const struct config_key *k, const char *prefix,
+                    size_t len)
+{
+	return config_parent_len(k->path) == len &&
+	       !strncmp(k->path, prefix, len);
+}
+
+/* ---- suggestions ------------------------------------------------------- */
+
+/* ASCII lower case; the locale must not change what a typo is. */
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent
+ * transpositions), ignoring case. */
+static int
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int *rows = xcalloc(3 * (lb + 1), sizeof(*rows));
+	int *prev2 = rows, *prev = rows + lb + 1, *cur = rows + 2 * (lb + 1);
+	int d;
+
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int *t;
+
+		cur[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = lower(a[i - 1]), cb = lower(b[j - 1]);
+			int best = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == lower(b[j - 2]) &&
+			    lower(a[i - 2]) == cb && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	d = prev[lb];
+	free(rows);
+	return d;
+}
+
+/*
+ * The most edits that still read as a typo of word: one for very short
+ * words, where two edits turn anything into anything, then about one in
+ * four characters (git's help.c uses a similar length-scaled cut-off).
+ */
+static int
+typo_budget(const char *word)
+{
+	size_t n = strlen(word);
+
+	return n <= 3 ? 1 : n <= 8 ? 2 : 3;
+}
+
+/* Whether cand starts with word, ignoring case. */
+static bool
+has_prefix(const char *cand, const char *word)
+{
+	for (; *word; word++, cand++)
+		if (lower(*word) != lower(*cand))
+			return false;
+	return true;
+}
+
+/* Index of the closest candidate, or -1: see config_closest. */
+static int
+closest_index(const char *word, const char *const *cands, int n)
+{
+	int best = -1, best_d = INT_MAX;
+	size_t best_len = SIZE_MAX;
+
+	for (int i = 0; i < n; i++) {
+		int d = edit_distance(word, cands[i]);
+
+		if (d <= typo_budget(word) && d < (int)strlen(cands[i]) &&
+		    d < best_d) {
+			best = i;
+			best_d = d;
+		}
+	}
+	if (best >= 0 || strlen(word) < 3)
+		return best;
+	/* A truncated name ("llama3" for "llama3_8b"): the shortest one. */
+	for (int i = 0; i < n; i++)
+		if (has_prefix(cands[i], word) && strlen(cands[i]) < best_len) {
+			best = i;
+			best_len = strlen(cands[i]);
+		}
+	return best;
+}
+
+/* Public: see config.h. */
+const char *
+config_closest(const char *word, const char *const *cands, int n)
+{
+	int i = closest_index(word, cands, n);
+
+	return i < 0 ? NULL : cands[i];
+}
+
+/*
+ * Append " (did you mean 'a'?)" or " (did you mean 'a', 'b' or 'c'?)":
+ * up to three candidates within the typo budget, closest first; nothing
+ * when none is close.
+ */
+void
+config_suggest_names(struct strbuf *sb, const char *word,
+                     const char *const *cands, int n)
+{
+	int pick[3], dist[3], npick = 0;
+
+	for (int i = 0; i < n; i++) {
+		int d = edit_distance(word, cands[i]), j;
+
+		if (d > typo_budget(word) || d >= (int)strlen(cands[i]))
+			continue;
+		for (j = npick; j > 0 && dist[j - 1] > d; j--)
+			if (j < 3) {
+				pick[j] = pick[j - 1];
+				dist[j] = dist[j - 1];
+			}
+		if (j < 3) {
+			pick[j] = i;
+			dist[j] = d;
+			if (npick < 3)
+				npick++;
+		}
+	}
+	if (npick == 0 && (pick[0] = closest_index(word, cands, n)) >= 0)
+		npick = 1;
+	if (npick == 0)
+		return;
+	strbuf_addf(sb, " (did you mean '%s'", cands[pick[0]]);
+	for (int j = 1; j < npick; j++)
+		strbuf_addf(sb, "%s'%s'", j == npick - 1 ? " or " : ", ",
+		            cands[pick[j]]);
+	strbuf_addstr(sb, "?)");
+}
+
+/*
+ * The registry path closest to an unknown one: a sibling in the same
+ * group first ("search.tensor_paralel"), then any path ("serch.tp"), then
+ * any key by its last part ("tensor_parallel" at the top level).  Inside
+ * a model, gpus or patterns group only siblings count.
+ */
+const char *
+config_suggest_key(const char *path, enum key_in in)
+{
+	const char *cands[NKEYS];
+	const struct config_key *keys[NKEYS];
+	size_t plen = config_parent_len(path);
+	int n = 0, i;
+
+	for (size_t k = 0; k < NKEYS; k++)
+		if (config_registry[k].in == in &&
+		    config_key_in_group(&config_registry[k], path, plen)) {
+			keys[n] = &config_registry[k];
+			cands[n++] = config_last_part(config_registry[k].path);
+		}
+	if ((i = closest_index(config_last_part(path), cands, n)) >= 0)
+		return keys[i]->path;
+	if (in != IN_CAMPAIGN)
+		return NULL;
+	n = 0;
+	for (size_t k = 0; k < NKEYS; k++)
+		if (!(config_registry[k].flags & F_MEMBER)) {
+			keys[n] = &config_registry[k];
+			cands[n++] = config_registry[k].path;
+		}
+	if ((i = closest_index(path, cands, n)) >= 0)
+		return keys[i]->path;
+	for (i = 0; i < n; i++)
+		cands[i] = config_last_part(keys[i]->path);
+	i = closest_index(config_last_part(path), cands, n);
+	return i >= 0 ? keys[i]->path : NULL;
+}

@@ -1,0 +1,516 @@
+/*
+ * config-values.c - one setting read into the campaign: its type checked
+ * and converted (integers, numbers, booleans, strings, names, choices,
+ * lists of them), its range and form validated, and where it came from
+ * recorded.  Every error names the file and line of the setting.
+ */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config-int.h"
+#include "error.h"
+#include "xalloc.h"
+
+/* Store into an int-sized enum field. */
+static void
+enum_store(void *field, int v)
+{
+	memcpy(field, &v, sizeof v);
+}
+
+/* What a setting holds, for messages ("a string"). */
+const char *
+config_kind_name(const config_setting_t *s)
+{
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_GROUP: return "a group";
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64: return "an integer";
+	case CONFIG_TYPE_FLOAT: return "a number with a fraction";
+	case CONFIG_TYPE_STRING: return "a string";
+	case CONFIG_TYPE_BOOL: return "a boolean";
+	case CONFIG_TYPE_ARRAY: return "an array";
+	case CONFIG_TYPE_LIST: return "a list";
+	default: return "nothing";
+	}
+}
+
+/* Whether a setting is an array or a list. */
+bool
+config_is_list(const config_setting_t *s)
+{
+	return config_setting_is_array(s) || config_setting_is_list(s);
+}
+
+/* Whether a setting is an integer of either width. */
+static bool
+is_int(const config_setting_t *s)
+{
+	return config_setting_type(s) == CONFIG_TYPE_INT ||
+	       config_setting_type(s) == CONFIG_TYPE_INT64;
+}
+
+/* Whether a setting is a string. */
+bool
+config_is_string(const config_setting_t *s)
+{
+	return config_setting_type(s) == CONFIG_TYPE_STRING;
+}
+
+/* "element 3: " for the third list element, "" for a single value. */
+static void
+element_prefix(char *buf, size_t len, int idx)
+{
+	if (idx < 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "element %d: ", idx + 1);
+}
+
+/* An integer setting within k's range; idx >= 0 inside a list. */
+static int
+read_int(struct loader *ld, const struct config_key *k,
+          const config_setting_t *s, int idx, int *out)
+{
+	char where[32];
+	long long v;
+
+	element_prefix(where, sizeof where, idx);
+	if (!is_int(s))
+		return config_key_error(ld, s, k, "%sexpects an integer, not "
+		                        "%s", where, config_kind_name(s));
+	v = config_setting_get_int64(s);
+	if ((double)v < k->min || (double)v > k->max)
+		return config_key_error(ld, s, k, "%s%lld is out of range "
+		                        "(%.0f to %.0f)", where, v, k->min,
+		                        k->max);
+	*out = (int)v;
+	return 0;
+}
+
+/* A number (an integer will do) within k's range. */
+static int
+read_double(struct loader *ld, const struct config_key *k,
+             const config_setting_t *s, double *out)
+{
+	double v;
+
+	if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
+		v = config_setting_get_float(s);
+	else if (is_int(s))
+		v = (double)config_setting_get_int64(s);
+	else
+		return config_key_error(ld, s, k, "expects a number, not %s",
+		                        config_kind_name(s));
+	if (!(v >= k->min && v <= k->max))
+		return config_key_error(ld, s, k, "%g is out of range (%g to "
+		                        "%g)", v, k->min, k->max);
+	*out = v;
+	return 0;
+}
+
+/* Letters, digits, '.', '_' and '-', not starting with '.' or '-'. */
+bool
+config_valid_name(const char *s)
+{
+	if (*s == '\0' || *s == '.' || *s == '-')
+		return false;
+	for (; *s; s++)
+		if (!(strchr("._-", *s) || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * A string setting: never a line break (values end up in sbatch scripts
+ * line by line), empty only where F_CLEAR allows, a name where F_NAME
+ * asks for one.
+ */
+static int
+read_string(struct loader *ld, const struct config_key *k,
+             const config_setting_t *s, int idx, const char **out)
+{
+	char where[32];
+	const char *v;
+
+	element_prefix(where, sizeof where, idx);
+	if (!config_is_string(s))
+		return config_key_error(ld, s, k, "%sexpects a string, not %s",
+		                        where, config_kind_name(s));
+	v = config_setting_get_string(s);
+	if (strpbrk(v, "\n\r"))
+		return config_key_error(ld, s, k, "%scontains a line break",
+		                        where);
+	if (*v == '\0' && !(k->flags & F_CLEAR))
+		return config_key_error(ld, s, k, "%sis empty", where);
+	if ((k->flags & F_NAME) && !config_valid_name(v))
+		return config_key_error(ld, s, k, "%s'%s' is not a valid name "
+		                        "(letters, digits, '.', '_' and '-', "
+		                        "not starting with '.' or '-')", where,
+		                        v);
+	if ((k->flags & F_OPTION) && v[0] != '-')
+		return config_key_error(ld, s, k, "%s'%s' is not an option "
+		                        "(such as \"--exclusive\")", where, v);
+	*out = v;
+	return 0;
+}
+
+/* One of k's choices; its index. */
+static int
+read_choice(struct loader *ld, const struct config_key *k,
+             const config_setting_t *s, int idx, int *out)
+{
+	struct strbuf msg = STRBUF_INIT;
+	const char *v;
+	int n, ret;
+
+	if (read_string(ld, k, s, idx, &v) != 0)
+		return -1;
+	for (n = 0; k->choices[n]; n++)
+		if (!strcmp(k->choices[n], v)) {
+			*out = n;
+			return 0;
+		}
+	if (idx >= 0)
+		strbuf_addf(&msg, "element %d: ", idx + 1);
+	strbuf_addf(&msg, "unknown value '%s'", v);
+	config_suggest_names(&msg, v, k->choices, n);
+	strbuf_addstr(&msg, "; one of:");
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&msg, "%s %s", i ? "," : "", k->choices[i]);
+	ret = config_key_error(ld, s, k, "%s", msg.buf);
+	strbuf_release(&msg);
+	return ret;
+}
+
+/* int, double, bool, string, name and enum keys into base. */
+static int
+store_scalar(struct loader *ld, const struct config_key *k,
+             const config_setting_t *s, void *base)
+{
+	void *p = (char *)base + k->off;
+	const char *str;
+	int v;
+
+	switch (k->type) {
+	case KT_INT:
+		return read_int(ld, k, s, -1, p);
+	case KT_DOUBLE:
+		return read_double(ld, k, s, p);
+	case KT_BOOL:
+		if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+			return config_key_error(ld, s, k, "expects true or "
+			                        "false, not %s",
+			                        config_kind_name(s));
+		*(bool *)p = config_setting_get_bool(s);
+		return 0;
+	case KT_STRING:
+		if (read_string(ld, k, s, -1, &str) != 0)
+			return -1;
+		free(*(char **)p);
+		*(char **)p = *str ? xstrdup(str) : NULL;
+		return 0;
+	case KT_NAME:
+		if (read_string(ld, k, s, -1, &str) != 0)
+			return -1;
+		if (strlen(str) >= k->size)
+			return config_key_error(ld, s, k, "'%s' is longer than "
+			                        "%zu characters", str,
+			                        k->size - 1);
+		memcpy(p, str, strlen(str) + 1);
+		return 0;
+	case KT_ENUM:
+	case KT_ENUM_STRING:
+		if (read_choice(ld, k, s, -1, &v) != 0)
+			return -1;
+		if (k->type == KT_ENUM) {
+			enum_store(p, v);
+		} else {
+			free(*(char **)p);
+			*(char **)p = xstrdup(k->choices[v]);
+		}
+		return 0;
+	default:
+		bug("store_scalar on '%s'", k->path);
+	}
+}
+
+/* An integer, a list of them, or "auto" (where allowed). */
+static int
+read_ints(struct loader *ld, const struct config_key *k,
+           const config_setting_t *s, struct int_list *out)
+{
+	struct int_list l;
+	int n;
+
+	memset(&l, 0, sizeof l);
+	if (config_is_string(s) && (k->flags & F_AUTO) &&
+	    !strcmp(config_setting_get_string(s), "auto")) {
+		l.is_auto = true;
+	} else if (is_int(s)) {
+		/* One value is a one-element list, as in NeMo. */
+		if (read_int(ld, k, s, -1, &l.v[0]) != 0)
+			return -1;
+		l.n = 1;
+	} else if (config_is_list(s)) {
+		n = config_setting_length(s);
+		if (n == 0)
+			return config_key_error(ld, s, k, "the list is empty");
+		if (n > CONFIG_LIST_MAX)
+			return config_key_error(ld, s, k, "%d values; at most "
+			                        "%d", n, CONFIG_LIST_MAX);
+		for (int i = 0; i < n; i++)
+			if (read_int(ld, k, config_setting_get_elem(s,
+			              (unsigned)i), i, &l.v[i]) != 0)
+				return -1;
+		l.n = n;
+	} else {
+		const char *str = config_is_string(s)
+			? config_setting_get_string(s) : NULL;
+
+		return config_key_error(ld, s, k, "expects an integer, a list "
+		                        "of integers%s, not %s%s%s%s",
+		                        k->flags & F_AUTO ? " or \"auto\"" : "",
+		                        config_kind_name(s), str ? " '" : "",
+		                        str ? str : "", str ? "'" : "");
+	}
+	*out = l;
+	return 0;
+}
+
+/* One choice or a list of them, as a bit mask. */
+static int
+read_kinds(struct loader *ld, const struct config_key *k,
+            const config_setting_t *s, unsigned *out)
+{
+	unsigned mask = 0;
+	int v, n;
+
+	if (config_is_string(s)) {
+		if (read_choice(ld, k, s, -1, &v) != 0)
+			return -1;
+		*out = BIT(v);
+		return 0;
+	}
+	if (!config_is_list(s))
+		return config_key_error(ld, s, k, "expects a string or a list "
+		                        "of strings, not %s",
+		                        config_kind_name(s));
+	if ((n = config_setting_length(s)) == 0)
+		return config_key_error(ld, s, k, "the list is empty");
+	for (int i = 0; i < n; i++) {
+		if (read_choice(ld, k, config_setting_get_elem(s,
+		                 (unsigned)i), i, &v) != 0)
+			return -1;
+		mask |= BIT(v);
+	}
+	*out = mask;
+	return 0;
+}
+
+/* A bool, a list of bools, or "auto" (where allowed): BIT(0) off,
+ * BIT(1) on, 0 auto. */
+static int
+read_bools(struct loader *ld, const struct config_key *k,
+            const config_setting_t *s, unsigned *out)
+{
+	unsigned mask = 0;
+	int n = config_is_list(s) ? config_setting_length(s) : 0;
+
+	if (config_is_string(s) && (k->flags & F_AUTO) &&
+	    !strcmp(config_setting_get_string(s), "auto")) {
+		*out = 0;
+		return 0;
+	}
+	if (config_setting_type(s) == CONFIG_TYPE_BOOL) {
+		*out = BIT(config_setting_get_bool(s) ? 1 : 0);
+		return 0;
+	}
+	if (!config_is_list(s) || n == 0)
+		return config_key_error(ld, s, k, "expects true, false, a list "
+		                        "of them%s, not %s",
+		                        k->flags & F_AUTO ? " or \"auto\"" : "",
+		                        n == 0 && config_is_list(s)
+		                        ? "an empty list"
+		                        : config_kind_name(s));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s,
+		                                                   (unsigned)i);
+
+		if (config_setting_type(e) != CONFIG_TYPE_BOOL)
+			return config_key_error(ld, e, k, "element %d: expects "
+			                        "true or false, not %s", i + 1,
+			                        config_kind_name(e));
+		mask |= BIT(config_setting_get_bool(e) ? 1 : 0);
+	}
+	*out = mask;
+	return 0;
+}
+
+/* A string or a list of strings, each checked, into a fresh list. */
+static int
+read_strings(struct loader *ld, const struct config_key *k,
+              const config_setting_t *s, struct str_list *out)
+{
+	const char *v;
+	int n;
+
+	if (config_is_string(s)) {
+		if (read_string(ld, k, s, -1, &v) != 0)
+			return -1;
+		str_list_push(out, v);
+		return 0;
+	}
+	if (!config_is_list(s))
+		return config_key_error(ld, s, k, "expects a list of strings, "
+		                        "not %s", config_kind_name(s));
+	n = config_setting_length(s);
+	for (int i = 0; i < n; i++) {
+		if (read_string(ld, k, config_setting_get_elem(s, (unsigned)i),
+		                 i, &v) != 0)
+			return -1;
+		str_list_push(out, v);
+	}
+	return 0;
+}
+
+/* Length of NAME in "NAME=VALUE" when NAME is a shell variable name. */
+static size_t
+env_name_len(const char *s)
+{
+	size_t n = 0;
+
+	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
+	      s[0] == '_'))
+		return 0;
+	while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') ||
+	       (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
+		n++;
+	return s[n] == '=' ? n : 0;
+}
+
+/* env = ["NAME=VALUE", ...]: merged by NAME, the later layer winning. */
+static int
+apply_env(struct loader *ld, const struct config_key *k,
+          const config_setting_t *s)
+{
+	struct str_list add = STR_LIST_INIT, *env = &ld->c->env;
+	int ret = read_strings(ld, k, s, &add);
+
+	for (int i = 0; i < add.n && ret == 0; i++) {
+		size_t n = env_name_len(add.v[i]);
+		int j;
+
+		if (n == 0) {
+			ret = config_key_error(ld, s, k, "'%s' is not "
+			                       "NAME=VALUE with a variable "
+			                       "name", add.v[i]);
+			break;
+		}
+		for (j = 0; j < env->n; j++)
+			if (!strncmp(env->v[j], add.v[i], n + 1))
+				break;
+		if (j < env->n) {
+			free(env->v[j]);
+			env->v[j] = xstrdup(add.v[i]);
+		} else {
+			str_list_push(env, add.v[i]);
+		}
+	}
+	str_list_clear(&add);
+	return ret;
+}
+
+/* A list of strings appended to what lower layers gave, without
+ * repeating one. */
+static int
+apply_strings(struct loader *ld, const struct config_key *k,
+              const config_setting_t *s)
+{
+	struct str_list add = STR_LIST_INIT;
+	struct str_list *l = (void *)((char *)ld->c + k->off);
+	int ret = read_strings(ld, k, s, &add);
+
+	for (int i = 0; i < add.n && ret == 0; i++)
+		if (str_list_find(l, add.v[i]) < 0)
+			str_list_push(l, add.v[i]);
+	str_list_clear(&add);
+	return ret;
+}
+
+/* Members of a model, gpus or patterns group into base; each member must
+ * be a key of that group. */
+int
+config_apply_members(struct loader *ld, const config_setting_t *s,
+                     const char *prefix, enum key_in in, void *base)
+{
+	int ret = 0, n = config_setting_length(s);
+
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *m = config_setting_get_elem(s,
+		                                                   (unsigned)i);
+		char *path = xasprintf("%s.%s", prefix, config_setting_name(m));
+		const struct config_key *k = config_registry_find(path);
+
+		if (k == NULL || k->in != in)
+			ret |= config_unknown_key(ld, m, path, in);
+		else
+			ret |= store_scalar(ld, k, m, base);
+		free(path);
+	}
+	return ret;
+}
+
+/* Whether a group names a member. */
+bool
+config_has_member(const config_setting_t *s, const char *name)
+{
+	return config_setting_get_member(s, name) != NULL;
+}
+
+/* Store a top-level or group-member key of the campaign and record where
+ * it came from. */
+int
+config_apply_leaf(struct loader *ld, const struct config_key *k,
+                  const config_setting_t *s)
+{
+	void *p = (char *)ld->c + k->off;
+	int ret;
+
+	switch (k->type) {
+	case KT_INTS:
+		ret = read_ints(ld, k, s, p);
+		break;
+	case KT_KINDS:
+		ret = read_kinds(ld, k, s, p);
+		break;
+	case KT_BOOLS:
+		ret = read_bools(ld, k, s, p);
+		break;
+	case KT_STRINGS:
+		ret = apply_strings(ld, k, s);
+		break;
+	case KT_ENV:
+		ret = apply_env(ld, k, s);
+		break;
+	case KT_MODEL:
+		ret = config_apply_model(ld, k, s);
+		break;
+	case KT_GPUS:
+		ret = config_apply_gpus(ld, k, s);
+		break;
+	case KT_PATTERNS:
+		ret = config_apply_patterns(ld, k, s);
+		break;
+	default:
+		ret = store_scalar(ld, k, s, ld->c);
+		break;
+	}
+	if (ret == 0)
+		config_record(ld->c, k->path, config_origin_at(ld, s));
+	return ret;
+}
