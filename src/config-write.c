@@ -208,6 +208,19 @@ write_key(const struct campaign *c, const struct config_key *k,
 }
 
 /* Every key but the site policy, grouped as in a campaign file. */
+/*
+ * The templates directory, left at its built-in default, names where
+ * this installation keeps templates: freezing it would tie a campaign
+ * directory to one installation and hide PARATUNE_TEMPLATES from it.
+ */
+static bool
+install_default(const struct campaign *c, const struct config_key *k,
+                bool with_origin)
+{
+	return !with_origin && !strcmp(k->path, "run.templates_dir") &&
+	       campaign_origin(c, k->path) == NULL;
+}
+
 void
 campaign_write(const struct campaign *c, struct strbuf *out,
                bool with_origin)
@@ -232,7 +245,9 @@ campaign_write(const struct campaign *c, struct strbuf *out,
 		for (size_t j = 0; j < config_nkeys; j++)
 			if (config_key_in_group(&config_registry[j], k->path,
 			                        len) &&
-			    !(config_registry[j].flags & F_MEMBER))
+			    !(config_registry[j].flags & F_MEMBER) &&
+			    !install_default(c, &config_registry[j],
+			                     with_origin))
 				write_key(c, &config_registry[j], out, 2,
 				          with_origin);
 		strbuf_addstr(out, "};\n");

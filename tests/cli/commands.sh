@@ -1,3 +1,144 @@
 #!/bin/sh
-# (being written)
-echo "0 passed, 0 failed"
+# commands.sh - the paratune command line: output of every planner
+# command, JSON that parses, exit codes of errors, and --help against
+# the man page.  Runs the build tree's binary; no Slurm needed.
+# Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+# expect DESC STATUS CMD...: CMD exits with STATUS.
+expect() {
+	d=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$d"; else
+		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
+}
+# has DESC PATTERN FILE: FILE matches PATTERN.
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi
+}
+json() {
+	if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" \
+		2>/dev/null; then ok "$1"; else ko "$1"; fi
+}
+jget() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): d = d[int(k)] if k.isdigit() else d[k]
+print(d)' "$T/out" "$1"
+}
+
+CAMPAIGN=$SRC/etc/campaigns/demo.conf
+LLAMA=$SRC/etc/campaigns/llama3-8b-h100.conf
+
+expect "models lists presets" 0 "$PT" models
+has "models shows llama3_8b" "llama3_8b" "$T/out"
+expect "models --format json" 0 "$PT" models --format json
+json "models JSON parses"
+expect "gpus" 0 "$PT" gpus --format json
+json "gpus JSON parses"
+
+# The seed example: 8 B, 1024 GPUs, 840 B tokens, 140 TFLOPS -> 4.34 days.
+expect "size --params" 0 "$PT" size --gpus 1024 --tflops 140 --tokens 840 \
+	--params 8 --format json
+[ "$(jget train_days)" = "4.34" ] && ok "size: 4.34 days" || ko "size: 4.34 days"
+expect "size --days" 0 "$PT" size --gpus 160 --days 5 --tokens 300 \
+	--format json
+[ "$(jget params_b)" = "4.03" ] && ok "size: 4.03 B in 5 days" || \
+	ko "size: 4.03 B in 5 days"
+expect "size without --gpus is a usage error" 64 "$PT" size --days 5
+
+expect "estimate the base" 0 "$PT" estimate "$LLAMA" --format json
+json "estimate JSON parses"
+for k in params_b params_per_gpu_b flops_per_step memory.weights_gib \
+	memory.gradients_gib memory.optimizer_gib memory.activations_gib \
+	memory.buffers_gib memory.total_gib memory_status pred_step_s \
+	pred_tokens_per_s_per_gpu pred_tflops_per_gpu pred_mfu train_days; do
+	jget "$k" >/dev/null 2>&1 && ok "estimate has $k" || ko "estimate has $k"
+done
+expect "estimate a given layout" 0 "$PT" estimate "$LLAMA" --tp 2 --pp 2 \
+	--format json
+[ "$(jget layout.tp)" = 2 ] && ok "estimate uses --tp" || ko "estimate uses --tp"
+expect "estimate an invalid layout" 64 "$PT" estimate "$LLAMA" --tp 3
+
+expect "plan" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo"
+has "plan summary" "examined 16 combinations" "$T/out"
+for f in campaign.conf candidates.csv state journal.log plan.txt; do
+	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
+done
+has "candidates.csv header" \
+	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gb,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base$" \
+	"$T/demo/candidates.csv"
+[ "$(grep -c ',1$' "$T/demo/candidates.csv")" = 1 ] && ok "one base" || ko "one base"
+n=$(ls "$T/demo/runs" | wc -l)
+[ "$n" = 16 ] && ok "a run directory per candidate" || ko "runs: $n"
+for s in "$T"/demo/runs/*/job.sbatch; do
+	bash -n "$s" || { ko "bash -n $s"; break; }
+done && ok "every job script passes bash -n"
+expect "plan refuses to overwrite" 73 "$PT" plan "$CAMPAIGN" -o "$T/demo"
+expect "plan --force replaces" 0 "$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
+expect "the frozen campaign plans the same" 0 "$PT" -q plan \
+	"$T/demo/campaign.conf" -o "$T/again"
+if cut -d, -f2 "$T/demo/candidates.csv" | cmp -s - \
+	"$(cut -d, -f2 "$T/again/candidates.csv" >"$T/n2"; echo "$T/n2")"; then
+	ok "same candidates from the frozen campaign"
+else ko "same candidates from the frozen campaign"; fi
+expect "list" 0 "$PT" list "$T/demo" --format json
+json "list JSON parses"
+[ "$(jget 0.rank)" = 1 ] && ok "list ranks from 1" || ko "list ranks from 1"
+expect "list of a missing directory" 65 "$PT" list "$T/none"
+expect "status of a fresh plan" 0 "$PT" status "$T/demo"
+has "status shows planned" "planned" "$T/out"
+expect "submit --dry-run" 0 "$PT" submit "$T/demo" --dry-run --top 2
+has "dry run names the base" "(base)" "$T/out"
+
+# Configuration errors: exit 78 with file:line and a suggestion.
+printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nsearch = { tensor_paralel = [1]; };\n' >"$T/typo.conf"
+expect "a typo is a config error" 78 "$PT" plan "$T/typo.conf" -o "$T/x"
+has "naming file and line" "typo.conf:4" "$T/err"
+has "with the closest key" "did you mean 'search.tensor_parallel'" "$T/err"
+printf 'name = "x";\nmodel = "llama3_8";\ngpu = "h100-sxm";\n' >"$T/model.conf"
+expect "an unknown model is a config error" 78 "$PT" estimate "$T/model.conf"
+has "suggesting the closest preset" "llama3_8b" "$T/err"
+printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nseq_length = -1;\n' >"$T/range.conf"
+expect "a value out of range is a config error" 78 "$PT" plan "$T/range.conf"
+
+# Usage errors.
+expect "unknown command" 64 "$PT" frobnicate
+expect "unknown option" 64 "$PT" plan --frobnicate "$CAMPAIGN"
+expect "missing argument" 64 "$PT" plan
+expect "ambiguous prefix" 64 "$PT" s
+expect "unique prefix" 0 "$PT" mod
+
+# Every command's --help, and every long option in the man page.
+for c in models gpus size estimate plan list submit status resume cancel \
+	parse config; do
+	"$PT" "$c" --help >"$T/help" 2>&1 || { ko "$c --help"; continue; }
+	missing=""
+	for o in $(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u); do
+		[ "$o" = --help ] && continue
+		grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$SRC/man/paratune.1" ||
+			missing="$missing $o"
+	done
+	[ -z "$missing" ] && ok "$c --help agrees with paratune(1)" ||
+		ko "$c options missing from paratune(1):$missing"
+done
+for m in "$SRC"/man/*.[1-9]; do
+	out=$(groff -man -ww -z "$m" 2>&1)
+	[ -z "$out" ] && ok "groff: $(basename "$m") has no warnings" ||
+		ko "groff: $(basename "$m"): $out"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
