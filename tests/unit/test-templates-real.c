@@ -1,0 +1,1215 @@
+/*
+ * test-templates-real.c - the Megatron-LM and NeMo 2.0 job-script
+ * templates, rendered for a grid of candidates that sets every switch and
+ * run by bash with stand-ins for scontrol, srun, python and nemo, which
+ * print what they were given.  Megatron-LM's flags are checked against
+ * the option list of its parser (tests/data/megatron-args.txt), NeMo's
+ * overrides against the paths in the notes on launch interfaces.
+ */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "harness.h"
+#include "jobscript.h"
+#include "models.h"
+#include "strbuf.h"
+#include "strlist.h"
+#include "util.h"
+#include "xalloc.h"
+
+/* ---- Megatron-LM's options ----------------------------------------------- */
+
+/* Read tests/data/megatron-args.txt: one "--opt" or "--opt {a,b}" each. */
+static void
+megatron_args_load(struct str_list *known)
+{
+	char *path = harness_srcpath("tests/data/megatron-args.txt");
+	char *text = harness_slurp(path, NULL);
+	char *line, *save = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (line[0] == '-')
+			str_list_push(known, line);
+	free(text);
+	free(path);
+}
+
+/* The line of the list for option opt, or NULL when the parser lacks it. */
+static const char *
+megatron_args_find(const struct str_list *known, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (int i = 0; i < known->n; i++)
+		if (!strncmp(known->v[i], opt, n) &&
+		    (known->v[i][n] == '\0' || known->v[i][n] == ' '))
+			return known->v[i];
+	return NULL;
+}
+
+/* Whether value is one of the comma-separated choices in "{a,b,c}". */
+static bool
+choice_listed(const char *choices, const char *value)
+{
+	size_t n = strlen(value);
+	const char *p = choices + 1;
+
+	for (;;) {
+		if (!strncmp(p, value, n) && (p[n] == ',' || p[n] == '}'))
+			return true;
+		p = strchr(p, ',');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
+/*
+ * Whether passing opt (with value, NULL for none) to pretrain_gpt.py is
+ * wrong: an option the parser does not know, or a value outside its
+ * choices.  The reason is added to why.
+ */
+static bool
+megatron_flag_wrong(const struct str_list *known, const char *opt,
+                    const char *value, struct strbuf *why)
+{
+	const char *line = megatron_args_find(known, opt);
+	const char *choices;
+
+	if (!line) {
+		strbuf_addf(why, "unknown option %s; ", opt);
+		return true;
+	}
+	choices = strchr(line, '{');
+	if (choices && (!value || !choice_listed(choices, value))) {
+		strbuf_addf(why, "%s %s is not one of %s; ", opt,
+		            value ? value : "(none)", choices);
+		return true;
+	}
+	return false;
+}
+
+/* Count the wrong and repeated options of a pretrain_gpt.py argv. */
+static int
+megatron_argv_problems(const struct str_list *known,
+                       const struct str_list *argv, struct strbuf *why)
+{
+	int problems = 0;
+
+	for (int i = 0; i < argv->n; i++) {
+		const char *opt = argv->v[i];
+		const char *value = i + 1 < argv->n &&
+		                    strncmp(argv->v[i + 1], "--", 2)
+		                    ? argv->v[i + 1] : NULL;
+
+		if (strncmp(opt, "--", 2))
+			continue;
+		problems += megatron_flag_wrong(known, opt, value, why);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(argv->v[j], opt)) {
+				strbuf_addf(why, "%s given twice; ", opt);
+				problems++;
+			}
+	}
+	return problems;
+}
+
+/* ---- NeMo 2.0's overrides ------------------------------------------------ */
+
+/*
+ * Override paths of NeMo 2.0 recipes the template may use: those of the
+ * notes on launch interfaces (NeMo 8cfedd72), then, below the blank line,
+ * fields of the objects the recipes build, from NeMo's
+ * recipes/optim/adam.py (OptimizerConfig of
+ * distributed_fused_adam_with_cosine_annealing) and
+ * recipes/precision/mixed_precision.py (fp16_mixed).
+ */
+static const char *const nemo_known_keys[] = {
+	"trainer.strategy.tensor_model_parallel_size",
+	"trainer.strategy.pipeline_model_parallel_size",
+	"trainer.strategy.pipeline_dtype",
+	"trainer.strategy.context_parallel_size",
+	"trainer.strategy.expert_model_parallel_size",
+	"trainer.strategy.expert_tensor_parallel_size",
+	"trainer.strategy.virtual_pipeline_model_parallel_size",
+	"trainer.strategy.sequence_parallel",
+	"data.micro_batch_size", "data.global_batch_size", "data.seq_length",
+	"model.config.seq_length", "trainer.max_steps",
+	"trainer.log_every_n_steps", "trainer.limit_val_batches",
+	"trainer.val_check_interval", "trainer.num_nodes", "trainer.devices",
+	"log.ckpt", "trainer.enable_checkpointing",
+	"model.config.recompute_granularity", "model.config.recompute_method",
+	"model.config.recompute_num_layers", "trainer.plugins.fp8",
+	"trainer.plugins.fp8_recipe", "model.config.enable_cuda_graph",
+	"trainer.strategy.use_te_rng_tracker",
+	"trainer.strategy.ddp.overlap_grad_reduce",
+	"trainer.strategy.ddp.overlap_param_gather",
+
+	"optim.config.use_distributed_optimizer", "optim.config.bf16",
+	"optim.config.fp16", "trainer.plugins.precision",
+	"trainer.plugins.params_dtype", "trainer.plugins.pipeline_dtype",
+	"trainer.plugins.grad_reduce_in_fp32",
+};
+
+/* Whether the KEY of "KEY=VALUE" is a known override path. */
+static bool
+nemo_key_known(const char *word, size_t keylen)
+{
+	size_t n = sizeof nemo_known_keys / sizeof nemo_known_keys[0];
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(nemo_known_keys[i]) == keylen &&
+		    !strncmp(nemo_known_keys[i], word, keylen))
+			return true;
+	return false;
+}
+
+/* Count overrides (argv after "--yes") that are unknown or repeated. */
+static int
+nemo_argv_problems(const struct str_list *argv, int first,
+                   struct strbuf *why)
+{
+	int problems = 0;
+
+	for (int i = first; i < argv->n; i++) {
+		const char *eq = strchr(argv->v[i], '=');
+		size_t keylen = eq ? (size_t)(eq - argv->v[i]) : 0;
+
+		if (!eq || !eq[1] || !nemo_key_known(argv->v[i], keylen)) {
+			strbuf_addf(why, "unknown override '%s'; ", argv->v[i]);
+			problems++;
+		}
+		for (int j = first; eq && j < i; j++)
+			if (!strncmp(argv->v[j], argv->v[i], keylen + 1)) {
+				strbuf_addf(why, "%.*s set twice; ",
+				            (int)keylen, argv->v[i]);
+				problems++;
+			}
+	}
+	return problems;
+}
+
+/* ---- the grid ------------------------------------------------------------ */
+
+enum model_kind { M_LLAMA3_8B, M_MIXTRAL_8X7B, M_GPT_1P3B };
+
+/*
+ * What each model must turn into, from its published configuration (see
+ * models.h): Llama 3 8B and Mixtral 8x7B are GQA (8 groups), SwiGLU,
+ * RMSNorm, RoPE, untied, bias-free; the GPT is Megatron-LM's 1.3B shape
+ * (24 layers, 16 heads, hidden 2048) made GPT-3-like here: LayerNorm,
+ * learned positions, biases, tied embeddings.
+ */
+static const struct model_expect {
+	const char *layers, *vocab, *groups, *position, *norm;
+	const char *experts, *topk, *recipe;
+	bool llama_style;      /* --swiglu, untied, --disable-bias-linear */
+} model_expects[] = {
+	[M_LLAMA3_8B] = { "32", "128256", "8", "rope", "RMSNorm", NULL, NULL,
+	                  "llama3_8b", true },
+	[M_MIXTRAL_8X7B] = { "32", "32000", "8", "rope", "RMSNorm", "8", "2",
+	                     "mixtral_8x7b", true },
+	[M_GPT_1P3B] = { "24", "131072", NULL, "learned_absolute",
+	                 "LayerNorm", NULL, NULL, NULL, false },
+};
+
+struct real_case {
+	const char *what;
+	enum model_kind model;
+	const char *gpu;
+	int nodes, seq_length;
+	enum precision precision;
+	int tp, pp, cp, ep, etp, vp, dp, mbs, gbs;
+	enum recompute recompute;
+	int recompute_layers;
+	bool sp, distopt, container, mounts, workdir, env;
+	enum attention_impl attention;
+	/* Worked out by hand from the above. */
+	const char *vp_layers;        /* layers / (pp * vp); NULL: none */
+	const char *recompute_method; /* full: uniform (all) or block (N) */
+	const char *recompute_num;
+	const char *max_positions;    /* max(seq_length, the model's) */
+	const char *max_connections;  /* CUDA_DEVICE_MAX_CONNECTIONS */
+};
+
+/*
+ * Eight GPUs a node; dp = nodes * 8 / (tp * pp * cp).  With env the
+ * campaign sets CUDA_DEVICE_MAX_CONNECTIONS=8, which stays only where
+ * TP and CP are 1; B200 takes 32 (NeMo's PerfEnvPlugin).
+ */
+static const struct real_case grid[] = {
+	{ .what = "dense baseline", .model = M_LLAMA3_8B, .gpu = "h100-sxm",
+	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
+	  .tp = 1, .pp = 1, .cp = 1, .ep = 1, .vp = 1, .dp = 8, .mbs = 1,
+	  .gbs = 64, .recompute = RECOMPUTE_NONE, .attention = ATTN_FLASH,
+	  .max_positions = "8192" },
+	{ .what = "tp2 pp4 vp2 full", .model = M_LLAMA3_8B, .gpu = "h100-sxm",
+	  .nodes = 2, .seq_length = 8192, .precision = PREC_BF16,
+	  .tp = 2, .pp = 4, .cp = 1, .ep = 1, .vp = 2, .dp = 2, .mbs = 1,
+	  .gbs = 128, .recompute = RECOMPUTE_FULL, .sp = true,
+	  .distopt = true, .container = true, .mounts = true, .env = true,
+	  .attention = ATTN_FLASH, .vp_layers = "4",
+	  .recompute_method = "uniform", .recompute_num = "1",
+	  .max_positions = "8192", .max_connections = "1" },
+	{ .what = "tp8 cp2 fp8 long", .model = M_LLAMA3_8B, .gpu = "h100-sxm",
+	  .nodes = 2, .seq_length = 16384, .precision = PREC_FP8,
+	  .tp = 8, .pp = 1, .cp = 2, .ep = 1, .vp = 1, .dp = 1, .mbs = 1,
+	  .gbs = 32, .recompute = RECOMPUTE_SELECTIVE, .sp = true,
+	  .distopt = true, .container = true, .workdir = true,
+	  .attention = ATTN_FLASH, .max_positions = "16384",
+	  .max_connections = "1" },
+	{ .what = "moe tp2 pp4 ep4 etp1", .model = M_MIXTRAL_8X7B,
+	  .gpu = "h100-sxm", .nodes = 4, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 2, .pp = 4, .cp = 1, .ep = 4,
+	  .etp = 1, .vp = 1, .dp = 4, .mbs = 1, .gbs = 256,
+	  .recompute = RECOMPUTE_FULL, .recompute_layers = 2, .sp = true,
+	  .distopt = true, .env = true, .attention = ATTN_FLASH,
+	  .recompute_method = "block", .recompute_num = "2",
+	  .max_positions = "32768", .max_connections = "1" },
+	{ .what = "moe cp2 ep8 fp16", .model = M_MIXTRAL_8X7B,
+	  .gpu = "h100-sxm", .nodes = 2, .seq_length = 4096,
+	  .precision = PREC_FP16, .tp = 1, .pp = 1, .cp = 2, .ep = 8,
+	  .etp = 1, .vp = 1, .dp = 8, .mbs = 2, .gbs = 64,
+	  .recompute = RECOMPUTE_NONE, .attention = ATTN_FLASH,
+	  .max_positions = "32768", .max_connections = "1" },
+	{ .what = "gpt tp8 selective unfused", .model = M_GPT_1P3B,
+	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 2048,
+	  .precision = PREC_FP16, .tp = 8, .pp = 1, .cp = 1, .ep = 1,
+	  .vp = 1, .dp = 1, .mbs = 4, .gbs = 32,
+	  .recompute = RECOMPUTE_SELECTIVE, .sp = true, .container = true,
+	  .env = true, .attention = ATTN_UNFUSED, .max_positions = "4096",
+	  .max_connections = "1" },
+	{ .what = "gpt pp4 vp3 fp32", .model = M_GPT_1P3B, .gpu = "h100-sxm",
+	  .nodes = 2, .seq_length = 2048, .precision = PREC_FP32,
+	  .tp = 1, .pp = 4, .cp = 1, .ep = 1, .vp = 3, .dp = 4, .mbs = 1,
+	  .gbs = 64, .recompute = RECOMPUTE_FULL, .recompute_layers = 1,
+	  .distopt = true, .env = true, .attention = ATTN_FLASH,
+	  .vp_layers = "2", .recompute_method = "block",
+	  .recompute_num = "1", .max_positions = "4096",
+	  .max_connections = "8" },
+	{ .what = "b200 tp2 pp2", .model = M_LLAMA3_8B, .gpu = "b200",
+	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
+	  .tp = 2, .pp = 2, .cp = 1, .ep = 1, .vp = 1, .dp = 2, .mbs = 1,
+	  .gbs = 64, .recompute = RECOMPUTE_NONE, .sp = true,
+	  .distopt = true, .attention = ATTN_FLASH, .max_positions = "8192",
+	  .max_connections = "32" },
+};
+
+#define GRID_SIZE (sizeof grid / sizeof grid[0])
+
+/* The campaign's env list when a case has one. */
+static const char *const site_env[] = {
+	"NCCL_DEBUG=INFO", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False",
+	"NVTE_FUSED_ATTN=1", "CUDA_DEVICE_MAX_CONNECTIONS=8",
+	"MEGATRON_LM=/site/megatron-lm",
+};
+
+/* The architecture of a model kind (models.h; recipe as expected). */
+static struct model
+case_model(enum model_kind k)
+{
+	struct model m = k == M_MIXTRAL_8X7B ? test_mixtral_8x7b()
+	               : k == M_GPT_1P3B ? test_megatron_gpt(16, 2048, 24)
+	               : test_llama3_8b();
+
+	if (k == M_GPT_1P3B) {
+		m.position_embedding_type = POS_LEARNED;
+		m.bias_linear = true;
+		m.untie_embeddings = false;
+	}
+	if (model_expects[k].recipe)
+		snprintf(m.nemo_recipe, sizeof m.nemo_recipe, "%s",
+		         model_expects[k].recipe);
+	return m;
+}
+
+/* A campaign for one case, built by hand as a campaign file would. */
+static void
+case_campaign(struct campaign *c, const struct real_case *rc)
+{
+	campaign_init(c);
+	c->name = xstrdup("real templates");
+	c->model_name = xstrdup("model");
+	c->gpu_name = xstrdup(rc->gpu);
+	c->model = case_model(rc->model);
+	c->nodes = rc->nodes;
+	c->gpus_per_node = 8;
+	c->seq_length = rc->seq_length;
+	c->precision = rc->precision;
+	if (rc->container)
+		c->container.image = xstrdup("nvcr.io#nvidia/nemo:25.07");
+	if (rc->mounts)
+		c->container.mounts = xstrdup("/lustre:/lustre");
+	if (rc->workdir)
+		c->container.workdir = xstrdup("/workspace");
+	for (size_t i = 0; rc->env && i < sizeof site_env / sizeof site_env[0];
+	     i++)
+		str_list_push(&c->env, site_env[i]);
+}
+
+/* The layout of one case. */
+static void
+case_layout(struct layout *l, const struct real_case *rc)
+{
+	memset(l, 0, sizeof(*l));
+	l->tp = rc->tp;
+	l->pp = rc->pp;
+	l->cp = rc->cp;
+	l->ep = rc->ep;
+	l->etp = rc->etp;
+	l->vp = rc->vp;
+	l->dp = rc->dp;
+	l->mbs = rc->mbs;
+	l->gbs = rc->gbs;
+	l->recompute = rc->recompute;
+	l->recompute_layers = rc->recompute_layers;
+	l->sequence_parallel = rc->sp;
+	l->distributed_optimizer = rc->distopt;
+	l->attention = rc->attention;
+}
+
+/* Render templates/NAME for a case into out; 0 or -1. */
+static int
+render_case(const struct real_case *rc, const char *name,
+            const char *run_dir, struct strbuf *out)
+{
+	char *rel = xasprintf("templates/%s", name);
+	char *path = harness_srcpath(rel);
+	struct campaign c;
+	struct layout l;
+	int ret;
+
+	case_campaign(&c, rc);
+	case_layout(&l, rc);
+	ret = jobscript_render(&c, &l, "cand", "/c", run_dir, path, out);
+	campaign_release(&c);
+	free(path);
+	free(rel);
+	return ret;
+}
+
+/* ---- running a script with stand-ins ------------------------------------- */
+
+/* scontrol show hostnames LIST: two names, the first naming the list. */
+static const char fake_scontrol[] =
+	"#!/bin/sh\n"
+	"[ \"$1 $2\" = 'show hostnames' ] || exit 2\n"
+	"printf 'first-of-%s\\nsecond\\n' \"$3\"\n";
+/* srun: print its own options, then run the command as rank 13 of 16,
+ * the sixth task of its node. */
+static const char fake_srun[] =
+	"#!/bin/bash\n"
+	"while [ $# -gt 0 ] && [ \"${1#--}\" != \"$1\" ]; do\n"
+	"\tprintf 'SRUN %s\\n' \"$1\"\n"
+	"\tshift\n"
+	"done\n"
+	"export SLURM_PROCID=13 SLURM_LOCALID=5 SLURM_NTASKS=16\n"
+	"exec \"$@\"\n";
+/* python and nemo: print the directory, environment and arguments. */
+static const char fake_program[] =
+	"#!/bin/sh\n"
+	"printf 'CWD %s\\n' \"$PWD\"\n"
+	"env | sed 's/^/ENV /'\n"
+	"for a in \"$@\"; do printf 'ARG %s\\n' \"$a\"; done\n";
+
+/* A scratch directory with bin/ holding the stand-ins; caller frees. */
+static char *
+fake_cluster(void)
+{
+	static const struct { const char *name, *text; } fakes[] = {
+		{ "scontrol", fake_scontrol }, { "srun", fake_srun },
+		{ "python", fake_program }, { "nemo", fake_program },
+	};
+	char *dir = harness_tmpdir();
+	char *bin;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	bin = xasprintf("%s/bin", dir);
+	CU_ASSERT_EQUAL(mkdir(bin, 0700), 0);
+	for (size_t i = 0; i < sizeof fakes / sizeof fakes[0]; i++) {
+		char *p = xasprintf("%s/%s", bin, fakes[i].name);
+
+		CU_ASSERT_EQUAL(write_file_atomic(p, fakes[i].text,
+		                                  strlen(fakes[i].text), 0700),
+		                0);
+		free(p);
+	}
+	free(bin);
+	return dir;
+}
+
+/* What the stand-ins printed. */
+struct run_output {
+	struct str_list srun;  /* srun's own options */
+	struct str_list env;   /* NAME=VALUE as the program saw them */
+	struct str_list argv;  /* the program's arguments */
+	struct strbuf cwd, all;
+	int status;
+};
+
+/* Free what o holds. */
+static void
+run_output_release(struct run_output *o)
+{
+	str_list_clear(&o->srun);
+	str_list_clear(&o->env);
+	str_list_clear(&o->argv);
+	strbuf_release(&o->cwd);
+	strbuf_release(&o->all);
+}
+
+/* Sort the printed lines into o. */
+static void
+run_output_parse(struct run_output *o)
+{
+	char *text = xstrdup(o->all.buf), *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "SRUN ", 5))
+			str_list_push(&o->srun, line + 5);
+		else if (!strncmp(line, "ENV ", 4))
+			str_list_push(&o->env, line + 4);
+		else if (!strncmp(line, "ARG ", 4))
+			str_list_push(&o->argv, line + 4);
+		else if (!strncmp(line, "CWD ", 4))
+			strbuf_addstr(&o->cwd, line + 4);
+	}
+	free(text);
+}
+
+/*
+ * Write script to dir/job.sbatch, check it with bash -n, and run it in a
+ * clean environment holding only what Slurm gives a batch script (job
+ * 4242 on gpu[001-004]) and the stand-ins first on PATH.
+ */
+static void
+run_script(const char *dir, const char *script, struct run_output *o)
+{
+	char *path = xasprintf("%s/job.sbatch", dir);
+	char *cmd;
+	FILE *p;
+	char buf[4096];
+	size_t n;
+
+	memset(o, 0, sizeof(*o));
+	strbuf_init(&o->cwd, 0);
+	strbuf_init(&o->all, 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, script, strlen(script), 0600),
+	                0);
+	cmd = xasprintf("bash -n '%s'", path);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("cd '%s' && env -i PATH='%s/bin:/usr/bin:/bin' "
+	                "SLURM_JOB_ID=4242 SLURM_JOB_NODELIST='gpu[001-004]' "
+	                "bash job.sbatch 2>&1", dir, dir);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		strbuf_add(&o->all, buf, n);
+	o->status = pclose(p);
+	run_output_parse(o);
+	free(cmd);
+	free(path);
+}
+
+/* The value of NAME in the program's environment, NULL when unset. */
+static const char *
+env_value(const struct run_output *o, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; i < o->env.n; i++)
+		if (!strncmp(o->env.v[i], name, n) && o->env.v[i][n] == '=')
+			return o->env.v[i] + n + 1;
+	return NULL;
+}
+
+/* Assert that got is want (both may be NULL: absent), naming what. */
+static void
+expect_str(const char *what, const char *item, const char *got,
+           const char *want)
+{
+	bool ok = want ? got && !strcmp(got, want) : !got;
+
+	CU_ASSERT_TRUE(ok);
+	if (!ok)
+		fprintf(stderr, "\n%s: %s is '%s', want '%s'\n", what, item,
+		        got ? got : "(absent)", want ? want : "(absent)");
+}
+
+/* Whether the list holds s. */
+static bool
+has(const struct str_list *l, const char *s)
+{
+	return str_list_find(l, s) >= 0;
+}
+
+/* ---- checks shared by both templates ------------------------------------- */
+
+/* The tuning-guide defaults, the site's env list and the candidate's. */
+static void
+check_env(const struct real_case *rc, const struct run_output *o)
+{
+	const char *alloc = rc->env ? "expandable_segments:False"
+	                  : !strcmp(rc->gpu, "b200") ? NULL
+	                  : "expandable_segments:True";
+
+	expect_str(rc->what, "CUDA_DEVICE_MAX_CONNECTIONS",
+	           env_value(o, "CUDA_DEVICE_MAX_CONNECTIONS"),
+	           rc->max_connections);
+	expect_str(rc->what, "PYTORCH_CUDA_ALLOC_CONF",
+	           env_value(o, "PYTORCH_CUDA_ALLOC_CONF"), alloc);
+	expect_str(rc->what, "NCCL_P2P_NET_CHUNKSIZE",
+	           env_value(o, "NCCL_P2P_NET_CHUNKSIZE"),
+	           rc->pp > 1 ? "2097152" : NULL);
+	expect_str(rc->what, "TORCH_NCCL_AVOID_RECORD_STREAMS",
+	           env_value(o, "TORCH_NCCL_AVOID_RECORD_STREAMS"), "1");
+	expect_str(rc->what, "NCCL_NVLS_ENABLE",
+	           env_value(o, "NCCL_NVLS_ENABLE"), "0");
+	expect_str(rc->what, "NVTE_FWD_LAYERNORM_SM_MARGIN",
+	           env_value(o, "NVTE_FWD_LAYERNORM_SM_MARGIN"), "16");
+	expect_str(rc->what, "NCCL_DEBUG", env_value(o, "NCCL_DEBUG"),
+	           rc->env ? "INFO" : NULL);
+}
+
+/* srun's options: one task per GPU and, with a container, pyxis's. */
+static void
+check_srun(const struct real_case *rc, const struct run_output *o,
+           const char *run_dir)
+{
+	char *mounts = xasprintf("--container-mounts=%s%s:%s",
+	                         rc->mounts ? "/lustre:/lustre," : "",
+	                         run_dir, run_dir);
+	char *workdir = xasprintf("--container-workdir=%s",
+	                          rc->workdir ? "/workspace" : run_dir);
+	int pyxis = 0;
+
+	CU_ASSERT_TRUE(has(&o->srun, "--ntasks-per-node=8"));
+	CU_ASSERT_TRUE(has(&o->srun, "--kill-on-bad-exit=1"));
+	for (int i = 0; i < o->srun.n; i++)
+		pyxis += strstr(o->srun.v[i], "container") != NULL;
+	CU_ASSERT_EQUAL(pyxis, rc->container ? 5 : 0);
+	if (rc->container) {
+		CU_ASSERT_TRUE(has(&o->srun, "--container-image="
+		                             "nvcr.io#nvidia/nemo:25.07"));
+		CU_ASSERT_TRUE(has(&o->srun, mounts));
+		CU_ASSERT_TRUE(has(&o->srun, workdir));
+		CU_ASSERT_TRUE(has(&o->srun, "--no-container-mount-home"));
+		CU_ASSERT_TRUE(has(&o->srun, "--container-writable"));
+	}
+	expect_str(rc->what, "working directory", o->cwd.buf, run_dir);
+	free(workdir);
+	free(mounts);
+}
+
+/*
+ * Render templates/NAME for a case with its run directory in a scratch
+ * cluster, and run it there; the scratch directory (caller removes and
+ * frees it) and the run directory (caller frees) are returned.
+ */
+static char *
+render_and_run(const struct real_case *rc, const char *name,
+               char **run_dir, struct run_output *o)
+{
+	struct strbuf script = STRBUF_INIT;
+	char *dir = fake_cluster();
+
+	*run_dir = xasprintf("%s/runs/cand", dir);
+	CU_ASSERT_EQUAL(mkdir_p(*run_dir, 0700), 0);
+	CU_ASSERT_EQUAL_FATAL(render_case(rc, name, *run_dir, &script), 0);
+	run_script(dir, script.buf, o);
+	CU_ASSERT_EQUAL(o->status, 0);
+	if (o->status)
+		fprintf(stderr, "\n%s: %s failed:\n%s\n", rc->what, name,
+		        o->all.buf);
+	strbuf_release(&script);
+	return dir;
+}
+
+/* ---- Megatron-LM --------------------------------------------------------- */
+
+/* The value after flag: "" when the flag takes none, NULL when absent. */
+static const char *
+flag_value(const struct str_list *argv, const char *flag)
+{
+	for (int i = 0; i < argv->n; i++)
+		if (!strcmp(argv->v[i], flag))
+			return i + 1 < argv->n &&
+			       strncmp(argv->v[i + 1], "--", 2)
+			       ? argv->v[i + 1] : "";
+	return NULL;
+}
+
+/* Assert the value after flag (see flag_value; NULL: absent). */
+static void
+expect_flag(const struct real_case *rc, const struct str_list *argv,
+            const char *flag, const char *want)
+{
+	expect_str(rc->what, flag, flag_value(argv, flag), want);
+}
+
+/* Assert that flag is followed by the number want. */
+static void
+expect_int_flag(const struct real_case *rc, const struct str_list *argv,
+                const char *flag, int want)
+{
+	char *s = xasprintf("%d", want);
+
+	expect_flag(rc, argv, flag, s);
+	free(s);
+}
+
+/* Present ("") when on, absent when off. */
+static void
+expect_switch(const struct real_case *rc, const struct str_list *argv,
+              const char *flag, bool on)
+{
+	expect_flag(rc, argv, flag, on ? "" : NULL);
+}
+
+/* The parallel layout and the batch. */
+static void
+check_megatron_layout(const struct real_case *rc,
+                      const struct str_list *argv)
+{
+	bool moe = model_expects[rc->model].experts != NULL;
+
+	expect_int_flag(rc, argv, "--tensor-model-parallel-size", rc->tp);
+	expect_int_flag(rc, argv, "--pipeline-model-parallel-size", rc->pp);
+	expect_int_flag(rc, argv, "--context-parallel-size", rc->cp);
+	expect_flag(rc, argv, "--num-layers-per-virtual-pipeline-stage",
+	            rc->vp_layers);
+	expect_switch(rc, argv, "--sequence-parallel", rc->sp);
+	expect_int_flag(rc, argv, "--micro-batch-size", rc->mbs);
+	expect_int_flag(rc, argv, "--global-batch-size", rc->gbs);
+	if (moe) {
+		expect_int_flag(rc, argv, "--expert-model-parallel-size",
+		                rc->ep);
+		expect_int_flag(rc, argv, "--expert-tensor-parallel-size",
+		                rc->etp);
+	} else {
+		expect_flag(rc, argv, "--expert-model-parallel-size", NULL);
+		expect_flag(rc, argv, "--expert-tensor-parallel-size", NULL);
+	}
+}
+
+/* The model's shape. */
+static void
+check_megatron_model(const struct real_case *rc,
+                     const struct str_list *argv)
+{
+	const struct model_expect *m = &model_expects[rc->model];
+
+	expect_flag(rc, argv, "--num-layers", m->layers);
+	expect_flag(rc, argv, "--vocab-size", m->vocab);
+	expect_switch(rc, argv, "--group-query-attention", m->groups);
+	expect_flag(rc, argv, "--num-query-groups", m->groups);
+	expect_flag(rc, argv, "--position-embedding-type", m->position);
+	expect_flag(rc, argv, "--normalization", m->norm);
+	expect_switch(rc, argv, "--swiglu", m->llama_style);
+	expect_switch(rc, argv, "--untie-embeddings-and-output-weights",
+	              m->llama_style);
+	expect_switch(rc, argv, "--disable-bias-linear", m->llama_style);
+	expect_flag(rc, argv, "--num-experts", m->experts);
+	expect_flag(rc, argv, "--moe-router-topk", m->topk);
+	expect_switch(rc, argv, "--moe-grouped-gemm", m->experts);
+	expect_flag(rc, argv, "--moe-token-dispatcher-type",
+	            m->experts ? "alltoall" : NULL);
+	expect_int_flag(rc, argv, "--seq-length", rc->seq_length);
+	expect_flag(rc, argv, "--max-position-embeddings", rc->max_positions);
+}
+
+/* Precision, recompute, optimizer and the run's length. */
+static void
+check_megatron_training(const struct real_case *rc,
+                        const struct str_list *argv)
+{
+	bool full = rc->recompute == RECOMPUTE_FULL;
+
+	expect_switch(rc, argv, "--bf16", rc->precision == PREC_BF16 ||
+	              rc->precision == PREC_FP8);
+	expect_switch(rc, argv, "--fp16", rc->precision == PREC_FP16);
+	expect_flag(rc, argv, "--fp8-format",
+	            rc->precision == PREC_FP8 ? "hybrid" : NULL);
+	expect_flag(rc, argv, "--recompute-granularity",
+	            full ? "full" : rc->recompute == RECOMPUTE_SELECTIVE
+	            ? "selective" : NULL);
+	expect_flag(rc, argv, "--recompute-method", rc->recompute_method);
+	expect_flag(rc, argv, "--recompute-num-layers", rc->recompute_num);
+	expect_switch(rc, argv, "--use-distributed-optimizer", rc->distopt);
+	expect_switch(rc, argv, "--overlap-param-gather", rc->distopt);
+	expect_switch(rc, argv, "--overlap-grad-reduce", true);
+	expect_flag(rc, argv, "--attention-backend",
+	            rc->attention == ATTN_FLASH ? "flash" : "unfused");
+	expect_switch(rc, argv, "--mock-data", true);
+	expect_flag(rc, argv, "--tokenizer-type", "NullTokenizer");
+	/* campaign_init: 50 steps, 20 minutes; 20 - max(2, 20 / 10) = 18 */
+	expect_flag(rc, argv, "--train-iters", "50");
+	expect_flag(rc, argv, "--exit-duration-in-mins", "18");
+	expect_flag(rc, argv, "--eval-iters", "0");
+	expect_flag(rc, argv, "--log-interval", "1");
+	expect_switch(rc, argv, "--log-throughput", true);
+}
+
+/*
+ * Megatron-LM's own rules on the flags (arguments.py validate_args):
+ * --overlap-param-gather needs --use-distributed-optimizer and
+ * --overlap-grad-reduce; full recompute needs a method and a layer count,
+ * selective takes neither.
+ */
+static void
+check_megatron_rules(const struct str_list *argv)
+{
+	const char *granularity = flag_value(argv, "--recompute-granularity");
+	bool method = flag_value(argv, "--recompute-method") != NULL;
+	bool layers = flag_value(argv, "--recompute-num-layers") != NULL;
+
+	if (flag_value(argv, "--overlap-param-gather")) {
+		CU_ASSERT_PTR_NOT_NULL(flag_value(argv,
+		                       "--use-distributed-optimizer"));
+		CU_ASSERT_PTR_NOT_NULL(flag_value(argv,
+		                       "--overlap-grad-reduce"));
+	}
+	if (granularity && !strcmp(granularity, "full"))
+		CU_ASSERT_TRUE(method && layers);
+	if (!granularity || !strcmp(granularity, "selective"))
+		CU_ASSERT_FALSE(method || layers);
+}
+
+/* Each task's rank from Slurm (the stand-in srun: rank 13 of 16, local
+ * 5), the rendezvous, and no attention switches left for Megatron-LM to
+ * refuse. */
+static void
+check_megatron_env(const struct real_case *rc, const struct run_output *o)
+{
+	expect_str(rc->what, "RANK", env_value(o, "RANK"), "13");
+	expect_str(rc->what, "WORLD_SIZE", env_value(o, "WORLD_SIZE"), "16");
+	expect_str(rc->what, "LOCAL_RANK", env_value(o, "LOCAL_RANK"), "5");
+	expect_str(rc->what, "MASTER_ADDR", env_value(o, "MASTER_ADDR"),
+	           "first-of-gpu[001-004]");
+	/* 20000 + 4242 % 20000 */
+	expect_str(rc->what, "MASTER_PORT", env_value(o, "MASTER_PORT"),
+	           "24242");
+	expect_str(rc->what, "NVTE_FLASH_ATTN",
+	           env_value(o, "NVTE_FLASH_ATTN"), NULL);
+	expect_str(rc->what, "NVTE_FUSED_ATTN",
+	           env_value(o, "NVTE_FUSED_ATTN"), NULL);
+}
+
+/* One case of the grid through templates/megatron-lm.sbatch. */
+static void
+check_megatron_case(const struct real_case *rc, const struct str_list *known)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct run_output o;
+	char *run_dir;
+	char *dir = render_and_run(rc, "megatron-lm.sbatch", &run_dir, &o);
+
+	CU_ASSERT_TRUE_FATAL(o.argv.n > 0);
+	expect_str(rc->what, "script", o.argv.v[0], rc->env
+	           ? "/site/megatron-lm/pretrain_gpt.py"
+	           : "/opt/megatron-lm/pretrain_gpt.py");
+	CU_ASSERT_EQUAL(megatron_argv_problems(known, &o.argv, &why), 0);
+	if (why.len)
+		fprintf(stderr, "\n%s: %s\n", rc->what, why.buf);
+	check_megatron_layout(rc, &o.argv);
+	check_megatron_model(rc, &o.argv);
+	check_megatron_training(rc, &o.argv);
+	check_megatron_rules(&o.argv);
+	check_env(rc, &o);
+	check_megatron_env(rc, &o);
+	check_srun(rc, &o, run_dir);
+	harness_rmtree(dir);
+	free(dir);
+	free(run_dir);
+	run_output_release(&o);
+	strbuf_release(&why);
+}
+
+/* ---- NeMo 2.0 ------------------------------------------------------------ */
+
+/* The value of override KEY in argv, NULL when not given. */
+static const char *
+override_value(const struct str_list *argv, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (int i = 0; i < argv->n; i++)
+		if (!strncmp(argv->v[i], key, n) && argv->v[i][n] == '=')
+			return argv->v[i] + n + 1;
+	return NULL;
+}
+
+/* Assert the value of override key (NULL: not given). */
+static void
+expect_override(const struct real_case *rc, const struct str_list *argv,
+                const char *key, const char *want)
+{
+	expect_str(rc->what, key, override_value(argv, key), want);
+}
+
+/* Assert that override key is the number want. */
+static void
+expect_int_override(const struct real_case *rc,
+                    const struct str_list *argv, const char *key, int want)
+{
+	char *s = xasprintf("%d", want);
+
+	expect_override(rc, argv, key, s);
+	free(s);
+}
+
+/* "True" or "False", as nemo_run reads Python booleans. */
+static const char *
+py_bool(bool b)
+{
+	return b ? "True" : "False";
+}
+
+/* The trainer, the layout and the data. */
+static void
+check_nemo_layout(const struct real_case *rc, const struct str_list *argv)
+{
+	char vp[16];
+
+	snprintf(vp, sizeof vp, "%d", rc->vp);
+	expect_int_override(rc, argv, "trainer.num_nodes", rc->nodes);
+	expect_override(rc, argv, "trainer.devices", "8");
+	expect_override(rc, argv, "trainer.max_steps", "50");
+	expect_override(rc, argv, "trainer.log_every_n_steps", "1");
+	expect_override(rc, argv, "trainer.limit_val_batches", "0");
+	expect_override(rc, argv, "trainer.val_check_interval", "50");
+	expect_override(rc, argv, "trainer.enable_checkpointing", "False");
+	expect_override(rc, argv, "log.ckpt", "None");
+	expect_int_override(rc, argv,
+	                    "trainer.strategy.tensor_model_parallel_size",
+	                    rc->tp);
+	expect_int_override(rc, argv,
+	                    "trainer.strategy.pipeline_model_parallel_size",
+	                    rc->pp);
+	expect_int_override(rc, argv, "trainer.strategy.context_parallel_size",
+	                    rc->cp);
+	expect_int_override(rc, argv,
+	                    "trainer.strategy.expert_model_parallel_size",
+	                    rc->ep);
+	/* etp 0 means "the same as tp" (layout.h) */
+	expect_int_override(rc, argv,
+	                    "trainer.strategy.expert_tensor_parallel_size",
+	                    rc->etp ? rc->etp : rc->tp);
+	expect_override(rc, argv,
+	                "trainer.strategy.virtual_pipeline_model_parallel_size",
+	                rc->vp > 1 ? vp : "None");
+	expect_override(rc, argv, "trainer.strategy.sequence_parallel",
+	                py_bool(rc->sp));
+	expect_int_override(rc, argv, "data.micro_batch_size", rc->mbs);
+	expect_int_override(rc, argv, "data.global_batch_size", rc->gbs);
+	expect_int_override(rc, argv, "data.seq_length", rc->seq_length);
+	expect_int_override(rc, argv, "model.config.seq_length",
+	                    rc->seq_length);
+}
+
+/* Recompute and the optimizer. */
+static void
+check_nemo_recompute(const struct real_case *rc,
+                     const struct str_list *argv)
+{
+	bool full = rc->recompute == RECOMPUTE_FULL;
+
+	expect_override(rc, argv, "model.config.recompute_granularity",
+	                full ? "full" : rc->recompute == RECOMPUTE_SELECTIVE
+	                ? "selective" : "None");
+	expect_override(rc, argv, "model.config.recompute_method",
+	                full ? rc->recompute_method : "None");
+	expect_override(rc, argv, "model.config.recompute_num_layers",
+	                full ? rc->recompute_num : "None");
+	expect_override(rc, argv, "optim.config.use_distributed_optimizer",
+	                py_bool(rc->distopt));
+	expect_override(rc, argv, "trainer.strategy.ddp.overlap_param_gather",
+	                py_bool(rc->distopt));
+	expect_override(rc, argv, "trainer.strategy.ddp.overlap_grad_reduce",
+	                "True");
+}
+
+/*
+ * Precision: the recipes train in bf16 (bf16_mixed), so bf16 and FP8
+ * leave the plugin's precision alone; fp16 and fp32 replace it; FP8 adds
+ * hybrid with delayed scaling; PP > 1 sends activations in the training
+ * precision.
+ */
+static void
+check_nemo_precision(const struct real_case *rc,
+                     const struct str_list *argv)
+{
+	bool fp8 = rc->precision == PREC_FP8;
+	bool fp16 = rc->precision == PREC_FP16;
+	bool fp32 = rc->precision == PREC_FP32;
+	const char *dtype = fp16 ? "torch.float16" : fp32 ? "torch.float32"
+	                  : "torch.bfloat16";
+
+	expect_override(rc, argv, "trainer.plugins.fp8", fp8 ? "hybrid" : NULL);
+	expect_override(rc, argv, "trainer.plugins.fp8_recipe",
+	                fp8 ? "delayed" : NULL);
+	expect_override(rc, argv, "trainer.plugins.precision",
+	                fp16 ? "16-mixed" : fp32 ? "32" : NULL);
+	expect_override(rc, argv, "trainer.plugins.params_dtype",
+	                fp16 || fp32 ? dtype : NULL);
+	expect_override(rc, argv, "optim.config.fp16",
+	                fp16 ? "True" : fp32 ? "False" : NULL);
+	expect_override(rc, argv, "trainer.strategy.pipeline_dtype",
+	                rc->pp > 1 ? dtype : NULL);
+}
+
+/* NeMo's attention defaults, and no rank exports (Lightning's job). */
+static void
+check_nemo_env(const struct real_case *rc, const struct run_output *o)
+{
+	expect_str(rc->what, "NVTE_FLASH_ATTN",
+	           env_value(o, "NVTE_FLASH_ATTN"), "1");
+	expect_str(rc->what, "NVTE_FUSED_ATTN",
+	           env_value(o, "NVTE_FUSED_ATTN"), "1");
+	expect_str(rc->what, "NEMO_LOG_MEMORY_USAGE",
+	           env_value(o, "NEMO_LOG_MEMORY_USAGE"), "1");
+	expect_str(rc->what, "RANK", env_value(o, "RANK"), NULL);
+}
+
+/* One case of the grid through templates/nemo2.sbatch. */
+static void
+check_nemo_case(const struct real_case *rc)
+{
+	static const char *const head[] = {
+		"llm", "pretrain", "--factory", NULL, "--yes",
+	};
+	struct strbuf why = STRBUF_INIT;
+	struct run_output o;
+	char *run_dir;
+	char *dir = render_and_run(rc, "nemo2.sbatch", &run_dir, &o);
+
+	CU_ASSERT_TRUE_FATAL(o.argv.n > 5);
+	for (int i = 0; i < 5; i++)
+		expect_str(rc->what, "nemo argument", o.argv.v[i],
+		           head[i] ? head[i] : model_expects[rc->model].recipe);
+	CU_ASSERT_EQUAL(nemo_argv_problems(&o.argv, 5, &why), 0);
+	if (why.len)
+		fprintf(stderr, "\n%s: %s\n", rc->what, why.buf);
+	check_nemo_layout(rc, &o.argv);
+	check_nemo_recompute(rc, &o.argv);
+	check_nemo_precision(rc, &o.argv);
+	check_env(rc, &o);
+	check_nemo_env(rc, &o);
+	check_srun(rc, &o, run_dir);
+	harness_rmtree(dir);
+	free(dir);
+	free(run_dir);
+	run_output_release(&o);
+	strbuf_release(&why);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+/*
+ * The option list holds what the notes on launch interfaces read from the
+ * same commit, including options generated from dataclasses, and not the
+ * names the notes say do not exist.
+ */
+static void
+test_option_list(void)
+{
+	static const char *const lines[] = {
+		"--normalization {LayerNorm,RMSNorm}",
+		"--recompute-granularity {full,selective}",
+		"--recompute-method {uniform,block}",
+		"--fp8-format {e4m3,hybrid}",
+		"--fp8-recipe {tensorwise,delayed,mxfp8,blockwise,custom}",
+		"--moe-token-dispatcher-type {allgather,alltoall,flex}",
+		"--timing-log-level {0,1,2}",
+		"--attention-backend {flash,fused,unfused,local,auto}",
+		"--transformer-impl {local,transformer_engine,"
+		"inference_optimized}",
+		"--num-layers-per-virtual-pipeline-stage",
+		"--num-virtual-stages-per-pipeline-rank",
+		"--expert-tensor-parallel-size", "--tp-comm-overlap",
+		"--overlap-param-gather", "--log-throughput", "--mock-data",
+	};
+	struct str_list known = STR_LIST_INIT;
+
+	megatron_args_load(&known);
+	/* Several hundred: arguments.py's add_argument calls alone give
+	 * 388 option strings at this commit. */
+	CU_ASSERT_TRUE(known.n > 388);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		CU_ASSERT_TRUE(has(&known, lines[i]));
+		if (!has(&known, lines[i]))
+			fprintf(stderr, "\nmissing: %s\n", lines[i]);
+	}
+	CU_ASSERT_PTR_NULL(megatron_args_find(&known, "--fp8"));
+	CU_ASSERT_PTR_NULL(megatron_args_find(&known,
+	                   "--virtual-pipeline-model-parallel-size"));
+	str_list_clear(&known);
+}
+
+/* The checkers are able to fail: wrong names and values are caught. */
+static void
+test_checkers_reject_wrong_flags(void)
+{
+	static const char *const bad_argv[] = {
+		"/opt/megatron-lm/pretrain_gpt.py", "--num-layers", "32",
+		"--fp8", "--bf16", "--normalization", "rmsnorm", "--bf16",
+	};
+	static const char *const bad_overrides[] = {
+		"trainer.strategy.tensor_model_parallel_size=2",
+		"trainer.strategy.tensor_parallel_size=2", "data.seq_length",
+		"trainer.max_steps=", "data.seq_length=4096",
+		"data.seq_length=8192",
+	};
+	struct str_list known = STR_LIST_INIT, argv = STR_LIST_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	megatron_args_load(&known);
+	CU_ASSERT_TRUE(megatron_flag_wrong(&known, "--fp8", NULL, &why));
+	CU_ASSERT_TRUE(megatron_flag_wrong(&known, "--tensor-model-parallel",
+	                                   "2", &why));
+	CU_ASSERT_TRUE(megatron_flag_wrong(&known, "--fp8-format", "e5m2",
+	                                   &why));
+	CU_ASSERT_TRUE(megatron_flag_wrong(&known, "--recompute-method",
+	                                   NULL, &why));
+	CU_ASSERT_TRUE(megatron_flag_wrong(&known, "--attention-backend",
+	                                   "fla", &why));
+	CU_ASSERT_FALSE(megatron_flag_wrong(&known, "--attention-backend",
+	                                    "unfused", &why));
+	CU_ASSERT_FALSE(megatron_flag_wrong(&known, "--num-layers", "32",
+	                                    &why));
+	/* --fp8 unknown, rmsnorm not a choice, --bf16 twice */
+	for (size_t i = 0; i < sizeof bad_argv / sizeof bad_argv[0]; i++)
+		str_list_push(&argv, bad_argv[i]);
+	CU_ASSERT_EQUAL(megatron_argv_problems(&known, &argv, &why), 3);
+	str_list_clear(&argv);
+	/* a misspelt path, a word without a value, an empty value, and
+	 * data.seq_length given twice */
+	for (size_t i = 0; i < sizeof bad_overrides / sizeof bad_overrides[0];
+	     i++)
+		str_list_push(&argv, bad_overrides[i]);
+	CU_ASSERT_EQUAL(nemo_argv_problems(&argv, 0, &why), 4);
+	str_list_clear(&argv);
+	str_list_clear(&known);
+	strbuf_release(&why);
+}
+
+/* The grid sets every switch both ways (the list). */
+static void
+test_grid_covers_every_switch(void)
+{
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < GRID_SIZE; i++) {
+		const struct real_case *rc = &grid[i];
+
+		seen |= (rc->tp == 1) << 0 | (rc->tp == 2) << 1 |
+		        (rc->tp == 8) << 2 | (rc->pp == 1) << 3 |
+		        (rc->pp == 4) << 4 | (rc->cp == 1) << 5 |
+		        (rc->cp == 2) << 6 | (rc->ep > 1) << 7 |
+		        (rc->etp > 0) << 8 | (rc->vp > 1) << 9 |
+		        (rc->vp == 1) << 10;
+		seen |= 1u << (11 + rc->recompute);
+		seen |= (rc->recompute_layers > 0) << 14 |
+		        (rc->model == M_MIXTRAL_8X7B) << 15 |
+		        (model_expects[rc->model].groups != NULL) << 16 |
+		        (model_expects[rc->model].groups == NULL) << 17 |
+		        rc->container << 18 | !rc->container << 19 |
+		        rc->env << 20 | !rc->env << 21 | rc->mounts << 22 |
+		        rc->workdir << 23 |
+		        (rc->attention == ATTN_UNFUSED) << 24;
+		seen |= 1u << (25 + rc->precision);
+	}
+	/* 25 switches and the four precisions */
+	CU_ASSERT_EQUAL(seen, (1u << 29) - 1);
+}
+
+/* Every case through megatron-lm.sbatch. */
+static void
+test_megatron_grid(void)
+{
+	struct str_list known = STR_LIST_INIT;
+
+	megatron_args_load(&known);
+	for (size_t i = 0; i < GRID_SIZE; i++)
+		check_megatron_case(&grid[i], &known);
+	str_list_clear(&known);
+}
+
+/* Every case with a NeMo recipe through nemo2.sbatch. */
+static void
+test_nemo_grid(void)
+{
+	for (size_t i = 0; i < GRID_SIZE; i++)
+		if (model_expects[grid[i].model].recipe)
+			check_nemo_case(&grid[i]);
+}
+
+/* Render nemo2.sbatch for the case arg (for harness_capture_stderr). */
+static int
+call_render_nemo(void *arg)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = render_case(arg, "nemo2.sbatch", "/c/runs/x", &out);
+
+	strbuf_release(&out);
+	return ret;
+}
+
+/* A model without a NeMo recipe stops at rendering, naming the variable. */
+static void
+test_nemo_needs_recipe(void)
+{
+	int tested = 0;
+
+	for (size_t i = 0; i < GRID_SIZE; i++) {
+		char *msg;
+		int ret;
+
+		if (model_expects[grid[i].model].recipe)
+			continue;
+		msg = harness_capture_stderr(call_render_nemo,
+		                             (void *)&grid[i], &ret);
+		CU_ASSERT_EQUAL(ret, -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nemo2.sbatch:"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, "variable 'nemo_recipe' is "
+		                              "not set"));
+		free(msg);
+		tested++;
+	}
+	CU_ASSERT_TRUE(tested > 0);
+}
+
+static const struct harness_test list_tests[] = {
+	{ "Megatron-LM option list", test_option_list },
+	{ "checkers reject wrong flags", test_checkers_reject_wrong_flags },
+	{ "grid covers every switch", test_grid_covers_every_switch },
+	{ NULL, NULL },
+};
+
+static const struct harness_test template_tests[] = {
+	{ "megatron-lm.sbatch over the grid", test_megatron_grid },
+	{ "nemo2.sbatch over the grid", test_nemo_grid },
+	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },
+	{ NULL, NULL },
+};
+
+static const struct harness_suite suites[] = {
+	{ "checks", list_tests },
+	{ "real templates", template_tests },
+	{ NULL, NULL },
+};
+
+int
+main(int argc, char **argv)
+{
+	return harness_main(argc, argv, suites);
+}
