@@ -1,0 +1,68 @@
+/*
+ * fuzz-state.c - libFuzzer target: the state file and journal readers on
+ * arbitrary bytes.  Either they load or they say which line is wrong.
+ */
+#include "autoconfig.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "state.h"
+#include "xalloc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int
+count(const struct journal_entry *e, void *arg)
+{
+	(void)e;
+	++*(long *)arg;
+	return 0;
+}
+
+static void
+put(const char *dir, const char *name, const uint8_t *data, size_t size)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	if (f) {
+		fwrite(data, 1, size, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char dir[] = "/tmp/paratune-fuzz-XXXXXX";
+	struct state st;
+	long n = 0;
+
+	if (mkdtemp(dir) == NULL)
+		return 0;
+	put(dir, "state", data, size);
+	put(dir, "journal.log", data, size);
+	if (state_load(dir, &st) == 0) {
+		for (int i = 0; i < st.n; i++)
+			if (cand_state_name(st.v[i].state)[0] == '?')
+				abort();
+		state_release(&st);
+	}
+	journal_replay(dir, 0, count, &n);
+	{
+		char *p = xasprintf("%s/state", dir);
+		char *q = xasprintf("%s/journal.log", dir);
+
+		unlink(p);
+		unlink(q);
+		free(p);
+		free(q);
+	}
+	rmdir(dir);
+	return 0;
+}
