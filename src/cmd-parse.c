@@ -1,23 +1,215 @@
-/* cmd-parse.c - 'paratune parse' (being written). */
+/*
+ * cmd-parse.c - 'paratune parse LOG...': the log analysis alone, on any
+ * files: format, steps, step-time statistics and the failure class with
+ * its evidence line.
+ */
 #include "autoconfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "error.h"
+#include "json.h"
+#include "logparse.h"
+#include "table.h"
+#include "xalloc.h"
 
 extern const struct cmd_entry cmd_parse_entry;
 
+/* One file's result and whether it could be read.  The steps themselves
+ * are freed once the statistics are taken, so that memory does not grow
+ * with the number of files. */
+struct parse_item {
+	struct log_result res;   /* without its steps */
+	size_t nsteps;
+	struct log_step_stats stats;
+	int status;              /* 0, or the exit code it calls for */
+};
+
+/* "12.3" or "-" for a number that is not there. */
+static void
+cell_number(struct table *t, double v, int digits)
+{
+	if (isfinite(v))
+		table_add(t, "%.*f", digits, v);
+	else
+		table_add(t, "-");
+}
+
+/* The table for people, then the evidence lines and notes. */
+static void
+parse_table(FILE *f, const struct parse_item *items, int n)
+{
+	static const char *const cols[] = { "file", "format", ">steps",
+		">measured", ">mean_s", ">median_s", ">peak_gib", "failure",
+		">line", NULL };
+	struct table t;
+
+	table_init(&t, cols);
+	for (int i = 0; i < n; i++) {
+		const struct log_result *r = &items[i].res;
+
+		table_add(&t, "%s", r->name);
+		table_add(&t, "%s", log_format_name(r->format));
+		table_add(&t, "%zu", items[i].nsteps);
+		table_add(&t, "%d", items[i].stats.measured);
+		cell_number(&t, items[i].stats.mean_s, 3);
+		cell_number(&t, items[i].stats.median_s, 3);
+		cell_number(&t, r->mem_peak_gib, 1);
+		table_add(&t, "%s", items[i].status ? "(unreadable)"
+		                    : failure_class_name(r->failure));
+		if (r->evidence.text)
+			table_add(&t, "%ld", r->evidence.line);
+		else
+			table_add(&t, "-");
+	}
+	table_print(&t, f);
+	table_release(&t);
+	/* Evidence as grep -n prints it: the file, the line, the text. */
+	for (int i = 0; i < n; i++) {
+		const struct log_result *r = &items[i].res;
+		struct strbuf notes = STRBUF_INIT;
+
+		if (r->evidence.text)
+			fprintf(f, "%s:%ld: %s\n", r->name, r->evidence.line,
+			        r->evidence.text);
+		log_result_notes(r, &notes);
+		if (notes.len)
+			fprintf(f, "%s: note: %s\n", r->name, notes.buf);
+		strbuf_release(&notes);
+	}
+}
+
+/* One file as a JSON object. */
+static void
+parse_json_item(struct json *j, const struct parse_item *it)
+{
+	const struct log_result *r = &it->res;
+	struct strbuf notes = STRBUF_INIT;
+
+	json_begin_object(j, NULL);
+	json_string(j, "file", r->name);
+	json_string(j, "format", log_format_name(r->format));
+	json_int(j, "steps", (long long)it->nsteps);
+	json_int(j, "measured_steps", it->stats.measured);
+	json_number(j, "step_time_mean_s", it->stats.mean_s);
+	json_number(j, "step_time_median_s", it->stats.median_s);
+	json_number(j, "step_time_stdev_s", it->stats.stdev_s);
+	json_number(j, "tokens_per_s_per_gpu_median",
+	            it->stats.tokens_per_s_median);
+	if (r->total_steps >= 0)
+		json_int(j, "total_steps", r->total_steps);
+	else
+		json_null(j, "total_steps");
+	json_bool(j, "finished", r->finished);
+	json_number(j, "peak_memory_gib", r->mem_peak_gib);
+	json_begin_object(j, "failure");
+	json_string(j, "class", failure_class_name(r->failure));
+	if (r->evidence.text) {
+		json_int(j, "line", r->evidence.line);
+		json_string(j, "evidence", r->evidence.text);
+	} else {
+		json_null(j, "line");
+		json_null(j, "evidence");
+	}
+	json_end_object(j);
+	log_result_notes(r, &notes);
+	if (it->status)
+		json_string(j, "error", "cannot be read");
+	if (notes.len)
+		json_string(j, "notes", notes.buf);
+	json_end_object(j);
+	strbuf_release(&notes);
+}
+
+/* The JSON array, one object per file. */
+static void
+parse_json(FILE *f, const struct parse_item *items, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+
+	json_init(&j, &sb, true);
+	json_begin_array(&j, NULL);
+	for (int i = 0; i < n; i++)
+		parse_json_item(&j, &items[i]);
+	json_end_array(&j);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
+}
+
+/* Read every file; 0, or EXIT_NOINPUT when one could not be read. */
+static int
+parse_files(struct parse_item *items, int n, char **paths, int skip)
+{
+	struct logparse lp;
+	int status = EXIT_OK;
+
+	logparse_init(&lp);
+	for (int i = 0; i < n; i++) {
+		struct parse_item *it = &items[i];
+
+		if (logparse_file(&lp, paths[i], &it->res) != 0)
+			status = it->status = EXIT_NOINPUT;
+		log_result_step_stats(&it->res, skip, &it->stats);
+		it->nsteps = it->res.nsteps;
+		free(it->res.steps);
+		it->res.steps = NULL;
+		it->res.nsteps = it->res.alloc_steps = 0;
+	}
+	logparse_release(&lp);
+	return status;
+}
+
+/* paratune parse LOG... */
 static int
 cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { OPT_FINISH };
-	int status;
+	int skip = -1, min_steps = 1, status, n;
+	const struct option opts[] = {
+		OPT_FORMAT_(NULL),
+		OPT_INTEGER(0, "skip-steps", &skip, "N",
+		            "warm-up steps dropped (default: 10 %, at "
+		            "least 1)"),
+		OPT_INTEGER(0, "min-steps", &min_steps, "N",
+		            "measured steps needed for a step time "
+		            "(default 1)"),
+		OPT_FINISH,
+	};
+	struct parse_item *items;
 
-	if (cmd_parse_args(ctx, &cmd_parse_entry, opts, argc, argv, 0, -1,
-	                   &status) < 0)
+	n = cmd_parse_args(ctx, &cmd_parse_entry, opts, argc, argv, 1, -1,
+	                   &status);
+	if (n < 0)
 		return status;
-	return error("'parse' is not written yet"), EXIT_SOFTWARE;
+	if (ctx->format == FORMAT_CSV || min_steps < 0 || skip < -1) {
+		error("%s", ctx->format == FORMAT_CSV
+		      ? "'parse' prints table or json, not csv"
+		      : "--skip-steps and --min-steps cannot be negative");
+		return EXIT_USAGE;
+	}
+	items = xcalloc((size_t)n, sizeof(*items));
+	status = parse_files(items, n, argv + 1, skip);
+	for (int i = 0; i < n; i++)
+		if (items[i].stats.measured < min_steps) {
+			items[i].stats.mean_s = items[i].stats.median_s = NAN;
+			items[i].stats.stdev_s = NAN;
+		}
+	if (ctx->format == FORMAT_JSON)
+		parse_json(ctx->out, items, n);
+	else
+		parse_table(ctx->out, items, n);
+	for (int i = 0; i < n; i++)
+		log_result_release(&items[i].res);
+	free(items);
+	return status;
 }
 
 const struct cmd_entry cmd_parse_entry = {
-	"parse", NULL, NULL, "(not yet)", cmd_parse_exec,
+	"parse", NULL, "LOG... [--format table|json] [--skip-steps N] "
+	"[--min-steps N]",
+	"read training logs: format, steps, step time, failure and evidence",
+	cmd_parse_exec,
 };

@@ -1,0 +1,387 @@
+/*
+ * logparse.c - the entry points: compiled patterns, extra patterns,
+ * reading a file, a stream or a buffer, the result and its step-time
+ * statistics.  The line reader is in logparse-reader.c, the record
+ * parsers in logparse-formats.c, the failure patterns in failure.c.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "error.h"
+#include "logparse-int.h"
+#include "xalloc.h"
+
+/* Read size: large enough that a read costs little, small enough for
+ * the cache. */
+#define LOGPARSE_CHUNK (64 * 1024)
+
+static const char *const format_names[LOG_FORMAT_COUNT] = {
+	"unknown", "megatron", "nemo2", "nemo1", "torchtitan",
+};
+
+const char *
+log_format_name(enum log_format f)
+{
+	if ((int)f < 0 || f >= LOG_FORMAT_COUNT)
+		return "?";
+	return format_names[f];
+}
+
+void
+logparse_init(struct logparse *lp)
+{
+	memset(lp, 0, sizeof(*lp));
+	logparse_formats_init(lp);
+	failure_scan_init(&lp->fail);
+}
+
+void
+logparse_release(struct logparse *lp)
+{
+	for (int i = 0; i < lp->nuser; i++) {
+		free(lp->user[i].name);
+		pcre2_match_data_free(lp->user[i].md);
+		pcre2_code_free(lp->user[i].re);
+	}
+	free(lp->user);
+	failure_scan_release(&lp->fail);
+	logparse_formats_release(lp);
+	memset(lp, 0, sizeof(*lp));
+}
+
+/* The number of named group name in re, or 0. */
+static int
+group_number(const pcre2_code *re, const char *name)
+{
+	int n = pcre2_substring_number_from_name(re, (PCRE2_SPTR)name);
+
+	return n > 0 ? n : 0;
+}
+
+int
+logparse_add_pattern(struct logparse *lp, const char *name,
+                     const char *regex, char *err, size_t errlen)
+{
+	struct logparse_user *u;
+	PCRE2_SIZE off;
+	int code, npat = 0;
+	pcre2_code *re;
+
+	if (name == NULL || *name == '\0') {
+		snprintf(err, errlen, "pattern has no name");
+		return -1;
+	}
+	re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0, &code,
+	                   &off, NULL);
+	if (re == NULL) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(code, msg, sizeof msg);
+		snprintf(err, errlen, "regex '%s' does not compile at offset "
+		         "%zu: %s", regex, (size_t)off, (char *)msg);
+		return -1;
+	}
+	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	for (int i = 0; i < lp->nuser; i++)
+		npat += lp->user[i].hits >= 0;
+	ALLOC_GROW(lp->user, (size_t)lp->nuser + 1, lp->alloc_user);
+	u = &lp->user[lp->nuser++];
+	memset(u, 0, sizeof(*u));
+	u->name = xstrdup(name);
+	u->re = re;
+	u->md = pcre2_match_data_create_from_pattern(re, NULL);
+	u->g_step = group_number(re, "step");
+	u->g_time = group_number(re, "step_time");
+	u->g_time_ms = group_number(re, "step_time_ms");
+	u->g_loss = group_number(re, "loss");
+	u->g_tokens = group_number(re, "tokens_per_s");
+	u->g_tflops = group_number(re, "tflops");
+	u->g_mem = group_number(re, "mem_gib");
+	u->g_value = group_number(re, "value");
+	u->hits = u->g_step ? -1 : npat;
+	if (failure_class_parse(name, &u->cls) != 0)
+		u->cls = FAILURE_NONE;
+	return 0;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+void
+log_evidence_clear(struct log_evidence *e)
+{
+	free(e->text);
+	e->text = NULL;
+	e->line = 0;
+}
+
+void
+log_result_release(struct log_result *r)
+{
+	free(r->name);
+	free(r->steps);
+	log_evidence_clear(&r->evidence);
+	for (int i = 0; i < FAILURE_COUNT; i++)
+		log_evidence_clear(&r->seen[i]);
+	for (int i = 0; i < r->npatterns; i++) {
+		free(r->patterns[i].name);
+		log_evidence_clear(&r->patterns[i].first);
+	}
+	free(r->patterns);
+	memset(r, 0, sizeof(*r));
+}
+
+/* An empty result for name, with a hits entry per counting pattern. */
+static void
+result_init(struct log_result *r, const struct logparse *lp,
+            const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name ? name : "-");
+	r->total_steps = -1;
+	r->mem_max_allocated_gib = r->mem_max_reserved_gib = NAN;
+	r->mem_peak_gib = NAN;
+	r->first_nul_offset = -1;
+	for (int i = 0; i < lp->nuser; i++) {
+		struct log_pattern_hits *h;
+
+		if (lp->user[i].hits < 0)
+			continue;
+		r->patterns = xreallocarray(r->patterns,
+		                            (size_t)r->npatterns + 1,
+		                            sizeof(*r->patterns));
+		h = &r->patterns[r->npatterns++];
+		memset(h, 0, sizeof(*h));
+		h->name = xstrdup(lp->user[i].name);
+		h->last_value = NAN;
+	}
+}
+
+const struct log_evidence *
+log_result_evidence(const struct log_result *r, enum failure_class c)
+{
+	if (c == FAILURE_HUNG_AFTER_FINISH)
+		c = FAILURE_TIMEOUT;
+	if ((int)c <= 0 || c >= FAILURE_COUNT)
+		return NULL;
+	return r->seen[c].text ? &r->seen[c] : NULL;
+}
+
+void
+log_result_notes(const struct log_result *r, struct strbuf *sb)
+{
+	if (r->nul_bytes)
+		strbuf_addf(sb, "%s%lld NUL bytes from offset %lld (binary?)",
+		            sb->len ? "; " : "", r->nul_bytes,
+		            r->first_nul_offset);
+	if (r->long_lines)
+		strbuf_addf(sb, "%s%ld lines over %d bytes cut",
+		            sb->len ? "; " : "", r->long_lines,
+		            LOGPARSE_LINE_MAX);
+	if (r->truncated)
+		strbuf_addf(sb, "%slast line has no line break (truncated?)",
+		            sb->len ? "; " : "");
+	if (r->steps_capped)
+		strbuf_addf(sb, "%smore than %d steps: the rest ignored",
+		            sb->len ? "; " : "", LOGPARSE_STEPS_MAX);
+}
+
+/* ---- reading a whole log ------------------------------------------------ */
+
+struct log_reader *
+logparse_begin(struct logparse *lp, const char *name, struct log_result *out)
+{
+	struct log_reader *rd = xcalloc(1, sizeof(*rd));
+
+	result_init(out, lp, name);
+	rd->lp = lp;
+	rd->res = out;
+	strbuf_init(&rd->carry, 0);
+	rd->lineno = 1;
+	return rd;
+}
+
+/* The format with the most records; the weak guess when none. */
+static enum log_format
+reader_format(const struct log_reader *rd)
+{
+	enum log_format best = LOG_FORMAT_UNKNOWN;
+
+	for (int f = 1; f < LOG_FORMAT_COUNT; f++)
+		if (rd->records[f] > rd->records[best])
+			best = (enum log_format)f;
+	return best != LOG_FORMAT_UNKNOWN ? best : rd->weak_format;
+}
+
+void
+logparse_finish(struct log_reader *rd)
+{
+	struct log_result *res = rd->res;
+	const struct log_evidence *e;
+
+	if (rd->carry.len) {
+		/* The last line has no break: maybe cut mid-value. */
+		res->truncated = true;
+		rd->last_unterminated = true;
+		reader_flush(rd);
+	}
+	res->lines = rd->lineno - 1 + (rd->line_open ? 1 : 0);
+	res->format = reader_format(rd);
+	res->finished = rd->finished;
+	res->failure = failure_pick(rd->seen, res->finished);
+	e = log_result_evidence(res, res->failure);
+	if (e) {
+		res->evidence.line = e->line;
+		res->evidence.text = xstrdup(e->text);
+	}
+	strbuf_release(&rd->carry);
+	free(rd->scratch);
+	free(rd->padded);
+	free(rd->slots);
+	free(rd);
+}
+
+void
+logparse_buffer(struct logparse *lp, const void *buf, size_t len,
+                const char *name, struct log_result *out)
+{
+	struct log_reader *rd = logparse_begin(lp, name, out);
+
+	logparse_feed(rd, buf, len);
+	logparse_finish(rd);
+}
+
+int
+logparse_stream(struct logparse *lp, FILE *f, const char *name,
+                struct log_result *out)
+{
+	struct log_reader *rd = logparse_begin(lp, name, out);
+	char *chunk = xmalloc(LOGPARSE_CHUNK);
+	size_t n;
+	int ret = 0;
+
+	while ((n = fread(chunk, 1, LOGPARSE_CHUNK, f)) > 0)
+		logparse_feed(rd, chunk, n);
+	if (ferror(f))
+		ret = error_errno("cannot read '%s'", name);
+	logparse_finish(rd);
+	free(chunk);
+	return ret;
+}
+
+int
+logparse_file(struct logparse *lp, const char *path, struct log_result *out)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	int ret;
+
+	if (f == NULL) {
+		result_init(out, lp, path);
+		return error_errno("cannot open '%s'", path);
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		result_init(out, lp, path);
+		return error("cannot read '%s': it is a directory", path);
+	}
+	ret = logparse_stream(lp, f, path, out);
+	fclose(f);
+	return ret;
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+/* Put the k-th smallest of v[0..n) at v[k], smaller ones before it
+ * (Hoare's selection: linear on average, where sorting is n log n). */
+static void
+select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i++] = v[j];
+				v[j] = t;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/* Median of v[0..n), n > 0; reorders v. */
+static double
+median(double *v, int n)
+{
+	size_t k = (size_t)n / 2;
+	double hi, lo;
+
+	select_kth(v, (size_t)n, k);
+	hi = v[k];
+	if (n % 2)
+		return hi;
+	/* The largest of the lower half is the other middle value. */
+	lo = v[0];
+	for (size_t i = 1; i < k; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return (lo + hi) / 2;
+}
+
+void
+log_result_step_stats(const struct log_result *r, int skip_steps,
+                      struct log_step_stats *st)
+{
+	double *v = xcalloc(r->nsteps + 1, sizeof(*v));
+	double sum = 0, sq = 0;
+	int k = 0, ntok = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < r->nsteps; i++)
+		st->timed += isfinite(r->steps[i].step_time_s);
+	st->skipped = skip_steps >= 0 ? skip_steps : st->timed / 10;
+	if (skip_steps < 0 && st->skipped < 1)
+		st->skipped = 1;
+	if (st->skipped > st->timed)
+		st->skipped = st->timed;
+	st->measured = st->timed - st->skipped;
+	for (size_t i = 0, seen = 0; i < r->nsteps; i++) {
+		if (!isfinite(r->steps[i].step_time_s))
+			continue;
+		if ((int)seen++ >= st->skipped)
+			v[k++] = r->steps[i].step_time_s;
+	}
+	for (int i = 0; i < k; i++)
+		sum += v[i];
+	st->mean_s = k ? sum / k : NAN;
+	for (int i = 0; i < k; i++)
+		sq += (v[i] - st->mean_s) * (v[i] - st->mean_s);
+	st->stdev_s = k > 1 ? sqrt(sq / (k - 1)) : k ? 0 : NAN;
+	st->median_s = k ? median(v, k) : NAN;
+	for (size_t i = 0; i < r->nsteps; i++)
+		if (isfinite(r->steps[i].tokens_per_s))
+			v[ntok++] = r->steps[i].tokens_per_s;
+	st->tokens_per_s_median = ntok ? median(v, ntok) : NAN;
+	free(v);
+}

@@ -1,0 +1,248 @@
+/*
+ * logparse.h - read training logs: steps, step times, memory, failures.
+ *
+ * Formats, detected per file: the one with the most step records, or the
+ * one whose step-time key appears when there is no record at all:
+ *   megatron    " [ts] iteration 10/ 500 | key: value | ... |" (Megatron-LM
+ *               2020 to today, Megatron-DeepSpeed, Megatron-Bridge);
+ *               "elapsed time per iteration (ms)" is the step time
+ *   nemo2       "Training epoch 0, iteration 9/49 | key: value | ..."
+ *               (NeMo 2.0); "train_step_timing in s" is the step time
+ *   nemo1       tqdm bars "Epoch 0: :  33%|███ | 10/30 [00:28<00:57,
+ *               key=value, ...]" (NeMo 1.x); "train_step_timing in s"
+ *   torchtitan  "step: 10  loss:  9.1234  memory: 33.24GiB(34.99%)
+ *               tps: 7,123  tflops: 412.5  mfu: 41.7%"
+ *
+ * What a step is.  The step number is what the log prints: Megatron's
+ * iteration (1-based, one record per --log-interval), NeMo 2.0's
+ * global_step (0-based; iteration when absent, since iteration restarts
+ * at every epoch), the tqdm counter of a NeMo 1.x bar (its global_step
+ * postfix is rounded to three digits, "3.2e+4"), torchtitan's step.
+ * Records are deduplicated by step number: redrawn progress bars and
+ * several ranks print the same step, and a run restarted from a checkpoint
+ * prints steps again.  The FIRST complete record of a step is kept (a
+ * later one replaces it only when the first had no step time): every copy
+ * carries the same values, and the first one has the line where the step
+ * was first seen, so failures after it are after it.
+ *
+ * Step time.  torchtitan prints no step time, and deriving one from tps
+ * needs the tokens per step, which the log does not print: its steps
+ * keep step_time_s NAN and carry tokens_per_s.  A NeMo 1.x bar without
+ * train_step_timing (tqdm's smoothed "s/it" covers validation and data
+ * loading too) has no step time either.
+ *
+ * Lines.  A line ends at "\n", "\r" or the two characters "^M" (a carriage
+ * return pasted as text); line numbers count "\n" only, as grep -n and
+ * sed do, so every record of a carriage-return progress bar has the line
+ * number of its physical line.  ANSI colour sequences are removed.  Lines
+ * longer than LOGPARSE_LINE_MAX are matched on their first
+ * LOGPARSE_LINE_MAX bytes and counted in long_lines; reading goes on
+ * after them.  Several records glued on one line are all found.  The last
+ * line of a file that does not end in a line break may have been cut
+ * mid-value ("elapsed time per iteration (ms): 12" from "1234.5"): it is
+ * searched for failures but gives no step, and truncated is set.  NUL
+ * bytes (a binary or corrupt file) are counted, never fatal: the steps
+ * before and after them are kept.
+ *
+ * Finished: the last step equals the run's total (Megatron "I/N" with
+ * I = N, NeMo 2.0 iteration N of N, a NeMo 1.x bar at 100 %) or the log
+ * says so ("[after training is done]", "`Trainer.fit` stopped:
+ * `max_steps=N` reached", torchtitan's "Training completed").  A time
+ * limit after that is hung_after_finish, not timeout.
+ *
+ * Memory is bounded whatever the file size: one line of at most
+ * LOGPARSE_LINE_MAX bytes, a 64 KiB read buffer, and one record per
+ * distinct step, at most LOGPARSE_STEPS_MAX (steps_capped is set past it).
+ *
+ * Failures: see failure.h for the classes and their priority.  The first
+ * evidence line of each class is kept; evidence of "unknown" (an exception
+ * we do not recognise) and "exit_nonzero" is dropped when steps were
+ * logged after it: training went on (an in-job restart, or an exception
+ * that was caught), so it did not end the run.
+ *
+ * Extra patterns (logparse_add_pattern) are PCRE2 regexes, matched on
+ * every line, with optional named groups:
+ *   step             the step number: each match is a step record
+ *   step_time        seconds, or step_time_ms in milliseconds
+ *   loss, tokens_per_s (per GPU), tflops (per GPU), mem_gib
+ *   value            a number kept as the pattern's last_value (the
+ *                    first group when there is no value group)
+ * Without a step group a pattern only counts its matches (the first one
+ * and the last value are kept); a pattern named after a failure class
+ * ("nccl_timeout") also adds evidence of that class.
+ *
+ * Not thread-safe: a struct logparse holds reused match data.  Use one
+ * per thread.
+ */
+#ifndef PARATUNE_LOGPARSE_H
+#define PARATUNE_LOGPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "failure.h"
+#include "strbuf.h"
+
+/* Longest line matched in full: 1 MiB holds any real log line. */
+#define LOGPARSE_LINE_MAX (1024 * 1024)
+/* Most distinct steps kept per file: ~56 MB of records. */
+#define LOGPARSE_STEPS_MAX 1000000
+/* Evidence lines are cut to this many bytes (at a UTF-8 boundary). */
+#define LOGPARSE_EVIDENCE_MAX 300
+
+enum log_format {
+	LOG_FORMAT_UNKNOWN,
+	LOG_FORMAT_MEGATRON,
+	LOG_FORMAT_NEMO2,
+	LOG_FORMAT_NEMO1,
+	LOG_FORMAT_TORCHTITAN,
+	LOG_FORMAT_COUNT,
+};
+
+/* "unknown", "megatron", "nemo2", "nemo1", "torchtitan". */
+const char *log_format_name(enum log_format f);
+
+/* One training step as the log reports it; NAN where it says nothing. */
+struct log_step {
+	long step;
+	long line;             /* line of the record kept */
+	double step_time_s;
+	double loss;           /* NAN when absent or "nan" (see nan_seen) */
+	double tokens_per_s;   /* per GPU, as every format reports it */
+	double tflops;         /* per GPU, the framework's own count */
+	double mem_gib;        /* peak reserved (or reported peak) memory */
+};
+
+/* A line of evidence; line 0 and text NULL when there is none. */
+struct log_evidence {
+	long line;
+	char *text;            /* trimmed, at most LOGPARSE_EVIDENCE_MAX */
+};
+
+/* What an extra pattern without a step group found. */
+struct log_pattern_hits {
+	char *name;
+	long count;
+	struct log_evidence first;
+	double last_value;     /* NAN when the pattern captures none */
+};
+
+struct log_result {
+	char *name;                    /* the file name given */
+	enum log_format format;
+	struct log_step *steps;        /* distinct steps, in log order */
+	size_t nsteps, alloc_steps;
+	long total_steps;              /* steps the run was set to do; -1 */
+	bool finished;                 /* the log says all steps were done */
+
+	/* Memory the log reports, GiB; NAN when it reports none.  Megatron's
+	 * "max allocated" (MiB) and Megatron-Bridge's "-gigabytes" (1e9
+	 * bytes), NeMo's byte counts, torchtitan's "memory:" (max reserved). */
+	double mem_max_allocated_gib;
+	double mem_max_reserved_gib;
+	double mem_peak_gib;           /* the largest peak of any kind */
+
+	/* The root cause and its first evidence line (a copy). */
+	enum failure_class failure;
+	struct log_evidence evidence;
+	/* The first evidence of every class seen; seen[FAILURE_NONE] unused. */
+	struct log_evidence seen[FAILURE_COUNT];
+	bool nan_seen;                 /* a loss or grad norm printed nan/inf */
+
+	struct log_pattern_hits *patterns; /* one per extra pattern without a
+	                                     step group, in the order added */
+	int npatterns;
+
+	/* What reading it was like. */
+	unsigned long long bytes_read;
+	long lines;
+	long long nul_bytes;           /* > 0: binary or corrupt */
+	long long first_nul_offset;    /* -1 when none */
+	long long_lines;               /* lines cut to LOGPARSE_LINE_MAX */
+	bool truncated;                /* no line break at the end */
+	bool steps_capped;             /* more than LOGPARSE_STEPS_MAX steps */
+};
+
+struct logparse_user;
+
+/* The compiled patterns; see the top of this file. */
+struct logparse {
+	pcre2_code *megatron_head, *nemo2_head, *nemo1_bar, *titan_step;
+	pcre2_match_data *megatron_md, *nemo2_md, *nemo1_md, *titan_md;
+	struct failure_scan fail;
+	struct logparse_user *user;
+	int nuser;
+	size_t alloc_user;
+};
+
+/* Compile the built-in patterns once (JIT where PCRE2 has it). */
+void logparse_init(struct logparse *lp);
+void logparse_release(struct logparse *lp);
+
+/*
+ * Add an extra pattern.  Returns 0, or -1 when regex does not compile or
+ * a named group is unusable, with the reason (PCRE2's message and the
+ * offset) written to err[0..errlen).
+ */
+int logparse_add_pattern(struct logparse *lp, const char *name,
+                         const char *regex, char *err, size_t errlen);
+
+/*
+ * Read the file at path into *out (initialised here; release it with
+ * log_result_release whatever this returns).  Returns 0, or -1 after an
+ * error message when the file cannot be opened or read; what was read
+ * before a read error is in *out.
+ */
+int logparse_file(struct logparse *lp, const char *path,
+                  struct log_result *out);
+/* The same from an open stream; name is what results and messages use. */
+int logparse_stream(struct logparse *lp, FILE *f, const char *name,
+                    struct log_result *out);
+/* The same from memory (tests and the fuzz target); never fails. */
+void logparse_buffer(struct logparse *lp, const void *buf, size_t len,
+                     const char *name, struct log_result *out);
+
+/*
+ * Incremental reading: begin, feed any number of chunks of any size
+ * (results do not depend on where chunks are cut), finish.  The reader
+ * points at lp and out until logparse_finish; finish fills *out.
+ */
+struct log_reader;
+struct log_reader *logparse_begin(struct logparse *lp, const char *name,
+                                  struct log_result *out);
+void logparse_feed(struct log_reader *rd, const void *buf, size_t len);
+void logparse_finish(struct log_reader *rd);
+
+void log_result_release(struct log_result *r);
+
+/* Step-time statistics over the measured steps. */
+struct log_step_stats {
+	int timed;       /* steps with a step time */
+	int skipped;     /* warm-up steps dropped */
+	int measured;    /* timed - skipped */
+	double mean_s, median_s, stdev_s;   /* NAN when measured == 0 */
+	double tokens_per_s_median;         /* NAN when no step has it */
+};
+
+/*
+ * Statistics of r's step times after dropping the first skip_steps timed
+ * steps (in log order) as warm-up; skip_steps < 0 means the default, the
+ * first 10 % and at least 1 (NeMo's get_results drops the first step).
+ * stdev is the sample standard deviation (0 for one step).
+ */
+void log_result_step_stats(const struct log_result *r, int skip_steps,
+                           struct log_step_stats *st);
+
+/*
+ * What reading the file noticed about the file itself, for people (NUL
+ * bytes, lines cut, no final line break, too many steps), appended to sb
+ * as "; "-separated notes; nothing when all was well.
+ */
+void log_result_notes(const struct log_result *r, struct strbuf *sb);
+
+/* The evidence for class c (a hung_after_finish's is its time limit). */
+const struct log_evidence *log_result_evidence(const struct log_result *r,
+                                               enum failure_class c);
+
+#endif

@@ -1,9 +1,1532 @@
-/* test-logparse.c - (being written) */
+/*
+ * test-logparse.c - the log reader over every real excerpt in
+ * $PARATUNE_REAL_LOGS (values read off the files by eye: see the table),
+ * over edge cases generated here (empty, warm-up only, NaN from the
+ * start, binary, a 10 MB line, a truncated last line, carriage returns,
+ * glued records), extra patterns, the root-cause priority, the join with
+ * Slurm's job state, and the 'parse' command.
+ */
 #include "autoconfig.h"
 
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "failure.h"
 #include "harness.h"
+#include "logparse-int.h"
+#include "logparse.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+extern const struct cmd_entry cmd_parse_entry;
+
+#define NA NAN
+#define REL 1e-9
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* Whether two values agree: both absent, or equal within REL. */
+static bool
+same(double got, double want)
+{
+	if (isnan(want))
+		return isnan(got);
+	return fabs(got - want) <= fabs(want) * REL;
+}
+
+/* Report a mismatch with the file it concerns, then fail. */
+#define EXPECT(file, what, ok, fmt, got, want)                               \
+	do {                                                                  \
+		if (!(ok))                                                    \
+			fprintf(stderr, "\n  %s: %s: got " fmt ", want "      \
+			        fmt "\n", (file), (what), (got), (want));     \
+		CU_ASSERT(ok);                                                \
+	} while (0)
+#define EXPECT_LONG(f, w, got, want) \
+	EXPECT(f, w, (long)(got) == (long)(want), "%ld", (long)(got), \
+	       (long)(want))
+#define EXPECT_NUM(f, w, got, want) \
+	EXPECT(f, w, same((got), (want)), "%.9g", (double)(got), \
+	       (double)(want))
+#define EXPECT_STR(f, w, got, want) \
+	EXPECT(f, w, !strcmp((got), (want)), "%s", (got), (want))
+
+/* Parse a string as a whole log. */
+static void
+parse_text(struct logparse *lp, const char *text, struct log_result *r)
+{
+	logparse_buffer(lp, text, strlen(text), "test", r);
+}
+
+/* A Megatron-LM iteration line as training.py prints it. */
+static void
+megatron_line(struct strbuf *sb, long it, long total, double ms, double loss)
+{
+	strbuf_addf(sb, " [2024-04-06 02:59:36] iteration %8ld/%8ld | "
+	            "consumed samples: %12ld | elapsed time per iteration "
+	            "(ms): %.1f | throughput per GPU (TFLOP/s/GPU): 239.8 | "
+	            "learning rate: 8.600000E-06 | global batch size:   128 | "
+	            "lm loss: %.6E | loss scale: 1.0 | grad norm: 1.426 | "
+	            "number of skipped iterations:   0 | number of nan "
+	            "iterations:   0 |\n", it, total, it * 128, ms, loss);
+}
+
+/* ---- the real excerpts --------------------------------------------------- */
+
+struct real_case {
+	const char *file;
+	enum log_format format;
+	int steps;                       /* distinct steps */
+	long first_step;
+	double first_time, first_loss;   /* seconds; NA when absent */
+	long last_step;
+	double last_time, last_loss;
+	enum failure_class failure;
+	long failure_line;               /* 0 for none */
+	bool finished;
+	long total;                      /* -1 unknown */
+};
+
+#define MEG LOG_FORMAT_MEGATRON
+#define NM2 LOG_FORMAT_NEMO2
+#define NM1 LOG_FORMAT_NEMO1
+#define TT LOG_FORMAT_TORCHTITAN
+#define UNK LOG_FORMAT_UNKNOWN
+/* A file with no step. */
+#define NOSTEP(fmt) fmt, 0, -1, NA, NA, -1, NA, NA
+
+/*
+ * Read off each file: the step numbers, "elapsed time per iteration (ms)"
+ * / 1000, "train_step_timing in s", the lm loss / reduced_train_loss /
+ * torchtitan loss of the first and last distinct steps; the line of the
+ * first evidence of the class that explains the failure.
+ */
+static const struct real_case real_cases[] = {
+	/* Megatron-LM, Megatron-DeepSpeed, Megatron-Bridge */
+	{ "megatron_bridge_iter_dgxc-benchmarking_llama3.1_readme.log", MEG,
+	  1, 1, 20.2891, 12.58695, 1, 20.2891, 12.58695,
+	  FAILURE_NONE, 0, true, 1 },
+	{ "megatron_bridge_iter_mtp_losses_issue3427.log", MEG,
+	  1, 50, 9.9694, 4.791878e-03, 50, 9.9694, 4.791878e-03,
+	  FAILURE_NONE, 0, true, 50 },
+	/* grad norm: nan on every line, no lm loss printed. */
+	{ "megatron_deepspeed_iter_gradnorm_nan_bigscience_issue396.log", MEG,
+	  3, 5426, 4.2479, NA, 5428, 4.2292, NA,
+	  FAILURE_NAN_LOSS, 1, false, 250000 },
+	{ "megatron_deepspeed_iter_tgs_aichipbenchmark_gpt3.log", MEG,
+	  6, 5, 344.6561, 11.00078, 10, 344.8357, 10.99972,
+	  FAILURE_NONE, 0, true, 10 },
+	{ "megatron_deepspeed_iter_validation_aichipbenchmark_gpt3.log", MEG,
+	  1, 2400, 315.8799, 9.002386, 2400, 315.8799, 9.002386,
+	  FAILURE_NONE, 0, false, 8247 },
+	{ "megatron_iter_bert_nccl_issue743_2022.log", MEG,
+	  1, 10, 0.3562, NA, 10, 0.3562, NA,
+	  FAILURE_NONE, 0, false, 1000000 },
+	{ "megatron_iter_epfllm-megatron-llm_issue11.log", MEG,
+	  4, 122, 86.5452, 2.504220, 125, 89.0752, 2.477393,
+	  FAILURE_NONE, 0, false, 250000 },
+	{ "megatron_iter_first_iter_no_loss_memory_line_2024_ja_doc.log", MEG,
+	  3, 10, 13.0353, NA, 30, 12.0688, 8.995420,
+	  FAILURE_NONE, 0, false, 500000 },
+	{ "megatron_iter_isotimestamp_tokens_aichipbenchmark_qwenvl.log", MEG,
+	  5, 51, 6.0490, 1.959154, 55, 6.0980, 1.806897,
+	  FAILURE_NONE, 0, false, 20000 },
+	{ "megatron_iter_megatronlm_issue60_2020.log", MEG,
+	  2, 5, 16.4915, NA, 10, 1.9939, NA,
+	  FAILURE_NONE, 0, false, 120000 },
+	{ "megatron_iter_megatronlm_issue756_mixtral_2024a.log", MEG,
+	  3, 43, 5.4449, 1.825991, 45, 5.7186, 1.834162,
+	  FAILURE_NONE, 0, false, 100 },
+	{ "megatron_iter_megatronlm_issue756_mixtral_2024b.log", MEG,
+	  3, 71, 5.3616, 1.818812, 73, 5.8299, 1.798953,
+	  FAILURE_NONE, 0, false, 100 },
+	{ "megatron_iter_noleadingspace_epfllm_issue33.log", MEG,
+	  2, 3383, 7.6131, 0.7334521, 3384, 7.8455, 0.7072597,
+	  FAILURE_NONE, 0, false, 8000 },
+	{ "megatron_iter_profiler_interleaved_fork_2024_ja_doc.log", MEG,
+	  1, 4, 270.1254, 2.120380, 4, 270.1254, 2.120380,
+	  FAILURE_NONE, 0, false, 25000 },
+
+	/* NeMo 2.0: step = global_step, total = last iteration + 1 */
+	{ "nemo2_crash_interleaved_rank_tracebacks_nemo_resiliency_demo.log",
+	  NM2, 5, 11, 7.59, 11.03, 15, 7.589, 11.03,
+	  FAILURE_UNKNOWN, 61, false, 20 },
+	{ "nemo2_epoch_rollover_straggler_report_max_steps_nemo_resiliency_"
+	  "demo.log", NM2, 2, 18, 7.637, 11.03, 19, 7.73, 11.03,
+	  FAILURE_NONE, 0, true, 20 },
+	{ "nemo2_ft_launcher_failure_restart_nemo_resiliency_demo.log",
+	  NOSTEP(UNK), FAILURE_EXIT_NONZERO, 7, false, -1 },
+	{ "nemo2_nemo-run_prefix_training_ckpt_nemo_resiliency_demo.log",
+	  NM2, 12, 0, 10.31, 11.03, 11, 7.578, 11.03,
+	  FAILURE_NONE, 0, false, 20 },
+	/* A fragment without its head: NeMo 2.0 by its keys, no step. */
+	{ "nemo2_partial_line_dgxc-benchmarking_ft_llama3_8b.log",
+	  NOSTEP(NM2), FAILURE_NONE, 0, false, -1 },
+	{ "nemo2_preemption_sigterm_graceful_nemo_resiliency_demo.log",
+	  NM2, 3, 0, 10.43, 11.03, 2, 7.599, 11.03,
+	  FAILURE_PREEMPTED, 6, false, 20 },
+	{ "nemo2_resume_reordered_fields_nemo_resiliency_demo.log",
+	  NM2, 10, 10, 10.26, 11.03, 19, 7.592, 11.03,
+	  FAILURE_NONE, 0, true, 20 },
+	{ "nemo2_straggler_detection_terminate_childfailederror_nemo_"
+	  "resiliency_demo.log", NM2, 6, 10, 7.599, 11.03, 15, 7.611, 11.03,
+	  FAILURE_EXIT_NONZERO, 43, false, 20 },
+	{ "nemo2_train_step_timing_bionemo-recipes_pr740.log", NM2,
+	  6, 120, 0.03146, 1.233, 125, 0.03147, 1.34,
+	  FAILURE_NONE, 0, false, 150 },
+	{ "nemo2_train_step_timing_dgxc-benchmarking_llama3.1_readme.log",
+	  NM2, 1, 49, 12.39, 11.96, 49, 12.39, 11.96,
+	  FAILURE_NONE, 0, true, 50 },
+	{ "nemo2_train_step_timing_dgxc-benchmarking_nemotron_readme.log",
+	  NM2, 1, 49, 2.693, 12.81, 49, 2.693, 12.81,
+	  FAILURE_NONE, 0, true, 50 },
+	{ "nemo2_train_step_timing_esm2_bionemo_aws_hyperpod_readme.log", NM2,
+	  7, 28, 0.189, 2.778, 34, 0.1902, 2.788,
+	  FAILURE_NONE, 0, false, 100 },
+	{ "nemo2_train_step_timing_nemo-run_prefix_nemo-ai-workflow_readme.log",
+	  NM2, 2, 0, 5.276, 14.66, 1, 2.008, 15.07,
+	  FAILURE_NONE, 0, false, 100 },
+	{ "nemo2_train_step_timing_nemo_diffusion_readme_dedented.log", NM2,
+	  16, 0, 4.022, 0.5288, 15, 0.4301, 0.3763,
+	  FAILURE_NONE, 0, false, 50000000 },
+	{ "nemo2_train_step_timing_nemo_issue14850.log", NM2,
+	  1, 400, 24.43, 4.625, 400, 24.43, 4.625,
+	  FAILURE_NONE, 0, false, 1000 },
+	{ "nemo2_train_step_timing_tokens_per_sec_aichipbenchmark_llama3.log",
+	  NM2, 3, 97, 12.22, 6.265, 99, 12.21, 6.218,
+	  FAILURE_NONE, 0, true, 100 },
+
+	/* NeMo 1.x tqdm: step = the bar's counter */
+	{ "nemo1_tb_derived_ci_metrics_gpt3_126m_nemo-launcher.json",
+	  NOSTEP(UNK), FAILURE_NONE, 0, false, -1 },
+	{ "nemo1_tb_derived_ci_metrics_gpt3_175b_nemo-launcher.json",
+	  NOSTEP(UNK), FAILURE_NONE, 0, false, -1 },
+	/* Three redraws of 6024 (two behind literal "^M"): one step. */
+	{ "nemo1_tqdm_carriage_return_artifacts_earlystop_elyza_ptuning_ja.log",
+	  NM1, 1, 6024, 2.590, 0.0252, 6024, 2.590, 0.0252,
+	  FAILURE_NONE, 0, false, 10000 },
+	{ "nemo1_tqdm_carriage_return_llama2_lora_launcher_ja.log", NM1,
+	  1, 2000, 68.70, 0.139, 2000, 68.70, 0.139,
+	  FAILURE_NONE, 0, true, 2000 },
+	{ "nemo1_tqdm_dgxc-benchmarking_grok1_314b.log", NM1,
+	  1, 50, 24.00, 0.186, 50, 24.00, 0.186,
+	  FAILURE_NONE, 0, true, 50 },
+	{ "nemo1_tqdm_dgxc-benchmarking_llama3.1_405b.log", NM1,
+	  1, 50, 12.80, 11.70, 50, 12.80, 11.70,
+	  FAILURE_NONE, 0, true, 50 },
+	{ "nemo1_tqdm_dgxc-benchmarking_nemo_megatron_175b.log", NM1,
+	  1, 50, 5.900, 6.130, 50, 5.900, 6.130,
+	  FAILURE_NONE, 0, true, 50 },
+	/* No train_step_timing: a step without a step time. */
+	{ "nemo1_tqdm_nemo-framework-launcher_issue55.log", NM1,
+	  1, 795, NA, 3.090, 795, NA, 3.090,
+	  FAILURE_NONE, 0, false, 77225 },
+	{ "nemo1_tqdm_nemo_logging_multiline_gcp_a3mega_bootcamp.log", NM1,
+	  1, 7, 49.50, 11.50, 7, 49.50, 11.50,
+	  FAILURE_NONE, 0, false, 15 },
+	{ "nemo1_tqdm_validation_overwrite_awsome-distributed-training_eks.log",
+	  NM1, 1, 2000, 1.900, 2.600, 2000, 1.900, 2.600,
+	  FAILURE_NONE, 0, false, 603000 },
+
+	/* torchtitan: no step time in the log */
+	{ "torchtitan_step_grad_norm_all_ranks_torchtitan_pr2389.log", TT,
+	  2, 4, NA, 7.62585, 5, NA, 7.07623, FAILURE_NONE, 0, false, -1 },
+	{ "torchtitan_step_padded_memory_torchtitan_pr3393.log", TT,
+	  5, 14, NA, 3.24405, 18, NA, 3.54399, FAILURE_NONE, 0, false, -1 },
+	{ "torchtitan_step_rank_prefixed_torchtitan_pr1287.log", TT,
+	  6, 200, NA, 6.1384, 250, NA, 5.8383, FAILURE_NONE, 0, false, -1 },
+	{ "torchtitan_step_small_model_reloop_torchtitan_pr950.log", TT,
+	  8, 22, NA, 6.2250, 29, NA, 6.1441, FAILURE_NONE, 0, false, -1 },
+
+	/* CUDA out of memory in every wording */
+	{ "oom_nccl_cublas_megatronlm_issue1509.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 1, false, -1 },
+	{ "oom_nccl_warn_legacy_no_errcode_nccl_issue1235.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 1, false, -1 },
+	{ "oom_nccl_warn_timestamped_megatron-bridge_issue771.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 9, false, -1 },
+	{ "oom_runtimeerror_legacy_megatronlm_issue92.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 9, false, -1 },
+	{ "oom_torch_cuda_oome_capacty_typo_wrapped_speechgpt_issue49.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 1, false, -1 },
+	{ "oom_torch_cuda_oome_pt20_format_megatronlm_issue525.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 1, false, -1 },
+	{ "oom_torch_megatron_slime_issue1767.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 7, false, -1 },
+	{ "oom_torch_ranked_bionemo_evo2_h100_learning-model-of-life.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 1, false, -1 },
+	{ "oom_torch_ranked_bionemo_evo2_h200_learning-model-of-life.log",
+	  NOSTEP(UNK), FAILURE_CUDA_OOM, 1, false, -1 },
+
+	/* GPU faults */
+	{ "illegal_memory_access_megatron_codegeex_issue160.log",
+	  NOSTEP(UNK), FAILURE_ILLEGAL_MEMORY_ACCESS, 13, false, -1 },
+	{ "illegal_memory_access_megatron_core_miles_issue308.log",
+	  NOSTEP(UNK), FAILURE_ILLEGAL_MEMORY_ACCESS, 16, false, -1 },
+	/* A watchdog line that is no timeout. */
+	{ "illegal_memory_access_watchdog_pytorch_issue152780.log",
+	  NOSTEP(UNK), FAILURE_ILLEGAL_MEMORY_ACCESS, 1, false, -1 },
+
+	/* NCCL watchdog timeouts */
+	{ "nccl_watchdog_c10_DistBackendError_megatronlm_issue935.log",
+	  NOSTEP(UNK), FAILURE_NCCL_TIMEOUT, 2, false, -1 },
+	{ "nccl_watchdog_dgxc-benchmarking_grok1_readme.log",
+	  NOSTEP(UNK), FAILURE_NCCL_TIMEOUT, 1, false, -1 },
+	/* The watchdog glued to a NeMo 1.x bar without train_step_timing. */
+	{ "nccl_watchdog_legacy_interleaved_nemo1_tqdm_pytorch_issue118369.log",
+	  NM1, 1, 32040, NA, 2.590, 32040, NA, 2.590,
+	  FAILURE_NCCL_TIMEOUT, 2, false, 500150 },
+	{ "nccl_watchdog_rank_prefixed_llamafactory_issue7396.log",
+	  NOSTEP(UNK), FAILURE_NCCL_TIMEOUT, 1, false, -1 },
+
+	/* Node failure beats the CUDA errors it caused. */
+	{ "cuda_unknown_error_interleaved_terminate_node_failure_m4-logs_"
+	  "tr141_nw02.log", NOSTEP(UNK), FAILURE_NODE_FAIL, 34, false, -1 },
+
+	/* Slurm */
+	{ "slurm_bus_error_cancel_hafs_issue101.log",
+	  NOSTEP(UNK), FAILURE_EXIT_NONZERO, 1, false, -1 },
+	{ "slurm_cancel_legacy_format_bcbio_issue741.log",
+	  NOSTEP(UNK), FAILURE_CANCELLED, 1, false, -1 },
+	/* "iteration:  2500/500000" is the HF m4 trainer, not Megatron. */
+	{ "slurm_node_failure_after_validation_m4-logs_tr141_nw06.log",
+	  NOSTEP(UNK), FAILURE_NODE_FAIL, 5, false, -1 },
+	{ "slurm_oom_kill_batch_step_pybnf_issue118.log",
+	  NOSTEP(UNK), FAILURE_HOST_OOM, 1, false, -1 },
+	{ "slurm_oom_kill_new_format_tusas_issue149.log",
+	  NOSTEP(UNK), FAILURE_HOST_OOM, 1, false, -1 },
+	{ "slurm_oom_kill_old_format_hafs_issue101.log",
+	  NOSTEP(UNK), FAILURE_HOST_OOM, 1, false, -1 },
+	{ "slurm_oom_kill_plural_snakemake_pr371.log",
+	  NOSTEP(UNK), FAILURE_HOST_OOM, 1, false, -1 },
+	{ "slurm_preemption_gemmaker_pr242.log",
+	  NOSTEP(UNK), FAILURE_PREEMPTED, 1, false, -1 },
+	{ "slurm_preemption_interleaved_tqdm_torchrun_palmetto_chatexport.log",
+	  NOSTEP(UNK), FAILURE_PREEMPTED, 1, false, -1 },
+	{ "slurm_srun_exit_code_nccl_error_parlai_issue3084.log",
+	  NOSTEP(UNK), FAILURE_EXIT_NONZERO, 2, false, -1 },
+	/* "[after training is done]" then the time limit: a hung exit. */
+	{ "slurm_timelimit_after_training_megatron-bridge_issue1656.log",
+	  NOSTEP(UNK), FAILURE_HUNG_AFTER_FINISH, 4, true, -1 },
+	{ "slurm_timelimit_dgxc-benchmarking_llama4_finetune_readme.log",
+	  NOSTEP(UNK), FAILURE_TIMEOUT, 2, false, -1 },
+	{ "slurm_timelimit_force_terminated_desitarget_issue628.log",
+	  NOSTEP(UNK), FAILURE_TIMEOUT, 3, false, -1 },
+	{ "slurm_timelimit_job_and_step_zetta_issue671.log",
+	  NOSTEP(UNK), FAILURE_TIMEOUT, 2, false, -1 },
+	{ "slurm_timelimit_srun_label_prefix_ufs-weather-model_pr907.log",
+	  NOSTEP(UNK), FAILURE_TIMEOUT, 3, false, -1 },
+};
+
+#define NREAL (sizeof(real_cases) / sizeof(real_cases[0]))
+
+/* Read one excerpt; false (with a note) when the directory is absent. */
+static bool
+read_real(struct logparse *lp, const char *file, struct log_result *r)
+{
+	const char *dir = harness_real_logs();
+	char *path;
+	int rc;
+
+	if (dir == NULL)
+		return false;
+	path = xasprintf("%s/%s", dir, file);
+	rc = logparse_file(lp, path, r);
+	CU_ASSERT_EQUAL(rc, 0);
+	free(path);
+	return true;
+}
+
+static void
+check_real_case(struct logparse *lp, const struct real_case *c)
+{
+	struct log_result r;
+	const struct log_step *first, *last;
+
+	if (!read_real(lp, c->file, &r))
+		return;
+	EXPECT_STR(c->file, "format", log_format_name(r.format),
+	           log_format_name(c->format));
+	EXPECT_LONG(c->file, "steps", r.nsteps, c->steps);
+	EXPECT_STR(c->file, "failure", failure_class_name(r.failure),
+	           failure_class_name(c->failure));
+	EXPECT_LONG(c->file, "failure line", r.evidence.line, c->failure_line);
+	EXPECT_LONG(c->file, "finished", r.finished, c->finished);
+	EXPECT_LONG(c->file, "total steps", r.total_steps, c->total);
+	if (r.nsteps > 0 && (int)r.nsteps == c->steps) {
+		first = &r.steps[0];
+		last = &r.steps[r.nsteps - 1];
+		EXPECT_LONG(c->file, "first step", first->step, c->first_step);
+		EXPECT_NUM(c->file, "first step time", first->step_time_s,
+		           c->first_time);
+		EXPECT_NUM(c->file, "first loss", first->loss, c->first_loss);
+		EXPECT_LONG(c->file, "last step", last->step, c->last_step);
+		EXPECT_NUM(c->file, "last step time", last->step_time_s,
+		           c->last_time);
+		EXPECT_NUM(c->file, "last loss", last->loss, c->last_loss);
+	}
+	log_result_release(&r);
+}
+
+static void
+test_real_excerpts(void)
+{
+	struct logparse lp;
+
+	if (harness_real_logs() == NULL) {
+		printf("\n  note: PARATUNE_REAL_LOGS unset; real excerpts "
+		       "skipped\n");
+		return;
+	}
+	logparse_init(&lp);
+	for (size_t i = 0; i < NREAL; i++)
+		check_real_case(&lp, &real_cases[i]);
+	logparse_release(&lp);
+}
+
+/* Every excerpt in the directory has a row in the table. */
+static void
+test_real_excerpts_all_covered(void)
+{
+	const char *dir = harness_real_logs();
+	struct dirent *e;
+	DIR *d;
+	int files = 0;
+
+	if (dir == NULL)
+		return;
+	d = opendir(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	while ((e = readdir(d)) != NULL) {
+		bool found = false;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "SOURCES.md"))
+			continue;
+		files++;
+		for (size_t i = 0; i < NREAL && !found; i++)
+			found = !strcmp(real_cases[i].file, e->d_name);
+		if (!found)
+			fprintf(stderr, "\n  %s: no row in real_cases\n",
+			        e->d_name);
+		CU_ASSERT(found);
+	}
+	closedir(d);
+	CU_ASSERT_EQUAL(files, (int)NREAL);
+}
+
+/* Values beyond the first and last step, read off the files. */
+static void
+test_real_values(void)
+{
+	struct logparse lp;
+	struct log_result r;
+
+	logparse_init(&lp);
+	/* Megatron memory line: max allocated 75078.4326171875 MiB, max
+	 * reserved 75682.0 MiB; throughput 812.5 TFLOP/s/GPU. */
+	if (read_real(&lp, "megatron_iter_first_iter_no_loss_memory_line_2024_"
+	              "ja_doc.log", &r)) {
+		ASSERT_NEAR_REL(r.mem_max_allocated_gib,
+		                75078.4326171875 / 1024, REL);
+		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 75682.0 / 1024, REL);
+		ASSERT_NEAR_REL(r.steps[0].tflops, 812.5, REL);
+		log_result_release(&r);
+	}
+	/* Megatron-Bridge "-gigabytes" are 1e9 bytes: 194.41 and 216.89. */
+	if (read_real(&lp, "megatron_bridge_iter_dgxc-benchmarking_llama3.1_"
+	              "readme.log", &r)) {
+		ASSERT_NEAR_REL(r.mem_max_allocated_gib, 194.41e9 / GIB, REL);
+		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 216.89e9 / GIB, REL);
+		ASSERT_NEAR_REL(r.mem_peak_gib, 216.89e9 / GIB, REL);
+		log_result_release(&r);
+	}
+	/* Megatron-DeepSpeed "tokens per gpu per second (tgs): 142.612". */
+	if (read_real(&lp, "megatron_deepspeed_iter_tgs_aichipbenchmark_"
+	              "gpt3.log", &r)) {
+		ASSERT_NEAR_REL(r.steps[0].tokens_per_s, 142.612, REL);
+		ASSERT_NEAR_REL(r.steps[0].tflops, 153.38, REL);
+		log_result_release(&r);
+	}
+	/* NeMo: max_memory_reserved 57696845824 B, TFLOPS_per_GPU 92.74. */
+	if (read_real(&lp, "nemo2_train_step_timing_nemo_issue14850.log", &r)) {
+		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 57696845824.0 / GIB,
+		                REL);
+		ASSERT_NEAR_REL(r.mem_max_allocated_gib, 53930270720.0 / GIB,
+		                REL);
+		ASSERT_NEAR_REL(r.steps[0].tflops, 92.74, REL);
+		log_result_release(&r);
+	}
+	/* NeMo "tokens_per_sec_per_gpu: 1.073e+04". */
+	if (read_real(&lp, "nemo2_train_step_timing_tokens_per_sec_"
+	              "aichipbenchmark_llama3.log", &r)) {
+		ASSERT_NEAR_REL(r.steps[0].tokens_per_s, 1.073e4, REL);
+		log_result_release(&r);
+	}
+	/* peak_memory_usage: 70833405952 bytes. */
+	if (read_real(&lp, "nemo2_train_step_timing_dgxc-benchmarking_llama3.1_"
+	              "readme.log", &r)) {
+		ASSERT_NEAR_REL(r.mem_peak_gib, 70833405952.0 / GIB, REL);
+		CU_ASSERT(isnan(r.mem_max_reserved_gib));
+		log_result_release(&r);
+	}
+	/* torchtitan "tps: 5,856", "memory: 49.66GiB(52.28%)", "tflops:
+	 * 339.16". */
+	if (read_real(&lp, "torchtitan_step_rank_prefixed_torchtitan_"
+	              "pr1287.log", &r)) {
+		ASSERT_NEAR_REL(r.steps[0].tokens_per_s, 5856, REL);
+		ASSERT_NEAR_REL(r.steps[0].tflops, 339.16, REL);
+		ASSERT_NEAR_REL(r.steps[0].mem_gib, 49.66, REL);
+		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 49.66, REL);
+		CU_ASSERT_EQUAL(r.steps[0].line, 2);
+		log_result_release(&r);
+	}
+	/* Seven ranks print step 4 (two of them with another tflops). */
+	if (read_real(&lp, "torchtitan_step_grad_norm_all_ranks_torchtitan_"
+	              "pr2389.log", &r)) {
+		CU_ASSERT_EQUAL(r.steps[0].line, 1);
+		CU_ASSERT_EQUAL(r.steps[1].line, 8);
+		ASSERT_NEAR_REL(r.steps[0].tflops, 314.71, REL);
+		log_result_release(&r);
+	}
+	/* The json excerpt has no final line break. */
+	if (read_real(&lp, "nemo1_tb_derived_ci_metrics_gpt3_126m_nemo-"
+	              "launcher.json", &r)) {
+		CU_ASSERT(r.truncated);
+		CU_ASSERT_EQUAL(r.lines, 1);
+		log_result_release(&r);
+	}
+	logparse_release(&lp);
+}
+
+/* Whether two results say the same. */
+static bool
+results_equal(const struct log_result *a, const struct log_result *b)
+{
+	if (a->nsteps != b->nsteps || a->format != b->format ||
+	    a->failure != b->failure || a->evidence.line != b->evidence.line ||
+	    a->finished != b->finished || a->total_steps != b->total_steps ||
+	    a->lines != b->lines || a->truncated != b->truncated ||
+	    a->long_lines != b->long_lines ||
+	    !same(a->mem_peak_gib, b->mem_peak_gib))
+		return false;
+	for (size_t i = 0; i < a->nsteps; i++)
+		if (a->steps[i].step != b->steps[i].step ||
+		    a->steps[i].line != b->steps[i].line ||
+		    !same(a->steps[i].step_time_s, b->steps[i].step_time_s) ||
+		    !same(a->steps[i].loss, b->steps[i].loss))
+			return false;
+	return true;
+}
+
+/* Feeding one byte at a time gives what one buffer gives: no line, "^M"
+ * or record is lost where a chunk ends. */
+static void
+test_real_excerpts_any_chunking(void)
+{
+	const char *dir = harness_real_logs();
+	struct logparse lp;
+
+	if (dir == NULL)
+		return;
+	logparse_init(&lp);
+	for (size_t i = 0; i < NREAL; i++) {
+		char *path = xasprintf("%s/%s", dir, real_cases[i].file);
+		size_t len;
+		char *text = harness_slurp(path, &len);
+		struct log_result whole, bytes;
+		struct log_reader *rd;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		logparse_buffer(&lp, text, len, path, &whole);
+		rd = logparse_begin(&lp, path, &bytes);
+		for (size_t k = 0; k < len; k++)
+			logparse_feed(rd, text + k, 1);
+		logparse_finish(rd);
+		if (!results_equal(&whole, &bytes))
+			fprintf(stderr, "\n  %s: differs fed byte by byte\n",
+			        real_cases[i].file);
+		CU_ASSERT(results_equal(&whole, &bytes));
+		log_result_release(&whole);
+		log_result_release(&bytes);
+		free(text);
+		free(path);
+	}
+	logparse_release(&lp);
+}
+
+/* ---- edge cases ---------------------------------------------------------- */
+
+static void
+test_empty(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+
+	logparse_init(&lp);
+	logparse_buffer(&lp, "", 0, "empty", &r);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_UNKNOWN);
+	CU_ASSERT_EQUAL(r.nsteps, 0);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	CU_ASSERT_PTR_NULL(r.evidence.text);
+	CU_ASSERT_EQUAL(r.lines, 0);
+	CU_ASSERT_EQUAL(r.bytes_read, 0);
+	CU_ASSERT(!r.truncated);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.measured, 0);
+	CU_ASSERT(isnan(st.mean_s) && isnan(st.median_s));
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
+/* One step is all warm-up: nothing left to measure. */
+static void
+test_only_warmup(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct strbuf sb = STRBUF_INIT;
+
+	logparse_init(&lp);
+	megatron_line(&sb, 10, 100, 4000.0, 9.5);
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.nsteps, 1);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.timed, 1);
+	CU_ASSERT_EQUAL(st.skipped, 1);
+	CU_ASSERT_EQUAL(st.measured, 0);
+	CU_ASSERT(isnan(st.mean_s));
+	/* Asking for no warm-up measures it. */
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT_EQUAL(st.measured, 1);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 4.0, 1e-12);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median by sorting, to check the library's selection against. */
+static double
+sorted_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Medians of odd and even counts of random times, with repeats. */
+static void
+test_median_random(void)
+{
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (int n = 999; n <= 1002; n++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct log_result r;
+		struct log_step_stats st;
+		double *v = xcalloc((size_t)n, sizeof(*v));
+		unsigned long x = (unsigned long)n;
+
+		for (int i = 0; i < n; i++) {
+			x = x * 6364136223846793005ul + 1442695040888963407ul;
+			/* Tenths of a millisecond, some repeated. */
+			v[i] = (double)(1000 + (x >> 33) % 3000) / 10;
+			megatron_line(&sb, i + 1, n, v[i], 5.0);
+		}
+		parse_text(&lp, sb.buf, &r);
+		log_result_step_stats(&r, 0, &st);
+		CU_ASSERT_EQUAL(st.measured, n);
+		/* The line prints %.1f milliseconds: the same tenths. */
+		CU_ASSERT_DOUBLE_EQUAL(st.median_s,
+		                       sorted_median(v, n) / 1000.0, 1e-12);
+		log_result_release(&r);
+		strbuf_release(&sb);
+		free(v);
+	}
+	logparse_release(&lp);
+}
+
+/* Warm-up of 10 %, at least 1; mean, median, sample deviation. */
+static void
+test_step_stats(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct strbuf sb = STRBUF_INIT;
+	static const double ms[] = { 10000, 2000, 4000, 6000 };
+
+	logparse_init(&lp);
+	for (int i = 0; i < 4; i++)
+		megatron_line(&sb, i + 1, 4, ms[i], 5.0);
+	parse_text(&lp, sb.buf, &r);
+	/* 4 timed steps: 10 % is 0, so 1 is dropped: 2, 4, 6 s remain. */
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.skipped, 1);
+	CU_ASSERT_EQUAL(st.measured, 3);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 4.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.median_s, 4.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.stdev_s, 2.0, 1e-12);
+	/* All four: mean 5.5, median (4 + 6) / 2. */
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 5.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.median_s, 5.0, 1e-12);
+	CU_ASSERT(r.finished);
+	log_result_release(&r);
+	/* 25 steps: 10 % is 2 (the integer part). */
+	strbuf_reset(&sb);
+	for (int i = 1; i <= 25; i++)
+		megatron_line(&sb, i, 100, 1000.0 * i, 5.0);
+	parse_text(&lp, sb.buf, &r);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.skipped, 2);
+	CU_ASSERT_EQUAL(st.measured, 23);
+	/* Steps 3..25 s: mean 14. */
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 14.0, 1e-9);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+static void
+test_nan_from_start(void)
+{
+	struct logparse lp;
+	struct log_result r;
+
+	logparse_init(&lp);
+	/* Megatron skips a NaN loss when it averages (it prints no lm loss)
+	 * and counts the iteration instead. */
+	parse_text(&lp,
+	           " iteration       10/     100 | consumed samples:  1280 | "
+	           "elapsed time per iteration (ms): 1500.0 | global batch "
+	           "size:   128 | loss scale: 1.0 | number of skipped "
+	           "iterations:   0 | number of nan iterations:  10 |\n"
+	           " iteration       20/     100 | consumed samples:  2560 | "
+	           "elapsed time per iteration (ms): 1400.0 | global batch "
+	           "size:   128 | loss scale: 1.0 | number of skipped "
+	           "iterations:   0 | number of nan iterations:  10 |\n", &r);
+	CU_ASSERT_EQUAL(r.nsteps, 2);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NAN_LOSS);
+	CU_ASSERT_EQUAL(r.evidence.line, 1);
+	CU_ASSERT(isnan(r.steps[0].loss));
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 1.4, 1e-12);
+	log_result_release(&r);
+	/* NeMo prints it. */
+	parse_text(&lp,
+	           "Training epoch 0, iteration 0/9 | lr: 1e-05 | global_step: "
+	           "0 | reduced_train_loss: nan | train_step_timing in s: 3.1\n"
+	           "Training epoch 0, iteration 1/9 | lr: 1e-05 | global_step: "
+	           "1 | reduced_train_loss: nan | train_step_timing in s: "
+	           "2.9\n",
+	           &r);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_NEMO2);
+	CU_ASSERT_EQUAL(r.nsteps, 2);
+	CU_ASSERT(r.nan_seen);
+	CU_ASSERT(isnan(r.steps[0].loss));
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 2.9, 1e-12);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NAN_LOSS);
+	CU_ASSERT_EQUAL(r.evidence.line, 1);
+	log_result_release(&r);
+	/* A clean Megatron line: "number of nan iterations:   0". */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		megatron_line(&sb, 1, 2, 1000, 3.0);
+		parse_text(&lp, sb.buf, &r);
+		CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+		CU_ASSERT(!r.nan_seen);
+		log_result_release(&r);
+		strbuf_release(&sb);
+	}
+	logparse_release(&lp);
+}
+
+/* Random bytes with NULs after three good lines, two good lines after. */
+static void
+test_binary(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long x = 12345;
+	size_t text_len;
+
+	logparse_init(&lp);
+	for (int i = 1; i <= 3; i++)
+		megatron_line(&sb, i, 10, 1000.0 * i, 5.0);
+	text_len = sb.len;
+	strbuf_addch(&sb, '\0');
+	for (int i = 0; i < 65536; i++) {
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+		strbuf_addch(&sb, (char)(x >> 56));
+	}
+	strbuf_addch(&sb, '\n');
+	for (int i = 4; i <= 5; i++)
+		megatron_line(&sb, i, 10, 1000.0 * i, 5.0);
+	logparse_buffer(&lp, sb.buf, sb.len, "binary", &r);
+	CU_ASSERT(r.nul_bytes >= 1);
+	CU_ASSERT_EQUAL(r.first_nul_offset, (long long)text_len);
+	CU_ASSERT_EQUAL(r.bytes_read, sb.len);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 5);
+	for (int i = 0; i < 5; i++) {
+		CU_ASSERT_EQUAL(r.steps[i].step, i + 1);
+		CU_ASSERT_DOUBLE_EQUAL(r.steps[i].step_time_s, i + 1.0, 1e-12);
+	}
+	CU_ASSERT_EQUAL(r.steps[2].line, 3);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_MEGATRON);
+	{
+		struct strbuf notes = STRBUF_INIT;
+		char *want = xasprintf("NUL bytes from offset %zu (binary?)",
+		                       text_len);
+
+		log_result_notes(&r, &notes);
+		CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, want));
+		strbuf_release(&notes);
+		free(want);
+	}
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/* Write data to a fresh file in dir; the caller frees the path. */
+static char *
+write_tmp(const char *dir, const char *name, const char *data, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(data, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+/* A 10 MB line: matched on its first MiB, and the lines after it read. */
+static void
+test_huge_line(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = harness_tmpdir(), *path;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	logparse_init(&lp);
+	/* A record at the start of the line counts; its padding does not
+	 * hide the three records after it. */
+	megatron_line(&sb, 1, 10, 7000.0, 5.0);
+	strbuf_setlen(&sb, sb.len - 1);
+	strbuf_addchars(&sb, 'x', 10 * 1000 * 1000);
+	strbuf_addch(&sb, '\n');
+	for (int i = 2; i <= 4; i++)
+		megatron_line(&sb, i, 10, 1000.0 * i, 5.0);
+	logparse_buffer(&lp, sb.buf, sb.len, "huge", &r);
+	CU_ASSERT_EQUAL(r.long_lines, 1);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 4);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 7.0, 1e-12);
+	CU_ASSERT_EQUAL(r.steps[3].line, 4);
+	CU_ASSERT_EQUAL(r.lines, 4);
+	log_result_release(&r);
+	/* The same through a file, read in 64 KiB chunks. */
+	path = write_tmp(dir, "huge.log", sb.buf, sb.len);
+	CU_ASSERT_EQUAL(logparse_file(&lp, path, &r), 0);
+	CU_ASSERT_EQUAL(r.long_lines, 1);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 4);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 7.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[3].step_time_s, 4.0, 1e-12);
+	CU_ASSERT_EQUAL(r.steps[3].line, 4);
+	CU_ASSERT_EQUAL(r.bytes_read, sb.len);
+	log_result_release(&r);
+	free(path);
+	harness_rmtree(dir);
+	free(dir);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/* A last line without its end gives no step (its value may be cut) but
+ * still gives evidence. */
+static void
+test_truncated_last_line(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+	size_t last;
+
+	logparse_init(&lp);
+
+	for (int i = 1; i <= 3; i++)
+		megatron_line(&sb, i, 10, 1234.5, 5.0);
+	last = sb.len;
+	megatron_line(&sb, 4, 10, 1234.5, 5.0);
+	/* Cut the fourth line's "1234.5" to "12". */
+	strbuf_setlen(&sb, (size_t)(strstr(sb.buf + last, "(ms): 12") -
+	                            sb.buf) + 8);
+	logparse_buffer(&lp, sb.buf, sb.len, "cut", &r);
+	CU_ASSERT(r.truncated);
+	CU_ASSERT_EQUAL(r.nsteps, 3);
+	CU_ASSERT_EQUAL(r.lines, 4);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	{
+		struct strbuf notes = STRBUF_INIT;
+
+		log_result_notes(&r, &notes);
+		CU_ASSERT_STRING_EQUAL(notes.buf, "last line has no line "
+		                       "break (truncated?)");
+		strbuf_release(&notes);
+	}
+	log_result_release(&r);
+	strbuf_addstr(&sb, "\nRuntimeError: CUDA out of memory. Tried to a");
+	logparse_buffer(&lp, sb.buf, sb.len, "cut", &r);
+	CU_ASSERT(r.truncated);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_CUDA_OOM);
+	CU_ASSERT_EQUAL(r.evidence.line, 5);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/* A NeMo 1.x bar at step i of 10, then sep. */
+static void
+add_bar(struct strbuf *sb, int i, const char *sep)
+{
+	strbuf_addf(sb, "Epoch 0: : %3d%%|##  | %d/10 [00:%02d<00:10, "
+	            "reduced_train_loss=%.3f, global_step=%d.0, "
+	            "train_step_timing in s=%.3f]%s", i * 10, i, i,
+	            10.0 - i * 0.5, i - 1, 2.0 + i / 100.0, sep);
+}
+
+/* tqdm redraws with only carriage returns, and with "^M" as text. */
+static void
+test_carriage_returns(void)
+{
+	static const char *const seps[] = { "\r", "^M", "\r\n" };
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (size_t s = 0; s < 3; s++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct log_result r;
+
+		for (int i = 1; i <= 10; i++) {
+			/* Each step drawn twice, as tqdm redraws. */
+			for (int k = 0; k < 2; k++)
+				add_bar(&sb, i, seps[s]);
+		}
+		logparse_buffer(&lp, sb.buf, sb.len, "cr", &r);
+		CU_ASSERT_EQUAL(r.format, LOG_FORMAT_NEMO1);
+		CU_ASSERT_EQUAL_FATAL(r.nsteps, 10);
+		CU_ASSERT_EQUAL(r.steps[9].step, 10);
+		CU_ASSERT_DOUBLE_EQUAL(r.steps[9].step_time_s, 2.1, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(r.steps[0].loss, 9.5, 1e-12);
+		/* Line numbers count "\n" only. */
+		CU_ASSERT_EQUAL(r.steps[9].line, s == 2 ? 19 : 1);
+		CU_ASSERT(r.finished);
+		CU_ASSERT_EQUAL(r.total_steps, 10);
+		CU_ASSERT(!r.truncated);
+		log_result_release(&r);
+		strbuf_release(&sb);
+	}
+	logparse_release(&lp);
+}
+
+/* A NeMo 2.0 record ends at the line break: a "^M" or "\r" left in the
+ * line would make "1.5^M" no number.  Fed whole and byte by byte, so a
+ * "^M" cut between two chunks is seen too. */
+static void
+test_carriage_returns_nemo2(void)
+{
+	static const char *const seps[] = { "\r", "^M" };
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (size_t s = 0; s < 2; s++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int i = 0; i < 5; i++)
+			strbuf_addf(&sb, "Training epoch 0, iteration %d/4 "
+			            "| global_step: %d | reduced_train_loss: "
+			            "3.5 | train_step_timing in s: 1.%d%s", i,
+			            i, i + 1, seps[s]);
+		for (int whole = 0; whole < 2; whole++) {
+			struct log_result r;
+
+			if (whole) {
+				logparse_buffer(&lp, sb.buf, sb.len, "cr", &r);
+			} else {
+				struct log_reader *rd =
+					logparse_begin(&lp, "cr", &r);
+
+				for (size_t k = 0; k < sb.len; k++)
+					logparse_feed(rd, sb.buf + k, 1);
+				logparse_finish(rd);
+			}
+			CU_ASSERT_EQUAL_FATAL(r.nsteps, 5);
+			for (int i = 0; i < 5; i++)
+				CU_ASSERT_DOUBLE_EQUAL(r.steps[i].step_time_s,
+				                       1.0 + (i + 1) / 10.0,
+				                       1e-12);
+			CU_ASSERT(r.finished);
+			log_result_release(&r);
+		}
+		strbuf_release(&sb);
+	}
+	logparse_release(&lp);
+}
+
+/* Several records, and failures, on one physical line. */
+static void
+test_glued(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+
+	logparse_init(&lp);
+	megatron_line(&sb, 1, 10, 1000, 5.0);
+	strbuf_setlen(&sb, sb.len - 1);
+	megatron_line(&sb, 2, 10, 2000, 4.0);
+	strbuf_setlen(&sb, sb.len - 1);
+	strbuf_addstr(&sb, "RuntimeError: CUDA out of memory. Tried to "
+	              "allocate 2.00 GiB\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 2);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].loss, 4.0, 1e-12);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_CUDA_OOM);
+	CU_ASSERT_EQUAL(r.evidence.line, 1);
+	log_result_release(&r);
+	/* Two NeMo 2.0 records and a NeMo log line. */
+	parse_text(&lp, "[NeMo I 2024-01-01 00:00:00 x:1] hi Training epoch 0, "
+	           "iteration 3/9 | global_step: 3 | reduced_train_loss: 2.5 | "
+	           "train_step_timing in s: 1.5Training epoch 0, iteration 4/9 "
+	           "| global_step: 4 | reduced_train_loss: 2.4 | "
+	           "train_step_timing in s: 1.25\n", &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 2);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 1.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 1.25, 1e-12);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/* The first complete record of a step is kept. */
+static void
+test_dedupe(void)
+{
+	struct logparse lp;
+	struct log_result r;
+
+	logparse_init(&lp);
+	/* A bar without a step time, then one with it, then another rank's
+	 * copy: the first complete one wins. */
+	parse_text(&lp,
+	           "Epoch 0: :  50%|#  | 5/10 [00:05<00:05, "
+	           "reduced_train_loss=3.0]\n"
+	           "Epoch 0: :  50%|#  | 5/10 [00:05<00:05, "
+	           "reduced_train_loss=3.0, train_step_timing in s=1.5]\n"
+	           "Epoch 0: :  50%|#  | 5/10 [00:05<00:05, "
+	           "reduced_train_loss=3.0, train_step_timing in s=9.9]\n", &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 1.5, 1e-12);
+	CU_ASSERT_EQUAL(r.steps[0].line, 2);
+	log_result_release(&r);
+	/* A restart from a checkpoint prints steps 5..10 again: they stay
+	 * as first seen, and the exception before the restart is no longer
+	 * the end of the run. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int i = 1; i <= 10; i++)
+			megatron_line(&sb, i, 12, 1000.0 * i, 5.0);
+		strbuf_addstr(&sb, "RuntimeError: worker died\n");
+		for (int i = 5; i <= 12; i++)
+			megatron_line(&sb, i, 12, 99000.0, 5.0);
+		parse_text(&lp, sb.buf, &r);
+		CU_ASSERT_EQUAL_FATAL(r.nsteps, 12);
+		CU_ASSERT_DOUBLE_EQUAL(r.steps[4].step_time_s, 5.0, 1e-12);
+		CU_ASSERT_EQUAL(r.steps[4].line, 5);
+		CU_ASSERT_EQUAL(r.steps[10].step, 11);
+		CU_ASSERT_DOUBLE_EQUAL(r.steps[10].step_time_s, 99.0, 1e-12);
+		CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+		CU_ASSERT(r.finished);
+		log_result_release(&r);
+		strbuf_release(&sb);
+	}
+	logparse_release(&lp);
+}
+
+/* torchtitan with its colours on (the default). */
+static void
+test_ansi_colours(void)
+{
+	struct logparse lp;
+	struct log_result r;
+
+	logparse_init(&lp);
+	parse_text(&lp, "[rank0]:[titan] 2025-06-16 22:30:50,322 - root - INFO "
+	           "- \x1b[31mstep: 10  \x1b[32mloss:  9.1234  \x1b[38;2;54;"
+	           "234;195mmemory: 33.24GiB(34.99%)  \x1b[34mtps: 7,123  "
+	           "\x1b[36mtflops: 412.50  \x1b[35mmfu: 41.70%\x1b[39m\n"
+	           "[rank0]:[titan] 2025-06-16 22:30:50,322 - root - INFO - "
+	           "\x1b[33mvalidate step: 10  \x1b[32mloss:  8.0000\x1b[39m\n",
+	           &r);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_TORCHTITAN);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 1);
+	CU_ASSERT_EQUAL(r.steps[0].step, 10);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].loss, 9.1234, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].tokens_per_s, 7123, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].tflops, 412.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].mem_gib, 33.24, 1e-9);
+	CU_ASSERT(isnan(r.steps[0].step_time_s));
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
+/* ---- extra patterns ------------------------------------------------------ */
+
+static void
+test_user_pattern(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	char err[256];
+
+	logparse_init(&lp);
+	CU_ASSERT_EQUAL(logparse_add_pattern(&lp, "mytrainer",
+	                "my step (?<step>[0-9]+) took (?<step_time_ms>[0-9.]+) "
+	                "ms, loss (?<loss>\\S+)", err, sizeof err), 0);
+	CU_ASSERT_EQUAL(logparse_add_pattern(&lp, "grad_spikes",
+	                "grad spike (?<value>[0-9.]+)", err, sizeof err), 0);
+	CU_ASSERT_EQUAL(logparse_add_pattern(&lp, "nccl_timeout",
+	                "NCCL.*[Tt]imeout", err, sizeof err), 0);
+	parse_text(&lp, "my step 1 took 2500 ms, loss 7.5\n"
+	           "grad spike 3.5\n"
+	           "my step 2 took 2000.5 ms, loss 7.25\n"
+	           "grad spike 12.25 and my step 3 took 1500 ms, loss 7\n"
+	           "NCCL communicator: Timeout in allreduce\n", &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 3);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 2.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 2.0005, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[2].loss, 7.0, 1e-12);
+	CU_ASSERT_EQUAL(r.steps[2].line, 4);
+	CU_ASSERT_EQUAL_FATAL(r.npatterns, 2);
+	CU_ASSERT_STRING_EQUAL(r.patterns[0].name, "grad_spikes");
+	CU_ASSERT_EQUAL(r.patterns[0].count, 2);
+	CU_ASSERT_EQUAL(r.patterns[0].first.line, 2);
+	CU_ASSERT_DOUBLE_EQUAL(r.patterns[0].last_value, 12.25, 1e-12);
+	CU_ASSERT_EQUAL(r.patterns[1].count, 1);
+	/* Named after a class: its matches are evidence of it. */
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NCCL_TIMEOUT);
+	CU_ASSERT_EQUAL(r.evidence.line, 5);
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
+static void
+test_bad_user_pattern(void)
+{
+	struct logparse lp;
+	char err[256] = "";
+
+	logparse_init(&lp);
+	CU_ASSERT_EQUAL(logparse_add_pattern(&lp, "broken",
+	                                     "step (?<step>[0-9]+", err,
+	                                     sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "at offset 19"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing closing parenthesis"));
+	CU_ASSERT_EQUAL(logparse_add_pattern(&lp, "", "x", err, sizeof err),
+	                -1);
+	CU_ASSERT_EQUAL(lp.nuser, 0);
+	logparse_release(&lp);
+}
+
+/* ---- classification ------------------------------------------------------ */
+
+struct priority_case {
+	const char *text;
+	enum failure_class want;
+	long line;
+};
+
+static void
+test_root_cause(void)
+{
+	static const struct priority_case cases[] = {
+		/* An OOM leaves the other ranks in a collective. */
+		{ "[rank1]: torch.OutOfMemoryError: CUDA out of memory.\n"
+		  "[rank0]: Watchdog caught collective operation timeout: "
+		  "WorkNCCL(SeqNum=5)\n", FAILURE_CUDA_OOM, 1 },
+		/* A dead node makes NCCL time out before Slurm says so. */
+		{ "[rank0]: Watchdog caught collective operation timeout\n"
+		  "srun: error: Node failure on node7\n", FAILURE_NODE_FAIL,
+		  2 },
+		{ "CUDA error: an illegal memory access was encountered\n"
+		  "srun: error: n1: tasks 0-7: Exited with exit code 1\n",
+		  FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
+		{ "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the "
+		  "bus.\n", FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
+		{ "slurmstepd: error: *** JOB 7 ON n1 CANCELLED AT "
+		  "2024-01-01T00:00:00 ***\n", FAILURE_CANCELLED, 1 },
+		/* Time limit with no sign of the end: too slow. */
+		{ " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nslurmstepd: error: *** STEP 1.0 ON n1 "
+		  "CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n",
+		  FAILURE_TIMEOUT, 2 },
+		/* All steps done, then the time limit: hung at exit. */
+		{ " iteration      100/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nslurmstepd: error: *** STEP 1.0 ON n1 "
+		  "CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n",
+		  FAILURE_HUNG_AFTER_FINISH, 2 },
+		/* An exception training went on after is no failure. */
+		{ "ModuleNotFoundError: No module named 'apex'\n"
+		  " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\n", FAILURE_NONE, 0 },
+		{ " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nValueError: bad batch\n", FAILURE_UNKNOWN,
+		  2 },
+		{ "srun: error: n1: task 3: Segmentation fault\n",
+		  FAILURE_EXIT_NONZERO, 1 },
+		{ "srun: error: n1: tasks 0-3: Terminated\n", FAILURE_NONE, 0 },
+		{ "slurmstepd: error: Step 5.0 exceeded memory limit (9 > 8), "
+		  "being killed\n", FAILURE_HOST_OOM, 1 },
+		{ "slurmstepd: error: Exceeded job memory limit\n",
+		  FAILURE_HOST_OOM, 1 },
+		{ "Rank 3, node n1, device 3, iteration 12: Unexpected result "
+		  "nan (message='loss is NaN')\n", FAILURE_NAN_LOSS, 1 },
+	};
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct log_result r;
+
+		parse_text(&lp, cases[i].text, &r);
+		EXPECT_STR(cases[i].text, "class",
+		           failure_class_name(r.failure),
+		           failure_class_name(cases[i].want));
+		EXPECT_LONG(cases[i].text, "line", r.evidence.line,
+		            cases[i].line);
+		log_result_release(&r);
+	}
+	logparse_release(&lp);
+}
+
+static void
+test_class_names(void)
+{
+	enum failure_class c;
+
+	CU_ASSERT_STRING_EQUAL(failure_class_name(FAILURE_NONE), "none");
+	CU_ASSERT_STRING_EQUAL(
+		failure_class_name(FAILURE_ILLEGAL_MEMORY_ACCESS),
+		"illegal_memory_access");
+	CU_ASSERT_STRING_EQUAL(failure_class_name(FAILURE_HUNG_AFTER_FINISH),
+	                       "hung_after_finish");
+	for (int i = 0; i < FAILURE_COUNT; i++) {
+		CU_ASSERT_EQUAL(failure_class_parse(
+			failure_class_name((enum failure_class)i), &c), 0);
+		CU_ASSERT_EQUAL((int)c, i);
+	}
+	CU_ASSERT_EQUAL(failure_class_parse("oom", &c), -1);
+	CU_ASSERT_STRING_EQUAL(log_format_name(LOG_FORMAT_NEMO1), "nemo1");
+	CU_ASSERT_STRING_EQUAL(log_format_name(LOG_FORMAT_TORCHTITAN),
+	                       "torchtitan");
+}
+
+struct join_case {
+	const char *state;
+	const char *log;      /* text of the log */
+	enum failure_class want;
+};
+
+static void
+test_slurm_join(void)
+{
+	static const char finished[] =
+		" iteration      100/     100 | elapsed time per iteration "
+		"(ms): 1000.0 |\n";
+	static const char partial[] =
+		" iteration       10/     100 | elapsed time per iteration "
+		"(ms): 1000.0 |\n";
+	static const char oom[] = "torch.OutOfMemoryError: CUDA out of "
+		"memory.\n";
+	static const struct join_case cases[] = {
+		{ "OUT_OF_MEMORY", partial, FAILURE_HOST_OOM },
+		{ "oom", "", FAILURE_HOST_OOM },
+		{ "TIMEOUT", finished, FAILURE_HUNG_AFTER_FINISH },
+		{ "TIMEOUT", partial, FAILURE_TIMEOUT },
+		{ "timeout", "", FAILURE_TIMEOUT },
+		{ "DEADLINE", partial, FAILURE_TIMEOUT },
+		{ "TIMEOUT", oom, FAILURE_CUDA_OOM },
+		{ "FAILED", oom, FAILURE_CUDA_OOM },
+		{ "FAILED", partial, FAILURE_EXIT_NONZERO },
+		{ "FAILED", "KeyError: 'x'\n", FAILURE_EXIT_NONZERO },
+		{ "NODE_FAIL", oom, FAILURE_NODE_FAIL },
+		{ "BOOT_FAIL", "", FAILURE_NODE_FAIL },
+		{ "PREEMPTED", partial, FAILURE_PREEMPTED },
+		{ "CANCELLED by 1234", partial, FAILURE_CANCELLED },
+		{ "CANCELLED", "slurmstepd: error: *** JOB 1 ON n CANCELLED AT "
+		  "2021-06-18T13:05:36 DUE TO PREEMPTION ***\n",
+		  FAILURE_PREEMPTED },
+		{ "COMPLETED", finished, FAILURE_NONE },
+		{ "COMPLETED", "Rank 0: found NaN in local grad norm\n",
+		  FAILURE_NAN_LOSS },
+		{ NULL, oom, FAILURE_CUDA_OOM },
+		{ "RUNNING", partial, FAILURE_NONE },
+	};
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct log_result r;
+		const char *state = cases[i].state ? cases[i].state : "(null)";
+
+		parse_text(&lp, cases[i].log, &r);
+		EXPECT_STR(state, "join",
+		           failure_class_name(failure_join(cases[i].state, &r)),
+		           failure_class_name(cases[i].want));
+		log_result_release(&r);
+	}
+	CU_ASSERT_EQUAL(failure_join("TIMEOUT", NULL), FAILURE_TIMEOUT);
+	CU_ASSERT_EQUAL(failure_join("COMPLETED", NULL), FAILURE_NONE);
+	logparse_release(&lp);
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+static void
+test_numbers(void)
+{
+	double v;
+	bool special;
+
+	CU_ASSERT(logparse_number(" 1.258695E+01 ", 14, false, &v, &special));
+	CU_ASSERT_EQUAL(v, 12.58695);
+	CU_ASSERT(!special);
+	CU_ASSERT(logparse_number("4294967296.0", 12, false, &v, &special));
+	CU_ASSERT_EQUAL(v, 4294967296.0);
+	CU_ASSERT(logparse_number("1.073e+04", 9, false, &v, &special));
+	CU_ASSERT_EQUAL(v, 10730.0);
+	CU_ASSERT(logparse_number("2e+3", 4, false, &v, &special));
+	CU_ASSERT_EQUAL(v, 2000.0);
+	CU_ASSERT(logparse_number("0.000E+00", 9, false, &v, &special));
+	CU_ASSERT_EQUAL(v, 0.0);
+	CU_ASSERT(logparse_number("193,831", 7, true, &v, &special));
+	CU_ASSERT_EQUAL(v, 193831.0);
+	CU_ASSERT(!logparse_number("193,831", 7, false, &v, &special));
+	CU_ASSERT(logparse_number("nan", 3, false, &v, &special));
+	CU_ASSERT(isnan(v) && special);
+	CU_ASSERT(logparse_number("-inf", 4, false, &v, &special));
+	CU_ASSERT(isinf(v) && v < 0 && special);
+	CU_ASSERT(!logparse_number("12abc", 5, false, &v, &special));
+	CU_ASSERT(!logparse_number("", 0, false, &v, &special));
+	/* 20 digits: off the fast path, still right. */
+	CU_ASSERT(logparse_number("12345678901234567890.5", 22, false, &v,
+	                          &special));
+	ASSERT_NEAR_REL(v, 12345678901234567890.5, 1e-15);
+	CU_ASSERT_EQUAL(logparse_number_prefix("49.66GiB(52.28%)", 16, false,
+	                                       &v), 5);
+	CU_ASSERT_EQUAL(v, 49.66);
+}
+
+/* ---- the files and the command ------------------------------------------- */
+
+/* Read a missing file and a directory; both fail, both leave a result
+ * to release. */
+static int
+read_unreadable(void *arg)
+{
+	const char *dir = arg;
+	char *missing = xasprintf("%s/no-such.log", dir);
+	struct logparse lp;
+	struct log_result r;
+	int fails = 0;
+
+	logparse_init(&lp);
+	fails += logparse_file(&lp, missing, &r) == -1;
+	CU_ASSERT_STRING_EQUAL(r.name, missing);
+	CU_ASSERT_EQUAL(r.nsteps, 0);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	log_result_release(&r);
+	fails += logparse_file(&lp, dir, &r) == -1;
+	log_result_release(&r);
+	logparse_release(&lp);
+	free(missing);
+	return fails;
+}
+
+static void
+test_file_errors(void)
+{
+	char *dir = harness_tmpdir();
+	char *err;
+	int fails;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	err = harness_capture_stderr(read_unreadable, dir, &fails);
+	CU_ASSERT_EQUAL(fails, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "error: cannot open '"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no-such.log': No such file"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "it is a directory"));
+	free(err);
+	harness_rmtree(dir);
+	free(dir);
+}
+
+struct parse_run {
+	char **argv;
+	int argc;
+	FILE *out;
+};
+
+static int
+run_parse(void *arg)
+{
+	struct parse_run *pr = arg;
+	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, pr->out, "paratune" };
+
+	return cmd_parse_entry.exec(&ctx, pr->argc, pr->argv);
+}
+
+/* 'parse --format json' on a log and a missing file: both reported, the
+ * exit status is 66. */
+static void
+test_parse_command(void)
+{
+	char *dir = harness_tmpdir();
+	struct strbuf sb = STRBUF_INIT;
+	char *log, *missing = xasprintf("%s/missing.log", dir), *out, *err;
+	char *argv[8];
+	struct parse_run pr;
+	int ret;
+
+	for (int i = 1; i <= 20; i++)
+		megatron_line(&sb, i, 20, i == 1 ? 9000.0 : 2000.0, 5.0);
+	strbuf_addstr(&sb, "slurmstepd: error: *** STEP 1.0 ON n1 CANCELLED AT "
+	              "2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n");
+	log = write_tmp(dir, "a.log", sb.buf, sb.len);
+	argv[0] = (char *)"parse";
+	argv[1] = log;
+	argv[2] = missing;
+	argv[3] = (char *)"--format";
+	argv[4] = (char *)"json";
+	argv[5] = NULL;
+	pr.argv = argv;
+	pr.argc = 5;
+	pr.out = tmpfile();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr.out);
+	err = harness_capture_stderr(run_parse, &pr, &ret);
+	CU_ASSERT_EQUAL(ret, EXIT_NOINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing.log"));
+	rewind(pr.out);
+	strbuf_reset(&sb);
+	{
+		char buf[4096];
+		size_t n;
+
+		while ((n = fread(buf, 1, sizeof buf, pr.out)) > 0)
+			strbuf_add(&sb, buf, n);
+	}
+	out = sb.buf;
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"format\": \"megatron\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"steps\": 20"));
+	/* 20 steps: 2 dropped (10 %), 18 of 2.0 s. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"step_time_mean_s\": 2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"step_time_median_s\": 2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"class\": \"hung_after_finish\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"line\": 21"));
+	/* The missing file is listed with no data. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "missing.log"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"step_time_median_s\": null"));
+	fclose(pr.out);
+	free(err);
+	/* No file at all is a usage error. */
+	pr.argc = 1;
+	pr.out = tmpfile();
+	err = harness_capture_stderr(run_parse, &pr, &ret);
+	CU_ASSERT_EQUAL(ret, EXIT_USAGE);
+	fclose(pr.out);
+	free(err);
+	strbuf_release(&sb);
+	harness_rmtree(dir);
+	free(log);
+	free(missing);
+	free(dir);
+}
+
+static const struct harness_test real_tests[] = {
+	{ "every excerpt: format, steps, values, failure",
+	  test_real_excerpts },
+	{ "every excerpt has a row", test_real_excerpts_all_covered },
+	{ "memory, throughput and tokens", test_real_values },
+	{ "any chunking reads the same", test_real_excerpts_any_chunking },
+	{ NULL, NULL },
+};
+
+static const struct harness_test edge_tests[] = {
+	{ "empty file", test_empty },
+	{ "only warm-up steps", test_only_warmup },
+	{ "step statistics", test_step_stats },
+	{ "median of random times", test_median_random },
+	{ "NaN from the start", test_nan_from_start },
+	{ "binary bytes between good lines", test_binary },
+	{ "a 10 MB line", test_huge_line },
+	{ "truncated last line", test_truncated_last_line },
+	{ "carriage returns and ^M", test_carriage_returns },
+	{ "carriage returns end a NeMo 2.0 record",
+	  test_carriage_returns_nemo2 },
+	{ "glued records", test_glued },
+	{ "first complete record kept", test_dedupe },
+	{ "ANSI colours", test_ansi_colours },
+	{ "numbers", test_numbers },
+	{ NULL, NULL },
+};
+
+static const struct harness_test pattern_tests[] = {
+	{ "extra patterns", test_user_pattern },
+	{ "a pattern that does not compile", test_bad_user_pattern },
+	{ NULL, NULL },
+};
+
+static const struct harness_test failure_tests[] = {
+	{ "root cause by priority", test_root_cause },
+	{ "class and format names", test_class_names },
+	{ "join with the Slurm state", test_slurm_join },
+	{ NULL, NULL },
+};
+
+static const struct harness_test command_tests[] = {
+	{ "files that cannot be read", test_file_errors },
+	{ "parse command", test_parse_command },
+	{ NULL, NULL },
+};
 
 static const struct harness_suite suites[] = {
+	{ "real excerpts", real_tests },
+	{ "edge cases", edge_tests },
+	{ "extra patterns", pattern_tests },
+	{ "failures", failure_tests },
+	{ "command", command_tests },
 	{ NULL, NULL },
 };
 

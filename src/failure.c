@@ -1,0 +1,318 @@
+/*
+ * failure.c - failure evidence patterns, root-cause priority and the join
+ * with Slurm's final job state.
+ *
+ * The wordings come from the real excerpts in shared/data/real-logs (see
+ * its SOURCES.md), from Slurm's slurmstepd format strings quoted there,
+ * and from Megatron-LM's own messages (megatron/core/rerun_state_machine.py
+ * and param_and_grad_buffer.py @d98e8a6).
+ */
+#include "autoconfig.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "error.h"
+#include "failure.h"
+#include "logparse.h"
+
+static const char *const failure_names[FAILURE_COUNT] = {
+	"none", "cuda_oom", "host_oom", "timeout", "hung_after_finish",
+	"nccl_timeout", "illegal_memory_access", "nan_loss", "node_fail",
+	"preempted", "cancelled", "exit_nonzero", "unknown",
+};
+
+/* Rules that mark the end of training rather than a failure. */
+#define RULE_FINISHED FAILURE_COUNT
+
+struct failure_rule {
+	int kind;          /* enum failure_class, or RULE_FINISHED */
+	const char *re;    /* PCRE2, without capturing groups */
+};
+
+/*
+ * One rule per wording.  Where two rules can match at the same place the
+ * earlier one is reported, so the specific rules come before the generic
+ * "SomethingError: " one.  No rule starts with a digit, a space or the
+ * punctuation of a time stamp (a look-behind holds what comes before the
+ * first letter), so the start-byte prefilter in failure_scan_line() skips
+ * the time-stamp prefixes of step records without calling PCRE2.
+ */
+static const struct failure_rule failure_rules[] = {
+	/* PyTorch: "CUDA out of memory" in RuntimeError (<= 1.x),
+	 * torch.cuda.OutOfMemoryError (2.0-2.3), torch.OutOfMemoryError
+	 * (2.4+); "HIP out of memory" on ROCm. */
+	{ FAILURE_CUDA_OOM, "(?:CUDA|HIP) out of memory" },
+	{ FAILURE_CUDA_OOM, "OutOfMemoryError" },
+	{ FAILURE_CUDA_OOM, "CUDA error: out of memory" },
+	/* NCCL's alloc.h: "Cuda failure 2 'out of memory'" (older NCCL
+	 * without the number), nccl issues #1235 and Megatron-LM #1509. */
+	{ FAILURE_CUDA_OOM, "Cuda failure (?:[0-9]+ )?'out of memory'" },
+	{ FAILURE_CUDA_OOM, "(?:CUBLAS|CUDNN)_STATUS_ALLOC_FAILED" },
+	{ FAILURE_CUDA_OOM, "(?<=cuda)ErrorMemoryAllocation|"
+	                    "CUDA_ERROR_OUT_OF_MEMORY" },
+	/* slurmstepd: "Detected 1 oom-kill event(s)" (older Slurm),
+	 * "Detected 2 oom_kill events" (21.08+), "Exceeded job memory
+	 * limit", "Job 5 exceeded memory limit (9 > 8), being killed";
+	 * srun: "task 4: Out Of Memory"; the kernel's own OOM killer. */
+	{ FAILURE_HOST_OOM, "oom[-_]kill" },
+	{ FAILURE_HOST_OOM, "(?<=: )Out Of Memory" },
+	{ FAILURE_HOST_OOM, "[Ee]xceeded (?:job |step )?memory limit" },
+	{ FAILURE_HOST_OOM, "Out of memory: Kill(?:ed)? process" },
+	/* slurmstepd: "*** STEP 1.0 ON n CANCELLED AT t DUE TO TIME LIMIT". */
+	{ FAILURE_TIMEOUT, "DUE TO TIME LIMIT" },
+	/* PyTorch ProcessGroupNCCL watchdog, every version 1.x to 2.9. */
+	{ FAILURE_NCCL_TIMEOUT, "Watchdog caught collective operation "
+	                        "timeout" },
+	{ FAILURE_NCCL_TIMEOUT, "DistBackendError.*(?:[Tt]imeout|timed out)" },
+	{ FAILURE_NCCL_TIMEOUT, "ProcessGroupNCCL.*\\btimed out" },
+	/* CUDA faults of a kernel, and the driver's Xid reports. */
+	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "an illegal (?:memory access|"
+	                                 "instruction) was encountered" },
+	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "CUDA error: (?:misaligned address|"
+	                                 "unspecified launch failure)" },
+	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "NVRM: Xid|\\bXid \\(PCI:" },
+	/* Megatron-LM: "found NaN in local grad norm", "found Inf in local
+	 * forward loss calculation", rerun state machine "Unexpected result
+	 * nan (message='loss is NaN')"; Lightning's EarlyStopping "= nan is
+	 * not finite"; autograd anomaly mode; TensorBoard's NaN warning. */
+	{ FAILURE_NAN_LOSS, "found (?:NaN|Inf) in local" },
+	{ FAILURE_NAN_LOSS, "loss is NaN|Unexpected result -?(?:nan|inf)\\b" },
+	{ FAILURE_NAN_LOSS, "(?<== nan |= inf )is not finite" },
+	{ FAILURE_NAN_LOSS, "returned nan values|"
+	                    "NaN or Inf found in input tensor" },
+	/* Megatron grad norm (NVIDIA dgxc-benchmarking pretrain_log_parser.py
+	 * flags the same), torchtitan grad_norm. */
+	{ FAILURE_NAN_LOSS, "\\bgrad[ _]norm\\s*:\\s*-?(?:nan|inf)\\b" },
+	{ FAILURE_NODE_FAIL, "DUE TO NODE FAILURE|Node failure on|"
+	                     "\\bNODE_FAIL\\b" },
+	/* slurmstepd, sacct, and NeMo's PreemptionCallback. */
+	{ FAILURE_PREEMPTED, "DUE TO (?:PREEMPTION|JOB REQUEUE)|"
+	                     "\\bPREEMPTED\\b|Preemption detected" },
+	/* A plain cancel: the time stamp is followed by the stars at once
+	 * (also the pre-2016 "CANCELLED AT t *** on node"). */
+	{ FAILURE_CANCELLED, "CANCELLED AT \\S+ \\*\\*\\*|"
+	                     "\\bCANCELLED by [0-9]+" },
+	/* srun, torchrun and NVIDIA's ft_launcher, mpirun, slurmstepd. */
+	{ FAILURE_EXIT_NONZERO, "Exited with exit code [1-9]" },
+	{ FAILURE_EXIT_NONZERO, "failed \\(exitcode: -?[1-9]" },
+	{ FAILURE_EXIT_NONZERO, "ChildFailedError|exited with non-zero "
+	                        "status|returned a non-zero exit code" },
+	{ FAILURE_EXIT_NONZERO, "tasks? [0-9,-]+: (?:Bus error|Segmentation "
+	                        "fault|Aborted|Floating point exception|"
+	                        "Illegal instruction)" },
+	{ FAILURE_EXIT_NONZERO, "(?<=\\*\\*\\* )(?:JOB|STEP) \\S+ ON \\S+ "
+	                        "FAILED" },
+	/* Any other exception: the last line of a Python traceback, a C++
+	 * terminate, NeMo's error log lines. */
+	{ FAILURE_UNKNOWN, "(?:Error|Exception): " },
+	{ FAILURE_UNKNOWN, "terminate called after throwing an instance of|"
+	                   "Segmentation fault|(?<=\\[)NeMo E " },
+	/* Megatron-LM training.py print_datetime('after training is done');
+	 * Lightning's max_steps stop; torchtitan train.py @000204a. */
+	{ RULE_FINISHED, "(?<=\\[)after training is done\\]|"
+	                 "`Trainer\\.fit` stopped: `max_steps=[0-9]+` reached|"
+	                 "INFO - Training completed" },
+};
+
+#define NRULES ((int)(sizeof(failure_rules) / sizeof(failure_rules[0])))
+
+/* Highest priority first; see failure.h for why. */
+static const enum failure_class failure_priority[] = {
+	FAILURE_NODE_FAIL, FAILURE_PREEMPTED, FAILURE_CUDA_OOM,
+	FAILURE_HOST_OOM, FAILURE_ILLEGAL_MEMORY_ACCESS, FAILURE_NAN_LOSS,
+	FAILURE_NCCL_TIMEOUT, FAILURE_TIMEOUT, FAILURE_HUNG_AFTER_FINISH,
+	FAILURE_EXIT_NONZERO, FAILURE_CANCELLED, FAILURE_UNKNOWN,
+};
+
+const char *
+failure_class_name(enum failure_class c)
+{
+	if ((int)c < 0 || c >= FAILURE_COUNT)
+		return "?";
+	return failure_names[c];
+}
+
+int
+failure_class_parse(const char *s, enum failure_class *out)
+{
+	for (int i = 0; i < FAILURE_COUNT; i++)
+		if (!strcmp(s, failure_names[i])) {
+			*out = (enum failure_class)i;
+			return 0;
+		}
+	return -1;
+}
+
+void
+failure_scan_init(struct failure_scan *fs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	PCRE2_SIZE off;
+	int code;
+
+	/* (rule0)|(rule1)|...: the group that matched names the rule. */
+	for (int i = 0; i < NRULES; i++)
+		strbuf_addf(&sb, "%s(%s)", i ? "|" : "", failure_rules[i].re);
+	fs->re = pcre2_compile((PCRE2_SPTR)sb.buf, sb.len, 0, &code, &off,
+	                       NULL);
+	if (fs->re == NULL) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(code, msg, sizeof msg);
+		bug("failure pattern does not compile at offset %zu: %s",
+		    (size_t)off, (char *)msg);
+	}
+	/* Without JIT support pcre2_match interprets: slower, same result. */
+	(void)pcre2_jit_compile(fs->re, PCRE2_JIT_COMPLETE);
+	fs->md = pcre2_match_data_create_from_pattern(fs->re, NULL);
+	fs->nrules = NRULES;
+	/* The bytes a match can start with, as PCRE2 worked them out. */
+	if (pcre2_pattern_info(fs->re, PCRE2_INFO_FIRSTBITMAP,
+	                       &fs->first_bytes) != 0)
+		fs->first_bytes = NULL;
+	if (pcre2_pattern_info(fs->re, PCRE2_INFO_MINLENGTH,
+	                       &fs->min_length) != 0)
+		fs->min_length = 0;
+	strbuf_release(&sb);
+}
+
+void
+failure_scan_release(struct failure_scan *fs)
+{
+	pcre2_match_data_free(fs->md);
+	pcre2_code_free(fs->re);
+	fs->md = NULL;
+	fs->re = NULL;
+}
+
+/* The rule whose group took part in the last match. */
+static int
+matched_rule(struct failure_scan *fs)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(fs->md);
+
+	for (int i = 0; i < fs->nrules; i++)
+		if (ov[2 * (i + 1)] != PCRE2_UNSET)
+			return i;
+	bug("failure pattern matched no rule");
+}
+
+/* Whether some byte of s[0..n) can start a match: a loop over a bitmap
+ * costs far less than a call of pcre2_match on a short string. */
+static bool
+may_match(const struct failure_scan *fs, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n < fs->min_length)
+		return false;
+	if (fs->first_bytes == NULL)
+		return true;
+	for (size_t i = 0; i + fs->min_length <= n; i++)
+		if (fs->first_bytes[u[i] >> 3] & (1u << (u[i] & 7)))
+			return true;
+	return false;
+}
+
+void
+failure_scan_line(struct failure_scan *fs, const char *s, size_t n,
+                  struct failure_hits *hits)
+{
+	PCRE2_SIZE at = 0;
+
+	if (!may_match(fs, s, n))
+		return;
+
+	/* Every match, overlapping ones too: restart one byte after the
+	 * start of each, so a generic rule cannot hide a specific one. */
+	while (at < n) {
+		int rc = pcre2_match(fs->re, (PCRE2_SPTR)s, n, at, 0, fs->md,
+		                     NULL);
+		PCRE2_SIZE *ov;
+		int kind;
+
+		if (rc < 0)
+			break;
+		ov = pcre2_get_ovector_pointer(fs->md);
+		kind = failure_rules[matched_rule(fs)].kind;
+		if (kind == RULE_FINISHED)
+			hits->finished = true;
+		else
+			hits->classes |= FAILURE_BIT(kind);
+		at = ov[0] + 1;
+	}
+}
+
+enum failure_class
+failure_pick(unsigned seen, bool finished)
+{
+	size_t n = sizeof(failure_priority) / sizeof(failure_priority[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		enum failure_class c = failure_priority[i];
+
+		if (!(seen & FAILURE_BIT(c)))
+			continue;
+		if (c == FAILURE_TIMEOUT && finished)
+			return FAILURE_HUNG_AFTER_FINISH;
+		return c;
+	}
+	return FAILURE_NONE;
+}
+
+/* Whether log class c names a cause that outranks a time limit. */
+static bool
+outranks_timeout(enum failure_class c)
+{
+	size_t n = sizeof(failure_priority) / sizeof(failure_priority[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		if (failure_priority[i] == FAILURE_TIMEOUT)
+			return false;
+		if (failure_priority[i] == c)
+			return true;
+	}
+	return false;
+}
+
+/* Whether state s is name, or name followed by a space (sacct writes
+ * "CANCELLED by 1234"). */
+static bool
+state_is(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncasecmp(s, name, n) && (s[n] == '\0' || s[n] == ' ');
+}
+
+enum failure_class
+failure_join(const char *slurm_state, const struct log_result *r)
+{
+	enum failure_class log = r ? r->failure : FAILURE_NONE;
+	bool finished = r && r->finished;
+
+	if (slurm_state == NULL)
+		return log;
+	if (state_is(slurm_state, "OUT_OF_MEMORY") ||
+	    state_is(slurm_state, "oom"))
+		return FAILURE_HOST_OOM;
+	if (state_is(slurm_state, "NODE_FAIL") ||
+	    state_is(slurm_state, "BOOT_FAIL"))
+		return FAILURE_NODE_FAIL;
+	if (state_is(slurm_state, "PREEMPTED"))
+		return FAILURE_PREEMPTED;
+	if (state_is(slurm_state, "TIMEOUT") ||
+	    state_is(slurm_state, "DEADLINE")) {
+		if (outranks_timeout(log))
+			return log;
+		return finished ? FAILURE_HUNG_AFTER_FINISH : FAILURE_TIMEOUT;
+	}
+	if (state_is(slurm_state, "FAILED"))
+		return log == FAILURE_NONE || log == FAILURE_UNKNOWN
+		       ? FAILURE_EXIT_NONZERO : log;
+	if (state_is(slurm_state, "CANCELLED"))
+		return log == FAILURE_NONE || log == FAILURE_UNKNOWN ||
+		       log == FAILURE_EXIT_NONZERO ? FAILURE_CANCELLED : log;
+	return log;
+}

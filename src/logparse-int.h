@@ -1,0 +1,123 @@
+/*
+ * logparse-int.h - what the line reader (logparse.c) and the record
+ * parsers (logparse-formats.c) share.  Not for other modules.
+ */
+#ifndef PARATUNE_LOGPARSE_INT_H
+#define PARATUNE_LOGPARSE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logparse.h"
+
+/* Clean record spans one line can hold before the rest is scanned. */
+#define READER_SPANS_MAX 16
+
+/*
+ * Initialised bytes kept after every line handed to PCRE2: its JIT reads
+ * whole SIMD words past the end of the subject (and masks what it read),
+ * and valgrind reports a branch on bytes that were never written.  64
+ * covers AVX-512 words.
+ */
+#define READER_PAD 64
+
+/* An extra pattern (logparse_add_pattern) and the numbers of its named
+ * groups (0: none). */
+struct logparse_user {
+	char *name;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	int g_step, g_time, g_time_ms, g_loss, g_tokens, g_tflops, g_mem;
+	int g_value;
+	int hits;                  /* index in log_result.patterns, or -1 */
+	enum failure_class cls;    /* FAILURE_NONE unless named after one */
+};
+
+/* A byte range of the current line. */
+struct reader_span {
+	size_t start, end;
+};
+
+struct log_reader {
+	struct logparse *lp;
+	struct log_result *res;
+
+	/* The line being assembled across chunks. */
+	struct strbuf carry;
+	bool carry_capped;         /* the line outgrew LOGPARSE_LINE_MAX */
+	long lineno;               /* physical line (1-based) being read */
+	bool last_unterminated;    /* reading the unterminated last line */
+	bool line_open;            /* bytes read since the last "\n" */
+	char *scratch;             /* the line without ANSI sequences */
+	size_t scratch_alloc;
+	char *padded;              /* a line copied to have READER_PAD after */
+	size_t padded_alloc;
+	const char *feed_end;      /* end of the chunk being fed, or NULL */
+
+	/* Steps: an open-addressing index from step number to position. */
+	uint32_t *slots;           /* position + 1; 0 is empty */
+	size_t nslots;             /* a power of two, or 0 */
+	long max_step;             /* the highest step so far */
+
+	/* Format detection. */
+	long records[LOG_FORMAT_COUNT];
+	enum log_format weak_format; /* from keys alone, when no record */
+
+	/* Failure evidence. */
+	unsigned seen;             /* FAILURE_BIT per class with evidence */
+	bool finished;
+
+	/* Parts of the current line that are clean step records: the
+	 * failure patterns are run on the rest only. */
+	struct reader_span spans[READER_SPANS_MAX];
+	int nspans;
+};
+
+/* End the line being assembled (the last one, when it has no break). */
+void reader_flush(struct log_reader *rd);
+/* Free an evidence line; it is empty afterwards. */
+void log_evidence_clear(struct log_evidence *e);
+
+/* Add a step record (deduplicated; see logparse.h). */
+void reader_add_step(struct log_reader *rd, const struct log_step *st,
+                     enum log_format fmt);
+/* Keep line s[0..n) as evidence of class c when it is the first. */
+void reader_evidence(struct log_reader *rd, enum failure_class c,
+                     const char *s, size_t n);
+/* Bytes [start, end) of the current line are a clean record. */
+void reader_clean_span(struct log_reader *rd, size_t start, size_t end);
+/* Record a memory figure (GiB) of one kind; NAN is ignored. */
+void reader_memory(struct log_reader *rd, double alloc_gib,
+                   double reserved_gib, double peak_gib);
+
+/*
+ * A number in s[0..n), surrounded by spaces at most: decimal with an
+ * optional sign, fraction, exponent and (with commas) thousands
+ * separators, or nan/inf in any case.  Returns true and stores it;
+ * *special is set for nan and inf.
+ */
+bool logparse_number(const char *s, size_t n, bool commas, double *v,
+                     bool *special);
+/* The longest number at the start of s[0..n) (after spaces); the number
+ * of bytes it took, 0 when there is none. */
+size_t logparse_number_prefix(const char *s, size_t n, bool commas,
+                              double *v);
+
+/* Record parsers, called for every line (they filter cheaply first). */
+void logparse_megatron(struct log_reader *rd, const char *s, size_t n);
+void logparse_megatron_memory(struct log_reader *rd, const char *s,
+                              size_t n);
+void logparse_nemo2(struct log_reader *rd, const char *s, size_t n);
+void logparse_nemo1(struct log_reader *rd, const char *s, size_t n);
+void logparse_torchtitan(struct log_reader *rd, const char *s, size_t n);
+/* Compile the record heads into lp. */
+void logparse_formats_init(struct logparse *lp);
+void logparse_formats_release(struct logparse *lp);
+
+/* Bytes per GiB; Megatron's MB are MiB (report_memory divides by
+ * 1024 * 1024, megatron/training/utils/common_utils.py @d98e8a6). */
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+#endif

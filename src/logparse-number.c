@@ -1,0 +1,164 @@
+/*
+ * logparse-number.c - numbers as training logs print them: "1.258695E+01",
+ * "4294967296.0", "5,856", "2e+3", "nan", "-inf".
+ *
+ * Locale-free, and exact where it matters: a decimal of at most 17
+ * significant digits whose power of ten is exact as a double (10^-22 to
+ * 10^22) is one correctly rounded division or multiplication (Clinger's
+ * fast path, "How to read floating point numbers accurately", PLDI 1990);
+ * the rest goes to strtod.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "logparse-int.h"
+
+/* Blank inside a line (line breaks never reach a parser). */
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* An ASCII digit, whatever the locale. */
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Powers of ten that are exact doubles (10^22 is the last one). */
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* strtod on a bounded copy: for the rare numbers off the fast path.
+ * paratune never calls setlocale, so "." is the decimal point. */
+static double
+slow_number(const char *s, size_t n)
+{
+	char buf[80];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 1 < sizeof buf; i++)
+		if (s[i] != ',')
+			buf[k++] = s[i];
+	buf[k] = '\0';
+	return strtod(buf, NULL);
+}
+
+/* nan, inf, infinity in any case, with a sign; bytes taken or 0. */
+static size_t
+special_number(const char *s, size_t n, double *v)
+{
+	size_t i = 0;
+	bool neg = false;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	if (n - i >= 3 && !strncasecmp(s + i, "nan", 3)) {
+		*v = NAN;
+		return i + 3;
+	}
+	if (n - i >= 3 && !strncasecmp(s + i, "inf", 3)) {
+		*v = neg ? -INFINITY : INFINITY;
+		i += 3;
+		if (n - i >= 5 && !strncasecmp(s + i, "inity", 5))
+			i += 5;
+		return i;
+	}
+	return 0;
+}
+
+size_t
+logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
+{
+	size_t i = 0, start, digits = 0;
+	unsigned long long mant = 0;
+	int scale = 0, exp10 = 0;
+	bool neg = false, exact = true;
+
+	while (i < n && is_space(s[i]))
+		i++;
+	start = i;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (; i < n; i++) {
+		/* "5,856": a comma before exactly three digits. */
+		if (commas && s[i] == ',' && digits && i + 3 < n &&
+		    is_digit(s[i + 1]) && is_digit(s[i + 2]) &&
+		    is_digit(s[i + 3]))
+			continue;
+		if (!is_digit(s[i]))
+			break;
+		if (mant < 100000000000000000ull)
+			mant = mant * 10 + (unsigned)(s[i] - '0');
+		else {
+			exact = false;
+			scale++;
+		}
+		digits++;
+	}
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && is_digit(s[i]); i++) {
+			if (mant < 100000000000000000ull) {
+				mant = mant * 10 + (unsigned)(s[i] - '0');
+				scale--;
+			} else
+				exact = false;
+			digits++;
+		}
+	}
+	if (digits == 0) {
+		size_t k = special_number(s + start, n - start, v);
+
+		return k ? start + k : 0;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+		bool eneg = false;
+		int e = 0;
+
+		if (j < n && (s[j] == '-' || s[j] == '+'))
+			eneg = s[j++] == '-';
+		if (j < n && is_digit(s[j])) {
+			for (; j < n && is_digit(s[j]); j++)
+				if (e < 10000)
+					e = e * 10 + (s[j] - '0');
+			exp10 = eneg ? -e : e;
+			i = j;
+		}
+	}
+	exp10 += scale;
+	/* Exact integer times or over an exact power of ten rounds
+	 * correctly (Clinger's fast path); anything else goes to strtod. */
+	if (exact && mant < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
+		double d = (double)mant;
+
+		d = exp10 < 0 ? d / pow10_exact[-exp10]
+		              : d * pow10_exact[exp10];
+		*v = neg ? -d : d;
+	} else {
+		*v = slow_number(s + start, i - start);
+	}
+	return i;
+}
+
+bool
+logparse_number(const char *s, size_t n, bool commas, double *v,
+                bool *special)
+{
+	size_t k = logparse_number_prefix(s, n, commas, v);
+
+	if (k == 0)
+		return false;
+	while (k < n && is_space(s[k]))
+		k++;
+	*special = !isfinite(*v);
+	return k == n;
+}

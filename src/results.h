@@ -1,0 +1,209 @@
+/*
+ * results.h - what a campaign measured: each candidate's Slurm state
+ * joined with its logs, the step-time statistics and what they mean for
+ * the whole training (days, GPU-hours, cost), the ranking, the
+ * recommendation, and the files of DIR/results/.
+ *
+ * A candidate is one of:
+ *   not run      never selected (state "planned"): counted, shown nowhere
+ *   in progress  queued, pending or running, not yet measured
+ *   measured     at least results.min_steps timed steps after the warm-up
+ *                (results.skip_steps) in one attempt's log, however the
+ *                job ended afterwards: its class stays in failure_class
+ *   oom          its final class is cuda_oom or host_oom and it was not
+ *                measured
+ *   failed       any other end without a measurement
+ *
+ * The final class is failure_join() of the state Slurm recorded for the
+ * newest attempt and that attempt's log, DIR/runs/NAME/slurm-JOB.out.
+ * Older attempts (retries after a node failure or a preemption) are read
+ * only when the newest did not log enough steps: a configuration
+ * measured once is measured.
+ */
+#ifndef PARATUNE_RESULTS_H
+#define PARATUNE_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "campaign.h"
+#include "failure.h"
+#include "logparse.h"
+#include "runner.h"
+#include "strbuf.h"
+
+/* The headroom the third recommendation asks for: 10 % of the GPU's
+ * memory left free at the peak (issue 4, section 4). */
+#define RESULTS_HEADROOM 0.10
+/* Rows of the top table unless --top says otherwise (NeMo's get_results
+ * prints output_top_n = 10). */
+#define RESULTS_TOP_DEFAULT 10
+
+struct results_opts {
+	int top;                  /* rows in the top table; 0: all */
+	double cost_per_gpu_hour; /* < 0: the campaign's cost_per_gpu_hour */
+	const char *currency;     /* NULL: "$" */
+};
+#define RESULTS_OPTS_INIT { RESULTS_TOP_DEFAULT, -1.0, NULL }
+
+enum result_kind {
+	RESULT_NOT_RUN,
+	RESULT_IN_PROGRESS,
+	RESULT_MEASURED,
+	RESULT_OOM,
+	RESULT_FAILED,
+	RESULT_KIND_COUNT,
+};
+
+/* What a measured candidate's step times mean; NAN where unknown. */
+struct result_metrics {
+	int steps;                    /* measured steps (after warm-up) */
+	double step_mean_s, step_median_s, step_stdev_s;
+	double samples_per_s;         /* gbs / mean */
+	double tokens_per_s_per_gpu;  /* gbs * seq / mean / GPUs */
+	double tflops_per_gpu;        /* Megatron-LM's FLOPs / mean / GPUs */
+	double tflops_per_gpu_nemo;   /* NeMo's 72BLsh^2 figure, the same way */
+	double mfu;                   /* tflops_per_gpu / dense peak */
+	double train_days;            /* num_tokens_in_b at this speed */
+	double gpu_hours;             /* train_days * 24 * GPUs */
+	double cost;                  /* gpu_hours * cost_per_gpu_hour */
+	double pred_error;            /* (predicted - measured) / measured */
+};
+
+struct result_row {
+	struct candidate_row cand;    /* as planned (candidates.csv) */
+	enum result_kind kind;
+	bool in_state;                /* DIR/state knows it */
+	enum cand_state state;        /* of the newest attempt */
+	uint32_t job_id;
+	int exit_code, exit_signal;
+	char reason[64];              /* Slurm's reason, "" when none */
+	int attempts;                 /* log files found */
+	enum failure_class failure;   /* final class; FAILURE_NONE: clean */
+	long line;                    /* evidence line; 0 when none */
+	char *evidence;               /* valid UTF-8, no controls; or NULL */
+	char *log;                    /* newest attempt's log, relative to
+	                                 DIR; NULL when it left none */
+	char *measured_log;           /* the log measured, or NULL */
+	int log_steps;                /* measured steps in the newest log */
+	char *note;                   /* why it has no measurement, or NULL */
+	double mem_peak_gib;          /* the measured log's peak; NAN */
+	struct result_metrics m;      /* kind == RESULT_MEASURED only */
+	bool recommendable;           /* measured and ended in a class that
+	                                 does not condemn the layout */
+	int rank;                     /* 1.. among the measured; 0 */
+};
+
+struct results {
+	struct runner run;            /* the campaign and its state */
+	double cost_per_gpu_hour;     /* 0: costs unknown */
+	char *currency;
+	double capacity_gib;          /* the GPU's memory */
+	double peak_tflops;           /* dense peak at the precision */
+	struct result_row *v;         /* candidates.csv order */
+	int n;
+	int *ranked;                  /* measured rows, fastest first */
+	int nranked;
+	int count[RESULT_KIND_COUNT];
+	/* Row indices; -1 when there is none. */
+	int best;                     /* fastest recommendable */
+	int base;                     /* the base configuration */
+	int cheapest;                 /* lowest cost (GPU-hours) */
+	int roomy;                    /* fastest with RESULTS_HEADROOM */
+	/* Best over base when both are measured; NAN otherwise. */
+	double speedup;
+	double saved_days, saved_gpu_hours, saved_cost;
+};
+
+/*
+ * Load the campaign at dir (frozen configuration, candidates, state and
+ * journal), read every candidate's logs and rank.  Returns 0, or an exit
+ * code after an error message; release res either way.
+ */
+int results_load(struct results *res, const char *dir,
+                 const struct results_opts *o);
+void results_release(struct results *res);
+
+/*
+ * Fill row->m from step-time statistics st (st->measured steps) and the
+ * campaign c at cost_per_gpu_hour (0: cost unknown).  Pure arithmetic.
+ */
+void results_measure(const struct campaign *c, double cost_per_gpu_hour,
+                     const struct log_step_stats *st,
+                     struct result_row *row);
+
+/* Whether a measured run that ended in class c may be recommended: not
+ * when the class says the layout itself broke (out of memory, NaN loss,
+ * a GPU fault, a crash). */
+bool results_class_recommendable(enum failure_class c);
+
+/* Order the measured rows, pick best, cheapest and roomy, and compare
+ * best with base; results_load calls it. */
+void results_rank(struct results *res);
+
+/* Seconds per sample: how results are ordered (fastest first). */
+double results_time_per_sample(const struct result_row *r);
+
+/* A copy of s that is valid UTF-8 (a bad byte becomes U+FFFD) without
+ * control characters (each becomes a space): log lines go into CSV, JSON,
+ * SVG and HTML, which all need that. */
+char *results_clean_text(const char *s);
+
+/* The memory compared with the headroom: the measured peak when the log
+ * reports one, else the planner's estimate; GiB. */
+double results_memory_gib(const struct result_row *r);
+
+/* ---- files (results-write.c) ------------------------------------------ */
+
+enum results_file { RESULTS_CSV, RESULTS_OOM_CSV, RESULTS_FAILED_CSV };
+
+/* Every column of the three CSV files (and key of their JSON objects);
+ * paratune(1), RESULT FILES, says what each holds. */
+enum results_col {
+	RC_RANK, RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS,
+	RC_GBS, RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES,
+	RC_GPUS_PER_NODE, RC_STEPS, RC_STEP_MEAN, RC_STEP_MEDIAN,
+	RC_STEP_STDEV, RC_SAMPLES, RC_TOKENS, RC_TFLOPS, RC_MFU, RC_DAYS,
+	RC_GPU_HOURS, RC_COST, RC_PRED_STEP, RC_PRED_ERROR, RC_TFLOPS_NEMO,
+	RC_MEM_PEAK, RC_EST_MEMORY, RC_MEMORY_STATUS, RC_BASE, RC_CLASS,
+	RC_EVIDENCE, RC_LINE, RC_LOG, RC_STATE, RC_EXIT_CODE, RC_EXIT_SIGNAL,
+	RC_REASON, RC_NOTE,
+	RC_COUNT,
+};
+
+/* The columns of one file, in order; *n gets how many. */
+const enum results_col *results_columns(enum results_file which, int *n);
+/* The column's name: "step_time_mean_s". */
+const char *results_col_name(enum results_col c);
+/* Append the cell as the CSV holds it, unquoted; nothing when unknown. */
+void results_cell(const struct results *res, const struct result_row *r,
+                  enum results_col c, struct strbuf *out);
+
+/* Append s as one CSV field, quoted as RFC 4180 asks when it holds a
+ * comma, a quote, a line break or leading or trailing space. */
+void results_csv_field(struct strbuf *out, const char *s);
+/* The whole of results.csv, oom.csv or failed.csv. */
+void results_csv(const struct results *res, enum results_file which,
+                 struct strbuf *out);
+/* The JSON document of --format json. */
+void results_json(const struct results *res, struct strbuf *out);
+
+/*
+ * Write results.csv, oom.csv, failed.csv, summary.txt, chart.svg and
+ * report.html into DIR/results/ (created; a symbolic link there is
+ * refused), each atomically.  0 or -1 after an error message.
+ */
+int results_write_files(const struct results *res, const char *summary);
+
+/*
+ * Everything `paratune results DIR` does: load, write DIR/results/, and
+ * print to out in format (an enum output_format: the summary, results.csv
+ * or the JSON).  Returns an enum exit_code: 0 also when nothing
+ * succeeded; EXIT_CANTCREAT when the files could not be written (what
+ * was printed is complete).
+ */
+int results_run(const char *dir, const struct results_opts *o, FILE *out,
+                int format);
+
+#endif
