@@ -56,7 +56,7 @@ for t in $targets; do
 	esac
 	# shellcheck disable=SC2086
 	"$out/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 \
-		-close_fd_mask=2 \
+		-close_fd_mask=2 -artifact_prefix="$out/" \
 		-max_len=65536 -rss_limit_mb=2048 "$scratch" $seeds \
 		>"$out/fuzz-$t.log" 2>&1 || status=1
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$t.log")
