@@ -140,5 +140,24 @@ for m in "$SRC"/man/*.[1-9]; do
 		ko "groff: $(basename "$m"): $out"
 done
 
+# Bash completion reads commands and options from --help.
+comp() {
+	PATH="$(dirname "$PT"):$PATH" bash -c '
+		source "$1/etc/bash_completion/paratune"
+		shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _paratune
+		echo "${COMPREPLY[*]}"' _ "$SRC" "$@"
+}
+[ "$(comp paratune pl)" = plan ] && ok "completion: commands" ||
+	ko "completion: commands"
+case " $(comp paratune submit --) " in
+*" --include-unsafe "*) ok "completion: options" ;;
+*) ko "completion: options" ;;
+esac
+case " $(comp paratune status "$T/") " in
+*"$T/demo "*) ok "completion: campaign directories" ;;
+*) ko "completion: campaign directories" ;;
+esac
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
