@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "results.h"
 #include "runner.h"
 
 extern const struct cmd_entry cmd_resume_entry;
@@ -20,6 +21,7 @@ resume_one(struct cmd_ctx *ctx, const char *dir)
 	struct runner r;
 	int status = runner_open(&r, dir, RUNNER_LOCK_TRY, ctx->out,
 	                         ctx->verbosity);
+	bool finished = false;
 
 	if (status == 1) {
 		if (ctx->verbosity >= 0)
@@ -41,10 +43,20 @@ resume_one(struct cmd_ctx *ctx, const char *dir)
 		else if (ctx->verbosity >= 0)
 			fprintf(ctx->out, "%s: finished: %s\n", dir, sb.buf);
 		strbuf_release(&sb);
+		finished = status == 0;
 	}
 	/* Whatever was journaled is kept; the checkpoint follows it. */
 	if (runner_close(&r, true) != 0 && status == 0)
 		status = EXIT_IOERR;
+	/* Collect once, after the lock is released: the results step only
+	 * reads the campaign and writes DIR/results. */
+	if (finished && status == 0) {
+		struct results_opts o = RESULTS_OPTS_INIT;
+
+		status = results_run(dir, &o, ctx->verbosity >= 0 ? ctx->out
+		                                                : NULL,
+		                     FORMAT_TABLE);
+	}
 	return status;
 }
 

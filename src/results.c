@@ -53,6 +53,7 @@ utf8_sequence(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* Copy s as valid UTF-8 without control characters. */
 char *
 results_clean_text(const char *s)
 {
@@ -96,6 +97,7 @@ log_job_id(const char *name)
 	return p > name + 6 && !strcmp(p, ".out") ? (uint32_t)id : 0;
 }
 
+/* Ascending job ids for qsort. */
 static int
 compare_ids(const void *a, const void *b)
 {
@@ -130,7 +132,7 @@ list_logs(const char *rundir, uint32_t **ids, int *n)
 		qsort(*ids, (size_t)*n, sizeof(**ids), compare_ids);
 }
 
-/* ---- one candidate --------------------------------------------------------- */
+/* ---- one candidate ------------------------------------------------------- */
 
 /* What one log said, kept after its steps are freed. */
 struct log_read {
@@ -158,6 +160,7 @@ log_read_file(struct results *res, struct logparse *lp, const char *name,
 	free(path);
 }
 
+/* Free what log_read_file kept. */
 static void
 log_read_release(struct log_read *lr)
 {
@@ -166,6 +169,7 @@ log_read_release(struct log_read *lr)
 	memset(lr, 0, sizeof(*lr));
 }
 
+/* Every metric unknown (NAN). */
 static void
 metrics_clear(struct result_metrics *m)
 {
@@ -222,6 +226,13 @@ row_classify(struct result_row *row, const struct log_read *nl)
 	row->log_steps = nl->st.measured;
 	row->mem_peak_gib = nl->res.mem_peak_gib;
 	e = log_result_evidence(&nl->res, row->failure);
+	/* Slurm's FAILED or CANCELLED over an exception the classifier does
+	 * not know: that exception is still the best evidence there is. */
+	if (e == NULL && (row->failure == FAILURE_EXIT_NONZERO ||
+	                  row->failure == FAILURE_CANCELLED) &&
+	    (nl->res.failure == FAILURE_UNKNOWN ||
+	     nl->res.failure == FAILURE_EXIT_NONZERO))
+		e = log_result_evidence(&nl->res, nl->res.failure);
 	if (e && e->text) {
 		row->line = e->line;
 		row->evidence = results_clean_text(e->text);
@@ -354,14 +365,16 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		row_measure(res, row, &newest);
 	else if (!row_measure_older(res, lp, row, ids, nids, want))
 		row_unmeasured(row, min_steps, have);
-	if (row->kind == RESULT_MEASURED && cand_state_active(row->state))
+	if (row->kind == RESULT_MEASURED &&
+	    (cand_state_active(row->state) || row->state == CS_QUEUED))
 		row_note(row, "still %s", cand_state_name(row->state));
 	log_read_release(&newest);
 	free(ids);
 }
 
-/* ---- measuring --------------------------------------------------------------- */
+/* ---- measuring ----------------------------------------------------------- */
 
+/* What a measured row's step times mean for the whole training. */
 void
 results_measure(const struct campaign *c, double cost_per_gpu_hour,
                 const struct log_step_stats *st, struct result_row *row)
@@ -401,6 +414,7 @@ results_measure(const struct campaign *c, double cost_per_gpu_hour,
 		m->pred_error = (pred - mean) / mean;
 }
 
+/* Classes that end a run without condemning its layout. */
 bool
 results_class_recommendable(enum failure_class c)
 {
@@ -417,12 +431,14 @@ results_class_recommendable(enum failure_class c)
 	}
 }
 
+/* The ranking key: mean step time over the global batch. */
 double
 results_time_per_sample(const struct result_row *r)
 {
 	return r->m.step_mean_s / r->cand.layout.gbs;
 }
 
+/* Measured peak memory, else the planner's estimate. */
 double
 results_memory_gib(const struct result_row *r)
 {
@@ -430,12 +446,15 @@ results_memory_gib(const struct result_row *r)
 	       ? r->mem_peak_gib : r->cand.est_memory_gib;
 }
 
-/* ---- ranking ---------------------------------------------------------------- */
+/* ---- ranking ------------------------------------------------------------- */
 
-/* Fastest first; ties by the planner's rank, then by name. */
+/* Fastest first; ties by the planner's rank, then by name (qsort on
+ * pointers to rows). */
 static int
-compare_rows(const struct result_row *a, const struct result_row *b)
+compare_rows(const void *pa, const void *pb)
 {
+	const struct result_row *a = *(const struct result_row *const *)pa;
+	const struct result_row *b = *(const struct result_row *const *)pb;
 	double x = results_time_per_sample(a), y = results_time_per_sample(b);
 
 	if (x != y)
@@ -445,20 +464,19 @@ compare_rows(const struct result_row *a, const struct result_row *b)
 	return strcmp(a->cand.name, b->cand.name);
 }
 
-/* Insertion sort of the measured indices: campaigns hold hundreds of
- * candidates at most, and qsort has no context pointer in C11. */
+/* Sort the measured indices through an array of row pointers. */
 static void
 sort_ranked(struct results *res)
 {
-	for (int i = 1; i < res->nranked; i++) {
-		int k = res->ranked[i], j = i;
+	const struct result_row **rows = xcalloc((size_t)res->nranked + 1,
+	                                         sizeof(*rows));
 
-		for (; j > 0 && compare_rows(&res->v[k],
-		                             &res->v[res->ranked[j - 1]]) < 0;
-		     j--)
-			res->ranked[j] = res->ranked[j - 1];
-		res->ranked[j] = k;
-	}
+	for (int i = 0; i < res->nranked; i++)
+		rows[i] = &res->v[res->ranked[i]];
+	qsort(rows, (size_t)res->nranked, sizeof(*rows), compare_rows);
+	for (int i = 0; i < res->nranked; i++)
+		res->ranked[i] = (int)(rows[i] - res->v);
+	free(rows);
 }
 
 /* Cost for the cheapest pick; GPU-hours when no rate is known. */
@@ -510,6 +528,7 @@ compare_with_base(struct results *res)
 	res->saved_cost = b->m.cost - x->m.cost;
 }
 
+/* Rank the measured rows and pick the recommendations. */
 void
 results_rank(struct results *res)
 {
@@ -536,7 +555,7 @@ results_rank(struct results *res)
 	compare_with_base(res);
 }
 
-/* ---- loading ------------------------------------------------------------------ */
+/* ---- loading ------------------------------------------------------------- */
 
 /* Compile the campaign's results.patterns into lp; EXIT_CONFIG when one
  * does not compile (the loader checked them: a hand-edited file). */
@@ -574,6 +593,7 @@ results_settings(struct results *res, const struct results_opts *o)
 	res->peak_tflops = c->gpu.peak_tflops[c->precision];
 }
 
+/* Load a campaign directory and join, measure and rank. */
 int
 results_load(struct results *res, const char *dir,
              const struct results_opts *o)
@@ -610,6 +630,7 @@ results_load(struct results *res, const char *dir,
 	return status;
 }
 
+/* Free everything results_load made. */
 void
 results_release(struct results *res)
 {

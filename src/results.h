@@ -176,6 +176,8 @@ enum results_col {
 const enum results_col *results_columns(enum results_file which, int *n);
 /* The column's name: "step_time_mean_s". */
 const char *results_col_name(enum results_col c);
+/* Whether the column holds numbers (right-aligned for people). */
+bool results_col_is_number(enum results_col c);
 /* Append the cell as the CSV holds it, unquoted; nothing when unknown. */
 void results_cell(const struct results *res, const struct result_row *r,
                   enum results_col c, struct strbuf *out);
@@ -198,8 +200,8 @@ int results_write_files(const struct results *res, const char *summary);
 
 /*
  * Everything `paratune results DIR` does: load, write DIR/results/, and
- * print to out in format (an enum output_format: the summary, results.csv
- * or the JSON).  Returns an enum exit_code: 0 also when nothing
+ * print to out (NULL: print nothing) in format (an enum output_format:
+ * the summary, results.csv or the JSON).  Returns an enum exit_code: 0 also when nothing
  * succeeded; EXIT_CANTCREAT when the files could not be written (what
  * was printed is complete).
  */

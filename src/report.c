@@ -1,0 +1,462 @@
+/*
+ * report.c - the summary of a campaign's results, in the units a person
+ * plans a training run with: seconds per step, TFLOP/s per GPU, days,
+ * GPU-hours and money.
+ */
+#include "autoconfig.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "table.h"
+
+/* ---- numbers for people -------------------------------------------------- */
+
+/* v rounded to decimals, with thousands separated: "21,681.5". */
+static void
+add_grouped(struct strbuf *out, double v, int decimals)
+{
+	char buf[64];
+	const char *p = buf, *dot;
+	size_t digits;
+
+	snprintf(buf, sizeof buf, "%.*f", decimals, fabs(v));
+	if (v < 0 && strspn(buf, "0.") != strlen(buf))
+		strbuf_addch(out, '-');
+	dot = strchr(buf, '.');
+	digits = dot ? (size_t)(dot - buf) : strlen(buf);
+	for (size_t i = 0; i < digits; i++) {
+		if (i > 0 && (digits - i) % 3 == 0)
+			strbuf_addch(out, ',');
+		strbuf_addch(out, p[i]);
+	}
+	strbuf_addstr(out, buf + digits);
+}
+
+/* Money: "$21,681", or "21,681 EUR" for a currency written in letters. */
+static void
+add_money(struct strbuf *out, const struct results *res, double v)
+{
+	bool letters = false;
+
+	for (const char *p = res->currency; *p; p++)
+		letters |= isalpha((unsigned char)*p) != 0;
+	if (v < 0) {
+		strbuf_addch(out, '-');
+		v = -v;
+	}
+	if (!letters)
+		strbuf_addstr(out, res->currency);
+	add_grouped(out, v, 0);
+	if (letters)
+		strbuf_addf(out, " %s", res->currency);
+}
+
+/* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate). */
+static void
+add_training(struct strbuf *out, const struct results *res,
+             const struct result_metrics *m)
+{
+	strbuf_addf(out, "%.2f days, ", m->train_days);
+	add_grouped(out, m->gpu_hours, 0);
+	strbuf_addstr(out, " GPU-hours");
+	if (isfinite(m->cost)) {
+		strbuf_addstr(out, ", ");
+		add_money(out, res, m->cost);
+	}
+}
+
+/* ---- the head ------------------------------------------------------------ */
+
+/* The campaign and how many candidates are in each group. */
+static void
+summary_campaign(struct strbuf *out, const struct results *res)
+{
+	const struct campaign *c = &res->run.campaign;
+
+	strbuf_addf(out, "campaign %s: %s on %d node%s x %d %s (%d GPUs), %s, "
+	            "sequence %d, %g B tokens\n", c->name, c->model_name,
+	            c->nodes, c->nodes == 1 ? "" : "s", c->gpus_per_node,
+	            c->gpu.name, c->nodes * c->gpus_per_node,
+	            precision_name(c->precision), c->seq_length,
+	            c->num_tokens_in_b);
+	strbuf_addf(out, "%d candidates: %d measured, %d out of memory, "
+	            "%d failed, %d in progress, %d not run\n", res->n,
+	            res->count[RESULT_MEASURED], res->count[RESULT_OOM],
+	            res->count[RESULT_FAILED],
+	            res->count[RESULT_IN_PROGRESS],
+	            res->count[RESULT_NOT_RUN]);
+	if (res->cost_per_gpu_hour <= 0)
+		strbuf_addstr(out, "(no cost_per_gpu_hour: costs are not "
+		              "shown; set it or pass --cost-per-gpu-hour)\n");
+}
+
+/* Two lines on a measured row's speed and what it means for training. */
+static void
+summary_speed(struct strbuf *out, const struct results *res,
+              const struct result_row *r)
+{
+	const struct result_metrics *m = &r->m;
+	const struct campaign *c = &res->run.campaign;
+
+	strbuf_addf(out, "  %.3f s per step (median %.3f s, stdev %.3f s, "
+	            "%d steps), %.1f samples/s, ", m->step_mean_s,
+	            m->step_median_s, m->step_stdev_s, m->steps,
+	            m->samples_per_s);
+	add_grouped(out, m->tokens_per_s_per_gpu, 0);
+	strbuf_addf(out, " tokens/s per GPU,\n  %.1f TFLOP/s per GPU (MFU "
+	            "%.1f %%)\n  training on %g B tokens: ", m->tflops_per_gpu,
+	            m->mfu * 100.0, c->num_tokens_in_b);
+	add_training(out, res, m);
+	strbuf_addch(out, '\n');
+}
+
+/* "best" or "base": its name and speed, or why it has none. */
+static void
+summary_pick(struct strbuf *out, const struct results *res,
+             const char *label, int idx)
+{
+	const struct result_row *r = &res->v[idx];
+
+	if (r->kind == RESULT_MEASURED) {
+		strbuf_addf(out, "%s: rank %d  %s", label, r->rank,
+		            r->cand.name);
+		if (r->failure != FAILURE_NONE)
+			strbuf_addf(out, " (ended in %s after its steps)",
+			            failure_class_name(r->failure));
+		strbuf_addch(out, '\n');
+		summary_speed(out, res, r);
+		return;
+	}
+	strbuf_addf(out, "%s: %s\n  ", label, r->cand.name);
+	if (r->kind == RESULT_OOM || r->kind == RESULT_FAILED)
+		strbuf_addf(out, "failed (%s): no measurement to compare "
+		            "with\n", failure_class_name(r->failure));
+	else if (r->kind == RESULT_IN_PROGRESS)
+		strbuf_addf(out, "not measured yet (%s): no comparison\n",
+		            cand_state_name(r->state));
+	else
+		strbuf_addstr(out, "not run: no comparison\n");
+}
+
+/* Best, base, and what switching from base to best gains. */
+static void
+summary_best_base(struct strbuf *out, const struct results *res)
+{
+	strbuf_addch(out, '\n');
+	summary_pick(out, res, "best", res->best);
+	if (res->base < 0) {
+		strbuf_addstr(out, "base: none in candidates.csv: no "
+		              "comparison\n");
+		return;
+	}
+	if (res->base == res->best) {
+		strbuf_addstr(out, "base: the same configuration: the base is "
+		              "already the fastest\n");
+		return;
+	}
+	summary_pick(out, res, "base", res->base);
+	if (!isfinite(res->speedup))
+		return;
+	strbuf_addf(out, "best against base: %.2fx %s; switching %s ",
+	            res->speedup >= 1 ? res->speedup : 1.0 / res->speedup,
+	            res->speedup >= 1 ? "faster" : "slower",
+	            res->saved_days >= 0 ? "saves" : "costs");
+	strbuf_addf(out, "%.2f days, ", fabs(res->saved_days));
+	add_grouped(out, fabs(res->saved_gpu_hours), 0);
+	strbuf_addstr(out, " GPU-hours");
+	if (isfinite(res->saved_cost)) {
+		strbuf_addstr(out, " and ");
+		add_money(out, res, fabs(res->saved_cost));
+	}
+	strbuf_addstr(out, " over the whole training\n");
+}
+
+/* ---- the top table ------------------------------------------------------- */
+
+/* The memory cell: a measured peak, or "45.5 est" from the planner. */
+static void
+cell_memory(struct table *t, const struct result_row *r)
+{
+	if (isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0)
+		table_add(t, "%.1f", r->mem_peak_gib);
+	else
+		table_add(t, "%.1f est", r->cand.est_memory_gib);
+}
+
+/* What the note column says about a row. */
+static void
+cell_note(struct table *t, const struct results *res, int idx)
+{
+	const struct result_row *r = &res->v[idx];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (idx == res->best)
+		strbuf_addstr(&sb, "best");
+	if (r->cand.base)
+		strbuf_addf(&sb, "%sbase", sb.len ? ", " : "");
+	if (r->failure != FAILURE_NONE)
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+		            failure_class_name(r->failure));
+	if (!r->recommendable)
+		strbuf_addf(&sb, "%snot recommended", sb.len ? ", " : "");
+	table_add(t, "%s", sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+}
+
+/* One row of the top table. */
+static void
+summary_row(struct table *t, const struct results *res, int idx)
+{
+	const struct result_row *r = &res->v[idx];
+	const struct layout *l = &r->cand.layout;
+	struct strbuf cost = STRBUF_INIT;
+
+	table_add(t, "%d", r->rank);
+	table_add(t, "%d", l->tp);
+	table_add(t, "%d", l->pp);
+	table_add(t, "%d", l->cp);
+	table_add(t, "%d", l->ep);
+	table_add(t, "%d", l->vp);
+	table_add(t, "%d", l->mbs);
+	table_add(t, "%d", l->gbs);
+	table_add(t, "%s", recompute_short(l->recompute));
+	table_add(t, "%.3f", r->m.step_mean_s);
+	table_add(t, "%.1f", r->m.tflops_per_gpu);
+	table_add(t, "%.1f", r->m.mfu * 100.0);
+	cell_memory(t, r);
+	table_add(t, "%.2f", r->m.train_days);
+	add_grouped(&cost, r->m.gpu_hours, 0);
+	table_add(t, "%s", cost.buf);
+	strbuf_setlen(&cost, 0);
+	if (isfinite(r->m.cost))
+		add_money(&cost, res, r->m.cost);
+	table_add(t, "%s", cost.len ? cost.buf : "-");
+	if (isfinite(r->m.pred_error))
+		table_add(t, "%+.1f", r->m.pred_error * 100.0);
+	else
+		table_add(t, "-");
+	cell_note(t, res, idx);
+	strbuf_release(&cost);
+}
+
+/* The table printed into a strbuf (table.h prints to a FILE). */
+static void
+table_to_strbuf(const struct table *t, struct strbuf *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return;
+	table_print(t, f);
+	fclose(f);
+	strbuf_add(out, buf, len);
+	free(buf);
+}
+
+/* The top N measured rows as a table. */
+static void
+summary_top(struct strbuf *out, const struct results *res, int top)
+{
+	static const char *const cols[] = { ">rank", ">tp", ">pp", ">cp",
+		">ep", ">vp", ">mbs", ">gbs", "recompute", ">step_s",
+		">TFLOP/s/GPU", ">MFU_%", ">mem_GiB", ">days", ">GPU-hours",
+		">cost", ">vs_plan_%", "note", NULL };
+	int n = top > 0 && top < res->nranked ? top : res->nranked;
+	struct table t;
+
+	if (res->nranked == 0)
+		return;
+	strbuf_addf(out, "\n%s %d of %d measured, fastest first (time per "
+	            "sample):\n", n < res->nranked ? "top" : "all", n,
+	            res->nranked);
+	table_init(&t, cols);
+	for (int i = 0; i < n; i++)
+		summary_row(&t, res, res->ranked[i]);
+	table_to_strbuf(&t, out);
+	table_release(&t);
+	strbuf_addstr(out, "(mem_GiB: the peak the log reports, or the "
+	              "planner's estimate marked est; vs_plan_%: (predicted - "
+	              "measured) / measured step time)\n");
+}
+
+/* ---- recommendations ----------------------------------------------------- */
+
+/* One recommendation with its days, GPU-hours and cost. */
+static void
+recommend_line(struct strbuf *out, const struct results *res,
+               const char *label, int idx)
+{
+	const struct result_row *r = &res->v[idx];
+
+	strbuf_addf(out, "  %s: rank %d %s\n    ", label, r->rank,
+	            r->cand.name);
+	add_training(out, res, &r->m);
+	strbuf_addch(out, '\n');
+}
+
+/* The cheapest: with one GPU count per campaign it is the fastest. */
+static void
+recommend_cheapest(struct strbuf *out, const struct results *res)
+{
+	const struct campaign *c = &res->run.campaign;
+
+	if (res->cheapest != res->best) {
+		recommend_line(out, res, "cheapest", res->cheapest);
+		return;
+	}
+	strbuf_addf(out, "  cheapest: the same as the fastest: every "
+	            "candidate runs on the same %d GPUs, so the cost of the "
+	            "training follows its time\n",
+	            c->nodes * c->gpus_per_node);
+}
+
+/* The fastest that leaves RESULTS_HEADROOM of memory free. */
+static void
+recommend_roomy(struct strbuf *out, const struct results *res)
+{
+	const struct result_row *r;
+	double mem;
+	bool measured;
+
+	if (res->roomy < 0) {
+		strbuf_addf(out, "  fastest with %.0f %% memory headroom: none "
+		            "of the measured candidates leaves %.0f %% of the "
+		            "%.1f GiB free\n", RESULTS_HEADROOM * 100,
+		            RESULTS_HEADROOM * 100, res->capacity_gib);
+		return;
+	}
+	r = &res->v[res->roomy];
+	mem = results_memory_gib(r);
+	measured = isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0;
+	strbuf_addf(out, "  fastest with at least %.0f %% memory headroom: "
+	            "%s\n    %.1f GiB %s of %.1f GiB (%.0f %% free); ",
+	            RESULTS_HEADROOM * 100,
+	            res->roomy == res->best ? "the same as the fastest"
+	                                    : r->cand.name,
+	            mem, measured ? "measured peak" : "estimated",
+	            res->capacity_gib,
+	            100.0 * (1.0 - mem / res->capacity_gib));
+	if (res->roomy != res->best)
+		strbuf_addf(out, "rank %d, ", r->rank);
+	add_training(out, res, &r->m);
+	strbuf_addch(out, '\n');
+}
+
+/* Fastest, cheapest, roomiest, and faster ones not recommended. */
+static void
+summary_recommend(struct strbuf *out, const struct results *res)
+{
+	strbuf_addstr(out, "\nrecommendations:\n");
+	recommend_line(out, res, "fastest", res->best);
+	recommend_cheapest(out, res);
+	recommend_roomy(out, res);
+	for (int i = 0; i < res->nranked; i++) {
+		const struct result_row *r = &res->v[res->ranked[i]];
+
+		if (r->rank >= res->v[res->best].rank)
+			break;
+		strbuf_addf(out, "  not recommended although faster: rank %d "
+		            "%s ended in %s after its measured steps\n",
+		            r->rank, r->cand.name,
+		            failure_class_name(r->failure));
+	}
+}
+
+/* ---- what failed --------------------------------------------------------- */
+
+/* One failed row: name, class, note, estimate and evidence. */
+static void
+failure_lines(struct strbuf *out, const struct result_row *r)
+{
+	strbuf_addf(out, "  %s: %s", r->cand.name,
+	            failure_class_name(r->failure));
+	if (r->kind == RESULT_OOM)
+		strbuf_addf(out, "; planned at %.1f GiB (%s)",
+		            r->cand.est_memory_gib,
+		            memory_status_name(r->cand.memory_status));
+	if (r->note)
+		strbuf_addf(out, "; %s", r->note);
+	strbuf_addch(out, '\n');
+	if (r->evidence)
+		strbuf_addf(out, "    %s:%ld: %s\n", r->log, r->line,
+		            r->evidence);
+}
+
+/* Every row of one kind with its class and evidence. */
+static void
+summary_failures(struct strbuf *out, const struct results *res,
+                 enum result_kind kind, const char *title,
+                 const char *file)
+{
+	if (res->count[kind] == 0)
+		return;
+	strbuf_addf(out, "\n%s (%d, see results/%s):\n", title,
+	            res->count[kind], file);
+	for (int i = 0; i < res->n; i++)
+		if (res->v[i].kind == kind)
+			failure_lines(out, &res->v[i]);
+}
+
+/* The candidates still queued or running. */
+static void
+summary_in_progress(struct strbuf *out, const struct results *res)
+{
+	if (res->count[RESULT_IN_PROGRESS] == 0)
+		return;
+	strbuf_addf(out, "\nin progress (%d, no measurement yet: run "
+	            "results again when the campaign ends):\n",
+	            res->count[RESULT_IN_PROGRESS]);
+	for (int i = 0; i < res->n; i++)
+		if (res->v[i].kind == RESULT_IN_PROGRESS)
+			strbuf_addf(out, "  %s: %s\n", res->v[i].cand.name,
+			            cand_state_name(res->v[i].state));
+}
+
+/* Why there is no best configuration. */
+static void
+summary_no_best(struct strbuf *out, const struct results *res)
+{
+	int ran = res->count[RESULT_OOM] + res->count[RESULT_FAILED];
+
+	strbuf_addch(out, '\n');
+	if (res->nranked > 0)
+		strbuf_addf(out, "no recommendation: each of the %d measured "
+		            "candidates ended in a failure that condemns its "
+		            "layout\n", res->nranked);
+	else if (ran > 0)
+		strbuf_addf(out, "no candidate was measured: %d ran out of "
+		            "memory and %d failed otherwise; why each, below\n",
+		            res->count[RESULT_OOM], res->count[RESULT_FAILED]);
+	else if (res->count[RESULT_IN_PROGRESS] > 0)
+		strbuf_addstr(out, "no candidate has been measured yet\n");
+	else
+		strbuf_addstr(out, "no candidate was run: submit the campaign "
+		              "first (paratune submit)\n");
+	if (res->base >= 0 && res->v[res->base].kind != RESULT_NOT_RUN)
+		summary_pick(out, res, "base", res->base);
+}
+
+/* The whole summary, as printed and as summary.txt. */
+void
+report_summary(const struct results *res, int top, struct strbuf *out)
+{
+	summary_campaign(out, res);
+	if (res->best >= 0) {
+		summary_best_base(out, res);
+		summary_top(out, res, top);
+		summary_recommend(out, res);
+	} else {
+		summary_no_best(out, res);
+		summary_top(out, res, top);
+	}
+	summary_failures(out, res, RESULT_OOM, "out of memory", "oom.csv");
+	summary_failures(out, res, RESULT_FAILED, "failed", "failed.csv");
+	summary_in_progress(out, res);
+}

@@ -1,0 +1,34 @@
+/*
+ * report.h - the results for people: the summary that `paratune results`
+ * prints (and DIR/results/summary.txt holds), the bar chart
+ * (chart.svg) and the self-contained page (report.html).
+ */
+#ifndef PARATUNE_REPORT_H
+#define PARATUNE_REPORT_H
+
+#include "results.h"
+#include "strbuf.h"
+
+/*
+ * The summary: the campaign, best and base with their speed, time and
+ * cost, the speed-up and what switching saves, the top rows (top 0: all
+ * measured), the recommendations, and why every other candidate has no
+ * measurement, with its evidence line.
+ */
+void report_summary(const struct results *res, int top, struct strbuf *out);
+
+/* The chart: model TFLOP/s per GPU as horizontal bars, fastest first,
+ * the base highlighted, failures as hatched bars named by class.  An SVG
+ * document without XML declaration, so that HTML can inline it. */
+void report_svg(const struct results *res, struct strbuf *out);
+
+/* The HTML5 page: summary, chart and the three tables, nothing
+ * external. */
+void report_html(const struct results *res, const char *summary,
+                 struct strbuf *out);
+
+/* Append s with &, <, >, " and ' escaped for XML and HTML text and
+ * attribute values; control characters become spaces. */
+void report_escape(struct strbuf *out, const char *s);
+
+#endif

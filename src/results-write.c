@@ -1,0 +1,609 @@
+/*
+ * results-write.c - the files of DIR/results/ and the JSON document.
+ *
+ * The three CSV files and the JSON objects come from one table of
+ * columns, so that a CSV column and its JSON key can never disagree.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "json.h"
+#include "report.h"
+#include "results.h"
+#include "util.h"
+#include "xalloc.h"
+
+/* ---- the columns --------------------------------------------------------- */
+
+enum cell_type { CT_INT, CT_NUM, CT_STR, CT_BOOL };
+
+struct column {
+	const char *name;
+	enum cell_type type;
+	int decimals;           /* CT_NUM in CSV: enough for the unit */
+};
+
+static const struct column columns[RC_COUNT] = {
+	[RC_RANK] = { "rank", CT_INT, 0 },
+	[RC_NAME] = { "name", CT_STR, 0 },
+	[RC_TP] = { "tp", CT_INT, 0 },
+	[RC_PP] = { "pp", CT_INT, 0 },
+	[RC_CP] = { "cp", CT_INT, 0 },
+	[RC_EP] = { "ep", CT_INT, 0 },
+	[RC_ETP] = { "etp", CT_INT, 0 },
+	[RC_VP] = { "vp", CT_INT, 0 },
+	[RC_MBS] = { "mbs", CT_INT, 0 },
+	[RC_GBS] = { "gbs", CT_INT, 0 },
+	[RC_DP] = { "dp", CT_INT, 0 },
+	[RC_RECOMPUTE] = { "recompute", CT_STR, 0 },
+	[RC_RECOMPUTE_LAYERS] = { "recompute_layers", CT_INT, 0 },
+	[RC_NODES] = { "nodes", CT_INT, 0 },
+	[RC_GPUS_PER_NODE] = { "gpus_per_node", CT_INT, 0 },
+	[RC_STEPS] = { "steps", CT_INT, 0 },
+	/* Megatron-LM prints step times in ms with one decimal: 4
+	 * decimals of a second keep all of it. */
+	[RC_STEP_MEAN] = { "step_time_mean_s", CT_NUM, 4 },
+	[RC_STEP_MEDIAN] = { "step_time_median_s", CT_NUM, 4 },
+	[RC_STEP_STDEV] = { "step_time_stdev_s", CT_NUM, 4 },
+	[RC_SAMPLES] = { "samples_per_s", CT_NUM, 3 },
+	[RC_TOKENS] = { "tokens_per_s_per_gpu", CT_NUM, 1 },
+	[RC_TFLOPS] = { "tflops_per_gpu", CT_NUM, 2 },
+	[RC_MFU] = { "mfu", CT_NUM, 4 },
+	[RC_DAYS] = { "train_days", CT_NUM, 3 },
+	[RC_GPU_HOURS] = { "gpu_hours", CT_NUM, 1 },
+	[RC_COST] = { "cost", CT_NUM, 2 },
+	[RC_PRED_STEP] = { "pred_step_s", CT_NUM, 4 },
+	[RC_PRED_ERROR] = { "pred_error", CT_NUM, 4 },
+	[RC_TFLOPS_NEMO] = { "tflops_per_gpu_nemo_formula", CT_NUM, 2 },
+	[RC_MEM_PEAK] = { "mem_peak_gib", CT_NUM, 2 },
+	[RC_EST_MEMORY] = { "est_memory_gb", CT_NUM, 2 },
+	[RC_MEMORY_STATUS] = { "memory_status", CT_STR, 0 },
+	[RC_BASE] = { "base", CT_BOOL, 0 },
+	[RC_CLASS] = { "failure_class", CT_STR, 0 },
+	[RC_EVIDENCE] = { "evidence", CT_STR, 0 },
+	[RC_LINE] = { "line", CT_INT, 0 },
+	[RC_LOG] = { "log", CT_STR, 0 },
+	[RC_STATE] = { "slurm_state", CT_STR, 0 },
+	[RC_EXIT_CODE] = { "exit_code", CT_INT, 0 },
+	[RC_EXIT_SIGNAL] = { "exit_signal", CT_INT, 0 },
+	[RC_REASON] = { "slurm_reason", CT_STR, 0 },
+	[RC_NOTE] = { "note", CT_STR, 0 },
+};
+
+/* results.csv: the issue's fixed columns, then the extras. */
+static const enum results_col results_cols[] = {
+	RC_RANK, RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS,
+	RC_GBS, RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES,
+	RC_GPUS_PER_NODE, RC_STEPS, RC_STEP_MEAN, RC_STEP_MEDIAN,
+	RC_STEP_STDEV, RC_SAMPLES, RC_TOKENS, RC_TFLOPS, RC_MFU, RC_DAYS,
+	RC_GPU_HOURS, RC_COST, RC_PRED_STEP, RC_PRED_ERROR,
+	RC_TFLOPS_NEMO, RC_MEM_PEAK, RC_EST_MEMORY, RC_BASE, RC_CLASS,
+	RC_LOG, RC_NOTE,
+};
+
+/* oom.csv: the layout, the estimate made for it, the evidence. */
+static const enum results_col oom_cols[] = {
+	RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS, RC_GBS,
+	RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES, RC_GPUS_PER_NODE,
+	RC_EST_MEMORY, RC_MEMORY_STATUS, RC_CLASS, RC_EVIDENCE, RC_LINE,
+	RC_LOG, RC_STATE, RC_EXIT_CODE, RC_EXIT_SIGNAL, RC_REASON, RC_STEPS,
+	RC_MEM_PEAK, RC_BASE, RC_NOTE,
+};
+
+/* failed.csv: the layout, the class and its evidence. */
+static const enum results_col failed_cols[] = {
+	RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS, RC_GBS,
+	RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES, RC_GPUS_PER_NODE,
+	RC_CLASS, RC_EVIDENCE, RC_LINE, RC_LOG, RC_STATE, RC_EXIT_CODE,
+	RC_EXIT_SIGNAL, RC_REASON, RC_STEPS, RC_EST_MEMORY, RC_MEMORY_STATUS,
+	RC_BASE, RC_NOTE,
+};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* The column list of one file. */
+const enum results_col *
+results_columns(enum results_file which, int *n)
+{
+	switch (which) {
+	case RESULTS_OOM_CSV:
+		*n = COUNT(oom_cols);
+		return oom_cols;
+	case RESULTS_FAILED_CSV:
+		*n = COUNT(failed_cols);
+		return failed_cols;
+	case RESULTS_CSV:
+		break;
+	}
+	*n = COUNT(results_cols);
+	return results_cols;
+}
+
+/* A column's snake_case name. */
+const char *
+results_col_name(enum results_col c)
+{
+	return (unsigned)c < RC_COUNT ? columns[c].name : "?";
+}
+
+/* Whether a column holds numbers. */
+bool
+results_col_is_number(enum results_col c)
+{
+	return (unsigned)c < RC_COUNT &&
+	       (columns[c].type == CT_INT || columns[c].type == CT_NUM);
+}
+
+/* ---- cell values --------------------------------------------------------- */
+
+/* One cell: an integer (has_int false: unknown), a number (NAN:
+ * unknown), a string (NULL: unknown) or a boolean. */
+struct cell {
+	long long i;
+	bool has_int;
+	double d;
+	const char *s;
+	bool b;
+};
+
+/* The layout part of a row. */
+static bool
+cell_layout(const struct result_row *r, enum results_col c, struct cell *v)
+{
+	const struct layout *l = &r->cand.layout;
+
+	v->has_int = true;
+	switch (c) {
+	case RC_TP: v->i = l->tp; break;
+	case RC_PP: v->i = l->pp; break;
+	case RC_CP: v->i = l->cp; break;
+	case RC_EP: v->i = l->ep; break;
+	case RC_ETP: v->i = layout_etp(l); break;
+	case RC_VP: v->i = l->vp; break;
+	case RC_MBS: v->i = l->mbs; break;
+	case RC_GBS: v->i = l->gbs; break;
+	case RC_DP: v->i = l->dp; break;
+	case RC_RECOMPUTE_LAYERS: v->i = l->recompute_layers; break;
+	case RC_RECOMPUTE:
+		v->has_int = false;
+		v->s = recompute_name(l->recompute);
+		break;
+	default:
+		v->has_int = false;
+		return false;
+	}
+	return true;
+}
+
+/* The measured part of a row. */
+static bool
+cell_metric(const struct result_row *r, enum results_col c, struct cell *v)
+{
+	const struct result_metrics *m = &r->m;
+
+	switch (c) {
+	case RC_STEP_MEAN: v->d = m->step_mean_s; break;
+	case RC_STEP_MEDIAN: v->d = m->step_median_s; break;
+	case RC_STEP_STDEV: v->d = m->step_stdev_s; break;
+	case RC_SAMPLES: v->d = m->samples_per_s; break;
+	case RC_TOKENS: v->d = m->tokens_per_s_per_gpu; break;
+	case RC_TFLOPS: v->d = m->tflops_per_gpu; break;
+	case RC_MFU: v->d = m->mfu; break;
+	case RC_DAYS: v->d = m->train_days; break;
+	case RC_GPU_HOURS: v->d = m->gpu_hours; break;
+	case RC_COST: v->d = m->cost; break;
+	case RC_PRED_ERROR: v->d = m->pred_error; break;
+	case RC_TFLOPS_NEMO: v->d = m->tflops_per_gpu_nemo; break;
+	default: return false;
+	}
+	return true;
+}
+
+/* The state and log part of a row. */
+static void
+cell_other(const struct results *res, const struct result_row *r,
+           enum results_col c, struct cell *v)
+{
+	const struct campaign *k = &res->run.campaign;
+
+	switch (c) {
+	case RC_RANK: v->i = r->rank; v->has_int = r->rank > 0; break;
+	case RC_NAME: v->s = r->cand.name; break;
+	case RC_NODES: v->i = k->nodes; v->has_int = true; break;
+	case RC_GPUS_PER_NODE:
+		v->i = k->gpus_per_node;
+		v->has_int = true;
+		break;
+	case RC_STEPS:
+		v->i = r->kind == RESULT_MEASURED ? r->m.steps : r->log_steps;
+		v->has_int = true;
+		break;
+	case RC_PRED_STEP:
+		v->d = r->cand.pred_step_s > 0 ? r->cand.pred_step_s : NAN;
+		break;
+	case RC_MEM_PEAK: v->d = r->mem_peak_gib; break;
+	case RC_EST_MEMORY: v->d = r->cand.est_memory_gib; break;
+	case RC_MEMORY_STATUS:
+		v->s = memory_status_name(r->cand.memory_status);
+		break;
+	case RC_BASE: v->b = r->cand.base; break;
+	case RC_CLASS: v->s = failure_class_name(r->failure); break;
+	case RC_EVIDENCE: v->s = r->evidence; break;
+	case RC_LINE: v->i = r->line; v->has_int = r->line > 0; break;
+	case RC_LOG:
+		v->s = r->kind == RESULT_MEASURED ? r->measured_log : r->log;
+		break;
+	case RC_STATE:
+		v->s = r->in_state ? cand_state_name(r->state) : NULL;
+		break;
+	case RC_EXIT_CODE: v->i = r->exit_code; v->has_int = true; break;
+	case RC_EXIT_SIGNAL: v->i = r->exit_signal; v->has_int = true; break;
+	case RC_REASON: v->s = r->reason[0] ? r->reason : NULL; break;
+	case RC_NOTE: v->s = r->note; break;
+	default: break;
+	}
+}
+
+/* The value of one cell of row r. */
+static void
+cell_get(const struct results *res, const struct result_row *r,
+         enum results_col c, struct cell *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->d = NAN;
+	if (!cell_layout(r, c, v) && !cell_metric(r, c, v))
+		cell_other(res, r, c, v);
+}
+
+/* A fixed-point number that never reads "-0.00". */
+static void
+add_fixed(struct strbuf *out, double v, int decimals)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%.*f", decimals, v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		strbuf_addstr(out, buf + 1);
+	else
+		strbuf_addstr(out, buf);
+}
+
+/* One cell as the CSV holds it, unquoted. */
+void
+results_cell(const struct results *res, const struct result_row *r,
+             enum results_col c, struct strbuf *out)
+{
+	struct cell v;
+
+	cell_get(res, r, c, &v);
+	switch (columns[c].type) {
+	case CT_INT:
+		if (v.has_int)
+			strbuf_addf(out, "%lld", v.i);
+		break;
+	case CT_NUM:
+		if (isfinite(v.d))
+			add_fixed(out, v.d, columns[c].decimals);
+		break;
+	case CT_STR:
+		if (v.s)
+			strbuf_addstr(out, v.s);
+		break;
+	case CT_BOOL:
+		strbuf_addch(out, v.b ? '1' : '0');
+		break;
+	}
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* Append one CSV field, quoted when RFC 4180 needs it. */
+void
+results_csv_field(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s);
+	bool quote = strpbrk(s, ",\"\r\n") != NULL ||
+	             (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
+
+	if (!quote) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"'); /* RFC 4180, 2.7: doubled */
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+/* Whether row r belongs in file which. */
+static bool
+row_in_file(const struct result_row *r, enum results_file which)
+{
+	switch (which) {
+	case RESULTS_CSV: return r->kind == RESULT_MEASURED;
+	case RESULTS_OOM_CSV: return r->kind == RESULT_OOM;
+	case RESULTS_FAILED_CSV: return r->kind == RESULT_FAILED;
+	}
+	return false;
+}
+
+/* One CSV line of row r with the given columns. */
+static void
+csv_row(const struct results *res, const struct result_row *r,
+        const enum results_col *cols, int ncols, struct strbuf *out)
+{
+	struct strbuf cell = STRBUF_INIT;
+
+	for (int i = 0; i < ncols; i++) {
+		strbuf_setlen(&cell, 0);
+		results_cell(res, r, cols[i], &cell);
+		if (i)
+			strbuf_addch(out, ',');
+		results_csv_field(out, cell.buf);
+	}
+	strbuf_addch(out, '\n');
+	strbuf_release(&cell);
+}
+
+/* The whole of one CSV file, header first. */
+void
+results_csv(const struct results *res, enum results_file which,
+            struct strbuf *out)
+{
+	int ncols;
+	const enum results_col *cols = results_columns(which, &ncols);
+
+	for (int i = 0; i < ncols; i++)
+		strbuf_addf(out, "%s%s", i ? "," : "", columns[cols[i]].name);
+	strbuf_addch(out, '\n');
+	if (which == RESULTS_CSV) {
+		for (int i = 0; i < res->nranked; i++)
+			csv_row(res, &res->v[res->ranked[i]], cols, ncols, out);
+		return;
+	}
+	for (int i = 0; i < res->n; i++)
+		if (row_in_file(&res->v[i], which))
+			csv_row(res, &res->v[i], cols, ncols, out);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static const char *const kind_names[RESULT_KIND_COUNT] = {
+	"not_run", "in_progress", "measured", "oom", "failed",
+};
+
+/* One row as an object with the keys of its file's columns. */
+static void
+json_row(struct json *j, const char *key, const struct results *res,
+         const struct result_row *r)
+{
+	enum results_file which = r->kind == RESULT_OOM ? RESULTS_OOM_CSV
+	                          : r->kind == RESULT_MEASURED ? RESULTS_CSV
+	                          : RESULTS_FAILED_CSV;
+	int ncols;
+	const enum results_col *cols = results_columns(which, &ncols);
+
+	json_begin_object(j, key);
+	if (key)
+		json_string(j, "status", kind_names[r->kind]);
+	for (int i = 0; i < ncols; i++) {
+		const char *name = columns[cols[i]].name;
+		struct cell v;
+
+		cell_get(res, r, cols[i], &v);
+		switch (columns[cols[i]].type) {
+		case CT_INT:
+			if (v.has_int)
+				json_int(j, name, v.i);
+			else
+				json_null(j, name);
+			break;
+		case CT_NUM: json_number(j, name, v.d); break;
+		case CT_STR: json_string(j, name, v.s); break;
+		case CT_BOOL: json_bool(j, name, v.b); break;
+		}
+	}
+	json_end_object(j);
+}
+
+/* The campaign's facts every figure depends on. */
+static void
+json_campaign(struct json *j, const struct results *res)
+{
+	const struct campaign *c = &res->run.campaign;
+
+	json_string(j, "campaign", c->name);
+	json_string(j, "model", c->model_name);
+	json_string(j, "gpu", c->gpu.name);
+	json_int(j, "nodes", c->nodes);
+	json_int(j, "gpus_per_node", c->gpus_per_node);
+	json_string(j, "precision", precision_name(c->precision));
+	json_int(j, "seq_length", c->seq_length);
+	json_number(j, "num_tokens_in_b", c->num_tokens_in_b);
+	json_number(j, "cost_per_gpu_hour", res->cost_per_gpu_hour > 0
+	            ? res->cost_per_gpu_hour : NAN);
+	json_string(j, "currency", res->currency);
+	json_number(j, "gpu_memory_gib", res->capacity_gib);
+	json_number(j, "peak_tflops_per_gpu", res->peak_tflops);
+}
+
+/* A recommendation by name, or null. */
+static void
+json_pick(struct json *j, const char *key, const struct results *res,
+          int idx)
+{
+	if (idx < 0)
+		json_null(j, key);
+	else
+		json_string(j, key, res->v[idx].cand.name);
+}
+
+/* Speed-up, savings and the three picks. */
+static void
+json_recommendations(struct json *j, const struct results *res)
+{
+	json_number(j, "speedup", res->speedup);
+	json_begin_object(j, "saved");
+	json_number(j, "days", res->saved_days);
+	json_number(j, "gpu_hours", res->saved_gpu_hours);
+	json_number(j, "cost", res->saved_cost);
+	json_end_object(j);
+	json_begin_object(j, "recommendations");
+	json_pick(j, "fastest", res, res->best);
+	json_pick(j, "cheapest", res, res->cheapest);
+	json_bool(j, "cheapest_is_fastest",
+	          res->best >= 0 && res->cheapest == res->best);
+	json_pick(j, "fastest_with_headroom", res, res->roomy);
+	json_number(j, "headroom", RESULTS_HEADROOM);
+	json_end_object(j);
+}
+
+/* The JSON document of --format json. */
+void
+results_json(const struct results *res, struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out, true);
+	json_begin_object(&j, NULL);
+	json_campaign(&j, res);
+	if (res->best >= 0)
+		json_row(&j, "best", res, &res->v[res->best]);
+	else
+		json_null(&j, "best");
+	if (res->base >= 0)
+		json_row(&j, "base", res, &res->v[res->base]);
+	else
+		json_null(&j, "base");
+	json_recommendations(&j, res);
+	json_begin_array(&j, "results");
+	for (int i = 0; i < res->nranked; i++)
+		json_row(&j, NULL, res, &res->v[res->ranked[i]]);
+	json_end_array(&j);
+	json_begin_array(&j, "oom");
+	for (int i = 0; i < res->n; i++)
+		if (res->v[i].kind == RESULT_OOM)
+			json_row(&j, NULL, res, &res->v[i]);
+	json_end_array(&j);
+	json_begin_array(&j, "failed");
+	for (int i = 0; i < res->n; i++)
+		if (res->v[i].kind == RESULT_FAILED)
+			json_row(&j, NULL, res, &res->v[i]);
+	json_end_array(&j);
+	json_int(&j, "in_progress", res->count[RESULT_IN_PROGRESS]);
+	json_int(&j, "not_run", res->count[RESULT_NOT_RUN]);
+	json_end_object(&j);
+}
+
+/* ---- DIR/results/ -------------------------------------------------------- */
+
+/* Create DIR/results, or use it when it is a real directory: a symbolic
+ * link planted there would send the files elsewhere. */
+static int
+results_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		return error_errno("cannot create '%s'", path);
+	if (lstat(path, &st) != 0)
+		return error_errno("cannot examine '%s'", path);
+	if (S_ISLNK(st.st_mode))
+		return error("'%s' is a symbolic link: refusing to write "
+		             "through it (remove it and run again)", path);
+	if (!S_ISDIR(st.st_mode))
+		return error("'%s' exists and is not a directory", path);
+	return 0;
+}
+
+/* Write one file of DIR/results/ atomically. */
+static int
+write_one(const char *dir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
+
+	free(path);
+	return ret;
+}
+
+/* Write every file of DIR/results/. */
+int
+results_write_files(const struct results *res, const char *summary)
+{
+	static const char *const csv_names[] = { "results.csv", "oom.csv",
+		"failed.csv" };
+	char *dir = xasprintf("%s/results", res->run.dir);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = results_dir(dir);
+
+	for (int f = 0; ret == 0 && f < 3; f++) {
+		strbuf_setlen(&sb, 0);
+		results_csv(res, (enum results_file)f, &sb);
+		ret = write_one(dir, csv_names[f], &sb);
+	}
+	if (ret == 0) {
+		strbuf_setlen(&sb, 0);
+		strbuf_addstr(&sb, summary);
+		ret = write_one(dir, "summary.txt", &sb);
+	}
+	if (ret == 0) {
+		strbuf_setlen(&sb, 0);
+		report_svg(res, &sb);
+		ret = write_one(dir, "chart.svg", &sb);
+	}
+	if (ret == 0) {
+		strbuf_setlen(&sb, 0);
+		report_html(res, summary, &sb);
+		ret = write_one(dir, "report.html", &sb);
+	}
+	strbuf_release(&sb);
+	free(dir);
+	return ret;
+}
+
+/* ---- the command's work -------------------------------------------------- */
+
+/* Load, write DIR/results/ and print in the format asked. */
+int
+results_run(const char *dir, const struct results_opts *o, FILE *out,
+            int format)
+{
+	struct results res;
+	struct strbuf summary = STRBUF_INIT, sb = STRBUF_INIT;
+	int status = results_load(&res, dir, o);
+
+	if (status != 0)
+		goto cleanup;
+	report_summary(&res, o->top, &summary);
+	if (results_write_files(&res, summary.buf) != 0)
+		status = EXIT_CANTCREAT;
+	if (format == FORMAT_JSON)
+		results_json(&res, &sb);
+	else if (format == FORMAT_CSV)
+		results_csv(&res, RESULTS_CSV, &sb);
+	else
+		strbuf_addstr(&sb, summary.buf);
+	if (format == FORMAT_TABLE && status == 0)
+		strbuf_addf(&sb, "\nwrote %s/results/: results.csv, oom.csv, "
+		            "failed.csv, summary.txt, chart.svg, report.html\n",
+		            res.run.dir);
+	if (out) /* resume -q collects silently */
+		fwrite(sb.buf, 1, sb.len, out);
+cleanup:
+	strbuf_release(&sb);
+	strbuf_release(&summary);
+	results_release(&res);
+	return status;
+}

@@ -1,0 +1,355 @@
+#!/bin/sh
+# tests/cli/results.sh - 'paratune results' on campaign directories built
+# the way a cluster leaves them: the demo campaign planned, each job's
+# output written by paratune-simtrain (ranks 0 and 31 of 32, as srun
+# gathers them, with faults injected), DIR/state edited as the runner
+# records jobs, and one hand-made Megatron-LM log whose statistics are
+# worked out by hand below.  No Slurm needed.
+# Prints one line per check and "N passed, N failed" last.
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+SIM=${PARATUNE_SIMTRAIN:-${PARATUNE_BUILDDIR:-.}/paratune-simtrain}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+unset WORLD_SIZE RANK LOCAL_RANK LOCAL_WORLD_SIZE SLURM_NTASKS SLURM_PROCID \
+	SLURM_LOCALID SLURM_NTASKS_PER_NODE PARATUNE_SIM_FAULT
+T=$(mktemp -d "${TMPDIR:-/tmp}/results-test.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
+# expect DESC STATUS CMD...: CMD exits with STATUS.
+expect() {
+	d=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$d"; else
+		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
+}
+has() { if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi; }
+# same DESC GOT WANT
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else ko "$1 (got '$2', wanted '$3')"; fi
+}
+# cells DIR: every cell of DIR/results/*.csv, read by Python's csv module,
+# as "file<TAB>name<TAB>column<TAB>value" lines in $T/cells (one Python
+# start for all the look-ups that follow; cells hold no tabs or newlines)
+cells() {
+	python3 -c 'import csv,os,sys
+for f in ("results.csv", "oom.csv", "failed.csv"):
+    for r in csv.DictReader(open(os.path.join(sys.argv[1], f), newline="")):
+        for k, v in r.items():
+            print("%s\t%s\t%s\t%s" % (f, r["name"], k, v))' "$1/results" \
+		>"$T/cells"
+}
+# field FILE NAME COLUMN: one cell, from the last cells
+field() {
+	awk -F'\t' -v f="${1##*/}" -v n="$2" -v k="$3" \
+		'$1 == f && $2 == n && $3 == k { print $4 }' "$T/cells"
+}
+# jq_ EXPR: evaluate a Python expression on the JSON in $T/out as d
+jq_() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+		"$T/out" "$1"
+}
+
+# name TP PP MBS: the demo's candidate with these tensor and pipeline
+# parallel and micro-batch sizes, as candidates.csv names it.
+name() {
+	awk -F, -v tp="$1" -v pp="$2" -v mbs="$3" \
+		'$3 == tp && $4 == pp && $9 == mbs { print $2 }' "$D/candidates.csv"
+}
+# simflags DIR NAME: the simulator's flags from the rendered job script
+simflags() {
+	sed -n '/^srun /,$p' "$1/runs/$2/job.sbatch" | sed -n '3,$p' |
+		sed 's/\\$//' | tr '\n\t' '  '
+}
+# simlog DIR NAME JOB [FAULT]: slurm-JOB.out with ranks 0 and 31 of 32,
+# run side by side.  A hang is ended by SIGINT after two seconds, as
+# Slurm's time limit would end it.
+simlog() {
+	flags=$(simflags "$1" "$2")
+	for r in 0 31; do
+		# shellcheck disable=SC2086
+		(cd "$1/runs/$2" && WORLD_SIZE=32 RANK=$r \
+			PARATUNE_SIM_SPEEDUP=1000000 PARATUNE_SIM_FAULT=${4:-} \
+			exec timeout -s INT 2 "$SIM" $flags) >"$T/rank$r" 2>&1 &
+	done
+	wait
+	cat "$T/rank0" "$T/rank31" >"$1/runs/$2/slurm-$3.out"
+}
+# slurm_says DIR NAME JOB WHY: slurmstepd's last line ("TIME LIMIT", ...)
+slurm_says() {
+	echo "slurmstepd: error: *** JOB $3 ON node-1 CANCELLED AT 2026-01-01T00:00:00 DUE TO $4 ***" \
+		>>"$1/runs/$2/slurm-$3.out"
+}
+# setstate DIR NAME key=value...: edit the candidate's line of DIR/state
+setstate() {
+	d=$1 n=$2
+	shift 2
+	for kv in "$@"; do
+		awk -v n="$n" -v k="${kv%%=*}" -v kv="$kv" '$1 == n {
+			for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) $i = kv
+		} { print }' "$d/state" >"$d/state.new" && mv "$d/state.new" "$d/state"
+	done
+}
+# iter N MS: a Megatron-LM iteration line of a 6-step run
+iter() {
+	printf ' [2024-05-01 10:00:00] iteration %8d/       6 | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size:   256 | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+		"$1" $(($1 * 256)) "$2"
+}
+
+D=$T/demo
+expect "plan the demo" 0 "$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$D"
+CLEAN1=$(name 1 1 1) CLEAN2=$(name 2 1 2) BASE=$(name 4 1 1)
+OOM=$(name 1 1 2) NAN=$(name 2 2 1) SLOW=$(name 1 2 1) HANG=$(name 2 2 2)
+NOLOG=$(name 4 1 2) HAND=$(name 8 1 2) RETRY=$(name 2 1 1)
+RUNNING=$(name 8 2 1)
+missing=""
+for v in "$CLEAN1" "$CLEAN2" "$BASE" "$OOM" "$NAN" "$SLOW" "$HANG" "$NOLOG" \
+	"$HAND" "$RETRY" "$RUNNING"; do
+	[ -n "$v" ] || missing=1
+done
+same "the demo has the candidates this test uses" "$missing" ""
+
+simlog "$D" "$CLEAN1" 1001
+setstate "$D" "$CLEAN1" state=completed job=1001 attempt=1
+simlog "$D" "$CLEAN2" 1002
+setstate "$D" "$CLEAN2" state=completed job=1002 attempt=1
+simlog "$D" "$BASE" 1009
+setstate "$D" "$BASE" state=completed job=1009 attempt=1
+# 93 GiB planned on an 80 GB GPU: the simulator runs out of memory.
+simlog "$D" "$OOM" 1016
+setstate "$D" "$OOM" state=failed job=1016 attempt=1 exit=1
+# NaN from step 2: steps 1 to 4 logged, 3 measured of the 5 needed.
+simlog "$D" "$NAN" 1006 nan:2
+setstate "$D" "$NAN" state=failed job=1006 attempt=1 exit=1
+# Hung at step 20 of 30, killed at the time limit: 19 steps, 18 measured.
+simlog "$D" "$SLOW" 1004 hang:20
+slurm_says "$D" "$SLOW" 1004 "TIME LIMIT"
+setstate "$D" "$SLOW" state=timeout job=1004 attempt=1 signal=9
+# Hung at step 3: 2 steps, 1 measured.
+simlog "$D" "$HANG" 1007 hang:3
+slurm_says "$D" "$HANG" 1007 "TIME LIMIT"
+setstate "$D" "$HANG" state=timeout job=1007 attempt=1 signal=9
+# Failed without leaving any output.
+setstate "$D" "$NOLOG" state=failed job=1008 attempt=1 exit=1
+# Measured in its first attempt; the retry died with its node.
+simlog "$D" "$RETRY" 1003
+simlog "$D" "$RETRY" 1103 hang:2
+slurm_says "$D" "$RETRY" 1103 "NODE FAILURE"
+setstate "$D" "$RETRY" state=node_fail job=1103 attempt=2
+setstate "$D" "$RUNNING" state=running job=1015 attempt=1
+# The hand-made log: step times 12, 4, 5, 5, 5, 6 s.
+{
+	iter 1 12000.0
+	echo "[Rank 0] (after 1 iterations) memory (MB) | allocated: 1000.0 | max allocated: 20000.0 | reserved: 20480.0 | max reserved: 20480.0"
+	iter 2 4000.0; iter 3 5000.0; iter 4 5000.0; iter 5 5000.0
+	iter 6 6000.0
+} >"$D/runs/$HAND/slurm-1012.out"
+setstate "$D" "$HAND" state=completed job=1012 attempt=1
+
+expect "results" 0 "$PT" results "$D"
+cp "$T/out" "$T/summary"
+cells "$D"
+R=$D/results
+for f in results.csv oom.csv failed.csv summary.txt chart.svg report.html; do
+	check "wrote results/$f" test -s "$R/$f"
+done
+check "summary.txt is what was printed" sh -c \
+	"head -n \$(wc -l <'$R/summary.txt') '$T/summary' | cmp -s - '$R/summary.txt'"
+
+# ---- headers, exactly -------------------------------------------------------
+same "results.csv header" "$(head -1 "$R/results.csv")" \
+	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gb,base,failure_class,log,note"
+same "oom.csv header" "$(head -1 "$R/oom.csv")" \
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gb,memory_status,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,mem_peak_gib,base,note"
+same "failed.csv header" "$(head -1 "$R/failed.csv")" \
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,est_memory_gb,memory_status,base,note"
+
+# ---- who went where --------------------------------------------------------
+# Measured: the three clean runs, the slow one, the retried one, the
+# hand-made one; 16 - 6 measured - 1 oom - 3 failed - 1 running = 5 not run.
+same "six measured" "$(($(wc -l <"$R/results.csv") - 1))" 6
+same "one out of memory" "$(($(wc -l <"$R/oom.csv") - 1))" 1
+has "counts in the summary" \
+	"16 candidates: 6 measured, 1 out of memory, 3 failed, 1 in progress, 5 not run" \
+	"$T/summary"
+same "timeout after enough steps is measured" \
+	"$(field "$R/results.csv" "$SLOW" failure_class)" timeout
+same "... with 18 steps" "$(field "$R/results.csv" "$SLOW" steps)" 18
+same "retried candidate measured from its first attempt" \
+	"$(field "$R/results.csv" "$RETRY" log)" "runs/$RETRY/slurm-1003.out"
+same "... keeping its final class" \
+	"$(field "$R/results.csv" "$RETRY" failure_class)" node_fail
+same "CUDA OOM in oom.csv" "$(field "$R/oom.csv" "$OOM" failure_class)" cuda_oom
+same "... with the estimate made for it" \
+	"$(field "$R/oom.csv" "$OOM" est_memory_gb),$(field "$R/oom.csv" "$OOM" memory_status)" \
+	"$(awk -F, -v n="$OOM" '$2 == n { print $14 "," $15 }' "$D/candidates.csv")"
+same "NaN in failed.csv" "$(field "$R/failed.csv" "$NAN" failure_class)" nan_loss
+same "hang before the steps: timeout" \
+	"$(field "$R/failed.csv" "$HANG" failure_class)" timeout
+same "... 1 measured step" "$(field "$R/failed.csv" "$HANG" steps)" 1
+same "no log: exit_nonzero" "$(field "$R/failed.csv" "$NOLOG" failure_class)" \
+	exit_nonzero
+same "... no log file named" "$(field "$R/failed.csv" "$NOLOG" log)" ""
+same "... Slurm's exit code" "$(field "$R/failed.csv" "$NOLOG" exit_code)" 1
+has "running candidate is in progress" "$RUNNING: running" "$T/summary"
+if grep -q "$(name 8 2 2)" "$R/results.csv" "$R/oom.csv" "$R/failed.csv"; then
+	ko "a candidate never run appears in no table"
+else ok "a candidate never run appears in no table"; fi
+
+# Evidence: the line number points at the evidence line of that log.
+for n in "$OOM" "$NAN" "$HANG"; do
+	f=$R/oom.csv
+	[ "$n" = "$OOM" ] || f=$R/failed.csv
+	line=$(field "$f" "$n" line)
+	ev=$(field "$f" "$n" evidence)
+	log=$D/$(field "$f" "$n" log)
+	got=$(sed -n "${line}p" "$log" | tr -d '\r')
+	case $got in
+	*"$(printf '%s' "$ev" | cut -c1-60)"*) ok "evidence of $n is line $line" ;;
+	*) ko "evidence of $n is line $line ('$ev' vs '$got')" ;;
+	esac
+done
+has "OOM evidence is PyTorch's message" "CUDA out of memory" "$R/oom.csv"
+has "NaN evidence is Megatron-LM's assert" "found NaN" "$R/failed.csv"
+has "timeout evidence is slurmstepd's line" "DUE TO TIME LIMIT" "$R/failed.csv"
+
+# ---- the hand-made candidate, by hand -------------------------------------------
+# Step times 12, 4, 5, 5, 5, 6 s: the warm-up drops 10 % and at least 1
+# step (the 12), leaving 4, 5, 5, 5, 6: mean 25/5 = 5, median 5, sample
+# variance (1 + 0 + 0 + 0 + 1)/4 = 0.5, stdev 0.7071.  256 samples per 5 s
+# = 51.2 samples/s; 256 x 4096 tokens / 5 s / 32 GPUs = 6553.6 per GPU.
+# Megatron-LM's FLOPs per token of Llama 3 8B at s = 4096 (notes,
+# estimation.md): 6h.3f.L = 33,822,867,456; 6L(h(q + 2g.dk) + qh) =
+# 8,053,063,680; 6hV = 3,152,019,456; 6qLs = 3,221,225,472; sum
+# 48,249,176,064; x 1,048,576 tokens / 5 s / 32 / 1e12 = 316.21 TFLOP/s per
+# GPU; / 989.4 (H100 SXM dense BF16) = 0.3196.  At s = h NeMo's 72BLsh^2
+# formula gives the same figure for this model (78Lh^2 + 6Lsh = 72Lh^2 +
+# 12Lsh).  100e9 tokens / 1,048,576 per step x 5 s = 476,837.16 s = 5.519
+# days = 132.45 h x 32 GPUs = 4238.6 GPU-hours, x $3 = 12715.66.
+# Memory: max reserved 20480 MB = 20.00 GiB.
+for kv in steps=5 step_time_mean_s=5.0000 step_time_median_s=5.0000 \
+	step_time_stdev_s=0.7071 samples_per_s=51.200 \
+	tokens_per_s_per_gpu=6553.6 tflops_per_gpu=316.21 mfu=0.3196 \
+	tflops_per_gpu_nemo_formula=316.21 train_days=5.519 \
+	gpu_hours=4238.6 cost=12715.66 mem_peak_gib=20.00; do
+	same "hand-made log: ${kv%%=*}" \
+		"$(field "$R/results.csv" "$HAND" "${kv%%=*}")" "${kv#*=}"
+done
+pred=$(awk -F, -v n="$HAND" '$2 == n { print $16 }' "$D/candidates.csv")
+same "hand-made log: pred_error = (pred - 5) / 5" \
+	"$(field "$R/results.csv" "$HAND" pred_error)" \
+	"$(awk -v p="$pred" 'BEGIN { printf "%.4f", (p - 5) / 5 }')"
+
+# ---- order, speed-up and savings ------------------------------------------------
+check "results.csv fastest first (time per sample)" awk -F, '
+	NR > 1 { t = $17 / $10; if (NR > 2 && t < prev) bad = 1; prev = t
+		 if ($1 != NR - 1) bad = 1 }
+	END { exit bad }' "$R/results.csv"
+same "the hand-made candidate (5 s) is last" \
+	"$(tail -1 "$R/results.csv" | cut -d, -f2)" "$HAND"
+expect "results --format json" 0 "$PT" results "$D" --format json
+check "JSON parses (json.tool)" python3 -m json.tool "$T/out" /dev/null
+same "best is results[0]" "$(jq_ 'd["best"]["name"] == d["results"][0]["name"]')" True
+same "base is the base" "$(jq_ 'd["base"]["name"]')" "$BASE"
+# Speed-up: base's time per sample over best's; savings: the differences
+# in days and GPU-hours, and GPU-hours x 3 for the cost.
+same "speed-up = base time per sample / best's" "$(jq_ '
+abs(d["speedup"] - (d["base"]["step_time_mean_s"] / d["base"]["gbs"]) /
+    (d["best"]["step_time_mean_s"] / d["best"]["gbs"])) < 1e-9')" True
+same "days saved = base days - best days" "$(jq_ '
+abs(d["saved"]["days"] - (d["base"]["train_days"] - d["best"]["train_days"])) < 1e-9')" True
+same "GPU-hours = days x 24 x 32" "$(jq_ '
+abs(d["best"]["gpu_hours"] - d["best"]["train_days"] * 24 * 32) < 1e-6')" True
+same "cost saved = GPU-hours saved x 3" "$(jq_ '
+abs(d["saved"]["cost"] - 3 * d["saved"]["gpu_hours"]) < 1e-6')" True
+has "summary states the speed-up" \
+	"best against base: $(jq_ '"%.2f" % d["speedup"]')x faster; switching saves $(jq_ '"%.2f" % d["saved"]["days"]') days" \
+	"$T/summary"
+same "JSON numbers are numbers" "$(jq_ 'type(d["results"][0]["tflops_per_gpu"]).__name__')" float
+same "JSON unknowns are null" "$(jq_ '[x for x in d["failed"] if x["name"] == "'"$NOLOG"'"][0]["line"]')" None
+same "JSON not_run" "$(jq_ 'd["not_run"]')" 5
+same "JSON keys of results match the CSV columns" \
+	"$(jq_ '",".join(d["results"][0].keys())')" "$(head -1 "$R/results.csv")"
+same "cheapest is the fastest on a fixed GPU count" \
+	"$(jq_ 'd["recommendations"]["cheapest_is_fastest"]')" True
+has "summary says so" "cheapest: the same as the fastest" "$T/summary"
+has "summary has the headroom pick" "fastest with at least 10 % memory headroom" \
+	"$T/summary"
+has "summary names the OOM's evidence" "slurm-1016.out:[0-9]*: .*CUDA out of memory" \
+	"$T/summary"
+
+expect "results --format csv" 0 "$PT" results "$D" --format csv
+check "csv output is results.csv" cmp -s "$T/out" "$R/results.csv"
+expect "results --top 2" 0 "$PT" results "$D" --top 2
+has "top 2 of 6" "top 2 of 6 measured" "$T/out"
+expect "--cost-per-gpu-hour 0 hides costs" 0 "$PT" results "$D" --cost-per-gpu-hour 0
+cells "$D"
+same "... cost column empty" "$(field "$R/results.csv" "$HAND" cost)" ""
+expect "--cost-per-gpu-hour 2" 0 "$PT" results "$D" --cost-per-gpu-hour 2 \
+	--currency EUR
+cells "$D"
+same "... cost = 4238.5525 GPU-hours x 2" "$(field "$R/results.csv" "$HAND" cost)" 8477.11
+has "... in the currency named" "[0-9] EUR" "$T/out"
+check "SVG is well-formed XML" python3 -c \
+	'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$R/chart.svg"
+has "chart marks the OOM by class" "cuda_oom: no measurement" "$R/chart.svg"
+has "chart highlights the base" "(base)" "$R/chart.svg"
+
+# ---- the man page documents every option, column and key ----------------------
+"$PT" results --help >"$T/help" 2>&1
+missing=""
+for o in $(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u); do
+	[ "$o" = --help ] && continue
+	grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$SRC/man/paratune.1" ||
+		missing="$missing $o"
+done
+same "results --help agrees with paratune(1)" "$missing" ""
+sed -n '/^\.SH "RESULT FILES"/,/^\.SH "EXIT STATUS"/p' "$SRC/man/paratune.1" \
+	>"$T/man"
+expect "results --format json again" 0 "$PT" results "$D" --format json
+missing=""
+for c in $(head -qn1 "$R/results.csv" "$R/oom.csv" "$R/failed.csv" | tr , '\n' |
+	sort -u) $(jq_ '" ".join(k for k in d if k not in ("results",))') \
+	$(jq_ '" ".join(list(d["saved"]) + list(d["recommendations"]) + ["status"])'); do
+	grep -qw -- "$c" "$T/man" || missing="$missing $c"
+done
+same "every CSV column and JSON key in RESULT FILES" "$missing" ""
+
+# ---- errors ----------------------------------------------------------------
+expect "negative --top" 64 "$PT" results "$D" --top -1
+expect "unknown format" 64 "$PT" results "$D" --format xml
+expect "missing directory" 65 "$PT" results "$T/none"
+rm -rf "$R" && mkdir "$T/elsewhere" && ln -s "$T/elsewhere" "$R"
+expect "a symbolic link at DIR/results is refused" 73 "$PT" results "$D"
+has "... saying why" "symbolic link" "$T/err"
+check "... and nothing written through it" test ! -e "$T/elsewhere/results.csv"
+rm -f "$R"
+
+# ---- nothing succeeded ---------------------------------------------------------
+E=$T/none-ok
+expect "plan a second campaign" 0 "$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$E"
+simlog "$E" "$OOM" 2016
+setstate "$E" "$OOM" state=failed job=2016 attempt=1 exit=1
+simlog "$E" "$NAN" 2006 nan:2
+setstate "$E" "$NAN" state=failed job=2006 attempt=1 exit=1
+setstate "$E" "$BASE" state=failed job=2009 attempt=1 exit=1
+expect "nothing succeeded: exit 0" 0 "$PT" results "$E"
+has "... says so" "no candidate was measured: 1 ran out of memory and 2 failed" "$T/out"
+has "... the base failed" "failed (exit_nonzero): no measurement to compare" "$T/out"
+has "... why each failed" "$NAN: nan_loss" "$T/out"
+same "... results.csv is its header" "$(wc -l <"$E/results/results.csv")" 1
+expect "nothing succeeded: JSON" 0 "$PT" results "$E" --format json
+same "... best and speed-up null" "$(jq_ '(d["best"], d["speedup"], d["saved"]["days"])')" \
+	"(None, None, None)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
