@@ -103,7 +103,8 @@ write_initial_state(const char *dir, const struct grid_result *res)
 	}
 	ret = journal_open(&j, dir);
 	if (ret == 0) {
-		ret = journal_append(&j, false, "planned", NULL,
+		/* Synced: the state written next includes this line. */
+		ret = journal_append(&j, true, "planned", NULL,
 		                     "campaign=%s candidates=%d",
 		                     st.campaign_id, res->n);
 		st.journal_seq = j.seq;
@@ -215,12 +216,14 @@ campaign_dir_create(const char *dir, const struct campaign *c,
 		error_errno("cannot create a directory beside '%s'", dir);
 		goto cleanup;
 	}
-	/* mkdtemp makes 0700; the campaign follows the user's umask. */
+	/* mkdtemp makes 0700; the campaign follows the user's umask, but
+	 * is never writable by others, who could replace its state and
+	 * journal whatever their own modes (a umask of 000). */
 	{
 		mode_t mask = umask(0);
 
 		umask(mask);
-		chmod(tmp, 0777 & ~mask);
+		chmod(tmp, 0777 & ~(mask | S_IWOTH));
 	}
 	final_dir = absolute_path(dir);
 	if (fill_dir(tmp, final_dir, c, res, summary) != 0)

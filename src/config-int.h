@@ -59,6 +59,7 @@ enum config_layer {
 #define F_CLEAR  0x04u  /* an empty string unsets it */
 #define F_NAME   0x08u  /* [A-Za-z0-9._-]+, not starting with '.' or '-' */
 #define F_OPTION 0x10u  /* each string is a command-line option ("-...") */
+#define F_EMPTY  0x20u  /* KT_KINDS: an empty list means none of them */
 
 struct config_key {
 	const char *path;       /* "search.tensor_parallel" */

@@ -42,6 +42,9 @@ _Static_assert(sizeof(enum heuristics) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum precision) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum recompute) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum attention_impl) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum recompute_method) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum fp8_recipe) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum cp_comm) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum pos_emb_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
@@ -69,6 +72,14 @@ _Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
 	.min = (lo), .max = (hi), .flags = F_AUTO }
 #define BASE_INT(p, f, lo, hi) { .path = (p), .type = KT_INT, \
 	CAMP(base.layout.f), .min = (lo), .max = (hi), .layers = RUN_ONLY }
+#define BOOLS(p, f) { .path = (p), .type = KT_BOOLS, CAMP(f) }
+#define BASE_BOOL(p, f) { .path = (p), .type = KT_BOOL, \
+	CAMP(base.layout.f), .layers = RUN_ONLY }
+#define BASE_ENUM(p, f, c) { .path = (p), .type = KT_ENUM, \
+	CAMP(base.layout.f), .layers = RUN_ONLY, .choices = (c) }
+/* Megatron-LM's names for the switches it shares with NeMo's guide. */
+#define AEMB "account_for_embedding_in_pipeline_split"
+#define ALOSS "account_for_loss_in_pipeline_split"
 
 const struct config_key config_registry[] = {
 	{ .path = "name", .type = KT_STRING, CAMP(name), .layers = RUN_ONLY,
@@ -112,12 +123,40 @@ const struct config_key config_registry[] = {
 	/* 0: every layer of the stage (layout.h). */
 	INTS("search.recompute_num_layers", search.recompute_layers, 0,
 	     MAX_DIM),
+	{ .path = "search.recompute_method", .type = KT_KINDS,
+	  CAMP(search.recompute_method), .choices = recompute_method_names },
 	{ .path = "search.sequence_parallel", .type = KT_BOOLS,
 	  CAMP(search.sequence_parallel), .flags = F_AUTO },
 	{ .path = "search.distributed_optimizer", .type = KT_BOOLS,
 	  CAMP(search.distributed_optimizer) },
 	{ .path = "search.attention", .type = KT_KINDS,
 	  CAMP(search.attention), .choices = attention_names },
+	/* The tuning guide's knobs (see layout.h for what each does). */
+	BOOLS("search." AEMB, search.account_embedding),
+	BOOLS("search." ALOSS, search.account_loss),
+	{ .path = "search.fp8_recipe", .type = KT_KINDS,
+	  CAMP(search.fp8_recipe), .choices = fp8_recipe_names },
+	BOOLS("search.fp8_param_gather", search.fp8_param_gather),
+	BOOLS("search.cuda_graphs", search.cuda_graphs),
+	BOOLS("search.tp_comm_overlap", search.tp_comm_overlap),
+	BOOLS("search.overlap_grad_reduce", search.overlap_grad_reduce),
+	{ .path = "search.overlap_param_gather", .type = KT_BOOLS,
+	  CAMP(search.overlap_param_gather), .flags = F_AUTO },
+	BOOLS("search.fsdp", search.fsdp),
+	{ .path = "search.cp_comm_type", .type = KT_KINDS,
+	  CAMP(search.cp_comm_type), .choices = cp_comm_names },
+	BOOLS("search.moe_grouped_gemm", search.moe_grouped_gemm),
+	/* Layers whose activations go to host memory; 0: none. */
+	{ .path = "search.activation_offload_layers", .type = KT_INTS,
+	  CAMP(search.offload_layers), .min = 0, .max = MAX_DIM },
+	/* The tuning guide's placement rules a campaign turns off. */
+	{ .path = "search.relax", .type = KT_KINDS, CAMP(search.relax),
+	  .choices = layout_relax_names, .flags = F_EMPTY },
+	/* nnScaler AutoDist's controls; a negative value sets no limit. */
+	{ .path = "search.max_pipeline_bubble_ratio", .type = KT_DOUBLE,
+	  CAMP(search.max_bubble_ratio), .min = -1, .max = 1 },
+	{ .path = "search.max_pipeline_unbalance_ratio", .type = KT_DOUBLE,
+	  CAMP(search.max_unbalance_ratio), .min = -1, .max = MAX_PARALLEL },
 	{ .path = "search.min_model_parallel", .type = KT_INT,
 	  CAMP(search.min_model_parallel), .min = 1, .max = MAX_PARALLEL },
 	{ .path = "search.max_model_parallel", .type = KT_INT,
@@ -146,6 +185,21 @@ const struct config_key config_registry[] = {
 	{ .path = "base.attention", .type = KT_ENUM,
 	  CAMP(base.layout.attention), .layers = RUN_ONLY,
 	  .choices = attention_names },
+	BASE_ENUM("base.recompute_method", recompute_method,
+	          recompute_method_names),
+	BASE_BOOL("base." AEMB, account_embedding),
+	BASE_BOOL("base." ALOSS, account_loss),
+	BASE_ENUM("base.fp8_recipe", fp8_recipe, fp8_recipe_names),
+	BASE_BOOL("base.fp8_param_gather", fp8_param_gather),
+	BASE_BOOL("base.cuda_graphs", cuda_graphs),
+	BASE_BOOL("base.tp_comm_overlap", tp_comm_overlap),
+	BASE_BOOL("base.overlap_grad_reduce", overlap_grad_reduce),
+	BASE_BOOL("base.overlap_param_gather", overlap_param_gather),
+	BASE_BOOL("base.fsdp", fsdp),
+	BASE_ENUM("base.cp_comm_type", cp_comm, cp_comm_names),
+	BASE_BOOL("base.moe_grouped_gemm", moe_grouped_gemm),
+	BASE_INT("base.activation_offload_layers", offload_layers, 0,
+	         MAX_DIM),
 
 	{ .path = "limits", .type = KT_GROUP },
 	{ .path = "limits.max_steps_per_run", .type = KT_INT,
@@ -163,6 +217,16 @@ const struct config_key config_registry[] = {
 	  CAMP(memory.margin_gb), .min = 0, .max = 1e6 },
 	{ .path = "memory.gpu_memory_gb", .type = KT_DOUBLE,
 	  CAMP(memory.gpu_memory_gb), .min = 0, .max = 1e6 },
+
+	/* Bytes per parameter (nnScaler's opt_resident_coef and
+	 * opt_transient_coef times the weight's bytes); a resident value
+	 * below 0 keeps the precision's own.  1 KiB a parameter is far
+	 * beyond any optimizer (Adam in fp32 keeps 16). */
+	{ .path = "optimizer", .type = KT_GROUP },
+	{ .path = "optimizer.resident_bytes_per_param", .type = KT_DOUBLE,
+	  CAMP(optimizer.resident_bytes_per_param), .min = -1, .max = 1024 },
+	{ .path = "optimizer.transient_bytes_per_param", .type = KT_DOUBLE,
+	  CAMP(optimizer.transient_bytes_per_param), .min = 0, .max = 1024 },
 
 	{ .path = "run", .type = KT_GROUP },
 	{ .path = "run.template", .type = KT_STRING, CAMP(run.template_name) },

@@ -300,7 +300,7 @@ read_kinds(struct loader *ld, const struct config_key *k,
 		return config_key_error(ld, s, k, "expects a string or a list "
 		                        "of strings, not %s",
 		                        config_kind_name(s));
-	if ((n = config_setting_length(s)) == 0)
+	if ((n = config_setting_length(s)) == 0 && !(k->flags & F_EMPTY))
 		return config_key_error(ld, s, k, "the list is empty");
 	for (int i = 0; i < n; i++) {
 		if (read_choice(ld, k, config_setting_get_elem(s,

@@ -442,11 +442,128 @@ load_settings(struct loader *ld, const struct config_sources *src)
 
 /* ---- resolving and cross-checking ------------------------------------- */
 
+/* A boolean switch's default when the search holds it, else the one
+ * value it searches. */
+static bool
+pick_bool(unsigned mask, bool dflt)
+{
+	return mask == 0 || (mask & BIT(dflt)) ? dflt : !dflt;
+}
+
+/* A kind's default when the search holds it, else the first searched. */
+static int
+pick_kind(unsigned mask, int dflt)
+{
+	if (mask == 0 || (mask & BIT(dflt)))
+		return dflt;
+	for (int i = 0; i < 32; i++)
+		if (mask & BIT(i))
+			return i;
+	return dflt;
+}
+
+/* Public: see config.h. */
+void
+campaign_default_switches(const struct campaign *c, struct layout *l)
+{
+	const struct search_space *s = &c->search;
+	const struct int_list *off = &s->offload_layers;
+
+	l->recompute_method = (enum recompute_method)
+		pick_kind(s->recompute_method, RECOMPUTE_BLOCK);
+	l->account_embedding = pick_bool(s->account_embedding, false);
+	l->account_loss = pick_bool(s->account_loss, false);
+	l->fp8_recipe = (enum fp8_recipe)pick_kind(s->fp8_recipe, FP8_DELAYED);
+	l->fp8_param_gather = pick_bool(s->fp8_param_gather, false);
+	l->cuda_graphs = pick_bool(s->cuda_graphs, false);
+	l->tp_comm_overlap = pick_bool(s->tp_comm_overlap, false);
+	l->overlap_grad_reduce = pick_bool(s->overlap_grad_reduce, true);
+	/* FSDP shards the optimizer itself (layout.h). */
+	l->fsdp = pick_bool(s->fsdp, false);
+	if (l->fsdp)
+		l->distributed_optimizer = false;
+	l->overlap_param_gather = s->overlap_param_gather
+		? pick_bool(s->overlap_param_gather, true)
+		: l->overlap_grad_reduce &&
+		  (l->distributed_optimizer || l->fsdp);
+	l->cp_comm = (enum cp_comm)pick_kind(s->cp_comm_type, CP_COMM_P2P);
+	l->moe_grouped_gemm = pick_bool(s->moe_grouped_gemm, true);
+	l->offload_layers = off->is_auto || off->n == 0 ? 0 : off->v[0];
+	for (int i = 0; i < off->n; i++)
+		if (off->v[i] == 0)
+			l->offload_layers = 0;
+	/* Switches without effect in this layout keep their defaults, so
+	 * that the layout is the one the grid keeps (layout_check). */
+	if (c->precision != PREC_FP8) {
+		l->fp8_recipe = FP8_DELAYED;
+		l->fp8_param_gather = false;
+	}
+	if (l->cp <= 1)
+		l->cp_comm = CP_COMM_P2P;
+	if (l->pp <= 1)
+		l->account_embedding = l->account_loss = false;
+}
+
+/* Whether base.NAME was set by some layer. */
+static bool
+base_set(const struct campaign *c, const char *name)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "base.%s", name);
+	return config_key_set(c, key);
+}
+
+/* The base's switches that no layer set, as campaign_default_switches
+ * picks them for the base's own sizes. */
+static void
+resolve_base_switches(struct campaign *c)
+{
+	struct layout *l = &c->base.layout, d = *l;
+
+	campaign_default_switches(c, &d);
+	if (!base_set(c, "fsdp"))
+		l->fsdp = d.fsdp;
+	/* FSDP shards the optimizer itself (layout.h); a base that names
+	 * both gets layout_check's complaint. */
+	if (l->fsdp && !base_set(c, "distributed_optimizer"))
+		l->distributed_optimizer = false;
+	if (!base_set(c, "recompute_method"))
+		l->recompute_method = d.recompute_method;
+	if (!base_set(c, "account_for_embedding_in_pipeline_split"))
+		l->account_embedding = d.account_embedding;
+	if (!base_set(c, "account_for_loss_in_pipeline_split"))
+		l->account_loss = d.account_loss;
+	if (!base_set(c, "fp8_recipe"))
+		l->fp8_recipe = d.fp8_recipe;
+	if (!base_set(c, "fp8_param_gather"))
+		l->fp8_param_gather = d.fp8_param_gather;
+	if (!base_set(c, "cuda_graphs"))
+		l->cuda_graphs = d.cuda_graphs;
+	if (!base_set(c, "tp_comm_overlap"))
+		l->tp_comm_overlap = d.tp_comm_overlap;
+	if (!base_set(c, "overlap_grad_reduce"))
+		l->overlap_grad_reduce = d.overlap_grad_reduce;
+	if (!base_set(c, "overlap_param_gather"))
+		l->overlap_param_gather = c->search.overlap_param_gather
+			? d.overlap_param_gather
+			: l->overlap_grad_reduce &&
+			  (l->distributed_optimizer || l->fsdp);
+	if (!base_set(c, "cp_comm_type"))
+		l->cp_comm = d.cp_comm;
+	if (!base_set(c, "moe_grouped_gemm"))
+		l->moe_grouped_gemm = d.moe_grouped_gemm;
+	if (!base_set(c, "activation_offload_layers"))
+		l->offload_layers = d.offload_layers;
+}
+
 /*
  * Fill the base configuration's unset fields: tp/pp/cp/ep/vp 1, etp as
  * tp, micro-batch 1, the first global batch size (0 when it is "auto":
  * the planner's choice), the first recompute kind searched, sequence
- * parallel when tp > 1, distributed optimizer on, flash attention.
+ * parallel when tp > 1, distributed optimizer on unless the base uses
+ * FSDP, flash attention, and the switches as campaign_default_switches
+ * picks them.
  */
 static void
 resolve_base(struct campaign *c)
@@ -482,6 +599,7 @@ resolve_base(struct campaign *c)
 		l->distributed_optimizer = true;
 	if (!config_key_set(c, "base.attention"))
 		l->attention = ATTN_FLASH;
+	resolve_base_switches(c);
 	l->dp = 0;
 }
 
@@ -605,6 +723,28 @@ campaign_init(struct campaign *c)
 	c->search.sequence_parallel = 0;          /* auto: on when tp > 1 */
 	c->search.distributed_optimizer = BIT(1);
 	c->search.attention = BIT(ATTN_FLASH);
+	/* Megatron-LM's defaults (arguments.py, transformer_config.py):
+	 * block recompute, no account flags, delayed FP8 scaling, BF16
+	 * parameter gather, no CUDA graphs, no TP overlap, no FSDP, p2p
+	 * context parallelism, no offloading.  DP overlap and grouped GEMM
+	 * are off in Megatron-LM but were always on in paratune's
+	 * templates and estimator (and NeMo's recipes turn them on). */
+	c->search.recompute_method = BIT(RECOMPUTE_BLOCK);
+	c->search.account_embedding = c->search.account_loss = BIT(0);
+	c->search.fp8_recipe = BIT(FP8_DELAYED);
+	c->search.fp8_param_gather = c->search.cuda_graphs = BIT(0);
+	c->search.tp_comm_overlap = c->search.fsdp = BIT(0);
+	c->search.overlap_grad_reduce = BIT(1);
+	c->search.overlap_param_gather = 0; /* auto */
+	c->search.cp_comm_type = BIT(CP_COMM_P2P);
+	c->search.moe_grouped_gemm = BIT(1);
+	c->search.offload_layers.n = 1;
+	c->search.offload_layers.v[0] = 0;
+	c->search.relax = 0;
+	c->search.max_bubble_ratio = -1;
+	c->search.max_unbalance_ratio = -1;
+	c->optimizer.resident_bytes_per_param = -1;
+	c->optimizer.transient_bytes_per_param = 0;
 	c->search.min_model_parallel = 1;
 	c->search.max_model_parallel = 64;        /* the example */
 	c->search.max_candidates = 10000;
@@ -706,4 +846,8 @@ campaign_workload(const struct campaign *c, struct workload *w)
 		? c->memory.gpu_memory_gb : c->gpu.memory_gib;
 	w->margin_gib = c->memory.margin_gb;
 	w->num_tokens_b = c->num_tokens_in_b;
+	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
+	w->opt_resident_bytes = w->opt_resident_set
+		? c->optimizer.resident_bytes_per_param : 0;
+	w->opt_transient_bytes = c->optimizer.transient_bytes_per_param;
 }

@@ -34,14 +34,38 @@ enum heuristics { HEUR_MODEL, HEUR_NEMO };
 /* Bit sets over small enums, for searched booleans and kinds. */
 #define BIT(x) (1u << (x))
 
+/*
+ * What a campaign searches.  Switches are bit sets: BIT(0) off, BIT(1) on
+ * for booleans (0 = auto where a key allows it), BIT(value) for kinds.
+ * Defaults (campaign_init) are Megatron-LM's own, except where the
+ * estimator and the templates assumed otherwise before the switch was a
+ * key: DP overlap on, grouped GEMM on.
+ */
 struct search_space {
 	enum heuristics heuristics;
 	struct int_list tp, pp, cp, ep, etp, vp, mbs;
 	struct int_list recompute_layers;
 	unsigned recompute;             /* BIT(RECOMPUTE_*) */
-	unsigned sequence_parallel;     /* BIT(0) off, BIT(1) on; 0 = auto */
-	unsigned distributed_optimizer; /* BIT(0) off, BIT(1) on */
+	unsigned recompute_method;      /* BIT(RECOMPUTE_BLOCK/UNIFORM) */
+	unsigned sequence_parallel;     /* 0 = auto: on when tp > 1 */
+	unsigned distributed_optimizer;
 	unsigned attention;             /* BIT(ATTN_*) */
+	unsigned account_embedding;     /* account_for_embedding_in_... */
+	unsigned account_loss;          /* account_for_loss_in_... */
+	unsigned fp8_recipe;            /* BIT(FP8_*) */
+	unsigned fp8_param_gather;
+	unsigned cuda_graphs;
+	unsigned tp_comm_overlap;
+	unsigned overlap_grad_reduce;
+	unsigned overlap_param_gather;  /* 0 = auto: with grad reduce and a
+	                                 * sharded optimizer */
+	unsigned fsdp;
+	unsigned cp_comm_type;          /* BIT(CP_COMM_*) */
+	unsigned moe_grouped_gemm;
+	struct int_list offload_layers; /* activation_offload_layers */
+	unsigned relax;                 /* BIT(RELAX_*): rules turned off */
+	double max_bubble_ratio;        /* < 0: no limit */
+	double max_unbalance_ratio;     /* < 0: no limit */
 	int min_model_parallel, max_model_parallel;
 	int max_candidates;             /* ranked candidates kept */
 };
@@ -108,6 +132,11 @@ struct campaign {
 		double margin_gb;
 		double gpu_memory_gb;    /* 0: the catalog's capacity */
 	} memory;
+	struct {
+		/* < 0: the precision's own (12 bytes with bf16 Adam) */
+		double resident_bytes_per_param;
+		double transient_bytes_per_param;
+	} optimizer;
 	struct {
 		char *template_name;
 		char *templates_dir;
@@ -226,6 +255,16 @@ void campaign_write(const struct campaign *c, struct strbuf *out,
 
 /* The workload of a campaign (pointers into c). */
 void campaign_workload(const struct campaign *c, struct workload *w);
+
+/*
+ * The switches of a default layout for campaign c (everything but the
+ * sizes, the batch and recompute kind): for each switch the campaign's
+ * default when the search holds it, else the value it searches; the
+ * automatic ones derived from l's distributed optimizer, and those
+ * without effect at l's precision, pp and cp left at their defaults.
+ * Used for the base configuration; l's sizes must be set.
+ */
+void campaign_default_switches(const struct campaign *c, struct layout *l);
 
 /* Closest string by edit distance among candidates, or NULL if none is
  * close enough to be a plausible typo. */

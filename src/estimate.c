@@ -13,6 +13,10 @@
  *   [NEMO] NeMo Auto Configurator's 72*B*L*s*h^2 model FLOPs.
  *   [CAL]  Constants fitted to the Megatron-LM README weak-scaling table
  *          (H100, BF16); bench/calibration prints the fit.
+ *   [GUIDE] NVIDIA NeMo performance tuning guide (seeds): the knobs'
+ *          effects, quoted where used.
+ *   [MLM]  Megatron-LM at d98e8a64: transformer_block.py (pipeline
+ *          split), recompute.py (recompute methods), Megatron FSDP.
  * Everything here is arithmetic on doubles: no allocation, no I/O.
  */
 #include "autoconfig.h"
@@ -25,7 +29,7 @@
 
 /* Shape numbers used everywhere below, derived once per call. */
 struct shape {
-	double h, f, fe, q, kvd, V, L, Lmoe, Ldense, E, k, shared_f;
+	double h, f, fe, q, kvd, dk, V, L, Lmoe, Ldense, E, k, shared_f;
 	double gated;        /* 3/2 with SwiGLU (three projections) else 1 */
 };
 
@@ -51,6 +55,7 @@ shape_of(const struct model *m, int tp, struct shape *s)
 	s->fe = m->moe_ffn_hidden_size ? m->moe_ffn_hidden_size : s->f;
 	s->q = (double)m->num_attention_heads * dk;
 	s->kvd = (double)g * dk;
+	s->dk = dk;
 	s->V = padded_vocab(m->vocab_size, tp);
 	s->L = m->num_layers;
 	s->Lmoe = m->num_experts > 0 ? s->L : 0;
@@ -80,6 +85,7 @@ mlp_params(const struct shape *s, double width)
 /* Model FLOPs per token of one step, forward and backward [FLOP]. */
 struct flop_parts {
 	double layers;  /* GEMMs of every transformer layer */
+	double experts; /* the routed experts' share of layers */
 	double scores;  /* attention scores and values */
 	double logits;  /* output layer */
 };
@@ -97,6 +103,7 @@ flops_per_token(const struct model *m, int seq_length,
 	fp->layers = 6.0 * s.h * (phi * s.f * s.Ldense +
 	                          phi * (s.fe * s.k + s.shared_f) * s.Lmoe) +
 	             6.0 * s.L * (s.h * (s.q + 2.0 * s.kvd) + s.q * s.h);
+	fp->experts = 6.0 * s.h * phi * s.fe * s.k * s.Lmoe;
 	fp->logits = 6.0 * s.h * m->vocab_size;
 	/* Causal decoders compute half of the 12*q*L*s^2 score FLOPs. */
 	fp->scores = (m->arch == ARCH_DECODER ? 6.0 : 12.0) * s.q * s.L *
@@ -129,7 +136,22 @@ memory_status_name(enum memory_status st)
 	return st == MEM_SAFE ? "safe" : "oom-risk";
 }
 
-/* ---- parameters on the most loaded GPU --------------------------------- */
+/* ---- parameters on each pipeline stage ---------------------------------- */
+
+/*
+ * One pipeline stage as a GPU of it sees it.  The first and the last
+ * stage differ from the others by the embedding and the output layer,
+ * and by one layer each when the pipeline split accounts for them
+ * [MLM transformer_block.py get_num_layers_to_build]; rank 1 stands for
+ * the middle stages.
+ */
+struct stage {
+	double layers;     /* transformer layers */
+	double dense;      /* non-expert parameters on one GPU */
+	double expert;     /* expert parameters on one GPU */
+	double inflight;   /* micro-batches whose activations it keeps */
+	bool first, last;  /* holds the embedding / the output layer */
+};
 
 /* Per-GPU state of one estimate, derived once and shared by the parts. */
 struct est {
@@ -140,9 +162,17 @@ struct est {
 	double seq_local;                  /* s / cp */
 	double act_bytes;                  /* bytes of a 16/32-bit activation */
 	double gemm_in_bytes;              /* 1 for FP8 GEMM inputs */
+	double moe_frac;                   /* share of MoE layers */
+	double layer_dense, layer_expert;  /* one layer's params on a GPU */
+	/* Activations of one layer and micro-batch: kept whole (the mix of
+	 * dense and MoE layers), the input alone (recomputed), and one
+	 * re-materialised layer of the model's kind. */
+	double a_full, a_input, a_one;
+	struct flop_parts fp;              /* per token [FLOP] */
 	bool dropout;
-	/* Parameters held by a GPU of the first / last stage. */
-	double dense_first, dense_last, expert_stage;
+	bool sharded;                      /* distributed optimizer or FSDP */
+	struct stage stage[3];             /* first, last, rank 1 */
+	int nstages;                       /* 1, 2 or 3 of them */
 };
 
 /* Weights of one layer's non-expert part on one GPU. */
@@ -167,30 +197,65 @@ layer_dense_params(const struct est *x, bool moe_layer)
 	return p + s->h * s->E + mlp_params(s, s->shared_f) / x->t;
 }
 
+/* A stage of n layers: its parameters; embedding and output added by
+ * the caller. */
+static void
+stage_init(const struct est *x, struct stage *st, double n, bool first,
+           bool last)
+{
+	st->layers = n;
+	st->dense = n * x->layer_dense;
+	st->expert = n * x->layer_expert;
+	st->first = first;
+	st->last = last;
+	st->inflight = 1;
+}
+
+/*
+ * The stages, with Megatron-LM's split: (layers + flags) / pp layers a
+ * rank, one fewer on the first stage with account_embedding and on the
+ * last with account_loss.  Under 1F1B the first stage holds min(m, p)
+ * micro-batches, rank 1 one fewer; interleaving multiplies by
+ * 1 + (p-1)/(p*v) [MEM, PIPE].
+ */
 static void
 count_params(struct est *x)
 {
 	const struct model *mo = x->w->model;
+	const struct layout *l = x->l;
 	const struct shape *s = &x->s;
-	double per_stage = s->L / x->p;
-	double moe_frac = s->L > 0 ? s->Lmoe / s->L : 0;
-	double dense = per_stage * ((1 - moe_frac) * layer_dense_params(x, false) +
-	                            moe_frac * layer_dense_params(x, true));
-	double emb = s->V * s->h / x->t;
+	double rank = layout_split_layers(mo, l) / x->p;
+	double emb = s->V * s->h / x->t, pos = 0, vpf;
+	struct stage *first = &x->stage[0], *last = &x->stage[1];
 
-	x->expert_stage = per_stage * moe_frac * s->E *
-	                  mlp_params(s, s->fe) / (x->te * x->e);
-	x->dense_first = dense + emb;
+	x->layer_dense = (1 - x->moe_frac) * layer_dense_params(x, false) +
+	                 x->moe_frac * layer_dense_params(x, true);
+	x->layer_expert = x->moe_frac * s->E * mlp_params(s, s->fe) /
+	                  (x->te * x->e);
 	if (mo->position_embedding_type == POS_LEARNED)
-		x->dense_first += (double)mo->max_position_embeddings * s->h;
-	/* The last stage holds the output layer; tied weights keep a copy
-	 * there when the pipeline separates it from the embedding. */
-	x->dense_last = dense + s->h; /* final norm */
-	if (x->p > 1 || mo->untie_embeddings)
-		x->dense_last += emb;
-	if (x->p == 1)
-		x->dense_first = x->dense_last +
-		                 (x->dense_first - dense);
+		pos = (double)mo->max_position_embeddings * s->h;
+	if (x->p == 1) {
+		/* One stage holds everything; tied weights are one copy. */
+		x->nstages = 1;
+		stage_init(x, first, s->L, true, true);
+		first->dense += s->h + (mo->untie_embeddings ? emb : 0) +
+		                emb + pos;
+		return;
+	}
+	vpf = x->v > 1 ? 1 + (x->p - 1) / (x->p * x->v) : 1;
+	x->nstages = x->p > 2 ? 3 : 2;
+	stage_init(x, first, rank - l->account_embedding, true, false);
+	first->dense += emb + pos;
+	first->inflight = x->v > 1 ? x->p * vpf : fmin(x->m, x->p);
+	/* The last stage holds the output layer (a copy of tied weights)
+	 * and the final norm. */
+	stage_init(x, last, rank - l->account_loss, false, true);
+	last->dense += s->h + emb;
+	if (x->nstages == 3) {
+		stage_init(x, &x->stage[2], rank, false, false);
+		x->stage[2].inflight = x->v > 1 ? (x->p - 1) * vpf
+		                                : fmin(x->m, x->p - 1);
+	}
 }
 
 /* ---- memory ------------------------------------------------------------ */
@@ -202,16 +267,23 @@ count_params(struct est *x)
  * fp16 keeps fp16 grads and an extra fp32 grad copy (2 + 2 + 16 = 20);
  * fp32 needs no master copy (4 + 4 + 8 = 16).  FP8 trains on bf16
  * weights; Transformer Engine caches an FP8 copy of each weight (+1).
+ * With fp8_param_gather the FP8 copy is the weight ("keep the parameters
+ * in FP8" [GUIDE]): 1 byte, the fp32 master staying in the optimizer.
+ * optimizer.resident_bytes_per_param replaces the optimizer's bytes.
  */
 static void
-bytes_per_param(enum precision prec, double *wt, double *gr, double *opt)
+bytes_per_param(const struct est *x, double *wt, double *gr, double *opt)
 {
-	switch (prec) {
+	switch (x->w->precision) {
 	case PREC_FP32: *wt = 4; *gr = 4; *opt = 8; break;
 	case PREC_FP16: *wt = 2; *gr = 2; *opt = 16; break;
 	case PREC_FP8: *wt = 3; *gr = 4; *opt = 12; break;
 	default: *wt = 2; *gr = 4; *opt = 12; break;
 	}
+	if (x->w->precision == PREC_FP8 && x->l->fp8_param_gather)
+		*wt = 1;
+	if (x->w->opt_resident_set)
+		*opt = x->w->opt_resident_bytes;
 }
 
 /*
@@ -222,24 +294,41 @@ bytes_per_param(enum precision prec, double *wt, double *gr, double *opt)
  */
 #define LORA_TRAINABLE_FRACTION 0.005
 
-static void
-memory_states(const struct est *x, double dense, struct memory_breakdown *mb)
-{
-	const struct layout *l = x->l;
-	double wt, gr, opt, trainable, dense_shard, expert_shard;
-	double expert = x->expert_stage;
+/*
+ * Megatron FSDP gathers one layer's weights while the previous one
+ * computes and reduce-scatters its gradients after its backward
+ * ("overlaps the parameter AllGather and gradient ReduceScatter of each
+ * Transformer layer with its associated forward and backward
+ * computations" [GUIDE]): two layers are whole at a time.
+ */
+#define FSDP_GATHERED_LAYERS 2.0
 
-	bytes_per_param(x->w->precision, &wt, &gr, &opt);
-	mb->weights = (dense + expert) * wt;
+/* Weights, gradients and optimizer state of a GPU of stage st. */
+static void
+memory_states(const struct est *x, const struct stage *st,
+              struct memory_breakdown *mb)
+{
+	double wt, gr, opt, trainable, dense_shard, expert_shard, held;
+	double transient = x->w->opt_transient_bytes;
+
+	bytes_per_param(x, &wt, &gr, &opt);
 	trainable = x->w->peft_lora ? LORA_TRAINABLE_FRACTION : 1.0;
-	mb->gradients = (dense + expert) * gr * trainable;
-	/* The distributed optimizer shards over dp*cp for dense weights and
-	 * over the expert data-parallel group for experts [MEM]. */
-	dense_shard = l->distributed_optimizer ? x->d * x->c : 1;
-	expert_shard = l->distributed_optimizer
-	                   ? x->t * x->c * x->d / (x->te * x->e) : 1;
-	mb->optimizer = (dense / dense_shard + expert / expert_shard) * opt *
-	                trainable;
+	/* The distributed optimizer and FSDP shard over dp*cp for dense
+	 * weights and over the expert data-parallel group for experts
+	 * [MEM]. */
+	dense_shard = x->sharded ? x->d * x->c : 1;
+	expert_shard = x->sharded ? x->t * x->c * x->d / (x->te * x->e) : 1;
+	held = st->dense + st->expert;
+	if (x->l->fsdp)
+		held = st->dense / dense_shard + st->expert / expert_shard +
+		       FSDP_GATHERED_LAYERS *
+		       (x->layer_dense + x->layer_expert);
+	mb->weights = held * wt;
+	mb->gradients = held * gr * trainable;
+	/* The transient buffer lives through the step of the same shard
+	 * (nnScaler's opt_transient_coef). */
+	mb->optimizer = (st->dense / dense_shard + st->expert / expert_shard) *
+	                (opt + transient) * trainable;
 }
 
 /* Activation bytes of one transformer layer for one micro-batch [ACT]. */
@@ -276,52 +365,106 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 	return repl / spdiv + split / x->t;
 }
 
-/* Activations of one micro-batch through one pipeline stage. */
-static double
-stage_activations(const struct est *x)
+/* The per-layer activations every stage is built from. */
+static void
+layer_activation_sizes(struct est *x)
 {
-	const struct layout *l = x->l;
-	double per_stage = x->s.L / x->p;
-	double moe_frac = x->s.L > 0 ? x->s.Lmoe / x->s.L : 0;
-	double nrc = 0, a_full, a_rc;
+	x->a_full = (1 - x->moe_frac) * layer_activations(x, false, false) +
+	            x->moe_frac * layer_activations(x, true, false);
+	x->a_input = layer_activations(x, false, true);
+	x->a_one = layer_activations(x, x->s.Lmoe > 0, false);
+}
 
-	if (l->recompute == RECOMPUTE_FULL)
-		nrc = l->recompute_layers > 0 ? l->recompute_layers : per_stage;
-	a_full = (1 - moe_frac) * layer_activations(x, false, false) +
-	         moe_frac * layer_activations(x, true, false);
-	a_rc = layer_activations(x, false, true);
-	return (per_stage - nrc) * a_full + nrc * a_rc;
+/* Layers of a stage that full recompute of the block method recomputes:
+ * the first N of each of the v model chunks [MLM recompute.py]. */
+static double
+block_layers(const struct est *x, double n)
+{
+	if (x->l->recompute_layers <= 0)
+		return n;
+	return fmin(x->l->recompute_layers * x->v, n);
+}
+
+/* Layers a uniform chunk holds: N, or the whole model chunk for 0. */
+static double
+uniform_chunk(const struct est *x, double n)
+{
+	double chunk = n / x->v;
+
+	if (x->l->recompute_layers <= 0 || chunk < 1)
+		return fmax(chunk, 1);
+	return fmin(x->l->recompute_layers, chunk);
+}
+
+/* Layers of a stage recomputed in the backward pass. */
+static double
+recomputed_layers(const struct est *x, double n)
+{
+	if (x->l->recompute != RECOMPUTE_FULL)
+		return 0;
+	return x->l->recompute_method == RECOMPUTE_UNIFORM
+	       ? n : block_layers(x, n);
 }
 
 /*
- * Activations on the first and the last stage.  Under 1F1B the first
- * stage holds min(m, p) micro-batches, interleaving multiplies that by
- * 1 + (p-1)/(p*v) [MEM, PIPE]; the last stage holds one, plus the logits
- * (16-bit and the fp32 copy the cross-entropy works on).
+ * Activations of one micro-batch through a stage of n layers.  Block
+ * keeps the input of each recomputed layer; uniform keeps the input of
+ * each chunk only [MLM recompute.py]; offloaded layers keep theirs on
+ * the host.
  */
-static void
-memory_activations(const struct est *x, double *first, double *last)
+static double
+stage_activations(const struct est *x, double n)
 {
-	double stage = stage_activations(x);
+	const struct layout *l = x->l;
+	double a_full = x->a_full, a_rc = x->a_input, nrc, chunks;
+	double off = fmin(l->offload_layers, n);
+
+	if (l->recompute == RECOMPUTE_FULL &&
+	    l->recompute_method == RECOMPUTE_UNIFORM) {
+		chunks = x->v * ceil(n / x->v / uniform_chunk(x, n));
+		return chunks * a_rc;
+	}
+	nrc = recomputed_layers(x, n);
+	return (n - nrc - off) * a_full + nrc * a_rc;
+}
+
+/* What full recompute re-materialises during a backward: one layer
+ * (block), or one chunk (uniform). */
+static double
+recompute_working(const struct est *x, double n)
+{
+	double one = x->a_one;
+
+	if (x->l->recompute != RECOMPUTE_FULL)
+		return 0;
+	if (x->l->recompute_method == RECOMPUTE_UNIFORM)
+		return uniform_chunk(x, n) * one;
+	return one;
+}
+
+/*
+ * Activations on a stage: its in-flight micro-batches, the embedding's
+ * output on the first stage, and on the last one micro-batch plus the
+ * logits (16-bit and the fp32 copy the cross-entropy works on).
+ */
+static double
+memory_activations(const struct est *x, const struct stage *st)
+{
 	double spdiv = x->l->sequence_parallel ? x->t : 1;
 	double sb = x->seq_local * x->b;
 	double emb = sb * x->s.h * (x->act_bytes + (x->dropout ? 1 : 0)) /
 	             spdiv;
 	double logits = sb * x->s.V / x->t * (x->act_bytes + 4);
-	double inflight = fmin(x->m, x->p);
-	double working = 0;
+	double act = stage_activations(x, st->layers);
+	double working = recompute_working(x, st->layers);
 
-	/* Full recompute re-materialises one layer during its backward. */
-	if (x->l->recompute == RECOMPUTE_FULL)
-		working = layer_activations(x, x->s.Lmoe > 0, false);
-	if (x->v > 1)
-		inflight = x->p * (1 + (x->p - 1) / (x->p * x->v));
-	if (x->p == 1) {
-		*first = *last = stage + emb + logits + working;
-		return;
-	}
-	*first = inflight * (stage + emb) + working;
-	*last = stage + logits + working;
+	if (st->first && st->last)
+		return act + emb + logits + working;
+	if (st->first)
+		return st->inflight * (act + emb) + working;
+	if (st->last)
+		return act + logits + working;
+	return st->inflight * act + working;
 }
 
 /*
@@ -333,36 +476,41 @@ memory_activations(const struct est *x, double *first, double *last)
 #define BUFFER_BASE_BYTES (1.25 * GIB)
 #define BUFFER_PER_COMM_BYTES (0.125 * GIB)
 #define FRAGMENTATION 0.10
+/*
+ * CUDA graphs "require additional memory for static buffer management,
+ * typically adding a few gigabytes for static buffers, while models with
+ * PP size > 1 may consume over 10GB" [GUIDE].
+ */
+#define CUDA_GRAPH_BYTES (2.0 * GIB)
+#define CUDA_GRAPH_PP_BYTES (10.0 * GIB)
 
 static double
 memory_buffers(const struct est *x, double activations)
 {
 	int comms = (x->t > 1) + (x->p > 1) + (x->c > 1) + (x->d > 1) +
 	            (x->e > 1);
+	double graphs = !x->l->cuda_graphs ? 0
+	              : x->p > 1 ? CUDA_GRAPH_PP_BYTES : CUDA_GRAPH_BYTES;
 
 	return BUFFER_BASE_BYTES + comms * BUFFER_PER_COMM_BYTES +
-	       FRAGMENTATION * activations;
+	       FRAGMENTATION * activations + graphs;
 }
 
-/* Fill the breakdown for the most loaded GPU (first or last stage). */
+/* Fill the breakdown for the most loaded GPU (first, last or rank 1). */
 static void
 estimate_memory(const struct est *x, struct memory_breakdown *mem)
 {
-	struct memory_breakdown first, last;
-	double act_first, act_last;
+	for (int i = 0; i < x->nstages; i++) {
+		struct memory_breakdown mb;
 
-	memory_activations(x, &act_first, &act_last);
-	memory_states(x, x->dense_first, &first);
-	memory_states(x, x->dense_last, &last);
-	first.activations = act_first;
-	last.activations = act_last;
-	first.buffers = memory_buffers(x, act_first);
-	last.buffers = memory_buffers(x, act_last);
-	first.total = first.weights + first.gradients + first.optimizer +
-	              first.activations + first.buffers;
-	last.total = last.weights + last.gradients + last.optimizer +
-	             last.activations + last.buffers;
-	*mem = first.total >= last.total ? first : last;
+		memory_states(x, &x->stage[i], &mb);
+		mb.activations = memory_activations(x, &x->stage[i]);
+		mb.buffers = memory_buffers(x, mb.activations);
+		mb.total = mb.weights + mb.gradients + mb.optimizer +
+		           mb.activations + mb.buffers;
+		if (i == 0 || mb.total > mem->total)
+			*mem = mb;
+	}
 }
 
 /* ---- step time ----------------------------------------------------------- */
@@ -375,6 +523,9 @@ estimate_memory(const struct est *x, struct memory_breakdown *mem)
  * (flash) attention runs at roughly half of peak over forward and
  * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
  * of A100 peak forward, lower backward); unfused attention far less.
+ * FP8 recipes are not told apart: the guide says smaller quantization
+ * blocks (MXFP8's 1x32) cost more than tensor-wise scaling but gives no
+ * figure, so measurements decide between them.
  */
 #ifndef GEMM_EFF_MAX
 #define GEMM_EFF_MAX 0.75
@@ -407,26 +558,46 @@ estimate_memory(const struct est *x, struct memory_breakdown *mem)
 #ifndef LAYER_OVERHEAD_S
 #define LAYER_OVERHEAD_S 150e-6
 #endif
-/* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw). */
-/* Share of TP communication left exposed: Transformer Engine overlaps
- * part of the sequence-parallel all-gather and reduce-scatter with the
- * neighbouring GEMMs [CAL]. */
+/*
+ * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA
+ * graph to eliminate repeated static host code execution"]; on MoE
+ * layers they are "restricted to the dense modules only", so the
+ * router, permutation and expert kernels, about half of such a layer's
+ * launches, stay eager.
+ */
+#define CUDA_GRAPH_MOE_EAGER 0.5
+/*
+ * The embedding's backward writes a dense vocabulary-by-hidden gradient
+ * in 16 bits, which is then read and added into the fp32 main gradient
+ * (read and write): 2 + 2 + 4 + 4 bytes per embedding parameter and
+ * micro-batch of HBM traffic on the first stage.  It is what makes the
+ * first stage heavy enough for account_for_embedding [GUIDE].
+ */
+#define EMB_GRAD_BYTES 12.0
+/* Share of TP communication left exposed: without overlap all of it.
+ * With tp_comm_overlap the all-gathers hide under their GEMMs and the
+ * pipelined GEMM-then-reduce-scatter leaves "a 1x ReduceScatter chunk
+ * exposed" of num_splits = 4 [GUIDE]: a quarter. */
 #ifndef TP_EXPOSED
 #define TP_EXPOSED 1.0
 #endif
+#define TP_EXPOSED_OVERLAP 0.25
 /* Share of the last micro-batch's backward (and the first one's
- * forward) that data-parallel communication can hide behind. */
+ * forward) that data-parallel communication can hide behind, when its
+ * overlap is on. */
 #ifndef DP_OVERLAP
 #define DP_OVERLAP 1.0
 #endif
+/* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw). */
 #ifndef COMM_EFF
 #define COMM_EFF 0.85
 #endif
-/* Optimizer step: read and write fp32 master weights and two moments,
- * read fp32 grads, write bf16 weights: bytes per parameter of a shard. */
-#ifndef OPT_STEP_BYTES
-#define OPT_STEP_BYTES 30.0
-#endif
+/*
+ * Host link for activation offloading: PCIe Gen5 x16 moves 64 GB/s each
+ * way (PCI-SIG), about 50 GB/s in practice; the catalog has no host-link
+ * figure, so Grace systems (NVLink-C2C) are underrated here.
+ */
+#define HOST_LINK_BYTES_PER_S 50e9
 
 /* HBM bandwidth in bytes/s; catalogs without it get peak/300, the
  * FLOP:byte ratio of the H100 SXM (989 TFLOPS : 3.35 TB/s). */
@@ -465,6 +636,13 @@ allreduce_s(double bytes, double n, double bw)
 	return n > 1 ? 2.0 * (n - 1) / n * bytes / bw : 0;
 }
 
+/* The saturating curve of GEMM efficiency in the tokens of one GEMM. */
+static double
+tokens_efficiency(double tokens)
+{
+	return tokens / (tokens + GEMM_TOKENS_HALF);
+}
+
 static double
 gemm_efficiency(const struct est *x)
 {
@@ -472,7 +650,7 @@ gemm_efficiency(const struct est *x)
 	double tokens = x->seq_local * x->b;
 
 	return GEMM_EFF_MAX * width / (width + GEMM_WIDTH_HALF) *
-	       tokens / (tokens + GEMM_TOKENS_HALF);
+	       tokens_efficiency(tokens);
 }
 
 /* Peak FLOP/s of the GEMMs: FP8 runs them at the FP8 rate. */
@@ -487,134 +665,303 @@ peak_flops(const struct est *x, bool gemm)
 	return g->peak_tflops[p] * 1e12;
 }
 
-/* Time of one micro-batch through the slowest stage, split in parts. */
-struct mb_time {
-	double compute, recompute, tp, cp, ep, pp;
+/*
+ * One layer of one micro-batch, and what the first and last stages add.
+ * Stage times are built from these by layer count.
+ */
+struct layer_time {
+	double compute;   /* GEMMs, attention, element-wise, launches */
+	double attn;      /* the attention part of compute */
+	double tp_ar;     /* one TP all-reduce of the layer's activations */
+	double cp;        /* exposed context-parallel communication */
+	double ep;        /* expert all-to-alls */
+	double offload;   /* exposed host copies of an offloaded layer */
+	double logits;    /* output layer and loss (last stage) */
+	double embedding; /* embedding gradient (first stage) */
+	double pp;        /* send/receive per micro-batch */
 };
 
+/*
+ * GEMM time of one layer.  Without grouped GEMM each local expert runs
+ * its own GEMMs on its share of the tokens (k*e/E of a micro-batch's
+ * copies), which the token curve makes slower than one grouped GEMM over
+ * all of them [GUIDE: "enabling grouped GEMM can significantly improve
+ * computation efficiency"].
+ */
+static double
+layer_gemm_s(const struct est *x, const struct flop_parts *fp,
+             double tokens)
+{
+	double per_flop = tokens / x->s.L /
+	                  (peak_flops(x, true) * gemm_efficiency(x));
+	double sbk, slowdown;
+
+	if (x->l->moe_grouped_gemm || fp->experts == 0)
+		return fp->layers * per_flop;
+	sbk = x->seq_local * x->b * x->s.k;
+	slowdown = tokens_efficiency(sbk) /
+	           tokens_efficiency(sbk * x->e / x->s.E);
+	return (fp->layers - fp->experts + fp->experts * slowdown) * per_flop;
+}
+
+/* Compute of one layer and one micro-batch, the logits and the
+ * embedding gradient. */
 static void
-microbatch_compute(const struct est *x, struct mb_time *mt)
+layer_compute(const struct est *x, struct layer_time *lt)
 {
 	const struct layout *l = x->l;
-	struct flop_parts fp;
+	const struct flop_parts *fp = &x->fp;
 	double tokens = x->b * x->w->seq_length / (x->t * x->c);
-	double per_stage = x->s.L / x->p;
 	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
-	double gemm_s, attn_s, elem_s, layer_s, nrc = 0;
+	double elem, overhead = LAYER_OVERHEAD_S;
 	double attn_eff = l->attention == ATTN_FLASH ? ATTN_EFF_FLASH
 	                                             : ATTN_EFF_UNFUSED;
 
-	flops_per_token(x->w->model, x->w->seq_length, &fp);
-	gemm_s = tokens * fp.layers / x->p /
-	         (peak_flops(x, true) * gemm_efficiency(x));
-	attn_s = tokens * fp.scores / x->p / (peak_flops(x, false) * attn_eff);
-	elem_s = per_stage * sb *
-	         (ELEMWISE_BYTES_PER_H * x->s.h /
-	              (l->sequence_parallel ? x->t : 1) +
-	          ELEMWISE_BYTES_PER_F * x->s.f * x->s.gated / x->t) / hbm;
-	layer_s = gemm_s + attn_s + elem_s + LAYER_OVERHEAD_S * per_stage;
-	/* The last stage also runs the output layer and the loss. */
-	mt->compute = layer_s + tokens * fp.logits /
-	              (peak_flops(x, true) * gemm_efficiency(x));
-	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
-	if (l->recompute == RECOMPUTE_FULL)
-		nrc = l->recompute_layers > 0 ? l->recompute_layers : per_stage;
-	mt->recompute = layer_s / 3.0 * nrc / per_stage;
-	if (l->recompute == RECOMPUTE_SELECTIVE &&
-	    l->attention == ATTN_UNFUSED)
-		mt->recompute += attn_s / 3.0;
-	mt->cp = attn_s; /* the ring exchange hides behind attention */
+	lt->attn = tokens * fp->scores / x->s.L /
+	           (peak_flops(x, false) * attn_eff);
+	elem = sb * (ELEMWISE_BYTES_PER_H * x->s.h /
+	             (l->sequence_parallel ? x->t : 1) +
+	             ELEMWISE_BYTES_PER_F * x->s.f * x->s.gated / x->t) / hbm;
+	if (l->cuda_graphs)
+		overhead *= x->moe_frac * CUDA_GRAPH_MOE_EAGER;
+	lt->compute = layer_gemm_s(x, fp, tokens) + lt->attn + elem +
+	              overhead;
+	lt->logits = tokens * fp->logits /
+	             (peak_flops(x, true) * gemm_efficiency(x));
+	lt->embedding = EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
 }
 
-/* Communication of one micro-batch through a stage [PIPE]. */
-static void
-microbatch_comm(const struct est *x, struct mb_time *mt)
+/*
+ * Context-parallel communication of one layer, what attention does not
+ * hide [GUIDE, "cp_comm_type"]: p2p passes K and V around a ring, c-1
+ * steps forward and K, V and their gradients backward, hidden behind
+ * attention; all_gather gathers K and V before attention and
+ * reduce-scatters their gradients, exposed; a2a (Ulysses) exchanges Q,
+ * K, V and the output forward and their gradients backward, exposed;
+ * a2a+p2p runs a2a inside a node and the ring across.  KV heads are
+ * split over tp (one replicated head at least).
+ */
+static double
+layer_cp_comm(const struct est *x, double attn)
 {
 	const struct layout *l = x->l;
-	double per_stage = x->s.L / x->p, ab = x->act_bytes;
-	double sb = x->seq_local * x->b, nrc = 0, ar, ring, a2a, hide;
+	double ab = x->act_bytes, sb = x->seq_local * x->b, c = x->c;
+	double kv = fmax(x->s.kvd / x->t, x->s.dk), qkvo, ring, a2a = 0;
+	double c1 = 1, inner;
 
-	if (l->recompute == RECOMPUTE_FULL)
-		nrc = l->recompute_layers > 0 ? l->recompute_layers : per_stage;
+	if (c <= 1)
+		return 0;
+	qkvo = ab * sb * (2 * x->s.q / x->t + 2 * kv);
+	switch (l->cp_comm) {
+	case CP_COMM_ALL_GATHER:
+		return 2 * (c - 1) * 2 * ab * sb * kv /
+		       group_bw(x, x->t * c, x->t);
+	case CP_COMM_A2A:
+		return 2 * (c - 1) / c * qkvo / group_bw(x, x->t * c, x->t);
+	case CP_COMM_A2A_P2P:
+		c1 = layout_cp_a2a_size(x->w, l);
+		a2a = 2 * (c1 - 1) / c1 * qkvo / group_bw(x, x->t * c1, x->t);
+		break;
+	default:
+		break;
+	}
+	inner = c / c1;
+	ring = 3 * (inner - 1) * 2 * ab * sb * kv /
+	       group_bw(x, x->t * c, x->t * c1);
+	return a2a + fmax(0, ring - attn);
+}
+
+/* Communication of one layer and one micro-batch [PIPE]. */
+static void
+layer_comm(const struct est *x, struct layer_time *lt)
+{
+	const struct layout *l = x->l;
+	double ab = x->act_bytes, sb = x->seq_local * x->b, a2a, copy;
+
 	/* TP: two all-reduces forward, two backward, two more when the
 	 * layer's forward is recomputed (reduce-scatter + all-gather under
 	 * sequence parallel move the same bytes). */
-	ar = allreduce_s(ab * sb * x->s.h, x->t, group_bw(x, x->t, 1));
-	mt->tp = TP_EXPOSED * ar * (4 * per_stage + 2 * nrc);
-	/* CP: c-1 ring steps of the local K and V forward, K, V and their
-	 * gradients backward. */
-	ring = x->c > 1 ? 3 * (x->c - 1) * 2 * ab * sb * x->s.kvd /
-	                      group_bw(x, x->t * x->c, x->t) * per_stage
-	                : 0;
-	hide = mt->cp;
-	mt->cp = fmax(0, ring - hide);
+	lt->tp_ar = (l->tp_comm_overlap ? TP_EXPOSED_OVERLAP : TP_EXPOSED) *
+	            allreduce_s(ab * sb * x->s.h, x->t, group_bw(x, x->t, 1));
+	lt->cp = layer_cp_comm(x, lt->attn);
 	/* EP: dispatch and combine all-to-alls, forward and backward. */
 	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
 	                     group_bw(x, x->te * x->e, x->te)
 	               : 0;
-	mt->ep = a2a * per_stage * (x->s.L > 0 ? x->s.Lmoe / x->s.L : 0);
+	lt->ep = a2a * x->moe_frac;
 	/* PP: activations forward and gradients backward per boundary;
 	 * interleaving crosses v times as many boundaries. */
-	mt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
+	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
 	                        (l->sequence_parallel ? x->t : 1) /
 	                        group_bw(x, x->t * x->c * x->d + 1,
 	                                 x->t * x->c * x->d)
 	                  : 0;
+	/* An offloaded layer's activations go out during its forward,
+	 * overlapped with the next layer's forward (a third of the work),
+	 * and come back during the backward (two thirds). */
+	lt->offload = 0;
+	if (l->offload_layers > 0) {
+		copy = x->a_full / HOST_LINK_BYTES_PER_S;
+		lt->offload = fmax(0, copy - lt->compute / 3) +
+		              fmax(0, copy - 2 * lt->compute / 3);
+	}
+}
+
+/* One micro-batch through one stage, in parts. */
+struct stage_time {
+	double compute, recompute, tp, cp, ep, pp, offload, total;
+};
+
+/* One micro-batch through stage st, from the per-layer parts. */
+static void
+stage_time(const struct est *x, const struct layer_time *lt,
+           const struct stage *st, struct stage_time *out)
+{
+	const struct layout *l = x->l;
+	double n = st->layers, nrc = recomputed_layers(x, n);
+
+	out->compute = n * lt->compute + (st->last ? lt->logits : 0) +
+	               (st->first ? lt->embedding : 0);
+	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
+	out->recompute = nrc * lt->compute / 3;
+	if (l->recompute == RECOMPUTE_SELECTIVE && l->attention == ATTN_UNFUSED)
+		out->recompute += n * lt->attn / 3;
+	out->tp = lt->tp_ar * (4 * n + 2 * nrc);
+	out->cp = n * lt->cp;
+	out->ep = n * lt->ep;
+	out->pp = lt->pp;
+	out->offload = fmin(l->offload_layers, n) * lt->offload;
+	out->total = out->compute + out->recompute + out->tp + out->cp +
+	             out->ep + out->pp + out->offload;
 }
 
 /*
  * Data-parallel gradient reduction and parameter gathering, overlapped
  * with the backward of the last and the forward of the first
- * micro-batch; returns the exposed part.
+ * micro-batch when their overlap is on; returns the exposed part.
+ * Parameters are gathered in 16 bits, in 8 with fp8_param_gather.
  */
 static double
-dp_exposed(const struct est *x, double params, double t_mb,
-           double *total)
+dp_exposed(const struct est *x, double params, double t_mb)
 {
-	double wt, gr, opt, n = x->d * x->c, bw, rs, ag;
+	const struct layout *l = x->l;
+	double wt, gr, opt, n = x->d * x->c, bw, rs, ag, gather;
 
-	bytes_per_param(x->w->precision, &wt, &gr, &opt);
-	if (n <= 1) {
-		*total = 0;
+	bytes_per_param(x, &wt, &gr, &opt);
+	if (n <= 1)
 		return 0;
-	}
 	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	if (x->l->distributed_optimizer) {
+	gather = l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
+	if (l->distributed_optimizer) {
 		rs = (n - 1) / n * params * gr / bw;
-		ag = (n - 1) / n * params * 2 / bw;
+		ag = (n - 1) / n * params * gather / bw;
 	} else {
 		rs = allreduce_s(params * gr, n, bw);
 		ag = 0;
 	}
-	*total = rs + ag;
-	return fmax(0, rs - DP_OVERLAP * t_mb * 2 / 3) +
-	       fmax(0, ag - DP_OVERLAP * t_mb / 3);
+	return fmax(0, rs - (l->overlap_grad_reduce ? DP_OVERLAP : 0) *
+	                    t_mb * 2 / 3) +
+	       fmax(0, ag - (l->overlap_param_gather ? DP_OVERLAP : 0) *
+	                    t_mb / 3);
+}
+
+/*
+ * FSDP gathers every layer's weights forward and again backward and
+ * reduce-scatters its gradients, each micro-batch, layer by layer under
+ * the layer's compute [GUIDE]; returns the exposed time of one
+ * micro-batch.
+ */
+static double
+fsdp_exposed(const struct est *x, double params, double t_mb)
+{
+	double wt, gr, opt, n = x->d * x->c, bw, gather, comm;
+
+	bytes_per_param(x, &wt, &gr, &opt);
+	if (n <= 1)
+		return 0;
+	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
+	gather = x->l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
+	comm = (n - 1) / n * params * (2 * gather + gr) / bw;
+	return fmax(0, comm - t_mb);
+}
+
+/*
+ * Optimizer step: read and write the resident state (fp32 master weights
+ * and two moments: 2 x 12 bytes), read the main gradients, write the
+ * weights, and write and read any transient buffer; per parameter of a
+ * shard (30 bytes in bf16).
+ */
+static double
+optimizer_step_s(const struct est *x, const struct stage *st)
+{
+	double wt, gr, opt, shard = x->sharded ? x->d * x->c : 1;
+	double bytes;
+
+	bytes_per_param(x, &wt, &gr, &opt);
+	bytes = 2 * opt + gr + wt + 2 * x->w->opt_transient_bytes;
+	return bytes * (st->dense / shard + st->expert) /
+	       hbm_bytes_per_s(x->w->gpu);
+}
+
+/* The stage whose GPUs hold the most parameters. */
+static const struct stage *
+heaviest_stage(const struct est *x)
+{
+	const struct stage *h = &x->stage[0];
+
+	for (int i = 1; i < x->nstages; i++)
+		if (x->stage[i].dense + x->stage[i].expert >
+		    h->dense + h->expert)
+			h = &x->stage[i];
+	return h;
+}
+
+/* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */
+static void
+pipeline_times(const struct est *x, const struct layer_time *lt,
+               struct stage_time *slowest, double *unbalance)
+{
+	double sum;
+
+	stage_time(x, lt, &x->stage[0], slowest);
+	sum = slowest->total;
+	for (int i = 1; i < x->nstages; i++) {
+		struct stage_time t;
+
+		stage_time(x, lt, &x->stage[i], &t);
+		/* Rank 1 stands for the p - 2 middle stages. */
+		sum += i == 2 ? (x->p - 2) * t.total : t.total;
+		if (t.total > slowest->total)
+			*slowest = t;
+	}
+	*unbalance = x->nstages > 1 ? slowest->total / (sum / x->p) - 1 : 0;
 }
 
 static void
 estimate_time(const struct est *x, struct estimate *out)
 {
-	struct mb_time mt;
-	double t_mb, params = fmax(x->dense_first, x->dense_last);
-	double shard = x->l->distributed_optimizer ? x->d * x->c : 1;
-	double dp_total, opt_s;
+	const struct stage *heavy = heaviest_stage(x);
+	struct layer_time lt;
+	struct stage_time st;
+	double t_mb, params = heavy->dense + heavy->expert;
 
-	microbatch_compute(x, &mt);
-	microbatch_comm(x, &mt);
-	t_mb = mt.compute + mt.recompute + mt.tp + mt.cp + mt.ep + mt.pp;
-	out->compute_s = x->m * mt.compute;
-	out->recompute_s = x->m * mt.recompute;
-	out->tp_comm_s = x->m * mt.tp;
-	out->cp_comm_s = x->m * mt.cp;
-	out->ep_comm_s = x->m * mt.ep;
-	out->pp_comm_s = x->m * mt.pp;
+	layer_compute(x, &lt);
+	layer_comm(x, &lt);
+	pipeline_times(x, &lt, &st, &out->unbalance_ratio);
+	t_mb = st.total;
+	out->compute_s = x->m * st.compute;
+	out->recompute_s = x->m * st.recompute;
+	out->tp_comm_s = x->m * st.tp;
+	out->cp_comm_s = x->m * st.cp;
+	out->ep_comm_s = x->m * st.ep;
+	out->pp_comm_s = x->m * st.pp;
+	out->offload_s = x->m * st.offload;
 	/* Fill and drain: (p-1)/v micro-batch slots [PIPE]. */
 	out->bubble_s = (x->p - 1) / x->v * t_mb;
-	out->dp_comm_s = dp_exposed(x, params + x->expert_stage, t_mb,
-	                            &dp_total);
-	opt_s = OPT_STEP_BYTES * (params / shard + x->expert_stage) /
-	        hbm_bytes_per_s(x->w->gpu);
-	out->step_s = x->m * t_mb + out->bubble_s + out->dp_comm_s + opt_s;
+	out->dp_comm_s = x->l->fsdp ? x->m * fsdp_exposed(x, params, t_mb)
+	                            : dp_exposed(x, params, t_mb);
+	out->step_s = x->m * t_mb + out->bubble_s + out->dp_comm_s +
+	              optimizer_step_s(x, heavy);
 	out->bubble_ratio = out->bubble_s / out->step_s;
 }
 
@@ -638,10 +985,14 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	x->seq_local = (double)w->seq_length / l->cp;
 	x->act_bytes = w->precision == PREC_FP32 ? 4 : 2;
 	x->gemm_in_bytes = w->precision == PREC_FP8 ? 1 : x->act_bytes;
+	x->moe_frac = x->s.L > 0 ? x->s.Lmoe / x->s.L : 0;
+	x->sharded = l->distributed_optimizer || l->fsdp;
 	/* GPT-3, BERT and T5 recipes train with dropout 0.1; the RoPE-era
 	 * recipes (Llama, Mistral, Qwen, ...) set it to 0. */
 	x->dropout = w->model->position_embedding_type != POS_ROPE;
 	count_params(x);
+	layer_activation_sizes(x);
+	flops_per_token(w->model, w->seq_length, &x->fp);
 }
 
 void
@@ -651,13 +1002,15 @@ estimate_layout(const struct workload *w, const struct layout *l,
 	struct est x;
 	double world = workload_world(w), capacity;
 	double tokens = (double)l->gbs * w->seq_length;
+	const struct stage *heavy;
 
 	est_init(&x, w, l);
+	heavy = heaviest_stage(&x);
 	out->params_total = model_params(w->model);
-	out->params_per_gpu = fmax(x.dense_first, x.dense_last) +
-	                      x.expert_stage;
-	out->flops_per_step = estimate_flops_per_step(w->model, w->seq_length,
-	                                              l->gbs);
+	out->params_per_gpu = heavy->dense + heavy->expert;
+	/* estimate_flops_per_step() from the parts already at hand. */
+	out->flops_per_step = tokens * (x.fp.layers + x.fp.scores +
+	                                x.fp.logits);
 	out->flops_per_step_nemo =
 		estimate_flops_per_step_nemo(w->model, w->seq_length, l->gbs);
 	estimate_memory(&x, &out->mem);

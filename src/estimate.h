@@ -17,7 +17,8 @@ struct memory_breakdown {
 	double gradients;
 	double optimizer;
 	double activations;
-	double buffers;   /* CUDA context, NCCL, allocator fragmentation */
+	double buffers;   /* CUDA context, NCCL, allocator fragmentation,
+	                   * CUDA graphs' static buffers */
 	double total;
 };
 
@@ -38,7 +39,11 @@ struct estimate {
 	double dp_comm_s;
 	double pp_comm_s;
 	double bubble_s;
+	double offload_s;           /* activation copies to and from host */
 	double bubble_ratio;        /* idle fraction of the pipeline */
+	/* Pipeline stage imbalance: the slowest stage's micro-batch time
+	 * over the mean of all stages', minus one (0 with one stage). */
+	double unbalance_ratio;
 	double tokens_per_s_per_gpu;
 	double tflops_per_gpu;      /* model TFLOP/s per GPU */
 	double mfu;                 /* against the GPU's dense peak */

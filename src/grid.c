@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,47 +119,148 @@ grid_result_release(struct grid_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/* ---- names ---------------------------------------------------------------- */
+/* ---- names ------------------------------------------------------------ */
 
-/* The NeMo naming scheme, extended for the axes this campaign searches. */
+/* A name being built, longer than a candidate's so that overflow shows. */
+struct name_buf {
+	char s[512];
+	size_t n;
+};
+
+/* Append a formatted token to a name. */
+static void name_add(struct name_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+name_add(struct name_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->n >= sizeof b->s)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+	va_end(ap);
+	b->n = n < 0 ? sizeof b->s : b->n + (size_t)n;
+}
+
+/* Whether an axis has more than one value, so names must show it. */
+static bool
+searched(const struct grid_axis *a)
+{
+	return a->n > 1;
+}
+
+/* Short names of FP8 recipes and CP communication types for candidate
+ * names, which hold only [A-Za-z0-9._-]. */
+static const char *const fp8_short[] = { "dl", "tw", "mx", "bw" };
+static const char *const cp_comm_short[] = { "p2p", "ag", "a2a", "a2ap2p" };
+
+/* The recompute part of a name: "_rc_sel", "_rc_full4" (block, layers
+ * recomputed per stage), "_rc_unif2" (uniform, layers per chunk). */
+static void
+name_recompute(const struct grid_spec *spec, const struct workload *w,
+               const struct layout *l, struct name_buf *b)
+{
+	int split = layout_split_layers(w->model, l);
+	int layers;
+
+	if (!searched(&spec->recompute) && !searched(&spec->recompute_layers) &&
+	    !searched(&spec->recompute_method))
+		return;
+	if (l->recompute != RECOMPUTE_FULL) {
+		name_add(b, "_rc_%s", recompute_short(l->recompute));
+	} else if (l->recompute_method == RECOMPUTE_UNIFORM) {
+		layers = l->recompute_layers ? l->recompute_layers
+		         : split / (l->pp * (l->vp > 1 ? l->vp : 1));
+		name_add(b, "_rc_unif%d", layers);
+	} else {
+		layers = l->recompute_layers ? l->recompute_layers
+		         : split / l->pp;
+		name_add(b, "_rc_full%d", layers);
+	}
+}
+
+/* The switches this campaign searches, one token each. */
+static void
+name_switches(const struct grid_spec *spec, const struct layout *l,
+              struct name_buf *b)
+{
+	if (searched(&spec->etp)) name_add(b, "_etp_%d", layout_etp(l));
+	if (searched(&spec->sp)) name_add(b, "_sp_%d", l->sequence_parallel);
+	if (searched(&spec->distopt))
+		name_add(b, "_do_%d", l->distributed_optimizer);
+	if (searched(&spec->attention))
+		name_add(b, "_attn_%s", attention_name(l->attention));
+	if (searched(&spec->account_embedding))
+		name_add(b, "_ae_%d", l->account_embedding);
+	if (searched(&spec->account_loss))
+		name_add(b, "_al_%d", l->account_loss);
+	if (searched(&spec->fp8_recipe))
+		name_add(b, "_fp8_%s", fp8_short[l->fp8_recipe]);
+	if (searched(&spec->fp8_param_gather))
+		name_add(b, "_fpg_%d", l->fp8_param_gather);
+	if (searched(&spec->cuda_graphs)) name_add(b, "_cg_%d", l->cuda_graphs);
+	if (searched(&spec->tp_overlap))
+		name_add(b, "_tpo_%d", l->tp_comm_overlap);
+	if (searched(&spec->ogr))
+		name_add(b, "_ogr_%d", l->overlap_grad_reduce);
+	if (searched(&spec->opg))
+		name_add(b, "_opg_%d", l->overlap_param_gather);
+	if (searched(&spec->fsdp)) name_add(b, "_fsdp_%d", l->fsdp);
+	if (searched(&spec->cp_comm))
+		name_add(b, "_cpc_%s", cp_comm_short[l->cp_comm]);
+	if (searched(&spec->grouped_gemm))
+		name_add(b, "_gg_%d", l->moe_grouped_gemm);
+	if (searched(&spec->offload))
+		name_add(b, "_off_%d", l->offload_layers);
+}
+
+/* FNV-1a, 32 bits (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
+static unsigned
+name_hash(const char *s, size_t n)
+{
+	unsigned h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/*
+ * The NeMo naming scheme, extended for the axes this campaign searches.
+ * A name too long for a candidate keeps its head and ends in a hash of
+ * the whole, so that names stay unique.
+ */
 static void
 candidate_name(const struct grid_spec *spec, const struct workload *w,
                const char *prefix, struct candidate *c)
 {
 	const struct layout *l = &c->layout;
-	char vp[16], rc[32] = "", extra[64] = "";
-	int n = 0;
+	struct name_buf b = { .n = 0 };
+	size_t keep = sizeof c->name - 11; /* "_h", 8 digits, NUL */
 
+	name_add(&b, "%s_tp_%d_pp_%d_cp_%d_ep_%d_mbs_%d_vp_", prefix, l->tp,
+	         l->pp, l->cp, l->ep, l->mbs);
 	if (l->vp > 1)
-		snprintf(vp, sizeof vp, "%d", l->vp);
+		name_add(&b, "%d", l->vp);
 	else
-		snprintf(vp, sizeof vp, "None");
-	if (spec->name_rc) {
-		int layers = l->recompute_layers ? l->recompute_layers
-		             : w->model->num_layers / l->pp;
-
-		if (l->recompute == RECOMPUTE_FULL)
-			snprintf(rc, sizeof rc, "_rc_full%d", layers);
-		else
-			snprintf(rc, sizeof rc, "_rc_%s",
-			         recompute_short(l->recompute));
+		name_add(&b, "None");
+	name_add(&b, "_seq_%d_gbs_%d", w->seq_length, l->gbs);
+	name_recompute(spec, w, l, &b);
+	name_switches(spec, l, &b);
+	if (b.n < sizeof c->name) {
+		memcpy(c->name, b.s, b.n + 1);
+		return;
 	}
-	if (spec->name_etp)
-		n += snprintf(extra + n, sizeof extra - (size_t)n, "_etp_%d",
-		              layout_etp(l));
-	if (spec->name_sp && n < (int)sizeof extra)
-		n += snprintf(extra + n, sizeof extra - (size_t)n, "_sp_%d",
-		              l->sequence_parallel);
-	if (spec->name_do && n < (int)sizeof extra)
-		n += snprintf(extra + n, sizeof extra - (size_t)n, "_do_%d",
-		              l->distributed_optimizer);
-	if (spec->name_attn && n < (int)sizeof extra)
-		snprintf(extra + n, sizeof extra - (size_t)n, "_attn_%s",
-		         attention_name(l->attention));
-	snprintf(c->name, sizeof c->name,
-	         "%s_tp_%d_pp_%d_cp_%d_ep_%d_mbs_%d_vp_%s_seq_%d_gbs_%d%s%s",
-	         prefix, l->tp, l->pp, l->cp, l->ep, l->mbs, vp,
-	         w->seq_length, l->gbs, rc, extra);
+	if (b.n > sizeof b.s - 1)
+		b.n = sizeof b.s - 1;
+	memcpy(c->name, b.s, keep);
+	snprintf(c->name + keep, sizeof c->name - keep, "_h%08x",
+	         name_hash(b.s, b.n));
 }
 
 void
@@ -172,7 +274,7 @@ grid_candidate(const struct grid_spec *spec, const struct workload *w,
 	candidate_name(spec, w, name_prefix, out);
 }
 
-/* ---- the walk --------------------------------------------------------------- */
+/* ---- the walk --------------------------------------------------------- */
 
 struct walk {
 	const struct grid_spec *spec;
@@ -186,15 +288,19 @@ struct walk {
 
 #define PROGRESS_EVERY (1LL << 20)
 
+/* Count n combinations, left out by rule unless it is LAYOUT_OK. */
 static void
 walk_count(struct walk *wk, long long n, enum layout_rule rule)
 {
 	struct grid_stats *st = &wk->res->stats;
 
 	st->examined += n;
-	if (rule != LAYOUT_OK) {
-		st->invalid += n;
-		st->invalid_by_rule[rule] += n;
+	st->by_rule[rule] += n;
+	switch (layout_rule_kind(rule)) {
+	case RULE_KIND_INVALID: st->invalid += n; break;
+	case RULE_KIND_NO_EFFECT: st->no_effect += n; break;
+	case RULE_KIND_CONTROL: st->removed += n; break;
+	case RULE_KIND_OK: break;
 	}
 	if (wk->progress && st->examined >= wk->next_progress) {
 		wk->progress(wk->arg, st->examined, wk->total);
@@ -202,22 +308,45 @@ walk_count(struct walk *wk, long long n, enum layout_rule rule)
 	}
 }
 
-/* Check, estimate and offer one fully specified layout. */
+/* The search controls an estimate answers: bubble, then imbalance. */
+static enum layout_rule
+estimate_control(const struct grid_spec *spec, const struct estimate *e)
+{
+	if (spec->max_bubble >= 0 && e->bubble_ratio > spec->max_bubble)
+		return RULE_BUBBLE;
+	if (spec->max_unbalance >= 0 &&
+	    e->unbalance_ratio > spec->max_unbalance)
+		return RULE_UNBALANCE;
+	return LAYOUT_OK;
+}
+
+/*
+ * Check, estimate and offer one fully specified layout: Megatron-LM's
+ * rules first, then the placement rules, then the controls on the
+ * estimate, so that a layout is blamed on the first kind it breaks.
+ */
 static void
 walk_leaf(struct walk *wk, struct layout *l)
 {
 	enum layout_rule rule = layout_check(wk->w, l);
 	struct candidate c;
 
-	walk_count(wk, 1, rule);
-	if (rule != LAYOUT_OK)
+	if (rule == LAYOUT_OK)
+		rule = layout_topology(wk->w, l, wk->spec->relax);
+	if (rule != LAYOUT_OK) {
+		walk_count(wk, 1, rule);
 		return;
-	wk->res->stats.valid++;
+	}
 	c.layout = *l;
 	c.base = false;
 	c.rank = 0;
 	c.name[0] = '\0';
 	estimate_layout(wk->w, l, &c.est);
+	rule = estimate_control(wk->spec, &c.est);
+	walk_count(wk, 1, rule);
+	if (rule != LAYOUT_OK)
+		return;
+	wk->res->stats.valid++;
 	if (c.est.memory_status == MEM_SAFE)
 		wk->res->stats.safe++;
 	else
@@ -229,28 +358,95 @@ walk_leaf(struct walk *wk, struct layout *l)
 	heap_offer(wk->res, &c);
 }
 
-/* The memory and speed switches, innermost. */
+/* The switches that change speed only, innermost. */
+static void
+walk_speed(struct walk *wk, struct layout *l)
+{
+	const struct grid_spec *s = wk->spec;
+
+	for (int a = 0; a < s->attention.n; a++)
+	for (int b = 0; b < s->tp_overlap.n; b++)
+	for (int c = 0; c < s->cuda_graphs.n; c++)
+	for (int d = 0; d < s->fp8_recipe.n; d++)
+	for (int e = 0; e < s->fp8_param_gather.n; e++)
+	for (int f = 0; f < s->cp_comm.n; f++)
+	for (int g = 0; g < s->grouped_gemm.n; g++) {
+		l->attention = (enum attention_impl)s->attention.v[a];
+		l->tp_comm_overlap = s->tp_overlap.v[b] != 0;
+		l->cuda_graphs = s->cuda_graphs.v[c] != 0;
+		l->fp8_recipe = (enum fp8_recipe)s->fp8_recipe.v[d];
+		l->fp8_param_gather = s->fp8_param_gather.v[e] != 0;
+		l->cp_comm = (enum cp_comm)s->cp_comm.v[f];
+		l->moe_grouped_gemm = s->grouped_gemm.v[g] != 0;
+		walk_leaf(wk, l);
+	}
+}
+
+/* Combinations walk_speed visits. */
+static long long
+speed_size(const struct grid_spec *s)
+{
+	return (long long)s->attention.n * s->tp_overlap.n *
+	       s->cuda_graphs.n * s->fp8_recipe.n * s->fp8_param_gather.n *
+	       s->cp_comm.n * s->grouped_gemm.n;
+}
+
+/* The switches that change memory: sequence parallel, sharding, DP
+ * overlap, offloading. */
+static void
+walk_memory(struct walk *wk, struct layout *l)
+{
+	const struct grid_spec *s = wk->spec;
+
+	for (int a = 0; a < s->sp.n; a++)
+	for (int b = 0; b < s->distopt.n; b++)
+	for (int c = 0; c < s->fsdp.n; c++)
+	for (int d = 0; d < s->ogr.n; d++)
+	for (int e = 0; e < s->opg.n; e++)
+	for (int f = 0; f < s->offload.n; f++) {
+		l->sequence_parallel = s->sp.v[a] < 0 ? l->tp > 1
+		                                      : s->sp.v[a] != 0;
+		l->distributed_optimizer = s->distopt.v[b] != 0;
+		l->fsdp = s->fsdp.v[c] != 0;
+		l->overlap_grad_reduce = s->ogr.v[d] != 0;
+		/* auto: on where Megatron-LM allows it */
+		l->overlap_param_gather = s->opg.v[e] < 0
+			? l->overlap_grad_reduce &&
+			  (l->distributed_optimizer || l->fsdp)
+			: s->opg.v[e] != 0;
+		l->offload_layers = s->offload.v[f];
+		walk_speed(wk, l);
+	}
+}
+
+/* Combinations walk_memory visits below one call. */
+static long long
+memory_size(const struct grid_spec *s)
+{
+	return (long long)s->sp.n * s->distopt.n * s->fsdp.n * s->ogr.n *
+	       s->opg.n * s->offload.n;
+}
+
+/* Recompute kinds; layer counts and methods only for full recompute. */
 static void
 walk_switches(struct walk *wk, struct layout *l)
 {
 	const struct grid_spec *s = wk->spec;
 
-	for (int a = 0; a < s->recompute.n; a++)
-	for (int b = 0; b < s->recompute_layers.n; b++)
-	for (int c = 0; c < s->sp.n; c++)
-	for (int d = 0; d < s->distopt.n; d++)
-	for (int e = 0; e < s->attention.n; e++) {
+	for (int a = 0; a < s->recompute.n; a++) {
+		bool full = s->recompute.v[a] == RECOMPUTE_FULL;
+		int nb = full ? s->recompute_layers.n : 1;
+		int nm = full ? s->recompute_method.n : 1;
+
 		l->recompute = (enum recompute)s->recompute.v[a];
-		/* Layer counts only mean something for full recompute. */
-		if (l->recompute != RECOMPUTE_FULL && b > 0)
-			break;
-		l->recompute_layers = l->recompute == RECOMPUTE_FULL
-		                      ? s->recompute_layers.v[b] : 0;
-		l->sequence_parallel = s->sp.v[c] < 0 ? l->tp > 1
-		                                      : s->sp.v[c] != 0;
-		l->distributed_optimizer = s->distopt.v[d] != 0;
-		l->attention = (enum attention_impl)s->attention.v[e];
-		walk_leaf(wk, l);
+		for (int b = 0; b < nb; b++)
+		for (int m = 0; m < nm; m++) {
+			l->recompute_layers = full ? s->recompute_layers.v[b]
+			                           : 0;
+			l->recompute_method = (enum recompute_method)
+				s->recompute_method.v[m];
+			walk_memory(wk, l);
+		}
 	}
 }
 
@@ -261,11 +457,12 @@ switches_size(const struct grid_spec *s)
 
 	for (int i = 0; i < s->recompute.n; i++)
 		kinds += s->recompute.v[i] == RECOMPUTE_FULL
-		         ? s->recompute_layers.n : 1;
-	return kinds * s->sp.n * s->distopt.n * s->attention.n;
+		         ? (long long)s->recompute_layers.n *
+		           s->recompute_method.n : 1;
+	return kinds * memory_size(s) * speed_size(s);
 }
 
-/* Everything below tp, pp and cp. */
+/* Everything below tp, pp, cp and the pipeline split. */
 static void
 walk_inner(struct walk *wk, struct layout *l)
 {
@@ -301,15 +498,18 @@ inner_size(const struct grid_spec *s)
 long long
 grid_spec_size(const struct grid_spec *s)
 {
-	double n = (double)s->tp.n * s->pp.n * s->cp.n * (double)inner_size(s);
+	double n = (double)s->tp.n * s->pp.n * s->cp.n *
+	           s->account_embedding.n * s->account_loss.n *
+	           (double)inner_size(s);
 
 	return n >= (double)LLONG_MAX ? LLONG_MAX : (long long)n;
 }
 
 /*
- * The rules tp, pp and cp decide alone, in layout_check's order so
- * that a pruned combination is blamed on the rule layout_check would
- * name; the model-parallel bounds are the grid's own.
+ * The rules tp, pp, cp and the pipeline split decide alone, in
+ * layout_check's order so that a pruned combination is blamed on the
+ * rule layout_check would name; the model-parallel bounds are the
+ * grid's own.
  */
 static enum layout_rule
 outer_rule(const struct walk *wk, const struct layout *l)
@@ -327,7 +527,7 @@ outer_rule(const struct walk *wk, const struct layout *l)
 		return RULE_HEADS;
 	if (g % l->tp != 0 && !(l->tp > g && l->tp % g == 0))
 		return RULE_GROUPS;
-	if (m->num_layers % l->pp != 0)
+	if (layout_split_layers(m, l) % l->pp != 0)
 		return RULE_LAYERS_PP;
 	return LAYOUT_OK;
 }
@@ -348,12 +548,16 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 	memset(&l, 0, sizeof(l));
 	for (int a = 0; a < spec->tp.n; a++)
 	for (int b = 0; b < spec->pp.n; b++)
-	for (int c = 0; c < spec->cp.n; c++) {
+	for (int c = 0; c < spec->cp.n; c++)
+	for (int d = 0; d < spec->account_embedding.n; d++)
+	for (int e = 0; e < spec->account_loss.n; e++) {
 		enum layout_rule rule;
 
 		l.tp = spec->tp.v[a];
 		l.pp = spec->pp.v[b];
 		l.cp = spec->cp.v[c];
+		l.account_embedding = spec->account_embedding.v[d] != 0;
+		l.account_loss = spec->account_loss.v[e] != 0;
 		rule = outer_rule(&wk, &l);
 		if (rule != LAYOUT_OK) {
 			walk_count(&wk, inner, rule);
@@ -483,11 +687,47 @@ auto_gbs(const struct campaign *c)
 	return 1024; /* NeMo 2.0's GPT class default */
 }
 
-/* Whether an axis has more than one value, so names must show it. */
-static bool
-searched(const struct grid_axis *a)
+/* A boolean axis from a bit set: BIT(0) off, BIT(1) on; dflt when 0. */
+static void
+axis_bools(struct grid_axis *a, unsigned bits, unsigned dflt)
 {
-	return a->n > 1;
+	axis_from_bits(a, bits ? bits : dflt, 2);
+}
+
+/* The tuning guide's switches.  Grouped GEMM only matters with experts,
+ * so a dense model keeps one value of it. */
+static void
+spec_switches(struct grid_spec *spec, const struct campaign *c)
+{
+	const struct search_space *s = &c->search;
+
+	axis_bools(&spec->account_embedding, s->account_embedding, BIT(0));
+	axis_bools(&spec->account_loss, s->account_loss, BIT(0));
+	axis_from_bits(&spec->recompute_method, s->recompute_method
+	               ? s->recompute_method : BIT(RECOMPUTE_BLOCK), 2);
+	axis_bools(&spec->fsdp, s->fsdp, BIT(0));
+	axis_bools(&spec->ogr, s->overlap_grad_reduce, BIT(1));
+	if (s->overlap_param_gather == 0)
+		axis_push(&spec->opg, -1);
+	else
+		axis_from_bits(&spec->opg, s->overlap_param_gather, 2);
+	if (s->offload_layers.is_auto || s->offload_layers.n == 0)
+		axis_push(&spec->offload, 0);
+	else
+		axis_from_list(&spec->offload, &s->offload_layers);
+	axis_bools(&spec->tp_overlap, s->tp_comm_overlap, BIT(0));
+	axis_bools(&spec->cuda_graphs, s->cuda_graphs, BIT(0));
+	axis_from_bits(&spec->fp8_recipe, s->fp8_recipe ? s->fp8_recipe
+	               : BIT(FP8_DELAYED), 4);
+	axis_bools(&spec->fp8_param_gather, s->fp8_param_gather, BIT(0));
+	axis_from_bits(&spec->cp_comm, s->cp_comm_type ? s->cp_comm_type
+	               : BIT(CP_COMM_P2P), 4);
+	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
+	if (c->model.num_experts == 0)
+		spec->grouped_gemm.n = 1;
+	spec->relax = s->relax;
+	spec->max_bubble = s->max_bubble_ratio;
+	spec->max_unbalance = s->max_unbalance_ratio;
 }
 
 static void
@@ -520,6 +760,24 @@ spec_lists(struct grid_spec *spec, const struct campaign *c)
 	               ? s->distributed_optimizer : BIT(1), 2);
 	axis_from_bits(&spec->attention, s->attention ? s->attention
 	               : BIT(ATTN_FLASH), 2);
+	spec_switches(spec, c);
+}
+
+/* Warnings about switch lists that leave some value no valid layout. */
+static void
+spec_notes(const struct grid_spec *spec, struct strbuf *notes)
+{
+	bool fsdp_on = false, distopt_off = false;
+
+	for (int i = 0; i < spec->fsdp.n; i++)
+		fsdp_on |= spec->fsdp.v[i] != 0;
+	for (int i = 0; i < spec->distopt.n; i++)
+		distopt_off |= spec->distopt.v[i] == 0;
+	if (fsdp_on && !distopt_off)
+		strbuf_addstr(notes, "warning: FSDP replaces the distributed "
+		              "optimizer: with search.distributed_optimizer "
+		              "only true, no FSDP candidate can be valid (add "
+		              "false to it)\n");
 }
 
 int
@@ -553,12 +811,7 @@ grid_spec_init(struct grid_spec *spec, const struct campaign *c,
 		axis_divisors(&spec->vp, c->model.num_layers,
 		              c->model.num_layers);
 	}
-	spec->name_rc = searched(&spec->recompute) ||
-	                searched(&spec->recompute_layers);
-	spec->name_etp = searched(&spec->etp);
-	spec->name_sp = searched(&spec->sp);
-	spec->name_do = searched(&spec->distopt);
-	spec->name_attn = searched(&spec->attention);
+	spec_notes(spec, notes);
 	return 0;
 }
 

@@ -25,17 +25,29 @@ struct grid_axis {
 /* Resolved value lists ("auto" expanded) and bounds. */
 struct grid_spec {
 	struct grid_axis tp, pp, cp, ep, etp, vp, mbs, gbs;
+	struct grid_axis account_embedding, account_loss; /* 0, 1 */
 	struct grid_axis recompute;        /* enum recompute values */
 	struct grid_axis recompute_layers; /* for full; 0 = all layers */
+	struct grid_axis recompute_method; /* for full; enum recompute_method */
 	struct grid_axis sp;               /* -1 auto (tp > 1), 0, 1 */
 	struct grid_axis distopt;          /* 0, 1 */
+	struct grid_axis fsdp;             /* 0, 1 */
+	struct grid_axis ogr;              /* overlap_grad_reduce 0, 1 */
+	struct grid_axis opg;              /* overlap_param_gather -1 auto */
+	struct grid_axis offload;          /* activation offload layers */
 	struct grid_axis attention;        /* enum attention_impl */
+	struct grid_axis tp_overlap;       /* tp_comm_overlap 0, 1 */
+	struct grid_axis cuda_graphs;      /* 0, 1 */
+	struct grid_axis fp8_recipe;       /* enum fp8_recipe */
+	struct grid_axis fp8_param_gather; /* 0, 1 */
+	struct grid_axis cp_comm;          /* enum cp_comm */
+	struct grid_axis grouped_gemm;     /* 0, 1; one value when dense */
 	int min_mp, max_mp;
+	unsigned relax;                    /* BIT(RELAX_*) turned off */
+	double max_bubble, max_unbalance;  /* < 0: no limit */
 	/* How vp values are chosen: the list, every divisor of the layers
 	 * per stage, or NeMo's one layer per virtual stage when pp > 2. */
 	enum { VP_LIST, VP_DIVISORS, VP_NEMO } vp_rule;
-	/* Which axes have more than one value: they go into names. */
-	bool name_rc, name_etp, name_sp, name_do, name_attn;
 };
 
 struct candidate {
@@ -46,10 +58,17 @@ struct candidate {
 	char name[192];
 };
 
+/*
+ * What the walk saw: examined = valid + invalid + no_effect + removed,
+ * each of the last three split by rule in by_rule (layout_rule_kind
+ * says which kind a rule is).
+ */
 struct grid_stats {
 	long long examined;
-	long long invalid;
-	long long invalid_by_rule[RULE_COUNT];
+	long long invalid;        /* Megatron-LM would refuse them */
+	long long no_effect;      /* a switch that changes nothing there */
+	long long removed;        /* left out by a search control */
+	long long by_rule[RULE_COUNT];
 	long long valid;
 	long long safe, oom_risk;
 	long long dropped;        /* valid but beyond max_candidates */

@@ -24,13 +24,108 @@ set_text(struct template_vars *v, const char *name, const char *s)
 	template_vars_set_str(v, name, s && *s ? s : NULL);
 }
 
+/*
+ * Megatron-LM's --recompute-method and --recompute-num-layers for full
+ * recompute (recompute.py): "block" recomputes the first N layers of
+ * each model chunk, "uniform" splits every chunk into runs of N layers
+ * and keeps only each run's input.  Block over every layer is uniform
+ * with runs of one; uniform with 0 is one run per model chunk.
+ */
+static void
+vars_recompute(struct template_vars *v, const struct campaign *c,
+               const struct layout *l)
+{
+	int vp = l->vp > 1 ? l->vp : 1;
+	int chunk = layout_split_layers(&c->model, l) / (l->pp * vp);
+	bool full = l->recompute == RECOMPUTE_FULL;
+	bool uniform = l->recompute_method == RECOMPUTE_UNIFORM;
+
+	template_vars_set_str(v, "recompute", recompute_name(l->recompute));
+	template_vars_set_bool(v, "recompute_full", full);
+	template_vars_set_bool(v, "recompute_selective",
+	                       l->recompute == RECOMPUTE_SELECTIVE);
+	template_vars_set_int(v, "recompute_layers", l->recompute_layers);
+	template_vars_set_str(v, "recompute_method", NULL);
+	template_vars_set_str(v, "recompute_num_layers", NULL);
+	if (!full)
+		return;
+	if (uniform || l->recompute_layers == 0) {
+		template_vars_set_str(v, "recompute_method", "uniform");
+		template_vars_set_int(v, "recompute_num_layers",
+		                      !uniform ? 1 : l->recompute_layers > 0
+		                      ? l->recompute_layers : chunk);
+	} else {
+		template_vars_set_str(v, "recompute_method", "block");
+		template_vars_set_int(v, "recompute_num_layers",
+		                      l->recompute_layers);
+	}
+}
+
+/*
+ * Context parallelism's communication, only with cp > 1: a2a+p2p needs
+ * --hierarchical-context-parallel-sizes A P (arguments.py asserts it),
+ * the all-to-all level first (parallel_state.py's level 0 is the
+ * innermost ranks).
+ */
+static void
+vars_cp_comm(struct template_vars *v, const struct campaign *c,
+             const struct layout *l)
+{
+	struct workload w;
+	int a2a;
+
+	template_vars_set_str(v, "cp_comm_type", NULL);
+	template_vars_set_str(v, "cp_a2a_size", NULL);
+	template_vars_set_str(v, "cp_p2p_size", NULL);
+	if (l->cp <= 1)
+		return;
+	template_vars_set_str(v, "cp_comm_type", cp_comm_name(l->cp_comm));
+	if (l->cp_comm != CP_COMM_A2A_P2P)
+		return;
+	campaign_workload(c, &w);
+	a2a = layout_cp_a2a_size(&w, l);
+	template_vars_set_int(v, "cp_a2a_size", a2a);
+	template_vars_set_int(v, "cp_p2p_size", l->cp / a2a);
+}
+
+/* The tuning guide's switches. */
+static void
+vars_switches(struct template_vars *v, const struct campaign *c,
+              const struct layout *l)
+{
+	template_vars_set_bool(v, "sequence_parallel", l->sequence_parallel);
+	template_vars_set_bool(v, "distributed_optimizer",
+	                       l->distributed_optimizer);
+	template_vars_set_str(v, "attention", attention_name(l->attention));
+	template_vars_set_bool(v, "account_embedding", l->account_embedding);
+	template_vars_set_bool(v, "account_loss", l->account_loss);
+	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
+	template_vars_set_bool(v, "fp8_param_gather", l->fp8_param_gather);
+	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
+	template_vars_set_bool(v, "tp_comm_overlap", l->tp_comm_overlap);
+	template_vars_set_bool(v, "overlap_grad_reduce",
+	                       l->overlap_grad_reduce);
+	template_vars_set_bool(v, "overlap_param_gather",
+	                       l->overlap_param_gather);
+	template_vars_set_bool(v, "fsdp", l->fsdp);
+	template_vars_set_bool(v, "moe_grouped_gemm", l->moe_grouped_gemm);
+	template_vars_set_int(v, "activation_offload_layers",
+	                      l->offload_layers);
+	vars_cp_comm(v, c, l);
+	/* Never set: a template names one to refuse a switch it cannot
+	 * pass on, and rendering stops there with the name as the reason
+	 * (NeMo 2.0's command line cannot add the callback TP overlap
+	 * needs, nor hierarchical context-parallel groups). */
+	template_vars_set_str(v, "tp_comm_overlap_needs_megatron_lm", NULL);
+	template_vars_set_str(v, "a2a_p2p_needs_megatron_lm", NULL);
+}
+
 /* The candidate's layout. */
 static void
 vars_layout(struct template_vars *v, const struct campaign *c,
             const struct layout *l, const char *name)
 {
 	int vp = l->vp > 1 ? l->vp : 1;
-	bool full = l->recompute == RECOMPUTE_FULL;
 
 	template_vars_set_str(v, "name", name);
 	template_vars_set_int(v, "tp", l->tp);
@@ -40,32 +135,17 @@ vars_layout(struct template_vars *v, const struct campaign *c,
 	template_vars_set_int(v, "etp", layout_etp(l));
 	template_vars_set_int(v, "vp", vp);
 	template_vars_set_str(v, "vp_layers", NULL);
+	/* Megatron-LM counts the accounted embedding and loss as layers
+	 * of the split (arguments.py). */
 	if (vp > 1)
 		template_vars_set_int(v, "vp_layers",
-		                      c->model.num_layers / (l->pp * vp));
+		                      layout_split_layers(&c->model, l) /
+		                      (l->pp * vp));
 	template_vars_set_int(v, "mbs", l->mbs);
 	template_vars_set_int(v, "gbs", l->gbs);
 	template_vars_set_int(v, "dp", l->dp);
-	template_vars_set_str(v, "recompute", recompute_name(l->recompute));
-	template_vars_set_bool(v, "recompute_full", full);
-	template_vars_set_bool(v, "recompute_selective",
-	                       l->recompute == RECOMPUTE_SELECTIVE);
-	template_vars_set_int(v, "recompute_layers", l->recompute_layers);
-	/* Megatron-LM (transformer_config.py): "uniform" splits every
-	 * stage's layers into chunks of N and recomputes them all, so N = 1
-	 * recomputes each layer; "block" recomputes the first N layers of
-	 * each stage, which is what recompute_layers > 0 means. */
-	template_vars_set_str(v, "recompute_method", !full ? NULL
-	                      : l->recompute_layers > 0 ? "block" : "uniform");
-	template_vars_set_str(v, "recompute_num_layers", NULL);
-	if (full)
-		template_vars_set_int(v, "recompute_num_layers",
-		                      l->recompute_layers > 0
-		                      ? l->recompute_layers : 1);
-	template_vars_set_bool(v, "sequence_parallel", l->sequence_parallel);
-	template_vars_set_bool(v, "distributed_optimizer",
-	                       l->distributed_optimizer);
-	template_vars_set_str(v, "attention", attention_name(l->attention));
+	vars_recompute(v, c, l);
+	vars_switches(v, c, l);
 }
 
 /* Megatron-LM's --position-embedding-type value. */
@@ -99,6 +179,11 @@ vars_model(struct template_vars *v, const struct campaign *c)
 	template_vars_set_int(v, "vocab_size", m->vocab_size);
 	template_vars_set_int(v, "max_position_embeddings",
 	                      m->max_position_embeddings);
+	/* Megatron-LM asserts max_position_embeddings >= seq_length: a
+	 * RoPE model trained on longer sequences needs the larger table. */
+	template_vars_set_int(v, "max_positions",
+	                      c->seq_length > m->max_position_embeddings
+	                      ? c->seq_length : m->max_position_embeddings);
 	template_vars_set_int(v, "seq_length", c->seq_length);
 	template_vars_set_bool(v, "swiglu", m->swiglu);
 	template_vars_set_bool(v, "rmsnorm", m->normalization == NORM_RMSNORM);

@@ -14,23 +14,43 @@
  *   tp pp cp ep           tensor, pipeline, context, expert parallel
  *   etp                   expert tensor parallel (tp when not searched)
  *   vp                    virtual stages per pipeline rank; 1 = none
- *   vp_layers             layers per virtual stage, num_layers/(pp*vp),
- *                         when vp > 1; unset otherwise
+ *   vp_layers             layers per virtual stage, (num_layers + one
+ *                         per account flag)/(pp*vp), when vp > 1; unset
+ *                         otherwise
  *   mbs gbs dp            micro batch, global batch, data parallel
  *   recompute             "none", "selective" or "full"
  *   recompute_full recompute_selective   booleans
- *   recompute_layers      full: layers per stage recomputed, 0 = all
- *   recompute_method      full: Megatron-LM's method, "uniform" for all
- *                         layers, "block" for some; unset otherwise
- *   recompute_num_layers  full: Megatron-LM's --recompute-num-layers (1
- *                         with uniform, the layer count with block)
+ *   recompute_layers      full: the layout's count (layout.h), 0 = all
+ *   recompute_method      full: Megatron-LM's --recompute-method:
+ *                         "block" for the first N layers, "uniform" for
+ *                         runs of N (every layer: uniform 1); unset
+ *                         otherwise
+ *   recompute_num_layers  full: Megatron-LM's --recompute-num-layers (the
+ *                         layers of a model chunk for uniform with 0)
  *   sequence_parallel distributed_optimizer   booleans
  *   attention             "flash" or "unfused"
+ *   account_embedding account_loss   booleans: the pipeline split counts
+ *                         the embedding / the loss as a layer
+ *   fp8_recipe            "delayed", "tensorwise", "mxfp8", "blockwise"
+ *   fp8_param_gather cuda_graphs tp_comm_overlap overlap_grad_reduce
+ *   overlap_param_gather fsdp moe_grouped_gemm   booleans
+ *   activation_offload_layers   layers whose activations go to the host,
+ *                         0 = none
+ *   cp_comm_type          with cp > 1: "p2p", "all_gather", "a2a" or
+ *                         "a2a+p2p"; unset otherwise
+ *   cp_a2a_size cp_p2p_size   with a2a+p2p: the two levels of
+ *                         --hierarchical-context-parallel-sizes; unset
+ *                         otherwise
+ *   tp_comm_overlap_needs_megatron_lm a2a_p2p_needs_megatron_lm   never
+ *                         set: a template names one inside a section to
+ *                         refuse a switch it cannot pass on
  * Model
  *   model_name            as the campaign names it (user text)
  *   nemo_recipe           NeMo 2.0 recipe factory; unset when none
  *   num_layers hidden_size ffn_hidden_size num_attention_heads
  *   num_query_groups kv_channels vocab_size max_position_embeddings
+ *   max_positions         the larger of max_position_embeddings and
+ *                         seq_length, for --max-position-embeddings
  *   seq_length            the campaign's sequence length
  *   gqa                   boolean: query groups < attention heads
  *   swiglu rmsnorm rope untie_embeddings disable_bias_linear   booleans

@@ -1,11 +1,13 @@
 /*
- * layout.c - the divisibility rules of a parallel layout.
+ * layout.c - the divisibility rules of a parallel layout, and the tuning
+ * guide's placement rules.
  *
- * Megatron-LM's own checks (megatron/training/arguments.py and
- * megatron/core/parallel_state.py; summarised in the notes on estimation
- * and launch interfaces), in integer arithmetic.  The order of the checks
- * is the order a user would fix them in: world size first, then the model
- * shape, then the batch.
+ * Megatron-LM's own checks (megatron/training/arguments.py,
+ * megatron/core/transformer/transformer_config.py and
+ * megatron/core/parallel_state.py at d98e8a64; summarised in the notes on
+ * estimation and launch interfaces), in integer arithmetic.  The order of
+ * the checks is the order a user would fix them in: world size first,
+ * then the model shape, then the switches, then the batch.
  */
 #include "autoconfig.h"
 
@@ -13,27 +15,98 @@
 
 #include "layout.h"
 
-static const char *const rule_names[RULE_COUNT] = {
-	[LAYOUT_OK] = "ok",
-	[RULE_WORLD] = "tp*pp*cp must divide the GPU count",
-	[RULE_HEADS] = "attention heads % tp",
-	[RULE_GROUPS] = "query groups vs tp",
-	[RULE_LAYERS_PP] = "layers % pp",
-	[RULE_VP] = "vp needs pp > 1 and layers % (pp*vp)",
-	[RULE_VP_MICRO] = "interleaving needs micro-batches % pp",
-	[RULE_SEQ_CP] = "seq_length % (2*cp)",
-	[RULE_EXPERTS] = "experts % ep",
-	[RULE_EXPERT_FOLD] = "ep*etp must divide tp*cp*dp",
-	[RULE_BATCH] = "gbs % (mbs*dp)",
-	[RULE_SP] = "sequence parallel needs tp > 1",
-	[RULE_RECOMPUTE] = "recompute layers > layers per stage",
-	[RULE_MP_RANGE] = "model parallel size outside min..max",
+static const struct {
+	const char *name;
+	enum rule_kind kind;
+} rules[RULE_COUNT] = {
+	[LAYOUT_OK] = { "ok", RULE_KIND_OK },
+	[RULE_WORLD] = { "tp*pp*cp must divide the GPU count",
+	                 RULE_KIND_INVALID },
+	[RULE_HEADS] = { "attention heads % tp", RULE_KIND_INVALID },
+	[RULE_GROUPS] = { "query groups vs tp", RULE_KIND_INVALID },
+	[RULE_LAYERS_PP] = { "layers % pp", RULE_KIND_INVALID },
+	[RULE_VP] = { "vp needs pp > 1 and layers % (pp*vp)",
+	              RULE_KIND_INVALID },
+	[RULE_VP_MICRO] = { "interleaving needs micro-batches % pp",
+	                    RULE_KIND_INVALID },
+	[RULE_SEQ_CP] = { "seq_length % (2*cp)", RULE_KIND_INVALID },
+	[RULE_EXPERTS] = { "experts % ep", RULE_KIND_INVALID },
+	[RULE_EXPERT_FOLD] = { "ep*etp must divide tp*cp*dp",
+	                       RULE_KIND_INVALID },
+	[RULE_BATCH] = { "gbs % (mbs*dp)", RULE_KIND_INVALID },
+	[RULE_SP] = { "sequence parallel needs tp > 1", RULE_KIND_INVALID },
+	[RULE_RECOMPUTE] = { "recompute layers > layers per stage",
+	                     RULE_KIND_INVALID },
+	[RULE_MP_RANGE] = { "model parallel size outside min..max",
+	                    RULE_KIND_CONTROL },
+	[RULE_TP_OVERLAP] = { "tp_comm_overlap needs sequence parallel",
+	                      RULE_KIND_INVALID },
+	[RULE_PARAM_GATHER] = { "overlap_param_gather needs distopt/fsdp "
+	                        "and overlap_grad_reduce", RULE_KIND_INVALID },
+	[RULE_FSDP] = { "fsdp replaces the distributed optimizer",
+	                RULE_KIND_INVALID },
+	[RULE_FP8_PARAM] = { "fp8_param_gather needs distopt or fsdp",
+	                     RULE_KIND_INVALID },
+	[RULE_CP_A2A] = { "a2a: heads per tp rank % cp", RULE_KIND_INVALID },
+	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no graphs",
+	                   RULE_KIND_INVALID },
+	[RULE_NO_FP8] = { "fp8_recipe/fp8_param_gather need fp8",
+	                  RULE_KIND_NO_EFFECT },
+	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
+	[RULE_ACCOUNT] = { "account_for_* need pp > 1", RULE_KIND_NO_EFFECT },
+	[RULE_TP_NVLINK] = { "tp_nvlink: tp inside an NVLink domain",
+	                     RULE_KIND_CONTROL },
+	[RULE_EP_NVLINK] = { "ep_nvlink: ep*etp inside an NVLink domain",
+	                     RULE_KIND_CONTROL },
+	[RULE_CP_SEQ] = { "cp_seq: cp only when seq_length > hidden",
+	                  RULE_KIND_CONTROL },
+	[RULE_NVL72] = { "nvl72_align: tp*cp*dp vs NVLink domain",
+	                 RULE_KIND_CONTROL },
+	[RULE_BUBBLE] = { "pipeline bubble > max ratio", RULE_KIND_CONTROL },
+	[RULE_UNBALANCE] = { "stage unbalance > max ratio",
+	                     RULE_KIND_CONTROL },
+};
+
+const char *const layout_relax_names[] = {
+	"tp_nvlink", "ep_nvlink", "cp_seq", "nvl72_align", NULL
+};
+const char *const recompute_method_names[] = { "block", "uniform", NULL };
+const char *const fp8_recipe_names[] = {
+	"delayed", "tensorwise", "mxfp8", "blockwise", NULL
+};
+const char *const cp_comm_names[] = {
+	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
 };
 
 const char *
 layout_rule_name(enum layout_rule r)
 {
-	return (unsigned)r < RULE_COUNT ? rule_names[r] : "?";
+	return (unsigned)r < RULE_COUNT ? rules[r].name : "?";
+}
+
+/* Which kind of rule r is. */
+enum rule_kind
+layout_rule_kind(enum layout_rule r)
+{
+	return (unsigned)r < RULE_COUNT ? rules[r].kind : RULE_KIND_INVALID;
+}
+
+/* KV heads on one tp rank: split over tp, or one replicated head. */
+static int
+kv_heads_per_rank(const struct model *m, int tp)
+{
+	int g = m->num_query_groups > 0 ? m->num_query_groups
+	                                : m->num_attention_heads;
+
+	return g >= tp ? g / tp : 1;
+}
+
+/* Whether an all-to-all over size ranks can split a tp rank's heads. */
+static bool
+a2a_splits_heads(const struct model *m, int tp, int size)
+{
+	return (m->num_attention_heads / tp) % size == 0 &&
+	       kv_heads_per_rank(m, tp) % size == 0;
 }
 
 /* Rules that depend only on the model shape and tp/pp/vp/cp/ep. */
@@ -43,15 +116,16 @@ check_shape(const struct workload *w, const struct layout *l)
 	const struct model *m = w->model;
 	int g = m->num_query_groups > 0 ? m->num_query_groups
 	                                : m->num_attention_heads;
+	int split = layout_split_layers(m, l);
 
 	if (m->num_attention_heads % l->tp != 0)
 		return RULE_HEADS;
 	/* KV heads split over tp, or are replicated when tp exceeds them. */
 	if (g % l->tp != 0 && !(l->tp > g && l->tp % g == 0))
 		return RULE_GROUPS;
-	if (m->num_layers % l->pp != 0)
+	if (split % l->pp != 0)
 		return RULE_LAYERS_PP;
-	if (l->vp > 1 && (l->pp == 1 || m->num_layers % (l->pp * l->vp) != 0))
+	if (l->vp > 1 && (l->pp == 1 || split % (l->pp * l->vp) != 0))
 		return RULE_VP;
 	if (l->cp > 1 && w->seq_length % (2 * l->cp) != 0)
 		return RULE_SEQ_CP;
@@ -59,6 +133,57 @@ check_shape(const struct workload *w, const struct layout *l)
 		return RULE_EXPERTS;
 	if (l->sequence_parallel && l->tp == 1)
 		return RULE_SP;
+	return LAYOUT_OK;
+}
+
+/*
+ * The switches Megatron-LM refuses in combination (arguments.py
+ * validate_args, transformer_config.py __post_init__): TP overlap needs
+ * sequence parallelism; the parameter-gather overlap and FP8 parameter
+ * gather need a sharded optimizer (the distributed one or Megatron FSDP),
+ * the former the gradient overlap too; CPU offloading refuses pipelines,
+ * recomputation, CUDA graphs and offloading every layer.  FSDP with the
+ * distributed optimizer is paratune's rule: FSDP shards the optimizer
+ * state itself, so the two are one choice, not two.
+ */
+static enum layout_rule
+check_switches(const struct workload *w, const struct layout *l)
+{
+	bool sharded = l->distributed_optimizer || l->fsdp;
+	const struct model *m = w->model;
+
+	if (l->tp_comm_overlap && !l->sequence_parallel)
+		return RULE_TP_OVERLAP;
+	if (l->fsdp && l->distributed_optimizer)
+		return RULE_FSDP;
+	if (l->overlap_param_gather && (!sharded || !l->overlap_grad_reduce))
+		return RULE_PARAM_GATHER;
+	if (l->fp8_param_gather && !sharded)
+		return RULE_FP8_PARAM;
+	/* Transformer Engine's a2a scatters the heads over the CP ranks. */
+	if (l->cp > 1 && l->cp_comm == CP_COMM_A2A &&
+	    !a2a_splits_heads(m, l->tp, l->cp))
+		return RULE_CP_A2A;
+	if (l->offload_layers > 0 &&
+	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE || l->cuda_graphs ||
+	     l->offload_layers >= m->num_layers))
+		return RULE_OFFLOAD;
+	return LAYOUT_OK;
+}
+
+/* Switches that change nothing in this layout: only their default is
+ * kept, so that the grid does not run the same job twice.  (Grouped GEMM
+ * on a dense model is the grid's to drop: the model does not vary.) */
+static enum layout_rule
+check_no_effect(const struct workload *w, const struct layout *l)
+{
+	if (w->precision != PREC_FP8 &&
+	    (l->fp8_recipe != FP8_DELAYED || l->fp8_param_gather))
+		return RULE_NO_FP8;
+	if (l->cp == 1 && l->cp_comm != CP_COMM_P2P)
+		return RULE_CP_COMM;
+	if (l->pp == 1 && (l->account_embedding || l->account_loss))
+		return RULE_ACCOUNT;
 	return LAYOUT_OK;
 }
 
@@ -74,7 +199,8 @@ layout_check(const struct workload *w, struct layout *l)
 	    l->mbs < 1 || l->gbs < 1 || mp > world || world % mp != 0)
 		return RULE_WORLD;
 	l->dp = world / mp;
-	if ((r = check_shape(w, l)) != LAYOUT_OK)
+	if ((r = check_shape(w, l)) != LAYOUT_OK ||
+	    (r = check_switches(w, l)) != LAYOUT_OK)
 		return r;
 	/* Expert layers re-fold the same GPUs: etp*ep*edp = tp*cp*dp. */
 	if ((l->tp * l->cp * l->dp) % (layout_etp(l) * l->ep) != 0)
@@ -85,10 +211,79 @@ layout_check(const struct workload *w, struct layout *l)
 	if (l->vp > 1 && micro % l->pp != 0)
 		return RULE_VP_MICRO;
 	if (l->recompute == RECOMPUTE_FULL &&
-	    l->recompute_layers > w->model->num_layers / l->pp)
+	    l->recompute_layers > layout_split_layers(w->model, l) / l->pp)
 		return RULE_RECOMPUTE;
+	return check_no_effect(w, l);
+}
+
+/* ---- the tuning guide's placement rules ---------------------------------- */
+
+/*
+ * Whether every group of size consecutive ranks stays inside one domain
+ * of the given size.  Groups start at multiples of their size, so they
+ * stay inside when they divide the domain; a job no larger than one
+ * domain is inside it whole (its nodes are allocated together).
+ */
+static bool
+inside_domain(int size, int domain, int world)
+{
+	if (world <= domain)
+		return true;
+	return size <= domain && domain % size == 0;
+}
+
+/*
+ * NVIDIA's performance tuning guide: "the tensor-parallel size should
+ * ideally be confined to the high-bandwidth intra-node network (NVLink
+ * domain)"; "EP is kept within the high-bandwidth intra-node network";
+ * CP helps "when the sequence length ... is significantly larger than
+ * the hidden size", and "when the sequence length is smaller than the
+ * hidden size, CP produces narrow (or skinny) tensor shards"; on NVL72
+ * "choose TP and DP sizes such that the product of TP x DP divides evenly
+ * into the NVL72 configuration".  Megatron orders ranks tp, cp, dp, pp
+ * from the innermost, and the experts' etp, ep inside tp*cp*dp, so each
+ * group is a run of consecutive ranks.
+ */
+enum layout_rule
+layout_topology(const struct workload *w, const struct layout *l,
+                unsigned relax)
+{
+	const struct gpu *g = w->gpu;
+	int domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
+	int world = workload_world(w), block = l->tp * l->cp * l->dp;
+	int experts = layout_etp(l) * l->ep;
+
+	if (!(relax & (1u << RELAX_TP_NVLINK)) &&
+	    !inside_domain(l->tp, domain, world))
+		return RULE_TP_NVLINK;
+	if (!(relax & (1u << RELAX_EP_NVLINK)) && l->ep > 1 &&
+	    !inside_domain(experts, domain, world))
+		return RULE_EP_NVLINK;
+	if (!(relax & (1u << RELAX_CP_SEQ)) && l->cp > 1 &&
+	    w->seq_length <= w->model->hidden_size)
+		return RULE_CP_SEQ;
+	/* Only rack-scale domains (GB200 NVL72: 72 GPUs, 4 a node) can put
+	 * a node's ranks of one stage in two domains. */
+	if (!(relax & (1u << RELAX_NVL72)) && domain > w->gpus_per_node &&
+	    world > domain && domain % block != 0 && block % domain != 0)
+		return RULE_NVL72;
 	return LAYOUT_OK;
 }
+
+/* The all-to-all level of a2a+p2p context parallelism (layout.h). */
+int
+layout_cp_a2a_size(const struct workload *w, const struct layout *l)
+{
+	int domain = w->gpu->nvlink_domain > 0 ? w->gpu->nvlink_domain : 1;
+
+	for (int size = l->cp; size > 1; size--)
+		if (l->cp % size == 0 && l->tp * size <= domain &&
+		    a2a_splits_heads(w->model, l->tp, size))
+			return size;
+	return 1;
+}
+
+/* ---- names ------------------------------------------------------------ */
 
 static const char *const recompute_names[] = { "none", "selective", "full" };
 static const char *const recompute_shorts[] = { "none", "sel", "full" };
@@ -130,6 +325,37 @@ attention_parse(const char *s)
 	return -1;
 }
 
+/* "block" or "uniform". */
+const char *
+recompute_method_name(enum recompute_method m)
+{
+	return recompute_method_names[m == RECOMPUTE_UNIFORM];
+}
+
+/* "delayed", "tensorwise", "mxfp8" or "blockwise". */
+const char *
+fp8_recipe_name(enum fp8_recipe r)
+{
+	return (unsigned)r <= FP8_BLOCKWISE ? fp8_recipe_names[r] : "?";
+}
+
+/* "p2p", "all_gather", "a2a" or "a2a+p2p". */
+const char *
+cp_comm_name(enum cp_comm c)
+{
+	return (unsigned)c <= CP_COMM_A2A_P2P ? cp_comm_names[c] : "?";
+}
+
+/* The index of s among names, or -1. */
+int
+layout_choice_parse(const char *const *names, const char *s)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
 bool
 layout_equal(const struct layout *a, const struct layout *b)
 {
@@ -138,7 +364,19 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->vp == b->vp && a->mbs == b->mbs && a->gbs == b->gbs &&
 	       a->recompute == b->recompute &&
 	       a->recompute_layers == b->recompute_layers &&
+	       a->recompute_method == b->recompute_method &&
 	       a->sequence_parallel == b->sequence_parallel &&
 	       a->distributed_optimizer == b->distributed_optimizer &&
-	       a->attention == b->attention;
+	       a->attention == b->attention &&
+	       a->account_embedding == b->account_embedding &&
+	       a->account_loss == b->account_loss &&
+	       a->fp8_recipe == b->fp8_recipe &&
+	       a->fp8_param_gather == b->fp8_param_gather &&
+	       a->cuda_graphs == b->cuda_graphs &&
+	       a->tp_comm_overlap == b->tp_comm_overlap &&
+	       a->overlap_grad_reduce == b->overlap_grad_reduce &&
+	       a->overlap_param_gather == b->overlap_param_gather &&
+	       a->fsdp == b->fsdp && a->cp_comm == b->cp_comm &&
+	       a->moe_grouped_gemm == b->moe_grouped_gemm &&
+	       a->offload_layers == b->offload_layers;
 }

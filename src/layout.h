@@ -4,7 +4,9 @@
  *
  * The rules are Megatron-LM's (notes on estimation, "Parallel layout
  * rules"), checked with integer arithmetic: NeMo's float quotient accepts
- * a non-integer data-parallel size, paratune does not.
+ * a non-integer data-parallel size, paratune does not.  Besides them come
+ * the rules of NVIDIA's performance tuning guide on where each parallel
+ * group should sit (layout_topology), which a campaign may relax.
  */
 #ifndef PARATUNE_LAYOUT_H
 #define PARATUNE_LAYOUT_H
@@ -17,6 +19,26 @@
 enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
 enum attention_impl { ATTN_FLASH, ATTN_UNFUSED };
 
+/*
+ * Megatron-LM's --recompute-method for full recompute.  Block comes
+ * first so that a zeroed layout means what recompute_layers meant before
+ * the method was a knob: the first N layers (all when N is 0), each
+ * recomputed on its own.
+ */
+enum recompute_method { RECOMPUTE_BLOCK, RECOMPUTE_UNIFORM };
+
+/* Megatron-LM's --fp8-recipe; delayed scaling is its default. */
+enum fp8_recipe { FP8_DELAYED, FP8_TENSORWISE, FP8_MXFP8, FP8_BLOCKWISE };
+
+/* Megatron-LM's --cp-comm-type (Transformer Engine's names); p2p is its
+ * default. */
+enum cp_comm { CP_COMM_P2P, CP_COMM_ALL_GATHER, CP_COMM_A2A, CP_COMM_A2A_P2P };
+
+/*
+ * A zeroed layout (with the sizes filled in) is Megatron-LM's default for
+ * every switch below except moe_grouped_gemm and the DP overlaps, which
+ * the campaign defaults turn on (config.c).
+ */
 struct layout {
 	int tp;   /* tensor parallel */
 	int pp;   /* pipeline parallel */
@@ -28,10 +50,34 @@ struct layout {
 	int mbs;  /* micro-batch size */
 	int gbs;  /* global batch size */
 	enum recompute recompute;
-	int recompute_layers; /* full: layers per stage recomputed, 0 = all */
+	/*
+	 * Full recompute, Megatron-LM's --recompute-num-layers: block, the
+	 * first N layers of each model chunk (0 = every layer); uniform,
+	 * chunks of N layers of which only the input is kept (0 = the
+	 * whole model chunk as one).
+	 */
+	int recompute_layers;
+	enum recompute_method recompute_method;
 	bool sequence_parallel;
 	bool distributed_optimizer;
 	enum attention_impl attention;
+	/* The embedding and the loss count as one layer each in the
+	 * pipeline split: (layers + flags) % pp, one layer fewer on the
+	 * first and last stage (transformer_block.py). */
+	bool account_embedding;
+	bool account_loss;
+	enum fp8_recipe fp8_recipe;   /* with fp8 precision */
+	bool fp8_param_gather;        /* weights kept and gathered in FP8 */
+	bool cuda_graphs;             /* per-layer graphs (Transformer
+	                               * Engine) */
+	bool tp_comm_overlap;         /* TP communication under the GEMMs */
+	bool overlap_grad_reduce;     /* DP gradient reduction under backward */
+	bool overlap_param_gather;    /* DP parameter gather under forward */
+	bool fsdp;                    /* Megatron FSDP: weights and grads
+	                               * sharded too */
+	enum cp_comm cp_comm;         /* with cp > 1 */
+	bool moe_grouped_gemm;        /* one GEMM for all local experts */
+	int offload_layers;           /* layers whose activations go to host */
 };
 
 /* Everything about a run that is not the layout. */
@@ -46,15 +92,22 @@ struct workload {
 	double gpu_memory_gib;   /* capacity used for safe/oom-risk */
 	double margin_gib;       /* kept free below capacity */
 	double num_tokens_b;     /* for training days */
+	/* Optimizer bytes per parameter replacing the precision's resident
+	 * state (master weights and moments) when opt_resident_set, and a
+	 * temporary buffer of the optimizer step (nnScaler's
+	 * opt_resident_coef and opt_transient_coef, in bytes). */
+	bool opt_resident_set;
+	double opt_resident_bytes;
+	double opt_transient_bytes;
 };
 
-/* Why a layout is invalid; LAYOUT_OK when it is valid. */
+/* Why a layout is invalid or left out; LAYOUT_OK when it is kept. */
 enum layout_rule {
 	LAYOUT_OK = 0,
 	RULE_WORLD,        /* tp*pp*cp does not divide the world size */
 	RULE_HEADS,        /* heads % tp */
 	RULE_GROUPS,       /* query groups neither multiple nor divisor of tp */
-	RULE_LAYERS_PP,    /* layers % pp */
+	RULE_LAYERS_PP,    /* (layers + account flags) % pp */
 	RULE_VP,           /* vp needs pp > 1 and layers % (pp*vp) */
 	RULE_VP_MICRO,     /* interleaving needs micro-batches % pp == 0 */
 	RULE_SEQ_CP,       /* seq % (2*cp) */
@@ -64,11 +117,57 @@ enum layout_rule {
 	RULE_SP,           /* sequence parallel needs tp > 1 */
 	RULE_RECOMPUTE,    /* recompute layers beyond the stage's layers */
 	RULE_MP_RANGE,     /* model parallel size outside [min, max] */
+	RULE_TP_OVERLAP,   /* tp_comm_overlap needs sequence parallel */
+	RULE_PARAM_GATHER, /* param gather overlap: distopt/FSDP, grad
+	                    * reduce overlap */
+	RULE_FSDP,         /* FSDP replaces the distributed optimizer */
+	RULE_FP8_PARAM,    /* fp8_param_gather needs distopt or FSDP */
+	RULE_CP_A2A,       /* a2a: heads and KV heads per tp rank % cp */
+	RULE_OFFLOAD,      /* offload: pp 1, no recompute, no graphs */
+	RULE_NO_FP8,       /* fp8 recipe or param gather without fp8 */
+	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
+	RULE_ACCOUNT,      /* account_for_* with pp 1 */
+	RULE_TP_NVLINK,    /* tp crosses an NVLink domain */
+	RULE_EP_NVLINK,    /* ep*etp crosses an NVLink domain */
+	RULE_CP_SEQ,       /* cp > 1 with seq_length <= hidden_size */
+	RULE_NVL72,        /* tp*cp*dp not aligned with the NVLink domain */
+	RULE_BUBBLE,       /* bubble above search.max_pipeline_bubble_ratio */
+	RULE_UNBALANCE,    /* stage imbalance above the unbalance ratio */
 	RULE_COUNT,
 };
 
-/* Short name of a rule for tables ("heads % tp"). */
+/* What breaking a rule means. */
+enum rule_kind {
+	RULE_KIND_OK,
+	RULE_KIND_INVALID,   /* Megatron-LM would refuse the run */
+	RULE_KIND_NO_EFFECT, /* a switch that changes nothing here: the
+	                      * same run as the one with its default */
+	RULE_KIND_CONTROL,   /* left out by a search control */
+};
+
+/* Short name of a rule for tables ("attention heads % tp"). */
 const char *layout_rule_name(enum layout_rule r);
+/* Which kind of rule r is. */
+enum rule_kind layout_rule_kind(enum layout_rule r);
+
+/*
+ * The tuning guide's placement rules a campaign can relax by name
+ * (search.relax): bit i of a relax mask turns off rule i of this list.
+ */
+enum layout_relax {
+	RELAX_TP_NVLINK,   /* "tp_nvlink" */
+	RELAX_EP_NVLINK,   /* "ep_nvlink" */
+	RELAX_CP_SEQ,      /* "cp_seq" */
+	RELAX_NVL72,       /* "nvl72_align" */
+	RELAX_COUNT,
+};
+
+/* The relax names in enum layout_relax order, NULL-terminated. */
+extern const char *const layout_relax_names[];
+/* Choice names in enum order, NULL-terminated. */
+extern const char *const recompute_method_names[];
+extern const char *const fp8_recipe_names[];
+extern const char *const cp_comm_names[];
 
 /* World size of a workload. */
 static inline int
@@ -91,11 +190,38 @@ layout_model_parallel(const struct layout *l)
 	return l->tp * l->pp * l->cp;
 }
 
+/* Layers the pipeline splits: the model's plus one per account flag. */
+static inline int
+layout_split_layers(const struct model *m, const struct layout *l)
+{
+	return m->num_layers + l->account_embedding + l->account_loss;
+}
+
 /*
- * Fill l->dp from the world size and check every rule; returns the first
- * rule broken, or LAYOUT_OK.
+ * Fill l->dp from the world size and check every rule Megatron-LM
+ * makes, then the switches that would have no effect; returns the first
+ * rule broken, or LAYOUT_OK.  Invalid rules come before no-effect ones,
+ * so a no-effect answer means Megatron-LM would run the layout.
  */
 enum layout_rule layout_check(const struct workload *w, struct layout *l);
+
+/*
+ * The tuning guide's placement rules on a layout that passed
+ * layout_check, except those whose bit is set in relax (BIT of enum
+ * layout_relax): TP and EP*ETP inside one NVLink domain, CP only where
+ * the sequence is longer than the hidden size, and on rack-scale
+ * domains (wider than a node) TP*CP*DP aligned with the domain.
+ */
+enum layout_rule layout_topology(const struct workload *w,
+                                 const struct layout *l, unsigned relax);
+
+/*
+ * The first level of a2a+p2p context parallelism: the largest divisor of
+ * cp whose all-to-all stays inside a node (tp * size <= GPUs of an
+ * NVLink domain within the node) and splits the heads and KV heads of a
+ * tp rank evenly; the ring runs over cp / size groups.
+ */
+int layout_cp_a2a_size(const struct workload *w, const struct layout *l);
 
 /* Same configuration (dp is derived and not compared). */
 bool layout_equal(const struct layout *a, const struct layout *b);
@@ -105,5 +231,10 @@ const char *recompute_short(enum recompute r); /* "none", "sel", "full" */
 int recompute_parse(const char *s);            /* -1 when unknown */
 const char *attention_name(enum attention_impl a);
 int attention_parse(const char *s);
+const char *recompute_method_name(enum recompute_method m);
+const char *fp8_recipe_name(enum fp8_recipe r);
+const char *cp_comm_name(enum cp_comm c);     /* Megatron-LM's value */
+/* The name of the first of names equal to s, or -1. */
+int layout_choice_parse(const char *const *names, const char *s);
 
 #endif

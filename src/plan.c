@@ -41,6 +41,7 @@ base_defaults(const struct plan *p, struct layout *l, int tp, int pp,
 	l->sequence_parallel = tp > 1;
 	l->distributed_optimizer = true;
 	l->attention = ATTN_FLASH;
+	campaign_default_switches(&p->campaign, l);
 }
 
 /*
@@ -86,21 +87,64 @@ choose_base(struct plan *p)
 	return 0;
 }
 
+/* One line per rule of a kind that left combinations out. */
+static void
+summarise_rules(struct strbuf *sb, const struct grid_stats *st,
+                enum rule_kind kind, const char *label)
+{
+	for (int r = 1; r < RULE_COUNT; r++)
+		if (st->by_rule[r] && layout_rule_kind((enum layout_rule)r) ==
+		                      kind)
+			strbuf_addf(sb, "  %-11s%-44s %lld\n", label,
+			            layout_rule_name((enum layout_rule)r),
+			            st->by_rule[r]);
+}
+
+/*
+ * The counts by kind: invalid (Megatron-LM would refuse the run), no
+ * effect (a switch that changes nothing in that layout, so the run is
+ * one already kept) and removed (a search control left it out).
+ */
+static void
+summarise_counts(struct plan *p)
+{
+	const struct grid_stats *st = &p->res.stats;
+	struct strbuf *sb = &p->summary;
+
+	strbuf_addf(sb, "examined %lld combinations in %.2f s: %lld valid "
+	            "(%lld safe, %lld at risk of OOM), %lld invalid",
+	            st->examined, p->seconds, st->valid, st->safe,
+	            st->oom_risk, st->invalid);
+	if (st->no_effect)
+		strbuf_addf(sb, ", %lld without effect", st->no_effect);
+	if (st->removed)
+		strbuf_addf(sb, ", %lld removed by search controls",
+		            st->removed);
+	strbuf_addch(sb, '\n');
+	summarise_rules(sb, st, RULE_KIND_INVALID, "invalid:");
+	summarise_rules(sb, st, RULE_KIND_NO_EFFECT, "no effect:");
+	summarise_rules(sb, st, RULE_KIND_CONTROL, "removed:");
+	if (st->invalid)
+		strbuf_addstr(sb, "  (invalid: Megatron-LM would refuse the "
+		              "run)\n");
+	if (st->no_effect)
+		strbuf_addstr(sb, "  (no effect: the switch changes nothing "
+		              "there; its default's run is kept)\n");
+	if (st->removed)
+		strbuf_addstr(sb, "  (removed by a search control: "
+		              "search.relax turns off a placement rule\n"
+		              "   by the name before its colon; "
+		              "search.min/max_model_parallel and\n"
+		              "   search.max_pipeline_*_ratio are limits)\n");
+}
+
 static void
 summarise(struct plan *p)
 {
 	const struct grid_stats *st = &p->res.stats;
 	struct strbuf *sb = &p->summary;
 
-	strbuf_addf(sb, "examined %lld combinations in %.2f s: %lld valid "
-	            "(%lld safe, %lld at risk of OOM), %lld invalid\n",
-	            st->examined, p->seconds, st->valid, st->safe,
-	            st->oom_risk, st->invalid);
-	for (int r = 1; r < RULE_COUNT; r++)
-		if (st->invalid_by_rule[r])
-			strbuf_addf(sb, "  invalid: %-40s %lld\n",
-			            layout_rule_name((enum layout_rule)r),
-			            st->invalid_by_rule[r]);
+	summarise_counts(p);
 	strbuf_addf(sb, "kept %d candidates", p->res.n);
 	if (st->dropped)
 		strbuf_addf(sb, " (%lld more valid beyond "
@@ -160,6 +204,20 @@ plan_release(struct plan *p)
 	strbuf_release(&p->summary);
 }
 
+/* "NAME": { rule: count, ... } for the rules of one kind. */
+static void
+stats_json_rules(struct json *j, const struct grid_stats *st,
+                 enum rule_kind kind, const char *name)
+{
+	json_begin_object(j, name);
+	for (int r = 1; r < RULE_COUNT; r++)
+		if (st->by_rule[r] &&
+		    layout_rule_kind((enum layout_rule)r) == kind)
+			json_int(j, layout_rule_name((enum layout_rule)r),
+			         st->by_rule[r]);
+	json_end_object(j);
+}
+
 void
 plan_stats_json(struct json *j, const struct plan *p)
 {
@@ -168,15 +226,14 @@ plan_stats_json(struct json *j, const struct plan *p)
 	json_int(j, "examined", st->examined);
 	json_int(j, "valid", st->valid);
 	json_int(j, "invalid", st->invalid);
+	json_int(j, "no_effect", st->no_effect);
+	json_int(j, "removed", st->removed);
 	json_int(j, "safe", st->safe);
 	json_int(j, "oom_risk", st->oom_risk);
 	json_int(j, "dropped", st->dropped);
-	json_begin_object(j, "invalid_by_rule");
-	for (int r = 1; r < RULE_COUNT; r++)
-		if (st->invalid_by_rule[r])
-			json_int(j, layout_rule_name((enum layout_rule)r),
-			         st->invalid_by_rule[r]);
-	json_end_object(j);
+	stats_json_rules(j, st, RULE_KIND_INVALID, "invalid_by_rule");
+	stats_json_rules(j, st, RULE_KIND_NO_EFFECT, "no_effect_by_rule");
+	stats_json_rules(j, st, RULE_KIND_CONTROL, "removed_by_control");
 	json_string(j, "base", p->res.v[p->base].name);
 }
 
@@ -203,6 +260,21 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_bool(j, "sequence_parallel", l->sequence_parallel);
 	json_bool(j, "distributed_optimizer", l->distributed_optimizer);
 	json_string(j, "attention", attention_name(l->attention));
+	json_string(j, "recompute_method",
+	            recompute_method_name(l->recompute_method));
+	json_bool(j, "account_for_embedding_in_pipeline_split",
+	          l->account_embedding);
+	json_bool(j, "account_for_loss_in_pipeline_split", l->account_loss);
+	json_string(j, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
+	json_bool(j, "fp8_param_gather", l->fp8_param_gather);
+	json_bool(j, "cuda_graphs", l->cuda_graphs);
+	json_bool(j, "tp_comm_overlap", l->tp_comm_overlap);
+	json_bool(j, "overlap_grad_reduce", l->overlap_grad_reduce);
+	json_bool(j, "overlap_param_gather", l->overlap_param_gather);
+	json_bool(j, "fsdp", l->fsdp);
+	json_string(j, "cp_comm_type", cp_comm_name(l->cp_comm));
+	json_bool(j, "moe_grouped_gemm", l->moe_grouped_gemm);
+	json_int(j, "activation_offload_layers", l->offload_layers);
 	json_begin_object(j, "memory");
 	json_number(j, "weights_gib", m->weights / GIB);
 	json_number(j, "gradients_gib", m->gradients / GIB);
@@ -214,6 +286,8 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_string(j, "memory_status",
 	            memory_status_name(c->est.memory_status));
 	json_number(j, "pred_step_s", c->est.step_s);
+	json_number(j, "pred_bubble_ratio", c->est.bubble_ratio);
+	json_number(j, "pred_unbalance_ratio", c->est.unbalance_ratio);
 	json_number(j, "pred_tokens_per_s_per_gpu",
 	            c->est.tokens_per_s_per_gpu);
 	json_number(j, "pred_tflops_per_gpu", c->est.tflops_per_gpu);

@@ -4,6 +4,7 @@
  */
 #include "autoconfig.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -156,9 +157,25 @@ runner_event(struct runner *r, bool sync, const char *event,
 
 /* ---- opening and closing ------------------------------------------------------ */
 
+/*
+ * Write the state as of the journal's last line.  The journal goes to
+ * the disk first: a checkpoint must never include lines a power cut
+ * could take from the journal (only intents are synced as written).
+ */
+static int
+runner_checkpoint(struct runner *r)
+{
+	if (fsync(r->journal.fd) != 0)
+		return error_errno("cannot sync '%s'", r->journal.path);
+	r->st.journal_seq = r->journal.seq;
+	return state_save(r->dir, &r->st);
+}
+
 struct replay_ctx {
 	struct state *st;
 	bool *sequential;
+	int applied;          /* lines the checkpoint lacked */
+	int since_finished;   /* of those, the ones after a "finished" */
 };
 
 static int
@@ -166,7 +183,89 @@ replay_one(const struct journal_entry *e, void *arg)
 {
 	struct replay_ctx *rc = arg;
 
+	rc->applied++;
+	rc->since_finished = strcmp(e->event, "finished")
+	                     ? rc->since_finished + 1 : 0;
 	return runner_apply(rc->st, e, rc->sequential);
+}
+
+static int
+count_line(const struct journal_entry *e, void *arg)
+{
+	*(long *)arg = e->seq;
+	return 0;
+}
+
+/*
+ * Check the whole journal and that it holds every line the checkpoint
+ * includes.  Its lines reach the disk before the checkpoint that names
+ * them (runner_close), so a shorter journal was cut by something else;
+ * appending to it would reuse sequence numbers that replay then skips.
+ */
+static int
+check_journal(const struct runner *r)
+{
+	long lines = 0;
+
+	if (journal_replay(r->dir, 0, count_line, &lines) != 0)
+		return -1;
+	if (lines < r->st.journal_seq)
+		return error("%s/journal.log: ends at line %ld but %s/state "
+		             "includes %ld lines: the journal lost lines",
+		             r->dir, lines, r->dir, r->st.journal_seq);
+	return 0;
+}
+
+/*
+ * A run killed while it wrote DIR/state leaves its temporary file
+ * (write_file_atomic's "state.tmp.PID") behind.  Only the lock holder
+ * writes the state, so under the lock any such file is stale.
+ */
+static void
+remove_stale_temps(const struct runner *r)
+{
+	DIR *d = opendir(r->dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *path;
+
+		if (strncmp(e->d_name, "state.tmp.", 10) != 0)
+			continue;
+		path = xasprintf("%s/%s", r->dir, e->d_name);
+		if (unlink(path) != 0 && errno != ENOENT)
+			warning("cannot remove '%s': %s", path,
+			        strerror(errno));
+		free(path);
+	}
+	closedir(d);
+}
+
+/*
+ * Replay the journal lines the checkpoint lacks (a crash between them
+ * and the checkpoint).  They count as this run's transitions, so the
+ * run checkpoints them and resume still journals "finished" when the
+ * crash came just before it; a replay that ends with "finished" itself
+ * is checkpointed here, as no transition of this run will do it.
+ */
+static int
+replay_journal(struct runner *r, bool writable)
+{
+	struct replay_ctx rc = { &r->st, &r->sequential, 0, 0 };
+
+	if (check_journal(r) != 0 ||
+	    journal_replay(r->dir, r->st.journal_seq, replay_one, &rc) != 0)
+		return EXIT_DATAERR;
+	if (!writable)
+		return 0;
+	if (journal_open(&r->journal, r->dir) != 0)
+		return EXIT_DATAERR;
+	r->transitions = rc.since_finished;
+	if (rc.applied > 0 && rc.since_finished == 0)
+		return runner_checkpoint(r) ? EXIT_IOERR : 0;
+	return 0;
 }
 
 /* Take DIR/.lock; 0, 1 when another process holds it, -1 on error. */
@@ -209,9 +308,8 @@ int
 runner_open(struct runner *r, const char *dir, int flags, FILE *out,
             int verbosity)
 {
-	struct replay_ctx rc;
 	char real[PATH_MAX];
-	int lock;
+	int lock, status;
 
 	memset(r, 0, sizeof(*r));
 	r->lock_fd = -1;
@@ -229,19 +327,16 @@ runner_open(struct runner *r, const char *dir, int flags, FILE *out,
 			runner_close(r, false);
 			return lock == 1 ? 1 : EXIT_DATAERR;
 		}
+		remove_stale_temps(r);
 	}
 	if (load_frozen(r) != 0 || state_load(r->dir, &r->st) != 0) {
 		runner_close(r, false);
 		return EXIT_DATAERR;
 	}
-	rc.st = &r->st;
-	rc.sequential = &r->sequential;
-	if (journal_replay(r->dir, 0, NULL, NULL) != 0 ||
-	    journal_replay(r->dir, r->st.journal_seq, replay_one, &rc) != 0 ||
-	    (!(flags & RUNNER_READ_ONLY) &&
-	     journal_open(&r->journal, r->dir) != 0)) {
+	status = replay_journal(r, !(flags & RUNNER_READ_ONLY));
+	if (status != 0) {
 		runner_close(r, false);
-		return EXIT_DATAERR;
+		return status;
 	}
 	return 0;
 }
@@ -253,10 +348,8 @@ runner_close(struct runner *r, bool save)
 
 	/* One checkpoint per command run, and none when nothing changed:
 	 * a run that could not reach Slurm leaves the state as it was. */
-	if (save && r->journal.fd >= 0 && r->transitions > 0) {
-		r->st.journal_seq = r->journal.seq;
-		ret = state_save(r->dir, &r->st);
-	}
+	if (save && r->journal.fd >= 0 && r->transitions > 0)
+		ret = runner_checkpoint(r);
 	if (r->slurm)
 		slurm_close(r->slurm);
 	journal_close(&r->journal);
@@ -526,6 +619,11 @@ runner_poll(struct runner *r)
 	bool unreachable = false, any = false;
 	int n, ret;
 
+	/* A retry is decided right after the failure is recorded; a crash
+	 * between the two must not cost the candidate its retry. */
+	for (int i = 0; i < r->st.n; i++)
+		if (maybe_retry(r, &r->st.v[i]) != 0)
+			return EXIT_DATAERR;
 	for (int i = 0; i < r->st.n; i++)
 		any |= cand_state_active(r->st.v[i].state);
 	if (!any)

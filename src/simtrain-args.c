@@ -26,6 +26,7 @@ enum sopt_type {
 	SOPT_INT,    /* type=int */
 	SOPT_STR,    /* type=str */
 	SOPT_CHOICE, /* type=str with choices */
+	SOPT_INTS,   /* type=int, nargs='+': struct simtrain_ints */
 };
 
 struct sopt {
@@ -35,20 +36,45 @@ struct sopt {
 	const char *const *choices;  /* NULL-terminated */
 	const char *metavar;
 	const char *help;
+	/* Hashed only when given: flags added after the first release,
+	 * so that a configuration keeps its simulated numbers. */
+	bool hash_when_set;
 };
 
 #define OFF(field) offsetof(struct simtrain_args, field)
-#define GROUP(title) { SOPT_GROUP, (title), 0, NULL, NULL, NULL }
-#define FLAG(n, f, h) { SOPT_FLAG, (n), OFF(f), NULL, NULL, (h) }
-#define INT(n, f, h) { SOPT_INT, (n), OFF(f), NULL, "N", (h) }
-#define STR(n, f, m, h) { SOPT_STR, (n), OFF(f), NULL, (m), (h) }
-#define CHOICE(n, f, c, h) { SOPT_CHOICE, (n), OFF(f), (c), NULL, (h) }
+#define GROUP(title) { SOPT_GROUP, (title), 0, NULL, NULL, NULL, false }
+#define FLAG(n, f, h) { SOPT_FLAG, (n), OFF(f), NULL, NULL, (h), false }
+#define INT(n, f, h) { SOPT_INT, (n), OFF(f), NULL, "N", (h), false }
+#define STR(n, f, m, h) { SOPT_STR, (n), OFF(f), NULL, (m), (h), false }
+#define CHOICE(n, f, c, h) { SOPT_CHOICE, (n), OFF(f), (c), NULL, (h), false }
+/* The same, for the tuning guide's switches (hashed when given). */
+#define KFLAG(n, f, h) { SOPT_FLAG, (n), OFF(f), NULL, NULL, (h), true }
+#define KINT(n, f, h) { SOPT_INT, (n), OFF(f), NULL, "N", (h), true }
+#define KCHOICE(n, f, c, h) { SOPT_CHOICE, (n), OFF(f), (c), NULL, (h), true }
+#define KINTS(n, f, h) { SOPT_INTS, (n), OFF(f), NULL, "N [N ...]", (h), true }
 
 static const char *const norm_choices[] = { "LayerNorm", "RMSNorm", NULL };
 static const char *const pos_choices[] = {
 	"learned_absolute", "rope", "none", NULL
 };
 static const char *const fp8_choices[] = { "e4m3", "hybrid", NULL };
+static const char *const fp8_recipe_choices[] = {
+	"tensorwise", "delayed", "mxfp8", "blockwise", "custom", NULL
+};
+/* Megatron-LM takes any string (nargs='+', one a layer) and leaves the
+ * check to Transformer Engine; the simulation takes one of its four. */
+static const char *const cp_comm_choices[] = {
+	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
+};
+static const char *const cuda_graph_choices[] = {
+	"none", "local", "transformer_engine", "full_iteration", NULL
+};
+static const char *const sharding_choices[] = {
+	"no_shard", "optim", "optim_grads", "optim_grads_params", NULL
+};
+static const char *const ckpt_format_choices[] = {
+	"torch", "torch_dist", "torch_dcp", "fsdp_dtensor", NULL
+};
 static const char *const granularity_choices[] = {
 	"full", "selective", NULL
 };
@@ -85,6 +111,16 @@ static const struct sopt simtrain_opts[] = {
 	FLAG("sequence-parallel", sequence_parallel,
 	    "Enable sequence parallel optimization (ignored when tensor "
 	    "parallel size is 1)."),
+	KFLAG("account-for-embedding-in-pipeline-split",
+	    account_for_embedding,
+	    "Count the embedding as a layer in the pipeline split."),
+	KFLAG("account-for-loss-in-pipeline-split", account_for_loss,
+	    "Count the loss as a layer in the pipeline split."),
+	KCHOICE("cp-comm-type", cp_comm_type, cp_comm_choices,
+	    "Context parallel communication (default p2p; one value for "
+	    "every layer)."),
+	KINTS("hierarchical-context-parallel-sizes", hierarchical_cp,
+	    "Context parallel group sizes, innermost first (a2a+p2p)."),
 	GROUP("batch"),
 	INT("micro-batch-size", mbs,
 	    "Batch size per model instance (local batch size)."),
@@ -136,6 +172,10 @@ static const struct sopt simtrain_opts[] = {
 	FLAG("fp16", fp16, "Run model in fp16 mode."),
 	CHOICE("fp8-format", fp8_format, fp8_choices,
 	    "Which fp8 format scheme to use for FP8 tensors."),
+	KCHOICE("fp8-recipe", fp8_recipe, fp8_recipe_choices,
+	    "FP8 scaling recipe (default delayed)."),
+	KFLAG("fp8-param-gather", fp8_param_gather,
+	    "Keep parameters in FP8 and gather them in FP8."),
 	CHOICE("recompute-granularity", recompute_granularity,
 	    granularity_choices,
 	    "Checkpoint activations to fit larger models: full or selective."),
@@ -150,6 +190,21 @@ static const struct sopt simtrain_opts[] = {
 	    "Overlap DDP grad reduce."),
 	FLAG("overlap-param-gather", overlap_param_gather,
 	    "Overlap distributed optimizer param all-gather."),
+	KFLAG("use-megatron-fsdp", use_megatron_fsdp,
+	    "Use Megatron FSDP (with the distributed optimizer)."),
+	KCHOICE("data-parallel-sharding-strategy",
+	    data_parallel_sharding_strategy, sharding_choices,
+	    "What Megatron FSDP shards (default no_shard)."),
+	KCHOICE("ckpt-format", ckpt_format, ckpt_format_choices,
+	    "Checkpoint format (Megatron FSDP needs fsdp_dtensor)."),
+	KFLAG("tp-comm-overlap", tp_comm_overlap,
+	    "Overlap tensor parallel communication with GEMMs (needs "
+	    "--sequence-parallel)."),
+	KCHOICE("cuda-graph-impl", cuda_graph_impl, cuda_graph_choices,
+	    "CUDA graph implementation (default none)."),
+	KINT("cpu-offloading-num-layers", cpu_offloading_num_layers,
+	    "Layers whose activations are offloaded to the host (default "
+	    "0)."),
 	CHOICE("attention-backend", attention_backend, attention_choices,
 	    "Attention backend; unfused and local are the unfused kernels."),
 	CHOICE("transformer-impl", transformer_impl, impl_choices,
@@ -200,6 +255,11 @@ simtrain_args_init(struct simtrain_args *a)
 	a->recompute_num_layers = SIMTRAIN_UNSET;
 	a->attention_backend = "auto";
 	a->transformer_impl = "transformer_engine";
+	a->fp8_recipe = "delayed";
+	a->data_parallel_sharding_strategy = "no_shard";
+	a->ckpt_format = "torch_dist";
+	a->cuda_graph_impl = "none";
+	a->cp_comm_type = "p2p";
 	a->train_iters = a->exit_duration_in_mins = SIMTRAIN_UNSET;
 	a->log_interval = 100;
 	a->eval_iters = 100;
@@ -286,6 +346,44 @@ store_value(struct simtrain_args *a, const struct sopt *o, const char *v)
 	return 0;
 }
 
+/* Append one value of an nargs='+' option; returns 0 or a usage error. */
+static int
+ints_add(struct simtrain_ints *l, const struct sopt *o, const char *v)
+{
+	int n;
+
+	if (parse_int(v, &n) != 0)
+		return usage_error("argument --%s: invalid int value: '%s'",
+		                   o->name, v);
+	if (l->n < (int)(sizeof l->v / sizeof l->v[0]))
+		l->v[l->n] = n;
+	l->n++;
+	return 0;
+}
+
+/*
+ * An nargs='+' option: the value after '=', or every value that follows
+ * up to the next option (argparse's greedy match); a repeated option
+ * replaces the earlier list, as argparse's store does.
+ */
+static int
+parse_ints(struct simtrain_args *a, const struct sopt *o, int argc,
+           char **argv, int *i, const char *eq_value)
+{
+	struct simtrain_ints *l = (void *)((char *)a + o->offset);
+	int ret = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (eq_value)
+		return ints_add(l, o, eq_value);
+	while (ret == 0 && *i + 1 < argc && looks_like_value(argv[*i + 1]))
+		ret = ints_add(l, o, argv[++*i]);
+	if (ret == 0 && l->n == 0)
+		return usage_error("argument --%s: expected at least one "
+		                   "argument", o->name);
+	return ret;
+}
+
 /*
  * One "--name[=value]" at argv[*i]; consumes its value.  Returns 0,
  * 1 when the flag is unknown (the caller collects it), or a usage
@@ -308,6 +406,8 @@ parse_one(struct simtrain_args *a, int argc, char **argv, int *i)
 		memcpy((char *)a + o->offset, &one, sizeof(one));
 		return 0;
 	}
+	if (o->type == SOPT_INTS)
+		return parse_ints(a, o, argc, argv, i, eq ? eq + 1 : NULL);
 	if (eq)
 		return store_value(a, o, eq + 1);
 	if (*i + 1 >= argc || !looks_like_value(argv[*i + 1]))
@@ -409,27 +509,58 @@ fnv1a(const char *s, size_t len)
 	return h;
 }
 
+/*
+ * "name=value\n" of one option for the hash; options marked
+ * hash_when_set only when their value differs from the default dflt
+ * (both are struct simtrain_args).
+ */
+static void
+hash_option(struct strbuf *sb, const struct sopt *o, const char *base,
+            const char *dflt)
+{
+	const struct simtrain_ints *l = (const void *)(base + o->offset);
+	const char *s, *d;
+	int n, dn;
+
+	switch (o->type) {
+	case SOPT_FLAG:
+	case SOPT_INT:
+		memcpy(&n, base + o->offset, sizeof(n));
+		memcpy(&dn, dflt + o->offset, sizeof(dn));
+		if (!o->hash_when_set || n != dn)
+			strbuf_addf(sb, "%s=%d\n", o->name, n);
+		break;
+	case SOPT_INTS:
+		if (l->n == 0)
+			break;
+		strbuf_addf(sb, "%s=", o->name);
+		for (int i = 0; i < l->n && i < 4; i++)
+			strbuf_addf(sb, "%s%d", i ? "," : "", l->v[i]);
+		strbuf_addch(sb, '\n');
+		break;
+	default:
+		memcpy(&s, base + o->offset, sizeof(s));
+		memcpy(&d, dflt + o->offset, sizeof(d));
+		if (!o->hash_when_set || !s || !d || strcmp(s, d) != 0)
+			strbuf_addf(sb, "%s=%s\n", o->name, s ? s : "");
+		break;
+	}
+}
+
 uint64_t
 simtrain_args_hash(const struct simtrain_args *a, int world)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *base = (const char *)a;
+	struct simtrain_args dflt;
 	uint64_t h;
 
+	simtrain_args_init(&dflt);
 	for (size_t i = 0; i < N_OPTS; i++) {
 		const struct sopt *o = &simtrain_opts[i];
-		const char *s;
-		int n;
 
-		if (o->type == SOPT_GROUP)
-			continue;
-		if (o->type == SOPT_FLAG || o->type == SOPT_INT) {
-			memcpy(&n, base + o->offset, sizeof(n));
-			strbuf_addf(&sb, "%s=%d\n", o->name, n);
-		} else {
-			memcpy(&s, base + o->offset, sizeof(s));
-			strbuf_addf(&sb, "%s=%s\n", o->name, s ? s : "");
-		}
+		if (o->type != SOPT_GROUP)
+			hash_option(&sb, o, (const char *)a,
+			            (const char *)&dflt);
 	}
 	strbuf_addf(&sb, "world=%d\n", world);
 	h = fnv1a(sb.buf, sb.len);

@@ -395,12 +395,13 @@ simtrain_print_nccl_timeout(FILE *f, const struct simtrain_job *j,
 {
 	const struct layout *l = &j->layout;
 	/* The gradient reduction of the data-parallel group (PG 1): a
-	 * reduce-scatter with the distributed optimizer, else all-reduce;
-	 * a few collectives per iteration after a few at setup. */
+	 * reduce-scatter with the distributed optimizer or FSDP, else
+	 * all-reduce; a few collectives per iteration after a few at
+	 * setup. */
+	bool sharded = l->distributed_optimizer || l->fsdp;
 	double numel = round(j->est.params_per_gpu);
-	double out = l->distributed_optimizer ? ceil(numel / l->dp) : numel;
-	const char *op = l->distributed_optimizer ? "_REDUCE_SCATTER_BASE"
-	                                          : "ALLREDUCE";
+	double out = sharded ? ceil(numel / l->dp) : numel;
+	const char *op = sharded ? "_REDUCE_SCATTER_BASE" : "ALLREDUCE";
 	int seq = 4 * iteration + 3;
 	/* Megatron's --distributed-timeout-minutes defaults to 10. */
 	long ran = 600000 + 31 + lround(30 * simtrain_noise(j->seed,

@@ -136,6 +136,46 @@ static const struct simtrain_frame at_vp_micro = {
 	"forward_backward_pipelining_with_interleaving",
 	"raise RuntimeError(msg)"
 };
+/* The tuning guide's switches: Megatron-LM at d98e8a64 (2026), whose
+ * arguments.py has them; lines of that commit. */
+#define ARGS_PY_D98 "megatron/training/arguments.py"
+static const struct simtrain_frame at_hcp_product = {
+	ARGS_PY_D98, 582, "validate_args",
+	"assert args.context_parallel_size == "
+	"prod(args.hierarchical_context_parallel_sizes)"
+};
+static const struct simtrain_frame at_hcp_needed = {
+	ARGS_PY_D98, 584, "validate_args",
+	"assert args.hierarchical_context_parallel_sizes is not None, \\"
+};
+static const struct simtrain_frame at_fp8_param = {
+	ARGS_PY_D98, 1096, "validate_args",
+	"assert args.use_distributed_optimizer or args.use_torch_fsdp2 or "
+	"args.use_megatron_fsdp or not torch.is_grad_enabled(), \\"
+};
+static const struct simtrain_frame at_fsdp_ckpt = {
+	ARGS_PY_D98, 1169, "validate_args",
+	"assert args.ckpt_format == \"fsdp_dtensor\", \\"
+};
+static const struct simtrain_frame at_tp_overlap = {
+	ARGS_PY_D98, 1442, "validate_args",
+	"assert args.sequence_parallel == True, 'Tensor parallel "
+	"communication/GEMM overlap can happen only when sequence "
+	"parallelism is enabled'"
+};
+static const struct simtrain_frame at_offload_layers = {
+	TCONFIG_PY, 1887, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_offload_pp = {
+	TCONFIG_PY, 1892, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_offload_recompute = {
+	TCONFIG_PY, 1897, "__post_init__", "raise ValueError("
+};
+static const struct simtrain_frame at_offload_graphs = {
+	TCONFIG_PY, 2801, "__post_init__",
+	"raise ValueError(\"CUDA graphs not supported with CPU offloading.\")"
+};
 static const struct simtrain_frame at_model = {
 	"megatron/training/training.py", 631, "setup_model_and_optimizer",
 	"model = get_model(model_provider_func, model_type)"
@@ -219,11 +259,16 @@ check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
 				"be set at the same time");
 		j->layout.vp = a->vstages_per_rank;
 	} else if (a->layers_per_vstage != SIMTRAIN_UNSET) {
-		if (a->num_layers % a->pp != 0)
+		/* Later Megatron-LM counts the accounted embedding and
+		 * loss as layers here. */
+		int split = a->num_layers + a->account_for_embedding +
+		            a->account_for_loss;
+
+		if (split % a->pp != 0)
 			return ASSERT_FAIL(f, &at_vp_layers, "%s",
 				"number of layers should be divisible by the "
 				"pipeline parallel size");
-		per_stage = a->num_layers / a->pp;
+		per_stage = split / a->pp;
 		if (a->layers_per_vstage < 1 ||
 		    per_stage % a->layers_per_vstage != 0)
 			return ASSERT_FAIL(f, &at_vp_stage, "%s",
@@ -239,7 +284,8 @@ check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
 static int
 check_options(const struct simtrain_args *a, struct simtrain_failure *f)
 {
-	if (a->overlap_param_gather && !a->use_distributed_optimizer)
+	if (a->overlap_param_gather && !a->use_distributed_optimizer &&
+	    !a->use_megatron_fsdp)
 		return ASSERT_FAIL(f, &at_opg_distopt, "%s",
 		                   "--overlap-param-gather only supported with "
 		                   "distributed optimizer");
@@ -278,6 +324,71 @@ check_options(const struct simtrain_args *a, struct simtrain_failure *f)
 		return ASSERT_FAIL(f, &at_ep_fp16, "%s",
 		                   "Expert parallelism is not supported with "
 		                   "fp16 training.");
+	return 0;
+}
+
+/* The tuning guide's switches as validate_args checks them. */
+static int
+check_switches(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	const struct simtrain_ints *h = &a->hierarchical_cp;
+	long product = 1;
+
+	if (h->n > 0) {
+		for (int i = 0; i < h->n && i < 4; i++)
+			product *= h->v[i];
+		if (h->n > 4 || product != a->cp)
+			return ASSERT_FAIL(f, &at_hcp_product, "%s", "");
+	}
+	if (!strcmp(a->cp_comm_type, "a2a+p2p") && h->n == 0)
+		return ASSERT_FAIL(f, &at_hcp_needed, "%s",
+		                   "--hierarchical-context-parallel-sizes must "
+		                   "be set when a2a+p2p is used in cp comm");
+	if (a->fp8_param_gather && !a->use_distributed_optimizer &&
+	    !a->use_megatron_fsdp)
+		return ASSERT_FAIL(f, &at_fp8_param, "%s",
+		                   "--fp8-param-gather only supported with "
+		                   "distributed optimizer, torch fsdp2, "
+		                   "megatron fsdp, or inference mode");
+	if (a->use_megatron_fsdp && strcmp(a->ckpt_format, "fsdp_dtensor"))
+		return ASSERT_FAIL(f, &at_fsdp_ckpt, "%s",
+		                   "Megatron-FSDP requires the `fsdp_dtensor` "
+		                   "checkpointing format.");
+	/* Megatron turns sequence parallelism off when tp is 1 first. */
+	if (a->tp_comm_overlap && !(a->sequence_parallel && a->tp > 1))
+		return ASSERT_FAIL(f, &at_tp_overlap, "%s",
+		                   "Tensor parallel communication/GEMM overlap "
+		                   "can happen only when sequence parallelism "
+		                   "is enabled");
+	return 0;
+}
+
+/* TransformerConfig.__post_init__'s CPU offloading checks (ValueError). */
+static int
+check_offload(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	int n = a->cpu_offloading_num_layers;
+
+	if (n <= 0)
+		return 0;
+	if (n >= a->num_layers)
+		return raise(f, "ValueError", STAGE_MODEL, &at_offload_layers,
+		             "CPU offloading can be done only for layers less "
+		             "than %d", a->num_layers);
+	if (a->pp > 1)
+		return raise(f, "ValueError", STAGE_MODEL, &at_offload_pp, "%s",
+		             "Currently there is no support for Pipeline "
+		             "parallelism with CPU offloading");
+	if (a->recompute_granularity)
+		return raise(f, "ValueError", STAGE_MODEL,
+		             &at_offload_recompute, "%s",
+		             "CPU offloading does not work when activation "
+		             "recomputation is enabled");
+	if (strcmp(a->cuda_graph_impl, "none") &&
+	    strcmp(a->cuda_graph_impl, "full_iteration"))
+		return raise(f, "ValueError", STAGE_MODEL, &at_offload_graphs,
+		             "%s", "CUDA graphs not supported with CPU "
+		             "offloading.");
 	return 0;
 }
 
@@ -356,6 +467,61 @@ build_model(const struct simtrain_args *a, struct model *m)
 	}
 }
 
+/*
+ * Full recompute as the layout names it (layout.h): block recomputes the
+ * first N layers of each chunk, all of them when N reaches the stage;
+ * uniform keeps the input of each run of N layers, and runs of one are
+ * block over every layer.
+ */
+static void
+build_recompute(const struct simtrain_args *a, struct layout *l)
+{
+	int split = a->num_layers + a->account_for_embedding +
+	            a->account_for_loss;
+	int n = a->recompute_num_layers;
+
+	l->recompute_layers = 0;
+	l->recompute_method = RECOMPUTE_BLOCK;
+	if (l->recompute != RECOMPUTE_FULL)
+		return;
+	if (!strcmp(a->recompute_method, "block")) {
+		if (n < split / a->pp)
+			l->recompute_layers = n;
+	} else if (n > 1) {
+		l->recompute_method = RECOMPUTE_UNIFORM;
+		l->recompute_layers = n;
+	}
+}
+
+/* The tuning guide's switches.  Megatron FSDP with everything sharded
+ * is the layout's FSDP, which stands in for the distributed optimizer
+ * it runs on; a partial sharding counts as the distributed optimizer. */
+static void
+build_switches(const struct simtrain_args *a, struct layout *l)
+{
+	int r = layout_choice_parse(fp8_recipe_names, a->fp8_recipe);
+	int c = layout_choice_parse(cp_comm_names, a->cp_comm_type);
+
+	l->account_embedding = a->account_for_embedding;
+	l->account_loss = a->account_for_loss;
+	/* "custom" recipes are the user's own: counted as delayed. */
+	l->fp8_recipe = r < 0 ? FP8_DELAYED : (enum fp8_recipe)r;
+	l->fp8_param_gather = a->fp8_param_gather;
+	l->cuda_graphs = strcmp(a->cuda_graph_impl, "none") != 0;
+	l->tp_comm_overlap = a->tp_comm_overlap;
+	l->overlap_grad_reduce = a->overlap_grad_reduce;
+	l->overlap_param_gather = a->overlap_param_gather;
+	l->fsdp = a->use_megatron_fsdp &&
+	          !strcmp(a->data_parallel_sharding_strategy,
+	                  "optim_grads_params");
+	if (l->fsdp)
+		l->distributed_optimizer = false;
+	l->cp_comm = c < 0 || a->cp == 1 ? CP_COMM_P2P : (enum cp_comm)c;
+	l->moe_grouped_gemm = a->moe_grouped_gemm;
+	l->offload_layers = a->cpu_offloading_num_layers > 0
+	                    ? a->cpu_offloading_num_layers : 0;
+}
+
 /* Recompute and kernels as the estimator names them. */
 static void
 build_layout(const struct simtrain_args *a, struct layout *l)
@@ -371,17 +537,13 @@ build_layout(const struct simtrain_args *a, struct layout *l)
 	l->mbs = a->mbs;
 	/* Megatron turns sequence parallelism off when tp is 1. */
 	l->sequence_parallel = a->sequence_parallel && a->tp > 1;
-	l->distributed_optimizer = a->use_distributed_optimizer;
+	l->distributed_optimizer = a->use_distributed_optimizer ||
+	                           a->use_megatron_fsdp;
 	l->recompute = !g ? RECOMPUTE_NONE
 	             : !strcmp(g, "full") ? RECOMPUTE_FULL
 	                                  : RECOMPUTE_SELECTIVE;
-	/* uniform recomputes every chunk of the stage; block the first
-	 * N layers of each stage, all of them when N exceeds the stage. */
-	l->recompute_layers = 0;
-	if (l->recompute == RECOMPUTE_FULL &&
-	    !strcmp(a->recompute_method, "block") &&
-	    a->recompute_num_layers < a->num_layers / a->pp)
-		l->recompute_layers = a->recompute_num_layers;
+	build_recompute(a, l);
+	build_switches(a, l);
 	l->attention = !strcmp(a->attention_backend, "unfused") ||
 	               !strcmp(a->attention_backend, "local") ||
 	               (!strcmp(a->attention_backend, "auto") && local)
@@ -446,7 +608,7 @@ raise_rule(const struct simtrain_job *j, enum layout_rule r,
 		return raise(f, "AssertionError", STAGE_MODEL, &at_layers_pp,
 		             "num_layers=%d should be divisible by "
 		             "config.pipeline_model_parallel_size=%d",
-		             m->num_layers, l->pp);
+		             layout_split_layers(m, l), l->pp);
 	default:
 		/* Rules the checks above make unreachable (world size,
 		 * sequence parallel, recompute layers): a generic wording. */
@@ -477,13 +639,14 @@ simtrain_setup(struct simtrain_job *j, struct simtrain_failure *f)
 	int mult;
 
 	memset(f, 0, sizeof(*f));
-	if (check_required(a, f) || check_sizes(j, f) || check_options(a, f))
+	if (check_required(a, f) || check_sizes(j, f) ||
+	    check_options(a, f) || check_switches(a, f))
 		return -1;
 	build_model(a, &j->model);
 	if (model_validate(&j->model, why, sizeof(why)) != 0)
 		return raise(f, "AssertionError", STAGE_MODEL, &at_model,
 		             "%s", why);
-	if (check_recompute(a, f))
+	if (check_recompute(a, f) || check_offload(a, f))
 		return -1;
 	build_layout(a, &j->layout);
 	memset(w, 0, sizeof(*w));
@@ -496,7 +659,10 @@ simtrain_setup(struct simtrain_job *j, struct simtrain_failure *f)
 	w->gpu_memory_gib = j->gpu.memory_gib;
 	/* Micro-batches that interleaving cannot split fail only in the
 	 * first step, after the whole setup has been printed. */
+	/* A switch without effect is no error: Megatron-LM runs it. */
 	r = layout_check(w, &j->layout);
+	if (layout_rule_kind(r) == RULE_KIND_NO_EFFECT)
+		r = LAYOUT_OK;
 	if (r != LAYOUT_OK && r != RULE_VP_MICRO)
 		return raise_rule(j, r, f);
 	assign_ranks(j);

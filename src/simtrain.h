@@ -38,6 +38,12 @@ enum simtrain_exit {
 /* Value of an integer flag that was not given: Python's None. */
 #define SIMTRAIN_UNSET (-1)
 
+/* An integer option with nargs='+': the first values and how many. */
+struct simtrain_ints {
+	int v[4];
+	int n; /* 0: not given */
+};
+
 /* Every flag as Megatron-LM's argparse leaves it (its defaults). */
 struct simtrain_args {
 	/* parallel layout */
@@ -62,6 +68,14 @@ struct simtrain_args {
 	int use_distributed_optimizer, overlap_grad_reduce;
 	int overlap_param_gather;
 	const char *attention_backend, *transformer_impl, *tokenizer_type;
+	/* the tuning guide's switches (Megatron-LM at d98e8a64) */
+	int account_for_embedding, account_for_loss;
+	const char *fp8_recipe;
+	int fp8_param_gather, tp_comm_overlap, use_megatron_fsdp;
+	const char *data_parallel_sharding_strategy, *ckpt_format;
+	const char *cuda_graph_impl, *cp_comm_type;
+	struct simtrain_ints hierarchical_cp; /* nargs='+' */
+	int cpu_offloading_num_layers;
 	/* length and logging */
 	int train_iters, exit_duration_in_mins, log_interval, log_throughput;
 	int eval_iters, mock_data, exit_signal_handler;

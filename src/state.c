@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,11 +210,30 @@ state_parse_line(struct state *st, char *line, int lineno)
 	return 0;
 }
 
+/*
+ * Open a campaign file for reading without following a symbolic link:
+ * a link planted at DIR/state or DIR/journal.log must not feed the
+ * runner another file's contents.  NULL with errno set on failure.
+ */
+static FILE *
+open_nofollow(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (f == NULL)
+		close(fd);
+	return f;
+}
+
 int
 state_load(const char *dir, struct state *st)
 {
 	char *path = xasprintf("%s/state", dir);
-	FILE *f = fopen(path, "r");
+	FILE *f = open_nofollow(path);
 	char line[2048];
 	int lineno = 0, r = 0, ret = -1;
 
@@ -296,7 +316,7 @@ journal_replay(const char *dir, long after,
                void *arg)
 {
 	char *path = xasprintf("%s/journal.log", dir);
-	FILE *f = fopen(path, "r");
+	FILE *f = open_nofollow(path);
 	char line[1024];
 	long expect = 1;
 	int lineno = 0, ret = 0;
@@ -396,6 +416,43 @@ journal_close(struct journal *j)
 	j->path = NULL;
 }
 
+/*
+ * Append one line; on failure (a full disk cuts a write short, fsync
+ * reports a lost write) cut the file back to where it ended, so that
+ * no half line is left for the next append of this process to glue
+ * onto and the line counts as never written.  -1 with errno set.
+ */
+static int
+journal_write(int fd, const char *buf, size_t len, bool sync)
+{
+	struct stat st;
+	off_t before = fstat(fd, &st) == 0 ? st.st_size : -1;
+	size_t done = 0;
+	int saved;
+
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC; /* a zero-length write */
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (done == len && (!sync || fsync(fd) == 0))
+		return 0;
+	saved = errno;
+	/* The caller holds the campaign lock: nobody else appends. */
+	if (before >= 0 && ftruncate(fd, before) != 0)
+		warning("cannot cut a failed journal write back to %lld "
+		        "bytes", (long long)before);
+	errno = saved;
+	return -1;
+}
+
 int
 journal_append(struct journal *j, bool sync, const char *event,
                const char *name, const char *fmt, ...)
@@ -418,8 +475,7 @@ journal_append(struct journal *j, bool sync, const char *event,
 	strbuf_addch(&line, '\n');
 	/* One write with O_APPEND: a line is either whole or, cut by a
 	 * crash, unterminated and ignored by replay. */
-	if (write(j->fd, line.buf, line.len) != (ssize_t)line.len ||
-	    (sync && fsync(j->fd) != 0))
+	if (journal_write(j->fd, line.buf, line.len, sync) != 0)
 		ret = error_errno("cannot append to '%s'", j->path);
 	else
 		j->seq++;

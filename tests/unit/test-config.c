@@ -923,6 +923,231 @@ test_base_defaults(void)
 	scratch_end(dir);
 }
 
+/* ---- the tuning guide's knobs and nnScaler's controls -------------------- */
+
+/* Their defaults: Megatron-LM's, with DP overlap and grouped GEMM on. */
+static void
+test_knob_defaults(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+	const struct search_space *s = &l.c.search;
+	struct workload w;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(s->recompute_method, BIT(RECOMPUTE_BLOCK));
+	CU_ASSERT_EQUAL(s->account_embedding, BIT(0));
+	CU_ASSERT_EQUAL(s->account_loss, BIT(0));
+	CU_ASSERT_EQUAL(s->fp8_recipe, BIT(FP8_DELAYED));
+	CU_ASSERT_EQUAL(s->fp8_param_gather, BIT(0));
+	CU_ASSERT_EQUAL(s->cuda_graphs, BIT(0));
+	CU_ASSERT_EQUAL(s->tp_comm_overlap, BIT(0));
+	CU_ASSERT_EQUAL(s->overlap_grad_reduce, BIT(1));
+	CU_ASSERT_EQUAL(s->overlap_param_gather, 0); /* auto */
+	CU_ASSERT_EQUAL(s->fsdp, BIT(0));
+	CU_ASSERT_EQUAL(s->cp_comm_type, BIT(CP_COMM_P2P));
+	CU_ASSERT_EQUAL(s->moe_grouped_gemm, BIT(1));
+	CU_ASSERT_EQUAL(s->offload_layers.n, 1);
+	CU_ASSERT_EQUAL(s->offload_layers.v[0], 0);
+	CU_ASSERT_EQUAL(s->relax, 0);
+	CU_ASSERT(s->max_bubble_ratio < 0);
+	CU_ASSERT(s->max_unbalance_ratio < 0);
+	campaign_workload(&l.c, &w);
+	CU_ASSERT_FALSE(w.opt_resident_set);
+	CU_ASSERT_EQUAL(w.opt_transient_bytes, 0);
+	load_release(&l);
+	scratch_end(dir);
+}
+
+/* Every new key, one value or a list, from a file and the command line. */
+static void
+test_knob_keys(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+	const struct search_space *s = &l.c.search;
+	struct workload w;
+	static const char *const set[] = {
+		"search.cp_comm_type=[\"p2p\", \"a2a+p2p\"]",
+		"search.relax=[\"tp_nvlink\", \"nvl72_align\"]",
+		"optimizer.transient_bytes_per_param=4",
+	};
+	static const int offload[] = { 0, 2, 4 };
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"search = {\n"
+		"  recompute_method = [\"uniform\", \"block\"];\n"
+		"  account_for_embedding_in_pipeline_split = [false, true];\n"
+		"  account_for_loss_in_pipeline_split = true;\n"
+		"  fp8_recipe = [\"tensorwise\", \"mxfp8\", \"blockwise\"];\n"
+		"  fp8_param_gather = [true, false];\n"
+		"  cuda_graphs = true;\n"
+		"  tp_comm_overlap = [false, true];\n"
+		"  overlap_grad_reduce = false;\n"
+		"  overlap_param_gather = [false];\n"
+		"  fsdp = [false, true];\n"
+		"  cp_comm_type = \"all_gather\";\n"
+		"  moe_grouped_gemm = false;\n"
+		"  activation_offload_layers = [0, 2, 4];\n"
+		"  relax = \"cp_seq\";\n"
+		"  max_pipeline_bubble_ratio = 0.2;\n"
+		"  max_pipeline_unbalance_ratio = 0.5;\n"
+		"};\n"
+		"optimizer = { resident_bytes_per_param = 6.0; };\n"
+		"memory = { gpu_memory_gb = 40.0; };\n", set, 3), 0);
+	CU_ASSERT_EQUAL(s->recompute_method,
+	                BIT(RECOMPUTE_BLOCK) | BIT(RECOMPUTE_UNIFORM));
+	CU_ASSERT_EQUAL(s->account_embedding, BIT(0) | BIT(1));
+	CU_ASSERT_EQUAL(s->account_loss, BIT(1));
+	CU_ASSERT_EQUAL(s->fp8_recipe, BIT(FP8_TENSORWISE) | BIT(FP8_MXFP8) |
+	                               BIT(FP8_BLOCKWISE));
+	CU_ASSERT_EQUAL(s->fp8_param_gather, BIT(0) | BIT(1));
+	CU_ASSERT_EQUAL(s->cuda_graphs, BIT(1));
+	CU_ASSERT_EQUAL(s->tp_comm_overlap, BIT(0) | BIT(1));
+	CU_ASSERT_EQUAL(s->overlap_grad_reduce, BIT(0));
+	CU_ASSERT_EQUAL(s->overlap_param_gather, BIT(0));
+	CU_ASSERT_EQUAL(s->fsdp, BIT(0) | BIT(1));
+	/* the command line wins over the file */
+	CU_ASSERT_EQUAL(s->cp_comm_type, BIT(CP_COMM_P2P) |
+	                                 BIT(CP_COMM_A2A_P2P));
+	CU_ASSERT(origin_is(&l.c, "search.cp_comm_type", "command line", 1));
+	CU_ASSERT_EQUAL(s->moe_grouped_gemm, BIT(0));
+	CU_ASSERT(list_is(&s->offload_layers, 3, offload));
+	CU_ASSERT_EQUAL(s->relax, BIT(RELAX_TP_NVLINK) | BIT(RELAX_NVL72));
+	CU_ASSERT_DOUBLE_EQUAL(s->max_bubble_ratio, 0.2, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s->max_unbalance_ratio, 0.5, 0);
+	campaign_workload(&l.c, &w);
+	CU_ASSERT_TRUE(w.opt_resident_set);
+	CU_ASSERT_DOUBLE_EQUAL(w.opt_resident_bytes, 6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w.opt_transient_bytes, 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w.gpu_memory_gib, 40, 0);
+	load_release(&l);
+	/* An empty relax list relaxes nothing; "auto" for the overlap. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"search = { relax = []; overlap_param_gather = \"auto\"; };\n",
+		NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.search.relax, 0);
+	CU_ASSERT_EQUAL(l.c.search.overlap_param_gather, 0);
+	load_release(&l);
+	/* Zero resident bytes is a value. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"optimizer = { resident_bytes_per_param = 0; };\n", NULL, 0),
+		0);
+	campaign_workload(&l.c, &w);
+	CU_ASSERT_TRUE(w.opt_resident_set);
+	CU_ASSERT_EQUAL(w.opt_resident_bytes, 0);
+	load_release(&l);
+	scratch_end(dir);
+}
+
+/* Mistakes in the new keys, each at its file and line. */
+static void
+test_knob_errors(void)
+{
+	expect_error(MINIMAL "search = { relax = [\"tp_nvlnk\"]; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.relax': element 1: unknown value 'tp_nvlnk' "
+	             "(did you mean 'tp_nvlink' or 'ep_nvlink'?)",
+	             "tp_nvlink, ep_nvlink, "
+	             "cp_seq, nvl72_align", NULL });
+	expect_error(MINIMAL "search = { cp_comm_type = \"allgather\"; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.cp_comm_type': unknown value 'allgather' (did "
+	             "you mean 'all_gather'?)", NULL });
+	expect_error(MINIMAL "search = { cp_comm_type = []; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'search.cp_comm_type': the list is empty", NULL });
+	expect_error(MINIMAL "search = { fp8_recipe = \"custom\"; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.fp8_recipe': unknown value 'custom'",
+	             "delayed, tensorwise, mxfp8, blockwise", NULL });
+	expect_error(MINIMAL "search = { recompute_method = \"unifrom\"; "
+	             "};\n", NULL, 0, (const char *const[]){ "camp.conf:4: "
+	             "key 'search.recompute_method': unknown value 'unifrom' "
+	             "(did you mean 'uniform'?)", NULL });
+	expect_error(MINIMAL "search = { fsdp = \"yes\"; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'search.fsdp': "
+	             "expects true, false, a list of them, not a string",
+	             NULL });
+	expect_error(MINIMAL "search = { cuda_graphs = \"auto\"; };\n", NULL,
+	             0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.cuda_graphs'", NULL });
+	expect_error(MINIMAL "search = { activation_offload_layers = \"auto\";"
+	             " };\n", NULL, 0, (const char *const[]){ "camp.conf:4: "
+	             "key 'search.activation_offload_layers': expects an "
+	             "integer, a list of integers, not a string 'auto'",
+	             NULL });
+	expect_error(MINIMAL "search = { activation_offload_layers = -1; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.activation_offload_layers': -1 is out of range",
+	             NULL });
+	expect_error(MINIMAL "search = { max_pipeline_bubble_ratio = 1.5; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'search.max_pipeline_bubble_ratio': 1.5 is out of range",
+	             NULL });
+	expect_error(MINIMAL "optimizer = { transient_bytes_per_param = -2; "
+	             "};\n", NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'optimizer.transient_bytes_per_param': -2 is out of "
+	             "range", NULL });
+	expect_error(MINIMAL "optimizer = { resident_bytes = 4; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: unknown key "
+	             "'optimizer.resident_bytes' (did you mean "
+	             "'optimizer.resident_bytes_per_param'?)", NULL });
+	expect_error(MINIMAL "search = { max_pipeline_bubble = 0.2; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: unknown key "
+	             "'search.max_pipeline_bubble' (did you mean "
+	             "'search.max_pipeline_bubble_ratio'?)", NULL });
+	expect_error(MINIMAL "base = { cp_comm_type = \"ring\"; };\n", NULL,
+	             0, (const char *const[]){ "camp.conf:4: key "
+	             "'base.cp_comm_type': unknown value 'ring'", NULL });
+}
+
+/*
+ * The base takes each switch's default when the search holds it, else
+ * the value searched; FSDP turns the distributed optimizer off, and the
+ * automatic parameter-gather overlap follows; a switch without effect
+ * (an FP8 recipe in bf16) keeps its default.
+ */
+static void
+test_base_switches(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+	const struct layout *b = &l.c.base.layout;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"search = { fsdp = true; fp8_recipe = [\"mxfp8\"]; "
+		"cp_comm_type = \"a2a\"; cuda_graphs = [false, true]; "
+		"activation_offload_layers = [2, 4]; };\n"
+		"base = { tensor_parallel = 2; context_parallel = 2; "
+		"account_for_loss_in_pipeline_split = true; };\n", NULL, 0),
+		0);
+	CU_ASSERT(b->fsdp);
+	CU_ASSERT_FALSE(b->distributed_optimizer);
+	CU_ASSERT(b->overlap_grad_reduce);
+	CU_ASSERT(b->overlap_param_gather);
+	CU_ASSERT_EQUAL(b->fp8_recipe, FP8_DELAYED);
+	CU_ASSERT_EQUAL(b->cp_comm, CP_COMM_A2A);
+	CU_ASSERT_FALSE(b->cuda_graphs);
+	CU_ASSERT_EQUAL(b->offload_layers, 2);
+	CU_ASSERT(b->account_loss);
+	CU_ASSERT_FALSE(b->account_embedding);
+	CU_ASSERT(b->moe_grouped_gemm);
+	CU_ASSERT_EQUAL(b->recompute_method, RECOMPUTE_BLOCK);
+	load_release(&l);
+	/* Said outright, the base keeps what it says. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"base = { fsdp = true; distributed_optimizer = true; "
+		"overlap_grad_reduce = false; recompute_method = \"uniform\"; "
+		"};\n", NULL, 0), 0);
+	CU_ASSERT(b->fsdp && b->distributed_optimizer);
+	CU_ASSERT_FALSE(b->overlap_grad_reduce);
+	CU_ASSERT_FALSE(b->overlap_param_gather);
+	CU_ASSERT_EQUAL(b->recompute_method, RECOMPUTE_UNIFORM);
+	load_release(&l);
+	scratch_end(dir);
+}
+
 /* ---- GPUs ---------------------------------------------------------------- */
 
 static void
@@ -1097,6 +1322,26 @@ test_write_round_trip(void)
 	           "add_bias_linear = false; };\n", NULL, 0);
 	free(text);
 	free(example);
+	scratch_end(dir);
+}
+
+/* The new keys survive campaign.conf: written, read back, the same. */
+static void
+test_knobs_round_trip(void)
+{
+	char *dir = scratch_begin();
+
+	round_trip(dir, MINIMAL "global_batch_size = 256;\n"
+	           "search = { relax = []; fsdp = [false, "
+	           "true]; cp_comm_type = [\"a2a+p2p\"]; "
+	           "max_pipeline_bubble_ratio = 0.125; "
+	           "activation_offload_layers = [0, 3]; };\n"
+	           "optimizer = { resident_bytes_per_param = 4.0; "
+	           "transient_bytes_per_param = 2.0; };\n"
+	           "base = { fp8_recipe = \"blockwise\"; };\n", NULL, 0);
+	round_trip(dir, MINIMAL "search = { relax = [\"cp_seq\", "
+	           "\"ep_nvlink\"]; overlap_param_gather = [false, true]; };\n",
+	           NULL, 0);
 	scratch_end(dir);
 }
 
@@ -1278,8 +1523,18 @@ static const struct harness_test write_tests[] = {
 	{ NULL, NULL },
 };
 
+static const struct harness_test knob_tests[] = {
+	{ "defaults", test_knob_defaults },
+	{ "every key", test_knob_keys },
+	{ "errors", test_knob_errors },
+	{ "base switches", test_base_switches },
+	{ "round trip", test_knobs_round_trip },
+	{ NULL, NULL },
+};
+
 static const struct harness_suite suites[] = {
 	{ "config examples", example_tests },
+	{ "config knobs", knob_tests },
 	{ "config layers", layer_tests },
 	{ "config errors", error_tests },
 	{ "config policy", policy_tests },

@@ -48,6 +48,10 @@ layout_of(int tp, int pp, int cp, int mbs, int gbs)
 	l.sequence_parallel = tp > 1;
 	l.distributed_optimizer = true;
 	l.attention = ATTN_FLASH;
+	/* The campaign defaults (config.c): DP overlap on, grouped GEMM. */
+	l.overlap_grad_reduce = true;
+	l.overlap_param_gather = true;
+	l.moe_grouped_gemm = true;
 	return l;
 }
 
@@ -221,6 +225,351 @@ test_pipeline_bubble(void)
 	ASSERT_NEAR_REL(e.bubble_ratio, 3.0 / 5 / (16 + 3.0 / 5), 0.05);
 }
 
+/*
+ * The tuning guide's knobs on Llama 3 8B, tp 1, pp 1, dp 8, mbs 1,
+ * s 8192 (test_memory_llama3_tp1): P = 8,030,261,248 parameters, a
+ * layer 218,112,000 of them and 1,141,899,264 bytes of activations.
+ */
+#define LLAMA_P 8030261248.0
+#define LLAMA_LAYER_P 218112000.0
+#define LLAMA_LAYER_ACT 1141899264.0
+
+/* FP8 keeps bf16 weights and an FP8 copy (3 bytes); with
+ * fp8_param_gather the FP8 copy is the weight (1 byte). */
+static void
+test_fp8_param_gather_weights(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a, b;
+
+	w.precision = PREC_FP8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.fp8_param_gather = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(a.mem.weights, 3 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, 1 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.gradients, a.mem.gradients, 1e-12);
+	ASSERT_NEAR_REL(b.mem.optimizer, a.mem.optimizer, 1e-12);
+}
+
+/*
+ * FSDP shards weights and gradients as well over dp 8, and holds two
+ * layers whole: (P/8 + 2 x 218,112,000) = 1,440,006,656 parameters of
+ * 2-byte weights (2,880,013,312 B) and 4-byte gradients
+ * (5,760,026,624 B); the optimizer stays P/8 x 12 = 12,045,391,872 B.
+ */
+static void
+test_fsdp_sharding(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate e;
+
+	l.distributed_optimizer = false;
+	l.fsdp = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.mem.weights, 2880013312.0, 1e-9);
+	ASSERT_NEAR_REL(e.mem.gradients, 5760026624.0, 1e-9);
+	ASSERT_NEAR_REL(e.mem.optimizer, 12045391872.0, 1e-9);
+	CU_ASSERT_EQUAL(LLAMA_P / 8 + 2 * LLAMA_LAYER_P, 1440006656.0);
+	CU_ASSERT(e.dp_comm_s >= 0);
+}
+
+/*
+ * Offloading 4 layers' activations to the host frees 4 x 1,141,899,264
+ * bytes of the stage (and the 10 % fragmentation on them) and costs
+ * time: a layer's 1.14 GB over a 50 GB/s host link (22.8 ms) is longer
+ * than a third of its compute.
+ */
+static void
+test_offload_layers(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a, b;
+
+	l.recompute = RECOMPUTE_NONE;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.offload_layers = 4;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(a.mem.activations - b.mem.activations,
+	                4 * LLAMA_LAYER_ACT, 1e-9);
+	ASSERT_NEAR_REL(a.mem.buffers - b.mem.buffers,
+	                0.1 * 4 * LLAMA_LAYER_ACT, 1e-9);
+	CU_ASSERT_EQUAL(a.offload_s, 0);
+	CU_ASSERT(b.offload_s > 0);
+	ASSERT_NEAR_REL(b.step_s - a.step_s, b.offload_s, 1e-6);
+}
+
+/*
+ * optimizer.resident_bytes_per_param replaces the 12 bytes of bf16
+ * Adam, transient_bytes_per_param adds to them, over the same dp 8
+ * shard: (6 + 4) x P / 8 = 10,037,826,560 B; without the distributed
+ * optimizer 10 x P.
+ */
+static void
+test_optimizer_byte_overrides(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate e;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	w.opt_resident_set = true;
+	w.opt_resident_bytes = 6;
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.mem.optimizer, 6 * LLAMA_P / 8, 1e-9);
+	w.opt_transient_bytes = 4;
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.mem.optimizer, 10037826560.0, 1e-9);
+	l.distributed_optimizer = false;
+	l.overlap_param_gather = false;
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.mem.optimizer, 10 * LLAMA_P, 1e-9);
+	/* Zero resident bytes is a value, not "unset". */
+	w.opt_resident_bytes = 0;
+	w.opt_transient_bytes = 0;
+	estimate_layout(&w, &l, &e);
+	CU_ASSERT_EQUAL(e.mem.optimizer, 0);
+}
+
+/*
+ * CUDA graphs remove the launch overhead of every layer (150 us each,
+ * 32 layers, one micro-batch: 4.8 ms of compute) and hold static
+ * buffers: 2 GiB, 10 GiB with a pipeline (the guide's figures).
+ */
+static void
+test_cuda_graphs(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a, b;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.cuda_graphs = true;
+	estimate_layout(&w, &l, &b);
+	CU_ASSERT_DOUBLE_EQUAL(a.compute_s - b.compute_s, 32 * 150e-6, 1e-12);
+	ASSERT_NEAR_REL(b.mem.buffers - a.mem.buffers, 2 * GIB, 1e-9);
+	CU_ASSERT(b.step_s < a.step_s);
+	l = layout_of(1, 2, 1, 1, 8);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.cuda_graphs = true;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.buffers - a.mem.buffers, 10 * GIB, 1e-9);
+}
+
+/* TP overlap leaves a quarter of the TP communication exposed (one of
+ * four reduce-scatter splits, the guide's num_splits = 4). */
+static void
+test_tp_comm_overlap(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(4, 1, 1, 1, 8);
+	struct estimate a, b;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.tp_comm_overlap = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	CU_ASSERT(a.tp_comm_s > 0);
+	ASSERT_NEAR_REL(b.tp_comm_s, 0.25 * a.tp_comm_s, 1e-12);
+	CU_ASSERT(b.step_s < a.step_s);
+}
+
+/*
+ * Without overlap the data-parallel traffic is exposed whole: the
+ * gradient reduce-scatter (7/8 x P x 4 B) and the parameter all-gather
+ * (7/8 x P x 2 B, 1 B with FP8 parameters) over NVLink at 450 GB/s x
+ * 0.85.  The overlaps hide some of it.
+ */
+static void
+test_dp_overlap(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a, b;
+	double bw = 450e9 * 0.85;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.dp_comm_s, 7.0 / 8 * LLAMA_P * (4 + 2) / bw, 1e-9);
+	CU_ASSERT(a.dp_comm_s < b.dp_comm_s);
+	w.precision = PREC_FP8;
+	l.fp8_param_gather = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.dp_comm_s, 7.0 / 8 * LLAMA_P * (4 + 1) / bw, 1e-9);
+}
+
+/*
+ * Full recompute, tp 4 with SP, pp 1 (32 layers): block over every
+ * layer keeps 32 layer inputs (2sbh/4 = 16,777,216 B each) and
+ * re-materialises one layer (285,474,816 B: norm and GEMM inputs 8sbh/4,
+ * QKV, attention output and softmax statistics, SwiGLU 6sbf, over 4);
+ * uniform runs of 4 keep 8 inputs and re-materialise 4 layers:
+ * -24 x 16,777,216 + 3 x 285,474,816 = +453,771,264 B; uniform over the
+ * whole stage keeps one input and re-materialises 32 layers:
+ * 31 x (285,474,816 - 16,777,216) = +8,329,625,600 B.  Both recompute
+ * every layer, as block over all does.
+ */
+static void
+test_recompute_methods(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(4, 1, 1, 1, 16);
+	struct estimate block, uni4, uni0;
+
+	l.recompute = RECOMPUTE_FULL;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &block);
+	l.recompute_method = RECOMPUTE_UNIFORM;
+	l.recompute_layers = 4;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &uni4);
+	l.recompute_layers = 0;
+	estimate_layout(&w, &l, &uni0);
+	ASSERT_NEAR_REL(uni4.mem.activations - block.mem.activations,
+	                453771264.0, 1e-9);
+	ASSERT_NEAR_REL(uni0.mem.activations - block.mem.activations,
+	                8329625600.0, 1e-9);
+	ASSERT_NEAR_REL(uni4.recompute_s, block.recompute_s, 1e-12);
+	ASSERT_NEAR_REL(uni0.recompute_s, block.recompute_s, 1e-12);
+}
+
+/*
+ * A 30-layer Llama 3 8B on pp 4 with both account flags: (30 + 2) / 4 =
+ * 8 layers a rank, 7 on the first and last stage.  The last stage holds
+ * the most parameters: 7 x 218,112,000 + the output layer 525,336,576 +
+ * the final norm 4096 = 2,052,124,672; the first stage the most memory:
+ * weights (7 x 218,112,000 + 525,336,576) x 2 B = 4,104,241,152 B and
+ * activations of min(m, p) = 4 micro-batches of 7 layers and the
+ * embedding output (2sbh = 67,108,864 B): 32,241,614,848 B.
+ */
+static void
+test_account_flags_stages(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w;
+	struct layout l = layout_of(1, 4, 1, 1, 16);
+	struct estimate e, ae, al;
+
+	m.num_layers = 30;
+	w = workload_of(&m, &g, 8192, 1);
+	l.account_embedding = l.account_loss = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(l.dp, 2);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.params_per_gpu, 2052124672.0, 1e-9);
+	ASSERT_NEAR_REL(e.mem.weights, 4104241152.0, 1e-9);
+	ASSERT_NEAR_REL(e.mem.activations, 32241614848.0, 1e-9);
+	CU_ASSERT(e.unbalance_ratio > 0);
+	/* 31 layers on pp 2: the loss flag takes a layer off the last
+	 * stage (which also computes the logits), the embedding flag off
+	 * the first: the first balances the pipeline better. */
+	m.num_layers = 31;
+	l = layout_of(1, 2, 1, 1, 16);
+	l.account_loss = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &al);
+	l.account_loss = false;
+	l.account_embedding = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &ae);
+	CU_ASSERT(al.unbalance_ratio < ae.unbalance_ratio);
+	CU_ASSERT(al.step_s < ae.step_s);
+	/* One stage is balanced by definition. */
+	m.num_layers = 32;
+	l = layout_of(1, 1, 1, 1, 16);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	CU_ASSERT_EQUAL(e.unbalance_ratio, 0);
+}
+
+/*
+ * Context parallelism over 2 GPUs of a node, s 8192, tp 1, dp 4, gbs 8
+ * (2 micro-batches): all_gather exposes 2 x (c-1) x 2 x 2 B x 4096 x
+ * 1024 (K and V of 8 KV heads of 128) = 33,554,432 B a layer over NVLink
+ * (382.5 GB/s), 32 layers, 2 micro-batches; p2p hides its ring behind
+ * attention; a2a (Ulysses) exposes its all-to-alls.
+ */
+static void
+test_cp_comm_types(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 2, 1, 8);
+	struct estimate p2p, ag, a2a;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &p2p);
+	l.cp_comm = CP_COMM_ALL_GATHER;
+	estimate_layout(&w, &l, &ag);
+	l.cp_comm = CP_COMM_A2A;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a2a);
+	ASSERT_NEAR_REL(ag.cp_comm_s, 2 * 32 * 33554432.0 / (450e9 * 0.85),
+	                1e-9);
+	CU_ASSERT_EQUAL(p2p.cp_comm_s, 0);
+	CU_ASSERT(a2a.cp_comm_s > 0);
+	CU_ASSERT(ag.step_s > p2p.step_s);
+}
+
+/* Grouped GEMM: one GEMM over a rank's experts beats one per expert
+ * when a rank holds several (Mixtral: 8 experts, ep 2 -> 4 a rank); a
+ * rank with one expert has nothing to group. */
+static void
+test_grouped_gemm(void)
+{
+	struct model m = test_mixtral_8x7b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a, b;
+
+	l.ep = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.moe_grouped_gemm = false;
+	estimate_layout(&w, &l, &b);
+	CU_ASSERT(b.compute_s > a.compute_s);
+	l.ep = 8;
+	l.moe_grouped_gemm = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.moe_grouped_gemm = false;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.compute_s, a.compute_s, 1e-12);
+}
+
 /* Megatron-LM README weak scaling, H100, BF16, V 131072, s 4096. */
 struct weak_row {
 	const char *params;
@@ -289,6 +638,17 @@ static const struct harness_test estimate_tests[] = {
 	{ "unfused attention keeps s^2 scores",
 	  test_unfused_attention_scores },
 	{ "pipeline bubble", test_pipeline_bubble },
+	{ "fp8_param_gather: 1-byte weights", test_fp8_param_gather_weights },
+	{ "fsdp shards weights and gradients", test_fsdp_sharding },
+	{ "activation offloading", test_offload_layers },
+	{ "optimizer byte overrides", test_optimizer_byte_overrides },
+	{ "CUDA graphs", test_cuda_graphs },
+	{ "TP communication overlap", test_tp_comm_overlap },
+	{ "DP overlap and FP8 gather", test_dp_overlap },
+	{ "recompute methods", test_recompute_methods },
+	{ "account flags and stage balance", test_account_flags_stages },
+	{ "context-parallel communication types", test_cp_comm_types },
+	{ "grouped GEMM", test_grouped_gemm },
 	{ "Megatron-LM weak scaling within 35 % (mean 17 %)",
 	  test_megatron_weak_scaling },
 	{ NULL, NULL },

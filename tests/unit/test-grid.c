@@ -89,7 +89,7 @@ test_counts_by_hand(void)
 	CU_ASSERT_EQUAL(grid_spec_size(&spec), 16);
 	CU_ASSERT_EQUAL(res.stats.examined, 16);
 	CU_ASSERT_EQUAL(res.stats.invalid, 2);
-	CU_ASSERT_EQUAL(res.stats.invalid_by_rule[RULE_WORLD], 2);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_WORLD], 2);
 	CU_ASSERT_EQUAL(res.stats.valid, 14);
 	CU_ASSERT_EQUAL(res.stats.safe + res.stats.oom_risk, 14);
 	CU_ASSERT_EQUAL(res.n, 14);
@@ -169,8 +169,10 @@ test_auto_vp_and_rule_totals(void)
 	CU_ASSERT_EQUAL(spec.vp.n, 6);
 	CU_ASSERT_EQUAL(res.stats.examined, 16 * 6);
 	for (int r = 0; r < RULE_COUNT; r++)
-		sum += res.stats.invalid_by_rule[r];
-	CU_ASSERT_EQUAL(sum, res.stats.invalid);
+		sum += res.stats.by_rule[r];
+	CU_ASSERT_EQUAL(sum, res.stats.invalid + res.stats.no_effect +
+	                res.stats.removed + res.stats.valid);
+	CU_ASSERT_EQUAL(res.stats.by_rule[LAYOUT_OK], res.stats.valid);
 	/* pp 2 allows vp 2, 4, 8, 16 (32 % (2*vp) == 0); m = 64/(mbs*dp)
 	 * must be a multiple of 2: tp 1: dp 4, m 16 or 8; tp 2: dp 2, m 32
 	 * or 16; tp 4: dp 1, m 64 or 32: all even.  So 3 tp x 2 mbs x 4 vp
@@ -217,6 +219,298 @@ test_base_added(void)
 	campaign_release(&c);
 }
 
+/* Every combination is counted once, in one of the four kinds. */
+static void
+check_totals(const struct grid_result *res)
+{
+	const struct grid_stats *st = &res->stats;
+	long long kinds[4] = { 0 };
+
+	CU_ASSERT_EQUAL(st->examined, st->valid + st->invalid +
+	                st->no_effect + st->removed);
+	for (int r = 0; r < RULE_COUNT; r++)
+		kinds[layout_rule_kind((enum layout_rule)r)] += st->by_rule[r];
+	CU_ASSERT_EQUAL(kinds[RULE_KIND_OK], st->valid);
+	CU_ASSERT_EQUAL(kinds[RULE_KIND_INVALID], st->invalid);
+	CU_ASSERT_EQUAL(kinds[RULE_KIND_NO_EFFECT], st->no_effect);
+	CU_ASSERT_EQUAL(kinds[RULE_KIND_CONTROL], st->removed);
+}
+
+/*
+ * CP at seq 4096 on Llama 3 8B (hidden 4096): the guide's rule removes
+ * cp 2 (tp 1 and 2: 2 of 4 combinations), search.relax keeps them.
+ */
+static void
+test_cp_seq_control_and_relax(void)
+{
+	static const int tp[] = { 1, 2 }, cp[] = { 1, 2 }, one[] = { 1 };
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	set_list(&c.search.tp, 2, tp);
+	set_list(&c.search.pp, 1, one);
+	set_list(&c.search.cp, 2, cp);
+	set_list(&c.search.mbs, 1, one);
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.examined, 4);
+	CU_ASSERT_EQUAL(res.stats.removed, 2);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_CP_SEQ], 2);
+	CU_ASSERT_EQUAL(res.stats.valid, 2);
+	check_totals(&res);
+	grid_result_release(&res);
+	c.search.relax = BIT(RELAX_CP_SEQ);
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.removed, 0);
+	CU_ASSERT_EQUAL(res.stats.valid, 4);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
+/*
+ * search.max_pipeline_bubble_ratio: tp 1, gbs 64 on 8 GPUs: pp 2 has
+ * dp 4 and 16 micro-batches, a bubble of about 1/17 = 0.059; pp 4 has
+ * 32 and about 3/35 = 0.086.  A limit of 0.07 removes pp 4 only.
+ */
+static void
+test_bubble_control(void)
+{
+	static const int pp[] = { 1, 2, 4 }, one[] = { 1 };
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	set_list(&c.search.tp, 1, one);
+	set_list(&c.search.pp, 3, pp);
+	set_list(&c.search.mbs, 1, one);
+	c.search.max_bubble_ratio = 0.07;
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.examined, 3);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_BUBBLE], 1);
+	CU_ASSERT_EQUAL(res.stats.valid, 2);
+	for (int i = 0; i < res.n; i++)
+		CU_ASSERT(res.v[i].layout.pp < 4 &&
+		          res.v[i].est.bubble_ratio <= 0.07);
+	check_totals(&res);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
+/*
+ * search.max_pipeline_unbalance_ratio 0: one stage is balanced, every
+ * pipeline has a heavier last stage (the logits): the 6 valid pp 2
+ * combinations of the small grid go, the 8 with pp 1 stay.
+ */
+static void
+test_unbalance_control(void)
+{
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.max_unbalance_ratio = 0;
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.examined, 16);
+	CU_ASSERT_EQUAL(res.stats.invalid, 2);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_UNBALANCE], 6);
+	CU_ASSERT_EQUAL(res.stats.valid, 8);
+	check_totals(&res);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
+/*
+ * A switch without effect: cp_comm_type a2a with cp 1 is the p2p run
+ * again, 14 of the 32 combinations (4 more are tp 8 pp 2, invalid).
+ */
+static void
+test_no_effect_counts(void)
+{
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.cp_comm_type = BIT(CP_COMM_P2P) | BIT(CP_COMM_A2A);
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(grid_spec_size(&spec), 32);
+	CU_ASSERT_EQUAL(res.stats.examined, 32);
+	CU_ASSERT_EQUAL(res.stats.invalid, 4);
+	CU_ASSERT_EQUAL(res.stats.no_effect, 14);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_CP_COMM], 14);
+	CU_ASSERT_EQUAL(res.stats.valid, 14);
+	check_totals(&res);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
+/*
+ * The account flags join tp, pp, cp in the outer loop: 4 tp x 2 pp x
+ * 2 x 2 flags x 2 mbs = 64.  pp 1: 8 valid without flags, 24 with one
+ * or both (no effect).  pp 2: tp 8 is 8 world-invalid; 32 + 1 layers is
+ * odd (12 invalid); none or both flags: 6 + 6 valid.
+ */
+static void
+test_account_flags_counts(void)
+{
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	bool both = false;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.account_embedding = BIT(0) | BIT(1);
+	c.search.account_loss = BIT(0) | BIT(1);
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(grid_spec_size(&spec), 64);
+	CU_ASSERT_EQUAL(res.stats.examined, 64);
+	CU_ASSERT_EQUAL(res.stats.valid, 20);
+	CU_ASSERT_EQUAL(res.stats.invalid, 20);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_WORLD], 8);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_LAYERS_PP], 12);
+	CU_ASSERT_EQUAL(res.stats.no_effect, 24);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_ACCOUNT], 24);
+	check_totals(&res);
+	for (int i = 0; i < res.n; i++)
+		if (strstr(res.v[i].name, "_ae_1_al_1"))
+			both = true;
+	CU_ASSERT_TRUE(both);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
+/*
+ * FSDP replaces the distributed optimizer: with both searched, the 14
+ * FSDP layouts that keep it are invalid; with it only on, every FSDP
+ * layout is, and the notes say so.  The automatic parameter-gather
+ * overlap follows FSDP.
+ */
+static void
+test_fsdp_counts(void)
+{
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	struct strbuf notes = STRBUF_INIT;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.fsdp = BIT(0) | BIT(1);
+	c.search.distributed_optimizer = BIT(0) | BIT(1);
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.examined, 64);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_FSDP], 14);
+	CU_ASSERT_EQUAL(res.stats.valid, 42);
+	for (int i = 0; i < res.n; i++) {
+		const struct layout *l = &res.v[i].layout;
+
+		CU_ASSERT_FALSE(l->fsdp && l->distributed_optimizer);
+		CU_ASSERT_EQUAL(l->overlap_param_gather,
+		                l->fsdp || l->distributed_optimizer);
+	}
+	check_totals(&res);
+	grid_result_release(&res);
+	c.search.distributed_optimizer = BIT(1);
+	CU_ASSERT_EQUAL(grid_spec_init(&spec, &c, &notes), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "FSDP"));
+	strbuf_release(&notes);
+	campaign_release(&c);
+}
+
+/*
+ * Recompute layer counts and methods multiply only full recompute:
+ * selective + full x {0, 2} layers x {block, uniform} = 5 kinds, 80
+ * combinations; names tell every one apart.  A dense model searches no
+ * grouped GEMM.
+ */
+static void
+test_recompute_kinds_and_names(void)
+{
+	static const int layers[] = { 0, 2 };
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.recompute = BIT(RECOMPUTE_SELECTIVE) | BIT(RECOMPUTE_FULL);
+	set_list(&c.search.recompute_layers, 2, layers);
+	c.search.recompute_method = BIT(RECOMPUTE_BLOCK) |
+	                            BIT(RECOMPUTE_UNIFORM);
+	c.search.moe_grouped_gemm = BIT(0) | BIT(1);
+	run(&c, 1000, &spec, &res, &w);
+	CU_ASSERT_EQUAL(spec.grouped_gemm.n, 1);
+	CU_ASSERT_EQUAL(grid_spec_size(&spec), 80);
+	CU_ASSERT_EQUAL(res.stats.examined, 80);
+	CU_ASSERT_EQUAL(res.stats.valid, 14 * 5);
+	for (int i = 0; i < res.n; i++)
+		for (int j = 0; j < i; j++)
+			CU_ASSERT(strcmp(res.v[i].name, res.v[j].name) != 0);
+	/* tp 1 pp 1: uniform over the whole stage is one run of 32. */
+	for (int i = 0; i < res.n; i++) {
+		const struct layout *l = &res.v[i].layout;
+
+		if (l->tp == 1 && l->pp == 1 && l->mbs == 1 &&
+		    l->recompute == RECOMPUTE_FULL &&
+		    l->recompute_method == RECOMPUTE_UNIFORM &&
+		    l->recompute_layers == 0)
+			CU_ASSERT_PTR_NOT_NULL(strstr(res.v[i].name,
+			                              "_rc_unif32"));
+	}
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
+/* A name longer than a candidate's keeps its head and a hash of the
+ * whole, so that names stay unique. */
+static void
+test_long_names_stay_unique(void)
+{
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	struct strbuf notes = STRBUF_INIT;
+	char prefix[161];
+
+	memset(prefix, 'x', sizeof prefix - 1);
+	prefix[sizeof prefix - 1] = '\0';
+	campaign_fixture(&c);
+	small_lists(&c);
+	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
+	campaign_workload(&c, &w);
+	grid_run(&spec, &w, prefix, 100, &res, NULL, NULL);
+	grid_finish(&res);
+	CU_ASSERT_EQUAL(res.n, 14);
+	for (int i = 0; i < res.n; i++) {
+		const char *name = res.v[i].name;
+		size_t n = strlen(name);
+
+		CU_ASSERT(n < sizeof res.v[i].name);
+		CU_ASSERT(n > 10 && name[n - 10] == '_' && name[n - 9] == 'h');
+		for (int j = 0; j < i; j++)
+			CU_ASSERT(strcmp(name, res.v[j].name) != 0);
+	}
+	grid_result_release(&res);
+	strbuf_release(&notes);
+	campaign_release(&c);
+}
+
 /* Finetune without explicit tp and pp lists is refused. */
 static int
 finetune_auto(void *arg)
@@ -254,6 +548,14 @@ static const struct harness_test grid_tests[] = {
 	{ "auto vp and rule totals", test_auto_vp_and_rule_totals },
 	{ "base marked or added", test_base_added },
 	{ "finetune needs tp and pp lists", test_finetune_needs_lists },
+	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
+	{ "bubble control", test_bubble_control },
+	{ "unbalance control", test_unbalance_control },
+	{ "switches without effect", test_no_effect_counts },
+	{ "account flags counts", test_account_flags_counts },
+	{ "fsdp and the distributed optimizer", test_fsdp_counts },
+	{ "recompute kinds and names", test_recompute_kinds_and_names },
+	{ "long names stay unique", test_long_names_stay_unique },
 	{ NULL, NULL },
 };
 

@@ -182,6 +182,274 @@ test_sequence_parallel_and_recompute(void)
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
+/* The pipeline split counts the accounted embedding and loss as layers
+ * (Megatron-LM transformer_block.py): 30 layers split over pp 4 only
+ * with both flags (32 / 4), over pp 31 with one (31 / 31). */
+static void
+test_account_for_split(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 4, 8192);
+	f.m.num_layers = 30;
+	l = base(1, 4, 1, 1, 64);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_LAYERS_PP);
+	l.account_embedding = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_LAYERS_PP); /* 31 % 4 */
+	l.account_loss = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);       /* 32 % 4 */
+	/* vp 2: 32 % (4*2) == 0, and m = 64/8 = 8 is a multiple of 4. */
+	l.vp = 2;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.vp = 3;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	/* Full recompute of 8 layers: a rank holds 32 / 4 of the split. */
+	l = base(1, 4, 1, 1, 64);
+	l.account_embedding = l.account_loss = true;
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_layers = 8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.recompute_layers = 9;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_RECOMPUTE);
+	/* With one stage the flags change nothing. */
+	f.m.num_layers = 32;
+	l = base(1, 1, 1, 1, 64);
+	l.account_loss = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_ACCOUNT);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_ACCOUNT), RULE_KIND_NO_EFFECT);
+}
+
+/* Megatron-LM's rules on the switches (arguments.py validate_args). */
+static void
+test_switch_rules(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 1, 4096);
+	/* TP overlap needs sequence parallelism. */
+	l = base(2, 1, 1, 1, 64);
+	l.tp_comm_overlap = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.sequence_parallel = false;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_TP_OVERLAP);
+	/* The parameter-gather overlap needs a sharded optimizer and the
+	 * gradient overlap. */
+	l = base(1, 1, 1, 1, 64);
+	l.overlap_param_gather = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_PARAM_GATHER);
+	l.distributed_optimizer = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_PARAM_GATHER);
+	l.overlap_grad_reduce = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* FSDP replaces the distributed optimizer, and is sharded too. */
+	l.fsdp = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FSDP);
+	l.distributed_optimizer = false;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* FP8 parameter gather needs a sharded optimizer, and FP8. */
+	l = base(1, 1, 1, 1, 64);
+	l.fp8_param_gather = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FP8_PARAM);
+	l.distributed_optimizer = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
+	f.w.precision = PREC_FP8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.fp8_recipe = FP8_MXFP8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.precision = PREC_BF16;
+	l.fp8_param_gather = false;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NO_FP8), RULE_KIND_NO_EFFECT);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_PARAM), RULE_KIND_INVALID);
+}
+
+/* Context parallel communication: only with cp > 1; a2a scatters the
+ * heads of a tp rank over cp (32 heads and 8 KV heads in Llama 3 8B). */
+static void
+test_cp_comm_rules(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 2, 8192);
+	l = base(1, 1, 1, 1, 64);
+	l.cp_comm = CP_COMM_A2A;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_CP_COMM);
+	l = base(2, 1, 8, 1, 64); /* 4 KV heads a tp rank, cp 8 */
+	l.cp_comm = CP_COMM_A2A;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_CP_A2A);
+	l = base(2, 1, 4, 1, 64); /* 16 and 4 heads a rank over cp 4 */
+	l.cp_comm = CP_COMM_A2A;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.cp_comm = CP_COMM_ALL_GATHER;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* a2a+p2p: the all-to-all level stays in the node's NVLink domain
+	 * of 8 and splits the heads: tp 2, cp 8 -> 4 (4 KV heads a rank),
+	 * the ring over 2; tp 4, cp 4 -> 2 (2 KV heads a rank). */
+	l = base(2, 1, 8, 1, 64);
+	l.cp_comm = CP_COMM_A2A_P2P;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_cp_a2a_size(&f.w, &l), 4);
+	l = base(4, 1, 4, 1, 64);
+	l.cp_comm = CP_COMM_A2A_P2P;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_cp_a2a_size(&f.w, &l), 2);
+	l = base(8, 1, 2, 1, 64); /* tp 8 fills the domain */
+	CU_ASSERT_EQUAL(layout_cp_a2a_size(&f.w, &l), 1);
+}
+
+/* CPU offloading (transformer_config.py): no pipeline, no recompute,
+ * no CUDA graphs, fewer layers than the model. */
+static void
+test_offload_rule(void)
+{
+	struct fixture f;
+	struct layout l = base(1, 1, 1, 1, 64);
+
+	fixture_init(&f, 1, 4096);
+	l.offload_layers = 31;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.offload_layers = 32;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+	l.offload_layers = 4;
+	l.recompute = RECOMPUTE_SELECTIVE;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+	l.recompute = RECOMPUTE_NONE;
+	l.cuda_graphs = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+	l = base(1, 2, 1, 1, 64);
+	l.offload_layers = 4;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+}
+
+/* The tuning guide's placement rules, and relaxing each by name. */
+static void
+test_topology_rules(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 4, 8192);
+	/* H100: NVLink domain 8.  tp 16 crosses nodes. */
+	f.m.num_attention_heads = 64;
+	f.m.num_query_groups = 16;
+	l = base(16, 1, 1, 1, 64);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), RULE_TP_NVLINK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 1u << RELAX_TP_NVLINK),
+	                LAYOUT_OK);
+	l = base(8, 1, 1, 1, 64);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), LAYOUT_OK);
+	/* Experts: ep 16 x etp 1 crosses; ep 8 stays in the node. */
+	f.m = test_mixtral_8x7b();
+	f.m.num_experts = 16;
+	l = base(1, 1, 1, 1, 64);
+	l.ep = 16;
+	l.etp = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), RULE_EP_NVLINK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 1u << RELAX_EP_NVLINK),
+	                LAYOUT_OK);
+	l.ep = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), LAYOUT_OK);
+	/* CP only where the sequence is longer than the hidden size. */
+	fixture_init(&f, 1, 4096); /* Llama 3 8B: hidden 4096 */
+	l = base(1, 1, 2, 1, 64);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), RULE_CP_SEQ);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 1u << RELAX_CP_SEQ),
+	                LAYOUT_OK);
+	f.w.seq_length = 4104; /* 4104 % 4 == 0, longer than 4096 */
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), LAYOUT_OK);
+}
+
+/*
+ * GB200 NVL72: 72 GPUs a domain, 4 a node.  The guide's example: TP 4,
+ * DP 16, PP 4 on 256 GPUs puts 64 GPUs in a stage, which does not
+ * divide 72, so groups cross domains; TP 4, DP 18, PP 4 on 288 fills
+ * each domain with 72; a job inside one domain is always aligned.
+ */
+static void
+test_nvl72_alignment(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 64, 8192);
+	f.g.nvlink_domain = 72;
+	f.w.gpus_per_node = 4;
+	l = base(4, 4, 1, 1, 64);   /* 256 GPUs: dp 16 */
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(l.dp, 16);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), RULE_NVL72);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 1u << RELAX_NVL72),
+	                LAYOUT_OK);
+	f.w.nodes = 72;             /* 288 GPUs: dp 18, 72 a stage */
+	l = base(4, 4, 1, 1, 72);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(l.dp, 18);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), LAYOUT_OK);
+	f.w.nodes = 16;             /* 64 GPUs: one domain */
+	l = base(4, 4, 1, 1, 64);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), LAYOUT_OK);
+	/* An 8-GPU H100 node is its own domain: the rule does not apply. */
+	f.g.nvlink_domain = 8;
+	f.w.gpus_per_node = 8;
+	f.w.nodes = 32;             /* 256 GPUs, tp 4 pp 4: dp 16 */
+	CU_ASSERT_EQUAL_FATAL(layout_check(&f.w, &l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_topology(&f.w, &l, 0), LAYOUT_OK);
+}
+
+/* Every rule has a name and a kind; the relax names are the config's. */
+static void
+test_rule_names_and_kinds(void)
+{
+	for (int r = 1; r < RULE_COUNT; r++) {
+		CU_ASSERT_PTR_NOT_NULL(layout_rule_name((enum layout_rule)r));
+		CU_ASSERT_NOT_EQUAL(layout_rule_kind((enum layout_rule)r),
+		                    RULE_KIND_OK);
+	}
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_HEADS), RULE_KIND_INVALID);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_MP_RANGE), RULE_KIND_CONTROL);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_TP_NVLINK), RULE_KIND_CONTROL);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_BUBBLE), RULE_KIND_CONTROL);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_UNBALANCE), RULE_KIND_CONTROL);
+	CU_ASSERT_STRING_EQUAL(layout_relax_names[RELAX_TP_NVLINK],
+	                       "tp_nvlink");
+	CU_ASSERT_STRING_EQUAL(layout_relax_names[RELAX_NVL72], "nvl72_align");
+	CU_ASSERT_PTR_NULL(layout_relax_names[RELAX_COUNT]);
+	CU_ASSERT_STRING_EQUAL(cp_comm_name(CP_COMM_A2A_P2P), "a2a+p2p");
+	CU_ASSERT_STRING_EQUAL(fp8_recipe_name(FP8_DELAYED), "delayed");
+	CU_ASSERT_STRING_EQUAL(recompute_method_name(RECOMPUTE_UNIFORM),
+	                       "uniform");
+	CU_ASSERT_EQUAL(layout_choice_parse(cp_comm_names, "all_gather"),
+	                CP_COMM_ALL_GATHER);
+	CU_ASSERT_EQUAL(layout_choice_parse(cp_comm_names, "allgather"), -1);
+}
+
+/* Two layouts differing in one switch are different configurations. */
+static void
+test_equal_sees_switches(void)
+{
+	struct layout a = base(2, 1, 1, 1, 64), b = a;
+
+	CU_ASSERT_TRUE(layout_equal(&a, &b));
+	b.cuda_graphs = true;
+	CU_ASSERT_FALSE(layout_equal(&a, &b));
+	b = a;
+	b.offload_layers = 2;
+	CU_ASSERT_FALSE(layout_equal(&a, &b));
+	b = a;
+	b.cp_comm = CP_COMM_A2A;
+	CU_ASSERT_FALSE(layout_equal(&a, &b));
+}
+
 static void
 test_names_parse(void)
 {
@@ -201,6 +469,14 @@ static const struct harness_test layout_tests[] = {
 	{ "experts fold into dp", test_experts },
 	{ "global batch divisibility", test_batch_rule },
 	{ "sequence parallel and recompute", test_sequence_parallel_and_recompute },
+	{ "account flags in the pipeline split", test_account_for_split },
+	{ "switch rules", test_switch_rules },
+	{ "context parallel communication", test_cp_comm_rules },
+	{ "activation offloading", test_offload_rule },
+	{ "placement rules and relax", test_topology_rules },
+	{ "NVL72 alignment", test_nvl72_alignment },
+	{ "rule names and kinds", test_rule_names_and_kinds },
+	{ "layout_equal sees the switches", test_equal_sees_switches },
 	{ "names parse", test_names_parse },
 	{ NULL, NULL },
 };

@@ -470,6 +470,7 @@ test_jobscript_vars(void)
 		{ "num_query_groups", "8" }, { "gqa", "true" },
 		{ "kv_channels", "128" }, { "vocab_size", "128256" },
 		{ "max_position_embeddings", "8192" }, { "seq_length", "8192" },
+		{ "max_positions", "8192" },
 		{ "swiglu", "true" }, { "rmsnorm", "true" },
 		{ "normalization", "RMSNorm" }, { "rope", "true" },
 		{ "position_embedding_type", "rope" },
@@ -563,6 +564,118 @@ test_jobscript_layout_variants(void)
 	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_num_layers"), "(unset)");
 	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_selective"), "true");
 	template_vars_release(&v);
+	campaign_release(&c);
+}
+
+/* The tuning guide's switches: their defaults in a zeroed layout, then
+ * each one on. */
+static void
+test_jobscript_switch_vars(void)
+{
+	static const struct { const char *name, *value; } off[] = {
+		{ "account_embedding", "false" }, { "account_loss", "false" },
+		{ "fp8_recipe", "delayed" }, { "fp8_param_gather", "false" },
+		{ "cuda_graphs", "false" }, { "tp_comm_overlap", "false" },
+		{ "overlap_grad_reduce", "false" },
+		{ "overlap_param_gather", "false" }, { "fsdp", "false" },
+		{ "moe_grouped_gemm", "false" },
+		{ "activation_offload_layers", "0" },
+		{ "cp_comm_type", "(unset)" }, { "cp_a2a_size", "(unset)" },
+		{ "cp_p2p_size", "(unset)" },
+		{ "tp_comm_overlap_needs_megatron_lm", "(unset)" },
+		{ "a2a_p2p_needs_megatron_lm", "(unset)" },
+	};
+	struct campaign c;
+	struct layout l;
+	struct template_vars v = TEMPLATE_VARS_INIT;
+
+	llama3_8b_campaign(&c);
+	c.gpu = *gpu_catalog_find(&c.gpus, "h100-sxm");
+	interleaved_layout(&l);
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+		CU_ASSERT_STRING_EQUAL(var(&v, off[i].name), off[i].value);
+	template_vars_release(&v);
+
+	/* 30 layers and both flags: (30 + 2) / (pp 4 * vp 2) = 4 a
+	 * virtual stage (30 / 8 alone would not divide). */
+	c.model.num_layers = 30;
+	l.account_embedding = l.account_loss = true;
+	l.fp8_recipe = FP8_BLOCKWISE;
+	l.fp8_param_gather = l.cuda_graphs = l.tp_comm_overlap = true;
+	l.overlap_grad_reduce = l.overlap_param_gather = true;
+	l.fsdp = true;
+	l.offload_layers = 3;
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "vp_layers"), "4");
+	CU_ASSERT_STRING_EQUAL(var(&v, "account_embedding"), "true");
+	CU_ASSERT_STRING_EQUAL(var(&v, "fp8_recipe"), "blockwise");
+	CU_ASSERT_STRING_EQUAL(var(&v, "fsdp"), "true");
+	CU_ASSERT_STRING_EQUAL(var(&v, "tp_comm_overlap"), "true");
+	CU_ASSERT_STRING_EQUAL(var(&v, "activation_offload_layers"), "3");
+	template_vars_release(&v);
+
+	/* cp 4 with tp 4, a2a+p2p: tp 4 x 2 fills the 8-GPU domain, so the
+	 * all-to-all level is 2 and the ring 2. */
+	c.model.num_layers = 32;
+	interleaved_layout(&l);
+	l.tp = 4;
+	l.cp = 4;
+	l.pp = 1;
+	l.vp = 1;
+	l.cp_comm = CP_COMM_A2A_P2P;
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "cp_comm_type"), "a2a+p2p");
+	CU_ASSERT_STRING_EQUAL(var(&v, "cp_a2a_size"), "2");
+	CU_ASSERT_STRING_EQUAL(var(&v, "cp_p2p_size"), "2");
+	template_vars_release(&v);
+	l.cp_comm = CP_COMM_ALL_GATHER;
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "cp_comm_type"), "all_gather");
+	CU_ASSERT_STRING_EQUAL(var(&v, "cp_a2a_size"), "(unset)");
+	template_vars_release(&v);
+	/* Sequences longer than the position table raise it. */
+	c.seq_length = 16384;
+	CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+	CU_ASSERT_STRING_EQUAL(var(&v, "max_positions"), "16384");
+	CU_ASSERT_STRING_EQUAL(var(&v, "max_position_embeddings"), "8192");
+	template_vars_release(&v);
+	campaign_release(&c);
+}
+
+/* Full recompute as Megatron-LM's method and layer count: block over
+ * every layer is uniform runs of 1, uniform over 0 is one run per model
+ * chunk (32 / (pp 4 * vp 2) = 4 layers). */
+static void
+test_jobscript_recompute_methods(void)
+{
+	static const struct {
+		enum recompute_method method;
+		int layers;
+		const char *name, *num;
+	} want[] = {
+		{ RECOMPUTE_BLOCK, 0, "uniform", "1" },
+		{ RECOMPUTE_BLOCK, 2, "block", "2" },
+		{ RECOMPUTE_UNIFORM, 2, "uniform", "2" },
+		{ RECOMPUTE_UNIFORM, 0, "uniform", "4" },
+	};
+	struct campaign c;
+	struct layout l;
+
+	llama3_8b_campaign(&c);
+	interleaved_layout(&l);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct template_vars v = TEMPLATE_VARS_INIT;
+
+		l.recompute_method = want[i].method;
+		l.recompute_layers = want[i].layers;
+		CU_ASSERT_EQUAL(jobscript_vars(&v, &c, &l, "x", "/c", "/r"), 0);
+		CU_ASSERT_STRING_EQUAL(var(&v, "recompute_method"),
+		                       want[i].name);
+		CU_ASSERT_STRING_EQUAL(var(&v, "recompute_num_layers"),
+		                       want[i].num);
+		template_vars_release(&v);
+	}
 	campaign_release(&c);
 }
 
@@ -963,6 +1076,8 @@ static const struct harness_test quoting_tests[] = {
 static const struct harness_test jobscript_tests[] = {
 	{ "variables of a candidate", test_jobscript_vars },
 	{ "layout variants", test_jobscript_layout_variants },
+	{ "tuning-guide switches", test_jobscript_switch_vars },
+	{ "recompute methods", test_jobscript_recompute_methods },
 	{ "time limits", test_jobscript_time_limits },
 	{ "directives and env exports", test_jobscript_directives_and_env },
 	{ "unsafe directives and env refused",

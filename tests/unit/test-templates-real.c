@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "harness.h"
@@ -152,6 +153,22 @@ static const char *const nemo_known_keys[] = {
 	"trainer.strategy.ddp.overlap_grad_reduce",
 	"trainer.strategy.ddp.overlap_param_gather",
 
+	/* The tuning guide's knobs (seeds, "Index - List of Tuning Knobs")
+	 * under the recipe's paths, checked in NeMo 8cfedd72:
+	 * MegatronStrategy's arguments (fsdp, save_ckpt_format,
+	 * account_for_*), DistributedDataParallelConfig's sharding,
+	 * TransformerConfig's fields, MegatronMixedPrecision's
+	 * fp8_param_gather and scripts/performance/helpers.py's offloading
+	 * settings. */
+	"trainer.strategy.account_for_embedding_in_pipeline_split",
+	"trainer.strategy.account_for_loss_in_pipeline_split",
+	"trainer.strategy.fsdp", "trainer.strategy.save_ckpt_format",
+	"trainer.strategy.ddp.data_parallel_sharding_strategy",
+	"model.config.cp_comm_type", "model.config.moe_grouped_gemm",
+	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
+	"model.config.cpu_offloading_num_layers",
+	"trainer.plugins.fp8_param_gather",
+
 	"optim.config.use_distributed_optimizer", "optim.config.bf16",
 	"optim.config.fp16", "trainer.plugins.precision",
 	"trainer.plugins.params_dtype", "trainer.plugins.pipeline_dtype",
@@ -231,12 +248,24 @@ struct real_case {
 	int recompute_layers;
 	bool sp, distopt, container, mounts, workdir, env;
 	enum attention_impl attention;
+	/* The tuning guide's switches. */
+	enum recompute_method rc_method;
+	bool account_embedding, account_loss, fp8_param_gather, cuda_graphs;
+	bool tp_overlap, ogr, opg, fsdp, grouped_gemm;
+	enum fp8_recipe fp8_recipe;
+	enum cp_comm cp_comm;
+	int offload;
 	/* Worked out by hand from the above. */
 	const char *vp_layers;        /* layers / (pp * vp); NULL: none */
 	const char *recompute_method; /* full: uniform (all) or block (N) */
 	const char *recompute_num;
 	const char *max_positions;    /* max(seq_length, the model's) */
 	const char *max_connections;  /* CUDA_DEVICE_MAX_CONNECTIONS */
+	const char *cp_sizes[2];      /* a2a+p2p: hierarchical CP sizes */
+	const char *nemo_refuses;     /* the variable nemo2.sbatch names */
+	/* paratune-simtrain is Megatron-LM of 2024 (3efa8c2), which refused
+	 * some layouts that later versions run: its message. */
+	const char *simtrain_refuses;
 };
 
 /*
@@ -249,13 +278,14 @@ static const struct real_case grid[] = {
 	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
 	  .tp = 1, .pp = 1, .cp = 1, .ep = 1, .vp = 1, .dp = 8, .mbs = 1,
 	  .gbs = 64, .recompute = RECOMPUTE_NONE, .attention = ATTN_FLASH,
-	  .max_positions = "8192" },
+	  .ogr = true, .max_positions = "8192" },
 	{ .what = "tp2 pp4 vp2 full", .model = M_LLAMA3_8B, .gpu = "h100-sxm",
 	  .nodes = 2, .seq_length = 8192, .precision = PREC_BF16,
 	  .tp = 2, .pp = 4, .cp = 1, .ep = 1, .vp = 2, .dp = 2, .mbs = 1,
 	  .gbs = 128, .recompute = RECOMPUTE_FULL, .sp = true,
 	  .distopt = true, .container = true, .mounts = true, .env = true,
-	  .attention = ATTN_FLASH, .vp_layers = "4",
+	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .vp_layers = "4",
 	  .recompute_method = "uniform", .recompute_num = "1",
 	  .max_positions = "8192", .max_connections = "1" },
 	{ .what = "tp8 cp2 fp8 long", .model = M_LLAMA3_8B, .gpu = "h100-sxm",
@@ -263,7 +293,8 @@ static const struct real_case grid[] = {
 	  .tp = 8, .pp = 1, .cp = 2, .ep = 1, .vp = 1, .dp = 1, .mbs = 1,
 	  .gbs = 32, .recompute = RECOMPUTE_SELECTIVE, .sp = true,
 	  .distopt = true, .container = true, .workdir = true,
-	  .attention = ATTN_FLASH, .max_positions = "16384",
+	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .max_positions = "16384",
 	  .max_connections = "1" },
 	{ .what = "moe tp2 pp4 ep4 etp1", .model = M_MIXTRAL_8X7B,
 	  .gpu = "h100-sxm", .nodes = 4, .seq_length = 4096,
@@ -271,6 +302,7 @@ static const struct real_case grid[] = {
 	  .etp = 1, .vp = 1, .dp = 4, .mbs = 1, .gbs = 256,
 	  .recompute = RECOMPUTE_FULL, .recompute_layers = 2, .sp = true,
 	  .distopt = true, .env = true, .attention = ATTN_FLASH,
+	  .ogr = true, .opg = true, .grouped_gemm = true,
 	  .recompute_method = "block", .recompute_num = "2",
 	  .max_positions = "32768", .max_connections = "1" },
 	{ .what = "moe cp2 ep8 fp16", .model = M_MIXTRAL_8X7B,
@@ -278,19 +310,24 @@ static const struct real_case grid[] = {
 	  .precision = PREC_FP16, .tp = 1, .pp = 1, .cp = 2, .ep = 8,
 	  .etp = 1, .vp = 1, .dp = 8, .mbs = 2, .gbs = 64,
 	  .recompute = RECOMPUTE_NONE, .attention = ATTN_FLASH,
-	  .max_positions = "32768", .max_connections = "1" },
+	  .ogr = true, .grouped_gemm = true,
+	  .max_positions = "32768", .max_connections = "1",
+	  .simtrain_refuses = "AssertionError: Expert parallelism is not "
+	                      "supported with fp16 training." },
 	{ .what = "gpt tp8 selective unfused", .model = M_GPT_1P3B,
 	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 2048,
 	  .precision = PREC_FP16, .tp = 8, .pp = 1, .cp = 1, .ep = 1,
 	  .vp = 1, .dp = 1, .mbs = 4, .gbs = 32,
 	  .recompute = RECOMPUTE_SELECTIVE, .sp = true, .container = true,
-	  .env = true, .attention = ATTN_UNFUSED, .max_positions = "4096",
+	  .env = true, .attention = ATTN_UNFUSED, .ogr = true,
+	  .max_positions = "4096",
 	  .max_connections = "1" },
 	{ .what = "gpt pp4 vp3 fp32", .model = M_GPT_1P3B, .gpu = "h100-sxm",
 	  .nodes = 2, .seq_length = 2048, .precision = PREC_FP32,
 	  .tp = 1, .pp = 4, .cp = 1, .ep = 1, .vp = 3, .dp = 4, .mbs = 1,
 	  .gbs = 64, .recompute = RECOMPUTE_FULL, .recompute_layers = 1,
 	  .distopt = true, .env = true, .attention = ATTN_FLASH,
+	  .ogr = true, .opg = true,
 	  .vp_layers = "2", .recompute_method = "block",
 	  .recompute_num = "1", .max_positions = "4096",
 	  .max_connections = "8" },
@@ -298,7 +335,69 @@ static const struct real_case grid[] = {
 	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
 	  .tp = 2, .pp = 2, .cp = 1, .ep = 1, .vp = 1, .dp = 2, .mbs = 1,
 	  .gbs = 64, .recompute = RECOMPUTE_NONE, .sp = true,
-	  .distopt = true, .attention = ATTN_FLASH, .max_positions = "8192",
+	  .distopt = true, .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .max_positions = "8192", .max_connections = "32" },
+	/*
+	 * The tuning guide's switches.  FSDP with FP8 parameters, CUDA
+	 * graphs, TP overlap and both account flags: (32 + 2) / 2 = 17
+	 * layers a rank; FSDP sets 32 connections over TP's 1.
+	 */
+	{ .what = "fsdp fp8 params graphs tp overlap account",
+	  .model = M_LLAMA3_8B, .gpu = "h100-sxm", .nodes = 2,
+	  .seq_length = 8192, .precision = PREC_FP8, .tp = 2, .pp = 2,
+	  .cp = 1, .ep = 1, .vp = 1, .dp = 4, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_SELECTIVE, .sp = true, .fsdp = true,
+	  .ogr = true, .opg = true, .attention = ATTN_FLASH,
+	  .fp8_recipe = FP8_TENSORWISE, .fp8_param_gather = true,
+	  .cuda_graphs = true, .tp_overlap = true, .account_embedding = true,
+	  .account_loss = true, .max_positions = "8192",
+	  .max_connections = "32",
+	  .nemo_refuses = "tp_comm_overlap_needs_megatron_lm" },
+	/*
+	 * a2a+p2p over cp 4 with tp 4: the all-to-all level is 2 (tp 4 x 2
+	 * fills the 8-GPU node; 8 heads and 2 KV heads a tp rank), the ring
+	 * 2.  Uniform recompute in runs of 4 layers.
+	 */
+	{ .what = "cp4 a2a+p2p uniform recompute", .model = M_LLAMA3_8B,
+	  .gpu = "h100-sxm", .nodes = 2, .seq_length = 16384,
+	  .precision = PREC_BF16, .tp = 4, .pp = 1, .cp = 4, .ep = 1,
+	  .vp = 1, .dp = 1, .mbs = 1, .gbs = 16,
+	  .recompute = RECOMPUTE_FULL, .recompute_layers = 4,
+	  .rc_method = RECOMPUTE_UNIFORM, .sp = true, .distopt = true,
+	  .ogr = true, .opg = true, .attention = ATTN_FLASH,
+	  .cp_comm = CP_COMM_A2A_P2P, .recompute_method = "uniform",
+	  .recompute_num = "4", .max_positions = "16384",
+	  .max_connections = "1", .cp_sizes = { "2", "2" },
+	  .nemo_refuses = "a2a_p2p_needs_megatron_lm" },
+	/* Offloading 4 layers with Ulysses CP, no DP overlap, replicated
+	 * optimizer state. */
+	{ .what = "offload cp2 a2a no overlap", .model = M_LLAMA3_8B,
+	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_BF16, .tp = 1, .pp = 1, .cp = 2, .ep = 1,
+	  .vp = 1, .dp = 4, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_NONE, .attention = ATTN_FLASH,
+	  .cp_comm = CP_COMM_A2A, .offload = 4, .max_positions = "8192",
+	  .max_connections = "1" },
+	/* MoE with one GEMM per expert and all-gather CP. */
+	{ .what = "moe all_gather no grouped gemm", .model = M_MIXTRAL_8X7B,
+	  .gpu = "h100-sxm", .nodes = 2, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 1, .pp = 1, .cp = 2, .ep = 8,
+	  .etp = 1, .vp = 1, .dp = 8, .mbs = 2, .gbs = 64,
+	  .recompute = RECOMPUTE_NONE, .distopt = true, .ogr = true,
+	  .opg = true, .attention = ATTN_FLASH,
+	  .cp_comm = CP_COMM_ALL_GATHER, .max_positions = "32768",
+	  .max_connections = "1" },
+	/* MXFP8 (Blackwell) and uniform recompute of each whole model
+	 * chunk: 32 / (2 * 2) = 8 layers a run. */
+	{ .what = "b200 mxfp8 vp2 uniform chunks", .model = M_LLAMA3_8B,
+	  .gpu = "b200", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_FP8, .tp = 2, .pp = 2, .cp = 1, .ep = 1,
+	  .vp = 2, .dp = 2, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_FULL, .rc_method = RECOMPUTE_UNIFORM,
+	  .sp = true, .distopt = true, .ogr = true, .opg = true,
+	  .attention = ATTN_FLASH, .fp8_recipe = FP8_MXFP8,
+	  .vp_layers = "8", .recompute_method = "uniform",
+	  .recompute_num = "8", .max_positions = "8192",
 	  .max_connections = "32" },
 };
 
@@ -338,6 +437,7 @@ case_campaign(struct campaign *c, const struct real_case *rc)
 	c->name = xstrdup("real templates");
 	c->model_name = xstrdup("model");
 	c->gpu_name = xstrdup(rc->gpu);
+	c->gpu = *gpu_catalog_find(&c->gpus, rc->gpu);
 	c->model = case_model(rc->model);
 	c->nodes = rc->nodes;
 	c->gpus_per_node = 8;
@@ -373,6 +473,19 @@ case_layout(struct layout *l, const struct real_case *rc)
 	l->sequence_parallel = rc->sp;
 	l->distributed_optimizer = rc->distopt;
 	l->attention = rc->attention;
+	l->recompute_method = rc->rc_method;
+	l->account_embedding = rc->account_embedding;
+	l->account_loss = rc->account_loss;
+	l->fp8_recipe = rc->fp8_recipe;
+	l->fp8_param_gather = rc->fp8_param_gather;
+	l->cuda_graphs = rc->cuda_graphs;
+	l->tp_comm_overlap = rc->tp_overlap;
+	l->overlap_grad_reduce = rc->ogr;
+	l->overlap_param_gather = rc->opg;
+	l->fsdp = rc->fsdp;
+	l->cp_comm = rc->cp_comm;
+	l->moe_grouped_gemm = rc->grouped_gemm;
+	l->offload_layers = rc->offload;
 }
 
 /* Render templates/NAME for a case into out; 0 or -1. */
@@ -578,6 +691,9 @@ check_env(const struct real_case *rc, const struct run_output *o)
 	           env_value(o, "NVTE_FWD_LAYERNORM_SM_MARGIN"), "16");
 	expect_str(rc->what, "NCCL_DEBUG", env_value(o, "NCCL_DEBUG"),
 	           rc->env ? "INFO" : NULL);
+	/* The guide's setting for offloading next to the network. */
+	expect_str(rc->what, "NCCL_NET_GDR_C2C",
+	           env_value(o, "NCCL_NET_GDR_C2C"), rc->offload ? "1" : NULL);
 }
 
 /* srun's options: one task per GPU and, with a container, pyxis's. */
@@ -648,6 +764,16 @@ flag_value(const struct str_list *argv, const char *flag)
 	return NULL;
 }
 
+/* The n-th word after flag (1: its value), NULL when there is none. */
+static const char *
+argv_after(const struct str_list *argv, const char *flag, int n)
+{
+	for (int i = 0; i < argv->n; i++)
+		if (!strcmp(argv->v[i], flag))
+			return i + n < argv->n ? argv->v[i + n] : NULL;
+	return NULL;
+}
+
 /* Assert the value after flag (see flag_value; NULL: absent). */
 static void
 expect_flag(const struct real_case *rc, const struct str_list *argv,
@@ -688,6 +814,19 @@ check_megatron_layout(const struct real_case *rc,
 	expect_flag(rc, argv, "--num-layers-per-virtual-pipeline-stage",
 	            rc->vp_layers);
 	expect_switch(rc, argv, "--sequence-parallel", rc->sp);
+	expect_switch(rc, argv, "--account-for-embedding-in-pipeline-split",
+	              rc->account_embedding);
+	expect_switch(rc, argv, "--account-for-loss-in-pipeline-split",
+	              rc->account_loss);
+	expect_flag(rc, argv, "--cp-comm-type",
+	            rc->cp > 1 ? cp_comm_name(rc->cp_comm) : NULL);
+	expect_flag(rc, argv, "--hierarchical-context-parallel-sizes",
+	            rc->cp_sizes[0]);
+	if (rc->cp_sizes[0])
+		expect_str(rc->what, "the ring's size",
+		           argv_after(argv,
+		                      "--hierarchical-context-parallel-sizes",
+		                      2), rc->cp_sizes[1]);
 	expect_int_flag(rc, argv, "--micro-batch-size", rc->mbs);
 	expect_int_flag(rc, argv, "--global-batch-size", rc->gbs);
 	if (moe) {
@@ -720,7 +859,8 @@ check_megatron_model(const struct real_case *rc,
 	expect_switch(rc, argv, "--disable-bias-linear", m->llama_style);
 	expect_flag(rc, argv, "--num-experts", m->experts);
 	expect_flag(rc, argv, "--moe-router-topk", m->topk);
-	expect_switch(rc, argv, "--moe-grouped-gemm", m->experts);
+	expect_switch(rc, argv, "--moe-grouped-gemm",
+	              m->experts && rc->grouped_gemm);
 	expect_flag(rc, argv, "--moe-token-dispatcher-type",
 	            m->experts ? "alltoall" : NULL);
 	expect_int_flag(rc, argv, "--seq-length", rc->seq_length);
@@ -739,14 +879,33 @@ check_megatron_training(const struct real_case *rc,
 	expect_switch(rc, argv, "--fp16", rc->precision == PREC_FP16);
 	expect_flag(rc, argv, "--fp8-format",
 	            rc->precision == PREC_FP8 ? "hybrid" : NULL);
+	expect_flag(rc, argv, "--fp8-recipe", rc->precision == PREC_FP8
+	            ? fp8_recipe_name(rc->fp8_recipe) : NULL);
+	expect_switch(rc, argv, "--fp8-param-gather", rc->fp8_param_gather);
 	expect_flag(rc, argv, "--recompute-granularity",
 	            full ? "full" : rc->recompute == RECOMPUTE_SELECTIVE
 	            ? "selective" : NULL);
 	expect_flag(rc, argv, "--recompute-method", rc->recompute_method);
 	expect_flag(rc, argv, "--recompute-num-layers", rc->recompute_num);
-	expect_switch(rc, argv, "--use-distributed-optimizer", rc->distopt);
-	expect_switch(rc, argv, "--overlap-param-gather", rc->distopt);
-	expect_switch(rc, argv, "--overlap-grad-reduce", true);
+	/* Megatron FSDP 1 runs on the distributed optimizer. */
+	expect_switch(rc, argv, "--use-distributed-optimizer",
+	              rc->distopt || rc->fsdp);
+	expect_switch(rc, argv, "--use-megatron-fsdp", rc->fsdp);
+	expect_flag(rc, argv, "--data-parallel-sharding-strategy",
+	            rc->fsdp ? "optim_grads_params" : NULL);
+	expect_flag(rc, argv, "--ckpt-format", rc->fsdp ? "fsdp_dtensor"
+	                                                : NULL);
+	expect_switch(rc, argv, "--overlap-param-gather", rc->opg);
+	expect_switch(rc, argv, "--overlap-grad-reduce", rc->ogr);
+	expect_switch(rc, argv, "--tp-comm-overlap", rc->tp_overlap);
+	expect_flag(rc, argv, "--cuda-graph-impl",
+	            rc->cuda_graphs ? "transformer_engine" : NULL);
+	expect_switch(rc, argv, "--te-rng-tracker", rc->cuda_graphs);
+	if (rc->offload)
+		expect_int_flag(rc, argv, "--cpu-offloading-num-layers",
+		                rc->offload);
+	else
+		expect_flag(rc, argv, "--cpu-offloading-num-layers", NULL);
 	expect_flag(rc, argv, "--attention-backend",
 	            rc->attention == ATTN_FLASH ? "flash" : "unfused");
 	expect_switch(rc, argv, "--mock-data", true);
@@ -757,6 +916,45 @@ check_megatron_training(const struct real_case *rc,
 	expect_flag(rc, argv, "--eval-iters", "0");
 	expect_flag(rc, argv, "--log-interval", "1");
 	expect_switch(rc, argv, "--log-throughput", true);
+}
+
+/*
+ * Megatron-LM's rules on the tuning guide's flags at d98e8a64
+ * (arguments.py validate_args, transformer_config.py __post_init__):
+ * TP overlap needs sequence parallelism; FP8 parameter gather a sharded
+ * optimizer; Megatron FSDP the fsdp_dtensor format; a2a+p2p the
+ * hierarchical sizes, whose product is the CP size; CPU offloading no
+ * pipeline, no recompute and no per-layer CUDA graphs.
+ */
+static void
+check_megatron_switch_rules(const struct str_list *argv)
+{
+	const char *cp = flag_value(argv, "--context-parallel-size");
+	const char *comm = flag_value(argv, "--cp-comm-type");
+	const char *a2a, *ring;
+
+	if (flag_value(argv, "--tp-comm-overlap"))
+		CU_ASSERT_PTR_NOT_NULL(flag_value(argv, "--sequence-parallel"));
+	if (flag_value(argv, "--fp8-param-gather"))
+		CU_ASSERT_PTR_NOT_NULL(flag_value(argv,
+		                       "--use-distributed-optimizer"));
+	if (flag_value(argv, "--use-megatron-fsdp"))
+		CU_ASSERT_STRING_EQUAL(flag_value(argv, "--ckpt-format"),
+		                       "fsdp_dtensor");
+	if (comm && !strcmp(comm, "a2a+p2p")) {
+		a2a = argv_after(argv, "--hierarchical-context-parallel-sizes",
+		                 1);
+		ring = argv_after(argv, "--hierarchical-context-parallel-sizes",
+		                  2);
+		CU_ASSERT_FATAL(a2a && ring && cp);
+		CU_ASSERT_EQUAL(atoi(a2a) * atoi(ring), atoi(cp));
+	}
+	if (flag_value(argv, "--cpu-offloading-num-layers")) {
+		CU_ASSERT_STRING_EQUAL(flag_value(argv,
+		                       "--pipeline-model-parallel-size"), "1");
+		CU_ASSERT_PTR_NULL(flag_value(argv, "--recompute-granularity"));
+		CU_ASSERT_PTR_NULL(flag_value(argv, "--cuda-graph-impl"));
+	}
 }
 
 /*
@@ -782,6 +980,7 @@ check_megatron_rules(const struct str_list *argv)
 		CU_ASSERT_TRUE(method && layers);
 	if (!granularity || !strcmp(granularity, "selective"))
 		CU_ASSERT_FALSE(method || layers);
+	check_megatron_switch_rules(argv);
 }
 
 /* Each task's rank from Slurm (the stand-in srun: rank 13 of 16, local
@@ -802,6 +1001,10 @@ check_megatron_env(const struct real_case *rc, const struct run_output *o)
 	           env_value(o, "NVTE_FLASH_ATTN"), NULL);
 	expect_str(rc->what, "NVTE_FUSED_ATTN",
 	           env_value(o, "NVTE_FUSED_ATTN"), NULL);
+	/* Graphs with expandable segments (arguments.py asserts it). */
+	expect_str(rc->what, "NCCL_GRAPH_REGISTER",
+	           env_value(o, "NCCL_GRAPH_REGISTER"),
+	           rc->cuda_graphs ? "0" : NULL);
 }
 
 /* One case of the grid through templates/megatron-lm.sbatch. */
@@ -909,6 +1112,14 @@ check_nemo_layout(const struct real_case *rc, const struct str_list *argv)
 	                rc->vp > 1 ? vp : "None");
 	expect_override(rc, argv, "trainer.strategy.sequence_parallel",
 	                py_bool(rc->sp));
+	expect_override(rc, argv,
+	                "trainer.strategy.account_for_embedding_in_pipeline_"
+	                "split", py_bool(rc->account_embedding));
+	expect_override(rc, argv,
+	                "trainer.strategy.account_for_loss_in_pipeline_split",
+	                py_bool(rc->account_loss));
+	expect_override(rc, argv, "model.config.cp_comm_type",
+	                rc->cp > 1 ? cp_comm_name(rc->cp_comm) : NULL);
 	expect_int_override(rc, argv, "data.micro_batch_size", rc->mbs);
 	expect_int_override(rc, argv, "data.global_batch_size", rc->gbs);
 	expect_int_override(rc, argv, "data.seq_length", rc->seq_length);
@@ -931,11 +1142,40 @@ check_nemo_recompute(const struct real_case *rc,
 	expect_override(rc, argv, "model.config.recompute_num_layers",
 	                full ? rc->recompute_num : "None");
 	expect_override(rc, argv, "optim.config.use_distributed_optimizer",
-	                py_bool(rc->distopt));
+	                py_bool(rc->distopt || rc->fsdp));
 	expect_override(rc, argv, "trainer.strategy.ddp.overlap_param_gather",
-	                py_bool(rc->distopt));
+	                py_bool(rc->opg));
 	expect_override(rc, argv, "trainer.strategy.ddp.overlap_grad_reduce",
-	                "True");
+	                py_bool(rc->ogr));
+}
+
+/* FSDP, CUDA graphs, grouped GEMM and offloading. */
+static void
+check_nemo_switches(const struct real_case *rc, const struct str_list *argv)
+{
+	bool moe = model_expects[rc->model].experts != NULL;
+	char layers[16];
+
+	snprintf(layers, sizeof layers, "%d", rc->offload);
+	expect_override(rc, argv, "trainer.strategy.fsdp",
+	                rc->fsdp ? "megatron" : NULL);
+	expect_override(rc, argv,
+	                "trainer.strategy.ddp.data_parallel_sharding_strategy",
+	                rc->fsdp ? "optim_grads_params" : NULL);
+	expect_override(rc, argv, "trainer.strategy.save_ckpt_format",
+	                rc->fsdp ? "fsdp_dtensor" : NULL);
+	expect_override(rc, argv, "model.config.enable_cuda_graph",
+	                py_bool(rc->cuda_graphs));
+	expect_override(rc, argv, "trainer.strategy.use_te_rng_tracker",
+	                rc->cuda_graphs ? "True" : NULL);
+	expect_override(rc, argv, "model.config.moe_grouped_gemm",
+	                moe ? py_bool(rc->grouped_gemm) : NULL);
+	expect_override(rc, argv, "model.config.cpu_offloading",
+	                rc->offload ? "True" : NULL);
+	expect_override(rc, argv, "model.config.cpu_offloading_weights",
+	                rc->offload ? "False" : NULL);
+	expect_override(rc, argv, "model.config.cpu_offloading_num_layers",
+	                rc->offload ? layers : NULL);
 }
 
 /*
@@ -956,7 +1196,9 @@ check_nemo_precision(const struct real_case *rc,
 
 	expect_override(rc, argv, "trainer.plugins.fp8", fp8 ? "hybrid" : NULL);
 	expect_override(rc, argv, "trainer.plugins.fp8_recipe",
-	                fp8 ? "delayed" : NULL);
+	                fp8 ? fp8_recipe_name(rc->fp8_recipe) : NULL);
+	expect_override(rc, argv, "trainer.plugins.fp8_param_gather",
+	                fp8 ? py_bool(rc->fp8_param_gather) : NULL);
 	expect_override(rc, argv, "trainer.plugins.precision",
 	                fp16 ? "16-mixed" : fp32 ? "32" : NULL);
 	expect_override(rc, argv, "trainer.plugins.params_dtype",
@@ -1001,6 +1243,7 @@ check_nemo_case(const struct real_case *rc)
 		fprintf(stderr, "\n%s: %s\n", rc->what, why.buf);
 	check_nemo_layout(rc, &o.argv);
 	check_nemo_recompute(rc, &o.argv);
+	check_nemo_switches(rc, &o.argv);
 	check_nemo_precision(rc, &o.argv);
 	check_env(rc, &o);
 	check_nemo_env(rc, &o);
@@ -1010,6 +1253,129 @@ check_nemo_case(const struct real_case *rc)
 	free(run_dir);
 	run_output_release(&o);
 	strbuf_release(&why);
+}
+
+/* ---- the simulated trainer ----------------------------------------------- */
+
+/* srun for paratune-simtrain: the job's last rank (the one that prints
+ * iteration lines) of SIM_WORLD tasks. */
+static const char fake_srun_last_rank[] =
+	"#!/bin/bash\n"
+	"while [ $# -gt 0 ] && [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+	"export SLURM_PROCID=$((SIM_WORLD - 1)) SLURM_LOCALID=7\n"
+	"export SLURM_NTASKS=$SIM_WORLD\n"
+	"exec \"$@\"\n";
+
+/* The paratune-simtrain that make check built (PARATUNE_SIMTRAIN), else
+ * the one in the build directory; the caller frees it. */
+static char *
+simtrain_path(void)
+{
+	const char *env = getenv("PARATUNE_SIMTRAIN");
+	const char *build = getenv("PARATUNE_BUILDDIR");
+	char *rel, *abs;
+
+	if (env && *env)
+		return xstrdup(env);
+	/* The script runs in its run directory: an absolute path. */
+	rel = xasprintf("%s/paratune-simtrain", build && *build ? build : ".");
+	abs = realpath(rel, NULL);
+	if (abs) {
+		free(rel);
+		return abs;
+	}
+	return rel;
+}
+
+/*
+ * One case through templates/simulated.sbatch and the real
+ * paratune-simtrain, 3 steps: its parser must take every flag the
+ * template passes (no argparse error, exit status 2) and its setup every
+ * layout (no exception); a layout that does not fit may end in the
+ * simulated out-of-memory error, which comes after both.
+ */
+static void
+check_simulated_case(const struct real_case *rc, const char *simtrain)
+{
+	char *dir = fake_cluster(), *run_dir = xasprintf("%s/runs/cand", dir);
+	char *rel = harness_srcpath("templates/simulated.sbatch");
+	char *srun = xasprintf("%s/bin/srun", dir), *path, *cmd;
+	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
+	struct campaign c;
+	struct layout l;
+	char buf[4096];
+	size_t n;
+	FILE *p;
+	int status;
+	bool oom;
+
+	CU_ASSERT_EQUAL(write_file_atomic(srun, fake_srun_last_rank,
+	                                  strlen(fake_srun_last_rank), 0700),
+	                0);
+	CU_ASSERT_EQUAL(mkdir_p(run_dir, 0700), 0);
+	setenv("PARATUNE_SIMTRAIN", simtrain, 1);
+	case_campaign(&c, rc);
+	c.limits.max_steps_per_run = 3;
+	case_layout(&l, rc);
+	CU_ASSERT_EQUAL_FATAL(jobscript_render(&c, &l, "cand", "/c", run_dir,
+	                                       rel, &script), 0);
+	path = xasprintf("%s/job.sbatch", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(path, script.buf, script.len, 0600),
+	                0);
+	cmd = xasprintf("cd '%s' && env -i PATH='%s/bin:/usr/bin:/bin' "
+	                "SLURM_JOB_ID=4242 SLURM_JOB_NODELIST='gpu[001-004]' "
+	                "SIM_WORLD=%d PARATUNE_SIM_SPEEDUP=1000 "
+	                "bash job.sbatch 2>&1", dir, dir, rc->nodes * 8);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		strbuf_add(&out, buf, n);
+	status = pclose(p);
+	oom = strstr(out.buf, "torch.OutOfMemoryError") != NULL;
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "error: "));
+	if (rc->simtrain_refuses) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, rc->simtrain_refuses));
+	} else {
+		CU_ASSERT_PTR_NULL(strstr(out.buf, "AssertionError"));
+		CU_ASSERT_PTR_NULL(strstr(out.buf, "ValueError"));
+		CU_ASSERT(status == 0 || oom);
+		CU_ASSERT(oom ||
+		          strstr(out.buf, "iteration        3/       3"));
+	}
+	if (strstr(out.buf, "error: ") || (!rc->simtrain_refuses &&
+	    (strstr(out.buf, "Error:") || strstr(out.buf, "Error\n")) &&
+	    !oom))
+		fprintf(stderr, "\n%s: simulated.sbatch:\n%s\n", rc->what,
+		        out.buf);
+	campaign_release(&c);
+	strbuf_release(&script);
+	strbuf_release(&out);
+	harness_rmtree(dir);
+	free(cmd);
+	free(path);
+	free(srun);
+	free(rel);
+	free(run_dir);
+	free(dir);
+}
+
+/* Every case through simulated.sbatch and paratune-simtrain. */
+static void
+test_simulated_grid(void)
+{
+	char *simtrain = simtrain_path();
+	char *saved = getenv("PARATUNE_SIMTRAIN")
+		      ? xstrdup(getenv("PARATUNE_SIMTRAIN")) : NULL;
+
+	CU_ASSERT_EQUAL_FATAL(access(simtrain, X_OK), 0);
+	for (size_t i = 0; i < GRID_SIZE; i++)
+		check_simulated_case(&grid[i], simtrain);
+	if (saved)
+		setenv("PARATUNE_SIMTRAIN", saved, 1);
+	else
+		unsetenv("PARATUNE_SIMTRAIN");
+	free(saved);
+	free(simtrain);
 }
 
 /* ---- tests --------------------------------------------------------------- */
@@ -1102,34 +1468,63 @@ test_checkers_reject_wrong_flags(void)
 	strbuf_release(&why);
 }
 
-/* The grid sets every switch both ways (the list). */
+/* The grid sets every switch both ways (the issue's list, and the
+ * tuning guide's knobs). */
 static void
 test_grid_covers_every_switch(void)
 {
-	unsigned seen = 0;
+	unsigned long long seen = 0;
+	int bit;
 
 	for (size_t i = 0; i < GRID_SIZE; i++) {
 		const struct real_case *rc = &grid[i];
+		const bool on[] = {
+			rc->tp == 1, rc->tp == 2, rc->tp == 8, rc->pp == 1,
+			rc->pp == 4, rc->cp == 1, rc->cp == 2, rc->ep > 1,
+			rc->etp > 0, rc->vp > 1, rc->vp == 1,
+			rc->recompute == RECOMPUTE_NONE,
+			rc->recompute == RECOMPUTE_SELECTIVE,
+			rc->recompute == RECOMPUTE_FULL,
+			rc->recompute_layers > 0,
+			rc->model == M_MIXTRAL_8X7B,
+			model_expects[rc->model].groups != NULL,
+			model_expects[rc->model].groups == NULL,
+			rc->container, !rc->container, rc->env, !rc->env,
+			rc->mounts, rc->workdir,
+			rc->attention == ATTN_UNFUSED,
+			rc->precision == PREC_FP32, rc->precision == PREC_FP16,
+			rc->precision == PREC_BF16, rc->precision == PREC_FP8,
+			/* the tuning guide's knobs, both ways */
+			rc->rc_method == RECOMPUTE_UNIFORM &&
+				rc->recompute == RECOMPUTE_FULL,
+			rc->rc_method == RECOMPUTE_BLOCK &&
+				rc->recompute == RECOMPUTE_FULL,
+			rc->account_embedding, rc->account_loss,
+			rc->fp8_param_gather, rc->precision == PREC_FP8 &&
+				!rc->fp8_param_gather,
+			rc->fp8_recipe == FP8_DELAYED &&
+				rc->precision == PREC_FP8,
+			rc->fp8_recipe == FP8_TENSORWISE,
+			rc->fp8_recipe == FP8_MXFP8,
+			rc->cuda_graphs, !rc->cuda_graphs, rc->tp_overlap,
+			rc->sp && !rc->tp_overlap, rc->ogr, !rc->ogr, rc->opg,
+			!rc->opg, rc->fsdp, !rc->fsdp, rc->distopt,
+			!rc->distopt,
+			rc->cp > 1 && rc->cp_comm == CP_COMM_P2P,
+			rc->cp_comm == CP_COMM_ALL_GATHER,
+			rc->cp_comm == CP_COMM_A2A,
+			rc->cp_comm == CP_COMM_A2A_P2P,
+			rc->ep > 1 && rc->grouped_gemm,
+			rc->ep > 1 && !rc->grouped_gemm, rc->offload > 0,
+		};
 
-		seen |= (rc->tp == 1) << 0 | (rc->tp == 2) << 1 |
-		        (rc->tp == 8) << 2 | (rc->pp == 1) << 3 |
-		        (rc->pp == 4) << 4 | (rc->cp == 1) << 5 |
-		        (rc->cp == 2) << 6 | (rc->ep > 1) << 7 |
-		        (rc->etp > 0) << 8 | (rc->vp > 1) << 9 |
-		        (rc->vp == 1) << 10;
-		seen |= 1u << (11 + rc->recompute);
-		seen |= (rc->recompute_layers > 0) << 14 |
-		        (rc->model == M_MIXTRAL_8X7B) << 15 |
-		        (model_expects[rc->model].groups != NULL) << 16 |
-		        (model_expects[rc->model].groups == NULL) << 17 |
-		        rc->container << 18 | !rc->container << 19 |
-		        rc->env << 20 | !rc->env << 21 | rc->mounts << 22 |
-		        rc->workdir << 23 |
-		        (rc->attention == ATTN_UNFUSED) << 24;
-		seen |= 1u << (25 + rc->precision);
+		for (bit = 0; bit < (int)(sizeof on / sizeof on[0]); bit++)
+			if (on[bit])
+				seen |= 1ULL << bit;
 	}
-	/* 25 switches and the four precisions */
-	CU_ASSERT_EQUAL(seen, (1u << 29) - 1);
+	/* 57 conditions, each met by some case */
+	CU_ASSERT_EQUAL(bit, 57);
+	CU_ASSERT_EQUAL(seen, (1ULL << 57) - 1);
 }
 
 /* Every case through megatron-lm.sbatch. */
@@ -1144,12 +1539,14 @@ test_megatron_grid(void)
 	str_list_clear(&known);
 }
 
-/* Every case with a NeMo recipe through nemo2.sbatch. */
+/* Every case with a NeMo recipe through nemo2.sbatch, but those it
+ * refuses (test_nemo_refuses). */
 static void
 test_nemo_grid(void)
 {
 	for (size_t i = 0; i < GRID_SIZE; i++)
-		if (model_expects[grid[i].model].recipe)
+		if (model_expects[grid[i].model].recipe &&
+		    !grid[i].nemo_refuses)
 			check_nemo_case(&grid[i]);
 }
 
@@ -1188,10 +1585,63 @@ test_nemo_needs_recipe(void)
 	CU_ASSERT_TRUE(tested > 0);
 }
 
+/*
+ * TP overlap and a2a+p2p stop nemo2.sbatch at rendering, naming the
+ * variable that says why, before anything is submitted.
+ */
+static void
+test_nemo_refuses(void)
+{
+	int tested = 0;
+
+	for (size_t i = 0; i < GRID_SIZE; i++) {
+		char *msg, *want;
+		int ret;
+
+		if (!grid[i].nemo_refuses)
+			continue;
+		msg = harness_capture_stderr(call_render_nemo,
+		                             (void *)&grid[i], &ret);
+		want = xasprintf("variable '%s' is not set",
+		                 grid[i].nemo_refuses);
+		CU_ASSERT_EQUAL(ret, -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nemo2.sbatch:"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+		free(want);
+		free(msg);
+		tested++;
+	}
+	CU_ASSERT_EQUAL(tested, 2);
+}
+
+/* Every case of the grid is a layout Megatron-LM accepts. */
+static void
+test_grid_layouts_valid(void)
+{
+	for (size_t i = 0; i < GRID_SIZE; i++) {
+		struct campaign c;
+		struct workload w;
+		struct layout l;
+		enum layout_rule r;
+
+		case_campaign(&c, &grid[i]);
+		case_layout(&l, &grid[i]);
+		campaign_workload(&c, &w);
+		r = layout_check(&w, &l);
+		CU_ASSERT_EQUAL(r, LAYOUT_OK);
+		if (r != LAYOUT_OK)
+			fprintf(stderr, "\n%s: %s\n", grid[i].what,
+			        layout_rule_name(r));
+		CU_ASSERT_EQUAL(l.dp, grid[i].dp);
+		campaign_release(&c);
+	}
+}
+
 static const struct harness_test list_tests[] = {
 	{ "Megatron-LM option list", test_option_list },
 	{ "checkers reject wrong flags", test_checkers_reject_wrong_flags },
 	{ "grid covers every switch", test_grid_covers_every_switch },
+	{ "grid layouts are valid", test_grid_layouts_valid },
 	{ NULL, NULL },
 };
 
@@ -1199,6 +1649,9 @@ static const struct harness_test template_tests[] = {
 	{ "megatron-lm.sbatch over the grid", test_megatron_grid },
 	{ "nemo2.sbatch over the grid", test_nemo_grid },
 	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },
+	{ "simulated.sbatch runs paratune-simtrain", test_simulated_grid },
+	{ "nemo2.sbatch refuses what it cannot pass",
+	  test_nemo_refuses },
 	{ NULL, NULL },
 };
 
