@@ -816,6 +816,7 @@ campaign_load_for(struct campaign *c, const struct cmd_ctx *ctx,
                   const char *path, const struct str_list *settings)
 {
 	struct config_sources src;
+	int ret;
 
 	memset(&src, 0, sizeof src);
 	src.site_path = ctx ? ctx->site_path : NULL;
@@ -825,7 +826,11 @@ campaign_load_for(struct campaign *c, const struct cmd_ctx *ctx,
 		src.nsettings = settings->n;
 	}
 	campaign_init(c);
-	return campaign_load(c, &src);
+	ret = campaign_load(c, &src);
+	/* A failed load owns nothing the caller should have to free. */
+	if (ret != 0)
+		campaign_release(c);
+	return ret;
 }
 
 /* What the estimator needs, pointing into c. */

@@ -299,6 +299,7 @@ load_frozen(struct runner *r)
 	src.no_site = true;
 	src.no_user = true;
 	src.campaign_path = path;
+	campaign_init(&r->campaign);
 	ret = campaign_load(&r->campaign, &src);
 	free(path);
 	return ret;
