@@ -1,0 +1,99 @@
+#!/bin/sh
+# tests/cli/manpages.sh - the section 5 man pages are complete and clean.
+#
+# Every key `paratune config --format json` prints must be documented in
+# paratune.conf(5), every template variable listed in src/jobscript.h in
+# paratune-templates(5), each as a bold name (\fBkey\fR in the roff
+# source, so a mention in passing does not count), and groff and mandoc
+# must find nothing to warn about in either page.  Prints one line per
+# check and "N passed, N failed" last; exits non-zero when one failed.
+
+BIN=${PARATUNE_BIN:-./paratune}
+SRCDIR=${PARATUNE_SRCDIR:-.}
+CONF_PAGE=$SRCDIR/man/paratune.conf.5
+TMPL_PAGE=$SRCDIR/man/paratune-templates.5
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/manpages-test.XXXXXX") || exit 99
+trap 'rm -rf "$TMP"' EXIT INT TERM
+passed=0
+failed=0
+
+pass() {
+	passed=$((passed + 1))
+	echo "ok $((passed + failed)) - $1"
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "not ok $((passed + failed)) - $1"
+}
+
+# Whether page holds name as a bold word: \fBname\fR.
+documented() {
+	grep -F -e "\\fB$2\\fR" "$1" >/dev/null
+}
+
+# check_documented PAGE WHAT LISTFILE: one check per name in LISTFILE.
+check_documented() {
+	n=0
+	while read -r name; do
+		n=$((n + 1))
+		if documented "$1" "$name"; then
+			pass "$2 '$name' in $(basename "$1")"
+		else
+			fail "$2 '$name' missing from $(basename "$1")"
+		fi
+	done <"$3"
+	# An empty list would pass everything: the extraction broke.
+	if [ "$n" -gt 20 ]; then
+		pass "found $n names of $2"
+	else
+		fail "found only $n names of $2"
+	fi
+}
+
+# Keys of the merged configuration: the members of "values", one JSON
+# object each, written by the JSON writer one "KEY": { per line.
+PARATUNE_SITE_CONF=/dev/null HOME=$TMP "$BIN" config \
+	"$SRCDIR/etc/campaigns/llama3-8b-h100.conf" --format json \
+	>"$TMP/config.json" 2>"$TMP/config.err" ||
+	fail "paratune config --format json failed: $(cat "$TMP/config.err")"
+sed -n 's/^ *"\([A-Za-z0-9_.]*\)": {$/\1/p' "$TMP/config.json" |
+	grep -v '^values$' >"$TMP/keys"
+check_documented "$CONF_PAGE" "key" "$TMP/keys"
+
+# Template variables: jobscript.h's list runs from " * Candidate" to the
+# end of the comment; names start three spaces in and end at the first
+# run of two blanks (the description), continuation lines further in.
+awk '/^ \* Candidate$/ { on = 1; next }
+     on && /^ \*\// { exit }
+     on && /^ \*   [a-z]/ {
+	sub(/^ \*   /, ""); sub(/  .*/, "")
+	n = split($0, w, " ")
+	for (i = 1; i <= n; i++) print w[i]
+     }' "$SRCDIR/src/jobscript.h" | sort -u >"$TMP/vars"
+check_documented "$TMPL_PAGE" "template variable" "$TMP/vars"
+
+# lint TOOL PAGE COMMAND...: the command must print nothing.
+lint() {
+	tool=$1
+	page=$2
+	shift 2
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		pass "$tool not installed: $(basename "$page") not linted"
+		return
+	fi
+	"$@" "$page" >"$TMP/lint" 2>&1
+	if [ -s "$TMP/lint" ]; then
+		fail "$tool warns about $(basename "$page"): $(cat "$TMP/lint")"
+	else
+		pass "$tool is silent on $(basename "$page")"
+	fi
+}
+
+for page in "$CONF_PAGE" "$TMPL_PAGE"; do
+	lint groff "$page" groff -man -ww -z
+	lint mandoc "$page" mandoc -T lint
+done
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0
