@@ -23,15 +23,10 @@
 
 #include <math.h>
 
-#include "estimate.h"
+#include "estimate-int.h"
 
 /* ---- model shape helpers --------------------------------------------- */
 
-/* Shape numbers used everywhere below, derived once per call. */
-struct shape {
-	double h, f, fe, q, kvd, dk, V, L, Lmoe, Ldense, E, k, shared_f;
-	double gated;        /* 3/2 with SwiGLU (three projections) else 1 */
-};
 
 /* Megatron pads the vocabulary to a multiple of 128*tp [MEM]. */
 static double
@@ -82,13 +77,6 @@ mlp_params(const struct shape *s, double width)
 
 /* ---- FLOPs ------------------------------------------------------------ */
 
-/* Model FLOPs per token of one step, forward and backward [FLOP]. */
-struct flop_parts {
-	double layers;  /* GEMMs of every transformer layer */
-	double experts; /* the routed experts' share of layers */
-	double scores;  /* attention scores and values */
-	double logits;  /* output layer */
-};
 
 static void
 flops_per_token(const struct model *m, int seq_length,
@@ -138,42 +126,7 @@ memory_status_name(enum memory_status st)
 
 /* ---- parameters on each pipeline stage ---------------------------------- */
 
-/*
- * One pipeline stage as a GPU of it sees it.  The first and the last
- * stage differ from the others by the embedding and the output layer,
- * and by one layer each when the pipeline split accounts for them
- * [MLM transformer_block.py get_num_layers_to_build]; rank 1 stands for
- * the middle stages.
- */
-struct stage {
-	double layers;     /* transformer layers */
-	double dense;      /* non-expert parameters on one GPU */
-	double expert;     /* expert parameters on one GPU */
-	double inflight;   /* micro-batches whose activations it keeps */
-	bool first, last;  /* holds the embedding / the output layer */
-};
 
-/* Per-GPU state of one estimate, derived once and shared by the parts. */
-struct est {
-	const struct workload *w;
-	const struct layout *l;
-	struct shape s;
-	double t, p, c, e, te, v, d, b, m; /* sizes as doubles */
-	double seq_local;                  /* s / cp */
-	double act_bytes;                  /* bytes of a 16/32-bit activation */
-	double gemm_in_bytes;              /* 1 for FP8 GEMM inputs */
-	double moe_frac;                   /* share of MoE layers */
-	double layer_dense, layer_expert;  /* one layer's params on a GPU */
-	/* Activations of one layer and micro-batch: kept whole (the mix of
-	 * dense and MoE layers), the input alone (recomputed), and one
-	 * re-materialised layer of the model's kind. */
-	double a_full, a_input, a_one;
-	struct flop_parts fp;              /* per token [FLOP] */
-	bool dropout;
-	bool sharded;                      /* distributed optimizer or FSDP */
-	struct stage stage[3];             /* first, last, rank 1 */
-	int nstages;                       /* 1, 2 or 3 of them */
-};
 
 /* Weights of one layer's non-expert part on one GPU. */
 static double
@@ -258,6 +211,19 @@ count_params(struct est *x)
 	}
 }
 
+/* The stage whose GPUs hold the most parameters. */
+const struct stage *
+estimate_heaviest_stage(const struct est *x)
+{
+	const struct stage *h = &x->stage[0];
+
+	for (int i = 1; i < x->nstages; i++)
+		if (x->stage[i].dense + x->stage[i].expert >
+		    h->dense + h->expert)
+			h = &x->stage[i];
+	return h;
+}
+
 /* ---- memory ------------------------------------------------------------ */
 
 /*
@@ -271,8 +237,8 @@ count_params(struct est *x)
  * in FP8" [GUIDE]): 1 byte, the fp32 master staying in the optimizer.
  * optimizer.resident_bytes_per_param replaces the optimizer's bytes.
  */
-static void
-bytes_per_param(const struct est *x, double *wt, double *gr, double *opt)
+void
+estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *opt)
 {
 	switch (x->w->precision) {
 	case PREC_FP32: *wt = 4; *gr = 4; *opt = 8; break;
@@ -311,7 +277,7 @@ memory_states(const struct est *x, const struct stage *st,
 	double wt, gr, opt, trainable, dense_shard, expert_shard, held;
 	double transient = x->w->opt_transient_bytes;
 
-	bytes_per_param(x, &wt, &gr, &opt);
+	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	trainable = x->w->peft_lora ? LORA_TRAINABLE_FRACTION : 1.0;
 	/* The distributed optimizer and FSDP shard over dp*cp for dense
 	 * weights and over the expert data-parallel group for experts
@@ -397,8 +363,8 @@ uniform_chunk(const struct est *x, double n)
 }
 
 /* Layers of a stage recomputed in the backward pass. */
-static double
-recomputed_layers(const struct est *x, double n)
+double
+estimate_recomputed_layers(const struct est *x, double n)
 {
 	if (x->l->recompute != RECOMPUTE_FULL)
 		return 0;
@@ -424,7 +390,7 @@ stage_activations(const struct est *x, double n)
 		chunks = x->v * ceil(n / x->v / uniform_chunk(x, n));
 		return chunks * a_rc;
 	}
-	nrc = recomputed_layers(x, n);
+	nrc = estimate_recomputed_layers(x, n);
 	return (n - nrc - off) * a_full + nrc * a_rc;
 }
 
@@ -513,458 +479,6 @@ estimate_memory(const struct est *x, struct memory_breakdown *mem)
 	}
 }
 
-/* ---- step time ----------------------------------------------------------- */
-
-/*
- * Efficiency constants [CAL].  Large BF16 GEMMs in cuBLAS/Transformer
- * Engine reach about 70-75 % of the H100's dense peak; narrow per-GPU
- * GEMMs (small h/tp) and short micro-batches lose more to tile
- * quantisation and kernel tails, modelled as saturating curves.  Fused
- * (flash) attention runs at roughly half of peak over forward and
- * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
- * of A100 peak forward, lower backward); unfused attention far less.
- * FP8 recipes are not told apart: the guide says smaller quantization
- * blocks (MXFP8's 1x32) cost more than tensor-wise scaling but gives no
- * figure, so measurements decide between them.
- */
-#ifndef GEMM_EFF_MAX
-#define GEMM_EFF_MAX 0.75
-#endif
-#ifndef GEMM_WIDTH_HALF
-#define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
-#endif
-#ifndef GEMM_TOKENS_HALF
-#define GEMM_TOKENS_HALF 192.0   /* micro-batch tokens at which eff halves */
-#endif
-#ifndef ATTN_EFF_FLASH
-#define ATTN_EFF_FLASH 0.45
-#endif
-#ifndef ATTN_EFF_UNFUSED
-#define ATTN_EFF_UNFUSED 0.20
-#endif
-/*
- * Memory-bound work per token and layer (norms, residual adds,
- * activation functions, rotary embeddings, dropout, bias adds; forward
- * and backward), in bytes of HBM traffic per hidden and per FFN column.
- */
-#ifndef ELEMWISE_BYTES_PER_H
-#define ELEMWISE_BYTES_PER_H 160.0
-#endif
-#ifndef ELEMWISE_BYTES_PER_F
-#define ELEMWISE_BYTES_PER_F 10.0
-#endif
-/* Launch and framework overhead per layer and micro-batch (eager
- * PyTorch without CUDA graphs issues ~40 kernels per layer). */
-#ifndef LAYER_OVERHEAD_S
-#define LAYER_OVERHEAD_S 150e-6
-#endif
-/*
- * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA
- * graph to eliminate repeated static host code execution"]; on MoE
- * layers they are "restricted to the dense modules only", so the
- * router, permutation and expert kernels, about half of such a layer's
- * launches, stay eager.
- */
-#define CUDA_GRAPH_MOE_EAGER 0.5
-/*
- * The embedding's backward writes a dense vocabulary-by-hidden gradient
- * in 16 bits, which is then read and added into the fp32 main gradient
- * (read and write): 2 + 2 + 4 + 4 bytes per embedding parameter and
- * micro-batch of HBM traffic on the first stage.  It is what makes the
- * first stage heavy enough for account_for_embedding [GUIDE].
- */
-#define EMB_GRAD_BYTES 12.0
-/* Share of TP communication left exposed: without overlap all of it.
- * With tp_comm_overlap the all-gathers hide under their GEMMs and the
- * pipelined GEMM-then-reduce-scatter leaves "a 1x ReduceScatter chunk
- * exposed" of num_splits = 4 [GUIDE]: a quarter. */
-#ifndef TP_EXPOSED
-#define TP_EXPOSED 1.0
-#endif
-#define TP_EXPOSED_OVERLAP 0.25
-/* Share of the last micro-batch's backward (and the first one's
- * forward) that data-parallel communication can hide behind, when its
- * overlap is on. */
-#ifndef DP_OVERLAP
-#define DP_OVERLAP 1.0
-#endif
-/* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw). */
-#ifndef COMM_EFF
-#define COMM_EFF 0.85
-#endif
-/*
- * Host link for activation offloading: PCIe Gen5 x16 moves 64 GB/s each
- * way (PCI-SIG), about 50 GB/s in practice; the catalog has no host-link
- * figure, so Grace systems (NVLink-C2C) are underrated here.
- */
-#define HOST_LINK_BYTES_PER_S 50e9
-
-/* HBM bandwidth in bytes/s; catalogs without it get peak/300, the
- * FLOP:byte ratio of the H100 SXM (989 TFLOPS : 3.35 TB/s). */
-static double
-hbm_bytes_per_s(const struct gpu *g)
-{
-	if (g->hbm_tbs > 0)
-		return g->hbm_tbs * 1e12;
-	return g->peak_tflops[PREC_BF16] * 1e12 / 300.0;
-}
-
-/*
- * Bandwidth per GPU, in bytes/s, of a collective over a group that spans
- * span consecutive ranks with its members stride ranks apart (Megatron
- * orders ranks tp, cp, dp, pp from the innermost).  Inside a node it is
- * NVLink.  Across nodes NCCL runs one channel per NIC, so a group with k
- * members on each node moves data at k NICs' rate, up to NVLink's.
- */
-static double
-group_bw(const struct est *x, double span, double stride)
-{
-	const struct gpu *g = x->w->gpu;
-	double domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
-	double gpn = x->w->gpus_per_node, k;
-
-	if (span <= domain && span <= gpn)
-		return g->nvlink_gbs * 1e9 * COMM_EFF;
-	k = fmax(1, gpn / stride);
-	return fmin(g->nvlink_gbs, k * g->network_gbs) * 1e9 * COMM_EFF;
-}
-
-/* Ring all-reduce time of bytes over n ranks. */
-static double
-allreduce_s(double bytes, double n, double bw)
-{
-	return n > 1 ? 2.0 * (n - 1) / n * bytes / bw : 0;
-}
-
-/* The saturating curve of GEMM efficiency in the tokens of one GEMM. */
-static double
-tokens_efficiency(double tokens)
-{
-	return tokens / (tokens + GEMM_TOKENS_HALF);
-}
-
-static double
-gemm_efficiency(const struct est *x)
-{
-	double width = x->s.h / x->t;
-	double tokens = x->seq_local * x->b;
-
-	return GEMM_EFF_MAX * width / (width + GEMM_WIDTH_HALF) *
-	       tokens_efficiency(tokens);
-}
-
-/* Peak FLOP/s of the GEMMs: FP8 runs them at the FP8 rate. */
-static double
-peak_flops(const struct est *x, bool gemm)
-{
-	const struct gpu *g = x->w->gpu;
-	enum precision p = x->w->precision;
-
-	if (!gemm && p == PREC_FP8)
-		p = PREC_BF16;
-	return g->peak_tflops[p] * 1e12;
-}
-
-/*
- * One layer of one micro-batch, and what the first and last stages add.
- * Stage times are built from these by layer count.
- */
-struct layer_time {
-	double compute;   /* GEMMs, attention, element-wise, launches */
-	double attn;      /* the attention part of compute */
-	double tp_ar;     /* one TP all-reduce of the layer's activations */
-	double cp;        /* exposed context-parallel communication */
-	double ep;        /* expert all-to-alls */
-	double offload;   /* exposed host copies of an offloaded layer */
-	double logits;    /* output layer and loss (last stage) */
-	double embedding; /* embedding gradient (first stage) */
-	double pp;        /* send/receive per micro-batch */
-};
-
-/*
- * GEMM time of one layer.  Without grouped GEMM each local expert runs
- * its own GEMMs on its share of the tokens (k*e/E of a micro-batch's
- * copies), which the token curve makes slower than one grouped GEMM over
- * all of them [GUIDE: "enabling grouped GEMM can significantly improve
- * computation efficiency"].
- */
-static double
-layer_gemm_s(const struct est *x, const struct flop_parts *fp,
-             double tokens)
-{
-	double per_flop = tokens / x->s.L /
-	                  (peak_flops(x, true) * gemm_efficiency(x));
-	double sbk, slowdown;
-
-	if (x->l->moe_grouped_gemm || fp->experts == 0)
-		return fp->layers * per_flop;
-	sbk = x->seq_local * x->b * x->s.k;
-	slowdown = tokens_efficiency(sbk) /
-	           tokens_efficiency(sbk * x->e / x->s.E);
-	return (fp->layers - fp->experts + fp->experts * slowdown) * per_flop;
-}
-
-/* Compute of one layer and one micro-batch, the logits and the
- * embedding gradient. */
-static void
-layer_compute(const struct est *x, struct layer_time *lt)
-{
-	const struct layout *l = x->l;
-	const struct flop_parts *fp = &x->fp;
-	double tokens = x->b * x->w->seq_length / (x->t * x->c);
-	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
-	double elem, overhead = LAYER_OVERHEAD_S;
-	double attn_eff = l->attention == ATTN_FLASH ? ATTN_EFF_FLASH
-	                                             : ATTN_EFF_UNFUSED;
-
-	lt->attn = tokens * fp->scores / x->s.L /
-	           (peak_flops(x, false) * attn_eff);
-	elem = sb * (ELEMWISE_BYTES_PER_H * x->s.h /
-	             (l->sequence_parallel ? x->t : 1) +
-	             ELEMWISE_BYTES_PER_F * x->s.f * x->s.gated / x->t) / hbm;
-	if (l->cuda_graphs)
-		overhead *= x->moe_frac * CUDA_GRAPH_MOE_EAGER;
-	lt->compute = layer_gemm_s(x, fp, tokens) + lt->attn + elem +
-	              overhead;
-	lt->logits = tokens * fp->logits /
-	             (peak_flops(x, true) * gemm_efficiency(x));
-	lt->embedding = EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
-}
-
-/*
- * Context-parallel communication of one layer, what attention does not
- * hide [GUIDE, "cp_comm_type"]: p2p passes K and V around a ring, c-1
- * steps forward and K, V and their gradients backward, hidden behind
- * attention; all_gather gathers K and V before attention and
- * reduce-scatters their gradients, exposed; a2a (Ulysses) exchanges Q,
- * K, V and the output forward and their gradients backward, exposed;
- * a2a+p2p runs a2a inside a node and the ring across.  KV heads are
- * split over tp (one replicated head at least).
- */
-static double
-layer_cp_comm(const struct est *x, double attn)
-{
-	const struct layout *l = x->l;
-	double ab = x->act_bytes, sb = x->seq_local * x->b, c = x->c;
-	double kv = fmax(x->s.kvd / x->t, x->s.dk), qkvo, ring, a2a = 0;
-	double c1 = 1, inner;
-
-	if (c <= 1)
-		return 0;
-	qkvo = ab * sb * (2 * x->s.q / x->t + 2 * kv);
-	switch (l->cp_comm) {
-	case CP_COMM_ALL_GATHER:
-		return 2 * (c - 1) * 2 * ab * sb * kv /
-		       group_bw(x, x->t * c, x->t);
-	case CP_COMM_A2A:
-		return 2 * (c - 1) / c * qkvo / group_bw(x, x->t * c, x->t);
-	case CP_COMM_A2A_P2P:
-		c1 = layout_cp_a2a_size(x->w, l);
-		a2a = 2 * (c1 - 1) / c1 * qkvo / group_bw(x, x->t * c1, x->t);
-		break;
-	default:
-		break;
-	}
-	inner = c / c1;
-	ring = 3 * (inner - 1) * 2 * ab * sb * kv /
-	       group_bw(x, x->t * c, x->t * c1);
-	return a2a + fmax(0, ring - attn);
-}
-
-/* Communication of one layer and one micro-batch [PIPE]. */
-static void
-layer_comm(const struct est *x, struct layer_time *lt)
-{
-	const struct layout *l = x->l;
-	double ab = x->act_bytes, sb = x->seq_local * x->b, a2a, copy;
-
-	/* TP: two all-reduces forward, two backward, two more when the
-	 * layer's forward is recomputed (reduce-scatter + all-gather under
-	 * sequence parallel move the same bytes). */
-	lt->tp_ar = (l->tp_comm_overlap ? TP_EXPOSED_OVERLAP : TP_EXPOSED) *
-	            allreduce_s(ab * sb * x->s.h, x->t, group_bw(x, x->t, 1));
-	lt->cp = layer_cp_comm(x, lt->attn);
-	/* EP: dispatch and combine all-to-alls, forward and backward. */
-	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
-	                     group_bw(x, x->te * x->e, x->te)
-	               : 0;
-	lt->ep = a2a * x->moe_frac;
-	/* PP: activations forward and gradients backward per boundary;
-	 * interleaving crosses v times as many boundaries. */
-	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
-	                        (l->sequence_parallel ? x->t : 1) /
-	                        group_bw(x, x->t * x->c * x->d + 1,
-	                                 x->t * x->c * x->d)
-	                  : 0;
-	/* An offloaded layer's activations go out during its forward,
-	 * overlapped with the next layer's forward (a third of the work),
-	 * and come back during the backward (two thirds). */
-	lt->offload = 0;
-	if (l->offload_layers > 0) {
-		copy = x->a_full / HOST_LINK_BYTES_PER_S;
-		lt->offload = fmax(0, copy - lt->compute / 3) +
-		              fmax(0, copy - 2 * lt->compute / 3);
-	}
-}
-
-/* One micro-batch through one stage, in parts. */
-struct stage_time {
-	double compute, recompute, tp, cp, ep, pp, offload, total;
-};
-
-/* One micro-batch through stage st, from the per-layer parts. */
-static void
-stage_time(const struct est *x, const struct layer_time *lt,
-           const struct stage *st, struct stage_time *out)
-{
-	const struct layout *l = x->l;
-	double n = st->layers, nrc = recomputed_layers(x, n);
-
-	out->compute = n * lt->compute + (st->last ? lt->logits : 0) +
-	               (st->first ? lt->embedding : 0);
-	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
-	out->recompute = nrc * lt->compute / 3;
-	if (l->recompute == RECOMPUTE_SELECTIVE && l->attention == ATTN_UNFUSED)
-		out->recompute += n * lt->attn / 3;
-	out->tp = lt->tp_ar * (4 * n + 2 * nrc);
-	out->cp = n * lt->cp;
-	out->ep = n * lt->ep;
-	out->pp = lt->pp;
-	out->offload = fmin(l->offload_layers, n) * lt->offload;
-	out->total = out->compute + out->recompute + out->tp + out->cp +
-	             out->ep + out->pp + out->offload;
-}
-
-/*
- * Data-parallel gradient reduction and parameter gathering, overlapped
- * with the backward of the last and the forward of the first
- * micro-batch when their overlap is on; returns the exposed part.
- * Parameters are gathered in 16 bits, in 8 with fp8_param_gather.
- */
-static double
-dp_exposed(const struct est *x, double params, double t_mb)
-{
-	const struct layout *l = x->l;
-	double wt, gr, opt, n = x->d * x->c, bw, rs, ag, gather;
-
-	bytes_per_param(x, &wt, &gr, &opt);
-	if (n <= 1)
-		return 0;
-	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
-	if (l->distributed_optimizer) {
-		rs = (n - 1) / n * params * gr / bw;
-		ag = (n - 1) / n * params * gather / bw;
-	} else {
-		rs = allreduce_s(params * gr, n, bw);
-		ag = 0;
-	}
-	return fmax(0, rs - (l->overlap_grad_reduce ? DP_OVERLAP : 0) *
-	                    t_mb * 2 / 3) +
-	       fmax(0, ag - (l->overlap_param_gather ? DP_OVERLAP : 0) *
-	                    t_mb / 3);
-}
-
-/*
- * FSDP gathers every layer's weights forward and again backward and
- * reduce-scatters its gradients, each micro-batch, layer by layer under
- * the layer's compute [GUIDE]; returns the exposed time of one
- * micro-batch.
- */
-static double
-fsdp_exposed(const struct est *x, double params, double t_mb)
-{
-	double wt, gr, opt, n = x->d * x->c, bw, gather, comm;
-
-	bytes_per_param(x, &wt, &gr, &opt);
-	if (n <= 1)
-		return 0;
-	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = x->l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
-	comm = (n - 1) / n * params * (2 * gather + gr) / bw;
-	return fmax(0, comm - t_mb);
-}
-
-/*
- * Optimizer step: read and write the resident state (fp32 master weights
- * and two moments: 2 x 12 bytes), read the main gradients, write the
- * weights, and write and read any transient buffer; per parameter of a
- * shard (30 bytes in bf16).
- */
-static double
-optimizer_step_s(const struct est *x, const struct stage *st)
-{
-	double wt, gr, opt, shard = x->sharded ? x->d * x->c : 1;
-	double bytes;
-
-	bytes_per_param(x, &wt, &gr, &opt);
-	bytes = 2 * opt + gr + wt + 2 * x->w->opt_transient_bytes;
-	return bytes * (st->dense / shard + st->expert) /
-	       hbm_bytes_per_s(x->w->gpu);
-}
-
-/* The stage whose GPUs hold the most parameters. */
-static const struct stage *
-heaviest_stage(const struct est *x)
-{
-	const struct stage *h = &x->stage[0];
-
-	for (int i = 1; i < x->nstages; i++)
-		if (x->stage[i].dense + x->stage[i].expert >
-		    h->dense + h->expert)
-			h = &x->stage[i];
-	return h;
-}
-
-/* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */
-static void
-pipeline_times(const struct est *x, const struct layer_time *lt,
-               struct stage_time *slowest, double *unbalance)
-{
-	double sum;
-
-	stage_time(x, lt, &x->stage[0], slowest);
-	sum = slowest->total;
-	for (int i = 1; i < x->nstages; i++) {
-		struct stage_time t;
-
-		stage_time(x, lt, &x->stage[i], &t);
-		/* Rank 1 stands for the p - 2 middle stages. */
-		sum += i == 2 ? (x->p - 2) * t.total : t.total;
-		if (t.total > slowest->total)
-			*slowest = t;
-	}
-	*unbalance = x->nstages > 1 ? slowest->total / (sum / x->p) - 1 : 0;
-}
-
-static void
-estimate_time(const struct est *x, struct estimate *out)
-{
-	const struct stage *heavy = heaviest_stage(x);
-	struct layer_time lt;
-	struct stage_time st;
-	double t_mb, params = heavy->dense + heavy->expert;
-
-	layer_compute(x, &lt);
-	layer_comm(x, &lt);
-	pipeline_times(x, &lt, &st, &out->unbalance_ratio);
-	t_mb = st.total;
-	out->compute_s = x->m * st.compute;
-	out->recompute_s = x->m * st.recompute;
-	out->tp_comm_s = x->m * st.tp;
-	out->cp_comm_s = x->m * st.cp;
-	out->ep_comm_s = x->m * st.ep;
-	out->pp_comm_s = x->m * st.pp;
-	out->offload_s = x->m * st.offload;
-	/* Fill and drain: (p-1)/v micro-batch slots [PIPE]. */
-	out->bubble_s = (x->p - 1) / x->v * t_mb;
-	out->dp_comm_s = x->l->fsdp ? x->m * fsdp_exposed(x, params, t_mb)
-	                            : dp_exposed(x, params, t_mb);
-	out->step_s = x->m * t_mb + out->bubble_s + out->dp_comm_s +
-	              optimizer_step_s(x, heavy);
-	out->bubble_ratio = out->bubble_s / out->step_s;
-}
-
 /* ---- the whole estimate -------------------------------------------------- */
 
 static void
@@ -1005,7 +519,7 @@ estimate_layout(const struct workload *w, const struct layout *l,
 	const struct stage *heavy;
 
 	est_init(&x, w, l);
-	heavy = heaviest_stage(&x);
+	heavy = estimate_heaviest_stage(&x);
 	out->params_total = model_params(w->model);
 	out->params_per_gpu = heavy->dense + heavy->expert;
 	/* estimate_flops_per_step() from the parts already at hand. */

@@ -1,0 +1,73 @@
+/*
+ * estimate-int.h - what estimate.c (parameters, FLOPs, memory) and
+ * estimate-time.c (step time) share.  Private to those two files.
+ */
+#ifndef PARATUNE_ESTIMATE_INT_H
+#define PARATUNE_ESTIMATE_INT_H
+
+#include <stdbool.h>
+
+#include "estimate.h"
+
+/* Shape numbers used everywhere below, derived once per call. */
+struct shape {
+	double h, f, fe, q, kvd, dk, V, L, Lmoe, Ldense, E, k, shared_f;
+	double gated;        /* 3/2 with SwiGLU (three projections) else 1 */
+};
+
+/* Model FLOPs per token of one step, forward and backward [FLOP]. */
+struct flop_parts {
+	double layers;  /* GEMMs of every transformer layer */
+	double experts; /* the routed experts' share of layers */
+	double scores;  /* attention scores and values */
+	double logits;  /* output layer */
+};
+
+/*
+ * One pipeline stage as a GPU of it sees it.  The first and the last
+ * stage differ from the others by the embedding and the output layer,
+ * and by one layer each when the pipeline split accounts for them
+ * [MLM transformer_block.py get_num_layers_to_build]; rank 1 stands for
+ * the middle stages.
+ */
+struct stage {
+	double layers;     /* transformer layers */
+	double dense;      /* non-expert parameters on one GPU */
+	double expert;     /* expert parameters on one GPU */
+	double inflight;   /* micro-batches whose activations it keeps */
+	bool first, last;  /* holds the embedding / the output layer */
+};
+
+/* Per-GPU state of one estimate, derived once and shared by the parts. */
+struct est {
+	const struct workload *w;
+	const struct layout *l;
+	struct shape s;
+	double t, p, c, e, te, v, d, b, m; /* sizes as doubles */
+	double seq_local;                  /* s / cp */
+	double act_bytes;                  /* bytes of a 16/32-bit activation */
+	double gemm_in_bytes;              /* 1 for FP8 GEMM inputs */
+	double moe_frac;                   /* share of MoE layers */
+	double layer_dense, layer_expert;  /* one layer's params on a GPU */
+	/* Activations of one layer and micro-batch: kept whole (the mix of
+	 * dense and MoE layers), the input alone (recomputed), and one
+	 * re-materialised layer of the model's kind. */
+	double a_full, a_input, a_one;
+	struct flop_parts fp;              /* per token [FLOP] */
+	bool dropout;
+	bool sharded;                      /* distributed optimizer or FSDP */
+	struct stage stage[3];             /* first, last, rank 1 */
+	int nstages;                       /* 1, 2 or 3 of them */
+};
+
+/* Layers of a stage of n layers whose forward pass is recomputed. */
+double estimate_recomputed_layers(const struct est *x, double n);
+/* Bytes per parameter of weights, main gradients and optimizer state. */
+void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
+                              double *opt);
+/* The stage whose GPUs hold the most parameters. */
+const struct stage *estimate_heaviest_stage(const struct est *x);
+/* Step time and its parts (estimate-time.c). */
+void estimate_time(const struct est *x, struct estimate *out);
+
+#endif
