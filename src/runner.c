@@ -268,6 +268,28 @@ replay_journal(struct runner *r, bool writable)
 	return 0;
 }
 
+/*
+ * Fault injection for the concurrency test (as git's GIT_TEST_*
+ * variables): hold the lock PARATUNE_TEST_HOLD_LOCK_MS milliseconds
+ * before working, as a run against a slow controller does, so that
+ * processes started together all meet the lock held, however unevenly
+ * the machine starts them.
+ */
+static void
+hold_lock_for_test(void)
+{
+	const char *v = getenv("PARATUNE_TEST_HOLD_LOCK_MS");
+	struct timespec ts;
+	int ms;
+
+	if (v == NULL || parse_int(v, &ms) != 0 || ms <= 0)
+		return;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
 /* Take DIR/.lock; 0, 1 when another process holds it, -1 on error. */
 static int
 take_lock(struct runner *r, bool wait)
@@ -282,8 +304,10 @@ take_lock(struct runner *r, bool wait)
 		return -1;
 	}
 	free(path);
-	if (flock(r->lock_fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0)
+	if (flock(r->lock_fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) {
+		hold_lock_for_test();
 		return 0;
+	}
 	return errno == EWOULDBLOCK ? 1 : error_errno("cannot lock");
 }
 
@@ -592,6 +616,10 @@ poll_one(struct runner *r, struct cand_status *c,
 	const struct slurm_job *job = find_job(jobs, n, c);
 	int ret;
 
+	/* One refused connection says it for all: do not wait on a
+	 * down slurmdbd once per candidate. */
+	if (job == NULL && *unreachable)
+		return 0;
 	if (job == NULL) {
 		ret = lookup_accounting(r, c, &job);
 		if (ret == SLURM_E_UNREACHABLE) {

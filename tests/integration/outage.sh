@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Slurm outages in the middle of a campaign (issue 6, section 3), on the
+# local testbed.  Clusters restart their daemons under running
+# campaigns; paratune must lose nothing and must not guess:
+#   1. slurmdbd down while jobs end and leave the controller (the
+#      testbed's MinJobAge is 2 s; real clusters' default is 300 s): the
+#      jobs are then known to nobody that paratune can reach, and resume
+#      must not judge them (no "vanished", no failure from guesswork, no
+#      resubmission); it exits 75 (EX_TEMPFAIL, "try again later").
+#      Once slurmdbd is back, slurmctld sends it the records it queued,
+#      resume finds the jobs there (source=accounting) and the campaign
+#      finishes with every candidate completed.
+#   2. slurmctld stopped and started again (keeping its state) while
+#      jobs run and wait: resume exits 75 and records nothing while it
+#      is down; afterwards the campaign runs to the end, every candidate
+#      in a final state that agrees with accounting's for its job, and
+#      no tag submitted twice.
+#
+# Needs root and the testbed (scripts/testbed up is run; it is left up,
+# with both daemons running again even when a check fails).
+# About 2 minutes.  Last line: "N passed, N failed"; exit 1 on failure.
+
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${PARATUNE_BUILDDIR:-$ROOT}
+PT=$BUILD/paratune
+DATA=$ROOT/tests/integration/data
+TESTBED=$ROOT/scripts/testbed
+export PARATUNE_TEMPLATES=$ROOT/templates
+export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
+export PARATUNE_SITE_CONF=/dev/null
+PASS=0
+FAIL=0
+DONE=0
+T0=$SECONDS
+WORK=$(mktemp -d /tmp/paratune-outage.XXXXXX)
+
+ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+
+finish() {
+	"$TESTBED" start slurmdbd >/dev/null 2>&1
+	"$TESTBED" start slurmctld >/dev/null 2>&1
+	if ((FAIL > 0 || !DONE)); then
+		echo "--- kept for inspection: $WORK"
+	else
+		rm -rf "$WORK"
+	fi
+	echo "took $((SECONDS - T0)) s"
+	echo "$PASS passed, $FAIL failed"
+	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+}
+trap finish EXIT
+
+"$TESTBED" up >/dev/null || { fail "testbed up"; exit 1; }
+eval "$("$TESTBED" env)"
+START=$(date -d "@$(($(date +%s) - 5))" +%Y-%m-%dT%H:%M:%S)
+
+# plan NAME SPEEDUP TP-LIST MBS-LIST: one-node candidates.
+plan() {
+	"$PT" -q plan "$DATA/torture.conf" -o "$WORK/$1" \
+		--set "env=[\"PARATUNE_SIM_SPEEDUP=$2\"]" \
+		--set "search.tensor_parallel=$3" \
+		--set 'search.pipeline_parallel=[1]' \
+		--set "search.micro_batch_size=$4" \
+		--set 'search.recompute=["none"]' >/dev/null
+}
+
+resume_until_finished() {
+	local t0=$SECONDS
+	while ((SECONDS - t0 < $2)); do
+		"$PT" -q resume "$1" || return 1
+		[[ $(tail -n 1 "$1/journal.log" | awk '{print $3}') == finished ]] &&
+			return 0
+		sleep 1
+	done
+	return 1
+}
+
+# job_ids DIR: the job ids the journal recorded.
+job_ids() {
+	awk '$3 == "submitted" { sub("job=", "", $5); print $5 }' "$1/journal.log"
+}
+
+# gone IDS...: none of the jobs is known to the controller any more.
+gone() {
+	local id
+	for id in "$@"; do
+		scontrol show job "$id" >/dev/null 2>&1 && return 1
+	done
+	return 0
+}
+
+# in_accounting N DIR: accounting lists N jobs of the campaign.
+in_accounting() {
+	local id
+	id=$(awk '/^campaign /{print $2}' "$2/state")
+	[[ $(sacct -a -X -n -P -S "$START" -o JobName 2>/dev/null |
+		grep -c "^pt-$id-") -ge $1 ]]
+}
+
+# wait_for SECONDS CMD...: poll CMD every second.
+wait_for() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit; i++)); do
+		"$@" && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# states DIR: the candidates' states, sorted, on one line.
+states() {
+	"$PT" status "$1" --format json | python3 -c '
+import json, sys
+print(" ".join(sorted(c["state"] for c in json.load(sys.stdin)["candidates"])))'
+}
+
+no_duplicate_tags() {
+	local id
+	id=$(awk '/^campaign /{print $2}' "$1/state")
+	[[ -z $(sacct -a -X -n -P -S "$START" -o JobName 2>/dev/null |
+		grep "^pt-$id-" | sort | uniq -d) ]]
+}
+
+# agrees_with_accounting DIR: each candidate's final state is what
+# accounting says of its job.
+agrees_with_accounting() {
+	local bad=0 name job st acct
+	while read -r name job st; do
+		acct=$(sacct -n -X -P -j "$job" -o State 2>/dev/null | head -n 1)
+		acct=${acct%% *}
+		case $acct in
+		COMPLETED) acct=completed ;; FAILED) acct=failed ;;
+		CANCELLED) acct=cancelled ;; TIMEOUT) acct=timeout ;;
+		NODE_FAIL) acct=node_fail ;; OUT_OF_MEMORY) acct=oom ;;
+		PREEMPTED) acct=preempted ;;
+		esac
+		[[ $acct == "$st" ]] ||
+			{ echo "  $name: job $job is $st here, $acct in accounting"; bad=1; }
+	done < <("$PT" status "$1" --format json | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["candidates"]:
+    print(c["name"], c["job_id"], c["state"])')
+	return $bad
+}
+
+# ---- 1. slurmdbd down while the jobs leave the controller -------------------
+echo "--- slurmdbd down (at $((SECONDS - T0)) s)"
+D=$WORK/dbd
+plan dbd 5 '[1, 2, 4, 8]' '[1]' || { fail "plan dbd"; exit 1; }
+"$PT" -q submit "$D" || fail "submit"
+mapfile -t IDS < <(job_ids "$D")
+check "4 jobs submitted (${IDS[*]})" test "${#IDS[@]}" = 4
+# slurmctld keeps a job until slurmdbd has given it a database index:
+# let the jobs reach accounting before it goes down.
+check "the jobs reached accounting" wait_for 30 in_accounting 4 "$D"
+"$TESTBED" stop slurmdbd >/dev/null
+check "with slurmdbd down, the jobs end and leave the controller" \
+	wait_for 120 gone "${IDS[@]}"
+lines=$(wc -l <"$D/journal.log")
+"$PT" -q resume "$D" 2>"$WORK/err.dbd"
+rc=$?
+sed 's/^/  /' "$WORK/err.dbd"
+check "resume exits 75 ($rc)" test "$rc" = 75
+check "and says slurmdbd is out of reach" grep -q slurmdbd "$WORK/err.dbd"
+check "it judged nothing: no final state, no lost job, no log verdict" \
+	test -z "$(tail -n +$((lines + 1)) "$D/journal.log" |
+		grep -E 'state=(completed|failed|oom|timeout|node_fail|cancelled)|lost=|source=log|vanished|intent')"
+check "resume again: 75 again, nothing judged" \
+	eval '"$PT" -q resume "$D" 2>/dev/null; test $? = 75 &&
+		test -z "$(tail -n +$((lines + 1)) "$D/journal.log" |
+		grep -E "state=(completed|failed)|lost=|source=log|intent")"'
+"$TESTBED" start slurmdbd >/dev/null
+check "slurmdbd back: the campaign finishes" resume_until_finished "$D" 120
+check "every candidate completed" \
+	test "$(states "$D")" = "completed completed completed completed"
+check "their ends were read from accounting" \
+	test "$(grep -c ' state=completed .*source=accounting' "$D/journal.log")" = 4
+check "no tag submitted twice" no_duplicate_tags "$D"
+check "one intent per candidate" \
+	test "$(awk '$3 == "intent"' "$D/journal.log" | wc -l)" = 4
+
+# ---- 2. slurmctld restarted in the middle of the campaign -------------------
+echo "--- slurmctld restart (at $((SECONDS - T0)) s)"
+D=$WORK/ctld
+plan ctld 2 '[1, 2, 4, 8]' '[1, 2, 4]' || { fail "plan ctld"; exit 1; }
+"$PT" -q submit "$D" || fail "submit"
+for ((i = 0; i < 5; i++)); do "$PT" -q resume "$D"; sleep 1; done
+before=$(md5sum <"$D/state")
+"$TESTBED" stop slurmctld >/dev/null
+"$PT" -q resume "$D" 2>/dev/null
+rc=$?
+check "controller down: resume exits 75 ($rc)" test "$rc" = 75
+check "and leaves the state as it was" test "$(md5sum <"$D/state")" = "$before"
+sleep 5 # running jobs go on (and some end) while it is down
+"$TESTBED" start slurmctld >/dev/null
+check "controller back: the campaign finishes" resume_until_finished "$D" 240
+n=$(states "$D" | wc -w)
+final=$(states "$D" | tr ' ' '\n' |
+	grep -cE '^(completed|failed|oom|timeout|node_fail|cancelled|preempted)$')
+check "every one of the $n candidates is final ($final)" test "$final" = "$n"
+check "each as accounting has its job" agrees_with_accounting "$D"
+check "no tag submitted twice" no_duplicate_tags "$D"
+check "the journal is numbered 1..N without a gap" \
+	awk '$1 != NR { exit 1 }' "$D/journal.log"
+echo "figures: $(states "$D" | tr ' ' '\n' | sort | uniq -c | tr -s ' \n' ' ')"
+DONE=1
