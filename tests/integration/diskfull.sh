@@ -71,7 +71,8 @@ SKIPPED=0
 trap finish EXIT
 
 mkdir -p "$MNT"
-if mount -t tmpfs -o size=1m,mode=0755 paratune-diskfull "$MNT" 2>/dev/null; then
+if mount -t tmpfs -o size=1m,mode=0755 paratune-diskfull "$MNT" \
+	2>/dev/null; then
 	FS="tmpfs of 1 MiB"
 elif truncate -s 8M "$WORK/fs.img" && mkfs.ext4 -q -F "$WORK/fs.img" &&
 	mount -o loop "$WORK/fs.img" "$MNT" 2>/dev/null; then
@@ -176,11 +177,12 @@ cat "$WORK/err1"
 check "state full: submit exits non-zero ($rc)" test "$rc" -ne 0
 check "with a message naming the state file and the cause" \
 	grep -q "'$D/state'.*No space left on device" "$WORK/err1"
-check "the old state survives byte for byte" cmp -s "$D/state" "$WORK/state.before"
+check "the old state survives byte for byte" \
+	cmp -s "$D/state" "$WORK/state.before"
 check "and still parses" parses "$D"
 check "no temporary state file left behind" \
 	test -z "$(find "$D" -maxdepth 1 -name 'state.tmp.*')"
-check "the run's events are in the journal ($lines -> $(wc -l <"$D/journal.log") lines)" \
+check "the run's events are in the journal" \
 	test "$(wc -l <"$D/journal.log")" -gt "$lines"
 check "and status shows them (2 jobs submitted)" \
 	test "$("$PT" status "$D" --format json | python3 -c '

@@ -140,7 +140,8 @@ agrees_with_accounting() {
 		PREEMPTED) acct=preempted ;;
 		esac
 		[[ $acct == "$st" ]] ||
-			{ echo "  $name: job $job is $st here, $acct in accounting"; bad=1; }
+			{ echo "  $name: job $job: $st, accounting: $acct"
+			  bad=1; }
 	done < <("$PT" status "$1" --format json | python3 -c '
 import json, sys
 for c in json.load(sys.stdin)["candidates"]:
@@ -167,13 +168,14 @@ rc=$?
 sed 's/^/  /' "$WORK/err.dbd"
 check "resume exits 75 ($rc)" test "$rc" = 75
 check "and says slurmdbd is out of reach" grep -q slurmdbd "$WORK/err.dbd"
+JUDGED='state=(completed|failed|oom|timeout|node_fail|cancelled)'
+JUDGED+='|lost=|source=log|vanished|intent'
 check "it judged nothing: no final state, no lost job, no log verdict" \
-	test -z "$(tail -n +$((lines + 1)) "$D/journal.log" |
-		grep -E 'state=(completed|failed|oom|timeout|node_fail|cancelled)|lost=|source=log|vanished|intent')"
+	test -z "$(tail -n +$((lines + 1)) "$D/journal.log" | grep -E "$JUDGED")"
 check "resume again: 75 again, nothing judged" \
 	eval '"$PT" -q resume "$D" 2>/dev/null; test $? = 75 &&
 		test -z "$(tail -n +$((lines + 1)) "$D/journal.log" |
-		grep -E "state=(completed|failed)|lost=|source=log|intent")"'
+		grep -E "$JUDGED")"'
 "$TESTBED" start slurmdbd >/dev/null
 check "slurmdbd back: the campaign finishes" resume_until_finished "$D" 120
 check "every candidate completed" \

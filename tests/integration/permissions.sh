@@ -92,7 +92,7 @@ not_world_writable() {
 	local p bad=0
 	for p in "$@"; do
 		(($(stat -c '0%a' "$p") & 8#002)) &&
-			{ echo "  $p: $(stat -c %a "$p") is writable by others"; bad=1; }
+			{ echo "  $p: writable by others"; bad=1; }
 	done
 	return $bad
 }
@@ -100,7 +100,8 @@ not_world_writable() {
 # ---- modes under three umasks ----------------------------------------------
 for um in 022 000 077; do
 	D=$WORK/umask-$um
-	(umask "$um" && plan "$D" >/dev/null) || { fail "plan with umask $um"; continue; }
+	(umask "$um" && plan "$D" >/dev/null) ||
+		{ fail "plan with umask $um"; continue; }
 	file=$(printf '%o' $((8#644 & ~8#$um)))
 	exe=$(printf '%o' $((8#755 & ~8#$um)))
 	# The directory: the umask, and never writable by others.
@@ -119,8 +120,9 @@ for um in 022 000 077; do
 		not_world_writable "$D" "$D/state" "$D/journal.log" "$D/.lock"
 	(umask "$um" && "$PT" -q results "$D" >/dev/null) ||
 		{ fail "umask $um: results"; continue; }
-	check "umask $um: the results directory is $exe and its files $file" \
-		eval 'modes_are "$exe" "$D/results" && modes_are "$file" "$D"/results/*'
+	check "umask $um: the results directory is $exe" \
+		modes_are "$exe" "$D/results"
+	check "umask $um: its files are $file" modes_are "$file" "$D"/results/*
 done
 
 # ---- planted symbolic links -------------------------------------------------
