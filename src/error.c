@@ -9,6 +9,9 @@
 
 #include "error.h"
 
+static void report(const char *prefix, const char *fmt, va_list ap,
+                   const char *suffix) __attribute__((format(printf, 2, 0)));
+
 static void
 report(const char *prefix, const char *fmt, va_list ap, const char *suffix)
 {

@@ -36,7 +36,8 @@ void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Remove trailing whitespace. */
 void strbuf_rtrim(struct strbuf *sb);
 

@@ -1297,8 +1297,8 @@ test_write_round_trip(void)
 	static const char *const set[] = {
 		"slurm.partition=batch",
 		"env=[\"A=1\", \"B=two words\"]",
-		"results.patterns=({ name = \"loss\"; "
-		"regex = \"loss: ([0-9.]+)\\\\s\"; })",
+		("results.patterns=({ name = \"loss\"; "
+		 "regex = \"loss: ([0-9.]+)\\\\s\"; })"),
 		"base={ tensor_parallel = 2; }",
 		"slurm.directives=[\"--exclusive\"]",
 		"search.sequence_parallel=true",

@@ -392,7 +392,7 @@ test_precision_names(void)
 	CU_ASSERT_EQUAL(precision_parse("BF16"), -1);
 	CU_ASSERT_EQUAL(precision_parse("int8"), -1);
 	for (int p = 0; p < PREC_COUNT; p++)
-		CU_ASSERT_EQUAL(precision_parse(precision_name(p)), p);
+		CU_ASSERT_EQUAL(precision_parse(precision_name((enum precision)p)), p);
 }
 
 static const struct harness_test preset_tests[] = {

@@ -1397,8 +1397,8 @@ test_option_list(void)
 		"--moe-token-dispatcher-type {allgather,alltoall,flex}",
 		"--timing-log-level {0,1,2}",
 		"--attention-backend {flash,fused,unfused,local,auto}",
-		"--transformer-impl {local,transformer_engine,"
-		"inference_optimized}",
+		("--transformer-impl {local,transformer_engine,"
+		 "inference_optimized}"),
 		"--num-layers-per-virtual-pipeline-stage",
 		"--num-virtual-stages-per-pipeline-rank",
 		"--expert-tensor-parallel-size", "--tp-comm-overlap",
