@@ -72,14 +72,18 @@ simflags() {
 }
 # simlog DIR NAME JOB [FAULT]: slurm-JOB.out with ranks 0 and 31 of 32,
 # run side by side.  A hang is ended by SIGINT after two seconds, as
-# Slurm's time limit would end it.
+# Slurm's time limit would end it; SIGKILL follows ten seconds later,
+# as Slurm's KillWait would, because under AddressSanitizer the exit
+# that SIGINT starts once spun forever in LeakSanitizer's exit-time
+# stop-the-world (its tracer waiting on the process, the process on
+# the tracer): the log is complete by then, the exit status unused.
 simlog() {
 	flags=$(simflags "$1" "$2")
 	for r in 0 31; do
 		# shellcheck disable=SC2086
 		(cd "$1/runs/$2" && WORLD_SIZE=32 RANK=$r \
 			PARATUNE_SIM_SPEEDUP=1000000 PARATUNE_SIM_FAULT=${4:-} \
-			exec timeout -s INT 2 "$SIM" $flags) >"$T/rank$r" 2>&1 &
+			exec timeout -k 10 -s INT 2 "$SIM" $flags) >"$T/rank$r" 2>&1 &
 	done
 	wait
 	cat "$T/rank0" "$T/rank31" >"$1/runs/$2/slurm-$3.out"
