@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "directive.h"
 #include "error.h"
 #include "jobscript.h"
 #include "xalloc.h"
@@ -255,29 +256,38 @@ directive_ok(const char *s)
 	return true;
 }
 
-/* sbatch_directives: one "#SBATCH" line per extra option. */
+/*
+ * sbatch_directives: one "#SBATCH" line per extra option.  Each must be
+ * one paratune also applies when it submits (directive.h): the script's
+ * lines serve a person who runs sbatch on it by hand.
+ */
 static int
 vars_directives(struct template_vars *v, const struct campaign *c)
 {
 	struct strbuf sb = STRBUF_INIT, where = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct sbatch_extras extras = { 0 };
 	int ret = 0;
 
 	for (int i = 0; i < c->slurm.directives.n && !ret; i++) {
 		const char *d = c->slurm.directives.v[i];
 
-		if (directive_ok(d)) {
+		if (!directive_ok(d))
+			strbuf_addf(&why, "'%s' cannot be an #SBATCH line (it "
+			            "must start with '--' and hold only "
+			            "letters, digits and =,:./-_@%%)", d);
+		else if (sbatch_extras_add(&extras, d, &why) == 0) {
 			strbuf_addf(&sb, "%s#SBATCH %s", i ? "\n" : "", d);
 			continue;
 		}
 		key_where(c, "slurm.directives", &where);
-		ret = error("%sslurm.directives: '%s' cannot be an #SBATCH "
-		            "line (it must start with '--' and hold only "
-		            "letters, digits and =,:./-_@%%)", where.buf, d);
+		ret = error("%sslurm.directives: %s", where.buf, why.buf);
 	}
 	if (!ret)
 		template_vars_set_raw(v, "sbatch_directives", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&where);
+	strbuf_release(&why);
 	return ret;
 }
 

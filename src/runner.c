@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "directive.h"
 #include "error.h"
 #include "runner.h"
 #include "util.h"
@@ -745,6 +746,22 @@ fill_request(const struct runner *r, const struct cand_status *c,
 	req->exclude = c->exclude[0] ? c->exclude : NULL;
 }
 
+/* The campaign's slurm.directives, checked when it was planned. */
+static int
+runner_extras(const struct runner *r, struct sbatch_extras *x)
+{
+	const struct str_list *d = &r->campaign.slurm.directives;
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	memset(x, 0, sizeof(*x));
+	for (int i = 0; i < d->n && !ret; i++)
+		if (sbatch_extras_add(x, d->v[i], &why))
+			ret = error("%s: slurm.directives: %s", r->dir, why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
 /*
  * Submit one candidate exactly once: the intent (with the job's tag) is
  * journaled and fsync'd before the call, so a crash after the call is
@@ -754,6 +771,7 @@ static int
 submit_one(struct runner *r, struct cand_status *c)
 {
 	struct slurm_submit_req req;
+	struct sbatch_extras extras;
 	struct strbuf err = STRBUF_INIT;
 	char *run = xasprintf("%s/runs/%s", r->dir, c->name);
 	char *out = xasprintf("%s/slurm-%%j.out", run);
@@ -762,7 +780,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
-	if (script == NULL)
+	if (script == NULL || runner_extras(r, &extras))
 		goto cleanup;
 	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->st.campaign_id, c->rank,
 	         c->attempt + 1);
@@ -771,6 +789,7 @@ submit_one(struct runner *r, struct cand_status *c)
 		goto cleanup;
 	fill_request(r, c, &req, run, out);
 	req.script = script;
+	req.extras = &extras;
 	s = slurm_submit(r->slurm, &req, &id, &err);
 	if (s == SLURM_E_UNREACHABLE) {
 		/* The intent stays: the next run looks the tag up first. */

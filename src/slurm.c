@@ -11,6 +11,7 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
 
+#include "directive.h"
 #include "error.h"
 #include "slurm.h"
 #include "strbuf.h"
@@ -447,6 +449,73 @@ env_count(const char *const *env)
 	return n;
 }
 
+/* Strings a job descriptor borrows while it is submitted. */
+struct submit_bufs {
+	char gres[32], mem[48], cpus[32];
+	char cwd[4096];
+};
+
+/* The --mail-type bits of directive.h in Slurm's terms. */
+static uint16_t
+mail_type_bits(unsigned events)
+{
+	static const struct { unsigned ours; uint16_t slurm; } map[] = {
+		{ MAIL_BEGIN, MAIL_JOB_BEGIN }, { MAIL_END, MAIL_JOB_END },
+		{ MAIL_FAIL, MAIL_JOB_FAIL }, { MAIL_REQUEUE, MAIL_JOB_REQUEUE },
+		{ MAIL_TIME_LIMIT, MAIL_JOB_TIME100 },
+		{ MAIL_TIME_LIMIT_90, MAIL_JOB_TIME90 },
+		{ MAIL_TIME_LIMIT_80, MAIL_JOB_TIME80 },
+		{ MAIL_TIME_LIMIT_50, MAIL_JOB_TIME50 },
+	};
+	uint16_t bits = 0;
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (events & map[i].ours)
+			bits |= map[i].slurm;
+	return bits;
+}
+
+/*
+ * The site's and campaign's extra options (slurm.directives), set on the
+ * descriptor field by field as sbatch would from the #SBATCH lines that
+ * the controller never reads.  mem and cpus are the caller's buffers.
+ */
+static void
+submit_extras(const struct sbatch_extras *x, job_desc_msg_t *d,
+              char *mem, size_t mem_size, char *cpus, size_t cpus_size)
+{
+	if (x->exclusive)
+		d->shared = JOB_SHARED_NONE;
+	if (x->mem_mb)
+		d->pn_min_memory = x->mem_mb;
+	if (x->mem_per_cpu_mb)
+		d->pn_min_memory = x->mem_per_cpu_mb | MEM_PER_CPU;
+	if (x->mem_per_gpu_mb) {
+		snprintf(mem, mem_size, "gres/gpu:%" PRIu64, x->mem_per_gpu_mb);
+		d->mem_per_tres = mem;
+	}
+	if (x->cpus_per_task)
+		d->cpus_per_task = (uint16_t)x->cpus_per_task;
+	if (x->cpus_per_gpu) {
+		snprintf(cpus, cpus_size, "gres/gpu:%u", x->cpus_per_gpu);
+		d->cpus_per_tres = cpus;
+	}
+	if (x->time_min)
+		d->time_min = x->time_min;
+	d->features = (char *)x->constraint;
+	d->req_nodes = (char *)x->nodelist;
+	d->licenses = (char *)x->licenses;
+	d->wckey = (char *)x->wckey;
+	d->mail_user = (char *)x->mail_user;
+	if (x->mail_type)
+		d->mail_type = mail_type_bits(x->mail_type);
+	if (x->signal) {
+		d->warn_signal = (uint16_t)x->signal;
+		d->warn_time = (uint16_t)x->signal_time;
+		d->warn_flags = x->signal_batch_only ? KILL_JOB_BATCH : 0;
+	}
+}
+
 /*
  * Fill a job descriptor from req.  The strings are the caller's: the
  * descriptor only borrows them (libslurm packs them, changes nothing),
@@ -454,13 +523,13 @@ env_count(const char *const *env)
  */
 static void
 submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
-            job_desc_msg_t *d, char *gres, size_t gres_size, char *cwd)
+            job_desc_msg_t *d, struct submit_bufs *bufs)
 {
 	slurm_init_job_desc_msg(d);
 	d->name = (char *)req->name;
 	d->comment = (char *)req->comment;
 	d->script = (char *)req->script;
-	d->work_dir = req->work_dir ? (char *)req->work_dir : cwd;
+	d->work_dir = req->work_dir ? (char *)req->work_dir : bufs->cwd;
 	d->std_out = (char *)req->std_out;
 	d->std_err = (char *)req->std_err;
 	if (req->time_limit_min > 0)
@@ -473,8 +542,9 @@ submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
 		               (uint32_t)(req->nodes > 0 ? req->nodes : 1);
 	}
 	if (req->gpus_per_node > 0) {
-		snprintf(gres, gres_size, GPU_TRES_FMT, req->gpus_per_node);
-		d->tres_per_node = gres;
+		snprintf(bufs->gres, sizeof bufs->gres, GPU_TRES_FMT,
+		         req->gpus_per_node);
+		d->tres_per_node = bufs->gres;
 	}
 	d->partition = (char *)req->partition;
 	d->account = (char *)req->account;
@@ -489,6 +559,9 @@ submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
 	d->requeue = 0;
 	d->user_id = c->uid;
 	d->group_id = c->gid;
+	if (req->extras)
+		submit_extras(req->extras, d, bufs->mem, sizeof bufs->mem,
+		              bufs->cpus, sizeof bufs->cpus);
 	if (req->env) {
 		d->environment = (char **)req->env;
 		d->env_size = env_count(req->env);
@@ -505,12 +578,12 @@ slurm_submit(struct slurm_conn *c, const struct slurm_submit_req *req,
 {
 	job_desc_msg_t desc;
 	submit_response_msg_t *resp = NULL;
-	char gres[32], cwd[4096] = ".";
+	struct submit_bufs bufs = { .cwd = "." };
 	int e;
 
-	if (req->work_dir == NULL && getcwd(cwd, sizeof cwd) == NULL)
-		snprintf(cwd, sizeof cwd, "/");
-	submit_desc(c, req, &desc, gres, sizeof gres, cwd);
+	if (req->work_dir == NULL && getcwd(bufs.cwd, sizeof bufs.cwd) == NULL)
+		snprintf(bufs.cwd, sizeof bufs.cwd, "/");
+	submit_desc(c, req, &desc, &bufs);
 	for (unsigned try = 0;; try++) {
 		resp = NULL;
 		if (slurm_submit_batch_job(&desc, &resp) == SLURM_SUCCESS &&

@@ -15,6 +15,8 @@
 
 #include "strbuf.h"
 
+struct sbatch_extras;
+
 /* Base job states, mapped from Slurm's JOB_STATE_BASE values. */
 enum job_state {
 	JOB_ST_PENDING,
@@ -66,6 +68,7 @@ struct slurm_submit_req {
 	const char *exclude;     /* nodes not to use (a retry after a failure) */
 	bool hold;               /* submit held (benchmarks) */
 	const char *const *env;  /* NAME=VALUE, NULL-terminated; NULL: ours */
+	const struct sbatch_extras *extras; /* slurm.directives; NULL: none */
 };
 
 /* Errors: a temporary one (controller unreachable, busy) is retried by

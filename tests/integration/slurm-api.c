@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "directive.h"
 #include "slurm.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -401,6 +402,68 @@ cleanup:
 	strbuf_release(&err);
 }
 
+/* What `scontrol show job ID` says of it, on one line. */
+static char *
+scontrol_show(uint32_t id)
+{
+	char cmd[64], buf[4096];
+	struct strbuf sb = STRBUF_INIT;
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof cmd, "scontrol -o show job %u", (unsigned)id);
+	if ((p = popen(cmd, "r")) != NULL) {
+		while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+			strbuf_add(&sb, buf, n);
+		pclose(p);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * slurm.directives reach the controller: the controller reads no
+ * #SBATCH line, so each is set on the job description, and what
+ * scontrol shows of the held job is the proof.
+ */
+static void
+test_extras(struct it *t)
+{
+	static const char *const d[] = {
+		"--mem=1000", "--exclusive", "--time-min=00:02:00",
+		"--mail-user=ops@example.org", "--mail-type=END,FAIL",
+		"--cpus-per-task=2", "--signal=B:USR1@45", NULL,
+	};
+	static const char *const want[] = {
+		"MinMemoryNode=1000M", "OverSubscribe=NO", "TimeMin=00:02:00",
+		"MailUser=ops@example.org", "MailType=END,FAIL",
+		"MinCPUsNode=2", NULL,
+	};
+	struct sbatch_extras x = { 0 };
+	struct slurm_submit_req req;
+	struct strbuf err = STRBUF_INIT;
+	char name[128], out[4096], *show;
+	uint32_t id;
+
+	printf("# slurm.directives on the job description\n");
+	for (int i = 0; d[i]; i++)
+		if (sbatch_extras_add(&x, d[i], &err))
+			check(t, false, "directive %s: %s", d[i], err.buf);
+	base_req(t, &req, "extras", "#!/bin/sh\ntrue\n", name, sizeof name,
+	         out, sizeof out);
+	req.hold = true;
+	req.extras = &x;
+	if ((id = submit(t, &req)) == 0)
+		goto cleanup;
+	show = scontrol_show(id);
+	for (int i = 0; want[i]; i++)
+		check(t, strstr(show, want[i]) != NULL, "job %u has %s",
+		      (unsigned)id, want[i]);
+	free(show);
+	slurm_cancel(t->conn, id, &err);
+cleanup:
+	strbuf_release(&err);
+}
+
 /* An unknown partition is refused, with the controller's reason. */
 static void
 test_rejected(struct it *t)
@@ -614,6 +677,7 @@ main(int argc, char **argv)
 		test_two_node_job(&t);
 		test_exit_code(&t);
 		test_hold(&t);
+		test_extras(&t);
 		test_rejected(&t);
 		test_no_conf(&t);
 		test_unreachable(&t);

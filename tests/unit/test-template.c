@@ -778,6 +778,11 @@ test_jobscript_refuses_unsafe_entries(void)
 	check_vars_error("-N2", NULL, "cannot be an #SBATCH line");
 	check_vars_error("--", NULL, "cannot be an #SBATCH line");
 	check_vars_error("--job-name=a b", NULL, "cannot be an #SBATCH line");
+	/* Safe to write, but not applied by libslurm or paratune's own. */
+	check_vars_error("--gres=gpu:4", NULL, "slurm.directives: "
+	                 "'--gres=gpu:4': --gres is set by the campaign's");
+	check_vars_error("--frobnicate", NULL, "slurm.directives: "
+	                 "'--frobnicate' is not an option paratune can give");
 	check_vars_error(NULL, "1BAD=x", "env: '1BAD=x' is not NAME=VALUE");
 	check_vars_error(NULL, "A;B=x", "env: 'A;B=x' is not NAME=VALUE");
 	check_vars_error(NULL, "NOVALUE", "env: 'NOVALUE' is not NAME=VALUE");
