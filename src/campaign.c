@@ -231,7 +231,7 @@ campaign_dir_create(const char *dir, const struct campaign *c,
 	if (path_exists(dir)) {
 		/* Move the old one aside first so a failure keeps it. */
 		old = xasprintf("%s.old-%ld", dir, (long)getpid());
-		if (rename(dir, old) != 0) {
+		if (rename(dir, old) != 0) { /* NOLINT(readability-suspicious-call-argument): dir moves to old */
 			error_errno("cannot move '%s' aside", dir);
 			goto fail;
 		}

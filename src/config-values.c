@@ -137,6 +137,7 @@ read_string(struct loader *ld, const struct config_key *k,
 	char where[32];
 	const char *v;
 
+	*out = ""; /* defined on every path, whatever the error helper returns */
 	element_prefix(where, sizeof where, idx);
 	if (!config_is_string(s))
 		return config_key_error(ld, s, k, "%sexpects a string, not %s",
@@ -168,6 +169,7 @@ read_choice(struct loader *ld, const struct config_key *k,
 	const char *v;
 	int n, ret;
 
+	*out = 0; /* defined on every path, as in read_string() */
 	if (read_string(ld, k, s, idx, &v) != 0)
 		return -1;
 	for (n = 0; k->choices[n]; n++)

@@ -75,7 +75,7 @@ parse_mem_mb(const char *s, uint64_t *mb)
 		return -1;
 	memcpy(num, s, n);
 	num[n] = '\0';
-	if (parse_uint(num, UINT64_MAX / (1024 * 1024), &v))
+	if (parse_uint(num, UINT64_MAX / (1024ULL * 1024), &v))
 		return -1;
 	switch (toupper((unsigned char)*unit)) {
 	case '\0': case 'M': *mb = v; break;
@@ -95,20 +95,33 @@ parse_mem_mb(const char *s, uint64_t *mb)
 static int
 parse_minutes(const char *s, unsigned *min)
 {
-	unsigned long long h, m, sec;
-	char extra;
+	unsigned long long part[3];
+	char buf[32];
+	char *p = buf, *colon;
+	int n = 0;
 
-	if (strchr(s, ':') == NULL) {
-		if (parse_uint(s, 60ULL * 24 * 365, &m))
+	if (strlen(s) >= sizeof buf)
+		return -1;
+	memcpy(buf, s, strlen(s) + 1);
+	for (;;) {
+		if (n == 3)
 			return -1;
-		*min = (unsigned)m;
+		colon = strchr(p, ':');
+		if (colon)
+			*colon = '\0';
+		if (parse_uint(p, 60ULL * 24 * 365, &part[n++]))
+			return -1;
+		if (colon == NULL)
+			break;
+		p = colon + 1;
+	}
+	if (n == 1) {
+		*min = (unsigned)part[0];
 		return 0;
 	}
-	if (sscanf(s, "%llu:%llu:%llu%c", &h, &m, &sec, &extra) != 3 ||
-	    !isdigit((unsigned char)*s) || m >= 60 || sec >= 60 ||
-	    h > 24 * 365)
+	if (n != 3 || part[1] >= 60 || part[2] >= 60 || part[0] > 24ULL * 365)
 		return -1;
-	*min = (unsigned)(h * 60 + m + (sec > 0));
+	*min = (unsigned)(part[0] * 60 + part[1] + (part[2] > 0));
 	return 0;
 }
 
@@ -203,21 +216,25 @@ parse_signal(struct sbatch_extras *x, const char *s)
 	return 0;
 }
 
-/* Options whose value is kept as given, and where. */
-static const char **
-string_field(struct sbatch_extras *x, const char *name)
+/* Options whose value is kept as given: whether name is one (its field
+ * then set to value). */
+static bool
+set_string(struct sbatch_extras *x, const char *name, const char *value)
 {
-	if (strcmp(name, "constraint") == 0)
-		return &x->constraint;
-	if (strcmp(name, "nodelist") == 0)
-		return &x->nodelist;
-	if (strcmp(name, "licenses") == 0)
-		return &x->licenses;
-	if (strcmp(name, "wckey") == 0)
-		return &x->wckey;
-	if (strcmp(name, "mail-user") == 0)
-		return &x->mail_user;
-	return NULL;
+	static const char *const names[] = {
+		"constraint", "nodelist", "licenses", "wckey", "mail-user",
+	};
+	const char **fields[] = {
+		&x->constraint, &x->nodelist, &x->licenses, &x->wckey,
+		&x->mail_user,
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*fields[i] = value;
+			return true;
+		}
+	return false;
 }
 
 /* A CPU count in [1, 65535]. */
@@ -237,16 +254,12 @@ parse_cpus(const char *s, unsigned *cpus)
 static int
 apply(struct sbatch_extras *x, const char *name, const char *value)
 {
-	const char **field;
-
 	if (strcmp(name, "exclusive") == 0) {
 		x->exclusive = true;
 		return value ? -1 : 0;
 	}
-	if ((field = string_field(x, name)) != NULL) {
-		*field = value;
+	if (set_string(x, name, value))
 		return value && *value ? 0 : -1;
-	}
 	if (value == NULL || !*value)
 		value = "";  /* a known option's bad value, or unknown: -2 */
 	if (strcmp(name, "mem") == 0)

@@ -34,7 +34,8 @@ padded_vocab(int vocab, int tp)
 {
 	int mult = 128 * tp;
 
-	return (double)(((vocab + mult - 1) / mult) * mult);
+	/* Integer division on purpose: round up to a multiple of mult. */
+	return (double)(((vocab + mult - 1) / mult) * mult); /* NOLINT(bugprone-integer-division) */
 }
 
 static void

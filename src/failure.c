@@ -193,7 +193,7 @@ matched_rule(struct failure_scan *fs)
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(fs->md);
 
 	for (int i = 0; i < fs->nrules; i++)
-		if (ov[2 * (i + 1)] != PCRE2_UNSET)
+		if (ov[2 * (size_t)(i + 1)] != PCRE2_UNSET)
 			return i;
 	bug("failure pattern matched no rule");
 }

@@ -128,7 +128,8 @@ gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g)
 	long i = gpu_catalog_index(cat, g->name);
 
 	if (i >= 0) {
-		cat->v[i] = *g;
+		/* i >= 0 only when cat->v holds entries. */
+		cat->v[i] = *g; /* NOLINT(clang-analyzer-core.NullDereference) */
 		return;
 	}
 	ALLOC_GROW(cat->v, cat->n + 1, cat->alloc);

@@ -565,7 +565,8 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 		}
 		walk_inner(&wk, &l);
 	}
-	if (progress)
+	/* After the flat nest of loops above, not inside it. */
+	if (progress) /* NOLINT(readability-misleading-indentation) */
 		progress(arg, res->stats.examined, wk.total);
 }
 

@@ -400,9 +400,8 @@ jobscript_template_path(const struct campaign *c, struct strbuf *path)
 	}
 	/* The built-in default directory gives way to the environment, so
 	 * tests and uninstalled builds can point at the source tree. */
-	if (c->run.templates_dir && campaign_origin(c, "run.templates_dir"))
-		dir = c->run.templates_dir;
-	else if (env && *env)
+	if (env && *env && !(c->run.templates_dir &&
+	                     campaign_origin(c, "run.templates_dir")))
 		dir = env;
 	else if (c->run.templates_dir)
 		dir = c->run.templates_dir;

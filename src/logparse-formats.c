@@ -165,9 +165,9 @@ group_long(pcre2_match_data *md, const char *s, int g)
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 	long v;
 
-	if ((int)pcre2_get_ovector_count(md) <= g || ov[2 * g] == PCRE2_UNSET)
+	if ((int)pcre2_get_ovector_count(md) <= g || ov[2 * (size_t)g] == PCRE2_UNSET)
 		return -1;
-	if (!span_long(s + ov[2 * g], ov[2 * g + 1] - ov[2 * g], &v))
+	if (!span_long(s + ov[2 * (size_t)g], ov[2 * (size_t)g + 1] - ov[2 * (size_t)g], &v))
 		return -1;
 	return v;
 }
@@ -655,7 +655,7 @@ titan_fields(struct log_reader *rd, const char *s, size_t i, size_t n,
 	size_t ok = i;
 
 	for (;;) {
-		size_t k = i, v;
+		size_t k, v;
 		double num;
 
 		while (i < n && is_space(s[i]))

@@ -17,7 +17,7 @@
 
 /* Read size: large enough that a read costs little, small enough for
  * the cache. */
-#define LOGPARSE_CHUNK (64 * 1024)
+#define LOGPARSE_CHUNK ((size_t)64 * 1024)
 
 static const char *const format_names[LOG_FORMAT_COUNT] = {
 	"unknown", "megatron", "nemo2", "nemo1", "torchtitan",
@@ -178,7 +178,7 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 		            sb->len ? "; " : "", r->nul_bytes,
 		            r->first_nul_offset);
 	if (r->long_lines)
-		strbuf_addf(sb, "%s%ld lines over %d bytes cut",
+		strbuf_addf(sb, "%s%ld lines over %zu bytes cut",
 		            sb->len ? "; " : "", r->long_lines,
 		            LOGPARSE_LINE_MAX);
 	if (r->truncated)

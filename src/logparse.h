@@ -85,7 +85,7 @@
 #include "strbuf.h"
 
 /* Longest line matched in full: 1 MiB holds any real log line. */
-#define LOGPARSE_LINE_MAX (1024 * 1024)
+#define LOGPARSE_LINE_MAX ((size_t)1024 * 1024)
 /* Most distinct steps kept per file: ~56 MB of records. */
 #define LOGPARSE_STEPS_MAX 1000000
 /* Evidence lines are cut to this many bytes (at a UTF-8 boundary). */

@@ -50,6 +50,9 @@ struct preset {
  * and NeMo train 16 heads of 128 and a width of 5120, and so does this
  * catalog.  NeMo 2.0 has a recipe for 175B only.
  */
+/* The preset macros below expand each argument as a whole initializer
+ * value (".num_layers = L,"), where parentheses would add nothing. */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define GPT3(nm, recipe, L, h, a, pub) { { \
 	.name = nm, .family = "gpt3", .nemo_recipe = recipe, \
 	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
@@ -172,6 +175,7 @@ struct preset {
 	.max_position_embeddings = 512, .normalization = NORM_RMSNORM, \
 	.position_embedding_type = POS_RELATIVE, \
 	.published_params_b = pub }, "relu" }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 static const struct preset model_presets[] = {
 	/* Totals: the paper's Table 2.1, which rounds to two significant

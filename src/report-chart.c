@@ -194,7 +194,9 @@ static void
 chart_axis(struct strbuf *out, const struct results *res, double max,
            double step, double y0, double y1)
 {
-	for (double v = 0; v <= max + step / 2; v += step) {
+	/* An integer counter: adding step to a double drifts. */
+	for (int i = 0; (double)i * step <= max + step / 2; i++) {
+		double v = (double)i * step;
 		double x = CHART_BAR_X + v / max * CHART_BAR_W;
 
 		strbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "

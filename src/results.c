@@ -468,12 +468,13 @@ compare_rows(const void *pa, const void *pb)
 static void
 sort_ranked(struct results *res)
 {
+	/* An array of pointers: sizeof(*rows) is a pointer's size. */
 	const struct result_row **rows = xcalloc((size_t)res->nranked + 1,
-	                                         sizeof(*rows));
+	                                         sizeof(*rows)); /* NOLINT(bugprone-sizeof-expression) */
 
 	for (int i = 0; i < res->nranked; i++)
 		rows[i] = &res->v[res->ranked[i]];
-	qsort(rows, (size_t)res->nranked, sizeof(*rows), compare_rows);
+	qsort(rows, (size_t)res->nranked, sizeof(*rows), compare_rows); /* NOLINT(bugprone-sizeof-expression) */
 	for (int i = 0; i < res->nranked; i++)
 		res->ranked[i] = (int)(rows[i] - res->v);
 	free(rows);

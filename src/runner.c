@@ -726,7 +726,8 @@ active_count(const struct state *st)
 
 static void
 fill_request(const struct runner *r, const struct cand_status *c,
-             struct slurm_submit_req *req, char *run, char *out)
+             struct slurm_submit_req *req, const char *run,
+             const char *out)
 {
 	const struct campaign *k = &r->campaign;
 

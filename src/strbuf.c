@@ -54,8 +54,8 @@ strbuf_grow(struct strbuf *sb, size_t extra)
 	if (fresh)
 		sb->buf = NULL;
 	ALLOC_GROW(sb->buf, need, sb->alloc);
-	if (fresh)
-		sb->buf[0] = '\0';
+	if (fresh) /* ALLOC_GROW() has allocated it */
+		sb->buf[0] = '\0'; /* NOLINT(clang-analyzer-core.NullDereference) */
 }
 
 void

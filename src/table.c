@@ -53,7 +53,7 @@ table_add(struct table *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	need = (size_t)((t->nrows + 1) * t->ncols);
+	need = ((size_t)t->nrows + 1) * (size_t)t->ncols;
 	if (need > (size_t)t->alloc_rows * (size_t)t->ncols) {
 		size_t rows = t->alloc_rows ? (size_t)t->alloc_rows * 2 : 16;
 
@@ -102,6 +102,6 @@ table_print(const struct table *t, FILE *f)
 		}
 	print_row(t, f, t->head, width);
 	for (int r = 0; r < t->nrows; r++)
-		print_row(t, f, t->cells + r * t->ncols, width);
+		print_row(t, f, t->cells + (size_t)r * (size_t)t->ncols, width);
 	free(width);
 }

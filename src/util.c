@@ -182,7 +182,6 @@ format_number(struct strbuf *sb, double v, int digits)
 		strbuf_addstr(sb, "null");
 		return;
 	}
-	if (v == 0)
-		v = 0; /* turn -0 into 0 */
+	v += 0.0; /* -0 + 0 is +0: print "0", never "-0" */
 	strbuf_addf(sb, "%.*g", digits, v);
 }
