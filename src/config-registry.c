@@ -235,13 +235,13 @@ const struct config_key config_registry[] = {
 
 	{ .path = "slurm", .type = KT_GROUP },
 	{ .path = "slurm.partition", .type = KT_STRING, CAMP(slurm.partition),
-	  .flags = F_CLEAR },
+	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.account", .type = KT_STRING, CAMP(slurm.account),
-	  .flags = F_CLEAR },
+	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.qos", .type = KT_STRING, CAMP(slurm.qos),
-	  .flags = F_CLEAR },
+	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.reservation", .type = KT_STRING,
-	  CAMP(slurm.reservation), .flags = F_CLEAR },
+	  CAMP(slurm.reservation), .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.directives", .type = KT_STRINGS,
 	  CAMP(slurm.directives), .flags = F_OPTION },
 

@@ -409,17 +409,28 @@ jobscript_template_path(const struct campaign *c, struct strbuf *path)
 	            ends_with(name, ".sbatch") ? "" : ".sbatch");
 }
 
-/* Read a whole text file into sb; -1 after an error naming it. */
+/* Read a whole text file into sb; -1 after an error naming it and,
+ * when it cannot be opened, the run.template that chose it. */
 static int
-read_template(const char *path, struct strbuf *sb)
+read_template(const struct campaign *c, const char *path, struct strbuf *sb)
 {
 	FILE *f = fopen(path, "r");
+	struct strbuf where = STRBUF_INIT;
 	char buf[8192];
 	size_t n;
 	int ret = 0;
 
-	if (!f)
-		return error_errno("cannot open template '%s'", path);
+	if (!f) {
+		int e = errno;
+
+		key_where(c, "run.template", &where);
+		ret = error("%scannot open template '%s' (run.template "
+		            "'%s'): %s", where.buf, path,
+		            c->run.template_name ? c->run.template_name : "",
+		            strerror(e));
+		strbuf_release(&where);
+		return ret;
+	}
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
 		strbuf_add(sb, buf, n);
 	if (ferror(f))
@@ -445,7 +456,7 @@ jobscript_render(const struct campaign *c, const struct layout *l,
 		strbuf_addstr(&path, template_path);
 	else
 		jobscript_template_path(c, &path);
-	if (read_template(path.buf, &text))
+	if (read_template(c, path.buf, &text))
 		goto cleanup;
 	if (jobscript_vars(&v, c, l, name, campaign_dir, run_dir))
 		goto cleanup;

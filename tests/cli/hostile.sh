@@ -1,0 +1,220 @@
+#!/bin/sh
+# hostile.sh - values from a campaign, a site configuration and a training
+# log that hold shell ($(), backticks, quotes, ';', '&&', '|') can only be
+# read: each is refused with its file and key, or rendered so that
+# running the job script with bash executes nothing of it and passes it
+# verbatim.  Also: a site configuration that another user could change is
+# refused, with the reason.  No Slurm needed: the job scripts run under
+# bash with a stub srun that records its arguments and environment.
+# Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+T=$(mktemp -d)
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+MARK=$T/MARK
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
+
+# The hostile values; each would create $MARK if a shell ran it.
+set -- \
+	"\$(touch $MARK)" \
+	"\`touch $MARK\`" \
+	"x'; touch $MARK; '" \
+	"x\"; touch $MARK; \"" \
+	"x && touch $MARK | cat" \
+	"x; touch $MARK"
+NVALUES=$#
+
+# libconfig string literal of $1.
+lit() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+
+# The stub srun: its arguments one per line, and its environment.
+mkdir -p "$T/bin"
+cat >"$T/bin/srun" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_OUT.args"
+env >"$STUB_OUT.env"
+EOF
+printf '#!/bin/sh\necho gpu1\n' >"$T/bin/scontrol" # show hostnames
+chmod +x "$T/bin/srun" "$T/bin/scontrol"
+
+# run_scripts DIR: bash -n, then bash, on every job script of DIR; 0 when
+# all parse and run.
+run_scripts() {
+	for s in "$1"/runs/*/job.sbatch; do
+		bash -n "$s" || return 1
+		STUB_OUT=$T/stub PATH=$T/bin:$PATH SLURM_JOB_ID=1 \
+			SLURM_NNODES=4 SLURM_JOB_NODELIST=gpu1 \
+			bash "$s" >/dev/null 2>&1 || return 1
+	done
+}
+
+# try KEY LAYER VALUE: a campaign (LAYER campaign) or a site config (LAYER
+# site) setting KEY to VALUE; plan, and either a refusal naming the file
+# and the key, or scripts that run and execute nothing.
+n=0
+try() {
+	key=$1 layer=$2 value=$3
+	n=$((n + 1))
+	d=$T/c$n
+	camp=$T/c$n.conf site=/dev/null
+	group=${key%%.*} leaf=${key#*.}
+	sed "/^name = /d; /^$group = /d" "$SRC/etc/campaigns/demo.conf" >"$camp"
+	if [ "$key" = name ]; then
+		echo "name = $(lit "$value");" >>"$camp"
+		where=$camp
+	else
+		echo "name = \"hostile$n\";" >>"$camp"
+		site=$T/s$n.conf
+		where=$camp
+		[ "$layer" = site ] && where=$site
+		if [ "$key" = env ]; then
+			line="env = [ $(lit "HOSTILE=$value") ];"
+		elif [ "$key" = model ]; then
+			line="model = $(lit "$value");"
+		else
+			line="$group = { $leaf = $(lit "$value"); };"
+		fi
+		: >"$site"
+		echo "$line" >>"$where"
+	fi
+	rm -f "$MARK" "$T/stub.args" "$T/stub.env"
+	PARATUNE_SITE_CONF=$site "$PT" -q plan "$camp" -o "$d" \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		# Refused: a clear error naming the file and the key.
+		if [ $rc -lt 128 ] && grep -q "$where" "$T/err" &&
+			grep -q "$key" "$T/err" && [ ! -e "$MARK" ]; then
+			ok "$layer $key '$value': refused ($(head -c 90 "$T/err"))"
+		else
+			ko "$layer $key '$value': exit $rc"; cat "$T/err"
+		fi
+		return
+	fi
+	if ! run_scripts "$d"; then
+		ko "$layer $key '$value': a job script fails"; return
+	fi
+	if [ -e "$MARK" ]; then
+		ko "$layer $key '$value': the value was EXECUTED"; return
+	fi
+	ok "$layer $key '$value': planned, scripts ran, nothing executed"
+	case $key in
+	env) check "  and HOSTILE reaches srun verbatim" \
+		grep -qxF "HOSTILE=$value" "$T/stub.env" ;;
+	name) check "  and PARATUNE_CAMPAIGN is the name verbatim" \
+		grep -qxF "PARATUNE_CAMPAIGN=$value" "$T/stub.env" ;;
+	esac
+}
+
+for v in "$@"; do
+	try name campaign "$v"
+	try env campaign "$v"
+	try env site "$v"
+	for k in slurm.partition slurm.account slurm.qos slurm.reservation \
+		container.image container.mounts container.workdir \
+		run.template model; do
+		try "$k" campaign "$v"
+	done
+	try slurm.account site "$v"
+	try slurm.directives site "--comment=$v"
+done
+
+# The Megatron-LM and NeMo templates with a container: the image, mounts
+# and working directory are arguments of srun, each passed whole.
+for tmpl in megatron-lm nemo2; do
+	d=$T/tmpl-$tmpl
+	v="img\$(touch $MARK)\`x\`';\""
+	sed '/^name = /d; /^run = /d' "$SRC/etc/campaigns/demo.conf" \
+		>"$T/$tmpl.conf"
+	cat >>"$T/$tmpl.conf" <<EOF
+name = "hostile-$tmpl";
+run = { template = "$tmpl"; };
+container = { image = $(lit "$v"); mounts = $(lit "/a:/b;$v");
+	workdir = $(lit "/w $v"); };
+EOF
+	rm -f "$MARK" "$T/stub.args"
+	PARATUNE_SITE_CONF=/dev/null "$PT" -q plan "$T/$tmpl.conf" -o "$d" \
+		>/dev/null 2>"$T/err" || { ko "$tmpl: plan"; cat "$T/err"; continue; }
+	check "$tmpl: scripts parse and run" run_scripts "$d"
+	check "$tmpl: nothing executed" test ! -e "$MARK"
+	check "$tmpl: the image reaches srun as one argument" \
+		grep -qF -- "$v" "$T/stub.args"
+done
+
+# ---- a training log full of shell --------------------------------------
+log=$T/hostile.log
+{
+	echo " [2026-01-01 00:00:00] iteration        1/      30 | consumed samples:          256 | elapsed time per iteration (ms): 1000.0 | learning rate: 1.0E-04 | global batch size:   256 | lm loss: 1.0E+01 | \$(touch $MARK) \`touch $MARK\`"
+	echo "torch.OutOfMemoryError: CUDA out of memory; touch $MARK; \$(touch $MARK)"
+	printf 'binary \000\001\002 junk \377\376 "quoted, with comma" =cmd|calc\n'
+} >"$log"
+rm -f "$MARK"
+"$PT" parse "$log" --format json >"$T/parse.json" 2>"$T/err"
+check "a hostile log parses (exit $?)" test -s "$T/parse.json"
+check "parse output is valid JSON" python3 -c \
+	'import json,sys; json.load(open(sys.argv[1]))' "$T/parse.json"
+check "nothing in the log was executed" test ! -e "$MARK"
+
+# ---- site configuration permissions -------------------------------------
+S=$T/site
+mkdir -p "$S"
+chmod 755 "$S"
+echo 'slurm = { partition = "batch"; };' >"$S/paratune.conf"
+chmod 644 "$S/paratune.conf"
+site_plan() {
+	rm -rf "$T/site-plan"
+	PARATUNE_SITE_CONF=$S/paratune.conf "$PT" -q plan \
+		"$SRC/etc/campaigns/demo.conf" -o "$T/site-plan" \
+		>/dev/null 2>"$T/err"
+}
+check "a site config writable by its owner only is used" site_plan
+chmod 664 "$S/paratune.conf"
+if [ "$(id -u)" = 0 ]; then chgrp nogroup "$S/paratune.conf" 2>/dev/null ||
+	chgrp 65534 "$S/paratune.conf"; fi
+site_plan
+check "group-writable: refused (exit $?)" test $? != 0
+check "  saying who can change it, and how to fix it" \
+	grep -q "site configuration '$S/paratune.conf': can be changed by its group (owner uid [0-9]*, mode 0664): refusing to use it; .*chmod go-w" "$T/err"
+chmod 646 "$S/paratune.conf"
+site_plan
+check "world-writable: refused, naming every user (exit $?)" \
+	grep -q "can be changed by every user" "$T/err"
+chmod 644 "$S/paratune.conf"
+chmod 777 "$S"
+site_plan
+check "its directory world-writable: refused" \
+	grep -q "its directory can be changed by every user" "$T/err"
+chmod 1777 "$S"
+check "its directory sticky, as /tmp: used" site_plan
+chmod 755 "$S"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$S/paratune.conf"
+	site_plan
+	check "owned by another user: refused" \
+		grep -q "can be changed by its owner, who is neither root nor you" \
+		"$T/err"
+	chown root "$S/paratune.conf"
+else
+	echo "skip - owned by another user (needs root)"
+fi
+mkfifo "$T/fifo"
+PARATUNE_SITE_CONF=$T/fifo "$PT" -q plan "$SRC/etc/campaigns/demo.conf" \
+	-o "$T/fifo-plan" >/dev/null 2>"$T/err"
+check "a FIFO as site config: refused, not read" \
+	grep -q "is not a regular file" "$T/err"
+check "/dev/null is an empty site config" \
+	env PARATUNE_SITE_CONF=/dev/null "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$T/null-plan"
+
+echo "($NVALUES hostile values)"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
