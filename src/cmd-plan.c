@@ -65,6 +65,9 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "replace an existing campaign directory"),
 		OPT_STRLIST('s', "set", &settings, "KEY=VALUE",
 		            "override a configuration key (repeatable)"),
+		OPT_BOOLEAN(0, "progress", &ctx->progress,
+		            "show progress on stderr even when it is not a "
+		            "terminal (never with -q)"),
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
@@ -96,7 +99,8 @@ cleanup:
 }
 
 const struct cmd_entry cmd_plan_entry = {
-	"plan", NULL, "CAMPAIGN [-o DIR] [--force] [--set KEY=VALUE]...",
+	"plan", NULL,
+	"CAMPAIGN [-o DIR] [--force] [--set KEY=VALUE]... [--progress]",
 	"expand, estimate and rank the candidates into a campaign directory",
 	cmd_plan_exec,
 };

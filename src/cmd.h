@@ -20,6 +20,7 @@ struct cmd_ctx {
 	enum output_format format;
 	FILE *out;               /* where data goes (stdout) */
 	const char *argv0;
+	int progress;            /* plan --progress: even off a terminal */
 };
 
 enum opt_type {

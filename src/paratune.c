@@ -71,7 +71,7 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, stdout, argv[0] };
+	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, stdout, argv[0], 0 };
 	const struct cmd_entry *entry;
 	bool ambiguous;
 	int i = parse_globals(&ctx, argc, argv);

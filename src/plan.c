@@ -14,17 +14,47 @@
 #include "nemo-heuristics.h"
 #include "plan.h"
 
-/* Progress on stderr for grids that take more than a moment. */
+/* Progress on stderr: on a terminal, one line redrawn; otherwise (plan
+ * --progress into a log) one line per update. */
+struct plan_progress {
+	bool tty;
+	const struct grid_stats *stats;
+	double t0, last;
+};
+
+static double
+seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Called by the grid every 2^20 combinations, so it reads the clock only
+ * that often; it prints at most four times a second, and always at the
+ * end.  A terminal sees nothing for grids done in a moment.
+ */
 static void
 plan_progress(void *arg, long long examined, long long total)
 {
-	(void)arg;
-	if (total < 4 * (1LL << 20))
+	struct plan_progress *pr = arg;
+	double now = seconds_now(), rate, left;
+	bool done = examined >= total;
+
+	if (pr->tty && total < 4 * (1LL << 20))
 		return;
-	fprintf(stderr, "\rplan: %lld of %lld combinations (%.0f %%)",
-	        examined, total, 100.0 * (double)examined / (double)total);
-	if (examined >= total)
-		fputc('\n', stderr);
+	if (!done && now - pr->last < 0.25)
+		return;
+	pr->last = now;
+	rate = (double)examined / (now - pr->t0 > 1e-9 ? now - pr->t0 : 1e-9);
+	left = rate > 0 ? (double)(total - examined) / rate : 0;
+	fprintf(stderr, "%splan: %lld of %lld combinations (%.0f %%), %lld "
+	        "valid, %.1f M/s, %s %.1f s%s", pr->tty ? "\r" : "",
+	        examined, total, 100.0 * (double)examined / (double)total,
+	        pr->stats->valid, rate / 1e6, done ? "took" : "ETA",
+	        done ? now - pr->t0 : left, pr->tty && !done ? "\033[K" : "\n");
 }
 
 /* A base layout with everything but tp, pp and gbs at its default. */
@@ -161,6 +191,8 @@ plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
 {
 	struct strbuf notes = STRBUF_INIT;
 	struct timespec t0, t1;
+	struct plan_progress progress;
+	bool show;
 	int status;
 
 	memset(p, 0, sizeof(*p));
@@ -179,11 +211,13 @@ plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
 		fputs(notes.buf, stderr);
 	strbuf_release(&notes);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	progress.tty = isatty(STDERR_FILENO);
+	progress.stats = &p->res.stats;
+	progress.t0 = progress.last = seconds_now();
+	show = ctx->verbosity >= 0 && (ctx->progress || progress.tty);
 	grid_run(&p->spec, &p->workload, p->prefix,
 	         p->campaign.search.max_candidates, &p->res,
-	         ctx->verbosity >= 0 && isatty(STDERR_FILENO) ? plan_progress
-	                                                      : NULL,
-	         NULL);
+	         show ? plan_progress : NULL, &progress);
 	grid_finish(&p->res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	p->seconds = (double)(t1.tv_sec - t0.tv_sec) +

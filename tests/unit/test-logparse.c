@@ -1403,7 +1403,7 @@ static int
 run_parse(void *arg)
 {
 	struct parse_run *pr = arg;
-	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, pr->out, "paratune" };
+	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, pr->out, "paratune", 0 };
 
 	return cmd_parse_entry.exec(&ctx, pr->argc, pr->argv);
 }

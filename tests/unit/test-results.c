@@ -356,7 +356,7 @@ test_escape(void)
 static int
 plan_campaign(const char *tmp, char **dir)
 {
-	struct cmd_ctx ctx = { "/dev/null", -1, FORMAT_TABLE, stdout, "test" };
+	struct cmd_ctx ctx = { "/dev/null", -1, FORMAT_TABLE, stdout, "test", 0 };
 	struct plan p;
 	char *conf = xasprintf("%s/unit.conf", tmp);
 	char *templates = harness_srcpath("templates");

@@ -1,0 +1,171 @@
+#!/bin/sh
+# huge.sh - huge inputs in bounded memory, with the figures printed:
+#
+#   - a campaign of HUGE_COMBINATIONS_LOG2 (default: over 10^8)
+#     combinations is planned with --progress: progress lines reach
+#     100 % of the product of the search lists, and the peak resident
+#     memory is that of a grid 128 times smaller, give or take 16 MB;
+#   - HUGE_LOG_GB (default 10, 1 under the sanitizers) of Megatron-LM log,
+#     generated on the fly (tests/cli/log-stream, never on disk), is read
+#     by `paratune parse` from a pipe to its end: the first 10^6 steps
+#     are kept (the rest counted out in a note) and the peak memory stays
+#     under 96 MB (256 MB under the sanitizers);
+#   - a single 1 GB line and 256 MB of binary junk are read in the same
+#     bounded memory.
+#
+# Runs the build tree's binaries; no Slurm needed.  Peak memory is the
+# child's ru_maxrss, read with python3.  Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+BUILD=${PARATUNE_BUILDDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+STREAM=$BUILD/tests/cli/log-stream
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+# The reader keeps at most 10^6 step records (LOGPARSE_STEPS_MAX, about
+# 50 MB) and a line of at most 1 MiB, so its peak is bounded whatever the
+# input; AddressSanitizer's shadow memory adds to it.
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	GB=${HUGE_LOG_GB:-1} MAX_MB=256
+else
+	GB=${HUGE_LOG_GB:-10} MAX_MB=96
+fi
+STEPS_MAX=1000000
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
+
+# measure OUT CMD...: run CMD (a shell command line) with stdout to OUT
+# and stderr to OUT.err; print "SECONDS PEAK_KB EXIT".
+measure() {
+	python3 - "$@" <<'EOF'
+import resource, subprocess, sys, time
+out = sys.argv[1]
+t0 = time.monotonic()
+with open(out, "wb") as o, open(out + ".err", "wb") as e:
+    rc = subprocess.call(sys.argv[2], shell=True, stdout=o, stderr=e)
+dt = time.monotonic() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("%.2f %d %d" % (dt, peak, rc))
+EOF
+}
+
+# ---- a grid of over 10^8 combinations --------------------------------------
+# campaign FILE WIDE: Llama 3 70B on 1024 GPUs, 18 search lists; WIDE
+# adds seven more two-way switches (x128).
+campaign() {
+	cat >"$1" <<EOF
+name = "huge";
+model = "llama3_70b";
+nodes = 128;
+gpus_per_node = 8;
+gpu = "h100-sxm";
+seq_length = 8192;
+global_batch_size = 1024;
+run = { template = "simulated"; };
+search = {
+  max_candidates = 50;
+  tensor_parallel = [1, 2, 4, 8];
+  pipeline_parallel = [1, 2, 4, 5, 8, 10, 16, 20];
+  context_parallel = [1, 2, 4, 8];
+  virtual_pipeline = [1, 2, 4, 5, 8, 10];
+  micro_batch_size = [1, 2, 4, 8];
+  recompute = ["none", "selective", "full"];
+  recompute_num_layers = [1, 2, 4, 8];
+  recompute_method = ["block", "uniform"];
+  sequence_parallel = [true, false];
+  attention = ["flash", "unfused"];
+  account_for_embedding_in_pipeline_split = [true, false];
+  account_for_loss_in_pipeline_split = [true, false];
+EOF
+	if [ "$2" = wide ]; then
+		cat >>"$1" <<EOF
+  cuda_graphs = [true, false];
+  overlap_grad_reduce = [true, false];
+  activation_offload_layers = [0, 1];
+  distributed_optimizer = [true, false];
+  fsdp = [true, false];
+  tp_comm_overlap = [true, false];
+  overlap_param_gather = [true, false];
+  fp8_param_gather = [true, false];
+EOF
+	fi
+	echo "};" >>"$1"
+}
+campaign "$T/small.conf" narrow
+campaign "$T/huge.conf" wide
+# The product of the list lengths, from the file itself, except that the
+# recompute layer counts and methods multiply the "full" recompute only
+# (none, selective, and full x 4 x 2: 10 ways, not 3 x 4 x 2).
+want=$(awk -F'[][]' '/= \[/ { n = split($2, a, ",")
+		if ($1 ~ /recompute/) r[$1] = n; else p *= n }
+	BEGIN { p = 1 }
+	END { for (k in r) if (k ~ /recompute = /) nr = r[k]
+		else rf = rf ? rf * r[k] : r[k]
+		printf "%d\n", p * (nr - 1 + rf) }' "$T/huge.conf")
+small=$(measure "$T/small.out" "'$PT' plan '$T/small.conf' -o '$T/small' --progress")
+huge=$(measure "$T/huge.out" "'$PT' plan '$T/huge.conf' -o '$T/huge' --progress")
+set -- $small
+s_kb=$2
+set -- $huge
+h_s=$1 h_kb=$2 h_rc=$3
+check "plan of $want combinations exits 0 ($h_rc)" test "$h_rc" = 0
+check "the grid is over 10^8 combinations" test "$want" -ge 100000000
+last=$(tr '\r' '\n' <"$T/huge.out.err" | grep '^plan: ' | tail -1)
+echo "  $last"
+check "progress reaches 100 % of the product of the lists" \
+	test -n "$(echo "$last" | grep "^plan: $want of $want combinations (100 %)")"
+check "progress lines come at most 4 a second" test \
+	"$(grep -c '^plan: ' "$T/huge.out.err")" -le \
+	"$(awk -v s="$h_s" 'BEGIN { printf "%d", s * 4 + 2 }')"
+check "peak memory does not grow with the grid (${h_kb} kB vs ${s_kb} kB)" \
+	test "$h_kb" -le $((s_kb + 16384))
+check "-q shows no progress" sh -c "'$PT' -q plan '$T/small.conf' \
+	-o '$T/quiet' --progress 2>&1 | grep -q . && exit 1 || exit 0"
+echo "figure: plan of $want combinations: $h_s s, peak RSS $h_kb kB" \
+	"(a grid 128 times smaller: $s_kb kB)"
+
+# ---- a 10 GB log through a pipe --------------------------------------------
+mb=$((GB * 1000))
+r=$(measure "$T/log.json" "'$STREAM' megatron $mb 2>'$T/lines' | '$PT' parse /dev/stdin --format json")
+set -- $r
+secs=$1 kb=$2 rc=$3
+lines=$(awk '{ print $2 }' "$T/lines")
+steps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["steps"])' "$T/log.json" 2>/dev/null)
+check "parse of $GB GB exits 0 ($rc)" test "$rc" = 0
+check "the whole stream was read (the generator finished: $lines lines)" \
+	test -n "$lines"
+[ -n "$lines" ] && [ "$lines" -lt $STEPS_MAX ] && keep=$lines || keep=$STEPS_MAX
+check "every step up to the cap kept ($steps of $lines)" test "$steps" = "$keep"
+if [ -n "$lines" ] && [ "$lines" -gt $STEPS_MAX ]; then
+	check "  and the rest noted as ignored" \
+		grep -q "more than $STEPS_MAX steps: the rest ignored" "$T/log.json"
+fi
+check "peak memory under $MAX_MB MB ($kb kB)" test "$kb" -lt $((MAX_MB * 1024))
+echo "figure: $GB GB of Megatron-LM log ($lines iterations) parsed from a" \
+	"pipe in $secs s ($(awk -v g="$GB" -v s="$secs" \
+	'BEGIN { printf "%.2f", g / s }') GB/s with the generator), peak RSS $kb kB"
+
+# ---- one 1 GB line, and binary junk ----------------------------------------
+r=$(measure "$T/long.json" "'$STREAM' longline 1000 | '$PT' parse /dev/stdin --format json")
+set -- $r
+check "a 1 GB line without a break: parsed, exit $3" test "$3" = 0
+check "  and noted as cut" grep -q "lines over [0-9]* bytes cut" "$T/long.json"
+check "  in bounded memory ($2 kB)" test "$2" -lt $((MAX_MB * 1024))
+echo "figure: one 1 GB line in $1 s, peak RSS $2 kB"
+r=$(measure "$T/junk.json" "'$STREAM' junk 256 | '$PT' parse /dev/stdin --format json")
+set -- $r
+check "256 MB of binary junk: read, exit $3" test "$3" = 0
+check "  in bounded memory ($2 kB)" test "$2" -lt $((MAX_MB * 1024))
+check "  and reported as not a training log" \
+	grep -q '"format": "unknown"' "$T/junk.json"
+echo "figure: 256 MB of junk in $1 s, peak RSS $2 kB"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
