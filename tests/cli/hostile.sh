@@ -30,7 +30,10 @@ set -- \
 	"x'; touch $MARK; '" \
 	"x\"; touch $MARK; \"" \
 	"x && touch $MARK | cat" \
-	"x; touch $MARK"
+	"x; touch $MARK" \
+	"x
+touch $MARK
+x"
 NVALUES=$#
 
 # libconfig string literal of $1.
@@ -42,6 +45,8 @@ cat >"$T/bin/srun" <<'EOF'
 #!/bin/sh
 printf '%s\n' "$@" >"$STUB_OUT.args"
 env >"$STUB_OUT.env"
+printf '%s' "$HOSTILE" >"$STUB_OUT.hostile"
+printf '%s' "$PARATUNE_CAMPAIGN" >"$STUB_OUT.campaign"
 EOF
 printf '#!/bin/sh\necho gpu1\n' >"$T/bin/scontrol" # show hostnames
 chmod +x "$T/bin/srun" "$T/bin/scontrol"
@@ -56,6 +61,9 @@ run_scripts() {
 			bash "$s" >/dev/null 2>&1 || return 1
 	done
 }
+
+# same VALUE FILE: FILE holds exactly VALUE (newlines included).
+same() { printf '%s' "$1" | cmp -s - "$2"; }
 
 # try KEY LAYER VALUE: a campaign (LAYER campaign) or a site config (LAYER
 # site) setting KEY to VALUE; plan, and either a refusal naming the file
@@ -86,7 +94,7 @@ try() {
 		: >"$site"
 		echo "$line" >>"$where"
 	fi
-	rm -f "$MARK" "$T/stub.args" "$T/stub.env"
+	rm -f "$MARK" "$T"/stub.*
 	PARATUNE_SITE_CONF=$site "$PT" -q plan "$camp" -o "$d" \
 		>"$T/out" 2>"$T/err"
 	rc=$?
@@ -109,9 +117,9 @@ try() {
 	ok "$layer $key '$value': planned, scripts ran, nothing executed"
 	case $key in
 	env) check "  and HOSTILE reaches srun verbatim" \
-		grep -qxF "HOSTILE=$value" "$T/stub.env" ;;
+		same "$value" "$T/stub.hostile" ;;
 	name) check "  and PARATUNE_CAMPAIGN is the name verbatim" \
-		grep -qxF "PARATUNE_CAMPAIGN=$value" "$T/stub.env" ;;
+		same "$value" "$T/stub.campaign" ;;
 	esac
 }
 
