@@ -33,7 +33,10 @@ finish() {
 # run ARGS...: run the test program, adding its counts to ours.
 run() {
     local last
-    "$PROG" "$@" | tee "$OUT" || true
+    # The program's own count is shown as a part, so that the log's only
+    # "N passed, N failed" line is the total.
+    "$PROG" "$@" | tee "$OUT" |
+        sed -E 's/^([0-9]+ passed, [0-9]+ failed)$/(this part: \1)/' || true
     last=$(tail -n 1 "$OUT")
     if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
         PASS=$((PASS + BASH_REMATCH[1]))
