@@ -43,7 +43,7 @@ check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 finish() {
 	"$TESTBED" start slurmdbd >/dev/null 2>&1
 	"$TESTBED" start slurmctld >/dev/null 2>&1
-	if ((FAIL > 0 || !DONE)); then
+	if ((FAIL > 0 || !DONE)) || [[ -n ${PARATUNE_TEST_KEEP_WORK:-} ]]; then
 		echo "--- kept for inspection: $WORK"
 	else
 		rm -rf "$WORK"
