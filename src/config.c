@@ -14,7 +14,8 @@
  * merge key by key; lists of named things (gpus, results.patterns, env,
  * slurm.directives) merge entry by entry; a model is replaced whole.
  * This file reads the layers, applies site locks and caps, and checks
- * the keys against each other once all are read.
+ * the keys against each other once all are read; whether the site file
+ * may be believed at all is site-trust.c's question.
  */
 #include "autoconfig.h"
 
@@ -25,11 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "config-int.h"
 #include "error.h"
+#include "site-trust.h"
+#include "util.h"
 #include "xalloc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -236,19 +238,6 @@ check_locked_keys(struct campaign *c)
 
 /* ---- files and the command line --------------------------------------- */
 
-/* The directory part of path, for @include. */
-static char *
-dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 /*
  * Read one layer's file.  Returns 0 when read, 1 when it is optional and
  * missing, -1 after an error.
@@ -271,7 +260,7 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 		return error("cannot read %s '%s': it is a directory", what,
 		             path);
 	config_init(&cfg);
-	dir = dir_of(path);
+	dir = path_dir(path);
 	config_set_include_dir(&cfg, dir);
 	ld->layer = layer;
 	ld->file = config_intern(ld->c, path);
@@ -289,64 +278,6 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	ld->dir = NULL;
 	free(dir);
 	return ret;
-}
-
-/* Who may write what st describes, in words, or NULL when nobody but
- * root and the user running paratune can. */
-static const char *
-writable_by_others(const struct stat *st, bool is_dir, uid_t me)
-{
-	if (st->st_uid != 0 && st->st_uid != me)
-		return "its owner, who is neither root nor you";
-	if (is_dir && (st->st_mode & S_ISVTX))
-		return NULL; /* sticky, as /tmp: nobody can replace our file */
-	if (st->st_mode & S_IWOTH)
-		return "every user";
-	if ((st->st_mode & S_IWGRP) && st->st_gid != 0)
-		return "its group";
-	return NULL;
-}
-
-/*
- * The site configuration is the sysadmin's: it sets partitions, accounts
- * and locked keys for every user, and its env and directives reach every
- * job.  Like sudo and sshd with their files, refuse one that a user other
- * than root (or the one running paratune, for a private test setup) could
- * change, or whose directory would let them replace it.  /dev/null is an
- * empty configuration.
- */
-static int
-check_site_trusted(const char *path)
-{
-	struct stat st, dst;
-	char *dir;
-	const char *who, *what = "";
-	uid_t me = geteuid();
-
-	if (stat(path, &st) != 0)
-		return 0; /* load_file() reports it */
-	if (S_ISCHR(st.st_mode) && !strcmp(path, "/dev/null"))
-		return 0;
-	if (!S_ISREG(st.st_mode))
-		return error("site configuration '%s' is not a regular file: "
-		             "refusing to use it", path);
-	who = writable_by_others(&st, false, me);
-	if (who == NULL) {
-		dir = dir_of(path);
-		if (stat(dir, &dst) == 0 &&
-		    (who = writable_by_others(&dst, true, me)) != NULL) {
-			what = "its directory ";
-			st = dst;
-		}
-		free(dir);
-	}
-	if (who == NULL)
-		return 0;
-	return error("site configuration '%s': %scan be changed by %s (owner "
-	             "uid %ld, mode %04o): refusing to use it; it must be "
-	             "owned by root and writable by root only (chown root; "
-	             "chmod go-w)", path, what, who, (long)st.st_uid,
-	             (unsigned)(st.st_mode & 07777));
 }
 
 /* The site layer: --site, else $PARATUNE_SITE_CONF, else the installed
@@ -369,7 +300,7 @@ load_site(struct loader *ld, const struct config_sources *src)
 		path = PARATUNE_SYSCONFDIR "/paratune.conf";
 		must = false;
 	}
-	if (check_site_trusted(path) != 0)
+	if (site_conf_trusted(path) != 0)
 		return -1;
 	ret = load_file(ld, LAYER_SITE, path, must, "site configuration");
 	if (ret < 0)

@@ -1,6 +1,7 @@
 /*
  * slurm.c - paratune's adapter to Slurm: submission, polling and
- * accounting through libslurm, the only file that sees Slurm's headers.
+ * control through libslurm (accounting is slurm-acct.c; these two and
+ * slurm-int.h are the only files that see Slurm's headers).
  *
  * Everything goes through the controller's RPCs and slurmdbd's, never
  * through sbatch/squeue/sacct: one RPC per poll however many jobs a
@@ -22,73 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
-#include <slurm/slurmdb.h>
-
 #include "directive.h"
 #include "error.h"
+#include "slurm-int.h"
 #include "slurm.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
-
-/* ---- differences between Slurm releases ---------------------------------- */
-
-#ifndef SLURM_VERSION_NUM
-#define SLURM_VERSION_NUM(a, b, c) (((a) << 16) + ((b) << 8) + (c))
-#endif
-
-/* list_t/list_itr_t appeared in 23.02 next to List/ListIterator, which
- * 24.05 (ListIterator) and 24.11 (List) removed (slurm/slurm.h at the
- * tags slurm-23-02-0-1, slurm-24-05-0-1, slurm-24-11-0-1). */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-#define SLURM_LIST list_t *
-#define SLURM_LIST_ITR list_itr_t *
-#else
-#define SLURM_LIST List
-#define SLURM_LIST_ITR ListIterator
-#endif
-
-/* 25.11 replaced submit_response_msg_t's job_id by a slurm_step_id_t
- * (SchedMD/slurm 12a6e0d, "Switch to step_id in submit_response_msg_t"). */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
-#define SUBMIT_RESP_JOB_ID(r) ((r)->step_id.job_id)
-#else
-#define SUBMIT_RESP_JOB_ID(r) ((r)->job_id)
-#endif
-
-/* sbatch --gpus-per-node writes "gres:gpu:N" up to 23.02 and "gres/gpu:N"
- * from 23.11 (src/common/slurm_opt.c at slurm-22-05-8-1 and
- * slurm-23-11-0-1); 22.05's TresPerNode shows "gres:gpu:8" here. */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-#define GPU_TRES_FMT "gres/gpu:%d"
-#else
-#define GPU_TRES_FMT "gres:gpu:%d"
-#endif
-
-/* 26.05 renamed slurm_free_ctl_conf() (SchedMD/slurm 654434e) and made
- * slurm_kill_job() take a slurm_step_id_t (4a398f5; the uint32_t form
- * is left only under SLURM_BACKWARD_COMPAT). */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-#define SLURM_FREE_CONF slurm_free_conf
-#else
-#define SLURM_FREE_CONF slurm_free_ctl_conf
-#endif
-
-/* Error 2007 was ESLURM_ERROR_ON_DESC_TO_RECORD_COPY, which sbatch
- * retries as "job queue full"; 26.11 renamed it ESLURM_MAX_JOB_COUNT
- * (SchedMD/slurm 084526c). */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 11, 0)
-#define SLURM_E_QUEUE_FULL ESLURM_MAX_JOB_COUNT
-#else
-#define SLURM_E_QUEUE_FULL ESLURM_ERROR_ON_DESC_TO_RECORD_COPY
-#endif
-
-/* slurm_errno.h's "socket specific Slurm communications error" block
- * starts at 5000 in every release, but its first names were removed in
- * 23.02 (SchedMD/slurm 059aad4, "Remove three unused return codes"). */
-#define SLURM_E_SOCKET_FIRST 5000
 
 /* ---- job states ---------------------------------------------------------- */
 
@@ -157,7 +98,7 @@ job_state_final(enum job_state s)
  * requeue flag above it, but it is going back to the queue under the same
  * id: report it PENDING so that nobody submits it a second time.
  */
-static enum job_state
+enum job_state
 slurm_state_from(uint32_t word)
 {
 	uint32_t base = word & JOB_STATE_BASE;
@@ -218,7 +159,7 @@ static const char *const job_reason_names[] = {
 	(sizeof(job_reason_names) / sizeof(job_reason_names[0]))
 
 /* Fill dst with the reason's name, Slurm's description, or its number. */
-static void
+void
 slurm_reason(char *dst, size_t size, uint32_t reason, const char *desc)
 {
 	const char *name = reason < JOB_REASON_COUNT
@@ -235,7 +176,7 @@ slurm_reason(char *dst, size_t size, uint32_t reason, const char *desc)
 }
 
 /* Split a wait() status as sacct does: "exit:signal". */
-static void
+void
 slurm_exit_status(uint32_t status, int *code, int *sig)
 {
 	int st = (int)status;
@@ -250,28 +191,8 @@ slurm_exit_status(uint32_t status, int *code, int *sig)
 
 /* ---- the connection ------------------------------------------------------ */
 
-struct slurm_conn {
-	uid_t uid;
-	gid_t gid;
-	struct str_list env;       /* the default job environment */
-
-	time_t jobs_update;        /* last_update of the last job load */
-	bool polled;               /* jobs_update is from a real answer */
-	struct slurm_job *jobs;    /* this user's jobs in the controller */
-	int njobs;
-	size_t jobs_alloc;
-
-	struct slurm_job *acct;    /* the last accounting answer */
-	int nacct;
-	size_t acct_alloc;
-	void *db;                  /* slurmdbd connection, opened lazily */
-	bool conf_loaded;
-	char *cluster;             /* ClusterName */
-	char *storage;             /* AccountingStorageType, NULL if none */
-};
-
 /* Copy a possibly NULL string into a fixed field, truncating. */
-static void
+void
 slurm_copy(char *dst, size_t size, const char *src)
 {
 	snprintf(dst, size, "%s", src ? src : "");
@@ -322,7 +243,7 @@ slurm_err_busy(int e)
 }
 
 /* Put "what: Slurm's text" into err; return the error's class. */
-__attribute__((format(printf, 3, 4))) static int
+int
 slurm_fail(struct strbuf *err, int e, const char *fmt, ...)
 {
 	va_list ap;
@@ -662,213 +583,6 @@ slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
 	*jobs = c->jobs;
 	*n = c->njobs;
 	return SLURM_E_OK;
-}
-
-/* ---- accounting ---------------------------------------------------------- */
-
-/* Learn ClusterName and AccountingStorageType from the controller once. */
-static int
-acct_conf(struct slurm_conn *c, struct strbuf *err)
-{
-	slurm_conf_t *conf = NULL;
-	const char *type;
-
-	if (c->conf_loaded)
-		return SLURM_E_OK;
-	if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS)
-		return slurm_fail(err, errno,
-		                  "cannot read the cluster configuration");
-	type = conf->accounting_storage_type;
-	if (type && *type && strcmp(type, "accounting_storage/none"))
-		c->storage = xstrdup(type);
-	c->cluster = xstrdup(conf->cluster_name ? conf->cluster_name : "");
-	SLURM_FREE_CONF(conf);
-	c->conf_loaded = true;
-	return SLURM_E_OK;
-}
-
-/* Open the slurmdbd connection if it is not open. */
-static int
-acct_connect(struct slurm_conn *c, struct strbuf *err)
-{
-	int e;
-
-	if (c->db)
-		return SLURM_E_OK;
-	/* As sacct does: success is errno still 0 after the call. */
-	errno = 0;
-	c->db = slurmdb_connection_get(NULL);
-	e = errno;
-	if (c->db && e == SLURM_SUCCESS)
-		return SLURM_E_OK;
-	if (c->db)
-		slurmdb_connection_close(&c->db);
-	c->db = NULL;
-	slurm_fail(err, e ? e : ESLURM_DB_CONNECTION,
-	           "cannot reach slurmdbd (%s)", c->storage);
-	return SLURM_E_UNREACHABLE;
-}
-
-/* Our record of a job from its accounting record. */
-static void
-job_from_rec(struct slurm_job *j, const slurmdb_job_rec_t *in)
-{
-	memset(j, 0, sizeof(*j));
-	j->job_id = in->jobid;
-	slurm_copy(j->name, sizeof j->name, in->jobname);
-	j->state = slurm_state_from(in->state);
-	slurm_exit_status(in->exitcode, &j->exit_code, &j->exit_signal);
-	slurm_reason(j->reason, sizeof j->reason, in->state_reason_prev,
-	             NULL);
-	/* slurmdbd writes "None assigned" for a job that never ran. */
-	if (in->nodes && strcmp(in->nodes, "None assigned"))
-		slurm_copy(j->nodes, sizeof j->nodes, in->nodes);
-	j->submit_time = in->submit;
-	j->start_time = in->start;
-	j->end_time = in->end;
-	j->from_accounting = true;
-}
-
-/* Keep the records of list that match; the list stays the caller's. */
-static void
-acct_collect(struct slurm_conn *c, SLURM_LIST list, const char *prefix,
-             time_t since)
-{
-	SLURM_LIST_ITR it = slurm_list_iterator_create(list);
-	const slurmdb_job_rec_t *rec;
-	size_t plen = prefix ? strlen(prefix) : 0;
-
-	c->nacct = 0;
-	while ((rec = slurm_list_next(it)) != NULL) {
-		if (prefix && strncmp(rec->jobname ? rec->jobname : "",
-		                      prefix, plen))
-			continue;
-		if (since > 0 && rec->submit < since)
-			continue;
-		ALLOC_GROW(c->acct, (size_t)c->nacct + 1, c->acct_alloc);
-		job_from_rec(&c->acct[c->nacct++], rec);
-	}
-	slurm_list_iterator_destroy(it);
-}
-
-/*
- * The query for every job of ours; the conditions are those of
- * slurmdbd's MySQL plugin (as_mysql_jobacct_process.c, 22.05 and 26.x):
- * - db_flags NOTSET and exitcode -1: 0 would mean "flags = 0" and "exit
- *   code 0" and match almost nothing (the testbed notes saw an empty list);
- * - NO_DEFAULT_USAGE: no hidden "since midnight" window, and no rule that
- *   a job must once have been eligible (a job cancelled while held never
- *   was); by id there is then no time condition at all, by name only
- *   "ended since `since` or not ended";
- * - NO_TRUNC: real start and end times, not clipped to the window (else
- *   a running job's end reads "now");
- * - NO_STEP: steps are not needed, and cost a query per job;
- * - no DUP: one record per job id, the newest (rows come sorted by
- *   submit time, newest first), which is the one to believe when an id
- *   was reused after the controller lost its state.
- * The lists hold the caller's own strings and records, so they have no
- * destructors and slurmdb_destroy_job_cond() (which would xfree() them)
- * is not used.
- */
-static void
-acct_cond(slurmdb_job_cond_t *cond, char *cluster, char *uid,
-          slurm_selected_step_t *steps, int nids, time_t since)
-{
-	memset(cond, 0, sizeof(*cond));
-	cond->cluster_list = slurm_list_create(NULL);
-	slurm_list_append(cond->cluster_list, cluster);
-	cond->userid_list = slurm_list_create(NULL);
-	slurm_list_append(cond->userid_list, uid);
-	cond->flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC |
-	              JOBCOND_FLAG_NO_DEFAULT_USAGE;
-	cond->db_flags = SLURMDB_JOB_FLAG_NOTSET;
-	cond->exitcode = -1;
-	if (nids > 0) {
-		cond->step_list = slurm_list_create(NULL);
-		for (int i = 0; i < nids; i++)
-			slurm_list_append(cond->step_list, &steps[i]);
-	} else {
-		cond->usage_start = since > 0 ? since : 1;
-	}
-}
-
-/* Free the lists acct_cond made (not their items). */
-static void
-acct_cond_release(slurmdb_job_cond_t *cond)
-{
-	if (cond->cluster_list)
-		slurm_list_destroy(cond->cluster_list);
-	if (cond->userid_list)
-		slurm_list_destroy(cond->userid_list);
-	if (cond->step_list)
-		slurm_list_destroy(cond->step_list);
-}
-
-/* Look jobs up in slurmdbd, by id or by name prefix. */
-int
-slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
-                 const char *name_prefix, time_t since,
-                 const struct slurm_job **jobs, int *n, struct strbuf *err)
-{
-	slurmdb_job_cond_t cond;
-	slurm_selected_step_t *steps = NULL;
-	SLURM_LIST list;
-	char uid[16];
-	int ret;
-
-	*jobs = NULL;
-	*n = 0;
-	c->nacct = 0;
-	if ((ret = acct_conf(c, err)) != SLURM_E_OK)
-		return ret;
-	if (c->storage == NULL) {
-		if (err) {
-			strbuf_reset(err);
-			strbuf_addstr(err, "accounting is not configured "
-			              "(no AccountingStorageType)");
-		}
-		return SLURM_E_NOT_FOUND;
-	}
-	if ((ret = acct_connect(c, err)) != SLURM_E_OK)
-		return ret;
-	if (ids == NULL)
-		nids = 0;
-	if (nids > 0) {
-		steps = xcalloc((size_t)nids, sizeof(*steps));
-		for (int i = 0; i < nids; i++) {
-			/* NO_VAL: the whole job, as sacct -j ID asks. */
-			steps[i].array_task_id = NO_VAL;
-			steps[i].het_job_offset = NO_VAL;
-			steps[i].step_id.job_id = ids[i];
-			steps[i].step_id.step_id = NO_VAL;
-			steps[i].step_id.step_het_comp = NO_VAL;
-		}
-	}
-	snprintf(uid, sizeof uid, "%u", (unsigned)c->uid);
-	acct_cond(&cond, c->cluster, uid, steps, nids,
-	          nids > 0 ? 0 : since);
-	errno = 0;
-	list = slurmdb_jobs_get(c->db, &cond);
-	if (list == NULL) {
-		int e = errno;
-
-		/* A dropped connection is reopened by the next call. */
-		slurmdb_connection_close(&c->db);
-		c->db = NULL;
-		slurm_fail(err, e ? e : ESLURM_DB_CONNECTION,
-		           "cannot read accounting from slurmdbd");
-		ret = SLURM_E_UNREACHABLE;
-	} else {
-		acct_collect(c, list, nids > 0 ? NULL : name_prefix,
-		             nids > 0 ? 0 : since);
-		slurm_list_destroy(list);
-		*jobs = c->acct;
-		*n = c->nacct;
-		ret = SLURM_E_OK;
-	}
-	acct_cond_release(&cond);
-	free(steps);
-	return ret;
 }
 
 /* ---- control ------------------------------------------------------------- */

@@ -185,3 +185,15 @@ format_number(struct strbuf *sb, double v, int digits)
 	v += 0.0; /* -0 + 0 is +0: print "0", never "-0" */
 	strbuf_addf(sb, "%.*g", digits, v);
 }
+
+char *
+path_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}

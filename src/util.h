@@ -24,6 +24,9 @@ int mkdir_p(const char *path, int mode);
 /* Remove a directory tree; 0 or -1. Does not follow symlinks. */
 int remove_tree(const char *path);
 bool path_exists(const char *path);
+/* The directory part of path, allocated: "." without a slash, "/" for
+ * a file in the root. */
+char *path_dir(const char *path);
 /* Append a formatted double with %.*g but never "-0" or "nan". */
 void format_number(struct strbuf *sb, double v, int digits);
 

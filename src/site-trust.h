@@ -1,0 +1,14 @@
+/* site-trust.h - refuse a site configuration another user could change. */
+#ifndef PARATUNE_SITE_TRUST_H
+#define PARATUNE_SITE_TRUST_H
+
+/*
+ * 0 when path may be trusted as the site configuration: a regular file
+ * (or /dev/null) owned by root or the user running paratune, writable by
+ * nobody else, in a directory where nobody else can replace it; or when
+ * path cannot be read (the loader reports that).  Otherwise -1 after an
+ * error that says who could change it, its owner and mode, and the fix.
+ */
+int site_conf_trusted(const char *path);
+
+#endif

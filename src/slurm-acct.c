@@ -1,0 +1,227 @@
+/*
+ * slurm-acct.c - what slurmdbd remembers of paratune's jobs, once the
+ * controller has forgotten them (MinJobAge): their final state, exit
+ * status, reason and nodes, read through libslurmdb's job query.
+ *
+ * slurmdbd is optional on a cluster and may be down while the controller
+ * is up; each is a different answer (SLURM_E_NOT_FOUND, "accounting is
+ * not configured", against SLURM_E_UNREACHABLE), so that a campaign
+ * waits for an outage rather than calling its jobs lost.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm-int.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+/* ---- accounting ---------------------------------------------------------- */
+
+/* Learn ClusterName and AccountingStorageType from the controller once. */
+static int
+acct_conf(struct slurm_conn *c, struct strbuf *err)
+{
+	slurm_conf_t *conf = NULL;
+	const char *type;
+
+	if (c->conf_loaded)
+		return SLURM_E_OK;
+	if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS)
+		return slurm_fail(err, errno,
+		                  "cannot read the cluster configuration");
+	type = conf->accounting_storage_type;
+	if (type && *type && strcmp(type, "accounting_storage/none"))
+		c->storage = xstrdup(type);
+	c->cluster = xstrdup(conf->cluster_name ? conf->cluster_name : "");
+	SLURM_FREE_CONF(conf);
+	c->conf_loaded = true;
+	return SLURM_E_OK;
+}
+
+/* Open the slurmdbd connection if it is not open. */
+static int
+acct_connect(struct slurm_conn *c, struct strbuf *err)
+{
+	int e;
+
+	if (c->db)
+		return SLURM_E_OK;
+	/* As sacct does: success is errno still 0 after the call. */
+	errno = 0;
+	c->db = slurmdb_connection_get(NULL);
+	e = errno;
+	if (c->db && e == SLURM_SUCCESS)
+		return SLURM_E_OK;
+	if (c->db)
+		slurmdb_connection_close(&c->db);
+	c->db = NULL;
+	slurm_fail(err, e ? e : ESLURM_DB_CONNECTION,
+	           "cannot reach slurmdbd (%s)", c->storage);
+	return SLURM_E_UNREACHABLE;
+}
+
+/* Our record of a job from its accounting record. */
+static void
+job_from_rec(struct slurm_job *j, const slurmdb_job_rec_t *in)
+{
+	memset(j, 0, sizeof(*j));
+	j->job_id = in->jobid;
+	slurm_copy(j->name, sizeof j->name, in->jobname);
+	j->state = slurm_state_from(in->state);
+	slurm_exit_status(in->exitcode, &j->exit_code, &j->exit_signal);
+	slurm_reason(j->reason, sizeof j->reason, in->state_reason_prev,
+	             NULL);
+	/* slurmdbd writes "None assigned" for a job that never ran. */
+	if (in->nodes && strcmp(in->nodes, "None assigned"))
+		slurm_copy(j->nodes, sizeof j->nodes, in->nodes);
+	j->submit_time = in->submit;
+	j->start_time = in->start;
+	j->end_time = in->end;
+	j->from_accounting = true;
+}
+
+/* Keep the records of list that match; the list stays the caller's. */
+static void
+acct_collect(struct slurm_conn *c, SLURM_LIST list, const char *prefix,
+             time_t since)
+{
+	SLURM_LIST_ITR it = slurm_list_iterator_create(list);
+	const slurmdb_job_rec_t *rec;
+	size_t plen = prefix ? strlen(prefix) : 0;
+
+	c->nacct = 0;
+	while ((rec = slurm_list_next(it)) != NULL) {
+		if (prefix && strncmp(rec->jobname ? rec->jobname : "",
+		                      prefix, plen))
+			continue;
+		if (since > 0 && rec->submit < since)
+			continue;
+		ALLOC_GROW(c->acct, (size_t)c->nacct + 1, c->acct_alloc);
+		job_from_rec(&c->acct[c->nacct++], rec);
+	}
+	slurm_list_iterator_destroy(it);
+}
+
+/*
+ * The query for every job of ours; the conditions are those of
+ * slurmdbd's MySQL plugin (as_mysql_jobacct_process.c, 22.05 and 26.x):
+ * - db_flags NOTSET and exitcode -1: 0 would mean "flags = 0" and "exit
+ *   code 0" and match almost nothing (the testbed notes saw an empty list);
+ * - NO_DEFAULT_USAGE: no hidden "since midnight" window, and no rule that
+ *   a job must once have been eligible (a job cancelled while held never
+ *   was); by id there is then no time condition at all, by name only
+ *   "ended since `since` or not ended";
+ * - NO_TRUNC: real start and end times, not clipped to the window (else
+ *   a running job's end reads "now");
+ * - NO_STEP: steps are not needed, and cost a query per job;
+ * - no DUP: one record per job id, the newest (rows come sorted by
+ *   submit time, newest first), which is the one to believe when an id
+ *   was reused after the controller lost its state.
+ * The lists hold the caller's own strings and records, so they have no
+ * destructors and slurmdb_destroy_job_cond() (which would xfree() them)
+ * is not used.
+ */
+static void
+acct_cond(slurmdb_job_cond_t *cond, char *cluster, char *uid,
+          slurm_selected_step_t *steps, int nids, time_t since)
+{
+	memset(cond, 0, sizeof(*cond));
+	cond->cluster_list = slurm_list_create(NULL);
+	slurm_list_append(cond->cluster_list, cluster);
+	cond->userid_list = slurm_list_create(NULL);
+	slurm_list_append(cond->userid_list, uid);
+	cond->flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC |
+	              JOBCOND_FLAG_NO_DEFAULT_USAGE;
+	cond->db_flags = SLURMDB_JOB_FLAG_NOTSET;
+	cond->exitcode = -1;
+	if (nids > 0) {
+		cond->step_list = slurm_list_create(NULL);
+		for (int i = 0; i < nids; i++)
+			slurm_list_append(cond->step_list, &steps[i]);
+	} else {
+		cond->usage_start = since > 0 ? since : 1;
+	}
+}
+
+/* Free the lists acct_cond made (not their items). */
+static void
+acct_cond_release(slurmdb_job_cond_t *cond)
+{
+	if (cond->cluster_list)
+		slurm_list_destroy(cond->cluster_list);
+	if (cond->userid_list)
+		slurm_list_destroy(cond->userid_list);
+	if (cond->step_list)
+		slurm_list_destroy(cond->step_list);
+}
+
+/* Look jobs up in slurmdbd, by id or by name prefix. */
+int
+slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
+                 const char *name_prefix, time_t since,
+                 const struct slurm_job **jobs, int *n, struct strbuf *err)
+{
+	slurmdb_job_cond_t cond;
+	slurm_selected_step_t *steps = NULL;
+	SLURM_LIST list;
+	char uid[16];
+	int ret;
+
+	*jobs = NULL;
+	*n = 0;
+	c->nacct = 0;
+	if ((ret = acct_conf(c, err)) != SLURM_E_OK)
+		return ret;
+	if (c->storage == NULL) {
+		if (err) {
+			strbuf_reset(err);
+			strbuf_addstr(err, "accounting is not configured "
+			              "(no AccountingStorageType)");
+		}
+		return SLURM_E_NOT_FOUND;
+	}
+	if ((ret = acct_connect(c, err)) != SLURM_E_OK)
+		return ret;
+	if (ids == NULL)
+		nids = 0;
+	if (nids > 0) {
+		steps = xcalloc((size_t)nids, sizeof(*steps));
+		for (int i = 0; i < nids; i++) {
+			/* NO_VAL: the whole job, as sacct -j ID asks. */
+			steps[i].array_task_id = NO_VAL;
+			steps[i].het_job_offset = NO_VAL;
+			steps[i].step_id.job_id = ids[i];
+			steps[i].step_id.step_id = NO_VAL;
+			steps[i].step_id.step_het_comp = NO_VAL;
+		}
+	}
+	snprintf(uid, sizeof uid, "%u", (unsigned)c->uid);
+	acct_cond(&cond, c->cluster, uid, steps, nids,
+	          nids > 0 ? 0 : since);
+	errno = 0;
+	list = slurmdb_jobs_get(c->db, &cond);
+	if (list == NULL) {
+		int e = errno;
+
+		/* A dropped connection is reopened by the next call. */
+		slurmdb_connection_close(&c->db);
+		c->db = NULL;
+		slurm_fail(err, e ? e : ESLURM_DB_CONNECTION,
+		           "cannot read accounting from slurmdbd");
+		ret = SLURM_E_UNREACHABLE;
+	} else {
+		acct_collect(c, list, nids > 0 ? NULL : name_prefix,
+		             nids > 0 ? 0 : since);
+		slurm_list_destroy(list);
+		*jobs = c->acct;
+		*n = c->nacct;
+		ret = SLURM_E_OK;
+	}
+	acct_cond_release(&cond);
+	free(steps);
+	return ret;
+}
