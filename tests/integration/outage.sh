@@ -209,5 +209,6 @@ check "each as accounting has its job" agrees_with_accounting "$D"
 check "no tag submitted twice" no_duplicate_tags "$D"
 check "the journal is numbered 1..N without a gap" \
 	awk '$1 != NR { exit 1 }' "$D/journal.log"
-echo "figures: $(states "$D" | tr ' ' '\n' | sort | uniq -c | tr -s ' \n' ' ')"
+echo "figures: $n candidates: $(states "$D" | tr ' ' '\n' | uniq -c |
+	awk '{ printf "%s%d %s", sep, $1, $2; sep = ", " }')"
 DONE=1
