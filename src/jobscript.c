@@ -211,9 +211,11 @@ vars_run(struct template_vars *v, const struct campaign *c,
          const char *campaign_dir, const char *run_dir)
 {
 	int minutes = c->limits.max_minutes_per_run;
-	/* Megatron-LM checks --exit-duration-in-mins after each step; stop
-	 * 10 % (at least 2 minutes) before Slurm's limit kills the job. */
+	/* Megatron-LM checks --exit-duration-in-mins after each step, and
+	 * Lightning's Timer checks trainer.max_time; stop 10 % (at least 2
+	 * minutes) before Slurm's limit kills the job. */
 	int margin = minutes / 10 > 2 ? minutes / 10 : 2;
+	int exit_min = minutes - margin > 1 ? minutes - margin : 1;
 	char hms[32];
 
 	template_vars_set_str(v, "precision", precision_name(c->precision));
@@ -229,8 +231,11 @@ vars_run(struct template_vars *v, const struct campaign *c,
 	snprintf(hms, sizeof hms, "%02d:%02d:00", minutes / 60, minutes % 60);
 	template_vars_set_str(v, "time_limit", hms);
 	template_vars_set_int(v, "time_limit_min", minutes);
-	template_vars_set_int(v, "exit_duration_min",
-	                      minutes - margin > 1 ? minutes - margin : 1);
+	template_vars_set_int(v, "exit_duration_min", exit_min);
+	/* Lightning's "DD:HH:MM:SS" (its Timer callback splits on ':'). */
+	snprintf(hms, sizeof hms, "%02d:%02d:%02d:00", exit_min / 1440,
+	         exit_min / 60 % 24, exit_min % 60);
+	template_vars_set_str(v, "exit_duration_dhms", hms);
 }
 
 /* Prefix "FILE:LINE: " for a configuration key that has an origin. */

@@ -72,6 +72,8 @@
  *   exit_duration_min     a little under the limit, for
  *                         --exit-duration-in-mins: minutes - max(2,
  *                         minutes/10), at least 1
+ *   exit_duration_dhms    the same as DD:HH:MM:SS, for NeMo's
+ *                         trainer.max_time
  * Slurm
  *   nodes gpus_per_node world_size
  *   ntasks_per_node       = gpus_per_node: one task per GPU

@@ -487,6 +487,7 @@ test_jobscript_vars(void)
 		{ "time_limit_min", "20" },
 		/* 20 - max(2, 20/10) */
 		{ "exit_duration_min", "18" },
+		{ "exit_duration_dhms", "00:00:18:00" },
 		{ "nodes", "2" }, { "gpus_per_node", "8" },
 		{ "ntasks_per_node", "8" }, { "world_size", "16" },
 		{ "partition", "(unset)" }, { "account", "(unset)" },
@@ -682,11 +683,19 @@ test_jobscript_recompute_methods(void)
 static void
 test_jobscript_time_limits(void)
 {
-	/* minutes, HH:MM:SS, minutes - max(2, minutes/10) but at least 1 */
-	static const struct { int min; const char *hms, *exit; } want[] = {
-		{ 20, "00:20:00", "18" }, { 90, "01:30:00", "81" },
-		{ 5, "00:05:00", "3" }, { 2, "00:02:00", "1" },
-		{ 1, "00:01:00", "1" }, { 600, "10:00:00", "540" },
+	/* minutes, HH:MM:SS, minutes - max(2, minutes/10) but at least 1,
+	 * and that as DD:HH:MM:SS */
+	static const struct {
+		int min;
+		const char *hms, *exit, *dhms;
+	} want[] = {
+		{ 20, "00:20:00", "18", "00:00:18:00" },
+		{ 90, "01:30:00", "81", "00:01:21:00" },
+		{ 5, "00:05:00", "3", "00:00:03:00" },
+		{ 2, "00:02:00", "1", "00:00:01:00" },
+		{ 1, "00:01:00", "1", "00:00:01:00" },
+		{ 600, "10:00:00", "540", "00:09:00:00" },
+		{ 4320, "72:00:00", "3888", "02:16:48:00" },
 	};
 
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -701,6 +710,8 @@ test_jobscript_time_limits(void)
 		CU_ASSERT_STRING_EQUAL(var(&v, "time_limit"), want[i].hms);
 		CU_ASSERT_STRING_EQUAL(var(&v, "exit_duration_min"),
 		                       want[i].exit);
+		CU_ASSERT_STRING_EQUAL(var(&v, "exit_duration_dhms"),
+		                       want[i].dhms);
 		template_vars_release(&v);
 		campaign_release(&c);
 	}

@@ -173,6 +173,10 @@ static const char *const nemo_known_keys[] = {
 	"optim.config.fp16", "trainer.plugins.precision",
 	"trainer.plugins.params_dtype", "trainer.plugins.pipeline_dtype",
 	"trainer.plugins.grad_reduce_in_fp32",
+
+	/* Lightning's Trainer argument, "DD:HH:MM:SS" among its forms
+	 * (lightning/pytorch/trainer/trainer.py); nl.Trainer inherits it. */
+	"trainer.max_time",
 };
 
 /* Whether the KEY of "KEY=VALUE" is a known override path. */
@@ -1087,6 +1091,8 @@ check_nemo_layout(const struct real_case *rc, const struct str_list *argv)
 	expect_int_override(rc, argv, "trainer.num_nodes", rc->nodes);
 	expect_override(rc, argv, "trainer.devices", "8");
 	expect_override(rc, argv, "trainer.max_steps", "50");
+	/* 20 minutes, less max(2, 20/10) */
+	expect_override(rc, argv, "trainer.max_time", "00:00:18:00");
 	expect_override(rc, argv, "trainer.log_every_n_steps", "1");
 	expect_override(rc, argv, "trainer.limit_val_batches", "0");
 	expect_override(rc, argv, "trainer.val_check_interval", "50");
