@@ -19,14 +19,28 @@
 #include "campaign.h"
 #include "error.h"
 #include "jobscript.h"
+#include "layout-switch.h"
 #include "state.h"
 #include "util.h"
 #include "xalloc.h"
 
-const char campaign_candidates_header[] =
+/* The columns of candidates.csv before the switches, which paratune
+ * 0.1.0 wrote alone (and which are still read). */
+static const char header_layout[] =
 	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,"
 	"recompute_layers,est_memory_gb,memory_status,pred_step_s,"
 	"pred_tflops_per_gpu,pred_mfu,base";
+enum { LAYOUT_FIELDS = 19, ALL_FIELDS = LAYOUT_FIELDS + SW_COUNT };
+
+/* The header line, without its newline: the layout, then the switches
+ * under their campaign key names. */
+static void
+candidates_header(struct strbuf *sb)
+{
+	strbuf_addstr(sb, header_layout);
+	for (int s = 0; s < SW_COUNT; s++)
+		strbuf_addf(sb, ",%s", layout_switch_name((enum layout_switch)s));
+}
 
 void
 campaign_name_prefix(const struct campaign *c, char *buf, size_t len)
@@ -39,19 +53,25 @@ campaign_name_prefix(const struct campaign *c, char *buf, size_t len)
 
 /* One CSV row; names are [A-Za-z0-9._-] so nothing needs quoting. */
 static void
-candidate_csv_row(struct strbuf *sb, const struct candidate *c)
+candidate_csv_row(struct strbuf *sb, const struct candidate *c,
+                  enum precision precision)
 {
 	const struct layout *l = &c->layout;
 	int layers = l->recompute == RECOMPUTE_FULL ? l->recompute_layers : 0;
 
 	strbuf_addf(sb, "%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%.2f,%s,"
-	            "%.4f,%.1f,%.4f,%d\n",
+	            "%.4f,%.1f,%.4f,%d",
 	            c->rank, c->name, l->tp, l->pp, l->cp, l->ep,
 	            layout_etp(l), l->vp, l->mbs, l->gbs, l->dp,
 	            recompute_name(l->recompute), layers,
 	            c->est.mem.total / GIB,
 	            memory_status_name(c->est.memory_status), c->est.step_s,
 	            c->est.tflops_per_gpu, c->est.mfu, c->base ? 1 : 0);
+	for (int s = 0; s < SW_COUNT; s++) {
+		strbuf_addch(sb, ',');
+		layout_switch_format(l, precision, (enum layout_switch)s, sb);
+	}
+	strbuf_addch(sb, '\n');
 }
 
 static int
@@ -155,9 +175,10 @@ fill_dir(const char *tmp, const char *final_dir, const struct campaign *c,
 	if (write_text(tmp, "campaign.conf", &sb) != 0)
 		goto cleanup;
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s\n", campaign_candidates_header);
+	candidates_header(&sb);
+	strbuf_addch(&sb, '\n');
 	for (int i = 0; i < res->n; i++)
-		candidate_csv_row(&sb, &res->v[i]);
+		candidate_csv_row(&sb, &res->v[i], c->precision);
 	if (write_text(tmp, "candidates.csv", &sb) != 0)
 		goto cleanup;
 	strbuf_reset(&sb);
@@ -303,13 +324,42 @@ parse_row(char **f, struct candidate_row *r)
 	return 0;
 }
 
+/* The switches of a row that has them; -1 when one is malformed. */
+static int
+parse_switches(char **f, struct candidate_row *r)
+{
+	for (int s = 0; s < SW_COUNT; s++)
+		if (layout_switch_parse(&r->layout, (enum layout_switch)s,
+		                        f[LAYOUT_FIELDS + s]) != 0)
+			return -1;
+	r->switches_known = true;
+	return 0;
+}
+
+/* How many fields the header line announces: ALL_FIELDS, LAYOUT_FIELDS
+ * for a campaign planned before the switch columns, or -1. */
+static int
+header_fields(const char *line)
+{
+	struct strbuf want = STRBUF_INIT;
+	int n = -1;
+
+	candidates_header(&want);
+	if (!strcmp(line, want.buf))
+		n = ALL_FIELDS;
+	else if (!strcmp(line, header_layout))
+		n = LAYOUT_FIELDS;
+	strbuf_release(&want);
+	return n;
+}
+
 int
 campaign_read_candidates(const char *dir, struct candidate_table *t)
 {
 	char *path = xasprintf("%s/candidates.csv", dir);
 	FILE *f = fopen(path, "r");
-	char line[1024], *fields[20];
-	int lineno = 0, ret = 0;
+	char line[2048], *fields[ALL_FIELDS + 1];
+	int lineno = 0, ret = 0, nfields = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (f == NULL) {
@@ -323,15 +373,18 @@ campaign_read_candidates(const char *dir, struct candidate_table *t)
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (lineno == 1) {
-			if (strcmp(line, campaign_candidates_header) != 0) {
+			nfields = header_fields(line);
+			if (nfields < 0) {
 				ret = error("%s:1: unexpected header", path);
 				break;
 			}
 			continue;
 		}
 		ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
-		if (split_fields(line, fields, 20) != 19 ||
-		    parse_row(fields, &t->v[t->n]) != 0) {
+		if (split_fields(line, fields, ALL_FIELDS + 1) != nfields ||
+		    parse_row(fields, &t->v[t->n]) != 0 ||
+		    (nfields == ALL_FIELDS &&
+		     parse_switches(fields, &t->v[t->n]) != 0)) {
 			ret = error("%s:%d: malformed candidate row", path,
 			            lineno);
 			break;

@@ -17,9 +17,6 @@
 #include "config.h"
 #include "grid.h"
 
-/* The header of candidates.csv, without the newline. */
-extern const char campaign_candidates_header[];
-
 /*
  * Create DIR with everything plan produces.  It is built in a temporary
  * directory beside DIR and renamed into place when complete, so DIR is
@@ -39,6 +36,9 @@ struct candidate_row {
 	enum memory_status memory_status;
 	double pred_step_s, pred_tflops_per_gpu, pred_mfu;
 	bool base;
+	/* The layout's switches came from the file: false for a campaign
+	 * planned by paratune 0.1.0, whose file has no such columns. */
+	bool switches_known;
 };
 
 struct candidate_table {

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
+#include "layout-switch.h"
 #include "report.h"
 #include "results.h"
 #include "util.h"
@@ -78,6 +79,29 @@ static const struct column columns[RC_COUNT] = {
 	[RC_NOTE] = { "note", CT_STR, 0 },
 };
 
+/* The switch columns are enum layout_switch shifted; they take their
+ * names and kinds from layout-switch.c. */
+_Static_assert(RC_OFFLOAD_LAYERS - RC_RECOMPUTE_METHOD ==
+               SW_OFFLOAD_LAYERS - SW_RECOMPUTE_METHOD &&
+               RC_OFFLOAD_LAYERS + 1 == RC_COUNT && SW_OFFLOAD_LAYERS + 1 ==
+               SW_COUNT, "switch columns out of step with layout-switch.h");
+
+/* Every file ends with the switches: a column added there leaves the
+ * positions of the others as they were. */
+#define SWITCH_COLS RC_RECOMPUTE_METHOD, RC_SEQUENCE_PARALLEL, \
+	RC_DISTRIBUTED_OPTIMIZER, RC_ATTENTION, RC_ACCOUNT_EMBEDDING, \
+	RC_ACCOUNT_LOSS, RC_FP8_RECIPE, RC_FP8_PARAM_GATHER, RC_CUDA_GRAPHS, \
+	RC_TP_COMM_OVERLAP, RC_OVERLAP_GRAD_REDUCE, RC_OVERLAP_PARAM_GATHER, \
+	RC_FSDP, RC_CP_COMM_TYPE, RC_MOE_GROUPED_GEMM, RC_OFFLOAD_LAYERS
+
+/* The switch a column shows, or SW_COUNT for any other column. */
+static enum layout_switch
+col_switch(enum results_col c)
+{
+	return c >= RC_RECOMPUTE_METHOD && c < RC_COUNT
+	       ? (enum layout_switch)(c - RC_RECOMPUTE_METHOD) : SW_COUNT;
+}
+
 /* results.csv: the fixed columns, then the extras. */
 static const enum results_col results_cols[] = {
 	RC_RANK, RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS,
@@ -86,7 +110,7 @@ static const enum results_col results_cols[] = {
 	RC_STEP_STDEV, RC_SAMPLES, RC_TOKENS, RC_TFLOPS, RC_MFU, RC_DAYS,
 	RC_GPU_HOURS, RC_COST, RC_PRED_STEP, RC_PRED_ERROR,
 	RC_TFLOPS_NEMO, RC_MEM_PEAK, RC_EST_MEMORY, RC_BASE, RC_CLASS,
-	RC_LOG, RC_NOTE,
+	RC_LOG, RC_NOTE, SWITCH_COLS,
 };
 
 /* oom.csv: the layout, the estimate made for it, the evidence. */
@@ -95,7 +119,7 @@ static const enum results_col oom_cols[] = {
 	RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES, RC_GPUS_PER_NODE,
 	RC_EST_MEMORY, RC_MEMORY_STATUS, RC_CLASS, RC_EVIDENCE, RC_LINE,
 	RC_LOG, RC_STATE, RC_EXIT_CODE, RC_EXIT_SIGNAL, RC_REASON, RC_STEPS,
-	RC_MEM_PEAK, RC_BASE, RC_NOTE,
+	RC_MEM_PEAK, RC_BASE, RC_NOTE, SWITCH_COLS,
 };
 
 /* failed.csv: the layout, the class and its evidence. */
@@ -104,7 +128,7 @@ static const enum results_col failed_cols[] = {
 	RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES, RC_GPUS_PER_NODE,
 	RC_CLASS, RC_EVIDENCE, RC_LINE, RC_LOG, RC_STATE, RC_EXIT_CODE,
 	RC_EXIT_SIGNAL, RC_REASON, RC_STEPS, RC_EST_MEMORY, RC_MEMORY_STATUS,
-	RC_BASE, RC_NOTE,
+	RC_BASE, RC_NOTE, SWITCH_COLS,
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -131,6 +155,8 @@ results_columns(enum results_file which, int *n)
 const char *
 results_col_name(enum results_col c)
 {
+	if (col_switch(c) != SW_COUNT)
+		return layout_switch_name(col_switch(c));
 	return (unsigned)c < RC_COUNT ? columns[c].name : "?";
 }
 
@@ -138,6 +164,8 @@ results_col_name(enum results_col c)
 bool
 results_col_is_number(enum results_col c)
 {
+	if (col_switch(c) != SW_COUNT)
+		return layout_switch_kind(col_switch(c)) != SWK_CHOICE;
 	return (unsigned)c < RC_COUNT &&
 	       (columns[c].type == CT_INT || columns[c].type == CT_NUM);
 }
@@ -276,13 +304,32 @@ add_fixed(struct strbuf *out, double v, int decimals)
 		strbuf_addstr(out, buf);
 }
 
+/* A switch of row r, -1 where it does not apply or is not known (a
+ * campaign planned before candidates.csv listed the switches). */
+static int
+switch_value(const struct results *res, const struct result_row *r,
+             enum layout_switch s)
+{
+	if (!r->cand.switches_known)
+		return -1;
+	return layout_switch_get(&r->cand.layout, res->run.campaign.precision,
+	                         s);
+}
+
 /* One cell as the CSV holds it, unquoted. */
 void
 results_cell(const struct results *res, const struct result_row *r,
              enum results_col c, struct strbuf *out)
 {
+	enum layout_switch s = col_switch(c);
 	struct cell v;
 
+	if (s != SW_COUNT) {
+		if (switch_value(res, r, s) >= 0)
+			layout_switch_format(&r->cand.layout,
+			                     res->run.campaign.precision, s, out);
+		return;
+	}
 	cell_get(res, r, c, &v);
 	switch (columns[c].type) {
 	case CT_INT:
@@ -365,7 +412,7 @@ results_csv(const struct results *res, enum results_file which,
 	const enum results_col *cols = results_columns(which, &ncols);
 
 	for (int i = 0; i < ncols; i++)
-		strbuf_addf(out, "%s%s", i ? "," : "", columns[cols[i]].name);
+		strbuf_addf(out, "%s%s", i ? "," : "", results_col_name(cols[i]));
 	strbuf_addch(out, '\n');
 	if (which == RESULTS_CSV) {
 		for (int i = 0; i < res->nranked; i++)
@@ -383,6 +430,28 @@ static const char *const kind_names[RESULT_KIND_COUNT] = {
 	"not_run", "in_progress", "measured", "oom", "failed",
 };
 
+/* A switch as JSON: true/false, a count or a name; null where it does
+ * not apply or is not known. */
+static void
+json_switch(struct json *j, const struct results *res,
+            const struct result_row *r, enum layout_switch s)
+{
+	const char *name = layout_switch_name(s);
+	int v = switch_value(res, r, s);
+
+	if (v < 0) {
+		json_null(j, name);
+		return;
+	}
+	switch (layout_switch_kind(s)) {
+	case SWK_BOOL: json_bool(j, name, v != 0); break;
+	case SWK_INT: json_int(j, name, v); break;
+	case SWK_CHOICE:
+		json_string(j, name, layout_switch_choice(s, v));
+		break;
+	}
+}
+
 /* One row as an object with the keys of its file's columns. */
 static void
 json_row(struct json *j, const char *key, const struct results *res,
@@ -398,9 +467,13 @@ json_row(struct json *j, const char *key, const struct results *res,
 	if (key)
 		json_string(j, "status", kind_names[r->kind]);
 	for (int i = 0; i < ncols; i++) {
-		const char *name = columns[cols[i]].name;
+		const char *name = results_col_name(cols[i]);
 		struct cell v;
 
+		if (col_switch(cols[i]) != SW_COUNT) {
+			json_switch(j, res, r, col_switch(cols[i]));
+			continue;
+		}
 		cell_get(res, r, cols[i], &v);
 		switch (columns[cols[i]].type) {
 		case CT_INT:

@@ -78,9 +78,26 @@ for f in campaign.conf candidates.csv state journal.log plan.txt; do
 	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
 done
 has "candidates.csv header" \
-	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gb,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base$" \
+	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gb,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers$" \
 	"$T/demo/candidates.csv"
-[ "$(grep -c ',1$' "$T/demo/candidates.csv")" = 1 ] && ok "one base" || ko "one base"
+[ "$(awk -F, 'NR > 1 && $19 == 1' "$T/demo/candidates.csv" | wc -l)" = 1 ] &&
+	ok "one base" || ko "one base"
+# The switches: sequence parallel where tp > 1 (search.sequence_parallel
+# auto), what does not apply left empty (bf16: no FP8 recipe; selective
+# recompute: no method; cp 1: no CP communication type).
+bad=$(awk -F, 'NR > 1 && (NF != 35 || $21 != ($3 > 1) || $22 != 1 ||
+	$23 != "flash" || $20 $26 $27 $33 != "") { print $2 }' \
+	"$T/demo/candidates.csv")
+[ -z "$bad" ] && ok "each row's switches" || ko "each row's switches: $bad"
+# Searched switches: the columns say what the name's tokens say.
+expect "plan searching three switches" 0 "$PT" -q plan "$CAMPAIGN" \
+	-o "$T/sw" -s 'search.cuda_graphs=[true,false]' \
+	-s 'search.fsdp=[true,false]' -s 'search.distributed_optimizer=[true,false]'
+bad=$(awk -F, 'NR > 1 { n++ }
+	NR > 1 && $2 !~ ("_do_" $22 "_cg_" $28 "_fsdp_" $32 "$") { print $2 }
+	END { if (n < 8) print n " rows" }' "$T/sw/candidates.csv")
+[ -z "$bad" ] && ok "searched switches agree with the names" ||
+	ko "searched switches agree with the names: $bad"
 n=$(ls "$T/demo/runs" | wc -l)
 [ "$n" = 16 ] && ok "a run directory per candidate" || ko "runs: $n"
 for s in "$T"/demo/runs/*/job.sbatch; do

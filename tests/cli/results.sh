@@ -171,11 +171,11 @@ check "summary.txt is what was printed" sh -c \
 
 # ---- headers, exactly -------------------------------------------------------
 same "results.csv header" "$(head -1 "$R/results.csv")" \
-	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gb,base,failure_class,log,note"
+	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gb,base,failure_class,log,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
 same "oom.csv header" "$(head -1 "$R/oom.csv")" \
-	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gb,memory_status,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,mem_peak_gib,base,note"
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gb,memory_status,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,mem_peak_gib,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
 same "failed.csv header" "$(head -1 "$R/failed.csv")" \
-	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,est_memory_gb,memory_status,base,note"
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,est_memory_gb,memory_status,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
 
 # ---- who went where --------------------------------------------------------
 # Measured: the three clean runs, the slow one, the retried one, the
@@ -354,6 +354,47 @@ same "... results.csv is its header" "$(wc -l <"$E/results/results.csv")" 1
 expect "nothing succeeded: JSON" 0 "$PT" results "$E" --format json
 same "... best and speed-up null" "$(jq_ '(d["best"], d["speedup"], d["saved"]["days"])')" \
 	"(None, None, None)"
+
+# ---- the switches ------------------------------------------------------------
+# Each file ends with the layout's switches, from candidates.csv; what
+# does not apply (no FP8 in bf16, no method with selective recompute, no
+# CP communication with cp 1) is empty, null in JSON.
+expect "results again" 0 "$PT" -q results "$D"
+cells "$D"
+same "switches: sequence parallel as candidates.csv has it" \
+	"$(field "$R/results.csv" "$BASE" sequence_parallel)" \
+	"$(awk -F, -v n="$BASE" '$2 == n { print $21 }' "$D/candidates.csv")"
+same "... attention" "$(field "$R/oom.csv" "$OOM" attention)" flash
+same "... no FP8 recipe in bf16" "$(field "$R/results.csv" "$BASE" fp8_recipe)" ""
+expect "results --format json" 0 "$PT" results "$D" --format json
+same "JSON switches: booleans, names, counts and null" \
+	"$(jq_ '[type(d["results"][0][k]).__name__ for k in ("distributed_optimizer", "attention", "offload_layers", "fp8_recipe")]')" \
+	"['bool', 'str', 'int', 'NoneType']"
+# A campaign planned by paratune 0.1.0 has candidates.csv without them:
+# still read, the switches unknown, everything else the same.
+cp "$R/results.csv" "$T/with-switches.csv"
+cp "$D/candidates.csv" "$T/candidates.csv"
+cut -d, -f1-19 "$T/candidates.csv" >"$D/candidates.csv"
+expect "candidates.csv of 0.1.0 (no switch columns)" 0 "$PT" -q results "$D"
+# unknown_switches OLD NEW: NEW has OLD's rows with the switch columns
+# (from recompute_method on) empty and every other cell the same
+unknown_switches() {
+	python3 -c 'import csv,sys
+a, b = (list(csv.DictReader(open(f, newline=""))) for f in sys.argv[1:])
+first = list(a[0]).index("recompute_method")
+bad = [(x["name"], k) for x, y in zip(a, b) for i, k in enumerate(x)
+       if y[k] != (x[k] if i < first else "")]
+print(len(a), len(b), bad[:3])' "$@"
+}
+n=$(($(wc -l <"$T/with-switches.csv") - 1))
+same "... switch cells empty, every other cell as before" \
+	"$(unknown_switches "$T/with-switches.csv" "$R/results.csv")" "$n $n []"
+# A switch cell that is not one of its values is an error at its line.
+awk -F, -v OFS=, 'NR == 3 { $21 = "maybe" } { print }' "$T/candidates.csv" \
+	>"$D/candidates.csv"
+expect "a malformed switch cell" 65 "$PT" results "$D"
+has "... names the file and line" "candidates.csv:3: malformed candidate row" "$T/err"
+cp "$T/candidates.csv" "$D/candidates.csv"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

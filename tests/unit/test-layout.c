@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "layout.h"
+#include "layout-switch.h"
 #include "models.h"
 
 struct fixture {
@@ -460,6 +461,88 @@ test_names_parse(void)
 	CU_ASSERT_EQUAL(attention_parse("fused"), -1);
 }
 
+/* Every switch away from its default. */
+static struct layout
+all_switches_set(void)
+{
+	struct layout l = base(2, 2, 2, 1, 64);
+
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_method = RECOMPUTE_UNIFORM;
+	l.sequence_parallel = l.distributed_optimizer = true;
+	l.attention = ATTN_UNFUSED;
+	l.account_embedding = l.account_loss = true;
+	l.fp8_recipe = FP8_MXFP8;
+	l.fp8_param_gather = l.cuda_graphs = l.tp_comm_overlap = true;
+	l.overlap_grad_reduce = l.overlap_param_gather = l.fsdp = true;
+	l.cp_comm = CP_COMM_A2A_P2P;
+	l.moe_grouped_gemm = true;
+	l.offload_layers = 3;
+	return l;
+}
+
+/* Each switch written as a CSV cell reads back as it was. */
+static void
+test_switch_cells_round_trip(void)
+{
+	struct layout a = all_switches_set(), b = base(2, 2, 2, 1, 64);
+	struct strbuf sb = STRBUF_INIT;
+
+	b.recompute = RECOMPUTE_FULL;
+	for (int s = 0; s < SW_COUNT; s++) {
+		strbuf_reset(&sb);
+		layout_switch_format(&a, PREC_FP8, (enum layout_switch)s, &sb);
+		CU_ASSERT(sb.len > 0);
+		CU_ASSERT_EQUAL(layout_switch_parse(&b, (enum layout_switch)s,
+		                                    sb.buf), 0);
+	}
+	CU_ASSERT_TRUE(layout_equal(&a, &b));
+	strbuf_reset(&sb);
+	layout_switch_format(&a, PREC_FP8, SW_CP_COMM_TYPE, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "a2a+p2p");
+	strbuf_release(&sb);
+}
+
+/* What does not apply is empty, and empty changes nothing. */
+static void
+test_switch_cells_not_applying(void)
+{
+	struct layout a = all_switches_set(), b;
+
+	a.recompute = RECOMPUTE_SELECTIVE;
+	a.cp = 1;
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_RECOMPUTE_METHOD),
+	                -1);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_FP8_RECIPE), -1);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_FP8_PARAM_GATHER),
+	                -1);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_CP_COMM_TYPE), -1);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_FP8, SW_FP8_RECIPE),
+	                FP8_MXFP8);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_OFFLOAD_LAYERS), 3);
+	b = a;
+	for (int s = 0; s < SW_COUNT; s++)
+		CU_ASSERT_EQUAL(layout_switch_parse(&b, (enum layout_switch)s,
+		                                    ""), 0);
+	CU_ASSERT_TRUE(layout_equal(&a, &b));
+}
+
+static void
+test_switch_cells_malformed(void)
+{
+	struct layout l = base(2, 1, 1, 1, 64), before = l;
+
+	CU_ASSERT_EQUAL(layout_switch_parse(&l, SW_FSDP, "2"), -1);
+	CU_ASSERT_EQUAL(layout_switch_parse(&l, SW_FSDP, "true"), -1);
+	CU_ASSERT_EQUAL(layout_switch_parse(&l, SW_ATTENTION, "fused"), -1);
+	CU_ASSERT_EQUAL(layout_switch_parse(&l, SW_OFFLOAD_LAYERS, "-1"), -1);
+	CU_ASSERT_EQUAL(layout_switch_parse(&l, SW_OFFLOAD_LAYERS, "2x"), -1);
+	CU_ASSERT_EQUAL(layout_switch_parse(&l, SW_COUNT, "1"), -1);
+	CU_ASSERT_TRUE(layout_equal(&l, &before));
+	CU_ASSERT_STRING_EQUAL(layout_switch_name(SW_ACCOUNT_LOSS),
+	                       "account_for_loss_in_pipeline_split");
+}
+
 static const struct harness_test layout_tests[] = {
 	{ "valid layout derives dp", test_valid_layout_derives_dp },
 	{ "world size rule (integer)", test_world_rule },
@@ -478,6 +561,9 @@ static const struct harness_test layout_tests[] = {
 	{ "rule names and kinds", test_rule_names_and_kinds },
 	{ "layout_equal sees the switches", test_equal_sees_switches },
 	{ "names parse", test_names_parse },
+	{ "switch cells round trip", test_switch_cells_round_trip },
+	{ "switch cells that do not apply", test_switch_cells_not_applying },
+	{ "malformed switch cells", test_switch_cells_malformed },
 	{ NULL, NULL },
 };
 

@@ -1,0 +1,174 @@
+/*
+ * layout-switch.c - the tuning guide's switches of a layout by name.
+ *
+ * One table gives each switch its column name and kind; the two
+ * switch statements below are the only places that know which field of
+ * struct layout holds it.
+ */
+#include "autoconfig.h"
+
+#include <string.h>
+
+#include "layout-switch.h"
+#include "util.h"
+
+static const char *const attention_choices[] = { "flash", "unfused", NULL };
+
+static const struct {
+	const char *name;
+	enum switch_kind kind;
+	const char *const *choices;   /* SWK_CHOICE: names in enum order */
+} switches[SW_COUNT] = {
+	[SW_RECOMPUTE_METHOD] = { "recompute_method", SWK_CHOICE,
+	                          recompute_method_names },
+	[SW_SEQUENCE_PARALLEL] = { "sequence_parallel", SWK_BOOL, NULL },
+	[SW_DISTRIBUTED_OPTIMIZER] = { "distributed_optimizer", SWK_BOOL,
+	                               NULL },
+	[SW_ATTENTION] = { "attention", SWK_CHOICE, attention_choices },
+	[SW_ACCOUNT_EMBEDDING] = { "account_for_embedding_in_pipeline_split",
+	                           SWK_BOOL, NULL },
+	[SW_ACCOUNT_LOSS] = { "account_for_loss_in_pipeline_split", SWK_BOOL,
+	                      NULL },
+	[SW_FP8_RECIPE] = { "fp8_recipe", SWK_CHOICE, fp8_recipe_names },
+	[SW_FP8_PARAM_GATHER] = { "fp8_param_gather", SWK_BOOL, NULL },
+	[SW_CUDA_GRAPHS] = { "cuda_graphs", SWK_BOOL, NULL },
+	[SW_TP_COMM_OVERLAP] = { "tp_comm_overlap", SWK_BOOL, NULL },
+	[SW_OVERLAP_GRAD_REDUCE] = { "overlap_grad_reduce", SWK_BOOL, NULL },
+	[SW_OVERLAP_PARAM_GATHER] = { "overlap_param_gather", SWK_BOOL,
+	                              NULL },
+	[SW_FSDP] = { "fsdp", SWK_BOOL, NULL },
+	[SW_CP_COMM_TYPE] = { "cp_comm_type", SWK_CHOICE, cp_comm_names },
+	[SW_MOE_GROUPED_GEMM] = { "moe_grouped_gemm", SWK_BOOL, NULL },
+	[SW_OFFLOAD_LAYERS] = { "offload_layers", SWK_INT, NULL },
+};
+
+const char *
+layout_switch_name(enum layout_switch s)
+{
+	return (unsigned)s < SW_COUNT ? switches[s].name : "?";
+}
+
+enum switch_kind
+layout_switch_kind(enum layout_switch s)
+{
+	return (unsigned)s < SW_COUNT ? switches[s].kind : SWK_INT;
+}
+
+const char *
+layout_switch_choice(enum layout_switch s, int v)
+{
+	const char *const *names = switches[s].choices;
+
+	for (int i = 0; names && names[i]; i++)
+		if (i == v)
+			return names[i];
+	return "?";
+}
+
+/* The value of s in l, whether or not it applies. */
+static int
+field_get(const struct layout *l, enum layout_switch s)
+{
+	switch (s) {
+	case SW_RECOMPUTE_METHOD: return (int)l->recompute_method;
+	case SW_SEQUENCE_PARALLEL: return l->sequence_parallel;
+	case SW_DISTRIBUTED_OPTIMIZER: return l->distributed_optimizer;
+	case SW_ATTENTION: return (int)l->attention;
+	case SW_ACCOUNT_EMBEDDING: return l->account_embedding;
+	case SW_ACCOUNT_LOSS: return l->account_loss;
+	case SW_FP8_RECIPE: return (int)l->fp8_recipe;
+	case SW_FP8_PARAM_GATHER: return l->fp8_param_gather;
+	case SW_CUDA_GRAPHS: return l->cuda_graphs;
+	case SW_TP_COMM_OVERLAP: return l->tp_comm_overlap;
+	case SW_OVERLAP_GRAD_REDUCE: return l->overlap_grad_reduce;
+	case SW_OVERLAP_PARAM_GATHER: return l->overlap_param_gather;
+	case SW_FSDP: return l->fsdp;
+	case SW_CP_COMM_TYPE: return (int)l->cp_comm;
+	case SW_MOE_GROUPED_GEMM: return l->moe_grouped_gemm;
+	case SW_OFFLOAD_LAYERS: return l->offload_layers;
+	case SW_COUNT: break;
+	}
+	return -1;
+}
+
+/* Store v, already checked against the switch's kind, in l. */
+static void
+field_set(struct layout *l, enum layout_switch s, int v)
+{
+	switch (s) {
+	case SW_RECOMPUTE_METHOD:
+		l->recompute_method = (enum recompute_method)v;
+		break;
+	case SW_SEQUENCE_PARALLEL: l->sequence_parallel = v; break;
+	case SW_DISTRIBUTED_OPTIMIZER: l->distributed_optimizer = v; break;
+	case SW_ATTENTION: l->attention = (enum attention_impl)v; break;
+	case SW_ACCOUNT_EMBEDDING: l->account_embedding = v; break;
+	case SW_ACCOUNT_LOSS: l->account_loss = v; break;
+	case SW_FP8_RECIPE: l->fp8_recipe = (enum fp8_recipe)v; break;
+	case SW_FP8_PARAM_GATHER: l->fp8_param_gather = v; break;
+	case SW_CUDA_GRAPHS: l->cuda_graphs = v; break;
+	case SW_TP_COMM_OVERLAP: l->tp_comm_overlap = v; break;
+	case SW_OVERLAP_GRAD_REDUCE: l->overlap_grad_reduce = v; break;
+	case SW_OVERLAP_PARAM_GATHER: l->overlap_param_gather = v; break;
+	case SW_FSDP: l->fsdp = v; break;
+	case SW_CP_COMM_TYPE: l->cp_comm = (enum cp_comm)v; break;
+	case SW_MOE_GROUPED_GEMM: l->moe_grouped_gemm = v; break;
+	case SW_OFFLOAD_LAYERS: l->offload_layers = v; break;
+	case SW_COUNT: break;
+	}
+}
+
+int
+layout_switch_get(const struct layout *l, enum precision p,
+                  enum layout_switch s)
+{
+	if (s == SW_RECOMPUTE_METHOD && l->recompute != RECOMPUTE_FULL)
+		return -1;
+	if ((s == SW_FP8_RECIPE || s == SW_FP8_PARAM_GATHER) && p != PREC_FP8)
+		return -1;
+	if (s == SW_CP_COMM_TYPE && l->cp == 1)
+		return -1;
+	return field_get(l, s);
+}
+
+void
+layout_switch_format(const struct layout *l, enum precision p,
+                     enum layout_switch s, struct strbuf *out)
+{
+	int v = layout_switch_get(l, p, s);
+
+	if (v < 0)
+		return;
+	if (layout_switch_kind(s) == SWK_CHOICE)
+		strbuf_addstr(out, layout_switch_choice(s, v));
+	else
+		strbuf_addf(out, "%d", v);
+}
+
+int
+layout_switch_parse(struct layout *l, enum layout_switch s,
+                    const char *text)
+{
+	int v = -1;
+
+	if ((unsigned)s >= SW_COUNT)
+		return -1;
+	if (!*text)
+		return 0;
+	switch (switches[s].kind) {
+	case SWK_CHOICE:
+		v = layout_choice_parse(switches[s].choices, text);
+		break;
+	case SWK_BOOL:
+		v = !strcmp(text, "0") ? 0 : !strcmp(text, "1") ? 1 : -1;
+		break;
+	case SWK_INT:
+		if (parse_int(text, &v) || v < 0)
+			v = -1;
+		break;
+	}
+	if (v < 0)
+		return -1;
+	field_set(l, s, v);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * layout-switch.h - the tuning guide's switches of a layout as named
+ * columns: candidates.csv and the result files list them under the
+ * names of their campaign keys (search.NAME), so that a spreadsheet
+ * shows what a candidate name only abbreviates.
+ */
+#ifndef PARATUNE_LAYOUT_SWITCH_H
+#define PARATUNE_LAYOUT_SWITCH_H
+
+#include "layout.h"
+#include "strbuf.h"
+
+enum layout_switch {
+	SW_RECOMPUTE_METHOD, SW_SEQUENCE_PARALLEL, SW_DISTRIBUTED_OPTIMIZER,
+	SW_ATTENTION, SW_ACCOUNT_EMBEDDING, SW_ACCOUNT_LOSS, SW_FP8_RECIPE,
+	SW_FP8_PARAM_GATHER, SW_CUDA_GRAPHS, SW_TP_COMM_OVERLAP,
+	SW_OVERLAP_GRAD_REDUCE, SW_OVERLAP_PARAM_GATHER, SW_FSDP,
+	SW_CP_COMM_TYPE, SW_MOE_GROUPED_GEMM, SW_OFFLOAD_LAYERS,
+	SW_COUNT,
+};
+
+/* What a switch's value is: a name, 0 or 1, or a count. */
+enum switch_kind { SWK_CHOICE, SWK_BOOL, SWK_INT };
+
+/* "sequence_parallel": the column, as the campaign key names it. */
+const char *layout_switch_name(enum layout_switch s);
+enum switch_kind layout_switch_kind(enum layout_switch s);
+
+/*
+ * The switch's value in l, or -1 where it does not apply: the recompute
+ * method without full recompute, the FP8 recipe and parameter gather
+ * without fp8 precision, the context parallel communication with cp 1.
+ */
+int layout_switch_get(const struct layout *l, enum precision p,
+                      enum layout_switch s);
+
+/* Append the value as a CSV field holds it ("1", "block", "4"); nothing
+ * where it does not apply. */
+void layout_switch_format(const struct layout *l, enum precision p,
+                          enum layout_switch s, struct strbuf *out);
+
+/* The name of value v of a SWK_CHOICE switch. */
+const char *layout_switch_choice(enum layout_switch s, int v);
+
+/* Set switch s of l from text as layout_switch_format writes it; "" (it
+ * did not apply) leaves l as it is.  0, or -1 when text is malformed. */
+int layout_switch_parse(struct layout *l, enum layout_switch s,
+                        const char *text);
+
+#endif
