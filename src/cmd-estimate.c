@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
+#include "layout-switch.h"
 #include "plan.h"
 #include "sizing.h"
 #include "table.h"
@@ -22,10 +23,69 @@ struct layout_args {
 	int tp, pp, cp, ep, etp, vp, mbs, gbs, rc_layers;
 	const char *recompute, *attention;
 	int no_sp, no_distopt;
+	struct str_list switches;     /* --switch NAME=VALUE */
+	unsigned given;               /* BIT(enum layout_switch) named */
 };
 
+/* The switch called name (its column in candidates.csv), or SW_COUNT. */
+static enum layout_switch
+switch_named(const char *name, size_t len)
+{
+	for (int s = 0; s < SW_COUNT; s++) {
+		const char *n = layout_switch_name((enum layout_switch)s);
+
+		if (strlen(n) == len && !strncmp(n, name, len))
+			return (enum layout_switch)s;
+	}
+	return SW_COUNT;
+}
+
+/* One --switch NAME=VALUE; VALUE as candidates.csv writes it, or true
+ * and false for 0 and 1. */
 static int
-apply_args(const struct layout_args *a, struct layout *l)
+apply_switch(struct layout_args *a, const char *arg, struct layout *l)
+{
+	const char *eq = strchr(arg, '=');
+	enum layout_switch s = switch_named(arg, eq ? (size_t)(eq - arg) : 0);
+	const char *v = eq ? eq + 1 : "";
+
+	if (s == SW_COUNT)
+		return error("--switch '%s': not NAME=VALUE with a switch's "
+		             "name (a column of candidates.csv, from "
+		             "recompute_method to offload_layers)", arg);
+	if (layout_switch_kind(s) == SWK_BOOL)
+		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
+	if (!*v || layout_switch_parse(l, s, v) != 0)
+		return error("--switch '%s': '%s' is not a value of %s", arg,
+		             eq + 1, layout_switch_name(s));
+	a->given |= BIT(s);
+	return 0;
+}
+
+/*
+ * Switches that follow others unless named: FSDP replaces the
+ * distributed optimizer, and parameter gather overlap is on where
+ * Megatron-LM allows it when the campaign leaves it to paratune
+ * (grid.c), so that --no-distributed-optimizer alone gives a layout
+ * that runs.
+ */
+static void
+follow_switches(const struct layout_args *a, const struct campaign *c,
+                struct layout *l)
+{
+	if ((a->given & BIT(SW_FSDP)) && l->fsdp && !a->no_distopt &&
+	    !(a->given & BIT(SW_DISTRIBUTED_OPTIMIZER)))
+		l->distributed_optimizer = false;
+	if (!(a->given & BIT(SW_OVERLAP_PARAM_GATHER)) &&
+	    c->search.overlap_param_gather == 0 &&
+	    !campaign_origin(c, "base.overlap_param_gather"))
+		l->overlap_param_gather = l->overlap_grad_reduce &&
+		                          (l->distributed_optimizer || l->fsdp);
+}
+
+static int
+apply_args(struct layout_args *a, const struct campaign *c,
+           struct layout *l)
 {
 	if (a->tp > 0) {
 		l->tp = a->tp;
@@ -57,7 +117,30 @@ apply_args(const struct layout_args *a, struct layout *l)
 			             "unfused)", a->attention);
 		l->attention = (enum attention_impl)at;
 	}
+	for (int i = 0; i < a->switches.n; i++)
+		if (apply_switch(a, a->switches.v[i], l) != 0)
+			return -1;
+	follow_switches(a, c, l);
 	return 0;
+}
+
+/* The switches for people: the name of each one on, NAME=VALUE for a
+ * choice and for offloaded layers; nothing for what does not apply. */
+static void
+add_switches(struct strbuf *sb, const struct layout *l, enum precision p)
+{
+	for (int i = 0; i < SW_COUNT; i++) {
+		enum layout_switch s = (enum layout_switch)i;
+		int v = layout_switch_get(l, p, s);
+
+		if (v < 0 || (v == 0 && layout_switch_kind(s) != SWK_CHOICE))
+			continue;
+		strbuf_addf(sb, " %s", layout_switch_name(s));
+		if (layout_switch_kind(s) != SWK_BOOL) {
+			strbuf_addch(sb, '=');
+			layout_switch_format(l, p, s, sb);
+		}
+	}
 }
 
 static void
@@ -67,12 +150,16 @@ print_table(FILE *f, const struct plan *p, const struct candidate *c,
 	const struct estimate *e = &c->est;
 	const struct memory_breakdown *m = &e->mem;
 	const struct layout *l = &c->layout;
+	struct strbuf sw = STRBUF_INIT;
 
 	fprintf(f, "%s\n", c->name);
 	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d  etp %d  vp %d  "
 	        "dp %d  mbs %d  gbs %d  recompute %s%s\n", l->tp, l->pp, l->cp,
 	        l->ep, layout_etp(l), l->vp, l->dp, l->mbs, l->gbs,
 	        recompute_name(l->recompute), l->sequence_parallel ? "  sp" : "");
+	add_switches(&sw, l, p->campaign.precision);
+	fprintf(f, "  switches    %s\n", sw.buf);
+	strbuf_release(&sw);
 	fprintf(f, "  parameters   %.3f B total, %.3f B on the most loaded GPU\n",
 	        e->params_total / 1e9, e->params_per_gpu / 1e9);
 	fprintf(f, "  FLOPs/step   %.4g (Megatron)  %.4g (NeMo 72BLsh^2)\n",
@@ -96,8 +183,30 @@ print_table(FILE *f, const struct plan *p, const struct candidate *c,
 	        p->campaign.tflops_per_gpu);
 }
 
+/* Each switch: true/false, a name or a count; null where it does not
+ * apply. */
 static void
-print_json(FILE *f, const struct candidate *c, double nemo_days)
+json_switches(struct json *j, const struct layout *l, enum precision p)
+{
+	for (int i = 0; i < SW_COUNT; i++) {
+		enum layout_switch s = (enum layout_switch)i;
+		const char *name = layout_switch_name(s);
+		int v = layout_switch_get(l, p, s);
+
+		if (v < 0)
+			json_null(j, name);
+		else if (layout_switch_kind(s) == SWK_BOOL)
+			json_bool(j, name, v != 0);
+		else if (layout_switch_kind(s) == SWK_INT)
+			json_int(j, name, v);
+		else
+			json_string(j, name, layout_switch_choice(s, v));
+	}
+}
+
+static void
+print_json(FILE *f, const struct candidate *c, enum precision precision,
+           double nemo_days)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const struct estimate *e = &c->est;
@@ -137,6 +246,8 @@ print_json(FILE *f, const struct candidate *c, double nemo_days)
 	json_int(&j, "mbs", c->layout.mbs);
 	json_int(&j, "gbs", c->layout.gbs);
 	json_string(&j, "recompute", recompute_name(c->layout.recompute));
+	json_int(&j, "recompute_layers", c->layout.recompute_layers);
+	json_switches(&j, &c->layout, precision);
 	json_end_object(&j);
 	json_end_object(&j);
 	fwrite(sb.buf, 1, sb.len, f);
@@ -147,7 +258,7 @@ static int
 cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct layout_args a = { -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	                         NULL, NULL, 0, 0 };
+	                         NULL, NULL, 0, 0, STR_LIST_INIT, 0 };
 	struct str_list settings = STR_LIST_INIT;
 	const struct option opts[] = {
 		OPT_INTEGER(0, "tp", &a.tp, "N", "tensor parallel size"),
@@ -167,6 +278,8 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "turn sequence parallelism off"),
 		OPT_BOOLEAN(0, "no-distributed-optimizer", &a.no_distopt,
 		            "replicate the optimizer state"),
+		OPT_STRLIST(0, "switch", &a.switches, "NAME=VALUE",
+		            "set a switch (repeatable), e.g. fsdp=true"),
 		OPT_STRLIST('s', "set", &settings, "KEY=VALUE",
 		            "override a configuration key (repeatable)"),
 		OPT_FORMAT_(NULL),
@@ -185,7 +298,7 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((status = plan_build(&p, ctx, argv[1], &settings)) != EXIT_OK)
 		goto cleanup;
 	l = p.res.v[p.base].layout;
-	if (apply_args(&a, &l) != 0) {
+	if (apply_args(&a, &p.campaign, &l) != 0) {
 		status = EXIT_USAGE;
 	} else if ((rule = layout_check(&p.workload, &l)) != LAYOUT_OK) {
 		status = EXIT_USAGE;
@@ -199,19 +312,22 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		                              p.campaign.tflops_per_gpu,
 		                              p.campaign.num_tokens_in_b);
 		if (ctx->format == FORMAT_JSON)
-			print_json(ctx->out, &c, nemo_days);
+			print_json(ctx->out, &c, p.campaign.precision,
+			           nemo_days);
 		else
 			print_table(ctx->out, &p, &c, nemo_days);
 	}
 	plan_release(&p);
 cleanup:
 	str_list_clear(&settings);
+	str_list_clear(&a.switches);
 	return status;
 }
 
 const struct cmd_entry cmd_estimate_entry = {
 	"estimate", NULL, "CAMPAIGN [--tp N] [--pp N] [--cp N] [--ep N] "
-	"[--vp N] [--mbs N] [--gbs N] [--recompute KIND]",
+	"[--vp N] [--mbs N] [--gbs N] [--recompute KIND] "
+	"[--switch NAME=VALUE]...",
 	"memory breakdown and predicted speed of the base or a given layout",
 	cmd_estimate_exec,
 };

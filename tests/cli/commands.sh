@@ -29,6 +29,9 @@ expect() {
 has() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi
 }
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else ko "$1 (got '$2', wanted '$3')"; fi
+}
 json() {
 	if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" \
 		2>/dev/null; then ok "$1"; else ko "$1"; fi
@@ -71,6 +74,37 @@ expect "estimate a given layout" 0 "$PT" estimate "$LLAMA" --tp 2 --pp 2 \
 	--format json
 [ "$(jget layout.tp)" = 2 ] && ok "estimate uses --tp" || ko "estimate uses --tp"
 expect "estimate an invalid layout" 64 "$PT" estimate "$LLAMA" --tp 3
+# The switches: what follows them follows, what is named is kept.
+expect "estimate --no-distributed-optimizer" 0 "$PT" estimate "$LLAMA" \
+	--no-distributed-optimizer --format json
+same "... parameter gather overlap follows it off" \
+	"$(jget layout.distributed_optimizer) $(jget layout.overlap_param_gather)" \
+	"False False"
+opt_replicated=$(jget memory.optimizer_gib)
+expect "estimate --switch fsdp=true" 0 "$PT" estimate "$LLAMA" \
+	--switch fsdp=true --format json
+same "... FSDP replaces the distributed optimizer" \
+	"$(jget layout.fsdp) $(jget layout.distributed_optimizer) $(jget layout.overlap_param_gather)" \
+	"True False True"
+python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))' \
+	"$(jget memory.optimizer_gib)" "$opt_replicated" &&
+	ok "... and shards the optimizer state" ||
+	ko "... and shards the optimizer state"
+same "... what does not apply is null (bf16: no FP8 recipe)" \
+	"$(jget layout.fp8_recipe)" None
+expect "estimate --switch naming both" 64 "$PT" estimate "$LLAMA" \
+	--switch fsdp=1 --switch distributed_optimizer=1
+has "... says which rule" "fsdp replaces the distributed optimizer" "$T/err"
+expect "estimate --switch with a choice and a count" 0 "$PT" estimate \
+	"$LLAMA" --switch attention=unfused --switch offload_layers=2 \
+	--pp 1 --recompute none
+has "... in the switches line" \
+	"^  switches .* attention=unfused .*offload_layers=2$" "$T/out"
+expect "estimate --switch unknown" 64 "$PT" estimate "$LLAMA" --switch sp=1
+has "... names it" "--switch 'sp=1': not NAME=VALUE" "$T/err"
+expect "estimate --switch bad value" 64 "$PT" estimate "$LLAMA" \
+	--switch fsdp=maybe
+has "... names the value" "'maybe' is not a value of fsdp" "$T/err"
 
 expect "plan" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo"
 has "plan summary" "examined 16 combinations" "$T/out"
