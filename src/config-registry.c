@@ -28,8 +28,6 @@ const char *const config_precision_names[] = {
 static const char *const peft_names[] = { "none", "lora", NULL };
 static const char *const recompute_names[] = {
 	"none", "selective", "full", NULL }; /* enum recompute */
-static const char *const attention_names[] = {
-	"flash", "unfused", NULL }; /* enum attention_impl */
 static const char *const norm_names[] = { "LayerNorm", "RMSNorm", NULL };
 static const char *const pos_emb_names[] = {
 	"learned_absolute", "rope", "relative", NULL }; /* enum pos_emb_kind */

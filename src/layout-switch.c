@@ -12,8 +12,6 @@
 #include "layout-switch.h"
 #include "util.h"
 
-static const char *const attention_choices[] = { "flash", "unfused", NULL };
-
 static const struct {
 	const char *name;
 	enum switch_kind kind;
@@ -24,7 +22,7 @@ static const struct {
 	[SW_SEQUENCE_PARALLEL] = { "sequence_parallel", SWK_BOOL, NULL },
 	[SW_DISTRIBUTED_OPTIMIZER] = { "distributed_optimizer", SWK_BOOL,
 	                               NULL },
-	[SW_ATTENTION] = { "attention", SWK_CHOICE, attention_choices },
+	[SW_ATTENTION] = { "attention", SWK_CHOICE, attention_names },
 	[SW_ACCOUNT_EMBEDDING] = { "account_for_embedding_in_pipeline_split",
 	                           SWK_BOOL, NULL },
 	[SW_ACCOUNT_LOSS] = { "account_for_loss_in_pipeline_split", SWK_BOOL,

@@ -71,6 +71,7 @@ const char *const layout_relax_names[] = {
 	"tp_nvlink", "ep_nvlink", "cp_seq", "nvl72_align", NULL
 };
 const char *const recompute_method_names[] = { "block", "uniform", NULL };
+const char *const attention_names[] = { "flash", "unfused", NULL };
 const char *const fp8_recipe_names[] = {
 	"delayed", "tensorwise", "mxfp8", "blockwise", NULL
 };

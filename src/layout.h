@@ -166,6 +166,7 @@ enum layout_relax {
 extern const char *const layout_relax_names[];
 /* Choice names in enum order, NULL-terminated. */
 extern const char *const recompute_method_names[];
+extern const char *const attention_names[];
 extern const char *const fp8_recipe_names[];
 extern const char *const cp_comm_names[];
 
