@@ -183,27 +183,6 @@ print_table(FILE *f, const struct plan *p, const struct candidate *c,
 	        p->campaign.tflops_per_gpu);
 }
 
-/* Each switch: true/false, a name or a count; null where it does not
- * apply. */
-static void
-json_switches(struct json *j, const struct layout *l, enum precision p)
-{
-	for (int i = 0; i < SW_COUNT; i++) {
-		enum layout_switch s = (enum layout_switch)i;
-		const char *name = layout_switch_name(s);
-		int v = layout_switch_get(l, p, s);
-
-		if (v < 0)
-			json_null(j, name);
-		else if (layout_switch_kind(s) == SWK_BOOL)
-			json_bool(j, name, v != 0);
-		else if (layout_switch_kind(s) == SWK_INT)
-			json_int(j, name, v);
-		else
-			json_string(j, name, layout_switch_choice(s, v));
-	}
-}
-
 static void
 print_json(FILE *f, const struct candidate *c, enum precision precision,
            double nemo_days)
@@ -247,7 +226,10 @@ print_json(FILE *f, const struct candidate *c, enum precision precision,
 	json_int(&j, "gbs", c->layout.gbs);
 	json_string(&j, "recompute", recompute_name(c->layout.recompute));
 	json_int(&j, "recompute_layers", c->layout.recompute_layers);
-	json_switches(&j, &c->layout, precision);
+	for (int s = 0; s < SW_COUNT; s++)
+		layout_switch_json(&j, (enum layout_switch)s,
+		                   layout_switch_get(&c->layout, precision,
+		                                     (enum layout_switch)s));
 	json_end_object(&j);
 	json_end_object(&j);
 	fwrite(sb.buf, 1, sb.len, f);

@@ -143,6 +143,21 @@ layout_switch_format(const struct layout *l, enum precision p,
 		strbuf_addf(out, "%d", v);
 }
 
+void
+layout_switch_json(struct json *j, enum layout_switch s, int v)
+{
+	const char *name = layout_switch_name(s);
+
+	if (v < 0)
+		json_null(j, name);
+	else if (layout_switch_kind(s) == SWK_BOOL)
+		json_bool(j, name, v != 0);
+	else if (layout_switch_kind(s) == SWK_INT)
+		json_int(j, name, v);
+	else
+		json_string(j, name, layout_switch_choice(s, v));
+}
+
 int
 layout_switch_parse(struct layout *l, enum layout_switch s,
                     const char *text)

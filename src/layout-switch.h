@@ -7,6 +7,7 @@
 #ifndef PARATUNE_LAYOUT_SWITCH_H
 #define PARATUNE_LAYOUT_SWITCH_H
 
+#include "json.h"
 #include "layout.h"
 #include "strbuf.h"
 
@@ -38,6 +39,10 @@ int layout_switch_get(const struct layout *l, enum precision p,
  * where it does not apply. */
 void layout_switch_format(const struct layout *l, enum precision p,
                           enum layout_switch s, struct strbuf *out);
+
+/* Write value v of s (layout_switch_get's) as JSON under its name:
+ * true/false, a count or a name; null when v is -1. */
+void layout_switch_json(struct json *j, enum layout_switch s, int v);
 
 /* The name of value v of a SWK_CHOICE switch. */
 const char *layout_switch_choice(enum layout_switch s, int v);

@@ -430,28 +430,6 @@ static const char *const kind_names[RESULT_KIND_COUNT] = {
 	"not_run", "in_progress", "measured", "oom", "failed",
 };
 
-/* A switch as JSON: true/false, a count or a name; null where it does
- * not apply or is not known. */
-static void
-json_switch(struct json *j, const struct results *res,
-            const struct result_row *r, enum layout_switch s)
-{
-	const char *name = layout_switch_name(s);
-	int v = switch_value(res, r, s);
-
-	if (v < 0) {
-		json_null(j, name);
-		return;
-	}
-	switch (layout_switch_kind(s)) {
-	case SWK_BOOL: json_bool(j, name, v != 0); break;
-	case SWK_INT: json_int(j, name, v); break;
-	case SWK_CHOICE:
-		json_string(j, name, layout_switch_choice(s, v));
-		break;
-	}
-}
-
 /* One row as an object with the keys of its file's columns. */
 static void
 json_row(struct json *j, const char *key, const struct results *res,
@@ -471,7 +449,9 @@ json_row(struct json *j, const char *key, const struct results *res,
 		struct cell v;
 
 		if (col_switch(cols[i]) != SW_COUNT) {
-			json_switch(j, res, r, col_switch(cols[i]));
+			layout_switch_json(j, col_switch(cols[i]),
+			                   switch_value(res, r,
+			                                col_switch(cols[i])));
 			continue;
 		}
 		cell_get(res, r, cols[i], &v);
