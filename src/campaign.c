@@ -394,6 +394,9 @@ campaign_read_candidates(const char *dir, struct candidate_table *t)
 	if (f)
 		fclose(f);
 cleanup:
+	/* The table is the caller's only when it is whole. */
+	if (ret != 0)
+		candidate_table_release(t);
 	free(path);
 	return ret;
 }

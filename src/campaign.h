@@ -47,7 +47,8 @@ struct candidate_table {
 	size_t alloc;
 };
 
-/* Read DIR/candidates.csv; -1 after an error naming file and line. */
+/* Read DIR/candidates.csv; -1 after an error naming file and line, the
+ * table then empty. */
 int campaign_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
 
