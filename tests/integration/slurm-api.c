@@ -6,7 +6,7 @@
  * GPUs in its default partition, accounting through slurmdbd and a short
  * MinJobAge.  tests/integration/slurm-api.sh brings the testbed up and
  * runs this, then again with --slurmdbd-down after stopping slurmdbd.
- * Takes 10-40 s; the last line is "N passed, N failed" and the exit
+ * Takes 30-60 s; the last line is "N passed, N failed" and the exit
  * status is 1 on any failure.
  */
 #include "autoconfig.h"
@@ -464,6 +464,63 @@ cleanup:
 	strbuf_release(&err);
 }
 
+/*
+ * --signal, which scontrol does not show, is proved by the job itself:
+ * a one-minute job asks for USR1 in its batch shell 55 s before the
+ * limit, i.e. once it has run 5 s.  slurmctld sends warning signals from
+ * its time-limit pass, every PERIODIC_TIMEOUT (30 s, src/slurmctld/
+ * slurmctld.h), so the job is started first and looked at last, and the
+ * rest of the suite runs meanwhile.
+ */
+static const char signal_script[] =
+	"#!/bin/sh\n"
+	"trap 'echo caught USR1; exit 0' USR1\n"
+	"echo waiting\n"
+	"i=0\n"
+	"while [ $i -lt 100 ]; do sleep 1; i=$((i + 1)); done\n"
+	"echo no signal\n";
+
+static uint32_t
+test_signal_start(struct it *t)
+{
+	struct sbatch_extras x = { 0 };
+	struct slurm_submit_req req;
+	struct strbuf err = STRBUF_INIT;
+	char name[128], out[4096];
+	uint32_t id = 0;
+
+	printf("# --signal=B:USR1@55 reaches the batch shell (started)\n");
+	if (check(t, sbatch_extras_add(&x, "--signal=B:USR1@55", &err) == 0,
+	          "directive --signal=B:USR1@55 %s", err.buf)) {
+		base_req(t, &req, "signal", signal_script, name, sizeof name,
+		         out, sizeof out);
+		req.time_limit_min = 1;
+		req.extras = &x;
+		id = submit(t, &req);
+	}
+	strbuf_release(&err);
+	return id;
+}
+
+static void
+test_signal_finish(struct it *t, uint32_t id)
+{
+	struct slurm_job job;
+	char *text;
+
+	printf("# --signal=B:USR1@55 reaches the batch shell\n");
+	if (id == 0 ||
+	    !check(t, wait_final(t, id, &job), "job %u ends", (unsigned)id))
+		return;
+	text = job_output(t, "signal", id);
+	check(t, job.state == JOB_ST_COMPLETED &&
+	      strstr(text, "caught USR1\n") != NULL,
+	      "job %u caught USR1 before its limit and ended COMPLETED "
+	      "(got %s, output \"%s\")", (unsigned)id,
+	      job_state_name(job.state), text);
+	free(text);
+}
+
 /* An unknown partition is refused, with the controller's reason. */
 static void
 test_rejected(struct it *t)
@@ -674,6 +731,8 @@ main(int argc, char **argv)
 	if (t.conn && dbd_down) {
 		test_slurmdbd_down(&t);
 	} else if (t.conn) {
+		uint32_t signal_job = test_signal_start(&t);
+
 		test_two_node_job(&t);
 		test_exit_code(&t);
 		test_hold(&t);
@@ -681,6 +740,7 @@ main(int argc, char **argv)
 		test_rejected(&t);
 		test_no_conf(&t);
 		test_unreachable(&t);
+		test_signal_finish(&t, signal_job);
 	}
 	if (t.conn)
 		slurm_close(t.conn);
