@@ -23,9 +23,10 @@
 #include "template.h"
 #include "xalloc.h"
 
-#define HOSTILE "$(touch /tmp/pwned)`id`';\n"
-/* HOSTILE unquoted; its single-quoted form never contains this. */
+/* The variable's hostile value, and the shell in it that its quoted
+ * form never shows (the quote is written '\'' there). */
 #define HOSTILE_SHELL "$(touch /tmp/pwned)`id`';"
+#define HOSTILE HOSTILE_SHELL "\n"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
  * GPUs in its default partition, accounting through slurmdbd and a short
  * MinJobAge.  tests/integration/slurm-api.sh brings the testbed up and
  * runs this, then again with --slurmdbd-down after stopping slurmdbd.
- * Takes 30-60 s; the last line is "N passed, N failed" and the exit
+ * Takes 20-60 s; the last line is "N passed, N failed" and the exit
  * status is 1 on any failure.
  */
 #include "autoconfig.h"

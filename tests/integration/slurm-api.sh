@@ -9,7 +9,7 @@
 # accounting look-ups say so; `scripts/testbed up` starts it again.  Other
 # users of a shared testbed would see that outage, hence the opt-in.
 #
-# About 35-60 s.  Last line: "N passed, N failed"; exit status 1 on failure.
+# About 20-60 s.  Last line: "N passed, N failed"; exit status 1 on failure.
 
 set -euo pipefail
 
