@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "campaign.h"
+#include "store.h"
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
@@ -89,12 +89,19 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct option opts[] = { OPT_FORMAT_(NULL), OPT_FINISH };
 	struct candidate_table t;
+	struct store s;
 	int status;
 
 	if (cmd_parse_args(ctx, &cmd_list_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
-	if (campaign_read_candidates(argv[1], &t) != 0)
+	/* Through the store, so that a directory that is not a campaign
+	 * is told apart from a damaged one. */
+	if ((status = store_open(&s, argv[1], STORE_READ_ONLY)) != 0)
+		return status;
+	status = store_read_candidates(s.dir, &t);
+	store_close(&s, false);
+	if (status != 0)
 		return EXIT_DATAERR;
 	if (ctx->format == FORMAT_JSON)
 		list_json(ctx->out, &t);

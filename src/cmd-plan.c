@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "campaign.h"
+#include "store.h"
 #include "cmd.h"
 #include "config.h"
 #include "error.h"
@@ -81,7 +81,7 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	if (dir == NULL)
 		dir = p.campaign.name;
-	if (campaign_dir_create(dir, &p.campaign, &p.res, p.summary.buf,
+	if (store_create(dir, &p.campaign, &p.res, p.summary.buf,
 	                        force) != 0) {
 		status = EXIT_CANTCREAT;
 	} else if (ctx->format == FORMAT_JSON) {

@@ -14,13 +14,38 @@
 
 extern const struct cmd_entry cmd_resume_entry;
 
+/* Poll and submit what is due; journal "finished" when all is final. */
+static int
+drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
+{
+	struct runner r;
+	int status;
+
+	runner_init(&r, s, ctx->out, ctx->verbosity);
+	status = runner_poll(&r);
+	if (status == 0)
+		status = runner_submit_due(&r, false);
+	runner_release(&r);
+	if (status == 0 && store_all_final(&s->st) && s->transitions > 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		store_progress(&s->st, &sb);
+		if (store_finished(s) != 0)
+			status = EXIT_IOERR;
+		else if (ctx->verbosity >= 0)
+			fprintf(ctx->out, "%s: finished: %s\n", s->dir, sb.buf);
+		strbuf_release(&sb);
+		*finished = status == 0;
+	}
+	return status;
+}
+
 /* Carry one campaign a step further; returns its exit code. */
 static int
 resume_one(struct cmd_ctx *ctx, const char *dir)
 {
-	struct runner r;
-	int status = runner_open(&r, dir, RUNNER_LOCK_TRY, ctx->out,
-	                         ctx->verbosity);
+	struct store s;
+	int status = store_open(&s, dir, STORE_LOCK_TRY);
 	bool finished = false;
 
 	if (status == 1) {
@@ -31,22 +56,9 @@ resume_one(struct cmd_ctx *ctx, const char *dir)
 	}
 	if (status != 0)
 		return status;
-	status = runner_poll(&r);
-	if (status == 0)
-		status = runner_submit_due(&r, false);
-	if (status == 0 && runner_all_final(&r.st) && r.transitions > 0) {
-		struct strbuf sb = STRBUF_INIT;
-
-		runner_progress(&r.st, &sb);
-		if (runner_event(&r, false, "finished", NULL, "-") != 0)
-			status = EXIT_DATAERR;
-		else if (ctx->verbosity >= 0)
-			fprintf(ctx->out, "%s: finished: %s\n", dir, sb.buf);
-		strbuf_release(&sb);
-		finished = status == 0;
-	}
+	status = drive(&s, ctx, &finished);
 	/* Whatever was journaled is kept; the checkpoint follows it. */
-	if (runner_close(&r, true) != 0 && status == 0)
+	if (store_close(&s, true) != 0 && status == 0)
 		status = EXIT_IOERR;
 	/* Collect once, after the lock is released: the results step only
 	 * reads the campaign and writes DIR/results. */
@@ -73,8 +85,9 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	for (int i = 1; i <= n; i++) {
 		int s = resume_one(ctx, argv[i]);
 
-		/* A broken directory outranks a controller that is down. */
-		if (s != EXIT_OK && (worst == EXIT_OK || s == EXIT_DATAERR))
+		/* A broken directory outranks a controller that is down;
+		 * either way the next directory is carried on. */
+		if (s != EXIT_OK && (worst == EXIT_OK || worst == EXIT_TEMPFAIL))
 			worst = s;
 	}
 	return worst;

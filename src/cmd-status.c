@@ -7,13 +7,14 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
-#include "runner.h"
+#include "store.h"
 #include "table.h"
 
 extern const struct cmd_entry cmd_status_entry;
@@ -48,17 +49,37 @@ status_table(FILE *f, const struct state *st)
 	table_release(&t);
 }
 
+/* ", Slurm polled 3 min ago" or ", Slurm never polled". */
 static void
-status_json(FILE *f, const struct state *st)
+add_polled(struct strbuf *sb, long polled)
+{
+	long ago = (long)time(NULL) - polled;
+
+	if (polled <= 0)
+		strbuf_addstr(sb, "; Slurm not polled yet");
+	else if (ago < 120)
+		strbuf_addf(sb, "; Slurm polled %ld s ago", ago < 0 ? 0 : ago);
+	else if (ago < 7200)
+		strbuf_addf(sb, "; Slurm polled %ld min ago", ago / 60);
+	else
+		strbuf_addf(sb, "; Slurm polled %ld h ago", ago / 3600);
+}
+
+static void
+status_json(FILE *f, const struct state *st, long polled)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json j;
 	int n[CS_COUNT];
 
-	runner_counts(st, n);
+	store_counts(st, n);
 	json_init(&j, &sb, true);
 	json_begin_object(&j, NULL);
 	json_string(&j, "campaign_id", st->campaign_id);
+	if (polled > 0)
+		json_int(&j, "last_polled", polled);
+	else
+		json_null(&j, "last_polled");
 	json_begin_object(&j, "counts");
 	for (int s = 0; s < CS_COUNT; s++)
 		json_int(&j, cand_state_name((enum cand_state)s), n[s]);
@@ -92,19 +113,20 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval)
 	bool tty = isatty(fileno(ctx->out));
 
 	for (;;) {
-		struct runner r;
+		struct store r;
 		struct strbuf sb = STRBUF_INIT;
 		bool done;
-		int s = runner_open(&r, dir, RUNNER_READ_ONLY, ctx->out, -1);
+		int s = store_open(&r, dir, STORE_READ_ONLY);
 
 		if (s != 0)
 			return s;
-		runner_progress(&r.st, &sb);
-		done = runner_all_final(&r.st);
+		store_progress(&r.st, &sb);
+		add_polled(&sb, r.polled);
+		done = store_all_final(&r.st);
 		fprintf(ctx->out, tty ? "\r\033[K%s" : "%s\n", sb.buf);
 		fflush(ctx->out);
 		strbuf_release(&sb);
-		runner_close(&r, false);
+		store_close(&r, false);
 		if (done)
 			break;
 		sleep((unsigned)interval);
@@ -126,7 +148,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
-	struct runner r;
+	struct store r;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (cmd_parse_args(ctx, &cmd_status_entry, opts, argc, argv, 1, 1,
@@ -134,18 +156,18 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return status;
 	if (interval < 1)
 		return error("--interval must be at least 1"), EXIT_USAGE;
-	if ((status = runner_open(&r, argv[1], RUNNER_READ_ONLY, ctx->out,
-	                          ctx->verbosity)) != 0)
+	if ((status = store_open(&r, argv[1], STORE_READ_ONLY)) != 0)
 		return status;
 	if (ctx->format == FORMAT_JSON) {
-		status_json(ctx->out, &r.st);
+		status_json(ctx->out, &r.st, r.polled);
 	} else {
 		status_table(ctx->out, &r.st);
-		runner_progress(&r.st, &sb);
+		store_progress(&r.st, &sb);
+		add_polled(&sb, r.polled);
 		fprintf(ctx->out, "%s\n", sb.buf);
 	}
 	strbuf_release(&sb);
-	runner_close(&r, false);
+	store_close(&r, false);
 	return do_watch ? watch(ctx, argv[1], interval) : EXIT_OK;
 }
 

@@ -1,6 +1,7 @@
 /*
  * cmd-submit.c - 'paratune submit': select candidates and send the
- * first of them to Slurm; 'resume' carries on from there.
+ * first of them to Slurm; 'resume' carries on from there.  Running it
+ * again with the same options selects nothing new.
  */
 #include "autoconfig.h"
 
@@ -16,7 +17,12 @@ struct submit_opts {
 	int top, include_unsafe, sequential, dry_run;
 };
 
-/* Whether a planned candidate is selected by the options. */
+/*
+ * Whether a candidate is one the options select.  --top N counts the
+ * best N safe candidates (or any, with --include-unsafe) in rank order,
+ * whether or not an earlier submit already selected them, so that the
+ * same command run twice selects nothing new.
+ */
 static bool
 selected(const struct cand_status *c, const struct submit_opts *o,
          int *taken)
@@ -32,31 +38,55 @@ selected(const struct cand_status *c, const struct submit_opts *o,
 }
 
 static int
-queue_selected(struct runner *r, const struct submit_opts *o)
+queue_selected(struct store *s, const struct submit_opts *o, FILE *out,
+               int verbosity)
 {
 	int taken = 0, queued = 0;
 
 	/* State entries are in rank order (plan writes them so). */
-	for (int i = 0; i < r->st.n; i++) {
-		struct cand_status *c = &r->st.v[i];
+	for (int i = 0; i < s->st.n; i++) {
+		struct cand_status *c = &s->st.v[i];
 
-		if (c->state != CS_PLANNED || !selected(c, o, &taken))
+		if (!selected(c, o, &taken) || c->state != CS_PLANNED)
 			continue;
-		if (o->dry_run) {
-			fprintf(r->out, "would queue %s%s%s\n", c->name,
+		if (o->dry_run)
+			fprintf(out, "would queue %s%s%s\n", c->name,
 			        c->base ? " (base)" : "",
 			        c->unsafe ? " (oom-risk)" : "");
-		} else if (runner_event(r, false, "queued", c->name, "-") != 0) {
-			return EXIT_DATAERR;
-		}
+		else if (store_queue(s, c) != 0)
+			return EXIT_IOERR;
 		queued++;
 	}
-	if (r->verbosity >= 0 && !o->dry_run)
-		fprintf(r->out, "queued %d candidates\n", queued);
-	if (o->sequential && !o->dry_run &&
-	    runner_event(r, false, "policy", NULL, "sequential=1") != 0)
-		return EXIT_DATAERR;
+	if (verbosity >= 0 && !o->dry_run)
+		fprintf(out, "queued %d candidate%s%s\n", queued,
+		        queued == 1 ? "" : "s",
+		        queued == 0 ? " (all selected ones already were)" : "");
+	if (o->sequential && !o->dry_run && !s->st.sequential &&
+	    store_set_sequential(s) != 0)
+		return EXIT_IOERR;
 	return 0;
+}
+
+/* Poll, then submit what is due; says what becomes of the rest. */
+static int
+submit_due(struct store *s, struct cmd_ctx *ctx)
+{
+	struct runner r;
+	int status;
+
+	runner_init(&r, s, ctx->out, ctx->verbosity);
+	status = runner_poll(&r);
+	if (status == 0)
+		status = runner_submit_due(&r, false);
+	if (status == EXIT_TEMPFAIL) {
+		warning("what is queued stays queued: 'paratune resume %s' "
+		        "submits it once Slurm answers", s->dir);
+	} else if (status == 0 && r.rejected > 0 && r.submitted == 0) {
+		error("Slurm rejected every submission (%d)", r.rejected);
+		status = EXIT_UNAVAILABLE;
+	}
+	runner_release(&r);
+	return status;
 }
 
 static int
@@ -74,27 +104,21 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "print what would be submitted; submit nothing"),
 		OPT_FINISH,
 	};
-	struct runner r;
+	struct store s;
 	int status;
 
 	if (cmd_parse_args(ctx, &cmd_submit_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
-	status = runner_open(&r, argv[1], o.dry_run ? RUNNER_READ_ONLY
-	                                            : RUNNER_LOCK_WAIT,
-	                     ctx->out, ctx->verbosity);
+	status = store_open(&s, argv[1], o.dry_run ? STORE_READ_ONLY
+	                                           : STORE_LOCK_WAIT);
 	if (status != 0)
 		return status;
-	status = queue_selected(&r, &o);
-	if (status == 0 && o.dry_run) {
-		runner_close(&r, false);
-		return EXIT_OK;
-	}
-	if (status == 0)
-		status = runner_poll(&r);
-	if (status == 0)
-		status = runner_submit_due(&r, false);
-	if (runner_close(&r, true) != 0 && status == 0)
+	status = queue_selected(&s, &o, ctx->out, ctx->verbosity);
+	if (status == 0 && !o.dry_run)
+		status = submit_due(&s, ctx);
+	/* Whatever was journaled is kept; the checkpoint follows it. */
+	if (store_close(&s, !o.dry_run) != 0 && status == 0)
 		status = EXIT_IOERR;
 	return status;
 }

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "campaign.h"
+#include "store.h"
 #include "error.h"
 #include "nemo-heuristics.h"
 #include "plan.h"

@@ -607,11 +607,11 @@ results_load(struct results *res, const char *dir,
 	res->best = res->base = res->cheapest = res->roomy = -1;
 	res->speedup = res->saved_days = NAN;
 	res->saved_gpu_hours = res->saved_cost = NAN;
-	status = runner_open(&res->run, dir, RUNNER_READ_ONLY, stderr, -1);
+	status = store_open(&res->run, dir, STORE_READ_ONLY);
 	if (status != 0)
 		return status;
 	results_settings(res, o);
-	if (campaign_read_candidates(res->run.dir, &t) != 0)
+	if (store_read_candidates(res->run.dir, &t) != 0)
 		return EXIT_DATAERR;
 	logparse_init(&lp);
 	status = add_patterns(res, &lp);
@@ -645,6 +645,6 @@ results_release(struct results *res)
 	free(res->ranked);
 	free(res->currency);
 	if (res->run.dir)
-		runner_close(&res->run, false);
+		store_close(&res->run, false);
 	memset(res, 0, sizeof(*res));
 }

@@ -27,10 +27,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "campaign.h"
 #include "failure.h"
 #include "logparse.h"
-#include "runner.h"
+#include "store.h"
 #include "strbuf.h"
 
 /* The headroom the third recommendation asks for: 10 % of the GPU's
@@ -96,7 +95,7 @@ struct result_row {
 };
 
 struct results {
-	struct runner run;            /* the campaign and its state */
+	struct store run;             /* the campaign, opened read-only */
 	double cost_per_gpu_hour;     /* 0: costs unknown */
 	char *currency;
 	double capacity_gib;          /* the GPU's memory */

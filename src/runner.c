@@ -1,25 +1,22 @@
 /*
- * runner.c - the campaign engine behind submit, resume, status and
- * cancel.
+ * runner.c - drives a campaign's jobs through Slurm: polls them,
+ * retries node failures, resolves intents a crash left behind and
+ * submits what is due.  Every change it finds is recorded through the
+ * store's transitions.
  */
 #include "autoconfig.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "directive.h"
 #include "error.h"
 #include "runner.h"
+#include "slurm.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -30,364 +27,21 @@
  * waited for before its own output decides what happened to it. */
 #define ACCOUNTING_LAG_S 300
 
-/* ---- applying events ------------------------------------------------------- */
-
-static void
-set_word(char *dst, size_t len, const char *detail, const char *key)
+void
+runner_init(struct runner *r, struct store *s, FILE *out, int verbosity)
 {
-	char buf[256];
-
-	size_t n;
-
-	if (!journal_value(detail, key, buf, sizeof buf))
-		return;
-	if (!strcmp(buf, "-"))
-		buf[0] = '\0';
-	n = strnlen(buf, len - 1);
-	memcpy(dst, buf, n);
-	dst[n] = '\0';
-}
-
-static long
-get_long(const char *detail, const char *key, long dflt)
-{
-	char buf[32];
-	long v;
-	char *end;
-
-	if (!journal_value(detail, key, buf, sizeof buf))
-		return dflt;
-	v = strtol(buf, &end, 10);
-	return *end ? dflt : v;
-}
-
-/* "state" events carry what Slurm said about the job. */
-static int
-apply_job_state(struct cand_status *c, const char *detail)
-{
-	char buf[32];
-	int s;
-
-	if (!journal_value(detail, "state", buf, sizeof buf) ||
-	    (s = cand_state_parse(buf)) < 0)
-		return -1;
-	c->state = (enum cand_state)s;
-	c->job_id = (uint32_t)get_long(detail, "job", (long)c->job_id);
-	c->exit_code = (int)get_long(detail, "exit", c->exit_code);
-	c->exit_signal = (int)get_long(detail, "signal", c->exit_signal);
-	c->start_time = get_long(detail, "start", c->start_time);
-	c->end_time = get_long(detail, "end", c->end_time);
-	set_word(c->nodes, sizeof c->nodes, detail, "nodes");
-	set_word(c->reason, sizeof c->reason, detail, "reason");
-	set_word(c->source, sizeof c->source, detail, "source");
-	return 0;
-}
-
-int
-runner_apply(struct state *st, const struct journal_entry *e,
-             bool *sequential)
-{
-	struct cand_status *c = state_find(st, e->name);
-	const char *ev = e->event;
-
-	st->journal_seq = e->seq;
-	if (!strcmp(ev, "planned") || !strcmp(ev, "finished"))
-		return 0;
-	if (!strcmp(ev, "policy")) {
-		*sequential = get_long(e->detail, "sequential", 0) != 0;
-		return 0;
-	}
-	if (c == NULL)
-		return error("journal line %ld: unknown candidate '%s'",
-		             e->seq, e->name);
-	if (!strcmp(ev, "queued")) {
-		c->state = CS_QUEUED;
-	} else if (!strcmp(ev, "intent")) {
-		c->state = CS_SUBMITTING;
-		c->attempt = (int)get_long(e->detail, "attempt", c->attempt);
-		c->job_id = 0;
-		c->submit_time = get_long(e->detail, "time", 0);
-		set_word(c->tag, sizeof c->tag, e->detail, "tag");
-	} else if (!strcmp(ev, "submitted")) {
-		c->state = CS_PENDING;
-		c->job_id = (uint32_t)get_long(e->detail, "job", 0);
-		c->submit_time = get_long(e->detail, "time", c->submit_time);
-	} else if (!strcmp(ev, "state")) {
-		return apply_job_state(c, e->detail);
-	} else if (!strcmp(ev, "retry")) {
-		c->state = CS_QUEUED;
-		set_word(c->exclude, sizeof c->exclude, e->detail, "exclude");
-	} else if (!strcmp(ev, "rejected")) {
-		c->state = CS_FAILED;
-		set_word(c->reason, sizeof c->reason, e->detail, "reason");
-	} else if (!strcmp(ev, "cancelled")) {
-		c->state = CS_CANCELLED;
-	} else {
-		return error("journal line %ld: unknown event '%s'", e->seq,
-		             ev);
-	}
-	return 0;
-}
-
-int
-runner_event(struct runner *r, bool sync, const char *event,
-             const char *name, const char *fmt, ...)
-{
-	struct journal_entry e;
-	va_list ap;
-	struct strbuf detail = STRBUF_INIT;
-	int ret;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&detail, fmt, ap);
-	va_end(ap);
-	ret = journal_append(&r->journal, sync, event, name, "%s",
-	                     detail.buf);
-	if (ret == 0) {
-		memset(&e, 0, sizeof(e));
-		e.seq = r->journal.seq;
-		snprintf(e.event, sizeof e.event, "%s", event);
-		snprintf(e.name, sizeof e.name, "%s", name ? name : "-");
-		snprintf(e.detail, sizeof e.detail, "%s", detail.buf);
-		ret = runner_apply(&r->st, &e, &r->sequential);
-		r->transitions++;
-	}
-	strbuf_release(&detail);
-	return ret;
-}
-
-/* ---- opening and closing ------------------------------------------------------ */
-
-/*
- * Write the state as of the journal's last line.  The journal goes to
- * the disk first: a checkpoint must never include lines a power cut
- * could take from the journal (only intents are synced as written).
- */
-static int
-runner_checkpoint(struct runner *r)
-{
-	if (fsync(r->journal.fd) != 0)
-		return error_errno("cannot sync '%s'", r->journal.path);
-	r->st.journal_seq = r->journal.seq;
-	return state_save(r->dir, &r->st);
-}
-
-struct replay_ctx {
-	struct state *st;
-	bool *sequential;
-	int applied;          /* lines the checkpoint lacked */
-	int since_finished;   /* of those, the ones after a "finished" */
-};
-
-static int
-replay_one(const struct journal_entry *e, void *arg)
-{
-	struct replay_ctx *rc = arg;
-
-	rc->applied++;
-	rc->since_finished = strcmp(e->event, "finished")
-	                     ? rc->since_finished + 1 : 0;
-	return runner_apply(rc->st, e, rc->sequential);
-}
-
-static int
-count_line(const struct journal_entry *e, void *arg)
-{
-	*(long *)arg = e->seq;
-	return 0;
-}
-
-/*
- * Check the whole journal and that it holds every line the checkpoint
- * includes.  Its lines reach the disk before the checkpoint that names
- * them (runner_close), so a shorter journal was cut by something else;
- * appending to it would reuse sequence numbers that replay then skips.
- */
-static int
-check_journal(const struct runner *r)
-{
-	long lines = 0;
-
-	if (journal_replay(r->dir, 0, count_line, &lines) != 0)
-		return -1;
-	if (lines < r->st.journal_seq)
-		return error("%s/journal.log: ends at line %ld but %s/state "
-		             "includes %ld lines: the journal lost lines",
-		             r->dir, lines, r->dir, r->st.journal_seq);
-	return 0;
-}
-
-/*
- * A run killed while it wrote DIR/state leaves its temporary file
- * (write_file_atomic's "state.tmp.PID") behind.  Only the lock holder
- * writes the state, so under the lock any such file is stale.
- */
-static void
-remove_stale_temps(const struct runner *r)
-{
-	DIR *d = opendir(r->dir);
-	struct dirent *e;
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char *path;
-
-		if (strncmp(e->d_name, "state.tmp.", 10) != 0)
-			continue;
-		path = xasprintf("%s/%s", r->dir, e->d_name);
-		if (unlink(path) != 0 && errno != ENOENT)
-			warning("cannot remove '%s': %s", path,
-			        strerror(errno));
-		free(path);
-	}
-	closedir(d);
-}
-
-/*
- * Replay the journal lines the checkpoint lacks (a crash between them
- * and the checkpoint).  They count as this run's transitions, so the
- * run checkpoints them and resume still journals "finished" when the
- * crash came just before it; a replay that ends with "finished" itself
- * is checkpointed here, as no transition of this run will do it.
- */
-static int
-replay_journal(struct runner *r, bool writable)
-{
-	struct replay_ctx rc = { &r->st, &r->sequential, 0, 0 };
-
-	if (check_journal(r) != 0 ||
-	    journal_replay(r->dir, r->st.journal_seq, replay_one, &rc) != 0)
-		return EXIT_DATAERR;
-	if (!writable)
-		return 0;
-	if (journal_open(&r->journal, r->dir) != 0)
-		return EXIT_DATAERR;
-	r->transitions = rc.since_finished;
-	if (rc.applied > 0 && rc.since_finished == 0)
-		return runner_checkpoint(r) ? EXIT_IOERR : 0;
-	return 0;
-}
-
-/*
- * Fault injection for the concurrency test (as git's GIT_TEST_*
- * variables): hold the lock PARATUNE_TEST_HOLD_LOCK_MS milliseconds
- * before working, as a run against a slow controller does, so that
- * processes started together all meet the lock held, however unevenly
- * the machine starts them.
- */
-static void
-hold_lock_for_test(void)
-{
-	const char *v = getenv("PARATUNE_TEST_HOLD_LOCK_MS");
-	struct timespec ts;
-	int ms;
-
-	if (v == NULL || parse_int(v, &ms) != 0 || ms <= 0)
-		return;
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/* Take DIR/.lock; 0, 1 when another process holds it, -1 on error. */
-static int
-take_lock(struct runner *r, bool wait)
-{
-	char *path = xasprintf("%s/.lock", r->dir);
-
-	r->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-	                  0644);
-	if (r->lock_fd < 0) {
-		error_errno("cannot open '%s'", path);
-		free(path);
-		return -1;
-	}
-	free(path);
-	if (flock(r->lock_fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) {
-		hold_lock_for_test();
-		return 0;
-	}
-	return errno == EWOULDBLOCK ? 1 : error_errno("cannot lock");
-}
-
-/* The frozen campaign: no site, no user layer, nothing else. */
-static int
-load_frozen(struct runner *r)
-{
-	char *path = xasprintf("%s/campaign.conf", r->dir);
-	struct config_sources src;
-	int ret;
-
-	memset(&src, 0, sizeof(src));
-	src.no_site = true;
-	src.no_user = true;
-	src.campaign_path = path;
-	campaign_init(&r->campaign);
-	ret = campaign_load(&r->campaign, &src);
-	free(path);
-	return ret;
-}
-
-int
-runner_open(struct runner *r, const char *dir, int flags, FILE *out,
-            int verbosity)
-{
-	char real[PATH_MAX];
-	int lock, status;
-
 	memset(r, 0, sizeof(*r));
-	r->lock_fd = -1;
-	r->journal.fd = -1;
+	r->store = s;
 	r->out = out;
 	r->verbosity = verbosity;
-	if (realpath(dir, real) == NULL) {
-		error_errno("cannot open campaign directory '%s'", dir);
-		return EXIT_DATAERR;
-	}
-	r->dir = xstrdup(real);
-	if (!(flags & RUNNER_READ_ONLY)) {
-		lock = take_lock(r, flags & RUNNER_LOCK_WAIT);
-		if (lock != 0) {
-			runner_close(r, false);
-			return lock == 1 ? 1 : EXIT_DATAERR;
-		}
-		remove_stale_temps(r);
-	}
-	if (load_frozen(r) != 0 || state_load(r->dir, &r->st) != 0) {
-		runner_close(r, false);
-		return EXIT_DATAERR;
-	}
-	status = replay_journal(r, !(flags & RUNNER_READ_ONLY));
-	if (status != 0) {
-		runner_close(r, false);
-		return status;
-	}
-	return 0;
 }
 
-int
-runner_close(struct runner *r, bool save)
+void
+runner_release(struct runner *r)
 {
-	int ret = 0;
-
-	/* One checkpoint per command run, and none when nothing changed:
-	 * a run that could not reach Slurm leaves the state as it was. */
-	if (save && r->journal.fd >= 0 && r->transitions > 0)
-		ret = runner_checkpoint(r);
 	if (r->slurm)
 		slurm_close(r->slurm);
-	journal_close(&r->journal);
-	if (r->lock_fd >= 0)
-		close(r->lock_fd); /* releases the flock */
-	state_release(&r->st);
-	campaign_release(&r->campaign);
-	free(r->dir);
-	memset(r, 0, sizeof(*r));
-	r->lock_fd = -1;
-	r->journal.fd = -1;
-	return ret;
+	r->slurm = NULL;
 }
 
 /* Connect to Slurm on first use; EXIT_TEMPFAIL when impossible. */
@@ -406,42 +60,6 @@ runner_slurm(struct runner *r)
 	}
 	strbuf_release(&err);
 	return 0;
-}
-
-/* ---- progress ----------------------------------------------------------------------- */
-
-void
-runner_counts(const struct state *st, int counts[CS_COUNT])
-{
-	memset(counts, 0, sizeof(int) * CS_COUNT);
-	for (int i = 0; i < st->n; i++)
-		counts[st->v[i].state]++;
-}
-
-bool
-runner_all_final(const struct state *st)
-{
-	for (int i = 0; i < st->n; i++)
-		if (st->v[i].state == CS_QUEUED ||
-		    cand_state_active(st->v[i].state))
-			return false;
-	return true;
-}
-
-void
-runner_progress(const struct state *st, struct strbuf *out)
-{
-	int n[CS_COUNT], selected;
-
-	runner_counts(st, n);
-	selected = st->n - n[CS_PLANNED];
-	strbuf_addf(out, "%d done, %d running, %d pending, %d queued, "
-	            "%d failed of %d selected (%d not selected)",
-	            n[CS_COMPLETED], n[CS_RUNNING],
-	            n[CS_PENDING] + n[CS_SUBMITTING], n[CS_QUEUED],
-	            n[CS_OOM] + n[CS_FAILED] + n[CS_TIMEOUT] +
-	            n[CS_NODE_FAIL] + n[CS_PREEMPTED] + n[CS_CANCELLED],
-	            selected, n[CS_PLANNED]);
 }
 
 /* ---- polling -------------------------------------------------------------------------- */
@@ -472,19 +90,19 @@ record_job(struct runner *r, struct cand_status *c,
 {
 	enum cand_state next = from_job_state(job->state);
 	enum cand_state prev = c->state;
-	const char *src = job->from_accounting ? "accounting" : "controller";
+	struct job_report rep = {
+		.state = next, .job_id = job->job_id,
+		.exit_code = job->exit_code, .exit_signal = job->exit_signal,
+		.start_time = (long)job->start_time,
+		.end_time = (long)job->end_time, .nodes = job->nodes,
+		.reason = job->reason,
+		.source = job->from_accounting ? "accounting" : "controller",
+	};
 	int ret;
 
 	if (next == prev && (next != CS_RUNNING || c->nodes[0]))
 		return 0;
-	ret = runner_event(r, false, "state", c->name,
-	                   "state=%s job=%" PRIu32 " exit=%d signal=%d "
-	                   "start=%ld end=%ld nodes=%s reason=%s source=%s",
-	                   cand_state_name(next), job->job_id,
-	                   job->exit_code, job->exit_signal,
-	                   (long)job->start_time, (long)job->end_time,
-	                   job->nodes[0] ? job->nodes : "-",
-	                   job->reason[0] ? job->reason : "-", src);
+	ret = store_job_state(r->store, c, &rep);
 	if (ret == 0 && r->verbosity >= 0 && next != prev)
 		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 "%s%s)\n",
 		        c->name, cand_state_name(prev), cand_state_name(next),
@@ -499,17 +117,16 @@ maybe_retry(struct runner *r, struct cand_status *c)
 {
 	if (c->state != CS_NODE_FAIL && c->state != CS_PREEMPTED)
 		return 0;
-	if (c->attempt > r->campaign.limits.retries)
+	if (c->attempt > r->store->campaign.limits.retries)
 		return 0;
 	if (r->verbosity >= 0)
 		fprintf(r->out, "%s: retrying (attempt %d of %d)%s%s\n",
 		        c->name, c->attempt + 1,
-		        r->campaign.limits.retries + 1,
+		        r->store->campaign.limits.retries + 1,
 		        c->state == CS_NODE_FAIL ? " avoiding " : "",
 		        c->state == CS_NODE_FAIL ? c->nodes : "");
-	return runner_event(r, false, "retry", c->name, "exclude=%s",
-	                    c->state == CS_NODE_FAIL && c->nodes[0]
-	                        ? c->nodes : "-");
+	return store_retry(r->store, c,
+	                   c->state == CS_NODE_FAIL ? c->nodes : "");
 }
 
 static const struct slurm_job *
@@ -554,9 +171,9 @@ lookup_accounting(struct runner *r, struct cand_status *c,
 static enum cand_state
 state_from_output(const struct runner *r, const struct cand_status *c)
 {
-	char *path = xasprintf("%s/runs/%s/slurm-%" PRIu32 ".out", r->dir,
-	                       c->name, c->job_id);
-	FILE *f = fopen(path, "r");
+	char *path = xasprintf("%s/runs/%s/slurm-%" PRIu32 ".out",
+	                       r->store->dir, c->name, c->job_id);
+	FILE *f = fopen_regular(path);
 	enum cand_state st = CS_FAILED;
 	char line[4096];
 
@@ -586,6 +203,7 @@ state_from_output(const struct runner *r, const struct cand_status *c)
 static int
 job_unknown(struct runner *r, struct cand_status *c)
 {
+	struct job_report rep = { 0 };
 	enum cand_state st;
 
 	if (c->state == CS_SUBMITTING) {
@@ -594,8 +212,7 @@ job_unknown(struct runner *r, struct cand_status *c)
 		if (r->verbosity >= 0)
 			fprintf(r->out, "%s: job %s never reached Slurm; "
 			        "queued again\n", c->name, c->tag);
-		return runner_event(r, false, "queued", c->name, "lost=%s",
-		                    c->tag);
+		return store_requeue_lost(r->store, c);
 	}
 	st = state_from_output(r, c);
 	if (r->verbosity >= 0)
@@ -603,10 +220,11 @@ job_unknown(struct runner *r, struct cand_status *c)
 		        "from its output)\n", c->name,
 		        cand_state_name(c->state), cand_state_name(st),
 		        c->job_id);
-	return runner_event(r, false, "state", c->name,
-	                    "state=%s job=%" PRIu32 " reason=%s source=log",
-	                    cand_state_name(st), c->job_id,
-	                    st == CS_FAILED ? "vanished" : "-");
+	rep.state = st;
+	rep.job_id = c->job_id;
+	rep.reason = st == CS_FAILED ? "vanished" : "";
+	rep.source = "log";
+	return store_job_state(r->store, c, &rep);
 }
 
 /* One candidate's job: controller, then accounting, then its output. */
@@ -651,11 +269,11 @@ runner_poll(struct runner *r)
 
 	/* A retry is decided right after the failure is recorded; a crash
 	 * between the two must not cost the candidate its retry. */
-	for (int i = 0; i < r->st.n; i++)
-		if (maybe_retry(r, &r->st.v[i]) != 0)
-			return EXIT_DATAERR;
-	for (int i = 0; i < r->st.n; i++)
-		any |= cand_state_active(r->st.v[i].state);
+	for (int i = 0; i < r->store->st.n; i++)
+		if (maybe_retry(r, &r->store->st.v[i]) != 0)
+			return EXIT_IOERR;
+	for (int i = 0; i < r->store->st.n; i++)
+		any |= cand_state_active(r->store->st.v[i].state);
 	if (!any)
 		return 0;
 	if ((ret = runner_slurm(r)) != 0)
@@ -666,12 +284,13 @@ runner_poll(struct runner *r)
 		return EXIT_TEMPFAIL;
 	}
 	strbuf_release(&err);
-	for (int i = 0; i < r->st.n; i++) {
-		struct cand_status *c = &r->st.v[i];
+	store_mark_polled(r->store);
+	for (int i = 0; i < r->store->st.n; i++) {
+		struct cand_status *c = &r->store->st.v[i];
 
 		if (cand_state_active(c->state) &&
 		    poll_one(r, c, jobs, n, &unreachable) != 0)
-			return EXIT_DATAERR;
+			return EXIT_IOERR;
 	}
 	return unreachable ? EXIT_TEMPFAIL : 0;
 }
@@ -684,10 +303,11 @@ read_script(const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	char buf[8192];
 	size_t n;
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen_regular(path);
 
 	if (f == NULL) {
-		error_errno("cannot read job script '%s'", path);
+		error("cannot read job script '%s': %s", path,
+		      open_error(errno));
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
@@ -702,8 +322,8 @@ next_queued(struct runner *r)
 {
 	struct cand_status *best = NULL;
 
-	for (int i = 0; i < r->st.n; i++) {
-		struct cand_status *c = &r->st.v[i];
+	for (int i = 0; i < r->store->st.n; i++) {
+		struct cand_status *c = &r->store->st.v[i];
 
 		if (c->state != CS_QUEUED)
 			continue;
@@ -729,7 +349,7 @@ fill_request(const struct runner *r, const struct cand_status *c,
              struct slurm_submit_req *req, const char *run,
              const char *out)
 {
-	const struct campaign *k = &r->campaign;
+	const struct campaign *k = &r->store->campaign;
 
 	memset(req, 0, sizeof(*req));
 	req->name = c->tag;
@@ -751,14 +371,15 @@ fill_request(const struct runner *r, const struct cand_status *c,
 static int
 runner_extras(const struct runner *r, struct sbatch_extras *x)
 {
-	const struct str_list *d = &r->campaign.slurm.directives;
+	const struct str_list *d = &r->store->campaign.slurm.directives;
 	struct strbuf why = STRBUF_INIT;
 	int ret = 0;
 
 	memset(x, 0, sizeof(*x));
 	for (int i = 0; i < d->n && !ret; i++)
 		if (sbatch_extras_add(x, d->v[i], &why))
-			ret = error("%s: slurm.directives: %s", r->dir, why.buf);
+			ret = error("%s: slurm.directives: %s", r->store->dir,
+			            why.buf);
 	strbuf_release(&why);
 	return ret;
 }
@@ -774,7 +395,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	struct slurm_submit_req req;
 	struct sbatch_extras extras;
 	struct strbuf err = STRBUF_INIT;
-	char *run = xasprintf("%s/runs/%s", r->dir, c->name);
+	char *run = xasprintf("%s/runs/%s", r->store->dir, c->name);
 	char *out = xasprintf("%s/slurm-%%j.out", run);
 	char *spath = xasprintf("%s/job.sbatch", run);
 	char tag[64], *script = read_script(spath);
@@ -783,11 +404,12 @@ submit_one(struct runner *r, struct cand_status *c)
 
 	if (script == NULL || runner_extras(r, &extras))
 		goto cleanup;
-	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->st.campaign_id, c->rank,
+	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id, c->rank,
 	         c->attempt + 1);
-	if (runner_event(r, true, "intent", c->name, "tag=%s attempt=%d "
-	                 "time=%ld", tag, c->attempt + 1, (long)time(NULL)))
+	if (store_intent(r->store, c, tag) != 0) {
+		ret = EXIT_IOERR;
 		goto cleanup;
+	}
 	fill_request(r, c, &req, run, out);
 	req.script = script;
 	req.extras = &extras;
@@ -798,16 +420,15 @@ submit_one(struct runner *r, struct cand_status *c)
 		ret = EXIT_TEMPFAIL;
 	} else if (s != SLURM_E_OK) {
 		error("Slurm rejected %s: %s", c->name, err.buf);
-		ret = runner_event(r, false, "rejected", c->name, "reason=%s",
-		                   "rejected") ? EXIT_DATAERR : 0;
+		r->rejected++;
+		ret = store_rejected(r->store, c, "rejected") ? EXIT_IOERR : 0;
 	} else {
 		/* Fault injection for the exactly-once test (as git's
 		 * GIT_TEST_* variables): die between the call and the record. */
 		if (getenv("PARATUNE_TEST_KILL_AFTER_SUBMIT"))
 			raise(SIGKILL);
-		ret = runner_event(r, false, "submitted", c->name,
-		                   "job=%" PRIu32 " time=%ld", id,
-		                   (long)time(NULL)) ? EXIT_DATAERR : 0;
+		r->submitted++;
+		ret = store_submitted(r->store, c, id) ? EXIT_IOERR : 0;
 		if (ret == 0 && r->verbosity >= 0)
 			fprintf(r->out, "%s: submitted as job %" PRIu32 " (%s)\n",
 			        c->name, id, tag);
@@ -824,16 +445,18 @@ cleanup:
 int
 runner_submit_due(struct runner *r, bool dry_run)
 {
-	int limit = r->sequential ? 1 : r->campaign.limits.max_concurrent_jobs;
-	int active = active_count(&r->st), ret;
+	const struct store *s = r->store;
+	int limit = s->st.sequential ? 1
+	            : s->campaign.limits.max_concurrent_jobs;
+	int active = active_count(&s->st), ret;
 	struct cand_status *c;
 
 	if (dry_run) {
-		for (int i = 0; i < r->st.n; i++)
-			if (r->st.v[i].state == CS_QUEUED)
+		for (int i = 0; i < r->store->st.n; i++)
+			if (r->store->st.v[i].state == CS_QUEUED)
 				fprintf(r->out, "would submit %s%s\n",
-				        r->st.v[i].name,
-				        r->st.v[i].base ? " (base)" : "");
+				        r->store->st.v[i].name,
+				        r->store->st.v[i].base ? " (base)" : "");
 		return 0;
 	}
 	while (active < limit && (c = next_queued(r)) != NULL) {
@@ -841,7 +464,46 @@ runner_submit_due(struct runner *r, bool dry_run)
 			return ret;
 		if ((ret = submit_one(r, c)) != 0)
 			return ret;
-		active++;
+		active += cand_state_active(c->state);
 	}
 	return 0;
+}
+
+/* ---- cancelling ------------------------------------------------------------------- */
+
+int
+runner_cancel_all(struct runner *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct state *st = &r->store->st;
+	int ret = 0, s;
+
+	for (int i = 0; i < st->n && ret == 0; i++) {
+		struct cand_status *c = &st->v[i];
+
+		if (c->state != CS_QUEUED && !cand_state_active(c->state))
+			continue;
+		if (c->job_id && (ret = runner_slurm(r)) != 0)
+			break;
+		/* A job Slurm may still run is never recorded as
+		 * cancelled: resume would stop polling it.  One Slurm has
+		 * forgotten (NOT_FOUND) can run no more. */
+		if (c->job_id && (s = slurm_cancel(r->slurm, c->job_id, &err))
+		                 != SLURM_E_OK && s != SLURM_E_NOT_FOUND) {
+			error("cannot cancel job %" PRIu32 " of %s: %s",
+			      c->job_id, c->name, err.buf);
+			ret = s == SLURM_E_UNREACHABLE ? EXIT_TEMPFAIL
+			                               : EXIT_UNAVAILABLE;
+			break;
+		}
+		if (store_cancelled(r->store, c) != 0) {
+			ret = EXIT_IOERR;
+			break;
+		}
+		if (r->verbosity >= 0)
+			fprintf(r->out, "%s: cancelled%s\n", c->name,
+			        c->job_id ? "" : " (not submitted)");
+	}
+	strbuf_release(&err);
+	return ret;
 }

@@ -197,3 +197,36 @@ path_dir(const char *path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
 }
+
+FILE *
+fopen_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		if (fstat(fd, &st) == 0)
+			e = EINVAL;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	/* Reads of a regular file never block; clear the flag anyway so
+	 * that stdio sees an ordinary descriptor. */
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f = fdopen(fd, "r");
+	if (f == NULL)
+		close(fd);
+	return f;
+}
+
+const char *
+open_error(int e)
+{
+	return e == EINVAL ? "not a regular file" : strerror(e);
+}

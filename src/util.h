@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct strbuf;
 
@@ -24,6 +25,15 @@ int mkdir_p(const char *path, int mode);
 /* Remove a directory tree; 0 or -1. Does not follow symlinks. */
 int remove_tree(const char *path);
 bool path_exists(const char *path);
+/*
+ * Open path for reading as a file a user could have planted: no symbolic
+ * link is followed, a FIFO or device never blocks the open, and anything
+ * but a regular file is refused.  NULL with errno set (ELOOP for a link,
+ * EINVAL for what is not a regular file: open_error() spells it).
+ */
+FILE *fopen_regular(const char *path);
+/* strerror(e), with fopen_regular's EINVAL spelled "not a regular file". */
+const char *open_error(int e);
 /* The directory part of path, allocated: "." without a slash, "/" for
  * a file in the root. */
 char *path_dir(const char *path);

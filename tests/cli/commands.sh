@@ -148,7 +148,7 @@ else ko "same candidates from the frozen campaign"; fi
 expect "list" 0 "$PT" list "$T/demo" --format json
 json "list JSON parses"
 [ "$(jget 0.rank)" = 1 ] && ok "list ranks from 1" || ko "list ranks from 1"
-expect "list of a missing directory" 65 "$PT" list "$T/none"
+expect "list of a missing directory" 66 "$PT" list "$T/none"
 expect "status of a fresh plan" 0 "$PT" status "$T/demo"
 has "status shows planned" "planned" "$T/out"
 expect "submit --dry-run" 0 "$PT" submit "$T/demo" --dry-run --top 2

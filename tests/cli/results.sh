@@ -331,7 +331,7 @@ same "every CSV column and JSON key in RESULT FILES" "$missing" ""
 # ---- errors ----------------------------------------------------------------
 expect "negative --top" 64 "$PT" results "$D" --top -1
 expect "unknown format" 64 "$PT" results "$D" --format xml
-expect "missing directory" 65 "$PT" results "$T/none"
+expect "missing directory" 66 "$PT" results "$T/none"
 rm -rf "$R" && mkdir "$T/elsewhere" && ln -s "$T/elsewhere" "$R"
 expect "a symbolic link at DIR/results is refused" 73 "$PT" results "$D"
 has "... saying why" "symbolic link" "$T/err"

@@ -13,14 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "campaign.h"
+#include "store.h"
 #include "cmd.h"
 #include "error.h"
 #include "harness.h"
 #include "plan.h"
 #include "report.h"
 #include "results.h"
-#include "state.h"
+#include "store-int.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -369,7 +369,7 @@ plan_campaign(const char *tmp, char **dir)
 	*dir = xasprintf("%s/camp", tmp);
 	ret = plan_build(&p, &ctx, conf, NULL);
 	if (ret == 0) {
-		ret = campaign_dir_create(*dir, &p.campaign, &p.res,
+		ret = store_create(*dir, &p.campaign, &p.res,
 		                          p.summary.buf, false);
 		plan_release(&p);
 	}
@@ -520,7 +520,7 @@ test_campaign_dir(void)
 	struct results_opts o = RESULTS_OPTS_INIT;
 
 	CU_ASSERT_EQUAL_FATAL(plan_campaign(tmp, &dir), 0);
-	CU_ASSERT_EQUAL_FATAL(campaign_read_candidates(dir, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_candidates(dir, &t), 0);
 	CU_ASSERT_EQUAL_FATAL(t.n, 3);
 	CU_ASSERT_EQUAL_FATAL(state_load(dir, &st), 0);
 	set_candidate(dir, &st, name_of(&t, 1), CS_COMPLETED, 101, 0,

@@ -1,7 +1,7 @@
 /*
  * test-state.c - the state checkpoint and the journal: round trips,
  * truncation and corruption reported by line, torn journal lines, gaps,
- * and recovery by replay.
+ * typed events and their replay, and values out of range refused.
  */
 #include "autoconfig.h"
 
@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "runner.h"
-#include "state.h"
+#include "store-int.h"
 #include "xalloc.h"
 
 static void
@@ -88,7 +87,7 @@ test_truncated_and_corrupt(void)
 {
 	char *dir = harness_tmpdir();
 	char *path = xasprintf("%s/state", dir);
-	struct load_arg la = { dir, { { 0 }, 0, NULL, 0, 0 } };
+	struct load_arg la = { dir, { { 0 }, 0, false, NULL, 0, 0 } };
 	struct state a;
 	char *err, *text;
 	size_t len;
@@ -117,11 +116,57 @@ test_truncated_and_corrupt(void)
 	free(dir);
 }
 
+/* A state a user edited: a candidate twice, values out of range. */
+static void
+test_state_refused(void)
+{
+	static const struct { const char *line, *msg; } cases[] = {
+		{ "a state=queued rank=1\na state=queued rank=2\n",
+		  "state:5: candidate named twice" },
+		{ "a state=pending rank=1 job=4294967296\n", "state:4: malformed" },
+		{ "a state=pending rank=1 job=-1\n", "state:4: malformed" },
+		{ "a state=queued rank=1 attempt=1001\n", "state:4: malformed" },
+		{ "a state=queued rank=0\n", "state:4: malformed" },
+		{ "a state=queued rank=1 base=2\n", "state:4: malformed" },
+	};
+	char *dir = harness_tmpdir();
+	char *path = xasprintf("%s/state", dir);
+	struct load_arg la = { dir, { { 0 }, 0, false, NULL, 0, 0 } };
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = xasprintf("# paratune state 1\ncampaign x\n"
+		                       "journal 1\n%send\n", cases[i].line);
+		char *err;
+		int ret;
+
+		write_text(path, text);
+		err = harness_capture_stderr(load_fn, &la, &ret);
+		CU_ASSERT_EQUAL(ret, -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+		free(err);
+		free(text);
+	}
+	/* The flag of submit --sequential survives the checkpoint. */
+	write_text(path, "# paratune state 1\ncampaign x\njournal 1\n"
+	                 "sequential 1\na state=queued rank=1\nend\n");
+	CU_ASSERT_EQUAL(state_load(dir, &la.st), 0);
+	CU_ASSERT(la.st.sequential);
+	CU_ASSERT_EQUAL(state_save(dir, &la.st), 0);
+	state_release(&la.st);
+	CU_ASSERT_EQUAL(state_load(dir, &la.st), 0);
+	CU_ASSERT(la.st.sequential);
+	state_release(&la.st);
+	free(path);
+	harness_rmtree(dir);
+	free(dir);
+}
+
 static int
-collect(const struct journal_entry *e, void *arg)
+collect(const struct journal_entry *e, const char *path, void *arg)
 {
 	struct strbuf *sb = arg;
 
+	(void)path;
 	strbuf_addf(sb, "%ld %s %s %s|", e->seq, e->event, e->name, e->detail);
 	return 0;
 }
@@ -130,7 +175,7 @@ static void
 test_journal_append_and_replay(void)
 {
 	char *dir = harness_tmpdir();
-	struct journal j;
+	struct store_journal j;
 	struct strbuf sb = STRBUF_INIT;
 	char buf[32];
 
@@ -161,7 +206,7 @@ test_torn_line_trimmed(void)
 {
 	char *dir = harness_tmpdir();
 	char *path = xasprintf("%s/journal.log", dir);
-	struct journal j;
+	struct store_journal j;
 	struct strbuf sb = STRBUF_INIT;
 	int fd;
 
@@ -213,45 +258,191 @@ test_gap_detected(void)
 	free(dir);
 }
 
+/* Parse one journal line's parts and apply it; the result of both. */
+static int
+apply_line(struct state *st, long seq, const char *event, const char *name,
+           const char *detail)
+{
+	struct journal_entry e;
+	struct store_event ev;
+
+	memset(&e, 0, sizeof(e));
+	e.seq = seq;
+	e.lineno = (int)seq;
+	snprintf(e.event, sizeof e.event, "%s", event);
+	snprintf(e.name, sizeof e.name, "%s", name);
+	snprintf(e.detail, sizeof e.detail, "%s", detail);
+	if (store_event_parse(&e, "journal.log", &ev) != 0)
+		return -1;
+	return store_event_apply(st, &ev, "journal.log");
+}
+
+struct apply_arg {
+	struct state *st;
+	const char *event, *name, *detail;
+};
+
+static int
+apply_fn(void *arg)
+{
+	struct apply_arg *a = arg;
+
+	return apply_line(a->st, 9, a->event, a->name, a->detail);
+}
+
 /* The state is a fold of the journal: events move candidates. */
 static void
 test_apply_events(void)
 {
 	struct state st;
-	struct journal_entry e;
-	bool seq = false;
+	const char *c = "llama_8b_tp_2";
 
 	two_candidates(&st);
-	memset(&e, 0, sizeof(e));
-	e.seq = 7;
-	strcpy(e.name, "llama_8b_tp_2");
-	strcpy(e.event, "queued");
-	CU_ASSERT_EQUAL(runner_apply(&st, &e, &seq), 0);
+	CU_ASSERT_EQUAL(apply_line(&st, 3, "queued", c, "-"), 0);
 	CU_ASSERT_EQUAL(st.v[1].state, CS_QUEUED);
-	strcpy(e.event, "intent");
-	strcpy(e.detail, "tag=pt-0a1b2c3d-2-1 attempt=1 time=100");
-	CU_ASSERT_EQUAL(runner_apply(&st, &e, &seq), 0);
+	CU_ASSERT_EQUAL(apply_line(&st, 4, "intent", c,
+	                           "tag=pt-0a1b2c3d-2-1 attempt=1 time=100"), 0);
 	CU_ASSERT_EQUAL(st.v[1].state, CS_SUBMITTING);
 	CU_ASSERT_STRING_EQUAL(st.v[1].tag, "pt-0a1b2c3d-2-1");
 	CU_ASSERT_EQUAL(st.v[1].attempt, 1);
-	strcpy(e.event, "submitted");
-	strcpy(e.detail, "job=99 time=101");
-	runner_apply(&st, &e, &seq);
+	CU_ASSERT_EQUAL(apply_line(&st, 5, "submitted", c, "job=99 time=101"),
+	                0);
 	CU_ASSERT_EQUAL(st.v[1].state, CS_PENDING);
 	CU_ASSERT_EQUAL(st.v[1].job_id, 99);
-	strcpy(e.event, "state");
-	strcpy(e.detail, "state=node_fail job=99 nodes=gpu3 source=controller");
-	runner_apply(&st, &e, &seq);
+	CU_ASSERT_EQUAL(apply_line(&st, 6, "state", c, "state=node_fail "
+	                           "job=99 nodes=gpu3 source=controller"), 0);
 	CU_ASSERT_EQUAL(st.v[1].state, CS_NODE_FAIL);
-	strcpy(e.event, "retry");
-	strcpy(e.detail, "exclude=gpu3");
-	runner_apply(&st, &e, &seq);
+	CU_ASSERT_EQUAL(apply_line(&st, 7, "retry", c, "exclude=gpu3"), 0);
 	CU_ASSERT_EQUAL(st.v[1].state, CS_QUEUED);
 	CU_ASSERT_STRING_EQUAL(st.v[1].exclude, "gpu3");
-	CU_ASSERT_EQUAL(st.journal_seq, 7);
-	strcpy(e.name, "nobody");
-	CU_ASSERT_EQUAL(runner_apply(&st, &e, &seq), -1);
+	CU_ASSERT_EQUAL(apply_line(&st, 8, "policy", "-", "sequential=1"), 0);
+	CU_ASSERT(st.sequential);
+	CU_ASSERT_EQUAL(st.journal_seq, 8);
 	state_release(&st);
+}
+
+/* What the journal says is checked as strictly as the state: an edited
+ * line is refused naming the file and line, never half applied. */
+static void
+test_events_refused(void)
+{
+	static const struct { const char *event, *name, *detail, *msg; }
+	cases[] = {
+		{ "queued", "nobody", "-", "unknown candidate 'nobody'" },
+		{ "bogus", "llama_8b_tp_1", "-", "unknown event 'bogus'" },
+		{ "submitted", "llama_8b_tp_1", "job=-4", "invalid value" },
+		{ "submitted", "llama_8b_tp_1", "job=4294967296",
+		  "invalid value" },
+		{ "intent", "llama_8b_tp_1", "tag=x attempt=0", "invalid value" },
+		{ "intent", "llama_8b_tp_1", "tag=x attempt=1001",
+		  "invalid value" },
+		{ "intent", "llama_8b_tp_1", "attempt=1", "lacks a value" },
+		{ "state", "llama_8b_tp_1", "state=weird", "invalid value" },
+		{ "state", "llama_8b_tp_1", "state=failed color=red",
+		  "invalid value 'color=red'" },
+		{ "finished", "llama_8b_tp_1", "-", "with a candidate" },
+		{ "queued", "-", "-", "without a candidate" },
+	};
+	struct state st;
+
+	two_candidates(&st);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct apply_arg a = { &st, cases[i].event, cases[i].name,
+		                       cases[i].detail };
+		int ret;
+		char *err = harness_capture_stderr(apply_fn, &a, &ret);
+
+		CU_ASSERT_EQUAL(ret, -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "journal.log"));
+		if (strstr(err, cases[i].msg) == NULL)
+			fprintf(stderr, "case %zu: '%s'\n", i, err);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+		free(err);
+	}
+	/* Nothing of the refused lines reached the candidates. */
+	CU_ASSERT_EQUAL(st.v[0].state, CS_RUNNING);
+	CU_ASSERT_EQUAL(st.v[0].job_id, 4242);
+	CU_ASSERT_EQUAL(st.v[0].attempt, 0);
+	state_release(&st);
+}
+
+static int
+replay_into(const struct journal_entry *e, const char *path, void *arg)
+{
+	struct store_event ev;
+
+	return store_event_parse(e, path, &ev) ||
+	       store_event_apply(arg, &ev, path) ? -1 : 0;
+}
+
+/* A transition journals exactly what its replay rebuilds: apply the
+ * journal written by the typed functions to a fresh copy and compare. */
+static void
+test_transitions_replay(void)
+{
+	char *dir = harness_tmpdir();
+	struct store s;
+	struct state copy;
+	struct job_report rep = { CS_RUNNING, 77, 0, 0, 1000, 0,
+	                          "gpu[1-2]", "", "controller" };
+	struct cand_status *c;
+
+	memset(&s, 0, sizeof(s));
+	s.dir = dir;
+	two_candidates(&s.st);
+	two_candidates(&copy);
+	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
+	c = &s.st.v[1];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_set_sequential(&s), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	rep.state = CS_NODE_FAIL;
+	rep.reason = "a reason with spaces";
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_EQUAL(store_retry(&s, c, c->nodes), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-2"), 0);
+	CU_ASSERT_EQUAL(store_requeue_lost(&s, c), 0);
+	CU_ASSERT_EQUAL(store_cancelled(&s, &s.st.v[0]), 0);
+	CU_ASSERT_EQUAL(store_finished(&s), 0);
+	CU_ASSERT_EQUAL(s.transitions, 11);
+	CU_ASSERT_EQUAL(c->state, CS_QUEUED);
+	CU_ASSERT_EQUAL(c->attempt, 2);
+	CU_ASSERT_STRING_EQUAL(c->exclude, "gpu[1-2]");
+	CU_ASSERT_STRING_EQUAL(c->reason, "a_reason_with_spaces");
+	journal_close(&s.journal);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		CU_ASSERT_EQUAL(journal_replay(dir, 0, collect, &sb), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "3 intent llama_8b_tp_2 "
+		                              "tag=pt-0a1b2c3d-2-1 attempt=1 "));
+		CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "9 queued llama_8b_tp_2 "
+		                              "lost=pt-0a1b2c3d-2-2|"));
+		strbuf_release(&sb);
+	}
+	CU_ASSERT_EQUAL(journal_replay(dir, 0, replay_into, &copy), 0);
+	for (int i = 0; i < 2; i++) {
+		const struct cand_status *x = &s.st.v[i], *y = &copy.v[i];
+
+		CU_ASSERT_EQUAL(x->state, y->state);
+		CU_ASSERT_EQUAL(x->attempt, y->attempt);
+		CU_ASSERT_EQUAL(x->job_id, y->job_id);
+		CU_ASSERT_EQUAL(x->start_time, y->start_time);
+		CU_ASSERT_EQUAL(x->submit_time, y->submit_time);
+		CU_ASSERT_STRING_EQUAL(x->tag, y->tag);
+		CU_ASSERT_STRING_EQUAL(x->nodes, y->nodes);
+		CU_ASSERT_STRING_EQUAL(x->reason, y->reason);
+		CU_ASSERT_STRING_EQUAL(x->exclude, y->exclude);
+		CU_ASSERT_STRING_EQUAL(x->source, y->source);
+	}
+	CU_ASSERT(copy.sequential);
+	CU_ASSERT_EQUAL(copy.journal_seq, 11);
+	state_release(&copy);
+	state_release(&s.st);
+	harness_rmtree(dir);
+	free(dir);
 }
 
 static const struct harness_test state_tests[] = {
@@ -261,6 +452,9 @@ static const struct harness_test state_tests[] = {
 	{ "torn journal line trimmed", test_torn_line_trimmed },
 	{ "journal gap detected", test_gap_detected },
 	{ "events fold into the state", test_apply_events },
+	{ "edited journal lines refused", test_events_refused },
+	{ "transitions replay to the same state", test_transitions_replay },
+	{ "edited state refused", test_state_refused },
 	{ NULL, NULL },
 };
 

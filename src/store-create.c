@@ -1,0 +1,304 @@
+/*
+ * store-create.c - creating a campaign directory (plan): every file
+ * built in a temporary directory beside it, then renamed into place,
+ * never over anything that appeared meanwhile, and never over a
+ * campaign whose jobs are still in Slurm.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "jobscript.h"
+#include "store-int.h"
+#include "util.h"
+#include "xalloc.h"
+
+static int
+write_text(const char *dir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
+
+	free(path);
+	return ret;
+}
+
+/* A campaign id for job tags: random, so that two plans of the same
+ * campaign never share tags in Slurm's accounting. */
+static void
+new_campaign_id(char *buf, size_t len)
+{
+	unsigned char r[4] = { 0 };
+
+	if (getentropy(r, sizeof r) != 0) {
+		unsigned long x = (unsigned long)time(NULL) ^
+		                  ((unsigned long)getpid() << 16);
+
+		memcpy(r, &x, sizeof r);
+	}
+	snprintf(buf, len, "%02x%02x%02x%02x", r[0], r[1], r[2], r[3]);
+}
+
+/* Every candidate planned, and the journal's first line. */
+static int
+write_initial_state(const char *dir, const struct grid_result *res)
+{
+	struct state st;
+	struct store_journal j;
+	int ret;
+
+	memset(&st, 0, sizeof(st));
+	new_campaign_id(st.campaign_id, sizeof st.campaign_id);
+	st.v = xcalloc((size_t)res->n + 1, sizeof(*st.v));
+	st.n = st.alloc = res->n;
+	for (int i = 0; i < res->n; i++) {
+		struct cand_status *c = &st.v[i];
+
+		snprintf(c->name, sizeof c->name, "%s", res->v[i].name);
+		c->state = CS_PLANNED;
+		c->rank = res->v[i].rank;
+		c->base = res->v[i].base;
+		c->unsafe = res->v[i].est.memory_status != MEM_SAFE;
+	}
+	ret = journal_open(&j, dir);
+	if (ret == 0) {
+		ret = store_event_planned(&j, st.campaign_id, res->n);
+		st.journal_seq = j.seq;
+		journal_close(&j);
+	}
+	if (ret == 0)
+		ret = state_save(dir, &st);
+	state_release(&st);
+	return ret;
+}
+
+/*
+ * Render a candidate's job script into tmp/runs/NAME/job.sbatch, with
+ * the paths it will have once tmp is renamed to final_dir, so a user can
+ * read every script before anything is submitted.
+ */
+static int
+write_job_script(const char *tmp, const char *final_dir,
+                 const struct campaign *c, const struct candidate *cand)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *run = xasprintf("%s/runs/%s", tmp, cand->name);
+	char *final_run = xasprintf("%s/runs/%s", final_dir, cand->name);
+	char *path = xasprintf("%s/job.sbatch", run);
+	int ret = -1;
+
+	if (mkdir_p(run, 0755) == 0 &&
+	    jobscript_render(c, &cand->layout, cand->name, final_dir,
+	                     final_run, NULL, &sb) == 0)
+		ret = write_file_atomic(path, sb.buf, sb.len, 0755);
+	strbuf_release(&sb);
+	free(path);
+	free(final_run);
+	free(run);
+	return ret;
+}
+
+/* Fill a fresh directory with every file of the plan. */
+static int
+fill_dir(const char *tmp, const char *final_dir, const struct campaign *c,
+         const struct grid_result *res, const char *summary)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *runs = xasprintf("%s/runs", tmp);
+	int ret = -1;
+
+	campaign_write(c, &sb, false);
+	if (write_text(tmp, "campaign.conf", &sb) != 0)
+		goto cleanup;
+	strbuf_reset(&sb);
+	candidates_csv_write(&sb, res, c->precision);
+	if (write_text(tmp, "candidates.csv", &sb) != 0)
+		goto cleanup;
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, summary);
+	if (write_text(tmp, "plan.txt", &sb) != 0 || mkdir_p(runs, 0755))
+		goto cleanup;
+	for (int i = 0; i < res->n; i++)
+		if (write_job_script(tmp, final_dir, c, &res->v[i]) != 0)
+			goto cleanup;
+	ret = write_initial_state(tmp, res);
+cleanup:
+	free(runs);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* dir made absolute through its parent (dir itself need not exist). */
+static char *
+absolute_path(const char *dir)
+{
+	char *copy = xstrdup(dir), *slash, real[PATH_MAX], *res;
+	const char *base;
+
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = '\0';
+	slash = strrchr(copy, '/');
+	if (slash == NULL) {
+		base = copy;
+		res = realpath(".", real) ? xasprintf("%s/%s", real, base)
+		                          : xstrdup(copy);
+	} else {
+		*slash = '\0';
+		base = slash + 1;
+		res = realpath(copy[0] ? copy : "/", real)
+		      ? xasprintf("%s/%s", strcmp(real, "/") ? real : "", base)
+		      : xstrdup(dir);
+	}
+	free(copy);
+	return res;
+}
+
+/*
+ * An existing campaign may be replaced only when Slurm has none of its
+ * jobs: replacing it would orphan them and lose their results.  On
+ * success the old campaign's lock is held in *old (closed by the
+ * caller), so that no resume submits from it while it is replaced.
+ */
+static int
+check_replaceable(const char *dir, struct store *old)
+{
+	char *state = xasprintf("%s/state", dir);
+	struct strbuf jobs = STRBUF_INIT;
+	bool campaign = path_exists(state);
+	int n = 0, ret;
+
+	free(state);
+	memset(old, 0, sizeof(*old));
+	old->lock_fd = old->journal.fd = -1;
+	if (!campaign)
+		return 0; /* not a campaign directory: nothing can be lost */
+	ret = store_open(old, dir, STORE_LOCK_TRY);
+	if (ret == 1)
+		return error("cannot replace '%s': another paratune is "
+		             "working on it", dir);
+	if (ret != 0)
+		return error("cannot replace '%s': its state cannot be read "
+		             "(move it away by hand if it is not needed)", dir);
+	for (int i = 0; i < old->st.n; i++) {
+		const struct cand_status *c = &old->st.v[i];
+
+		if (!cand_state_active(c->state))
+			continue;
+		if (n++ < 8)
+			strbuf_addf(&jobs, "%s%s (job %u, %s)", n > 1 ? ", " : "",
+			            c->name, (unsigned)c->job_id,
+			            cand_state_name(c->state));
+	}
+	if (n == 0) {
+		strbuf_release(&jobs);
+		return 0;
+	}
+	ret = error("cannot replace '%s': %d of its jobs may still be in "
+	            "Slurm: %s%s; run 'paratune cancel %s' first", dir, n,
+	            jobs.buf, n > 8 ? ", ..." : "", dir);
+	strbuf_release(&jobs);
+	store_close(old, false);
+	return ret;
+}
+
+/*
+ * Rename tmp to dir only when nothing is there: a directory that
+ * appeared while we planned (another plan, a user's files) is kept.
+ */
+static int
+rename_noreplace(const char *tmp, const char *dir)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno == EEXIST || errno == ENOTEMPTY)
+		return error("'%s' appeared while planning; it is kept (plan "
+		             "again, or use another directory)", dir);
+	if (errno != EINVAL && errno != ENOSYS)
+		return error_errno("cannot rename '%s' to '%s'", tmp, dir);
+	/* A file system without RENAME_NOREPLACE: an empty directory can
+	 * still be replaced in the instant between the check and the
+	 * rename, but nothing with files in it. */
+	if (path_exists(dir))
+		return error("'%s' appeared while planning; it is kept", dir);
+	if (rename(tmp, dir) != 0)
+		return error_errno("cannot rename '%s' to '%s'", tmp, dir);
+	return 0;
+}
+
+/* Make tmp a private, never world-writable directory beside dir. */
+static int
+make_temp_dir(char *tmp, const char *dir)
+{
+	mode_t mask;
+
+	if (mkdtemp(tmp) == NULL)
+		return error_errno("cannot create a directory beside '%s'", dir);
+	/* mkdtemp makes 0700; the campaign follows the user's umask, but
+	 * is never writable by others, who could replace its state and
+	 * journal whatever their own modes (a umask of 000). */
+	mask = umask(0);
+	umask(mask);
+	chmod(tmp, 0777 & ~(mask | S_IWOTH));
+	return 0;
+}
+
+int
+store_create(const char *dir, const struct campaign *c,
+             const struct grid_result *res, const char *summary,
+             bool force)
+{
+	char *tmp = xasprintf("%s.plan-XXXXXX", dir);
+	char *old_dir = NULL, *final_dir = NULL;
+	struct store old;
+	int ret = -1;
+
+	memset(&old, 0, sizeof(old));
+	old.lock_fd = old.journal.fd = -1;
+	if (path_exists(dir) && !force) {
+		error("'%s' already exists (use --force to replace it)", dir);
+		goto cleanup;
+	}
+	if (make_temp_dir(tmp, dir) != 0)
+		goto cleanup;
+	final_dir = absolute_path(dir);
+	if (fill_dir(tmp, final_dir, c, res, summary) != 0)
+		goto fail;
+	if (force && path_exists(dir)) {
+		if (check_replaceable(dir, &old) != 0)
+			goto fail;
+		/* Move the old one aside first so a failure keeps it. */
+		old_dir = xasprintf("%s.old-%ld", dir, (long)getpid());
+		if (rename(dir, old_dir) != 0) { /* NOLINT(readability-suspicious-call-argument): dir moves to old_dir */
+			error_errno("cannot move '%s' aside", dir);
+			goto fail;
+		}
+	}
+	if (rename_noreplace(tmp, dir) != 0) {
+		if (old_dir && rename(old_dir, dir) != 0)
+			error_errno("the old campaign is left at '%s'", old_dir);
+		goto fail;
+	}
+	if (old_dir)
+		remove_tree(old_dir);
+	ret = 0;
+	goto cleanup;
+fail:
+	remove_tree(tmp);
+cleanup:
+	store_close(&old, false);
+	free(final_dir);
+	free(old_dir);
+	free(tmp);
+	return ret;
+}

@@ -1,0 +1,587 @@
+/*
+ * store-event.c - the campaign's events: how each is written to the
+ * journal, read back, and applied to the state.
+ *
+ * Each transition is one typed function (store_queue, store_intent,
+ * ...) beside the one function that applies its event, so that what a
+ * command records and what a replay after a crash rebuilds cannot
+ * differ: both go through the apply function.  A journal line is
+ * "SEQ TIME EVENT NAME key=value...", every value range-checked when it
+ * is read back, since the journal is a file its owner can edit.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "error.h"
+#include "store-int.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* ---- payload fields ------------------------------------------------------ */
+
+enum ev_field {
+	F_CAMPAIGN, F_CANDIDATES, F_LOST, F_SEQUENTIAL, F_TAG, F_ATTEMPT,
+	F_TIME, F_STATE, F_JOB, F_EXIT, F_SIGNAL, F_START, F_END, F_NODES,
+	F_REASON, F_EXCLUDE, F_SOURCE, F_COUNT,
+};
+
+#define EVBIT(f) (1u << (f))
+
+static const char *const field_names[] = {
+	[F_CAMPAIGN] = "campaign", [F_CANDIDATES] = "candidates",
+	[F_LOST] = "lost", [F_SEQUENTIAL] = "sequential", [F_TAG] = "tag",
+	[F_ATTEMPT] = "attempt", [F_TIME] = "time", [F_STATE] = "state",
+	[F_JOB] = "job", [F_EXIT] = "exit", [F_SIGNAL] = "signal",
+	[F_START] = "start", [F_END] = "end", [F_NODES] = "nodes",
+	[F_REASON] = "reason", [F_EXCLUDE] = "exclude",
+	[F_SOURCE] = "source",
+};
+_Static_assert(sizeof field_names / sizeof field_names[0] == F_COUNT,
+               "a name for every event field");
+
+/* Where a string field lives in an event, and its size; NULL for a
+ * number. */
+static char *
+field_text(struct store_event *ev, enum ev_field f, size_t *len)
+{
+	switch (f) {
+	case F_CAMPAIGN: *len = sizeof ev->campaign_id; return ev->campaign_id;
+	case F_LOST:
+	case F_TAG: *len = sizeof ev->tag; return ev->tag;
+	case F_NODES: *len = sizeof ev->nodes; return ev->nodes;
+	case F_REASON: *len = sizeof ev->reason; return ev->reason;
+	case F_EXCLUDE: *len = sizeof ev->exclude; return ev->exclude;
+	case F_SOURCE: *len = sizeof ev->source; return ev->source;
+	default: return NULL;
+	}
+}
+
+/* A number field's value, for writing. */
+static long
+field_number(const struct store_event *ev, enum ev_field f)
+{
+	switch (f) {
+	case F_CANDIDATES: return ev->candidates;
+	case F_SEQUENTIAL: return ev->sequential;
+	case F_ATTEMPT: return ev->attempt;
+	case F_TIME: return ev->time;
+	case F_JOB: return (long)ev->job_id;
+	case F_EXIT: return ev->exit_code;
+	case F_SIGNAL: return ev->exit_signal;
+	case F_START: return ev->start_time;
+	case F_END: return ev->end_time;
+	default: return 0;
+	}
+}
+
+/* Store a number field read back, within its range; -1 outside it. */
+static int
+set_number(struct store_event *ev, enum ev_field f, long v)
+{
+	switch (f) {
+	case F_CANDIDATES:
+		if (v < 0 || v > INT_MAX) return -1;
+		ev->candidates = (int)v; return 0;
+	case F_SEQUENTIAL:
+		if (v < 0 || v > 1) return -1;
+		ev->sequential = v != 0; return 0;
+	case F_ATTEMPT:
+		if (v < 1 || v > STORE_MAX_ATTEMPT) return -1;
+		ev->attempt = (int)v; return 0;
+	case F_JOB:
+		if (v < 0 || v > (long)UINT32_MAX) return -1;
+		ev->job_id = (uint32_t)v; return 0;
+	case F_EXIT:
+	case F_SIGNAL:
+		if (v < INT_MIN || v > INT_MAX) return -1;
+		*(f == F_EXIT ? &ev->exit_code : &ev->exit_signal) = (int)v;
+		return 0;
+	case F_TIME: if (v < 0) return -1; ev->time = v; return 0;
+	case F_START: if (v < 0) return -1; ev->start_time = v; return 0;
+	case F_END: if (v < 0) return -1; ev->end_time = v; return 0;
+	default: return -1;
+	}
+}
+
+/* ---- the kinds of event -------------------------------------------------- */
+
+struct event_kind {
+	const char *name;
+	bool candidate;        /* names a candidate */
+	unsigned required;     /* fields it must carry */
+	unsigned written;      /* fields it writes, in enum order */
+	void (*apply)(struct state *st, struct cand_status *c,
+	              const struct store_event *ev);
+};
+
+static void apply_planned(struct state *, struct cand_status *,
+                          const struct store_event *);
+static void apply_queued(struct state *, struct cand_status *,
+                         const struct store_event *);
+static void apply_policy(struct state *, struct cand_status *,
+                         const struct store_event *);
+static void apply_intent(struct state *, struct cand_status *,
+                         const struct store_event *);
+static void apply_submitted(struct state *, struct cand_status *,
+                            const struct store_event *);
+static void apply_state(struct state *, struct cand_status *,
+                        const struct store_event *);
+static void apply_retry(struct state *, struct cand_status *,
+                        const struct store_event *);
+static void apply_rejected(struct state *, struct cand_status *,
+                           const struct store_event *);
+static void apply_cancelled(struct state *, struct cand_status *,
+                            const struct store_event *);
+
+#define JOB_FIELDS (EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_EXIT) | \
+	EVBIT(F_SIGNAL) | EVBIT(F_START) | EVBIT(F_END) | EVBIT(F_NODES) | \
+	EVBIT(F_REASON) | EVBIT(F_SOURCE))
+
+static const struct event_kind kinds[] = {
+	[EV_PLANNED] = { "planned", false, EVBIT(F_CAMPAIGN),
+		EVBIT(F_CAMPAIGN) | EVBIT(F_CANDIDATES), apply_planned },
+	[EV_QUEUED] = { "queued", true, 0, EVBIT(F_LOST), apply_queued },
+	[EV_POLICY] = { "policy", false, EVBIT(F_SEQUENTIAL),
+		EVBIT(F_SEQUENTIAL), apply_policy },
+	[EV_INTENT] = { "intent", true, EVBIT(F_TAG) | EVBIT(F_ATTEMPT),
+		EVBIT(F_TAG) | EVBIT(F_ATTEMPT) | EVBIT(F_TIME), apply_intent },
+	[EV_SUBMITTED] = { "submitted", true, EVBIT(F_JOB),
+		EVBIT(F_JOB) | EVBIT(F_TIME), apply_submitted },
+	[EV_STATE] = { "state", true, EVBIT(F_STATE), JOB_FIELDS,
+		apply_state },
+	[EV_RETRY] = { "retry", true, 0, EVBIT(F_EXCLUDE), apply_retry },
+	[EV_REJECTED] = { "rejected", true, 0, EVBIT(F_REASON),
+		apply_rejected },
+	[EV_CANCELLED] = { "cancelled", true, 0, EVBIT(F_JOB),
+		apply_cancelled },
+	[EV_FINISHED] = { "finished", false, 0, 0, NULL },
+};
+_Static_assert(sizeof kinds / sizeof kinds[0] == EV_COUNT,
+               "a kind for every event");
+
+const char *
+store_event_name(enum store_event_type t)
+{
+	return (unsigned)t < EV_COUNT ? kinds[t].name : "?";
+}
+
+/* ---- reading and writing lines -------------------------------------------- */
+
+/* Values never hold spaces or '=': anything odd becomes '_', so that a
+ * line stays one record whatever Slurm put in a reason or node list. */
+static void
+add_value(struct strbuf *sb, const char *v)
+{
+	if (*v == '\0')
+		strbuf_addch(sb, '-');
+	for (; *v; v++)
+		strbuf_addch(sb, (*v > ' ' && *v < 0x7f && *v != '=') ? *v
+		                                                      : '_');
+}
+
+/* The key=value words of an event, in a fixed order. */
+static void
+event_detail(const struct store_event *ev, struct strbuf *sb)
+{
+	unsigned fields = kinds[ev->type].written & ev->has;
+
+	for (int f = 0; f < F_COUNT; f++) {
+		char *text;
+		size_t len;
+
+		if (!(fields & EVBIT(f)))
+			continue;
+		strbuf_addf(sb, "%s%s=", sb->len ? " " : "", field_names[f]);
+		text = field_text((struct store_event *)ev, (enum ev_field)f,
+		                  &len);
+		if (f == F_STATE)
+			strbuf_addstr(sb, cand_state_name(ev->state));
+		else if (text)
+			add_value(sb, text);
+		else
+			strbuf_addf(sb, "%ld", field_number(ev, (enum ev_field)f));
+	}
+	if (sb->len == 0)
+		strbuf_addch(sb, '-');
+}
+
+/* One key=value word into ev; -1 when it is not valid. */
+static int
+parse_word(struct store_event *ev, const char *key, const char *v)
+{
+	char *end, *text;
+	size_t len;
+	long n;
+	int f, s;
+
+	for (f = 0; f < F_COUNT; f++)
+		if (!strcmp(key, field_names[f]))
+			break;
+	if (f == F_COUNT)
+		return -1;
+	ev->has |= EVBIT(f);
+	if (f == F_STATE)
+		return (s = cand_state_parse(v)) < 0 ? -1
+		       : (ev->state = (enum cand_state)s, 0);
+	text = field_text(ev, (enum ev_field)f, &len);
+	if (text) {
+		if (!strcmp(v, "-"))
+			v = "";
+		if (strlen(v) >= len)
+			return -1;
+		memcpy(text, v, strlen(v) + 1);
+		return 0;
+	}
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || end == v)
+		return -1;
+	return set_number(ev, (enum ev_field)f, n);
+}
+
+int
+store_event_parse(const struct journal_entry *e, const char *path,
+                  struct store_event *ev)
+{
+	char detail[sizeof e->detail], *save = NULL, *w;
+	int t;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = e->seq;
+	for (t = 0; t < EV_COUNT; t++)
+		if (!strcmp(e->event, kinds[t].name))
+			break;
+	if (t == EV_COUNT)
+		return error("%s:%d: unknown event '%s'", path, e->lineno,
+		             e->event);
+	ev->type = (enum store_event_type)t;
+	if (strcmp(e->name, "-"))
+		memcpy(ev->name, e->name, strlen(e->name) + 1);
+	memcpy(detail, e->detail, sizeof detail);
+	for (w = strtok_r(detail, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		int bad;
+
+		if (!strcmp(w, "-"))
+			continue;
+		if (eq == NULL)
+			bad = 1;
+		else {
+			*eq = '\0';
+			bad = parse_word(ev, w, eq + 1);
+			*eq = '=';
+		}
+		if (bad)
+			return error("%s:%d: %s event: invalid value '%s'", path,
+			             e->lineno, kinds[t].name, w);
+	}
+	if ((ev->has & kinds[t].required) != kinds[t].required)
+		return error("%s:%d: %s event lacks a value it needs", path,
+		             e->lineno, kinds[t].name);
+	if (kinds[t].candidate != (ev->name[0] != '\0'))
+		return error("%s:%d: %s event %s a candidate", path, e->lineno,
+		             kinds[t].name, kinds[t].candidate ? "without"
+		                                               : "with");
+	return 0;
+}
+
+int
+store_event_apply(struct state *st, const struct store_event *ev,
+                  const char *path)
+{
+	const struct event_kind *k = &kinds[ev->type];
+	struct cand_status *c = NULL;
+
+	st->journal_seq = ev->seq;
+	if (k->candidate && (c = state_find(st, ev->name)) == NULL)
+		return error("%s: line %ld: unknown candidate '%s'", path,
+		             ev->seq, ev->name);
+	if (k->apply)
+		k->apply(st, c, ev);
+	return 0;
+}
+
+/* Journal an event and apply it; the transition functions end here. */
+static int
+record(struct store *s, struct store_event *ev, bool sync)
+{
+	struct strbuf detail = STRBUF_INIT;
+	int ret;
+
+	event_detail(ev, &detail);
+	ret = journal_append(&s->journal, sync, kinds[ev->type].name,
+	                     ev->name, "%s", detail.buf);
+	strbuf_release(&detail);
+	if (ret != 0)
+		return -1;
+	ev->seq = s->journal.seq;
+	s->transitions++;
+	return store_event_apply(&s->st, ev, s->journal.path);
+}
+
+/* An event of type t for candidate c (NULL: campaign-wide). */
+static void
+event_init(struct store_event *ev, enum store_event_type t,
+           const struct cand_status *c)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = t;
+	if (c)
+		memcpy(ev->name, c->name, strlen(c->name) + 1);
+}
+
+/*
+ * Copy a string into an event field, cut to fit, with what cannot stand
+ * in a journal word replaced as add_value would: the state this run
+ * holds must be the one a replay of its journal rebuilds.
+ */
+static void
+copy_text(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strnlen(src, len - 1) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		dst[i] = (src[i] > ' ' && src[i] < 0x7f && src[i] != '=')
+		         ? src[i] : '_';
+	dst[n] = '\0';
+}
+
+/* ---- the transitions, each beside what applies it -------------------------- */
+
+int
+store_event_planned(struct store_journal *j, const char *campaign_id,
+                    int candidates)
+{
+	/* Synced: the state written next includes this line. */
+	return journal_append(j, true, "planned", NULL,
+	                      "campaign=%s candidates=%d", campaign_id,
+	                      candidates);
+}
+
+static void
+apply_planned(struct state *st, struct cand_status *c,
+              const struct store_event *ev)
+{
+	(void)st, (void)c, (void)ev; /* the state file is written with it */
+}
+
+int
+store_queue(struct store *s, struct cand_status *c)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_QUEUED, c);
+	return record(s, &ev, false);
+}
+
+/* An intent that never reached Slurm: queued again (lost=TAG). */
+int
+store_requeue_lost(struct store *s, struct cand_status *c)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_QUEUED, c);
+	copy_text(ev.tag, sizeof ev.tag, c->tag);
+	ev.has = EVBIT(F_LOST);
+	return record(s, &ev, false);
+}
+
+static void
+apply_queued(struct state *st, struct cand_status *c,
+             const struct store_event *ev)
+{
+	(void)st, (void)ev;
+	c->state = CS_QUEUED;
+}
+
+int
+store_set_sequential(struct store *s)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_POLICY, NULL);
+	ev.sequential = true;
+	ev.has = EVBIT(F_SEQUENTIAL);
+	return record(s, &ev, false);
+}
+
+static void
+apply_policy(struct state *st, struct cand_status *c,
+             const struct store_event *ev)
+{
+	(void)c;
+	st->sequential = ev->sequential;
+}
+
+int
+store_intent(struct store *s, struct cand_status *c, const char *tag)
+{
+	struct store_event ev;
+
+	if (c->attempt >= STORE_MAX_ATTEMPT)
+		return error("%s: %d attempts already", c->name, c->attempt);
+	event_init(&ev, EV_INTENT, c);
+	copy_text(ev.tag, sizeof ev.tag, tag);
+	ev.attempt = c->attempt + 1;
+	ev.time = (long)time(NULL);
+	ev.has = kinds[EV_INTENT].written;
+	/* On the disk before the call, so that a crash after the call
+	 * finds the job by its tag instead of submitting it again. */
+	return record(s, &ev, true);
+}
+
+static void
+apply_intent(struct state *st, struct cand_status *c,
+             const struct store_event *ev)
+{
+	(void)st;
+	c->state = CS_SUBMITTING;
+	c->attempt = ev->attempt;
+	c->job_id = 0;
+	c->submit_time = ev->time;
+	memcpy(c->tag, ev->tag, sizeof c->tag);
+}
+
+int
+store_submitted(struct store *s, struct cand_status *c, uint32_t job_id)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_SUBMITTED, c);
+	ev.job_id = job_id;
+	ev.time = (long)time(NULL);
+	ev.has = kinds[EV_SUBMITTED].written;
+	return record(s, &ev, false);
+}
+
+static void
+apply_submitted(struct state *st, struct cand_status *c,
+                const struct store_event *ev)
+{
+	(void)st;
+	c->state = CS_PENDING;
+	c->job_id = ev->job_id;
+	if (ev->has & EVBIT(F_TIME))
+		c->submit_time = ev->time;
+}
+
+int
+store_job_state(struct store *s, struct cand_status *c,
+                const struct job_report *job)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_STATE, c);
+	ev.state = job->state;
+	ev.job_id = job->job_id;
+	copy_text(ev.reason, sizeof ev.reason, job->reason);
+	copy_text(ev.source, sizeof ev.source, job->source);
+	ev.has = EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_REASON) | EVBIT(F_SOURCE);
+	/* What only Slurm knows; a verdict from the job's output leaves
+	 * the recorded times and nodes as they were. */
+	if (strcmp(job->source, "log")) {
+		ev.exit_code = job->exit_code;
+		ev.exit_signal = job->exit_signal;
+		ev.start_time = job->start_time;
+		ev.end_time = job->end_time;
+		copy_text(ev.nodes, sizeof ev.nodes, job->nodes);
+		ev.has = JOB_FIELDS;
+	}
+	return record(s, &ev, false);
+}
+
+static void
+apply_state(struct state *st, struct cand_status *c,
+            const struct store_event *ev)
+{
+	(void)st;
+	c->state = ev->state;
+	if (ev->has & EVBIT(F_JOB)) c->job_id = ev->job_id;
+	if (ev->has & EVBIT(F_EXIT)) c->exit_code = ev->exit_code;
+	if (ev->has & EVBIT(F_SIGNAL)) c->exit_signal = ev->exit_signal;
+	if (ev->has & EVBIT(F_START)) c->start_time = ev->start_time;
+	if (ev->has & EVBIT(F_END)) c->end_time = ev->end_time;
+	if (ev->has & EVBIT(F_NODES))
+		memcpy(c->nodes, ev->nodes, sizeof c->nodes);
+	if (ev->has & EVBIT(F_REASON))
+		memcpy(c->reason, ev->reason, sizeof c->reason);
+	if (ev->has & EVBIT(F_SOURCE))
+		memcpy(c->source, ev->source, sizeof c->source);
+}
+
+int
+store_retry(struct store *s, struct cand_status *c, const char *exclude)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_RETRY, c);
+	copy_text(ev.exclude, sizeof ev.exclude, exclude);
+	ev.has = EVBIT(F_EXCLUDE);
+	return record(s, &ev, false);
+}
+
+static void
+apply_retry(struct state *st, struct cand_status *c,
+            const struct store_event *ev)
+{
+	(void)st;
+	c->state = CS_QUEUED;
+	if (ev->has & EVBIT(F_EXCLUDE))
+		memcpy(c->exclude, ev->exclude, sizeof c->exclude);
+}
+
+int
+store_rejected(struct store *s, struct cand_status *c, const char *reason)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_REJECTED, c);
+	copy_text(ev.reason, sizeof ev.reason, reason);
+	ev.has = EVBIT(F_REASON);
+	return record(s, &ev, false);
+}
+
+static void
+apply_rejected(struct state *st, struct cand_status *c,
+               const struct store_event *ev)
+{
+	(void)st;
+	c->state = CS_FAILED;
+	if (ev->has & EVBIT(F_REASON))
+		memcpy(c->reason, ev->reason, sizeof c->reason);
+}
+
+int
+store_cancelled(struct store *s, struct cand_status *c)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_CANCELLED, c);
+	ev.job_id = c->job_id;
+	ev.has = EVBIT(F_JOB);
+	return record(s, &ev, false);
+}
+
+static void
+apply_cancelled(struct state *st, struct cand_status *c,
+                const struct store_event *ev)
+{
+	(void)st, (void)ev;
+	c->state = CS_CANCELLED;
+}
+
+int
+store_finished(struct store *s)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_FINISHED, NULL);
+	return record(s, &ev, false);
+}

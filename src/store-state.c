@@ -1,0 +1,316 @@
+/*
+ * store-state.c - candidate states and the campaign's state checkpoint.
+ *
+ * The state file is line-oriented text, "key=value" words after the
+ * candidate name, so that a person can read it and a truncated or
+ * corrupted file is reported with its line number rather than half
+ * loaded.  It is also a file a user can edit: every value is checked as
+ * the journal's are, and a candidate named twice is refused rather than
+ * submitted twice.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "store-int.h"
+#include "strbuf.h"
+#include "util.h"
+#include "xalloc.h"
+
+#define STATE_MAGIC "# paratune state 1"
+
+static const char *const state_names[] = {
+	[CS_PLANNED] = "planned",
+	[CS_QUEUED] = "queued",
+	[CS_SUBMITTING] = "submitting",
+	[CS_PENDING] = "pending",
+	[CS_RUNNING] = "running",
+	[CS_COMPLETED] = "completed",
+	[CS_OOM] = "oom",
+	[CS_FAILED] = "failed",
+	[CS_TIMEOUT] = "timeout",
+	[CS_NODE_FAIL] = "node_fail",
+	[CS_PREEMPTED] = "preempted",
+	[CS_CANCELLED] = "cancelled",
+};
+_Static_assert(sizeof state_names / sizeof state_names[0] == CS_COUNT,
+               "a name for every candidate state");
+
+const char *
+cand_state_name(enum cand_state s)
+{
+	return (unsigned)s < CS_COUNT ? state_names[s] : "?";
+}
+
+int
+cand_state_parse(const char *s)
+{
+	for (int i = 0; i < CS_COUNT; i++)
+		if (!strcmp(s, state_names[i]))
+			return i;
+	return -1;
+}
+
+bool
+cand_state_final(enum cand_state s)
+{
+	return s >= CS_COMPLETED;
+}
+
+bool
+cand_state_active(enum cand_state s)
+{
+	return s == CS_SUBMITTING || s == CS_PENDING || s == CS_RUNNING;
+}
+
+struct cand_status *
+state_find(struct state *st, const char *name)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->v[i].name, name))
+			return &st->v[i];
+	return NULL;
+}
+
+struct cand_status *
+state_find_tag(struct state *st, const char *tag)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].tag[0] && !strcmp(st->v[i].tag, tag))
+			return &st->v[i];
+	return NULL;
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+/* Values never hold spaces: replace anything odd so a line stays one
+ * record whatever Slurm put in a reason or node list. */
+static void
+add_word(struct strbuf *sb, const char *key, const char *v)
+{
+	strbuf_addf(sb, " %s=", key);
+	if (*v == '\0')
+		strbuf_addch(sb, '-');
+	for (; *v; v++)
+		strbuf_addch(sb, (*v > ' ' && *v < 0x7f && *v != '=') ? *v
+		                                                      : '_');
+}
+
+static void
+state_line(struct strbuf *sb, const struct cand_status *c)
+{
+	strbuf_addf(sb, "%s state=%s rank=%d base=%d unsafe=%d attempt=%d "
+	            "job=%" PRIu32 " exit=%d signal=%d submit=%ld start=%ld "
+	            "end=%ld", c->name, cand_state_name(c->state), c->rank,
+	            c->base, c->unsafe, c->attempt, c->job_id, c->exit_code,
+	            c->exit_signal, c->submit_time, c->start_time,
+	            c->end_time);
+	add_word(sb, "tag", c->tag);
+	add_word(sb, "nodes", c->nodes);
+	add_word(sb, "reason", c->reason);
+	add_word(sb, "exclude", c->exclude);
+	add_word(sb, "source", c->source);
+	strbuf_addch(sb, '\n');
+}
+
+int
+state_save(const char *dir, const struct state *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/state", dir);
+	int ret;
+
+	strbuf_addf(&sb, "%s\ncampaign %s\njournal %ld\n", STATE_MAGIC,
+	            st->campaign_id, st->journal_seq);
+	if (st->sequential)
+		strbuf_addstr(&sb, "sequential 1\n");
+	for (int i = 0; i < st->n; i++)
+		state_line(&sb, &st->v[i]);
+	strbuf_addstr(&sb, "end\n"); /* a missing end = a truncated file */
+	ret = write_file_atomic(path, sb.buf, sb.len, 0644);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static int
+copy_word(char *dst, size_t len, const char *v)
+{
+	if (!strcmp(v, "-"))
+		v = "";
+	if (strlen(v) >= len)
+		return -1;
+	strcpy(dst, v);
+	return 0;
+}
+
+static int
+parse_long_word(const char *v, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	return (errno || *end || end == v) ? -1 : 0;
+}
+
+/* Parse v as a whole number within [lo, hi]; -1 otherwise. */
+static int
+parse_ranged(const char *v, long lo, long hi, long *out)
+{
+	return parse_long_word(v, out) || *out < lo || *out > hi ? -1 : 0;
+}
+
+/* Apply one key=value word to a candidate; -1 when it is not valid. */
+static int
+apply_word(struct cand_status *c, const char *key, const char *v)
+{
+	long n = 0;
+	int s;
+
+	if (!strcmp(key, "state"))
+		return (s = cand_state_parse(v)) < 0 ? -1
+		       : (c->state = (enum cand_state)s, 0);
+	if (!strcmp(key, "tag")) return copy_word(c->tag, sizeof c->tag, v);
+	if (!strcmp(key, "nodes")) return copy_word(c->nodes, sizeof c->nodes, v);
+	if (!strcmp(key, "reason")) return copy_word(c->reason, sizeof c->reason, v);
+	if (!strcmp(key, "exclude")) return copy_word(c->exclude, sizeof c->exclude, v);
+	if (!strcmp(key, "source")) return copy_word(c->source, sizeof c->source, v);
+	if (!strcmp(key, "rank"))
+		return parse_ranged(v, 1, INT_MAX, &n) ? -1 : (c->rank = (int)n, 0);
+	if (!strcmp(key, "base") || !strcmp(key, "unsafe")) {
+		if (parse_ranged(v, 0, 1, &n))
+			return -1;
+		*(key[0] == 'b' ? &c->base : &c->unsafe) = n != 0;
+		return 0;
+	}
+	if (!strcmp(key, "attempt"))
+		return parse_ranged(v, 0, STORE_MAX_ATTEMPT, &n) ? -1
+		       : (c->attempt = (int)n, 0);
+	if (!strcmp(key, "job"))
+		return parse_ranged(v, 0, UINT32_MAX, &n) ? -1
+		       : (c->job_id = (uint32_t)n, 0);
+	if (!strcmp(key, "exit") || !strcmp(key, "signal")) {
+		if (parse_ranged(v, INT_MIN, INT_MAX, &n))
+			return -1;
+		*(key[0] == 'e' ? &c->exit_code : &c->exit_signal) = (int)n;
+		return 0;
+	}
+	if (parse_ranged(v, 0, LONG_MAX, &n) != 0)
+		return -1;
+	if (!strcmp(key, "submit")) c->submit_time = n;
+	else if (!strcmp(key, "start")) c->start_time = n;
+	else if (!strcmp(key, "end")) c->end_time = n;
+	else return -1;
+	return 0;
+}
+
+static int
+parse_candidate(char *line, struct cand_status *c)
+{
+	char *save = NULL, *w = strtok_r(line, " ", &save);
+
+	memset(c, 0, sizeof(*c));
+	if (w == NULL || copy_word(c->name, sizeof c->name, w) != 0)
+		return -1;
+	while ((w = strtok_r(NULL, " ", &save)) != NULL) {
+		char *eq = strchr(w, '=');
+
+		if (eq == NULL)
+			return -1;
+		*eq = '\0';
+		if (apply_word(c, w, eq + 1) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Parse one line into st; returns 1 at "end", 0 to go on, -1 on error
+ * (with *why set when a plain "malformed" would not say enough).
+ */
+static int
+state_parse_line(struct state *st, char *line, int lineno,
+                 const char **why)
+{
+	long seq;
+
+	if (lineno == 1)
+		return strcmp(line, STATE_MAGIC) ? -1 : 0;
+	if (!strcmp(line, "end"))
+		return 1;
+	if (!strncmp(line, "campaign ", 9))
+		return copy_word(st->campaign_id, sizeof st->campaign_id,
+		                 line + 9);
+	if (!strncmp(line, "journal ", 8))
+		return parse_ranged(line + 8, 0, LONG_MAX, &seq) ? -1
+		       : (st->journal_seq = seq, 0);
+	if (!strcmp(line, "sequential 1"))
+		return st->sequential = true, 0;
+	if (st->n == st->alloc) {
+		st->alloc = st->alloc ? st->alloc * 2 : 64;
+		st->v = xreallocarray(st->v, (size_t)st->alloc, sizeof(*st->v));
+	}
+	if (parse_candidate(line, &st->v[st->n]) != 0)
+		return -1;
+	if (state_find(st, st->v[st->n].name) != NULL) {
+		*why = "candidate named twice";
+		return -1;
+	}
+	st->n++;
+	return 0;
+}
+
+int
+state_load(const char *dir, struct state *st)
+{
+	char *path = xasprintf("%s/state", dir);
+	FILE *f = fopen_regular(path);
+	char line[2048];
+	const char *why = "malformed state line";
+	int lineno = 0, r = 0, ret = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (f == NULL) {
+		error("cannot read '%s': %s", path, open_error(errno));
+		goto cleanup;
+	}
+	while (r == 0 && fgets(line, sizeof line, f)) {
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len == 0 || line[len - 1] != '\n') {
+			r = -1;
+			break;
+		}
+		line[len - 1] = '\0';
+		r = state_parse_line(st, line, lineno, &why);
+	}
+	if (r < 0)
+		error("%s:%d: %s", path, lineno, why);
+	else if (r == 0)
+		error("%s: truncated (no end line)", path);
+	else
+		ret = 0;
+	fclose(f);
+cleanup:
+	if (ret != 0)
+		state_release(st);
+	free(path);
+	return ret;
+}
+
+void
+state_release(struct state *st)
+{
+	free(st->v);
+	memset(st, 0, sizeof(*st));
+}

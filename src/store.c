@@ -1,0 +1,337 @@
+/*
+ * store.c - opening and closing a campaign directory: the lock, the
+ * frozen configuration, the state and the replay of the journal lines
+ * the state lacks.
+ */
+#include "autoconfig.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "store-int.h"
+#include "util.h"
+#include "xalloc.h"
+
+/* ---- replaying the journal ---------------------------------------------- */
+
+/*
+ * Write the state as of the journal's last line.  The journal goes to
+ * the disk first: a checkpoint must never include lines a power cut
+ * could take from the journal (only intents are synced as written).
+ */
+static int
+store_checkpoint(struct store *s)
+{
+	if (fsync(s->journal.fd) != 0)
+		return error_errno("cannot sync '%s'", s->journal.path);
+	s->st.journal_seq = s->journal.seq;
+	return state_save(s->dir, &s->st);
+}
+
+struct replay_ctx {
+	struct state *st;
+	int applied;          /* lines the checkpoint lacked */
+	int since_finished;   /* of those, the ones after a "finished" */
+};
+
+static int
+replay_one(const struct journal_entry *e, const char *path, void *arg)
+{
+	struct replay_ctx *rc = arg;
+	struct store_event ev;
+
+	if (store_event_parse(e, path, &ev) != 0)
+		return -1;
+	rc->applied++;
+	rc->since_finished = ev.type == EV_FINISHED ? 0
+	                     : rc->since_finished + 1;
+	return store_event_apply(rc->st, &ev, path);
+}
+
+/* Every line parses as an event; count them. */
+static int
+check_line(const struct journal_entry *e, const char *path, void *arg)
+{
+	struct store_event ev;
+
+	*(long *)arg = e->seq;
+	return store_event_parse(e, path, &ev);
+}
+
+/*
+ * Check the whole journal and that it holds every line the checkpoint
+ * includes.  Its lines reach the disk before the checkpoint that names
+ * them (store_close), so a shorter journal was cut by something else;
+ * appending to it would reuse sequence numbers that replay then skips.
+ */
+static int
+check_journal(const struct store *s)
+{
+	long lines = 0;
+
+	if (journal_replay(s->dir, 0, check_line, &lines) != 0)
+		return -1;
+	if (lines < s->st.journal_seq)
+		return error("%s/journal.log: ends at line %ld but %s/state "
+		             "includes %ld lines: the journal lost lines",
+		             s->dir, lines, s->dir, s->st.journal_seq);
+	return 0;
+}
+
+/*
+ * Replay the journal lines the checkpoint lacks (a crash between them
+ * and the checkpoint).  They count as this run's transitions, so the
+ * run checkpoints them and resume still journals "finished" when the
+ * crash came just before it; a replay that ends with "finished" itself
+ * is checkpointed here, as no transition of this run will do it.
+ */
+static int
+replay_journal(struct store *s, bool writable)
+{
+	struct replay_ctx rc = { &s->st, 0, 0 };
+
+	if (check_journal(s) != 0 ||
+	    journal_replay(s->dir, s->st.journal_seq, replay_one, &rc) != 0)
+		return EXIT_DATAERR;
+	if (!writable)
+		return 0;
+	if (journal_open(&s->journal, s->dir) != 0)
+		return EXIT_IOERR;
+	s->transitions = rc.since_finished;
+	if (rc.applied > 0 && rc.since_finished == 0)
+		return store_checkpoint(s) ? EXIT_IOERR : 0;
+	return 0;
+}
+
+/* ---- the lock --------------------------------------------------------------- */
+
+/*
+ * A run killed while it wrote DIR/state leaves its temporary file
+ * (write_file_atomic's "state.tmp.PID") behind.  Only the lock holder
+ * writes the state, so under the lock any such file is stale.
+ */
+static void
+remove_stale_temps(const struct store *s)
+{
+	DIR *d = opendir(s->dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *path;
+
+		if (strncmp(e->d_name, "state.tmp.", 10) != 0)
+			continue;
+		path = xasprintf("%s/%s", s->dir, e->d_name);
+		if (unlink(path) != 0 && errno != ENOENT)
+			warning("cannot remove '%s': %s", path,
+			        strerror(errno));
+		free(path);
+	}
+	closedir(d);
+}
+
+/*
+ * Fault injection for the concurrency test (as git's GIT_TEST_*
+ * variables): hold the lock PARATUNE_TEST_HOLD_LOCK_MS milliseconds
+ * before working, as a run against a slow controller does, so that
+ * processes started together all meet the lock held, however unevenly
+ * the machine starts them.
+ */
+static void
+hold_lock_for_test(void)
+{
+	const char *v = getenv("PARATUNE_TEST_HOLD_LOCK_MS");
+	struct timespec ts;
+	int ms;
+
+	if (v == NULL || parse_int(v, &ms) != 0 || ms <= 0)
+		return;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Take DIR/.lock; 0, 1 when another process holds it, -1 on error. */
+static int
+take_lock(struct store *s, bool wait)
+{
+	char *path = xasprintf("%s/.lock", s->dir);
+	struct stat st;
+
+	s->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+	                  O_CLOEXEC, 0644);
+	if (s->lock_fd < 0 || fstat(s->lock_fd, &st) != 0 ||
+	    !S_ISREG(st.st_mode)) {
+		error("cannot open '%s': %s", path,
+		      open_error(s->lock_fd < 0 ? errno : EINVAL));
+		free(path);
+		return -1;
+	}
+	free(path);
+	if (flock(s->lock_fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) {
+		hold_lock_for_test();
+		return 0;
+	}
+	return errno == EWOULDBLOCK ? 1 : error_errno("cannot lock");
+}
+
+/*
+ * When Slurm last answered a poll: the lock file's modification time,
+ * which store_mark_polled sets.  It costs no write of the state when
+ * nothing changed, and a reader needs no lock to see it.
+ */
+static long
+last_polled(const struct store *s)
+{
+	char *path = xasprintf("%s/.lock", s->dir);
+	struct stat st;
+	long t = 0;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		t = (long)st.st_mtime;
+	free(path);
+	return t;
+}
+
+void
+store_mark_polled(struct store *s)
+{
+	static const char mark = '\n';
+
+	if (s->lock_fd < 0)
+		return;
+	/* One byte marks a lock file that was polled through, so a lock
+	 * created and never polled does not count as a poll. */
+	if (pwrite(s->lock_fd, &mark, 1, 0) == 1)
+		(void)futimens(s->lock_fd, NULL);
+	s->polled = (long)time(NULL);
+}
+
+/* ---- opening and closing ------------------------------------------------------ */
+
+/* The frozen campaign: no site, no user layer, nothing else. */
+static int
+load_frozen(struct store *s)
+{
+	char *path = xasprintf("%s/campaign.conf", s->dir);
+	struct config_sources src;
+	int ret;
+
+	memset(&src, 0, sizeof(src));
+	src.no_site = true;
+	src.no_user = true;
+	src.campaign_path = path;
+	campaign_init(&s->campaign);
+	ret = campaign_load(&s->campaign, &src);
+	free(path);
+	return ret;
+}
+
+int
+store_open(struct store *s, const char *dir, int flags)
+{
+	char real[PATH_MAX];
+	int lock, status;
+
+	memset(s, 0, sizeof(*s));
+	s->lock_fd = -1;
+	s->journal.fd = -1;
+	if (realpath(dir, real) == NULL) {
+		error_errno("cannot open campaign directory '%s'", dir);
+		return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
+	}
+	s->dir = xstrdup(real);
+	if (!(flags & STORE_READ_ONLY)) {
+		lock = take_lock(s, flags & STORE_LOCK_WAIT);
+		if (lock != 0) {
+			store_close(s, false);
+			return lock == 1 ? 1 : EXIT_IOERR;
+		}
+		remove_stale_temps(s);
+	}
+	if (load_frozen(s) != 0) {
+		store_close(s, false);
+		return EXIT_CONFIG;
+	}
+	if (state_load(s->dir, &s->st) != 0) {
+		store_close(s, false);
+		return EXIT_DATAERR;
+	}
+	status = replay_journal(s, !(flags & STORE_READ_ONLY));
+	if (status != 0) {
+		store_close(s, false);
+		return status;
+	}
+	s->polled = last_polled(s);
+	return 0;
+}
+
+int
+store_close(struct store *s, bool save)
+{
+	int ret = 0;
+
+	/* One checkpoint per command run, and none when nothing changed:
+	 * a run that could not reach Slurm leaves the state as it was. */
+	if (save && s->journal.fd >= 0 && s->transitions > 0 &&
+	    store_checkpoint(s) != 0)
+		ret = EXIT_IOERR;
+	journal_close(&s->journal);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd); /* releases the flock */
+	state_release(&s->st);
+	campaign_release(&s->campaign);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+	s->lock_fd = -1;
+	s->journal.fd = -1;
+	return ret;
+}
+
+/* ---- what a reader asks ------------------------------------------------------ */
+
+void
+store_counts(const struct state *st, int counts[CS_COUNT])
+{
+	memset(counts, 0, sizeof(int) * CS_COUNT);
+	for (int i = 0; i < st->n; i++)
+		counts[st->v[i].state]++;
+}
+
+bool
+store_all_final(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].state == CS_QUEUED ||
+		    cand_state_active(st->v[i].state))
+			return false;
+	return true;
+}
+
+void
+store_progress(const struct state *st, struct strbuf *out)
+{
+	int n[CS_COUNT], selected;
+
+	store_counts(st, n);
+	selected = st->n - n[CS_PLANNED];
+	strbuf_addf(out, "%d done, %d running, %d pending, %d queued, "
+	            "%d failed of %d selected (%d not selected)",
+	            n[CS_COMPLETED], n[CS_RUNNING],
+	            n[CS_PENDING] + n[CS_SUBMITTING], n[CS_QUEUED],
+	            n[CS_OOM] + n[CS_FAILED] + n[CS_TIMEOUT] +
+	            n[CS_NODE_FAIL] + n[CS_PREEMPTED] + n[CS_CANCELLED],
+	            selected, n[CS_PLANNED]);
+}

@@ -1,0 +1,258 @@
+/*
+ * store.h - the campaign directory, and the one module that owns it.
+ *
+ *   DIR/campaign.conf   the merged configuration, frozen at plan time
+ *   DIR/candidates.csv  every kept candidate with its estimates
+ *   DIR/plan.txt        the plan's summary, as printed
+ *   DIR/state           where each candidate stands: a checkpoint
+ *   DIR/journal.log     every transition, appended: the truth
+ *   DIR/.lock           flock'd by every command that writes
+ *   DIR/runs/NAME/      one directory per candidate (job.sbatch, logs)
+ *
+ * Every change to a candidate is an event: appended to the journal
+ * first (and fsync'd when it is an intent to submit), then applied to
+ * the in-memory state by the one function that applies that event.  The
+ * state file is rewritten atomically once per command run, naming the
+ * last journal line it includes; a command that finds later lines (a
+ * crash between them and the checkpoint) applies them again, so a crash
+ * at any moment loses nothing.  Submission is exactly-once because the
+ * intent, with the job's tag, is on the disk before the call: a restart
+ * looks the tag up in Slurm instead of submitting again.
+ *
+ * Readers (status, list, results, report) open the store read-only:
+ * no lock is taken and nothing is written.  Only the runner, which
+ * drives Slurm, and the commands that select or cancel candidates
+ * record events.
+ */
+#ifndef PARATUNE_STORE_H
+#define PARATUNE_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "grid.h"
+#include "strbuf.h"
+
+/* ---- candidate states ----------------------------------------------- */
+
+enum cand_state {
+	CS_PLANNED,     /* not selected for running */
+	CS_QUEUED,      /* selected; waits for a free slot */
+	CS_SUBMITTING,  /* intent journaled; job id not known yet */
+	CS_PENDING,     /* submitted, waiting in Slurm's queue */
+	CS_RUNNING,
+	CS_COMPLETED,   /* from here on, final */
+	CS_OOM,         /* Slurm OUT_OF_MEMORY */
+	CS_FAILED,
+	CS_TIMEOUT,
+	CS_NODE_FAIL,
+	CS_PREEMPTED,
+	CS_CANCELLED,
+	CS_COUNT,
+};
+
+const char *cand_state_name(enum cand_state s);
+int cand_state_parse(const char *s); /* -1 when unknown */
+bool cand_state_final(enum cand_state s);
+/* Submitted and not final: its job must be polled. */
+bool cand_state_active(enum cand_state s);
+
+/* The largest attempt number a state or journal may hold. */
+#define STORE_MAX_ATTEMPT 1000
+
+struct cand_status {
+	char name[192];
+	enum cand_state state;
+	int rank;             /* the plan's rank (candidates.csv) */
+	bool base;
+	bool unsafe;          /* planned as oom-risk */
+	int attempt;          /* 0 before the first submission */
+	uint32_t job_id;      /* 0 while none is known */
+	char tag[64];         /* job name in Slurm */
+	int exit_code, exit_signal;
+	char nodes[128];
+	char reason[64];
+	char exclude[128];    /* nodes to avoid on the next attempt */
+	long submit_time, start_time, end_time;
+	char source[16];      /* "controller", "accounting" or "log" */
+};
+
+struct state {
+	char campaign_id[24];
+	long journal_seq;     /* journal lines the checkpoint includes */
+	bool sequential;      /* one job at a time (submit --sequential) */
+	struct cand_status *v;   /* in rank order, as plan wrote them */
+	int n, alloc;
+};
+
+struct cand_status *state_find(struct state *st, const char *name);
+struct cand_status *state_find_tag(struct state *st, const char *tag);
+
+/* ---- the events ---------------------------------------------------------- */
+
+/*
+ * Every line of DIR/journal.log is one of these; the journal spells
+ * them by their names.  Campaign-wide events name no candidate ("-").
+ *
+ *   planned    the directory was created (campaign=ID candidates=N)
+ *   queued     a candidate was selected to run, or its lost intent was
+ *              given up (lost=TAG): it waits for a free slot
+ *   policy     the campaign runs one job at a time (sequential=1)
+ *   intent     about to submit (tag=T attempt=N time=T); fsync'd before
+ *              the call, so that a crash after it finds the job by tag
+ *   submitted  Slurm took the job (job=ID time=T)
+ *   state      what Slurm, accounting or the job's output said of the
+ *              job (state=S job=ID exit= signal= start= end= nodes=
+ *              reason= source=)
+ *   retry      a node failure or preemption sends it back to the queue
+ *              (exclude=NODES for the next attempt)
+ *   rejected   Slurm refused the submission: final (reason=WHY)
+ *   cancelled  `cancel` ended it (job=ID, 0 when never submitted)
+ *   finished   `resume` saw every selected candidate final
+ */
+enum store_event_type {
+	EV_PLANNED,
+	EV_QUEUED,
+	EV_POLICY,
+	EV_INTENT,
+	EV_SUBMITTED,
+	EV_STATE,
+	EV_RETRY,
+	EV_REJECTED,
+	EV_CANCELLED,
+	EV_FINISHED,
+	EV_COUNT,
+};
+
+const char *store_event_name(enum store_event_type t);
+
+/* What Slurm (or the job's output) says of a candidate's job. */
+struct job_report {
+	enum cand_state state;
+	uint32_t job_id;
+	int exit_code, exit_signal;
+	long start_time, end_time;
+	const char *nodes;    /* NULL or "" when unknown */
+	const char *reason;
+	const char *source;   /* "controller", "accounting" or "log" */
+};
+
+/* ---- the store ---------------------------------------------------------- */
+
+struct store_journal {
+	int fd;
+	long seq;             /* sequence number of the last line */
+	char *path;
+};
+
+struct store {
+	char *dir;                /* absolute campaign directory */
+	struct campaign campaign; /* DIR/campaign.conf, frozen at plan */
+	struct state st;
+	struct store_journal journal;
+	int lock_fd;
+	int transitions;          /* events recorded by this run */
+	long polled;              /* when Slurm last answered a poll; 0 */
+};
+
+enum store_open_flags {
+	STORE_LOCK_WAIT = 1,      /* wait for the lock (submit, cancel) */
+	STORE_LOCK_TRY = 2,       /* give up at once when held (resume) */
+	STORE_READ_ONLY = 4,      /* no lock, no journal writes (readers) */
+};
+
+/*
+ * Open the campaign at dir: lock it (unless read-only), load its frozen
+ * configuration and state and apply the journal lines the state lacks.
+ * Returns 0, 1 when the lock is held by another process
+ * (STORE_LOCK_TRY), or an exit code > 1 after an error message naming
+ * the file.  s is released on any return but 0.
+ */
+int store_open(struct store *s, const char *dir, int flags);
+/*
+ * Checkpoint the state when save and anything changed, then release
+ * everything.  Returns 0 or EXIT_IOERR after an error message.
+ */
+int store_close(struct store *s, bool save);
+
+/* Record that Slurm answered a poll now (status shows it). */
+void store_mark_polled(struct store *s);
+
+/*
+ * The transitions.  Each appends its event to the journal and applies
+ * it; 0, or -1 after an error message naming the journal (the event
+ * then never happened).  Only a writable store records.
+ */
+int store_queue(struct store *s, struct cand_status *c);
+int store_requeue_lost(struct store *s, struct cand_status *c);
+int store_set_sequential(struct store *s);
+int store_intent(struct store *s, struct cand_status *c, const char *tag);
+int store_submitted(struct store *s, struct cand_status *c,
+                    uint32_t job_id);
+int store_job_state(struct store *s, struct cand_status *c,
+                    const struct job_report *job);
+int store_retry(struct store *s, struct cand_status *c,
+                const char *exclude);
+int store_rejected(struct store *s, struct cand_status *c,
+                   const char *reason);
+int store_cancelled(struct store *s, struct cand_status *c);
+int store_finished(struct store *s);
+
+/* ---- what a reader asks ---------------------------------------------- */
+
+/* Counts of candidates by state. */
+void store_counts(const struct state *st, int counts[CS_COUNT]);
+/* "12 done, 3 running, 4 pending, ... of 20 selected" */
+void store_progress(const struct state *st, struct strbuf *out);
+/* Nothing queued or active. */
+bool store_all_final(const struct state *st);
+
+/* ---- creating the directory (plan) ---------------------------------- */
+
+/*
+ * Create DIR with everything plan produces.  It is built in a temporary
+ * directory beside DIR and renamed into place when complete, never over
+ * anything: DIR is either absent or whole, and a directory that appeared
+ * meanwhile is kept.  With force, an existing campaign is replaced, but
+ * only when none of its jobs is queued, pending or running (refused,
+ * naming them).  Returns 0 or -1 after an error message.
+ */
+int store_create(const char *dir, const struct campaign *c,
+                 const struct grid_result *res, const char *summary,
+                 bool force);
+
+/* ---- candidates.csv --------------------------------------------------- */
+
+/* One row of candidates.csv as read back. */
+struct candidate_row {
+	int rank;
+	char name[192];
+	struct layout layout;
+	double est_memory_gib;
+	enum memory_status memory_status;
+	double pred_step_s, pred_tflops_per_gpu, pred_mfu;
+	bool base;
+	/* The layout's switches came from the file: false for a campaign
+	 * planned by paratune 0.1.0, whose file has no such columns. */
+	bool switches_known;
+};
+
+struct candidate_table {
+	struct candidate_row *v;
+	int n;
+	size_t alloc;
+};
+
+/*
+ * Read DIR/candidates.csv; -1 after an error naming file and line, the
+ * table then empty.  A file with no candidate, or whose last line is
+ * cut, is refused: plan always writes the base configuration.
+ */
+int store_read_candidates(const char *dir, struct candidate_table *t);
+void candidate_table_release(struct candidate_table *t);
+
+/* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
+void campaign_name_prefix(const struct campaign *c, char *buf, size_t len);
+
+#endif
