@@ -25,9 +25,12 @@
 
 /* ---- payload fields ------------------------------------------------------ */
 
+/* In the order they are written: "submitted" has been "job= time=" and
+ * "state" "state= job= exit= ..." since the first release, and scripts
+ * read them so. */
 enum ev_field {
 	F_CAMPAIGN, F_CANDIDATES, F_LOST, F_SEQUENTIAL, F_TAG, F_ATTEMPT,
-	F_TIME, F_STATE, F_JOB, F_EXIT, F_SIGNAL, F_START, F_END, F_NODES,
+	F_STATE, F_JOB, F_TIME, F_EXIT, F_SIGNAL, F_START, F_END, F_NODES,
 	F_REASON, F_EXCLUDE, F_SOURCE, F_COUNT,
 };
 

@@ -32,7 +32,7 @@ libs="$(pkg-config --libs libconfig libpcre2-8) -lslurm -lm"
 # kept out of the dynamic table (libconfig has its own strbuf_*).
 objs=""
 for s in src/*.c; do
-	case "$s" in src/paratune.c|src/simtrain*.c) continue ;; esac
+	case "$s" in src/paratune.c) continue ;; esac
 	o="$out/obj/$(basename "$s" .c).o"
 	[ "$o" -nt "$s" ] || $cc $flags -c "$s" -o "$o"
 	objs="$objs $o"

@@ -217,6 +217,12 @@ test_controller_down() {
 	check "controller down: resume exits 75" test "$rc" = 75
 	check "and leaves the state as it was" \
 		test "$(md5sum < "$WORK/down/state")" = "$before"
+	before=$(md5sum < "$WORK/down/journal.log")
+	"$PT" -q cancel "$WORK/down" 2>/dev/null
+	rc=$?
+	check "controller down: cancel exits 75" test "$rc" = 75
+	check "and records no job as cancelled" \
+		test "$(md5sum < "$WORK/down/journal.log")" = "$before"
 	"$TESTBED" start slurmctld >/dev/null
 	"$PT" -q resume "$WORK/down"
 	check "controller back: the jobs kept running" \
@@ -224,6 +230,26 @@ test_controller_down() {
 	"$PT" -q cancel "$WORK/down"
 	check "and cancel reaches them" \
 		test "$(state_of "$WORK/down" tp_)" = "cancelled cancelled"
+}
+
+# submit is idempotent: the same --top twice selects nothing new, and
+# status says when Slurm last answered.
+test_submit_twice() {
+	local n
+	plan twice --set 'limits.max_concurrent_jobs=1' ||
+		{ fail "plan twice"; return; }
+	"$PT" -q submit "$WORK/twice" --top 1
+	"$PT" -q submit "$WORK/twice" --top 1
+	n=$(grep -c ' queued ' "$WORK/twice/journal.log")
+	check "submit --top 1 twice queues the base and one candidate ($n)" \
+		test "$n" = 2
+	"$PT" -q submit "$WORK/twice" --top 2
+	n=$(grep -c ' queued ' "$WORK/twice/journal.log")
+	check "then --top 2 queues one more ($n)" test "$n" = 3
+	"$PT" -q resume "$WORK/twice"
+	check "status says when Slurm was polled" \
+		sh -c "'$PT' status '$WORK/twice' | grep -q 'Slurm polled [0-9]* s ago'"
+	"$PT" -q cancel "$WORK/twice"
 }
 
 # Run the tests named on the command line, or all of them.
@@ -234,6 +260,7 @@ else
 	test_accounting
 	test_kill_after_submit
 	test_lock
+	test_submit_twice
 	test_cuda_oom
 	test_host_oom
 	test_node_fail

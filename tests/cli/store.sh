@@ -1,0 +1,140 @@
+#!/bin/sh
+# store.sh - the campaign directory's contracts that need no Slurm: plan
+# never replaces what it must not, and a damaged or edited directory is
+# refused naming the file and line, with nothing recorded.
+# Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+CAMPAIGN=$SRC/etc/campaigns/demo.conf
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+# expect DESC STATUS CMD...: CMD exits with STATUS.
+expect() {
+	d=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$d"; else
+		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
+}
+# has DESC PATTERN FILE: FILE matches PATTERN.
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; cat "$3"; fi
+}
+fresh() {
+	rm -rf "$T/c"
+	"$PT" -q plan "$CAMPAIGN" -o "$T/c" >/dev/null 2>&1
+}
+# journal_add EVENT NAME DETAIL: append a line as paratune would.
+journal_add() {
+	n=$(($(wc -l <"$T/c/journal.log") + 1))
+	printf '%d 2026-01-01T00:00:00Z %s %s %s\n' "$n" "$1" "$2" "$3" \
+		>>"$T/c/journal.log"
+}
+first() { awk '$2 ~ /state=/ {print $1; exit}' "$T/c/state"; }
+
+# --- plan --force never orphans jobs -----------------------------------
+fresh
+name=$(first)
+journal_add queued "$name" -
+journal_add intent "$name" "tag=pt-x-1-1 attempt=1 time=1"
+journal_add submitted "$name" "job=4711 time=1"
+expect "plan --force over a campaign with a job in Slurm is refused" 73 \
+	"$PT" plan "$CAMPAIGN" -o "$T/c" --force
+has "the refusal names the candidate and its job" "$name (job 4711, pending)" \
+	"$T/err"
+has "and says how to end it" "paratune cancel" "$T/err"
+[ -f "$T/c/journal.log" ] && grep -q "job=4711" "$T/c/journal.log" &&
+	ok "the campaign is kept" || ko "the campaign is kept"
+journal_add state "$name" "state=completed job=4711 exit=0 source=controller"
+expect "once its jobs are final, --force replaces it" 0 \
+	"$PT" -q plan "$CAMPAIGN" -o "$T/c" --force
+grep -q "job=4711" "$T/c/journal.log" && ko "replaced: a new journal" ||
+	ok "replaced: a new journal"
+
+# --- concurrent plans to one directory: one wins, none replaces -----------
+rm -rf "$T/race"
+i=0
+while [ $i -lt 6 ]; do
+	( "$PT" -q plan "$CAMPAIGN" -o "$T/race" >/dev/null 2>"$T/race.err.$i";
+	  echo $? >"$T/race.rc.$i" ) &
+	i=$((i + 1))
+done
+wait
+won=$(cat "$T"/race.rc.* | grep -c '^0$')
+[ "$won" = 1 ] && ok "six concurrent plans: exactly one succeeds" ||
+	ko "six concurrent plans: exactly one succeeds ($won did)"
+[ "$(ls -d "$T"/race.plan-* "$T"/race.old-* 2>/dev/null | wc -l)" = 0 ] &&
+	ok "no temporary directory is left" || ko "no temporary directory is left"
+"$PT" -q list "$T/race" >/dev/null && ok "the winner's campaign is whole" ||
+	ko "the winner's campaign is whole"
+
+# --- candidates.csv -------------------------------------------------------
+fresh
+head -1 "$T/c/candidates.csv" >"$T/hdr" && cp "$T/hdr" "$T/c/candidates.csv"
+expect "a candidates.csv with no candidate is refused" 65 "$PT" list "$T/c"
+has "naming the file" "candidates.csv: no candidate" "$T/err"
+expect "and results do not take it for an empty campaign" 65 \
+	"$PT" results "$T/c"
+fresh
+head -c -5 "$T/c/candidates.csv" >"$T/cut" && cp "$T/cut" "$T/c/candidates.csv"
+expect "a candidates.csv cut mid-line is refused" 65 "$PT" list "$T/c"
+has "naming the line" "candidates.csv:[0-9]*: truncated line" "$T/err"
+fresh
+: >"$T/c/candidates.csv"
+expect "an empty candidates.csv is refused" 65 "$PT" list "$T/c"
+
+# --- an edited state or journal --------------------------------------------
+fresh
+name=$(first)
+awk -v n="$name" '{print} $1 == n {print}' "$T/c/state" >"$T/st" &&
+	cp "$T/st" "$T/c/state"
+expect "a candidate named twice in the state is refused" 65 \
+	"$PT" status "$T/c"
+has "naming the line" "state:[0-9]*: candidate named twice" "$T/err"
+fresh
+name=$(first)
+sed "s/^\($name .*\)attempt=0/\1attempt=99999/" "$T/c/state" >"$T/st" &&
+	cp "$T/st" "$T/c/state"
+expect "an attempt out of range is refused" 65 "$PT" status "$T/c"
+fresh
+journal_add submitted "$(first)" "job=99999999999 time=1"
+expect "a job id out of range in the journal is refused" 65 \
+	"$PT" status "$T/c"
+has "naming the journal and its line" "journal.log:2: submitted event" \
+	"$T/err"
+fresh
+journal_add frobnicated "$(first)" -
+expect "an unknown event is refused" 65 "$PT" status "$T/c"
+has "by name" "unknown event 'frobnicated'" "$T/err"
+
+# --- what a user can plant is never followed or waited on ---------------------
+fresh
+mv "$T/c/journal.log" "$T/j" && mkfifo "$T/c/journal.log"
+if command -v timeout >/dev/null; then
+	expect "a FIFO as journal is refused, not waited on" 65 \
+		timeout 10 "$PT" status "$T/c"
+	has "saying what it is" "not a regular file" "$T/err"
+fi
+fresh
+mv "$T/c/state" "$T/s" && ln -s "$T/s" "$T/c/state"
+expect "a symbolic link as state is refused" 65 "$PT" status "$T/c"
+
+# --- status says when Slurm was last polled ----------------------------------------
+fresh
+expect "status of a fresh plan" 0 "$PT" status "$T/c"
+has "says Slurm was not polled yet" "Slurm not polled yet" "$T/out"
+expect "status --format json" 0 "$PT" status "$T/c" --format json
+has "with last_polled null" '"last_polled": null' "$T/out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
