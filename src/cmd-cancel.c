@@ -9,22 +9,26 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "owner.h"
 #include "runner.h"
 
 extern const struct cmd_entry cmd_cancel_entry;
 
+struct cancel_call {
+	struct cmd_ctx *ctx;
+	const char *dir;
+};
+
+/* Cancel, as the directory's owner: Slurm takes cancels from them. */
 static int
-cmd_cancel_exec(struct cmd_ctx *ctx, int argc, char **argv)
+cancel_dir(void *arg)
 {
-	const struct option opts[] = { OPT_FINISH };
+	struct cancel_call *cc = arg;
+	struct cmd_ctx *ctx = cc->ctx;
 	struct store s;
 	struct runner r;
-	int status;
+	int status = store_open(&s, cc->dir, STORE_LOCK_WAIT);
 
-	if (cmd_parse_args(ctx, &cmd_cancel_entry, opts, argc, argv, 1, 1,
-	                   &status) < 0)
-		return status;
-	status = store_open(&s, argv[1], STORE_LOCK_WAIT);
 	if (status != 0)
 		return status;
 	runner_init(&r, &s, ctx->out, ctx->verbosity);
@@ -36,6 +40,20 @@ cmd_cancel_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (store_close(&s, true) != 0 && status == 0)
 		status = EXIT_IOERR;
 	return status;
+}
+
+static int
+cmd_cancel_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct option opts[] = { OPT_FINISH };
+	struct cancel_call cc = { ctx, NULL };
+	int status;
+
+	if (cmd_parse_args(ctx, &cmd_cancel_entry, opts, argc, argv, 1, 1,
+	                   &status) < 0)
+		return status;
+	cc.dir = argv[1];
+	return owner_run(cc.dir, cancel_dir, &cc);
 }
 
 const struct cmd_entry cmd_cancel_entry = {

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "owner.h"
 #include "store.h"
 #include "cmd.h"
 #include "error.h"
@@ -84,20 +85,24 @@ list_json(FILE *f, const struct candidate_table *t)
 	strbuf_release(&sb);
 }
 
+struct list_call {
+	struct cmd_ctx *ctx;
+	const char *dir;
+};
+
+/* The listing itself, as the directory's owner. */
 static int
-cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
+list_dir(void *arg)
 {
-	const struct option opts[] = { OPT_FORMAT_(NULL), OPT_FINISH };
+	struct list_call *lc = arg;
+	struct cmd_ctx *ctx = lc->ctx;
 	struct candidate_table t;
 	struct store s;
 	int status;
 
-	if (cmd_parse_args(ctx, &cmd_list_entry, opts, argc, argv, 1, 1,
-	                   &status) < 0)
-		return status;
 	/* Through the store, so that a directory that is not a campaign
 	 * is told apart from a damaged one. */
-	if ((status = store_open(&s, argv[1], STORE_READ_ONLY)) != 0)
+	if ((status = store_open(&s, lc->dir, STORE_READ_ONLY)) != 0)
 		return status;
 	status = store_read_candidates(s.dir, &t);
 	store_close(&s, false);
@@ -109,6 +114,20 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		list_table(ctx->out, &t);
 	candidate_table_release(&t);
 	return EXIT_OK;
+}
+
+static int
+cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct option opts[] = { OPT_FORMAT_(NULL), OPT_FINISH };
+	struct list_call lc = { ctx, NULL };
+	int status;
+
+	if (cmd_parse_args(ctx, &cmd_list_entry, opts, argc, argv, 1, 1,
+	                   &status) < 0)
+		return status;
+	lc.dir = argv[1];
+	return owner_run(lc.dir, list_dir, &lc);
 }
 
 const struct cmd_entry cmd_list_entry = {

@@ -6,10 +6,12 @@
 #include "autoconfig.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "error.h"
 #include "results.h"
+#include "owner.h"
 #include "runner.h"
 
 extern const struct cmd_entry cmd_resume_entry;
@@ -40,12 +42,41 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 	return status;
 }
 
-/* Carry one campaign a step further; returns its exit code. */
-static int
-resume_one(struct cmd_ctx *ctx, const char *dir)
+struct resume_call {
+	struct cmd_ctx *ctx;
+	const char *dir;
+};
+
+/*
+ * The site's policy.min_poll_interval: a cron line every minute over a
+ * thousand campaigns must not poll the controller more often than the
+ * site allows.  Says so and tells when the next poll may come.
+ */
+static bool
+too_soon(const struct store *s, const struct cmd_ctx *ctx)
 {
+	long min = s->campaign.policy.min_poll_interval;
+	long ago = (long)time(NULL) - s->polled;
+
+	if (min <= 0 || s->polled <= 0 || ago >= min || ago < 0)
+		return false;
+	if (ctx->verbosity >= 0)
+		fprintf(ctx->out, "%s: Slurm was polled %ld s ago; the site "
+		        "allows one poll every %ld s (policy.min_poll_interval)"
+		        "\n", s->dir, ago, min);
+	return true;
+}
+
+/* Carry one campaign a step further, as its owner; its exit code. */
+static int
+resume_dir(void *arg)
+{
+	struct resume_call *rc = arg;
+	struct cmd_ctx *ctx = rc->ctx;
+	const char *dir = rc->dir;
 	struct store s;
-	int status = store_open(&s, dir, STORE_LOCK_TRY);
+	int status = store_open_site(&s, dir, STORE_LOCK_TRY | STORE_POLICY,
+	                             ctx->site_path);
 	bool finished = false;
 
 	if (status == 1) {
@@ -56,6 +87,10 @@ resume_one(struct cmd_ctx *ctx, const char *dir)
 	}
 	if (status != 0)
 		return status;
+	if (too_soon(&s, ctx)) {
+		store_close(&s, false);
+		return EXIT_OK;
+	}
 	status = drive(&s, ctx, &finished);
 	/* Whatever was journaled is kept; the checkpoint follows it. */
 	if (store_close(&s, true) != 0 && status == 0)
@@ -83,7 +118,8 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (n < 0)
 		return status;
 	for (int i = 1; i <= n; i++) {
-		int s = resume_one(ctx, argv[i]);
+		struct resume_call rc = { ctx, argv[i] };
+		int s = owner_run(argv[i], resume_dir, &rc);
 
 		/* A broken directory outranks a controller that is down;
 		 * either way the next directory is carried on. */

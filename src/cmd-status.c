@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
+#include "owner.h"
 #include "store.h"
 #include "table.h"
 
@@ -136,6 +137,37 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval)
 	return EXIT_OK;
 }
 
+struct status_call {
+	struct cmd_ctx *ctx;
+	const char *dir;
+	int watch, interval;
+};
+
+/* Show where the campaign stands, as the directory's owner. */
+static int
+status_dir(void *arg)
+{
+	struct status_call *sc = arg;
+	struct cmd_ctx *ctx = sc->ctx;
+	struct strbuf sb = STRBUF_INIT;
+	struct store r;
+	int status;
+
+	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
+		return status;
+	if (ctx->format == FORMAT_JSON) {
+		status_json(ctx->out, &r.st, r.polled);
+	} else {
+		status_table(ctx->out, &r.st);
+		store_progress(&r.st, &sb);
+		add_polled(&sb, r.polled);
+		fprintf(ctx->out, "%s\n", sb.buf);
+	}
+	strbuf_release(&sb);
+	store_close(&r, false);
+	return sc->watch ? watch(ctx, sc->dir, sc->interval) : EXIT_OK;
+}
+
 static int
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -148,27 +180,17 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
-	struct store r;
-	struct strbuf sb = STRBUF_INIT;
+	struct status_call sc = { ctx, NULL, 0, 0 };
 
 	if (cmd_parse_args(ctx, &cmd_status_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
 	if (interval < 1)
 		return error("--interval must be at least 1"), EXIT_USAGE;
-	if ((status = store_open(&r, argv[1], STORE_READ_ONLY)) != 0)
-		return status;
-	if (ctx->format == FORMAT_JSON) {
-		status_json(ctx->out, &r.st, r.polled);
-	} else {
-		status_table(ctx->out, &r.st);
-		store_progress(&r.st, &sb);
-		add_polled(&sb, r.polled);
-		fprintf(ctx->out, "%s\n", sb.buf);
-	}
-	strbuf_release(&sb);
-	store_close(&r, false);
-	return do_watch ? watch(ctx, argv[1], interval) : EXIT_OK;
+	sc.dir = argv[1];
+	sc.watch = do_watch;
+	sc.interval = interval;
+	return owner_run(sc.dir, status_dir, &sc);
 }
 
 const struct cmd_entry cmd_status_entry = {

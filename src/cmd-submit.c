@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "owner.h"
 #include "runner.h"
 
 extern const struct cmd_entry cmd_submit_entry;
@@ -89,6 +90,35 @@ submit_due(struct store *s, struct cmd_ctx *ctx)
 	return status;
 }
 
+struct submit_call {
+	struct cmd_ctx *ctx;
+	const struct submit_opts *o;
+	const char *dir;
+};
+
+/* Select and submit, as the directory's owner. */
+static int
+submit_dir(void *arg)
+{
+	struct submit_call *sc = arg;
+	const struct submit_opts *o = sc->o;
+	struct store s;
+	int status = store_open_site(&s, sc->dir,
+	                             STORE_POLICY | (o->dry_run
+	                             ? STORE_READ_ONLY : STORE_LOCK_WAIT),
+	                             sc->ctx->site_path);
+
+	if (status != 0)
+		return status;
+	status = queue_selected(&s, o, sc->ctx->out, sc->ctx->verbosity);
+	if (status == 0 && !o->dry_run)
+		status = submit_due(&s, sc->ctx);
+	/* Whatever was journaled is kept; the checkpoint follows it. */
+	if (store_close(&s, !o->dry_run) != 0 && status == 0)
+		status = EXIT_IOERR;
+	return status;
+}
+
 static int
 cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -104,23 +134,14 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "print what would be submitted; submit nothing"),
 		OPT_FINISH,
 	};
-	struct store s;
+	struct submit_call sc = { ctx, &o, NULL };
 	int status;
 
 	if (cmd_parse_args(ctx, &cmd_submit_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
-	status = store_open(&s, argv[1], o.dry_run ? STORE_READ_ONLY
-	                                           : STORE_LOCK_WAIT);
-	if (status != 0)
-		return status;
-	status = queue_selected(&s, &o, ctx->out, ctx->verbosity);
-	if (status == 0 && !o.dry_run)
-		status = submit_due(&s, ctx);
-	/* Whatever was journaled is kept; the checkpoint follows it. */
-	if (store_close(&s, !o.dry_run) != 0 && status == 0)
-		status = EXIT_IOERR;
-	return status;
+	sc.dir = argv[1];
+	return owner_run(sc.dir, submit_dir, &sc);
 }
 
 const struct cmd_entry cmd_submit_entry = {

@@ -20,6 +20,7 @@ enum exit_code {
 	EXIT_CANTCREAT = 73, /* an output file cannot be created */
 	EXIT_IOERR = 74,
 	EXIT_TEMPFAIL = 75,  /* try again later (controller down) */
+	EXIT_NOPERM = 77,    /* not the campaign directory's owner */
 	EXIT_CONFIG = 78,    /* configuration error */
 };
 

@@ -6,6 +6,7 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "error.h"
 #include "logparse-int.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* Read size: large enough that a read costs little, small enough for
@@ -269,6 +271,22 @@ logparse_stream(struct logparse *lp, FILE *f, const char *name,
 		ret = error_errno("cannot read '%s'", name);
 	logparse_finish(rd);
 	free(chunk);
+	return ret;
+}
+
+int
+logparse_regular_file(struct logparse *lp, const char *path,
+                      struct log_result *out)
+{
+	FILE *f = fopen_regular(path);
+	int ret;
+
+	if (f == NULL) {
+		result_init(out, lp, path);
+		return error("cannot read '%s': %s", path, open_error(errno));
+	}
+	ret = logparse_stream(lp, f, path, out);
+	fclose(f);
 	return ret;
 }
 

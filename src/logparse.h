@@ -196,6 +196,13 @@ int logparse_add_pattern(struct logparse *lp, const char *name,
  */
 int logparse_file(struct logparse *lp, const char *path,
                   struct log_result *out);
+/*
+ * The same for a file in a campaign directory, which its owner could
+ * have replaced: no symbolic link is followed, a FIFO or device is
+ * refused without blocking, only a regular file is read.
+ */
+int logparse_regular_file(struct logparse *lp, const char *path,
+                          struct log_result *out);
 /* The same from an open stream; name is what results and messages use. */
 int logparse_stream(struct logparse *lp, FILE *f, const char *name,
                     struct log_result *out);

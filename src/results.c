@@ -151,7 +151,7 @@ log_read_file(struct results *res, struct logparse *lp, const char *name,
 	lr->rel = xasprintf("runs/%s/slurm-%" PRIu32 ".out", name, id);
 	path = xasprintf("%s/%s", res->run.dir, lr->rel);
 	/* A read error is reported there; what was read still counts. */
-	logparse_file(lp, path, &lr->res);
+	logparse_regular_file(lp, path, &lr->res);
 	log_result_step_stats(&lr->res, res->run.campaign.results.skip_steps,
 	                      &lr->st);
 	free(lr->res.steps);

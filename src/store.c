@@ -221,26 +221,54 @@ store_mark_polled(struct store *s)
 
 /* ---- opening and closing ------------------------------------------------------ */
 
-/* The frozen campaign: no site, no user layer, nothing else. */
+/*
+ * The frozen campaign, with no user layer.  Under STORE_POLICY the
+ * current site file is read beneath it, so that its locks and caps hold
+ * for what is submitted now, whatever site the campaign was planned
+ * under and however its campaign.conf was edited since.
+ */
 static int
-load_frozen(struct store *s)
+load_frozen(struct store *s, int flags, const char *site_path)
 {
 	char *path = xasprintf("%s/campaign.conf", s->dir);
 	struct config_sources src;
 	int ret;
 
 	memset(&src, 0, sizeof(src));
-	src.no_site = true;
+	src.no_site = !(flags & STORE_POLICY);
+	src.site_path = site_path;
 	src.no_user = true;
 	src.campaign_path = path;
 	campaign_init(&s->campaign);
 	ret = campaign_load(&s->campaign, &src);
+	if (ret != 0 && (flags & STORE_POLICY))
+		error("%s: the campaign does not comply with the site's policy "
+		      "now: nothing is submitted", s->dir);
 	free(path);
 	return ret;
 }
 
+/* dir holds a frozen configuration (a regular file, not a link). */
+static bool
+is_campaign(const char *dir)
+{
+	char *path = xasprintf("%s/campaign.conf", dir);
+	struct stat st;
+	bool yes = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(path);
+	return yes;
+}
+
 int
 store_open(struct store *s, const char *dir, int flags)
+{
+	return store_open_site(s, dir, flags, NULL);
+}
+
+int
+store_open_site(struct store *s, const char *dir, int flags,
+                const char *site_path)
 {
 	char real[PATH_MAX];
 	int lock, status;
@@ -253,6 +281,13 @@ store_open(struct store *s, const char *dir, int flags)
 		return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
 	}
 	s->dir = xstrdup(real);
+	/* Nothing is created (a lock file) in what is not a campaign. */
+	if (!is_campaign(s->dir)) {
+		error("'%s' is not a campaign directory (no campaign.conf)",
+		      dir);
+		store_close(s, false);
+		return EXIT_NOINPUT;
+	}
 	if (!(flags & STORE_READ_ONLY)) {
 		lock = take_lock(s, flags & STORE_LOCK_WAIT);
 		if (lock != 0) {
@@ -261,7 +296,7 @@ store_open(struct store *s, const char *dir, int flags)
 		}
 		remove_stale_temps(s);
 	}
-	if (load_frozen(s) != 0) {
+	if (load_frozen(s, flags, site_path) != 0) {
 		store_close(s, false);
 		return EXIT_CONFIG;
 	}

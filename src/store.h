@@ -160,6 +160,8 @@ enum store_open_flags {
 	STORE_LOCK_WAIT = 1,      /* wait for the lock (submit, cancel) */
 	STORE_LOCK_TRY = 2,       /* give up at once when held (resume) */
 	STORE_READ_ONLY = 4,      /* no lock, no journal writes (readers) */
+	STORE_POLICY = 8,         /* the current site file's locks and caps
+	                             hold (submit, resume) */
 };
 
 /*
@@ -170,6 +172,10 @@ enum store_open_flags {
  * the file.  s is released on any return but 0.
  */
 int store_open(struct store *s, const char *dir, int flags);
+/* The same, the site file read under STORE_POLICY being site_path
+ * (NULL: $PARATUNE_SITE_CONF, else the installed one). */
+int store_open_site(struct store *s, const char *dir, int flags,
+                    const char *site_path);
 /*
  * Checkpoint the state when save and anything changed, then release
  * everything.  Returns 0 or EXIT_IOERR after an error message.

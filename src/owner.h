@@ -1,0 +1,24 @@
+/*
+ * owner.h - acting as a campaign directory's owner.
+ *
+ * Sites run paratune from root's cron over users' directories.  Whatever
+ * a user can plant there (symbolic links, FIFOs, an edited job script)
+ * must never be read, written or submitted with root's rights, so every
+ * command that works on a campaign directory does that work as the
+ * directory's owner: directly when the caller is the owner, in a child
+ * that has dropped to the owner's uid, gid and groups when the caller is
+ * root, and not at all for anyone else.
+ */
+#ifndef PARATUNE_OWNER_H
+#define PARATUNE_OWNER_H
+
+/*
+ * Run fn(arg) as the owner of dir and return its exit code.  The caller
+ * root and the owner another user: fn runs in a child that has taken the
+ * owner's identity for good (HOME, USER and LOGNAME follow), and this
+ * returns the child's exit code.  Another caller than the owner or root:
+ * refused with EXIT_NOPERM, naming both.  dir missing: EXIT_NOINPUT.
+ */
+int owner_run(const char *dir, int (*fn)(void *arg), void *arg);
+
+#endif

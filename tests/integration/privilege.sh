@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Root's cron line over several users' campaigns, one user hostile, on
+# the local testbed with real Unix users: every job runs as its
+# campaign's owner (Slurm's accounting says who), nothing root-only
+# leaks into a user's files, nothing in a user's directory is created by
+# root, no run hangs on what a user planted, and another user is refused.
+# Needs root and a running or startable testbed.
+# Last line: "N passed, N failed"; exit 1 on any failure.
+
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${PARATUNE_BUILDDIR:-$ROOT}
+TESTBED=$ROOT/scripts/testbed
+PASS=0
+FAIL=0
+# The users run paratune, its templates and paratune-simtrain: copies
+# they can read, wherever the build tree is.
+TOOLS=$(mktemp -d /tmp/paratune-tools.XXXXXX)
+cp "$BUILD/paratune" "$BUILD/paratune-simtrain" "$TOOLS/"
+cp -r "$ROOT/templates" "$ROOT/tests/integration/data" "$TOOLS/"
+chmod -R a+rX "$TOOLS"
+PT=$TOOLS/paratune
+DATA=$TOOLS/data
+export PARATUNE_TEMPLATES=$TOOLS/templates
+export PARATUNE_SIMTRAIN=$TOOLS/paratune-simtrain
+export PARATUNE_SITE_CONF=/dev/null
+BASE=$(mktemp -d /tmp/paratune-priv.XXXXXX)
+SECRET=$(mktemp /tmp/paratune-secret.XXXXXX)
+START=$(date +%Y-%m-%dT%H:%M:%S)
+USERS="ptalice ptbob ptmallory"
+
+ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+
+finish() {
+	for d in "$BASE"/*/; do "$PT" -q cancel "$d" >/dev/null 2>&1; done
+	rm -rf "$BASE" "$SECRET" "$TOOLS"
+	echo "$PASS passed, $FAIL failed"
+	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+}
+trap finish EXIT
+
+[[ $(id -u) == 0 ]] || { fail "needs root"; exit 1; }
+"$TESTBED" up >/dev/null || { fail "testbed up"; exit 1; }
+eval "$("$TESTBED" env)"
+
+for u in $USERS; do
+	id "$u" >/dev/null 2>&1 || useradd -m -s /bin/bash "$u" ||
+		{ fail "useradd $u"; exit 1; }
+done
+# A shared scratch directory, sticky as /tmp is; the build tree must be
+# readable by the users (their jobs run its paratune-simtrain).
+chmod 1777 "$BASE"
+chmod o+rx "$BASE"
+printf 'SECRET-%s\ntorch.OutOfMemoryError: CUDA out of memory.\n' \
+	"$RANDOM$RANDOM" >"$SECRET"
+chmod 600 "$SECRET"
+
+# as USER CMD...: run CMD as USER with the test's environment.
+as() {
+	local u=$1; shift
+	runuser -u "$u" -- env PATH="$PATH" SLURM_CONF="$SLURM_CONF" \
+		PARATUNE_TEMPLATES="$PARATUNE_TEMPLATES" \
+		PARATUNE_SIMTRAIN="$PARATUNE_SIMTRAIN" \
+		PARATUNE_SITE_CONF=/dev/null "$@"
+}
+plan_as() {
+	as "$1" "$PT" -q plan "$DATA/small.conf" -o "$BASE/$2" \
+		--set 'search.tensor_parallel=[4,8]' "${@:3}"
+}
+
+for u in ptalice ptbob ptmallory; do
+	plan_as "$u" "${u#pt}" || fail "plan as $u"
+	as "$u" "$PT" -q submit "$BASE/${u#pt}" --dry-run >/dev/null ||
+		fail "dry run as $u"
+done
+# mallory's second campaign has a FIFO where its state should be, and
+# a third belongs to alice though bob planned it.
+plan_as ptmallory fifo
+mv "$BASE/fifo/state" "$BASE/fifo/state.real"
+runuser -u ptmallory -- mkfifo "$BASE/fifo/state"
+plan_as ptbob moved && chown -R ptalice "$BASE/moved"
+
+# mallory's planted job script: it records who it runs as.
+for s in "$BASE"/mallory/runs/*/job.sbatch; do
+	sed -i "2i id -u >>'$BASE/mallory/whoami'" "$s"
+done
+
+refused() {
+	local rc
+	as ptbob "$PT" status "$BASE/alice" >/dev/null 2>"$SECRET.err"
+	rc=$?
+	[[ $rc == 77 ]] && grep -q 'belongs to ptalice' "$SECRET.err" &&
+		grep -q 'this is ptbob' "$SECRET.err"
+}
+check "another user is refused (77), naming owner and caller" refused
+rm -f "$SECRET.err"
+
+# Root's cron line, over everybody, until the honest campaigns finish.
+submitted=0
+for ((i = 0; i < 60; i++)); do
+	if ((submitted == 0)); then
+		for d in alice bob mallory; do
+			# submit as root: it acts as the owner too.
+			timeout 60 "$PT" -q submit "$BASE/$d" >/dev/null 2>&1
+		done
+		submitted=1
+	fi
+	timeout 60 "$PT" -q resume "$BASE"/* >/dev/null 2>"$BASE/../priv-err.$$"
+	rc=$?
+	[[ $rc == 124 ]] && { fail "root's resume hung"; break; }
+	grep -q ' finished ' "$BASE/alice/journal.log" &&
+		grep -q ' finished ' "$BASE/bob/journal.log" &&
+		grep -q ' finished ' "$BASE/mallory/journal.log" && break
+	# mallory turns her logs into links to a root-only file while
+	# her jobs run, hoping root's results copy it into oom.csv.
+	for f in "$BASE"/mallory/runs/*/slurm-*.out; do
+		[[ -f $f && ! -L $f ]] &&
+			runuser -u ptmallory -- ln -sf "$SECRET" "$f"
+	done
+	sleep 2
+done
+check "no run of root's cron line hung" test "$rc" != 124
+check "the honest campaigns finished under root's cron" \
+	grep -q ' finished ' "$BASE/alice/journal.log" "$BASE/bob/journal.log"
+check "the FIFO campaign is refused, not waited on" \
+	grep -q "fifo/state': not a regular file" "$BASE/../priv-err.$$"
+rm -f "$BASE/../priv-err.$$"
+
+# who_ran DIR: "jobname user" of the campaign's jobs in accounting.
+who_ran() {
+	local id
+	id=$(awk '/ planned /{sub("campaign=","",$5); print $5; exit}' \
+		"$1/journal.log")
+	sacct -a -X -n -P -S "$START" -o JobName,User 2>/dev/null |
+		awk -F'|' -v p="pt-$id-" 'index($1, p) == 1 {print $2}' | sort -u
+}
+for u in ptalice ptbob ptmallory; do
+	d=$BASE/${u#pt}
+	check "accounting: ${u#pt}'s jobs ran as $u" \
+		test "$(who_ran "$d")" = "$u"
+done
+check "mallory's planted script ran as mallory, never as root" \
+	test "$(sort -u "$BASE/mallory/whoami" 2>/dev/null)" = "$(id -u ptmallory)"
+check "nothing under the users' directories belongs to root" \
+	test -z "$(find "$BASE" -mindepth 1 -user root -print -quit)"
+check "root's secret is in no file of theirs" \
+	bash -c "! grep -rqsF '$(head -1 "$SECRET")' '$BASE'"
+check "the moved campaign was worked on as its new owner or refused" \
+	test -z "$(find "$BASE/moved" -user root -print -quit)"
+check "root's status of alice's campaign works (as alice)" \
+	"$PT" status "$BASE/alice" >/dev/null
