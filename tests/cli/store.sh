@@ -136,5 +136,32 @@ has "says Slurm was not polled yet" "Slurm not polled yet" "$T/out"
 expect "status --format json" 0 "$PT" status "$T/c" --format json
 has "with last_polled null" '"last_polled": null' "$T/out"
 
+# --- the site policy holds at submit, not only at plan -------------------------
+# (refused before Slurm is asked anything: no Slurm needed)
+mkdir -m 0755 "$T/etc"
+printf '%s\n' 'slurm = { partition = "gpu"; };' \
+	'policy = { locked = ["slurm.partition"]; max_nodes = 2; };' \
+	>"$T/etc/site.conf"
+chmod 0644 "$T/etc/site.conf"
+fresh
+expect "a campaign planned under another site is refused at submit" 78 \
+	env PARATUNE_SITE_CONF="$T/etc/site.conf" "$PT" submit "$T/c" --top 1
+has "naming the cap it breaks" "policy.max_nodes" "$T/err"
+has "and that nothing is submitted" "nothing is submitted" "$T/err"
+grep -q ' queued ' "$T/c/journal.log" && ko "nothing was queued" ||
+	ok "nothing was queued"
+rm -rf "$T/c"
+PARATUNE_SITE_CONF="$T/etc/site.conf" "$PT" -q plan "$CAMPAIGN" -o "$T/c" \
+	--set nodes=2 >/dev/null 2>&1
+sed -i 's/partition = "gpu"/partition = "bigmem"/' "$T/c/campaign.conf"
+grep -q bigmem "$T/c/campaign.conf" && ok "the frozen campaign was edited" ||
+	ko "the frozen campaign was edited"
+expect "an edit of the frozen campaign that breaks a lock is refused" 78 \
+	env PARATUNE_SITE_CONF="$T/etc/site.conf" "$PT" submit "$T/c" --dry-run
+has "naming the key and the site file" \
+	"slurm.partition.*locked by the site.*site.conf" "$T/err"
+expect "resume refuses it too" 78 \
+	env PARATUNE_SITE_CONF="$T/etc/site.conf" "$PT" resume "$T/c"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
