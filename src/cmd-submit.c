@@ -1,21 +1,36 @@
 /*
  * cmd-submit.c - 'paratune submit': select candidates and send the
  * first of them to Slurm; 'resume' carries on from there.  Running it
- * again with the same options selects nothing new.
+ * again with the same options selects nothing new.  It says what the
+ * selection commits in GPU-hours and holds the site's caps on it.
  */
 #include "autoconfig.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "budget.h"
 #include "cmd.h"
 #include "error.h"
 #include "owner.h"
 #include "runner.h"
+#include "xalloc.h"
 
 extern const struct cmd_entry cmd_submit_entry;
 
 struct submit_opts {
-	int top, include_unsafe, sequential, dry_run;
+	int top, include_unsafe, sequential, dry_run, yes;
+};
+
+/* What the options select that is not selected yet. */
+struct selection {
+	struct cand_status **v;
+	int n;
+	int total;           /* selected in all, earlier submits included */
+	double limit_gpu_hours, expected_gpu_hours; /* of the new ones */
 };
 
 /*
@@ -38,30 +53,130 @@ selected(const struct cand_status *c, const struct submit_opts *o,
 	return true;
 }
 
-static int
-queue_selected(struct store *s, const struct submit_opts *o, FILE *out,
-               int verbosity)
+/* The predicted step time of a candidate, from candidates.csv; 0. */
+static double
+predicted_step(const struct candidate_table *t, const char *name)
 {
-	int taken = 0, queued = 0;
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].name, name))
+			return t->v[i].pred_step_s;
+	return 0;
+}
 
+static int
+select_new(struct store *s, const struct submit_opts *o,
+           struct selection *sel)
+{
+	struct candidate_table t;
+	int taken = 0;
+
+	if (store_read_candidates(s->dir, &t) != 0)
+		return EXIT_DATAERR;
+	sel->v = xcalloc((size_t)s->st.n + 1, sizeof(*sel->v));
 	/* State entries are in rank order (plan writes them so). */
 	for (int i = 0; i < s->st.n; i++) {
 		struct cand_status *c = &s->st.v[i];
 
+		if (c->state != CS_PLANNED)
+			sel->total++;
 		if (!selected(c, o, &taken) || c->state != CS_PLANNED)
 			continue;
+		sel->v[sel->n++] = c;
+		sel->total++;
+		sel->limit_gpu_hours += budget_job_limit(&s->campaign);
+		sel->expected_gpu_hours += budget_job_expected(&s->campaign,
+		        predicted_step(&t, c->name));
+	}
+	candidate_table_release(&t);
+	return 0;
+}
+
+/* "FILE:LINE" where a policy key was set, for messages. */
+static const char *
+policy_where(const struct campaign *c, const char *key)
+{
+	const struct origin *o = campaign_origin(c, key);
+
+	return o && o->file ? o->file : "the site file";
+}
+
+/* The site's caps on what a campaign selects and commits. */
+static int
+check_caps(const struct store *s, const struct selection *sel)
+{
+	const struct campaign *c = &s->campaign;
+	struct budget b;
+
+	if (c->policy.max_candidates && sel->total > c->policy.max_candidates) {
+		error("%s: this would select %d candidates; policy.max_candidates "
+		      "= %d (%s): select fewer with --top", s->dir, sel->total,
+		      c->policy.max_candidates,
+		      policy_where(c, "policy.max_candidates"));
+		return EXIT_CONFIG;
+	}
+	budget_compute(s, (long)time(NULL), &b);
+	if (c->policy.max_gpu_hours > 0 &&
+	    b.committed + sel->limit_gpu_hours > c->policy.max_gpu_hours) {
+		error("%s: this would commit %.1f GPU-hours (%.1f already, %d "
+		      "jobs of %.1f at their time limit); policy.max_gpu_hours = "
+		      "%g (%s): select fewer with --top or shorten "
+		      "limits.max_minutes_per_run", s->dir,
+		      b.committed + sel->limit_gpu_hours, b.committed, sel->n,
+		      budget_job_limit(c), c->policy.max_gpu_hours,
+		      policy_where(c, "policy.max_gpu_hours"));
+		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* Say what the selection commits; on a terminal, a large one needs
+ * --yes (policy.confirm_gpu_hours). */
+static int
+confirm(const struct store *s, const struct selection *sel,
+        const struct submit_opts *o, struct cmd_ctx *ctx)
+{
+	const struct campaign *c = &s->campaign;
+	double need = c->policy.confirm_gpu_hours;
+
+	if (sel->n > 0 && ctx->verbosity >= 0) {
+		fprintf(ctx->out, "selecting %d candidate%s: at most %.1f "
+		        "GPU-hours at their time limits, about %.1f predicted",
+		        sel->n, sel->n == 1 ? "" : "s", sel->limit_gpu_hours,
+		        sel->expected_gpu_hours);
+		if (c->cost_per_gpu_hour > 0)
+			fprintf(ctx->out, " (cost at most %.2f, about %.2f)",
+			        sel->limit_gpu_hours * c->cost_per_gpu_hour,
+			        sel->expected_gpu_hours * c->cost_per_gpu_hour);
+		fputc('\n', ctx->out);
+	}
+	if (need > 0 && sel->limit_gpu_hours > need && !o->yes &&
+	    !o->dry_run && isatty(STDIN_FILENO)) {
+		error("this commits up to %.1f GPU-hours, above "
+		      "policy.confirm_gpu_hours = %g: run again with --yes",
+		      sel->limit_gpu_hours, need);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int
+queue_selected(struct store *s, const struct selection *sel,
+               const struct submit_opts *o, struct cmd_ctx *ctx)
+{
+	for (int i = 0; i < sel->n; i++) {
+		const struct cand_status *c = sel->v[i];
+
 		if (o->dry_run)
-			fprintf(out, "would queue %s%s%s\n", c->name,
+			fprintf(ctx->out, "would queue %s%s%s\n", c->name,
 			        c->base ? " (base)" : "",
 			        c->unsafe ? " (oom-risk)" : "");
-		else if (store_queue(s, c) != 0)
+		else if (store_queue(s, sel->v[i]) != 0)
 			return EXIT_IOERR;
-		queued++;
 	}
-	if (verbosity >= 0 && !o->dry_run)
-		fprintf(out, "queued %d candidate%s%s\n", queued,
-		        queued == 1 ? "" : "s",
-		        queued == 0 ? " (all selected ones already were)" : "");
+	if (ctx->verbosity >= 0 && !o->dry_run)
+		fprintf(ctx->out, "queued %d candidate%s%s\n", sel->n,
+		        sel->n == 1 ? "" : "s",
+		        sel->n == 0 ? " (all selected ones already were)" : "");
 	if (o->sequential && !o->dry_run && !s->st.sequential &&
 	    store_set_sequential(s) != 0)
 		return EXIT_IOERR;
@@ -102,6 +217,7 @@ submit_dir(void *arg)
 {
 	struct submit_call *sc = arg;
 	const struct submit_opts *o = sc->o;
+	struct selection sel = { NULL, 0, 0, 0, 0 };
 	struct store s;
 	int status = store_open_site(&s, sc->dir,
 	                             STORE_POLICY | (o->dry_run
@@ -110,9 +226,16 @@ submit_dir(void *arg)
 
 	if (status != 0)
 		return status;
-	status = queue_selected(&s, o, sc->ctx->out, sc->ctx->verbosity);
+	status = select_new(&s, o, &sel);
+	if (status == 0)
+		status = check_caps(&s, &sel);
+	if (status == 0)
+		status = confirm(&s, &sel, o, sc->ctx);
+	if (status == 0)
+		status = queue_selected(&s, &sel, o, sc->ctx);
 	if (status == 0 && !o->dry_run)
 		status = submit_due(&s, sc->ctx);
+	free(sel.v);
 	/* Whatever was journaled is kept; the checkpoint follows it. */
 	if (store_close(&s, !o->dry_run) != 0 && status == 0)
 		status = EXIT_IOERR;
@@ -122,7 +245,7 @@ submit_dir(void *arg)
 static int
 cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct submit_opts o = { 0, 0, 0, 0 };
+	struct submit_opts o = { 0, 0, 0, 0, 0 };
 	const struct option opts[] = {
 		OPT_INTEGER('n', "top", &o.top, "N",
 		            "only the N best predicted (the base always runs)"),
@@ -132,6 +255,8 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "one job at a time"),
 		OPT_BOOLEAN(0, "dry-run", &o.dry_run,
 		            "print what would be submitted; submit nothing"),
+		OPT_BOOLEAN('y', "yes", &o.yes,
+		            "commit GPU-hours above policy.confirm_gpu_hours"),
 		OPT_FINISH,
 	};
 	struct submit_call sc = { ctx, &o, NULL };
@@ -146,7 +271,7 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_submit_entry = {
 	"submit", NULL, "DIR [--top N] [--include-unsafe] [--sequential] "
-	"[--dry-run]",
+	"[--dry-run] [--yes]",
 	"select candidates and submit them to Slurm",
 	cmd_submit_exec,
 };

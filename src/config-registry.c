@@ -274,6 +274,15 @@ const struct config_key config_registry[] = {
 	{ .path = "policy.min_poll_interval", .type = KT_INT,
 	  CAMP(policy.min_poll_interval), .min = 0, .max = 86400,
 	  .layers = SITE_ONLY },
+	{ .path = "policy.max_candidates", .type = KT_INT,
+	  CAMP(policy.max_candidates), .min = 1, .max = MAX_COUNT,
+	  .layers = SITE_ONLY },
+	{ .path = "policy.max_gpu_hours", .type = KT_DOUBLE,
+	  CAMP(policy.max_gpu_hours), .min = 0, .max = 1e9,
+	  .layers = SITE_ONLY },
+	{ .path = "policy.confirm_gpu_hours", .type = KT_DOUBLE,
+	  CAMP(policy.confirm_gpu_hours), .min = 0, .max = 1e9,
+	  .layers = SITE_ONLY },
 
 	{ .path = "gpus", .type = KT_GPUS, CAMP(gpus) },
 

@@ -152,6 +152,9 @@ struct campaign {
 	struct {
 		struct str_list locked;
 		int max_nodes, max_concurrent_jobs, min_poll_interval;
+		int max_candidates;     /* selected per campaign; 0 */
+		double max_gpu_hours;   /* per campaign; 0: no cap */
+		double confirm_gpu_hours; /* submit asks --yes above; 0 */
 		char *site_file;        /* where the locks came from */
 	} policy;
 	struct {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget.h"
 #include "directive.h"
 #include "error.h"
 #include "runner.h"
@@ -442,6 +443,32 @@ cleanup:
 	return ret;
 }
 
+/*
+ * The site's policy.max_gpu_hours: a job is submitted only while what
+ * the campaign has used and what its submitted jobs may still take,
+ * plus this job's whole time limit, stay within it.  The candidate
+ * stays queued (a site may raise the cap).
+ */
+static bool
+over_budget(struct runner *r, const struct cand_status *c)
+{
+	const struct campaign *k = &r->store->campaign;
+	struct budget b;
+	double after;
+
+	if (k->policy.max_gpu_hours <= 0)
+		return false;
+	budget_compute(r->store, (long)time(NULL), &b);
+	after = b.committed - b.queued + budget_job_limit(k);
+	if (after <= k->policy.max_gpu_hours)
+		return false;
+	if (r->verbosity >= 0)
+		fprintf(r->out, "%s: stays queued: submitting it could take the "
+		        "campaign to %.1f GPU-hours, above policy.max_gpu_hours "
+		        "= %g\n", c->name, after, k->policy.max_gpu_hours);
+	return true;
+}
+
 int
 runner_submit_due(struct runner *r, bool dry_run)
 {
@@ -460,6 +487,8 @@ runner_submit_due(struct runner *r, bool dry_run)
 		return 0;
 	}
 	while (active < limit && (c = next_queued(r)) != NULL) {
+		if (over_budget(r, c))
+			break;
 		if ((ret = runner_slurm(r)) != 0)
 			return ret;
 		if ((ret = submit_one(r, c)) != 0)

@@ -163,5 +163,35 @@ has "naming the key and the site file" \
 expect "resume refuses it too" 78 \
 	env PARATUNE_SITE_CONF="$T/etc/site.conf" "$PT" resume "$T/c"
 
+# --- caps on what a campaign selects and commits ---------------------------------
+caps() {
+	printf 'policy = { %s };\n' "$1" >"$T/etc/caps.conf"
+	chmod 0644 "$T/etc/caps.conf"
+}
+fresh
+n=$(grep -c ' state=planned ' "$T/c/state")
+caps "max_candidates = 2;"
+expect "selecting $n candidates over policy.max_candidates = 2 is refused" 78 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" submit "$T/c" --dry-run
+has "naming the cap and the way out" "policy.max_candidates = 2.*--top" \
+	"$T/err"
+expect "the base and one more fit" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" submit "$T/c" \
+	--dry-run --top 1
+has "and submit says what they commit" \
+	"selecting 2 candidates: at most [0-9.]* GPU-hours" "$T/out"
+caps "max_gpu_hours = 1;"
+expect "a selection above policy.max_gpu_hours is refused" 78 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" submit "$T/c" \
+	--dry-run --top 1
+has "with what it would commit" "would commit [0-9.]* GPU-hours" "$T/err"
+caps "confirm_gpu_hours = 1;"
+env PARATUNE_SITE_CONF="$T/etc/caps.conf" script -qec \
+	"'$PT' submit '$T/c' --top 1" /dev/null >"$T/tty" 2>&1
+has "on a terminal, a large selection needs --yes" \
+	"above policy.confirm_gpu_hours = 1: run again with --yes" "$T/tty"
+grep -q ' queued ' "$T/c/journal.log" && ko "and nothing is queued without it" ||
+	ok "and nothing is queued without it"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "harness.h"
 #include "store-int.h"
 #include "xalloc.h"
@@ -445,6 +446,46 @@ test_transitions_replay(void)
 	free(dir);
 }
 
+/* GPU-hours: Slurm's times for what ran, whole limits for what may. */
+static void
+test_budget(void)
+{
+	struct store s;
+	struct budget b;
+
+	memset(&s, 0, sizeof(s));
+	campaign_init(&s.campaign);
+	s.campaign.nodes = 2;
+	s.campaign.gpus_per_node = 8;
+	s.campaign.limits.max_minutes_per_run = 30;  /* 8 GPU-hours */
+	s.campaign.limits.max_steps_per_run = 100;
+	two_candidates(&s.st);
+	/* Running for 15 of its 30 minutes: 0.25 h on 16 GPUs. */
+	s.st.v[0].start_time = 1000;
+	s.st.v[0].state = CS_RUNNING;
+	s.st.v[1].state = CS_QUEUED;
+	budget_compute(&s, 1000 + 900, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 4.0, 1e-9);
+	/* used 4, the runner's rest 4, the queued one's limit 8 */
+	CU_ASSERT_DOUBLE_EQUAL(b.committed, 16.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.queued, 8.0, 1e-9);
+	s.st.v[0].state = CS_COMPLETED;
+	s.st.v[0].end_time = 1000 + 450;
+	s.st.v[1].state = CS_PLANNED;
+	budget_compute(&s, 5000, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 2.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.committed, 2.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_limit(&s.campaign), 8.0, 1e-9);
+	/* 3.6 s a step, 100 steps, 16 GPUs: 1.6 GPU-hours; none known:
+	 * the limit. */
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.campaign, 3.6), 1.6,
+	                       1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.campaign, 0), 8.0,
+	                       1e-9);
+	state_release(&s.st);
+	campaign_release(&s.campaign);
+}
+
 static const struct harness_test state_tests[] = {
 	{ "state round trip", test_round_trip },
 	{ "truncated and corrupt state", test_truncated_and_corrupt },
@@ -455,6 +496,7 @@ static const struct harness_test state_tests[] = {
 	{ "edited journal lines refused", test_events_refused },
 	{ "transitions replay to the same state", test_transitions_replay },
 	{ "edited state refused", test_state_refused },
+	{ "GPU-hours used and committed", test_budget },
 	{ NULL, NULL },
 };
 

@@ -1,0 +1,30 @@
+/*
+ * budget.h - the GPU-hours a campaign has used and may still use, for
+ * the site's policy.max_gpu_hours and for what submit says it commits.
+ *
+ * A job can be charged at most its whole time limit
+ * (limits.max_minutes_per_run) times its GPUs, so that is what a job
+ * not yet started commits; a started one has used what Slurm's start
+ * and end times say, and commits the rest of its limit while it runs.
+ */
+#ifndef PARATUNE_BUDGET_H
+#define PARATUNE_BUDGET_H
+
+#include "store.h"
+
+struct budget {
+	double used;       /* started jobs, from Slurm's times */
+	double committed;  /* used, plus what every job not final may take */
+	double queued;     /* of that, the jobs not submitted yet */
+};
+
+/* The most GPU-hours one job of the campaign can be charged. */
+double budget_job_limit(const struct campaign *c);
+/* The GPU-hours one job is expected to take: its predicted step time
+ * times limits.max_steps_per_run, within its limit (pred_step_s <= 0:
+ * the limit). */
+double budget_job_expected(const struct campaign *c, double pred_step_s);
+/* What the campaign in s has used and committed at time now. */
+void budget_compute(const struct store *s, long now, struct budget *b);
+
+#endif
