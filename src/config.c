@@ -259,8 +259,12 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	if (S_ISDIR(st.st_mode))
 		return error("cannot read %s '%s': it is a directory", what,
 		             path);
-	config_init(&cfg);
 	dir = path_dir(path);
+	if (config_check_includes(path, dir) != 0) {
+		free(dir);
+		return -1;
+	}
+	config_init(&cfg);
 	config_set_include_dir(&cfg, dir);
 	ld->layer = layer;
 	ld->file = config_intern(ld->c, path);
@@ -343,7 +347,9 @@ load_user(struct loader *ld, const struct config_sources *src)
 static bool
 bare_word(const char *v)
 {
-	return !strchr("\"[({", *v) && !strpbrk(v, "\";\n\r");
+	/* strchr() finds the terminating NUL: "" needs its own test. */
+	return *v == '\0' ||
+	       (!strchr("\"[({", *v) && !strpbrk(v, "\";\n\r"));
 }
 
 /* Keys whose value is a single string, so that `name=2024` is a name. */
