@@ -104,7 +104,7 @@ parse_json_item(struct json *j, const struct parse_item *it)
 	else
 		json_null(j, "total_steps");
 	json_bool(j, "finished", r->finished);
-	json_number(j, "peak_memory_gib", r->mem_peak_gib);
+	json_number(j, "mem_peak_gib", r->mem_peak_gib);
 	json_begin_object(j, "failure");
 	json_string(j, "class", failure_class_name(r->failure));
 	if (r->evidence.text) {

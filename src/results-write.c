@@ -48,7 +48,7 @@ static const struct column columns[RC_COUNT] = {
 	[RC_RECOMPUTE_LAYERS] = { "recompute_layers", CT_INT, 0 },
 	[RC_NODES] = { "nodes", CT_INT, 0 },
 	[RC_GPUS_PER_NODE] = { "gpus_per_node", CT_INT, 0 },
-	[RC_STEPS] = { "steps", CT_INT, 0 },
+	[RC_STEPS] = { "measured_steps", CT_INT, 0 },
 	/* Megatron-LM prints step times in ms with one decimal: 4
 	 * decimals of a second keep all of it. */
 	[RC_STEP_MEAN] = { "step_time_mean_s", CT_NUM, 4 },
@@ -65,17 +65,17 @@ static const struct column columns[RC_COUNT] = {
 	[RC_PRED_ERROR] = { "pred_error", CT_NUM, 4 },
 	[RC_TFLOPS_NEMO] = { "tflops_per_gpu_nemo_formula", CT_NUM, 2 },
 	[RC_MEM_PEAK] = { "mem_peak_gib", CT_NUM, 2 },
-	[RC_EST_MEMORY] = { "est_memory_gb", CT_NUM, 2 },
+	[RC_EST_MEMORY] = { "est_memory_gib", CT_NUM, 2 },
 	[RC_MEMORY_STATUS] = { "memory_status", CT_STR, 0 },
 	[RC_BASE] = { "base", CT_BOOL, 0 },
 	[RC_CLASS] = { "failure_class", CT_STR, 0 },
 	[RC_EVIDENCE] = { "evidence", CT_STR, 0 },
 	[RC_LINE] = { "line", CT_INT, 0 },
 	[RC_LOG] = { "log", CT_STR, 0 },
-	[RC_STATE] = { "slurm_state", CT_STR, 0 },
+	[RC_STATE] = { "state", CT_STR, 0 },
 	[RC_EXIT_CODE] = { "exit_code", CT_INT, 0 },
 	[RC_EXIT_SIGNAL] = { "exit_signal", CT_INT, 0 },
-	[RC_REASON] = { "slurm_reason", CT_STR, 0 },
+	[RC_REASON] = { "reason", CT_STR, 0 },
 	[RC_NOTE] = { "note", CT_STR, 0 },
 };
 
@@ -243,7 +243,10 @@ cell_other(const struct results *res, const struct result_row *r,
 	const struct campaign *k = &res->run.campaign;
 
 	switch (c) {
-	case RC_RANK: v->i = r->rank; v->has_int = r->rank > 0; break;
+	case RC_RANK:
+		v->i = r->cand.rank; /* the plan's, as list and status show */
+		v->has_int = r->cand.rank > 0;
+		break;
 	case RC_NAME: v->s = r->cand.name; break;
 	case RC_NODES: v->i = k->nodes; v->has_int = true; break;
 	case RC_GPUS_PER_NODE:

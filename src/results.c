@@ -533,7 +533,7 @@ compare_with_base(struct results *res)
 void
 results_rank(struct results *res)
 {
-	int rank = 0;
+	int place = 0;
 
 	free(res->ranked);
 	res->ranked = xcalloc((size_t)res->n + 1, sizeof(*res->ranked));
@@ -549,9 +549,9 @@ results_rank(struct results *res)
 	}
 	sort_ranked(res);
 	for (int i = 0; i < res->n; i++)
-		res->v[i].rank = 0;
+		res->v[i].place = 0;
 	for (int i = 0; i < res->nranked; i++)
-		res->v[res->ranked[i]].rank = ++rank;
+		res->v[res->ranked[i]].place = ++place;
 	pick_recommendations(res);
 	compare_with_base(res);
 }

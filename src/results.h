@@ -92,7 +92,9 @@ struct result_row {
 	struct result_metrics m;      /* kind == RESULT_MEASURED only */
 	bool recommendable;           /* measured and ended in a class that
 	                                 does not condemn the layout */
-	int rank;                     /* 1.. among the measured; 0 */
+	int place;                    /* 1.. among the measured, fastest
+	                                 first; 0.  Never shown as a rank:
+	                                 ranks are the plan's (cand.rank) */
 };
 
 struct results {

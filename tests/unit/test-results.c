@@ -229,8 +229,8 @@ test_rank_and_savings(void)
 	CU_ASSERT_EQUAL(res.ranked[2], 0);
 	CU_ASSERT_EQUAL(res.ranked[3], 1);
 	CU_ASSERT_EQUAL(res.ranked[4], 4);
-	CU_ASSERT_EQUAL(res.v[2].rank, 1);
-	CU_ASSERT_EQUAL(res.v[4].rank, 5);
+	CU_ASSERT_EQUAL(res.v[2].place, 1);
+	CU_ASSERT_EQUAL(res.v[4].place, 5);
 	/* c is fastest but ended in NaN: d is best, and cheapest. */
 	CU_ASSERT_EQUAL(res.best, 3);
 	CU_ASSERT_EQUAL(res.cheapest, 3);
@@ -259,7 +259,7 @@ test_rank_and_savings(void)
 	CU_ASSERT_TRUE(isnan(res.speedup));
 	CU_ASSERT_TRUE(isnan(res.saved_days));
 	CU_ASSERT_TRUE(isnan(res.saved_cost));
-	CU_ASSERT_EQUAL(res.v[4].rank, 0);
+	CU_ASSERT_EQUAL(res.v[4].place, 0);
 
 	/* Nothing recommendable: no best, no pick at all. */
 	for (int i = 0; i < 4; i++)
@@ -431,7 +431,7 @@ check_campaign(const struct results *res, const struct candidate_table *t)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_EQUAL(m->kind, RESULT_MEASURED);
-	CU_ASSERT_EQUAL(m->rank, 1);
+	CU_ASSERT_EQUAL(m->place, 1);
 	CU_ASSERT_DOUBLE_EQUAL(m->m.step_mean_s, 2.0, 1e-12);
 	ASSERT_NEAR_REL(m->m.tflops_per_gpu, 382.063110782976, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(m->mem_peak_gib, 42.0, 1e-9);
@@ -453,7 +453,7 @@ check_campaign(const struct results *res, const struct candidate_table *t)
 /* The columns results.csv starts with (issue 4, section 4). */
 static const char results_header[] =
 	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,"
-	"nodes,gpus_per_node,steps,step_time_mean_s,step_time_median_s,"
+	"nodes,gpus_per_node,measured_steps,step_time_mean_s,step_time_median_s,"
 	"step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,"
 	"mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,";
 
