@@ -372,8 +372,10 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 		if ((int)seen++ >= st->skipped)
 			v[k++] = r->steps[i].step_time_s;
 	}
-	for (int i = 0; i < k; i++)
+	for (int i = 0; i < k; i++) {
 		sum += v[i];
+		st->nonpositive += !(v[i] > 0);
+	}
 	st->mean_s = k ? sum / k : NAN;
 	for (int i = 0; i < k; i++)
 		sq += (v[i] - st->mean_s) * (v[i] - st->mean_s);

@@ -221,6 +221,8 @@ struct log_step_stats {
 	int timed;       /* steps with a step time */
 	int skipped;     /* warm-up steps dropped */
 	int measured;    /* timed - skipped */
+	int nonpositive; /* measured steps timed at zero or less: a clock or
+	                    a logger gone wrong, no measurement */
 	double mean_s, median_s, stdev_s;   /* NAN when measured == 0 */
 	double tokens_per_s_median;         /* NAN when no step has it */
 };

@@ -239,6 +239,24 @@ row_classify(struct result_row *row, const struct log_read *nl)
 	}
 }
 
+/* Whether lr measured the run: enough steps after the warm-up, every one
+ * timed above zero (a time of zero or less would rank first). */
+static bool
+log_measures(const struct log_read *lr, int min_steps)
+{
+	return lr->st.measured >= min_steps && lr->st.nonpositive == 0;
+}
+
+/* Say that lr's step times are no measurement, when they are not. */
+static void
+row_note_bad_times(struct result_row *row, const struct log_read *lr)
+{
+	if (lr->st.nonpositive > 0)
+		row_note(row, "%d of %d measured step times are zero or "
+		         "negative in %s: not a measurement",
+		         lr->st.nonpositive, lr->st.measured, lr->rel);
+}
+
 /* Measure the row from lr, which logged enough steps. */
 static void
 row_measure(struct results *res, struct result_row *row,
@@ -270,7 +288,7 @@ row_measure_older(struct results *res, struct logparse *lp,
 			continue;
 		memset(&lr, 0, sizeof(lr));
 		log_read_file(res, lp, row->cand.name, ids[i], &lr);
-		enough = lr.st.measured >= min_steps;
+		enough = log_measures(&lr, min_steps);
 		if (enough) {
 			row_measure(res, row, &lr);
 			row_note(row, "measured in an earlier attempt, %s",
@@ -310,8 +328,9 @@ row_unmeasured(struct result_row *row, int min_steps, bool had_log)
 		row_note(row, "job %" PRIu32 " left no output", row->job_id);
 	else if (!had_log)
 		row_note(row, "no job was started");
-	else if (row->log_steps > 0 || row->failure == FAILURE_NONE ||
-	         row->failure == FAILURE_TIMEOUT)
+	else if (row->log_steps < min_steps &&
+	         (row->log_steps > 0 || row->failure == FAILURE_NONE ||
+	          row->failure == FAILURE_TIMEOUT))
 		row_note(row, "%d measured step%s, %d needed "
 		         "(results.min_steps)", row->log_steps,
 		         row->log_steps == 1 ? "" : "s", min_steps);
@@ -361,10 +380,13 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 	if (have)
 		log_read_file(res, lp, row->cand.name, want, &newest);
 	row_classify(row, have ? &newest : NULL);
-	if (have && newest.st.measured >= min_steps)
+	if (have && log_measures(&newest, min_steps))
 		row_measure(res, row, &newest);
-	else if (!row_measure_older(res, lp, row, ids, nids, want))
+	else if (!row_measure_older(res, lp, row, ids, nids, want)) {
+		if (have)
+			row_note_bad_times(row, &newest);
 		row_unmeasured(row, min_steps, have);
+	}
 	if (row->kind == RESULT_MEASURED &&
 	    (cand_state_active(row->state) || row->state == CS_QUEUED))
 		row_note(row, "still %s", cand_state_name(row->state));

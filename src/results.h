@@ -8,8 +8,9 @@
  *   not run      never selected (state "planned"): counted, shown nowhere
  *   in progress  queued, pending or running, not yet measured
  *   measured     at least results.min_steps timed steps after the warm-up
- *                (results.skip_steps) in one attempt's log, however the
- *                job ended afterwards: its class stays in failure_class
+ *                (results.skip_steps) in one attempt's log, each timed
+ *                above zero, however the job ended afterwards: its class
+ *                stays in failure_class
  *   oom          its final class is cuda_oom or host_oom and it was not
  *                measured
  *   failed       any other end without a measurement

@@ -430,6 +430,46 @@ expect "nothing succeeded: JSON" 0 "$PT" results "$E" --format json
 same "... best and speed-up null" "$(jq_ '(d["best"], d["speedup"], d["saved"]["days"])')" \
 	"(None, None, None)"
 
+# ---- step times that are no measurement -----------------------------------------
+# A log whose step times are zero or negative (a clock that went back, a
+# logger that prints 0.0) measured nothing: such a run is neither ranked
+# nor recommended, and failed.csv says why.
+B=$T/bad-times
+expect "plan a campaign for bad step times" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$B"
+NEG=$(name 1 2 2) ZERO=$(name 4 2 1) GOOD=$(name 4 2 2)
+for j in 1 2 3 4 5 6; do iter $j -1000.0; done >"$B/runs/$NEG/slurm-3001.out"
+setstate "$B" "$NEG" state=completed job=3001 attempt=1
+for j in 1 2 3 4 5 6; do iter $j 0.0; done >"$B/runs/$ZERO/slurm-3002.out"
+setstate "$B" "$ZERO" state=completed job=3002 attempt=1
+{ iter 1 12000.0; iter 2 4000.0; iter 3 5000.0; iter 4 5000.0
+  iter 5 5000.0; iter 6 6000.0; } >"$B/runs/$GOOD/slurm-3003.out"
+setstate "$B" "$GOOD" state=completed job=3003 attempt=1
+expect "results with bad step times" 0 "$PT" results "$B" --format json
+same "... only the real measurement is ranked" \
+	"$(jq_ '[r["name"] for r in d["results"]]')" "['$GOOD']"
+same "... and recommended" "$(jq_ 'd["recommendations"]["fastest"]')" "$GOOD"
+same "... negative times are a failure" \
+	"$(jq_ '[r["failure_class"] for r in d["failed"] if r["name"] == "'"$NEG"'"]')" \
+	"['unknown']"
+same "... zero times too" \
+	"$(jq_ '[r["failure_class"] for r in d["failed"] if r["name"] == "'"$ZERO"'"]')" \
+	"['unknown']"
+cells "$B"
+case $(field "$B/results/failed.csv" "$NEG" note) in
+*"5 of 5 measured step times are zero or negative"*)
+	ok "... failed.csv says why (negative)" ;;
+*) ko "... failed.csv says why (negative): '$(field "$B/results/failed.csv" "$NEG" note)'" ;;
+esac
+case $(field "$B/results/failed.csv" "$ZERO" note) in
+*"5 of 5 measured step times are zero or negative"*)
+	ok "... failed.csv says why (zero)" ;;
+*) ko "... failed.csv says why (zero): '$(field "$B/results/failed.csv" "$ZERO" note)'" ;;
+esac
+expect "results table with bad step times" 0 "$PT" results "$B"
+has "... the summary names the reason" \
+	"$NEG: unknown.*zero or negative" "$T/out"
+
 # ---- the switches ------------------------------------------------------------
 # Each file ends with the layout's switches, from candidates.csv; what
 # does not apply (no FP8 in bf16, no method with selective recompute, no
