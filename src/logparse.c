@@ -108,6 +108,27 @@ logparse_add_pattern(struct logparse *lp, const char *name,
 	return 0;
 }
 
+/* How many patterns count matches (no step group). */
+int
+logparse_pattern_count(const struct logparse *lp)
+{
+	int n = 0;
+
+	for (int i = 0; i < lp->nuser; i++)
+		n += lp->user[i].hits >= 0;
+	return n;
+}
+
+/* The name of counting pattern i, or NULL. */
+const char *
+logparse_pattern_name(const struct logparse *lp, int i)
+{
+	for (int k = 0; k < lp->nuser; k++)
+		if (lp->user[k].hits == i)
+			return lp->user[k].name;
+	return NULL;
+}
+
 /* ---- results ------------------------------------------------------------ */
 
 void
@@ -128,6 +149,7 @@ log_result_release(struct log_result *r)
 		log_evidence_clear(&r->seen[i]);
 	for (int i = 0; i < r->npatterns; i++) {
 		free(r->patterns[i].name);
+		free(r->patterns[i].last_text);
 		log_evidence_clear(&r->patterns[i].first);
 	}
 	free(r->patterns);

@@ -67,8 +67,9 @@
  *   loss, tokens_per_s (per GPU), tflops (per GPU), mem_gib
  *   value            a number kept as the pattern's last_value (the
  *                    first group when there is no value group)
- * Without a step group a pattern only counts its matches (the first one
- * and the last value are kept); a pattern named after a failure class
+ * Without a step group a pattern only counts its matches (the first one,
+ * the last value and the last captured text are kept; logparse_pattern_
+ * name lists these patterns); a pattern named after a failure class
  * ("nccl_timeout") also adds evidence of that class.
  *
  * Not thread-safe: a struct logparse holds reused match data.  Use one
@@ -126,6 +127,10 @@ struct log_pattern_hits {
 	long count;
 	struct log_evidence first;
 	double last_value;     /* NAN when the pattern captures none */
+	char *last_text;       /* what the last match captured: the value
+	                          group, else the first group, else the
+	                          whole match, as evidence text; NULL when
+	                          it never matched */
 };
 
 struct log_result {
@@ -175,6 +180,11 @@ struct logparse {
 	int nuser;
 	size_t alloc_user;
 };
+
+/* The extra patterns without a step group, in the order added: the
+ * entries of every log_result.patterns.  Names point into lp. */
+int logparse_pattern_count(const struct logparse *lp);
+const char *logparse_pattern_name(const struct logparse *lp, int i);
 
 /* Compile the built-in patterns once (JIT where PCRE2 has it). */
 void logparse_init(struct logparse *lp);

@@ -388,7 +388,17 @@ row_in_file(const struct result_row *r, enum results_file which)
 	return false;
 }
 
-/* One CSV line of row r with the given columns. */
+/* What pattern column k holds for row r, or NULL. */
+static const char *
+pattern_value(const struct results *res, const struct result_row *r,
+              int k)
+{
+	return r->pattern_values && k < res->npattern_cols
+	       ? r->pattern_values[k] : NULL;
+}
+
+/* One CSV line of row r with the given columns; a measured row ends with
+ * the results.patterns columns. */
 static void
 csv_row(const struct results *res, const struct result_row *r,
         const enum results_col *cols, int ncols, struct strbuf *out)
@@ -401,6 +411,13 @@ csv_row(const struct results *res, const struct result_row *r,
 		if (i)
 			strbuf_addch(out, ',');
 		results_csv_field(out, cell.buf);
+	}
+	for (int k = 0; r->kind == RESULT_MEASURED &&
+	                k < res->npattern_cols; k++) {
+		const char *v = pattern_value(res, r, k);
+
+		strbuf_addch(out, ',');
+		results_csv_field(out, v ? v : "");
 	}
 	strbuf_addch(out, '\n');
 	strbuf_release(&cell);
@@ -416,12 +433,15 @@ results_csv(const struct results *res, enum results_file which,
 
 	for (int i = 0; i < ncols; i++)
 		strbuf_addf(out, "%s%s", i ? "," : "", results_col_name(cols[i]));
-	strbuf_addch(out, '\n');
 	if (which == RESULTS_CSV) {
+		for (int k = 0; k < res->npattern_cols; k++)
+			strbuf_addf(out, ",%s", res->pattern_cols[k]);
+		strbuf_addch(out, '\n');
 		for (int i = 0; i < res->nranked; i++)
 			csv_row(res, &res->v[res->ranked[i]], cols, ncols, out);
 		return;
 	}
+	strbuf_addch(out, '\n');
 	for (int i = 0; i < res->n; i++)
 		if (row_in_file(&res->v[i], which))
 			csv_row(res, &res->v[i], cols, ncols, out);
@@ -432,6 +452,25 @@ results_csv(const struct results *res, enum results_file which,
 static const char *const kind_names[RESULT_KIND_COUNT] = {
 	"not_run", "in_progress", "measured", "oom", "failed",
 };
+
+/* The results.patterns keys of a measured row: a number when what was
+ * captured reads as one, else the text; null without a match. */
+static void
+json_patterns(struct json *j, const struct results *res,
+              const struct result_row *r)
+{
+	for (int k = 0; k < res->npattern_cols; k++) {
+		const char *v = pattern_value(res, r, k);
+		double d;
+
+		if (v == NULL)
+			json_null(j, res->pattern_cols[k]);
+		else if (parse_double(v, &d) == 0)
+			json_number(j, res->pattern_cols[k], d);
+		else
+			json_string(j, res->pattern_cols[k], v);
+	}
+}
 
 /* One row as an object with the keys of its file's columns. */
 static void
@@ -470,6 +509,8 @@ json_row(struct json *j, const char *key, const struct results *res,
 		case CT_BOOL: json_bool(j, name, v.b); break;
 		}
 	}
+	if (which == RESULTS_CSV)
+		json_patterns(j, res, r);
 	json_end_object(j);
 }
 

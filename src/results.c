@@ -257,12 +257,28 @@ row_note_bad_times(struct result_row *row, const struct log_read *lr)
 		         lr->st.nonpositive, lr->st.measured, lr->rel);
 }
 
+/* What lr's results.patterns captured, one per column. */
+static void
+row_take_patterns(struct results *res, struct result_row *row,
+                  const struct log_read *lr)
+{
+	if (res->npattern_cols == 0)
+		return;
+	row->pattern_values = xcalloc((size_t)res->npattern_cols,
+	                              sizeof(*row->pattern_values));
+	for (int i = 0; i < res->npattern_cols && i < lr->res.npatterns; i++)
+		if (lr->res.patterns[i].last_text)
+			row->pattern_values[i] =
+				results_clean_text(lr->res.patterns[i].last_text);
+}
+
 /* Measure the row from lr, which logged enough steps. */
 static void
 row_measure(struct results *res, struct result_row *row,
             const struct log_read *lr)
 {
 	row->kind = RESULT_MEASURED;
+	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
 	results_measure(&res->run.campaign, res->cost_per_gpu_hour, &lr->st,
@@ -601,6 +617,36 @@ add_patterns(const struct results *res, struct logparse *lp)
 	return 0;
 }
 
+/* Whether name is a column of results.csv already. */
+static bool
+fixed_column(const char *name)
+{
+	int n;
+	const enum results_col *cols = results_columns(RESULTS_CSV, &n);
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(results_col_name(cols[i]), name))
+			return true;
+	return false;
+}
+
+/* The columns the counting patterns of lp add to results.csv: named
+ * after the pattern, "pattern_NAME" where a column has the name. */
+static void
+pattern_columns(struct results *res, const struct logparse *lp)
+{
+	res->npattern_cols = logparse_pattern_count(lp);
+	res->pattern_cols = xcalloc((size_t)res->npattern_cols + 1,
+	                            sizeof(*res->pattern_cols));
+	for (int i = 0; i < res->npattern_cols; i++) {
+		const char *name = logparse_pattern_name(lp, i);
+
+		res->pattern_cols[i] = fixed_column(name)
+		                       ? xasprintf("pattern_%s", name)
+		                       : xstrdup(name);
+	}
+}
+
 /* Settings that come from the options or the campaign. */
 static void
 results_settings(struct results *res, const struct results_opts *o)
@@ -637,6 +683,8 @@ results_load(struct results *res, const char *dir,
 		return EXIT_DATAERR;
 	logparse_init(&lp);
 	status = add_patterns(res, &lp);
+	if (status == 0)
+		pattern_columns(res, &lp);
 	res->v = xcalloc((size_t)t.n + 1, sizeof(*res->v));
 	for (int i = 0; status == 0 && i < t.n; i++) {
 		struct result_row *row = &res->v[res->n++];
@@ -662,7 +710,14 @@ results_release(struct results *res)
 		free(res->v[i].log);
 		free(res->v[i].measured_log);
 		free(res->v[i].note);
+		for (int k = 0; res->v[i].pattern_values &&
+		                k < res->npattern_cols; k++)
+			free(res->v[i].pattern_values[k]);
+		free(res->v[i].pattern_values);
 	}
+	for (int k = 0; k < res->npattern_cols; k++)
+		free(res->pattern_cols[k]);
+	free(res->pattern_cols);
 	free(res->v);
 	free(res->ranked);
 	free(res->currency);

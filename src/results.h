@@ -90,6 +90,9 @@ struct result_row {
 	int log_steps;                /* measured steps in the newest log */
 	char *note;                   /* why it has no measurement, or NULL */
 	double mem_peak_gib;          /* the measured log's peak; NAN */
+	char **pattern_values;        /* measured: per results.patterns
+	                                 column, what its last match
+	                                 captured (clean text) or NULL */
 	struct result_metrics m;      /* kind == RESULT_MEASURED only */
 	bool recommendable;           /* measured and ended in a class that
 	                                 does not condemn the layout */
@@ -104,6 +107,10 @@ struct results {
 	char *currency;
 	double capacity_gib;          /* the GPU's memory */
 	double peak_tflops;           /* dense peak at the precision */
+	char **pattern_cols;          /* results.csv's columns for the
+	                                 campaign's results.patterns (those
+	                                 without a step group), in order */
+	int npattern_cols;
 	struct result_row *v;         /* candidates.csv order */
 	int n;
 	int *ranked;                  /* measured rows, fastest first */

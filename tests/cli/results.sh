@@ -470,6 +470,61 @@ expect "results table with bad step times" 0 "$PT" results "$B"
 has "... the summary names the reason" \
 	"$NEG: unknown.*zero or negative" "$T/out"
 
+# ---- results.patterns become columns ---------------------------------------------
+# Each pattern without a step group is a column of results.csv named
+# after it: what its last match in the measured log captured (the value
+# group, else the first group, else the matched text), empty without one.
+P=$T/patterns
+{ cat "$SRC/etc/campaigns/demo.conf"
+  cat <<'EOF'
+results = { patterns = (
+  { name = "widgets"; regex = "throughput (?<value>[0-9.]+) widgets"; },
+  { name = "skipped"; regex = "skipped iterations: +([0-9]+)"; },
+  { name = "scaler"; regex = "loss scale"; },
+  { name = "never"; regex = "no such line"; },
+  { name = "rank"; regex = "iteration +([0-9]+)/"; }
+); };
+EOF
+} >"$T/patterns.conf"
+expect "plan a campaign with results.patterns" 0 "$PT" -q plan \
+	"$T/patterns.conf" -o "$P"
+{ iter 1 12000.0; iter 2 4000.0; iter 3 5000.0
+  echo "custom: throughput 12.5 widgets"
+  iter 4 5000.0; iter 5 5000.0
+  echo "custom: throughput 123.5 widgets"
+  iter 6 6000.0; } >"$P/runs/$HAND/slurm-4001.out"
+setstate "$P" "$HAND" state=completed job=4001 attempt=1
+{ iter 1 12000.0; iter 2 4000.0; iter 3 5000.0; iter 4 5000.0
+  iter 5 5000.0; iter 6 6000.0; } >"$P/runs/$CLEAN1/slurm-4002.out"
+setstate "$P" "$CLEAN1" state=completed job=4002 attempt=1
+expect "results with patterns" 0 "$PT" results "$P"
+case $(head -1 "$P/results/results.csv") in
+*,widgets,skipped,scaler,never,pattern_rank) ok "... a column per pattern, last" ;;
+*) ko "... a column per pattern, last: $(head -1 "$P/results/results.csv")" ;;
+esac
+cells "$P"
+same "... the value group at its last match" \
+	"$(field "$P/results/results.csv" "$HAND" widgets)" 123.5
+same "... no match: empty" "$(field "$P/results/results.csv" "$CLEAN1" widgets)" ""
+same "... the first group without a value group" \
+	"$(field "$P/results/results.csv" "$HAND" skipped)" 0
+same "... the matched text without a group" \
+	"$(field "$P/results/results.csv" "$HAND" scaler)" "loss scale"
+same "... a pattern that never matched" \
+	"$(field "$P/results/results.csv" "$HAND" never)" ""
+same "... a name taken by a column gets a prefix" \
+	"$(field "$P/results/results.csv" "$HAND" pattern_rank)" 6
+same "... and the rank stays the plan's" \
+	"$(field "$P/results/results.csv" "$HAND" rank)" \
+	"$(awk -F, -v n="$HAND" '$2 == n { print $1 }' "$P/candidates.csv")"
+expect "results --format json with patterns" 0 "$PT" results "$P" --format json
+same "... JSON: numbers as numbers, text as text, none as null" \
+	"$(jq_ '[[r["widgets"], r["skipped"], r["scaler"], r["never"]] for r in d["results"] if r["name"] == "'"$HAND"'"][0]')" \
+	"[123.5, 0, 'loss scale', None]"
+same "... JSON keys of results match the CSV columns" \
+	"$(jq_ '",".join(d["results"][0].keys())')" \
+	"$(head -1 "$P/results/results.csv")"
+
 # ---- the switches ------------------------------------------------------------
 # Each file ends with the layout's switches, from candidates.csv; what
 # does not apply (no FP8 in bf16, no method with selective recompute, no
