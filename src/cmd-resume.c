@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "cmd-results.h"
 #include "cmd.h"
 #include "error.h"
 #include "results.h"
@@ -53,9 +54,9 @@ resume_one(struct cmd_ctx *ctx, const char *dir)
 	if (finished && status == 0) {
 		struct results_opts o = RESULTS_OPTS_INIT;
 
-		status = results_run(dir, &o, ctx->verbosity >= 0 ? ctx->out
-		                                                : NULL,
-		                     FORMAT_TABLE);
+		status = cmd_results_run(dir, &o, ctx->verbosity >= 0
+		                                  ? ctx->out : NULL,
+		                         FORMAT_TABLE);
 	}
 	return status;
 }

@@ -1,23 +1,20 @@
 /*
- * results-write.c - the files of DIR/results/ and the JSON document.
+ * results-write.c - the text of the CSV files of DIR/results/ and of the
+ * JSON document, into strbufs; cmd-results.c writes them.
  *
  * The three CSV files and the JSON objects come from one table of
  * columns, so that a CSV column and its JSON key can never disagree.
  */
 #include "autoconfig.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "cmd.h"
 #include "error.h"
 #include "json.h"
 #include "layout-switch.h"
-#include "report.h"
 #include "results.h"
 #include "util.h"
 #include "xalloc.h"
@@ -601,106 +598,4 @@ results_json(const struct results *res, struct strbuf *out)
 	json_int(&j, "in_progress", res->count[RESULT_IN_PROGRESS]);
 	json_int(&j, "not_run", res->count[RESULT_NOT_RUN]);
 	json_end_object(&j);
-}
-
-/* ---- DIR/results/ -------------------------------------------------------- */
-
-/* Create DIR/results, or use it when it is a real directory: a symbolic
- * link planted there would send the files elsewhere. */
-static int
-results_dir(const char *path)
-{
-	struct stat st;
-
-	if (mkdir(path, 0755) != 0 && errno != EEXIST)
-		return error_errno("cannot create '%s'", path);
-	if (lstat(path, &st) != 0)
-		return error_errno("cannot examine '%s'", path);
-	if (S_ISLNK(st.st_mode))
-		return error("'%s' is a symbolic link: refusing to write "
-		             "through it (remove it and run again)", path);
-	if (!S_ISDIR(st.st_mode))
-		return error("'%s' exists and is not a directory", path);
-	return 0;
-}
-
-/* Write one file of DIR/results/ atomically. */
-static int
-write_one(const char *dir, const char *name, const struct strbuf *sb)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
-
-	free(path);
-	return ret;
-}
-
-/* Write every file of DIR/results/. */
-int
-results_write_files(const struct results *res, const char *summary)
-{
-	static const char *const csv_names[] = { "results.csv", "oom.csv",
-		"failed.csv" };
-	char *dir = xasprintf("%s/results", res->run.dir);
-	struct strbuf sb = STRBUF_INIT;
-	int ret = results_dir(dir);
-
-	for (int f = 0; ret == 0 && f < 3; f++) {
-		strbuf_setlen(&sb, 0);
-		results_csv(res, (enum results_file)f, &sb);
-		ret = write_one(dir, csv_names[f], &sb);
-	}
-	if (ret == 0) {
-		strbuf_setlen(&sb, 0);
-		strbuf_addstr(&sb, summary);
-		ret = write_one(dir, "summary.txt", &sb);
-	}
-	if (ret == 0) {
-		strbuf_setlen(&sb, 0);
-		report_svg(res, &sb);
-		ret = write_one(dir, "chart.svg", &sb);
-	}
-	if (ret == 0) {
-		strbuf_setlen(&sb, 0);
-		report_html(res, summary, &sb);
-		ret = write_one(dir, "report.html", &sb);
-	}
-	strbuf_release(&sb);
-	free(dir);
-	return ret;
-}
-
-/* ---- the command's work -------------------------------------------------- */
-
-/* Load, write DIR/results/ and print in the format asked. */
-int
-results_run(const char *dir, const struct results_opts *o, FILE *out,
-            int format)
-{
-	struct results res;
-	struct strbuf summary = STRBUF_INIT, sb = STRBUF_INIT;
-	int status = results_load(&res, dir, o);
-
-	if (status != 0)
-		goto cleanup;
-	report_summary(&res, o->top, &summary);
-	if (results_write_files(&res, summary.buf) != 0)
-		status = EXIT_CANTCREAT;
-	if (format == FORMAT_JSON)
-		results_json(&res, &sb);
-	else if (format == FORMAT_CSV)
-		results_csv(&res, RESULTS_CSV, &sb);
-	else
-		strbuf_addstr(&sb, summary.buf);
-	if (format == FORMAT_TABLE && status == 0)
-		strbuf_addf(&sb, "\nwrote %s/results/: results.csv, oom.csv, "
-		            "failed.csv, summary.txt, chart.svg, report.html\n",
-		            res.run.dir);
-	if (out) /* resume -q collects silently */
-		fwrite(sb.buf, 1, sb.len, out);
-cleanup:
-	strbuf_release(&sb);
-	strbuf_release(&summary);
-	results_release(&res);
-	return status;
 }

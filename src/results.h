@@ -2,7 +2,8 @@
  * results.h - what a campaign measured: each candidate's Slurm state
  * joined with its logs, the step-time statistics and what they mean for
  * the whole training (days, GPU-hours, cost), the ranking, the
- * recommendation, and the files of DIR/results/.
+ * recommendation, and the text of the files of DIR/results/ (which
+ * cmd-results.c writes).
  *
  * A candidate is one of:
  *   not run      never selected (state "planned"): counted, shown nowhere
@@ -206,22 +207,5 @@ void results_csv(const struct results *res, enum results_file which,
                  struct strbuf *out);
 /* The JSON document of --format json. */
 void results_json(const struct results *res, struct strbuf *out);
-
-/*
- * Write results.csv, oom.csv, failed.csv, summary.txt, chart.svg and
- * report.html into DIR/results/ (created; a symbolic link there is
- * refused), each atomically.  0 or -1 after an error message.
- */
-int results_write_files(const struct results *res, const char *summary);
-
-/*
- * Everything `paratune results DIR` does: load, write DIR/results/, and
- * print to out (NULL: print nothing) in format (an enum output_format:
- * the summary, results.csv or the JSON).  Returns an enum exit_code: 0 also when nothing
- * succeeded; EXIT_CANTCREAT when the files could not be written (what
- * was printed is complete).
- */
-int results_run(const char *dir, const struct results_opts *o, FILE *out,
-                int format);
 
 #endif

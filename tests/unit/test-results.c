@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "campaign.h"
+#include "cmd-results.h"
 #include "cmd.h"
 #include "error.h"
 #include "harness.h"
@@ -482,7 +483,7 @@ write_files_cb(void *arg)
 {
 	const struct results *res = arg;
 
-	return results_write_files(res, "summary\n");
+	return cmd_results_write_files(res, "summary\n");
 }
 
 /* A symbolic link at DIR/results is refused, and nothing goes through
@@ -533,7 +534,7 @@ test_campaign_dir(void)
 	CU_ASSERT_EQUAL_FATAL(results_load(&res, dir, &o), 0);
 	check_campaign(&res, &t);
 	check_oom_csv(&res);
-	CU_ASSERT_EQUAL(results_write_files(&res, "summary\n"), 0);
+	CU_ASSERT_EQUAL(cmd_results_write_files(&res, "summary\n"), 0);
 	csv = xasprintf("%s/results/failed.csv", dir);
 	CU_ASSERT_TRUE(path_exists(csv));
 	free(csv);
