@@ -373,7 +373,7 @@ reader_failures(struct log_reader *rd, const char *s, size_t n)
 		size_t end = i < rd->nspans ? rd->spans[i].start : n;
 
 		if (end > at)
-			failure_scan_line(&rd->lp->fail, s + at, end - at,
+			failure_scan_line(rd->lp->fail, s + at, end - at,
 			                  &hits);
 		if (i < rd->nspans && rd->spans[i].end > at)
 			at = rd->spans[i].end;

@@ -36,7 +36,7 @@ logparse_init(struct logparse *lp)
 {
 	memset(lp, 0, sizeof(*lp));
 	logparse_formats_init(lp);
-	failure_scan_init(&lp->fail);
+	lp->fail = failure_scan_new();
 }
 
 void
@@ -48,7 +48,7 @@ logparse_release(struct logparse *lp)
 		pcre2_code_free(lp->user[i].re);
 	}
 	free(lp->user);
-	failure_scan_release(&lp->fail);
+	failure_scan_free(lp->fail);
 	logparse_formats_release(lp);
 	memset(lp, 0, sizeof(*lp));
 }
@@ -62,29 +62,49 @@ group_number(const pcre2_code *re, const char *name)
 	return n > 0 ? n : 0;
 }
 
-int
-logparse_add_pattern(struct logparse *lp, const char *name,
-                     const char *regex, char *err, size_t errlen)
+/* Compile an extra pattern's regex, or say why it does not compile. */
+static pcre2_code *
+compile_user(const char *regex, char *err, size_t errlen)
 {
-	struct logparse_user *u;
 	PCRE2_SIZE off;
-	int code, npat = 0;
-	pcre2_code *re;
+	int code;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
+	                               0, &code, &off, NULL);
 
-	if (name == NULL || *name == '\0') {
-		snprintf(err, errlen, "pattern has no name");
-		return -1;
-	}
-	re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0, &code,
-	                   &off, NULL);
 	if (re == NULL) {
 		PCRE2_UCHAR msg[256];
 
 		pcre2_get_error_message(code, msg, sizeof msg);
 		snprintf(err, errlen, "regex '%s' does not compile at offset "
 		         "%zu: %s", regex, (size_t)off, (char *)msg);
+	}
+	return re;
+}
+
+int
+logparse_check_regex(const char *regex, char *err, size_t errlen)
+{
+	pcre2_code *re = compile_user(regex, err, errlen);
+
+	pcre2_code_free(re);
+	return re ? 0 : -1;
+}
+
+int
+logparse_add_pattern(struct logparse *lp, const char *name,
+                     const char *regex, char *err, size_t errlen)
+{
+	struct logparse_user *u;
+	int npat = 0;
+	pcre2_code *re;
+
+	if (name == NULL || *name == '\0') {
+		snprintf(err, errlen, "pattern has no name");
 		return -1;
 	}
+	re = compile_user(regex, err, errlen);
+	if (re == NULL)
+		return -1;
 	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	for (int i = 0; i < lp->nuser; i++)
 		npat += lp->user[i].hits >= 0;

@@ -169,13 +169,14 @@ struct log_result {
 	bool steps_capped;             /* more than LOGPARSE_STEPS_MAX steps */
 };
 
+struct logparse_builtin;
 struct logparse_user;
 
-/* The compiled patterns; see the top of this file. */
+/* The compiled patterns; see the top of this file.  What they are is
+ * PCRE2's business, in logparse-int.h and failure.c alone. */
 struct logparse {
-	pcre2_code *megatron_head, *nemo2_head, *nemo1_bar, *titan_step;
-	pcre2_match_data *megatron_md, *nemo2_md, *nemo1_md, *titan_md;
-	struct failure_scan fail;
+	struct logparse_builtin *builtin; /* the record heads */
+	struct failure_scan *fail;
 	struct logparse_user *user;
 	int nuser;
 	size_t alloc_user;
@@ -189,6 +190,10 @@ const char *logparse_pattern_name(const struct logparse *lp, int i);
 /* Compile the built-in patterns once (JIT where PCRE2 has it). */
 void logparse_init(struct logparse *lp);
 void logparse_release(struct logparse *lp);
+
+/* Whether regex compiles as logparse_add_pattern compiles it: 0, or -1
+ * with the reason (PCRE2's message and the offset) in err[0..errlen). */
+int logparse_check_regex(const char *regex, char *err, size_t errlen);
 
 /*
  * Add an extra pattern.  Returns 0, or -1 when regex does not compile or
