@@ -124,5 +124,22 @@ expect "a site file's @include of a directory" 78 \
 has "... names the site file" "site.conf:1: cannot include 'somedir'" \
 	"$T/err"
 
+# A frozen campaign.conf that includes a directory: resume reports it and
+# goes on to the next campaign (libconfig's scanner used to exit the
+# whole process at the first one).
+expect "plan a first campaign" 0 "$PT" -q plan "$DEMO" -o "$T/r1"
+expect "plan a second campaign" 0 "$PT" -q plan "$DEMO" -o "$T/r2"
+mkdir "$T/r1/somedir"
+echo '@include "somedir"' >>"$T/r1/campaign.conf"
+echo '@include "absent.conf"' >>"$T/r2/campaign.conf"
+"$PT" resume "$T/r1" "$T/r2" >"$T/out" 2>"$T/err"
+[ $? -ne 0 ] && ok "resume of a broken campaign fails" ||
+	ko "resume of a broken campaign fails"
+has "... naming the first campaign's @include" \
+	"r1/campaign.conf:[0-9]*: cannot include 'somedir': it is a directory" \
+	"$T/err"
+has "... and goes on to the second" \
+	"r2/campaign.conf:[0-9]*: cannot include 'absent.conf'" "$T/err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
