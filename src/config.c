@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
 #include "config-int.h"
 #include "error.h"
 #include "site-trust.h"
@@ -809,14 +808,14 @@ campaign_load(struct campaign *c, const struct config_sources *src)
 
 /* The sources a command has: --site, CAMPAIGN, --set. */
 int
-campaign_load_for(struct campaign *c, const struct cmd_ctx *ctx,
+campaign_load_for(struct campaign *c, const char *site_path,
                   const char *path, const struct str_list *settings)
 {
 	struct config_sources src;
 	int ret;
 
 	memset(&src, 0, sizeof src);
-	src.site_path = ctx ? ctx->site_path : NULL;
+	src.site_path = site_path;
 	src.campaign_path = path;
 	if (settings) {
 		src.settings = (const char *const *)settings->v;

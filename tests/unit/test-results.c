@@ -357,7 +357,7 @@ test_escape(void)
 static int
 plan_campaign(const char *tmp, char **dir)
 {
-	struct cmd_ctx ctx = { "/dev/null", -1, FORMAT_TABLE, stdout, "test", 0 };
+	struct plan_opts o = { "/dev/null", true, false };
 	struct plan p;
 	char *conf = xasprintf("%s/unit.conf", tmp);
 	char *templates = harness_srcpath("templates");
@@ -368,7 +368,7 @@ plan_campaign(const char *tmp, char **dir)
 	free(templates);
 	put_file(tmp, "unit.conf", campaign_conf);
 	*dir = xasprintf("%s/camp", tmp);
-	ret = plan_build(&p, &ctx, conf, NULL);
+	ret = plan_build(&p, &o, conf, NULL);
 	if (ret == 0) {
 		ret = campaign_dir_create(*dir, &p.campaign, &p.res,
 		                          p.summary.buf, false);
