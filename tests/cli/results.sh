@@ -469,6 +469,9 @@ esac
 expect "results table with bad step times" 0 "$PT" results "$B"
 has "... the summary names the reason" \
 	"$NEG: unknown.*zero or negative" "$T/out"
+expect "parse of the negative log" 0 "$PT" parse "$B/runs/$NEG/slurm-3001.out"
+has "... notes its step times" \
+	"note: 5 of 5 measured step times are zero or negative" "$T/out"
 
 # ---- results.patterns become columns ---------------------------------------------
 # Each pattern without a step group is a column of results.csv named
