@@ -162,6 +162,34 @@ check_file(const struct include_walk *w, const char *path, const char *name,
 	return ret;
 }
 
+/* Whether a --set value holds an @include directive on a line of its own
+ * (libconfig reads "v = VALUE;" from memory and would open the target).
+ * Its first line follows "v = ", so it cannot be one. */
+bool
+config_value_includes(const char *value)
+{
+	const char *nl = strchr(value, '\n');
+	char *line = xstrndup(value, nl ? (size_t)(nl - value)
+	                                : strlen(value));
+	bool in_comment = line_code(line, false), found = false;
+
+	while (!found && nl) {
+		const char *start = nl + 1;
+		char *target;
+
+		nl = strchr(start, '\n');
+		free(line);
+		line = xstrndup(start, nl ? (size_t)(nl - start)
+		                          : strlen(start));
+		target = in_comment ? NULL : include_target(line);
+		found = target != NULL;
+		free(target);
+		in_comment = line_code(line, in_comment);
+	}
+	free(line);
+	return found;
+}
+
 /* Check the @include targets of the file at path, recursively. */
 int
 config_check_includes(const char *path, const char *include_dir)

@@ -152,6 +152,9 @@ struct loader {
  * error naming the file and line of the @include.
  */
 int config_check_includes(const char *path, const char *include_dir);
+/* Whether a --set value holds an @include directive (refused: there is
+ * no file it could be relative to, and nothing checks its target). */
+bool config_value_includes(const char *value);
 
 /* Where a setting came from: its file (an @include'd one included). */
 struct origin config_origin_at(struct loader *ld, const config_setting_t *s);

@@ -409,6 +409,9 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (k == NULL)
 		ret = config_unknown_key(ld, config_root_setting(&cfg), key,
 		                         IN_CAMPAIGN);
+	else if (config_value_includes(eq + 1))
+		ret = error("%s:%d: key '%s': @include is not allowed in a "
+		            "value", ld->file, ld->line, key);
 	else if (parse_setting_value(&cfg, k, eq + 1) != 0)
 		ret = error("%s:%d: key '%s': cannot read value '%s': %s",
 		            ld->file, ld->line, key, eq + 1,

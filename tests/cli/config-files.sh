@@ -117,6 +117,16 @@ has "... naming the target" "cannot include 'absent.conf'" "$T/err"
 expect "an @include of a file" 0 "$PT" config "$T/inc/good.conf"
 has "... reads it" "^nodes .*nodes.conf:1" "$T/out"
 
+# A --set value cannot smuggle one in: libconfig would open it from
+# memory, with nothing to check it against.
+expect "an @include in a --set value is refused" 78 "$PT" config \
+	--set "$(printf 'nodes=4\n@include "%s"' "$T/inc/somedir")"
+has "... saying so" "command line:1: key 'nodes': @include is not allowed" \
+	"$T/err"
+hasnt "... not the scanner's exit" "flex scanner" "$T/err"
+expect "a value on two lines is still read" 0 "$PT" config "$DEMO" \
+	--set "$(printf 'nodes=\n4')"
+
 # A site file is checked the same way, before the campaign.
 printf '@include "somedir"\n' >"$T/inc/site.conf"
 expect "a site file's @include of a directory" 78 \
