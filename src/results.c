@@ -617,13 +617,16 @@ add_patterns(const struct results *res, struct logparse *lp)
 	return 0;
 }
 
-/* Whether name is a column of results.csv already. */
+/* Whether name is a column of results.csv already, or the key "status"
+ * that the JSON's best and base objects add. */
 static bool
 fixed_column(const char *name)
 {
 	int n;
 	const enum results_col *cols = results_columns(RESULTS_CSV, &n);
 
+	if (!strcmp(name, "status"))
+		return true;
 	for (int i = 0; i < n; i++)
 		if (!strcmp(results_col_name(cols[i]), name))
 			return true;

@@ -485,7 +485,8 @@ results = { patterns = (
   { name = "skipped"; regex = "skipped iterations: +([0-9]+)"; },
   { name = "scaler"; regex = "loss scale"; },
   { name = "never"; regex = "no such line"; },
-  { name = "rank"; regex = "iteration +([0-9]+)/"; }
+  { name = "rank"; regex = "iteration +([0-9]+)/"; },
+  { name = "status"; regex = "(lm loss)"; }
 ); };
 EOF
 } >"$T/patterns.conf"
@@ -502,7 +503,8 @@ setstate "$P" "$HAND" state=completed job=4001 attempt=1
 setstate "$P" "$CLEAN1" state=completed job=4002 attempt=1
 expect "results with patterns" 0 "$PT" results "$P"
 case $(head -1 "$P/results/results.csv") in
-*,widgets,skipped,scaler,never,pattern_rank) ok "... a column per pattern, last" ;;
+*,widgets,skipped,scaler,never,pattern_rank,pattern_status)
+	ok "... a column per pattern, last" ;;
 *) ko "... a column per pattern, last: $(head -1 "$P/results/results.csv")" ;;
 esac
 cells "$P"
@@ -526,6 +528,9 @@ same "... JSON: numbers as numbers, text as text, none as null" \
 	"[123.5, 0, 'loss scale', None]"
 same "... JSON keys of results match the CSV columns" \
 	"$(jq_ '",".join(d["results"][0].keys())')" \
+	"$(head -1 "$P/results/results.csv")"
+same "... best's keys too, after its status" \
+	"$(jq_ '",".join(list(d["best"].keys())[1:])')" \
 	"$(head -1 "$P/results/results.csv")"
 
 # ---- the switches ------------------------------------------------------------
