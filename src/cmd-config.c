@@ -89,7 +89,7 @@ cmd_config_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	}
 	path = n > 0 ? argv[1] : NULL;
-	status = campaign_load_for(&c, ctx, path, &settings);
+	status = campaign_load_for(&c, ctx->site_path, path, &settings);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)
 		print_json(ctx->out, &c, path);
 	else if (status == EXIT_OK)

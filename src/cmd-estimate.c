@@ -277,7 +277,8 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_estimate_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		goto cleanup;
-	if ((status = plan_build(&p, ctx, argv[1], &settings)) != EXIT_OK)
+	status = plan_build(&p, &PLAN_OPTS(ctx), argv[1], &settings);
+	if (status != EXIT_OK)
 		goto cleanup;
 	l = p.res.v[p.base].layout;
 	if (apply_args(&a, &p.campaign, &l) != 0) {

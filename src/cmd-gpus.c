@@ -109,7 +109,7 @@ cmd_gpus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* The site and user files may add GPUs or change built-in ones. */
-	status = campaign_load_for(&c, ctx, NULL, NULL);
+	status = campaign_load_for(&c, ctx->site_path, NULL, NULL);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)
 		gpus_json(ctx->out, &c.gpus);
 	else if (status == EXIT_OK)

@@ -28,6 +28,17 @@ struct parse_item {
 	int status;              /* 0, or the exit code it calls for */
 };
 
+/* The reader's notes on a file, and step times that measure nothing. */
+static void
+parse_notes(const struct parse_item *it, struct strbuf *sb)
+{
+	log_result_notes(&it->res, sb);
+	if (it->stats.nonpositive > 0)
+		strbuf_addf(sb, "%s%d of %d measured step times are zero or "
+		            "negative: not a measurement", sb->len ? "; " : "",
+		            it->stats.nonpositive, it->stats.measured);
+}
+
 /* "12.3" or "-" for a number that is not there. */
 static void
 cell_number(struct table *t, double v, int digits)
@@ -75,7 +86,7 @@ parse_table(FILE *f, const struct parse_item *items, int n)
 		if (r->evidence.text)
 			fprintf(f, "%s:%ld: %s\n", r->name, r->evidence.line,
 			        r->evidence.text);
-		log_result_notes(r, &notes);
+		parse_notes(&items[i], &notes);
 		if (notes.len)
 			fprintf(f, "%s: note: %s\n", r->name, notes.buf);
 		strbuf_release(&notes);
@@ -104,7 +115,7 @@ parse_json_item(struct json *j, const struct parse_item *it)
 	else
 		json_null(j, "total_steps");
 	json_bool(j, "finished", r->finished);
-	json_number(j, "peak_memory_gib", r->mem_peak_gib);
+	json_number(j, "mem_peak_gib", r->mem_peak_gib);
 	json_begin_object(j, "failure");
 	json_string(j, "class", failure_class_name(r->failure));
 	if (r->evidence.text) {
@@ -115,7 +126,7 @@ parse_json_item(struct json *j, const struct parse_item *it)
 		json_null(j, "evidence");
 	}
 	json_end_object(j);
-	log_result_notes(r, &notes);
+	parse_notes(it, &notes);
 	if (it->status)
 		json_string(j, "error", "cannot be read");
 	if (notes.len)

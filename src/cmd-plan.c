@@ -76,7 +76,7 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_plan_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		goto cleanup;
-	status = plan_build(&p, ctx, argv[1], &settings);
+	status = plan_build(&p, &PLAN_OPTS(ctx), argv[1], &settings);
 	if (status != EXIT_OK)
 		goto cleanup;
 	if (dir == NULL)

@@ -2,19 +2,146 @@
  * cmd-results.c - 'paratune results DIR': which configuration to train
  * with, how much faster and cheaper it is than the base, and why every
  * other candidate lost or failed; writes DIR/results/.
+ *
+ * results.c measures and ranks, results-write.c and report*.c make the
+ * text of each file; this file decides what is written where and what is
+ * printed, and the exit code.
  */
 #include "autoconfig.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
-#include "cmd.h"
+#include "cmd-results.h"
 #include "error.h"
-#include "results.h"
+#include "owner.h"
+#include "report.h"
+#include "util.h"
+#include "xalloc.h"
 
 extern const struct cmd_entry cmd_results_entry;
 
-/* Parse the options and run results_run. */
+/* ---- DIR/results/ -------------------------------------------------------- */
+
+/* Create DIR/results, or use it when it is a real directory: a symbolic
+ * link planted there would send the files elsewhere. */
+static int
+results_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		return error_errno("cannot create '%s'", path);
+	if (lstat(path, &st) != 0)
+		return error_errno("cannot examine '%s'", path);
+	if (S_ISLNK(st.st_mode))
+		return error("'%s' is a symbolic link: refusing to write "
+		             "through it (remove it and run again)", path);
+	if (!S_ISDIR(st.st_mode))
+		return error("'%s' exists and is not a directory", path);
+	return 0;
+}
+
+/* Write one file of DIR/results/ atomically. */
+static int
+write_one(const char *dir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
+
+	free(path);
+	return ret;
+}
+
+/* Write every file of DIR/results/. */
+int
+cmd_results_write_files(const struct results *res, const char *summary)
+{
+	static const char *const csv_names[] = { "results.csv", "oom.csv",
+		"failed.csv" };
+	char *dir = xasprintf("%s/results", res->run.dir);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = results_dir(dir);
+
+	for (int f = 0; ret == 0 && f < 3; f++) {
+		strbuf_setlen(&sb, 0);
+		results_csv(res, (enum results_file)f, &sb);
+		ret = write_one(dir, csv_names[f], &sb);
+	}
+	if (ret == 0) {
+		strbuf_setlen(&sb, 0);
+		strbuf_addstr(&sb, summary);
+		ret = write_one(dir, "summary.txt", &sb);
+	}
+	if (ret == 0) {
+		strbuf_setlen(&sb, 0);
+		report_svg(res, &sb);
+		ret = write_one(dir, "chart.svg", &sb);
+	}
+	if (ret == 0) {
+		strbuf_setlen(&sb, 0);
+		report_html(res, summary, &sb);
+		ret = write_one(dir, "report.html", &sb);
+	}
+	strbuf_release(&sb);
+	free(dir);
+	return ret;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+/* Load, write DIR/results/ and print in the format asked. */
+int
+cmd_results_run(const char *dir, const struct results_opts *o, FILE *out,
+                enum output_format format)
+{
+	struct results res;
+	struct strbuf summary = STRBUF_INIT, sb = STRBUF_INIT;
+	int status = results_load(&res, dir, o);
+
+	if (status != 0)
+		goto cleanup;
+	report_summary(&res, o->top, &summary);
+	if (cmd_results_write_files(&res, summary.buf) != 0)
+		status = EXIT_CANTCREAT;
+	if (format == FORMAT_JSON)
+		results_json(&res, &sb);
+	else if (format == FORMAT_CSV)
+		results_csv(&res, RESULTS_CSV, &sb);
+	else
+		strbuf_addstr(&sb, summary.buf);
+	if (format == FORMAT_TABLE && status == 0)
+		strbuf_addf(&sb, "\nwrote %s/results/: results.csv, oom.csv, "
+		            "failed.csv, summary.txt, chart.svg, report.html\n",
+		            res.run.dir);
+	if (out) /* resume -q collects silently */
+		fwrite(sb.buf, 1, sb.len, out);
+cleanup:
+	strbuf_release(&sb);
+	strbuf_release(&summary);
+	results_release(&res);
+	return status;
+}
+
+struct results_call {
+	const char *dir;
+	const struct results_opts *o;
+	struct cmd_ctx *ctx;
+};
+
+/* cmd_results_run as the directory's owner (owner.h). */
+static int
+results_as_owner(void *arg)
+{
+	struct results_call *rc = arg;
+
+	return cmd_results_run(rc->dir, rc->o, rc->ctx->out, rc->ctx->format);
+}
+
+/* Parse the options and run cmd_results_run. */
 static int
 cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -47,7 +174,11 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (!isnan(cost))
 		o.cost_per_gpu_hour = cost;
-	return results_run(argv[1], &o, ctx->out, (int)ctx->format);
+	{
+		struct results_call rc = { argv[1], &o, ctx };
+
+		return owner_run(argv[1], results_as_owner, &rc);
+	}
 }
 
 const struct cmd_entry cmd_results_entry = {

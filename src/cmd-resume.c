@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "cmd-results.h"
 #include "cmd.h"
 #include "error.h"
 #include "results.h"
@@ -100,9 +101,9 @@ resume_dir(void *arg)
 	if (finished && status == 0) {
 		struct results_opts o = RESULTS_OPTS_INIT;
 
-		status = results_run(dir, &o, ctx->verbosity >= 0 ? ctx->out
-		                                                : NULL,
-		                     FORMAT_TABLE);
+		status = cmd_results_run(dir, &o, ctx->verbosity >= 0
+		                                  ? ctx->out : NULL,
+		                         FORMAT_TABLE);
 	}
 	return status;
 }

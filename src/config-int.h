@@ -3,8 +3,9 @@
  * key registry's types (config-registry.c), the loader's state and error
  * helpers (config.c), reading one setting (config-values.c), the model,
  * GPU and pattern groups (config-model.c, config-gpu.c,
- * config-patterns.c), values read back out (config-visit.c) and
- * provenance (config-write.c).  Only config*.c include it.
+ * config-patterns.c), values read back out (config-visit.c),
+ * provenance (config-write.c) and the @include check (config-include.c).
+ * Only config*.c include it.
  */
 #ifndef PARATUNE_CONFIG_INT_H
 #define PARATUNE_CONFIG_INT_H
@@ -143,6 +144,17 @@ struct loader {
 	const char *dir;        /* the layer file's directory, for @include */
 	int line;               /* command line: the setting's number, else 0 */
 };
+
+/*
+ * Check that every @include of the file at path, and of the files it
+ * includes, names a readable regular file in include_dir (config-include.c):
+ * libconfig 1.5 exits the process on a directory.  0, or -1 after an
+ * error naming the file and line of the @include.
+ */
+int config_check_includes(const char *path, const char *include_dir);
+/* Whether a --set value holds an @include directive (refused: there is
+ * no file it could be relative to, and nothing checks its target). */
+bool config_value_includes(const char *value);
 
 /* Where a setting came from: its file (an @include'd one included). */
 struct origin config_origin_at(struct loader *ld, const config_setting_t *s);

@@ -8,33 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "config-int.h"
 #include "error.h"
+#include "logparse.h"
 #include "xalloc.h"
 
-/* A regex compiles as PCRE2 compiles it for the log parser. */
+/* A regex compiles as the log parser compiles it (the parser's own
+ * check: PCRE2 stays behind logparse.h). */
 static int
 check_regex(struct loader *ld, const struct config_key *k,
             const config_setting_t *e, const char *regex)
 {
-	PCRE2_UCHAR msg[256];
-	PCRE2_SIZE offset;
-	int code;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex,
-	                               PCRE2_ZERO_TERMINATED, 0, &code,
-	                               &offset, NULL);
+	size_t len = strlen(regex) + 512; /* the regex, offset, message */
+	char *err = xmalloc(len);
+	int ret = 0;
 
-	if (re) {
-		pcre2_code_free(re);
-		return 0;
-	}
-	pcre2_get_error_message(code, msg, sizeof msg);
-	return config_key_error(ld, e, k, "regex '%s' does not compile at "
-	                        "offset %zu: %s", regex, (size_t)offset,
-	                        (char *)msg);
+	if (logparse_check_regex(regex, err, len) != 0)
+		ret = config_key_error(ld, e, k, "%s", err);
+	free(err);
+	return ret;
 }
 
 /* Whether s is a pattern name: letters, digits and '_' (a CSV column). */

@@ -148,7 +148,8 @@ read_string(struct loader *ld, const struct config_key *k,
 		                        where);
 	if (*v == '\0' && !(k->flags & F_CLEAR))
 		return config_key_error(ld, s, k, "%sis empty", where);
-	if ((k->flags & F_NAME) && !config_valid_name(v))
+	/* "" is F_CLEAR's "unset", not a name to check. */
+	if ((k->flags & F_NAME) && *v != '\0' && !config_valid_name(v))
 		return config_key_error(ld, s, k, "%s'%s' is not a valid name "
 		                        "(letters, digits, '.', '_' and '-', "
 		                        "not starting with '.' or '-')", where,

@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
 #include "config-int.h"
 #include "error.h"
 #include "site-trust.h"
@@ -259,8 +258,12 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	if (S_ISDIR(st.st_mode))
 		return error("cannot read %s '%s': it is a directory", what,
 		             path);
-	config_init(&cfg);
 	dir = path_dir(path);
+	if (config_check_includes(path, dir) != 0) {
+		free(dir);
+		return -1;
+	}
+	config_init(&cfg);
 	config_set_include_dir(&cfg, dir);
 	ld->layer = layer;
 	ld->file = config_intern(ld->c, path);
@@ -343,7 +346,9 @@ load_user(struct loader *ld, const struct config_sources *src)
 static bool
 bare_word(const char *v)
 {
-	return !strchr("\"[({", *v) && !strpbrk(v, "\";\n\r");
+	/* strchr() finds the terminating NUL: "" needs its own test. */
+	return *v == '\0' ||
+	       (!strchr("\"[({", *v) && !strpbrk(v, "\";\n\r"));
 }
 
 /* Keys whose value is a single string, so that `name=2024` is a name. */
@@ -404,6 +409,9 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (k == NULL)
 		ret = config_unknown_key(ld, config_root_setting(&cfg), key,
 		                         IN_CAMPAIGN);
+	else if (config_value_includes(eq + 1))
+		ret = error("%s:%d: key '%s': @include is not allowed in a "
+		            "value", ld->file, ld->line, key);
 	else if (parse_setting_value(&cfg, k, eq + 1) != 0)
 		ret = error("%s:%d: key '%s': cannot read value '%s': %s",
 		            ld->file, ld->line, key, eq + 1,
@@ -803,14 +811,14 @@ campaign_load(struct campaign *c, const struct config_sources *src)
 
 /* The sources a command has: --site, CAMPAIGN, --set. */
 int
-campaign_load_for(struct campaign *c, const struct cmd_ctx *ctx,
+campaign_load_for(struct campaign *c, const char *site_path,
                   const char *path, const struct str_list *settings)
 {
 	struct config_sources src;
 	int ret;
 
 	memset(&src, 0, sizeof src);
-	src.site_path = ctx ? ctx->site_path : NULL;
+	src.site_path = site_path;
 	src.campaign_path = path;
 	if (settings) {
 		src.settings = (const char *const *)settings->v;

@@ -206,15 +206,13 @@ void campaign_release(struct campaign *c);
  */
 int campaign_load(struct campaign *c, const struct config_sources *src);
 
-struct cmd_ctx;
-
 /*
  * campaign_init, then campaign_load as every command does it: the site
- * file from --site (ctx->site_path), the user config, the campaign at
- * path (NULL: none) and the --set KEY=VALUE settings (NULL: none).
- * 0 or EXIT_CONFIG; release c afterwards either way.
+ * file site_path (--site; NULL: the usual one), the user config, the
+ * campaign at path (NULL: none) and the --set KEY=VALUE settings (NULL:
+ * none).  0 or EXIT_CONFIG; release c afterwards either way.
  */
-int campaign_load_for(struct campaign *c, const struct cmd_ctx *ctx,
+int campaign_load_for(struct campaign *c, const char *site_path,
                       const char *path, const struct str_list *settings);
 
 /* The --set option every command that loads a campaign offers (needs

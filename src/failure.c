@@ -9,12 +9,25 @@
  */
 #include "autoconfig.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
 #include "error.h"
 #include "failure.h"
 #include "logparse.h"
+#include "xalloc.h"
+
+struct failure_scan {
+	pcre2_code *re;
+	pcre2_match_data *md;
+	int nrules;
+	const uint8_t *first_bytes;  /* PCRE2's start bitmap, or NULL */
+	uint32_t min_length;         /* shortest match */
+};
 
 static const char *const failure_names[FAILURE_COUNT] = {
 	"none", "cuda_oom", "host_oom", "timeout", "hung_after_finish",
@@ -144,9 +157,10 @@ failure_class_parse(const char *s, enum failure_class *out)
 	return -1;
 }
 
-void
-failure_scan_init(struct failure_scan *fs)
+struct failure_scan *
+failure_scan_new(void)
 {
+	struct failure_scan *fs = xcalloc(1, sizeof(*fs));
 	struct strbuf sb = STRBUF_INIT;
 	PCRE2_SIZE off;
 	int code;
@@ -175,15 +189,17 @@ failure_scan_init(struct failure_scan *fs)
 	                       &fs->min_length) != 0)
 		fs->min_length = 0;
 	strbuf_release(&sb);
+	return fs;
 }
 
 void
-failure_scan_release(struct failure_scan *fs)
+failure_scan_free(struct failure_scan *fs)
 {
+	if (fs == NULL)
+		return;
 	pcre2_match_data_free(fs->md);
 	pcre2_code_free(fs->re);
-	fs->md = NULL;
-	fs->re = NULL;
+	free(fs);
 }
 
 /* The rule whose group took part in the last match. */

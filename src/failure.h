@@ -33,11 +33,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef PCRE2_CODE_UNIT_WIDTH
-#define PCRE2_CODE_UNIT_WIDTH 8
-#endif
-#include <pcre2.h>
-
 /* The names (failure_class_name) are the CSV and JSON vocabulary. */
 enum failure_class {
 	FAILURE_NONE,                  /* "none": a clean run */
@@ -70,20 +65,15 @@ struct failure_hits {
 
 /*
  * The evidence patterns, compiled once (with JIT where PCRE2 has it) into
- * one alternation.  Not thread-safe: the match data is reused.
+ * one alternation; opaque, so that PCRE2's types stay in failure.c.  Not
+ * thread-safe: the match data is reused.
  */
-struct failure_scan {
-	pcre2_code *re;
-	pcre2_match_data *md;
-	int nrules;
-	const uint8_t *first_bytes;  /* PCRE2's start bitmap, or NULL */
-	uint32_t min_length;         /* shortest match */
-};
+struct failure_scan;
 
 /* Compile the built-in patterns; a pattern that does not compile is a
- * bug in this file and aborts. */
-void failure_scan_init(struct failure_scan *fs);
-void failure_scan_release(struct failure_scan *fs);
+ * bug in failure.c and aborts.  Free with failure_scan_free (NULL too). */
+struct failure_scan *failure_scan_new(void);
+void failure_scan_free(struct failure_scan *fs);
 /* Add to *hits what the n bytes at s show (s need not end in NUL). */
 void failure_scan_line(struct failure_scan *fs, const char *s, size_t n,
                        struct failure_hits *hits);

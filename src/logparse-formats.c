@@ -22,6 +22,7 @@
 
 #include "error.h"
 #include "logparse-int.h"
+#include "xalloc.h"
 
 /* Megatron: " iteration       10/     500 |"; no colon after the word
  * (the HF m4 trainer's "iteration:  2500/500000" is another format),
@@ -68,25 +69,34 @@ compile_builtin(const char *re, uint32_t options, pcre2_match_data **md)
 void
 logparse_formats_init(struct logparse *lp)
 {
-	lp->megatron_head = compile_builtin(megatron_head_re, PCRE2_ANCHORED,
-	                                    &lp->megatron_md);
-	lp->nemo2_head = compile_builtin(nemo2_head_re, PCRE2_ANCHORED,
-	                                 &lp->nemo2_md);
-	lp->nemo1_bar = compile_builtin(nemo1_bar_re, 0, &lp->nemo1_md);
-	lp->titan_step = compile_builtin(titan_step_re, 0, &lp->titan_md);
+	struct logparse_builtin *b = xcalloc(1, sizeof(*b));
+
+	b->megatron_head = compile_builtin(megatron_head_re, PCRE2_ANCHORED,
+	                                   &b->megatron_md);
+	b->nemo2_head = compile_builtin(nemo2_head_re, PCRE2_ANCHORED,
+	                                &b->nemo2_md);
+	b->nemo1_bar = compile_builtin(nemo1_bar_re, 0, &b->nemo1_md);
+	b->titan_step = compile_builtin(titan_step_re, 0, &b->titan_md);
+	lp->builtin = b;
 }
 
 void
 logparse_formats_release(struct logparse *lp)
 {
-	pcre2_match_data_free(lp->megatron_md);
-	pcre2_match_data_free(lp->nemo2_md);
-	pcre2_match_data_free(lp->nemo1_md);
-	pcre2_match_data_free(lp->titan_md);
-	pcre2_code_free(lp->megatron_head);
-	pcre2_code_free(lp->nemo2_head);
-	pcre2_code_free(lp->nemo1_bar);
-	pcre2_code_free(lp->titan_step);
+	struct logparse_builtin *b = lp->builtin;
+
+	if (b == NULL)
+		return;
+	pcre2_match_data_free(b->megatron_md);
+	pcre2_match_data_free(b->nemo2_md);
+	pcre2_match_data_free(b->nemo1_md);
+	pcre2_match_data_free(b->titan_md);
+	pcre2_code_free(b->megatron_head);
+	pcre2_code_free(b->nemo2_head);
+	pcre2_code_free(b->nemo1_bar);
+	pcre2_code_free(b->titan_step);
+	free(b);
+	lp->builtin = NULL;
 }
 
 /* ---- small scanners --------------------------------------------------- */
@@ -391,9 +401,9 @@ megatron_quick(const char *s, size_t i, size_t n)
 void
 logparse_megatron(struct log_reader *rd, const char *s, size_t n)
 {
-	struct logparse *lp = rd->lp;
-	pcre2_match_data *md = lp->megatron_md;
-	size_t head = next_head(lp->megatron_head, md, s, 0, n, "iteration",
+	const struct logparse_builtin *b = rd->lp->builtin;
+	pcre2_match_data *md = b->megatron_md;
+	size_t head = next_head(b->megatron_head, md, s, 0, n, "iteration",
 	                        9, megatron_quick);
 
 	while (head < n) {
@@ -412,7 +422,7 @@ logparse_megatron(struct log_reader *rd, const char *s, size_t n)
 		 */
 		clean = megatron_fields(rd, s, n, fields, n, &st);
 		if (!clean) {
-			region = next_head(lp->megatron_head, md, s, fields, n,
+			region = next_head(b->megatron_head, md, s, fields, n,
 			                   "iteration", 9, megatron_quick);
 			step_init(&st, rd);
 			st.step = step;
@@ -532,9 +542,9 @@ nemo2_quick(const char *s, size_t i, size_t n)
 void
 logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 {
-	struct logparse *lp = rd->lp;
-	pcre2_match_data *md = lp->nemo2_md;
-	size_t head = next_head(lp->nemo2_head, md, s, 0, n,
+	const struct logparse_builtin *b = rd->lp->builtin;
+	pcre2_match_data *md = b->nemo2_md;
+	size_t head = next_head(b->nemo2_head, md, s, 0, n,
 	                        "Training epoch ", 15, nemo2_quick);
 
 	while (head < n) {
@@ -548,7 +558,7 @@ logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 		step_init(&st, rd);
 		clean = nemo2_fields(rd, s, n, fields, n, &st, &global);
 		if (!clean) {
-			region = next_head(lp->nemo2_head, md, s, fields, n,
+			region = next_head(b->nemo2_head, md, s, fields, n,
 			                   "Training epoch ", 15, nemo2_quick);
 			step_init(&st, rd);
 			clean = nemo2_fields(rd, s, n, fields, region, &st,
@@ -615,13 +625,13 @@ nemo1_postfix(struct log_reader *rd, const char *p, const char *end,
 void
 logparse_nemo1(struct log_reader *rd, const char *s, size_t n)
 {
-	struct logparse *lp = rd->lp;
-	pcre2_match_data *md = lp->nemo1_md;
+	const struct logparse_builtin *b = rd->lp->builtin;
+	pcre2_match_data *md = b->nemo1_md;
 	PCRE2_SIZE at = 0;
 
 	if (!find(s, n, "Epoch ", 6))
 		return;
-	while (at < n && pcre2_match(lp->nemo1_bar, (PCRE2_SPTR)s, n, at, 0,
+	while (at < n && pcre2_match(b->nemo1_bar, (PCRE2_SPTR)s, n, at, 0,
 	                             md, NULL) > 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		long count = group_long(md, s, 2), total = group_long(md, s, 3);
@@ -690,13 +700,13 @@ titan_fields(struct log_reader *rd, const char *s, size_t i, size_t n,
 void
 logparse_torchtitan(struct log_reader *rd, const char *s, size_t n)
 {
-	struct logparse *lp = rd->lp;
-	pcre2_match_data *md = lp->titan_md;
+	const struct logparse_builtin *b = rd->lp->builtin;
+	pcre2_match_data *md = b->titan_md;
 	PCRE2_SIZE at = 0;
 
 	if (!find(s, n, "step:", 5))
 		return;
-	while (at < n && pcre2_match(lp->titan_step, (PCRE2_SPTR)s, n, at, 0,
+	while (at < n && pcre2_match(b->titan_step, (PCRE2_SPTR)s, n, at, 0,
 	                             md, NULL) > 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		size_t head = ov[0], i = ov[1], k;

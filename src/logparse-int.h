@@ -9,7 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "logparse.h"
+
+/* The record heads of the built-in formats (logparse-formats.c). */
+struct logparse_builtin {
+	pcre2_code *megatron_head, *nemo2_head, *nemo1_bar, *titan_step;
+	pcre2_match_data *megatron_md, *nemo2_md, *nemo1_md, *titan_md;
+};
 
 /* Clean record spans one line can hold before the rest is scanned. */
 #define READER_SPANS_MAX 16

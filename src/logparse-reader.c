@@ -282,6 +282,23 @@ user_step(struct log_reader *rd, const struct logparse_user *u,
 	reader_add_step(rd, &st, LOG_FORMAT_UNKNOWN);
 }
 
+/* Keep what match md of u captured in s: the value group, else the
+ * first group, else the whole match. */
+static void
+user_keep_text(const struct logparse_user *u, const char *s,
+               struct log_pattern_hits *h)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(u->md);
+	size_t g = u->g_value ? (size_t)u->g_value : 1;
+
+	if (g >= pcre2_get_ovector_count(u->md) || ov[2 * g] == PCRE2_UNSET)
+		g = 0;
+	free(h->last_text);
+	/* \K in a lookahead can end a match before its start. */
+	h->last_text = evidence_text(s + ov[2 * g], ov[2 * g + 1] > ov[2 * g]
+	                             ? ov[2 * g + 1] - ov[2 * g] : 0);
+}
+
 /* Every match of every extra pattern in the line. */
 static void
 reader_user(struct log_reader *rd, const char *s, size_t n, bool steps)
@@ -306,6 +323,7 @@ reader_user(struct log_reader *rd, const char *s, size_t n, bool steps)
 				}
 				if (!isnan(v))
 					h->last_value = v;
+				user_keep_text(u, s, h);
 			} else if (steps)
 				user_step(rd, u, s);
 			if (u->cls != FAILURE_NONE)
@@ -355,7 +373,7 @@ reader_failures(struct log_reader *rd, const char *s, size_t n)
 		size_t end = i < rd->nspans ? rd->spans[i].start : n;
 
 		if (end > at)
-			failure_scan_line(&rd->lp->fail, s + at, end - at,
+			failure_scan_line(rd->lp->fail, s + at, end - at,
 			                  &hits);
 		if (i < rd->nspans && rd->spans[i].end > at)
 			at = rd->spans[i].end;

@@ -38,7 +38,7 @@ logparse_init(struct logparse *lp)
 {
 	memset(lp, 0, sizeof(*lp));
 	logparse_formats_init(lp);
-	failure_scan_init(&lp->fail);
+	lp->fail = failure_scan_new();
 }
 
 void
@@ -50,7 +50,7 @@ logparse_release(struct logparse *lp)
 		pcre2_code_free(lp->user[i].re);
 	}
 	free(lp->user);
-	failure_scan_release(&lp->fail);
+	failure_scan_free(lp->fail);
 	logparse_formats_release(lp);
 	memset(lp, 0, sizeof(*lp));
 }
@@ -64,29 +64,49 @@ group_number(const pcre2_code *re, const char *name)
 	return n > 0 ? n : 0;
 }
 
-int
-logparse_add_pattern(struct logparse *lp, const char *name,
-                     const char *regex, char *err, size_t errlen)
+/* Compile an extra pattern's regex, or say why it does not compile. */
+static pcre2_code *
+compile_user(const char *regex, char *err, size_t errlen)
 {
-	struct logparse_user *u;
 	PCRE2_SIZE off;
-	int code, npat = 0;
-	pcre2_code *re;
+	int code;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
+	                               0, &code, &off, NULL);
 
-	if (name == NULL || *name == '\0') {
-		snprintf(err, errlen, "pattern has no name");
-		return -1;
-	}
-	re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0, &code,
-	                   &off, NULL);
 	if (re == NULL) {
 		PCRE2_UCHAR msg[256];
 
 		pcre2_get_error_message(code, msg, sizeof msg);
 		snprintf(err, errlen, "regex '%s' does not compile at offset "
 		         "%zu: %s", regex, (size_t)off, (char *)msg);
+	}
+	return re;
+}
+
+int
+logparse_check_regex(const char *regex, char *err, size_t errlen)
+{
+	pcre2_code *re = compile_user(regex, err, errlen);
+
+	pcre2_code_free(re);
+	return re ? 0 : -1;
+}
+
+int
+logparse_add_pattern(struct logparse *lp, const char *name,
+                     const char *regex, char *err, size_t errlen)
+{
+	struct logparse_user *u;
+	int npat = 0;
+	pcre2_code *re;
+
+	if (name == NULL || *name == '\0') {
+		snprintf(err, errlen, "pattern has no name");
 		return -1;
 	}
+	re = compile_user(regex, err, errlen);
+	if (re == NULL)
+		return -1;
 	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	for (int i = 0; i < lp->nuser; i++)
 		npat += lp->user[i].hits >= 0;
@@ -110,6 +130,27 @@ logparse_add_pattern(struct logparse *lp, const char *name,
 	return 0;
 }
 
+/* How many patterns count matches (no step group). */
+int
+logparse_pattern_count(const struct logparse *lp)
+{
+	int n = 0;
+
+	for (int i = 0; i < lp->nuser; i++)
+		n += lp->user[i].hits >= 0;
+	return n;
+}
+
+/* The name of counting pattern i, or NULL. */
+const char *
+logparse_pattern_name(const struct logparse *lp, int i)
+{
+	for (int k = 0; k < lp->nuser; k++)
+		if (lp->user[k].hits == i)
+			return lp->user[k].name;
+	return NULL;
+}
+
 /* ---- results ------------------------------------------------------------ */
 
 void
@@ -130,6 +171,7 @@ log_result_release(struct log_result *r)
 		log_evidence_clear(&r->seen[i]);
 	for (int i = 0; i < r->npatterns; i++) {
 		free(r->patterns[i].name);
+		free(r->patterns[i].last_text);
 		log_evidence_clear(&r->patterns[i].first);
 	}
 	free(r->patterns);
@@ -390,8 +432,10 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 		if ((int)seen++ >= st->skipped)
 			v[k++] = r->steps[i].step_time_s;
 	}
-	for (int i = 0; i < k; i++)
+	for (int i = 0; i < k; i++) {
 		sum += v[i];
+		st->nonpositive += !(v[i] > 0);
+	}
 	st->mean_s = k ? sum / k : NAN;
 	for (int i = 0; i < k; i++)
 		sq += (v[i] - st->mean_s) * (v[i] - st->mean_s);

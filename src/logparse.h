@@ -67,8 +67,9 @@
  *   loss, tokens_per_s (per GPU), tflops (per GPU), mem_gib
  *   value            a number kept as the pattern's last_value (the
  *                    first group when there is no value group)
- * Without a step group a pattern only counts its matches (the first one
- * and the last value are kept); a pattern named after a failure class
+ * Without a step group a pattern only counts its matches (the first one,
+ * the last value and the last captured text are kept; logparse_pattern_
+ * name lists these patterns); a pattern named after a failure class
  * ("nccl_timeout") also adds evidence of that class.
  *
  * Not thread-safe: a struct logparse holds reused match data.  Use one
@@ -126,6 +127,10 @@ struct log_pattern_hits {
 	long count;
 	struct log_evidence first;
 	double last_value;     /* NAN when the pattern captures none */
+	char *last_text;       /* what the last match captured: the value
+	                          group, else the first group, else the
+	                          whole match, as evidence text; NULL when
+	                          it never matched */
 };
 
 struct log_result {
@@ -164,21 +169,31 @@ struct log_result {
 	bool steps_capped;             /* more than LOGPARSE_STEPS_MAX steps */
 };
 
+struct logparse_builtin;
 struct logparse_user;
 
-/* The compiled patterns; see the top of this file. */
+/* The compiled patterns; see the top of this file.  What they are is
+ * PCRE2's business, in logparse-int.h and failure.c alone. */
 struct logparse {
-	pcre2_code *megatron_head, *nemo2_head, *nemo1_bar, *titan_step;
-	pcre2_match_data *megatron_md, *nemo2_md, *nemo1_md, *titan_md;
-	struct failure_scan fail;
+	struct logparse_builtin *builtin; /* the record heads */
+	struct failure_scan *fail;
 	struct logparse_user *user;
 	int nuser;
 	size_t alloc_user;
 };
 
+/* The extra patterns without a step group, in the order added: the
+ * entries of every log_result.patterns.  Names point into lp. */
+int logparse_pattern_count(const struct logparse *lp);
+const char *logparse_pattern_name(const struct logparse *lp, int i);
+
 /* Compile the built-in patterns once (JIT where PCRE2 has it). */
 void logparse_init(struct logparse *lp);
 void logparse_release(struct logparse *lp);
+
+/* Whether regex compiles as logparse_add_pattern compiles it: 0, or -1
+ * with the reason (PCRE2's message and the offset) in err[0..errlen). */
+int logparse_check_regex(const char *regex, char *err, size_t errlen);
 
 /*
  * Add an extra pattern.  Returns 0, or -1 when regex does not compile or
@@ -228,6 +243,8 @@ struct log_step_stats {
 	int timed;       /* steps with a step time */
 	int skipped;     /* warm-up steps dropped */
 	int measured;    /* timed - skipped */
+	int nonpositive; /* measured steps timed at zero or less: a clock or
+	                    a logger gone wrong, no measurement */
 	double mean_s, median_s, stdev_s;   /* NAN when measured == 0 */
 	double tokens_per_s_median;         /* NAN when no step has it */
 };

@@ -186,7 +186,7 @@ summarise(struct plan *p)
 }
 
 int
-plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
+plan_build(struct plan *p, const struct plan_opts *o, const char *path,
            const struct str_list *settings)
 {
 	struct strbuf notes = STRBUF_INIT;
@@ -197,7 +197,7 @@ plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
 
 	memset(p, 0, sizeof(*p));
 	strbuf_init(&p->summary, 0);
-	status = campaign_load_for(&p->campaign, ctx, path, settings);
+	status = campaign_load_for(&p->campaign, o->site_path, path, settings);
 	if (status != EXIT_OK)
 		return status;
 	campaign_workload(&p->campaign, &p->workload);
@@ -214,7 +214,7 @@ plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
 	progress.tty = isatty(STDERR_FILENO);
 	progress.stats = &p->res.stats;
 	progress.t0 = progress.last = seconds_now();
-	show = ctx->verbosity >= 0 && (ctx->progress || progress.tty);
+	show = !o->quiet && (o->progress || progress.tty);
 	grid_run(&p->spec, &p->workload, p->prefix,
 	         p->campaign.search.max_candidates, &p->res,
 	         show ? plan_progress : NULL, &progress);
@@ -308,7 +308,7 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_bool(j, "fsdp", l->fsdp);
 	json_string(j, "cp_comm_type", cp_comm_name(l->cp_comm));
 	json_bool(j, "moe_grouped_gemm", l->moe_grouped_gemm);
-	json_int(j, "activation_offload_layers", l->offload_layers);
+	json_int(j, "offload_layers", l->offload_layers);
 	json_begin_object(j, "memory");
 	json_number(j, "weights_gib", m->weights / GIB);
 	json_number(j, "gradients_gib", m->gradients / GIB);

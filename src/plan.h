@@ -6,7 +6,8 @@
 #ifndef PARATUNE_PLAN_H
 #define PARATUNE_PLAN_H
 
-#include "cmd.h"
+#include <stdbool.h>
+
 #include "config.h"
 #include "grid.h"
 #include "json.h"
@@ -25,12 +26,24 @@ struct plan {
 	struct strbuf summary;   /* what plan prints after the candidates */
 };
 
+/* What plan_build takes from the command line. */
+struct plan_opts {
+	const char *site_path;   /* --site, or NULL */
+	bool quiet;              /* -q: no progress line */
+	bool progress;           /* --progress: one even off a terminal */
+};
+/* The options of a command's struct cmd_ctx, as a compound literal
+ * (needs cmd.h where it is used: the library does not know the command
+ * layer). */
+#define PLAN_OPTS(ctx) ((struct plan_opts){ (ctx)->site_path, \
+	(ctx)->verbosity < 0, (ctx)->progress != 0 })
+
 /*
- * Load the campaign at path (with ctx's site and the --set settings),
- * run the grid and pick the base.  Returns EXIT_OK or the exit code
- * after the error was printed; on success release with plan_release.
+ * Load the campaign at path (with o's site and the --set settings), run
+ * the grid and pick the base.  Returns EXIT_OK or the exit code after
+ * the error was printed; on success release with plan_release.
  */
-int plan_build(struct plan *p, const struct cmd_ctx *ctx, const char *path,
+int plan_build(struct plan *p, const struct plan_opts *o, const char *path,
                const struct str_list *settings);
 void plan_release(struct plan *p);
 

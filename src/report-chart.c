@@ -87,14 +87,15 @@ chart_rows(const struct results *res, int *n)
 	return rows;
 }
 
-/* "#1 TP1 PP1 CP1 EP1 VP1 MBS1 GBS256 sel (base)" */
+/* "rank 9 TP1 PP1 CP1 EP1 VP1 MBS1 GBS256 sel (base)": the plan's rank,
+ * as everywhere; the bars are in measured order already. */
 static void
 chart_label(struct strbuf *out, const struct result_row *r)
 {
 	const struct layout *l = &r->cand.layout;
 
-	if (r->rank)
-		strbuf_addf(out, "#%d ", r->rank);
+	if (r->cand.rank > 0)
+		strbuf_addf(out, "rank %d ", r->cand.rank);
 	strbuf_addf(out, "TP%d PP%d CP%d EP%d VP%d MBS%d GBS%d %s", l->tp,
 	            l->pp, l->cp, l->ep, l->vp, l->mbs, l->gbs,
 	            recompute_short(l->recompute));

@@ -123,7 +123,7 @@ summary_pick(struct strbuf *out, const struct results *res,
 	const struct result_row *r = &res->v[idx];
 
 	if (r->kind == RESULT_MEASURED) {
-		strbuf_addf(out, "%s: rank %d  %s", label, r->rank,
+		strbuf_addf(out, "%s: rank %d  %s", label, r->cand.rank,
 		            r->cand.name);
 		if (r->failure != FAILURE_NONE)
 			strbuf_addf(out, " (ended in %s after its steps)",
@@ -216,7 +216,7 @@ summary_row(struct table *t, const struct results *res, int idx)
 	const struct layout *l = &r->cand.layout;
 	struct strbuf cost = STRBUF_INIT;
 
-	table_add(t, "%d", r->rank);
+	table_add(t, "%d", r->cand.rank);
 	table_add(t, "%d", l->tp);
 	table_add(t, "%d", l->pp);
 	table_add(t, "%d", l->cp);
@@ -295,7 +295,7 @@ recommend_line(struct strbuf *out, const struct results *res,
 {
 	const struct result_row *r = &res->v[idx];
 
-	strbuf_addf(out, "  %s: rank %d %s\n    ", label, r->rank,
+	strbuf_addf(out, "  %s: rank %d %s\n    ", label, r->cand.rank,
 	            r->cand.name);
 	add_training(out, res, &r->m);
 	strbuf_addch(out, '\n');
@@ -344,7 +344,7 @@ recommend_roomy(struct strbuf *out, const struct results *res)
 	            res->capacity_gib,
 	            100.0 * (1.0 - mem / res->capacity_gib));
 	if (res->roomy != res->best)
-		strbuf_addf(out, "rank %d, ", r->rank);
+		strbuf_addf(out, "rank %d, ", r->cand.rank);
 	add_training(out, res, &r->m);
 	strbuf_addch(out, '\n');
 }
@@ -360,11 +360,11 @@ summary_recommend(struct strbuf *out, const struct results *res)
 	for (int i = 0; i < res->nranked; i++) {
 		const struct result_row *r = &res->v[res->ranked[i]];
 
-		if (r->rank >= res->v[res->best].rank)
+		if (r->place >= res->v[res->best].place)
 			break;
 		strbuf_addf(out, "  not recommended although faster: rank %d "
 		            "%s ended in %s after its measured steps\n",
-		            r->rank, r->cand.name,
+		            r->cand.rank, r->cand.name,
 		            failure_class_name(r->failure));
 	}
 }

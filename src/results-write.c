@@ -1,23 +1,20 @@
 /*
- * results-write.c - the files of DIR/results/ and the JSON document.
+ * results-write.c - the text of the CSV files of DIR/results/ and of the
+ * JSON document, into strbufs; cmd-results.c writes them.
  *
  * The three CSV files and the JSON objects come from one table of
  * columns, so that a CSV column and its JSON key can never disagree.
  */
 #include "autoconfig.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "cmd.h"
 #include "error.h"
 #include "json.h"
 #include "layout-switch.h"
-#include "report.h"
 #include "results.h"
 #include "util.h"
 #include "xalloc.h"
@@ -48,7 +45,7 @@ static const struct column columns[RC_COUNT] = {
 	[RC_RECOMPUTE_LAYERS] = { "recompute_layers", CT_INT, 0 },
 	[RC_NODES] = { "nodes", CT_INT, 0 },
 	[RC_GPUS_PER_NODE] = { "gpus_per_node", CT_INT, 0 },
-	[RC_STEPS] = { "steps", CT_INT, 0 },
+	[RC_STEPS] = { "measured_steps", CT_INT, 0 },
 	/* Megatron-LM prints step times in ms with one decimal: 4
 	 * decimals of a second keep all of it. */
 	[RC_STEP_MEAN] = { "step_time_mean_s", CT_NUM, 4 },
@@ -65,17 +62,17 @@ static const struct column columns[RC_COUNT] = {
 	[RC_PRED_ERROR] = { "pred_error", CT_NUM, 4 },
 	[RC_TFLOPS_NEMO] = { "tflops_per_gpu_nemo_formula", CT_NUM, 2 },
 	[RC_MEM_PEAK] = { "mem_peak_gib", CT_NUM, 2 },
-	[RC_EST_MEMORY] = { "est_memory_gb", CT_NUM, 2 },
+	[RC_EST_MEMORY] = { "est_memory_gib", CT_NUM, 2 },
 	[RC_MEMORY_STATUS] = { "memory_status", CT_STR, 0 },
 	[RC_BASE] = { "base", CT_BOOL, 0 },
 	[RC_CLASS] = { "failure_class", CT_STR, 0 },
 	[RC_EVIDENCE] = { "evidence", CT_STR, 0 },
 	[RC_LINE] = { "line", CT_INT, 0 },
 	[RC_LOG] = { "log", CT_STR, 0 },
-	[RC_STATE] = { "slurm_state", CT_STR, 0 },
+	[RC_STATE] = { "state", CT_STR, 0 },
 	[RC_EXIT_CODE] = { "exit_code", CT_INT, 0 },
 	[RC_EXIT_SIGNAL] = { "exit_signal", CT_INT, 0 },
-	[RC_REASON] = { "slurm_reason", CT_STR, 0 },
+	[RC_REASON] = { "reason", CT_STR, 0 },
 	[RC_NOTE] = { "note", CT_STR, 0 },
 };
 
@@ -243,7 +240,10 @@ cell_other(const struct results *res, const struct result_row *r,
 	const struct campaign *k = &res->run.campaign;
 
 	switch (c) {
-	case RC_RANK: v->i = r->rank; v->has_int = r->rank > 0; break;
+	case RC_RANK:
+		v->i = r->cand.rank; /* the plan's, as list and status show */
+		v->has_int = r->cand.rank > 0;
+		break;
 	case RC_NAME: v->s = r->cand.name; break;
 	case RC_NODES: v->i = k->nodes; v->has_int = true; break;
 	case RC_GPUS_PER_NODE:
@@ -385,7 +385,17 @@ row_in_file(const struct result_row *r, enum results_file which)
 	return false;
 }
 
-/* One CSV line of row r with the given columns. */
+/* What pattern column k holds for row r, or NULL. */
+static const char *
+pattern_value(const struct results *res, const struct result_row *r,
+              int k)
+{
+	return r->pattern_values && k < res->npattern_cols
+	       ? r->pattern_values[k] : NULL;
+}
+
+/* One CSV line of row r with the given columns; a measured row ends with
+ * the results.patterns columns. */
 static void
 csv_row(const struct results *res, const struct result_row *r,
         const enum results_col *cols, int ncols, struct strbuf *out)
@@ -398,6 +408,13 @@ csv_row(const struct results *res, const struct result_row *r,
 		if (i)
 			strbuf_addch(out, ',');
 		results_csv_field(out, cell.buf);
+	}
+	for (int k = 0; r->kind == RESULT_MEASURED &&
+	                k < res->npattern_cols; k++) {
+		const char *v = pattern_value(res, r, k);
+
+		strbuf_addch(out, ',');
+		results_csv_field(out, v ? v : "");
 	}
 	strbuf_addch(out, '\n');
 	strbuf_release(&cell);
@@ -413,12 +430,15 @@ results_csv(const struct results *res, enum results_file which,
 
 	for (int i = 0; i < ncols; i++)
 		strbuf_addf(out, "%s%s", i ? "," : "", results_col_name(cols[i]));
-	strbuf_addch(out, '\n');
 	if (which == RESULTS_CSV) {
+		for (int k = 0; k < res->npattern_cols; k++)
+			strbuf_addf(out, ",%s", res->pattern_cols[k]);
+		strbuf_addch(out, '\n');
 		for (int i = 0; i < res->nranked; i++)
 			csv_row(res, &res->v[res->ranked[i]], cols, ncols, out);
 		return;
 	}
+	strbuf_addch(out, '\n');
 	for (int i = 0; i < res->n; i++)
 		if (row_in_file(&res->v[i], which))
 			csv_row(res, &res->v[i], cols, ncols, out);
@@ -429,6 +449,25 @@ results_csv(const struct results *res, enum results_file which,
 static const char *const kind_names[RESULT_KIND_COUNT] = {
 	"not_run", "in_progress", "measured", "oom", "failed",
 };
+
+/* The results.patterns keys of a measured row: a number when what was
+ * captured reads as one, else the text; null without a match. */
+static void
+json_patterns(struct json *j, const struct results *res,
+              const struct result_row *r)
+{
+	for (int k = 0; k < res->npattern_cols; k++) {
+		const char *v = pattern_value(res, r, k);
+		double d;
+
+		if (v == NULL)
+			json_null(j, res->pattern_cols[k]);
+		else if (parse_double(v, &d) == 0)
+			json_number(j, res->pattern_cols[k], d);
+		else
+			json_string(j, res->pattern_cols[k], v);
+	}
+}
 
 /* One row as an object with the keys of its file's columns. */
 static void
@@ -467,6 +506,8 @@ json_row(struct json *j, const char *key, const struct results *res,
 		case CT_BOOL: json_bool(j, name, v.b); break;
 		}
 	}
+	if (which == RESULTS_CSV)
+		json_patterns(j, res, r);
 	json_end_object(j);
 }
 
@@ -557,106 +598,4 @@ results_json(const struct results *res, struct strbuf *out)
 	json_int(&j, "in_progress", res->count[RESULT_IN_PROGRESS]);
 	json_int(&j, "not_run", res->count[RESULT_NOT_RUN]);
 	json_end_object(&j);
-}
-
-/* ---- DIR/results/ -------------------------------------------------------- */
-
-/* Create DIR/results, or use it when it is a real directory: a symbolic
- * link planted there would send the files elsewhere. */
-static int
-results_dir(const char *path)
-{
-	struct stat st;
-
-	if (mkdir(path, 0755) != 0 && errno != EEXIST)
-		return error_errno("cannot create '%s'", path);
-	if (lstat(path, &st) != 0)
-		return error_errno("cannot examine '%s'", path);
-	if (S_ISLNK(st.st_mode))
-		return error("'%s' is a symbolic link: refusing to write "
-		             "through it (remove it and run again)", path);
-	if (!S_ISDIR(st.st_mode))
-		return error("'%s' exists and is not a directory", path);
-	return 0;
-}
-
-/* Write one file of DIR/results/ atomically. */
-static int
-write_one(const char *dir, const char *name, const struct strbuf *sb)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
-
-	free(path);
-	return ret;
-}
-
-/* Write every file of DIR/results/. */
-int
-results_write_files(const struct results *res, const char *summary)
-{
-	static const char *const csv_names[] = { "results.csv", "oom.csv",
-		"failed.csv" };
-	char *dir = xasprintf("%s/results", res->run.dir);
-	struct strbuf sb = STRBUF_INIT;
-	int ret = results_dir(dir);
-
-	for (int f = 0; ret == 0 && f < 3; f++) {
-		strbuf_setlen(&sb, 0);
-		results_csv(res, (enum results_file)f, &sb);
-		ret = write_one(dir, csv_names[f], &sb);
-	}
-	if (ret == 0) {
-		strbuf_setlen(&sb, 0);
-		strbuf_addstr(&sb, summary);
-		ret = write_one(dir, "summary.txt", &sb);
-	}
-	if (ret == 0) {
-		strbuf_setlen(&sb, 0);
-		report_svg(res, &sb);
-		ret = write_one(dir, "chart.svg", &sb);
-	}
-	if (ret == 0) {
-		strbuf_setlen(&sb, 0);
-		report_html(res, summary, &sb);
-		ret = write_one(dir, "report.html", &sb);
-	}
-	strbuf_release(&sb);
-	free(dir);
-	return ret;
-}
-
-/* ---- the command's work -------------------------------------------------- */
-
-/* Load, write DIR/results/ and print in the format asked. */
-int
-results_run(const char *dir, const struct results_opts *o, FILE *out,
-            int format)
-{
-	struct results res;
-	struct strbuf summary = STRBUF_INIT, sb = STRBUF_INIT;
-	int status = results_load(&res, dir, o);
-
-	if (status != 0)
-		goto cleanup;
-	report_summary(&res, o->top, &summary);
-	if (results_write_files(&res, summary.buf) != 0)
-		status = EXIT_CANTCREAT;
-	if (format == FORMAT_JSON)
-		results_json(&res, &sb);
-	else if (format == FORMAT_CSV)
-		results_csv(&res, RESULTS_CSV, &sb);
-	else
-		strbuf_addstr(&sb, summary.buf);
-	if (format == FORMAT_TABLE && status == 0)
-		strbuf_addf(&sb, "\nwrote %s/results/: results.csv, oom.csv, "
-		            "failed.csv, summary.txt, chart.svg, report.html\n",
-		            res.run.dir);
-	if (out) /* resume -q collects silently */
-		fwrite(sb.buf, 1, sb.len, out);
-cleanup:
-	strbuf_release(&sb);
-	strbuf_release(&summary);
-	results_release(&res);
-	return status;
 }

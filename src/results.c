@@ -239,12 +239,46 @@ row_classify(struct result_row *row, const struct log_read *nl)
 	}
 }
 
+/* Whether lr measured the run: enough steps after the warm-up, every one
+ * timed above zero (a time of zero or less would rank first). */
+static bool
+log_measures(const struct log_read *lr, int min_steps)
+{
+	return lr->st.measured >= min_steps && lr->st.nonpositive == 0;
+}
+
+/* Say that lr's step times are no measurement, when they are not. */
+static void
+row_note_bad_times(struct result_row *row, const struct log_read *lr)
+{
+	if (lr->st.nonpositive > 0)
+		row_note(row, "%d of %d measured step times are zero or "
+		         "negative in %s: not a measurement",
+		         lr->st.nonpositive, lr->st.measured, lr->rel);
+}
+
+/* What lr's results.patterns captured, one per column. */
+static void
+row_take_patterns(struct results *res, struct result_row *row,
+                  const struct log_read *lr)
+{
+	if (res->npattern_cols == 0)
+		return;
+	row->pattern_values = xcalloc((size_t)res->npattern_cols,
+	                              sizeof(*row->pattern_values));
+	for (int i = 0; i < res->npattern_cols && i < lr->res.npatterns; i++)
+		if (lr->res.patterns[i].last_text)
+			row->pattern_values[i] =
+				results_clean_text(lr->res.patterns[i].last_text);
+}
+
 /* Measure the row from lr, which logged enough steps. */
 static void
 row_measure(struct results *res, struct result_row *row,
             const struct log_read *lr)
 {
 	row->kind = RESULT_MEASURED;
+	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
 	results_measure(&res->run.campaign, res->cost_per_gpu_hour, &lr->st,
@@ -270,7 +304,7 @@ row_measure_older(struct results *res, struct logparse *lp,
 			continue;
 		memset(&lr, 0, sizeof(lr));
 		log_read_file(res, lp, row->cand.name, ids[i], &lr);
-		enough = lr.st.measured >= min_steps;
+		enough = log_measures(&lr, min_steps);
 		if (enough) {
 			row_measure(res, row, &lr);
 			row_note(row, "measured in an earlier attempt, %s",
@@ -310,8 +344,9 @@ row_unmeasured(struct result_row *row, int min_steps, bool had_log)
 		row_note(row, "job %" PRIu32 " left no output", row->job_id);
 	else if (!had_log)
 		row_note(row, "no job was started");
-	else if (row->log_steps > 0 || row->failure == FAILURE_NONE ||
-	         row->failure == FAILURE_TIMEOUT)
+	else if (row->log_steps < min_steps &&
+	         (row->log_steps > 0 || row->failure == FAILURE_NONE ||
+	          row->failure == FAILURE_TIMEOUT))
 		row_note(row, "%d measured step%s, %d needed "
 		         "(results.min_steps)", row->log_steps,
 		         row->log_steps == 1 ? "" : "s", min_steps);
@@ -361,10 +396,13 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 	if (have)
 		log_read_file(res, lp, row->cand.name, want, &newest);
 	row_classify(row, have ? &newest : NULL);
-	if (have && newest.st.measured >= min_steps)
+	if (have && log_measures(&newest, min_steps))
 		row_measure(res, row, &newest);
-	else if (!row_measure_older(res, lp, row, ids, nids, want))
+	else if (!row_measure_older(res, lp, row, ids, nids, want)) {
+		if (have)
+			row_note_bad_times(row, &newest);
 		row_unmeasured(row, min_steps, have);
+	}
 	if (row->kind == RESULT_MEASURED &&
 	    (cand_state_active(row->state) || row->state == CS_QUEUED))
 		row_note(row, "still %s", cand_state_name(row->state));
@@ -533,7 +571,7 @@ compare_with_base(struct results *res)
 void
 results_rank(struct results *res)
 {
-	int rank = 0;
+	int place = 0;
 
 	free(res->ranked);
 	res->ranked = xcalloc((size_t)res->n + 1, sizeof(*res->ranked));
@@ -549,9 +587,9 @@ results_rank(struct results *res)
 	}
 	sort_ranked(res);
 	for (int i = 0; i < res->n; i++)
-		res->v[i].rank = 0;
+		res->v[i].place = 0;
 	for (int i = 0; i < res->nranked; i++)
-		res->v[res->ranked[i]].rank = ++rank;
+		res->v[res->ranked[i]].place = ++place;
 	pick_recommendations(res);
 	compare_with_base(res);
 }
@@ -577,6 +615,39 @@ add_patterns(const struct results *res, struct logparse *lp)
 		}
 	}
 	return 0;
+}
+
+/* Whether name is a column of results.csv already, or the key "status"
+ * that the JSON's best and base objects add. */
+static bool
+fixed_column(const char *name)
+{
+	int n;
+	const enum results_col *cols = results_columns(RESULTS_CSV, &n);
+
+	if (!strcmp(name, "status"))
+		return true;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(results_col_name(cols[i]), name))
+			return true;
+	return false;
+}
+
+/* The columns the counting patterns of lp add to results.csv: named
+ * after the pattern, "pattern_NAME" where a column has the name. */
+static void
+pattern_columns(struct results *res, const struct logparse *lp)
+{
+	res->npattern_cols = logparse_pattern_count(lp);
+	res->pattern_cols = xcalloc((size_t)res->npattern_cols + 1,
+	                            sizeof(*res->pattern_cols));
+	for (int i = 0; i < res->npattern_cols; i++) {
+		const char *name = logparse_pattern_name(lp, i);
+
+		res->pattern_cols[i] = fixed_column(name)
+		                       ? xasprintf("pattern_%s", name)
+		                       : xstrdup(name);
+	}
 }
 
 /* Settings that come from the options or the campaign. */
@@ -615,6 +686,8 @@ results_load(struct results *res, const char *dir,
 		return EXIT_DATAERR;
 	logparse_init(&lp);
 	status = add_patterns(res, &lp);
+	if (status == 0)
+		pattern_columns(res, &lp);
 	res->v = xcalloc((size_t)t.n + 1, sizeof(*res->v));
 	for (int i = 0; status == 0 && i < t.n; i++) {
 		struct result_row *row = &res->v[res->n++];
@@ -640,7 +713,14 @@ results_release(struct results *res)
 		free(res->v[i].log);
 		free(res->v[i].measured_log);
 		free(res->v[i].note);
+		for (int k = 0; res->v[i].pattern_values &&
+		                k < res->npattern_cols; k++)
+			free(res->v[i].pattern_values[k]);
+		free(res->v[i].pattern_values);
 	}
+	for (int k = 0; k < res->npattern_cols; k++)
+		free(res->pattern_cols[k]);
+	free(res->pattern_cols);
 	free(res->v);
 	free(res->ranked);
 	free(res->currency);

@@ -2,14 +2,16 @@
  * results.h - what a campaign measured: each candidate's Slurm state
  * joined with its logs, the step-time statistics and what they mean for
  * the whole training (days, GPU-hours, cost), the ranking, the
- * recommendation, and the files of DIR/results/.
+ * recommendation, and the text of the files of DIR/results/ (which
+ * cmd-results.c writes).
  *
  * A candidate is one of:
  *   not run      never selected (state "planned"): counted, shown nowhere
  *   in progress  queued, pending or running, not yet measured
  *   measured     at least results.min_steps timed steps after the warm-up
- *                (results.skip_steps) in one attempt's log, however the
- *                job ended afterwards: its class stays in failure_class
+ *                (results.skip_steps) in one attempt's log, each timed
+ *                above zero, however the job ended afterwards: its class
+ *                stays in failure_class
  *   oom          its final class is cuda_oom or host_oom and it was not
  *                measured
  *   failed       any other end without a measurement
@@ -88,10 +90,15 @@ struct result_row {
 	int log_steps;                /* measured steps in the newest log */
 	char *note;                   /* why it has no measurement, or NULL */
 	double mem_peak_gib;          /* the measured log's peak; NAN */
+	char **pattern_values;        /* measured: per results.patterns
+	                                 column, what its last match
+	                                 captured (clean text) or NULL */
 	struct result_metrics m;      /* kind == RESULT_MEASURED only */
 	bool recommendable;           /* measured and ended in a class that
 	                                 does not condemn the layout */
-	int rank;                     /* 1.. among the measured; 0 */
+	int place;                    /* 1.. among the measured, fastest
+	                                 first; 0.  Never shown as a rank:
+	                                 ranks are the plan's (cand.rank) */
 };
 
 struct results {
@@ -100,6 +107,10 @@ struct results {
 	char *currency;
 	double capacity_gib;          /* the GPU's memory */
 	double peak_tflops;           /* dense peak at the precision */
+	char **pattern_cols;          /* results.csv's columns for the
+	                                 campaign's results.patterns (those
+	                                 without a step group), in order */
+	int npattern_cols;
 	struct result_row *v;         /* candidates.csv order */
 	int n;
 	int *ranked;                  /* measured rows, fastest first */
@@ -195,22 +206,5 @@ void results_csv(const struct results *res, enum results_file which,
                  struct strbuf *out);
 /* The JSON document of --format json. */
 void results_json(const struct results *res, struct strbuf *out);
-
-/*
- * Write results.csv, oom.csv, failed.csv, summary.txt, chart.svg and
- * report.html into DIR/results/ (created; a symbolic link there is
- * refused), each atomically.  0 or -1 after an error message.
- */
-int results_write_files(const struct results *res, const char *summary);
-
-/*
- * Everything `paratune results DIR` does: load, write DIR/results/, and
- * print to out (NULL: print nothing) in format (an enum output_format:
- * the summary, results.csv or the JSON).  Returns an enum exit_code: 0 also when nothing
- * succeeded; EXIT_CANTCREAT when the files could not be written (what
- * was printed is complete).
- */
-int results_run(const char *dir, const struct results_opts *o, FILE *out,
-                int format);
 
 #endif

@@ -21,8 +21,11 @@
  * 0.1.0 wrote alone (and which are still read). */
 static const char header_layout[] =
 	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,"
-	"recompute_layers,est_memory_gb,memory_status,pred_step_s,"
+	"recompute_layers,est_memory_gib,memory_status,pred_step_s,"
 	"pred_tflops_per_gpu,pred_mfu,base";
+/* The estimate's column as paratune 0.1.0 named it: the unit
+ * was always GiB, as every other output now spells it. */
+static const char old_memory_col[] = ",est_memory_gb,";
 enum { LAYOUT_FIELDS = 19, ALL_FIELDS = LAYOUT_FIELDS + SW_COUNT };
 
 /* The header line, without its newline: the layout, then the switches
@@ -142,15 +145,23 @@ parse_switches(char **f, struct candidate_row *r)
 static int
 header_fields(const char *line)
 {
-	struct strbuf want = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	const char *old = strstr(line, old_memory_col);
 	int n = -1;
 
+	if (old) { /* read as the new name */
+		strbuf_add(&got, line, (size_t)(old - line));
+		strbuf_addstr(&got, ",est_memory_gib,");
+		strbuf_addstr(&got, old + strlen(old_memory_col));
+		line = got.buf;
+	}
 	candidates_header(&want);
 	if (!strcmp(line, want.buf))
 		n = ALL_FIELDS;
 	else if (!strcmp(line, header_layout))
 		n = LAYOUT_FIELDS;
 	strbuf_release(&want);
+	strbuf_release(&got);
 	return n;
 }
 

@@ -112,7 +112,7 @@ for f in campaign.conf candidates.csv state journal.log plan.txt; do
 	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
 done
 has "candidates.csv header" \
-	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gb,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers$" \
+	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gib,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers$" \
 	"$T/demo/candidates.csv"
 [ "$(awk -F, 'NR > 1 && $19 == 1' "$T/demo/candidates.csv" | wc -l)" = 1 ] &&
 	ok "one base" || ko "one base"

@@ -171,11 +171,11 @@ check "summary.txt is what was printed" sh -c \
 
 # ---- headers, exactly -------------------------------------------------------
 same "results.csv header" "$(head -1 "$R/results.csv")" \
-	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gb,base,failure_class,log,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
+	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,measured_steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gib,base,failure_class,log,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
 same "oom.csv header" "$(head -1 "$R/oom.csv")" \
-	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gb,memory_status,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,mem_peak_gib,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gib,memory_status,failure_class,evidence,line,log,state,exit_code,exit_signal,reason,measured_steps,mem_peak_gib,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
 same "failed.csv header" "$(head -1 "$R/failed.csv")" \
-	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,slurm_state,exit_code,exit_signal,slurm_reason,steps,est_memory_gb,memory_status,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,state,exit_code,exit_signal,reason,measured_steps,est_memory_gib,memory_status,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers"
 
 # ---- who went where --------------------------------------------------------
 # Measured: the three clean runs, the slow one, the retried one, the
@@ -187,19 +187,19 @@ has "counts in the summary" \
 	"$T/summary"
 same "timeout after enough steps is measured" \
 	"$(field "$R/results.csv" "$SLOW" failure_class)" timeout
-same "... with 18 steps" "$(field "$R/results.csv" "$SLOW" steps)" 18
+same "... with 18 steps" "$(field "$R/results.csv" "$SLOW" measured_steps)" 18
 same "retried candidate measured from its first attempt" \
 	"$(field "$R/results.csv" "$RETRY" log)" "runs/$RETRY/slurm-1003.out"
 same "... keeping its final class" \
 	"$(field "$R/results.csv" "$RETRY" failure_class)" node_fail
 same "CUDA OOM in oom.csv" "$(field "$R/oom.csv" "$OOM" failure_class)" cuda_oom
 same "... with the estimate made for it" \
-	"$(field "$R/oom.csv" "$OOM" est_memory_gb),$(field "$R/oom.csv" "$OOM" memory_status)" \
+	"$(field "$R/oom.csv" "$OOM" est_memory_gib),$(field "$R/oom.csv" "$OOM" memory_status)" \
 	"$(awk -F, -v n="$OOM" '$2 == n { print $14 "," $15 }' "$D/candidates.csv")"
 same "NaN in failed.csv" "$(field "$R/failed.csv" "$NAN" failure_class)" nan_loss
 same "hang before the steps: timeout" \
 	"$(field "$R/failed.csv" "$HANG" failure_class)" timeout
-same "... 1 measured step" "$(field "$R/failed.csv" "$HANG" steps)" 1
+same "... 1 measured step" "$(field "$R/failed.csv" "$HANG" measured_steps)" 1
 same "no log: exit_nonzero" "$(field "$R/failed.csv" "$NOLOG" failure_class)" \
 	exit_nonzero
 same "... no log file named" "$(field "$R/failed.csv" "$NOLOG" log)" ""
@@ -240,7 +240,7 @@ has "timeout evidence is slurmstepd's line" "DUE TO TIME LIMIT" "$R/failed.csv"
 # 12Lsh).  100e9 tokens / 1,048,576 per step x 5 s = 476,837.16 s = 5.519
 # days = 132.45 h x 32 GPUs = 4238.6 GPU-hours, x $3 = 12715.66.
 # Memory: max reserved 20480 MB = 20.00 GiB.
-for kv in steps=5 step_time_mean_s=5.0000 step_time_median_s=5.0000 \
+for kv in measured_steps=5 step_time_mean_s=5.0000 step_time_median_s=5.0000 \
 	step_time_stdev_s=0.7071 samples_per_s=51.200 \
 	tokens_per_s_per_gpu=6553.6 tflops_per_gpu=316.21 mfu=0.3196 \
 	tflops_per_gpu_nemo_formula=316.21 train_days=5.519 \
@@ -255,8 +255,7 @@ same "hand-made log: pred_error = (pred - 5) / 5" \
 
 # ---- order, speed-up and savings ------------------------------------------------
 check "results.csv fastest first (time per sample)" awk -F, '
-	NR > 1 { t = $17 / $10; if (NR > 2 && t < prev) bad = 1; prev = t
-		 if ($1 != NR - 1) bad = 1 }
+	NR > 1 { t = $17 / $10; if (NR > 2 && t < prev) bad = 1; prev = t }
 	END { exit bad }' "$R/results.csv"
 same "the hand-made candidate (5 s) is last" \
 	"$(tail -1 "$R/results.csv" | cut -d, -f2)" "$HAND"
@@ -308,6 +307,82 @@ check "SVG is well-formed XML" python3 -c \
 has "chart marks the OOM by class" "cuda_oom: no measurement" "$R/chart.svg"
 has "chart highlights the base" "(base)" "$R/chart.svg"
 
+# ---- ranks and keys: one vocabulary in every command ---------------------------
+# A rank is the plan's wherever it is shown: candidates.csv's, which list
+# and status show too, not the place among the measured.
+expect "results again for the ranks" 0 "$PT" results "$D"
+cp "$T/out" "$T/summary"
+cells "$D"
+plan_rank() { awk -F, -v n="$1" '$2 == n { print $1 }' "$D/candidates.csv"; }
+for n in "$BASE" "$HAND" "$CLEAN1" "$SLOW"; do
+	same "results.csv rank of $n is the plan's" \
+		"$(field "$R/results.csv" "$n" rank)" "$(plan_rank "$n")"
+done
+has "summary names the base by the plan's rank" \
+	"^base: rank $(plan_rank "$BASE")  $BASE" "$T/summary"
+"$PT" list "$D" --format json >"$T/out"
+same "list gives the base the same rank" \
+	"$(jq_ '[r["rank"] for r in d if r["name"] == "'"$BASE"'"][0]')" \
+	"$(plan_rank "$BASE")"
+expect "results --format json for the ranks" 0 "$PT" results "$D" --format json
+same "results JSON gives the base the same rank" "$(jq_ 'd["base"]["rank"]')" \
+	"$(plan_rank "$BASE")"
+# Keys: every JSON key and CSV column of list, status, estimate, plan,
+# parse and results, gathered; memory is GiB everywhere, so no name
+# says GB; a candidate's key means the same in each.
+keys() {
+	python3 -c 'import json,sys
+ks = set()
+def walk(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            ks.add(k); walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+walk(json.load(open(sys.argv[1])))
+print("\n".join(sorted(ks)))' "$1"
+}
+: >"$T/keys"
+for c in "list $D" "status $D" "results $D" \
+	"estimate $SRC/etc/campaigns/demo.conf" \
+	"plan $SRC/etc/campaigns/demo.conf -o $T/keys-plan" \
+	"parse $D/runs/$HAND/slurm-1012.out"; do
+	# shellcheck disable=SC2086
+	"$PT" $c --format json >"$T/out" 2>"$T/err" ||
+		ko "keys: $c --format json"
+	keys "$T/out" | sed "s|^|${c%% *} |" >>"$T/keys"
+done
+head -qn1 "$D/candidates.csv" "$R/results.csv" "$R/oom.csv" \
+	"$R/failed.csv" | tr , '\n' | sed 's/^/csv /' >>"$T/keys"
+same "no key or column says GB (memory is GiB)" \
+	"$(awk '$2 ~ /_gb$/' "$T/keys" | tr '\n' ' ')" ""
+same "list's keys are candidates.csv's columns" "$(awk '
+	$1 == "csv" { csv[$2] = 1 } $1 == "list" { l[$2] = 1 }
+	END { for (k in l) if (!(k in csv)) printf "%s ", k }' "$T/keys")" ""
+same "plan's candidate keys are candidates.csv's columns" "$(awk '
+	$1 == "csv" { csv[$2] = 1 }
+	$1 == "plan" && $2 ~ /offload|recompute|parallel|fp8|overlap/ { p[$2] = 1 }
+	END { for (k in p) if (!(k in csv)) printf "%s ", k }' "$T/keys")" ""
+same "parse, results and estimate share their names" "$(awk '
+	{ seen[$1 " " $2] = 1 }
+	END { for (k in seen) if (k ~ /peak_memory|slurm_state|slurm_reason/)
+		printf "%s ", k }' "$T/keys")" ""
+has "parse names the peak as results does" "^parse mem_peak_gib$" "$T/keys"
+has "results names the state as status does" "^results state$" "$T/keys"
+has "... and status" "^status state$" "$T/keys"
+has "results names the reason as status does" "^results reason$" "$T/keys"
+has "... and status" "^status reason$" "$T/keys"
+# candidates.csv as paratune 0.1.0 wrote it, est_memory_gb, is still read.
+cp "$D/candidates.csv" "$T/candidates-new.csv"
+sed '1s/,est_memory_gib,/,est_memory_gb,/' "$T/candidates-new.csv" \
+	>"$D/candidates.csv"
+expect "candidates.csv with the old est_memory_gb column" 0 "$PT" results "$D"
+cells "$D"
+same "... its estimate read" "$(field "$R/oom.csv" "$OOM" est_memory_gib)" \
+	"$(awk -F, -v n="$OOM" '$2 == n { print $14 }' "$D/candidates.csv")"
+expect "... list reads it too" 0 "$PT" list "$D"
+cp "$T/candidates-new.csv" "$D/candidates.csv"
+
 # ---- the man page documents every option, column and key ----------------------
 "$PT" results --help >"$T/help" 2>&1
 missing=""
@@ -354,6 +429,109 @@ same "... results.csv is its header" "$(wc -l <"$E/results/results.csv")" 1
 expect "nothing succeeded: JSON" 0 "$PT" results "$E" --format json
 same "... best and speed-up null" "$(jq_ '(d["best"], d["speedup"], d["saved"]["days"])')" \
 	"(None, None, None)"
+
+# ---- step times that are no measurement -----------------------------------------
+# A log whose step times are zero or negative (a clock that went back, a
+# logger that prints 0.0) measured nothing: such a run is neither ranked
+# nor recommended, and failed.csv says why.
+B=$T/bad-times
+expect "plan a campaign for bad step times" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$B"
+NEG=$(name 1 2 2) ZERO=$(name 4 2 1) GOOD=$(name 4 2 2)
+for j in 1 2 3 4 5 6; do iter $j -1000.0; done >"$B/runs/$NEG/slurm-3001.out"
+setstate "$B" "$NEG" state=completed job=3001 attempt=1
+for j in 1 2 3 4 5 6; do iter $j 0.0; done >"$B/runs/$ZERO/slurm-3002.out"
+setstate "$B" "$ZERO" state=completed job=3002 attempt=1
+{ iter 1 12000.0; iter 2 4000.0; iter 3 5000.0; iter 4 5000.0
+  iter 5 5000.0; iter 6 6000.0; } >"$B/runs/$GOOD/slurm-3003.out"
+setstate "$B" "$GOOD" state=completed job=3003 attempt=1
+expect "results with bad step times" 0 "$PT" results "$B" --format json
+same "... only the real measurement is ranked" \
+	"$(jq_ '[r["name"] for r in d["results"]]')" "['$GOOD']"
+same "... and recommended" "$(jq_ 'd["recommendations"]["fastest"]')" "$GOOD"
+same "... negative times are a failure" \
+	"$(jq_ '[r["failure_class"] for r in d["failed"] if r["name"] == "'"$NEG"'"]')" \
+	"['unknown']"
+same "... zero times too" \
+	"$(jq_ '[r["failure_class"] for r in d["failed"] if r["name"] == "'"$ZERO"'"]')" \
+	"['unknown']"
+cells "$B"
+case $(field "$B/results/failed.csv" "$NEG" note) in
+*"5 of 5 measured step times are zero or negative"*)
+	ok "... failed.csv says why (negative)" ;;
+*) ko "... failed.csv says why (negative): '$(field "$B/results/failed.csv" "$NEG" note)'" ;;
+esac
+case $(field "$B/results/failed.csv" "$ZERO" note) in
+*"5 of 5 measured step times are zero or negative"*)
+	ok "... failed.csv says why (zero)" ;;
+*) ko "... failed.csv says why (zero): '$(field "$B/results/failed.csv" "$ZERO" note)'" ;;
+esac
+expect "results table with bad step times" 0 "$PT" results "$B"
+has "... the summary names the reason" \
+	"$NEG: unknown.*zero or negative" "$T/out"
+expect "parse of the negative log" 0 "$PT" parse "$B/runs/$NEG/slurm-3001.out"
+has "... notes its step times" \
+	"note: 5 of 5 measured step times are zero or negative" "$T/out"
+
+# ---- results.patterns become columns ---------------------------------------------
+# Each pattern without a step group is a column of results.csv named
+# after it: what its last match in the measured log captured (the value
+# group, else the first group, else the matched text), empty without one.
+P=$T/patterns
+{ cat "$SRC/etc/campaigns/demo.conf"
+  cat <<'EOF'
+results = { patterns = (
+  { name = "widgets"; regex = "throughput (?<value>[0-9.]+) widgets"; },
+  { name = "skipped"; regex = "skipped iterations: +([0-9]+)"; },
+  { name = "scaler"; regex = "loss scale"; },
+  { name = "never"; regex = "no such line"; },
+  { name = "rank"; regex = "iteration +([0-9]+)/"; },
+  { name = "status"; regex = "(lm loss)"; }
+); };
+EOF
+} >"$T/patterns.conf"
+expect "plan a campaign with results.patterns" 0 "$PT" -q plan \
+	"$T/patterns.conf" -o "$P"
+{ iter 1 12000.0; iter 2 4000.0; iter 3 5000.0
+  echo "custom: throughput 12.5 widgets"
+  iter 4 5000.0; iter 5 5000.0
+  echo "custom: throughput 123.5 widgets"
+  iter 6 6000.0; } >"$P/runs/$HAND/slurm-4001.out"
+setstate "$P" "$HAND" state=completed job=4001 attempt=1
+{ iter 1 12000.0; iter 2 4000.0; iter 3 5000.0; iter 4 5000.0
+  iter 5 5000.0; iter 6 6000.0; } >"$P/runs/$CLEAN1/slurm-4002.out"
+setstate "$P" "$CLEAN1" state=completed job=4002 attempt=1
+expect "results with patterns" 0 "$PT" results "$P"
+case $(head -1 "$P/results/results.csv") in
+*,widgets,skipped,scaler,never,pattern_rank,pattern_status)
+	ok "... a column per pattern, last" ;;
+*) ko "... a column per pattern, last: $(head -1 "$P/results/results.csv")" ;;
+esac
+cells "$P"
+same "... the value group at its last match" \
+	"$(field "$P/results/results.csv" "$HAND" widgets)" 123.5
+same "... no match: empty" "$(field "$P/results/results.csv" "$CLEAN1" widgets)" ""
+same "... the first group without a value group" \
+	"$(field "$P/results/results.csv" "$HAND" skipped)" 0
+same "... the matched text without a group" \
+	"$(field "$P/results/results.csv" "$HAND" scaler)" "loss scale"
+same "... a pattern that never matched" \
+	"$(field "$P/results/results.csv" "$HAND" never)" ""
+same "... a name taken by a column gets a prefix" \
+	"$(field "$P/results/results.csv" "$HAND" pattern_rank)" 6
+same "... and the rank stays the plan's" \
+	"$(field "$P/results/results.csv" "$HAND" rank)" \
+	"$(awk -F, -v n="$HAND" '$2 == n { print $1 }' "$P/candidates.csv")"
+expect "results --format json with patterns" 0 "$PT" results "$P" --format json
+same "... JSON: numbers as numbers, text as text, none as null" \
+	"$(jq_ '[[r["widgets"], r["skipped"], r["scaler"], r["never"]] for r in d["results"] if r["name"] == "'"$HAND"'"][0]')" \
+	"[123.5, 0, 'loss scale', None]"
+same "... JSON keys of results match the CSV columns" \
+	"$(jq_ '",".join(d["results"][0].keys())')" \
+	"$(head -1 "$P/results/results.csv")"
+same "... best's keys too, after its status" \
+	"$(jq_ '",".join(list(d["best"].keys())[1:])')" \
+	"$(head -1 "$P/results/results.csv")"
 
 # ---- the switches ------------------------------------------------------------
 # Each file ends with the layout's switches, from candidates.csv; what

@@ -1134,7 +1134,15 @@ test_user_pattern(void)
 	CU_ASSERT_EQUAL(r.patterns[0].count, 2);
 	CU_ASSERT_EQUAL(r.patterns[0].first.line, 2);
 	CU_ASSERT_DOUBLE_EQUAL(r.patterns[0].last_value, 12.25, 1e-12);
+	/* The last match's value group, and the whole match without a
+	 * group: what results.csv shows in the pattern's column. */
+	CU_ASSERT_STRING_EQUAL(r.patterns[0].last_text, "12.25");
 	CU_ASSERT_EQUAL(r.patterns[1].count, 1);
+	CU_ASSERT_STRING_EQUAL(r.patterns[1].last_text,
+	                       "NCCL communicator: Timeout");
+	CU_ASSERT_EQUAL(logparse_pattern_count(&lp), 2);
+	CU_ASSERT_STRING_EQUAL(logparse_pattern_name(&lp, 1), "nccl_timeout");
+	CU_ASSERT_PTR_NULL(logparse_pattern_name(&lp, 2));
 	/* Named after a class: its matches are evidence of it. */
 	CU_ASSERT_EQUAL(r.failure, FAILURE_NCCL_TIMEOUT);
 	CU_ASSERT_EQUAL(r.evidence.line, 5);

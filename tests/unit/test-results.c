@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd-results.h"
 #include "store.h"
 #include "cmd.h"
 #include "error.h"
@@ -229,8 +230,8 @@ test_rank_and_savings(void)
 	CU_ASSERT_EQUAL(res.ranked[2], 0);
 	CU_ASSERT_EQUAL(res.ranked[3], 1);
 	CU_ASSERT_EQUAL(res.ranked[4], 4);
-	CU_ASSERT_EQUAL(res.v[2].rank, 1);
-	CU_ASSERT_EQUAL(res.v[4].rank, 5);
+	CU_ASSERT_EQUAL(res.v[2].place, 1);
+	CU_ASSERT_EQUAL(res.v[4].place, 5);
 	/* c is fastest but ended in NaN: d is best, and cheapest. */
 	CU_ASSERT_EQUAL(res.best, 3);
 	CU_ASSERT_EQUAL(res.cheapest, 3);
@@ -259,7 +260,7 @@ test_rank_and_savings(void)
 	CU_ASSERT_TRUE(isnan(res.speedup));
 	CU_ASSERT_TRUE(isnan(res.saved_days));
 	CU_ASSERT_TRUE(isnan(res.saved_cost));
-	CU_ASSERT_EQUAL(res.v[4].rank, 0);
+	CU_ASSERT_EQUAL(res.v[4].place, 0);
 
 	/* Nothing recommendable: no best, no pick at all. */
 	for (int i = 0; i < 4; i++)
@@ -356,7 +357,7 @@ test_escape(void)
 static int
 plan_campaign(const char *tmp, char **dir)
 {
-	struct cmd_ctx ctx = { "/dev/null", -1, FORMAT_TABLE, stdout, "test", 0 };
+	struct plan_opts o = { "/dev/null", true, false };
 	struct plan p;
 	char *conf = xasprintf("%s/unit.conf", tmp);
 	char *templates = harness_srcpath("templates");
@@ -367,7 +368,7 @@ plan_campaign(const char *tmp, char **dir)
 	free(templates);
 	put_file(tmp, "unit.conf", campaign_conf);
 	*dir = xasprintf("%s/camp", tmp);
-	ret = plan_build(&p, &ctx, conf, NULL);
+	ret = plan_build(&p, &o, conf, NULL);
 	if (ret == 0) {
 		ret = store_create(*dir, &p.campaign, &p.res,
 		                          p.summary.buf, false);
@@ -431,7 +432,7 @@ check_campaign(const struct results *res, const struct candidate_table *t)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_EQUAL(m->kind, RESULT_MEASURED);
-	CU_ASSERT_EQUAL(m->rank, 1);
+	CU_ASSERT_EQUAL(m->place, 1);
 	CU_ASSERT_DOUBLE_EQUAL(m->m.step_mean_s, 2.0, 1e-12);
 	ASSERT_NEAR_REL(m->m.tflops_per_gpu, 382.063110782976, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(m->mem_peak_gib, 42.0, 1e-9);
@@ -453,7 +454,7 @@ check_campaign(const struct results *res, const struct candidate_table *t)
 /* The columns results.csv starts with (issue 4, section 4). */
 static const char results_header[] =
 	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,"
-	"nodes,gpus_per_node,steps,step_time_mean_s,step_time_median_s,"
+	"nodes,gpus_per_node,measured_steps,step_time_mean_s,step_time_median_s,"
 	"step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,"
 	"mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,";
 
@@ -482,7 +483,7 @@ write_files_cb(void *arg)
 {
 	const struct results *res = arg;
 
-	return results_write_files(res, "summary\n");
+	return cmd_results_write_files(res, "summary\n");
 }
 
 /* A symbolic link at DIR/results is refused, and nothing goes through
@@ -533,7 +534,7 @@ test_campaign_dir(void)
 	CU_ASSERT_EQUAL_FATAL(results_load(&res, dir, &o), 0);
 	check_campaign(&res, &t);
 	check_oom_csv(&res);
-	CU_ASSERT_EQUAL(results_write_files(&res, "summary\n"), 0);
+	CU_ASSERT_EQUAL(cmd_results_write_files(&res, "summary\n"), 0);
 	csv = xasprintf("%s/results/failed.csv", dir);
 	CU_ASSERT_TRUE(path_exists(csv));
 	free(csv);

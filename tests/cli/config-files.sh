@@ -1,0 +1,155 @@
+#!/bin/sh
+# config-files.sh - configuration files as the loader reads them: keys
+# cleared over a lower layer, and @include targets that are not files.
+# Runs the build tree's binary; no Slurm needed.
+# Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+# expect DESC STATUS CMD...: CMD exits with STATUS.
+expect() {
+	d=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$d"; else
+		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
+}
+# has DESC PATTERN FILE: FILE matches PATTERN.
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi
+}
+# hasnt DESC PATTERN FILE...: no FILE matches PATTERN.
+hasnt() {
+	d=$1 p=$2
+	shift 2
+	if grep -q -- "$p" "$@"; then ko "$d"; else ok "$d"; fi
+}
+
+DEMO=$SRC/etc/campaigns/demo.conf
+
+# ---- "" clears slurm.partition, account, qos and reservation -------------
+cat >"$T/site.conf" <<'EOF'
+slurm = { partition = "gpu"; account = "acct"; qos = "high";
+          reservation = "maint"; };
+EOF
+cp "$DEMO" "$T/plain.conf"
+{ cat "$DEMO"
+  echo 'slurm = { partition = ""; account = ""; qos = ""; reservation = ""; };'
+} >"$T/clear.conf"
+
+expect "the site's slurm values reach a plan" 0 \
+	"$PT" --site "$T/site.conf" plan "$T/plain.conf" -o "$T/plain"
+has "... as --partition" '^#SBATCH --partition=gpu' \
+	"$T"/plain/runs/*/job.sbatch
+has "... and --reservation" '^#SBATCH --reservation=maint' \
+	"$T"/plain/runs/*/job.sbatch
+
+expect "\"\" clears them in a campaign file" 0 \
+	"$PT" --site "$T/site.conf" config "$T/clear.conf" --format json
+for k in partition account qos reservation; do
+	v=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["values"]["slurm." + sys.argv[2]]["value"])' \
+		"$T/out" "$k" 2>/dev/null)
+	[ "$v" = None ] && ok "config shows slurm.$k unset" ||
+		ko "config shows slurm.$k unset (got '$v')"
+done
+expect "a plan with them cleared" 0 \
+	"$PT" --site "$T/site.conf" plan "$T/clear.conf" -o "$T/clear"
+hasnt "its scripts carry no --partition, --account, --qos, --reservation" \
+	'^#SBATCH --\(partition\|account\|qos\|reservation\)' \
+	"$T"/clear/runs/*/job.sbatch
+expect "--set slurm.partition= clears it too" 0 \
+	"$PT" --site "$T/site.conf" config "$T/plain.conf" \
+	--set slurm.partition= --format json
+v=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["values"]["slurm.partition"]["value"])' "$T/out" 2>/dev/null)
+[ "$v" = None ] && ok "... shown unset" || ko "... shown unset (got '$v')"
+printf 'slurm = { partition = "-x"; };\n' >>"$T/plain.conf"
+expect "a partition that is no name is still refused" 78 \
+	"$PT" config "$T/plain.conf"
+
+# ---- @include of something that is not a file ----------------------------
+mkdir "$T/inc" "$T/inc/somedir"
+{ cat "$DEMO"; echo '@include "somedir"'; } >"$T/inc/dir.conf"
+line=$(wc -l <"$T/inc/dir.conf" | tr -d ' ')
+expect "plan: @include of a directory is a config error" 78 \
+	"$PT" plan "$T/inc/dir.conf" -o "$T/inc/out"
+has "... naming the file and line of the @include" \
+	"dir.conf:$line: cannot include 'somedir': it is a directory" "$T/err"
+hasnt "... not the scanner's exit" "flex scanner" "$T/err"
+expect "config: the same error" 78 "$PT" config "$T/inc/dir.conf"
+has "... the same message" "dir.conf:$line: cannot include 'somedir'" \
+	"$T/err"
+
+# An include that includes a directory: named at the inner file.
+printf 'nodes = 4;\n' >"$T/inc/nodes.conf"
+printf '@include "somedir"\n' >"$T/inc/inner.conf"
+grep -v '^nodes' "$DEMO" >"$T/inc/nested.conf"
+echo '@include "inner.conf"' >>"$T/inc/nested.conf"
+expect "a nested @include of a directory" 78 "$PT" config "$T/inc/nested.conf"
+has "... named at the inner file" "inner.conf:1: cannot include 'somedir'" \
+	"$T/err"
+{ grep -v '^nodes' "$DEMO"; echo '@include "absent.conf"'; } \
+	>"$T/inc/missing.conf"
+expect "a missing @include target is a config error" 78 \
+	"$PT" config "$T/inc/missing.conf"
+has "... naming the target" "cannot include 'absent.conf'" "$T/err"
+
+# Good includes still work, and a commented-out one is not checked.
+{ grep -v '^nodes' "$DEMO"
+  echo '# @include "somedir"'
+  echo '/*'
+  echo '@include "somedir"'
+  echo '*/'
+  echo '@include "nodes.conf"'
+} >"$T/inc/good.conf"
+expect "an @include of a file" 0 "$PT" config "$T/inc/good.conf"
+has "... reads it" "^nodes .*nodes.conf:1" "$T/out"
+
+# A --set value cannot smuggle one in: libconfig would open it from
+# memory, with nothing to check it against.
+expect "an @include in a --set value is refused" 78 "$PT" config \
+	--set "$(printf 'nodes=4\n@include "%s"' "$T/inc/somedir")"
+has "... saying so" "command line:1: key 'nodes': @include is not allowed" \
+	"$T/err"
+hasnt "... not the scanner's exit" "flex scanner" "$T/err"
+expect "a value on two lines is still read" 0 "$PT" config "$DEMO" \
+	--set "$(printf 'nodes=\n4')"
+
+# A site file is checked the same way, before the campaign.
+printf '@include "somedir"\n' >"$T/inc/site.conf"
+expect "a site file's @include of a directory" 78 \
+	"$PT" --site "$T/inc/site.conf" config "$DEMO"
+has "... names the site file" "site.conf:1: cannot include 'somedir'" \
+	"$T/err"
+
+# A frozen campaign.conf that includes a directory: resume reports it and
+# goes on to the next campaign (libconfig's scanner used to exit the
+# whole process at the first one).
+expect "plan a first campaign" 0 "$PT" -q plan "$DEMO" -o "$T/r1"
+expect "plan a second campaign" 0 "$PT" -q plan "$DEMO" -o "$T/r2"
+mkdir "$T/r1/somedir"
+echo '@include "somedir"' >>"$T/r1/campaign.conf"
+echo '@include "absent.conf"' >>"$T/r2/campaign.conf"
+"$PT" resume "$T/r1" "$T/r2" >"$T/out" 2>"$T/err"
+[ $? -ne 0 ] && ok "resume of a broken campaign fails" ||
+	ko "resume of a broken campaign fails"
+has "... naming the first campaign's @include" \
+	"r1/campaign.conf:[0-9]*: cannot include 'somedir': it is a directory" \
+	"$T/err"
+has "... and goes on to the second" \
+	"r2/campaign.conf:[0-9]*: cannot include 'absent.conf'" "$T/err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
