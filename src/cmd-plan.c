@@ -81,9 +81,9 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	if (dir == NULL)
 		dir = p.campaign.name;
-	if (store_create(dir, &p.campaign, &p.res, p.summary.buf,
-	                        force) != 0) {
-		status = EXIT_CANTCREAT;
+	if ((status = store_create(dir, &p.campaign, &p.res, p.summary.buf,
+	                           force)) != 0) {
+		/* store_create said what failed */
 	} else if (ctx->format == FORMAT_JSON) {
 		print_json(ctx->out, &p, dir);
 	} else if (ctx->verbosity >= 0) {

@@ -366,6 +366,27 @@ vars_slurm(struct template_vars *v, const struct campaign *c)
 	                      : PARATUNE_BINDIR "/paratune-simtrain");
 }
 
+/*
+ * What kind of training: the estimate of a LoRA campaign counts only the
+ * adapters as trained, so a template must run LoRA or refuse it, never
+ * run plain pretraining in its place.
+ */
+static void
+vars_mode(struct template_vars *v, const struct campaign *c)
+{
+	bool finetune = c->mode == MODE_FINETUNE;
+	bool lora = c->peft && !strcmp(c->peft, "lora");
+
+	template_vars_set_str(v, "mode", finetune ? "finetune" : "pretrain");
+	template_vars_set_str(v, "peft", c->peft ? c->peft : "none");
+	template_vars_set_bool(v, "finetune", finetune);
+	template_vars_set_bool(v, "peft_lora", lora);
+	/* NeMo 2.0's command: its recipes register a pretrain and a
+	 * finetune factory under the model's name. */
+	template_vars_set_str(v, "nemo_task", finetune ? "finetune"
+	                                               : "pretrain");
+}
+
 /* Public: see jobscript.h. */
 int
 jobscript_vars(struct template_vars *v, const struct campaign *c,
@@ -374,6 +395,7 @@ jobscript_vars(struct template_vars *v, const struct campaign *c,
 {
 	vars_layout(v, c, l, name);
 	vars_model(v, c);
+	vars_mode(v, c);
 	vars_run(v, c, campaign_dir, run_dir);
 	vars_slurm(v, c);
 	if (vars_directives(v, c) || vars_env(v, c))

@@ -96,12 +96,15 @@ write_job_script(const char *tmp, const char *final_dir,
 	char *run = xasprintf("%s/runs/%s", tmp, cand->name);
 	char *final_run = xasprintf("%s/runs/%s", final_dir, cand->name);
 	char *path = xasprintf("%s/job.sbatch", run);
-	int ret = -1;
+	int ret = EXIT_CANTCREAT;
 
-	if (mkdir_p(run, 0755) == 0 &&
-	    jobscript_render(c, &cand->layout, cand->name, final_dir,
-	                     final_run, NULL, &sb) == 0)
-		ret = write_file_atomic(path, sb.buf, sb.len, 0755);
+	/* A template that cannot render the campaign is the campaign's
+	 * (or the site's) configuration, not a file that failed. */
+	if (mkdir_p(run, 0755) == 0)
+		ret = jobscript_render(c, &cand->layout, cand->name, final_dir,
+		                       final_run, NULL, &sb) != 0 ? EXIT_CONFIG
+		      : write_file_atomic(path, sb.buf, sb.len, 0755) != 0
+		      ? EXIT_CANTCREAT : 0;
 	strbuf_release(&sb);
 	free(path);
 	free(final_run);
@@ -116,7 +119,7 @@ fill_dir(const char *tmp, const char *final_dir, const struct campaign *c,
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *runs = xasprintf("%s/runs", tmp);
-	int ret = -1;
+	int ret = EXIT_CANTCREAT;
 
 	campaign_write(c, &sb, false);
 	if (write_text(tmp, "campaign.conf", &sb) != 0)
@@ -130,9 +133,9 @@ fill_dir(const char *tmp, const char *final_dir, const struct campaign *c,
 	if (write_text(tmp, "plan.txt", &sb) != 0 || mkdir_p(runs, 0755))
 		goto cleanup;
 	for (int i = 0; i < res->n; i++)
-		if (write_job_script(tmp, final_dir, c, &res->v[i]) != 0)
+		if ((ret = write_job_script(tmp, final_dir, c, &res->v[i])) != 0)
 			goto cleanup;
-	ret = write_initial_state(tmp, res);
+	ret = write_initial_state(tmp, res) != 0 ? EXIT_CANTCREAT : 0;
 cleanup:
 	free(runs);
 	strbuf_release(&sb);
@@ -261,7 +264,7 @@ store_create(const char *dir, const struct campaign *c,
 	char *tmp = xasprintf("%s.plan-XXXXXX", dir);
 	char *old_dir = NULL, *final_dir = NULL;
 	struct store old;
-	int ret = -1;
+	int ret = EXIT_CANTCREAT, filled;
 
 	memset(&old, 0, sizeof(old));
 	old.lock_fd = old.journal.fd = -1;
@@ -272,8 +275,10 @@ store_create(const char *dir, const struct campaign *c,
 	if (make_temp_dir(tmp, dir) != 0)
 		goto cleanup;
 	final_dir = absolute_path(dir);
-	if (fill_dir(tmp, final_dir, c, res, summary) != 0)
+	if ((filled = fill_dir(tmp, final_dir, c, res, summary)) != 0) {
+		ret = filled;
 		goto fail;
+	}
 	if (force && path_exists(dir)) {
 		if (check_replaceable(dir, &old) != 0)
 			goto fail;

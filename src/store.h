@@ -222,7 +222,8 @@ bool store_all_final(const struct state *st);
  * anything: DIR is either absent or whole, and a directory that appeared
  * meanwhile is kept.  With force, an existing campaign is replaced, but
  * only when none of its jobs is queued, pending or running (refused,
- * naming them).  Returns 0 or -1 after an error message.
+ * naming them).  Returns 0, or after an error message EXIT_CONFIG when
+ * the template cannot render the campaign, EXIT_CANTCREAT otherwise.
  */
 int store_create(const char *dir, const struct campaign *c,
                  const struct grid_result *res, const char *summary,

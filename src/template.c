@@ -231,6 +231,7 @@ enum tok_kind {
 	TOK_INVERTED,  /* {{^name}} */
 	TOK_CLOSE,     /* {{/name}} */
 	TOK_COMMENT,   /* {{! ...}} */
+	TOK_REFUSE,    /* {{refuse: why}} */
 };
 
 struct tok {
@@ -325,6 +326,18 @@ parse_tag(const char *file, int line, const char *s, size_t len,
 		len--;
 	if (len && *s == '!') {
 		tok_push(tl, TOK_COMMENT, s, len, line);
+		return 0;
+	}
+	/* The template cannot run this campaign: the rest of the tag says
+	 * why, in words for the user. */
+	if (has_prefix_n(s, len, "refuse:")) {
+		s += 7, len -= 7;
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		if (len == 0)
+			return error("%s:%d: '{{refuse:}}' without a reason", file,
+			             line);
+		tok_push(tl, TOK_REFUSE, s, len, line);
 		return 0;
 	}
 	if (len && strchr("#^/", *s)) {
@@ -661,6 +674,10 @@ render_tok(struct render *r, const struct tok *t)
 	}
 	if (t->kind == TOK_COMMENT)
 		return 0;
+	if (t->kind == TOK_REFUSE)
+		return r->dropped_at ? 0
+		       : error("%s:%d: this template cannot run the campaign: "
+		               "%.*s", r->file, t->line, (int)t->len, t->s);
 	if (t->kind == TOK_CLOSE)
 		return close_section(r, t);
 	if (!(var = vars_find(r->vars, t->s, t->len)))

@@ -272,6 +272,29 @@ test_syntax_errors(void)
 	template_vars_release(&v);
 }
 
+/* A template says which campaigns it cannot run, in its own words. */
+static void
+test_refuse(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_error("a\n{{#yes}}\n{{refuse: no LoRA here; use nemo2}}\n"
+	            "{{/yes}}\n", &v,
+	            "t.sbatch:3: this template cannot run the campaign: no "
+	            "LoRA here; use nemo2");
+	/* In a dropped section it is no more than a comment, and its line
+	 * vanishes like a comment's. */
+	check_render("a\n{{#no}}\n{{refuse: never}}\n{{/no}}\nb\n", &v,
+	             "a\nb\n");
+	check_render("a\n{{^yes}}\n  {{ refuse: never }}\n{{/yes}}\nb\n", &v,
+	             "a\nb\n");
+	check_error("{{refuse:}}", &v, "t.sbatch:1: '{{refuse:}}' without a "
+	            "reason");
+	check_error("{{refuse:   }}", &v, "without a reason");
+	template_vars_release(&v);
+}
+
 static void
 test_value_errors(void)
 {
@@ -1078,6 +1101,7 @@ static const struct harness_test language_tests[] = {
 	{ "nesting limit", test_deep_nesting },
 	{ "syntax errors name file and line", test_syntax_errors },
 	{ "value errors", test_value_errors },
+	{ "refuse tags", test_refuse },
 	{ NULL, NULL },
 };
 

@@ -1,0 +1,76 @@
+#!/bin/sh
+# finetune.sh - the shipped templates run what paratune estimated: a LoRA
+# campaign runs NeMo's fine-tuning recipe with LoRA, a full fine-tuning
+# one the same recipe without adapters, and the Megatron-LM template,
+# which can only pretrain every weight, refuses LoRA when it is planned.
+# Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+LLAMA=$SRC/etc/campaigns/llama3-8b-h100.conf
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+expect() {
+	d=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$d"; else
+		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
+}
+has() { if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi; }
+hasnt() { if grep -q -- "$2" "$3"; then ko "$1"; else ok "$1"; fi; }
+# plan_ft DIR [--set K=V]...: a fine-tuning campaign of the checkpoint's
+# layouts (NeMo's rule: fine-tuning names its tp and pp lists).
+plan_ft() {
+	ftdir=$1
+	shift
+	"$PT" -q plan "$LLAMA" -o "$T/$ftdir" --set mode=finetune \
+		--set 'search.tensor_parallel=[1,2]' \
+		--set 'search.pipeline_parallel=[1]' "$@"
+}
+jobscript() { ls "$T/$1"/runs/*/job.sbatch | head -1; }
+
+expect "a LoRA campaign with the Megatron-LM template is refused" 78 \
+	plan_ft lora-mlm --set peft=lora
+has "saying why and what to use" \
+	"megatron-lm.sbatch:[0-9]*: this template cannot run the campaign: .*no LoRA.*nemo2" \
+	"$T/err"
+[ -e "$T/lora-mlm" ] && ko "and no campaign is left" ||
+	ok "and no campaign is left"
+
+expect "a LoRA campaign plans with the NeMo 2.0 template" 0 \
+	plan_ft lora --set peft=lora --set run.template=nemo2
+has "it runs NeMo's fine-tuning recipe" \
+	'nemo llm finetune --factory llama3_8b --yes' "$(jobscript lora)"
+hasnt "with the recipe's LoRA adapters" '^	peft=None' "$(jobscript lora)"
+
+expect "a full fine-tuning campaign plans with the NeMo 2.0 template" 0 \
+	plan_ft full --set run.template=nemo2
+has "it runs the fine-tuning recipe" 'nemo llm finetune --factory' \
+	"$(jobscript full)"
+has "training every weight" '^	peft=None$' "$(jobscript full)"
+
+expect "pretraining with the NeMo 2.0 template" 0 \
+	"$PT" -q plan "$LLAMA" -o "$T/pre" --set run.template=nemo2
+has "runs the pretraining recipe" 'nemo llm pretrain --factory' \
+	"$(jobscript pre)"
+hasnt "without a fine-tuning override" 'peft=' "$(jobscript pre)"
+
+expect "full fine-tuning with the Megatron-LM template is planned" 0 \
+	plan_ft full-mlm
+for f in "$T"/*/runs/*/job.sbatch; do
+	bash -n "$f" || ko "bash -n $f"
+done
+ok "every rendered script parses"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
