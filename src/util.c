@@ -92,8 +92,17 @@ int
 write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode);
-	int ret = -1;
+	int fd, ret = -1;
+
+	/* Created exclusively: whatever sits at the temporary name (a
+	 * stale file of a killed run with our pid, or a link or FIFO
+	 * planted there) is removed, never written through or waited on. */
+	if (unlink(tmp) != 0 && errno != ENOENT) {
+		error_errno("cannot remove '%s'", tmp);
+		goto cleanup;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	          mode);
 
 	if (fd < 0) {
 		error_errno("cannot create '%s'", tmp);

@@ -6,6 +6,7 @@
 #include "autoconfig.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "budget.h"
 #include "harness.h"
 #include "store-int.h"
+#include "util.h"
 #include "xalloc.h"
 
 static void
@@ -446,6 +448,39 @@ test_transitions_replay(void)
 	free(dir);
 }
 
+/* A temporary file is created exclusively: a FIFO or a link planted at
+ * its name is removed, never written through or waited on. */
+static void
+test_atomic_write_planted(void)
+{
+	char *dir = harness_tmpdir();
+	char *path = xasprintf("%s/state", dir);
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *target = xasprintf("%s/target", dir);
+	char *text;
+	size_t len;
+
+	CU_ASSERT_EQUAL_FATAL(mkfifo(tmp, 0644), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, "one\n", 4, 0644), 0);
+	text = harness_slurp(path, &len);
+	CU_ASSERT_STRING_EQUAL(text, "one\n");
+	free(text);
+	write_text(target, "untouched\n");
+	CU_ASSERT_EQUAL_FATAL(symlink(target, tmp), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, "two\n", 4, 0644), 0);
+	text = harness_slurp(target, &len);
+	CU_ASSERT_STRING_EQUAL(text, "untouched\n");
+	free(text);
+	text = harness_slurp(path, &len);
+	CU_ASSERT_STRING_EQUAL(text, "two\n");
+	free(text);
+	free(target);
+	free(tmp);
+	free(path);
+	harness_rmtree(dir);
+	free(dir);
+}
+
 /* GPU-hours: Slurm's times for what ran, whole limits for what may. */
 static void
 test_budget(void)
@@ -497,6 +532,7 @@ static const struct harness_test state_tests[] = {
 	{ "transitions replay to the same state", test_transitions_replay },
 	{ "edited state refused", test_state_refused },
 	{ "GPU-hours used and committed", test_budget },
+	{ "atomic writes through planted files", test_atomic_write_planted },
 	{ NULL, NULL },
 };
 
