@@ -7,7 +7,8 @@
  * command records and what a replay after a crash rebuilds cannot
  * differ: both go through the apply function.  A journal line is
  * "SEQ TIME EVENT NAME key=value...", every value range-checked when it
- * is read back, since the journal is a file its owner can edit.
+ * is read back, since the journal is a file its owner can edit; keys it
+ * does not know are passed over.
  */
 #include "autoconfig.h"
 
@@ -223,11 +224,14 @@ parse_word(struct store_event *ev, const char *key, const char *v)
 	long n;
 	int f, s;
 
+	/* A key this release does not know is passed over: a later
+	 * release may write more, and what it adds cannot change what
+	 * this one applies. */
 	for (f = 0; f < F_COUNT; f++)
 		if (!strcmp(key, field_names[f]))
 			break;
 	if (f == F_COUNT)
-		return -1;
+		return 0;
 	ev->has |= EVBIT(f);
 	if (f == F_STATE)
 		return (s = cand_state_parse(v)) < 0 ? -1

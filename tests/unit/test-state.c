@@ -319,8 +319,12 @@ test_apply_events(void)
 	CU_ASSERT_EQUAL(st.v[1].state, CS_QUEUED);
 	CU_ASSERT_STRING_EQUAL(st.v[1].exclude, "gpu3");
 	CU_ASSERT_EQUAL(apply_line(&st, 8, "policy", "-", "sequential=1"), 0);
+	/* A key a later release may add is passed over. */
+	CU_ASSERT_EQUAL(apply_line(&st, 9, "retry", c, "exclude=gpu4 "
+	                           "color=red"), 0);
+	CU_ASSERT_STRING_EQUAL(st.v[1].exclude, "gpu4");
 	CU_ASSERT(st.sequential);
-	CU_ASSERT_EQUAL(st.journal_seq, 8);
+	CU_ASSERT_EQUAL(st.journal_seq, 9);
 	state_release(&st);
 }
 
@@ -341,8 +345,8 @@ test_events_refused(void)
 		  "invalid value" },
 		{ "intent", "llama_8b_tp_1", "attempt=1", "lacks a value" },
 		{ "state", "llama_8b_tp_1", "state=weird", "invalid value" },
-		{ "state", "llama_8b_tp_1", "state=failed color=red",
-		  "invalid value 'color=red'" },
+		{ "state", "llama_8b_tp_1", "state=failed exit=x",
+		  "invalid value 'exit=x'" },
 		{ "finished", "llama_8b_tp_1", "-", "with a candidate" },
 		{ "queued", "-", "-", "without a candidate" },
 	};
