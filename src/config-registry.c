@@ -230,6 +230,9 @@ const struct config_key config_registry[] = {
 	{ .path = "run.template", .type = KT_STRING, CAMP(run.template_name) },
 	{ .path = "run.templates_dir", .type = KT_STRING,
 	  CAMP(run.templates_dir) },
+	/* Relative to the campaign directory, where scripts/truth writes. */
+	{ .path = "run.simulated_truth", .type = KT_STRING,
+	  CAMP(run.simulated_truth), .flags = F_CLEAR },
 
 	{ .path = "slurm", .type = KT_GROUP },
 	{ .path = "slurm.partition", .type = KT_STRING, CAMP(slurm.partition),

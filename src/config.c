@@ -767,6 +767,7 @@ campaign_release(struct campaign *c)
 	char **strings[] = {
 		&c->name, &c->model_name, &c->size_reason, &c->peft,
 		&c->gpu_name, &c->run.template_name, &c->run.templates_dir,
+		&c->run.simulated_truth,
 		&c->slurm.partition, &c->slurm.account, &c->slurm.qos,
 		&c->slurm.reservation, &c->container.image,
 		&c->container.mounts, &c->container.workdir,

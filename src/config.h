@@ -140,6 +140,7 @@ struct campaign {
 	struct {
 		char *template_name;
 		char *templates_dir;
+		char *simulated_truth;  /* truth file for paratune-simtrain */
 	} run;
 	struct {
 		char *partition, *account, *qos, *reservation;

@@ -387,6 +387,24 @@ vars_mode(struct template_vars *v, const struct campaign *c)
 	                                               : "pretrain");
 }
 
+/* run.simulated_truth, absolute: a relative one is the campaign
+ * directory's (scripts/truth writes DIR/truth.csv). */
+static void
+vars_truth(struct template_vars *v, const struct campaign *c,
+           const char *campaign_dir)
+{
+	const char *t = c->run.simulated_truth;
+	char *path;
+
+	if (t == NULL || *t == '\0') {
+		template_vars_set_str(v, "simulated_truth", NULL);
+		return;
+	}
+	path = t[0] == '/' ? xstrdup(t) : xasprintf("%s/%s", campaign_dir, t);
+	template_vars_set_str(v, "simulated_truth", path);
+	free(path);
+}
+
 /* Public: see jobscript.h. */
 int
 jobscript_vars(struct template_vars *v, const struct campaign *c,
@@ -398,6 +416,7 @@ jobscript_vars(struct template_vars *v, const struct campaign *c,
 	vars_mode(v, c);
 	vars_run(v, c, campaign_dir, run_dir);
 	vars_slurm(v, c);
+	vars_truth(v, c, campaign_dir);
 	if (vars_directives(v, c) || vars_env(v, c))
 		return -1;
 	return 0;

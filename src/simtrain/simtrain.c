@@ -329,7 +329,9 @@ grad_norm(const struct simtrain_job *j, int it)
 static double
 step_seconds(const struct simtrain_job *j, int it)
 {
-	double bias = 1 + 0.05 * simtrain_noise(j->seed, STREAM_BIAS, 0);
+	/* A truth file's step time carries its own deviations. */
+	double bias = j->truth ? 1.0
+	              : 1 + 0.05 * simtrain_noise(j->seed, STREAM_BIAS, 0);
 	double jitter = 1 + 0.03 * simtrain_noise(j->seed, STREAM_STEP,
 	                                          (uint64_t)it);
 
@@ -610,6 +612,7 @@ main(int argc, char **argv)
 		simtrain_print_exception(stderr, &fail);
 		return SIMTRAIN_EXIT_EXCEPTION;
 	}
+	simtrain_apply_truth(&j);
 	if ((status = read_speedup(&j)))
 		return status;
 	return run(&j, fail.exception ? &fail : NULL, start);

@@ -157,7 +157,16 @@ struct simtrain_job {
 	double speedup;          /* simulated seconds per real second */
 	struct simtrain_fault fault;
 	char node[65];           /* host name, as os.uname()[1] (utsname) */
+	bool truth;              /* step time and memory from a truth file */
 };
+
+/*
+ * PARATUNE_SIM_TRUTH and PARATUNE_CANDIDATE (simtrain-truth.c): take
+ * the candidate's step time and peak memory from the truth file.
+ * Returns 1 when it did, 0 when the estimator's figures stay (with a
+ * warning on standard error when a truth file was named).
+ */
+int simtrain_apply_truth(struct simtrain_job *j);
 
 /*
  * Build the model, workload and layout from j->args, j->world and
