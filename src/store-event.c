@@ -148,7 +148,8 @@ static void apply_cancelled(struct state *, struct cand_status *,
 	EVBIT(F_REASON) | EVBIT(F_SOURCE))
 
 static const struct event_kind kinds[] = {
-	[EV_PLANNED] = { "planned", false, EVBIT(F_CAMPAIGN),
+	/* What planned carries is in the state file written with it. */
+	[EV_PLANNED] = { "planned", false, 0,
 		EVBIT(F_CAMPAIGN) | EVBIT(F_CANDIDATES), apply_planned },
 	[EV_QUEUED] = { "queued", true, 0, EVBIT(F_LOST), apply_queued },
 	[EV_POLICY] = { "policy", false, EVBIT(F_SEQUENTIAL),
