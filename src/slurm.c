@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <arpa/nameser.h>
+#include <netinet/in.h>
+#include <resolv.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +33,10 @@
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
+
+/* Where slurmd keeps the configuration it fetched in configless mode;
+ * libslurm reads it there before asking DNS. */
+#define SLURM_CONF_CACHE "/run/slurm/conf/slurm.conf"
 
 /* ---- job states ---------------------------------------------------------- */
 
@@ -293,21 +300,67 @@ slurm_default_env(struct str_list *env)
 	str_list_push(env, "LANG=C");
 }
 
+/* Whether DNS names a controller for configless Slurm (the SRV record
+ * libslurm asks for when it has no file). */
+static bool
+slurm_conf_srv(void)
+{
+#ifdef HAVE_RES_SEARCH
+	unsigned char answer[1024];
+
+	return res_search("_slurmctld._tcp", C_IN, T_SRV, answer,
+	                  (int)sizeof answer) > 0;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Whether libslurm will find a configuration, looking where it looks:
+ * SLURM_CONF, the default file, slurmd's configless cache, then DNS.
+ * libslurm itself calls fatal() when all fail, which exits the process
+ * with its own words; this says which file and what to set instead.
+ */
+static int
+slurm_conf_check(struct strbuf *err)
+{
+	const char *conf = getenv("SLURM_CONF");
+
+	if (conf && *conf) {
+		if (access(conf, R_OK) == 0)
+			return 0;
+		strbuf_addf(err, "cannot read SLURM_CONF '%s': %s (set "
+		            "SLURM_CONF to the cluster's slurm.conf)", conf,
+		            strerror(errno));
+		return -1;
+	}
+	if (access(PARATUNE_SLURM_CONF_DEFAULT, R_OK) == 0 ||
+	    access(SLURM_CONF_CACHE, R_OK) == 0 || slurm_conf_srv())
+		return 0;
+	strbuf_addf(err, "no Slurm configuration: SLURM_CONF is not set, "
+	            "'%s' cannot be read and DNS has no _slurmctld._tcp SRV "
+	            "record for configless Slurm (set SLURM_CONF to the "
+	            "cluster's slurm.conf, publish the SRV record, or build "
+	            "paratune --with-slurm=PREFIX or --with-slurm-conf=FILE "
+	            "of the Slurm installed here)",
+	            PARATUNE_SLURM_CONF_DEFAULT);
+	return -1;
+}
+
 /* Initialise libslurm and record who we are. */
 struct slurm_conn *
 slurm_open(struct strbuf *err)
 {
-	const char *conf = getenv("SLURM_CONF");
+	struct strbuf why = STRBUF_INIT;
 	struct slurm_conn *c;
 
-	/* libslurm exits the process when it cannot read its configuration:
-	 * check the file first and say which one it is. */
-	if (conf && *conf && access(conf, R_OK) != 0) {
+	if (slurm_conf_check(&why) != 0) {
 		if (err)
-			strbuf_addf(err, "cannot read SLURM_CONF '%s': %s",
-			            conf, strerror(errno));
+			strbuf_addstr(err, why.buf);
+		strbuf_release(&why);
 		return NULL;
 	}
+	strbuf_release(&why);
 #ifdef HAVE_SLURM_INIT
 	slurm_init(NULL);
 #endif
