@@ -6,6 +6,7 @@
 #include "autoconfig.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -114,7 +115,12 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                                           : STORE_LOCK_WAIT);
 	if (status != 0)
 		return status;
-	status = queue_selected(&s, &o, ctx->out, ctx->verbosity);
+	/* Every job gets its environment from what this first submit saw,
+	 * so that cron's resume gives them the same PATH. */
+	if (!o.dry_run && store_save_env(&s, environ) != 0)
+		status = EXIT_IOERR;
+	if (status == 0)
+		status = queue_selected(&s, &o, ctx->out, ctx->verbosity);
 	if (status == 0 && !o.dry_run)
 		status = submit_due(&s, ctx);
 	/* Whatever was journaled is kept; the checkpoint follows it. */

@@ -230,6 +230,9 @@ const struct config_key config_registry[] = {
 	{ .path = "run.template", .type = KT_STRING, CAMP(run.template_name) },
 	{ .path = "run.templates_dir", .type = KT_STRING,
 	  CAMP(run.templates_dir) },
+	/* sbatch's --export: what of submit's environment jobs get. */
+	{ .path = "run.export", .type = KT_STRINGS, CAMP(run.export),
+	  .flags = F_EXPORT },
 
 	{ .path = "slurm", .type = KT_GROUP },
 	{ .path = "slurm.partition", .type = KT_STRING, CAMP(slurm.partition),

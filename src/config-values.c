@@ -12,6 +12,7 @@
 
 #include "config-int.h"
 #include "error.h"
+#include "job-env.h"
 #include "xalloc.h"
 
 /* Store into an int-sized enum field. */
@@ -427,6 +428,30 @@ apply_env(struct loader *ld, const struct config_key *k,
 	return ret;
 }
 
+/*
+ * run.export as sbatch's --export reads it: "ALL" or "NONE" (not both),
+ * NAME or NAME=VALUE.  It replaces what a lower layer set: ALL from the
+ * site and NONE from a campaign do not add up.
+ */
+static int
+check_export(struct loader *ld, const struct config_key *k,
+             const config_setting_t *s, struct str_list *l,
+             const struct str_list *add)
+{
+	for (int i = 0; i < add->n; i++) {
+		const char *e = add->v[i];
+
+		if (strcmp(e, "ALL") && strcmp(e, "NONE") &&
+		    !job_env_export_valid(e))
+			return config_key_error(ld, s, k, "'%s' is not ALL, "
+			                        "NONE, NAME or NAME=VALUE", e);
+	}
+	if (str_list_find(add, "ALL") >= 0 && str_list_find(add, "NONE") >= 0)
+		return config_key_error(ld, s, k, "ALL and NONE together");
+	str_list_clear(l);
+	return 0;
+}
+
 /* A list of strings appended to what lower layers gave, without
  * repeating one. */
 static int
@@ -437,6 +462,8 @@ apply_strings(struct loader *ld, const struct config_key *k,
 	struct str_list *l = (void *)((char *)ld->c + k->off);
 	int ret = read_strings(ld, k, s, &add);
 
+	if (ret == 0 && (k->flags & F_EXPORT))
+		ret = check_export(ld, k, s, l, &add);
 	for (int i = 0; i < add.n && ret == 0; i++)
 		if (str_list_find(l, add.v[i]) < 0)
 			str_list_push(l, add.v[i]);

@@ -140,6 +140,7 @@ struct campaign {
 	struct {
 		char *template_name;
 		char *templates_dir;
+		struct str_list export; /* sbatch --export: ALL, NONE, names */
 	} run;
 	struct {
 		char *partition, *account, *qos, *reservation;

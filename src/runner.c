@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "directive.h"
 #include "error.h"
+#include "job-env.h"
 #include "runner.h"
 #include "slurm.h"
 #include "util.h"
@@ -384,6 +386,22 @@ runner_extras(const struct runner *r, struct sbatch_extras *x)
 	return ret;
 }
 
+/* The job's environment: run.export applied to what submit saw (this
+ * process's own for a campaign first submitted by an older paratune). */
+static int
+runner_env(const struct runner *r, struct str_list *env)
+{
+	struct str_list seen = STR_LIST_INIT;
+	int ret = store_load_env(r->store, &seen);
+
+	for (char **e = environ; ret == 1 && *e; e++)
+		str_list_push(&seen, *e);
+	if (ret >= 0)
+		job_env_build(&seen, &r->store->campaign.run.export, env);
+	str_list_clear(&seen);
+	return ret < 0 ? -1 : 0;
+}
+
 /*
  * Submit one candidate exactly once: the intent (with the job's tag) is
  * journaled and fsync'd before the call, so a crash after the call is
@@ -394,6 +412,7 @@ submit_one(struct runner *r, struct cand_status *c)
 {
 	struct slurm_submit_req req;
 	struct sbatch_extras extras;
+	struct str_list env = STR_LIST_INIT;
 	struct strbuf err = STRBUF_INIT;
 	char *run = xasprintf("%s/runs/%s", r->store->dir, c->name);
 	char *out = xasprintf("%s/slurm-%%j.out", run);
@@ -402,7 +421,8 @@ submit_one(struct runner *r, struct cand_status *c)
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
-	if (script == NULL || runner_extras(r, &extras))
+	if (script == NULL || runner_extras(r, &extras) ||
+	    runner_env(r, &env))
 		goto cleanup;
 	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id, c->rank,
 	         c->attempt + 1);
@@ -413,6 +433,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	fill_request(r, c, &req, run, out);
 	req.script = script;
 	req.extras = &extras;
+	req.env = (const char *const *)env.v;
 	s = slurm_submit(r->slurm, &req, &id, &err);
 	if (s == SLURM_E_UNREACHABLE) {
 		/* The intent stays: the next run looks the tag up first. */
@@ -434,6 +455,7 @@ submit_one(struct runner *r, struct cand_status *c)
 			        c->name, id, tag);
 	}
 cleanup:
+	str_list_clear(&env);
 	free(script);
 	free(spath);
 	free(out);

@@ -52,5 +52,48 @@ then
 	hasnt "and libslurm did not end the process" "fatal" "$T/err"
 fi
 
+# --- the environment submit saw: DIR/submit.env ---------------------------
+rm -rf "$T/c"
+"$PT" -q plan "$CAMPAIGN" -o "$T/c" >/dev/null 2>&1
+env PATH="/submit/bin:$PATH" PT_MARK=first SLURM_CONF=/nonexistent \
+	"$PT" -q submit "$T/c" >/dev/null 2>&1
+if [ -f "$T/c/submit.env" ] && [ ! -L "$T/c/submit.env" ]; then
+	ok "the first submit records its environment in DIR/submit.env"
+else
+	ko "the first submit records its environment in DIR/submit.env"
+fi
+mode=$(stat -c %a "$T/c/submit.env" 2>/dev/null)
+[ "$mode" = 600 ] && ok "submit.env is the user's alone (0600)" ||
+	ko "submit.env is the user's alone (0600, not $mode)"
+tr '\0' '\n' <"$T/c/submit.env" >"$T/env1" 2>/dev/null
+has "it holds submit's PATH" "^PATH=/submit/bin:" "$T/env1"
+env PATH="/cron/bin:$PATH" PT_MARK=second SLURM_CONF=/nonexistent \
+	"$PT" -q resume "$T/c" >/dev/null 2>&1
+env PATH="/again/bin:$PATH" PT_MARK=third SLURM_CONF=/nonexistent \
+	"$PT" -q submit "$T/c" >/dev/null 2>&1
+tr '\0' '\n' <"$T/c/submit.env" >"$T/env2" 2>/dev/null
+if cmp -s "$T/env1" "$T/env2"; then
+	ok "later submissions (resume, submit) keep the first one's"
+else
+	ko "later submissions (resume, submit) keep the first one's"
+fi
+
+# --- run.export ---------------------------------------------------------
+export_conf() {
+	sed "s/^run = {/run = { export = $1;/" "$CAMPAIGN" >"$T/x.conf"
+}
+export_conf '["ALL", "NONE"]'
+expect "run.export with ALL and NONE is refused" 78 \
+	"$PT" plan "$T/x.conf" -o "$T/x"
+has "naming the key" "key 'run.export': ALL and NONE together" "$T/err"
+export_conf '["PATH", "NOT-A-NAME"]'
+expect "run.export with what is not a variable name is refused" 78 \
+	"$PT" plan "$T/x.conf" -o "$T/x"
+export_conf '["PATH", "OMP_NUM_THREADS=8"]'
+expect "run.export with names and values is planned" 0 \
+	"$PT" -q plan "$T/x.conf" -o "$T/x"
+has "and frozen in campaign.conf" 'export = \["PATH", "OMP_NUM_THREADS=8"\]' \
+	"$T/x/campaign.conf"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
