@@ -243,6 +243,10 @@ const struct config_key config_registry[] = {
 	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.reservation", .type = KT_STRING,
 	  CAMP(slurm.reservation), .flags = F_CLEAR | F_NAME },
+	/* The gres type, for clusters whose nodes mix GPU models. */
+	{ .path = "slurm.gpu_type", .type = KT_NAME, CAMP(slurm.gpu_type),
+	  .size = FIELD_SIZE(struct campaign, slurm.gpu_type),
+	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.directives", .type = KT_STRINGS,
 	  CAMP(slurm.directives), .flags = F_OPTION },
 

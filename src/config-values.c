@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config-int.h"
+#include "directive.h"
 #include "error.h"
 #include "job-env.h"
 #include "xalloc.h"
@@ -149,7 +150,8 @@ read_string(struct loader *ld, const struct config_key *k,
 		                        where);
 	if (*v == '\0' && !(k->flags & F_CLEAR))
 		return config_key_error(ld, s, k, "%sis empty", where);
-	if ((k->flags & F_NAME) && !config_valid_name(v))
+	/* An empty name is the F_CLEAR case above, not a bad name. */
+	if ((k->flags & F_NAME) && *v && !config_valid_name(v))
 		return config_key_error(ld, s, k, "%s'%s' is not a valid name "
 		                        "(letters, digits, '.', '_' and '-', "
 		                        "not starting with '.' or '-')", where,
@@ -452,6 +454,25 @@ check_export(struct loader *ld, const struct config_key *k,
 	return 0;
 }
 
+/* slurm.directives: each one paratune can set on the job, refused here
+ * as any other bad value, with its file and line. */
+static int
+check_directives(struct loader *ld, const struct config_key *k,
+                 const config_setting_t *s, const struct str_list *add)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	for (int i = 0; i < add->n && !ret; i++) {
+		struct sbatch_extras x = { 0 };
+
+		if (sbatch_extras_add(&x, add->v[i], &why))
+			ret = config_key_error(ld, s, k, "%s", why.buf);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 /* A list of strings appended to what lower layers gave, without
  * repeating one. */
 static int
@@ -464,6 +485,8 @@ apply_strings(struct loader *ld, const struct config_key *k,
 
 	if (ret == 0 && (k->flags & F_EXPORT))
 		ret = check_export(ld, k, s, l, &add);
+	if (ret == 0 && (k->flags & F_OPTION))
+		ret = check_directives(ld, k, s, &add);
 	for (int i = 0; i < add.n && ret == 0; i++)
 		if (str_list_find(l, add.v[i]) < 0)
 			str_list_push(l, add.v[i]);

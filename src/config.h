@@ -144,6 +144,7 @@ struct campaign {
 	} run;
 	struct {
 		char *partition, *account, *qos, *reservation;
+		char gpu_type[64];          /* gres type: gpu:TYPE:N; "" any */
 		struct str_list directives; /* extra "#SBATCH ..." options */
 	} slurm;
 	struct {

@@ -113,6 +113,13 @@ env_terminate(struct str_list *out)
 }
 
 void
+job_env_set(struct str_list *out, const char *kv)
+{
+	env_set(out, kv);
+	env_terminate(out);
+}
+
+void
 job_env_build(const struct str_list *seen, const struct str_list *export,
               struct str_list *out)
 {

@@ -36,4 +36,8 @@ bool job_env_export_valid(const char *s);
 void job_env_build(const struct str_list *seen, const struct str_list *export,
                    struct str_list *out);
 
+/* Set "NAME=VALUE" in an environment job_env_build filled, replacing
+ * the entry of that name; out stays NULL-terminated. */
+void job_env_set(struct str_list *out, const char *kv);
+
 #endif

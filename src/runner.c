@@ -362,6 +362,7 @@ fill_request(const struct runner *r, const struct cand_status *c,
 	req->nodes = k->nodes;
 	req->ntasks_per_node = k->gpus_per_node;
 	req->gpus_per_node = k->gpus_per_node;
+	req->gpu_type = k->slurm.gpu_type[0] ? k->slurm.gpu_type : NULL;
 	req->partition = k->slurm.partition;
 	req->account = k->slurm.account;
 	req->qos = k->slurm.qos;
@@ -387,9 +388,11 @@ runner_extras(const struct runner *r, struct sbatch_extras *x)
 }
 
 /* The job's environment: run.export applied to what submit saw (this
- * process's own for a campaign first submitted by an older paratune). */
+ * process's own for a campaign first submitted by an older paratune),
+ * and --hint for the srun inside, as sbatch exports it. */
 static int
-runner_env(const struct runner *r, struct str_list *env)
+runner_env(const struct runner *r, const struct sbatch_extras *x,
+           struct str_list *env)
 {
 	struct str_list seen = STR_LIST_INIT;
 	int ret = store_load_env(r->store, &seen);
@@ -398,6 +401,12 @@ runner_env(const struct runner *r, struct str_list *env)
 		str_list_push(&seen, *e);
 	if (ret >= 0)
 		job_env_build(&seen, &r->store->campaign.run.export, env);
+	if (ret >= 0 && cpu_hint_name(x->hint)) {
+		char *kv = xasprintf("SLURM_HINT=%s", cpu_hint_name(x->hint));
+
+		job_env_set(env, kv);
+		free(kv);
+	}
 	str_list_clear(&seen);
 	return ret < 0 ? -1 : 0;
 }
@@ -422,7 +431,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	int ret = EXIT_DATAERR, s;
 
 	if (script == NULL || runner_extras(r, &extras) ||
-	    runner_env(r, &env))
+	    runner_env(r, &extras, &env))
 		goto cleanup;
 	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id, c->rank,
 	         c->attempt + 1);

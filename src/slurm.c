@@ -425,7 +425,7 @@ env_count(const char *const *env)
 
 /* Strings a job descriptor borrows while it is submitted. */
 struct submit_bufs {
-	char gres[32], mem[48], cpus[32];
+	char gres[128], mem[48], cpus[32];
 	char cwd[4096];
 };
 
@@ -450,6 +450,30 @@ mail_type_bits(unsigned events)
 }
 
 /*
+ * --hint's part in the allocation, as sbatch's verify_hint() sets it:
+ * one thread per core but for multithread, one core per socket for
+ * memory_bound.  The binding of the tasks is srun's, inside the job,
+ * from SLURM_HINT (the runner exports it).
+ */
+static void
+submit_hint(enum cpu_hint h, job_desc_msg_t *d)
+{
+	switch (h) {
+	case HINT_MEMORY_BOUND:
+		d->cores_per_socket = 1;
+		d->threads_per_core = 1;
+		break;
+	case HINT_COMPUTE_BOUND:
+	case HINT_NOMULTITHREAD:
+		d->threads_per_core = 1;
+		break;
+	case HINT_MULTITHREAD:
+	case HINT_NONE:
+		break;
+	}
+}
+
+/*
  * The site's and campaign's extra options (slurm.directives), set on the
  * descriptor field by field as sbatch would from the #SBATCH lines that
  * the controller never reads.  mem and cpus are the caller's buffers.
@@ -458,8 +482,13 @@ static void
 submit_extras(const struct sbatch_extras *x, job_desc_msg_t *d,
               char *mem, size_t mem_size, char *cpus, size_t cpus_size)
 {
-	if (x->exclusive)
-		d->shared = JOB_SHARED_NONE;
+	static const uint16_t shared[] = {
+		[EXCL_NODE] = JOB_SHARED_NONE, [EXCL_USER] = JOB_SHARED_USER,
+		[EXCL_MCS] = JOB_SHARED_MCS,
+	};
+
+	if (x->exclusive != EXCL_NONE)
+		d->shared = shared[x->exclusive];
 	if (x->mem_mb)
 		d->pn_min_memory = x->mem_mb;
 	if (x->mem_per_cpu_mb)
@@ -488,6 +517,13 @@ submit_extras(const struct sbatch_extras *x, job_desc_msg_t *d,
 		d->warn_time = (uint16_t)x->signal_time;
 		d->warn_flags = x->signal_batch_only ? KILL_JOB_BATCH : 0;
 	}
+	if (x->switches) {
+		d->req_switch = x->switches;
+		if (x->switches_wait_s)
+			d->wait4switch = x->switches_wait_s;
+	}
+	d->network = (char *)x->network;
+	submit_hint(x->hint, d);
 }
 
 /*
@@ -515,7 +551,12 @@ submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
 		d->num_tasks = (uint32_t)req->ntasks_per_node *
 		               (uint32_t)(req->nodes > 0 ? req->nodes : 1);
 	}
-	if (req->gpus_per_node > 0) {
+	if (req->gpus_per_node > 0 && req->gpu_type) {
+		/* A type name is at most 63 characters (slurm.gpu_type). */
+		snprintf(bufs->gres, sizeof bufs->gres, GPU_TRES_TYPED_FMT,
+		         req->gpu_type, req->gpus_per_node);
+		d->tres_per_node = bufs->gres;
+	} else if (req->gpus_per_node > 0) {
 		snprintf(bufs->gres, sizeof bufs->gres, GPU_TRES_FMT,
 		         req->gpus_per_node);
 		d->tres_per_node = bufs->gres;

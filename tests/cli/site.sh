@@ -95,5 +95,27 @@ expect "run.export with names and values is planned" 0 \
 has "and frozen in campaign.conf" 'export = \["PATH", "OMP_NUM_THREADS=8"\]' \
 	"$T/x/campaign.conf"
 
+# --- site directives ------------------------------------------------------
+slurm_conf() {
+	sed "s/^run = {/slurm = { $1 };\nrun = {/" "$CAMPAIGN" >"$T/s.conf"
+}
+slurm_conf 'gpu_type = "h100"; directives = ["--switches=1@10", "--network=sn_all", "--hint=nomultithread", "--exclusive=user"];'
+expect "typed GPUs and the site directives are planned" 0 \
+	"$PT" -q plan "$T/s.conf" -o "$T/s" --force
+script=$(ls "$T"/s/runs/*/job.sbatch | head -1)
+has "the script asks for typed GPUs" "^#SBATCH --gres=gpu:h100:8$" "$script"
+hasnt "and not for untyped ones" "^#SBATCH --gpus-per-node" "$script"
+has "--exclusive=user is rendered" "^#SBATCH --exclusive=user$" "$script"
+slurm_conf 'directives = ["--hint=fast"];'
+expect "a refused directive is a configuration error (78)" 78 \
+	"$PT" -q plan "$T/s.conf" -o "$T/s2"
+has "naming it" "'--hint=fast': not a valid value for --hint" "$T/err"
+slurm_conf 'gpu_type = "h100:8";'
+expect "a gpu_type that is not a name is refused (78)" 78 \
+	"$PT" -q plan "$T/s.conf" -o "$T/s2"
+slurm_conf 'gpu_type = ""; partition = "";'
+expect "an empty gpu_type or partition clears what a site set" 0 \
+	"$PT" -q plan "$T/s.conf" -o "$T/s2"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
