@@ -80,5 +80,35 @@ sed "s/^name = \"demo\";/name = \"demo$EVIL\";/" \
 clean "an error quoting a name prints no control character" "$T/out"
 has "and still quotes it" "demox\\\\x1b]0;owned" "$T/out"
 
+# --- results: a log line that a spreadsheet would run ----------------------
+D=$T/r
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$D" >/dev/null 2>&1
+n=$(awk -F, 'NR == 2 { print $2 }' "$D/candidates.csv")
+printf '=HYPERLINK("http://x.invalid") torch.OutOfMemoryError: CUDA out of memory %s\n' \
+	"$EVIL" >"$D/runs/$n/slurm-1001.out"
+awk -v n="$n" '$1 == n { for (i = 2; i <= NF; i++) {
+	if ($i ~ /^state=/) $i = "state=failed"
+	if ($i ~ /^job=/) $i = "job=1001"
+	if ($i ~ /^attempt=/) $i = "attempt=1" } } { print }' "$D/state" \
+	>"$D/state.new" && mv "$D/state.new" "$D/state"
+"$PT" results "$D" >"$T/out" 2>&1
+clean "results prints no control character and valid UTF-8" "$T/out"
+cat "$D"/results/*.csv >"$T/csv"
+clean "the CSV files hold no control character and are valid UTF-8" "$T/csv"
+if python3 - "$D/results" <<'PY'
+import csv, os, sys
+cells = [c for f in ("results.csv", "oom.csv", "failed.csv")
+         for row in csv.reader(open(os.path.join(sys.argv[1], f), newline=""))
+         for c in row]
+ev = [c for c in cells if "HYPERLINK" in c]
+# The log's formula is text now; no cell starts a formula.
+sys.exit(0 if ev and all(c.startswith("'=") for c in ev) and
+         not any(c and c[0] in "=+@" for c in cells) else 1)
+PY
+then ok "a log line starting with '=' is neutralised in the CSV"
+else ko "a log line starting with '=' is neutralised in the CSV"
+	grep -h HYPERLINK "$D"/results/*.csv | cat -v
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
