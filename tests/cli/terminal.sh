@@ -109,6 +109,14 @@ then ok "a log line starting with '=' is neutralised in the CSV"
 else ko "a log line starting with '=' is neutralised in the CSV"
 	grep -h HYPERLINK "$D"/results/*.csv | cat -v
 fi
+if python3 - "$D/results" <<'PY'
+import os, sys, xml.dom.minidom
+d = sys.argv[1]
+open(os.path.join(d, "report.html"), "rb").read().decode("utf-8")
+xml.dom.minidom.parse(os.path.join(d, "chart.svg"))  # well-formed XML
+PY
+then ok "chart.svg is well-formed XML and report.html valid UTF-8"
+else ko "chart.svg is well-formed XML and report.html valid UTF-8"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "harness.h"
 #include "json.h"
+#include "report.h"
 #include "safe-text.h"
 #include "table.h"
 
@@ -143,6 +144,19 @@ test_json_valid(void)
 	strbuf_release(&sb);
 }
 
+/* SVG and HTML: one stray byte would make the chart ill-formed. */
+static void
+test_report_escape_valid(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	report_escape(&sb, "<a>&\xff\xc3\xa9\x1b\xed\xa0\x80");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "&lt;a&gt;&amp;" FFFD "\xc3\xa9 "
+	                       FFFD FFFD FFFD);
+	CU_ASSERT_TRUE(utf8_valid(sb.buf, sb.len));
+	strbuf_release(&sb);
+}
+
 static int
 print_error(void *arg)
 {
@@ -169,6 +183,7 @@ static const struct harness_test safe_text_tests[] = {
 	{ "table cells escaped", test_table_cells_escaped },
 	{ "JSON strings valid and escaped", test_json_valid },
 	{ "error messages escaped", test_error_escaped },
+	{ "SVG and HTML text valid UTF-8", test_report_escape_valid },
 	{ NULL, NULL },
 };
 
