@@ -94,6 +94,15 @@ expect "run.export with names and values is planned" 0 \
 	"$PT" -q plan "$T/x.conf" -o "$T/x"
 has "and frozen in campaign.conf" 'export = \["PATH", "OMP_NUM_THREADS=8"\]' \
 	"$T/x/campaign.conf"
+chmod 755 "$T"
+printf 'run = { export = ["NONE"]; };\npolicy = { locked = ["run.export"]; };\n' \
+	>"$T/site.conf"
+chmod 644 "$T/site.conf"
+export_conf '["ALL"]'
+expect "a site that locks run.export keeps it" 78 \
+	env PARATUNE_SITE_CONF="$T/site.conf" "$PT" -q plan "$T/x.conf" \
+	-o "$T/x2"
+has "saying so" "key 'run.export' is locked by the site" "$T/err"
 
 # --- site directives ------------------------------------------------------
 slurm_conf() {
