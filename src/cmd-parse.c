@@ -13,6 +13,7 @@
 #include "error.h"
 #include "json.h"
 #include "logparse.h"
+#include "safe-text.h"
 #include "table.h"
 #include "xalloc.h"
 
@@ -78,17 +79,27 @@ parse_table(FILE *f, const struct parse_item *items, int n)
 	}
 	table_print(&t, f);
 	table_release(&t);
-	/* Evidence as grep -n prints it: the file, the line, the text. */
+	/* Evidence as grep -n prints it: the file, the line, the text;
+	 * both from the user's files, so escaped. */
 	for (int i = 0; i < n; i++) {
 		const struct log_result *r = &items[i].res;
-		struct strbuf notes = STRBUF_INIT;
+		struct strbuf notes = STRBUF_INIT, line = STRBUF_INIT;
 
-		if (r->evidence.text)
-			fprintf(f, "%s:%ld: %s\n", r->name, r->evidence.line,
-			        r->evidence.text);
+		if (r->evidence.text) {
+			safe_text_append(&line, r->name);
+			strbuf_addf(&line, ":%ld: ", r->evidence.line);
+			safe_text_append(&line, r->evidence.text);
+			fprintf(f, "%s\n", line.buf);
+			strbuf_reset(&line);
+		}
 		parse_notes(&items[i], &notes);
-		if (notes.len)
-			fprintf(f, "%s: note: %s\n", r->name, notes.buf);
+		if (notes.len) {
+			safe_text_append(&line, r->name);
+			strbuf_addstr(&line, ": note: ");
+			safe_text_append(&line, notes.buf);
+			fprintf(f, "%s\n", line.buf);
+		}
+		strbuf_release(&line);
 		strbuf_release(&notes);
 	}
 }

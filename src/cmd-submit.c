@@ -226,7 +226,12 @@ submit_dir(void *arg)
 
 	if (status != 0)
 		return status;
-	status = select_new(&s, o, &sel);
+	/* Every job gets its environment from what this first submit saw,
+	 * so that cron's resume gives them the same PATH. */
+	if (!o->dry_run && store_save_env(&s, environ) != 0)
+		status = EXIT_IOERR;
+	if (status == 0)
+		status = select_new(&s, o, &sel);
 	if (status == 0)
 		status = check_caps(&s, &sel);
 	if (status == 0)

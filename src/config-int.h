@@ -61,6 +61,7 @@ enum config_layer {
 #define F_NAME   0x08u  /* [A-Za-z0-9._-]+, not starting with '.' or '-' */
 #define F_OPTION 0x10u  /* each string is a command-line option ("-...") */
 #define F_EMPTY  0x20u  /* KT_KINDS: an empty list means none of them */
+#define F_EXPORT 0x40u  /* KT_STRINGS: run.export, replaced whole */
 
 struct config_key {
 	const char *path;       /* "search.tensor_parallel" */

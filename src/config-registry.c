@@ -233,6 +233,9 @@ const struct config_key config_registry[] = {
 	/* Relative to the campaign directory, where scripts/truth writes. */
 	{ .path = "run.simulated_truth", .type = KT_STRING,
 	  CAMP(run.simulated_truth), .flags = F_CLEAR },
+	/* sbatch's --export: what of submit's environment jobs get. */
+	{ .path = "run.export", .type = KT_STRINGS, CAMP(run.export),
+	  .flags = F_EXPORT },
 
 	{ .path = "slurm", .type = KT_GROUP },
 	{ .path = "slurm.partition", .type = KT_STRING, CAMP(slurm.partition),
@@ -243,6 +246,10 @@ const struct config_key config_registry[] = {
 	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.reservation", .type = KT_STRING,
 	  CAMP(slurm.reservation), .flags = F_CLEAR | F_NAME },
+	/* The gres type, for clusters whose nodes mix GPU models. */
+	{ .path = "slurm.gpu_type", .type = KT_NAME, CAMP(slurm.gpu_type),
+	  .size = FIELD_SIZE(struct campaign, slurm.gpu_type),
+	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.directives", .type = KT_STRINGS,
 	  CAMP(slurm.directives), .flags = F_OPTION },
 

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "config-int.h"
+#include "directive.h"
 #include "error.h"
+#include "job-env.h"
 #include "xalloc.h"
 
 /* Store into an int-sized enum field. */
@@ -148,8 +150,8 @@ read_string(struct loader *ld, const struct config_key *k,
 		                        where);
 	if (*v == '\0' && !(k->flags & F_CLEAR))
 		return config_key_error(ld, s, k, "%sis empty", where);
-	/* "" is F_CLEAR's "unset", not a name to check. */
-	if ((k->flags & F_NAME) && *v != '\0' && !config_valid_name(v))
+	/* An empty name is the F_CLEAR case above, not a bad name. */
+	if ((k->flags & F_NAME) && *v && !config_valid_name(v))
 		return config_key_error(ld, s, k, "%s'%s' is not a valid name "
 		                        "(letters, digits, '.', '_' and '-', "
 		                        "not starting with '.' or '-')", where,
@@ -428,6 +430,49 @@ apply_env(struct loader *ld, const struct config_key *k,
 	return ret;
 }
 
+/*
+ * run.export as sbatch's --export reads it: "ALL" or "NONE" (not both),
+ * NAME or NAME=VALUE.  It replaces what a lower layer set: ALL from the
+ * site and NONE from a campaign do not add up.
+ */
+static int
+check_export(struct loader *ld, const struct config_key *k,
+             const config_setting_t *s, struct str_list *l,
+             const struct str_list *add)
+{
+	for (int i = 0; i < add->n; i++) {
+		const char *e = add->v[i];
+
+		if (strcmp(e, "ALL") && strcmp(e, "NONE") &&
+		    !job_env_export_valid(e))
+			return config_key_error(ld, s, k, "'%s' is not ALL, "
+			                        "NONE, NAME or NAME=VALUE", e);
+	}
+	if (str_list_find(add, "ALL") >= 0 && str_list_find(add, "NONE") >= 0)
+		return config_key_error(ld, s, k, "ALL and NONE together");
+	str_list_clear(l);
+	return 0;
+}
+
+/* slurm.directives: each one paratune can set on the job, refused here
+ * as any other bad value, with its file and line. */
+static int
+check_directives(struct loader *ld, const struct config_key *k,
+                 const config_setting_t *s, const struct str_list *add)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	for (int i = 0; i < add->n && !ret; i++) {
+		struct sbatch_extras x = { 0 };
+
+		if (sbatch_extras_add(&x, add->v[i], &why))
+			ret = config_key_error(ld, s, k, "%s", why.buf);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 /* A list of strings appended to what lower layers gave, without
  * repeating one. */
 static int
@@ -438,6 +483,10 @@ apply_strings(struct loader *ld, const struct config_key *k,
 	struct str_list *l = (void *)((char *)ld->c + k->off);
 	int ret = read_strings(ld, k, s, &add);
 
+	if (ret == 0 && (k->flags & F_EXPORT))
+		ret = check_export(ld, k, s, l, &add);
+	if (ret == 0 && (k->flags & F_OPTION))
+		ret = check_directives(ld, k, s, &add);
 	for (int i = 0; i < add.n && ret == 0; i++)
 		if (str_list_find(l, add.v[i]) < 0)
 			str_list_push(l, add.v[i]);

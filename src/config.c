@@ -777,6 +777,7 @@ campaign_release(struct campaign *c)
 	for (size_t i = 0; i < ARRAY_SIZE(strings); i++)
 		free(*strings[i]); /* cppcheck-suppress shadowVariable */
 	str_list_clear(&c->slurm.directives);
+	str_list_clear(&c->run.export);
 	str_list_clear(&c->env);
 	str_list_clear(&c->policy.locked);
 	str_list_clear(&c->gpus_set);

@@ -141,9 +141,11 @@ struct campaign {
 		char *template_name;
 		char *templates_dir;
 		char *simulated_truth;  /* truth file for paratune-simtrain */
+		struct str_list export; /* sbatch --export: ALL, NONE, names */
 	} run;
 	struct {
 		char *partition, *account, *qos, *reservation;
+		char gpu_type[64];          /* gres type: gpu:TYPE:N; "" any */
 		struct str_list directives; /* extra "#SBATCH ..." options */
 	} slurm;
 	struct {

@@ -13,9 +13,10 @@
 #include "strbuf.h"
 
 const char sbatch_extras_supported[] =
-	"--exclusive, --mem, --mem-per-cpu, --mem-per-gpu, --cpus-per-task, "
-	"--cpus-per-gpu, --constraint, --nodelist, --licenses, --wckey, "
-	"--mail-user, --mail-type, --signal, --time-min";
+	"--exclusive[=user|mcs], --mem, --mem-per-cpu, --mem-per-gpu, "
+	"--cpus-per-task, --cpus-per-gpu, --constraint, --nodelist, "
+	"--licenses, --wckey, --mail-user, --mail-type, --signal, --time-min, "
+	"--switches, --network, --hint";
 
 /* Options paratune sets itself, and where from: a directive naming one
  * would be a second, conflicting, source for the same field. */
@@ -28,7 +29,7 @@ static const struct {
 	{ "gpus", "the campaign's 'gpus_per_node'" },
 	{ "gpus-per-node", "the campaign's 'gpus_per_node'" },
 	{ "gpus-per-task", "the campaign's 'gpus_per_node'" },
-	{ "gres", "the campaign's 'gpus_per_node'" },
+	{ "gres", "the campaign's 'gpus_per_node' and slurm.gpu_type" },
 	{ "time", "limits.max_minutes_per_run" },
 	{ "partition", "slurm.partition" },
 	{ "account", "slurm.account" },
@@ -216,6 +217,69 @@ parse_signal(struct sbatch_extras *x, const char *s)
 	return 0;
 }
 
+/* --switches=COUNT[@MAX_TIME]: the time in minutes or HH:MM:SS. */
+static int
+parse_switches(struct sbatch_extras *x, const char *s)
+{
+	char num[16];
+	size_t n = strcspn(s, "@");
+	unsigned long long v;
+	unsigned min = 0;
+
+	if (n == 0 || n >= sizeof num)
+		return -1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (parse_uint(num, 65535, &v) || v == 0)
+		return -1;
+	if (s[n] == '@' && parse_minutes(s + n + 1, &min))
+		return -1;
+	x->switches = (unsigned)v;
+	x->switches_wait_s = min * 60;
+	return 0;
+}
+
+static const char *const hint_names[] = {
+	[HINT_NONE] = NULL,
+	[HINT_COMPUTE_BOUND] = "compute_bound",
+	[HINT_MEMORY_BOUND] = "memory_bound",
+	[HINT_MULTITHREAD] = "multithread",
+	[HINT_NOMULTITHREAD] = "nomultithread",
+};
+
+const char *
+cpu_hint_name(enum cpu_hint h)
+{
+	return (unsigned)h < sizeof hint_names / sizeof hint_names[0]
+	       ? hint_names[h] : NULL;
+}
+
+static int
+parse_hint(const char *s, enum cpu_hint *h)
+{
+	for (size_t i = 1; i < sizeof hint_names / sizeof hint_names[0]; i++)
+		if (strcmp(s, hint_names[i]) == 0) {
+			*h = (enum cpu_hint)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* --exclusive, --exclusive=user, --exclusive=mcs. */
+static int
+parse_exclusive(const char *s, enum exclusive_mode *m)
+{
+	if (s == NULL)
+		*m = EXCL_NODE;
+	else if (strcmp(s, "user") == 0)
+		*m = EXCL_USER;
+	else if (strcmp(s, "mcs") == 0)
+		*m = EXCL_MCS;
+	else
+		return -1;
+	return 0;
+}
+
 /* Options whose value is kept as given: whether name is one (its field
  * then set to value). */
 static bool
@@ -223,10 +287,11 @@ set_string(struct sbatch_extras *x, const char *name, const char *value)
 {
 	static const char *const names[] = {
 		"constraint", "nodelist", "licenses", "wckey", "mail-user",
+		"network",
 	};
 	const char **fields[] = {
 		&x->constraint, &x->nodelist, &x->licenses, &x->wckey,
-		&x->mail_user,
+		&x->mail_user, &x->network,
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -254,10 +319,8 @@ parse_cpus(const char *s, unsigned *cpus)
 static int
 apply(struct sbatch_extras *x, const char *name, const char *value)
 {
-	if (strcmp(name, "exclusive") == 0) {
-		x->exclusive = true;
-		return value ? -1 : 0;
-	}
+	if (strcmp(name, "exclusive") == 0)
+		return parse_exclusive(value, &x->exclusive);
 	if (set_string(x, name, value))
 		return value && *value ? 0 : -1;
 	if (value == NULL || !*value)
@@ -278,6 +341,10 @@ apply(struct sbatch_extras *x, const char *name, const char *value)
 		return parse_mail_type(value, &x->mail_type);
 	if (strcmp(name, "signal") == 0)
 		return parse_signal(x, value);
+	if (strcmp(name, "switches") == 0)
+		return parse_switches(x, value);
+	if (strcmp(name, "hint") == 0)
+		return parse_hint(value, &x->hint);
 	return -2;
 }
 

@@ -30,13 +30,31 @@ enum mail_event {
 	MAIL_TIME_LIMIT_50 = 1 << 7,
 };
 
+/* --exclusive: whole nodes, or nodes shared only with the user's own
+ * jobs (=user) or with jobs of the same MCS label (=mcs). */
+enum exclusive_mode {
+	EXCL_NONE = 0,
+	EXCL_NODE,
+	EXCL_USER,
+	EXCL_MCS,
+};
+
+/* --hint, as sbatch reads it. */
+enum cpu_hint {
+	HINT_NONE = 0,
+	HINT_COMPUTE_BOUND,
+	HINT_MEMORY_BOUND,
+	HINT_MULTITHREAD,
+	HINT_NOMULTITHREAD,
+};
+
 /*
  * What the directives ask for; zero/NULL where unset.  The strings point
  * into the directive strings themselves (after the '='), so they live
  * as long as those do and are never freed here.
  */
 struct sbatch_extras {
-	bool exclusive;          /* --exclusive */
+	enum exclusive_mode exclusive; /* --exclusive[=user|mcs] */
 	uint64_t mem_mb;         /* --mem, per node */
 	uint64_t mem_per_cpu_mb; /* --mem-per-cpu */
 	uint64_t mem_per_gpu_mb; /* --mem-per-gpu */
@@ -52,7 +70,15 @@ struct sbatch_extras {
 	int signal;              /* --signal: the signal number, 0 unset */
 	unsigned signal_time;    /* --signal: seconds before the limit */
 	bool signal_batch_only;  /* --signal=B:...: the batch shell only */
+	unsigned switches;       /* --switches=COUNT: leaf switches at most */
+	unsigned switches_wait_s; /* --switches=COUNT@TIME: wait this long */
+	const char *network;     /* --network */
+	enum cpu_hint hint;      /* --hint */
 };
+
+/* The --hint value as sbatch spells it ("nomultithread"), NULL for none:
+ * srun inside the job reads it from SLURM_HINT. */
+const char *cpu_hint_name(enum cpu_hint h);
 
 /*
  * Parse one directive ("--mem=64G", "--exclusive") into x.  Returns 0,

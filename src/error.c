@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "error.h"
+#include "safe-text.h"
+#include "strbuf.h"
 
 static void report(const char *prefix, const char *fmt, va_list ap,
                    const char *suffix) __attribute__((format(printf, 2, 0)));
@@ -19,11 +21,22 @@ report(const char *prefix, const char *fmt, va_list ap, const char *suffix)
 	 * first to keep concurrent writers from interleaving mid-line. */
 	char line[4096];
 	int n = vsnprintf(line, sizeof line, fmt, ap);
+	struct strbuf sb = STRBUF_INIT;
 
 	if (n < 0)
 		line[0] = '\0';
-	fprintf(stderr, "%s%s%s%s\n", prefix, line, suffix ? ": " : "",
-	        suffix ? suffix : "");
+	/* Messages quote user values (names, paths, log lines): escaped,
+	 * so that they cannot drive the terminal; a message cut at the
+	 * buffer's end stays valid UTF-8. */
+	strbuf_addstr(&sb, prefix);
+	safe_text_append(&sb, line);
+	if (suffix) {
+		strbuf_addstr(&sb, ": ");
+		safe_text_append(&sb, suffix);
+	}
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
 }
 
 int

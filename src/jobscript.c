@@ -356,6 +356,7 @@ vars_slurm(struct template_vars *v, const struct campaign *c)
 	set_text(v, "account", c->slurm.account);
 	set_text(v, "qos", c->slurm.qos);
 	set_text(v, "reservation", c->slurm.reservation);
+	set_text(v, "gpu_type", c->slurm.gpu_type);
 	template_vars_set_str(v, "tag", NULL);
 	template_vars_set_bool(v, "container",
 	                       c->container.image && *c->container.image);

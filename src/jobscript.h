@@ -78,6 +78,7 @@
  *   nodes gpus_per_node world_size
  *   ntasks_per_node       = gpus_per_node: one task per GPU
  *   partition account qos reservation   user text; unset when empty
+ *   gpu_type              slurm.gpu_type; unset when empty
  *   sbatch_directives     raw: one "#SBATCH OPTION" line per entry of
  *                         slurm.directives; "" when none
  *   tag                   unset here; the submitter sets it

@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 #include "json.h"
+#include "safe-text.h"
 #include "util.h"
 
 void
@@ -20,19 +22,32 @@ json_init(struct json *j, struct strbuf *out, bool pretty)
 void
 json_quote(struct strbuf *out, const char *s)
 {
+	size_t n = strlen(s);
+	unsigned cp;
+
 	strbuf_addch(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
+	for (size_t i = 0, l; i < n; i += l) {
+		l = utf8_decode(s + i, n - i, &cp);
+		if (l == 0) {
+			/* JSON is UTF-8 (RFC 8259, 8.1): a log's stray byte
+			 * becomes U+FFFD rather than an invalid document. */
+			strbuf_addstr(out, "\\ufffd");
+			l = 1;
+			continue;
+		}
+		switch (cp) {
 		case '"': strbuf_addstr(out, "\\\""); break;
 		case '\\': strbuf_addstr(out, "\\\\"); break;
 		case '\n': strbuf_addstr(out, "\\n"); break;
 		case '\r': strbuf_addstr(out, "\\r"); break;
 		case '\t': strbuf_addstr(out, "\\t"); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
-				strbuf_addf(out, "\\u%04x", *p);
+			/* C0, DEL and C1 escaped too: a document printed
+			 * to a terminal must not drive it. */
+			if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+				strbuf_addf(out, "\\u%04x", cp);
 			else
-				strbuf_addch(out, (char)*p);
+				strbuf_add(out, s + i, l);
 		}
 	}
 	strbuf_addch(out, '"');

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "safe-text.h"
 #include "xalloc.h"
 
 /* Geometry of the chart, in SVG user units (pixels at 100 %). */
@@ -31,13 +32,27 @@
 #define COLOUR_BASE "#e69f00"
 #define COLOUR_FAIL "#c0392b"
 
-/* Escape s for XML and HTML text and attributes. */
+/* Escape s for XML and HTML text and attributes.  A log's invalid UTF-8
+ * becomes U+FFFD: one stray byte would make the whole SVG ill-formed. */
 void
 report_escape(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	size_t n = strlen(s);
+	unsigned cp;
 
+	for (size_t i = 0, l; i < n; i += l) {
+		unsigned char ch = (unsigned char)s[i];
+
+		l = utf8_decode(s + i, n - i, &cp);
+		if (l == 0) {
+			strbuf_addstr(out, "\xef\xbf\xbd");
+			l = 1;
+			continue;
+		}
+		if (l > 1) {
+			strbuf_add(out, s + i, l);
+			continue;
+		}
 		switch (ch) {
 		case '&': strbuf_addstr(out, "&amp;"); break;
 		case '<': strbuf_addstr(out, "&lt;"); break;

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "layout-switch.h"
 #include "results.h"
+#include "safe-text.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -407,7 +408,12 @@ csv_row(const struct results *res, const struct result_row *r,
 		results_cell(res, r, cols[i], &cell);
 		if (i)
 			strbuf_addch(out, ',');
-		results_csv_field(out, cell.buf);
+		/* Text (names, log lines) neutralised; numbers as they are. */
+		if (col_switch(cols[i]) == SW_COUNT &&
+		    columns[cols[i]].type == CT_STR)
+			csv_cell_append(out, cell.buf);
+		else
+			results_csv_field(out, cell.buf);
 	}
 	for (int k = 0; r->kind == RESULT_MEASURED &&
 	                k < res->npattern_cols; k++) {

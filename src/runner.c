@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "budget.h"
 #include "directive.h"
 #include "error.h"
+#include "job-env.h"
 #include "runner.h"
 #include "slurm.h"
 #include "util.h"
@@ -361,6 +363,7 @@ fill_request(const struct runner *r, const struct cand_status *c,
 	req->nodes = k->nodes;
 	req->ntasks_per_node = k->gpus_per_node;
 	req->gpus_per_node = k->gpus_per_node;
+	req->gpu_type = k->slurm.gpu_type[0] ? k->slurm.gpu_type : NULL;
 	req->partition = k->slurm.partition;
 	req->account = k->slurm.account;
 	req->qos = k->slurm.qos;
@@ -385,6 +388,30 @@ runner_extras(const struct runner *r, struct sbatch_extras *x)
 	return ret;
 }
 
+/* The job's environment: run.export applied to what submit saw (this
+ * process's own for a campaign first submitted by an older paratune),
+ * and --hint for the srun inside, as sbatch exports it. */
+static int
+runner_env(const struct runner *r, const struct sbatch_extras *x,
+           struct str_list *env)
+{
+	struct str_list seen = STR_LIST_INIT;
+	int ret = store_load_env(r->store, &seen);
+
+	for (char **e = environ; ret == 1 && *e; e++)
+		str_list_push(&seen, *e);
+	if (ret >= 0)
+		job_env_build(&seen, &r->store->campaign.run.export, env);
+	if (ret >= 0 && cpu_hint_name(x->hint)) {
+		char *kv = xasprintf("SLURM_HINT=%s", cpu_hint_name(x->hint));
+
+		job_env_set(env, kv);
+		free(kv);
+	}
+	str_list_clear(&seen);
+	return ret < 0 ? -1 : 0;
+}
+
 /*
  * Submit one candidate exactly once: the intent (with the job's tag) is
  * journaled and fsync'd before the call, so a crash after the call is
@@ -395,6 +422,7 @@ submit_one(struct runner *r, struct cand_status *c)
 {
 	struct slurm_submit_req req;
 	struct sbatch_extras extras;
+	struct str_list env = STR_LIST_INIT;
 	struct strbuf err = STRBUF_INIT;
 	char *run = xasprintf("%s/runs/%s", r->store->dir, c->name);
 	char *out = xasprintf("%s/slurm-%%j.out", run);
@@ -403,7 +431,8 @@ submit_one(struct runner *r, struct cand_status *c)
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
-	if (script == NULL || runner_extras(r, &extras))
+	if (script == NULL || runner_extras(r, &extras) ||
+	    runner_env(r, &extras, &env))
 		goto cleanup;
 	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id, c->rank,
 	         c->attempt + 1);
@@ -414,6 +443,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	fill_request(r, c, &req, run, out);
 	req.script = script;
 	req.extras = &extras;
+	req.env = (const char *const *)env.v;
 	s = slurm_submit(r->slurm, &req, &id, &err);
 	if (s == SLURM_E_UNREACHABLE) {
 		/* The intent stays: the next run looks the tag up first. */
@@ -435,6 +465,7 @@ submit_one(struct runner *r, struct cand_status *c)
 			        c->name, id, tag);
 	}
 cleanup:
+	str_list_clear(&env);
 	free(script);
 	free(spath);
 	free(out);

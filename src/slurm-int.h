@@ -52,8 +52,10 @@ struct strbuf;
  * slurm-23-11-0-1); 22.05's TresPerNode shows "gres:gpu:8" here. */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 #define GPU_TRES_FMT "gres/gpu:%d"
+#define GPU_TRES_TYPED_FMT "gres/gpu:%s:%d"
 #else
 #define GPU_TRES_FMT "gres:gpu:%d"
+#define GPU_TRES_TYPED_FMT "gres:gpu:%s:%d"
 #endif
 
 /* 26.05 renamed slurm_free_ctl_conf() (SchedMD/slurm 654434e) and made

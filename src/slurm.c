@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <arpa/nameser.h>
+#include <netinet/in.h>
+#include <resolv.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +33,10 @@
 #include "strbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
+
+/* Where slurmd keeps the configuration it fetched in configless mode;
+ * libslurm reads it there before asking DNS. */
+#define SLURM_CONF_CACHE "/run/slurm/conf/slurm.conf"
 
 /* ---- job states ---------------------------------------------------------- */
 
@@ -293,21 +300,67 @@ slurm_default_env(struct str_list *env)
 	str_list_push(env, "LANG=C");
 }
 
+/* Whether DNS names a controller for configless Slurm (the SRV record
+ * libslurm asks for when it has no file). */
+static bool
+slurm_conf_srv(void)
+{
+#ifdef HAVE_RES_SEARCH
+	unsigned char answer[1024];
+
+	return res_search("_slurmctld._tcp", C_IN, T_SRV, answer,
+	                  (int)sizeof answer) > 0;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Whether libslurm will find a configuration, looking where it looks:
+ * SLURM_CONF, the default file, slurmd's configless cache, then DNS.
+ * libslurm itself calls fatal() when all fail, which exits the process
+ * with its own words; this says which file and what to set instead.
+ */
+static int
+slurm_conf_check(struct strbuf *err)
+{
+	const char *conf = getenv("SLURM_CONF");
+
+	if (conf && *conf) {
+		if (access(conf, R_OK) == 0)
+			return 0;
+		strbuf_addf(err, "cannot read SLURM_CONF '%s': %s (set "
+		            "SLURM_CONF to the cluster's slurm.conf)", conf,
+		            strerror(errno));
+		return -1;
+	}
+	if (access(PARATUNE_SLURM_CONF_DEFAULT, R_OK) == 0 ||
+	    access(SLURM_CONF_CACHE, R_OK) == 0 || slurm_conf_srv())
+		return 0;
+	strbuf_addf(err, "no Slurm configuration: SLURM_CONF is not set, "
+	            "'%s' cannot be read and DNS has no _slurmctld._tcp SRV "
+	            "record for configless Slurm (set SLURM_CONF to the "
+	            "cluster's slurm.conf, publish the SRV record, or build "
+	            "paratune --with-slurm=PREFIX or --with-slurm-conf=FILE "
+	            "of the Slurm installed here)",
+	            PARATUNE_SLURM_CONF_DEFAULT);
+	return -1;
+}
+
 /* Initialise libslurm and record who we are. */
 struct slurm_conn *
 slurm_open(struct strbuf *err)
 {
-	const char *conf = getenv("SLURM_CONF");
+	struct strbuf why = STRBUF_INIT;
 	struct slurm_conn *c;
 
-	/* libslurm exits the process when it cannot read its configuration:
-	 * check the file first and say which one it is. */
-	if (conf && *conf && access(conf, R_OK) != 0) {
+	if (slurm_conf_check(&why) != 0) {
 		if (err)
-			strbuf_addf(err, "cannot read SLURM_CONF '%s': %s",
-			            conf, strerror(errno));
+			strbuf_addstr(err, why.buf);
+		strbuf_release(&why);
 		return NULL;
 	}
+	strbuf_release(&why);
 #ifdef HAVE_SLURM_INIT
 	slurm_init(NULL);
 #endif
@@ -372,7 +425,7 @@ env_count(const char *const *env)
 
 /* Strings a job descriptor borrows while it is submitted. */
 struct submit_bufs {
-	char gres[32], mem[48], cpus[32];
+	char gres[128], mem[48], cpus[32];
 	char cwd[4096];
 };
 
@@ -397,6 +450,30 @@ mail_type_bits(unsigned events)
 }
 
 /*
+ * --hint's part in the allocation, as sbatch's verify_hint() sets it:
+ * one thread per core but for multithread, one core per socket for
+ * memory_bound.  The binding of the tasks is srun's, inside the job,
+ * from SLURM_HINT (the runner exports it).
+ */
+static void
+submit_hint(enum cpu_hint h, job_desc_msg_t *d)
+{
+	switch (h) {
+	case HINT_MEMORY_BOUND:
+		d->cores_per_socket = 1;
+		d->threads_per_core = 1;
+		break;
+	case HINT_COMPUTE_BOUND:
+	case HINT_NOMULTITHREAD:
+		d->threads_per_core = 1;
+		break;
+	case HINT_MULTITHREAD:
+	case HINT_NONE:
+		break;
+	}
+}
+
+/*
  * The site's and campaign's extra options (slurm.directives), set on the
  * descriptor field by field as sbatch would from the #SBATCH lines that
  * the controller never reads.  mem and cpus are the caller's buffers.
@@ -405,8 +482,13 @@ static void
 submit_extras(const struct sbatch_extras *x, job_desc_msg_t *d,
               char *mem, size_t mem_size, char *cpus, size_t cpus_size)
 {
-	if (x->exclusive)
-		d->shared = JOB_SHARED_NONE;
+	static const uint16_t shared[] = {
+		[EXCL_NODE] = JOB_SHARED_NONE, [EXCL_USER] = JOB_SHARED_USER,
+		[EXCL_MCS] = JOB_SHARED_MCS,
+	};
+
+	if (x->exclusive != EXCL_NONE)
+		d->shared = shared[x->exclusive];
 	if (x->mem_mb)
 		d->pn_min_memory = x->mem_mb;
 	if (x->mem_per_cpu_mb)
@@ -435,6 +517,13 @@ submit_extras(const struct sbatch_extras *x, job_desc_msg_t *d,
 		d->warn_time = (uint16_t)x->signal_time;
 		d->warn_flags = x->signal_batch_only ? KILL_JOB_BATCH : 0;
 	}
+	if (x->switches) {
+		d->req_switch = x->switches;
+		if (x->switches_wait_s)
+			d->wait4switch = x->switches_wait_s;
+	}
+	d->network = (char *)x->network;
+	submit_hint(x->hint, d);
 }
 
 /*
@@ -462,7 +551,12 @@ submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
 		d->num_tasks = (uint32_t)req->ntasks_per_node *
 		               (uint32_t)(req->nodes > 0 ? req->nodes : 1);
 	}
-	if (req->gpus_per_node > 0) {
+	if (req->gpus_per_node > 0 && req->gpu_type) {
+		/* A type name is at most 63 characters (slurm.gpu_type). */
+		snprintf(bufs->gres, sizeof bufs->gres, GPU_TRES_TYPED_FMT,
+		         req->gpu_type, req->gpus_per_node);
+		d->tres_per_node = bufs->gres;
+	} else if (req->gpus_per_node > 0) {
 		snprintf(bufs->gres, sizeof bufs->gres, GPU_TRES_FMT,
 		         req->gpus_per_node);
 		d->tres_per_node = bufs->gres;

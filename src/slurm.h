@@ -64,6 +64,7 @@ struct slurm_submit_req {
 	int nodes;
 	int ntasks_per_node;
 	int gpus_per_node;       /* 0: ask for no GPUs */
+	const char *gpu_type;    /* "h100" for gpu:h100:N; NULL: any type */
 	const char *partition, *account, *qos, *reservation; /* NULL: default */
 	const char *exclude;     /* nodes not to use (a retry after a failure) */
 	bool hold;               /* submit held (benchmarks) */

@@ -6,6 +6,7 @@
  *   DIR/plan.txt        the plan's summary, as printed
  *   DIR/state           where each candidate stands: a checkpoint
  *   DIR/journal.log     every transition, appended: the truth
+ *   DIR/submit.env      the environment the first submit saw (0600)
  *   DIR/.lock           flock'd by every command that writes
  *   DIR/runs/NAME/      one directory per candidate (job.sbatch, logs)
  *
@@ -33,6 +34,7 @@
 #include "config.h"
 #include "grid.h"
 #include "strbuf.h"
+#include "strlist.h"
 
 /* ---- candidate states ----------------------------------------------- */
 
@@ -213,6 +215,23 @@ void store_counts(const struct state *st, int counts[CS_COUNT]);
 void store_progress(const struct state *st, struct strbuf *out);
 /* Nothing queued or active. */
 bool store_all_final(const struct state *st);
+
+/* ---- DIR/submit.env: the environment submit saw ----------------------- */
+
+/*
+ * Record envp ("NAME=VALUE" entries) as DIR/submit.env, mode 0600,
+ * unless an earlier submit did: the first one's is kept, so that every
+ * job of the campaign, submitted by hand or by cron's resume, gets its
+ * environment from the same place.  0, or -1 after an error message.
+ */
+int store_save_env(struct store *s, char *const *envp);
+/*
+ * Append the recorded entries to env.  0; 1 when none was recorded (a
+ * campaign submitted by an older paratune); -1 after an error message
+ * when the file is not a regular file of the user's that only the user
+ * can change, or is not what store_save_env writes (env then empty).
+ */
+int store_load_env(const struct store *s, struct str_list *env);
 
 /* ---- creating the directory (plan) ---------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safe-text.h"
 #include "strbuf.h"
 #include "table.h"
 #include "xalloc.h"
@@ -46,13 +47,17 @@ table_release(struct table *t)
 void
 table_add(struct table *t, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf raw = STRBUF_INIT, sb = STRBUF_INIT;
 	va_list ap;
 	size_t need;
 
+	/* Cells hold names and log text: escaped here, once for every
+	 * table, so that none of them can drive the terminal. */
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&raw, fmt, ap);
 	va_end(ap);
+	safe_text_append(&sb, raw.buf);
+	strbuf_release(&raw);
 	need = ((size_t)t->nrows + 1) * (size_t)t->ncols;
 	if (need > (size_t)t->alloc_rows * (size_t)t->ncols) {
 		size_t rows = t->alloc_rows ? (size_t)t->alloc_rows * 2 : 16;
@@ -68,20 +73,42 @@ table_add(struct table *t, const char *fmt, ...)
 	}
 }
 
+/* Columns a cell takes: its characters, not its bytes (UTF-8). */
+static size_t
+cell_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* s padded with spaces to w columns, on the left when right. */
+static void
+print_cell(FILE *f, const char *s, size_t w, bool right, bool pad)
+{
+	size_t have = cell_width(s);
+	size_t fill = pad && w > have ? w - have : 0;
+
+	if (right)
+		fprintf(f, "%*s", (int)fill, "");
+	fputs(s, f);
+	if (!right)
+		fprintf(f, "%*s", (int)fill, "");
+}
+
 static void
 print_row(const struct table *t, FILE *f, char *const *row,
           const size_t *width)
 {
 	for (int c = 0; c < t->ncols; c++) {
-		int w = (int)width[c];
-		const char *sep = c + 1 < t->ncols ? "  " : "";
+		bool last = c + 1 == t->ncols;
 
-		if (t->right[c])
-			fprintf(f, "%*s%s", w, row[c], sep);
-		else if (c + 1 < t->ncols)
-			fprintf(f, "%-*s%s", w, row[c], sep);
-		else
-			fprintf(f, "%s", row[c]);
+		print_cell(f, row[c], width[c], t->right[c],
+		           t->right[c] || !last);
+		if (!last)
+			fputs("  ", f);
 	}
 	fputc('\n', f);
 }
@@ -92,10 +119,10 @@ table_print(const struct table *t, FILE *f)
 	size_t *width = xcalloc((size_t)t->ncols, sizeof(*width));
 
 	for (int c = 0; c < t->ncols; c++)
-		width[c] = strlen(t->head[c]);
+		width[c] = cell_width(t->head[c]);
 	for (int r = 0; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++) {
-			size_t l = strlen(t->cells[r * t->ncols + c]);
+			size_t l = cell_width(t->cells[r * t->ncols + c]);
 
 			if (l > width[c])
 				width[c] = l;

@@ -53,7 +53,7 @@ test_fields(void)
 	struct sbatch_extras x = { 0 };
 
 	add_ok(&x, d);
-	CU_ASSERT_TRUE(x.exclusive);
+	CU_ASSERT_EQUAL(x.exclusive, EXCL_NODE);
 	CU_ASSERT_EQUAL(x.mem_mb, 65536);
 	CU_ASSERT_EQUAL(x.mem_per_gpu_mb, 80000);
 	CU_ASSERT_EQUAL(x.cpus_per_task, 12);
@@ -95,6 +95,37 @@ test_units_and_defaults(void)
 	CU_ASSERT_EQUAL(y.signal, 10);
 }
 
+/* What real clusters ask for: topology, network, CPU hints, nodes
+ * shared with one's own jobs only. */
+static void
+test_site_directives(void)
+{
+	static const char *const d[] = {
+		"--switches=1@10", "--network=sn_all", "--hint=nomultithread",
+		"--exclusive=user", NULL,
+	};
+	static const char *const e[] = {
+		"--switches=4", "--hint=memory_bound", "--exclusive=mcs",
+		"--switches=2@0:30:00", NULL,
+	};
+	struct sbatch_extras x = { 0 };
+	struct sbatch_extras y = { 0 };
+
+	add_ok(&x, d);
+	CU_ASSERT_EQUAL(x.switches, 1);
+	CU_ASSERT_EQUAL(x.switches_wait_s, 600);
+	CU_ASSERT_STRING_EQUAL(x.network, "sn_all");
+	CU_ASSERT_EQUAL(x.hint, HINT_NOMULTITHREAD);
+	CU_ASSERT_STRING_EQUAL(cpu_hint_name(x.hint), "nomultithread");
+	CU_ASSERT_EQUAL(x.exclusive, EXCL_USER);
+	add_ok(&y, e);
+	CU_ASSERT_EQUAL(y.switches, 2);
+	CU_ASSERT_EQUAL(y.switches_wait_s, 1800);
+	CU_ASSERT_EQUAL(y.hint, HINT_MEMORY_BOUND);
+	CU_ASSERT_EQUAL(y.exclusive, EXCL_MCS);
+	CU_ASSERT_PTR_NULL(cpu_hint_name(HINT_NONE));
+}
+
 static void
 test_bad_values(void)
 {
@@ -106,7 +137,14 @@ test_bad_values(void)
 	add_refused("--cpus-per-task=0", "not a valid value");
 	add_refused("--cpus-per-task=-1", "not a valid value");
 	add_refused("--cpus-per-gpu=70000", "not a valid value");
-	add_refused("--exclusive=user", "not a valid value for --exclusive");
+	add_refused("--exclusive=nobody", "not a valid value for --exclusive");
+	add_refused("--switches=0", "not a valid value for --switches");
+	add_refused("--switches=2@", "not a valid value for --switches");
+	add_refused("--switches=2@soon", "not a valid value for --switches");
+	add_refused("--switches", "not a valid value for --switches");
+	add_refused("--hint=fast", "not a valid value for --hint");
+	add_refused("--hint", "not a valid value for --hint");
+	add_refused("--network=", "not a valid value for --network");
 	add_refused("--mail-type=SOMETIMES", "not a valid value");
 	add_refused("--mail-type=", "not a valid value");
 	add_refused("--signal=WINCH", "not a valid value for --signal");
@@ -137,6 +175,8 @@ static const struct harness_test directive_tests[] = {
 	{ "every supported option reaches its field", test_fields },
 	{ "units, defaults and numeric signals", test_units_and_defaults },
 	{ "bad values are refused by name", test_bad_values },
+	{ "site directives: switches, network, hint, exclusive=user",
+	  test_site_directives },
 	{ "options paratune sets, and unknown ones, are refused",
 	  test_reserved_and_unknown },
 	{ NULL, NULL },

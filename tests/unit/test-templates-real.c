@@ -1651,7 +1651,46 @@ static const struct harness_test list_tests[] = {
 	{ NULL, NULL },
 };
 
+/* slurm.gpu_type: every real template asks for typed GPUs in its
+ * #SBATCH lines, and for any GPU without it. */
+static void
+test_gpu_type(void)
+{
+	static const char *const names[] = { "megatron-lm.sbatch",
+		"nemo2.sbatch", "simulated.sbatch" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char *rel = xasprintf("templates/%s", names[i]);
+		char *path = harness_srcpath(rel);
+		struct strbuf out = STRBUF_INIT;
+		struct campaign c;
+		struct layout l;
+
+		case_campaign(&c, &grid[0]);
+		case_layout(&l, &grid[0]);
+		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
+		                                 path, &out), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+		                              "#SBATCH --gpus-per-node=8\n"));
+		CU_ASSERT_PTR_NULL(strstr(out.buf, "--gres"));
+		strbuf_reset(&out);
+		snprintf(c.slurm.gpu_type, sizeof c.slurm.gpu_type, "h100");
+		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
+		                                 path, &out), 0);
+		if (!strstr(out.buf, "#SBATCH --gres=gpu:h100:8\n"))
+			fprintf(stderr, "%s: no typed gres\n", names[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+		                              "#SBATCH --gres=gpu:h100:8\n"));
+		CU_ASSERT_PTR_NULL(strstr(out.buf, "--gpus-per-node="));
+		campaign_release(&c);
+		strbuf_release(&out);
+		free(path);
+		free(rel);
+	}
+}
+
 static const struct harness_test template_tests[] = {
+	{ "slurm.gpu_type asks for typed GPUs", test_gpu_type },
 	{ "megatron-lm.sbatch over the grid", test_megatron_grid },
 	{ "nemo2.sbatch over the grid", test_nemo_grid },
 	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },
