@@ -38,7 +38,8 @@ candidate_compare(const struct candidate *a, const struct candidate *b)
 		return ta < tb ? -1 : 1;
 	/* Ties: the smaller model-parallel layout is the simpler one. */
 	if (layout_model_parallel(x) != layout_model_parallel(y))
-		return layout_model_parallel(x) - layout_model_parallel(y);
+		return layout_model_parallel(x) < layout_model_parallel(y)
+		       ? -1 : 1;
 	if (x->mbs != y->mbs)
 		return y->mbs - x->mbs;
 	return strcmp(a->name, b->name);
@@ -515,7 +516,8 @@ static enum layout_rule
 outer_rule(const struct walk *wk, const struct layout *l)
 {
 	const struct model *m = wk->w->model;
-	int world = workload_world(wk->w), mp = layout_model_parallel(l);
+	int world = workload_world(wk->w);
+	long long mp = layout_model_parallel(l);
 	int g = m->num_query_groups ? m->num_query_groups
 	                            : m->num_attention_heads;
 

@@ -541,6 +541,30 @@ test_finetune_needs_lists(void)
 	campaign_release(&c);
 }
 
+/* tp = pp = 65536 in a campaign: the product wrapped an int to 0 and
+ * the grid divided the GPU count by it (SIGFPE). */
+static void
+test_huge_sizes_counted_invalid(void)
+{
+	static const int huge[] = { 65536 }, one[] = { 1 };
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	set_list(&c.search.tp, 1, huge);
+	set_list(&c.search.pp, 1, huge);
+	set_list(&c.search.mbs, 1, one);
+	run(&c, 10, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.n, 0);
+	CU_ASSERT_EQUAL(res.stats.examined, 1);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_WORLD], 1);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
 static const struct harness_test grid_tests[] = {
 	{ "counts worked by hand", test_counts_by_hand },
 	{ "ranked, unique names", test_ranked_and_named },
@@ -548,6 +572,7 @@ static const struct harness_test grid_tests[] = {
 	{ "auto vp and rule totals", test_auto_vp_and_rule_totals },
 	{ "base marked or added", test_base_added },
 	{ "finetune needs tp and pp lists", test_finetune_needs_lists },
+	{ "huge sizes counted invalid", test_huge_sizes_counted_invalid },
 	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
 	{ "bubble control", test_bubble_control },
 	{ "unbalance control", test_unbalance_control },
