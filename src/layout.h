@@ -189,13 +189,14 @@ layout_etp(const struct layout *l)
  * a*b for sizes of at least 1, saturated at LLONG_MAX: products of
  * layout sizes are compared with the GPU count, never stored in an int,
  * so that sizes a campaign or a flag allows (65536 each) cannot wrap
- * to 0 and divide by it.
+ * to 0 and divide by it.  A size below 1 makes the product LLONG_MAX
+ * too: larger than any GPU count, and never 0 to divide by.
  */
 static inline long long
 layout_mul(long long a, long long b)
 {
 	if (a <= 0 || b <= 0)
-		return 0;
+		return LLONG_MAX;
 	return a > LLONG_MAX / b ? LLONG_MAX : a * b;
 }
 

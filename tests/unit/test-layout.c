@@ -572,6 +572,9 @@ test_huge_sizes_do_not_wrap(void)
 	CU_ASSERT_EQUAL(check(&f, base(1, 1, 1, 1 << 30, 64)), RULE_BATCH);
 	CU_ASSERT_EQUAL(layout_mul(65536, 65536), 4294967296LL);
 	CU_ASSERT_EQUAL(layout_mul(LLONG_MAX / 2, 3), LLONG_MAX);
+	/* Never 0, which the rules would divide by. */
+	CU_ASSERT_EQUAL(layout_mul(0, 8), LLONG_MAX);
+	CU_ASSERT_EQUAL(layout_mul(8, -1), LLONG_MAX);
 	l = base(65536, 65536, 65536, 1, 64);
 	CU_ASSERT_EQUAL(layout_model_parallel(&l), 281474976710656LL);
 }
