@@ -32,7 +32,8 @@
 static double
 padded_vocab(int vocab, int tp)
 {
-	int mult = 128 * tp;
+	/* In long long: 128 * tp overflows an int from tp = 2^24. */
+	long long mult = 128LL * (tp > 0 ? tp : 1);
 
 	/* Integer division on purpose: round up to a multiple of mult. */
 	return (double)(((vocab + mult - 1) / mult) * mult); /* NOLINT(bugprone-integer-division) */

@@ -38,7 +38,8 @@ candidate_compare(const struct candidate *a, const struct candidate *b)
 		return ta < tb ? -1 : 1;
 	/* Ties: the smaller model-parallel layout is the simpler one. */
 	if (layout_model_parallel(x) != layout_model_parallel(y))
-		return layout_model_parallel(x) - layout_model_parallel(y);
+		return layout_model_parallel(x) < layout_model_parallel(y)
+		       ? -1 : 1;
 	if (x->mbs != y->mbs)
 		return y->mbs - x->mbs;
 	return strcmp(a->name, b->name);
@@ -515,7 +516,8 @@ static enum layout_rule
 outer_rule(const struct walk *wk, const struct layout *l)
 {
 	const struct model *m = wk->w->model;
-	int world = workload_world(wk->w), mp = layout_model_parallel(l);
+	int world = workload_world(wk->w);
+	long long mp = layout_model_parallel(l);
 	int g = m->num_query_groups ? m->num_query_groups
 	                            : m->num_attention_heads;
 
@@ -667,12 +669,41 @@ spec_auto_nemo(struct grid_spec *spec, const struct campaign *c,
 			axis_push(&spec->mbs, ns.mbs[i]);
 	if (c->global_batch_size.is_auto)
 		axis_push(&spec->gbs, ns.gbs);
-	/* The campaign's bounds narrow the table's; they never widen it. */
+	/* The campaign's bounds narrow the table's; they never widen it.
+	 * Fine-tuning has no table bounds (spec_finetune_mp). */
+	if (c->mode == MODE_FINETUNE)
+		return 0;
 	if (ns.min_mp > spec->min_mp)
 		spec->min_mp = ns.min_mp;
 	if (ns.max_mp < spec->max_mp)
 		spec->max_mp = ns.max_mp;
 	return 0;
+}
+
+/*
+ * NeMo's bounds for fine-tuning: from the searched tp, pp and cp lists
+ * and the GPU count, not the pretraining table's; bounds the campaign
+ * sets itself narrow them, its built-in defaults do not.
+ */
+static void
+spec_finetune_mp(struct grid_spec *spec, const struct campaign *c)
+{
+	const struct nemo_list lists[] = {
+		{ spec->tp.v, spec->tp.n },
+		{ spec->pp.v, spec->pp.n },
+		{ spec->cp.v, spec->cp.n },
+	};
+	int lo, hi;
+
+	nemo_finetune_mp(lists, 3, c->nodes * c->gpus_per_node, &lo, &hi);
+	spec->min_mp = lo;
+	spec->max_mp = hi;
+	if (campaign_origin(c, "search.min_model_parallel") &&
+	    c->search.min_model_parallel > lo)
+		spec->min_mp = c->search.min_model_parallel;
+	if (campaign_origin(c, "search.max_model_parallel") &&
+	    c->search.max_model_parallel < hi)
+		spec->max_mp = c->search.max_model_parallel;
 }
 
 /* A global batch size for "auto": NeMo's table value for the size. */
@@ -799,6 +830,8 @@ grid_spec_init(struct grid_spec *spec, const struct campaign *c,
 	    spec_auto_nemo(spec, c, notes) != 0)
 		return -1;
 	spec_auto_model(spec, c); /* fills what is still empty */
+	if (s->heuristics == HEUR_NEMO && c->mode == MODE_FINETUNE)
+		spec_finetune_mp(spec, c);
 	if (spec->gbs.n == 0)
 		axis_push(&spec->gbs, auto_gbs(c));
 	if (!s->vp.is_auto) {

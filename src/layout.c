@@ -126,7 +126,8 @@ check_shape(const struct workload *w, const struct layout *l)
 		return RULE_GROUPS;
 	if (split % l->pp != 0)
 		return RULE_LAYERS_PP;
-	if (l->vp > 1 && (l->pp == 1 || split % (l->pp * l->vp) != 0))
+	if (l->vp > 1 &&
+	    (l->pp == 1 || split % layout_mul(l->pp, l->vp) != 0))
 		return RULE_VP;
 	if (l->cp > 1 && w->seq_length % (2 * l->cp) != 0)
 		return RULE_SEQ_CP;
@@ -192,23 +193,29 @@ enum layout_rule
 layout_check(const struct workload *w, struct layout *l)
 {
 	int world = workload_world(w);
-	int mp = l->tp * l->pp * l->cp;
+	long long mp;
 	enum layout_rule r;
 	int micro;
 
 	if (l->tp < 1 || l->pp < 1 || l->cp < 1 || l->ep < 1 || l->vp < 1 ||
-	    l->mbs < 1 || l->gbs < 1 || mp > world || world % mp != 0)
+	    l->mbs < 1 || l->gbs < 1)
 		return RULE_WORLD;
-	l->dp = world / mp;
+	/* In long long: tp = pp = 65536 wraps an int to 0. */
+	mp = layout_model_parallel(l);
+	if (mp > world || world % mp != 0)
+		return RULE_WORLD;
+	l->dp = (int)(world / mp);
 	if ((r = check_shape(w, l)) != LAYOUT_OK ||
 	    (r = check_switches(w, l)) != LAYOUT_OK)
 		return r;
-	/* Expert layers re-fold the same GPUs: etp*ep*edp = tp*cp*dp. */
-	if ((l->tp * l->cp * l->dp) % (layout_etp(l) * l->ep) != 0)
+	/* Expert layers re-fold the same GPUs: etp*ep*edp = tp*cp*dp (at
+	 * most the world size, as tp*cp*dp is). */
+	if ((long long)(l->tp * l->cp * l->dp) %
+	    layout_mul(layout_etp(l), l->ep) != 0)
 		return RULE_EXPERT_FOLD;
-	if (l->gbs % (l->mbs * l->dp) != 0)
+	if (l->gbs % layout_mul(l->mbs, l->dp) != 0)
 		return RULE_BATCH;
-	micro = l->gbs / (l->mbs * l->dp);
+	micro = (int)(l->gbs / layout_mul(l->mbs, l->dp));
 	if (l->vp > 1 && micro % l->pp != 0)
 		return RULE_VP_MICRO;
 	if (l->recompute == RECOMPUTE_FULL &&
@@ -226,7 +233,7 @@ layout_check(const struct workload *w, struct layout *l)
  * domain is inside it whole (its nodes are allocated together).
  */
 static bool
-inside_domain(int size, int domain, int world)
+inside_domain(long long size, int domain, int world)
 {
 	if (world <= domain)
 		return true;
@@ -252,7 +259,7 @@ layout_topology(const struct workload *w, const struct layout *l,
 	const struct gpu *g = w->gpu;
 	int domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
 	int world = workload_world(w), block = l->tp * l->cp * l->dp;
-	int experts = layout_etp(l) * l->ep;
+	long long experts = layout_mul(layout_etp(l), l->ep);
 
 	if (!(relax & (1u << RELAX_TP_NVLINK)) &&
 	    !inside_domain(l->tp, domain, world))

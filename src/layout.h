@@ -11,6 +11,7 @@
 #ifndef PARATUNE_LAYOUT_H
 #define PARATUNE_LAYOUT_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "gpu.h"
@@ -184,11 +185,26 @@ layout_etp(const struct layout *l)
 	return l->etp > 0 ? l->etp : l->tp;
 }
 
+/*
+ * a*b for sizes of at least 1, saturated at LLONG_MAX: products of
+ * layout sizes are compared with the GPU count, never stored in an int,
+ * so that sizes a campaign or a flag allows (65536 each) cannot wrap
+ * to 0 and divide by it.  A size below 1 makes the product LLONG_MAX
+ * too: larger than any GPU count, and never 0 to divide by.
+ */
+static inline long long
+layout_mul(long long a, long long b)
+{
+	if (a <= 0 || b <= 0)
+		return LLONG_MAX;
+	return a > LLONG_MAX / b ? LLONG_MAX : a * b;
+}
+
 /* Model-parallel size as NeMo counts it for min/max: tp*pp*cp. */
-static inline int
+static inline long long
 layout_model_parallel(const struct layout *l)
 {
-	return l->tp * l->pp * l->cp;
+	return layout_mul(layout_mul(l->tp, l->pp), l->cp);
 }
 
 /* Layers the pipeline splits: the model's plus one per account flag. */

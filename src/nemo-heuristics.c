@@ -15,6 +15,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -566,4 +567,37 @@ nemo_base_config(const struct model *m, double size_b, int seq_length,
 		return -1; /* the source raises: no model this large */
 	}
 	return -1; /* 40 GB beyond seq 2048: the source raises too */
+}
+
+/* ---- fine-tuning ---------------------------------------------------- */
+
+/* a*b for positive a and b, saturated at LLONG_MAX. */
+static long long
+nemo_mul(long long a, long long b)
+{
+	return a > LLONG_MAX / b ? LLONG_MAX : a * b;
+}
+
+void
+nemo_finetune_mp(const struct nemo_list *lists, int nlists, int gpus,
+                 int *min_mp, int *max_mp)
+{
+	long long lo = 1, hi = 1;
+
+	for (int i = 0; i < nlists; i++) {
+		int mn = 1, mx = 1;
+
+		for (int j = 0; j < lists[i].n; j++) {
+			int v = lists[i].v[j] > 0 ? lists[i].v[j] : 1;
+
+			if (j == 0 || v < mn)
+				mn = v;
+			if (j == 0 || v > mx)
+				mx = v;
+		}
+		lo = nemo_mul(lo, mn);
+		hi = nemo_mul(hi, mx);
+	}
+	*min_mp = lo > INT_MAX ? INT_MAX : (int)lo;
+	*max_mp = hi < gpus ? (int)hi : gpus;
 }

@@ -43,4 +43,20 @@ int nemo_search_space(const struct model *m, double size_b, int seq_length,
 int nemo_base_config(const struct model *m, double size_b, int seq_length,
                      double gpu_memory_gb, int *tp, int *pp, int *gbs);
 
+/* A searched list of sizes, for nemo_finetune_mp. */
+struct nemo_list {
+	const int *v;
+	int n;
+};
+
+/*
+ * NeMo's model-parallel bounds for fine-tuning, where the size lists are
+ * the user's and no table applies: the product of the lists' smallest
+ * values, and the smaller of the product of their largest and the GPU
+ * count.  Products are taken without overflow (the minimum saturates at
+ * INT_MAX); an empty list counts as {1}.
+ */
+void nemo_finetune_mp(const struct nemo_list *lists, int nlists, int gpus,
+                      int *min_mp, int *max_mp);
+
 #endif

@@ -68,10 +68,24 @@ base_defaults(const struct plan *p, struct layout *l, int tp, int pp,
 	l->cp = l->ep = l->vp = l->mbs = 1;
 	l->gbs = gbs;
 	l->recompute = (enum recompute)p->spec.recompute.v[0];
-	l->sequence_parallel = tp > 1;
-	l->distributed_optimizer = true;
-	l->attention = ATTN_FLASH;
+	plan_search_switches(&p->campaign, l);
 	campaign_default_switches(&p->campaign, l);
+}
+
+void
+plan_search_switches(const struct campaign *c, struct layout *l)
+{
+	const struct search_space *s = &c->search;
+	bool sp = l->tp > 1;
+
+	/* A search that holds only the other value overrides the default. */
+	if (s->sequence_parallel && !(s->sequence_parallel & BIT(sp)))
+		sp = !sp;
+	l->sequence_parallel = sp && l->tp > 1;
+	l->distributed_optimizer = s->distributed_optimizer == 0 ||
+	                           (s->distributed_optimizer & BIT(1));
+	l->attention = s->attention == 0 || (s->attention & BIT(ATTN_FLASH))
+	               ? ATTN_FLASH : ATTN_UNFUSED;
 }
 
 /*

@@ -47,6 +47,16 @@ int plan_build(struct plan *p, const struct plan_opts *o, const char *path,
                const struct str_list *settings);
 void plan_release(struct plan *p);
 
+/*
+ * Sequence parallelism, the distributed optimizer and the attention of l
+ * as campaign c searches them, for l's tp: each its default when the
+ * search holds it, else the value searched (search.sequence_parallel
+ * "auto" or unset: on when tp > 1; never on with tp 1).  The base and
+ * `estimate` take them from here so that neither shows what the
+ * campaign does not search.
+ */
+void plan_search_switches(const struct campaign *c, struct layout *l);
+
 /* JSON of the grid statistics ("examined", "invalid", ...). */
 void plan_stats_json(struct json *j, const struct plan *p);
 /* JSON object of one candidate (memory breakdown included). */

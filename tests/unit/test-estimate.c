@@ -628,10 +628,31 @@ test_megatron_weak_scaling(void)
 	CU_ASSERT(sum / n < 0.17);
 }
 
+/*
+ * The vocabulary is padded to a multiple of 128*tp: with tp = 2^25 (a
+ * layout no check has seen yet) the multiple wrapped an int to 0 and
+ * the padding divided by it (SIGFPE).  The padded vocabulary is now one
+ * multiple, 2^32 rows: 2^7 of them on each of the 2^25 tp ranks.
+ */
+static void
+test_huge_tp_vocab_padding(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1 << 25, 1, 1, 1, 8);
+	struct estimate e;
+
+	estimate_layout(&w, &l, &e);
+	CU_ASSERT(isfinite(e.params_per_gpu));
+	CU_ASSERT(e.params_per_gpu >= 128.0 * m.hidden_size);
+}
+
 static const struct harness_test estimate_tests[] = {
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
+	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",
 	  test_memory_llama3_tp4_pp2_full },
 	{ "memory moves the right way", test_memory_directions },

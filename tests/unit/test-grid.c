@@ -541,6 +541,69 @@ test_finetune_needs_lists(void)
 	campaign_release(&c);
 }
 
+/*
+ * NeMo fine-tuning bounds the model-parallel size by the lists, not by
+ * the pretraining table (notes: NeMo auto configurator, section 3):
+ * min = 2*1*1, max = min(4*4*2, 64 GPUs).  The table's row for 8 B
+ * would give other bounds; the campaign's built-in 64 does not narrow.
+ */
+static void
+test_finetune_nemo_mp_bounds(void)
+{
+	static const int tp[] = { 4, 2 }, pp[] = { 1, 2, 4 }, cp[] = { 1, 2 };
+	struct campaign c;
+	struct grid_spec spec;
+	struct strbuf notes = STRBUF_INIT;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.nodes = 8;
+	c.mode = MODE_FINETUNE;
+	c.search.heuristics = HEUR_NEMO;
+	set_list(&c.search.tp, 2, tp);
+	set_list(&c.search.pp, 3, pp);
+	set_list(&c.search.cp, 2, cp);
+	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
+	CU_ASSERT_EQUAL(spec.min_mp, 2);
+	CU_ASSERT_EQUAL(spec.max_mp, 32);
+	/* Capped at the GPU count: 4*4*2 = 32 > 16. */
+	c.nodes = 2;
+	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
+	CU_ASSERT_EQUAL(spec.min_mp, 2);
+	CU_ASSERT_EQUAL(spec.max_mp, 16);
+	/* Pretraining keeps the table's bounds. */
+	c.nodes = 8;
+	c.mode = MODE_PRETRAIN;
+	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
+	CU_ASSERT(spec.min_mp != 2 || spec.max_mp != 32);
+	strbuf_release(&notes);
+	campaign_release(&c);
+}
+
+/* tp = pp = 65536 in a campaign: the product wrapped an int to 0 and
+ * the grid divided the GPU count by it (SIGFPE). */
+static void
+test_huge_sizes_counted_invalid(void)
+{
+	static const int huge[] = { 65536 }, one[] = { 1 };
+	struct campaign c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	set_list(&c.search.tp, 1, huge);
+	set_list(&c.search.pp, 1, huge);
+	set_list(&c.search.mbs, 1, one);
+	run(&c, 10, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.n, 0);
+	CU_ASSERT_EQUAL(res.stats.examined, 1);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_WORLD], 1);
+	grid_result_release(&res);
+	campaign_release(&c);
+}
+
 static const struct harness_test grid_tests[] = {
 	{ "counts worked by hand", test_counts_by_hand },
 	{ "ranked, unique names", test_ranked_and_named },
@@ -548,6 +611,9 @@ static const struct harness_test grid_tests[] = {
 	{ "auto vp and rule totals", test_auto_vp_and_rule_totals },
 	{ "base marked or added", test_base_added },
 	{ "finetune needs tp and pp lists", test_finetune_needs_lists },
+	{ "finetune nemo model-parallel bounds",
+	  test_finetune_nemo_mp_bounds },
+	{ "huge sizes counted invalid", test_huge_sizes_counted_invalid },
 	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
 	{ "bubble control", test_bubble_control },
 	{ "unbalance control", test_unbalance_control },

@@ -4,6 +4,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "harness.h"
@@ -543,8 +544,44 @@ test_switch_cells_malformed(void)
 	                       "account_for_loss_in_pipeline_split");
 }
 
+/*
+ * Sizes a campaign or a flag allows (65536 each) whose products do not
+ * fit an int: tp*pp wrapped to 0 and the world rule divided by it
+ * (SIGFPE); pp*vp, ep*etp and mbs*dp wrapped the same way.
+ */
+static void
+test_huge_sizes_do_not_wrap(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 1, 8192);
+	CU_ASSERT_EQUAL(check(&f, base(65536, 65536, 1, 1, 64)), RULE_WORLD);
+	CU_ASSERT_EQUAL(check(&f, base(65536, 65536, 65536, 1, 64)),
+	                RULE_WORLD);
+	CU_ASSERT_EQUAL(check(&f, base(2147483647, 2147483647, 2147483647,
+	                               1, 64)), RULE_WORLD);
+	/* pp 2, vp 2^31 - 1: the product overflows an int. */
+	l = base(1, 2, 1, 1, 64);
+	l.vp = 2147483647;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	l = base(1, 2, 1, 1, 64);
+	l.vp = 65536;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	/* mbs * dp = 2^30 * 8 overflows an int. */
+	CU_ASSERT_EQUAL(check(&f, base(1, 1, 1, 1 << 30, 64)), RULE_BATCH);
+	CU_ASSERT_EQUAL(layout_mul(65536, 65536), 4294967296LL);
+	CU_ASSERT_EQUAL(layout_mul(LLONG_MAX / 2, 3), LLONG_MAX);
+	/* Never 0, which the rules would divide by. */
+	CU_ASSERT_EQUAL(layout_mul(0, 8), LLONG_MAX);
+	CU_ASSERT_EQUAL(layout_mul(8, -1), LLONG_MAX);
+	l = base(65536, 65536, 65536, 1, 64);
+	CU_ASSERT_EQUAL(layout_model_parallel(&l), 281474976710656LL);
+}
+
 static const struct harness_test layout_tests[] = {
 	{ "valid layout derives dp", test_valid_layout_derives_dp },
+	{ "huge sizes do not wrap", test_huge_sizes_do_not_wrap },
 	{ "world size rule (integer)", test_world_rule },
 	{ "heads and query groups", test_heads_and_groups },
 	{ "layers and virtual pipeline", test_layers_and_vp },

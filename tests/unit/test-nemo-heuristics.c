@@ -421,6 +421,31 @@ test_base_config_gpt_only(void)
 	                                 &gbs), -1);
 }
 
+/* Fine-tuning bounds: products of the lists' minima and maxima, the
+ * maximum capped at the GPU count, no overflow with huge lists. */
+static void
+test_finetune_mp(void)
+{
+	static const int tp[] = { 8, 2, 4 }, pp[] = { 2, 1 }, cp[] = { 1 };
+	static const int huge[] = { 65536 };
+	struct nemo_list lists[] = { { tp, 3 }, { pp, 2 }, { cp, 1 } };
+	struct nemo_list big[] = { { huge, 1 }, { huge, 1 }, { huge, 1 } };
+	int lo, hi;
+
+	nemo_finetune_mp(lists, 3, 64, &lo, &hi);
+	CU_ASSERT_EQUAL(lo, 2);
+	CU_ASSERT_EQUAL(hi, 16);
+	nemo_finetune_mp(lists, 3, 8, &lo, &hi);
+	CU_ASSERT_EQUAL(lo, 2);
+	CU_ASSERT_EQUAL(hi, 8);
+	nemo_finetune_mp(lists, 0, 8, &lo, &hi);
+	CU_ASSERT_EQUAL(lo, 1);
+	CU_ASSERT_EQUAL(hi, 1);
+	nemo_finetune_mp(big, 3, 6400000, &lo, &hi);
+	CU_ASSERT_EQUAL(lo, 2147483647);
+	CU_ASSERT_EQUAL(hi, 6400000);
+}
+
 static const struct harness_test search_tests[] = {
 	{ "GPT 7 B at 8192 on 80 GB", test_gpt_7b_seq8192 },
 	{ "GPT 20 B at 4096 on 80 GB", test_gpt_20b_seq4096 },
@@ -434,6 +459,7 @@ static const struct harness_test search_tests[] = {
 	{ "T5 rows and valid PP", test_t5_rows },
 	{ "BERT rows with literal PP", test_bert_rows },
 	{ "bad input refused", test_bad_input_refused },
+	{ "fine-tuning model-parallel bounds", test_finetune_mp },
 	{ NULL, NULL },
 };
 

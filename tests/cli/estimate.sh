@@ -1,0 +1,176 @@
+#!/bin/sh
+# estimate.sh - `paratune estimate`: where each value of the layout comes
+# from (flag, planned candidate, base, campaign search list, default),
+# values left out kept valid with those given, planned candidates by rank
+# and name, and sizes whose products overflowed an int.  Runs the build
+# tree's binary; no Slurm needed.  Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+: "${PARATUNE_TEMPLATES:=$SRC/templates}"
+export PARATUNE_TEMPLATES
+export PARATUNE_SITE_CONF=/dev/null
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+# expect DESC STATUS CMD...: CMD exits with STATUS.
+expect() {
+	d=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$d"; else
+		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
+}
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi
+}
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else ko "$1 (got '$2', wanted '$3')"; fi
+}
+jget() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): d = d[int(k)] if k.isdigit() else d[k]
+print(d)' "$T/out" "$1" 2>/dev/null
+}
+# csv RANK COLUMN: a field of candidates.csv's row of that rank.
+csv() {
+	python3 -c 'import csv,sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["rank"] == sys.argv[2]: print(r[sys.argv[3]])' \
+		"$T/dir/candidates.csv" "$1" "$2"
+}
+
+DEMO=$SRC/etc/campaigns/demo.conf
+# The campaign searches sequence parallelism, the distributed optimizer
+# and attention with one value each, none of them the default.
+OFF="-s search.sequence_parallel=[false] -s search.distributed_optimizer=[false]"
+OFF="$OFF -s search.attention=[\"unfused\"]"
+
+# ---- the campaign's own switches ----------------------------------------
+# shellcheck disable=SC2086
+expect "estimate the base of a campaign searching sp, distopt, attention" \
+	0 "$PT" estimate "$DEMO" $OFF --format json
+same "... base without sequence parallelism" \
+	"$(jget layout.sequence_parallel)" False
+same "... base without the distributed optimizer" \
+	"$(jget layout.distributed_optimizer)" False
+same "... base with unfused attention" "$(jget layout.attention)" unfused
+same "... every value from the base" "$(jget sources.tp)" base
+has "... and why it is the base" '"base_source"' "$T/out"
+# shellcheck disable=SC2086
+expect "estimate --tp 2 of the same campaign" 0 "$PT" estimate "$DEMO" \
+	$OFF --tp 2 --format json
+same "... sequence parallelism as searched" \
+	"$(jget layout.sequence_parallel)" False
+same "... the distributed optimizer as searched" \
+	"$(jget layout.distributed_optimizer)" False
+same "... attention as searched" "$(jget layout.attention)" unfused
+same "... said to come from the search" \
+	"$(jget sources.distributed_optimizer)" search
+
+# ---- values left out: the campaign's first searched value ---------------
+# A base with pp 4 and vp 2, a search with pp [4, 2, 1] and vp [2, 4].
+VP="-s search.virtual_pipeline=[2,4] -s search.pipeline_parallel=[4,2,1]"
+VP="$VP -s base.pipeline_parallel=4 -s base.virtual_pipeline=2"
+VP="$VP -s base.tensor_parallel=2"
+# shellcheck disable=SC2086
+expect "--pp 1 on a base that interleaves" 0 "$PT" estimate "$DEMO" $VP \
+	--pp 1 --format json
+same "... vp 1: none of the list fits pp 1" "$(jget layout.vp)" 1
+same "... vp said to be the default" "$(jget sources.vp)" default
+same "... pp from the flag" "$(jget sources.pp)" flag
+same "... tp from the search list, not the base" "$(jget layout.tp)" 1
+same "... tp said to come from the search" "$(jget sources.tp)" search
+same "... etp as tp, the default" "$(jget sources.etp)" default
+same "... recompute from the search list" "$(jget sources.recompute)" search
+# shellcheck disable=SC2086
+expect "--pp 2: the first vp of the list that fits" 0 "$PT" estimate \
+	"$DEMO" $VP --pp 2 --format json
+same "... vp 2" "$(jget layout.vp)" 2
+same "... from the search" "$(jget sources.vp)" search
+# shellcheck disable=SC2086
+expect "--pp 2 --vp 1: a named vp is kept" 0 "$PT" estimate "$DEMO" $VP \
+	--pp 2 --vp 1 --format json
+same "... vp 1 from the flag" "$(jget layout.vp)/$(jget sources.vp)" 1/flag
+expect "the table says where values came from" 0 "$PT" estimate "$DEMO" \
+	--pp 2
+has "... a from line for the flag" "^  from         flag: pp$" "$T/out"
+has "... a line for the search" "^ *campaign search list: tp cp vp" "$T/out"
+has "... a line for the defaults" "^ *default: ep etp" "$T/out"
+expect "the base's table names its source" 0 "$PT" estimate "$DEMO"
+has "... base configuration and why" \
+	"^  from         base configuration (NeMo's" "$T/out"
+
+# ---- planned candidates ----------------------------------------------------
+expect "plan a campaign directory" 0 "$PT" plan "$DEMO" -o "$T/dir"
+expect "estimate --rank 3" 0 "$PT" estimate "$T/dir" --rank 3 --format json
+same "... the rank" "$(jget rank)" 3
+same "... the planned name" "$(jget name)" "$(csv 3 name)"
+same "... the planned layout" \
+	"$(jget layout.tp) $(jget layout.pp) $(jget layout.mbs)" \
+	"$(csv 3 tp) $(csv 3 pp) $(csv 3 mbs)"
+same "... the planned step time" \
+	"$(python3 -c "print('%.4f' % $(jget pred_step_s))")" \
+	"$(csv 3 pred_step_s)"
+same "... every value from the plan" "$(jget sources.vp)" plan
+NAME5=$(csv 5 name)
+expect "estimate --name" 0 "$PT" estimate "$T/dir" --name "$NAME5" \
+	--format json
+same "... finds rank 5" "$(jget rank)" 5
+expect "estimate DIR: the planned base" 0 "$PT" estimate "$T/dir" \
+	--format json
+same "... is the base row" "$(csv "$(jget rank)" base)" 1
+expect "estimate --rank 2 --mbs 4: a flag changes what it names" 0 \
+	"$PT" estimate "$T/dir" --rank 2 --mbs 4 --format json
+same "... mbs from the flag" "$(jget layout.mbs)/$(jget sources.mbs)" 4/flag
+same "... tp from the plan" "$(jget layout.tp)/$(jget sources.tp)" \
+	"$(csv 2 tp)/plan"
+expect "estimate --rank 3, table" 0 "$PT" estimate "$T/dir" --rank 3
+has "... planned candidate with its rank" \
+	"^  from         planned candidate (rank 3): tp" "$T/out"
+expect "an unknown rank is a data error" 65 "$PT" estimate "$T/dir" \
+	--rank 999
+has "... naming the directory" "rank 999 in '$T/dir'" "$T/err"
+expect "an unknown name is a data error" 65 "$PT" estimate "$T/dir" \
+	--name no_such_candidate
+has "... naming the directory" "'no_such_candidate' in '$T/dir'" "$T/err"
+expect "--rank with --name is a usage error" 64 "$PT" estimate "$T/dir" \
+	--rank 1 --name "$NAME5"
+expect "--rank with a campaign file is a usage error" 64 "$PT" estimate \
+	"$DEMO" --rank 1
+expect "--rank with no such directory is a data error" 65 "$PT" estimate \
+	"$T/none" --rank 1
+mkdir "$T/empty"
+expect "a directory without campaign.conf is a data error" 65 "$PT" \
+	estimate "$T/empty" --rank 1
+has "... naming the file" "$T/empty/campaign.conf" "$T/err"
+
+# ---- sizes whose products overflowed an int ------------------------------
+HUGE="-s search.tensor_parallel=[65536] -s search.pipeline_parallel=[65536]"
+# shellcheck disable=SC2086
+expect "a campaign with tp = pp = 65536 plans (no SIGFPE)" 0 "$PT" plan \
+	"$DEMO" $HUGE -o "$T/huge"
+has "... every combination invalid by the world rule" \
+	"tp\*pp\*cp must divide the GPU count" "$T/out"
+# shellcheck disable=SC2086
+expect "... and estimates its base" 0 "$PT" estimate "$DEMO" $HUGE
+expect "--tp 65536 --pp 65536 is an invalid layout" 64 "$PT" estimate \
+	"$DEMO" --tp 65536 --pp 65536
+has "... by the world rule" "tp\*pp\*cp must divide" "$T/err"
+expect "--pp 2 --vp 65536 is an invalid layout" 64 "$PT" estimate \
+	"$DEMO" --pp 2 --vp 65536
+expect "--tp 100000 is refused" 64 "$PT" estimate "$DEMO" --tp 100000
+has "... naming the option" "^error: --tp 100000 is out of range" "$T/err"
+expect "--mbs 2147483647 is refused" 64 "$PT" estimate "$DEMO" \
+	--mbs 2147483647
+has "... naming the option" "^error: --mbs 2147483647 is out of range" \
+	"$T/err"
+expect "--tp -2 is refused" 64 "$PT" estimate "$DEMO" --tp -2
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
