@@ -101,7 +101,7 @@ cleanup:
 }
 
 const struct cmd_entry cmd_config_entry = {
-	"config", NULL, "[CAMPAIGN] [--set KEY=VALUE]... [--format FMT]",
+	"config", NULL, "[CAMPAIGN]",
 	"print the merged configuration with the origin of every value",
 	cmd_config_exec,
 };

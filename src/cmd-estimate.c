@@ -886,9 +886,7 @@ cleanup:
 }
 
 const struct cmd_entry cmd_estimate_entry = {
-	"estimate", NULL, "CAMPAIGN|DIR [--rank N | --name NAME] [--tp N] "
-	"[--pp N] [--cp N] [--ep N] [--vp N] [--mbs N] [--gbs N] "
-	"[--recompute KIND] [--switch NAME=VALUE]...",
+	"estimate", NULL, "CAMPAIGN|DIR",
 	"memory breakdown and predicted speed of the base, a planned "
 	"candidate or a given layout",
 	cmd_estimate_exec,

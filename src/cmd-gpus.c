@@ -119,7 +119,7 @@ cmd_gpus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_gpus_entry = {
-	"gpus", NULL, "[--format table|json]",
+	"gpus", NULL, NULL,
 	"list the GPU catalog: memory, peak TFLOPS, NVLink and network",
 	cmd_gpus_exec,
 };

@@ -131,7 +131,7 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_list_entry = {
-	"list", NULL, "DIR [--format table|json]",
+	"list", NULL, "DIR",
 	"the candidates of a campaign with memory status and predicted rank",
 	cmd_list_exec,
 };

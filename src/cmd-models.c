@@ -167,7 +167,7 @@ cmd_models_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_models_entry = {
-	"models", NULL, "[--format table|json]",
+	"models", NULL, NULL,
 	"list the preset architectures and their parameter counts",
 	cmd_models_exec,
 };

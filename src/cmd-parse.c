@@ -230,8 +230,7 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_parse_entry = {
-	"parse", NULL, "LOG... [--format table|json] [--skip-steps N] "
-	"[--min-steps N]",
+	"parse", NULL, "LOG...",
 	"read training logs: format, steps, step time, failure and evidence",
 	cmd_parse_exec,
 };

@@ -100,7 +100,7 @@ cleanup:
 
 const struct cmd_entry cmd_plan_entry = {
 	"plan", NULL,
-	"CAMPAIGN [-o DIR] [--force] [--set KEY=VALUE]... [--progress]",
+	"CAMPAIGN",
 	"expand, estimate and rank the candidates into a campaign directory",
 	cmd_plan_exec,
 };

@@ -182,8 +182,7 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_results_entry = {
-	"results", NULL, "DIR [--top N] [--cost-per-gpu-hour X] "
-	"[--currency SYMBOL] [--format table|csv|json]",
+	"results", NULL, "DIR",
 	"what the campaign measured: best configuration, speed-up, cost, "
 	"failures",
 	cmd_results_exec,

@@ -231,8 +231,7 @@ cmd_size_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_size_entry = {
-	"size", NULL, "--gpus N [--tflops F] [--tokens T] (--days D | "
-	"--params B) [--family F] [--vocab V] [--seq S] [--format FMT]",
+	"size", NULL, NULL,
 	"NeMo's model size for a time budget, or training days for a size",
 	cmd_size_exec,
 };

@@ -194,7 +194,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_status_entry = {
-	"status", NULL, "DIR [--watch] [--interval SECONDS]",
+	"status", NULL, "DIR",
 	"where each candidate of a campaign stands",
 	cmd_status_exec,
 };

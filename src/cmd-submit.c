@@ -275,8 +275,7 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", NULL, "DIR [--top N] [--include-unsafe] [--sequential] "
-	"[--dry-run] [--yes]",
+	"submit", NULL, "DIR",
 	"select candidates and submit them to Slurm",
 	cmd_submit_exec,
 };

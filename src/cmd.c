@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "strbuf.h"
 #include "strlist.h"
 #include "error.h"
 #include "util.h"
@@ -61,10 +62,41 @@ cmd_find(const char *name, bool *ambiguous)
 }
 
 void
+cmd_synopsis(struct strbuf *sb, const struct cmd_entry *entry,
+             const struct option *opts)
+{
+	strbuf_addf(sb, "usage: paratune %s", entry->name);
+	if (entry->args)
+		strbuf_addf(sb, " %s", entry->args);
+	for (const struct option *o = opts; o->type != OPT_END; o++) {
+		strbuf_addstr(sb, " [");
+		if (o->short_name)
+			strbuf_addf(sb, "-%c|", o->short_name);
+		strbuf_addf(sb, "--%s", o->long_name);
+		if (o->argh)
+			strbuf_addf(sb, " %s", o->argh);
+		strbuf_addch(sb, ']');
+		if (o->type == OPT_STRINGS)
+			strbuf_addstr(sb, "...");
+	}
+}
+
+/* The synopsis to f, as usage errors end. */
+static void
+print_synopsis(FILE *f, const struct cmd_entry *entry,
+               const struct option *opts)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	cmd_synopsis(&sb, entry, opts);
+	fprintf(f, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+void
 cmd_usage(FILE *f, const struct cmd_entry *entry, const struct option *opts)
 {
-	fprintf(f, "usage: paratune %s%s%s\n", entry->name,
-	        entry->args ? " " : "", entry->args ? entry->args : "");
+	print_synopsis(f, entry, opts);
 	fprintf(f, "\n%s\n\n", entry->summary);
 	for (const struct option *o = opts; o->type != OPT_END; o++) {
 		char left[64];
@@ -82,6 +114,11 @@ cmd_usage(FILE *f, const struct cmd_entry *entry, const struct option *opts)
 		fprintf(f, "  %-28s %s\n", left, o->help);
 	}
 	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
+	fprintf(f, "\nglobal options, here or before the command:\n"
+	           "  %-28s %s\n  %-28s %s\n  %-28s %s\n",
+	           "    --site FILE", "site configuration file",
+	           "-q, --quiet", "print only errors",
+	           "-v, --verbose", "print more detail");
 }
 
 static const struct option *
@@ -101,6 +138,48 @@ find_short(const struct option *opts, char c)
 		if (o->short_name == c)
 			return o;
 	return NULL;
+}
+
+/*
+ * The global options (--site FILE, -q, -v), which paratune.c reads
+ * before the command and every command reads after it too, unless it
+ * has an option of the same name.  1 or 2 words used, 0 when a is none.
+ */
+static int
+parse_global(struct cmd_ctx *ctx, const char *a, const char *next)
+{
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		ctx->verbosity = -1;
+		return 1;
+	}
+	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+		ctx->verbosity = 1;
+		return 1;
+	}
+	if (!strncmp(a, "--site=", 7)) {
+		ctx->site_path = a + 7;
+		return 1;
+	}
+	if (!strcmp(a, "--site")) {
+		if (next == NULL)
+			return error("option '--site' needs a value");
+		ctx->site_path = next;
+		return 2;
+	}
+	return 0;
+}
+
+/* Whether the word a names one of the command's own options, which a
+ * global option of the same name does not shadow. */
+static bool
+own_option(const struct option *opts, const char *a)
+{
+	size_t len;
+
+	if (a[1] != '-')
+		return a[2] == '\0' && find_short(opts, a[1]) != NULL;
+	len = strcspn(a + 2, "=");
+	return find_long(opts, a + 2, len) != NULL;
 }
 
 /* Store one option's value; returns 0 or -1 after an error message. */
@@ -224,11 +303,13 @@ cmd_parse_options(struct cmd_ctx *ctx, const struct cmd_entry *entry,
 			cmd_usage(ctx->out, entry, opts);
 			return CMD_HELP;
 		}
-		used = a[1] == '-' ? parse_long(ctx, opts, argc, argv, i)
-		                   : parse_short(ctx, opts, argc, argv, i);
+		used = own_option(opts, a) ? 0
+		       : parse_global(ctx, a, i + 1 < argc ? argv[i + 1] : NULL);
+		if (used == 0)
+			used = a[1] == '-' ? parse_long(ctx, opts, argc, argv, i)
+			                   : parse_short(ctx, opts, argc, argv, i);
 		if (used < 0) {
-			fprintf(stderr, "usage: paratune %s %s\n", entry->name,
-			        entry->args ? entry->args : "");
+			print_synopsis(stderr, entry, opts);
 			return -1;
 		}
 		i += used;
@@ -254,8 +335,7 @@ cmd_parse_args(struct cmd_ctx *ctx, const struct cmd_entry *entry,
 	if (n < min_args || (max_args >= 0 && n > max_args)) {
 		error("'%s' takes %s", entry->name,
 		      entry->args ? entry->args : "no arguments");
-		fprintf(stderr, "usage: paratune %s %s\n", entry->name,
-		        entry->args ? entry->args : "");
+		print_synopsis(stderr, entry, opts);
 		*status = EXIT_USAGE;
 		return -1;
 	}

@@ -78,6 +78,11 @@ int cmd_parse_options(struct cmd_ctx *ctx, const struct cmd_entry *entry,
 /* Print "usage: ..." and the option list to f. */
 void cmd_usage(FILE *f, const struct cmd_entry *entry,
                const struct option *opts);
+/* "usage: paratune NAME ARGS [--opt ARG]...", generated from the option
+ * table, so that it names every option the command takes. */
+struct strbuf;
+void cmd_synopsis(struct strbuf *sb, const struct cmd_entry *entry,
+                  const struct option *opts);
 
 /*
  * The common ending of a command's option parsing: returns -1 when the

@@ -171,10 +171,26 @@ expect "unknown option" 64 "$PT" plan --frobnicate "$CAMPAIGN"
 expect "missing argument" 64 "$PT" plan
 expect "ambiguous prefix" 64 "$PT" s
 expect "unique prefix" 0 "$PT" mod
+expect "global options after the command" 0 "$PT" models --format json -q
+expect "--site after the command" 78 "$PT" config --site "$T/none.conf"
+has "names the site file" "none.conf" "$T/err"
+expect "-v after the command" 0 \
+	"$PT" models -v
 
-# Every command's --help, and every long option in the man page.
-for c in models gpus size estimate plan list submit status resume cancel \
-	parse config; do
+# Every command paratune --help lists: its --help, its usage line naming
+# every option the command takes, and every long option in the man page.
+cmds=$("$PT" --help | awk '/^commands:/ { on = 1; next }
+	on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
+[ "$(echo "$cmds" | wc -w)" -ge 13 ] && ok "paratune --help lists the commands" ||
+	ko "paratune --help lists the commands ($cmds)"
+for c in $cmds; do
+	"$PT" "$c" --help >"$T/help" 2>&1 || { ko "$c --help"; continue; }
+	head -1 "$T/help" | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/syn"
+	sed 1d "$T/help" | grep -v -- '--help\|--site\|--quiet\|--verbose' |
+		grep -o -- '^ *\(-., \)\{0,1\}--[a-z][a-z-]*' |
+		grep -o -- '--[a-z-]*' | sort -u >"$T/opts"
+	cmp -s "$T/syn" "$T/opts" && ok "$c: the usage line names every option" ||
+		ko "$c: the usage line names every option ($(cat "$T/syn" | tr '\n' ' ') vs $(cat "$T/opts" | tr '\n' ' '))"
 	"$PT" "$c" --help >"$T/help" 2>&1 || { ko "$c --help"; continue; }
 	missing=""
 	for o in $(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u); do
