@@ -253,6 +253,7 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	if (stat(path, &st) != 0) {
 		if (errno == ENOENT && !must_exist)
 			return 1;
+		ld->missing = errno == ENOENT;
 		return error_errno("cannot read %s '%s'", what, path);
 	}
 	if (S_ISDIR(st.st_mode))
@@ -800,12 +801,14 @@ campaign_load(struct campaign *c, const struct config_sources *src)
 {
 	struct loader ld = { .c = c };
 
+	/* A file named that does not exist is missing input (66), not a
+	 * configuration that is wrong. */
 	if (load_site(&ld, src) != 0 || load_user(&ld, src) != 0)
-		return EXIT_CONFIG;
+		return ld.missing ? EXIT_NOINPUT : EXIT_CONFIG;
 	if (src->campaign_path &&
 	    load_file(&ld, LAYER_CAMPAIGN, src->campaign_path, true,
 	              "campaign file") != 0)
-		return EXIT_CONFIG;
+		return ld.missing ? EXIT_NOINPUT : EXIT_CONFIG;
 	if (load_settings(&ld, src) != 0 || finish(c, src) != 0)
 		return EXIT_CONFIG;
 	return 0;

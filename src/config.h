@@ -204,8 +204,9 @@ void campaign_release(struct campaign *c);
 /*
  * Read every layer, validate, resolve the model and the GPU.  c must have
  * been set up with campaign_init; release it afterwards even on error.
- * On error print "error: FILE:LINE: ..." and return EXIT_CONFIG (78); 0 on
- * success.  With a campaign file, name, model and gpu are required.
+ * On error print "error: FILE:LINE: ..." and return EXIT_CONFIG (78), or
+ * EXIT_NOINPUT (66) when a file named (the campaign, --site) does not
+ * exist; 0 on success.  With a campaign file, name, model and gpu are required.
  */
 int campaign_load(struct campaign *c, const struct config_sources *src);
 
@@ -213,7 +214,8 @@ int campaign_load(struct campaign *c, const struct config_sources *src);
  * campaign_init, then campaign_load as every command does it: the site
  * file site_path (--site; NULL: the usual one), the user config, the
  * campaign at path (NULL: none) and the --set KEY=VALUE settings (NULL:
- * none).  0 or EXIT_CONFIG; release c afterwards either way.
+ * none).  0, EXIT_CONFIG or EXIT_NOINPUT; release c afterwards either
+ * way.
  */
 int campaign_load_for(struct campaign *c, const char *site_path,
                       const char *path, const struct str_list *settings);

@@ -8,20 +8,27 @@
 #ifndef PARATUNE_ERROR_H
 #define PARATUNE_ERROR_H
 
-/* Exit codes, after sysexits.h; documented in paratune(1). */
+/*
+ * Exit codes, after sysexits.h: the one table of paratune(1) and the
+ * README, and every command returns only these (tests/cli/exit-codes.sh
+ * runs each command against each class).
+ */
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_FAILURE_ = 1,   /* a command ran and reports a failure */
-	EXIT_USAGE = 64,     /* bad command line */
-	EXIT_DATAERR = 65,   /* broken campaign directory or input data */
-	EXIT_NOINPUT = 66,   /* a named input file does not exist */
-	EXIT_UNAVAILABLE = 69,
-	EXIT_SOFTWARE = 70,  /* an internal error */
-	EXIT_CANTCREAT = 73, /* an output file cannot be created */
-	EXIT_IOERR = 74,
-	EXIT_TEMPFAIL = 75,  /* try again later (controller down) */
-	EXIT_NOPERM = 77,    /* not the campaign directory's owner */
-	EXIT_CONFIG = 78,    /* configuration error */
+	EXIT_USAGE = 64,       /* bad command line, or --yes needed */
+	EXIT_DATAERR = 65,     /* a campaign directory, log or file that is
+	                          there but damaged or edited */
+	EXIT_NOINPUT = 66,     /* a file or directory named does not exist,
+	                          or is not a campaign directory */
+	EXIT_UNAVAILABLE = 69, /* Slurm answered and refused: every
+	                          submission rejected, a cancel refused */
+	EXIT_SOFTWARE = 70,    /* an internal error */
+	EXIT_CANTCREAT = 73,   /* an output cannot be created */
+	EXIT_IOERR = 74,       /* the state or journal cannot be written */
+	EXIT_TEMPFAIL = 75,    /* Slurm cannot be reached, or has no
+	                          configuration here: run again later */
+	EXIT_NOPERM = 77,      /* the campaign directory is another user's */
+	EXIT_CONFIG = 78,      /* configuration: file, line and key named */
 };
 
 /* Print "error: ..." to stderr; returns -1 so callers can return it. */

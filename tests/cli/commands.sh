@@ -172,7 +172,7 @@ expect "missing argument" 64 "$PT" plan
 expect "ambiguous prefix" 64 "$PT" s
 expect "unique prefix" 0 "$PT" mod
 expect "global options after the command" 0 "$PT" models --format json -q
-expect "--site after the command" 78 "$PT" config --site "$T/none.conf"
+expect "--site after the command" 66 "$PT" config --site "$T/none.conf"
 has "names the site file" "none.conf" "$T/err"
 expect "-v after the command" 0 \
 	"$PT" models -v

@@ -428,15 +428,16 @@ test_site_file_lookup(void)
 	char *missing = xasprintf("%s/no-such-site.conf", dir);
 	struct load l;
 
-	/* Named explicitly, by environment or --site, it must exist. */
+	/* Named explicitly, by environment or --site, it must exist: one
+	 * that does not is missing input. */
 	setenv("PARATUNE_SITE_CONF", missing, 1);
-	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL, NULL, 0), EXIT_CONFIG);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL, NULL, 0), EXIT_NOINPUT);
 	CU_ASSERT(strstr(l.err, "no-such-site.conf") != NULL);
 	load_release(&l);
 	setenv("PARATUNE_SITE_CONF", "", 1);
 	memset(&l, 0, sizeof l);
 	l.src.site_path = missing;
-	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_NOINPUT);
 	CU_ASSERT(strstr(l.err, "no-such-site.conf") != NULL);
 	load_release(&l);
 	/* /dev/null is an empty site file. */
@@ -628,7 +629,7 @@ test_syntax_error_and_missing_file(void)
 	             "camp.conf:4: syntax error", NULL });
 	memset(&l, 0, sizeof l);
 	l.src.campaign_path = "/nonexistent/campaign.conf";
-	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_NOINPUT);
 	CU_ASSERT(strstr(l.err, "cannot read campaign file "
 	                 "'/nonexistent/campaign.conf'") != NULL);
 	load_release(&l);
