@@ -3,9 +3,13 @@
  *
  * Layers, lowest first: built-in defaults, the site config, the user
  * config, the campaign file, command-line settings.  Every key is declared
- * once in a registry (config.c) that drives parsing, type and range
- * checks, "did you mean" suggestions, site locks, and `paratune config`.
- * Each value remembers the file and line it came from.
+ * once in a registry (config-registry.c) that drives parsing
+ * (config.c, config-values.c), type and range checks, "did you mean"
+ * suggestions, site locks and caps, and `paratune config`
+ * (config-visit.c, config-write.c).  Each value remembers the file and
+ * line it came from.  A campaign directory reads its frozen copy through
+ * the store (store.h), under the current site file for submit and
+ * resume.
  */
 #ifndef PARATUNE_CONFIG_H
 #define PARATUNE_CONFIG_H

@@ -31,7 +31,11 @@ enum exit_code {
 	EXIT_CONFIG = 78,      /* configuration: file, line and key named */
 };
 
-/* Print "error: ..." to stderr; returns -1 so callers can return it. */
+/*
+ * Print "error: ..." to stderr as one write, control characters and
+ * invalid UTF-8 of what it quotes escaped (safe-text.h); returns -1 so
+ * callers can return it.
+ */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* error() with ": <strerror(errno)>" appended. */
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -13,7 +13,7 @@
 /* ---- step time ----------------------------------------------------------- */
 
 /*
- * Efficiency constants [CAL].  Large BF16 GEMMs in cuBLAS/Transformer
+ * Efficiency constants [CAL] (hand-set; see estimate.c).  Large BF16 GEMMs in cuBLAS/Transformer
  * Engine reach about 70-75 % of the H100's dense peak; narrow per-GPU
  * GEMMs (small h/tp) and short micro-batches lose more to tile
  * quantisation and kernel tails, modelled as saturating curves.  Fused
@@ -24,37 +24,21 @@
  * blocks (MXFP8's 1x32) cost more than tensor-wise scaling but gives no
  * figure, so measurements decide between them.
  */
-#ifndef GEMM_EFF_MAX
 #define GEMM_EFF_MAX 0.75
-#endif
-#ifndef GEMM_WIDTH_HALF
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
-#endif
-#ifndef GEMM_TOKENS_HALF
 #define GEMM_TOKENS_HALF 192.0   /* micro-batch tokens at which eff halves */
-#endif
-#ifndef ATTN_EFF_FLASH
 #define ATTN_EFF_FLASH 0.45
-#endif
-#ifndef ATTN_EFF_UNFUSED
 #define ATTN_EFF_UNFUSED 0.20
-#endif
 /*
  * Memory-bound work per token and layer (norms, residual adds,
  * activation functions, rotary embeddings, dropout, bias adds; forward
  * and backward), in bytes of HBM traffic per hidden and per FFN column.
  */
-#ifndef ELEMWISE_BYTES_PER_H
 #define ELEMWISE_BYTES_PER_H 160.0
-#endif
-#ifndef ELEMWISE_BYTES_PER_F
 #define ELEMWISE_BYTES_PER_F 10.0
-#endif
 /* Launch and framework overhead per layer and micro-batch (eager
  * PyTorch without CUDA graphs issues ~40 kernels per layer). */
-#ifndef LAYER_OVERHEAD_S
 #define LAYER_OVERHEAD_S 150e-6
-#endif
 /*
  * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA
  * graph to eliminate repeated static host code execution"]; on MoE
@@ -75,20 +59,14 @@
  * With tp_comm_overlap the all-gathers hide under their GEMMs and the
  * pipelined GEMM-then-reduce-scatter leaves "a 1x ReduceScatter chunk
  * exposed" of num_splits = 4 [GUIDE]: a quarter. */
-#ifndef TP_EXPOSED
 #define TP_EXPOSED 1.0
-#endif
 #define TP_EXPOSED_OVERLAP 0.25
 /* Share of the last micro-batch's backward (and the first one's
  * forward) that data-parallel communication can hide behind, when its
  * overlap is on. */
-#ifndef DP_OVERLAP
 #define DP_OVERLAP 1.0
-#endif
 /* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw). */
-#ifndef COMM_EFF
 #define COMM_EFF 0.85
-#endif
 /*
  * Host link for activation offloading: PCIe Gen5 x16 moves 64 GB/s each
  * way (PCI-SIG), about 50 GB/s in practice; the catalog has no host-link

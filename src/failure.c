@@ -29,11 +29,23 @@ struct failure_scan {
 	uint32_t min_length;         /* shortest match */
 };
 
-static const char *const failure_names[FAILURE_COUNT] = {
-	"none", "cuda_oom", "host_oom", "timeout", "hung_after_finish",
-	"nccl_timeout", "illegal_memory_access", "nan_loss", "node_fail",
-	"preempted", "cancelled", "exit_nonzero", "unknown",
+static const char *const failure_names[] = {
+	[FAILURE_NONE] = "none",
+	[FAILURE_CUDA_OOM] = "cuda_oom",
+	[FAILURE_HOST_OOM] = "host_oom",
+	[FAILURE_TIMEOUT] = "timeout",
+	[FAILURE_HUNG_AFTER_FINISH] = "hung_after_finish",
+	[FAILURE_NCCL_TIMEOUT] = "nccl_timeout",
+	[FAILURE_ILLEGAL_MEMORY_ACCESS] = "illegal_memory_access",
+	[FAILURE_NAN_LOSS] = "nan_loss",
+	[FAILURE_NODE_FAIL] = "node_fail",
+	[FAILURE_PREEMPTED] = "preempted",
+	[FAILURE_CANCELLED] = "cancelled",
+	[FAILURE_EXIT_NONZERO] = "exit_nonzero",
+	[FAILURE_UNKNOWN] = "unknown",
 };
+_Static_assert(sizeof failure_names / sizeof failure_names[0] ==
+               FAILURE_COUNT, "a name for every failure class");
 
 /* Rules that mark the end of training rather than a failure. */
 #define RULE_FINISHED FAILURE_COUNT
@@ -130,13 +142,29 @@ static const struct failure_rule failure_rules[] = {
 
 #define NRULES ((int)(sizeof(failure_rules) / sizeof(failure_rules[0])))
 
-/* Highest priority first; see failure.h for why. */
-static const enum failure_class failure_priority[] = {
-	FAILURE_NODE_FAIL, FAILURE_PREEMPTED, FAILURE_CUDA_OOM,
-	FAILURE_HOST_OOM, FAILURE_ILLEGAL_MEMORY_ACCESS, FAILURE_NAN_LOSS,
-	FAILURE_NCCL_TIMEOUT, FAILURE_TIMEOUT, FAILURE_HUNG_AFTER_FINISH,
-	FAILURE_EXIT_NONZERO, FAILURE_CANCELLED, FAILURE_UNKNOWN,
+/*
+ * Each class's priority, highest first (see failure.h for why); none is
+ * 0.  Every other class has its own rank: test-logparse checks that
+ * failure_pick returns each one alone, so a class left out here (rank
+ * 0, the same as none) fails the test rather than vanishing.
+ */
+static const int failure_rank[] = {
+	[FAILURE_NONE] = 0,
+	[FAILURE_NODE_FAIL] = 12,
+	[FAILURE_PREEMPTED] = 11,
+	[FAILURE_CUDA_OOM] = 10,
+	[FAILURE_HOST_OOM] = 9,
+	[FAILURE_ILLEGAL_MEMORY_ACCESS] = 8,
+	[FAILURE_NAN_LOSS] = 7,
+	[FAILURE_NCCL_TIMEOUT] = 6,
+	[FAILURE_TIMEOUT] = 5,
+	[FAILURE_HUNG_AFTER_FINISH] = 4,
+	[FAILURE_EXIT_NONZERO] = 3,
+	[FAILURE_CANCELLED] = 2,
+	[FAILURE_UNKNOWN] = 1,
 };
+_Static_assert(sizeof failure_rank / sizeof failure_rank[0] ==
+               FAILURE_COUNT, "a rank for every failure class");
 
 const char *
 failure_class_name(enum failure_class c)
@@ -263,33 +291,21 @@ failure_scan_line(struct failure_scan *fs, const char *s, size_t n,
 enum failure_class
 failure_pick(unsigned seen, bool finished)
 {
-	size_t n = sizeof(failure_priority) / sizeof(failure_priority[0]);
+	enum failure_class best = FAILURE_NONE;
 
-	for (size_t i = 0; i < n; i++) {
-		enum failure_class c = failure_priority[i];
-
-		if (!(seen & FAILURE_BIT(c)))
-			continue;
-		if (c == FAILURE_TIMEOUT && finished)
-			return FAILURE_HUNG_AFTER_FINISH;
-		return c;
-	}
-	return FAILURE_NONE;
+	for (int c = 0; c < FAILURE_COUNT; c++)
+		if ((seen & FAILURE_BIT(c)) && failure_rank[c] > failure_rank[best])
+			best = (enum failure_class)c;
+	return best == FAILURE_TIMEOUT && finished ? FAILURE_HUNG_AFTER_FINISH
+	                                           : best;
 }
 
 /* Whether log class c names a cause that outranks a time limit. */
 static bool
 outranks_timeout(enum failure_class c)
 {
-	size_t n = sizeof(failure_priority) / sizeof(failure_priority[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		if (failure_priority[i] == FAILURE_TIMEOUT)
-			return false;
-		if (failure_priority[i] == c)
-			return true;
-	}
-	return false;
+	return (int)c >= 0 && c < FAILURE_COUNT &&
+	       failure_rank[c] > failure_rank[FAILURE_TIMEOUT];
 }
 
 /* Whether state s is name, or name followed by a space (sacct writes

@@ -137,12 +137,14 @@ gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g)
 }
 
 /* Indexed by enum precision; the spelling of the campaign key. */
-static const char *const precision_names[PREC_COUNT] = {
+static const char *const precision_names[] = {
 	[PREC_FP32] = "fp32",
 	[PREC_FP16] = "fp16",
 	[PREC_BF16] = "bf16",
 	[PREC_FP8] = "fp8",
 };
+_Static_assert(sizeof precision_names / sizeof precision_names[0] ==
+               PREC_COUNT, "a name for every precision");
 
 /* "bf16" and the like; "unknown" out of range. */
 const char *

@@ -293,8 +293,20 @@ layout_cp_a2a_size(const struct workload *w, const struct layout *l)
 
 /* ---- names ------------------------------------------------------------ */
 
-static const char *const recompute_names[] = { "none", "selective", "full" };
-static const char *const recompute_shorts[] = { "none", "sel", "full" };
+static const char *const recompute_names[] = {
+	[RECOMPUTE_NONE] = "none",
+	[RECOMPUTE_SELECTIVE] = "selective",
+	[RECOMPUTE_FULL] = "full",
+};
+static const char *const recompute_shorts[] = {
+	[RECOMPUTE_NONE] = "none",
+	[RECOMPUTE_SELECTIVE] = "sel",
+	[RECOMPUTE_FULL] = "full",
+};
+_Static_assert(sizeof recompute_names / sizeof recompute_names[0] ==
+               RECOMPUTE_FULL + 1, "a name for every recompute kind");
+_Static_assert(sizeof recompute_shorts / sizeof recompute_shorts[0] ==
+               RECOMPUTE_FULL + 1, "a short name for every recompute kind");
 
 const char *
 recompute_name(enum recompute r)

@@ -1,6 +1,9 @@
 /*
- * logparse-int.h - what the line reader (logparse.c) and the record
- * parsers (logparse-formats.c) share.  Not for other modules.
+ * logparse-int.h - what the log reader's own files share: the entry
+ * points (logparse.c), the line reader (logparse-reader.c), the record
+ * parsers (logparse-formats.c) and the number parser (logparse-number.c).
+ * PCRE2's types stay here and in failure.c, behind logparse.h and
+ * failure.h.  Not for other modules (the unit tests aside).
  */
 #ifndef PARATUNE_LOGPARSE_INT_H
 #define PARATUNE_LOGPARSE_INT_H

@@ -1,8 +1,10 @@
 /*
  * slurm.h - paratune's adapter to Slurm.
  *
- * The only file that includes Slurm's headers is slurm.c: the rest of
- * paratune sees these types.  Everything here goes through libslurm
+ * Only slurm.c, slurm-acct.c (accounting) and their private slurm-int.h
+ * include Slurm's headers (scripts/lint and tests/cli/layering.sh check
+ * it): the rest of paratune sees these types, and only the runner calls
+ * these functions.  Everything here goes through libslurm
  * (the controller's RPCs) and libslurmdb (accounting), never through the
  * sbatch/squeue/sacct commands.
  */

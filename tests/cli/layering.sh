@@ -59,5 +59,35 @@ bad=$(grep -l 'pcre2_\|PCRE2_' -- *.h | grep -v '^logparse-int\.h$' |
 [ -z "$bad" ] && ok "no public header names a PCRE2 type" ||
 	ko "PCRE2 types in: $bad"
 
+# Slurm: only its adapter includes its headers; the store and the
+# readers (status, list, results, report) include neither the adapter
+# nor the runner that drives it.
+bad=""
+for f in $(includers 'slurm/[a-z_]*\.h'); do
+	case $f in
+	slurm.c|slurm-acct.c|slurm-int.h) ;;
+	*) bad="$bad $f" ;;
+	esac
+done
+[ -z "$bad" ] && ok "only the Slurm adapter includes Slurm's headers" ||
+	ko "Slurm's headers included by:$bad"
+bad=""
+for f in $( (includers 'runner\.h'; includers 'slurm\.h') | sort -u); do
+	case $f in
+	store*.c|store*.h|results*.c|results.h|report*.c|report.h|\
+	cmd-status.c|cmd-list.c|cmd-results.c|cmd-estimate.c) bad="$bad $f" ;;
+	esac
+done
+[ -z "$bad" ] && ok "the store and its readers include neither runner.h nor slurm.h" ||
+	ko "runner.h or slurm.h included by:$bad"
+# Journal events are written by the store alone.
+bad=$(grep -l 'journal_append' -- *.c | grep -v '^store-' | tr '\n' ' ')
+[ -z "$bad" ] && ok "only the store appends to the journal" ||
+	ko "journal_append outside the store: $bad"
+# The configuration's type is not the campaign directory's.
+bad=$(grep -l 'struct campaign\b' -- *.c *.h | tr '\n' ' ')
+[ -z "$bad" ] && ok "'campaign' names the directory only" ||
+	ko "struct campaign still in: $bad"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1482,6 +1482,37 @@ test_parse_command(void)
 	free(dir);
 }
 
+/* Each class, seen alone, is the cause: a class without a priority
+ * would come out as "none".  And the order failure.h gives holds. */
+static void
+test_failure_priority(void)
+{
+	for (int c = 1; c < FAILURE_COUNT; c++) {
+		enum failure_class got = failure_pick(FAILURE_BIT(c), false);
+
+		CU_ASSERT_EQUAL(got, (enum failure_class)c);
+		if (got != (enum failure_class)c)
+			fprintf(stderr, "\n%s alone picked as %s\n",
+			        failure_class_name((enum failure_class)c),
+			        failure_class_name(got));
+		CU_ASSERT_STRING_NOT_EQUAL(failure_class_name(
+		        (enum failure_class)c), "?");
+	}
+	CU_ASSERT_EQUAL(failure_pick(0, false), FAILURE_NONE);
+	CU_ASSERT_EQUAL(failure_pick(FAILURE_BIT(FAILURE_NODE_FAIL) |
+	                             FAILURE_BIT(FAILURE_CUDA_OOM), false),
+	                FAILURE_NODE_FAIL);
+	CU_ASSERT_EQUAL(failure_pick(FAILURE_BIT(FAILURE_CUDA_OOM) |
+	                             FAILURE_BIT(FAILURE_NCCL_TIMEOUT) |
+	                             FAILURE_BIT(FAILURE_UNKNOWN), false),
+	                FAILURE_CUDA_OOM);
+	CU_ASSERT_EQUAL(failure_pick(FAILURE_BIT(FAILURE_TIMEOUT), true),
+	                FAILURE_HUNG_AFTER_FINISH);
+	CU_ASSERT_EQUAL(failure_pick(FAILURE_BIT(FAILURE_TIMEOUT) |
+	                             FAILURE_BIT(FAILURE_EXIT_NONZERO), false),
+	                FAILURE_TIMEOUT);
+}
+
 static const struct harness_test real_tests[] = {
 	{ "every excerpt: format, steps, values, failure",
 	  test_real_excerpts },
@@ -1492,6 +1523,7 @@ static const struct harness_test real_tests[] = {
 };
 
 static const struct harness_test edge_tests[] = {
+	{ "every failure class has a priority", test_failure_priority },
 	{ "empty file", test_empty },
 	{ "only warm-up steps", test_only_warmup },
 	{ "step statistics", test_step_stats },
