@@ -47,7 +47,7 @@ now_s(void)
 
 /* One grid with ngbs global batch sizes (the knob that scales it). */
 static int
-bench_one(struct campaign *c, int ngbs)
+bench_one(struct settings *c, int ngbs)
 {
 	static const int tp[] = { 1, 2, 4, 8 }, cp[] = { 1, 2, 4, 8 };
 	static const int mbs[] = { 1, 2, 4, 8 };
@@ -71,7 +71,7 @@ bench_one(struct campaign *c, int ngbs)
 	c->search.distributed_optimizer = BIT(0) | BIT(1);
 	if (grid_spec_init(&spec, c, &notes) != 0)
 		return -1;
-	campaign_workload(c, &w);
+	settings_workload(c, &w);
 	t0 = now_s();
 	grid_run(&spec, &w, "llama_70.55b_128nodes", 1000, &res, NULL, NULL);
 	grid_finish(&res);
@@ -90,13 +90,13 @@ main(void)
 {
 	static const int sizes[] = { 1, 4, 16, 64 };
 	const struct model *m = model_preset_find("llama3_70b");
-	struct campaign c;
+	struct settings c;
 
 	if (m == NULL) {
 		fprintf(stderr, "bench-grid: no llama3_70b preset\n");
 		return 1;
 	}
-	campaign_init(&c);
+	settings_init(&c);
 	c.model = *m;
 	gpu_catalog_init(&c.gpus);
 	c.gpu = *gpu_catalog_find(&c.gpus, "h100-sxm");
@@ -112,6 +112,6 @@ main(void)
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
 		if (bench_one(&c, sizes[i]) != 0)
 			return 1;
-	campaign_release(&c);
+	settings_release(&c);
 	return 0;
 }

@@ -6,19 +6,19 @@
 #include "budget.h"
 
 static double
-job_gpus(const struct campaign *c)
+job_gpus(const struct settings *c)
 {
 	return (double)c->nodes * (double)c->gpus_per_node;
 }
 
 double
-budget_job_limit(const struct campaign *c)
+budget_job_limit(const struct settings *c)
 {
 	return c->limits.max_minutes_per_run / 60.0 * job_gpus(c);
 }
 
 double
-budget_job_expected(const struct campaign *c, double pred_step_s)
+budget_job_expected(const struct settings *c, double pred_step_s)
 {
 	double limit = budget_job_limit(c);
 	double h = pred_step_s * c->limits.max_steps_per_run / 3600.0 *
@@ -40,7 +40,7 @@ job_seconds(const struct cand_status *c, long now)
 void
 budget_compute(const struct store *s, long now, struct budget *b)
 {
-	const struct campaign *k = &s->campaign;
+	const struct settings *k = &s->settings;
 	double limit = budget_job_limit(k);
 
 	b->used = b->committed = b->queued = 0;

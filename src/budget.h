@@ -19,11 +19,11 @@ struct budget {
 };
 
 /* The most GPU-hours one job of the campaign can be charged. */
-double budget_job_limit(const struct campaign *c);
+double budget_job_limit(const struct settings *c);
 /* The GPU-hours one job is expected to take: its predicted step time
  * times limits.max_steps_per_run, within its limit (pred_step_s <= 0:
  * the limit). */
-double budget_job_expected(const struct campaign *c, double pred_step_s);
+double budget_job_expected(const struct settings *c, double pred_step_s);
 /* What the campaign in s has used and committed at time now. */
 void budget_compute(const struct store *s, long now, struct budget *b);
 

@@ -34,13 +34,13 @@ add_row(void *arg, const char *key, const char *value,
 
 /* key, value, origin; then why the model has its size. */
 static void
-print_table(FILE *out, const struct campaign *c)
+print_table(FILE *out, const struct settings *c)
 {
 	static const char *const columns[] = { "key", "value", "origin", NULL };
 	struct table t;
 
 	table_init(&t, columns);
-	campaign_each_value(c, add_row, &t);
+	settings_each_value(c, add_row, &t);
 	table_print(&t, out);
 	table_release(&t);
 	if (c->size_reason)
@@ -49,7 +49,7 @@ print_table(FILE *out, const struct campaign *c)
 
 /* The same as JSON (keys documented in paratune(1)). */
 static void
-print_json(FILE *out, const struct campaign *c, const char *path)
+print_json(FILE *out, const struct settings *c, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json j;
@@ -59,7 +59,7 @@ print_json(FILE *out, const struct campaign *c, const char *path)
 	json_string(&j, "campaign", path);
 	json_string(&j, "site_file", c->policy.site_file);
 	json_string(&j, "size_reason", c->size_reason);
-	campaign_write_json(c, &j);
+	settings_write_json(c, &j);
 	json_end_object(&j);
 	fputs(sb.buf, out);
 	strbuf_release(&sb);
@@ -75,7 +75,7 @@ cmd_config_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
-	struct campaign c;
+	struct settings c;
 	const char *path;
 	int n, status = EXIT_OK;
 
@@ -89,12 +89,12 @@ cmd_config_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	}
 	path = n > 0 ? argv[1] : NULL;
-	status = campaign_load_for(&c, ctx->site_path, path, &settings);
+	status = settings_load_for(&c, ctx->site_path, path, &settings);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)
 		print_json(ctx->out, &c, path);
 	else if (status == EXIT_OK)
 		print_table(ctx->out, &c);
-	campaign_release(&c);
+	settings_release(&c);
 cleanup:
 	str_list_clear(&settings);
 	return status;

@@ -162,7 +162,7 @@ apply_switch(struct layout_args *a, const char *arg, struct layout *l)
  * that runs.
  */
 static void
-follow_switches(const struct layout_args *a, const struct campaign *c,
+follow_switches(const struct layout_args *a, const struct settings *c,
                 struct layout *l, struct sources *src)
 {
 	if ((a->given & BIT(SW_FSDP)) && l->fsdp && !a->no_distopt &&
@@ -172,7 +172,7 @@ follow_switches(const struct layout_args *a, const struct campaign *c,
 	}
 	if (!(a->given & BIT(SW_OVERLAP_PARAM_GATHER)) &&
 	    c->search.overlap_param_gather == 0 &&
-	    !campaign_origin(c, "base.overlap_param_gather"))
+	    !settings_origin(c, "base.overlap_param_gather"))
 		l->overlap_param_gather = l->overlap_grad_reduce &&
 		                          (l->distributed_optimizer || l->fsdp);
 }
@@ -191,14 +191,14 @@ static const char *const size_keys[SF_COUNT] = {
 /* A value from the campaign's search: "search" where some layer set the
  * key, "default" where it kept its built-in value. */
 static enum from
-searched(const struct campaign *c, const char *key)
+searched(const struct settings *c, const char *key)
 {
-	return campaign_origin(c, key) ? FROM_SEARCH : FROM_DEFAULT;
+	return settings_origin(c, key) ? FROM_SEARCH : FROM_DEFAULT;
 }
 
 /* searched() for switch sw, whose key is search.NAME but for one. */
 static enum from
-switch_searched(const struct campaign *c, enum layout_switch sw)
+switch_searched(const struct settings *c, enum layout_switch sw)
 {
 	char key[96];
 
@@ -211,7 +211,7 @@ switch_searched(const struct campaign *c, enum layout_switch sw)
 /* The first value of a searched list, or dflt (a default) when empty;
  * *src says which, for the size f. */
 static int
-first_of(const struct campaign *c, enum size_field f,
+first_of(const struct settings *c, enum size_field f,
          const struct grid_axis *ax, int dflt, enum from *src)
 {
 	src[f] = ax->n > 0 ? searched(c, size_keys[f]) : FROM_DEFAULT;
@@ -224,7 +224,7 @@ first_of(const struct campaign *c, enum size_field f,
  * campaign leaves it automatic.  vp follows pp (fix_vp).
  */
 static void
-sizes_from_search(const struct grid_spec *sp, const struct campaign *c,
+sizes_from_search(const struct grid_spec *sp, const struct settings *c,
                   struct layout *l, struct sources *src)
 {
 	enum from *f = src->size;
@@ -247,20 +247,20 @@ sizes_from_search(const struct grid_spec *sp, const struct campaign *c,
 }
 
 /* The switches as the campaign searches them (plan_search_switches,
- * campaign_default_switches), for the sizes already in l. */
+ * settings_default_switches), for the sizes already in l. */
 static void
-switches_from_search(const struct campaign *c, struct layout *l,
+switches_from_search(const struct settings *c, struct layout *l,
                      struct sources *src)
 {
 	plan_search_switches(c, l);
-	campaign_default_switches(c, l);
+	settings_default_switches(c, l);
 	for (int s = 0; s < SW_COUNT; s++)
 		src->sw[s] = switch_searched(c, (enum layout_switch)s);
 }
 
 /* Whether vp v interleaves l's pipeline validly (layout_check's rule). */
 static bool
-vp_fits(const struct campaign *c, const struct layout *l, int v)
+vp_fits(const struct settings *c, const struct layout *l, int v)
 {
 	long long split = layout_split_layers(&c->model, l);
 
@@ -273,7 +273,7 @@ vp_fits(const struct campaign *c, const struct layout *l, int v)
  * list that fits pp; 1 (no interleaving) when none does.
  */
 static void
-fix_vp(const struct grid_spec *sp, const struct campaign *c,
+fix_vp(const struct grid_spec *sp, const struct settings *c,
        struct layout *l, enum from *src)
 {
 	if (sp->vp_rule == VP_NEMO) {
@@ -360,7 +360,7 @@ apply_switch_flags(struct layout_args *a, struct layout *l,
  */
 static void
 fit_unnamed(const struct layout_args *a, const struct grid_spec *sp,
-            const struct campaign *c, struct layout *l,
+            const struct settings *c, struct layout *l,
             struct sources *src)
 {
 	bool from_search = src->size[SF_VP] == FROM_SEARCH ||
@@ -414,7 +414,7 @@ sources_all(struct sources *src, enum from f)
  */
 static int
 resolve_layout(struct layout_args *a, const struct grid_spec *sp,
-               const struct campaign *c, enum from start,
+               const struct settings *c, enum from start,
                bool switches_known, struct layout *l, struct sources *src)
 {
 	sources_all(src, start);
@@ -501,7 +501,7 @@ print_sources(FILE *f, const struct shown *sh)
 }
 
 static void
-print_table(FILE *f, const struct campaign *cam, const struct workload *w,
+print_table(FILE *f, const struct settings *cam, const struct workload *w,
             const struct candidate *c, double nemo_days,
             const struct shown *sh)
 {
@@ -616,7 +616,7 @@ print_json(FILE *f, const struct candidate *c, enum precision precision,
 
 /* What the layout is estimated against: the campaign and its grid. */
 struct est_ctx {
-	const struct campaign *campaign;
+	const struct settings *settings;
 	const struct workload *workload;
 	const struct grid_spec *spec;
 	const char *prefix;
@@ -628,7 +628,7 @@ static int
 show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
      const char *name, const struct shown *sh)
 {
-	const struct campaign *cam = ec->campaign;
+	const struct settings *cam = ec->settings;
 	enum layout_rule rule = layout_check(ec->workload, l);
 	struct candidate c;
 	double nemo_days;
@@ -669,11 +669,11 @@ estimate_campaign(struct cmd_ctx *ctx, struct layout_args *a,
 
 	if ((status = plan_build(&p, &PLAN_OPTS(ctx), path, settings)) != EXIT_OK)
 		return status;
-	ec = (struct est_ctx){ &p.campaign, &p.workload, &p.spec, p.prefix };
+	ec = (struct est_ctx){ &p.settings, &p.workload, &p.spec, p.prefix };
 	l = p.res.v[p.base].layout;
 	if (!flags)
 		sh.base_source = p.base_source;
-	if (resolve_layout(a, &p.spec, &p.campaign,
+	if (resolve_layout(a, &p.spec, &p.settings,
 	                   flags ? FROM_SEARCH : FROM_BASE, true, &l,
 	                   &src) != 0)
 		status = EXIT_USAGE;
@@ -692,13 +692,13 @@ estimate_campaign(struct cmd_ctx *ctx, struct layout_args *a,
  */
 static int
 load_planned_campaign(const char *dir, const struct str_list *settings,
-                      struct campaign *c)
+                      struct settings *c)
 {
 	char *path = xasprintf("%s/campaign.conf", dir);
 	struct config_sources src;
 	int ret = EXIT_OK;
 
-	campaign_init(c);
+	settings_init(c);
 	if (access(path, R_OK) != 0) {
 		error_errno("cannot read '%s'", path);
 		ret = EXIT_DATAERR;
@@ -709,7 +709,7 @@ load_planned_campaign(const char *dir, const struct str_list *settings,
 		src.campaign_path = path;
 		src.settings = (const char *const *)settings->v;
 		src.nsettings = settings->n;
-		ret = campaign_load(c, &src);
+		ret = settings_load(c, &src);
 	}
 	free(path);
 	return ret;
@@ -749,7 +749,7 @@ static int
 estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
                  const char *dir, const struct str_list *settings)
 {
-	struct campaign c;
+	struct settings c;
 	struct workload w;
 	struct grid_spec spec;
 	struct strbuf notes = STRBUF_INIT;
@@ -762,8 +762,8 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 
 	if ((status = load_planned_campaign(dir, settings, &c)) != EXIT_OK)
 		goto cleanup;
-	campaign_workload(&c, &w);
-	campaign_name_prefix(&c, prefix, sizeof prefix);
+	settings_workload(&c, &w);
+	candidate_name_prefix(&c, prefix, sizeof prefix);
 	/* Plan printed its notes on the search already. */
 	if (grid_spec_init(&spec, &c, &notes) != 0) {
 		status = EXIT_CONFIG;
@@ -780,7 +780,7 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 		              any_layout_flag(a) ? NULL : row.name, &sh);
 cleanup:
 	strbuf_release(&notes);
-	campaign_release(&c);
+	settings_release(&c);
 	return status;
 }
 

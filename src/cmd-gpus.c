@@ -98,7 +98,7 @@ cmd_gpus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
-	struct campaign c;
+	struct settings c;
 	int status;
 
 	if (cmd_parse_args(ctx, &cmd_gpus_entry, opts, argc, argv, 0, 0,
@@ -109,12 +109,12 @@ cmd_gpus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* The site and user files may add GPUs or change built-in ones. */
-	status = campaign_load_for(&c, ctx->site_path, NULL, NULL);
+	status = settings_load_for(&c, ctx->site_path, NULL, NULL);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)
 		gpus_json(ctx->out, &c.gpus);
 	else if (status == EXIT_OK)
 		gpus_table(ctx->out, &c.gpus);
-	campaign_release(&c);
+	settings_release(&c);
 	return status;
 }
 

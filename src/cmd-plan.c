@@ -80,8 +80,8 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (status != EXIT_OK)
 		goto cleanup;
 	if (dir == NULL)
-		dir = p.campaign.name;
-	if ((status = store_create(dir, &p.campaign, &p.res, p.summary.buf,
+		dir = p.settings.name;
+	if ((status = store_create(dir, &p.settings, &p.res, p.summary.buf,
 	                           force)) != 0) {
 		/* store_create said what failed */
 	} else if (ctx->format == FORMAT_JSON) {

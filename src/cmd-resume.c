@@ -56,7 +56,7 @@ struct resume_call {
 static bool
 too_soon(const struct store *s, const struct cmd_ctx *ctx)
 {
-	long min = s->campaign.policy.min_poll_interval;
+	long min = s->settings.policy.min_poll_interval;
 	long ago = (long)time(NULL) - s->polled;
 
 	if (min <= 0 || s->polled <= 0 || ago >= min || ago < 0)

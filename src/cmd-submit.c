@@ -83,8 +83,8 @@ select_new(struct store *s, const struct submit_opts *o,
 			continue;
 		sel->v[sel->n++] = c;
 		sel->total++;
-		sel->limit_gpu_hours += budget_job_limit(&s->campaign);
-		sel->expected_gpu_hours += budget_job_expected(&s->campaign,
+		sel->limit_gpu_hours += budget_job_limit(&s->settings);
+		sel->expected_gpu_hours += budget_job_expected(&s->settings,
 		        predicted_step(&t, c->name));
 	}
 	candidate_table_release(&t);
@@ -93,9 +93,9 @@ select_new(struct store *s, const struct submit_opts *o,
 
 /* "FILE:LINE" where a policy key was set, for messages. */
 static const char *
-policy_where(const struct campaign *c, const char *key)
+policy_where(const struct settings *c, const char *key)
 {
-	const struct origin *o = campaign_origin(c, key);
+	const struct origin *o = settings_origin(c, key);
 
 	return o && o->file ? o->file : "the site file";
 }
@@ -104,7 +104,7 @@ policy_where(const struct campaign *c, const char *key)
 static int
 check_caps(const struct store *s, const struct selection *sel)
 {
-	const struct campaign *c = &s->campaign;
+	const struct settings *c = &s->settings;
 	struct budget b;
 
 	if (c->policy.max_candidates && sel->total > c->policy.max_candidates) {
@@ -135,7 +135,7 @@ static int
 confirm(const struct store *s, const struct selection *sel,
         const struct submit_opts *o, struct cmd_ctx *ctx)
 {
-	const struct campaign *c = &s->campaign;
+	const struct settings *c = &s->settings;
 	double need = c->policy.confirm_gpu_hours;
 
 	if (sel->n > 0 && ctx->verbosity >= 0) {

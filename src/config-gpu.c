@@ -45,7 +45,7 @@ static int
 apply_gpu_entry(struct loader *ld, const struct config_key *k,
                 const config_setting_t *e)
 {
-	struct campaign *c = ld->c;
+	struct settings *c = ld->c;
 	const struct gpu *old;
 	const char *name;
 	struct gpu g;
@@ -98,7 +98,7 @@ config_apply_gpus(struct loader *ld, const struct config_key *k,
 
 /* Copy the campaign's GPU from the catalog, with memory.gpu_memory_gb. */
 int
-config_resolve_gpu(struct campaign *c, const struct config_sources *src)
+config_resolve_gpu(struct settings *c, const struct config_sources *src)
 {
 	const struct gpu *g;
 

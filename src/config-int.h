@@ -42,7 +42,7 @@ enum key_type {
 
 /* The struct a key's offset refers to. */
 enum key_in {
-	IN_CAMPAIGN,    /* struct campaign */
+	IN_CAMPAIGN,    /* struct settings */
 	IN_MODEL,       /* struct model_group, inside model = { ... } */
 	IN_GPU,         /* struct gpu, inside gpus = ( { ... } ) */
 	IN_PATTERN,     /* struct log_pattern, inside results.patterns */
@@ -106,40 +106,40 @@ const char *config_suggest_key(const char *path, enum key_in in);
 /* ---- provenance (config-write.c) --------------------------------------- */
 
 /* The campaign's copy of a file name, kept as long as the campaign. */
-const char *config_intern(struct campaign *c, const char *file);
+const char *config_intern(struct settings *c, const char *file);
 /* Remember that key got its value at o (the last layer wins). */
-void config_record(struct campaign *c, const char *key, struct origin o);
+void config_record(struct settings *c, const char *key, struct origin o);
 /* Whether any layer set key. */
-bool config_key_set(const struct campaign *c, const char *key);
+bool config_key_set(const struct settings *c, const char *key);
 /* "FILE:LINE" of a key's value, or "built-in default". */
-void config_origin_text(const struct campaign *c, const char *key, char *buf,
+void config_origin_text(const struct settings *c, const char *key, char *buf,
                         size_t len);
 /* "error: FILE:LINE: key 'K': MSG" at the place key got its value. */
-int config_origin_error(const struct campaign *c, const char *key,
+int config_origin_error(const struct settings *c, const char *key,
                         const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ---- values read back out (config-visit.c) ----------------------------- */
 
 /* A key's value as one line of libconfig; false when it is unset. */
-bool config_key_text(const struct campaign *c, const void *base,
+bool config_key_text(const struct settings *c, const void *base,
                      const struct config_key *k, struct strbuf *out);
 /* A key's value into the JSON writer j, as the member name. */
-void config_key_json(const struct campaign *c, const void *base,
+void config_key_json(const struct settings *c, const void *base,
                      const struct config_key *k, struct json *j,
                      const char *name);
 /* Every member of one struct (model, gpu, pattern) as one libconfig
  * group on one line. */
-void config_members_text(const struct campaign *c, enum key_in in,
+void config_members_text(const struct settings *c, enum key_in in,
                          const void *base, struct strbuf *out);
 /* A libconfig string literal (escapes as libconfig's scanner reads them). */
 void config_conf_quote(struct strbuf *out, const char *s);
 
 /* ---- the loader (config.c) --------------------------------------------- */
 
-/* The state of one campaign_load: which layer is being read, from where. */
+/* The state of one settings_load: which layer is being read, from where. */
 struct loader {
-	struct campaign *c;
+	struct settings *c;
 	enum config_layer layer;
 	const char *file;       /* interned: the layer's file, "command line" */
 	const char *dir;        /* the layer file's directory, for @include */
@@ -199,13 +199,13 @@ int config_apply_leaf(struct loader *ld, const struct config_key *k,
 int config_apply_model(struct loader *ld, const struct config_key *k,
                        const config_setting_t *s);
 /* The model once every layer is read (config-model.c). */
-int config_resolve_model(struct campaign *c,
+int config_resolve_model(struct settings *c,
                          const struct config_sources *src);
 /* gpus = ( { ... }, ... ) (config-gpu.c). */
 int config_apply_gpus(struct loader *ld, const struct config_key *k,
                       const config_setting_t *s);
 /* The campaign's GPU from the catalog (config-gpu.c). */
-int config_resolve_gpu(struct campaign *c, const struct config_sources *src);
+int config_resolve_gpu(struct settings *c, const struct config_sources *src);
 /* results.patterns = ( { ... }, ... ) (config-patterns.c). */
 int config_apply_patterns(struct loader *ld, const struct config_key *k,
                           const config_setting_t *s);

@@ -19,7 +19,7 @@
 
 /* Forget the model a lower layer gave. */
 static void
-model_clear(struct campaign *c)
+model_clear(struct settings *c)
 {
 	free(c->model_name);
 	free(c->size_reason);
@@ -248,7 +248,7 @@ generated_defaults(struct model *m, int seq_length)
 /* Generate the architecture of a { family = ...; } model, recommending
  * its size from the budget when size_b is not given. */
 static int
-generate_model(struct campaign *c)
+generate_model(struct settings *c)
 {
 	const struct model_family_spec *f = &c->model_family;
 	enum sizing_family fam = (enum sizing_family)sizing_family_parse(
@@ -294,7 +294,7 @@ generate_model(struct campaign *c)
 /* The model is known after the last layer, or it is an error when a
  * campaign file was read. */
 int
-config_resolve_model(struct campaign *c,
+config_resolve_model(struct settings *c,
                      const struct config_sources *src)
 {
 	if (c->model.num_layers == 0 && c->model_family.family[0])

@@ -44,7 +44,7 @@ valid_pattern_name(const char *s)
 
 /* Add pattern p, replacing one of the same name; takes p's strings. */
 static void
-pattern_merge(struct campaign *c, struct log_pattern *p)
+pattern_merge(struct settings *c, struct log_pattern *p)
 {
 	for (int i = 0; i < c->results.npatterns; i++) {
 		struct log_pattern *q = &c->results.patterns[i];

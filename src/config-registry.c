@@ -60,7 +60,7 @@ _Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
 #define MAX_DIM (1 << 24)
 #define MAX_COUNT 1e9
 
-#define CAMP(f) .in = IN_CAMPAIGN, .off = offsetof(struct campaign, f)
+#define CAMP(f) .in = IN_CAMPAIGN, .off = offsetof(struct settings, f)
 #define MODEL(f) .in = IN_MODEL, .off = offsetof(struct model_group, f), \
 	.flags = F_MEMBER
 #define GPU(f) .in = IN_GPU, .off = offsetof(struct gpu, f), .flags = F_MEMBER
@@ -248,7 +248,7 @@ const struct config_key config_registry[] = {
 	  CAMP(slurm.reservation), .flags = F_CLEAR | F_NAME },
 	/* The gres type, for clusters whose nodes mix GPU models. */
 	{ .path = "slurm.gpu_type", .type = KT_NAME, CAMP(slurm.gpu_type),
-	  .size = FIELD_SIZE(struct campaign, slurm.gpu_type),
+	  .size = FIELD_SIZE(struct settings, slurm.gpu_type),
 	  .flags = F_CLEAR | F_NAME },
 	{ .path = "slurm.directives", .type = KT_STRINGS,
 	  CAMP(slurm.directives), .flags = F_OPTION },

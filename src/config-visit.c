@@ -250,14 +250,14 @@ choice_name(const char *const *choices, int v)
 	return "?";
 }
 
-static void key_visit(const struct campaign *c, const void *base,
+static void key_visit(const struct settings *c, const void *base,
                       const struct config_key *k,
                       const struct value_sink *vs, void *arg,
                       const char *name);
 
 /* Every member of one struct (model, gpu, pattern) as a group. */
 static void
-visit_members(const struct campaign *c, enum key_in in, const void *base,
+visit_members(const struct settings *c, enum key_in in, const void *base,
               const struct value_sink *vs, void *arg, const char *name)
 {
 	vs->open(arg, name, '{');
@@ -273,7 +273,7 @@ visit_members(const struct campaign *c, enum key_in in, const void *base,
 
 /* The model: the whole architecture, or a family still to generate. */
 static void
-visit_model(const struct campaign *c, const struct value_sink *vs,
+visit_model(const struct settings *c, const struct value_sink *vs,
             void *arg, const char *name)
 {
 	const struct model_family_spec *f = &c->model_family;
@@ -299,7 +299,7 @@ visit_model(const struct campaign *c, const struct value_sink *vs,
 
 /* The catalog entries that some layer added or changed. */
 static void
-visit_gpus(const struct campaign *c, const struct value_sink *vs, void *arg,
+visit_gpus(const struct settings *c, const struct value_sink *vs, void *arg,
            const char *name)
 {
 	vs->open(arg, name, '(');
@@ -370,7 +370,7 @@ visit_strings(const struct str_list *l, const struct value_sink *vs,
 
 /* The log patterns as a list of groups. */
 static void
-visit_patterns(const struct campaign *c, const struct value_sink *vs,
+visit_patterns(const struct settings *c, const struct value_sink *vs,
                void *arg, const char *name)
 {
 	vs->open(arg, name, '(');
@@ -382,7 +382,7 @@ visit_patterns(const struct campaign *c, const struct value_sink *vs,
 
 /* Write the value of key k, stored in base, through a sink. */
 static void
-key_visit(const struct campaign *c, const void *base,
+key_visit(const struct settings *c, const void *base,
           const struct config_key *k, const struct value_sink *vs,
           void *arg, const char *name)
 {
@@ -438,7 +438,7 @@ key_visit(const struct campaign *c, const void *base,
 
 /* A key's value as one line of libconfig; false when it is unset. */
 bool
-config_key_text(const struct campaign *c, const void *base,
+config_key_text(const struct settings *c, const void *base,
                 const struct config_key *k, struct strbuf *out)
 {
 	struct conf_text w = { .out = out };
@@ -449,7 +449,7 @@ config_key_text(const struct campaign *c, const void *base,
 
 /* A key's value as a JSON member. */
 void
-config_key_json(const struct campaign *c, const void *base,
+config_key_json(const struct settings *c, const void *base,
                 const struct config_key *k, struct json *j, const char *name)
 {
 	key_visit(c, base, k, &json_sink, j, name);
@@ -457,7 +457,7 @@ config_key_json(const struct campaign *c, const void *base,
 
 /* Every member of a model, GPU or pattern as one line of libconfig. */
 void
-config_members_text(const struct campaign *c, enum key_in in,
+config_members_text(const struct settings *c, enum key_in in,
                     const void *base, struct strbuf *out)
 {
 	struct conf_text w = { .out = out };

@@ -1,7 +1,7 @@
 /*
  * config-write.c - where each value came from, and the resolved campaign
- * written out: campaign.conf (campaign_write), the `paratune config`
- * listing (campaign_each_value) and its JSON (campaign_write_json).
+ * written out: campaign.conf (settings_write), the `paratune config`
+ * listing (settings_each_value) and its JSON (settings_write_json).
  */
 #include "autoconfig.h"
 
@@ -18,7 +18,7 @@
 
 /* The campaign's copy of a file name, kept as long as the campaign. */
 const char *
-config_intern(struct campaign *c, const char *file)
+config_intern(struct settings *c, const char *file)
 {
 	for (int i = 0; i < c->nfiles; i++)
 		if (!strcmp(c->files[i], file))
@@ -31,7 +31,7 @@ config_intern(struct campaign *c, const char *file)
 
 /* Remember that key got its value at o (the last layer wins). */
 void
-config_record(struct campaign *c, const char *key, struct origin o)
+config_record(struct settings *c, const char *key, struct origin o)
 {
 	for (int i = 0; i < c->nvalues; i++)
 		if (!strcmp(c->values[i].key, key)) {
@@ -49,7 +49,7 @@ config_record(struct campaign *c, const char *key, struct origin o)
 
 /* The origin of a key, from the provenance list. */
 const struct origin *
-campaign_origin(const struct campaign *c, const char *key)
+settings_origin(const struct settings *c, const char *key)
 {
 	for (int i = 0; i < c->nvalues; i++)
 		if (!strcmp(c->values[i].key, key))
@@ -59,17 +59,17 @@ campaign_origin(const struct campaign *c, const char *key)
 
 /* Whether any layer set key. */
 bool
-config_key_set(const struct campaign *c, const char *key)
+config_key_set(const struct settings *c, const char *key)
 {
-	return campaign_origin(c, key) != NULL;
+	return settings_origin(c, key) != NULL;
 }
 
 /* "FILE:LINE" of a key's value, or "built-in default". */
 void
-config_origin_text(const struct campaign *c, const char *key, char *buf,
+config_origin_text(const struct settings *c, const char *key, char *buf,
                    size_t len)
 {
-	const struct origin *o = campaign_origin(c, key);
+	const struct origin *o = settings_origin(c, key);
 
 	if (o)
 		snprintf(buf, len, "%s:%d", o->file, o->line);
@@ -79,7 +79,7 @@ config_origin_text(const struct campaign *c, const char *key, char *buf,
 
 /* "error: FILE:LINE: key 'K': MSG" at the place key got its value. */
 int
-config_origin_error(const struct campaign *c, const char *key,
+config_origin_error(const struct settings *c, const char *key,
                     const char *fmt, ...)
 {
 	char where[512], msg[1024];
@@ -108,7 +108,7 @@ write_origin(struct strbuf *out, const struct origin *o, bool with_origin)
 
 /* The members of a model, GPU or pattern, one per line. */
 static void
-write_members(const struct campaign *c, struct strbuf *out, int indent,
+write_members(const struct settings *c, struct strbuf *out, int indent,
               enum key_in in, const void *base, const struct origin *o,
               bool with_origin)
 {
@@ -131,7 +131,7 @@ write_members(const struct campaign *c, struct strbuf *out, int indent,
 /* The model as a full architecture group: a frozen campaign must not
  * depend on the preset catalog of a later version. */
 static void
-write_model(const struct campaign *c, struct strbuf *out, int indent,
+write_model(const struct settings *c, struct strbuf *out, int indent,
             const struct origin *o, bool with_origin)
 {
 	struct model_group mg;
@@ -147,7 +147,7 @@ write_model(const struct campaign *c, struct strbuf *out, int indent,
 
 /* The campaign's own GPU entry, for the same reason. */
 static void
-write_gpu(const struct campaign *c, struct strbuf *out,
+write_gpu(const struct settings *c, struct strbuf *out,
           const struct origin *o, bool with_origin)
 {
 	const struct gpu *g = c->gpu_name
@@ -164,7 +164,7 @@ write_gpu(const struct campaign *c, struct strbuf *out,
 
 /* results.patterns, one pattern per line. */
 static void
-write_patterns(const struct campaign *c, struct strbuf *out, int indent,
+write_patterns(const struct settings *c, struct strbuf *out, int indent,
                const struct origin *o, bool with_origin)
 {
 	strbuf_addchars(out, ' ', (size_t)indent);
@@ -183,10 +183,10 @@ write_patterns(const struct campaign *c, struct strbuf *out, int indent,
 
 /* One key: "name = value;" or its multi-line form. */
 static void
-write_key(const struct campaign *c, const struct config_key *k,
+write_key(const struct settings *c, const struct config_key *k,
           struct strbuf *out, int indent, bool with_origin)
 {
-	const struct origin *o = campaign_origin(c, k->path);
+	const struct origin *o = settings_origin(c, k->path);
 	struct strbuf v = STRBUF_INIT;
 
 	if (k->type == KT_MODEL) {
@@ -214,15 +214,15 @@ write_key(const struct campaign *c, const struct config_key *k,
  * directory to one installation and hide PARATUNE_TEMPLATES from it.
  */
 static bool
-install_default(const struct campaign *c, const struct config_key *k,
+install_default(const struct settings *c, const struct config_key *k,
                 bool with_origin)
 {
 	return !with_origin && !strcmp(k->path, "run.templates_dir") &&
-	       campaign_origin(c, k->path) == NULL;
+	       settings_origin(c, k->path) == NULL;
 }
 
 void
-campaign_write(const struct campaign *c, struct strbuf *out,
+settings_write(const struct settings *c, struct strbuf *out,
                bool with_origin)
 {
 	strbuf_addstr(out, "# paratune campaign with every layer resolved "
@@ -256,7 +256,7 @@ campaign_write(const struct campaign *c, struct strbuf *out,
 
 /* What each_key hands to its callback. */
 struct each_ctx {
-	const struct campaign *c;
+	const struct settings *c;
 	void (*fn)(void *arg, const char *key, const char *value,
 	           const struct origin *origin);
 	struct json *json;
@@ -270,14 +270,14 @@ each_key(struct each_ctx *ec,
          void (*fn)(struct each_ctx *ec, const struct config_key *k,
                     const void *base, const struct origin *o))
 {
-	const struct campaign *c = ec->c;
+	const struct settings *c = ec->c;
 	struct model_group mg;
 
 	memset(&mg, 0, sizeof mg);
 	mg.m = c->model;
 	for (size_t i = 0; i < config_nkeys; i++) {
 		const struct config_key *k = &config_registry[i];
-		const struct origin *o = campaign_origin(c, k->path);
+		const struct origin *o = settings_origin(c, k->path);
 
 		if (k->type == KT_GROUP || (k->flags & F_MEMBER))
 			continue;
@@ -296,7 +296,7 @@ each_key(struct each_ctx *ec,
 	}
 }
 
-/* campaign_each_value's walker: the value as libconfig text. */
+/* settings_each_value's walker: the value as libconfig text. */
 static void
 each_value_text(struct each_ctx *ec, const struct config_key *k,
                 const void *base, const struct origin *o)
@@ -311,7 +311,7 @@ each_value_text(struct each_ctx *ec, const struct config_key *k,
 
 /* Public: see config.h. */
 void
-campaign_each_value(const struct campaign *c,
+settings_each_value(const struct settings *c,
                     void (*fn)(void *arg, const char *key,
                                const char *value,
                                const struct origin *origin),
@@ -322,7 +322,7 @@ campaign_each_value(const struct campaign *c,
 	each_key(&ec, each_value_text);
 }
 
-/* campaign_write_json's walker: value, file and line. */
+/* settings_write_json's walker: value, file and line. */
 static void
 each_value_json(struct each_ctx *ec, const struct config_key *k,
                 const void *base, const struct origin *o)
@@ -339,7 +339,7 @@ each_value_json(struct each_ctx *ec, const struct config_key *k,
 
 /* Public: see config.h. */
 void
-campaign_write_json(const struct campaign *c, struct json *j)
+settings_write_json(const struct settings *c, struct json *j)
 {
 	struct each_ctx ec = { c, NULL, j, NULL };
 

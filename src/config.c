@@ -9,7 +9,7 @@
  * config-gpu.c, config-patterns.c for the groups), so every error names
  * the file and line it comes from.
  *
- * Layers, lowest first: campaign_init's defaults, the site file, the user
+ * Layers, lowest first: settings_init's defaults, the site file, the user
  * file, the campaign file, the command line ("key=value").  Group members
  * merge key by key; lists of named things (gpus, results.patterns, env,
  * slurm.directives) merge entry by entry; a model is replaced whole.
@@ -118,7 +118,7 @@ config_unknown_key(struct loader *ld, const config_setting_t *s,
 /* The policy.locked entry that covers path (itself or a group above
  * it), or NULL. */
 static const char *
-lock_for(const struct campaign *c, const char *path)
+lock_for(const struct settings *c, const char *path)
 {
 	for (int i = 0; i < c->policy.locked.n; i++) {
 		const char *l = c->policy.locked.v[i];
@@ -215,7 +215,7 @@ apply_group(struct loader *ld, const config_setting_t *s, const char *prefix)
 /* policy.locked may name only keys that exist (a typo would lock
  * nothing and nobody would notice). */
 static int
-check_locked_keys(struct campaign *c)
+check_locked_keys(struct settings *c)
 {
 	int ret = 0;
 
@@ -464,7 +464,7 @@ pick_kind(unsigned mask, int dflt)
 
 /* Public: see config.h. */
 void
-campaign_default_switches(const struct campaign *c, struct layout *l)
+settings_default_switches(const struct settings *c, struct layout *l)
 {
 	const struct search_space *s = &c->search;
 	const struct int_list *off = &s->offload_layers;
@@ -506,7 +506,7 @@ campaign_default_switches(const struct campaign *c, struct layout *l)
 
 /* Whether base.NAME was set by some layer. */
 static bool
-base_set(const struct campaign *c, const char *name)
+base_set(const struct settings *c, const char *name)
 {
 	char key[64];
 
@@ -514,14 +514,14 @@ base_set(const struct campaign *c, const char *name)
 	return config_key_set(c, key);
 }
 
-/* The base's switches that no layer set, as campaign_default_switches
+/* The base's switches that no layer set, as settings_default_switches
  * picks them for the base's own sizes. */
 static void
-resolve_base_switches(struct campaign *c)
+resolve_base_switches(struct settings *c)
 {
 	struct layout *l = &c->base.layout, d = *l;
 
-	campaign_default_switches(c, &d);
+	settings_default_switches(c, &d);
 	if (!base_set(c, "fsdp"))
 		l->fsdp = d.fsdp;
 	/* FSDP shards the optimizer itself (layout.h); a base that names
@@ -562,11 +562,11 @@ resolve_base_switches(struct campaign *c)
  * tp, micro-batch 1, the first global batch size (0 when it is "auto":
  * the planner's choice), the first recompute kind searched, sequence
  * parallel when tp > 1, distributed optimizer on unless the base uses
- * FSDP, flash attention, and the switches as campaign_default_switches
+ * FSDP, flash attention, and the switches as settings_default_switches
  * picks them.
  */
 static void
-resolve_base(struct campaign *c)
+resolve_base(struct settings *c)
 {
 	struct layout *l = &c->base.layout;
 	bool any = false;
@@ -605,7 +605,7 @@ resolve_base(struct campaign *c)
 
 /* The site's caps: policy.max_nodes and policy.max_concurrent_jobs. */
 static int
-check_policy(struct campaign *c)
+check_policy(struct settings *c)
 {
 	char cap[512];
 	int ret = 0;
@@ -639,7 +639,7 @@ check_policy(struct campaign *c)
 
 /* Checks across keys, once every layer is read. */
 static int
-check_campaign(struct campaign *c, const struct config_sources *src)
+check_campaign(struct settings *c, const struct config_sources *src)
 {
 	const struct search_space *s = &c->search;
 	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
@@ -685,7 +685,7 @@ check_campaign(struct campaign *c, const struct config_sources *src)
 
 /* Everything after the last layer. */
 static int
-finish(struct campaign *c, const struct config_sources *src)
+finish(struct settings *c, const struct config_sources *src)
 {
 	if (config_resolve_model(c, src) != 0 ||
 	    config_resolve_gpu(c, src) != 0)
@@ -698,7 +698,7 @@ finish(struct campaign *c, const struct config_sources *src)
 
 /* Built-in defaults, the lowest layer. */
 void
-campaign_init(struct campaign *c)
+settings_init(struct settings *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->mode = MODE_PRETRAIN;
@@ -763,7 +763,7 @@ campaign_init(struct campaign *c)
 
 /* Free every string, list and table the campaign owns. */
 void
-campaign_release(struct campaign *c)
+settings_release(struct settings *c)
 {
 	char **strings[] = {
 		&c->name, &c->model_name, &c->size_reason, &c->peft,
@@ -797,7 +797,7 @@ campaign_release(struct campaign *c)
 
 /* Every layer in order, then resolution and checks. */
 int
-campaign_load(struct campaign *c, const struct config_sources *src)
+settings_load(struct settings *c, const struct config_sources *src)
 {
 	struct loader ld = { .c = c };
 
@@ -816,7 +816,7 @@ campaign_load(struct campaign *c, const struct config_sources *src)
 
 /* The sources a command has: --site, CAMPAIGN, --set. */
 int
-campaign_load_for(struct campaign *c, const char *site_path,
+settings_load_for(struct settings *c, const char *site_path,
                   const char *path, const struct str_list *settings)
 {
 	struct config_sources src;
@@ -829,17 +829,17 @@ campaign_load_for(struct campaign *c, const char *site_path,
 		src.settings = (const char *const *)settings->v;
 		src.nsettings = settings->n;
 	}
-	campaign_init(c);
-	ret = campaign_load(c, &src);
+	settings_init(c);
+	ret = settings_load(c, &src);
 	/* A failed load owns nothing the caller should have to free. */
 	if (ret != 0)
-		campaign_release(c);
+		settings_release(c);
 	return ret;
 }
 
 /* What the estimator needs, pointing into c. */
 void
-campaign_workload(const struct campaign *c, struct workload *w)
+settings_workload(const struct settings *c, struct workload *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->model = &c->model;

@@ -41,7 +41,7 @@ enum heuristics { HEUR_MODEL, HEUR_NEMO };
 /*
  * What a campaign searches.  Switches are bit sets: BIT(0) off, BIT(1) on
  * for booleans (0 = auto where a key allows it), BIT(value) for kinds.
- * Defaults (campaign_init) are Megatron-LM's own, except where the
+ * Defaults (settings_init) are Megatron-LM's own, except where the
  * estimator and the templates assumed otherwise before the switch was a
  * key: DP overlap on, grouped GEMM on.
  */
@@ -107,7 +107,7 @@ struct model_family_spec {
 	int vocab_size;           /* 0: the family's NeMo default */
 };
 
-struct campaign {
+struct settings {
 	char *name;
 	char *model_name;        /* preset name, custom name or family */
 	struct model model;      /* resolved architecture */
@@ -200,28 +200,28 @@ struct config_sources {
 	int nsettings;
 };
 
-/* Defaults only; use before campaign_load or on its own. */
-void campaign_init(struct campaign *c);
-/* Free everything c owns; c is zeroed (campaign_init again to reuse). */
-void campaign_release(struct campaign *c);
+/* Defaults only; use before settings_load or on its own. */
+void settings_init(struct settings *c);
+/* Free everything c owns; c is zeroed (settings_init again to reuse). */
+void settings_release(struct settings *c);
 
 /*
  * Read every layer, validate, resolve the model and the GPU.  c must have
- * been set up with campaign_init; release it afterwards even on error.
+ * been set up with settings_init; release it afterwards even on error.
  * On error print "error: FILE:LINE: ..." and return EXIT_CONFIG (78), or
  * EXIT_NOINPUT (66) when a file named (the campaign, --site) does not
  * exist; 0 on success.  With a campaign file, name, model and gpu are required.
  */
-int campaign_load(struct campaign *c, const struct config_sources *src);
+int settings_load(struct settings *c, const struct config_sources *src);
 
 /*
- * campaign_init, then campaign_load as every command does it: the site
+ * settings_init, then settings_load as every command does it: the site
  * file site_path (--site; NULL: the usual one), the user config, the
  * campaign at path (NULL: none) and the --set KEY=VALUE settings (NULL:
  * none).  0, EXIT_CONFIG or EXIT_NOINPUT; release c afterwards either
  * way.
  */
-int campaign_load_for(struct campaign *c, const char *site_path,
+int settings_load_for(struct settings *c, const char *site_path,
                       const char *path, const struct str_list *settings);
 
 /* The --set option every command that loads a campaign offers (needs
@@ -231,7 +231,7 @@ int campaign_load_for(struct campaign *c, const char *site_path,
 
 /* Where key (a registry path such as "nodes") got its value; NULL when
  * it has its built-in default. */
-const struct origin *campaign_origin(const struct campaign *c,
+const struct origin *settings_origin(const struct settings *c,
                                      const char *key);
 
 /*
@@ -240,7 +240,7 @@ const struct origin *campaign_origin(const struct campaign *c,
  * syntax (NULL when unset) and its origin (file NULL: built-in default).
  * The strings live only during the call.
  */
-void campaign_each_value(const struct campaign *c,
+void settings_each_value(const struct settings *c,
                          void (*fn)(void *arg, const char *key,
                                     const char *value,
                                     const struct origin *origin),
@@ -249,22 +249,22 @@ void campaign_each_value(const struct campaign *c,
 struct json;
 /*
  * Write "values": { KEY: { "value": V, "file": F, "line": N }, ... } into
- * the open JSON object j, keys and order as campaign_each_value; values
+ * the open JSON object j, keys and order as settings_each_value; values
  * are JSON numbers, strings, booleans, arrays, objects or null; file and
  * line are null for built-in defaults.
  */
-void campaign_write_json(const struct campaign *c, struct json *j);
+void settings_write_json(const struct settings *c, struct json *j);
 
 /*
  * Write the resolved campaign in libconfig syntax (plan freezes it into
  * DIR/campaign.conf; reading it back gives the same campaign).  With
  * with_origin, each line carries a comment naming its file and line.
  */
-void campaign_write(const struct campaign *c, struct strbuf *out,
+void settings_write(const struct settings *c, struct strbuf *out,
                     bool with_origin);
 
 /* The workload of a campaign (pointers into c). */
-void campaign_workload(const struct campaign *c, struct workload *w);
+void settings_workload(const struct settings *c, struct workload *w);
 
 /*
  * The switches of a default layout for campaign c (everything but the
@@ -274,7 +274,7 @@ void campaign_workload(const struct campaign *c, struct workload *w);
  * without effect at l's precision, pp and cp left at their defaults.
  * Used for the base configuration; l's sizes must be set.
  */
-void campaign_default_switches(const struct campaign *c, struct layout *l);
+void settings_default_switches(const struct settings *c, struct layout *l);
 
 /* Closest string by edit distance among candidates, or NULL if none is
  * close enough to be a plausible typo. */

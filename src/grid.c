@@ -614,7 +614,7 @@ axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
 /* "auto" for the parallel sizes under paratune's own heuristics: every
  * value that can be valid, for each axis no list or table filled. */
 static void
-spec_auto_model(struct grid_spec *spec, const struct campaign *c)
+spec_auto_model(struct grid_spec *spec, const struct settings *c)
 {
 	const struct model *m = &c->model;
 	int world = c->nodes * c->gpus_per_node;
@@ -643,7 +643,7 @@ spec_auto_model(struct grid_spec *spec, const struct campaign *c)
 
 /* "auto" under NeMo's tables; explicit lists still win. */
 static int
-spec_auto_nemo(struct grid_spec *spec, const struct campaign *c,
+spec_auto_nemo(struct grid_spec *spec, const struct settings *c,
                struct strbuf *notes)
 {
 	struct nemo_search ns;
@@ -686,7 +686,7 @@ spec_auto_nemo(struct grid_spec *spec, const struct campaign *c,
  * sets itself narrow them, its built-in defaults do not.
  */
 static void
-spec_finetune_mp(struct grid_spec *spec, const struct campaign *c)
+spec_finetune_mp(struct grid_spec *spec, const struct settings *c)
 {
 	const struct nemo_list lists[] = {
 		{ spec->tp.v, spec->tp.n },
@@ -698,17 +698,17 @@ spec_finetune_mp(struct grid_spec *spec, const struct campaign *c)
 	nemo_finetune_mp(lists, 3, c->nodes * c->gpus_per_node, &lo, &hi);
 	spec->min_mp = lo;
 	spec->max_mp = hi;
-	if (campaign_origin(c, "search.min_model_parallel") &&
+	if (settings_origin(c, "search.min_model_parallel") &&
 	    c->search.min_model_parallel > lo)
 		spec->min_mp = c->search.min_model_parallel;
-	if (campaign_origin(c, "search.max_model_parallel") &&
+	if (settings_origin(c, "search.max_model_parallel") &&
 	    c->search.max_model_parallel < hi)
 		spec->max_mp = c->search.max_model_parallel;
 }
 
 /* A global batch size for "auto": NeMo's table value for the size. */
 static int
-auto_gbs(const struct campaign *c)
+auto_gbs(const struct settings *c)
 {
 	struct nemo_search ns;
 
@@ -729,7 +729,7 @@ axis_bools(struct grid_axis *a, unsigned bits, unsigned dflt)
 /* The tuning guide's switches.  Grouped GEMM only matters with experts,
  * so a dense model keeps one value of it. */
 static void
-spec_switches(struct grid_spec *spec, const struct campaign *c)
+spec_switches(struct grid_spec *spec, const struct settings *c)
 {
 	const struct search_space *s = &c->search;
 
@@ -763,7 +763,7 @@ spec_switches(struct grid_spec *spec, const struct campaign *c)
 }
 
 static void
-spec_lists(struct grid_spec *spec, const struct campaign *c)
+spec_lists(struct grid_spec *spec, const struct settings *c)
 {
 	const struct search_space *s = &c->search;
 
@@ -813,7 +813,7 @@ spec_notes(const struct grid_spec *spec, struct strbuf *notes)
 }
 
 int
-grid_spec_init(struct grid_spec *spec, const struct campaign *c,
+grid_spec_init(struct grid_spec *spec, const struct settings *c,
                struct strbuf *notes)
 {
 	const struct search_space *s = &c->search;

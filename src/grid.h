@@ -86,7 +86,7 @@ struct grid_result {
  * Expand the campaign's search section into lists.  Returns 0, or -1
  * after an error message (e.g. finetune without tp lists).
  */
-int grid_spec_init(struct grid_spec *spec, const struct campaign *c,
+int grid_spec_init(struct grid_spec *spec, const struct settings *c,
                    struct strbuf *notes);
 
 /* Number of combinations the spec describes (vp auto counted as the

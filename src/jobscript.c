@@ -33,7 +33,7 @@ set_text(struct template_vars *v, const char *name, const char *s)
  * with runs of one; uniform with 0 is one run per model chunk.
  */
 static void
-vars_recompute(struct template_vars *v, const struct campaign *c,
+vars_recompute(struct template_vars *v, const struct settings *c,
                const struct layout *l)
 {
 	int vp = l->vp > 1 ? l->vp : 1;
@@ -69,7 +69,7 @@ vars_recompute(struct template_vars *v, const struct campaign *c,
  * innermost ranks).
  */
 static void
-vars_cp_comm(struct template_vars *v, const struct campaign *c,
+vars_cp_comm(struct template_vars *v, const struct settings *c,
              const struct layout *l)
 {
 	struct workload w;
@@ -83,7 +83,7 @@ vars_cp_comm(struct template_vars *v, const struct campaign *c,
 	template_vars_set_str(v, "cp_comm_type", cp_comm_name(l->cp_comm));
 	if (l->cp_comm != CP_COMM_A2A_P2P)
 		return;
-	campaign_workload(c, &w);
+	settings_workload(c, &w);
 	a2a = layout_cp_a2a_size(&w, l);
 	template_vars_set_int(v, "cp_a2a_size", a2a);
 	template_vars_set_int(v, "cp_p2p_size", l->cp / a2a);
@@ -91,7 +91,7 @@ vars_cp_comm(struct template_vars *v, const struct campaign *c,
 
 /* The tuning guide's switches. */
 static void
-vars_switches(struct template_vars *v, const struct campaign *c,
+vars_switches(struct template_vars *v, const struct settings *c,
               const struct layout *l)
 {
 	template_vars_set_bool(v, "sequence_parallel", l->sequence_parallel);
@@ -123,7 +123,7 @@ vars_switches(struct template_vars *v, const struct campaign *c,
 
 /* The candidate's layout. */
 static void
-vars_layout(struct template_vars *v, const struct campaign *c,
+vars_layout(struct template_vars *v, const struct settings *c,
             const struct layout *l, const char *name)
 {
 	int vp = l->vp > 1 ? l->vp : 1;
@@ -159,7 +159,7 @@ position_embedding_name(enum pos_emb_kind k)
 
 /* The model's shape. */
 static void
-vars_model(struct template_vars *v, const struct campaign *c)
+vars_model(struct template_vars *v, const struct settings *c)
 {
 	const struct model *m = &c->model;
 	enum pos_emb_kind pos = m->position_embedding_type;
@@ -207,7 +207,7 @@ vars_model(struct template_vars *v, const struct campaign *c)
 
 /* Precision, the campaign's names and the run limits. */
 static void
-vars_run(struct template_vars *v, const struct campaign *c,
+vars_run(struct template_vars *v, const struct settings *c,
          const char *campaign_dir, const char *run_dir)
 {
 	int minutes = c->limits.max_minutes_per_run;
@@ -240,9 +240,9 @@ vars_run(struct template_vars *v, const struct campaign *c,
 
 /* Prefix "FILE:LINE: " for a configuration key that has an origin. */
 static void
-key_where(const struct campaign *c, const char *key, struct strbuf *sb)
+key_where(const struct settings *c, const char *key, struct strbuf *sb)
 {
-	const struct origin *o = campaign_origin(c, key);
+	const struct origin *o = settings_origin(c, key);
 
 	if (o && o->file)
 		strbuf_addf(sb, "%s:%d: ", o->file, o->line);
@@ -267,7 +267,7 @@ directive_ok(const char *s)
  * lines serve a person who runs sbatch on it by hand.
  */
 static int
-vars_directives(struct template_vars *v, const struct campaign *c)
+vars_directives(struct template_vars *v, const struct settings *c)
 {
 	struct strbuf sb = STRBUF_INIT, where = STRBUF_INIT;
 	struct strbuf why = STRBUF_INIT;
@@ -313,7 +313,7 @@ env_name_len(const char *s)
 
 /* env_exports: "export NAME='VALUE'" per env entry, the value quoted. */
 static int
-vars_env(struct template_vars *v, const struct campaign *c)
+vars_env(struct template_vars *v, const struct settings *c)
 {
 	struct strbuf sb = STRBUF_INIT, where = STRBUF_INIT;
 	int ret = 0;
@@ -341,7 +341,7 @@ vars_env(struct template_vars *v, const struct campaign *c)
 
 /* Slurm options, the container and the simulated trainer. */
 static void
-vars_slurm(struct template_vars *v, const struct campaign *c)
+vars_slurm(struct template_vars *v, const struct settings *c)
 {
 	const char *simtrain = getenv("PARATUNE_SIMTRAIN");
 
@@ -373,7 +373,7 @@ vars_slurm(struct template_vars *v, const struct campaign *c)
  * run plain pretraining in its place.
  */
 static void
-vars_mode(struct template_vars *v, const struct campaign *c)
+vars_mode(struct template_vars *v, const struct settings *c)
 {
 	bool finetune = c->mode == MODE_FINETUNE;
 	bool lora = c->peft && !strcmp(c->peft, "lora");
@@ -391,7 +391,7 @@ vars_mode(struct template_vars *v, const struct campaign *c)
 /* run.simulated_truth, absolute: a relative one is the campaign
  * directory's (scripts/truth writes DIR/truth.csv). */
 static void
-vars_truth(struct template_vars *v, const struct campaign *c,
+vars_truth(struct template_vars *v, const struct settings *c,
            const char *campaign_dir)
 {
 	const char *t = c->run.simulated_truth;
@@ -408,7 +408,7 @@ vars_truth(struct template_vars *v, const struct campaign *c,
 
 /* Public: see jobscript.h. */
 int
-jobscript_vars(struct template_vars *v, const struct campaign *c,
+jobscript_vars(struct template_vars *v, const struct settings *c,
                const struct layout *l, const char *name,
                const char *campaign_dir, const char *run_dir)
 {
@@ -434,7 +434,7 @@ ends_with(const char *s, const char *suffix)
 
 /* Public: see jobscript.h. */
 void
-jobscript_template_path(const struct campaign *c, struct strbuf *path)
+jobscript_template_path(const struct settings *c, struct strbuf *path)
 {
 	const char *name = c->run.template_name ? c->run.template_name
 	                                        : "megatron-lm";
@@ -448,7 +448,7 @@ jobscript_template_path(const struct campaign *c, struct strbuf *path)
 	/* The built-in default directory gives way to the environment, so
 	 * tests and uninstalled builds can point at the source tree. */
 	if (env && *env && !(c->run.templates_dir &&
-	                     campaign_origin(c, "run.templates_dir")))
+	                     settings_origin(c, "run.templates_dir")))
 		dir = env;
 	else if (c->run.templates_dir)
 		dir = c->run.templates_dir;
@@ -459,7 +459,7 @@ jobscript_template_path(const struct campaign *c, struct strbuf *path)
 /* Read a whole text file into sb; -1 after an error naming it and,
  * when it cannot be opened, the run.template that chose it. */
 static int
-read_template(const struct campaign *c, const char *path, struct strbuf *sb)
+read_template(const struct settings *c, const char *path, struct strbuf *sb)
 {
 	FILE *f = fopen(path, "r");
 	struct strbuf where = STRBUF_INIT;
@@ -490,7 +490,7 @@ read_template(const struct campaign *c, const char *path, struct strbuf *sb)
 
 /* Public: see jobscript.h. */
 int
-jobscript_render(const struct campaign *c, const struct layout *l,
+jobscript_render(const struct settings *c, const struct layout *l,
                  const char *name, const char *campaign_dir,
                  const char *run_dir, const char *template_path,
                  struct strbuf *out)

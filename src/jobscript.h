@@ -104,7 +104,7 @@
  * layout l (dp filled in).  Returns 0, or -1 after an error naming a
  * slurm.directives or env entry that cannot be written safely.
  */
-int jobscript_vars(struct template_vars *v, const struct campaign *c,
+int jobscript_vars(struct template_vars *v, const struct settings *c,
                    const struct layout *l, const char *name,
                    const char *campaign_dir, const char *run_dir);
 
@@ -115,14 +115,14 @@ int jobscript_vars(struct template_vars *v, const struct campaign *c,
  * run.template containing '/' is a path used as it is.  The path is
  * appended to path.
  */
-void jobscript_template_path(const struct campaign *c, struct strbuf *path);
+void jobscript_template_path(const struct settings *c, struct strbuf *path);
 
 /*
  * Render one candidate's job script from template_path (NULL: the
  * campaign's, see jobscript_template_path) and append it to out.  Returns
  * 0, or -1 after an error naming the template file (and line).
  */
-int jobscript_render(const struct campaign *c, const struct layout *l,
+int jobscript_render(const struct settings *c, const struct layout *l,
                      const char *name, const char *campaign_dir,
                      const char *run_dir, const char *template_path,
                      struct strbuf *out);

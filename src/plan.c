@@ -68,12 +68,12 @@ base_defaults(const struct plan *p, struct layout *l, int tp, int pp,
 	l->cp = l->ep = l->vp = l->mbs = 1;
 	l->gbs = gbs;
 	l->recompute = (enum recompute)p->spec.recompute.v[0];
-	plan_search_switches(&p->campaign, l);
-	campaign_default_switches(&p->campaign, l);
+	plan_search_switches(&p->settings, l);
+	settings_default_switches(&p->settings, l);
 }
 
 void
-plan_search_switches(const struct campaign *c, struct layout *l)
+plan_search_switches(const struct settings *c, struct layout *l)
 {
 	const struct search_space *s = &c->search;
 	bool sp = l->tp > 1;
@@ -96,7 +96,7 @@ plan_search_switches(const struct campaign *c, struct layout *l)
 static int
 choose_base(struct plan *p)
 {
-	const struct campaign *c = &p->campaign;
+	const struct settings *c = &p->settings;
 	struct layout l;
 	int tp, pp, gbs;
 
@@ -195,8 +195,8 @@ summarise(struct plan *p)
 		            "search.max_candidates)", st->dropped);
 	strbuf_addf(sb, "\nbase: %s (%s)\n", p->res.v[p->base].name,
 	            p->base_source);
-	if (p->campaign.size_reason)
-		strbuf_addf(sb, "model size: %s\n", p->campaign.size_reason);
+	if (p->settings.size_reason)
+		strbuf_addf(sb, "model size: %s\n", p->settings.size_reason);
 }
 
 int
@@ -211,12 +211,12 @@ plan_build(struct plan *p, const struct plan_opts *o, const char *path,
 
 	memset(p, 0, sizeof(*p));
 	strbuf_init(&p->summary, 0);
-	status = campaign_load_for(&p->campaign, o->site_path, path, settings);
+	status = settings_load_for(&p->settings, o->site_path, path, settings);
 	if (status != EXIT_OK)
 		return status;
-	campaign_workload(&p->campaign, &p->workload);
-	campaign_name_prefix(&p->campaign, p->prefix, sizeof p->prefix);
-	if (grid_spec_init(&p->spec, &p->campaign, &notes) != 0) {
+	settings_workload(&p->settings, &p->workload);
+	candidate_name_prefix(&p->settings, p->prefix, sizeof p->prefix);
+	if (grid_spec_init(&p->spec, &p->settings, &notes) != 0) {
 		strbuf_release(&notes);
 		plan_release(p);
 		return EXIT_CONFIG;
@@ -230,7 +230,7 @@ plan_build(struct plan *p, const struct plan_opts *o, const char *path,
 	progress.t0 = progress.last = seconds_now();
 	show = !o->quiet && (o->progress || progress.tty);
 	grid_run(&p->spec, &p->workload, p->prefix,
-	         p->campaign.search.max_candidates, &p->res,
+	         p->settings.search.max_candidates, &p->res,
 	         show ? plan_progress : NULL, &progress);
 	grid_finish(&p->res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -248,7 +248,7 @@ void
 plan_release(struct plan *p)
 {
 	grid_result_release(&p->res);
-	campaign_release(&p->campaign);
+	settings_release(&p->settings);
 	strbuf_release(&p->summary);
 }
 

@@ -15,7 +15,7 @@
 #include "strlist.h"
 
 struct plan {
-	struct campaign campaign;
+	struct settings settings;
 	struct workload workload;
 	struct grid_spec spec;
 	struct grid_result res;
@@ -55,7 +55,7 @@ void plan_release(struct plan *p);
  * `estimate` take them from here so that neither shows what the
  * campaign does not search.
  */
-void plan_search_switches(const struct campaign *c, struct layout *l);
+void plan_search_switches(const struct settings *c, struct layout *l);
 
 /* JSON of the grid statistics ("examined", "invalid", ...). */
 void plan_stats_json(struct json *j, const struct plan *p);

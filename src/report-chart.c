@@ -224,7 +224,7 @@ chart_axis(struct strbuf *out, const struct results *res, double max,
 	strbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#333\">model "
 	            "TFLOP/s per GPU (Megatron-LM FLOPs; dense %s peak "
 	            "%.1f)</text>\n", CHART_BAR_X, y1 + 34,
-	            precision_name(res->run.campaign.precision),
+	            precision_name(res->run.settings.precision),
 	            res->peak_tflops);
 }
 
@@ -243,7 +243,7 @@ chart_key(struct strbuf *out, int x, const char *fill, const char *stroke,
 static void
 chart_head(struct strbuf *out, const struct results *res, int height)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
@@ -415,7 +415,7 @@ void
 report_html(const struct results *res, const char *summary,
             struct strbuf *out)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	              "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "

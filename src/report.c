@@ -76,7 +76,7 @@ add_training(struct strbuf *out, const struct results *res,
 static void
 summary_campaign(struct strbuf *out, const struct results *res)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	strbuf_addf(out, "campaign %s: %s on %d node%s x %d %s (%d GPUs), %s, "
 	            "sequence %d, %g B tokens\n", c->name, c->model_name,
@@ -101,7 +101,7 @@ summary_speed(struct strbuf *out, const struct results *res,
               const struct result_row *r)
 {
 	const struct result_metrics *m = &r->m;
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	strbuf_addf(out, "  %.3f s per step (median %.3f s, stdev %.3f s, "
 	            "%d steps), %.1f samples/s, ", m->step_mean_s,
@@ -305,7 +305,7 @@ recommend_line(struct strbuf *out, const struct results *res,
 static void
 recommend_cheapest(struct strbuf *out, const struct results *res)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	if (res->cheapest != res->best) {
 		recommend_line(out, res, "cheapest", res->cheapest);

@@ -238,7 +238,7 @@ static void
 cell_other(const struct results *res, const struct result_row *r,
            enum results_col c, struct cell *v)
 {
-	const struct campaign *k = &res->run.campaign;
+	const struct settings *k = &res->run.settings;
 
 	switch (c) {
 	case RC_RANK:
@@ -313,7 +313,7 @@ switch_value(const struct results *res, const struct result_row *r,
 {
 	if (!r->cand.switches_known)
 		return -1;
-	return layout_switch_get(&r->cand.layout, res->run.campaign.precision,
+	return layout_switch_get(&r->cand.layout, res->run.settings.precision,
 	                         s);
 }
 
@@ -328,7 +328,7 @@ results_cell(const struct results *res, const struct result_row *r,
 	if (s != SW_COUNT) {
 		if (switch_value(res, r, s) >= 0)
 			layout_switch_format(&r->cand.layout,
-			                     res->run.campaign.precision, s, out);
+			                     res->run.settings.precision, s, out);
 		return;
 	}
 	cell_get(res, r, c, &v);
@@ -521,7 +521,7 @@ json_row(struct json *j, const char *key, const struct results *res,
 static void
 json_campaign(struct json *j, const struct results *res)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	json_string(j, "campaign", c->name);
 	json_string(j, "model", c->model_name);

@@ -152,7 +152,7 @@ log_read_file(struct results *res, struct logparse *lp, const char *name,
 	path = xasprintf("%s/%s", res->run.dir, lr->rel);
 	/* A read error is reported there; what was read still counts. */
 	logparse_regular_file(lp, path, &lr->res);
-	log_result_step_stats(&lr->res, res->run.campaign.results.skip_steps,
+	log_result_step_stats(&lr->res, res->run.settings.results.skip_steps,
 	                      &lr->st);
 	free(lr->res.steps);
 	lr->res.steps = NULL;
@@ -281,7 +281,7 @@ row_measure(struct results *res, struct result_row *row,
 	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
-	results_measure(&res->run.campaign, res->cost_per_gpu_hour, &lr->st,
+	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
 	                row);
 	row->recommendable = results_class_recommendable(row->failure);
 }
@@ -294,7 +294,7 @@ row_measure_older(struct results *res, struct logparse *lp,
                   struct result_row *row, const uint32_t *ids, int nids,
                   uint32_t newest)
 {
-	int min_steps = res->run.campaign.results.min_steps;
+	int min_steps = res->run.settings.results.min_steps;
 
 	for (int i = nids - 1; i >= 0; i--) {
 		struct log_read lr;
@@ -369,7 +369,7 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 {
 	const struct cand_status *s = state_find(&res->run.st,
 	                                         row->cand.name);
-	int min_steps = res->run.campaign.results.min_steps;
+	int min_steps = res->run.settings.results.min_steps;
 	struct log_read newest;
 	uint32_t *ids, want;
 	char *rundir;
@@ -414,7 +414,7 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 
 /* What a measured row's step times mean for the whole training. */
 void
-results_measure(const struct campaign *c, double cost_per_gpu_hour,
+results_measure(const struct settings *c, double cost_per_gpu_hour,
                 const struct log_step_stats *st, struct result_row *row)
 {
 	struct result_metrics *m = &row->m;
@@ -601,7 +601,7 @@ results_rank(struct results *res)
 static int
 add_patterns(const struct results *res, struct logparse *lp)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	for (int i = 0; i < c->results.npatterns; i++) {
 		const struct log_pattern *p = &c->results.patterns[i];
@@ -654,7 +654,7 @@ pattern_columns(struct results *res, const struct logparse *lp)
 static void
 results_settings(struct results *res, const struct results_opts *o)
 {
-	const struct campaign *c = &res->run.campaign;
+	const struct settings *c = &res->run.settings;
 
 	res->cost_per_gpu_hour = o->cost_per_gpu_hour >= 0
 	                         ? o->cost_per_gpu_hour

@@ -139,7 +139,7 @@ void results_release(struct results *res);
  * Fill row->m from step-time statistics st (st->measured steps) and the
  * campaign c at cost_per_gpu_hour (0: cost unknown).  Pure arithmetic.
  */
-void results_measure(const struct campaign *c, double cost_per_gpu_hour,
+void results_measure(const struct settings *c, double cost_per_gpu_hour,
                      const struct log_step_stats *st,
                      struct result_row *row);
 

@@ -120,12 +120,12 @@ maybe_retry(struct runner *r, struct cand_status *c)
 {
 	if (c->state != CS_NODE_FAIL && c->state != CS_PREEMPTED)
 		return 0;
-	if (c->attempt > r->store->campaign.limits.retries)
+	if (c->attempt > r->store->settings.limits.retries)
 		return 0;
 	if (r->verbosity >= 0)
 		fprintf(r->out, "%s: retrying (attempt %d of %d)%s%s\n",
 		        c->name, c->attempt + 1,
-		        r->store->campaign.limits.retries + 1,
+		        r->store->settings.limits.retries + 1,
 		        c->state == CS_NODE_FAIL ? " avoiding " : "",
 		        c->state == CS_NODE_FAIL ? c->nodes : "");
 	return store_retry(r->store, c,
@@ -352,7 +352,7 @@ fill_request(const struct runner *r, const struct cand_status *c,
              struct slurm_submit_req *req, const char *run,
              const char *out)
 {
-	const struct campaign *k = &r->store->campaign;
+	const struct settings *k = &r->store->settings;
 
 	memset(req, 0, sizeof(*req));
 	req->name = c->tag;
@@ -375,7 +375,7 @@ fill_request(const struct runner *r, const struct cand_status *c,
 static int
 runner_extras(const struct runner *r, struct sbatch_extras *x)
 {
-	const struct str_list *d = &r->store->campaign.slurm.directives;
+	const struct str_list *d = &r->store->settings.slurm.directives;
 	struct strbuf why = STRBUF_INIT;
 	int ret = 0;
 
@@ -401,7 +401,7 @@ runner_env(const struct runner *r, const struct sbatch_extras *x,
 	for (char **e = environ; ret == 1 && *e; e++)
 		str_list_push(&seen, *e);
 	if (ret >= 0)
-		job_env_build(&seen, &r->store->campaign.run.export, env);
+		job_env_build(&seen, &r->store->settings.run.export, env);
 	if (ret >= 0 && cpu_hint_name(x->hint)) {
 		char *kv = xasprintf("SLURM_HINT=%s", cpu_hint_name(x->hint));
 
@@ -483,7 +483,7 @@ cleanup:
 static bool
 over_budget(struct runner *r, const struct cand_status *c)
 {
-	const struct campaign *k = &r->store->campaign;
+	const struct settings *k = &r->store->settings;
 	struct budget b;
 	double after;
 
@@ -505,7 +505,7 @@ runner_submit_due(struct runner *r, bool dry_run)
 {
 	const struct store *s = r->store;
 	int limit = s->st.sequential ? 1
-	            : s->campaign.limits.max_concurrent_jobs;
+	            : s->settings.limits.max_concurrent_jobs;
 	int active = active_count(&s->st), ret;
 	struct cand_status *c;
 

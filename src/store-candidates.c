@@ -39,7 +39,7 @@ candidates_header(struct strbuf *sb)
 }
 
 void
-campaign_name_prefix(const struct campaign *c, char *buf, size_t len)
+candidate_name_prefix(const struct settings *c, char *buf, size_t len)
 {
 	double size_b = round(model_params(&c->model) / 1e9 * 100) / 100;
 	const char *family = c->model.family[0] ? c->model.family : "model";

@@ -90,7 +90,7 @@ write_initial_state(const char *dir, const struct grid_result *res)
  */
 static int
 write_job_script(const char *tmp, const char *final_dir,
-                 const struct campaign *c, const struct candidate *cand)
+                 const struct settings *c, const struct candidate *cand)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *run = xasprintf("%s/runs/%s", tmp, cand->name);
@@ -114,14 +114,14 @@ write_job_script(const char *tmp, const char *final_dir,
 
 /* Fill a fresh directory with every file of the plan. */
 static int
-fill_dir(const char *tmp, const char *final_dir, const struct campaign *c,
+fill_dir(const char *tmp, const char *final_dir, const struct settings *c,
          const struct grid_result *res, const char *summary)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *runs = xasprintf("%s/runs", tmp);
 	int ret = EXIT_CANTCREAT;
 
-	campaign_write(c, &sb, false);
+	settings_write(c, &sb, false);
 	if (write_text(tmp, "campaign.conf", &sb) != 0)
 		goto cleanup;
 	strbuf_reset(&sb);
@@ -257,7 +257,7 @@ make_temp_dir(char *tmp, const char *dir)
 }
 
 int
-store_create(const char *dir, const struct campaign *c,
+store_create(const char *dir, const struct settings *c,
              const struct grid_result *res, const char *summary,
              bool force)
 {

@@ -239,8 +239,8 @@ load_frozen(struct store *s, int flags, const char *site_path)
 	src.site_path = site_path;
 	src.no_user = true;
 	src.campaign_path = path;
-	campaign_init(&s->campaign);
-	ret = campaign_load(&s->campaign, &src);
+	settings_init(&s->settings);
+	ret = settings_load(&s->settings, &src);
 	if (ret != 0 && (flags & STORE_POLICY))
 		error("%s: the campaign does not comply with the site's policy "
 		      "now: nothing is submitted", s->dir);
@@ -327,7 +327,7 @@ store_close(struct store *s, bool save)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	state_release(&s->st);
-	campaign_release(&s->campaign);
+	settings_release(&s->settings);
 	free(s->dir);
 	memset(s, 0, sizeof(*s));
 	s->lock_fd = -1;

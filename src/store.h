@@ -150,7 +150,7 @@ struct store_journal {
 
 struct store {
 	char *dir;                /* absolute campaign directory */
-	struct campaign campaign; /* DIR/campaign.conf, frozen at plan */
+	struct settings settings; /* DIR/campaign.conf, frozen at plan */
 	struct state st;
 	struct store_journal journal;
 	int lock_fd;
@@ -244,7 +244,7 @@ int store_load_env(const struct store *s, struct str_list *env);
  * naming them).  Returns 0, or after an error message EXIT_CONFIG when
  * the template cannot render the campaign, EXIT_CANTCREAT otherwise.
  */
-int store_create(const char *dir, const struct campaign *c,
+int store_create(const char *dir, const struct settings *c,
                  const struct grid_result *res, const char *summary,
                  bool force);
 
@@ -279,6 +279,6 @@ int store_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
 
 /* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
-void campaign_name_prefix(const struct campaign *c, char *buf, size_t len);
+void candidate_name_prefix(const struct settings *c, char *buf, size_t len);
 
 #endif

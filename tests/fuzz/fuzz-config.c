@@ -22,7 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[] = "/tmp/paratune-fuzz-XXXXXX";
 	int fd = mkstemp(path);
 	struct config_sources src;
-	struct campaign c;
+	struct settings c;
 	int ret;
 
 	if (fd < 0)
@@ -37,11 +37,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src.no_site = true;
 	src.no_user = true;
 	src.campaign_path = path;
-	campaign_init(&c);
-	ret = campaign_load(&c, &src);
+	settings_init(&c);
+	ret = settings_load(&c, &src);
 	if (ret != 0 && ret != EXIT_CONFIG)
 		abort();
-	campaign_release(&c);
+	settings_release(&c);
 	unlink(path);
 	return 0;
 }

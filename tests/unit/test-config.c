@@ -69,9 +69,9 @@ scratch_file(const char *dir, const char *name, const char *text)
 }
 
 struct load {
-	struct campaign c;
+	struct settings c;
 	struct config_sources src;
-	char *err;              /* what campaign_load wrote to stderr */
+	char *err;              /* what settings_load wrote to stderr */
 	int ret;
 };
 
@@ -81,8 +81,8 @@ load_fn(void *arg)
 {
 	struct load *l = arg;
 
-	campaign_init(&l->c);
-	return campaign_load(&l->c, &l->src);
+	settings_init(&l->c);
+	return settings_load(&l->c, &l->src);
 }
 
 /* Load l->src with stderr captured into l->err. */
@@ -97,7 +97,7 @@ load_run(struct load *l)
 static void
 load_release(struct load *l)
 {
-	campaign_release(&l->c);
+	settings_release(&l->c);
 	free(l->err);
 	memset(l, 0, sizeof(*l));
 }
@@ -154,10 +154,10 @@ expect_error(const char *text, const char *const *settings, int nsettings,
 /* Whether key came from a file ending in file_end at line; file_end
  * NULL: from a built-in default. */
 static bool
-origin_is(const struct campaign *c, const char *key, const char *file_end,
+origin_is(const struct settings *c, const char *key, const char *file_end,
           int line)
 {
-	const struct origin *o = campaign_origin(c, key);
+	const struct origin *o = settings_origin(c, key);
 	size_t n, m;
 
 	if (o == NULL)
@@ -189,7 +189,7 @@ test_example_campaign(void)
 	char *dir = scratch_begin();
 	char *path = harness_srcpath("etc/campaigns/llama3-8b-h100.conf");
 	struct load l;
-	const struct campaign *c = &l.c;
+	const struct settings *c = &l.c;
 
 	memset(&l, 0, sizeof l);
 	l.src.campaign_path = path;
@@ -302,7 +302,7 @@ test_site_sample_loads(void)
 	CU_ASSERT_EQUAL_FATAL(load_run(&l), 0);
 	CU_ASSERT_STRING_EQUAL(l.err, "");
 	/* Installing the sample changes nothing but the NCCL exports. */
-	campaign_each_value(&l.c, note_set_key, &set);
+	settings_each_value(&l.c, note_set_key, &set);
 	CU_ASSERT_STRING_EQUAL(set.buf, "env;");
 	CU_ASSERT(str_list_find(&l.c.env, "NCCL_NVLS_ENABLE=0") >= 0);
 	CU_ASSERT_STRING_EQUAL(l.c.policy.site_file, path);
@@ -953,7 +953,7 @@ test_knob_defaults(void)
 	CU_ASSERT_EQUAL(s->relax, 0);
 	CU_ASSERT(s->max_bubble_ratio < 0);
 	CU_ASSERT(s->max_unbalance_ratio < 0);
-	campaign_workload(&l.c, &w);
+	settings_workload(&l.c, &w);
 	CU_ASSERT_FALSE(w.opt_resident_set);
 	CU_ASSERT_EQUAL(w.opt_transient_bytes, 0);
 	load_release(&l);
@@ -1017,7 +1017,7 @@ test_knob_keys(void)
 	CU_ASSERT_EQUAL(s->relax, BIT(RELAX_TP_NVLINK) | BIT(RELAX_NVL72));
 	CU_ASSERT_DOUBLE_EQUAL(s->max_bubble_ratio, 0.2, 0);
 	CU_ASSERT_DOUBLE_EQUAL(s->max_unbalance_ratio, 0.5, 0);
-	campaign_workload(&l.c, &w);
+	settings_workload(&l.c, &w);
 	CU_ASSERT_TRUE(w.opt_resident_set);
 	CU_ASSERT_DOUBLE_EQUAL(w.opt_resident_bytes, 6, 0);
 	CU_ASSERT_DOUBLE_EQUAL(w.opt_transient_bytes, 4, 0);
@@ -1034,7 +1034,7 @@ test_knob_keys(void)
 	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
 		"optimizer = { resident_bytes_per_param = 0; };\n", NULL, 0),
 		0);
-	campaign_workload(&l.c, &w);
+	settings_workload(&l.c, &w);
 	CU_ASSERT_TRUE(w.opt_resident_set);
 	CU_ASSERT_EQUAL(w.opt_resident_bytes, 0);
 	load_release(&l);
@@ -1162,11 +1162,11 @@ test_gpu_catalog_overrides(void)
 		"bf16_tflops = 100.0; nvlink_domain = 2; nvlink_gbs = 50.0; "
 		"network_gbs = 12.5; }\n"
 		");\n");
-	struct campaign builtin;
+	struct settings builtin;
 	const struct gpu *h100;
 	struct load l;
 
-	campaign_init(&builtin);
+	settings_init(&builtin);
 	h100 = gpu_catalog_find(&builtin.gpus, "h100-sxm");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h100);
 	setenv("PARATUNE_SITE_CONF", site, 1);
@@ -1189,7 +1189,7 @@ test_gpu_catalog_overrides(void)
 	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.memory_gib, 20.0, 0);
 	CU_ASSERT_EQUAL(l.c.gpu.nvlink_domain, 2);
 	load_release(&l);
-	campaign_release(&builtin);
+	settings_release(&builtin);
 	setenv("PARATUNE_SITE_CONF", "", 1);
 	free(site);
 	scratch_end(dir);
@@ -1257,12 +1257,12 @@ round_trip(const char *dir, const char *text, const char *const *settings,
 
 	CU_ASSERT_EQUAL_FATAL(load_text(&a, dir, text, settings, nsettings),
 	                      0);
-	campaign_write(&a.c, &first, false);
+	settings_write(&a.c, &first, false);
 	frozen = scratch_file(dir, "frozen.conf", first.buf);
 	memset(&b, 0, sizeof b);
 	b.src.campaign_path = frozen;
 	CU_ASSERT_EQUAL_FATAL(load_run(&b), 0);
-	campaign_write(&b.c, &second, false);
+	settings_write(&b.c, &second, false);
 	CU_ASSERT_STRING_EQUAL(first.buf, second.buf);
 	CU_ASSERT_STRING_EQUAL(a.c.name, b.c.name);
 	CU_ASSERT(model_equal(&a.c.model, &b.c.model));
@@ -1374,7 +1374,7 @@ test_write_with_origin(void)
 	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 4;\n"
 	                                "search = {\n  context_parallel = "
 	                                "[1, 2];\n};\n", NULL, 0), 0);
-	campaign_write(&l.c, &out, true);
+	settings_write(&l.c, &out, true);
 	CU_ASSERT(strstr(out.buf, "nodes = 4;  # ") != NULL);
 	CU_ASSERT(strstr(out.buf, "camp.conf:4\n") != NULL);
 	CU_ASSERT(strstr(out.buf, "  context_parallel = [1, 2];  # ") != NULL);
@@ -1399,7 +1399,7 @@ test_json_values(void)
 	                                NULL, 0), 0);
 	json_init(&j, &out, false);
 	json_begin_object(&j, NULL);
-	campaign_write_json(&l.c, &j);
+	settings_write_json(&l.c, &j);
 	json_end_object(&j);
 	CU_ASSERT(strstr(out.buf, "\"nodes\":{\"value\":4,\"file\":\"") !=
 	          NULL);
@@ -1432,7 +1432,7 @@ test_workload(void)
 	                                "memory = { margin_gb = 6.0; "
 	                                "gpu_memory_gb = 40.0; };\n", NULL,
 	                                0), 0);
-	campaign_workload(&l.c, &w);
+	settings_workload(&l.c, &w);
 	CU_ASSERT_PTR_EQUAL(w.model, &l.c.model);
 	CU_ASSERT_PTR_EQUAL(w.gpu, &l.c.gpu);
 	CU_ASSERT_EQUAL(w.nodes, 2);

@@ -14,9 +14,9 @@
 
 /* A campaign of Llama 3 8B on one node, searched lists set below. */
 static void
-campaign_fixture(struct campaign *c)
+campaign_fixture(struct settings *c)
 {
-	campaign_init(c);
+	settings_init(c);
 	c->model = test_llama3_8b();
 	c->gpu = test_h100();
 	c->nodes = 1;
@@ -39,7 +39,7 @@ set_list(struct int_list *l, int n, const int *v)
 }
 
 static void
-small_lists(struct campaign *c)
+small_lists(struct settings *c)
 {
 	static const int tp[] = { 1, 2, 4, 8 }, pp[] = { 1, 2 }, one[] = { 1 };
 	static const int mbs[] = { 1, 2 }, gbs[] = { 64 };
@@ -55,13 +55,13 @@ small_lists(struct campaign *c)
 }
 
 static void
-run(struct campaign *c, int cap, struct grid_spec *spec,
+run(struct settings *c, int cap, struct grid_spec *spec,
     struct grid_result *res, struct workload *w)
 {
 	struct strbuf notes = STRBUF_INIT;
 
 	CU_ASSERT_EQUAL_FATAL(grid_spec_init(spec, c, &notes), 0);
-	campaign_workload(c, w);
+	settings_workload(c, w);
 	w->model = &c->model;
 	w->gpu = &c->gpu;
 	w->gpu_memory_gib = c->gpu.memory_gib;
@@ -78,7 +78,7 @@ run(struct campaign *c, int cap, struct grid_spec *spec,
 static void
 test_counts_by_hand(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -95,13 +95,13 @@ test_counts_by_hand(void)
 	CU_ASSERT_EQUAL(res.n, 14);
 	CU_ASSERT_EQUAL(res.stats.dropped, 0);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 static void
 test_ranked_and_named(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -125,14 +125,14 @@ test_ranked_and_named(void)
 	                       "_seq_4096_gbs_64");
 	CU_ASSERT(strncmp(res.v[0].name, "llama_8.03b_1nodes_tp_", 22) == 0);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* A capped run keeps exactly the best of the uncapped one. */
 static void
 test_cap_keeps_the_best(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result all, top;
 	struct workload w;
@@ -148,14 +148,14 @@ test_cap_keeps_the_best(void)
 		CU_ASSERT_STRING_EQUAL(top.v[i].name, all.v[i].name);
 	grid_result_release(&all);
 	grid_result_release(&top);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* "auto" vp: every divisor of the layers, filtered by the rules. */
 static void
 test_auto_vp_and_rule_totals(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -179,14 +179,14 @@ test_auto_vp_and_rule_totals(void)
 	 * = 24 interleaved candidates plus the 14 without. */
 	CU_ASSERT_EQUAL(res.stats.valid, 14 + 24);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* The base is marked, and added in place of the worst when not kept. */
 static void
 test_base_added(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -216,7 +216,7 @@ test_base_added(void)
 	CU_ASSERT_EQUAL(res.v[i].layout.tp, 8);
 	CU_ASSERT_EQUAL(res.v[i].rank, i + 1);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* Every combination is counted once, in one of the four kinds. */
@@ -244,7 +244,7 @@ static void
 test_cp_seq_control_and_relax(void)
 {
 	static const int tp[] = { 1, 2 }, cp[] = { 1, 2 }, one[] = { 1 };
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -267,7 +267,7 @@ test_cp_seq_control_and_relax(void)
 	CU_ASSERT_EQUAL(res.stats.removed, 0);
 	CU_ASSERT_EQUAL(res.stats.valid, 4);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -279,7 +279,7 @@ static void
 test_bubble_control(void)
 {
 	static const int pp[] = { 1, 2, 4 }, one[] = { 1 };
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -299,7 +299,7 @@ test_bubble_control(void)
 		          res.v[i].est.bubble_ratio <= 0.07);
 	check_totals(&res);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -310,7 +310,7 @@ test_bubble_control(void)
 static void
 test_unbalance_control(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -325,7 +325,7 @@ test_unbalance_control(void)
 	CU_ASSERT_EQUAL(res.stats.valid, 8);
 	check_totals(&res);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -335,7 +335,7 @@ test_unbalance_control(void)
 static void
 test_no_effect_counts(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -352,7 +352,7 @@ test_no_effect_counts(void)
 	CU_ASSERT_EQUAL(res.stats.valid, 14);
 	check_totals(&res);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -364,7 +364,7 @@ test_no_effect_counts(void)
 static void
 test_account_flags_counts(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -389,7 +389,7 @@ test_account_flags_counts(void)
 			both = true;
 	CU_ASSERT_TRUE(both);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -401,7 +401,7 @@ test_account_flags_counts(void)
 static void
 test_fsdp_counts(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -428,7 +428,7 @@ test_fsdp_counts(void)
 	CU_ASSERT_EQUAL(grid_spec_init(&spec, &c, &notes), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "FSDP"));
 	strbuf_release(&notes);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -441,7 +441,7 @@ static void
 test_recompute_kinds_and_names(void)
 {
 	static const int layers[] = { 0, 2 };
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -473,7 +473,7 @@ test_recompute_kinds_and_names(void)
 			                              "_rc_unif32"));
 	}
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* A name longer than a candidate's keeps its head and a hash of the
@@ -481,7 +481,7 @@ test_recompute_kinds_and_names(void)
 static void
 test_long_names_stay_unique(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -493,7 +493,7 @@ test_long_names_stay_unique(void)
 	campaign_fixture(&c);
 	small_lists(&c);
 	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
-	campaign_workload(&c, &w);
+	settings_workload(&c, &w);
 	grid_run(&spec, &w, prefix, 100, &res, NULL, NULL);
 	grid_finish(&res);
 	CU_ASSERT_EQUAL(res.n, 14);
@@ -508,14 +508,14 @@ test_long_names_stay_unique(void)
 	}
 	grid_result_release(&res);
 	strbuf_release(&notes);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* Finetune without explicit tp and pp lists is refused. */
 static int
 finetune_auto(void *arg)
 {
-	struct campaign *c = arg;
+	struct settings *c = arg;
 	struct grid_spec spec;
 	struct strbuf notes = STRBUF_INIT;
 	int r = grid_spec_init(&spec, c, &notes);
@@ -527,7 +527,7 @@ finetune_auto(void *arg)
 static void
 test_finetune_needs_lists(void)
 {
-	struct campaign c;
+	struct settings c;
 	char *err;
 	int ret;
 
@@ -538,7 +538,7 @@ test_finetune_needs_lists(void)
 	CU_ASSERT_EQUAL(ret, -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "finetune"));
 	free(err);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -551,7 +551,7 @@ static void
 test_finetune_nemo_mp_bounds(void)
 {
 	static const int tp[] = { 4, 2 }, pp[] = { 1, 2, 4 }, cp[] = { 1, 2 };
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct strbuf notes = STRBUF_INIT;
 
@@ -577,7 +577,7 @@ test_finetune_nemo_mp_bounds(void)
 	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
 	CU_ASSERT(spec.min_mp != 2 || spec.max_mp != 32);
 	strbuf_release(&notes);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* tp = pp = 65536 in a campaign: the product wrapped an int to 0 and
@@ -586,7 +586,7 @@ static void
 test_huge_sizes_counted_invalid(void)
 {
 	static const int huge[] = { 65536 }, one[] = { 1 };
-	struct campaign c;
+	struct settings c;
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
@@ -601,7 +601,7 @@ test_huge_sizes_counted_invalid(void)
 	CU_ASSERT_EQUAL(res.stats.examined, 1);
 	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_WORLD], 1);
 	grid_result_release(&res);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 static const struct harness_test grid_tests[] = {

@@ -105,7 +105,7 @@ put_file(const char *dir, const char *name, const char *text)
 
 /* Load the campaign above from a file in tmp. */
 static int
-load_campaign(const char *tmp, struct campaign *c)
+load_campaign(const char *tmp, struct settings *c)
 {
 	struct config_sources src;
 	char *path = xasprintf("%s/unit.conf", tmp);
@@ -116,8 +116,8 @@ load_campaign(const char *tmp, struct campaign *c)
 	src.no_site = true;
 	src.no_user = true;
 	src.campaign_path = path;
-	campaign_init(c);
-	ret = campaign_load(c, &src);
+	settings_init(c);
+	ret = settings_load(c, &src);
 	free(path);
 	return ret;
 }
@@ -128,7 +128,7 @@ static void
 test_metrics_by_hand(void)
 {
 	char *tmp = harness_tmpdir();
-	struct campaign c;
+	struct settings c;
 	struct logparse lp;
 	struct log_result r;
 	struct log_step_stats st;
@@ -177,7 +177,7 @@ test_metrics_by_hand(void)
 
 	log_result_release(&r);
 	logparse_release(&lp);
-	campaign_release(&c);
+	settings_release(&c);
 	harness_rmtree(tmp);
 	free(tmp);
 }
@@ -370,7 +370,7 @@ plan_campaign(const char *tmp, char **dir)
 	*dir = xasprintf("%s/camp", tmp);
 	ret = plan_build(&p, &o, conf, NULL);
 	if (ret == 0) {
-		ret = store_create(*dir, &p.campaign, &p.res,
+		ret = store_create(*dir, &p.settings, &p.res,
 		                          p.summary.buf, false);
 		plan_release(&p);
 	}

@@ -493,11 +493,11 @@ test_budget(void)
 	struct budget b;
 
 	memset(&s, 0, sizeof(s));
-	campaign_init(&s.campaign);
-	s.campaign.nodes = 2;
-	s.campaign.gpus_per_node = 8;
-	s.campaign.limits.max_minutes_per_run = 30;  /* 8 GPU-hours */
-	s.campaign.limits.max_steps_per_run = 100;
+	settings_init(&s.settings);
+	s.settings.nodes = 2;
+	s.settings.gpus_per_node = 8;
+	s.settings.limits.max_minutes_per_run = 30;  /* 8 GPU-hours */
+	s.settings.limits.max_steps_per_run = 100;
 	two_candidates(&s.st);
 	/* Running for 15 of its 30 minutes: 0.25 h on 16 GPUs. */
 	s.st.v[0].start_time = 1000;
@@ -514,15 +514,15 @@ test_budget(void)
 	budget_compute(&s, 5000, &b);
 	CU_ASSERT_DOUBLE_EQUAL(b.used, 2.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(b.committed, 2.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(budget_job_limit(&s.campaign), 8.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_limit(&s.settings), 8.0, 1e-9);
 	/* 3.6 s a step, 100 steps, 16 GPUs: 1.6 GPU-hours; none known:
 	 * the limit. */
-	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.campaign, 3.6), 1.6,
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.settings, 3.6), 1.6,
 	                       1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.campaign, 0), 8.0,
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.settings, 0), 8.0,
 	                       1e-9);
 	state_release(&s.st);
-	campaign_release(&s.campaign);
+	settings_release(&s.settings);
 }
 
 static const struct harness_test state_tests[] = {

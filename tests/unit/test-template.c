@@ -416,11 +416,11 @@ test_quoted_values_survive_the_shell(void)
  * RoPE, untied output layer, no biases.
  */
 static void
-llama3_8b_campaign(struct campaign *c)
+llama3_8b_campaign(struct settings *c)
 {
 	struct model *m = &c->model;
 
-	campaign_init(c);
+	settings_init(c);
 	c->name = xstrdup("demo");
 	c->model_name = xstrdup("llama3_8b");
 	c->gpu_name = xstrdup("h100-sxm");
@@ -505,7 +505,7 @@ test_jobscript_vars(void)
 		{ "fp8", "false" }, { "campaign_name", "demo" },
 		{ "campaign_dir", "/c" }, { "run_dir", "/c/runs/cand1" },
 		{ "gpu", "h100-sxm" },
-		/* campaign_init: 50 steps and 20 minutes (NeMo Launcher) */
+		/* settings_init: 50 steps and 20 minutes (NeMo Launcher) */
 		{ "max_steps", "50" }, { "time_limit", "00:20:00" },
 		{ "time_limit_min", "20" },
 		/* 20 - max(2, 20/10) */
@@ -519,7 +519,7 @@ test_jobscript_vars(void)
 		{ "container_image", "(unset)" }, { "sbatch_directives", "" },
 		{ "env_exports", "" },
 	};
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	struct template_vars v = TEMPLATE_VARS_INIT;
 
@@ -538,13 +538,13 @@ test_jobscript_vars(void)
 	CU_ASSERT_TRUE(template_vars_lookup(&v, "env_exports")->raw);
 	CU_ASSERT_FALSE(template_vars_lookup(&v, "campaign_name")->raw);
 	template_vars_release(&v);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 static void
 test_jobscript_layout_variants(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	struct template_vars v = TEMPLATE_VARS_INIT;
 
@@ -588,7 +588,7 @@ test_jobscript_layout_variants(void)
 	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_num_layers"), "(unset)");
 	CU_ASSERT_STRING_EQUAL(var(&v, "recompute_selective"), "true");
 	template_vars_release(&v);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* The tuning guide's switches: their defaults in a zeroed layout, then
@@ -609,7 +609,7 @@ test_jobscript_switch_vars(void)
 		{ "tp_comm_overlap_needs_megatron_lm", "(unset)" },
 		{ "a2a_p2p_needs_megatron_lm", "(unset)" },
 	};
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	struct template_vars v = TEMPLATE_VARS_INIT;
 
@@ -664,7 +664,7 @@ test_jobscript_switch_vars(void)
 	CU_ASSERT_STRING_EQUAL(var(&v, "max_positions"), "16384");
 	CU_ASSERT_STRING_EQUAL(var(&v, "max_position_embeddings"), "8192");
 	template_vars_release(&v);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* Full recompute as Megatron-LM's method and layer count: block over
@@ -683,7 +683,7 @@ test_jobscript_recompute_methods(void)
 		{ RECOMPUTE_UNIFORM, 2, "uniform", "2" },
 		{ RECOMPUTE_UNIFORM, 0, "uniform", "4" },
 	};
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 
 	llama3_8b_campaign(&c);
@@ -700,7 +700,7 @@ test_jobscript_recompute_methods(void)
 		                       want[i].num);
 		template_vars_release(&v);
 	}
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 static void
@@ -722,7 +722,7 @@ test_jobscript_time_limits(void)
 	};
 
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		struct campaign c;
+		struct settings c;
 		struct layout l;
 		struct template_vars v = TEMPLATE_VARS_INIT;
 
@@ -736,14 +736,14 @@ test_jobscript_time_limits(void)
 		CU_ASSERT_STRING_EQUAL(var(&v, "exit_duration_dhms"),
 		                       want[i].dhms);
 		template_vars_release(&v);
-		campaign_release(&c);
+		settings_release(&c);
 	}
 }
 
 static void
 test_jobscript_directives_and_env(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	struct template_vars v = TEMPLATE_VARS_INIT;
 
@@ -760,7 +760,7 @@ test_jobscript_directives_and_env(void)
 	                       "export NCCL_DEBUG='INFO'\n"
 	                       "export WEIRD='it'\\''s $(x)\n;'");
 	template_vars_release(&v);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 struct vars_call {
@@ -771,7 +771,7 @@ static int
 call_vars(void *arg)
 {
 	struct vars_call *a = arg;
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	struct template_vars v = TEMPLATE_VARS_INIT;
 	int ret;
@@ -784,7 +784,7 @@ call_vars(void *arg)
 		str_list_push(&c.env, a->env);
 	ret = jobscript_vars(&v, &c, &l, "x", "/c", "/r");
 	template_vars_release(&v);
-	campaign_release(&c);
+	settings_release(&c);
 	return ret;
 }
 
@@ -825,10 +825,10 @@ test_jobscript_refuses_unsafe_entries(void)
 static void
 test_template_path(void)
 {
-	struct campaign c;
+	struct settings c;
 	struct strbuf p = STRBUF_INIT;
 
-	campaign_init(&c);
+	settings_init(&c);
 	setenv("PARATUNE_TEMPLATES", "/site/templates", 1);
 	jobscript_template_path(&c, &p);
 	CU_ASSERT_STRING_EQUAL(p.buf, "/site/templates/megatron-lm.sbatch");
@@ -850,14 +850,14 @@ test_template_path(void)
 	CU_ASSERT_STRING_EQUAL(p.buf,
 	                       PARATUNE_DATADIR "/templates/nemo2.sbatch");
 	strbuf_release(&p);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /* ---- the simulated template ---------------------------------------------- */
 
 /* Render templates/simulated.sbatch for c and l into a fresh string. */
 static char *
-render_simulated(const struct campaign *c, const struct layout *l,
+render_simulated(const struct settings *c, const struct layout *l,
                  const char *run_dir)
 {
 	char *path = harness_srcpath("templates/simulated.sbatch");
@@ -952,7 +952,7 @@ test_simulated_template(void)
 		"{{", "}}", "--fp16", "--fp8-format", "selective",
 		"--num-experts", "--partition", "--account", "\n\n\n",
 	};
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	char *script, *dir, *path;
 
@@ -980,7 +980,7 @@ test_simulated_template(void)
 	free(dir);
 	free(path);
 	free(script);
-	campaign_release(&c);
+	settings_release(&c);
 }
 
 /*
@@ -999,7 +999,7 @@ test_simulated_template_hostile_values(void)
 	const char *pwned[] = { "pwned1", "pwned2", "pwned3", "pwned4",
 	                        "pwned5", "run $(touch pwned4);x/pwned4" };
 	struct strbuf header = STRBUF_INIT, quoted = STRBUF_INIT;
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	char *script, *path, *cmd, *got;
 
@@ -1043,7 +1043,7 @@ test_simulated_template_hostile_values(void)
 	free(script);
 	strbuf_release(&header);
 	strbuf_release(&quoted);
-	campaign_release(&c);
+	settings_release(&c);
 	free(env);
 	free(run_dir);
 	free(name);
@@ -1053,7 +1053,7 @@ test_simulated_template_hostile_values(void)
 static int
 call_render_missing(void *arg)
 {
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	struct strbuf out = STRBUF_INIT;
 	int ret;
@@ -1062,7 +1062,7 @@ call_render_missing(void *arg)
 	interleaved_layout(&l);
 	ret = jobscript_render(&c, &l, "x", "/c", "/r", arg, &out);
 	strbuf_release(&out);
-	campaign_release(&c);
+	settings_release(&c);
 	return ret;
 }
 

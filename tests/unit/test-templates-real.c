@@ -435,9 +435,9 @@ case_model(enum model_kind k)
 
 /* A campaign for one case, built by hand as a campaign file would. */
 static void
-case_campaign(struct campaign *c, const struct real_case *rc)
+case_campaign(struct settings *c, const struct real_case *rc)
 {
-	campaign_init(c);
+	settings_init(c);
 	c->name = xstrdup("real templates");
 	c->model_name = xstrdup("model");
 	c->gpu_name = xstrdup(rc->gpu);
@@ -499,14 +499,14 @@ render_case(const struct real_case *rc, const char *name,
 {
 	char *rel = xasprintf("templates/%s", name);
 	char *path = harness_srcpath(rel);
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	int ret;
 
 	case_campaign(&c, rc);
 	case_layout(&l, rc);
 	ret = jobscript_render(&c, &l, "cand", "/c", run_dir, path, out);
-	campaign_release(&c);
+	settings_release(&c);
 	free(path);
 	free(rel);
 	return ret;
@@ -914,7 +914,7 @@ check_megatron_training(const struct real_case *rc,
 	            rc->attention == ATTN_FLASH ? "flash" : "unfused");
 	expect_switch(rc, argv, "--mock-data", true);
 	expect_flag(rc, argv, "--tokenizer-type", "NullTokenizer");
-	/* campaign_init: 50 steps, 20 minutes; 20 - max(2, 20 / 10) = 18 */
+	/* settings_init: 50 steps, 20 minutes; 20 - max(2, 20 / 10) = 18 */
 	expect_flag(rc, argv, "--train-iters", "50");
 	expect_flag(rc, argv, "--exit-duration-in-mins", "18");
 	expect_flag(rc, argv, "--eval-iters", "0");
@@ -1307,7 +1307,7 @@ check_simulated_case(const struct real_case *rc, const char *simtrain)
 	char *rel = harness_srcpath("templates/simulated.sbatch");
 	char *srun = xasprintf("%s/bin/srun", dir), *path, *cmd;
 	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
-	struct campaign c;
+	struct settings c;
 	struct layout l;
 	char buf[4096];
 	size_t n;
@@ -1353,7 +1353,7 @@ check_simulated_case(const struct real_case *rc, const char *simtrain)
 	    !oom))
 		fprintf(stderr, "\n%s: simulated.sbatch:\n%s\n", rc->what,
 		        out.buf);
-	campaign_release(&c);
+	settings_release(&c);
 	strbuf_release(&script);
 	strbuf_release(&out);
 	harness_rmtree(dir);
@@ -1625,21 +1625,21 @@ static void
 test_grid_layouts_valid(void)
 {
 	for (size_t i = 0; i < GRID_SIZE; i++) {
-		struct campaign c;
+		struct settings c;
 		struct workload w;
 		struct layout l;
 		enum layout_rule r;
 
 		case_campaign(&c, &grid[i]);
 		case_layout(&l, &grid[i]);
-		campaign_workload(&c, &w);
+		settings_workload(&c, &w);
 		r = layout_check(&w, &l);
 		CU_ASSERT_EQUAL(r, LAYOUT_OK);
 		if (r != LAYOUT_OK)
 			fprintf(stderr, "\n%s: %s\n", grid[i].what,
 			        layout_rule_name(r));
 		CU_ASSERT_EQUAL(l.dp, grid[i].dp);
-		campaign_release(&c);
+		settings_release(&c);
 	}
 }
 
@@ -1663,7 +1663,7 @@ test_gpu_type(void)
 		char *rel = xasprintf("templates/%s", names[i]);
 		char *path = harness_srcpath(rel);
 		struct strbuf out = STRBUF_INIT;
-		struct campaign c;
+		struct settings c;
 		struct layout l;
 
 		case_campaign(&c, &grid[0]);
@@ -1682,7 +1682,7 @@ test_gpu_type(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
 		                              "#SBATCH --gres=gpu:h100:8\n"));
 		CU_ASSERT_PTR_NULL(strstr(out.buf, "--gpus-per-node="));
-		campaign_release(&c);
+		settings_release(&c);
 		strbuf_release(&out);
 		free(path);
 		free(rel);
