@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * bench-grid.c - how fast the planner walks a grid, and whether its
  * memory grows with the grid.

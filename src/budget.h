@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * budget.h - the GPU-hours a campaign has used and may still use, for
  * the site's policy.max_gpu_hours and for what submit says it commits.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-cancel.c - 'paratune cancel': cancel every job of a campaign and
  * record it, so that resume submits nothing more.  A job Slurm was not

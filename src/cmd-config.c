@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-config.c - 'paratune config': the merged configuration, each value
  * with the file and line it came from.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-estimate.c - 'paratune estimate': memory breakdown, FLOPs and
  * predicted speed of the base configuration, of a candidate planned in

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-gpus.c - 'paratune gpus': the GPU catalog, built-in entries with
  * the site file's additions and overrides, as a table or as JSON.

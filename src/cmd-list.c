@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-list.c - 'paratune list': the candidates of a campaign directory
  * with their memory status and predicted rank.

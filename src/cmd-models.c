@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-models.c - 'paratune models': the preset architectures with their
  * parameter counts, as a table or as JSON.

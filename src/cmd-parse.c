@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-parse.c - 'paratune parse LOG...': the log analysis alone, on any
  * files: format, steps, step-time statistics and the failure class with

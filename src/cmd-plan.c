@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-plan.c - 'paratune plan': expand the grid, estimate and rank every
  * candidate, choose the base configuration and write the campaign

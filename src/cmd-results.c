@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-results.c - 'paratune results DIR': which configuration to train
  * with, how much faster and cheaper it is than the base, and why every

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-results.h - what `paratune results DIR` does, for the commands that
  * collect a campaign's results too (resume, when it finishes one).

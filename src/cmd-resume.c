@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-resume.c - 'paratune resume': the cron entry point.  Takes the
  * campaign's lock without waiting (another holder: nothing to do),

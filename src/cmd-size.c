@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-size.c - 'paratune size': NeMo Auto Configurator's model size
  * recommendation (from a time budget) and training time (from a size),

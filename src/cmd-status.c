@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-status.c - 'paratune status': where each candidate stands, as
  * recorded; with --watch, a progress line that refreshes.  Read-only:

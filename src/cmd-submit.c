@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-submit.c - 'paratune submit': select candidates and send the
  * first of them to Slurm; 'resume' carries on from there.  Running it

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* cmd.c - command lookup and option parsing from option tables. */
 #include "autoconfig.h"
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-gpu.c - the gpus key, which adds entries to the GPU catalog or
  * overrides them field by field, and the campaign's GPU resolved from

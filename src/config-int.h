@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-int.h - what the files of the configuration module share: the
  * key registry's types (config-registry.c), the loader's state and error

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-model.c - the model key: a preset name, an architecture of
  * one's own, or a family (gpt3, t5, mt5, bert) whose architecture is

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-patterns.c - results.patterns, the log patterns a campaign adds
  * to the parser's: each named, its regex compiled as the parser compiles

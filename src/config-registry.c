@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-registry.c - the registry of configuration keys and the
  * "did you mean" suggestions drawn from it.

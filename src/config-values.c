@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-values.c - one setting read into the campaign: its type checked
  * and converted (integers, numbers, booleans, strings, names, choices,

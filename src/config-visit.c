@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-visit.c - the values of a campaign read back out, key by key,
  * as one line of libconfig or as JSON, so that campaign.conf, `paratune

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * config-write.c - where each value came from, and the resolved campaign
  * written out: campaign.conf (settings_write), the `paratune config`

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* directive.c - slurm.directives parsed into what libslurm is given. */
 #include "autoconfig.h"
 

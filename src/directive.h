@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * directive.h - the extra sbatch options of slurm.directives, as paratune
  * applies them to the jobs it submits.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * estimate-int.h - what estimate.c (parameters, FLOPs, memory) and
  * estimate-time.c (step time) share.  Private to those two files.

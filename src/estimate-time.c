@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * estimate-time.c - the step time of a layout: compute at a calibrated
  * efficiency, TP/CP/EP/PP/DP communication over the catalog's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * failure.c - failure evidence patterns, root-cause priority and the join
  * with Slurm's final job state.

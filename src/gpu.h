@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * gpu.h - the GPU catalog: memory, dense peak throughput by precision and
  * interconnect, with site overrides.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * grid.h - the candidate grid: every combination of the searched values,
  * checked against the layout rules, estimated, and ranked.

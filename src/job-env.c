@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* job-env.c - the job's environment from run.export and DIR/submit.env. */
 #include "autoconfig.h"
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * jobscript.c - a candidate's job script: template variables from the
  * campaign and the layout, and rendering (variables listed in jobscript.h).
@@ -12,6 +14,7 @@
 #include "directive.h"
 #include "error.h"
 #include "jobscript.h"
+#include "util.h"
 #include "xalloc.h"
 
 #ifndef PARATUNE_BINDIR
@@ -363,8 +366,18 @@ vars_slurm(struct template_vars *v, const struct settings *c)
 	set_text(v, "container_image", c->container.image);
 	set_text(v, "container_mounts", c->container.mounts);
 	set_text(v, "container_workdir", c->container.workdir);
-	template_vars_set_str(v, "simtrain", simtrain && *simtrain ? simtrain
-	                      : PARATUNE_BINDIR "/paratune-simtrain");
+	if (simtrain && *simtrain) {
+		template_vars_set_str(v, "simtrain", simtrain);
+	} else {
+		/* The build tree's when paratune runs from one. */
+		char *tree = build_tree_dir();
+		char *path = tree ? xasprintf("%s/paratune-simtrain", tree)
+		             : xstrdup(PARATUNE_BINDIR "/paratune-simtrain");
+
+		template_vars_set_str(v, "simtrain", path);
+		free(path);
+		free(tree);
+	}
 }
 
 /*
@@ -440,20 +453,27 @@ jobscript_template_path(const struct settings *c, struct strbuf *path)
 	                                        : "megatron-lm";
 	const char *env = getenv("PARATUNE_TEMPLATES");
 	const char *dir = PARATUNE_DATADIR "/templates";
+	bool set = c->run.templates_dir &&
+	           settings_origin(c, "run.templates_dir");
+	char *tree = NULL, *tree_templates = NULL;
 
 	if (strchr(name, '/')) {
 		strbuf_addstr(path, name);
 		return;
 	}
 	/* The built-in default directory gives way to the environment, so
-	 * tests and uninstalled builds can point at the source tree. */
-	if (env && *env && !(c->run.templates_dir &&
-	                     settings_origin(c, "run.templates_dir")))
+	 * tests can point anywhere, and to the build tree paratune runs
+	 * from, so that it works before it is installed. */
+	if (env && *env && !set)
 		dir = env;
+	else if (!set && (tree = build_tree_dir()) != NULL)
+		dir = tree_templates = xasprintf("%s/templates", tree);
 	else if (c->run.templates_dir)
 		dir = c->run.templates_dir;
 	strbuf_addf(path, "%s/%s%s", dir, name,
 	            ends_with(name, ".sbatch") ? "" : ".sbatch");
+	free(tree_templates);
+	free(tree);
 }
 
 /* Read a whole text file into sb; -1 after an error naming it and,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * jobscript.h - the variables a job-script template sees, and rendering
  * one candidate's script.

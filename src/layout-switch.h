@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * layout-switch.h - the tuning guide's switches of a layout as named
  * columns: candidates.csv and the result files list them under the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * layout.c - the divisibility rules of a parallel layout, and the tuning
  * guide's placement rules.

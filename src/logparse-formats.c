@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * logparse-formats.c - the step records of Megatron-LM, NeMo 2.0, NeMo 1.x
  * and torchtitan.

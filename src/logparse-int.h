@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * logparse-int.h - what the log reader's own files share: the entry
  * points (logparse.c), the line reader (logparse-reader.c), the record

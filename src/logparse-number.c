@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * logparse-number.c - numbers as training logs print them: "1.258695E+01",
  * "4294967296.0", "5,856", "2e+3", "nan", "-inf".

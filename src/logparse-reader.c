@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * logparse-reader.c - the line reader: chunks into lines (line breaks,
  * carriage returns, "^M", long lines, NUL bytes), each line through the

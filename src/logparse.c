@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * logparse.c - the entry points: compiled patterns, extra patterns,
  * reading a file, a stream or a buffer, the result and its step-time

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * nemo-heuristics.h - NeMo Auto Configurator's search tables, so that
  * `search.heuristics = "nemo"` gives users the candidates they know

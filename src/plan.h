@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * plan.h - a planned campaign in memory: the loaded configuration, the
  * ranked grid and the base configuration.  `plan` writes it out;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * report-chart.c - chart.svg and report.html: self-contained files that
  * any browser opens from disk, with every piece of text escaped.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * report.c - the summary of a campaign's results, in the units a person
  * plans a training run with: seconds per step, TFLOP/s per GPU, days,

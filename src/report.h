@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * report.h - the results for people: the summary that `paratune results`
  * prints (and DIR/results/summary.txt holds), the bar chart

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * results-write.c - the text of the CSV files of DIR/results/ and of the
  * JSON document, into strbufs; cmd-results.c writes them.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * results.c - join each candidate's Slurm state with its logs, measure,
  * rank, and say which configuration to train with.

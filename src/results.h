@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * results.h - what a campaign measured: each candidate's Slurm state
  * joined with its logs, the step-time statistics and what they mean for

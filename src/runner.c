@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * runner.c - drives a campaign's jobs through Slurm: polls them,
  * retries node failures, resolves intents a crash left behind and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * runner.h - drives a campaign's jobs through Slurm: poll, retry,
  * resolve lost intents, submit what is due, cancel.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * safe-text.h - text from logs, names and configuration, made safe for
  * whoever reads it.

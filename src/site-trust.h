@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* site-trust.h - refuse a site configuration another user could change. */
 #ifndef PARATUNE_SITE_TRUST_H
 #define PARATUNE_SITE_TRUST_H

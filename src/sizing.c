@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * sizing.c - NeMo Auto Configurator's model size recommendation, its
  * training time formula and its size-to-architecture tables.

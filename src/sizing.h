@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * sizing.h - NeMo Auto Configurator's model size recommendation, training
  * time formula and size-to-architecture tables (notes: NeMo auto

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * slurm-acct.c - what slurmdbd remembers of paratune's jobs, once the
  * controller has forgotten them (MinJobAge): their final state, exit

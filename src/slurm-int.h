@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * slurm-int.h - what slurm.c and slurm-acct.c share: Slurm's headers,
  * the differences between Slurm releases that touch them, the

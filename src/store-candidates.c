@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * store-candidates.c - candidates.csv: every kept candidate of a plan
  * with its layout, switches and estimates, written by plan and read by

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * store-create.c - creating a campaign directory (plan): every file
  * built in a temporary directory beside it, then renamed into place,

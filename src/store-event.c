@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * store-event.c - the campaign's events: how each is written to the
  * journal, read back, and applied to the state.

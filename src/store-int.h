@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * store-int.h - the store's own pieces: the state file, the journal
  * file and the typed events.  Only src/store*.c, the unit tests and the

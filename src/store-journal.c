@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * store-journal.c - the campaign's journal file: numbered lines,
  * appended in one write each, read back in order.  What the lines mean

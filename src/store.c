@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * store.c - opening and closing a campaign directory: the lock, the
  * frozen configuration, the state and the replay of the journal lines

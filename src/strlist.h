@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* strlist.h - an owned, growable list of strings. */
 #ifndef PARATUNE_STRLIST_H
 #define PARATUNE_STRLIST_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* util.c - number parsing and file-system helpers. */
 #include "autoconfig.h"
 
@@ -238,4 +240,28 @@ const char *
 open_error(int e)
 {
 	return e == EINVAL ? "not a regular file" : strerror(e);
+}
+
+char *
+build_tree_dir(void)
+{
+	char exe[PATH_MAX], *dir, *probe;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	bool tree;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	dir = path_dir(exe);
+	probe = xasprintf("%s/templates/megatron-lm.sbatch", dir);
+	tree = access(probe, R_OK) == 0;
+	free(probe);
+	probe = xasprintf("%s/paratune-simtrain", dir);
+	tree = tree && access(probe, X_OK) == 0;
+	free(probe);
+	if (!tree) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }

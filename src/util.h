@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* util.h - number parsing and file-system helpers. */
 #ifndef PARATUNE_UTIL_H
 #define PARATUNE_UTIL_H
@@ -32,6 +34,13 @@ bool path_exists(const char *path);
  * EINVAL for what is not a regular file: open_error() spells it).
  */
 FILE *fopen_regular(const char *path);
+/*
+ * The build tree this program runs from, or NULL (allocated): the
+ * directory of /proc/self/exe when it holds templates/megatron-lm.sbatch
+ * and an executable paratune-simtrain, so that `./paratune plan` works
+ * before `make install` (the README's tour) with the tree's own files.
+ */
+char *build_tree_dir(void);
 /* strerror(e), with fopen_regular's EINVAL spelled "not a regular file". */
 const char *open_error(int e);
 /* The directory part of path, allocated: "." without a slash, "/" for

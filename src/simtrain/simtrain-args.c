@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * simtrain-args.c - pretrain_gpt.py's flags, parsed the way argparse
  * parses them, and the configuration hash that seeds the noise.

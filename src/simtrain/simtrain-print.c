@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * simtrain-print.c - every line paratune-simtrain prints besides the
  * iteration line, in the words of Megatron-LM (3efa8c2, 2024) and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * simtrain-setup.c - from pretrain_gpt.py's flags to paratune's model,
  * workload and layout, with the checks Megatron-LM makes on the way.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * simtrain.c - main() of paratune-simtrain: the launcher's environment,
  * the training loop, injected faults and signals.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * log-stream.c - write a huge training log to stdout, for the huge-input
  * tests: nothing of it touches the disk.

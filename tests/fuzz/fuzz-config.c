@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * fuzz-config.c - libFuzzer target: the campaign loader and validator
  * on arbitrary campaign files.  A file is either a campaign or a config

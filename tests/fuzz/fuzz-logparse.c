@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * fuzz-logparse.c - libFuzzer target: the log reader and failure
  * classifier on arbitrary bytes.  Whatever the input, it must not crash,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * fuzz-state.c - libFuzzer target: the state file and journal readers on
  * arbitrary bytes.  Either they load or they say which line is wrong.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * fuzz-template.c - libFuzzer target: the sbatch template renderer on
  * arbitrary template text.  It must never crash, and a variable's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * slurm-api.c - the Slurm adapter (src/slurm.c) against a real cluster.
  *

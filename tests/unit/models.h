@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * models.h - architectures written out by hand for the estimator and
  * grid tests, so that those tests do not depend on the preset catalog.

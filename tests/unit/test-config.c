@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-config.c - the layered configuration: example campaigns, layer
  * order and origins, every kind of error with its FILE:LINE message,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* test-directive.c - slurm.directives as paratune applies them. */
 #include "autoconfig.h"
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-estimate.c - FLOPs, memory breakdowns worked by hand, the shape
  * of the step-time model, and its error on Megatron-LM's published

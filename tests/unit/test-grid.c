@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-grid.c - the streamed grid: counts worked by hand, ranking,
  * bounded memory (the cap keeps exactly the best), the base.

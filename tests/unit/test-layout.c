@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-layout.c - every layout rule rejects what it must, with integer
  * arithmetic (NeMo's float check accepts non-integer data parallelism).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-logparse.c - the log reader over every real excerpt in
  * $PARATUNE_REAL_LOGS (values read off the files by eye: see the table),

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-model.c - the preset catalog against published parameter totals,
  * hand-worked counts, validation, and the GPU catalog.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-nemo-heuristics.c - NeMo Auto Configurator's search tables and the
  * Launcher's base-configuration rule.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-results.c - the results step: metrics worked out by hand from a
  * hand-made Megatron-LM log, ranking and savings, CSV quoting, text

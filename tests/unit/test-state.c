@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-state.c - the state checkpoint and the journal: round trips,
  * truncation and corruption reported by line, torn journal lines, gaps,

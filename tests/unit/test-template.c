@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /* test-template.c - the template renderer, job-script variables and the
  * simulated template, with hostile values run through a real shell. */
 #include "autoconfig.h"

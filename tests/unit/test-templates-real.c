@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
 /*
  * test-templates-real.c - the Megatron-LM and NeMo 2.0 job-script
  * templates, rendered for a grid of candidates that sets every switch and

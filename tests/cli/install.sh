@@ -1,0 +1,69 @@
+#!/bin/sh
+# install.sh - what a sysadmin meets: make install never overwrites an
+# edited site file (the new one lands beside it as paratune.conf.dist),
+# uninstall keeps an edited one, and the crontab line of etc/paratune.cron
+# works exactly as written under cron's bare environment.
+# Last line: "N passed, N failed".
+
+PT=${PARATUNE_BIN:-./paratune}
+SRC=${PARATUNE_SRCDIR:-.}
+BUILD=$(cd "$(dirname "$PT")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
+
+# --- make install and the site file ------------------------------------------
+if [ -f "$BUILD/Makefile" ]; then
+	D=$T/dest
+	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
+	site=$(find "$D" -name paratune.conf | head -1)
+	check "install puts the site file in place" test -f "$site"
+	echo "# the site's own edit" >>"$site"
+	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i2" 2>&1
+	check "a second install keeps the edited site file" \
+		grep -q "the site's own edit" "$site"
+	check "and puts the new one beside it" cmp -s "$site.dist" \
+		"$SRC/etc/paratune.conf"
+	check "saying so" grep -q "kept .*paratune.conf; the new one is" "$T/i2"
+	make -s -C "$BUILD" uninstall-local DESTDIR="$D" >"$T/u" 2>&1
+	check "uninstall keeps the edited site file" test -f "$site"
+	check "and removes the .dist" test ! -e "$site.dist"
+	cp "$SRC/etc/paratune.conf" "$site"
+	make -s -C "$BUILD" uninstall-local DESTDIR="$D" >"$T/u" 2>&1
+	check "an unedited one goes" test ! -e "$site"
+else
+	echo "# no Makefile beside the binary: install not checked"
+fi
+
+# --- the crontab line, as written, under cron's environment --------------------
+# cron's environment: PATH=/usr/bin:/bin, HOME, LOGNAME, SHELL=/bin/sh;
+# the file's PATH line then applies.  Its /usr/local/bin is a directory
+# holding this build's paratune, and a logger that keeps what it gets.
+mkdir -p "$T/bin" "$T/home/campaigns"
+ln -s "$BUILD/paratune" "$T/bin/paratune"
+printf '#!/bin/sh\ncat >>"%s/syslog"\n' "$T" >"$T/bin/logger"
+chmod +x "$T/bin/logger"
+pathline=$(grep '^PATH=' "$SRC/etc/paratune.cron" | head -1)
+job=$(grep '^\*/5 ' "$SRC/etc/paratune.cron" | head -1 | cut -d' ' -f6-)
+check "the cron file has a PATH line and a job line" \
+	test -n "$pathline" -a -n "$job"
+pathval=$(echo "${pathline#PATH=}" | sed "s#/usr/local/bin#$T/bin#")
+PARATUNE_TEMPLATES=$SRC/templates PARATUNE_SITE_CONF=/dev/null \
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/home/campaigns/c1"
+# Selected, so that resume must reach Slurm, which is not configured here.
+SLURM_CONF=$T/none PARATUNE_SITE_CONF=/dev/null \
+	"$PT" -q submit "$T/home/campaigns/c1" >/dev/null 2>&1
+env -i PATH=/usr/bin:/bin HOME="$T/home" LOGNAME=nobody SHELL=/bin/sh \
+	sh -c "PATH=$pathval; export PATH; SLURM_CONF=$T/none \
+	PARATUNE_SITE_CONF=/dev/null; export SLURM_CONF PARATUNE_SITE_CONF; $job"
+check "the line ran paratune and its error reached the log" \
+	grep -q "no Slurm configuration\|SLURM_CONF" "$T/syslog"
+check "naming the campaign's Slurm problem, not a missing command" \
+	sh -c "! grep -q 'not found' '$T/syslog'"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
