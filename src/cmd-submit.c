@@ -74,7 +74,7 @@ select_new(struct store *s, const struct submit_opts *o,
 
 	if (store_read_candidates(s->dir, &t) != 0)
 		return EXIT_DATAERR;
-	sel->v = xcalloc((size_t)s->st.n + 1, sizeof(*sel->v));
+	sel->v = xcalloc((size_t)s->st.n + 1, sizeof(struct cand_status *));
 	/* State entries are in rank order (plan writes them so). */
 	for (int i = 0; i < s->st.n; i++) {
 		struct cand_status *c = &s->st.v[i];

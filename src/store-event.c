@@ -126,24 +126,24 @@ struct event_kind {
 	              const struct store_event *ev);
 };
 
-static void apply_planned(struct state *, struct cand_status *,
-                          const struct store_event *);
-static void apply_queued(struct state *, struct cand_status *,
-                         const struct store_event *);
-static void apply_policy(struct state *, struct cand_status *,
-                         const struct store_event *);
-static void apply_intent(struct state *, struct cand_status *,
-                         const struct store_event *);
-static void apply_submitted(struct state *, struct cand_status *,
-                            const struct store_event *);
-static void apply_state(struct state *, struct cand_status *,
-                        const struct store_event *);
-static void apply_retry(struct state *, struct cand_status *,
-                        const struct store_event *);
-static void apply_rejected(struct state *, struct cand_status *,
-                           const struct store_event *);
-static void apply_cancelled(struct state *, struct cand_status *,
-                            const struct store_event *);
+static void apply_planned(struct state *st, struct cand_status *c,
+                          const struct store_event *ev);
+static void apply_queued(struct state *st, struct cand_status *c,
+                         const struct store_event *ev);
+static void apply_policy(struct state *st, struct cand_status *c,
+                         const struct store_event *ev);
+static void apply_intent(struct state *st, struct cand_status *c,
+                         const struct store_event *ev);
+static void apply_submitted(struct state *st, struct cand_status *c,
+                            const struct store_event *ev);
+static void apply_state(struct state *st, struct cand_status *c,
+                        const struct store_event *ev);
+static void apply_retry(struct state *st, struct cand_status *c,
+                        const struct store_event *ev);
+static void apply_rejected(struct state *st, struct cand_status *c,
+                           const struct store_event *ev);
+static void apply_cancelled(struct state *st, struct cand_status *c,
+                            const struct store_event *ev);
 
 #define JOB_FIELDS (EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_EXIT) | \
 	EVBIT(F_SIGNAL) | EVBIT(F_START) | EVBIT(F_END) | EVBIT(F_NODES) | \
@@ -182,14 +182,19 @@ store_event_name(enum store_event_type t)
 
 /* Values never hold spaces or '=': anything odd becomes '_', so that a
  * line stays one record whatever Slurm put in a reason or node list. */
+static bool
+word_char(char ch)
+{
+	return ch > ' ' && ch < 0x7f && ch != '=';
+}
+
 static void
 add_value(struct strbuf *sb, const char *v)
 {
 	if (*v == '\0')
 		strbuf_addch(sb, '-');
 	for (; *v; v++)
-		strbuf_addch(sb, (*v > ' ' && *v < 0x7f && *v != '=') ? *v
-		                                                      : '_');
+		strbuf_addch(sb, word_char(*v) ? *v : '_');
 }
 
 /* The key=value words of an event, in a fixed order. */
@@ -357,9 +362,11 @@ copy_text(char *dst, size_t len, const char *src)
 {
 	size_t n = src ? strnlen(src, len - 1) : 0;
 
-	for (size_t i = 0; i < n; i++)
-		dst[i] = (src[i] > ' ' && src[i] < 0x7f && src[i] != '=')
-		         ? src[i] : '_';
+	for (size_t i = 0; i < n; i++) {
+		dst[i] = '_';
+		if (word_char(src[i]))
+			dst[i] = src[i];
+	}
 	dst[n] = '\0';
 }
 

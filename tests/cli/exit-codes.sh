@@ -93,6 +93,9 @@ expect "plan under a file" 73 "$PT" plan "$CAMPAIGN" -o "$T/typo.conf/x"
 cp -r "$T/c" "$T/noslurm"
 expect "submit without a Slurm configuration" 75 \
 	env SLURM_CONF="$T/none/slurm.conf" "$PT" submit "$T/noslurm"
+grep -q "stays queued: 'paratune resume .*' submits it" "$T/err" &&
+	ok "submit says resume submits what it queued" ||
+	ko "submit says resume submits what it queued"
 expect "resume of what it queued, without one" 75 \
 	env SLURM_CONF="$T/none/slurm.conf" "$PT" resume "$T/noslurm"
 cp -r "$T/c" "$T/queued"

@@ -250,6 +250,15 @@ test_submit_twice() {
 	check "status says when Slurm was polled" \
 		sh -c "'$PT' status '$WORK/twice' | grep -q 'Slurm polled [0-9]* s ago'"
 	"$PT" -q cancel "$WORK/twice"
+	# Slurm refuses a partition it does not have: every submission is
+	# rejected, and submit says so with 69 rather than 0.
+	plan rejected --set 'slurm.partition="nosuchpartition"' ||
+		{ fail "plan rejected"; return; }
+	"$PT" -q submit "$WORK/rejected" --top 1 2>"$WORK/rejected.err"
+	n=$?
+	check "every submission rejected: submit exits 69 ($n)" test "$n" = 69
+	check "and says so" grep -q "rejected every submission" \
+		"$WORK/rejected.err"
 }
 
 # Run the tests named on the command line, or all of them.
