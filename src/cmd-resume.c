@@ -16,6 +16,7 @@
 #include "results.h"
 #include "owner.h"
 #include "runner.h"
+#include "search.h"
 
 extern const struct cmd_entry cmd_resume_entry;
 
@@ -28,6 +29,10 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 
 	runner_init(&r, s, ctx->out, ctx->verbosity);
 	status = runner_poll(&r);
+	/* What the runs measured prunes what they prove, before anything
+	 * more is submitted. */
+	if (status == 0 && search_prune(s, ctx->out, ctx->verbosity) < 0)
+		status = EXIT_IOERR;
 	if (status == 0)
 		status = runner_submit_due(&r, false);
 	runner_release(&r);

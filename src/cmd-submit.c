@@ -19,6 +19,7 @@
 #include "error.h"
 #include "owner.h"
 #include "runner.h"
+#include "search.h"
 #include "xalloc.h"
 
 extern const struct cmd_entry cmd_submit_entry;
@@ -194,6 +195,8 @@ submit_due(struct store *s, struct cmd_ctx *ctx)
 
 	runner_init(&r, s, ctx->out, ctx->verbosity);
 	status = runner_poll(&r);
+	if (status == 0 && search_prune(s, ctx->out, ctx->verbosity) < 0)
+		status = EXIT_IOERR;
 	if (status == 0)
 		status = runner_submit_due(&r, false);
 	if (status == EXIT_TEMPFAIL) {

@@ -28,6 +28,8 @@ static const char *const heuristics_names[] = { "model", "nemo", NULL };
 const char *const config_precision_names[] = {
 	"fp32", "fp16", "bf16", "fp8", NULL }; /* enum precision */
 static const char *const peft_names[] = { "none", "lora", NULL };
+static const char *const strategy_names[] = { "adaptive", "all", "top",
+                                              NULL };
 static const char *const recompute_names[] = {
 	"none", "selective", "full", NULL }; /* enum recompute */
 static const char *const norm_names[] = { "LayerNorm", "RMSNorm", NULL };
@@ -111,6 +113,8 @@ const struct config_key config_registry[] = {
 	{ .path = "search", .type = KT_GROUP },
 	{ .path = "search.heuristics", .type = KT_ENUM,
 	  CAMP(search.heuristics), .choices = heuristics_names },
+	{ .path = "search.strategy", .type = KT_ENUM,
+	  CAMP(search.strategy), .choices = strategy_names },
 	INTS("search.tensor_parallel", search.tp, 1, MAX_PARALLEL),
 	INTS("search.pipeline_parallel", search.pp, 1, MAX_PARALLEL),
 	INTS("search.context_parallel", search.cp, 1, MAX_PARALLEL),

@@ -36,6 +36,9 @@ struct int_list {
 
 enum campaign_mode { MODE_PRETRAIN, MODE_FINETUNE };
 enum heuristics { HEUR_MODEL, HEUR_NEMO };
+/* How a campaign runs its candidates: adaptive prunes what measurements
+ * prove (search.h); all and top run what submit selects, as before. */
+enum search_strategy { STRATEGY_ADAPTIVE, STRATEGY_ALL, STRATEGY_TOP };
 
 /* Bit sets over small enums, for searched booleans and kinds. */
 #define BIT(x) (1u << (x))
@@ -49,6 +52,7 @@ enum heuristics { HEUR_MODEL, HEUR_NEMO };
  */
 struct search_space {
 	enum heuristics heuristics;
+	enum search_strategy strategy;
 	struct int_list tp, pp, cp, ep, etp, vp, mbs;
 	struct int_list recompute_layers;
 	unsigned recompute;             /* BIT(RECOMPUTE_*) */

@@ -386,6 +386,11 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 	row_take_state(row, s);
 	if (s->state == CS_PLANNED)
 		return;
+	if (s->state == CS_PRUNED) {
+		row_note(row, "pruned: needs at least the memory of %s, which "
+		         "ran out", s->by);
+		return;
+	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
 	list_logs(rundir, &ids, &nids);
 	free(rundir);

@@ -34,7 +34,7 @@
 enum ev_field {
 	F_CAMPAIGN, F_CANDIDATES, F_LOST, F_SEQUENTIAL, F_TAG, F_ATTEMPT,
 	F_STATE, F_JOB, F_TIME, F_EXIT, F_SIGNAL, F_START, F_END, F_NODES,
-	F_REASON, F_EXCLUDE, F_SOURCE, F_COUNT,
+	F_REASON, F_EXCLUDE, F_SOURCE, F_BY, F_COUNT,
 };
 
 #define EVBIT(f) (1u << (f))
@@ -46,7 +46,7 @@ static const char *const field_names[] = {
 	[F_JOB] = "job", [F_EXIT] = "exit", [F_SIGNAL] = "signal",
 	[F_START] = "start", [F_END] = "end", [F_NODES] = "nodes",
 	[F_REASON] = "reason", [F_EXCLUDE] = "exclude",
-	[F_SOURCE] = "source",
+	[F_SOURCE] = "source", [F_BY] = "by",
 };
 _Static_assert(sizeof field_names / sizeof field_names[0] == F_COUNT,
                "a name for every event field");
@@ -64,6 +64,7 @@ field_text(struct store_event *ev, enum ev_field f, size_t *len)
 	case F_REASON: *len = sizeof ev->reason; return ev->reason;
 	case F_EXCLUDE: *len = sizeof ev->exclude; return ev->exclude;
 	case F_SOURCE: *len = sizeof ev->source; return ev->source;
+	case F_BY: *len = sizeof ev->by; return ev->by;
 	default: return NULL;
 	}
 }
@@ -144,6 +145,8 @@ static void apply_rejected(struct state *st, struct cand_status *c,
                            const struct store_event *ev);
 static void apply_cancelled(struct state *st, struct cand_status *c,
                             const struct store_event *ev);
+static void apply_pruned(struct state *st, struct cand_status *c,
+                         const struct store_event *ev);
 
 #define JOB_FIELDS (EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_EXIT) | \
 	EVBIT(F_SIGNAL) | EVBIT(F_START) | EVBIT(F_END) | EVBIT(F_NODES) | \
@@ -167,6 +170,8 @@ static const struct event_kind kinds[] = {
 		apply_rejected },
 	[EV_CANCELLED] = { "cancelled", true, 0, EVBIT(F_JOB),
 		apply_cancelled },
+	[EV_PRUNED] = { "pruned", true, EVBIT(F_BY), EVBIT(F_BY),
+		apply_pruned },
 	[EV_FINISHED] = { "finished", false, 0, 0, NULL },
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == EV_COUNT,
@@ -592,6 +597,26 @@ apply_cancelled(struct state *st, struct cand_status *c,
 {
 	(void)st, (void)ev;
 	c->state = CS_CANCELLED;
+}
+
+int
+store_pruned(struct store *s, struct cand_status *c, const char *by)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_PRUNED, c);
+	copy_text(ev.by, sizeof ev.by, by);
+	ev.has = EVBIT(F_BY);
+	return record(s, &ev, false);
+}
+
+static void
+apply_pruned(struct state *st, struct cand_status *c,
+             const struct store_event *ev)
+{
+	(void)st;
+	c->state = CS_PRUNED;
+	memcpy(c->by, ev->by, sizeof c->by);
 }
 
 int

@@ -83,6 +83,7 @@ struct store_event {
 	char reason[64];
 	char exclude[128];
 	char source[16];
+	char by[192];
 	char campaign_id[24];
 	int candidates;
 };

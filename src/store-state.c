@@ -40,6 +40,7 @@ static const char *const state_names[] = {
 	[CS_NODE_FAIL] = "node_fail",
 	[CS_PREEMPTED] = "preempted",
 	[CS_CANCELLED] = "cancelled",
+	[CS_PRUNED] = "pruned",
 };
 _Static_assert(sizeof state_names / sizeof state_names[0] == CS_COUNT,
                "a name for every candidate state");
@@ -118,6 +119,8 @@ state_line(struct strbuf *sb, const struct cand_status *c)
 	add_word(sb, "reason", c->reason);
 	add_word(sb, "exclude", c->exclude);
 	add_word(sb, "source", c->source);
+	if (c->by[0])
+		add_word(sb, "by", c->by);
 	strbuf_addch(sb, '\n');
 }
 
@@ -186,6 +189,7 @@ apply_word(struct cand_status *c, const char *key, const char *v)
 	if (!strcmp(key, "reason")) return copy_word(c->reason, sizeof c->reason, v);
 	if (!strcmp(key, "exclude")) return copy_word(c->exclude, sizeof c->exclude, v);
 	if (!strcmp(key, "source")) return copy_word(c->source, sizeof c->source, v);
+	if (!strcmp(key, "by")) return copy_word(c->by, sizeof c->by, v);
 	if (!strcmp(key, "rank"))
 		return parse_ranged(v, 1, INT_MAX, &n) ? -1 : (c->rank = (int)n, 0);
 	if (!strcmp(key, "base") || !strcmp(key, "unsafe")) {

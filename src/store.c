@@ -371,4 +371,6 @@ store_progress(const struct state *st, struct strbuf *out)
 	            n[CS_OOM] + n[CS_FAILED] + n[CS_TIMEOUT] +
 	            n[CS_NODE_FAIL] + n[CS_PREEMPTED] + n[CS_CANCELLED],
 	            selected, n[CS_PLANNED]);
+	if (n[CS_PRUNED])
+		strbuf_addf(out, "; %d pruned", n[CS_PRUNED]);
 }

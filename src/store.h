@@ -53,6 +53,7 @@ enum cand_state {
 	CS_NODE_FAIL,
 	CS_PREEMPTED,
 	CS_CANCELLED,
+	CS_PRUNED,      /* never run: a measurement proved it would fail */
 	CS_COUNT,
 };
 
@@ -80,6 +81,7 @@ struct cand_status {
 	char exclude[128];    /* nodes to avoid on the next attempt */
 	long submit_time, start_time, end_time;
 	char source[16];      /* "controller", "accounting" or "log" */
+	char by[192];         /* pruned: the candidate that proved it */
 };
 
 struct state {
@@ -113,6 +115,8 @@ struct cand_status *state_find_tag(struct state *st, const char *tag);
  *              (exclude=NODES for the next attempt)
  *   rejected   Slurm refused the submission: final (reason=WHY)
  *   cancelled  `cancel` ended it (job=ID, 0 when never submitted)
+ *   pruned     a measurement proved it would run out of memory: final,
+ *              never submitted (by=NAME, the candidate that ran out)
  *   finished   `resume` saw every selected candidate final
  */
 enum store_event_type {
@@ -125,6 +129,7 @@ enum store_event_type {
 	EV_RETRY,
 	EV_REJECTED,
 	EV_CANCELLED,
+	EV_PRUNED,
 	EV_FINISHED,
 	EV_COUNT,
 };
@@ -207,6 +212,7 @@ int store_retry(struct store *s, struct cand_status *c,
 int store_rejected(struct store *s, struct cand_status *c,
                    const char *reason);
 int store_cancelled(struct store *s, struct cand_status *c);
+int store_pruned(struct store *s, struct cand_status *c, const char *by);
 int store_finished(struct store *s);
 
 /* ---- what a reader asks ---------------------------------------------- */

@@ -16,6 +16,7 @@
 
 #include "budget.h"
 #include "harness.h"
+#include "search.h"
 #include "store-int.h"
 #include "util.h"
 #include "xalloc.h"
@@ -487,6 +488,53 @@ test_atomic_write_planted(void)
 	free(dir);
 }
 
+/* The monotone relation that pruning rests on. */
+static void
+test_needs_more_memory(void)
+{
+	struct layout x, y;
+
+	memset(&x, 0, sizeof(x));
+	x.tp = 4; x.pp = 2; x.cp = 2; x.ep = 1; x.vp = 1; x.mbs = 2;
+	x.gbs = 256; x.recompute = RECOMPUTE_SELECTIVE;
+	x.sequence_parallel = true;
+	y = x;
+	CU_ASSERT(search_needs_more_memory(&y, &x)); /* itself */
+	y.tp = 2; y.sequence_parallel = true;
+	CU_ASSERT(search_needs_more_memory(&y, &x));
+	y.tp = 1; y.sequence_parallel = false; /* follows tp: not compared */
+	CU_ASSERT(search_needs_more_memory(&y, &x));
+	y.mbs = 4; y.pp = 1; y.cp = 1; y.recompute = RECOMPUTE_NONE;
+	CU_ASSERT(search_needs_more_memory(&y, &x));
+	/* Each direction that could need less breaks the relation. */
+	y = x; y.tp = 8;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	y = x; y.mbs = 1;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	y = x; y.recompute = RECOMPUTE_FULL;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	y = x; y.pp = 4;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	/* Anything else that differs: not comparable. */
+	y = x; y.offload_layers = 2;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	y = x; y.fsdp = true;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	y = x; y.vp = 2;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	/* Full recompute of fewer layers keeps more; of all (0) the least. */
+	x.recompute = RECOMPUTE_FULL;
+	y = x;
+	x.recompute_layers = 4; y.recompute_layers = 2;
+	CU_ASSERT(search_needs_more_memory(&y, &x));
+	y.recompute_layers = 8;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	y.recompute_layers = 0;
+	CU_ASSERT(!search_needs_more_memory(&y, &x));
+	x.recompute_layers = 0; y.recompute_layers = 4;
+	CU_ASSERT(search_needs_more_memory(&y, &x));
+}
+
 /* GPU-hours: Slurm's times for what ran, whole limits for what may. */
 static void
 test_budget(void)
@@ -538,6 +586,7 @@ static const struct harness_test state_tests[] = {
 	{ "transitions replay to the same state", test_transitions_replay },
 	{ "edited state refused", test_state_refused },
 	{ "GPU-hours used and committed", test_budget },
+	{ "what needs at least another's memory", test_needs_more_memory },
 	{ "atomic writes through planted files", test_atomic_write_planted },
 	{ NULL, NULL },
 };

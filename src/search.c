@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * search.c - pruning what an out-of-memory run proves (search.h).
+ */
+#include "autoconfig.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logparse.h"
+#include "search.h"
+#include "xalloc.h"
+
+/* Memory saved by recomputation, least first: none keeps every
+ * activation, selective drops attention's, full keeps layer inputs. */
+static int
+recompute_saving(enum recompute r)
+{
+	return r == RECOMPUTE_FULL ? 2 : r == RECOMPUTE_SELECTIVE ? 1 : 0;
+}
+
+/* The layout with what the relation compares set aside. */
+static struct layout
+rest_of(const struct layout *l)
+{
+	struct layout r = *l;
+
+	r.tp = r.pp = r.cp = r.ep = r.dp = r.mbs = 0;
+	r.etp = 0;
+	r.recompute = RECOMPUTE_NONE;
+	r.recompute_layers = 0;
+	r.recompute_method = (enum recompute_method)0;
+	r.sequence_parallel = false;
+	return r;
+}
+
+static bool
+same_rest(const struct layout *a, const struct layout *b)
+{
+	struct layout x = rest_of(a), y = rest_of(b);
+
+	return x.vp == y.vp && x.gbs == y.gbs &&
+	       x.distributed_optimizer == y.distributed_optimizer &&
+	       x.attention == y.attention &&
+	       x.account_embedding == y.account_embedding &&
+	       x.account_loss == y.account_loss &&
+	       x.fp8_recipe == y.fp8_recipe &&
+	       x.fp8_param_gather == y.fp8_param_gather &&
+	       x.cuda_graphs == y.cuda_graphs &&
+	       x.tp_comm_overlap == y.tp_comm_overlap &&
+	       x.overlap_grad_reduce == y.overlap_grad_reduce &&
+	       x.overlap_param_gather == y.overlap_param_gather &&
+	       x.fsdp == y.fsdp && x.cp_comm == y.cp_comm &&
+	       x.moe_grouped_gemm == y.moe_grouped_gemm &&
+	       x.offload_layers == y.offload_layers;
+}
+
+bool
+search_needs_more_memory(const struct layout *y, const struct layout *x)
+{
+	/* Full recompute of fewer layers saves less: compare the counts
+	 * only when both recompute fully (0 means every layer). */
+	if (y->recompute == RECOMPUTE_FULL && x->recompute == RECOMPUTE_FULL &&
+	    (y->recompute_method != x->recompute_method ||
+	     (y->recompute_layers != x->recompute_layers &&
+	      (y->recompute_layers == 0 ||
+	       (x->recompute_layers != 0 &&
+	        y->recompute_layers > x->recompute_layers)))))
+		return false;
+	return same_rest(y, x) && y->tp <= x->tp && y->pp <= x->pp &&
+	       y->cp <= x->cp && y->ep <= x->ep && y->mbs >= x->mbs &&
+	       recompute_saving(y->recompute) <= recompute_saving(x->recompute);
+}
+
+/* The candidates.csv row of name, or NULL. */
+static const struct candidate_row *
+row_of(const struct candidate_table *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].name, name))
+			return &t->v[i];
+	return NULL;
+}
+
+/* Whether c ran out of memory: Slurm said so, or CUDA did in its log. */
+static bool
+ran_out_of_memory(const struct store *s, const struct cand_status *c)
+{
+	struct logparse lp;
+	struct log_result r;
+	char *path;
+	bool oom;
+
+	if (c->state == CS_OOM)
+		return true;
+	if (c->state != CS_FAILED || c->job_id == 0)
+		return false;
+	path = xasprintf("%s/runs/%s/slurm-%" PRIu32 ".out", s->dir, c->name,
+	                 c->job_id);
+	logparse_init(&lp);
+	logparse_regular_file(&lp, path, &r);
+	oom = r.failure == FAILURE_CUDA_OOM || r.failure == FAILURE_HOST_OOM;
+	log_result_release(&r);
+	logparse_release(&lp);
+	free(path);
+	return oom;
+}
+
+/* The queued candidates whose layout needs at least x's memory. */
+static int
+prune_by(struct store *s, const struct candidate_table *t,
+         const struct cand_status *x, const struct candidate_row *xr,
+         FILE *out, int verbosity)
+{
+	int pruned = 0;
+
+	for (int i = 0; i < s->st.n; i++) {
+		struct cand_status *y = &s->st.v[i];
+		const struct candidate_row *yr;
+
+		if (y->state != CS_QUEUED || y->base ||
+		    (yr = row_of(t, y->name)) == NULL || !yr->switches_known ||
+		    !search_needs_more_memory(&yr->layout, &xr->layout))
+			continue;
+		if (pruned == 0 && !ran_out_of_memory(s, x))
+			return 0;
+		if (store_pruned(s, y, x->name) != 0)
+			return -1;
+		if (verbosity >= 0)
+			fprintf(out, "%s: pruned: needs at least the memory of "
+			        "%s, which ran out\n", y->name, x->name);
+		pruned++;
+	}
+	return pruned;
+}
+
+int
+search_prune(struct store *s, FILE *out, int verbosity)
+{
+	struct candidate_table t;
+	int total = 0, n = 0, queued = 0;
+
+	if (s->settings.search.strategy != STRATEGY_ADAPTIVE)
+		return 0;
+	for (int i = 0; i < s->st.n; i++)
+		queued += s->st.v[i].state == CS_QUEUED;
+	if (queued == 0)
+		return 0;
+	if (store_read_candidates(s->dir, &t) != 0)
+		return -1;
+	for (int i = 0; i < s->st.n && n >= 0; i++) {
+		const struct cand_status *x = &s->st.v[i];
+		const struct candidate_row *xr;
+
+		if ((x->state != CS_OOM && x->state != CS_FAILED) ||
+		    (xr = row_of(&t, x->name)) == NULL || !xr->switches_known)
+			continue;
+		n = prune_by(s, &t, x, xr, out, verbosity);
+		total += n > 0 ? n : 0;
+	}
+	candidate_table_release(&t);
+	return n < 0 ? -1 : total;
+}
