@@ -232,11 +232,13 @@ submit_dir(void *arg)
 	if (status != 0)
 		return status;
 	/* Every job gets its environment from what this first submit saw,
-	 * so that cron's resume gives them the same PATH. */
+	 * so that cron's resume gives them the same PATH.  A file that
+	 * cannot be written (a full disk) costs only that: these jobs get
+	 * the environment of now, and a later submit records it. */
 	if (!o->dry_run && store_save_env(&s, environ) != 0)
-		status = EXIT_IOERR;
-	if (status == 0)
-		status = select_new(&s, o, &sel);
+		warning("the environment of the jobs was not recorded: they "
+		        "get this submit's");
+	status = select_new(&s, o, &sel);
 	if (status == 0)
 		status = check_caps(&s, &sel);
 	if (status == 0)
