@@ -7,28 +7,10 @@
 # campaign and outage suites check them on the testbed.)
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
-: "${PARATUNE_TEMPLATES:=$SRC/templates}"
-export PARATUNE_TEMPLATES
-export PARATUNE_SITE_CONF=/dev/null
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-chmod 755 "$T"
-pass=0
-fail=0
-CAMPAIGN=$SRC/etc/campaigns/demo.conf
+. "$(dirname "$0")/lib.sh"
 
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
-expect() {
-	d=$1 want=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err" </dev/null
-	got=$?
-	if [ "$got" = "$want" ]; then ok "$d: $want"; else
-		ko "$d (exit $got, wanted $want)"; head -3 "$T/err"; fi
-}
+chmod 755 "$T"
+CAMPAIGN=$SRC/etc/campaigns/demo.conf
 
 "$PT" -q plan "$CAMPAIGN" -o "$T/c" || { ko "plan"; exit 1; }
 cmds=$("$PT" --help | awk '/^commands:/ { on = 1; next }

@@ -5,29 +5,10 @@
 # which can only pretrain every weight, refuses LoRA when it is planned.
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
-: "${PARATUNE_TEMPLATES:=$SRC/templates}"
-export PARATUNE_TEMPLATES
-export PARATUNE_SITE_CONF=/dev/null
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
+
 LLAMA=$SRC/etc/campaigns/llama3-8b-h100.conf
 
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
-expect() {
-	d=$1 want=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok "$d"; else
-		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
-}
-has() { if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi; }
-hasnt() { if grep -q -- "$2" "$3"; then ko "$1"; else ok "$1"; fi; }
 # plan_ft DIR [--set K=V]...: a fine-tuning campaign of the checkpoint's
 # layouts (NeMo's rule: fine-tuning names its tp and pp lists).
 plan_ft() {

@@ -5,16 +5,9 @@
 # works exactly as written under cron's bare environment.
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
+. "$(dirname "$0")/lib.sh"
+
 BUILD=$(cd "$(dirname "$PT")" && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
 
 # --- make install and the site file ------------------------------------------
 if [ -f "$BUILD/Makefile" ]; then

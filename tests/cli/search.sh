@@ -6,19 +6,9 @@
 # written into the journal as Slurm's answer would be.
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
-: "${PARATUNE_TEMPLATES:=$SRC/templates}"
-export PARATUNE_TEMPLATES
-export PARATUNE_SITE_CONF=/dev/null
+. "$(dirname "$0")/lib.sh"
+
 export SLURM_CONF=/nonexistent/slurm.conf
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
 
 # campaign DIR STRATEGY: demo.conf planned, every candidate selected
 # (Slurm unreachable: they stay queued), and the tp 2, pp 2, mbs 1

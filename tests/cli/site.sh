@@ -5,35 +5,9 @@
 # and the site directives a cluster needs are checked where they are
 # rendered.  Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
-: "${PARATUNE_TEMPLATES:=$SRC/templates}"
-export PARATUNE_TEMPLATES
-export PARATUNE_SITE_CONF=/dev/null
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-CAMPAIGN=$SRC/etc/campaigns/demo.conf
+. "$(dirname "$0")/lib.sh"
 
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
-# expect DESC STATUS CMD...: CMD exits with STATUS.
-expect() {
-	d=$1 want=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok "$d"; else
-		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
-}
-# has DESC PATTERN FILE: FILE matches PATTERN.
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; cat "$3"; fi
-}
-hasnt() {
-	if grep -q -- "$2" "$3"; then ko "$1"; cat "$3"; else ok "$1"; fi
-}
+CAMPAIGN=$SRC/etc/campaigns/demo.conf
 
 # --- no Slurm configuration: exit 75 and what to set ---------------------
 "$PT" -q plan "$CAMPAIGN" -o "$T/c" >/dev/null 2>&1

@@ -7,18 +7,7 @@
 # and invalid UTF-8 (a stray byte, an overlong form, a surrogate).
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
-: "${PARATUNE_TEMPLATES:=$SRC/templates}"
-export PARATUNE_TEMPLATES
-export PARATUNE_SITE_CONF=/dev/null
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+. "$(dirname "$0")/lib.sh"
 
 # The hostile text, as bytes.
 EVIL=$(printf 'x\033]0;owned\007\377\300\257\355\240\200')
@@ -34,10 +23,6 @@ bad = [c for c in b if (c < 0x20 and c not in (0x0a,)) or c == 0x7f]
 sys.exit(1 if bad else 0)
 PY
 	then ok "$1"; else ko "$1"; cat -v "$2" | head -5; fi
-}
-# has DESC PATTERN FILE
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; cat -v "$3"; fi
 }
 
 # --- parse: the evidence line and the file name come from the user -----

@@ -5,14 +5,7 @@
 # tree's own templates and paratune-simtrain before it is installed.
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+. "$(dirname "$0")/lib.sh"
 
 build=$(cd "$(dirname "$PT")" && pwd)
 if [ ! -f "$build/templates/megatron-lm.sbatch" ]; then
@@ -23,7 +16,6 @@ if [ ! -f "$build/templates/megatron-lm.sbatch" ]; then
 	exit 77
 fi
 unset PARATUNE_TEMPLATES PARATUNE_SIMTRAIN
-export PARATUNE_SITE_CONF=/dev/null
 # The tour's ./paratune lines, up to the testbed.
 awk '/^## A five-minute tour/ { on = 1 } on && /scripts\/testbed/ { exit }
 	on && /^    \.\/paratune / { sub(/^    /, ""); sub(/ *#.*/, ""); print }' \

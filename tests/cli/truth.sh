@@ -5,20 +5,11 @@
 # peak memory (out of memory above the GPU's), or says it has none.
 # Last line: "N passed, N failed".
 
-PT=${PARATUNE_BIN:-./paratune}
-SRC=${PARATUNE_SRCDIR:-.}
+. "$(dirname "$0")/lib.sh"
+
 SIM=${PARATUNE_SIMTRAIN:-$(dirname "$PT")/paratune-simtrain}
 TRUTH=$SRC/scripts/truth
-: "${PARATUNE_TEMPLATES:=$SRC/templates}"
 export PARATUNE_TEMPLATES PARATUNE_SIMTRAIN="$SIM"
-export PARATUNE_SITE_CONF=/dev/null
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else ko "$d"; fi; }
 
 case $SIM in /*) ;; *) SIM=$(cd "$(dirname "$SIM")" && pwd)/$(basename "$SIM");
 	export PARATUNE_SIMTRAIN="$SIM" ;; esac
