@@ -28,13 +28,7 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 	int status;
 
 	runner_init(&r, s, ctx->out, ctx->verbosity);
-	status = runner_poll(&r);
-	/* What the runs measured prunes what they prove, before anything
-	 * more is submitted. */
-	if (status == 0 && search_prune(s, ctx->out, ctx->verbosity) < 0)
-		status = EXIT_IOERR;
-	if (status == 0)
-		status = runner_submit_due(&r, false);
+	status = search_step(&r);
 	runner_release(&r);
 	if (status == 0 && store_all_final(&s->st) && s->transitions > 0) {
 		struct strbuf sb = STRBUF_INIT;

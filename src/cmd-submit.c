@@ -194,11 +194,7 @@ submit_due(struct store *s, struct cmd_ctx *ctx)
 	int status;
 
 	runner_init(&r, s, ctx->out, ctx->verbosity);
-	status = runner_poll(&r);
-	if (status == 0 && search_prune(s, ctx->out, ctx->verbosity) < 0)
-		status = EXIT_IOERR;
-	if (status == 0)
-		status = runner_submit_due(&r, false);
+	status = search_step(&r);
 	if (status == EXIT_TEMPFAIL) {
 		warning("what is queued stays queued: 'paratune resume %s' "
 		        "submits it once Slurm answers", s->dir);

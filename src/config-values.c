@@ -16,6 +16,7 @@
 #include "directive.h"
 #include "error.h"
 #include "job-env.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* Store into an int-sized enum field. */
@@ -389,15 +390,9 @@ read_strings(struct loader *ld, const struct config_key *k,
 static size_t
 env_name_len(const char *s)
 {
-	size_t n = 0;
+	size_t n = shell_name_len(s);
 
-	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
-	      s[0] == '_'))
-		return 0;
-	while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') ||
-	       (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
-		n++;
-	return s[n] == '=' ? n : 0;
+	return n && s[n] == '=' ? n : 0;
 }
 
 /* env = ["NAME=VALUE", ...]: merged by NAME, the later layer winning. */

@@ -8,21 +8,14 @@
 
 #include "job-env.h"
 #include "strbuf.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* Length of the shell variable name at the start of s (0: none). */
 static size_t
 name_len(const char *s)
 {
-	size_t n = 0;
-
-	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
-	      s[0] == '_'))
-		return 0;
-	while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') ||
-	       (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
-		n++;
-	return n;
+	return shell_name_len(s);
 }
 
 bool

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "logparse.h"
+#include "runner.h"
 #include "search.h"
 #include "xalloc.h"
 
@@ -162,4 +164,18 @@ search_prune(struct store *s, FILE *out, int verbosity)
 	}
 	candidate_table_release(&t);
 	return n < 0 ? -1 : total;
+}
+
+int
+search_step(struct runner *r)
+{
+	int status = runner_poll(r);
+
+	/* What the runs measured prunes what they prove, before anything
+	 * more is submitted. */
+	if (status == 0 && search_prune(r->store, r->out, r->verbosity) < 0)
+		status = EXIT_IOERR;
+	if (status == 0)
+		status = runner_submit_due(r, false);
+	return status;
 }

@@ -35,4 +35,12 @@ bool search_needs_more_memory(const struct layout *y, const struct layout *x);
  */
 int search_prune(struct store *s, FILE *out, int verbosity);
 
+struct runner;
+/*
+ * One step of a campaign, as submit and resume take it: ask Slurm where
+ * the jobs stand, prune what that proves, submit what is due.  0 or an
+ * exit code (runner.h's).
+ */
+int search_step(struct runner *r);
+
 #endif

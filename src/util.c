@@ -265,3 +265,17 @@ build_tree_dir(void)
 	}
 	return dir;
 }
+
+size_t
+shell_name_len(const char *s)
+{
+	size_t n = 0;
+
+	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
+	      s[0] == '_'))
+		return 0;
+	while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') ||
+	       (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
+		n++;
+	return n;
+}

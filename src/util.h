@@ -41,6 +41,8 @@ FILE *fopen_regular(const char *path);
  * before `make install` (the README's tour) with the tree's own files.
  */
 char *build_tree_dir(void);
+/* Length of the shell variable name at the start of s (0: none). */
+size_t shell_name_len(const char *s);
 /* strerror(e), with fopen_regular's EINVAL spelled "not a regular file". */
 const char *open_error(int e);
 /* The directory part of path, allocated: "." without a slash, "/" for
