@@ -261,6 +261,33 @@ test_submit_twice() {
 		"$WORK/rejected.err"
 }
 
+# search.strategy = "adaptive": a real CUDA out of memory (the simulated
+# trainer's, from a truth file that gives the base 200 GiB) prunes the
+# queued candidates that need at least as much memory; they are never
+# submitted, and the campaign still finishes.
+test_prune_after_oom() {
+	local base submitted
+	plan prune --set 'search.micro_batch_size=[1,2]' \
+		--set 'run.simulated_truth="truth.csv"' ||
+		{ fail "plan prune"; return; }
+	"$ROOT/scripts/truth" "$WORK/prune" -n >/dev/null
+	base=$(awk -F, '$19 == 1 { print $2 }' "$WORK/prune/candidates.csv")
+	sed -i "s/^$base,\([^,]*\),.*/$base,\1,200/" "$WORK/prune/truth.csv"
+	"$PT" -q submit "$WORK/prune" --sequential
+	check "the campaign runs to the end" resume_until "$WORK/prune" 150
+	check "the base ran out of memory" \
+		grep -q "CUDA out of memory" "$WORK"/prune/runs/"$base"/slurm-*.out
+	check "what needs at least its memory was pruned, by it" \
+		grep -q " pruned .* by=$base" "$WORK/prune/journal.log"
+	submitted=$(awk 'NR == FNR { if ($3 == "pruned") p[$4] = 1; next }
+		$3 == "intent" && ($4 in p) { print $4 }' \
+		"$WORK/prune/journal.log" "$WORK/prune/journal.log")
+	check "and never submitted${submitted:+ ($submitted)}" \
+		test -z "$submitted"
+	check "status shows them pruned" \
+		sh -c "'$PT' status '$WORK/prune' | grep -q pruned"
+}
+
 # Run the tests named on the command line, or all of them.
 if (($#)); then
 	for t in "$@"; do "test_$t"; done
@@ -270,6 +297,7 @@ else
 	test_kill_after_submit
 	test_lock
 	test_submit_twice
+	test_prune_after_oom
 	test_cuda_oom
 	test_host_oom
 	test_node_fail
