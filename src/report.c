@@ -178,6 +178,22 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	strbuf_addstr(out, " over the whole training\n");
 }
 
+/* What the search cost against running every candidate. */
+static void
+summary_search_cost(struct strbuf *out, const struct results *res)
+{
+	double all = res->exhaustive_gpu_hours_estimate;
+
+	strbuf_addf(out, "search: %.1f GPU-hours spent", res->campaign_gpu_hours);
+	if (all > 0)
+		strbuf_addf(out, ", %.0f %% of the %.1f that running every "
+		            "candidate would take (predicted)",
+		            100.0 * res->campaign_gpu_hours / all, all);
+	if (res->pruned)
+		strbuf_addf(out, "; %d pruned by what ran", res->pruned);
+	strbuf_addch(out, '\n');
+}
+
 /* ---- the top table ------------------------------------------------------- */
 
 /* The memory cell: a measured peak, or "45.5 est" from the planner. */
@@ -461,4 +477,5 @@ report_summary(const struct results *res, int top, struct strbuf *out)
 	summary_failures(out, res, RESULT_OOM, "out of memory", "oom.csv");
 	summary_failures(out, res, RESULT_FAILED, "failed", "failed.csv");
 	summary_in_progress(out, res);
+	summary_search_cost(out, res);
 }

@@ -605,5 +605,12 @@ results_json(const struct results *res, struct strbuf *out)
 	json_end_array(&j);
 	json_int(&j, "in_progress", res->count[RESULT_IN_PROGRESS]);
 	json_int(&j, "not_run", res->count[RESULT_NOT_RUN]);
+	json_begin_object(&j, "search");
+	json_number(&j, "campaign_gpu_hours", res->campaign_gpu_hours);
+	json_number(&j, "exhaustive_gpu_hours_estimate",
+	            res->exhaustive_gpu_hours_estimate);
+	json_int(&j, "measured", res->nranked);
+	json_int(&j, "pruned", res->pruned);
+	json_end_object(&j);
 	json_end_object(&j);
 }

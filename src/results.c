@@ -15,9 +15,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "error.h"
 #include "estimate.h"
+#include "budget.h"
 #include "results.h"
 #include "xalloc.h"
 
@@ -672,6 +674,23 @@ results_settings(struct results *res, const struct results_opts *o)
 	res->peak_tflops = c->gpu.peak_tflops[c->precision];
 }
 
+/* What the campaign spent, against running every candidate. */
+static void
+search_cost(struct results *res, const struct candidate_table *t)
+{
+	const struct settings *c = &res->run.settings;
+	struct budget b;
+
+	budget_compute(&res->run, (long)time(NULL), &b);
+	res->campaign_gpu_hours = b.used;
+	res->exhaustive_gpu_hours_estimate = 0;
+	for (int i = 0; i < t->n; i++)
+		res->exhaustive_gpu_hours_estimate +=
+			budget_job_expected(c, t->v[i].pred_step_s);
+	for (int i = 0; i < res->run.st.n; i++)
+		res->pruned += res->run.st.v[i].state == CS_PRUNED;
+}
+
 /* Load a campaign directory and join, measure and rank. */
 int
 results_load(struct results *res, const char *dir,
@@ -705,6 +724,7 @@ results_load(struct results *res, const char *dir,
 		row_collect(res, &lp, row);
 	}
 	logparse_release(&lp);
+	search_cost(res, &t);
 	candidate_table_release(&t);
 	if (status == 0)
 		results_rank(res);

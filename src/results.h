@@ -126,6 +126,12 @@ struct results {
 	/* Best over base when both are measured; NAN otherwise. */
 	double speedup;
 	double saved_days, saved_gpu_hours, saved_cost;
+	/* What the search cost: GPU-hours the campaign's jobs used (Slurm's
+	 * start and end times by their GPUs), against what running every
+	 * candidate would have (each at its predicted step time for
+	 * limits.max_steps_per_run, within its time limit). */
+	double campaign_gpu_hours, exhaustive_gpu_hours_estimate;
+	int pruned;                   /* candidates a measurement ruled out */
 };
 
 /*
