@@ -22,6 +22,9 @@ if [ -f "$BUILD/Makefile" ]; then
 	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
 	site=$(find "$D" -name paratune.conf | head -1)
 	check "install puts the site file in place" test -f "$site"
+	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
+	check "an install over an unedited one leaves no .dist" \
+		test ! -e "$site.dist"
 	echo "# the site's own edit" >>"$site"
 	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i2" 2>&1
 	check "a second install keeps the edited site file" \
