@@ -54,6 +54,16 @@ pathline=$(grep '^PATH=' "$SRC/etc/paratune.cron" | head -1)
 job=$(grep '^\*/5 ' "$SRC/etc/paratune.cron" | head -1 | cut -d' ' -f6-)
 check "the cron file has a PATH line and a job line" \
 	test -n "$pathline" -a -n "$job"
+# The README and paratune(1) show the same two lines: what is run here
+# is what they say.
+cronlines="$pathline
+$(grep '^\*/5 ' "$SRC/etc/paratune.cron" | head -1)"
+readme_cron=$(grep -A1 '^    PATH=' "$SRC/README.md" | sed 's/^    //')
+check "the README's crontab lines are the cron file's" \
+	test "$readme_cron" = "$cronlines"
+man_cron=$(grep -A1 '^PATH=' "$SRC/man/paratune.1" | sed 's/\\-/-/g')
+check "paratune(1)'s crontab lines are the cron file's" \
+	test "$man_cron" = "$cronlines"
 pathval=$(echo "${pathline#PATH=}" | sed "s#/usr/local/bin#$T/bin#")
 PARATUNE_TEMPLATES=$SRC/templates PARATUNE_SITE_CONF=/dev/null \
 	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/home/campaigns/c1"
