@@ -9,7 +9,8 @@
  * through sbatch/squeue/sacct: one RPC per poll however many jobs a
  * campaign has, and errors as numbers rather than as text to scrape.
  * Written against Slurm 22.05 (Debian 12); the API differences of later
- * releases that touch this file are guarded by SLURM_VERSION_NUMBER.
+ * releases that touch this file are guarded by SLURM_VERSION_NUMBER, and
+ * scripts/slurm-compat compiles it against their headers.
  */
 #include "autoconfig.h"
 

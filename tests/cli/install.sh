@@ -2,7 +2,8 @@
 # install.sh - what a sysadmin meets: make install never overwrites an
 # edited site file (the new one lands beside it as paratune.conf.dist),
 # uninstall keeps an edited one, and the crontab line of etc/paratune.cron
-# works exactly as written under cron's bare environment.
+# works exactly as written under cron's bare environment,
+# its scrontab form as the batch script scrontab makes of it.
 # Last line: "N passed, N failed".
 
 . "$(dirname "$0")/lib.sh"
@@ -15,6 +16,9 @@ if [ -f "$BUILD/Makefile" ]; then
 	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
 	site=$(find "$D" -name paratune.conf | head -1)
 	check "install puts the site file in place" test -f "$site"
+	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
+	check "an install over an unedited one leaves no .dist" \
+		test ! -e "$site.dist"
 	echo "# the site's own edit" >>"$site"
 	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i2" 2>&1
 	check "a second install keeps the edited site file" \
@@ -44,6 +48,16 @@ pathline=$(grep '^PATH=' "$SRC/etc/paratune.cron" | head -1)
 job=$(grep '^\*/5 ' "$SRC/etc/paratune.cron" | head -1 | cut -d' ' -f6-)
 check "the cron file has a PATH line and a job line" \
 	test -n "$pathline" -a -n "$job"
+# The README and paratune(1) show the same two lines: what is run here
+# is what they say.
+cronlines="$pathline
+$(grep '^\*/5 ' "$SRC/etc/paratune.cron" | head -1)"
+readme_cron=$(grep -A1 '^    PATH=' "$SRC/README.md" | sed 's/^    //')
+check "the README's crontab lines are the cron file's" \
+	test "$readme_cron" = "$cronlines"
+man_cron=$(grep -A1 '^PATH=' "$SRC/man/paratune.1" | sed 's/\\-/-/g')
+check "paratune(1)'s crontab lines are the cron file's" \
+	test "$man_cron" = "$cronlines"
 pathval=$(echo "${pathline#PATH=}" | sed "s#/usr/local/bin#$T/bin#")
 PARATUNE_TEMPLATES=$SRC/templates PARATUNE_SITE_CONF=/dev/null \
 	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/home/campaigns/c1"
@@ -57,6 +71,24 @@ check "the line ran paratune and its error reached the log" \
 	grep -q "no Slurm configuration\|SLURM_CONF" "$T/syslog"
 check "naming the campaign's Slurm problem, not a missing command" \
 	sh -c "! grep -q 'not found' '$T/syslog'"
+
+# --- the scrontab form ---------------------------------------------------------
+# scrontab makes the line the last of a /bin/sh batch script, run in the
+# home directory with the login environment, its output in the file that
+# #SCRON --output names; $HOME is the job shell's to expand.
+sjob=$(grep '^#   \*/5 ' "$SRC/etc/paratune.cron" | head -1 |
+	sed 's/^#   //' | cut -d' ' -f6- | sed "s#/usr/local/bin#$T/bin#")
+slog=$(sed -n 's/^#   #SCRON .*--output=\([^ ]*\).*/\1/p' \
+	"$SRC/etc/paratune.cron")
+check "the scrontab form has a job line and an --output file" \
+	test -n "$sjob" -a -n "$slog"
+check "appended to, not truncated each run" \
+	grep -q '^#   #SCRON .*--open-mode=append' "$SRC/etc/paratune.cron"
+(cd "$T/home" && env -i PATH=/usr/bin:/bin HOME="$T/home" SHELL=/bin/sh \
+	SLURM_CONF="$T/none" PARATUNE_SITE_CONF=/dev/null \
+	sh -c "$sjob") >>"$T/home/$slog" 2>&1
+check "the scrontab line ran paratune and its error reached its log" \
+	grep -q "no Slurm configuration\|SLURM_CONF" "$T/home/$slog"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
