@@ -742,13 +742,21 @@ settings_init(struct settings *c)
 	c->search.moe_grouped_gemm = BIT(1);
 	c->search.offload_layers.n = 1;
 	c->search.offload_layers.v[0] = 0;
-	c->search.relax = 0;
+	/* Relaxed by default: each would remove a layout NVIDIA ships in
+	 * its own recipes (cp 2 at sequence 8192 for Llama 3 70B and 405B,
+	 * EP 16-64 across H100 nodes for Qwen3 235B and DeepSeek-V3,
+	 * power-of-two layouts of 256 GB200 GPUs).  A campaign that wants
+	 * them sets search.relax to what it still relaxes. */
+	c->search.relax = (1u << RELAX_EP_NVLINK) | (1u << RELAX_CP_SEQ) |
+	                  (1u << RELAX_NVL72);
 	c->search.max_bubble_ratio = -1;
 	c->search.max_unbalance_ratio = -1;
 	c->optimizer.resident_bytes_per_param = -1;
 	c->optimizer.transient_bytes_per_param = 0;
 	c->search.min_model_parallel = 1;
-	c->search.max_model_parallel = 64;        /* the example */
+	/* No cap of its own: 64 dropped tp 8 x pp 8 x cp 2, Llama 3.1
+	 * 405B's recipe; the GPU count bounds it anyway. */
+	c->search.max_model_parallel = 65536;
 	c->search.max_candidates = 10000;
 	/* NeMo: max_steps_per_run 50, max_minutes_per_run 20 (Launcher). */
 	c->limits.max_steps_per_run = 50;

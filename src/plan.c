@@ -91,6 +91,37 @@ plan_search_switches(const struct settings *c, struct layout *l)
 }
 
 /*
+ * Every combination was removed: say by which rules, so that the user
+ * sees what to change (a list, a control such as search.relax or the
+ * model-parallel range) instead of a bare refusal.
+ */
+static int
+no_candidate(const struct plan *p)
+{
+	const struct grid_stats *st = &p->res.stats;
+
+	error("no valid candidate: all %lld combinations were removed, by "
+	      "these rules:", st->examined);
+	/* Our own rule names and counts: nothing here to escape. */
+	for (int r = 1; r < RULE_COUNT; r++) {
+		enum rule_kind k = layout_rule_kind((enum layout_rule)r);
+
+		if (st->by_rule[r])
+			fprintf(stderr, "  %-52s %lld %s\n",
+			        layout_rule_name((enum layout_rule)r),
+			        st->by_rule[r],
+			        k == RULE_KIND_CONTROL ? "(a search control)"
+			        : k == RULE_KIND_INVALID
+			        ? "(Megatron-LM would refuse them)"
+			        : "(no effect)");
+	}
+	fprintf(stderr, "hint: widen the search lists, or relax a control "
+	        "(search.relax, search.min/max_model_parallel, the bubble "
+	        "and unbalance ratios; see paratune.conf(5))\n");
+	return EXIT_CONFIG;
+}
+
+/*
  * The base: the campaign's own, else NeMo's base-config rule where it
  * has a valid row, else the safe candidate with the smallest
  * model-parallel size.  Returns -1 after an error.
@@ -121,8 +152,7 @@ choose_base(struct plan *p)
 		int i = grid_default_base(&p->res);
 
 		if (i < 0 && p->res.n == 0)
-			return error("no valid candidate to use as the base "
-			             "configuration");
+			return no_candidate(p);
 		l = p->res.v[i < 0 ? 0 : i].layout;
 		p->base_source = i < 0 ? "the best candidate (none is safe)"
 		                       : "the safe candidate with the "

@@ -952,7 +952,10 @@ test_knob_defaults(void)
 	CU_ASSERT_EQUAL(s->moe_grouped_gemm, BIT(1));
 	CU_ASSERT_EQUAL(s->offload_layers.n, 1);
 	CU_ASSERT_EQUAL(s->offload_layers.v[0], 0);
-	CU_ASSERT_EQUAL(s->relax, 0);
+	/* Only tp_nvlink applies: the other rules hide NVIDIA's recipes. */
+	CU_ASSERT_EQUAL(s->relax, BIT(RELAX_EP_NVLINK) | BIT(RELAX_CP_SEQ) |
+	                          BIT(RELAX_NVL72));
+	CU_ASSERT_EQUAL(s->max_model_parallel, 65536);
 	CU_ASSERT(s->max_bubble_ratio < 0);
 	CU_ASSERT(s->max_unbalance_ratio < 0);
 	settings_workload(&l.c, &w);

@@ -257,6 +257,8 @@ test_cp_seq_control_and_relax(void)
 	set_list(&c.search.pp, 1, one);
 	set_list(&c.search.cp, 2, cp);
 	set_list(&c.search.mbs, 1, one);
+	/* Relaxed by default; a campaign applies it with relax = []. */
+	c.search.relax = 0;
 	run(&c, 100, &spec, &res, &w);
 	CU_ASSERT_EQUAL(res.stats.examined, 4);
 	CU_ASSERT_EQUAL(res.stats.removed, 2);

@@ -1,0 +1,76 @@
+#!/bin/sh
+# recipes.sh - the default rules hide no layout NVIDIA ships in its own
+# recipes (NeMo's llama3_70b and llama31_405b pretraining recipes on H100,
+# an MoE model with experts spread across H100 nodes, 256 GB200 GPUs):
+# each is planned as a candidate, not removed.
+# Last line: "N passed, N failed".
+
+. "$(dirname "$0")/lib.sh"
+
+# recipe NAME LAYOUT-COLUMNS-PATTERN SETTINGS...: plan a campaign and
+# find the layout (tp,pp,cp,ep,etp,vp of candidates.csv) among its
+# candidates.
+recipe() {
+	name=$1 want=$2
+	shift 2
+	rm -rf "$T/$name"
+	if ! "$PT" -q plan "$T/base.conf" -o "$T/$name" "$@" 2>"$T/err"; then
+		ko "$name: plan ($(head -1 "$T/err"))"
+		return
+	fi
+	awk -F, 'NR > 1 { print $3 "," $4 "," $5 "," $6 "," $8 }' \
+		"$T/$name/candidates.csv" | grep -qx -- "$want" &&
+		ok "$name: $want kept" || ko "$name: $want removed"
+}
+printf 'name = "recipes";\nmodel = "llama3_70b";\ngpu = "h100-sxm";\nnodes = 8;\ngpus_per_node = 8;\nprecision = "bf16";\nrun = { template = "simulated"; };\n' \
+	>"$T/base.conf"
+
+# Llama 3 70B, sequence 8192 = its hidden size: cp 2 (cp_seq removed it).
+recipe llama3-70b "4,4,2,1,5" --set seq_length=8192 \
+	--set 'global_batch_size=[128]' \
+	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
+	--set 'search.context_parallel=[2]' --set 'search.virtual_pipeline=[5]' \
+	--set 'search.micro_batch_size=[1]'
+# Llama 3.1 405B: tp 8 x pp 8 x cp 2 = 128 (max_model_parallel 64 removed
+# it); 126 layers split with the embedding and the loss as layers.
+recipe llama31-405b "8,8,2,1,8" --set model=llama31_405b --set nodes=64 \
+	--set seq_length=8192 --set 'global_batch_size=[256]' \
+	--set 'search.tensor_parallel=[8]' --set 'search.pipeline_parallel=[8]' \
+	--set 'search.context_parallel=[2]' --set 'search.virtual_pipeline=[8]' \
+	--set 'search.micro_batch_size=[1]' \
+	--set 'search.account_for_embedding_in_pipeline_split=[true]' \
+	--set 'search.account_for_loss_in_pipeline_split=[true]' \
+	--set 'memory.gpu_memory_gb=1000'
+# An MoE model of 64 experts, EP 16-64 across H100 nodes (ep_nvlink).
+for ep in 16 32 64; do
+	recipe "moe-ep$ep" "1,1,1,$ep,1" --set 'model={ num_layers = 8;
+		hidden_size = 2048; num_attention_heads = 16;
+		num_query_groups = 4; ffn_hidden_size = 1024; vocab_size = 32000;
+		max_position_embeddings = 4096; num_experts = 64;
+		moe_router_topk = 8; moe_ffn_hidden_size = 768; }' \
+		--set seq_length=4096 --set 'global_batch_size=[256]' \
+		--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[1]' \
+		--set "search.expert_parallel=[$ep]" --set 'search.micro_batch_size=[1]' \
+		--set 'memory.gpu_memory_gb=1000'
+done
+# 256 GB200 GPUs (64 nodes of 4) in 72-GPU NVLink domains: tp 4 x pp 4
+# x dp 16, a power-of-two layout (nvl72_align).
+recipe gb200-256 "4,4,1,1,1" --set gpu=gb200 --set nodes=64 \
+	--set gpus_per_node=4 --set seq_length=8192 \
+	--set 'global_batch_size=[128]' \
+	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
+	--set 'search.micro_batch_size=[1]'
+# The strict rules still apply when a campaign asks for them.
+rm -rf "$T/strict"
+"$PT" -q plan "$T/base.conf" -o "$T/strict" --set seq_length=8192 \
+	--set 'global_batch_size=[128]' --set 'search.relax=[]' \
+	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
+	--set 'search.context_parallel=[2]' --set 'search.virtual_pipeline=[5]' \
+	--set 'search.micro_batch_size=[1]' >"$T/out" 2>&1
+has "relax = [] applies cp_seq again" "cp_seq: cp only when" "$T/out"
+has "an empty plan names the rules that emptied it" \
+	"no valid candidate: all 1 combinations were removed" "$T/out"
+has "and what to change" "hint: .*search.relax" "$T/out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
