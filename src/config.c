@@ -719,8 +719,10 @@ settings_init(struct settings *c)
 	c->search.tp.is_auto = c->search.pp.is_auto = true;
 	c->search.vp.is_auto = c->search.mbs.is_auto = true;
 	c->search.etp.is_auto = c->search.recompute_layers.is_auto = true;
-	c->search.cp.n = c->search.ep.n = 1;
-	c->search.cp.v[0] = c->search.ep.v[0] = 1;
+	/* Searched by default: CP where the sequence is long enough, EP
+	 * over the experts of an MoE model (grid.c spec_auto_model); [1]
+	 * hid the layouts NVIDIA's recipes use. */
+	c->search.cp.is_auto = c->search.ep.is_auto = true;
 	c->search.recompute = BIT(RECOMPUTE_SELECTIVE);
 	c->search.sequence_parallel = 0;          /* auto: on when tp > 1 */
 	c->search.distributed_optimizer = BIT(1);

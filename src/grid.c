@@ -629,10 +629,13 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 			axis_push(&spec->tp, t);
 	if (spec->pp.n == 0)
 		axis_divisors(&spec->pp, m->num_layers, world);
-	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks). */
+	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)
+	 * that leave each rank at least 4096 tokens, where NVIDIA's
+	 * recipes start using it (cp 2 at sequence 8192 for Llama 3 70B). */
 	if (spec->cp.n == 0)
 		for (int k = 1; k <= 32 && k <= world; k *= 2)
-			if (c->seq_length % (2 * k) == 0 || k == 1)
+			if (k == 1 || (c->seq_length % (2 * k) == 0 &&
+			               c->seq_length / k >= 4096))
 				axis_push(&spec->cp, k);
 	if (spec->ep.n == 0)
 		axis_divisors(&spec->ep, m->num_experts > 0 ? m->num_experts : 1,
@@ -671,6 +674,11 @@ spec_auto_nemo(struct grid_spec *spec, const struct settings *c,
 			axis_push(&spec->mbs, ns.mbs[i]);
 	if (c->global_batch_size.is_auto)
 		axis_push(&spec->gbs, ns.gbs);
+	/* NeMo's tables have no CP or EP: its default lists, [1]. */
+	if (spec->cp.n == 0)
+		axis_push(&spec->cp, 1);
+	if (spec->ep.n == 0)
+		axis_push(&spec->ep, 1);
 	/* The campaign's bounds narrow the table's; they never widen it.
 	 * Fine-tuning has no table bounds (spec_finetune_mp). */
 	if (c->mode == MODE_FINETUNE)

@@ -78,8 +78,8 @@ same "... vp 1 from the flag" "$(jget layout.vp)/$(jget sources.vp)" 1/flag
 expect "the table says where values came from" 0 "$PT" estimate "$DEMO" \
 	--pp 2
 has "... a from line for the flag" "^  from         flag: pp$" "$T/out"
-has "... a line for the search" "^ *campaign search list: tp cp vp" "$T/out"
-has "... a line for the defaults" "^ *default: ep etp" "$T/out"
+has "... a line for the search" "^ *campaign search list: tp cp ep vp" "$T/out"
+has "... a line for the defaults" "^ *default: etp" "$T/out"
 expect "the base's table names its source" 0 "$PT" estimate "$DEMO"
 has "... base configuration and why" \
 	"^  from         base configuration (NeMo's" "$T/out"

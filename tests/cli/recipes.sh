@@ -60,6 +60,23 @@ recipe gb200-256 "4,4,1,1,1" --set gpu=gb200 --set nodes=64 \
 	--set 'global_batch_size=[128]' \
 	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
 	--set 'search.micro_batch_size=[1]'
+# The default search has CP where the sequence is long enough, and EP
+# over an MoE model's experts ([1] hid both).
+anyrow() {
+	awk -F, -v c="$2" -v v="$3" 'NR > 1 && $c == v { f = 1 } END { exit !f }' \
+		"$T/$1/candidates.csv"
+}
+rm -rf "$T/cp-auto" "$T/ep-auto"
+"$PT" -q plan "$T/base.conf" -o "$T/cp-auto" --set seq_length=8192 \
+	--set 'global_batch_size=[128]' 2>"$T/err"
+check "Llama 3 70B at sequence 8192: the default search has cp 2" \
+	anyrow cp-auto 5 2
+"$PT" -q plan "$T/base.conf" -o "$T/ep-auto" --set model=mixtral_8x7b \
+	--set nodes=4 --set seq_length=4096 --set 'global_batch_size=[256]' \
+	2>"$T/err"
+check "Mixtral 8x7B: the default search has ep 8" anyrow ep-auto 6 8
+check "but not cp at sequence 4096" sh -c "! awk -F, 'NR > 1 && \$5 != 1 { f = 1 } END { exit !f }' '$T/ep-auto/candidates.csv'"
+
 # The strict rules still apply when a campaign asks for them.
 rm -rf "$T/strict"
 "$PT" -q plan "$T/base.conf" -o "$T/strict" --set seq_length=8192 \
