@@ -136,8 +136,11 @@ const struct config_key config_registry[] = {
 	{ .path = "search.attention", .type = KT_KINDS,
 	  CAMP(search.attention), .choices = attention_names },
 	/* The tuning guide's knobs (see layout.h for what each does). */
-	BOOLS("search." AEMB, search.account_embedding),
-	BOOLS("search." ALOSS, search.account_loss),
+	/* "auto" (unset): what the pipeline split needs (grid.c). */
+	{ .path = "search." AEMB, .type = KT_BOOLS,
+	  CAMP(search.account_embedding), .flags = F_AUTO },
+	{ .path = "search." ALOSS, .type = KT_BOOLS,
+	  CAMP(search.account_loss), .flags = F_AUTO },
 	{ .path = "search.fp8_recipe", .type = KT_KINDS,
 	  CAMP(search.fp8_recipe), .choices = fp8_recipe_names },
 	BOOLS("search.fp8_param_gather", search.fp8_param_gather),

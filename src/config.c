@@ -734,7 +734,8 @@ settings_init(struct settings *c)
 	 * are off in Megatron-LM but were always on in paratune's
 	 * templates and estimator (and NeMo's recipes turn them on). */
 	c->search.recompute_method = BIT(RECOMPUTE_BLOCK);
-	c->search.account_embedding = c->search.account_loss = BIT(0);
+	/* Unset (0): what the pipeline split needs (grid.c account_flags). */
+	c->search.account_embedding = c->search.account_loss = 0;
 	c->search.fp8_recipe = BIT(FP8_DELAYED);
 	c->search.fp8_param_gather = c->search.cuda_graphs = BIT(0);
 	c->search.tp_comm_overlap = c->search.fsdp = BIT(0);

@@ -509,6 +509,25 @@ grid_spec_size(const struct grid_spec *s)
 }
 
 /*
+ * Unset account_for_* flags (-1): what the pipeline split needs.  The
+ * layers divide over the stages as they are; else with the embedding as
+ * a layer; else with the loss too (transformer_block.py).
+ */
+static void
+account_flags(const struct walk *wk, int embedding, int loss,
+              struct layout *l)
+{
+	int layers = wk->w->model->num_layers;
+	bool as_is = l->pp <= 1 || layers % l->pp == 0;
+	bool one = !as_is && (layers + 1) % l->pp == 0;
+
+	if (embedding < 0)
+		l->account_embedding = !as_is;
+	if (loss < 0)
+		l->account_loss = !as_is && !one;
+}
+
+/*
  * The rules tp, pp, cp and the pipeline split decide alone, in
  * layout_check's order so that a pruned combination is blamed on the
  * rule layout_check would name; the model-parallel bounds are the
@@ -562,6 +581,8 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 		l.cp = spec->cp.v[c];
 		l.account_embedding = spec->account_embedding.v[d] != 0;
 		l.account_loss = spec->account_loss.v[e] != 0;
+		account_flags(&wk, spec->account_embedding.v[d],
+		              spec->account_loss.v[e], &l);
 		rule = outer_rule(&wk, &l);
 		if (rule != LAYOUT_OK) {
 			walk_count(&wk, inner, rule);
@@ -627,8 +648,15 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 	if (spec->tp.n == 0)
 		for (int t = 1; t <= tp_max && t <= world; t++)
 			axis_push(&spec->tp, t);
+	/* PP: the divisors of the layers, and of the layers plus the
+	 * embedding and the loss counted as layers (account_for_*), so
+	 * that 126 layers (Llama 3.1 405B) split over 4, 8 or 16 stages. */
 	if (spec->pp.n == 0)
-		axis_divisors(&spec->pp, m->num_layers, world);
+		for (int d = 1; d <= world && d <= m->num_layers + 2; d++)
+			if (m->num_layers % d == 0 ||
+			    (m->num_layers + 1) % d == 0 ||
+			    (m->num_layers + 2) % d == 0)
+				axis_push(&spec->pp, d);
 	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)
 	 * that leave each rank at least 4096 tokens, where NVIDIA's
 	 * recipes start using it (cp 2 at sequence 8192 for Llama 3 70B). */
@@ -743,8 +771,15 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 {
 	const struct search_space *s = &c->search;
 
-	axis_bools(&spec->account_embedding, s->account_embedding, BIT(0));
-	axis_bools(&spec->account_loss, s->account_loss, BIT(0));
+	/* Unset: what the pipeline split needs (account_flags). */
+	if (s->account_embedding == 0)
+		axis_push(&spec->account_embedding, -1);
+	else
+		axis_from_bits(&spec->account_embedding, s->account_embedding, 2);
+	if (s->account_loss == 0)
+		axis_push(&spec->account_loss, -1);
+	else
+		axis_from_bits(&spec->account_loss, s->account_loss, 2);
 	axis_from_bits(&spec->recompute_method, s->recompute_method
 	               ? s->recompute_method : BIT(RECOMPUTE_BLOCK), 2);
 	axis_bools(&spec->fsdp, s->fsdp, BIT(0));

@@ -77,6 +77,20 @@ check "Llama 3 70B at sequence 8192: the default search has cp 2" \
 check "Mixtral 8x7B: the default search has ep 8" anyrow ep-auto 6 8
 check "but not cp at sequence 4096" sh -c "! awk -F, 'NR > 1 && \$5 != 1 { f = 1 } END { exit !f }' '$T/ep-auto/candidates.csv'"
 
+# pipeline_parallel = "auto" on 126 layers: pp 8 with the embedding and
+# the loss counted as layers (only pp 1, 2, 3, 6, 7, 9... divide 126).
+rm -rf "$T/pp-auto"
+"$PT" -q plan "$T/base.conf" -o "$T/pp-auto" --set model=llama31_405b \
+	--set nodes=64 --set seq_length=8192 --set 'global_batch_size=[256]' \
+	--set 'search.tensor_parallel=[8]' --set 'search.context_parallel=[1]' \
+	--set 'search.virtual_pipeline=[1]' --set 'search.micro_batch_size=[1]' \
+	--set 'memory.gpu_memory_gb=1000' 2>"$T/err"
+check "Llama 3.1 405B, pp auto: pp 8 with the embedding and loss as layers" \
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$4 == 8 && $c["account_for_embedding_in_pipeline_split"] == 1 &&
+		$c["account_for_loss_in_pipeline_split"] == 1 { f = 1 }
+		END { exit !f }' "$T/pp-auto/candidates.csv"
+
 # The strict rules still apply when a campaign asks for them.
 rm -rf "$T/strict"
 "$PT" -q plan "$T/base.conf" -o "$T/strict" --set seq_length=8192 \
