@@ -176,6 +176,69 @@ summarise_rules(struct strbuf *sb, const struct grid_stats *st,
 			            st->by_rule[r]);
 }
 
+/* A layout's value on one of the searched parallel axes. */
+static int
+axis_value(const struct layout *l, int axis)
+{
+	switch (axis) {
+	case 0: return l->tp;
+	case 1: return l->pp;
+	case 2: return l->cp;
+	case 3: return l->ep;
+	case 4: return l->vp;
+	default: return l->mbs;
+	}
+}
+
+/*
+ * A value the user listed explicitly that no kept candidate has was
+ * removed by a rule: say so on the terminal, with the search controls
+ * that removed anything, rather than let a control drop it silently.
+ */
+static void
+warn_lost_values(const struct plan *p)
+{
+	static const char *const keys[] = {
+		"search.tensor_parallel", "search.pipeline_parallel",
+		"search.context_parallel", "search.expert_parallel",
+		"search.virtual_pipeline", "search.micro_batch_size",
+	};
+	const struct search_space *s = &p->settings.search;
+	const struct int_list *lists[] = {
+		&s->tp, &s->pp, &s->cp, &s->ep, &s->vp, &s->mbs,
+	};
+	const struct grid_stats *st = &p->res.stats;
+	struct strbuf controls = STRBUF_INIT;
+
+	/* Candidates beyond search.max_candidates were valid, not removed:
+	 * a value may be among them. */
+	if (st->valid > p->res.n)
+		return;
+	for (int r = 1; r < RULE_COUNT; r++)
+		if (st->by_rule[r] && layout_rule_kind((enum layout_rule)r) ==
+		                      RULE_KIND_CONTROL)
+			strbuf_addf(&controls, "%s%s", controls.len ? ", " : "",
+			            layout_rule_name((enum layout_rule)r));
+	for (int a = 0; a < 6; a++) {
+		const struct int_list *l = lists[a];
+
+		if (l->is_auto || !settings_origin(&p->settings, keys[a]))
+			continue;
+		for (int i = 0; i < l->n; i++) {
+			bool kept = false;
+
+			for (int c = 0; c < p->res.n && !kept; c++)
+				kept = axis_value(&p->res.v[c].layout, a) == l->v[i];
+			if (!kept)
+				warning("%s lists %d, but no candidate kept it%s%s",
+				        keys[a], l->v[i], controls.len
+				        ? "; search controls removed layouts: " : "",
+				        controls.buf);
+		}
+	}
+	strbuf_release(&controls);
+}
+
 /*
  * The counts by kind: invalid (Megatron-LM would refuse the run), no
  * effect (a switch that changes nothing in that layout, so the run is
@@ -268,6 +331,8 @@ plan_build(struct plan *p, const struct plan_opts *o, const char *path,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	p->seconds = (double)(t1.tv_sec - t0.tv_sec) +
 	             (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (!o->quiet)
+		warn_lost_values(p);
 	if (choose_base(p) != 0) {
 		plan_release(p);
 		return EXIT_CONFIG;

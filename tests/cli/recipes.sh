@@ -102,6 +102,15 @@ has "relax = [] applies cp_seq again" "cp_seq: cp only when" "$T/out"
 has "an empty plan names the rules that emptied it" \
 	"no valid candidate: all 1 combinations were removed" "$T/out"
 has "and what to change" "hint: .*search.relax" "$T/out"
+rm -rf "$T/warn"
+"$PT" plan "$T/base.conf" -o "$T/warn" --set seq_length=8192 \
+	--set 'global_batch_size=[128]' --set 'search.relax=[]' \
+	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
+	--set 'search.context_parallel=[1,2]' --set 'search.virtual_pipeline=[5]' \
+	--set 'search.micro_batch_size=[1]' >"$T/out" 2>&1
+has "a listed value a control removed is named on the terminal" \
+	"warning: search.context_parallel lists 2, but no candidate kept it; search controls removed layouts: cp_seq" \
+	"$T/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
