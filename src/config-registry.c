@@ -156,6 +156,13 @@ const struct config_key config_registry[] = {
 	/* Layers whose activations go to host memory; 0: none. */
 	{ .path = "search.activation_offload_layers", .type = KT_INTS,
 	  CAMP(search.offload_layers), .min = 0, .max = MAX_DIM },
+	/* An uneven pipeline's first and last stages; 0: an even share. */
+	{ .path = "search.decoder_first_pipeline_num_layers",
+	  .type = KT_INTS, CAMP(search.first_stage_layers), .min = 0,
+	  .max = MAX_DIM },
+	{ .path = "search.decoder_last_pipeline_num_layers",
+	  .type = KT_INTS, CAMP(search.last_stage_layers), .min = 0,
+	  .max = MAX_DIM },
 	/* The tuning guide's placement rules a campaign turns off. */
 	{ .path = "search.relax", .type = KT_KINDS, CAMP(search.relax),
 	  .choices = layout_relax_names, .flags = F_EMPTY },
@@ -207,6 +214,10 @@ const struct config_key config_registry[] = {
 	BASE_BOOL("base.moe_grouped_gemm", moe_grouped_gemm),
 	BASE_INT("base.activation_offload_layers", offload_layers, 0,
 	         MAX_DIM),
+	BASE_INT("base.decoder_first_pipeline_num_layers",
+	         first_stage_layers, 0, MAX_DIM),
+	BASE_INT("base.decoder_last_pipeline_num_layers",
+	         last_stage_layers, 0, MAX_DIM),
 
 	{ .path = "limits", .type = KT_GROUP },
 	{ .path = "limits.max_steps_per_run", .type = KT_INT,

@@ -464,6 +464,19 @@ pick_kind(unsigned mask, int dflt)
 	return dflt;
 }
 
+/* The first value of a layer-count list, 0 when it holds 0 (an even
+ * share is the default), is empty or "auto". */
+static int
+first_listed(const struct int_list *list)
+{
+	if (list->is_auto || list->n == 0)
+		return 0;
+	for (int i = 0; i < list->n; i++)
+		if (list->v[i] == 0)
+			return 0;
+	return list->v[0];
+}
+
 /* Public: see config.h. */
 void
 settings_default_switches(const struct settings *c, struct layout *l)
@@ -494,6 +507,8 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	for (int i = 0; i < off->n; i++)
 		if (off->v[i] == 0)
 			l->offload_layers = 0;
+	l->first_stage_layers = first_listed(&s->first_stage_layers);
+	l->last_stage_layers = first_listed(&s->last_stage_layers);
 	/* Switches without effect in this layout keep their defaults, so
 	 * that the layout is the one the grid keeps (layout_check). */
 	if (c->precision != PREC_FP8) {
@@ -503,6 +518,10 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	if (l->cp <= 1)
 		l->cp_comm = CP_COMM_P2P;
 	if (l->pp <= 1)
+		l->account_embedding = l->account_loss = false;
+	if (l->pp <= 1)
+		l->first_stage_layers = l->last_stage_layers = 0;
+	if (layout_uneven(l))
 		l->account_embedding = l->account_loss = false;
 }
 
@@ -557,6 +576,10 @@ resolve_base_switches(struct settings *c)
 		l->moe_grouped_gemm = d.moe_grouped_gemm;
 	if (!base_set(c, "activation_offload_layers"))
 		l->offload_layers = d.offload_layers;
+	if (!base_set(c, "decoder_first_pipeline_num_layers"))
+		l->first_stage_layers = d.first_stage_layers;
+	if (!base_set(c, "decoder_last_pipeline_num_layers"))
+		l->last_stage_layers = d.last_stage_layers;
 }
 
 /*
@@ -745,6 +768,9 @@ settings_init(struct settings *c)
 	c->search.moe_grouped_gemm = BIT(1);
 	c->search.offload_layers.n = 1;
 	c->search.offload_layers.v[0] = 0;
+	c->search.first_stage_layers.n = c->search.last_stage_layers.n = 1;
+	c->search.first_stage_layers.v[0] = 0;
+	c->search.last_stage_layers.v[0] = 0;
 	/* Relaxed by default: each would remove a layout NVIDIA ships in
 	 * its own recipes (cp 2 at sequence 8192 for Llama 3 70B and 405B,
 	 * EP 16-64 across H100 nodes for Qwen3 235B and DeepSeek-V3,

@@ -73,6 +73,8 @@ struct search_space {
 	unsigned cp_comm_type;          /* BIT(CP_COMM_*) */
 	unsigned moe_grouped_gemm;
 	struct int_list offload_layers; /* activation_offload_layers */
+	/* decoder_first/last_pipeline_num_layers; 0 = an even share */
+	struct int_list first_stage_layers, last_stage_layers;
 	unsigned relax;                 /* BIT(RELAX_*): rules turned off */
 	double max_bubble_ratio;        /* < 0: no limit */
 	double max_unbalance_ratio;     /* < 0: no limit */

@@ -174,7 +174,8 @@ stage_init(const struct est *x, struct stage *st, double n, bool first,
 /*
  * The stages, with Megatron-LM's split: (layers + flags) / pp layers a
  * rank, one fewer on the first stage with account_embedding and on the
- * last with account_loss.  Under 1F1B the first stage holds min(m, p)
+ * last with account_loss; or an uneven pipeline's own first and last
+ * counts, the layers left shared by the stages between.  Under 1F1B the first stage holds min(m, p)
  * micro-batches, rank 1 one fewer; interleaving multiplies by
  * 1 + (p-1)/(p*v) [MEM, PIPE].
  */
@@ -185,6 +186,8 @@ count_params(struct est *x)
 	const struct layout *l = x->l;
 	const struct shape *s = &x->s;
 	double rank = layout_split_layers(mo, l) / x->p;
+	double nfirst = rank - l->account_embedding;
+	double nlast = rank - l->account_loss;
 	double emb = s->V * s->h / x->t, pos = 0, vpf;
 	struct stage *first = &x->stage[0], *last = &x->stage[1];
 
@@ -202,14 +205,19 @@ count_params(struct est *x)
 		                emb + pos;
 		return;
 	}
+	if (layout_uneven(l)) {
+		rank = layout_middle_layers(mo, l);
+		nfirst = layout_first_layers(mo, l);
+		nlast = layout_last_layers(mo, l);
+	}
 	vpf = x->v > 1 ? 1 + (x->p - 1) / (x->p * x->v) : 1;
 	x->nstages = x->p > 2 ? 3 : 2;
-	stage_init(x, first, rank - l->account_embedding, true, false);
+	stage_init(x, first, nfirst, true, false);
 	first->dense += emb + pos;
 	first->inflight = x->v > 1 ? x->p * vpf : fmin(x->m, x->p);
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
-	stage_init(x, last, rank - l->account_loss, false, true);
+	stage_init(x, last, nlast, false, true);
 	last->dense += s->h + emb;
 	if (x->nstages == 3) {
 		stage_init(x, &x->stage[2], rank, false, false);

@@ -218,6 +218,10 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 		name_add(b, "_gg_%d", l->moe_grouped_gemm);
 	if (searched(&spec->offload))
 		name_add(b, "_off_%d", l->offload_layers);
+	if (searched(&spec->first_layers))
+		name_add(b, "_pf_%d", l->first_stage_layers);
+	if (searched(&spec->last_layers))
+		name_add(b, "_pl_%d", l->last_stage_layers);
 }
 
 /* FNV-1a, 32 bits (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
@@ -503,6 +507,7 @@ grid_spec_size(const struct grid_spec *s)
 {
 	double n = (double)s->tp.n * s->pp.n * s->cp.n *
 	           s->account_embedding.n * s->account_loss.n *
+	           s->first_layers.n * s->last_layers.n *
 	           (double)inner_size(s);
 
 	return n >= (double)LLONG_MAX ? LLONG_MAX : (long long)n;
@@ -518,7 +523,8 @@ account_flags(const struct walk *wk, int embedding, int loss,
               struct layout *l)
 {
 	int layers = wk->w->model->num_layers;
-	bool as_is = l->pp <= 1 || layers % l->pp == 0;
+	/* Megatron-LM takes an uneven pipeline without the flags. */
+	bool as_is = l->pp <= 1 || layers % l->pp == 0 || layout_uneven(l);
 	bool one = !as_is && (layers + 1) % l->pp == 0;
 
 	if (embedding < 0)
@@ -550,8 +556,27 @@ outer_rule(const struct walk *wk, const struct layout *l)
 		return RULE_HEADS;
 	if (g % l->tp != 0 && !(l->tp > g && l->tp % g == 0))
 		return RULE_GROUPS;
-	if (layout_split_layers(m, l) % l->pp != 0)
-		return RULE_LAYERS_PP;
+	/* vp is not known yet: only the split over the stages. */
+	struct layout one = *l;
+
+	one.vp = 1;
+	return layout_split_rule(m, &one);
+}
+
+/*
+ * The outer combination's stage layer counts: with pp 1 they change
+ * nothing, so the first of each list stands as 0 (an even split of one
+ * stage) and the others are the same run (RULE_UNEVEN_PP1).
+ */
+static enum layout_rule
+stage_layers(const struct grid_spec *spec, int f, int z, struct layout *l)
+{
+	if (l->pp == 1) {
+		l->first_stage_layers = l->last_stage_layers = 0;
+		return f == 0 && z == 0 ? LAYOUT_OK : RULE_UNEVEN_PP1;
+	}
+	l->first_stage_layers = spec->first_layers.v[f];
+	l->last_stage_layers = spec->last_layers.v[z];
 	return LAYOUT_OK;
 }
 
@@ -573,17 +598,21 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 	for (int b = 0; b < spec->pp.n; b++)
 	for (int c = 0; c < spec->cp.n; c++)
 	for (int d = 0; d < spec->account_embedding.n; d++)
-	for (int e = 0; e < spec->account_loss.n; e++) {
+	for (int e = 0; e < spec->account_loss.n; e++)
+	for (int f = 0; f < spec->first_layers.n; f++)
+	for (int z = 0; z < spec->last_layers.n; z++) {
 		enum layout_rule rule;
 
 		l.tp = spec->tp.v[a];
 		l.pp = spec->pp.v[b];
 		l.cp = spec->cp.v[c];
+		rule = stage_layers(spec, f, z, &l);
 		l.account_embedding = spec->account_embedding.v[d] != 0;
 		l.account_loss = spec->account_loss.v[e] != 0;
 		account_flags(&wk, spec->account_embedding.v[d],
 		              spec->account_loss.v[e], &l);
-		rule = outer_rule(&wk, &l);
+		if (rule == LAYOUT_OK)
+			rule = outer_rule(&wk, &l);
 		if (rule != LAYOUT_OK) {
 			walk_count(&wk, inner, rule);
 			continue;
@@ -615,6 +644,16 @@ axis_from_list(struct grid_axis *a, const struct int_list *l)
 		axis_push(a, l->v[i]);
 }
 
+/* The list, or 0 alone when it is empty or "auto". */
+static void
+axis_from_list_or_0(struct grid_axis *a, const struct int_list *l)
+{
+	if (l->is_auto || l->n == 0)
+		axis_push(a, 0);
+	else
+		axis_from_list(a, l);
+}
+
 /* Every divisor of n not above limit, ascending. */
 static void
 axis_divisors(struct grid_axis *a, int n, int limit)
@@ -632,6 +671,29 @@ axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
 	for (int i = 0; i < nvalues; i++)
 		if (bits & BIT(i))
 			axis_push(a, i);
+}
+
+/* Whether pp stages split the layers with a first and last stage
+ * count the campaign lists (DeepSeek-V3's 61 layers over 16). */
+static bool
+uneven_splits(const struct settings *c, int pp)
+{
+	const struct int_list *f = &c->search.first_stage_layers;
+	const struct int_list *z = &c->search.last_stage_layers;
+	struct layout l;
+
+	memset(&l, 0, sizeof(l));
+	l.pp = pp;
+	l.vp = 1;
+	for (int i = 0; i < (f->is_auto ? 0 : f->n); i++)
+		for (int j = 0; j < (z->is_auto ? 0 : z->n); j++) {
+			l.first_stage_layers = f->v[i];
+			l.last_stage_layers = z->v[j];
+			if (pp > 1 && layout_uneven(&l) &&
+			    layout_split_rule(&c->model, &l) == LAYOUT_OK)
+				return true;
+		}
+	return false;
 }
 
 /* "auto" for the parallel sizes under paratune's own heuristics: every
@@ -655,7 +717,8 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 		for (int d = 1; d <= world && d <= m->num_layers + 2; d++)
 			if (m->num_layers % d == 0 ||
 			    (m->num_layers + 1) % d == 0 ||
-			    (m->num_layers + 2) % d == 0)
+			    (m->num_layers + 2) % d == 0 ||
+			    uneven_splits(c, d))
 				axis_push(&spec->pp, d);
 	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)
 	 * that leave each rank at least 4096 tokens, where NVIDIA's
@@ -792,6 +855,8 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 		axis_push(&spec->offload, 0);
 	else
 		axis_from_list(&spec->offload, &s->offload_layers);
+	axis_from_list_or_0(&spec->first_layers, &s->first_stage_layers);
+	axis_from_list_or_0(&spec->last_layers, &s->last_stage_layers);
 	axis_bools(&spec->tp_overlap, s->tp_comm_overlap, BIT(0));
 	axis_bools(&spec->cuda_graphs, s->cuda_graphs, BIT(0));
 	axis_from_bits(&spec->fp8_recipe, s->fp8_recipe ? s->fp8_recipe

@@ -37,6 +37,8 @@ struct grid_spec {
 	struct grid_axis ogr;              /* overlap_grad_reduce 0, 1 */
 	struct grid_axis opg;              /* overlap_param_gather -1 auto */
 	struct grid_axis offload;          /* activation offload layers */
+	struct grid_axis first_layers;     /* first stage's layers; 0 even */
+	struct grid_axis last_layers;      /* last stage's layers; 0 even */
 	struct grid_axis attention;        /* enum attention_impl */
 	struct grid_axis tp_overlap;       /* tp_comm_overlap 0, 1 */
 	struct grid_axis cuda_graphs;      /* 0, 1 */

@@ -40,7 +40,7 @@ vars_recompute(struct template_vars *v, const struct settings *c,
                const struct layout *l)
 {
 	int vp = l->vp > 1 ? l->vp : 1;
-	int chunk = layout_split_layers(&c->model, l) / (l->pp * vp);
+	int chunk = layout_middle_layers(&c->model, l) / vp;
 	bool full = l->recompute == RECOMPUTE_FULL;
 	bool uniform = l->recompute_method == RECOMPUTE_UNIFORM;
 
@@ -139,12 +139,26 @@ vars_layout(struct template_vars *v, const struct settings *c,
 	template_vars_set_int(v, "etp", layout_etp(l));
 	template_vars_set_int(v, "vp", vp);
 	template_vars_set_str(v, "vp_layers", NULL);
+	template_vars_set_str(v, "vp_stages", NULL);
+	template_vars_set_bool(v, "vp_interleaved", vp > 1);
 	/* Megatron-LM counts the accounted embedding and loss as layers
-	 * of the split (arguments.py). */
-	if (vp > 1)
+	 * of the split (arguments.py); an uneven pipeline's stages hold
+	 * different layer counts, so it gives the virtual stages per rank
+	 * instead (transformer_config.py checks each count % vp). */
+	if (vp > 1 && layout_uneven(l))
+		template_vars_set_int(v, "vp_stages", vp);
+	else if (vp > 1)
 		template_vars_set_int(v, "vp_layers",
 		                      layout_split_layers(&c->model, l) /
 		                      (l->pp * vp));
+	template_vars_set_str(v, "first_pipeline_num_layers", NULL);
+	template_vars_set_str(v, "last_pipeline_num_layers", NULL);
+	if (l->first_stage_layers > 0)
+		template_vars_set_int(v, "first_pipeline_num_layers",
+		                      l->first_stage_layers);
+	if (l->last_stage_layers > 0)
+		template_vars_set_int(v, "last_pipeline_num_layers",
+		                      l->last_stage_layers);
 	template_vars_set_int(v, "mbs", l->mbs);
 	template_vars_set_int(v, "gbs", l->gbs);
 	template_vars_set_int(v, "dp", l->dp);

@@ -17,8 +17,15 @@
  *   etp                   expert tensor parallel (tp when not searched)
  *   vp                    virtual stages per pipeline rank; 1 = none
  *   vp_layers             layers per virtual stage, (num_layers + one
- *                         per account flag)/(pp*vp), when vp > 1; unset
+ *                         per account flag)/(pp*vp), when vp > 1 and the
+ *                         pipeline is even; unset otherwise
+ *   vp_stages             vp, when vp > 1 and the pipeline is uneven
+ *                         (--num-virtual-stages-per-pipeline-rank); unset
  *                         otherwise
+ *   vp_interleaved        boolean: vp > 1
+ *   first_pipeline_num_layers last_pipeline_num_layers   an uneven
+ *                         pipeline's first / last stage layers; unset
+ *                         for an even share
  *   mbs gbs dp            micro batch, global batch, data parallel
  *   recompute             "none", "selective" or "full"
  *   recompute_full recompute_selective   booleans

@@ -40,6 +40,10 @@ static const struct {
 	[SW_CP_COMM_TYPE] = { "cp_comm_type", SWK_CHOICE, cp_comm_names },
 	[SW_MOE_GROUPED_GEMM] = { "moe_grouped_gemm", SWK_BOOL, NULL },
 	[SW_OFFLOAD_LAYERS] = { "offload_layers", SWK_INT, NULL },
+	[SW_FIRST_STAGE_LAYERS] = { "decoder_first_pipeline_num_layers",
+	                            SWK_INT, NULL },
+	[SW_LAST_STAGE_LAYERS] = { "decoder_last_pipeline_num_layers",
+	                           SWK_INT, NULL },
 };
 
 const char *
@@ -86,6 +90,8 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_CP_COMM_TYPE: return (int)l->cp_comm;
 	case SW_MOE_GROUPED_GEMM: return l->moe_grouped_gemm;
 	case SW_OFFLOAD_LAYERS: return l->offload_layers;
+	case SW_FIRST_STAGE_LAYERS: return l->first_stage_layers;
+	case SW_LAST_STAGE_LAYERS: return l->last_stage_layers;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -114,6 +120,8 @@ field_set(struct layout *l, enum layout_switch s, int v)
 	case SW_CP_COMM_TYPE: l->cp_comm = (enum cp_comm)v; break;
 	case SW_MOE_GROUPED_GEMM: l->moe_grouped_gemm = v; break;
 	case SW_OFFLOAD_LAYERS: l->offload_layers = v; break;
+	case SW_FIRST_STAGE_LAYERS: l->first_stage_layers = v; break;
+	case SW_LAST_STAGE_LAYERS: l->last_stage_layers = v; break;
 	case SW_COUNT: break;
 	}
 }
@@ -127,6 +135,9 @@ layout_switch_get(const struct layout *l, enum precision p,
 	if ((s == SW_FP8_RECIPE || s == SW_FP8_PARAM_GATHER) && p != PREC_FP8)
 		return -1;
 	if (s == SW_CP_COMM_TYPE && l->cp == 1)
+		return -1;
+	if ((s == SW_FIRST_STAGE_LAYERS && l->first_stage_layers == 0) ||
+	    (s == SW_LAST_STAGE_LAYERS && l->last_stage_layers == 0))
 		return -1;
 	return field_get(l, s);
 }

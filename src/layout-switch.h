@@ -19,6 +19,7 @@ enum layout_switch {
 	SW_FP8_PARAM_GATHER, SW_CUDA_GRAPHS, SW_TP_COMM_OVERLAP,
 	SW_OVERLAP_GRAD_REDUCE, SW_OVERLAP_PARAM_GATHER, SW_FSDP,
 	SW_CP_COMM_TYPE, SW_MOE_GROUPED_GEMM, SW_OFFLOAD_LAYERS,
+	SW_FIRST_STAGE_LAYERS, SW_LAST_STAGE_LAYERS,
 	SW_COUNT,
 };
 
@@ -32,7 +33,8 @@ enum switch_kind layout_switch_kind(enum layout_switch s);
 /*
  * The switch's value in l, or -1 where it does not apply: the recompute
  * method without full recompute, the FP8 recipe and parameter gather
- * without fp8 precision, the context parallel communication with cp 1.
+ * without fp8 precision, the context parallel communication with cp 1,
+ * a first or last stage without a layer count of its own.
  */
 int layout_switch_get(const struct layout *l, enum precision p,
                       enum layout_switch s);

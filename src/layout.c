@@ -27,6 +27,8 @@ static const struct {
 	[RULE_HEADS] = { "attention heads % tp", RULE_KIND_INVALID },
 	[RULE_GROUPS] = { "query groups vs tp", RULE_KIND_INVALID },
 	[RULE_LAYERS_PP] = { "layers % pp", RULE_KIND_INVALID },
+	[RULE_UNEVEN] = { "first/last stage layers: layers left % stages left",
+	                  RULE_KIND_INVALID },
 	[RULE_VP] = { "vp needs pp > 1 and layers % (pp*vp)",
 	              RULE_KIND_INVALID },
 	[RULE_VP_MICRO] = { "interleaving needs micro-batches % pp",
@@ -56,6 +58,8 @@ static const struct {
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_ACCOUNT] = { "account_for_* need pp > 1", RULE_KIND_NO_EFFECT },
+	[RULE_UNEVEN_PP1] = { "first/last stage layers need pp > 1",
+	                      RULE_KIND_NO_EFFECT },
 	[RULE_TP_NVLINK] = { "tp_nvlink: tp inside an NVLink domain",
 	                     RULE_KIND_CONTROL },
 	[RULE_EP_NVLINK] = { "ep_nvlink: ep*etp inside an NVLink domain",
@@ -112,6 +116,109 @@ a2a_splits_heads(const struct model *m, int tp, int size)
 	       kv_heads_per_rank(m, tp) % size == 0;
 }
 
+/*
+ * An uneven pipeline as transformer_config.py checks it: each count
+ * given is positive and a multiple of vp, the layers left divide over
+ * the stages left into a multiple of vp, and layers are left exactly
+ * when stages are.  Megatron-LM refuses it with the account_for_*
+ * flags.  With pp 1 the counts change nothing (check_no_effect).
+ */
+static enum layout_rule
+uneven_rule(const struct model *m, const struct layout *l)
+{
+	long long left = m->num_layers, stages = l->pp;
+	int vp = l->vp > 1 ? l->vp : 1;
+
+	if (l->pp == 1)
+		return LAYOUT_OK;
+	if (l->account_embedding || l->account_loss ||
+	    l->first_stage_layers < 0 || l->last_stage_layers < 0)
+		return RULE_UNEVEN;
+	if (l->first_stage_layers > 0) {
+		if (l->first_stage_layers % vp != 0)
+			return RULE_VP;
+		left -= l->first_stage_layers;
+		stages--;
+	}
+	if (l->last_stage_layers > 0) {
+		if (l->last_stage_layers % vp != 0)
+			return RULE_VP;
+		left -= l->last_stage_layers;
+		stages--;
+	}
+	if (left < 0 || (left > 0) != (stages > 0) ||
+	    (stages > 0 && left % stages != 0))
+		return RULE_UNEVEN;
+	if (stages > 0 && (left / stages) % vp != 0)
+		return RULE_VP;
+	return LAYOUT_OK;
+}
+
+enum layout_rule
+layout_split_rule(const struct model *m, const struct layout *l)
+{
+	int split = layout_split_layers(m, l);
+
+	if (layout_uneven(l))
+		return uneven_rule(m, l);
+	if (split % l->pp != 0)
+		return RULE_LAYERS_PP;
+	if (l->vp > 1 &&
+	    (l->pp == 1 || split % layout_mul(l->pp, l->vp) != 0))
+		return RULE_VP;
+	return LAYOUT_OK;
+}
+
+int
+layout_middle_layers(const struct model *m, const struct layout *l)
+{
+	int left = m->num_layers, stages = l->pp;
+
+	if (!layout_uneven(l))
+		return layout_split_layers(m, l) / l->pp;
+	if (l->first_stage_layers > 0) {
+		left -= l->first_stage_layers;
+		stages--;
+	}
+	if (l->last_stage_layers > 0) {
+		left -= l->last_stage_layers;
+		stages--;
+	}
+	return stages > 0 ? left / stages : 0;
+}
+
+int
+layout_first_layers(const struct model *m, const struct layout *l)
+{
+	if (l->first_stage_layers > 0)
+		return l->first_stage_layers;
+	return layout_middle_layers(m, l) - l->account_embedding;
+}
+
+int
+layout_last_layers(const struct model *m, const struct layout *l)
+{
+	if (l->last_stage_layers > 0)
+		return l->last_stage_layers;
+	return layout_middle_layers(m, l) - l->account_loss;
+}
+
+/* The most layers full recompute may name: an even split's share of a
+ * rank (the flags counted), or an uneven one's smallest stage. */
+static int
+fewest_stage_layers(const struct model *m, const struct layout *l)
+{
+	int n = layout_middle_layers(m, l), f, z;
+
+	if (!layout_uneven(l))
+		return layout_split_layers(m, l) / l->pp;
+	f = layout_first_layers(m, l);
+	z = layout_last_layers(m, l);
+	if (l->pp == 2 || n == 0)
+		return f < z ? f : z;
+	return n < f ? (n < z ? n : z) : (f < z ? f : z);
+}
+
 /* Rules that depend only on the model shape and tp/pp/vp/cp/ep. */
 static enum layout_rule
 check_shape(const struct workload *w, const struct layout *l)
@@ -119,18 +226,15 @@ check_shape(const struct workload *w, const struct layout *l)
 	const struct model *m = w->model;
 	int g = m->num_query_groups > 0 ? m->num_query_groups
 	                                : m->num_attention_heads;
-	int split = layout_split_layers(m, l);
+	enum layout_rule r;
 
 	if (m->num_attention_heads % l->tp != 0)
 		return RULE_HEADS;
 	/* KV heads split over tp, or are replicated when tp exceeds them. */
 	if (g % l->tp != 0 && !(l->tp > g && l->tp % g == 0))
 		return RULE_GROUPS;
-	if (split % l->pp != 0)
-		return RULE_LAYERS_PP;
-	if (l->vp > 1 &&
-	    (l->pp == 1 || split % layout_mul(l->pp, l->vp) != 0))
-		return RULE_VP;
+	if ((r = layout_split_rule(m, l)) != LAYOUT_OK)
+		return r;
 	if (l->cp > 1 && w->seq_length % (2 * l->cp) != 0)
 		return RULE_SEQ_CP;
 	if (l->ep > 1 && (m->num_experts == 0 || m->num_experts % l->ep != 0))
@@ -188,6 +292,8 @@ check_no_effect(const struct workload *w, const struct layout *l)
 		return RULE_CP_COMM;
 	if (l->pp == 1 && (l->account_embedding || l->account_loss))
 		return RULE_ACCOUNT;
+	if (l->pp == 1 && layout_uneven(l))
+		return RULE_UNEVEN_PP1;
 	return LAYOUT_OK;
 }
 
@@ -221,7 +327,7 @@ layout_check(const struct workload *w, struct layout *l)
 	if (l->vp > 1 && micro % l->pp != 0)
 		return RULE_VP_MICRO;
 	if (l->recompute == RECOMPUTE_FULL &&
-	    l->recompute_layers > layout_split_layers(w->model, l) / l->pp)
+	    l->recompute_layers > fewest_stage_layers(w->model, l))
 		return RULE_RECOMPUTE;
 	return check_no_effect(w, l);
 }
@@ -392,6 +498,8 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->attention == b->attention &&
 	       a->account_embedding == b->account_embedding &&
 	       a->account_loss == b->account_loss &&
+	       a->first_stage_layers == b->first_stage_layers &&
+	       a->last_stage_layers == b->last_stage_layers &&
 	       a->fp8_recipe == b->fp8_recipe &&
 	       a->fp8_param_gather == b->fp8_param_gather &&
 	       a->cuda_graphs == b->cuda_graphs &&

@@ -69,6 +69,14 @@ struct layout {
 	 * first and last stage (transformer_block.py). */
 	bool account_embedding;
 	bool account_loss;
+	/*
+	 * An uneven pipeline: the layers of the first and of the last stage
+	 * (Megatron-LM's --decoder-first/last-pipeline-num-layers), 0 when
+	 * that stage takes its even share.  The stages left split the
+	 * layers left evenly.  Not with the account_for_* flags.
+	 */
+	int first_stage_layers;
+	int last_stage_layers;
 	enum fp8_recipe fp8_recipe;   /* with fp8 precision */
 	bool fp8_param_gather;        /* weights kept and gathered in FP8 */
 	bool cuda_graphs;             /* per-layer graphs (Transformer
@@ -111,6 +119,8 @@ enum layout_rule {
 	RULE_HEADS,        /* heads % tp */
 	RULE_GROUPS,       /* query groups neither multiple nor divisor of tp */
 	RULE_LAYERS_PP,    /* (layers + account flags) % pp */
+	RULE_UNEVEN,       /* first/last stage layers: no account flags,
+	                    * the layers left % the stages left */
 	RULE_VP,           /* vp needs pp > 1 and layers % (pp*vp) */
 	RULE_VP_MICRO,     /* interleaving needs micro-batches % pp == 0 */
 	RULE_SEQ_CP,       /* seq % (2*cp) */
@@ -130,6 +140,7 @@ enum layout_rule {
 	RULE_NO_FP8,       /* fp8 recipe or param gather without fp8 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
 	RULE_ACCOUNT,      /* account_for_* with pp 1 */
+	RULE_UNEVEN_PP1,   /* first/last stage layers with pp 1 */
 	RULE_TP_NVLINK,    /* tp crosses an NVLink domain */
 	RULE_EP_NVLINK,    /* ep*etp crosses an NVLink domain */
 	RULE_CP_SEQ,       /* cp > 1 with seq_length <= hidden_size */
@@ -215,6 +226,33 @@ layout_split_layers(const struct model *m, const struct layout *l)
 {
 	return m->num_layers + l->account_embedding + l->account_loss;
 }
+
+/* Whether the first or the last stage has a layer count of its own. */
+static inline bool
+layout_uneven(const struct layout *l)
+{
+	return l->first_stage_layers > 0 || l->last_stage_layers > 0;
+}
+
+/*
+ * The transformer layers of each stage that has no count of its own:
+ * with an uneven pipeline, the layers left over the stages left
+ * (0 when none is left); else the split's layers over pp, one fewer on
+ * a stage that holds the embedding or the loss as a layer.  Only
+ * meaningful for a layout whose split layout_check accepted.
+ */
+int layout_middle_layers(const struct model *m, const struct layout *l);
+/* Layers of the first and of the last stage (pp > 1). */
+int layout_first_layers(const struct model *m, const struct layout *l);
+int layout_last_layers(const struct model *m, const struct layout *l);
+
+/*
+ * Whether the layers split over l's pipeline as Megatron-LM allows
+ * (transformer_config.py __post_init__): RULE_LAYERS_PP, RULE_UNEVEN or
+ * RULE_VP when not, LAYOUT_OK when they do.
+ */
+enum layout_rule layout_split_rule(const struct model *m,
+                                   const struct layout *l);
 
 /*
  * Fill l->dp from the world size and check every rule Megatron-LM

@@ -81,10 +81,11 @@ static const struct column columns[RC_COUNT] = {
 
 /* The switch columns are enum layout_switch shifted; they take their
  * names and kinds from layout-switch.c. */
-_Static_assert(RC_OFFLOAD_LAYERS - RC_RECOMPUTE_METHOD ==
-               SW_OFFLOAD_LAYERS - SW_RECOMPUTE_METHOD &&
-               RC_OFFLOAD_LAYERS + 1 == RC_COUNT && SW_OFFLOAD_LAYERS + 1 ==
-               SW_COUNT, "switch columns out of step with layout-switch.h");
+_Static_assert(RC_LAST_STAGE_LAYERS - RC_RECOMPUTE_METHOD ==
+               SW_LAST_STAGE_LAYERS - SW_RECOMPUTE_METHOD &&
+               RC_LAST_STAGE_LAYERS + 1 == RC_COUNT &&
+               SW_LAST_STAGE_LAYERS + 1 == SW_COUNT,
+               "switch columns out of step with layout-switch.h");
 
 /* Every file ends with the switches: a column added there leaves the
  * positions of the others as they were. */
@@ -92,7 +93,8 @@ _Static_assert(RC_OFFLOAD_LAYERS - RC_RECOMPUTE_METHOD ==
 	RC_DISTRIBUTED_OPTIMIZER, RC_ATTENTION, RC_ACCOUNT_EMBEDDING, \
 	RC_ACCOUNT_LOSS, RC_FP8_RECIPE, RC_FP8_PARAM_GATHER, RC_CUDA_GRAPHS, \
 	RC_TP_COMM_OVERLAP, RC_OVERLAP_GRAD_REDUCE, RC_OVERLAP_PARAM_GATHER, \
-	RC_FSDP, RC_CP_COMM_TYPE, RC_MOE_GROUPED_GEMM, RC_OFFLOAD_LAYERS
+	RC_FSDP, RC_CP_COMM_TYPE, RC_MOE_GROUPED_GEMM, RC_OFFLOAD_LAYERS, \
+	RC_FIRST_STAGE_LAYERS, RC_LAST_STAGE_LAYERS
 
 /* The switch a column shows, or SW_COUNT for any other column. */
 static enum layout_switch

@@ -30,13 +30,13 @@ static const char header_layout[] =
 static const char old_memory_col[] = ",est_memory_gb,";
 enum { LAYOUT_FIELDS = 19, ALL_FIELDS = LAYOUT_FIELDS + SW_COUNT };
 
-/* The header line, without its newline: the layout, then the switches
- * under their campaign key names. */
+/* The header line, without its newline: the layout, then the first
+ * nswitches switches under their campaign key names. */
 static void
-candidates_header(struct strbuf *sb)
+candidates_header(struct strbuf *sb, int nswitches)
 {
 	strbuf_addstr(sb, header_layout);
-	for (int s = 0; s < SW_COUNT; s++)
+	for (int s = 0; s < nswitches; s++)
 		strbuf_addf(sb, ",%s", layout_switch_name((enum layout_switch)s));
 }
 
@@ -76,7 +76,7 @@ void
 candidates_csv_write(struct strbuf *sb, const struct grid_result *res,
                      enum precision precision)
 {
-	candidates_header(sb);
+	candidates_header(sb, SW_COUNT);
 	strbuf_addch(sb, '\n');
 	for (int i = 0; i < res->n; i++)
 		candidate_csv_row(sb, &res->v[i], precision);
@@ -130,11 +130,12 @@ parse_row(char **f, struct candidate_row *r)
 	return 0;
 }
 
-/* The switches of a row that has them; -1 when one is malformed. */
+/* The first n switches of a row, the others left at their defaults;
+ * -1 when one is malformed. */
 static int
-parse_switches(char **f, struct candidate_row *r)
+parse_switches(char **f, int n, struct candidate_row *r)
 {
-	for (int s = 0; s < SW_COUNT; s++)
+	for (int s = 0; s < n; s++)
 		if (layout_switch_parse(&r->layout, (enum layout_switch)s,
 		                        f[LAYOUT_FIELDS + s]) != 0)
 			return -1;
@@ -142,8 +143,12 @@ parse_switches(char **f, struct candidate_row *r)
 	return 0;
 }
 
-/* How many fields the header line announces: ALL_FIELDS, LAYOUT_FIELDS
- * for a campaign planned before the switch columns, or -1. */
+/*
+ * How many fields the header line announces, or -1: the layout and the
+ * switches, or only the first of them for a campaign planned before
+ * the others were added (switches are only ever added at the end), or
+ * none before the switch columns.
+ */
 static int
 header_fields(const char *line)
 {
@@ -157,11 +162,12 @@ header_fields(const char *line)
 		strbuf_addstr(&got, old + strlen(old_memory_col));
 		line = got.buf;
 	}
-	candidates_header(&want);
-	if (!strcmp(line, want.buf))
-		n = ALL_FIELDS;
-	else if (!strcmp(line, header_layout))
-		n = LAYOUT_FIELDS;
+	for (int k = SW_COUNT; k >= 0 && n < 0; k--) {
+		strbuf_reset(&want);
+		candidates_header(&want, k);
+		if (!strcmp(line, want.buf))
+			n = LAYOUT_FIELDS + k;
+	}
 	strbuf_release(&want);
 	strbuf_release(&got);
 	return n;
@@ -201,8 +207,9 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
 		if (split_fields(line, fields, ALL_FIELDS + 1) != nfields ||
 		    parse_row(fields, &t->v[t->n]) != 0 ||
-		    (nfields == ALL_FIELDS &&
-		     parse_switches(fields, &t->v[t->n]) != 0)) {
+		    (nfields > LAYOUT_FIELDS &&
+		     parse_switches(fields, nfields - LAYOUT_FIELDS,
+		                    &t->v[t->n]) != 0)) {
 			ret = error("%s:%d: malformed candidate row", path,
 			            lineno);
 			break;

@@ -5,9 +5,9 @@
  * parses them, and the configuration hash that seeds the noise.
  *
  * Names, defaults and choices are Megatron-LM's (megatron/training/
- * arguments.py at 3efa8c2, 2024; --num-virtual-stages-per-pipeline-rank
- * and --attention-backend are later additions, see the notes on launch
- * interfaces).  Megatron builds its parser with allow_abbrev=False, so
+ * arguments.py at 3efa8c2, 2024; --num-virtual-stages-per-pipeline-rank,
+ * --decoder-first/last-pipeline-num-layers and --attention-backend are
+ * later additions, see the notes on launch interfaces).  Megatron builds its parser with allow_abbrev=False, so
  * only exact names match; an unknown flag is argparse's
  * "unrecognized arguments" error with exit status 2.
  */
@@ -110,6 +110,12 @@ static const struct sopt simtrain_opts[] = {
 	    "Layers per virtual pipeline stage (interleaved schedule)."),
 	INT("num-virtual-stages-per-pipeline-rank", vstages_per_rank,
 	    "Virtual pipeline stages per pipeline rank."),
+	INT("decoder-first-pipeline-num-layers", first_pipeline_layers,
+	    "Transformer layers of the first pipeline stage (default: an "
+	    "even share)."),
+	INT("decoder-last-pipeline-num-layers", last_pipeline_layers,
+	    "Transformer layers of the last pipeline stage (default: an "
+	    "even share)."),
 	FLAG("sequence-parallel", sequence_parallel,
 	    "Enable sequence parallel optimization (ignored when tensor "
 	    "parallel size is 1)."),
@@ -244,6 +250,7 @@ simtrain_args_init(struct simtrain_args *a)
 	/* megatron/training/arguments.py defaults */
 	a->tp = a->pp = a->cp = a->ep = 1;
 	a->etp = a->layers_per_vstage = a->vstages_per_rank = SIMTRAIN_UNSET;
+	a->first_pipeline_layers = a->last_pipeline_layers = SIMTRAIN_UNSET;
 	a->mbs = a->gbs = SIMTRAIN_UNSET;
 	a->num_layers = a->hidden_size = a->ffn_hidden_size = SIMTRAIN_UNSET;
 	a->num_attention_heads = a->kv_channels = SIMTRAIN_UNSET;

@@ -109,6 +109,12 @@ static const struct simtrain_frame at_layers_pp = {
 	"megatron/core/transformer/transformer_block.py", 156,
 	"get_num_layers_to_build", "assert ("
 };
+/* The uneven pipeline's checks came after 3efa8c2; the line is where
+ * the block starts in the transformer_config.py read (core 0.13), to
+ * within a few. */
+static const struct simtrain_frame at_uneven = {
+	TCONFIG_PY, 1105, "__post_init__", "raise ValueError("
+};
 static const struct simtrain_frame at_heads = {
 	TCONFIG_PY, 338, "__post_init__", "raise ValueError("
 };
@@ -286,6 +292,16 @@ check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
 static int
 check_options(const struct simtrain_args *a, struct simtrain_failure *f)
 {
+	if (a->first_pipeline_layers != SIMTRAIN_UNSET &&
+	    a->first_pipeline_layers <= 0)
+		return raise(f, "ValueError", STAGE_MODEL, &at_uneven, "%s",
+		             "num_layers_in_first_pipeline_stage must be "
+		             "larger than 0");
+	if (a->last_pipeline_layers != SIMTRAIN_UNSET &&
+	    a->last_pipeline_layers <= 0)
+		return raise(f, "ValueError", STAGE_MODEL, &at_uneven, "%s",
+		             "num_layers_in_last_pipeline_stage must be "
+		             "larger than 0");
 	if (a->overlap_param_gather && !a->use_distributed_optimizer &&
 	    !a->use_megatron_fsdp)
 		return ASSERT_FAIL(f, &at_opg_distopt, "%s",
@@ -506,6 +522,10 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 
 	l->account_embedding = a->account_for_embedding;
 	l->account_loss = a->account_for_loss;
+	l->first_stage_layers = a->first_pipeline_layers == SIMTRAIN_UNSET
+	                        ? 0 : a->first_pipeline_layers;
+	l->last_stage_layers = a->last_pipeline_layers == SIMTRAIN_UNSET
+	                       ? 0 : a->last_pipeline_layers;
 	/* "custom" recipes are the user's own: counted as delayed. */
 	l->fp8_recipe = r < 0 ? FP8_DELAYED : (enum fp8_recipe)r;
 	l->fp8_param_gather = a->fp8_param_gather;
@@ -563,6 +583,34 @@ build_precision(const struct simtrain_args *a)
 }
 
 /* A layout_check() rule in Megatron's words. */
+/* transformer_config.py's complaints about an uneven pipeline. */
+static int
+raise_uneven(const struct simtrain_job *j, struct simtrain_failure *f)
+{
+	const struct layout *l = &j->layout;
+	int left = j->model.num_layers, stages = l->pp;
+
+	if (l->account_embedding || l->account_loss)
+		return raise(f, "ValueError", STAGE_MODEL, &at_uneven, "%s",
+		             "num_layers_in_first_pipeline_stage and "
+		             "num_layers_in_last_pipeline_stage cannot be set "
+		             "at the same time with "
+		             "account_for_embedding_in_pipeline_split and "
+		             "account_for_loss_in_pipeline_split");
+	if (l->first_stage_layers > 0) {
+		left -= l->first_stage_layers;
+		stages--;
+	}
+	if (l->last_stage_layers > 0) {
+		left -= l->last_stage_layers;
+		stages--;
+	}
+	return raise(f, "ValueError", STAGE_MODEL, &at_uneven,
+	             "number of layers at middle stage: %d must be divisible "
+	             "by the middle pipeline model parallel size %d", left,
+	             stages);
+}
+
 static int
 raise_rule(const struct simtrain_job *j, enum layout_rule r,
            struct simtrain_failure *f)
@@ -596,7 +644,14 @@ raise_rule(const struct simtrain_job *j, enum layout_rule r,
 		return raise(f, "RuntimeError", STAGE_MODEL, &at_expert_fold,
 		             "data_parallel_size (%d) is not divisible by "
 		             "expert_model_parallel_size ", l->dp);
+	case RULE_UNEVEN:
+		return raise_uneven(j, f);
 	case RULE_VP:
+		if (layout_uneven(l))
+			return raise(f, "ValueError", STAGE_MODEL, &at_uneven,
+			             "number of layers at each pipeline stage "
+			             "must be divisible by virtual pipeline "
+			             "parallel degree %d", l->vp);
 		if (l->pp == 1)
 			return ASSERT_FAIL(f, &at_vp_pp, "%s",
 				"when interleaved schedule is used, "

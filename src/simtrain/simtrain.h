@@ -51,6 +51,8 @@ struct simtrain_args {
 	/* parallel layout */
 	int tp, pp, cp, ep, etp;
 	int layers_per_vstage, vstages_per_rank;
+	/* --decoder-first/last-pipeline-num-layers */
+	int first_pipeline_layers, last_pipeline_layers;
 	int sequence_parallel;
 	/* batch */
 	int mbs, gbs;

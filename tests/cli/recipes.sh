@@ -91,6 +91,59 @@ check "Llama 3.1 405B, pp auto: pp 8 with the embedding and loss as layers" \
 		$c["account_for_loss_in_pipeline_split"] == 1 { f = 1 }
 		END { exit !f }' "$T/pp-auto/candidates.csv"
 
+# An uneven pipeline: a DeepSeek-V3-like 61-layer MoE model (its layer
+# count, width and experts; no multi-latent attention yet) on 1024 H100,
+# with the layout NVIDIA's Megatron-MoE model zoo runs (runtime.conf:
+# TP 1, PP 16, EP 64, PP_FIRST 4, PP_LAST 1).  61 layers split over no
+# even pp above 1; pp auto finds 16 once the first and last counts are
+# listed, and the job passes them to Megatron-LM.
+DSV3='model={ num_layers = 61; hidden_size = 7168; num_attention_heads = 128;
+	kv_channels = 128; ffn_hidden_size = 18432; vocab_size = 129280;
+	max_position_embeddings = 4096; num_experts = 256; moe_router_topk = 8;
+	moe_ffn_hidden_size = 2048; swiglu = true; normalization = "RMSNorm";
+	position_embedding_type = "rope"; }'
+recipe dsv3-uneven "1,16,1,64,1" --set "$DSV3" --set nodes=128 \
+	--set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[16]' \
+	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
+	--set 'search.decoder_first_pipeline_num_layers=[4]' \
+	--set 'search.decoder_last_pipeline_num_layers=[1]' \
+	--set 'memory.gpu_memory_gb=1000'
+rm -rf "$T/dsv3-even"
+"$PT" -q plan "$T/base.conf" -o "$T/dsv3-even" --set "$DSV3" --set nodes=128 \
+	--set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[16]' \
+	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
+	>"$T/out" 2>&1
+has "without the counts, 61 layers do not split over 16 stages" \
+	"layers % pp" "$T/out"
+rm -rf "$T/dsv3-auto"
+"$PT" -q plan "$T/base.conf" -o "$T/dsv3-auto" --set "$DSV3" --set nodes=128 \
+	--set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[1]' --set 'search.expert_parallel=[64]' \
+	--set 'search.micro_batch_size=[1]' --set 'search.max_candidates=1000' \
+	--set 'search.decoder_first_pipeline_num_layers=[0, 4]' \
+	--set 'search.decoder_last_pipeline_num_layers=[0, 1]' \
+	--set 'memory.gpu_memory_gb=1000' --set 'run.template="megatron-lm"' \
+	2>"$T/err"
+dsv3_row() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$4 == 16 && $c["decoder_first_pipeline_num_layers"] == 4 &&
+		$c["decoder_last_pipeline_num_layers"] == 1 { print $2; exit }' \
+		"$T/dsv3-auto/candidates.csv"
+}
+check "pp auto with the counts listed: pp 16 as 4 + 14 x 4 + 1" \
+	test -n "$(dsv3_row)"
+check "... and pp 1, where the counts change nothing, once" \
+	test "$(awk -F, 'NR > 1 && $4 == 1' "$T/dsv3-auto/candidates.csv" |
+		wc -l)" -eq 1
+job="$T/dsv3-auto/runs/$(dsv3_row)/job.sbatch"
+has "the job passes the first stage's layers to Megatron-LM" \
+	"--decoder-first-pipeline-num-layers 4 " "$job"
+has "... and the last stage's" "--decoder-last-pipeline-num-layers 1 " "$job"
+check "... and no account_for_* flag with them" \
+	sh -c "! grep -q -- '--account-for' '$job'"
+
 # The strict rules still apply when a campaign asks for them.
 rm -rf "$T/strict"
 "$PT" -q plan "$T/base.conf" -o "$T/strict" --set seq_length=8192 \

@@ -281,6 +281,35 @@ check "world size % (tp*pp*cp): Megatron's AssertionError" has world.err \
 run batch WORLD_SIZE=4 -- $SMALL --global-batch-size 6 --micro-batch-size 1
 check "global batch % (micro batch * dp): Megatron's message" has batch.err \
 	'^AssertionError: global batch size (6) is not divisible by micro batch size (1) times data parallel size (4)$'
+# An uneven pipeline of 16 layers over 4 stages: 3 + 6 + 6 + 1 runs;
+# 5 + 4 leaves 7 layers for 2 middle stages.
+# shellcheck disable=SC2086
+run uneven WORLD_SIZE=4 RANK=3 -- $SMALL --pipeline-model-parallel-size 4 \
+	--decoder-first-pipeline-num-layers 3 \
+	--decoder-last-pipeline-num-layers 1 --global-batch-size 8
+check "uneven pipeline 3+6+6+1: exit 0" rc_is uneven 0
+check "uneven pipeline 3+6+6+1: iterations run" \
+	[ "$(iterations uneven)" -gt 0 ]
+# shellcheck disable=SC2086
+run unevenbad WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--decoder-first-pipeline-num-layers 5 \
+	--decoder-last-pipeline-num-layers 4 --global-batch-size 8
+check "uneven pipeline, middle layers % middle stages: exit 1" \
+	rc_is unevenbad 1
+check "uneven pipeline: Megatron's ValueError" has unevenbad.err \
+	'^ValueError: number of layers at middle stage: 7 must be divisible by the middle pipeline model parallel size 2$'
+# shellcheck disable=SC2086
+run unevenzero WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--decoder-first-pipeline-num-layers 0 --global-batch-size 8
+check "uneven pipeline, a first stage of 0 layers: Megatron's ValueError" \
+	has unevenzero.err \
+	'^ValueError: num_layers_in_first_pipeline_stage must be larger than 0$'
+# shellcheck disable=SC2086
+run unevenacc WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--decoder-first-pipeline-num-layers 4 \
+	--account-for-loss-in-pipeline-split --global-batch-size 8
+check "uneven pipeline with account_for_*: refused" has unevenacc.err \
+	'^ValueError: num_layers_in_first_pipeline_stage and num_layers_in_last_pipeline_stage cannot be set at the same time'
 run missing -- --num-layers 2 --micro-batch-size 1
 check "a missing required argument: exit 1" rc_is missing 1
 check "a missing required argument: '... argument is None'" \

@@ -516,6 +516,39 @@ test_account_flags_stages(void)
 }
 
 /*
+ * An uneven pipeline is estimated stage by stage: 30 layers on pp 4 as
+ * 7 + 8 + 8 + 7 are the stages of the account flags above, figure for
+ * figure; as 12 + 8 + 8 + 2 the first stage holds more layers, so the
+ * most loaded GPU holds more memory and the slowest stage sets a slower
+ * pace.
+ */
+static void
+test_uneven_pipeline_stages(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w;
+	struct layout l = layout_of(1, 4, 1, 1, 16);
+	struct estimate e, heavy;
+
+	m.num_layers = 30;
+	w = workload_of(&m, &g, 8192, 1);
+	l.first_stage_layers = l.last_stage_layers = 7;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.params_per_gpu, 2052124672.0, 1e-9);
+	ASSERT_NEAR_REL(e.mem.weights, 4104241152.0, 1e-9);
+	ASSERT_NEAR_REL(e.mem.activations, 32241614848.0, 1e-9);
+	l.first_stage_layers = 12;
+	l.last_stage_layers = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &heavy);
+	CU_ASSERT(heavy.mem.total > e.mem.total);
+	CU_ASSERT(heavy.step_s > e.step_s);
+	CU_ASSERT(heavy.unbalance_ratio > e.unbalance_ratio);
+}
+
+/*
  * Context parallelism over 2 GPUs of a node, s 8192, tp 1, dp 4, gbs 8
  * (2 micro-batches): all_gather exposes 2 x (c-1) x 2 x 2 B x 4096 x
  * 1024 (K and V of 8 KV heads of 128) = 33,554,432 B a layer over NVLink
@@ -670,6 +703,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "DP overlap and FP8 gather", test_dp_overlap },
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
+	{ "uneven pipeline stages", test_uneven_pipeline_stages },
 	{ "context-parallel communication types", test_cp_comm_types },
 	{ "grouped GEMM", test_grouped_gemm },
 	{ "Megatron-LM weak scaling within 35 % (mean 17 %)",

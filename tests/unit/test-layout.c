@@ -224,6 +224,75 @@ test_account_for_split(void)
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_ACCOUNT), RULE_KIND_NO_EFFECT);
 }
 
+/*
+ * An uneven pipeline (transformer_config.py __post_init__): DeepSeek-V3's
+ * 61 layers over 16 stages as 4 + 14 x 4 + 1, the layout of NVIDIA's
+ * Megatron-MoE model zoo (runtime_configs/benchmarking/runtime.conf,
+ * DeepSeek-V3: TP 1, PP 16, EP 64, PP_FIRST 4, PP_LAST 1), and
+ * DeepSeek-V2's 60 over 16 with vp 2 as 2 + 14 x 4 + 2.
+ */
+static void
+test_uneven_pipeline(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 128, 4096);
+	f.m.num_layers = 61;
+	l = base(1, 16, 1, 1, 8192);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_LAYERS_PP);
+	l.first_stage_layers = 4;
+	l.last_stage_layers = 1;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_middle_layers(&f.m, &l), 4);
+	CU_ASSERT_EQUAL(layout_first_layers(&f.m, &l), 4);
+	CU_ASSERT_EQUAL(layout_last_layers(&f.m, &l), 1);
+	l.last_stage_layers = 3; /* 54 % 14 */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	l.last_stage_layers = 0; /* first only: 57 % 15 */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	l.first_stage_layers = 1; /* 60 over 15 stages, the last among them */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_last_layers(&f.m, &l), 4);
+	/* Megatron-LM refuses the counts with the account_for_* flags. */
+	l.account_loss = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	/* More layers given than there are, or none left for the middle. */
+	l = base(1, 2, 1, 1, 8192);
+	l.first_stage_layers = 40;
+	l.last_stage_layers = 21;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.last_stage_layers = 30;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	l = base(1, 4, 1, 1, 8192);
+	l.first_stage_layers = 40;
+	l.last_stage_layers = 21; /* middle stages of no layer */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	/* vp: each count and each middle share a multiple of it. */
+	f.m.num_layers = 60;
+	l = base(1, 16, 1, 1, 8192);
+	l.vp = 2;
+	l.first_stage_layers = l.last_stage_layers = 2;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.first_stage_layers = 3;
+	l.last_stage_layers = 1; /* middle 4, but 3 and 1 % 2 */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	/* Full recompute names at most the smallest stage's layers. */
+	l = base(1, 16, 1, 1, 8192);
+	l.first_stage_layers = l.last_stage_layers = 2;
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_layers = 2;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.recompute_layers = 3;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_RECOMPUTE);
+	/* With one stage the counts change nothing. */
+	l = base(1, 1, 1, 1, 8192);
+	l.first_stage_layers = 4;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN_PP1);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_UNEVEN_PP1),
+	                RULE_KIND_NO_EFFECT);
+}
+
 /* Megatron-LM's rules on the switches (arguments.py validate_args). */
 static void
 test_switch_rules(void)
@@ -452,6 +521,12 @@ test_equal_sees_switches(void)
 	b = a;
 	b.cp_comm = CP_COMM_A2A;
 	CU_ASSERT_FALSE(layout_equal(&a, &b));
+	b = a;
+	b.first_stage_layers = 3;
+	CU_ASSERT_FALSE(layout_equal(&a, &b));
+	b = a;
+	b.last_stage_layers = 3;
+	CU_ASSERT_FALSE(layout_equal(&a, &b));
 }
 
 static void
@@ -481,6 +556,8 @@ all_switches_set(void)
 	l.cp_comm = CP_COMM_A2A_P2P;
 	l.moe_grouped_gemm = true;
 	l.offload_layers = 3;
+	l.first_stage_layers = 5;
+	l.last_stage_layers = 7;
 	return l;
 }
 
@@ -592,6 +669,7 @@ static const struct harness_test layout_tests[] = {
 	{ "global batch divisibility", test_batch_rule },
 	{ "sequence parallel and recompute", test_sequence_parallel_and_recompute },
 	{ "account flags in the pipeline split", test_account_for_split },
+	{ "uneven pipeline", test_uneven_pipeline },
 	{ "switch rules", test_switch_rules },
 	{ "context parallel communication", test_cp_comm_rules },
 	{ "activation offloading", test_offload_rule },

@@ -170,6 +170,11 @@ static const char *const nemo_known_keys[] = {
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
 	"trainer.plugins.fp8_param_gather",
+	/* An uneven pipeline: MegatronStrategy's arguments as NeMo's
+	 * scripts/performance recipes set them (DeepSeek-V3's
+	 * recipe.trainer.strategy.num_layers_in_first_pipeline_stage). */
+	"trainer.strategy.num_layers_in_first_pipeline_stage",
+	"trainer.strategy.num_layers_in_last_pipeline_stage",
 
 	"optim.config.use_distributed_optimizer", "optim.config.bf16",
 	"optim.config.fp16", "trainer.plugins.precision",
@@ -261,8 +266,10 @@ struct real_case {
 	enum fp8_recipe fp8_recipe;
 	enum cp_comm cp_comm;
 	int offload;
+	int first_layers, last_layers; /* an uneven pipeline; 0: even */
 	/* Worked out by hand from the above. */
 	const char *vp_layers;        /* layers / (pp * vp); NULL: none */
+	const char *vp_stages;        /* vp of an uneven pipeline */
 	const char *recompute_method; /* full: uniform (all) or block (N) */
 	const char *recompute_num;
 	const char *max_positions;    /* max(seq_length, the model's) */
@@ -405,6 +412,16 @@ static const struct real_case grid[] = {
 	  .vp_layers = "8", .recompute_method = "uniform",
 	  .recompute_num = "8", .max_positions = "8192",
 	  .max_connections = "32" },
+	/* An uneven pipeline with interleaving: 32 layers as 6 + 8 + 8 +
+	 * 10, each a multiple of vp 2, so Megatron-LM takes the virtual
+	 * stages per rank rather than layers per virtual stage. */
+	{ .what = "uneven pp4 vp2", .model = M_LLAMA3_8B, .gpu = "h100-sxm",
+	  .nodes = 2, .seq_length = 8192, .precision = PREC_BF16,
+	  .tp = 2, .pp = 4, .cp = 1, .ep = 1, .vp = 2, .dp = 2, .mbs = 1,
+	  .gbs = 128, .recompute = RECOMPUTE_SELECTIVE, .sp = true,
+	  .distopt = true, .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .first_layers = 6, .last_layers = 10, .vp_stages = "2",
+	  .max_positions = "8192", .max_connections = "1" },
 };
 
 #define GRID_SIZE (sizeof grid / sizeof grid[0])
@@ -492,6 +509,8 @@ case_layout(struct layout *l, const struct real_case *rc)
 	l->cp_comm = rc->cp_comm;
 	l->moe_grouped_gemm = rc->grouped_gemm;
 	l->offload_layers = rc->offload;
+	l->first_stage_layers = rc->first_layers;
+	l->last_stage_layers = rc->last_layers;
 }
 
 /* Render templates/NAME for a case into out; 0 or -1. */
@@ -799,6 +818,18 @@ expect_int_flag(const struct real_case *rc, const struct str_list *argv,
 	free(s);
 }
 
+/* Followed by the number want, or absent when want is 0. */
+static void
+expect_int_or_none_flag(const struct real_case *rc,
+                        const struct str_list *argv, const char *flag,
+                        int want)
+{
+	if (want == 0)
+		expect_flag(rc, argv, flag, NULL);
+	else
+		expect_int_flag(rc, argv, flag, want);
+}
+
 /* Present ("") when on, absent when off. */
 static void
 expect_switch(const struct real_case *rc, const struct str_list *argv,
@@ -819,6 +850,12 @@ check_megatron_layout(const struct real_case *rc,
 	expect_int_flag(rc, argv, "--context-parallel-size", rc->cp);
 	expect_flag(rc, argv, "--num-layers-per-virtual-pipeline-stage",
 	            rc->vp_layers);
+	expect_flag(rc, argv, "--num-virtual-stages-per-pipeline-rank",
+	            rc->vp_stages);
+	expect_int_or_none_flag(rc, argv, "--decoder-first-pipeline-num-layers",
+	                        rc->first_layers);
+	expect_int_or_none_flag(rc, argv, "--decoder-last-pipeline-num-layers",
+	                        rc->last_layers);
 	expect_switch(rc, argv, "--sequence-parallel", rc->sp);
 	expect_switch(rc, argv, "--account-for-embedding-in-pipeline-split",
 	              rc->account_embedding);
@@ -1076,6 +1113,22 @@ expect_int_override(const struct real_case *rc,
 	free(s);
 }
 
+/* num_layers_in_WHICH_pipeline_stage: the number, or not given at 0. */
+static void
+expect_stage_override(const struct real_case *rc,
+                      const struct str_list *argv, const char *which,
+                      int want)
+{
+	char *key = xasprintf("trainer.strategy.num_layers_in_%s_pipeline_"
+	                      "stage", which);
+
+	if (want == 0)
+		expect_override(rc, argv, key, NULL);
+	else
+		expect_int_override(rc, argv, key, want);
+	free(key);
+}
+
 /* "True" or "False", as nemo_run reads Python booleans. */
 static const char *
 py_bool(bool b)
@@ -1126,6 +1179,8 @@ check_nemo_layout(const struct real_case *rc, const struct str_list *argv)
 	expect_override(rc, argv,
 	                "trainer.strategy.account_for_loss_in_pipeline_split",
 	                py_bool(rc->account_loss));
+	expect_stage_override(rc, argv, "first", rc->first_layers);
+	expect_stage_override(rc, argv, "last", rc->last_layers);
 	expect_override(rc, argv, "model.config.cp_comm_type",
 	                rc->cp > 1 ? cp_comm_name(rc->cp_comm) : NULL);
 	expect_int_override(rc, argv, "data.micro_batch_size", rc->mbs);
