@@ -106,12 +106,27 @@ qsort_compare(const void *a, const void *b)
 	return candidate_compare(a, b);
 }
 
+/* Nearest first; equals keep the order the walk met them in. */
+static void
+near_sort(struct grid_result *res)
+{
+	for (int i = 1; i < res->nnear; i++)
+		for (int j = i; j > 0 && res->near[j].score >
+		                         res->near[j - 1].score; j--) {
+			struct grid_near tmp = res->near[j];
+
+			res->near[j] = res->near[j - 1];
+			res->near[j - 1] = tmp;
+		}
+}
+
 void
 grid_finish(struct grid_result *res)
 {
 	qsort(res->v, (size_t)res->n, sizeof(*res->v), qsort_compare);
 	for (int i = 0; i < res->n; i++)
 		res->v[i].rank = i + 1;
+	near_sort(res);
 }
 
 void
@@ -315,6 +330,58 @@ walk_count(struct walk *wk, long long n, enum layout_rule rule)
 	}
 }
 
+/*
+ * How far a removed layout got: the rules of a built layout come after
+ * those tp, pp and cp decide alone, placement rules after Megatron-LM's,
+ * and the controls on the estimate last.  A switch without effect is a
+ * duplicate, not a near miss (-1).
+ */
+static int
+near_score(enum layout_rule rule, bool leaf)
+{
+	switch (layout_rule_kind(rule)) {
+	case RULE_KIND_NO_EFFECT:
+	case RULE_KIND_OK:
+		return -1;
+	case RULE_KIND_INVALID:
+		return leaf ? 1 : 0;
+	case RULE_KIND_CONTROL:
+		break;
+	}
+	if (rule == RULE_BUBBLE || rule == RULE_UNBALANCE)
+		return 3;
+	return leaf ? 2 : 0;
+}
+
+/*
+ * Keep l among the nearest removed layouts: in place of the farthest
+ * kept one when it got further, never more than two of one rule, so
+ * that one rule does not crowd out the others.
+ */
+static void
+near_offer(struct grid_result *res, const struct layout *l,
+           enum layout_rule rule, bool leaf)
+{
+	int score = near_score(rule, leaf), same = 0, worst = -1;
+
+	if (score < 0)
+		return;
+	for (int i = 0; i < res->nnear; i++) {
+		if (res->near[i].rule == rule && ++same >= 2)
+			return;
+		if (worst < 0 || res->near[i].score < res->near[worst].score)
+			worst = i;
+	}
+	if (res->nnear < GRID_NEAR_MAX)
+		worst = res->nnear++;
+	else if (res->near[worst].score >= score)
+		return;
+	res->near[worst].layout = *l;
+	res->near[worst].rule = rule;
+	res->near[worst].leaf = leaf;
+	res->near[worst].score = score;
+}
+
 /* The search controls an estimate answers: bubble, then imbalance. */
 static enum layout_rule
 estimate_control(const struct grid_spec *spec, const struct estimate *e)
@@ -342,6 +409,7 @@ walk_leaf(struct walk *wk, struct layout *l)
 		rule = layout_topology(wk->w, l, wk->spec->relax);
 	if (rule != LAYOUT_OK) {
 		walk_count(wk, 1, rule);
+		near_offer(wk->res, l, rule, true);
 		return;
 	}
 	c.layout = *l;
@@ -351,8 +419,10 @@ walk_leaf(struct walk *wk, struct layout *l)
 	estimate_layout(wk->w, l, &c.est);
 	rule = estimate_control(wk->spec, &c.est);
 	walk_count(wk, 1, rule);
-	if (rule != LAYOUT_OK)
+	if (rule != LAYOUT_OK) {
+		near_offer(wk->res, l, rule, true);
 		return;
+	}
 	wk->res->stats.valid++;
 	if (c.est.memory_status == MEM_SAFE)
 		wk->res->stats.safe++;
@@ -615,6 +685,7 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 			rule = outer_rule(&wk, &l);
 		if (rule != LAYOUT_OK) {
 			walk_count(&wk, inner, rule);
+			near_offer(res, &l, rule, false);
 			continue;
 		}
 		walk_inner(&wk, &l);

@@ -79,11 +79,29 @@ struct grid_stats {
 };
 
 /* Ranked candidates, best first once grid_finish() has run. */
+/*
+ * A layout the walk left out, kept to show how near the search came:
+ * whole (leaf) when it was built to its switches, else only its tp, pp
+ * and cp (the walk never built the rest).
+ */
+struct grid_near {
+	struct layout layout;
+	enum layout_rule rule;
+	bool leaf;
+	int score;                /* how far it got; higher is nearer */
+};
+
+#define GRID_NEAR_MAX 5
+
 struct grid_result {
 	struct candidate *v;
 	int n, cap;
 	struct grid_stats stats;
 	char *notes;              /* warnings about the search, or NULL */
+	/* The removed layouts that got furthest through the rules, at
+	 * most two a rule, nearest first once grid_finish() has run. */
+	struct grid_near near[GRID_NEAR_MAX];
+	int nnear;
 };
 
 /*

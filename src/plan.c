@@ -90,6 +90,40 @@ plan_search_switches(const struct settings *c, struct layout *l)
 	               ? ATTN_FLASH : ATTN_UNFUSED;
 }
 
+/* A removed layout in a line: its sizes, as far as the walk built it. */
+static void
+near_describe(const struct grid_near *n, struct strbuf *sb)
+{
+	const struct layout *l = &n->layout;
+
+	strbuf_addf(sb, "tp %d pp %d cp %d", l->tp, l->pp, l->cp);
+	if (l->first_stage_layers || l->last_stage_layers)
+		strbuf_addf(sb, " (stages %d/../%d)", l->first_stage_layers,
+		            l->last_stage_layers);
+	if (n->leaf)
+		strbuf_addf(sb, " ep %d vp %d mbs %d gbs %d %s", l->ep, l->vp,
+		            l->mbs, l->gbs, recompute_name(l->recompute));
+}
+
+/* The removed layouts that came nearest to a candidate, and why. */
+static void
+near_layouts(const struct grid_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (res->nnear == 0)
+		return;
+	fprintf(stderr, "nearest removed layouts:\n");
+	for (int i = 0; i < res->nnear; i++) {
+		strbuf_reset(&sb);
+		near_describe(&res->near[i], &sb);
+		/* Numbers and our own rule names only. */
+		fprintf(stderr, "  %-56s %s\n", sb.buf,
+		        layout_rule_name(res->near[i].rule));
+	}
+	strbuf_release(&sb);
+}
+
 /*
  * Every combination was removed: say by which rules, so that the user
  * sees what to change (a list, a control such as search.relax or the
@@ -115,6 +149,7 @@ no_candidate(const struct plan *p)
 			        ? "(Megatron-LM would refuse them)"
 			        : "(no effect)");
 	}
+	near_layouts(&p->res);
 	fprintf(stderr, "hint: widen the search lists, or relax a control "
 	        "(search.relax, search.min/max_model_parallel, the bubble "
 	        "and unbalance ratios; see paratune.conf(5))\n");

@@ -155,6 +155,9 @@ has "relax = [] applies cp_seq again" "cp_seq: cp only when" "$T/out"
 has "an empty plan names the rules that emptied it" \
 	"no valid candidate: all 1 combinations were removed" "$T/out"
 has "and what to change" "hint: .*search.relax" "$T/out"
+has "... and the nearest removed layout, with its rule" \
+	"^  tp 4 pp 4 cp 2 ep 1 vp 5 mbs 1 gbs 128 selective  *cp_seq: cp only" \
+	"$T/out"
 rm -rf "$T/warn"
 "$PT" plan "$T/base.conf" -o "$T/warn" --set seq_length=8192 \
 	--set 'global_batch_size=[128]' --set 'search.relax=[]' \

@@ -301,7 +301,48 @@ test_bubble_control(void)
 	for (int i = 0; i < res.n; i++)
 		CU_ASSERT(res.v[i].layout.pp < 4 &&
 		          res.v[i].est.bubble_ratio <= 0.07);
+	/* The one removed layout is the nearest, whole. */
+	CU_ASSERT_EQUAL_FATAL(res.nnear, 1);
+	CU_ASSERT_EQUAL(res.near[0].rule, RULE_BUBBLE);
+	CU_ASSERT_EQUAL(res.near[0].layout.pp, 4);
+	CU_ASSERT_TRUE(res.near[0].leaf);
 	check_totals(&res);
+	grid_result_release(&res);
+	settings_release(&c);
+}
+
+/*
+ * The nearest removed layouts: pp 3 does not divide 8 GPUs (removed
+ * before it is built), pp 4 breaks the bubble limit after its estimate:
+ * the estimate control comes first; no rule holds more than two.
+ */
+static void
+test_nearest_removed(void)
+{
+	static const int pp[] = { 3, 4, 5, 6, 7 }, one[] = { 1 };
+	struct settings c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	int world = 0;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	set_list(&c.search.tp, 1, one);
+	set_list(&c.search.pp, 5, pp);
+	set_list(&c.search.mbs, 1, one);
+	c.search.max_bubble_ratio = 0.07;
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.valid, 0);
+	CU_ASSERT_EQUAL_FATAL(res.nnear, 3);
+	CU_ASSERT_EQUAL(res.near[0].rule, RULE_BUBBLE);
+	CU_ASSERT_TRUE(res.near[0].leaf);
+	for (int i = 1; i < res.nnear; i++) {
+		CU_ASSERT_EQUAL(res.near[i].rule, RULE_WORLD);
+		CU_ASSERT_FALSE(res.near[i].leaf);
+		world++;
+	}
+	CU_ASSERT_EQUAL(world, 2);
 	grid_result_release(&res);
 	settings_release(&c);
 }
@@ -620,6 +661,7 @@ static const struct harness_test grid_tests[] = {
 	{ "huge sizes counted invalid", test_huge_sizes_counted_invalid },
 	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
 	{ "bubble control", test_bubble_control },
+	{ "nearest removed layouts", test_nearest_removed },
 	{ "unbalance control", test_unbalance_control },
 	{ "switches without effect", test_no_effect_counts },
 	{ "account flags counts", test_account_flags_counts },
