@@ -67,6 +67,23 @@ static const struct gpu gpu_builtin[] = {
 	 * one 400 Gb/s ConnectX-7 per GPU. */
 	{ "gb200", "NVIDIA GB200 NVL72 (72-GPU NVLink domain)", 185.0,
 	  { 1250, 2500, 2500, 5000 }, 72, 900, 50, 8.0 },
+	/* NVIDIA HGX B300 (Blackwell Ultra) datasheet, dense per GPU:
+	 * TF32 1.1 PF, FP16/BF16 2.25 PF, FP8 4.5 PF (B200's rates; the
+	 * Ultra's gains are FP4 and attention exponentials, which paratune
+	 * does not model); 288 GB HBM3e (12-high stacks) at 8 TB/s; NVLink
+	 * 5 1.8 TB/s bidirectional; one 800 Gb/s ConnectX-8 SuperNIC per
+	 * GPU.  The driver's total is not in the datasheet: 288 GB is taken
+	 * as 268.2 GiB, and a site that reads less sets memory_gib. */
+	{ "b300", "NVIDIA B300 288 GB (HGX B300, Blackwell Ultra)", 268.2,
+	  { 1125, 2250, 2250, 4500 }, 8, 900, 100, 8.0 },
+	/* NVIDIA GB300 NVL72 datasheet (72 GPUs, dense): FP8 360 PF,
+	 * FP16/BF16 180 PF, TF32 90 PF, so 5000, 2500, 1250 per GPU; up to
+	 * 20 TB HBM3e (288 GB per GPU, taken as above) at 576 TB/s (8 TB/s
+	 * per GPU); one NVLink 5 domain of 72 GPUs, 130 TB/s in all (1.8
+	 * TB/s per GPU bidirectional); 72 ConnectX-8 800 Gb/s NICs, one per
+	 * GPU. */
+	{ "gb300", "NVIDIA GB300 NVL72 (72-GPU NVLink domain)", 268.2,
+	  { 1250, 2500, 2500, 5000 }, 72, 900, 100, 8.0 },
 	/* NVIDIA L40S datasheet: TF32 366, FP16/BF16 733, FP8 1466 with
 	 * sparsity (183, 362.05, 733 dense); 48 GB GDDR6 with ECC at
 	 * 864 GB/s (46,068 MiB).  No NVLink: GPUs meet over PCIe Gen4 x16,

@@ -335,7 +335,7 @@ test_gpu_catalog_builtin(void)
 {
 	static const char *const names[] = {
 		"a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie", "h200",
-		"b200", "gb200", "l40s", "mi300x",
+		"b200", "gb200", "b300", "gb300", "l40s", "mi300x",
 	};
 	struct gpu_catalog cat;
 	const struct gpu *g;
@@ -357,6 +357,19 @@ test_gpu_catalog_builtin(void)
 	CU_ASSERT_EQUAL(gpu_catalog_find(&cat, "a100-80gb")
 	                ->peak_tflops[PREC_FP8], 0);
 	CU_ASSERT_EQUAL(gpu_catalog_find(&cat, "gb200")->nvlink_domain, 72);
+	/* GB300 NVL72 datasheet: 360 PF FP8 dense over 72 GPUs, 576 TB/s
+	 * of HBM3e, one 800 Gb/s NIC a GPU; B300 trains at B200's rates. */
+	g = gpu_catalog_find(&cat, "gb300");
+	CU_ASSERT_DOUBLE_EQUAL(g->peak_tflops[PREC_FP8], 360e3 / 72, 0);
+	CU_ASSERT_DOUBLE_EQUAL(g->hbm_tbs, 576.0 / 72, 0);
+	CU_ASSERT_DOUBLE_EQUAL(g->network_gbs, 800.0 / 8, 0);
+	CU_ASSERT_EQUAL(g->nvlink_domain, 72);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_catalog_find(&cat, "b300")
+	                       ->peak_tflops[PREC_BF16],
+	                       gpu_catalog_find(&cat, "b200")
+	                       ->peak_tflops[PREC_BF16], 0);
+	CU_ASSERT(gpu_catalog_find(&cat, "b300")->memory_gib >
+	          gpu_catalog_find(&cat, "b200")->memory_gib);
 	CU_ASSERT_EQUAL(gpu_catalog_find(&cat, "l40s")->nvlink_domain, 1);
 	CU_ASSERT_PTR_NULL(gpu_catalog_find(&cat, "h100"));
 	gpu_catalog_release(&cat);

@@ -412,6 +412,13 @@ static const struct real_case grid[] = {
 	  .vp_layers = "8", .recompute_method = "uniform",
 	  .recompute_num = "8", .max_positions = "8192",
 	  .max_connections = "32" },
+	/* Blackwell Ultra in its NVL72 rack: NeMo's 32 connections. */
+	{ .what = "gb300 tp2", .model = M_LLAMA3_8B, .gpu = "gb300",
+	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
+	  .tp = 2, .pp = 1, .cp = 1, .ep = 1, .vp = 1, .dp = 4, .mbs = 1,
+	  .gbs = 64, .recompute = RECOMPUTE_SELECTIVE, .sp = true,
+	  .distopt = true, .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .max_positions = "8192", .max_connections = "32" },
 	/* An uneven pipeline with interleaving: 32 layers as 6 + 8 + 8 +
 	 * 10, each a multiple of vp 2, so Megatron-LM takes the virtual
 	 * stages per rank rather than layers per virtual stage. */
