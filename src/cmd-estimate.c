@@ -502,6 +502,23 @@ print_sources(FILE *f, const struct shown *sh)
 	}
 }
 
+/* Each stage's layers and memory: the embedding, the loss and the
+ * micro-batches in flight differ between them; the verdict is the
+ * heaviest's. */
+static void
+print_stages(FILE *f, const struct estimate *e)
+{
+	if (e->nstages < 2)
+		return;
+	fprintf(f, "  stages      ");
+	for (int i = 0; i < e->nstages; i++)
+		fprintf(f, "%s %s %g layer%s %.2f GiB", i ? "," : "",
+		        e->stages[i].name, e->stages[i].layers,
+		        e->stages[i].layers == 1 ? "" : "s",
+		        e->stages[i].total / GIB);
+	fprintf(f, "\n");
+}
+
 static void
 print_table(FILE *f, const struct settings *cam, const struct workload *w,
             const struct candidate *c, double nemo_days,
@@ -531,6 +548,7 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	        m->optimizer / GIB, m->activations / GIB, m->buffers / GIB,
 	        m->total / GIB, w->gpu_memory_gib, w->margin_gib,
 	        memory_status_name(e->memory_status));
+	print_stages(f, e);
 	fprintf(f, "  step time    %.3f s: compute %.3f, recompute %.3f, tp %.3f, "
 	        "cp %.3f, ep %.3f, pp %.3f, bubble %.3f, dp %.3f\n", e->step_s,
 	        e->compute_s, e->recompute_s, e->tp_comm_s, e->cp_comm_s,
@@ -585,6 +603,15 @@ print_json(FILE *f, const struct candidate *c, enum precision precision,
 	json_number(&j, "buffers_gib", e->mem.buffers / GIB);
 	json_number(&j, "total_gib", e->mem.total / GIB);
 	json_end_object(&j);
+	json_begin_array(&j, "stages");
+	for (int i = 0; i < e->nstages; i++) {
+		json_begin_object(&j, NULL);
+		json_string(&j, "stage", e->stages[i].name);
+		json_number(&j, "layers", e->stages[i].layers);
+		json_number(&j, "memory_gib", e->stages[i].total / GIB);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
 	json_string(&j, "memory_status", memory_status_name(e->memory_status));
 	json_number(&j, "pred_step_s", e->step_s);
 	json_number(&j, "pred_tokens_per_s_per_gpu", e->tokens_per_s_per_gpu);

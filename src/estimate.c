@@ -477,20 +477,40 @@ memory_buffers(const struct est *x, double activations)
 	       FRAGMENTATION * activations + graphs;
 }
 
-/* Fill the breakdown for the most loaded GPU (first, last or rank 1). */
-static void
-estimate_memory(const struct est *x, struct memory_breakdown *mem)
+/* Where stage i of x->stage (first, last, rank 1) is listed: first,
+ * middle, last. */
+static int
+stage_slot(const struct est *x, int i)
 {
+	if (x->nstages == 1 || i == 0)
+		return 0;
+	return i == 2 ? 1 : x->nstages - 1;
+}
+
+/* Fill the breakdown for the most loaded GPU (first, last or rank 1),
+ * and each stage's total in pipeline order. */
+static void
+estimate_memory(const struct est *x, struct estimate *out)
+{
+	static const char *const names[3][3] = {
+		{ "all" }, { "first", "last" }, { "first", "middle", "last" },
+	};
+
+	out->nstages = x->nstages;
 	for (int i = 0; i < x->nstages; i++) {
 		struct memory_breakdown mb;
+		int slot = stage_slot(x, i);
 
 		memory_states(x, &x->stage[i], &mb);
 		mb.activations = memory_activations(x, &x->stage[i]);
 		mb.buffers = memory_buffers(x, mb.activations);
 		mb.total = mb.weights + mb.gradients + mb.optimizer +
 		           mb.activations + mb.buffers;
-		if (i == 0 || mb.total > mem->total)
-			*mem = mb;
+		out->stages[slot].name = names[x->nstages - 1][slot];
+		out->stages[slot].layers = x->stage[i].layers;
+		out->stages[slot].total = mb.total;
+		if (i == 0 || mb.total > out->mem.total)
+			out->mem = mb;
 	}
 }
 
@@ -542,7 +562,7 @@ estimate_layout(const struct workload *w, const struct layout *l,
 	                                x.fp.logits);
 	out->flops_per_step_nemo =
 		estimate_flops_per_step_nemo(w->model, w->seq_length, l->gbs);
-	estimate_memory(&x, &out->mem);
+	estimate_memory(&x, out);
 	capacity = (w->gpu_memory_gib - w->margin_gib) * GIB;
 	out->memory_status = out->mem.total <= capacity ? MEM_SAFE
 	                                                : MEM_OOM_RISK;

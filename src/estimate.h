@@ -24,12 +24,22 @@ struct memory_breakdown {
 	double total;
 };
 
+/* One pipeline stage's share: its layers and the memory of one of its
+ * GPUs.  The middle stands for every stage between first and last. */
+struct stage_memory {
+	const char *name;           /* "all", "first", "middle" or "last" */
+	double layers;
+	double total;               /* bytes */
+};
+
 struct estimate {
 	double params_total;
 	double params_per_gpu;      /* on the most loaded GPU */
 	double flops_per_step;      /* Megatron-LM's model FLOPs */
 	double flops_per_step_nemo; /* NeMo's 72BLsh^2(...) figure */
-	struct memory_breakdown mem;
+	struct memory_breakdown mem;  /* of the heaviest stage */
+	struct stage_memory stages[3]; /* first, middle, last; one with pp 1 */
+	int nstages;
 	enum memory_status memory_status;
 	/* Step time and its parts, seconds. */
 	double step_s;

@@ -150,5 +150,26 @@ has "... naming the option" "^error: --mbs 2147483647 is out of range" \
 	"$T/err"
 expect "--tp -2 is refused" 64 "$PT" estimate "$DEMO" --tp -2
 
+# ---- memory per pipeline stage --------------------------------------------
+# 32 layers over pp 4 as 14 + 8 + 8 + 2: the first stage is the heaviest,
+# and the verdict is its memory.
+expect "estimate an uneven pipeline" 0 "$PT" estimate "$DEMO" --tp 1 --pp 4 \
+	--vp 1 --switch decoder_first_pipeline_num_layers=14 \
+	--switch decoder_last_pipeline_num_layers=2 --format json
+same "... the stages in pipeline order" \
+	"$(jget stages.0.stage) $(jget stages.1.stage) $(jget stages.2.stage)" \
+	"first middle last"
+same "... their layers" \
+	"$(jget stages.0.layers) $(jget stages.1.layers) $(jget stages.2.layers)" \
+	"14 8 2"
+same "... the verdict is the heaviest stage's" "$(jget stages.0.memory_gib)" \
+	"$(jget memory.total_gib)"
+expect "... and in the table" 0 "$PT" estimate "$DEMO" --tp 1 --pp 4 --vp 1 \
+	--switch decoder_first_pipeline_num_layers=14 \
+	--switch decoder_last_pipeline_num_layers=2
+has "... a stages line" \
+	"^  stages       first 14 layers [0-9.]* GiB, middle 8 layers [0-9.]* GiB, last 2 layers [0-9.]* GiB$" \
+	"$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -546,6 +546,30 @@ test_uneven_pipeline_stages(void)
 	CU_ASSERT(heavy.mem.total > e.mem.total);
 	CU_ASSERT(heavy.step_s > e.step_s);
 	CU_ASSERT(heavy.unbalance_ratio > e.unbalance_ratio);
+	/* Each stage in pipeline order; the verdict is the heaviest's. */
+	CU_ASSERT_EQUAL_FATAL(heavy.nstages, 3);
+	CU_ASSERT_STRING_EQUAL(heavy.stages[0].name, "first");
+	CU_ASSERT_STRING_EQUAL(heavy.stages[1].name, "middle");
+	CU_ASSERT_STRING_EQUAL(heavy.stages[2].name, "last");
+	CU_ASSERT_EQUAL(heavy.stages[0].layers, 12);
+	CU_ASSERT_EQUAL(heavy.stages[1].layers, 8);
+	CU_ASSERT_EQUAL(heavy.stages[2].layers, 2);
+	CU_ASSERT_EQUAL(heavy.stages[0].total, heavy.mem.total);
+	CU_ASSERT(heavy.stages[2].total < heavy.stages[1].total);
+	/* pp 2: first and last; pp 1: one stage holding all. */
+	l = layout_of(1, 2, 1, 1, 16);
+	l.first_stage_layers = 20;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	CU_ASSERT_EQUAL_FATAL(e.nstages, 2);
+	CU_ASSERT_STRING_EQUAL(e.stages[1].name, "last");
+	CU_ASSERT_EQUAL(e.stages[1].layers, 10);
+	l = layout_of(1, 1, 1, 1, 16);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	CU_ASSERT_EQUAL_FATAL(e.nstages, 1);
+	CU_ASSERT_STRING_EQUAL(e.stages[0].name, "all");
+	CU_ASSERT_EQUAL(e.stages[0].total, e.mem.total);
 }
 
 /*
