@@ -301,8 +301,8 @@ test_early_stop() {
 		resume_until "$WORK/early" 150
 	check "the stopped run is completed" \
 		test "$(state_of "$WORK/early" tp_8)" = completed
-	id=$(awk '$3 == "submitted" {sub("job=", "", $5); print $5; exit}' \
-		"$WORK/early/journal.log")
+	id=$(awk '$3 == "submitted" && $4 ~ /tp_8/ {sub("job=", "", $5)
+		print $5; exit}' "$WORK/early/journal.log")
 	check "Slurm accounting says COMPLETED (job $id)" sh -c \
 		"sacct -j '$id' -X -n -P -o State | grep -qx COMPLETED"
 	log=$(ls "$WORK"/early/runs/*tp_8*/slurm-"$id".out)
