@@ -253,6 +253,8 @@ const struct config_key config_registry[] = {
 	/* Relative to the campaign directory, where scripts/truth writes. */
 	{ .path = "run.simulated_truth", .type = KT_STRING,
 	  CAMP(run.simulated_truth), .flags = F_CLEAR },
+	/* A watcher ends each run once its step time is known. */
+	{ .path = "run.early_stop", .type = KT_BOOL, CAMP(run.early_stop) },
 	/* sbatch's --export: what of submit's environment jobs get. */
 	{ .path = "run.export", .type = KT_STRINGS, CAMP(run.export),
 	  .flags = F_EXPORT },

@@ -795,6 +795,7 @@ settings_init(struct settings *c)
 	c->memory.margin_gb = 4.0;
 	c->run.template_name = xstrdup("megatron-lm");
 	c->run.templates_dir = xstrdup(PARATUNE_DATADIR "/templates");
+	c->run.early_stop = true;
 	c->results.skip_steps = -1;
 	c->results.min_steps = 5;
 	gpu_catalog_init(&c->gpus);

@@ -153,6 +153,7 @@ struct settings {
 		char *template_name;
 		char *templates_dir;
 		char *simulated_truth;  /* truth file for paratune-simtrain */
+		bool early_stop;        /* job scripts run paratune watch */
 		struct str_list export; /* sbatch --export: ALL, NONE, names */
 	} run;
 	struct {

@@ -199,6 +199,13 @@ parse_signal_name(const char *s, size_t n, int *sig)
 	return -1;
 }
 
+/* Public: see directive.h. */
+int
+directive_signal(const char *name, int *sig)
+{
+	return parse_signal_name(name, strlen(name), sig);
+}
+
 /* --signal=[B:]SIG[@TIME]: TIME seconds before the limit, 60 if unset. */
 static int
 parse_signal(struct sbatch_extras *x, const char *s)

@@ -82,6 +82,10 @@ struct sbatch_extras {
  * srun inside the job reads it from SLURM_HINT. */
 const char *cpu_hint_name(enum cpu_hint h);
 
+/* A signal by name, with or without "SIG" (TERM, USR2, ...), or by
+ * number, as sbatch's --signal takes it: 0, or -1 when unknown. */
+int directive_signal(const char *name, int *sig);
+
 /*
  * Parse one directive ("--mem=64G", "--exclusive") into x.  Returns 0,
  * or -1 with the reason in err (which names the directive).

@@ -395,6 +395,31 @@ vars_slurm(struct template_vars *v, const struct settings *c)
 }
 
 /*
+ * run.early_stop: the job script runs `paratune watch` on its own log,
+ * this paratune (the build tree's when it runs from one, as for the
+ * simulated trainer), with the campaign's warm-up and minimum steps.
+ */
+static void
+vars_watch(struct template_vars *v, const struct settings *c)
+{
+	const char *self = getenv("PARATUNE_SELF");
+	char *tree = NULL, *path;
+
+	template_vars_set_bool(v, "early_stop", c->run.early_stop);
+	if (self && *self)
+		path = xstrdup(self);
+	else if ((tree = build_tree_dir()) != NULL)
+		path = xasprintf("%s/paratune", tree);
+	else
+		path = xstrdup(PARATUNE_BINDIR "/paratune");
+	template_vars_set_str(v, "paratune", path);
+	template_vars_set_int(v, "skip_steps", c->results.skip_steps);
+	template_vars_set_int(v, "min_steps", c->results.min_steps);
+	free(path);
+	free(tree);
+}
+
+/*
  * What kind of training: the estimate of a LoRA campaign counts only the
  * adapters as trained, so a template must run LoRA or refuse it, never
  * run plain pretraining in its place.
@@ -445,6 +470,7 @@ jobscript_vars(struct template_vars *v, const struct settings *c,
 	vars_run(v, c, campaign_dir, run_dir);
 	vars_slurm(v, c);
 	vars_truth(v, c, campaign_dir);
+	vars_watch(v, c);
 	if (vars_directives(v, c) || vars_env(v, c))
 		return -1;
 	return 0;

@@ -99,6 +99,16 @@
  *                         entry; "" when none
  *   simtrain              path of paratune-simtrain: $PARATUNE_SIMTRAIN,
  *                         else the installed one (user text)
+ *   simulated_truth       run.simulated_truth as an absolute path (user
+ *                         text); unset when none
+ * Early stop
+ *   early_stop            boolean: run.early_stop
+ *   paratune              path of paratune for `paratune watch`:
+ *                         $PARATUNE_SELF, else the build tree's when
+ *                         paratune runs from one, else the installed one
+ *                         (user text)
+ *   skip_steps min_steps  results.skip_steps (-1: the default warm-up)
+ *                         and results.min_steps, for watch
  */
 #ifndef PARATUNE_JOBSCRIPT_H
 #define PARATUNE_JOBSCRIPT_H

@@ -77,6 +77,7 @@ static const struct column columns[RC_COUNT] = {
 	[RC_EXIT_SIGNAL] = { "exit_signal", CT_INT, 0 },
 	[RC_REASON] = { "reason", CT_STR, 0 },
 	[RC_NOTE] = { "note", CT_STR, 0 },
+	[RC_STOP_REASON] = { "stop_reason", CT_STR, 0 },
 };
 
 /* The switch columns are enum layout_switch shifted; they take their
@@ -112,7 +113,7 @@ static const enum results_col results_cols[] = {
 	RC_STEP_STDEV, RC_SAMPLES, RC_TOKENS, RC_TFLOPS, RC_MFU, RC_DAYS,
 	RC_GPU_HOURS, RC_COST, RC_PRED_STEP, RC_PRED_ERROR,
 	RC_TFLOPS_NEMO, RC_MEM_PEAK, RC_EST_MEMORY, RC_BASE, RC_CLASS,
-	RC_LOG, RC_NOTE, SWITCH_COLS,
+	RC_LOG, RC_STOP_REASON, RC_NOTE, SWITCH_COLS,
 };
 
 /* oom.csv: the layout, the estimate made for it, the evidence. */
@@ -120,8 +121,8 @@ static const enum results_col oom_cols[] = {
 	RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS, RC_GBS,
 	RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES, RC_GPUS_PER_NODE,
 	RC_EST_MEMORY, RC_MEMORY_STATUS, RC_CLASS, RC_EVIDENCE, RC_LINE,
-	RC_LOG, RC_STATE, RC_EXIT_CODE, RC_EXIT_SIGNAL, RC_REASON, RC_STEPS,
-	RC_MEM_PEAK, RC_BASE, RC_NOTE, SWITCH_COLS,
+	RC_LOG, RC_STATE, RC_EXIT_CODE, RC_EXIT_SIGNAL, RC_REASON,
+	RC_STOP_REASON, RC_STEPS, RC_MEM_PEAK, RC_BASE, RC_NOTE, SWITCH_COLS,
 };
 
 /* failed.csv: the layout, the class and its evidence. */
@@ -129,8 +130,8 @@ static const enum results_col failed_cols[] = {
 	RC_NAME, RC_TP, RC_PP, RC_CP, RC_EP, RC_ETP, RC_VP, RC_MBS, RC_GBS,
 	RC_DP, RC_RECOMPUTE, RC_RECOMPUTE_LAYERS, RC_NODES, RC_GPUS_PER_NODE,
 	RC_CLASS, RC_EVIDENCE, RC_LINE, RC_LOG, RC_STATE, RC_EXIT_CODE,
-	RC_EXIT_SIGNAL, RC_REASON, RC_STEPS, RC_EST_MEMORY, RC_MEMORY_STATUS,
-	RC_BASE, RC_NOTE, SWITCH_COLS,
+	RC_EXIT_SIGNAL, RC_REASON, RC_STOP_REASON, RC_STEPS, RC_EST_MEMORY,
+	RC_MEMORY_STATUS, RC_BASE, RC_NOTE, SWITCH_COLS,
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -281,6 +282,7 @@ cell_other(const struct results *res, const struct result_row *r,
 	case RC_EXIT_SIGNAL: v->i = r->exit_signal; v->has_int = true; break;
 	case RC_REASON: v->s = r->reason[0] ? r->reason : NULL; break;
 	case RC_NOTE: v->s = r->note; break;
+	case RC_STOP_REASON: v->s = r->stop_reason; break;
 	default: break;
 	}
 }

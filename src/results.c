@@ -21,6 +21,7 @@
 #include "estimate.h"
 #include "budget.h"
 #include "results.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* ---- text from logs ------------------------------------------------------ */
@@ -367,6 +368,62 @@ row_unmeasured(struct result_row *row, int min_steps, bool had_log)
 		row_note_state(row);
 }
 
+/* The first word of the verdict watch left for job id in rundir, when
+ * it is one watch writes; NULL otherwise.  A static string. */
+static const char *
+watch_verdict(const char *rundir, uint32_t id)
+{
+	static const char *const words[] = {
+		"steady", "max_steps", "exited", "timeout",
+	};
+	char *path = xasprintf("%s/watch-%" PRIu32 ".txt", rundir, id);
+	FILE *f = fopen_regular(path);
+	char line[128];
+	const char *found = NULL;
+
+	free(path);
+	if (f == NULL)
+		return NULL;
+	if (fgets(line, sizeof line, f)) {
+		line[strcspn(line, " \n")] = '\0';
+		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+			if (!strcmp(line, words[i]))
+				found = words[i];
+	}
+	fclose(f);
+	return found;
+}
+
+/* Why the newest attempt stopped (results.h); nl its log or NULL,
+ * verdict watch's or NULL. */
+static const char *
+row_stop_reason(const struct result_row *row, const struct log_read *nl,
+                const char *verdict)
+{
+	switch (row->state) {
+	case CS_COMPLETED:
+		if (row->failure == FAILURE_CUDA_OOM ||
+		    row->failure == FAILURE_HOST_OOM)
+			return "oom";
+		if (verdict && !strcmp(verdict, "steady"))
+			return "steady";
+		if ((nl && nl->res.finished) ||
+		    (verdict && !strcmp(verdict, "max_steps")))
+			return "max_steps";
+		return "exited";
+	case CS_OOM: return "oom";
+	case CS_TIMEOUT: return "time_limit";
+	case CS_FAILED:
+		return row->failure == FAILURE_CUDA_OOM ||
+		       row->failure == FAILURE_HOST_OOM ? "oom" : "failed";
+	case CS_CANCELLED: return "cancelled";
+	case CS_PREEMPTED: return "preempted";
+	case CS_NODE_FAIL: return "node_fail";
+	case CS_PRUNED: return "pruned";
+	default: return NULL;
+	}
+}
+
 /* Join one candidate's state and logs. */
 static void
 row_collect(struct results *res, struct logparse *lp, struct result_row *row)
@@ -389,13 +446,13 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 	if (s->state == CS_PLANNED)
 		return;
 	if (s->state == CS_PRUNED) {
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
 		row_note(row, "pruned: needs at least the memory of %s, which "
 		         "ran out", s->by);
 		return;
 	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
 	list_logs(rundir, &ids, &nids);
-	free(rundir);
 	row->attempts = nids;
 	/* The state names the newest job; with none, the newest file. */
 	want = s->job_id ? s->job_id : nids ? ids[nids - 1] : 0;
@@ -405,6 +462,10 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 	if (have)
 		log_read_file(res, lp, row->cand.name, want, &newest);
 	row_classify(row, have ? &newest : NULL);
+	row->stop_reason = row_stop_reason(row, have ? &newest : NULL,
+	                                   want ? watch_verdict(rundir, want)
+	                                        : NULL);
+	free(rundir);
 	if (have && log_measures(&newest, min_steps))
 		row_measure(res, row, &newest);
 	else if (!row_measure_older(res, lp, row, ids, nids, want)) {

@@ -23,6 +23,21 @@
  * Older attempts (retries after a node failure or a preemption) are read
  * only when the newest did not log enough steps: a configuration
  * measured once is measured.
+ *
+ * Why the newest attempt stopped (stop_reason), from its Slurm state,
+ * its log and the verdict `paratune watch` left beside it
+ * (DIR/runs/NAME/watch-JOB.txt, with run.early_stop):
+ *   steady       COMPLETED after watch found the step time known and
+ *                signalled the trainer
+ *   max_steps    COMPLETED at its last step (limits.max_steps_per_run)
+ *   exited       COMPLETED before its last step with no verdict: the
+ *                trainer's own time limit (--exit-duration-in-mins) or
+ *                a signal from elsewhere
+ *   time_limit   Slurm's TIMEOUT
+ *   oom          out of memory (Slurm's OUT_OF_MEMORY or the log's class)
+ *   failed, cancelled, preempted, node_fail   the other final states
+ *   pruned       never run
+ * and none while it is planned, queued or running.
  */
 #ifndef PARATUNE_RESULTS_H
 #define PARATUNE_RESULTS_H
@@ -82,6 +97,7 @@ struct result_row {
 	uint32_t job_id;
 	int exit_code, exit_signal;
 	char reason[64];              /* Slurm's reason, "" when none */
+	const char *stop_reason;      /* see the top; NULL when none */
 	int attempts;                 /* log files found */
 	enum failure_class failure;   /* final class; FAILURE_NONE: clean */
 	long line;                    /* evidence line; 0 when none */
@@ -186,7 +202,7 @@ enum results_col {
 	RC_GPU_HOURS, RC_COST, RC_PRED_STEP, RC_PRED_ERROR, RC_TFLOPS_NEMO,
 	RC_MEM_PEAK, RC_EST_MEMORY, RC_MEMORY_STATUS, RC_BASE, RC_CLASS,
 	RC_EVIDENCE, RC_LINE, RC_LOG, RC_STATE, RC_EXIT_CODE, RC_EXIT_SIGNAL,
-	RC_REASON, RC_NOTE,
+	RC_REASON, RC_NOTE, RC_STOP_REASON,
 	/* The layout's switches, in enum layout_switch order. */
 	RC_RECOMPUTE_METHOD, RC_SEQUENCE_PARALLEL, RC_DISTRIBUTED_OPTIMIZER,
 	RC_ATTENTION, RC_ACCOUNT_EMBEDDING, RC_ACCOUNT_LOSS, RC_FP8_RECIPE,

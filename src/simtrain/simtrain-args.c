@@ -87,6 +87,11 @@ static const char *const attention_choices[] = {
 static const char *const impl_choices[] = {
 	"local", "transformer_engine", NULL
 };
+/* The catchable ones of the --exit-signal choices (Python's signal
+ * names); Megatron-LM lists every signal, even SIGKILL. */
+static const char *const exit_signal_choices[] = {
+	"SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGTERM", NULL
+};
 static const char *const tokenizer_choices[] = {
 	"BertWordPieceLowerCase", "BertWordPieceCase", "GPT2BPETokenizer",
 	"SentencePieceTokenizer", "GPTSentencePieceTokenizer",
@@ -232,6 +237,9 @@ static const struct sopt simtrain_opts[] = {
 	FLAG("exit-signal-handler", exit_signal_handler,
 	    "Dump and exit on SIGTERM (always on here; accepted for "
 	    "compatibility)."),
+	KCHOICE("exit-signal", exit_signal, exit_signal_choices,
+	    "Signal for the signal handler to detect (default SIGTERM; "
+	    "handled as SIGTERM is)."),
 	FLAG("mock-data", mock_data, "Skip data loading and use mock data."),
 	CHOICE("tokenizer-type", tokenizer_type, tokenizer_choices,
 	    "What type of tokenizer to use."),
@@ -264,6 +272,7 @@ simtrain_args_init(struct simtrain_args *a)
 	a->recompute_num_layers = SIMTRAIN_UNSET;
 	a->attention_backend = "auto";
 	a->transformer_impl = "transformer_engine";
+	a->exit_signal = "SIGTERM";
 	a->fp8_recipe = "delayed";
 	a->data_parallel_sharding_strategy = "no_shard";
 	a->ckpt_format = "torch_dist";
@@ -560,15 +569,20 @@ uint64_t
 simtrain_args_hash(const struct simtrain_args *a, int world)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct simtrain_args dflt;
+	struct simtrain_args dflt, v = *a;
 	uint64_t h;
 
 	simtrain_args_init(&dflt);
+	/* How a run may be stopped does not change its step times: a job
+	 * script that ends runs early (paratune watch) prints the same
+	 * numbers as one that does not. */
+	v.exit_signal_handler = dflt.exit_signal_handler;
+	v.exit_signal = dflt.exit_signal;
 	for (size_t i = 0; i < N_OPTS; i++) {
 		const struct sopt *o = &simtrain_opts[i];
 
 		if (o->type != SOPT_GROUP)
-			hash_option(&sb, o, (const char *)a,
+			hash_option(&sb, o, (const char *)&v,
 			            (const char *)&dflt);
 	}
 	strbuf_addf(&sb, "world=%d\n", world);

@@ -18,7 +18,12 @@
  * started with --exit-signal-handler; the simulation always behaves as
  * with that flag (finish the step, print Megatron's exit line, exit 0),
  * which is what a campaign's templates should ask of the real program.
- * SIGINT is treated the same way.
+ * SIGINT, and the signal --exit-signal names (SIGUSR2 in the templates:
+ * srun forwards it, where it turns SIGTERM into SIGKILL), are treated the
+ * same way.  The exit line is Megatron-LM's own, which names SIGTERM
+ * whatever the signal: print_datetime('exiting program after receiving
+ * SIGTERM.') in checkpoint_and_decide_exit, megatron/training/training.py
+ * (NVIDIA/Megatron-LM d98e8a6).
  */
 #include "autoconfig.h"
 
@@ -49,9 +54,15 @@ simtrain_on_signal(int sig)
 	simtrain_signal = sig;
 }
 
+/* SIGTERM, SIGINT and --exit-signal (a name of exit_signal_choices). */
 static void
-simtrain_install_signals(void)
+simtrain_install_signals(const char *exit_signal)
 {
+	static const struct { const char *name; int sig; } names[] = {
+		{ "SIGHUP", SIGHUP }, { "SIGINT", SIGINT },
+		{ "SIGQUIT", SIGQUIT }, { "SIGUSR1", SIGUSR1 },
+		{ "SIGUSR2", SIGUSR2 }, { "SIGTERM", SIGTERM },
+	};
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -60,6 +71,9 @@ simtrain_install_signals(void)
 	/* No SA_RESTART: a sleep returns early and resumes explicitly. */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(exit_signal, names[i].name))
+			sigaction(names[i].sig, &sa, NULL);
 }
 
 /* Sleep s seconds whatever signals arrive meanwhile. */
@@ -608,7 +622,7 @@ main(int argc, char **argv)
 		return status;
 	/* Lines reach a Slurm output file as they are printed. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	simtrain_install_signals();
+	simtrain_install_signals(j.args.exit_signal);
 	j.seed = simtrain_args_hash(&j.args, j.world);
 	if (simtrain_setup(&j, &fail) != 0 && fail.stage != STAGE_STEP) {
 		simtrain_print_exception(stderr, &fail);

@@ -83,6 +83,7 @@ struct simtrain_args {
 	/* length and logging */
 	int train_iters, exit_duration_in_mins, log_interval, log_throughput;
 	int eval_iters, mock_data, exit_signal_handler;
+	const char *exit_signal;  /* "SIGTERM", "SIGUSR2", ... */
 	/* paratune's own */
 	const char *gpu;
 	int help, version;

@@ -56,8 +56,9 @@ name() {
 		'$3 == tp && $4 == pp && $9 == mbs { print $2 }' "$D/candidates.csv"
 }
 simlog() {
-	flags=$(sed -n '/^srun /,$p' "$1/runs/$2/job.sbatch" | sed -n '3,$p' |
-		sed 's/\\$//' | tr '\n\t' '  ')
+	flags=$(sed -n '/^srun /,/--log-interval 1 &$/p' \
+		"$1/runs/$2/job.sbatch" | sed -n '3,$p' |
+		sed 's/ &$//; s/\\$//' | tr '\n\t' '  ')
 	for r in 0 31; do
 		# shellcheck disable=SC2086
 		(cd "$1/runs/$2" && WORLD_SIZE=32 RANK=$r \

@@ -66,9 +66,10 @@ name() {
 		'$3 == tp && $4 == pp && $9 == mbs { print $2 }' "$D/candidates.csv"
 }
 # simflags DIR NAME: the simulator's flags from the rendered job script
+# (the srun command, which ends "--log-interval 1 &")
 simflags() {
-	sed -n '/^srun /,$p' "$1/runs/$2/job.sbatch" | sed -n '3,$p' |
-		sed 's/\\$//' | tr '\n\t' '  '
+	sed -n '/^srun /,/--log-interval 1 &$/p' "$1/runs/$2/job.sbatch" |
+		sed -n '3,$p' | sed 's/ &$//; s/\\$//' | tr '\n\t' '  '
 }
 # simlog DIR NAME JOB [FAULT]: slurm-JOB.out with ranks 0 and 31 of 32,
 # run side by side.  A hang is ended by SIGINT after two seconds, as
@@ -159,6 +160,13 @@ setstate "$D" "$RUNNING" state=running job=1015 attempt=1
 } >"$D/runs/$HAND/slurm-1012.out"
 setstate "$D" "$HAND" state=completed job=1012 attempt=1
 
+# paratune watch ended one run once its step time was known; another
+# run's verdict file is a planted symbolic link, which is not followed.
+echo "steady step_s=0.35 +-0.52% n=12 step=14" \
+	>"$D/runs/$CLEAN2/watch-1002.txt"
+echo "steady step_s=0.35 +-0.52% n=12 step=14" >"$T/planted"
+ln -s "$T/planted" "$D/runs/$BASE/watch-1009.txt"
+
 expect "results" 0 "$PT" results "$D"
 cp "$T/out" "$T/summary"
 cells "$D"
@@ -171,11 +179,25 @@ check "summary.txt is what was printed" sh -c \
 
 # ---- headers, exactly -------------------------------------------------------
 same "results.csv header" "$(head -1 "$R/results.csv")" \
-	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,measured_steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gib,base,failure_class,log,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers"
+	"rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,measured_steps,step_time_mean_s,step_time_median_s,step_time_stdev_s,samples_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,train_days,gpu_hours,cost,pred_step_s,pred_error,tflops_per_gpu_nemo_formula,mem_peak_gib,est_memory_gib,base,failure_class,log,stop_reason,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers"
 same "oom.csv header" "$(head -1 "$R/oom.csv")" \
-	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gib,memory_status,failure_class,evidence,line,log,state,exit_code,exit_signal,reason,measured_steps,mem_peak_gib,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers"
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,est_memory_gib,memory_status,failure_class,evidence,line,log,state,exit_code,exit_signal,reason,stop_reason,measured_steps,mem_peak_gib,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers"
 same "failed.csv header" "$(head -1 "$R/failed.csv")" \
-	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,state,exit_code,exit_signal,reason,measured_steps,est_memory_gib,memory_status,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers"
+	"name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,nodes,gpus_per_node,failure_class,evidence,line,log,state,exit_code,exit_signal,reason,stop_reason,measured_steps,est_memory_gib,memory_status,base,note,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers"
+
+# ---- why each run stopped ----------------------------------------------------
+same "stop_reason: a run that reached its last step" \
+	"$(field results.csv "$CLEAN1" stop_reason)" max_steps
+same "... one that watch ended early" \
+	"$(field results.csv "$CLEAN2" stop_reason)" steady
+same "... a planted verdict link is not followed" \
+	"$(field results.csv "$BASE" stop_reason)" max_steps
+same "... Slurm's time limit" "$(field results.csv "$SLOW" stop_reason)" \
+	time_limit
+same "... out of memory" "$(field oom.csv "$OOM" stop_reason)" oom
+same "... a failure" "$(field failed.csv "$NAN" stop_reason)" failed
+same "... the node failed (newest attempt)" \
+	"$(field results.csv "$RETRY" stop_reason)" node_fail
 
 # ---- who went where --------------------------------------------------------
 # Measured: the three clean runs, the slow one, the retried one, the

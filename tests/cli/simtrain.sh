@@ -414,6 +414,30 @@ for sig in TERM INT; do
 		[ "$(iterations "sig$sig")" -lt 10000 ]
 done
 
+# --exit-signal SIGUSR2: what the job templates ask for, since srun
+# forwards SIGUSR2 to the tasks but kills them on SIGTERM.
+# shellcheck disable=SC2046,SC2086
+start sigUSR2 -PARATUNE_SIM_SPEEDUP -- \
+	$(echo $SMALL | sed 's/--train-iters 10/--train-iters 10000/') \
+	--exit-signal-handler --exit-signal SIGUSR2
+sleep 1
+kill -USR2 "$pid" 2>/dev/null
+finish sigUSR2 "$pid"
+check "--exit-signal SIGUSR2: SIGUSR2 mid-run exits 0" rc_is sigUSR2 0
+check "SIGUSR2: Megatron's exit line, which names SIGTERM" \
+	sh -c "tail -n 1 '$TMP/sigUSR2.out' | grep -q \
+	'^\[exiting program after receiving SIGTERM\.\] datetime: '"
+check "SIGUSR2: the run stopped early" \
+	[ "$(iterations sigUSR2)" -lt 10000 ]
+# shellcheck disable=SC2086
+run sigsame -- $SMALL --exit-signal-handler --exit-signal SIGUSR2
+# shellcheck disable=SC2086
+run signone -- $SMALL
+check "the exit flags leave the simulated step times as they are" \
+	sh -c "grep -o 'iteration (ms): [0-9.]*' '$TMP/sigsame.out' >'$TMP/a'
+	grep -o 'iteration (ms): [0-9.]*' '$TMP/signone.out' >'$TMP/b'
+	[ -s '$TMP/a' ] && cmp -s '$TMP/a' '$TMP/b'"
+
 # ---- --help, --version and the man page ------------------------------------
 "$SIM" --help >"$TMP/help.out" 2>&1
 check "--help exits 0" [ $? -eq 0 ]

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Integration tests of paratune's Slurm side on the local testbed
 # (scripts/testbed): a campaign carried to the end by resume alone, the
-# failure kinds Slurm and the trainer produce, retries after a node
-# failure, jobs found in accounting after they left the controller,
-# exactly-once submission across a SIGKILL, the lock, and a controller
-# that is down.  Needs root and a running or startable testbed.
+# failure kinds Slurm and the trainer produce, a run ended early once its
+# step time is known, retries after a node failure, jobs found in
+# accounting after they left the controller, exactly-once submission
+# across a SIGKILL, the lock, and a controller that is down.  Needs root and a running or startable testbed.
 # Last line: "N passed, N failed"; exit 1 on any failure.
 
 set -uo pipefail
@@ -288,6 +288,40 @@ test_prune_after_oom() {
 		sh -c "'$PT' status '$WORK/prune' | grep -q pruned"
 }
 
+# run.early_stop: paratune watch, started by the simulated Megatron-LM
+# job script, ends a 400-step run once its step time is known; the
+# trainer finishes its step, prints Megatron-LM's exit line and exits 0.
+test_early_stop() {
+	local log steps id
+	plan early --set 'search.tensor_parallel=[8]' \
+		--set 'limits.max_steps_per_run=400' \
+		--set 'run.early_stop=true' || { fail "plan early"; return; }
+	"$PT" -q submit "$WORK/early" || { fail "submit early"; return; }
+	check "early stop: the campaign runs to the end" \
+		resume_until "$WORK/early" 150
+	check "the stopped run is completed" \
+		test "$(state_of "$WORK/early" tp_8)" = completed
+	id=$(awk '$3 == "submitted" && $4 ~ /tp_8/ {sub("job=", "", $5)
+		print $5; exit}' "$WORK/early/journal.log")
+	check "Slurm accounting says COMPLETED (job $id)" sh -c \
+		"sacct -j '$id' -X -n -P -o State | grep -qx COMPLETED"
+	log=$(ls "$WORK"/early/runs/*tp_8*/slurm-"$id".out)
+	steps=$(grep -c ' iteration ' "$log")
+	check "it ran fewer steps than its 400 ($steps)" \
+		test "$steps" -gt 10 -a "$steps" -lt 400
+	check "then printed Megatron-LM's exit line" \
+		grep -q '^\[exiting program after receiving SIGTERM\.\]' "$log"
+	check "watch's verdict: steady" \
+		grep -q '^steady step_s=' "$WORK"/early/runs/*tp_8*/watch-"$id".txt
+	"$PT" results "$WORK/early" --format json >"$WORK/early.json"
+	check "results: measured, stop_reason steady" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["results"] if "tp_8" in r["name"]]
+sys.exit(0 if len(rows) == 1 and rows[0]["stop_reason"] == "steady" and
+         rows[0]["measured_steps"] >= 10 else 1)' "$WORK/early.json"
+}
+
 # Run the tests named on the command line, or all of them.
 if (($#)); then
 	for t in "$@"; do "test_$t"; done
@@ -298,6 +332,7 @@ else
 	test_lock
 	test_submit_twice
 	test_prune_after_oom
+	test_early_stop
 	test_cuda_oom
 	test_host_oom
 	test_node_fail

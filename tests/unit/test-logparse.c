@@ -22,6 +22,7 @@
 #include "harness.h"
 #include "logparse-int.h"
 #include "logparse.h"
+#include "steady.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -1563,7 +1564,99 @@ static const struct harness_test command_tests[] = {
 	{ NULL, NULL },
 };
 
+/* ---- when the step time is known (steady.c) ------------------------------ */
+
+/* A Megatron-LM log of n steps of total, step i taking ms(i). */
+static void
+steady_log(struct logparse *lp, int n, double (*ms)(int),
+           struct log_result *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 1; i <= n; i++)
+		megatron_line(&sb, i, 400, ms(i), 5.0);
+	logparse_buffer(lp, sb.buf, sb.len, "steady", r);
+	strbuf_release(&sb);
+}
+
+/* 3 s of warm-up, then 1000 and 1010 ms in turn. */
+static double
+alternating_ms(int i)
+{
+	return i == 1 ? 3000.0 : i % 2 ? 1010.0 : 1000.0;
+}
+
+/* A clock drifting from 1000 to 1100 ms: each step is like the last. */
+static double
+drifting_ms(int i)
+{
+	return 1000.0 + 100.0 * (i - 1) / 39.0;
+}
+
+static void
+test_steady_t95(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(1), 12.706, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(9.7), 2.262, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(29), 2.045, 1e-9);
+	/* Past the table, within 0.001 of the exact quantiles. */
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(30), 2.042, 0.001);
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(60), 2.000, 0.001);
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(120), 1.980, 0.001);
+	CU_ASSERT_DOUBLE_EQUAL(steady_t95(1e9), 1.960, 0.001);
+	CU_ASSERT(isnan(steady_t95(0.5)));
+}
+
+static void
+test_steady_rule(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct steady s;
+
+	logparse_init(&lp);
+	/* 10 steps: one warm-up, 9 measured: under the minimum. */
+	steady_log(&lp, 10, alternating_ms, &r);
+	steady_check(&r, -1, 5, 0.01, &s);
+	CU_ASSERT_FALSE(s.known);
+	CU_ASSERT_EQUAL(s.measured, 9);
+	CU_ASSERT_EQUAL(s.last_step, 10);
+	log_result_release(&r);
+	/* 11: 10 measured, well within 1 %. */
+	steady_log(&lp, 11, alternating_ms, &r);
+	steady_check(&r, -1, 5, 0.01, &s);
+	CU_ASSERT_TRUE(s.known);
+	CU_ASSERT_EQUAL(s.skipped, 1);
+	CU_ASSERT_DOUBLE_EQUAL(s.mean_s, 1.005, 1e-9);
+	CU_ASSERT(s.half_rel < 0.005);
+	/* results.min_steps above 10 waits for it. */
+	steady_check(&r, -1, 12, 0.01, &s);
+	CU_ASSERT_FALSE(s.known);
+	/* So does a warm-up of 3 steps (results.skip_steps). */
+	steady_check(&r, 3, 5, 0.01, &s);
+	CU_ASSERT_FALSE(s.known);
+	CU_ASSERT_EQUAL(s.measured, 8);
+	log_result_release(&r);
+	/* A drift: independent samples would put the mean within 0.9 %,
+	 * but neighbouring steps are alike (r1 near 1) and count as far
+	 * fewer: not known. */
+	steady_log(&lp, 40, drifting_ms, &r);
+	steady_check(&r, -1, 5, 0.01, &s);
+	CU_ASSERT(s.r1 > 0.8);
+	CU_ASSERT(s.n_eff < 4);
+	CU_ASSERT_FALSE(s.known);
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
+static const struct harness_test steady_tests[] = {
+	{ "Student's t quantiles", test_steady_t95 },
+	{ "when the step time is known", test_steady_rule },
+	{ NULL, NULL },
+};
+
 static const struct harness_suite suites[] = {
+	{ "steady", steady_tests },
 	{ "real excerpts", real_tests },
 	{ "edge cases", edge_tests },
 	{ "extra patterns", pattern_tests },

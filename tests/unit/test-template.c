@@ -897,7 +897,8 @@ bash_syntax_ok(const char *path)
 	return status == 0;
 }
 
-/* Every line of the srun command but the last ends in a backslash. */
+/* Every line of the srun command but the last ends in a backslash; the
+ * last starts it in the background, for paratune watch and wait. */
 static void
 check_srun_command(const char *script)
 {
@@ -909,8 +910,11 @@ check_srun_command(const char *script)
 	     p = nl + 1)
 		CU_ASSERT_NOT_EQUAL(nl[1], '\n');
 	CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
-	CU_ASSERT_EQUAL(strncmp(p, "\t--log-interval 1\n", 18), 0);
-	CU_ASSERT_STRING_EQUAL(nl + 1, "");
+	CU_ASSERT_EQUAL(strncmp(p, "\t--log-interval 1 &\ntrainer=$!\n", 31),
+	                0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(nl, "\nwait \"$trainer\" || "
+	                              "status=$?\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(nl, "\nexit \"$status\"\n"));
 }
 
 static void
@@ -949,6 +953,12 @@ test_simulated_template(void)
 		"--vocab-size 128256 \\\n", "\t--train-iters 50 \\\n",
 		"\t--exit-duration-in-mins 18 \\\n",
 		"\t--paratune-gpu h100-sxm \\\n",
+		/* run.early_stop, on by default */
+		"\t--exit-signal-handler --exit-signal SIGUSR2 \\\n",
+		"\nlog=slurm-${SLURM_JOB_ID:-}.out\n",
+		"\t'/opt/pt/paratune' watch --pid \"$trainer\" --signal USR2 "
+		"\\\n\t\t--skip-steps -1 --min-steps 5 \\\n"
+		"\t\t--output \"watch-$SLURM_JOB_ID.txt\" \"$log\" &\n",
 	};
 	static const char *const absent[] = {
 		"{{", "}}", "--fp16", "--fp8-format", "selective",
@@ -964,8 +974,8 @@ test_simulated_template(void)
 	str_list_push(&c.slurm.directives, "--exclusive");
 	str_list_push(&c.env, "NCCL_DEBUG=INFO");
 	setenv("PARATUNE_SIMTRAIN", "/opt/pt/paratune-simtrain", 1);
+	setenv("PARATUNE_SELF", "/opt/pt/paratune", 1);
 	script = render_simulated(&c, &l, "/c/runs/x");
-	unsetenv("PARATUNE_SIMTRAIN");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(script);
 	for (size_t i = 0; i < sizeof present / sizeof present[0]; i++) {
 		CU_ASSERT_PTR_NOT_NULL(strstr(script, present[i]));
@@ -978,6 +988,19 @@ test_simulated_template(void)
 	dir = harness_tmpdir();
 	path = write_temp(dir, "job.sbatch", script);
 	CU_ASSERT_TRUE(bash_syntax_ok(path));
+	free(path);
+	free(script);
+	/* run.early_stop = false: neither the flags nor the watcher. */
+	c.run.early_stop = false;
+	script = render_simulated(&c, &l, "/c/runs/x");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+	CU_ASSERT_PTR_NULL(strstr(script, "--exit-signal"));
+	CU_ASSERT_PTR_NULL(strstr(script, " watch "));
+	check_srun_command(script);
+	path = write_temp(dir, "job2.sbatch", script);
+	CU_ASSERT_TRUE(bash_syntax_ok(path));
+	unsetenv("PARATUNE_SIMTRAIN");
+	unsetenv("PARATUNE_SELF");
 	harness_rmtree(dir);
 	free(dir);
 	free(path);

@@ -945,6 +945,10 @@ check_megatron_training(const struct real_case *rc,
 	            rc->fsdp ? "optim_grads_params" : NULL);
 	expect_flag(rc, argv, "--ckpt-format", rc->fsdp ? "fsdp_dtensor"
 	                                                : NULL);
+	/* run.early_stop (on by default): paratune watch ends the run
+	 * with SIGUSR2, which srun forwards and Megatron-LM handles. */
+	expect_switch(rc, argv, "--exit-signal-handler", true);
+	expect_flag(rc, argv, "--exit-signal", "SIGUSR2");
 	expect_switch(rc, argv, "--overlap-param-gather", rc->opg);
 	expect_switch(rc, argv, "--overlap-grad-reduce", rc->ogr);
 	expect_switch(rc, argv, "--tp-comm-overlap", rc->tp_overlap);

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * cmd-watch.c - 'paratune watch LOG': follow a training log as it grows
+ * and end the run once its step time is known (steady.h: +-1 % at 95 %
+ * confidence after the warm-up), or at --max-steps, by sending the
+ * trainer the signal it handles as a clean exit.
+ *
+ * Megatron-LM started with --exit-signal-handler catches its
+ * --exit-signal (SIGTERM by default), finishes the current iteration,
+ * saves when it has somewhere to save, prints "[exiting program after
+ * receiving SIGTERM.]" and returns normally, so the job ends COMPLETED
+ * (megatron/training/training.py, checkpoint_and_decide_exit, and
+ * dist_signal_handler.py, NVIDIA/Megatron-LM d98e8a6).  Under srun the
+ * signal goes to srun, which forwards every signal to the tasks except
+ * SIGINT, SIGQUIT, SIGTERM and SIGHUP: on SIGTERM it kills them
+ * (SchedMD/slurm src/srun/srun.c, _forward_signal); the job templates
+ * therefore ask Megatron-LM for SIGUSR2 and pass --signal USR2.
+ *
+ * The log is opened once as a file a user could have planted: no
+ * symbolic link is followed and a FIFO or device is refused without
+ * blocking (fopen_regular); reading it never blocks, and every wait is
+ * one --interval, bounded in all by --timeout.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "directive.h"
+#include "error.h"
+#include "logparse.h"
+#include "steady.h"
+#include "strbuf.h"
+#include "util.h"
+#include "xalloc.h"
+
+extern const struct cmd_entry cmd_watch_entry;
+
+/* Without a trainer to watch, give up after an hour. */
+#define WATCH_TIMEOUT_ALONE 3600.0
+
+/* Why watch ended: the first word of its verdict. */
+enum watch_reason {
+	WATCH_STEADY,     /* the step time is known: trainer signalled */
+	WATCH_MAX_STEPS,  /* --max-steps, or the trainer's own last step */
+	WATCH_EXITED,     /* the trainer ended before either */
+	WATCH_TIMEOUT,    /* --timeout ran out first */
+};
+
+static const char *const watch_reason_names[] = {
+	"steady", "max_steps", "exited", "timeout",
+};
+
+struct watch_opts {
+	const char *log;
+	int pid, pgid;        /* 0: none */
+	int sig;
+	double interval_s, timeout_s;
+	int max_steps;        /* 0: the log's own total */
+	int skip_steps, min_steps;
+	double precision;     /* relative half-width, 0.01 for 1 % */
+	const char *output;   /* NULL: stdout */
+};
+
+/* The log being followed. */
+struct watch_log {
+	FILE *f;
+	struct logparse lp;
+	struct log_result res;
+	struct log_reader *rd;
+	bool eof_seen;        /* the last read found no new bytes */
+};
+
+/* Seconds on a clock that does not jump. */
+static double
+watch_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep s seconds (a signal may cut it short: the caller polls). */
+static void
+watch_sleep(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/* Whether the trainer (process or group) still exists; true when none
+ * was named. */
+static bool
+trainer_alive(const struct watch_opts *o)
+{
+	pid_t target = o->pid ? (pid_t)o->pid : -(pid_t)o->pgid;
+
+	if (o->pid == 0 && o->pgid == 0)
+		return true;
+	return kill(target, 0) == 0 || errno != ESRCH;
+}
+
+/* Open the log once it exists: 0, or an exit code after a message. */
+static int
+watch_open(struct watch_log *w, const struct watch_opts *o, double end)
+{
+	for (;;) {
+		w->f = fopen_regular(o->log);
+		if (w->f)
+			return 0;
+		if (errno == ELOOP) {
+			error("cannot read '%s': it is a symbolic link, "
+			      "which watch does not follow", o->log);
+			return EXIT_NOINPUT;
+		}
+		if (errno != ENOENT) {
+			error("cannot read '%s': %s", o->log, open_error(errno));
+			return EXIT_NOINPUT;
+		}
+		if (!trainer_alive(o) || (end > 0 && watch_now() >= end)) {
+			error("cannot read '%s': it does not exist%s", o->log,
+			      trainer_alive(o) ? " (--timeout reached)"
+			                       : " and the trainer has ended");
+			return EXIT_NOINPUT;
+		}
+		watch_sleep(o->interval_s);
+	}
+}
+
+/* Read what the log gained since the last call. */
+static int
+watch_read(struct watch_log *w, const struct watch_opts *o)
+{
+	char buf[65536];
+	ssize_t n;
+
+	w->eof_seen = false;
+	while ((n = read(fileno(w->f), buf, sizeof buf)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			error_errno("cannot read '%s'", o->log);
+			return EXIT_IOERR;
+		}
+		logparse_feed(w->rd, buf, (size_t)n);
+	}
+	w->eof_seen = true;
+	return 0;
+}
+
+/* Send the trainer the signal; 0, or an exit code after a message. */
+static int
+watch_signal(const struct watch_opts *o)
+{
+	pid_t target = o->pid ? (pid_t)o->pid : -(pid_t)o->pgid;
+
+	if (o->pid == 0 && o->pgid == 0)
+		return 0;
+	if (kill(target, o->sig) == 0 || errno == ESRCH)
+		return 0;
+	if (errno == EPERM) {
+		error("cannot signal %s %d: not permitted",
+		      o->pid ? "process" : "process group",
+		      o->pid ? o->pid : o->pgid);
+		return EXIT_NOPERM;
+	}
+	error_errno("cannot signal %s %d", o->pid ? "process"
+	            : "process group", o->pid ? o->pid : o->pgid);
+	return EXIT_SOFTWARE;
+}
+
+/* The verdict line: "steady step_s=0.0803 +-0.87% n=14 step=16". */
+static void
+watch_verdict(struct strbuf *sb, enum watch_reason why,
+              const struct steady *s)
+{
+	strbuf_addstr(sb, watch_reason_names[why]);
+	if (isfinite(s->mean_s))
+		strbuf_addf(sb, " step_s=%.6g", s->mean_s);
+	else
+		strbuf_addstr(sb, " step_s=-");
+	if (isfinite(s->half_rel))
+		strbuf_addf(sb, " +-%.2f%%", 100 * s->half_rel);
+	else
+		strbuf_addstr(sb, " +-inf%");
+	strbuf_addf(sb, " n=%d step=%ld\n", s->measured, s->last_step);
+}
+
+/* Write the verdict where --output says: 0 or an exit code. */
+static int
+watch_write(struct cmd_ctx *ctx, const struct watch_opts *o,
+            const struct strbuf *line)
+{
+	if (o->output == NULL) {
+		fputs(line->buf, ctx->out);
+		return fflush(ctx->out) == 0 ? 0 : EXIT_CANTCREAT;
+	}
+	return write_file_atomic(o->output, line->buf, line->len, 0644) == 0
+	       ? 0 : EXIT_CANTCREAT;
+}
+
+/*
+ * One look at the log: *done when watching is over, with *why, and
+ * *stop when the trainer is to be signalled.  A log with NUL bytes and
+ * no step at all is not a training log.
+ */
+static int
+watch_judge(struct watch_log *w, const struct watch_opts *o, double end,
+            struct steady *s, enum watch_reason *why, bool *done,
+            bool *stop)
+{
+	const struct log_result *r = &w->res;
+	bool alive = trainer_alive(o), at_total;
+	int ret;
+
+	/* Look at the trainer first: what it logged before it ended is
+	 * then certainly read below. */
+	if ((ret = watch_read(w, o)) != 0)
+		return ret;
+	if (r->nul_bytes > 0 && r->nsteps == 0) {
+		error("'%s' is not a training log: NUL byte at offset %lld "
+		      "and no step", o->log, r->first_nul_offset);
+		return EXIT_DATAERR;
+	}
+	steady_check(r, o->skip_steps, o->min_steps, o->precision, s);
+	at_total = r->total_steps > 0 && s->last_step >= r->total_steps;
+	*done = true;
+	*stop = false;
+	/* A trainer that ended by itself was not stopped by the figure. */
+	if (!alive)
+		*why = at_total ? WATCH_MAX_STEPS : WATCH_EXITED;
+	else if (s->known)
+		*why = WATCH_STEADY, *stop = true;
+	else if (at_total)
+		*why = WATCH_MAX_STEPS;
+	else if (o->max_steps > 0 && s->last_step >= o->max_steps)
+		*why = WATCH_MAX_STEPS, *stop = true;
+	else if (end > 0 && watch_now() >= end)
+		*why = WATCH_TIMEOUT;
+	else
+		*done = false;
+	return 0;
+}
+
+/* Follow the log until a verdict; 0 or an exit code. */
+static int
+watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
+{
+	struct watch_log w;
+	struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
+	double timeout = o->timeout_s >= 0 ? o->timeout_s
+	                 : o->pid || o->pgid ? 0 : WATCH_TIMEOUT_ALONE;
+	double end = timeout > 0 ? watch_now() + timeout : 0;
+	enum watch_reason why = WATCH_TIMEOUT;
+	struct steady s;
+	bool done = false, stop = false;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	if ((ret = watch_open(&w, o, end)) != 0)
+		return ret;
+	logparse_init(&w.lp);
+	w.rd = logparse_begin(&w.lp, o->log, &w.res);
+	while ((ret = watch_judge(&w, o, end, &s, &why, &done,
+	                          &stop)) == 0 && !done)
+		watch_sleep(o->interval_s);
+	logparse_finish(w.rd);
+	fclose(w.f);
+	if (ret == 0 && stop)
+		ret = watch_signal(o);
+	if (ret == 0) {
+		watch_verdict(&line, why, &s);
+		ret = watch_write(ctx, o, &line);
+		log_result_notes(&w.res, &notes);
+		if (notes.len && ctx->verbosity >= 0)
+			warning("%s: %s", o->log, notes.buf);
+		if (why == WATCH_TIMEOUT && ctx->verbosity >= 0)
+			warning("%s: no steady step time after %g s "
+			        "(--timeout)", o->log, timeout);
+	}
+	strbuf_release(&notes);
+	strbuf_release(&line);
+	log_result_release(&w.res);
+	logparse_release(&w.lp);
+	return ret;
+}
+
+/* Check the options' values; 0 or -1 after a message. */
+static int
+watch_check(struct watch_opts *o, const char *sig, double percent)
+{
+	if (o->pid < 0 || o->pgid < 0 || (o->pid && o->pgid))
+		return error("give one of --pid and --pgid, positive");
+	if (directive_signal(sig, &o->sig) != 0 || o->sig <= 0 ||
+	    o->sig >= 65)
+		return error("--signal: unknown signal '%s'", sig);
+	if (!(o->interval_s >= 0.01 && o->interval_s <= 3600))
+		return error("--interval must be between 0.01 and 3600 "
+		             "seconds");
+	if (!(o->timeout_s >= 0 || o->timeout_s == -1))
+		return error("--timeout cannot be negative");
+	if (o->max_steps < 0 || o->min_steps < 1 || o->skip_steps < -1)
+		return error("--max-steps cannot be negative, --min-steps "
+		             "must be at least 1, --skip-steps at least -1");
+	if (!(percent > 0 && percent <= 100))
+		return error("--precision must be a percentage above 0");
+	o->precision = percent / 100;
+	return 0;
+}
+
+/* paratune watch LOG */
+static int
+cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct watch_opts o = {
+		.sig = SIGTERM, .interval_s = 1.0, .timeout_s = -1,
+		.skip_steps = -1, .min_steps = 5,
+	};
+	const char *sig = "TERM";
+	double percent = 1.0;
+	int status;
+	const struct option opts[] = {
+		OPT_INTEGER(0, "pid", &o.pid, "PID",
+		            "the trainer: signal it, stop when it ends"),
+		OPT_INTEGER(0, "pgid", &o.pgid, "PGID",
+		            "the trainer's process group, instead of --pid"),
+		OPT_STR(0, "signal", &sig, "SIG",
+		        "the signal of a clean exit (default TERM)"),
+		OPT_NUMBER(0, "interval", &o.interval_s, "SECONDS",
+		           "time between two reads of the log (default 1)"),
+		OPT_NUMBER(0, "timeout", &o.timeout_s, "SECONDS",
+		           "give up after this long (default: none with "
+		           "a trainer, else 3600; 0: none)"),
+		OPT_INTEGER(0, "max-steps", &o.max_steps, "N",
+		            "stop the trainer at step N (default: the "
+		            "log's own total)"),
+		OPT_INTEGER(0, "skip-steps", &o.skip_steps, "N",
+		            "warm-up steps dropped (default: 10 %, at "
+		            "least 1)"),
+		OPT_INTEGER(0, "min-steps", &o.min_steps, "N",
+		            "measured steps needed at least (default 5; "
+		            "never under 10)"),
+		OPT_NUMBER(0, "precision", &percent, "PCT",
+		           "half-width of the 95 % interval, percent of "
+		           "the mean (default 1)"),
+		OPT_STR('o', "output", &o.output, "FILE",
+		        "write the verdict to FILE instead of stdout"),
+		OPT_FINISH,
+	};
+
+	if (cmd_parse_args(ctx, &cmd_watch_entry, opts, argc, argv, 1, 1,
+	                   &status) < 0)
+		return status;
+	o.log = argv[1];
+	if (watch_check(&o, sig, percent) != 0)
+		return EXIT_USAGE;
+	return watch_run(ctx, &o);
+}
+
+const struct cmd_entry cmd_watch_entry = {
+	"watch", NULL, "LOG",
+	"follow a training log; end the run once its step time is known",
+	cmd_watch_exec,
+};

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/* steady.c - when a run's step time is known (see steady.h). */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "steady.h"
+#include "xalloc.h"
+
+/*
+ * Two-sided 95 % quantiles of Student's t for 1 to 30 degrees of freedom
+ * (any table, e.g. NIST/SEMATECH e-Handbook of Statistical Methods,
+ * section 1.3.6.7.2); beyond, the Cornish-Fisher expansion in 1/df
+ * (Abramowitz and Stegun 26.7.5), within 0.001 of the exact value.
+ */
+static const double t95_table[30] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+	2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
+	2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+	2.048, 2.045, 2.042,
+};
+
+double
+steady_t95(double df)
+{
+	const double z = 1.959964;
+	double z3 = z * z * z, z5 = z3 * z * z;
+
+	if (!(df >= 1))
+		return NAN;
+	if (df < 30) {
+		/* A fractional df (an effective size) takes the lower
+		 * whole df: the wider, safer interval. */
+		return t95_table[(int)df - 1];
+	}
+	return z + (z3 + z) / (4 * df) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
+}
+
+/* The measured step times of r in log order, after the warm-up; the
+ * count in *n (allocated, the caller frees). */
+static double *
+measured_times(const struct log_result *r, int skipped, int *n)
+{
+	double *v = xcalloc(r->nsteps + 1, sizeof(*v));
+	int seen = 0, k = 0;
+
+	for (size_t i = 0; i < r->nsteps; i++) {
+		if (!isfinite(r->steps[i].step_time_s))
+			continue;
+		if (seen++ >= skipped)
+			v[k++] = r->steps[i].step_time_s;
+	}
+	*n = k;
+	return v;
+}
+
+/* Lag-1 autocorrelation of v[0..n) about mean; NAN under 3 values or
+ * with no spread at all. */
+static double
+lag1(const double *v, int n, double mean)
+{
+	double num = 0, den = 0;
+
+	if (n < 3)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		den += (v[i] - mean) * (v[i] - mean);
+	for (int i = 0; i + 1 < n; i++)
+		num += (v[i] - mean) * (v[i + 1] - mean);
+	return den > 0 ? num / den : NAN;
+}
+
+void
+steady_check(const struct log_result *r, int skip_steps, int min_steps,
+             double rel, struct steady *out)
+{
+	struct log_step_stats st;
+	double *v, half;
+	int n;
+
+	log_result_step_stats(r, skip_steps, &st);
+	out->known = false;
+	out->measured = st.measured;
+	out->skipped = st.skipped;
+	out->mean_s = st.mean_s;
+	out->half_rel = out->r1 = NAN;
+	out->n_eff = 0;
+	out->last_step = r->nsteps ? r->steps[r->nsteps - 1].step : -1;
+	v = measured_times(r, st.skipped, &n);
+	out->r1 = lag1(v, n, st.mean_s);
+	free(v);
+	if (n < 2 || !(st.mean_s > 0) || st.nonpositive > 0)
+		return;
+	out->n_eff = n;
+	if (out->r1 > 0)
+		out->n_eff = n * (1 - out->r1) / (1 + out->r1);
+	if (out->n_eff < 2)
+		return;
+	half = steady_t95(out->n_eff - 1) * st.stdev_s / sqrt(out->n_eff);
+	out->half_rel = half / st.mean_s;
+	out->known = n >= STEADY_MIN_STEPS && n >= min_steps &&
+	             out->half_rel <= rel;
+}

@@ -1,0 +1,170 @@
+#!/bin/sh
+# watch.sh - `paratune watch LOG` on synthetic Megatron-LM logs: a steady
+# run is stopped at the step where its step time is first known to +-1 %
+# (and the trainer's clean exit ends it), a noisy run is not stopped, and
+# a FIFO, a symbolic link, a binary file, a cut last line or a missing
+# log give a clear message without hanging.
+# Last line: "N passed, N failed".
+
+. "$(dirname "$0")/lib.sh"
+
+# line STEP TOTAL MS: one iteration line as Megatron-LM prints it.
+line() {
+	printf ' [2026-11-25 10:00:00] iteration %8d/%8d | consumed samples:' \
+		"$1" "$2"
+	printf ' %12d | elapsed time per iteration (ms): %s | learning rate:' \
+		"$(($1 * 16))" "$3"
+	printf ' 1.0E-05 | global batch size:    16 | lm loss: 9.5E+00 |\n'
+}
+
+# steady_ms STEP: 3 s for the first (warm-up), then 1000 and 1010 ms in
+# turn: the mean is known to far better than 1 % from the start, so the
+# rule waits for its minimum, 10 steps after one warm-up step: step 11.
+steady_ms() { if [ "$1" = 1 ]; then echo 3000.0;
+	elif [ $(($1 % 2)) = 0 ]; then echo 1000.0; else echo 1010.0; fi; }
+# noisy_ms STEP: 1000 and 1500 ms in turn: +-20 %, never known to 1 %.
+noisy_ms() { if [ $(($1 % 2)) = 0 ]; then echo 1000.0; else echo 1500.0; fi; }
+
+# log FILE KIND N: N steps of a 40-step run.
+log() {
+	i=1
+	: >"$1"
+	while [ "$i" -le "$3" ]; do
+		line "$i" 40 "$("${2}_ms" "$i")" >>"$1"
+		i=$((i + 1))
+	done
+}
+
+# trainer FILE KIND: a fake trainer writing one step every 0.3 s; on
+# SIGTERM it finishes the step, prints Megatron-LM's exit line and ends
+# 0, as Megatron-LM does with --exit-signal-handler.
+trainer() {
+	(
+		stop=0
+		trap 'stop=1' TERM
+		i=1
+		while [ "$i" -le 40 ]; do
+			sleep 0.3
+			line "$i" 40 "$("${2}_ms" "$i")" >>"$1"
+			if [ "$stop" = 1 ]; then
+				echo "[exiting program after receiving SIGTERM.]" \
+					"datetime: 2026-11-25 10:00:00 " >>"$1"
+				exit 0
+			fi
+			i=$((i + 1))
+		done
+		echo "[after training is done] datetime: 2026-11-25" >>"$1"
+	) &
+	tpid=$!
+}
+
+# ---- the rule on whole logs ------------------------------------------------
+log "$T/ten.log" steady 10
+expect "10 steps (9 after warm-up): not yet known" 0 \
+	"$PT" watch --timeout 0.2 --interval 0.05 "$T/ten.log"
+has "... the verdict says timeout" '^timeout step_s=1\.00[0-9]* .* n=9 step=10$' \
+	"$T/out"
+has "... and why on stderr" 'no steady step time after 0.2 s' "$T/err"
+log "$T/eleven.log" steady 11
+expect "11 steps: known, steady" 0 \
+	"$PT" watch --timeout 0.2 "$T/eleven.log"
+has "... steady, 10 measured, at step 11" \
+	'^steady step_s=1\.005 +-0\.[0-9][0-9]% n=10 step=11$' "$T/out"
+log "$T/noisy.log" noisy 40
+expect "a noisy run to its end: not steady" 0 \
+	"$PT" watch --timeout 5 "$T/noisy.log"
+has "... max_steps: the log's own total" '^max_steps step_s=1\.2[0-9]* ' \
+	"$T/out"
+expect "--precision 20 takes the noisy run" 0 \
+	"$PT" watch --precision 20 --timeout 1 "$T/noisy.log"
+has "... as steady" '^steady ' "$T/out"
+log "$T/short.log" noisy 30
+expect "--max-steps 25 on a noisy log: max_steps" 0 \
+	"$PT" watch --max-steps 25 --timeout 1 "$T/short.log"
+has "... at step 30, the last logged" '^max_steps .* step=30$' "$T/out"
+
+# ---- a live trainer ----------------------------------------------------------
+: >"$T/live.log"
+trainer "$T/live.log" steady
+expect "a steady trainer is stopped" 0 timeout 60 \
+	"$PT" watch --pid "$tpid" --interval 0.05 -o "$T/live.verdict" \
+	"$T/live.log"
+wait "$tpid"
+check "... and ends 0 after its signal handler" [ $? = 0 ]
+has "... the verdict file: steady at step 11" \
+	'^steady step_s=1\.005 +-0\.[0-9][0-9]% n=10 step=11$' "$T/live.verdict"
+check "... nothing on stdout with -o" [ ! -s "$T/out" ]
+check "... it finished the step it was in (11 or 12 steps in all)" \
+	[ "$(grep -c ' iteration ' "$T/live.log")" -le 12 ]
+has "... then printed Megatron-LM's exit line" \
+	'^\[exiting program after receiving SIGTERM\.\]' "$T/live.log"
+hasnt "... and did not run to its end" 'after training is done' \
+	"$T/live.log"
+
+: >"$T/live-noisy.log"
+trainer "$T/live-noisy.log" noisy
+expect "a noisy trainer is not stopped" 0 timeout 60 \
+	"$PT" watch --pid "$tpid" --interval 0.1 "$T/live-noisy.log"
+wait "$tpid"
+has "... it ran its 40 steps: max_steps" '^max_steps .* step=40$' "$T/out"
+has "... and ended by itself" 'after training is done' "$T/live-noisy.log"
+
+: >"$T/live-stop.log"
+trainer "$T/live-stop.log" noisy
+expect "--max-steps 5 stops a noisy trainer" 0 timeout 60 \
+	"$PT" watch --pid "$tpid" --max-steps 5 --interval 0.05 \
+	"$T/live-stop.log"
+wait "$tpid"
+check "... at step 5 or 6" \
+	[ "$(grep -c ' iteration ' "$T/live-stop.log")" -le 6 ]
+has "... max_steps" '^max_steps ' "$T/out"
+
+# A trainer that dies: watch ends with it.
+(sleep 0.3; log "$T/dead.log" steady 4; exit 3) &
+expect "a trainer that ends early: exited" 0 timeout 30 \
+	"$PT" watch --pid $! --interval 0.05 "$T/dead.log"
+has "... exited with the 3 measured steps" '^exited .* n=3 step=4$' "$T/out"
+(sleep 0.2) &
+expect "a trainer that ends before its log exists" 66 timeout 30 \
+	"$PT" watch --pid $! --interval 0.05 "$T/never.log"
+has "... says so" "cannot read '.*never.log': it does not exist and the trainer has ended" "$T/err"
+
+# ---- hostile and broken logs: clear errors, no hang ------------------------
+mkfifo "$T/fifo"
+expect "a FIFO is refused at once" 66 timeout 10 \
+	"$PT" watch --timeout 5 "$T/fifo"
+has "... not a regular file" "cannot read '.*fifo': not a regular file" \
+	"$T/err"
+ln -s "$T/eleven.log" "$T/link.log"
+expect "a symbolic link is not followed" 66 timeout 10 \
+	"$PT" watch --timeout 5 "$T/link.log"
+has "... and says so" "'.*link.log': it is a symbolic link" "$T/err"
+mkdir "$T/dir.log"
+expect "a directory is refused" 66 timeout 10 \
+	"$PT" watch --timeout 5 "$T/dir.log"
+head -c 20000 /dev/urandom >"$T/binary.log"
+printf '\000\000' >>"$T/binary.log"
+expect "a binary file is refused" 65 timeout 10 \
+	"$PT" watch --timeout 5 "$T/binary.log"
+has "... as no training log" "is not a training log: NUL byte" "$T/err"
+log "$T/cut.log" steady 6
+printf ' [2026-11-25 10:00:00] iteration        7/      40 | consumed sa' \
+	>>"$T/cut.log"
+expect "a log cut mid-line: timeout, not a hang" 0 timeout 10 \
+	"$PT" watch --timeout 0.3 --interval 0.05 "$T/cut.log"
+has "... the 6 whole steps counted" '^timeout .* step=6$' "$T/out"
+has "... and the cut line noted" 'last line has no line break' "$T/err"
+expect "a missing log, --timeout 0.2" 66 timeout 10 \
+	"$PT" watch --timeout 0.2 --interval 0.05 "$T/missing.log"
+has "... says so" "does not exist (--timeout reached)" "$T/err"
+
+# ---- usage -------------------------------------------------------------------
+expect "--pid and --pgid together" 64 "$PT" watch --pid 1 --pgid 1 x
+expect "an unknown signal" 64 "$PT" watch --signal BOGUS x
+expect "a zero interval" 64 "$PT" watch --interval 0 x
+expect "no log" 64 "$PT" watch
+expect "--help" 0 "$PT" watch --help
+has "... names --pid" '--pid PID' "$T/out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
