@@ -553,6 +553,9 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	        "cp %.3f, ep %.3f, pp %.3f, bubble %.3f, dp %.3f\n", e->step_s,
 	        e->compute_s, e->recompute_s, e->tp_comm_s, e->cp_comm_s,
 	        e->ep_comm_s, e->pp_comm_s, e->bubble_s, e->dp_comm_s);
+	if (cam->precision == PREC_FP8)
+		fprintf(f, "  fp8 casts    %.3f s of compute (%s recipe)\n",
+		        e->fp8_cast_s, fp8_recipe_name(l->fp8_recipe));
 	fprintf(f, "  speed        %.0f tokens/s/GPU, %.1f TFLOP/s/GPU, MFU "
 	        "%.1f %%\n", e->tokens_per_s_per_gpu, e->tflops_per_gpu,
 	        100 * e->mfu);
@@ -614,6 +617,18 @@ print_json(FILE *f, const struct candidate *c, enum precision precision,
 	json_end_array(&j);
 	json_string(&j, "memory_status", memory_status_name(e->memory_status));
 	json_number(&j, "pred_step_s", e->step_s);
+	json_begin_object(&j, "pred_step_parts");
+	json_number(&j, "compute_s", e->compute_s);
+	json_number(&j, "fp8_cast_s", e->fp8_cast_s);
+	json_number(&j, "recompute_s", e->recompute_s);
+	json_number(&j, "tp_comm_s", e->tp_comm_s);
+	json_number(&j, "cp_comm_s", e->cp_comm_s);
+	json_number(&j, "ep_comm_s", e->ep_comm_s);
+	json_number(&j, "pp_comm_s", e->pp_comm_s);
+	json_number(&j, "bubble_s", e->bubble_s);
+	json_number(&j, "dp_comm_s", e->dp_comm_s);
+	json_number(&j, "offload_s", e->offload_s);
+	json_end_object(&j);
 	json_number(&j, "pred_tokens_per_s_per_gpu", e->tokens_per_s_per_gpu);
 	json_number(&j, "pred_tflops_per_gpu", e->tflops_per_gpu);
 	json_number(&j, "pred_mfu", e->mfu);

@@ -22,9 +22,8 @@
  * (flash) attention runs at roughly half of peak over forward and
  * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
  * of A100 peak forward, lower backward); unfused attention far less.
- * FP8 recipes are not told apart: the guide says smaller quantization
- * blocks (MXFP8's 1x32) cost more than tensor-wise scaling but gives no
- * figure, so measurements decide between them.
+ * FP8 GEMMs run at the FP8 peak with the BF16 efficiency; what sets
+ * the recipes apart is the casting of the GEMM inputs (fp8_cast_s).
  */
 #define GEMM_EFF_MAX 0.75
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
@@ -130,6 +129,50 @@ gemm_efficiency(const struct est *x)
 	       tokens_efficiency(tokens);
 }
 
+/*
+ * FP8 GEMMs read FP8 inputs, which someone has to write: each linear
+ * layer's input forward and its output gradient backward are cast from
+ * 16 bits, with a transposed copy for the other GEMM of the backward
+ * pass (Transformer Engine's cast-transpose kernels on Hopper; MXFP8
+ * writes row- and column-wise copies on Blackwell): 2 bytes read and
+ * 1 + 1 written per element, at HBM speed.  Current (tensorwise)
+ * scaling reads the tensor once more for its amax before the cast;
+ * delayed scaling takes its scale from the amax history and fuses the
+ * new amax into the cast; block scaling adds one scale per block (1x128
+ * for blockwise, 1x32 for MXFP8, in both copies).  Weights are cast once
+ * a step (Transformer Engine caches them over the micro-batches) and not
+ * counted.
+ */
+static double
+fp8_cast_bytes_per_element(enum fp8_recipe r)
+{
+	switch (r) {
+	case FP8_TENSORWISE: return 6.0;
+	case FP8_BLOCKWISE: return 4.0 + 2.0 * 4 / 128;
+	case FP8_MXFP8: return 4.0 + 2.0 / 32;
+	case FP8_DELAYED: break;
+	}
+	return 4.0;
+}
+
+/* Elements per token one layer casts on a tp rank: input and output
+ * gradient of QKV, the attention projection and the two MLP GEMMs (the
+ * routed experts' for each of the k copies of a token, and a shared
+ * expert's). */
+static double
+fp8_cast_elements(const struct est *x)
+{
+	const struct shape *s = &x->s;
+	double attn = (s->h + s->q + 2 * s->kvd) + (s->q + s->h);
+	double out = s->gated > 1 ? 2 : 1; /* fc1's output columns per f */
+	double dense = (s->h + out * s->f) + (s->f + s->h);
+	double moe = s->k * ((s->h + out * s->fe) + (s->fe + s->h));
+
+	if (s->shared_f > 0)
+		moe += (s->h + out * s->shared_f) + (s->shared_f + s->h);
+	return (attn + (1 - x->moe_frac) * dense + x->moe_frac * moe) / x->t;
+}
+
 /* Peak FLOP/s of the GEMMs: FP8 runs them at the FP8 rate. */
 static double
 peak_flops(const struct est *x, bool gemm)
@@ -149,6 +192,7 @@ peak_flops(const struct est *x, bool gemm)
 struct layer_time {
 	double compute;   /* GEMMs, attention, element-wise, launches */
 	double attn;      /* the attention part of compute */
+	double fp8_cast;  /* the FP8 casts part of compute */
 	double tp_ar;     /* one TP all-reduce of the layer's activations */
 	double cp;        /* exposed context-parallel communication */
 	double ep;        /* expert all-to-alls */
@@ -201,8 +245,12 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	             ELEMWISE_BYTES_PER_F * x->s.f * x->s.gated / x->t) / hbm;
 	if (l->cuda_graphs)
 		overhead *= x->moe_frac * CUDA_GRAPH_MOE_EAGER;
+	lt->fp8_cast = 0;
+	if (x->w->precision == PREC_FP8)
+		lt->fp8_cast = sb * fp8_cast_elements(x) *
+		               fp8_cast_bytes_per_element(l->fp8_recipe) / hbm;
 	lt->compute = layer_gemm_s(x, fp, tokens) + lt->attn + elem +
-	              overhead;
+	              lt->fp8_cast + overhead;
 	lt->logits = tokens * fp->logits /
 	             (peak_flops(x, true) * gemm_efficiency(x));
 	lt->embedding = EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
@@ -287,6 +335,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 /* One micro-batch through one stage, in parts. */
 struct stage_time {
 	double compute, recompute, tp, cp, ep, pp, offload, total;
+	double fp8_cast;  /* of compute */
 };
 
 /* One micro-batch through stage st, from the per-layer parts. */
@@ -299,6 +348,7 @@ stage_time(const struct est *x, const struct layer_time *lt,
 
 	out->compute = n * lt->compute + (st->last ? lt->logits : 0) +
 	               (st->first ? lt->embedding : 0);
+	out->fp8_cast = n * lt->fp8_cast;
 	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
 	out->recompute = nrc * lt->compute / 3;
 	if (l->recompute == RECOMPUTE_SELECTIVE && l->attention == ATTN_UNFUSED)
@@ -414,6 +464,7 @@ estimate_time(const struct est *x, struct estimate *out)
 	pipeline_times(x, &lt, &st, &out->unbalance_ratio);
 	t_mb = st.total;
 	out->compute_s = x->m * st.compute;
+	out->fp8_cast_s = x->m * st.fp8_cast;
 	out->recompute_s = x->m * st.recompute;
 	out->tp_comm_s = x->m * st.tp;
 	out->cp_comm_s = x->m * st.cp;

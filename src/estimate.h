@@ -44,6 +44,7 @@ struct estimate {
 	/* Step time and its parts, seconds. */
 	double step_s;
 	double compute_s;
+	double fp8_cast_s;          /* of compute: GEMM inputs cast to FP8 */
 	double recompute_s;
 	double tp_comm_s;
 	double cp_comm_s;

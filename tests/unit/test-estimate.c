@@ -260,6 +260,51 @@ test_fp8_param_gather_weights(void)
 }
 
 /*
+ * FP8 casts of Llama 3 8B on tp 1, s 8192, one micro-batch a GPU: per
+ * token and layer QKV casts h in and q + 2 kv out (4096 + 4096 + 2048),
+ * the projection q in and h out (8192), the MLP h in and 2f out, f in
+ * and h out (4096 + 28672 + 14336 + 4096): 69,632 elements, 4 bytes
+ * each under delayed scaling (read 2, write the FP8 copy and its
+ * transpose), 8192 tokens, 32 layers: 73,014,444,032 B at 3.35 TB/s.
+ * Current (tensorwise) scaling reads once more: 6 bytes.  A model half
+ * as wide spends a larger share of its step casting (the GEMMs shrink
+ * with h^2, the casts with h).
+ */
+static void
+test_fp8_casts(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate bf16, delayed, tensorwise, narrow;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &bf16);
+	CU_ASSERT_EQUAL(bf16.fp8_cast_s, 0);
+	w.precision = PREC_FP8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &delayed);
+	ASSERT_NEAR_REL(delayed.fp8_cast_s, 73014444032.0 / 3.35e12, 1e-9);
+	CU_ASSERT(delayed.fp8_cast_s < delayed.compute_s);
+	l.fp8_recipe = FP8_TENSORWISE;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &tensorwise);
+	ASSERT_NEAR_REL(tensorwise.fp8_cast_s, 1.5 * delayed.fp8_cast_s, 1e-12);
+	ASSERT_NEAR_REL(tensorwise.step_s - delayed.step_s,
+	                0.5 * delayed.fp8_cast_s, 1e-9);
+	l.fp8_recipe = FP8_DELAYED;
+	m.hidden_size /= 2;
+	m.ffn_hidden_size /= 2;
+	m.num_attention_heads /= 2;
+	m.num_query_groups /= 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &narrow);
+	CU_ASSERT(narrow.fp8_cast_s / narrow.step_s >
+	          delayed.fp8_cast_s / delayed.step_s);
+}
+
+/*
  * FSDP shards weights and gradients as well over dp 8, and holds two
  * layers whole: (P/8 + 2 x 218,112,000) = 1,440,006,656 parameters of
  * 2-byte weights (2,880,013,312 B) and 4-byte gradients
@@ -727,6 +772,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "DP overlap and FP8 gather", test_dp_overlap },
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
+	{ "fp8 casts by recipe", test_fp8_casts },
 	{ "uneven pipeline stages", test_uneven_pipeline_stages },
 	{ "context-parallel communication types", test_cp_comm_types },
 	{ "grouped GEMM", test_grouped_gemm },
