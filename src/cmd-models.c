@@ -97,6 +97,32 @@ models_table(FILE *f)
 	table_release(&t);
 }
 
+/* The architecture keys a preset may set beyond the classic shape:
+ * shared experts, dense first layers, MLA, MTP, QK norms, windows. */
+static void
+models_json_arch(struct json *j, const struct model *m)
+{
+	static const char *const softmax[] = {
+		"vanilla", "off-by-one", "learnable",
+	};
+
+	json_int(j, "moe_shared_expert_intermediate_size",
+	         m->moe_shared_ffn_hidden_size);
+	json_int(j, "moe_first_dense_layers", m->moe_first_dense_layers);
+	json_int(j, "q_lora_rank", m->q_lora_rank);
+	json_int(j, "kv_lora_rank", m->kv_lora_rank);
+	json_int(j, "qk_head_dim", m->qk_head_dim);
+	json_int(j, "qk_pos_emb_head_dim", m->qk_pos_emb_head_dim);
+	json_int(j, "v_head_dim", m->v_head_dim);
+	json_int(j, "mtp_num_layers", m->mtp_num_layers);
+	json_bool(j, "qk_layernorm", m->qk_layernorm);
+	json_int(j, "window_size", m->window_size);
+	json_int(j, "window_attn_skip_freq", m->window_attn_skip_freq);
+	json_string(j, "softmax_type",
+	            softmax[m->softmax_type <= SOFTMAX_LEARNABLE
+	                    ? m->softmax_type : 0]);
+}
+
 /* One preset as a JSON object; keys are Megatron-LM's argument names. */
 static void
 models_json_one(struct json *j, const struct model *m)
@@ -124,6 +150,7 @@ models_json_one(struct json *j, const struct model *m)
 	json_int(j, "num_experts", m->num_experts);
 	json_int(j, "moe_router_topk", m->moe_router_topk);
 	json_int(j, "moe_ffn_hidden_size", m->moe_ffn_hidden_size);
+	models_json_arch(j, m);
 	json_string(j, "nemo_recipe", m->nemo_recipe);
 	json_end_object(j);
 }

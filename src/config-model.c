@@ -102,6 +102,15 @@ model_fill_defaults(struct loader *ld, const struct config_key *k,
 		m->moe_router_topk = 2;
 	if (m->num_experts > 0 && !config_has_member(s, "moe_ffn_hidden_size"))
 		m->moe_ffn_hidden_size = m->ffn_hidden_size;
+	/* Megatron-LM's MLA defaults (arguments.py: --qk-head-dim 128,
+	 * --qk-pos-emb-head-dim 64, --v-head-dim 128). */
+	if (m->kv_lora_rank > 0 && !config_has_member(s, "qk_head_dim"))
+		m->qk_head_dim = 128;
+	if (m->kv_lora_rank > 0 &&
+	    !config_has_member(s, "qk_pos_emb_head_dim"))
+		m->qk_pos_emb_head_dim = 64;
+	if (m->kv_lora_rank > 0 && !config_has_member(s, "v_head_dim"))
+		m->v_head_dim = 128;
 	if (m->arch == ARCH_ENCDEC &&
 	    !config_has_member(s, "encoder_num_layers"))
 		m->encoder_layers = m->num_layers / 2;

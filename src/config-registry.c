@@ -37,6 +37,8 @@ static const char *const pos_emb_names[] = {
 	"learned_absolute", "rope", "relative", NULL }; /* enum pos_emb_kind */
 static const char *const arch_names[] = {
 	"decoder", "encoder", "encoder_decoder", NULL }; /* enum model_arch */
+static const char *const softmax_names[] = {
+	"vanilla", "off-by-one", "learnable", NULL }; /* enum softmax_kind */
 
 /* KT_ENUM stores through an int: every such enum must be int-sized. */
 _Static_assert(sizeof(enum campaign_mode) == sizeof(int), "enum size");
@@ -50,6 +52,7 @@ _Static_assert(sizeof(enum cp_comm) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum pos_emb_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
 
 /*
  * Ranges are sanity bounds that catch typos (tp = 0, seq_length = -1,
@@ -366,6 +369,30 @@ const struct config_key config_registry[] = {
 	  MODEL(m.moe_ffn_hidden_size), .min = 0, .max = MAX_DIM },
 	{ .path = "model.moe_shared_expert_intermediate_size", .type = KT_INT,
 	  MODEL(m.moe_shared_ffn_hidden_size), .min = 0, .max = MAX_DIM },
+	/* An MoE model's first K layers dense: Megatron-LM's
+	 * --moe-layer-freq "([0]*K+[1]*(L-K))". */
+	{ .path = "model.moe_first_dense_layers", .type = KT_INT,
+	  MODEL(m.moe_first_dense_layers), .min = 0, .max = MAX_DIM },
+	/* Multi-latent attention: on with kv_lora_rank > 0. */
+	{ .path = "model.q_lora_rank", .type = KT_INT, MODEL(m.q_lora_rank),
+	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.kv_lora_rank", .type = KT_INT, MODEL(m.kv_lora_rank),
+	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.qk_head_dim", .type = KT_INT, MODEL(m.qk_head_dim),
+	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.qk_pos_emb_head_dim", .type = KT_INT,
+	  MODEL(m.qk_pos_emb_head_dim), .min = 0, .max = MAX_DIM },
+	{ .path = "model.v_head_dim", .type = KT_INT, MODEL(m.v_head_dim),
+	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.mtp_num_layers", .type = KT_INT,
+	  MODEL(m.mtp_num_layers), .min = 0, .max = MAX_DIM },
+	{ .path = "model.qk_layernorm", .type = KT_BOOL, MODEL(m.qk_layernorm) },
+	{ .path = "model.window_size", .type = KT_INT, MODEL(m.window_size),
+	  .min = 0, .max = MAX_SEQ },
+	{ .path = "model.window_attn_skip_freq", .type = KT_INT,
+	  MODEL(m.window_attn_skip_freq), .min = 0, .max = MAX_DIM },
+	{ .path = "model.softmax_type", .type = KT_ENUM,
+	  MODEL(m.softmax_type), .choices = softmax_names },
 	{ .path = "model.size_b", .type = KT_DOUBLE, MODEL(size_b),
 	  .min = 1e-3, .max = 1e6 },
 

@@ -15,6 +15,9 @@
 struct shape {
 	double h, f, fe, q, kvd, dk, V, L, Lmoe, Ldense, E, k, shared_f;
 	double gated;        /* 3/2 with SwiGLU (three projections) else 1 */
+	double attn_w;       /* attention weight matrices of one layer */
+	double score_w;      /* heads x (Q.K width + V width) / 2 */
+	double mtp;          /* multi-token-prediction layers */
 };
 
 /* Model FLOPs per token of one step, forward and backward [FLOP]. */
@@ -22,7 +25,8 @@ struct flop_parts {
 	double layers;  /* GEMMs of every transformer layer */
 	double experts; /* the routed experts' share of layers */
 	double scores;  /* attention scores and values */
-	double logits;  /* output layer */
+	double logits;  /* output layer (and the MTP layers' own) */
+	double mtp;     /* GEMMs and scores of the MTP layers */
 };
 
 /*

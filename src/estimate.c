@@ -44,6 +44,32 @@ padded_vocab(int vocab, int tp)
 	return (double)(((vocab + mult - 1) / mult) * mult); /* NOLINT(bugprone-integer-division) */
 }
 
+/*
+ * Attention shape: Q, K, V widths and the weights.  Multi-latent
+ * attention [MLA: Megatron-LM megatron/core/transformer/
+ * multi_latent_attention.py] has Q and K heads of qk_head_dim +
+ * qk_pos_emb_head_dim and V heads of v_head_dim, and its own weights
+ * (model_attn_params); K and V share kvd here as their mean width.
+ */
+static void
+shape_attention(const struct model *m, int dk, int g, struct shape *s)
+{
+	double a = m->num_attention_heads;
+	double dqk = m->qk_head_dim + m->qk_pos_emb_head_dim;
+
+	if (m->kv_lora_rank <= 0) {
+		s->q = a * dk;
+		s->kvd = (double)g * dk;
+		s->attn_w = 2.0 * s->h * s->q + 2.0 * s->h * s->kvd;
+		s->score_w = s->q;
+		return;
+	}
+	s->q = a * dqk;
+	s->kvd = a * (dqk + m->v_head_dim) / 2;
+	s->attn_w = model_attn_params(m);
+	s->score_w = a * (dqk + m->v_head_dim) / 2;
+}
+
 static void
 shape_of(const struct model *m, int tp, struct shape *s)
 {
@@ -55,24 +81,27 @@ shape_of(const struct model *m, int tp, struct shape *s)
 	s->h = m->hidden_size;
 	s->f = m->ffn_hidden_size;
 	s->fe = m->moe_ffn_hidden_size ? m->moe_ffn_hidden_size : s->f;
-	s->q = (double)m->num_attention_heads * dk;
-	s->kvd = (double)g * dk;
+	shape_attention(m, dk, g, s);
 	s->dk = dk;
 	s->V = padded_vocab(m->vocab_size, tp);
 	s->L = m->num_layers;
-	s->Lmoe = m->num_experts > 0 ? s->L : 0;
+	/* The first moe_first_dense_layers of an MoE model are dense
+	 * (Megatron-LM's --moe-layer-freq). */
+	s->Lmoe = model_moe_layers(m);
 	s->Ldense = s->L - s->Lmoe;
 	s->E = m->num_experts;
 	s->k = m->moe_router_topk > 0 ? m->moe_router_topk : 1;
 	s->shared_f = m->moe_shared_ffn_hidden_size;
 	s->gated = m->swiglu ? 1.5 : 1.0;
+	s->mtp = m->mtp_num_layers > 0 ? m->mtp_num_layers : 0;
 }
 
-/* Attention weights of one layer: Q, K, V and output projections. */
+/* Attention weights of one layer: Q, K, V and output projections (or
+ * MLA's down and up projections). */
 static double
 attn_params(const struct shape *s)
 {
-	return 2.0 * s->h * s->q + 2.0 * s->h * s->kvd;
+	return s->attn_w;
 }
 
 /* Dense MLP weights of one layer (2 or 3 matrices). */
@@ -85,24 +114,50 @@ mlp_params(const struct shape *s, double width)
 /* ---- FLOPs ------------------------------------------------------------ */
 
 
+/*
+ * Attention scores and values per token, all layers [FLOP]: a causal
+ * layer sees s/2 keys on average, a sliding-window layer min(w, s/2)
+ * (GPT-OSS's 128-token windows), an encoder all s.
+ */
+static double
+score_flops(const struct model *m, const struct shape *s, int seq_length)
+{
+	double keys = m->arch == ARCH_DECODER ? seq_length / 2.0 : seq_length;
+	double win = fmin(m->window_size, keys), total = 0;
+	int windowed = 0;
+
+	for (int i = 0; i < m->num_layers; i++)
+		windowed += model_layer_windowed(m, i);
+	total = (s->L - windowed) * keys + windowed * win;
+	return 12.0 * s->score_w * total;
+}
+
 static void
 flops_per_token(const struct model *m, int seq_length,
                 struct flop_parts *fp)
 {
 	struct shape s;
-	double phi;
+	double phi, moe_ffn, keys;
 
 	shape_of(m, 1, &s);
 	/* phi = 3 with SwiGLU else 2; V unpadded, as Megatron reports. */
 	phi = m->swiglu ? 3.0 : 2.0;
-	fp->layers = 6.0 * s.h * (phi * s.f * s.Ldense +
-	                          phi * (s.fe * s.k + s.shared_f) * s.Lmoe) +
-	             6.0 * s.L * (s.h * (s.q + 2.0 * s.kvd) + s.q * s.h);
+	moe_ffn = 6.0 * s.h * phi * (s.fe * s.k + s.shared_f);
+	fp->layers = 6.0 * s.h * phi * s.f * s.Ldense + moe_ffn * s.Lmoe +
+	             6.0 * s.L * s.attn_w;
 	fp->experts = 6.0 * s.h * phi * s.fe * s.k * s.Lmoe;
 	fp->logits = 6.0 * s.h * m->vocab_size;
-	/* Causal decoders compute half of the 12*q*L*s^2 score FLOPs. */
-	fp->scores = (m->arch == ARCH_DECODER ? 6.0 : 12.0) * s.q * s.L *
-	             (double)seq_length;
+	fp->scores = score_flops(m, &s, seq_length);
+	/*
+	 * Each MTP layer [Megatron-LM multi_token_prediction.py]: eh_proj
+	 * 2h x h, one transformer layer of the model's last kind with full
+	 * attention, and its own pass through the output layer.
+	 */
+	keys = m->arch == ARCH_DECODER ? seq_length / 2.0 : seq_length;
+	fp->mtp = s.mtp * (6.0 * 2 * s.h * s.h + 6.0 * s.attn_w +
+	                   (s.Lmoe > 0 ? moe_ffn : 6.0 * s.h * phi * s.f) +
+	                   12.0 * s.score_w * keys);
+	fp->logits *= 1 + s.mtp;
 }
 
 double
@@ -111,7 +166,8 @@ estimate_flops_per_step(const struct model *m, int seq_length, int gbs)
 	struct flop_parts fp;
 
 	flops_per_token(m, seq_length, &fp);
-	return (double)gbs * seq_length * (fp.layers + fp.scores + fp.logits);
+	return (double)gbs * seq_length * (fp.layers + fp.scores + fp.logits +
+	                                   fp.mtp);
 }
 
 double
@@ -151,24 +207,68 @@ layer_dense_params(const struct est *x, bool moe_layer)
 		p += (s->q + 2 * s->kvd) / x->t;
 	if (bias)
 		p += s->h + (moe_layer ? 0 : (2 * s->gated - 1) * s->f / x->t + s->h);
+	/* Q and K norms of a head's width, a softmax offset per head:
+	 * replicated, and small. */
+	if (x->w->model->qk_layernorm && x->w->model->kv_lora_rank <= 0)
+		p += 2 * s->dk;
+	if (x->w->model->softmax_type == SOFTMAX_LEARNABLE)
+		p += x->w->model->num_attention_heads;
 	if (!moe_layer)
 		return p + mlp_params(s, s->f) / x->t;
 	/* Router replicated; shared experts split like a dense MLP. */
 	return p + s->h * s->E + mlp_params(s, s->shared_f) / x->t;
 }
 
-/* A stage of n layers: its parameters; embedding and output added by
- * the caller. */
-static void
-stage_init(const struct est *x, struct stage *st, double n, bool first,
-           bool last)
+/* Dense layers among layers [from, from + n): all of a dense model's,
+ * the first moe_first_dense_layers of an MoE model's. */
+static double
+dense_layers_in(const struct est *x, double from, double n)
 {
+	if (x->s.Lmoe <= 0)
+		return n;
+	return fmax(0, fmin(n, x->s.Ldense - from));
+}
+
+/* A stage of n layers from layer `from` on: its parameters; embedding
+ * and output added by the caller.  Dense first layers sit on the first
+ * stage (its first model chunk with vp). */
+static void
+stage_init(const struct est *x, struct stage *st, double from, double n,
+           bool first, bool last)
+{
+	double nd = dense_layers_in(x, from, n);
+	bool moe = x->s.Lmoe > 0;
+
 	st->layers = n;
-	st->dense = n * x->layer_dense;
-	st->expert = n * x->layer_expert;
+	st->dense = nd * layer_dense_params(x, false) +
+	            (n - nd) * layer_dense_params(x, moe);
+	st->expert = moe ? (n - nd) * x->s.E * mlp_params(&x->s, x->s.fe) /
+	                   (x->te * x->e) : 0;
 	st->first = first;
 	st->last = last;
 	st->inflight = 1;
+}
+
+/*
+ * The MTP layers go on the last stage [Megatron-LM
+ * multi_token_prediction.py, "MTP on the last pipeline stage"]: each
+ * one transformer layer, eh_proj 2h x h split over tp and three norms;
+ * with a pipeline the stage also keeps a copy of the embedding they
+ * read.  Counted as layers of the stage for activations and time.
+ */
+static void
+stage_add_mtp(const struct est *x, struct stage *st, double emb)
+{
+	struct stage one;
+	double n = x->s.mtp;
+
+	if (n <= 0)
+		return;
+	stage_init(x, &one, x->s.L - 1, 1, false, false);
+	st->layers += n;
+	st->dense += n * (one.dense + 2 * x->s.h * x->s.h / x->t +
+	                  3 * x->s.h) + (x->p > 1 ? emb : 0);
+	st->expert += n * one.expert;
 }
 
 /*
@@ -200,9 +300,10 @@ count_params(struct est *x)
 	if (x->p == 1) {
 		/* One stage holds everything; tied weights are one copy. */
 		x->nstages = 1;
-		stage_init(x, first, s->L, true, true);
+		stage_init(x, first, 0, s->L, true, true);
 		first->dense += s->h + (mo->untie_embeddings ? emb : 0) +
 		                emb + pos;
+		stage_add_mtp(x, first, emb);
 		return;
 	}
 	if (layout_uneven(l)) {
@@ -212,15 +313,16 @@ count_params(struct est *x)
 	}
 	vpf = x->v > 1 ? 1 + (x->p - 1) / (x->p * x->v) : 1;
 	x->nstages = x->p > 2 ? 3 : 2;
-	stage_init(x, first, nfirst, true, false);
+	stage_init(x, first, 0, nfirst, true, false);
 	first->dense += emb + pos;
 	first->inflight = x->v > 1 ? x->p * vpf : fmin(x->m, x->p);
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
-	stage_init(x, last, nlast, false, true);
+	stage_init(x, last, s->L - nlast, nlast, false, true);
 	last->dense += s->h + emb;
+	stage_add_mtp(x, last, emb);
 	if (x->nstages == 3) {
-		stage_init(x, &x->stage[2], rank, false, false);
+		stage_init(x, &x->stage[2], nfirst, rank, false, false);
 		x->stage[2].inflight = x->v > 1 ? (x->p - 1) * vpf
 		                                : fmin(x->m, x->p - 1);
 	}
@@ -435,7 +537,9 @@ memory_activations(const struct est *x, const struct stage *st)
 	double sb = x->seq_local * x->b;
 	double emb = sb * x->s.h * (x->act_bytes + (x->dropout ? 1 : 0)) /
 	             spdiv;
-	double logits = sb * x->s.V / x->t * (x->act_bytes + 4);
+	/* MTP layers each compute their own logits (last stage). */
+	double logits = sb * x->s.V / x->t * (x->act_bytes + 4) *
+	                (1 + x->s.mtp);
 	double act = stage_activations(x, st->layers);
 	double working = recompute_working(x, st->layers);
 
@@ -559,7 +663,7 @@ estimate_layout(const struct workload *w, const struct layout *l,
 	out->params_per_gpu = heavy->dense + heavy->expert;
 	/* estimate_flops_per_step() from the parts already at hand. */
 	out->flops_per_step = tokens * (x.fp.layers + x.fp.scores +
-	                                x.fp.logits);
+	                                x.fp.logits + x.fp.mtp);
 	out->flops_per_step_nemo =
 		estimate_flops_per_step_nemo(w->model, w->seq_length, l->gbs);
 	estimate_memory(&x, out);

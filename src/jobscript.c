@@ -174,6 +174,62 @@ position_embedding_name(enum pos_emb_kind k)
 	     : k == POS_RELATIVE ? "relative" : "learned_absolute";
 }
 
+/*
+ * Megatron-LM's --moe-layer-freq for an MoE model whose first K layers
+ * are dense: "([0]*K+[1]*(L-K))", the Python expression its
+ * moe_freq_type evaluates (DeepSeek-V3: "([0]*3+[1]*58)"); unset when
+ * every layer is MoE or the model is dense.
+ */
+static void
+vars_moe_layer_freq(struct template_vars *v, const struct model *m)
+{
+	char freq[64];
+	int k = m->moe_first_dense_layers;
+
+	if (m->num_experts <= 0 || k <= 0) {
+		template_vars_set_str(v, "moe_layer_freq", NULL);
+		return;
+	}
+	snprintf(freq, sizeof freq, "([0]*%d+[1]*%d)", k, m->num_layers - k);
+	template_vars_set_str(v, "moe_layer_freq", freq);
+}
+
+/* The custom-architecture switches: multi-latent attention, shared
+ * experts, dense first layers, MTP, QK norms, sliding windows, softmax
+ * offsets, Q/K/V biases (0 or false when the model has none). */
+static void
+vars_model_arch(struct template_vars *v, const struct model *m)
+{
+	static const char *const softmax[] = {
+		"vanilla", "off-by-one", "learnable",
+	};
+
+	template_vars_set_bool(v, "mla", m->kv_lora_rank > 0);
+	template_vars_set_int(v, "q_lora_rank", m->q_lora_rank);
+	template_vars_set_int(v, "kv_lora_rank", m->kv_lora_rank);
+	template_vars_set_int(v, "qk_head_dim", m->qk_head_dim);
+	template_vars_set_int(v, "qk_pos_emb_head_dim",
+	                      m->qk_pos_emb_head_dim);
+	template_vars_set_int(v, "v_head_dim", m->v_head_dim);
+	template_vars_set_int(v, "moe_shared_expert_intermediate_size",
+	                      m->num_experts > 0
+	                      ? m->moe_shared_ffn_hidden_size : 0);
+	vars_moe_layer_freq(v, m);
+	template_vars_set_int(v, "mtp_num_layers", m->mtp_num_layers);
+	template_vars_set_bool(v, "qk_layernorm", m->qk_layernorm);
+	template_vars_set_bool(v, "add_qkv_bias",
+	                       m->bias_qkv && !m->bias_linear);
+	template_vars_set_int(v, "window_size", m->window_size);
+	template_vars_set_int(v, "window_attn_skip_freq",
+	                      m->window_size > 0 ? m->window_attn_skip_freq
+	                                         : 0);
+	template_vars_set_str(v, "softmax_type",
+	                      softmax[m->softmax_type <= SOFTMAX_LEARNABLE
+	                              ? m->softmax_type : 0]);
+	template_vars_set_bool(v, "softmax_offset",
+	                       m->softmax_type != SOFTMAX_VANILLA);
+}
+
 /* The model's shape. */
 static void
 vars_model(struct template_vars *v, const struct settings *c)
@@ -220,6 +276,7 @@ vars_model(struct template_vars *v, const struct settings *c)
 	template_vars_set_int(v, "moe_ffn_hidden_size",
 	                      m->num_experts > 0 && m->moe_ffn_hidden_size == 0
 	                      ? m->ffn_hidden_size : m->moe_ffn_hidden_size);
+	vars_model_arch(v, m);
 }
 
 /* Precision, the campaign's names and the run limits. */

@@ -67,6 +67,17 @@
  *   position_embedding_type   "learned_absolute", "rope" or "relative"
  *   moe                   boolean: num_experts > 0
  *   num_experts moe_router_topk moe_ffn_hidden_size   (0 when dense)
+ *   moe_shared_expert_intermediate_size   shared experts' width (0: none)
+ *   moe_layer_freq        "([0]*K+[1]*(L-K))" for K dense first layers of
+ *                         an MoE model, unset otherwise (write {{q:...}})
+ *   mla                   boolean: multi-latent attention
+ *   q_lora_rank kv_lora_rank qk_head_dim qk_pos_emb_head_dim v_head_dim
+ *                         its shape (0 without MLA; q_lora_rank 0: none)
+ *   mtp_num_layers        multi-token-prediction layers (0: none)
+ *   qk_layernorm add_qkv_bias   booleans
+ *   window_size window_attn_skip_freq   sliding window (0: none)
+ *   softmax_type          "vanilla", "off-by-one" or "learnable"
+ *   softmax_offset        boolean: softmax_type is not vanilla
  * Precision
  *   precision             "fp32", "fp16", "bf16" or "fp8"
  *   bf16 fp16 fp8         booleans; bf16 is also true with fp8, which

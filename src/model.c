@@ -177,6 +177,63 @@ struct preset {
 	.max_position_embeddings = 512, .normalization = NORM_RMSNORM, \
 	.position_embedding_type = POS_RELATIVE, \
 	.published_params_b = pub }, "relu" }
+
+/*
+ * Qwen3: Llama-like with RMSNorm on each head's Q and K (q_norm, k_norm),
+ * no biases, a head dimension of 128 whatever the width (so heads x 128
+ * != hidden), 40960 positions, vocabulary 151936; the three small models
+ * tie their embeddings (Qwen/Qwen3-{0.6B,1.7B,4B,8B,14B,32B} config.json:
+ * head_dim, attention_bias false, tie_word_embeddings).  Columns:
+ * layers, hidden, FFN, heads, KV heads, untied.
+ */
+#define QWEN3(nm, recipe, L, h, f, a, g, untie, pub) { { \
+	.name = nm, .family = "qwen3", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = 128, .vocab_size = 151936, \
+	.max_position_embeddings = 40960, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = untie, .qk_layernorm = true, \
+	.published_params_b = pub }, "swiglu" }
+
+/* Qwen3 MoE: every layer's MLP is E experts of width fe, top-k, no
+ * shared expert (Qwen/Qwen3-30B-A3B and Qwen3-235B-A22B config.json:
+ * num_experts, num_experts_per_tok, moe_intermediate_size,
+ * decoder_sparse_step 1, mlp_only_layers []); untied.  The dense
+ * intermediate_size is kept as ffn_hidden_size though no layer uses it. */
+#define QWEN3MOE(nm, recipe, L, h, f, fe, a, g, E, k, pub) { { \
+	.name = nm, .family = "qwen3", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = h, \
+	.ffn_hidden_size = f, .num_attention_heads = a, \
+	.num_query_groups = g, .kv_channels = 128, .vocab_size = 151936, \
+	.max_position_embeddings = 40960, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = true, .qk_layernorm = true, .num_experts = E, \
+	.moe_router_topk = k, .moe_ffn_hidden_size = fe, \
+	.published_params_b = pub }, "swiglu" }
+
+/*
+ * GPT-OSS (openai/gpt-oss-{20b,120b} config.json): hidden 2880, 64
+ * query heads and 8 KV heads of 64 (q width 4096 != hidden), experts of
+ * width 2880 top-4, biases on every projection and expert, a learnable
+ * softmax offset per head ("sinks"), a 128-token sliding window on every
+ * other layer starting with the first (layer_types), RMSNorm, RoPE,
+ * 131072 positions, vocabulary 201088, untied.  In Megatron-LM terms:
+ * --softmax-type learnable --window-size 128,0 --window-attn-skip-freq 2.
+ * Its gated activation is a clamped SwiGLU: three projections.
+ */
+#define GPTOSS(nm, recipe, L, E, pub) { { \
+	.name = nm, .family = "gpt_oss", .nemo_recipe = recipe, \
+	.arch = ARCH_DECODER, .num_layers = L, .hidden_size = 2880, \
+	.ffn_hidden_size = 2880, .num_attention_heads = 64, \
+	.num_query_groups = 8, .kv_channels = 64, .vocab_size = 201088, \
+	.max_position_embeddings = 131072, .swiglu = true, \
+	.normalization = NORM_RMSNORM, .position_embedding_type = POS_ROPE, \
+	.untie_embeddings = true, .bias_linear = true, .num_experts = E, \
+	.moe_router_topk = 4, .moe_ffn_hidden_size = 2880, \
+	.window_size = 128, .window_attn_skip_freq = 2, \
+	.softmax_type = SOFTMAX_LEARNABLE, .published_params_b = pub }, \
+	"swiglu" }
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 static const struct preset model_presets[] = {
@@ -300,6 +357,59 @@ static const struct preset model_presets[] = {
 	QWEN("qwen25_72b", "qwen25", "qwen25_72b", 80, 8192, 29568, 64, 8,
 	     152064, 131072, true, 72.7),
 
+	/* Qwen3 dense: "Number of Parameters" on each model card (0.6B,
+	 * 1.7B, 4.0B, 8.2B, 14.8B, 32.8B). */
+	QWEN3("qwen3_600m", "qwen3_600m", 28, 1024, 3072, 16, 8, false, 0.6),
+	QWEN3("qwen3_1p7b", "qwen3_1p7b", 28, 2048, 6144, 16, 8, false, 1.7),
+	QWEN3("qwen3_4b", "qwen3_4b", 36, 2560, 9728, 32, 8, false, 4.0),
+	QWEN3("qwen3_8b", "qwen3_8b", 36, 4096, 12288, 32, 8, true, 8.2),
+	QWEN3("qwen3_14b", "qwen3_14b", 40, 5120, 17408, 40, 8, true, 14.8),
+	QWEN3("qwen3_32b", "qwen3_32b", 64, 5120, 25600, 64, 8, true, 32.8),
+	/* Qwen3 MoE: 30.5 B total, 3.3 B active; 235 B total, 22 B active
+	 * (model cards). */
+	QWEN3MOE("qwen3_30b_a3b", "qwen3_30b_a3b", 48, 2048, 6144, 768, 32,
+	         4, 128, 8, 30.5),
+	QWEN3MOE("qwen3_235b_a22b", "qwen3_235b_a22b", 94, 4096, 12288, 1536,
+	         64, 4, 128, 8, 235.0),
+
+	/*
+	 * DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json): 61 layers, the
+	 * first 3 dense (first_k_dense_replace) with FFN 18432, then 256
+	 * routed experts of 2048 top-8 and one shared expert of 2048
+	 * (n_shared_experts x moe_intermediate_size); MLA with q_lora_rank
+	 * 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64,
+	 * v_head_dim 128, norms on both latents; 128 heads, hidden 7168,
+	 * vocabulary 129280, untied, 163840 positions, one MTP layer
+	 * (num_nextn_predict_layers).  Its README: 685 B on the Hub, "671B
+	 * of the Main Model weights and 14B of the Multi-Token Prediction
+	 * (MTP) Module weights" (the MTP file repeats the embedding and the
+	 * output head, which Megatron-LM shares: 683 B counted here).  NeMo's
+	 * recipe trains this shape (deepseek_v3.py).
+	 */
+	{ {
+		.name = "deepseek_v3", .family = "deepseek",
+		.nemo_recipe = "deepseek_v3", .arch = ARCH_DECODER,
+		.num_layers = 61, .hidden_size = 7168,
+		.ffn_hidden_size = 18432, .num_attention_heads = 128,
+		.num_query_groups = 128, .kv_channels = 128,
+		.vocab_size = 129280, .max_position_embeddings = 163840,
+		.swiglu = true, .normalization = NORM_RMSNORM,
+		.position_embedding_type = POS_ROPE, .untie_embeddings = true,
+		.num_experts = 256, .moe_router_topk = 8,
+		.moe_ffn_hidden_size = 2048,
+		.moe_shared_ffn_hidden_size = 2048,
+		.moe_first_dense_layers = 3, .q_lora_rank = 1536,
+		.kv_lora_rank = 512, .qk_head_dim = 128,
+		.qk_pos_emb_head_dim = 64, .v_head_dim = 128,
+		.mtp_num_layers = 1, .qk_layernorm = true,
+		.published_params_b = 685.0,
+	}, "swiglu" },
+
+	/* GPT-OSS: 20.91 B total (3.61 B active) and 116.83 B (5.13 B
+	 * active), the model card's table of parameter counts. */
+	GPTOSS("gpt_oss_20b", "gpt_oss_20b", 24, 32, 20.91),
+	GPTOSS("gpt_oss_120b", "gpt_oss_120b", 36, 128, 116.83),
+
 	/* BERT: 110M on the model card; 336M as the Hub counts the
 	 * bert-large-uncased checkpoint (the paper rounds it to 340M). */
 	BERT("bert_110m", "bert_110m", 12, 768, 12, 0.110),
@@ -388,17 +498,54 @@ model_norm_params(const struct model *m)
 	       m->hidden_size;
 }
 
-/* Q, K, V and output projections, with their biases. */
+/*
+ * Multi-latent attention [MLA: Megatron-LM megatron/core/transformer/
+ * multi_latent_attention.py, MLASelfAttention]: linear_q_down_proj
+ * h x q_lora_rank and linear_q_up_proj q_lora_rank x heads*(qk + pe)
+ * (or linear_q_proj h x heads*(qk + pe) without a Q rank),
+ * linear_kv_down_proj h x (kv_lora_rank + pe), linear_kv_up_proj
+ * kv_lora_rank x heads*(qk + v), linear_proj heads*v x h; with
+ * qk_layernorm the q_layernorm and kv_layernorm on the two latents
+ * (gpt_layer_specs.py builds them only then).
+ */
 static double
-model_attention_params(const struct model *m)
+model_mla_params(const struct model *m)
+{
+	double h = m->hidden_size, a = m->num_attention_heads;
+	double qr = m->q_lora_rank, kvr = m->kv_lora_rank;
+	double qk = m->qk_head_dim, pe = m->qk_pos_emb_head_dim;
+	double v = m->v_head_dim, norm = m->normalization == NORM_LAYERNORM
+	                                 ? 2.0 : 1.0;
+	double p = h * (kvr + pe) + kvr * a * (qk + v) + a * v * h;
+
+	p += qr > 0 ? h * qr + qr * a * (qk + pe) : h * a * (qk + pe);
+	if (m->qk_layernorm)
+		p += norm * (kvr + qr);
+	if (m->bias_linear)
+		p += h;
+	return p;
+}
+
+/* Q, K, V and output projections, with their biases; Q and K norms of
+ * a head's width (Qwen3's q_norm and k_norm); one learnable softmax
+ * offset per head with softmax_type learnable (GPT-OSS's sinks). */
+double
+model_attn_params(const struct model *m)
 {
 	double h = m->hidden_size, q = model_q_width(m), kv = model_kv_width(m);
 	double p = 2.0 * h * q + 2.0 * h * kv;
 
-	if (m->bias_linear)
+	if (m->kv_lora_rank > 0)
+		p = model_mla_params(m);
+	else if (m->bias_linear)
 		p += q + 2.0 * kv + h;
 	else if (m->bias_qkv)
 		p += q + 2.0 * kv;
+	if (m->qk_layernorm && m->kv_lora_rank <= 0)
+		p += 2.0 * m->kv_channels *
+		     (m->normalization == NORM_LAYERNORM ? 2.0 : 1.0);
+	if (m->softmax_type == SOFTMAX_LEARNABLE)
+		p += m->num_attention_heads;
 	return p;
 }
 
@@ -418,12 +565,12 @@ model_mlp_params(const struct model *m, double width)
 /* The MLP block: dense, or experts (all, or the top-k a token uses),
  * the router (h x E, no bias in Megatron-LM) and any shared expert. */
 static double
-model_ffn_params(const struct model *m, bool active_only)
+model_ffn_params(const struct model *m, bool active_only, bool moe)
 {
 	double experts;
 	double p;
 
-	if (m->num_experts <= 0)
+	if (!moe)
 		return model_mlp_params(m, m->ffn_hidden_size);
 	experts = active_only ? m->moe_router_topk : m->num_experts;
 	p = experts * model_mlp_params(m, m->moe_ffn_hidden_size) +
@@ -436,14 +583,15 @@ model_ffn_params(const struct model *m, bool active_only)
 /* One layer: attention, MLP, a norm before each; a T5 decoder layer also
  * has cross-attention and its norm. */
 static double
-model_one_layer(const struct model *m, bool active_only, bool cross)
+model_one_layer(const struct model *m, bool active_only, bool cross,
+                bool moe)
 {
-	double p = model_attention_params(m) +
-	           model_ffn_params(m, active_only) +
+	double p = model_attn_params(m) +
+	           model_ffn_params(m, active_only, moe) +
 	           2.0 * model_norm_params(m);
 
 	if (cross)
-		p += model_attention_params(m) + model_norm_params(m);
+		p += model_attn_params(m) + model_norm_params(m);
 	return p;
 }
 
@@ -454,17 +602,68 @@ model_encdec_encoder_layers(const struct model *m)
 	return m->encoder_layers > 0 ? m->encoder_layers : m->num_layers / 2;
 }
 
-/* All transformer layers together. */
+/* MoE layers: all but the first dense ones (Megatron-LM's
+ * --moe-layer-freq "([0]*K+[1]*(L-K))"); none in a dense model. */
+int
+model_moe_layers(const struct model *m)
+{
+	int dense = m->moe_first_dense_layers;
+
+	if (m->num_experts <= 0)
+		return 0;
+	return m->num_layers > dense ? m->num_layers - dense : 0;
+}
+
+/* All transformer layers together (the MTP layers apart). */
 static double
 model_all_layers(const struct model *m, bool active_only)
 {
-	int enc;
+	int enc, moe = model_moe_layers(m);
 
 	if (m->arch != ARCH_ENCDEC)
-		return m->num_layers * model_one_layer(m, active_only, false);
+		return (m->num_layers - moe) *
+		       model_one_layer(m, active_only, false, false) +
+		       moe * model_one_layer(m, active_only, false, true);
 	enc = model_encdec_encoder_layers(m);
-	return enc * model_one_layer(m, active_only, false) +
-	       (m->num_layers - enc) * model_one_layer(m, active_only, true);
+	return enc * model_one_layer(m, active_only, false, moe > 0) +
+	       (m->num_layers - enc) *
+	       model_one_layer(m, active_only, true, moe > 0);
+}
+
+/*
+ * One multi-token-prediction layer [Megatron-LM megatron/core/
+ * transformer/multi_token_prediction.py, MultiTokenPredictionLayer]:
+ * enorm and hnorm, eh_proj 2h x h, a transformer layer of the model's
+ * last kind (an MoE layer in an MoE model) and its final_layernorm; the
+ * embedding and output layer are the main model's.
+ */
+static double
+model_mtp_layer(const struct model *m, bool active_only)
+{
+	double h = m->hidden_size;
+
+	return 3.0 * model_norm_params(m) + 2.0 * h * h +
+	       model_one_layer(m, active_only, false, m->num_experts > 0);
+}
+
+/* The multi-token-prediction layers' parameters. */
+double
+model_mtp_params(const struct model *m)
+{
+	return m->mtp_num_layers > 0
+	       ? m->mtp_num_layers * model_mtp_layer(m, false) : 0;
+}
+
+/* Whether layer i (0-based) attends within a sliding window: every
+ * layer but each window_attn_skip_freq-th (Megatron-LM counts layers
+ * from 1: layer_number % window_attn_skip_freq == 0 is full). */
+bool
+model_layer_windowed(const struct model *m, int i)
+{
+	if (m->window_size <= 0)
+		return false;
+	return m->window_attn_skip_freq <= 0 ||
+	       (i + 1) % m->window_attn_skip_freq != 0;
 }
 
 /* One layer's parameters, averaged over encoder and decoder layers. */
@@ -524,7 +723,7 @@ double
 model_params(const struct model *m)
 {
 	return model_all_layers(m, false) + model_embedding_params(m) +
-	       model_other_params(m);
+	       model_other_params(m) + model_mtp_params(m);
 }
 
 /* The parameters one token passes through: top-k experts only. */
@@ -532,7 +731,9 @@ double
 model_active_params(const struct model *m)
 {
 	return model_all_layers(m, true) + model_embedding_params(m) +
-	       model_other_params(m);
+	       model_other_params(m) +
+	       (m->mtp_num_layers > 0
+	        ? m->mtp_num_layers * model_mtp_layer(m, true) : 0);
 }
 
 /* ---- validation ----------------------------------------------------- */
@@ -589,6 +790,55 @@ model_validate_moe(const struct model *m, char *why, size_t whylen)
 	return 0;
 }
 
+/* Multi-latent attention: the ranks and head widths Megatron-LM's
+ * MLATransformerConfig takes; none of them without kv_lora_rank. */
+static int
+model_validate_mla(const struct model *m, char *why, size_t whylen)
+{
+	if (m->kv_lora_rank <= 0) {
+		if (m->q_lora_rank > 0 || m->qk_head_dim > 0 ||
+		    m->qk_pos_emb_head_dim > 0 || m->v_head_dim > 0)
+			return snprintf(why, whylen, "q_lora_rank, qk_head_dim, "
+			                "qk_pos_emb_head_dim and v_head_dim "
+			                "describe multi-latent attention, which "
+			                "needs kv_lora_rank > 0"), -1;
+		return 0;
+	}
+	if (m->qk_head_dim <= 0 || m->v_head_dim <= 0)
+		return snprintf(why, whylen, "multi-latent attention needs "
+		                "positive qk_head_dim and v_head_dim, not %d and "
+		                "%d", m->qk_head_dim, m->v_head_dim), -1;
+	/* MLA gives every head its own K and V from the latent. */
+	if (m->num_query_groups != m->num_attention_heads)
+		return snprintf(why, whylen, "multi-latent attention has no "
+		                "query groups: num_query_groups %d must equal "
+		                "num_attention_heads %d", m->num_query_groups,
+		                m->num_attention_heads), -1;
+	return 0;
+}
+
+/* First dense layers, MTP layers and sliding windows. */
+static int
+model_validate_layers(const struct model *m, char *why, size_t whylen)
+{
+	if (m->moe_first_dense_layers > 0 && m->num_experts <= 0)
+		return snprintf(why, whylen, "moe_first_dense_layers %d needs "
+		                "num_experts > 0", m->moe_first_dense_layers), -1;
+	if (m->moe_first_dense_layers >= m->num_layers &&
+	    m->moe_first_dense_layers > 0)
+		return snprintf(why, whylen, "moe_first_dense_layers %d leaves "
+		                "no MoE layer of num_layers %d",
+		                m->moe_first_dense_layers, m->num_layers), -1;
+	if (m->mtp_num_layers > 0 && m->arch != ARCH_DECODER)
+		return snprintf(why, whylen, "mtp_num_layers needs a decoder "
+		                "(arch \"decoder\")"), -1;
+	if (m->window_attn_skip_freq > 0 && m->window_size <= 0)
+		return snprintf(why, whylen, "window_attn_skip_freq %d needs a "
+		                "sliding window (window_size > 0)",
+		                m->window_attn_skip_freq), -1;
+	return 0;
+}
+
 /* Check sizes, grouping, encoder split and MoE settings. */
 int
 model_validate(const struct model *m, char *why, size_t whylen)
@@ -610,5 +860,8 @@ model_validate(const struct model *m, char *why, size_t whylen)
 		return snprintf(why, whylen, "an encoder-decoder needs between "
 		                "1 and num_layers - 1 = %d encoder layers, not "
 		                "%d", m->num_layers - 1, m->encoder_layers), -1;
+	if (model_validate_mla(m, why, whylen) != 0 ||
+	    model_validate_layers(m, why, whylen) != 0)
+		return -1;
 	return model_validate_moe(m, why, whylen);
 }

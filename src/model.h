@@ -24,6 +24,9 @@ enum model_arch {
 
 enum norm_kind { NORM_LAYERNORM, NORM_RMSNORM };
 enum pos_emb_kind { POS_LEARNED, POS_ROPE, POS_RELATIVE };
+/* Megatron-LM's --softmax-type: learnable adds one logit offset per head
+ * and layer (GPT-OSS's attention sinks). */
+enum softmax_kind { SOFTMAX_VANILLA, SOFTMAX_OFF_BY_ONE, SOFTMAX_LEARNABLE };
 
 struct model {
 	char name[64];        /* preset name ("llama3_8b") or custom name */
@@ -49,6 +52,22 @@ struct model {
 	int moe_router_topk;
 	int moe_ffn_hidden_size;
 	int moe_shared_ffn_hidden_size; /* shared expert width, 0 = none */
+	int moe_first_dense_layers; /* an MoE model's first K layers dense */
+	/* Multi-latent attention (DeepSeek-V2/V3), on when kv_lora_rank > 0:
+	 * Q through a rank-q_lora_rank bottleneck (0: projected directly),
+	 * K and V through a rank-kv_lora_rank latent plus a shared RoPE key
+	 * of qk_pos_emb_head_dim; per head qk_head_dim + qk_pos_emb_head_dim
+	 * for Q and K, v_head_dim for V. */
+	int q_lora_rank;
+	int kv_lora_rank;
+	int qk_head_dim;
+	int qk_pos_emb_head_dim;
+	int v_head_dim;
+	int mtp_num_layers;   /* multi-token-prediction layers (last stage) */
+	bool qk_layernorm;    /* a norm on each head's Q and K */
+	int window_size;      /* sliding-window attention span; 0 = none */
+	int window_attn_skip_freq; /* every N-th layer full; 0 = none full */
+	enum softmax_kind softmax_type;
 	double published_params_b; /* public total, 0 when unknown */
 };
 
@@ -73,6 +92,14 @@ double model_active_params(const struct model *m);
 double model_layer_params(const struct model *m);
 /* Embedding (and untied output layer) parameters. */
 double model_embedding_params(const struct model *m);
+/* Parameters of one attention block (MLA or Q/K/V/output). */
+double model_attn_params(const struct model *m);
+/* Parameters of the multi-token-prediction layers. */
+double model_mtp_params(const struct model *m);
+/* MoE layers of m (all but the first dense ones); 0 for a dense model. */
+int model_moe_layers(const struct model *m);
+/* Whether layer i (0-based) uses sliding-window attention. */
+bool model_layer_windowed(const struct model *m, int i);
 
 /*
  * Check that a (custom) architecture is self-consistent; on failure

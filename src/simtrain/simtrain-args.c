@@ -53,6 +53,7 @@ struct sopt {
 #define KFLAG(n, f, h) { SOPT_FLAG, (n), OFF(f), NULL, NULL, (h), true }
 #define KINT(n, f, h) { SOPT_INT, (n), OFF(f), NULL, "N", (h), true }
 #define KCHOICE(n, f, c, h) { SOPT_CHOICE, (n), OFF(f), (c), NULL, (h), true }
+#define KSTR(n, f, m, h) { SOPT_STR, (n), OFF(f), NULL, (m), (h), true }
 #define KINTS(n, f, h) { SOPT_INTS, (n), OFF(f), NULL, "N [N ...]", (h), true }
 
 static const char *const norm_choices[] = { "LayerNorm", "RMSNorm", NULL };
@@ -80,6 +81,8 @@ static const char *const ckpt_format_choices[] = {
 static const char *const granularity_choices[] = {
 	"full", "selective", NULL
 };
+static const char *const softmax_choices[] = {
+	"vanilla", "off-by-one", "learnable", NULL };
 static const char *const method_choices[] = { "uniform", "block", NULL };
 static const char *const attention_choices[] = {
 	"flash", "fused", "unfused", "local", "auto", NULL
@@ -180,6 +183,37 @@ static const struct sopt simtrain_opts[] = {
 	    "Hidden size of each expert (default: ffn-hidden-size)."),
 	FLAG("moe-grouped-gemm", moe_grouped_gemm,
 	    "Use grouped GEMM for the experts."),
+	KINT("moe-shared-expert-intermediate-size",
+	    moe_shared_expert_intermediate_size,
+	    "Shared expert total ffn hidden size."),
+	KSTR("moe-layer-freq", moe_layer_freq, "MOE_LAYER_FREQ",
+	    "Frequency between MoE layers and dense layers: 1, or "
+	    "\"([0]*K+[1]*M)\" for K dense first layers (default 1)."),
+	KFLAG("multi-latent-attention", multi_latent_attention,
+	    "Use multi-latent attention for the model."),
+	KINT("q-lora-rank", q_lora_rank,
+	    "Rank of the query LoRA projection (default: none)."),
+	KINT("kv-lora-rank", kv_lora_rank,
+	    "Rank of the key-value LoRA projection (default 32)."),
+	KINT("qk-head-dim", qk_head_dim,
+	    "Dimension of the head in the QK projection (default 128)."),
+	KINT("qk-pos-emb-head-dim", qk_pos_emb_head_dim,
+	    "Dimension of the position embedding in the QK projection "
+	    "(default 64)."),
+	KINT("v-head-dim", v_head_dim,
+	    "Dimension of the head in the V projection (default 128)."),
+	KINT("mtp-num-layers", mtp_num_layers,
+	    "Number of multi-token-prediction layers (default: none)."),
+	KFLAG("qk-layernorm", qk_layernorm,
+	    "Whether to layer normalize the q and k attention embeddings."),
+	KFLAG("add-qkv-bias", add_qkv_bias,
+	    "Enable bias only in the QKV linear layers."),
+	KSTR("window-size", window_size, "WINDOW_SIZE",
+	    "Window size for window attention, \"W,0\" (default: none)."),
+	KINT("window-attn-skip-freq", window_attn_skip_freq,
+	    "Every N-th layer attends to the whole sequence."),
+	KCHOICE("softmax-type", softmax_type, softmax_choices,
+	    "Softmax type for attention (default vanilla)."),
 	GROUP("precision, recompute and optimizer"),
 	FLAG("bf16", bf16, "Run model in bfloat16 mode."),
 	FLAG("fp16", fp16, "Run model in fp16 mode."),
@@ -269,6 +303,12 @@ simtrain_args_init(struct simtrain_args *a)
 	a->position_embedding_type = "learned_absolute";
 	a->num_experts = a->moe_ffn_hidden_size = SIMTRAIN_UNSET;
 	a->moe_router_topk = 2;
+	a->kv_lora_rank = 32;
+	a->qk_head_dim = a->v_head_dim = 128;
+	a->qk_pos_emb_head_dim = 64;
+	a->moe_layer_freq = "1";
+	a->softmax_type = "vanilla";
+	a->window_size = ""; /* None: "" keeps the hash of runs without it */
 	a->recompute_num_layers = SIMTRAIN_UNSET;
 	a->attention_backend = "auto";
 	a->transformer_impl = "transformer_engine";

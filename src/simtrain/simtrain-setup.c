@@ -12,8 +12,12 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "simtrain.h"
@@ -95,6 +99,15 @@ static const struct simtrain_frame at_ep_divide = {
 };
 static const struct simtrain_frame at_ep_fp16 = {
 	ARGS_PY, 571, "validate_args", "assert not args.fp16, \\"
+};
+#define LAYER_SPECS_PY "megatron/core/models/gpt/gpt_layer_specs.py"
+static const struct simtrain_frame at_moe_freq_len = {
+	LAYER_SPECS_PY, 653, "get_gpt_decoder_layer_specs",
+	"assert len(moe_layer_pattern) == config.num_layers, ("
+};
+static const struct simtrain_frame at_moe_freq = {
+	LAYER_SPECS_PY, 658, "get_gpt_decoder_layer_specs",
+	"raise ValueError("
 };
 static const struct simtrain_frame at_vp_pp = {
 	ARGS_PY, 272, "validate_args",
@@ -288,6 +301,81 @@ check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
 	return 0;
 }
 
+/* A non-negative decimal at *p, which moves past it; 0 or -1. */
+static int
+take_int(const char **p, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(*p, &end, 10);
+	if (end == *p || errno != 0 || v < 0 || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	*p = end;
+	return 0;
+}
+
+/* The literal lit at *p, which moves past it; 0 or -1. */
+static int
+take_lit(const char **p, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/*
+ * --moe-layer-freq as the simulator models it: 1 (every layer MoE) or
+ * "([0]*K+[1]*M)" (K dense first layers); *dense gets K, *total K + M
+ * (-1 for 1).  Returns -1 for another pattern.
+ */
+static int
+moe_freq_first_dense(const char *freq, int *dense, int *total)
+{
+	const char *p = freq;
+	bool paren = *p == '(';
+	int k = 0, m = 0;
+
+	if (!strcmp(freq, "1")) {
+		*dense = 0;
+		*total = -1;
+		return 0;
+	}
+	p += paren;
+	if (take_lit(&p, "[0]*") || take_int(&p, &k) ||
+	    take_lit(&p, "+[1]*") || take_int(&p, &m) ||
+	    (paren && take_lit(&p, ")")) || *p)
+		return -1;
+	*dense = k;
+	*total = k + m;
+	return 0;
+}
+
+/* The MoE layer pattern, as get_gpt_decoder_layer_specs checks it. */
+static int
+check_moe_freq(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	int dense, total;
+
+	if (moe_freq_first_dense(a->moe_layer_freq, &dense, &total) != 0)
+		return raise(f, "ValueError", STAGE_MODEL, &at_moe_freq,
+		             "Invalid moe_layer_freq: %s (paratune-simtrain "
+		             "simulates 1 and \"([0]*K+[1]*M)\")",
+		             a->moe_layer_freq);
+	if (total >= 0 && total != a->num_layers)
+		return raise(f, "AssertionError", STAGE_MODEL,
+		             &at_moe_freq_len, "Invalid length of "
+		             "moe_layer_pattern: %d, expected %d, current moe "
+		             "layer pattern: %s", total, a->num_layers,
+		             a->moe_layer_freq);
+	return 0;
+}
+
 /* Optimizer overlap, precision, shape defaults, recompute, experts. */
 static int
 check_options(const struct simtrain_args *a, struct simtrain_failure *f)
@@ -342,6 +430,8 @@ check_options(const struct simtrain_args *a, struct simtrain_failure *f)
 		return ASSERT_FAIL(f, &at_ep_fp16, "%s",
 		                   "Expert parallelism is not supported with "
 		                   "fp16 training.");
+	if (a->num_experts != SIMTRAIN_UNSET)
+		return check_moe_freq(a, f);
 	return 0;
 }
 
@@ -439,6 +529,37 @@ check_recompute(const struct simtrain_args *a, struct simtrain_failure *f)
 
 /* ---- building paratune's structures ------------------------------------ */
 
+/* Multi-latent attention, MTP, QK norms, Q/K/V biases, sliding windows
+ * and softmax offsets, as model.h describes them. */
+static void
+build_model_arch(const struct simtrain_args *a, struct model *m)
+{
+	const char *p = a->window_size;
+	int w = 0;
+
+	if (a->multi_latent_attention) {
+		m->q_lora_rank = a->q_lora_rank;
+		m->kv_lora_rank = a->kv_lora_rank;
+		m->qk_head_dim = a->qk_head_dim;
+		m->qk_pos_emb_head_dim = a->qk_pos_emb_head_dim;
+		m->v_head_dim = a->v_head_dim;
+		m->num_query_groups = m->num_attention_heads;
+	}
+	m->mtp_num_layers = a->mtp_num_layers;
+	m->qk_layernorm = a->qk_layernorm;
+	m->bias_qkv = a->add_qkv_bias;
+	/* tuple_type: "W,0" or "(W,0)"; the left extent is the window. */
+	p += *p == '(';
+	if (take_int(&p, &w) == 0)
+		m->window_size = w;
+	m->window_attn_skip_freq = m->window_size > 0
+		? a->window_attn_skip_freq : 0;
+	m->softmax_type = !strcmp(a->softmax_type, "learnable")
+		? SOFTMAX_LEARNABLE
+		: !strcmp(a->softmax_type, "off-by-one") ? SOFTMAX_OFF_BY_ONE
+		                                         : SOFTMAX_VANILLA;
+}
+
 /* megatron's defaults for the shape arguments left unset (arguments.py
  * 412-425): 4h, or 8h/3 rounded down to a multiple of 64 with SwiGLU. */
 static void
@@ -477,12 +598,21 @@ build_model(const struct simtrain_args *a, struct model *m)
 	m->untie_embeddings = a->untie_embeddings;
 	m->bias_linear = !a->disable_bias_linear;
 	if (a->num_experts != SIMTRAIN_UNSET) {
+		int total;
+
 		m->num_experts = a->num_experts;
 		m->moe_router_topk = a->moe_router_topk;
 		m->moe_ffn_hidden_size = a->moe_ffn_hidden_size !=
 			SIMTRAIN_UNSET ? a->moe_ffn_hidden_size
 			               : m->ffn_hidden_size;
+		m->moe_shared_ffn_hidden_size =
+			a->moe_shared_expert_intermediate_size;
+		if (moe_freq_first_dense(a->moe_layer_freq,
+		                         &m->moe_first_dense_layers,
+		                         &total) != 0)
+			m->moe_first_dense_layers = 0;
 	}
+	build_model_arch(a, m);
 }
 
 /*

@@ -64,6 +64,12 @@ struct simtrain_args {
 	const char *normalization, *position_embedding_type;
 	int num_experts, moe_router_topk, moe_ffn_hidden_size;
 	int moe_grouped_gemm;
+	/* architectures of issue 12 (Megatron-LM at d98e8a64) */
+	int multi_latent_attention, q_lora_rank, kv_lora_rank;
+	int qk_head_dim, qk_pos_emb_head_dim, v_head_dim;
+	int mtp_num_layers, moe_shared_expert_intermediate_size;
+	int qk_layernorm, add_qkv_bias, window_attn_skip_freq;
+	const char *moe_layer_freq, *window_size, *softmax_type;
 	/* precision, recompute, optimizer */
 	int bf16, fp16;
 	const char *fp8_format;

@@ -26,6 +26,18 @@ expect "models lists presets" 0 "$PT" models
 has "models shows llama3_8b" "llama3_8b" "$T/out"
 expect "models --format json" 0 "$PT" models --format json
 json "models JSON parses"
+# The architecture keys of a preset, as a campaign would write them.
+ds=$(python3 -c 'import json,sys
+m = {x["name"]: x for x in json.load(open(sys.argv[1]))}
+d, o = m["deepseek_v3"], m["gpt_oss_120b"]
+print(d["kv_lora_rank"], d["q_lora_rank"], d["moe_first_dense_layers"],
+      d["mtp_num_layers"], d["moe_shared_expert_intermediate_size"],
+      o["window_size"], o["window_attn_skip_freq"], o["softmax_type"],
+      m["qwen3_32b"]["qk_layernorm"], m["qwen3_32b"]["kv_channels"])' \
+	"$T/out" 2>&1)
+[ "$ds" = "512 1536 3 1 2048 128 2 learnable True 128" ] &&
+	ok "models JSON: DeepSeek-V3, GPT-OSS and Qwen3 architecture keys" ||
+	ko "models JSON: DeepSeek-V3, GPT-OSS and Qwen3 architecture keys ($ds)"
 expect "gpus" 0 "$PT" gpus --format json
 json "gpus JSON parses"
 

@@ -92,7 +92,7 @@ check "Llama 3.1 405B, pp auto: pp 8 with the embedding and loss as layers" \
 		END { exit !f }' "$T/pp-auto/candidates.csv"
 
 # An uneven pipeline: a DeepSeek-V3-like 61-layer MoE model (its layer
-# count, width and experts; no multi-latent attention yet) on 1024 H100,
+# count, width and experts, as a custom model without MLA) on 1024 H100,
 # with the layout NVIDIA's Megatron-MoE model zoo runs (runtime.conf:
 # TP 1, PP 16, EP 64, PP_FIRST 4, PP_LAST 1).  61 layers split over no
 # even pp above 1; pp auto finds 16 once the first and last counts are
@@ -143,6 +143,44 @@ has "the job passes the first stage's layers to Megatron-LM" \
 has "... and the last stage's" "--decoder-last-pipeline-num-layers 1 " "$job"
 check "... and no account_for_* flag with them" \
 	sh -c "! grep -q -- '--account-for' '$job'"
+
+# The deepseek_v3 preset (MLA, 3 dense first layers, a shared expert,
+# one MTP layer) at the same layout: planned safe on 80 GB with full
+# recompute, and estimated with sane numbers: 682.6 B counted (DeepSeek's
+# 671 B main model + its 11.6 B MTP layer), 2.6e11 FLOPs a token (6 x
+# 37.5 B active, MLA scores, the MTP layer), a few GB of weights a GPU.
+rm -rf "$T/ds-preset"
+"$PT" -q plan "$T/base.conf" -o "$T/ds-preset" --set model=deepseek_v3 \
+	--set nodes=128 --set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[16]' \
+	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
+	--set 'search.decoder_first_pipeline_num_layers=[4]' \
+	--set 'search.decoder_last_pipeline_num_layers=[1]' \
+	--set 'search.recompute=["full"]' --set 'run.template="megatron-lm"' \
+	2>"$T/err"
+check "deepseek_v3: plan keeps tp 1 pp 16 ep 64 as safe" \
+	test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$3 == 1 && $4 == 16 && $6 == 64 { print $c["memory_status"] }' \
+		"$T/ds-preset/candidates.csv")" = safe
+job=$(ls "$T"/ds-preset/runs/*/job.sbatch | head -1)
+has "... its job asks Megatron-LM for multi-latent attention" \
+	"--multi-latent-attention" "$job"
+has "... the 3 dense first layers" "--moe-layer-freq '(\[0\]\*3+\[1\]\*58)'" \
+	"$job"
+has "... and one MTP layer" "--mtp-num-layers 1 " "$job"
+"$PT" estimate "$T/ds-preset" --format json >"$T/ds.json" 2>"$T/err"
+dsnum() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): d = d[k]
+print(d)' "$T/ds.json" "$1"
+}
+check "... estimate: 682.6 B parameters" \
+	awk -v v="$(dsnum params_b)" 'BEGIN { exit !(v > 682 && v < 683.3) }'
+check "... 2.5e11 to 2.7e11 FLOPs a token" \
+	awk -v v="$(dsnum flops_per_step)" \
+	'BEGIN { t = v / (8192 * 4096); exit !(t > 2.5e11 && t < 2.7e11) }'
+check "... under 80 GB a GPU, over 10" \
+	awk -v v="$(dsnum memory.total_gib)" 'BEGIN { exit !(v > 10 && v < 80) }'
 
 # The strict rules still apply when a campaign asks for them.
 rm -rf "$T/strict"

@@ -281,6 +281,31 @@ check "world size % (tp*pp*cp): Megatron's AssertionError" has world.err \
 run batch WORLD_SIZE=4 -- $SMALL --global-batch-size 6 --micro-batch-size 1
 check "global batch % (micro batch * dp): Megatron's message" has batch.err \
 	'^AssertionError: global batch size (6) is not divisible by micro batch size (1) times data parallel size (4)$'
+# A small DeepSeek-V3-like model: MLA, 8 experts with a shared one, the
+# first 2 of 16 layers dense, one MTP layer, QK norms (Megatron-LM's
+# flags); and GPT-OSS's windows and sinks.
+MLA="--multi-latent-attention --q-lora-rank 512 --kv-lora-rank 256
+	--qk-head-dim 64 --qk-pos-emb-head-dim 32 --v-head-dim 64 --qk-layernorm
+	--num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 1024
+	--moe-shared-expert-intermediate-size 1024 --mtp-num-layers 1"
+# shellcheck disable=SC2086
+run mla WORLD_SIZE=2 RANK=1 -- $SMALL $MLA \
+	--moe-layer-freq '([0]*2+[1]*14)' --expert-model-parallel-size 2
+check "MLA, shared experts, dense first layers, MTP: exit 0" rc_is mla 0
+check "... 10 iteration lines" [ "$(iterations mla)" -eq 10 ]
+# shellcheck disable=SC2086
+run swa -- $SMALL --window-size 128,0 --window-attn-skip-freq 2 \
+	--softmax-type learnable --add-qkv-bias
+check "sliding windows, sinks, QKV biases: exit 0" rc_is swa 0
+# shellcheck disable=SC2086
+run freqlen -- $SMALL $MLA --moe-layer-freq '([0]*2+[1]*10)'
+check "--moe-layer-freq of 12 layers for 16: exit 1" rc_is freqlen 1
+check "... Megatron's AssertionError" has freqlen.err \
+	'^AssertionError: Invalid length of moe_layer_pattern: 12, expected 16, current moe layer pattern: (\[0\]\*2+\[1\]\*10)$'
+# shellcheck disable=SC2086
+run freq -- $SMALL $MLA --moe-layer-freq '[1,0]*8'
+check "--moe-layer-freq the simulator cannot model: exit 1" rc_is freq 1
+check "... says so" has freq.err '^ValueError: Invalid moe_layer_freq: \[1,0\]\*8'
 # An uneven pipeline of 16 layers over 4 stages: 3 + 6 + 6 + 1 runs;
 # 5 + 4 leaves 7 layers for 2 middle stages.
 # shellcheck disable=SC2086

@@ -819,6 +819,96 @@ test_custom_architecture(void)
 	             "mean 'model.num_layers'?)", NULL });
 }
 
+/* The architecture keys of issue 12: MLA (with Megatron-LM's head
+ * defaults), dense first layers, MTP, QK norms, windows, softmax. */
+static void
+test_architecture_keys(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+	const struct model *m = &l.c.model;
+	const char *head = "name = \"t\";\ngpu = \"h100-sxm\";\nmodel = {\n"
+	                   "  num_layers = 8; hidden_size = 1024;\n"
+	                   "  num_attention_heads = 16; vocab_size = 32000;\n"
+	                   "  max_position_embeddings = 4096;\n";
+	char *text = xasprintf("%s  num_experts = 8; moe_first_dense_layers = "
+	                       "2;\n  kv_lora_rank = 256; q_lora_rank = 384;\n"
+	                       "  mtp_num_layers = 1; qk_layernorm = true;\n"
+	                       "  window_size = 128; window_attn_skip_freq = "
+	                       "2;\n  softmax_type = \"learnable\";\n};\n",
+	                       head);
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, text, NULL, 0), 0);
+	CU_ASSERT_EQUAL(m->moe_first_dense_layers, 2);
+	CU_ASSERT_EQUAL(model_moe_layers(m), 6);
+	CU_ASSERT_EQUAL(m->kv_lora_rank, 256);
+	CU_ASSERT_EQUAL(m->q_lora_rank, 384);
+	/* arguments.py: --qk-head-dim 128, --qk-pos-emb-head-dim 64,
+	 * --v-head-dim 128 when not given. */
+	CU_ASSERT_EQUAL(m->qk_head_dim, 128);
+	CU_ASSERT_EQUAL(m->qk_pos_emb_head_dim, 64);
+	CU_ASSERT_EQUAL(m->v_head_dim, 128);
+	CU_ASSERT_EQUAL(m->mtp_num_layers, 1);
+	CU_ASSERT(m->qk_layernorm);
+	CU_ASSERT_EQUAL(m->window_size, 128);
+	CU_ASSERT_EQUAL(m->window_attn_skip_freq, 2);
+	CU_ASSERT_EQUAL(m->softmax_type, SOFTMAX_LEARNABLE);
+	load_release(&l);
+	free(text);
+	/* Qwen3's head dimension: 32 heads x 128 for a width of 1024. */
+	text = xasprintf("%s  kv_channels = 128; num_query_groups = 4;\n};\n",
+	                 "name = \"t\";\ngpu = \"h100-sxm\";\nmodel = {\n"
+	                 "  num_layers = 8; hidden_size = 1024;\n"
+	                 "  num_attention_heads = 32; vocab_size = 32000;\n"
+	                 "  max_position_embeddings = 4096;\n");
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, text, NULL, 0), 0);
+	CU_ASSERT_EQUAL(m->kv_channels, 128);
+	CU_ASSERT_DOUBLE_EQUAL(model_attn_params(m),
+	                       2.0 * 1024 * 4096 + 2.0 * 1024 * 512 + 4096 +
+	                       2 * 512 + 1024, 0);
+	load_release(&l);
+	free(text);
+	scratch_end(dir);
+
+	text = xasprintf("%s  q_lora_rank = 64;\n};\n", head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'model': q_lora_rank, qk_head_dim, "
+	             "qk_pos_emb_head_dim and v_head_dim describe multi-latent "
+	             "attention, which needs kv_lora_rank > 0", NULL });
+	free(text);
+	text = xasprintf("%s  kv_lora_rank = 64; num_query_groups = 4;\n};\n",
+	                 head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'model': multi-latent attention has no "
+	             "query groups", NULL });
+	free(text);
+	text = xasprintf("%s  moe_first_dense_layers = 2;\n};\n", head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'model': moe_first_dense_layers 2 needs "
+	             "num_experts > 0", NULL });
+	free(text);
+	text = xasprintf("%s  num_experts = 4; moe_first_dense_layers = 8;\n"
+	                 "};\n", head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "moe_first_dense_layers 8 leaves no MoE layer", NULL });
+	free(text);
+	text = xasprintf("%s  window_attn_skip_freq = 2;\n};\n", head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'model': window_attn_skip_freq 2 needs "
+	             "a sliding window", NULL });
+	free(text);
+	text = xasprintf("%s  window_size = -1;\n};\n", head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:7: key 'model.window_size': -1 is out of "
+	             "range", NULL });
+	free(text);
+	text = xasprintf("%s  softmax_type = \"sink\";\n};\n", head);
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:7: key 'model.softmax_type': unknown value "
+	             "'sink'", NULL });
+	free(text);
+}
+
 static void
 test_family_with_size(void)
 {
@@ -1329,6 +1419,16 @@ test_write_round_trip(void)
 	           "num_experts = 8; moe_router_topk = 2; swiglu = true; "
 	           "untie_embeddings_and_output_weights = true; "
 	           "add_bias_linear = false; };\n", NULL, 0);
+	/* And one with every architecture key of issue 12. */
+	round_trip(dir, "name = \"d\";\ngpu = \"h100-sxm\";\n"
+	           "model = { num_layers = 8; hidden_size = 1024; "
+	           "num_attention_heads = 16; vocab_size = 50000; "
+	           "max_position_embeddings = 4096; num_experts = 8; "
+	           "moe_first_dense_layers = 1; kv_lora_rank = 128; "
+	           "q_lora_rank = 256; qk_head_dim = 64; v_head_dim = 64; "
+	           "mtp_num_layers = 1; qk_layernorm = true; window_size = "
+	           "64; window_attn_skip_freq = 4; softmax_type = "
+	           "\"off-by-one\"; };\n", NULL, 0);
 	free(text);
 	free(example);
 	scratch_end(dir);
@@ -1514,6 +1614,8 @@ static const struct harness_test policy_tests[] = {
 
 static const struct harness_test model_tests[] = {
 	{ "custom architecture", test_custom_architecture },
+	{ "architecture keys (MLA, dense layers, MTP, windows)",
+	  test_architecture_keys },
 	{ "family with size_b", test_family_with_size },
 	{ "family with a recommended size", test_family_recommended_size },
 	{ "finetune needs lists", test_finetune_needs_lists },

@@ -752,9 +752,108 @@ test_huge_tp_vocab_padding(void)
 	CU_ASSERT(e.params_per_gpu >= 128.0 * m.hidden_size);
 }
 
+/*
+ * DeepSeek-V3's FLOPs per token at s 4096, by hand: MLA 187,107,328
+ * weights a layer (test-model), 3 dense layers of 3*7168*18432, 58 MoE
+ * layers of 8 routed + 1 shared experts of 3*7168*2048; scores of
+ * 128 heads x (192 + 128)/2 over 2048 keys (causal); the output layer
+ * twice (the MTP layer has its own); the MTP layer: eh_proj 2*7168^2,
+ * attention, an MoE MLP, scores.
+ */
+static void
+test_deepseek_v3_flops(void)
+{
+	const struct model *m = model_preset_find("deepseek_v3");
+	double attn = 187107328.0, moe = 9 * 3 * 7168.0 * 2048;
+	double scores = 12.0 * 128 * 160 * 2048;
+	double expect = 6 * (61 * attn + 3 * 3 * 7168.0 * 18432 + 58 * moe) +
+	                61 * scores + 2 * 6 * 7168.0 * 129280 +
+	                6 * (2 * 7168.0 * 7168 + attn + moe) + scores;
+
+	ASSERT_NEAR_REL(estimate_flops_per_step(m, 4096, 1) / 4096, expect,
+	                1e-12);
+}
+
+/* GPT-OSS 120B's 18 windowed layers see 128 keys, not 2048 at s 4096:
+ * 12 x 64 heads x 64 x 18 x (2048 - 128) fewer FLOPs a token. */
+static void
+test_sliding_window_flops(void)
+{
+	struct model m = *model_preset_find("gpt_oss_120b");
+	double with = estimate_flops_per_step(&m, 4096, 1) / 4096;
+
+	m.window_size = 0;
+	ASSERT_NEAR_REL(estimate_flops_per_step(&m, 4096, 1) / 4096 - with,
+	                12.0 * 64 * 64 * 18 * (2048 - 128), 1e-9);
+}
+
+/* On one GPU the estimator holds every parameter model.c counts: MLA,
+ * dense first layers, the shared expert, the MTP layer, QK norms. */
+static void
+test_new_architectures_whole_model(void)
+{
+	static const char *const names[] = {
+		"deepseek_v3", "qwen3_30b_a3b", "qwen3_32b",
+	};
+	struct gpu g = test_h100();
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct model *m = model_preset_find(names[i]);
+		struct workload w = workload_of(m, &g, 4096, 1);
+		struct layout l = layout_of(1, 1, 1, 1, 8);
+		struct estimate e;
+
+		estimate_layout(&w, &l, &e);
+		ASSERT_NEAR_REL(e.params_per_gpu, model_params(m), 1e-12);
+	}
+}
+
+/*
+ * The first stage of a pipeline holds the dense first layers.  63 layers
+ * and the loss over 4 stages: 16 + 16 + 16 + 15 and the output layer.
+ * With 3 dense first layers the heaviest GPU is a middle stage's, 16 MoE
+ * layers of 187,107,328 (MLA) + 14,336 (norms) + 1,835,008 (router) +
+ * 257 x 44,040,192 (experts and the shared one); without them the first
+ * stage's, the same 16 layers and the embedding (129280 x 7168).
+ */
+static void
+test_first_dense_layers_stage(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct layout l = layout_of(1, 4, 1, 1, 64);
+	struct estimate a, b;
+	double moe_layer = 187107328.0 + 14336 + 1835008 + 257 * 44040192.0;
+
+	m.num_layers = 63;
+	m.mtp_num_layers = 0;
+	l.account_loss = true;
+	estimate_layout(&w, &l, &a);
+	ASSERT_NEAR_REL(a.params_per_gpu, 16 * moe_layer, 1e-12);
+	m.moe_first_dense_layers = 0;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.params_per_gpu, 16 * moe_layer + 129280.0 * 7168,
+	                1e-12);
+	/* The MTP layer goes on the last stage, with eh_proj 2h x h, its
+	 * three norms and a copy of the embedding it reads: 15 + 1 MoE
+	 * layers, the output layer and the final norm, the heaviest. */
+	m.mtp_num_layers = 1;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.params_per_gpu, 16 * moe_layer + 2 * 7168.0 * 7168 +
+	                3 * 7168.0 + 2 * 129280.0 * 7168 + 7168, 1e-12);
+}
+
 static const struct harness_test estimate_tests[] = {
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
+	{ "DeepSeek-V3 FLOPs by hand (MLA, dense layers, MTP)",
+	  test_deepseek_v3_flops },
+	{ "sliding-window FLOPs", test_sliding_window_flops },
+	{ "new architectures: the whole model on one GPU",
+	  test_new_architectures_whole_model },
+	{ "dense first layers on the first stage, MTP on the last",
+	  test_first_dense_layers_stage },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
 	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",

@@ -226,14 +226,20 @@ nemo_argv_problems(const struct str_list *argv, int first,
 
 /* ---- the grid ------------------------------------------------------------ */
 
-enum model_kind { M_LLAMA3_8B, M_MIXTRAL_8X7B, M_GPT_1P3B };
+enum model_kind {
+	M_LLAMA3_8B, M_MIXTRAL_8X7B, M_GPT_1P3B, M_DEEPSEEK_V3, M_GPT_OSS_120B,
+};
 
 /*
  * What each model must turn into, from its published configuration (see
  * models.h): Llama 3 8B and Mixtral 8x7B are GQA (8 groups), SwiGLU,
  * RMSNorm, RoPE, untied, bias-free; the GPT is Megatron-LM's 1.3B shape
  * (24 layers, 16 heads, hidden 2048) made GPT-3-like here: LayerNorm,
- * learned positions, biases, tied embeddings.
+ * learned positions, biases, tied embeddings.  DeepSeek-V3 is the
+ * catalog's preset: multi-latent attention (no query groups), 256
+ * experts top-8 with a shared expert, 3 dense first layers, one MTP
+ * layer, QK (latent) norms.  GPT-OSS 120B is llama-style but keeps its
+ * biases, and has 128-token windows on every other layer and sinks.
  */
 static const struct model_expect {
 	const char *layers, *vocab, *groups, *position, *norm;
@@ -246,6 +252,10 @@ static const struct model_expect {
 	                     "mixtral_8x7b", true },
 	[M_GPT_1P3B] = { "24", "131072", NULL, "learned_absolute",
 	                 "LayerNorm", NULL, NULL, NULL, false },
+	[M_DEEPSEEK_V3] = { "61", "129280", NULL, "rope", "RMSNorm", "256",
+	                    "8", "deepseek_v3", true },
+	[M_GPT_OSS_120B] = { "36", "201088", "8", "rope", "RMSNorm", "128",
+	                     "4", "gpt_oss_120b", true },
 };
 
 struct real_case {
@@ -327,6 +337,22 @@ static const struct real_case grid[] = {
 	  .max_positions = "32768", .max_connections = "1",
 	  .simtrain_refuses = "AssertionError: Expert parallelism is not "
 	                      "supported with fp16 training." },
+	{ .what = "deepseek-v3 pp16 4+14x4+1 ep32", .model = M_DEEPSEEK_V3,
+	  .gpu = "h100-sxm", .nodes = 64, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 1, .pp = 16, .cp = 1, .ep = 32,
+	  .etp = 1, .vp = 1, .dp = 32, .mbs = 1, .gbs = 1024,
+	  .recompute = RECOMPUTE_FULL, .recompute_layers = 1,
+	  .distopt = true, .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .grouped_gemm = true, .first_layers = 4, .last_layers = 1,
+	  .recompute_method = "block", .recompute_num = "1",
+	  .max_positions = "163840" },
+	{ .what = "gpt-oss-120b pp4 ep8", .model = M_GPT_OSS_120B,
+	  .gpu = "h100-sxm", .nodes = 4, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 1, .pp = 4, .cp = 1, .ep = 8,
+	  .etp = 1, .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_SELECTIVE, .distopt = true,
+	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .grouped_gemm = true, .max_positions = "131072" },
 	{ .what = "gpt tp8 selective unfused", .model = M_GPT_1P3B,
 	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 2048,
 	  .precision = PREC_FP16, .tp = 8, .pp = 1, .cp = 1, .ep = 1,
@@ -446,6 +472,9 @@ case_model(enum model_kind k)
 {
 	struct model m = k == M_MIXTRAL_8X7B ? test_mixtral_8x7b()
 	               : k == M_GPT_1P3B ? test_megatron_gpt(16, 2048, 24)
+	               : k == M_DEEPSEEK_V3 ? *model_preset_find("deepseek_v3")
+	               : k == M_GPT_OSS_120B
+	               ? *model_preset_find("gpt_oss_120b")
 	               : test_llama3_8b();
 
 	if (k == M_GPT_1P3B) {
@@ -890,6 +919,30 @@ check_megatron_layout(const struct real_case *rc,
 	}
 }
 
+/* DeepSeek-V3's and GPT-OSS's switches (their config.json, in
+ * Megatron-LM's names), and none of them for the other models. */
+static void
+check_megatron_arch(const struct real_case *rc, const struct str_list *argv)
+{
+	bool ds = rc->model == M_DEEPSEEK_V3;
+	bool oss = rc->model == M_GPT_OSS_120B;
+
+	expect_switch(rc, argv, "--multi-latent-attention", ds);
+	expect_flag(rc, argv, "--q-lora-rank", ds ? "1536" : NULL);
+	expect_flag(rc, argv, "--kv-lora-rank", ds ? "512" : NULL);
+	expect_flag(rc, argv, "--qk-head-dim", ds ? "128" : NULL);
+	expect_flag(rc, argv, "--qk-pos-emb-head-dim", ds ? "64" : NULL);
+	expect_flag(rc, argv, "--v-head-dim", ds ? "128" : NULL);
+	expect_flag(rc, argv, "--moe-shared-expert-intermediate-size",
+	            ds ? "2048" : NULL);
+	expect_flag(rc, argv, "--moe-layer-freq", ds ? "([0]*3+[1]*58)" : NULL);
+	expect_flag(rc, argv, "--mtp-num-layers", ds ? "1" : NULL);
+	expect_switch(rc, argv, "--qk-layernorm", ds);
+	expect_flag(rc, argv, "--window-size", oss ? "128,0" : NULL);
+	expect_flag(rc, argv, "--window-attn-skip-freq", oss ? "2" : NULL);
+	expect_flag(rc, argv, "--softmax-type", oss ? "learnable" : NULL);
+}
+
 /* The model's shape. */
 static void
 check_megatron_model(const struct real_case *rc,
@@ -906,7 +959,8 @@ check_megatron_model(const struct real_case *rc,
 	expect_switch(rc, argv, "--swiglu", m->llama_style);
 	expect_switch(rc, argv, "--untie-embeddings-and-output-weights",
 	              m->llama_style);
-	expect_switch(rc, argv, "--disable-bias-linear", m->llama_style);
+	expect_switch(rc, argv, "--disable-bias-linear",
+	              m->llama_style && rc->model != M_GPT_OSS_120B);
 	expect_flag(rc, argv, "--num-experts", m->experts);
 	expect_flag(rc, argv, "--moe-router-topk", m->topk);
 	expect_switch(rc, argv, "--moe-grouped-gemm",
@@ -915,6 +969,7 @@ check_megatron_model(const struct real_case *rc,
 	            m->experts ? "alltoall" : NULL);
 	expect_int_flag(rc, argv, "--seq-length", rc->seq_length);
 	expect_flag(rc, argv, "--max-position-embeddings", rc->max_positions);
+	check_megatron_arch(rc, argv);
 }
 
 /* Precision, recompute, optimizer and the run's length. */
