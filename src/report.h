@@ -29,6 +29,10 @@ void report_svg(const struct results *res, struct strbuf *out);
 void report_html(const struct results *res, const char *summary,
                  struct strbuf *out);
 
+/* What a results stop_reason ("no_gain", "budget", "all_run") means,
+ * in words. */
+const char *report_stop_text(const char *reason);
+
 /* Append s with &, <, >, " and ' escaped for XML and HTML text and
  * attribute values; control characters become spaces. */
 void report_escape(struct strbuf *out, const char *s);
