@@ -146,13 +146,18 @@ keep_promising(const struct store *s, const struct results *res,
 
 /* ---- stopping ------------------------------------------------------------------ */
 
-/* Record that the search stops, then skip every queued candidate. */
+/*
+ * Record that the search stops, then skip every queued candidate.  A
+ * search that stopped already (a run killed among its skipped events,
+ * or a later submit that queued more) only skips: it stays stopped.
+ */
 static int
 search_stop(struct store *s, const char *reason, FILE *out, int verbosity)
 {
+	bool now = s->st.stop_reason[0] == '\0';
 	int skipped = 0;
 
-	if (store_stopped(s, reason) != 0)
+	if (now && store_stopped(s, reason) != 0)
 		return -1;
 	for (int i = 0; i < s->st.n; i++) {
 		struct cand_status *c = &s->st.v[i];
@@ -163,7 +168,7 @@ search_stop(struct store *s, const char *reason, FILE *out, int verbosity)
 			return -1;
 		skipped++;
 	}
-	if (verbosity >= 0)
+	if (verbosity >= 0 && (now || skipped > 0))
 		fprintf(out, "search stopped (%s): %d candidate%s skipped\n",
 		        reason, skipped, skipped == 1 ? "" : "s");
 	return 0;
@@ -228,7 +233,7 @@ search_choose(struct runner *r, struct pending *p, int queued, int n)
 		return search_stop(s, STORE_STOP_BUDGET, r->out, r->verbosity);
 	if (room >= 0 && n > room)
 		n = room;
-	r->order = xcalloc((size_t)n + 1, sizeof(*r->order));
+	r->order = xcalloc((size_t)n + 1, sizeof(struct cand_status *));
 	for (int i = 0; i < n; i++)
 		r->order[i] = p[i].c;
 	r->norder = n;
@@ -245,6 +250,12 @@ search_adapt(struct runner *r)
 
 	if (r->store->settings.search.strategy != STRATEGY_ADAPTIVE)
 		return 0;
+	/* Stopped is final: what is still queued is skipped, never run. */
+	if (r->store->st.stop_reason[0]) {
+		r->order = xcalloc(1, sizeof(struct cand_status *));
+		return search_stop(r->store, r->store->st.stop_reason, r->out,
+		                   r->verbosity) ? EXIT_IOERR : 0;
+	}
 	status = results_load(&res, r->store->dir, &o);
 	if (status != 0) {
 		results_release(&res);

@@ -175,6 +175,9 @@ test_stop_no_gain() {
 	check "status --format json too" \
 		test "$(json "$d" status 'd["search"]["stop_reason"]')" = no_gain
 	check "report.html says it" grep -q 'no_gain' "$d/results/report.html"
+	check "report.html charts the best so far against GPU-hours" \
+		grep -q '<polyline fill="none" stroke="#0072b2" stroke-width="2" points="[0-9]' \
+		"$d/results/report.html"
 	check "journal has no gap" journal_no_gap "$d"
 }
 
