@@ -17,12 +17,22 @@
 
 extern const struct cmd_entry cmd_list_entry;
 
+/* The prediction as the campaign's last refit corrects it (the plan's
+ * own before any). */
+static double
+pred_now(const struct fit_model *m, const struct candidate_row *r)
+{
+	return fit_predict(m, &r->layout, r->pred_step_s);
+}
+
 static void
-list_table(FILE *f, const struct candidate_table *t)
+list_table(FILE *f, const struct candidate_table *t,
+           const struct fit_model *m)
 {
 	static const char *const cols[] = { ">rank", ">tp", ">pp", ">cp",
 		">ep", ">vp", ">mbs", ">gbs", ">dp", "recompute", ">mem_gib",
-		"memory", ">pred_step_s", ">tflops", "name", NULL };
+		"memory", ">pred_step_s", ">now_step_s", ">tflops", "name",
+		NULL };
 	struct table tb;
 
 	table_init(&tb, cols);
@@ -43,6 +53,7 @@ list_table(FILE *f, const struct candidate_table *t)
 		table_add(&tb, "%.1f", r->est_memory_gib);
 		table_add(&tb, "%s", memory_status_name(r->memory_status));
 		table_add(&tb, "%.3f", r->pred_step_s);
+		table_add(&tb, "%.3f", pred_now(m, r));
 		table_add(&tb, "%.1f", r->pred_tflops_per_gpu);
 		table_add(&tb, "%s%s", r->name, r->base ? " (base)" : "");
 	}
@@ -51,7 +62,8 @@ list_table(FILE *f, const struct candidate_table *t)
 }
 
 static void
-list_json(FILE *f, const struct candidate_table *t)
+list_json(FILE *f, const struct candidate_table *t,
+          const struct fit_model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json j;
@@ -78,6 +90,7 @@ list_json(FILE *f, const struct candidate_table *t)
 		json_string(&j, "memory_status",
 		            memory_status_name(r->memory_status));
 		json_number(&j, "pred_step_s", r->pred_step_s);
+		json_number(&j, "pred_now_step_s", pred_now(m, r));
 		json_number(&j, "pred_tflops_per_gpu", r->pred_tflops_per_gpu);
 		json_bool(&j, "base", r->base);
 		json_end_object(&j);
@@ -99,6 +112,7 @@ list_dir(void *arg)
 	struct list_call *lc = arg;
 	struct cmd_ctx *ctx = lc->ctx;
 	struct candidate_table t;
+	struct fit_model m;
 	struct store s;
 	int status;
 
@@ -107,13 +121,14 @@ list_dir(void *arg)
 	if ((status = store_open(&s, lc->dir, STORE_READ_ONLY)) != 0)
 		return status;
 	status = store_read_candidates(s.dir, &t);
+	m = s.st.model;
 	store_close(&s, false);
 	if (status != 0)
 		return EXIT_DATAERR;
 	if (ctx->format == FORMAT_JSON)
-		list_json(ctx->out, &t);
+		list_json(ctx->out, &t, &m);
 	else
-		list_table(ctx->out, &t);
+		list_table(ctx->out, &t, &m);
 	candidate_table_release(&t);
 	return EXIT_OK;
 }

@@ -17,6 +17,8 @@
 #include "error.h"
 #include "json.h"
 #include "owner.h"
+#include "report.h"
+#include "results.h"
 #include "store.h"
 #include "table.h"
 
@@ -68,8 +70,61 @@ add_polled(struct strbuf *sb, long polled)
 		strbuf_addf(sb, "; Slurm polled %ld h ago", ago / 3600);
 }
 
+/* "search: 3 measured, 2 pruned, 4 skipped (no_gain), 1 queued; best
+ * so far NAME at 1.234 s a step; 12.5 GPU-hours spent; stopped: ..." */
 static void
-status_json(FILE *f, const struct state *st, long polled)
+status_search(struct strbuf *sb, const struct results *res)
+{
+	const struct state *st = &res->run.st;
+	int n[CS_COUNT];
+
+	store_counts(st, n);
+	strbuf_addf(sb, "search: %d measured, %d pruned, %d skipped "
+	            "(%d no_gain, %d budget), %d queued",
+	            res->nranked, res->pruned, n[CS_SKIPPED],
+	            res->skipped_no_gain, res->skipped_budget, n[CS_QUEUED]);
+	if (st->model.runs > 0)
+		strbuf_addf(sb, "; refit on %d runs: predictions x%.3f",
+		            st->model.runs, fit_factor(&st->model));
+	if (res->best >= 0)
+		strbuf_addf(sb, "; best so far %s at %.3f s a step",
+		            res->v[res->best].cand.name,
+		            res->v[res->best].m.step_mean_s);
+	strbuf_addf(sb, "; %.1f GPU-hours spent", res->campaign_gpu_hours);
+	if (res->stop_reason[0])
+		strbuf_addf(sb, "; stopped: %s (%s)", res->stop_reason,
+		            report_stop_text(res->stop_reason));
+}
+
+/* The search object of status --format json. */
+static void
+status_json_search(struct json *j, const struct results *res)
+{
+	json_begin_object(j, "search");
+	json_int(j, "measured", res->nranked);
+	json_int(j, "pruned", res->pruned);
+	json_int(j, "skipped_no_gain", res->skipped_no_gain);
+	json_int(j, "skipped_budget", res->skipped_budget);
+	if (res->best >= 0) {
+		json_string(j, "best", res->v[res->best].cand.name);
+		json_number(j, "best_step_s", res->v[res->best].m.step_mean_s);
+	} else {
+		json_null(j, "best");
+		json_null(j, "best_step_s");
+	}
+	json_number(j, "campaign_gpu_hours", res->campaign_gpu_hours);
+	json_int(j, "refit_runs", res->run.st.model.runs);
+	json_number(j, "refit_factor", fit_factor(&res->run.st.model));
+	if (res->stop_reason[0])
+		json_string(j, "stop_reason", res->stop_reason);
+	else
+		json_null(j, "stop_reason");
+	json_end_object(j);
+}
+
+static void
+status_json(FILE *f, const struct state *st, long polled,
+            const struct results *res)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json j;
@@ -104,6 +159,8 @@ status_json(FILE *f, const struct state *st, long polled)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	if (res)
+		status_json_search(&j, res);
 	json_end_object(&j);
 	fwrite(sb.buf, 1, sb.len, f);
 	strbuf_release(&sb);
@@ -151,20 +208,34 @@ status_dir(void *arg)
 {
 	struct status_call *sc = arg;
 	struct cmd_ctx *ctx = sc->ctx;
+	struct results_opts o = RESULTS_OPTS_INIT;
 	struct strbuf sb = STRBUF_INIT;
+	struct results res;
+	bool have;
 	struct store r;
 	int status;
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
+	/* The search's progress needs the logs (what was measured); a
+	 * campaign whose results cannot be read still has its states. */
+	have = r.settings.search.strategy == STRATEGY_ADAPTIVE &&
+	       results_load(&res, sc->dir, &o) == 0;
 	if (ctx->format == FORMAT_JSON) {
-		status_json(ctx->out, &r.st, r.polled);
+		status_json(ctx->out, &r.st, r.polled, have ? &res : NULL);
 	} else {
 		status_table(ctx->out, &r.st);
 		store_progress(&r.st, &sb);
 		add_polled(&sb, r.polled);
 		fprintf(ctx->out, "%s\n", sb.buf);
+		if (have) {
+			strbuf_reset(&sb);
+			status_search(&sb, &res);
+			fprintf(ctx->out, "%s\n", sb.buf);
+		}
 	}
+	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
+		results_release(&res);
 	strbuf_release(&sb);
 	store_close(&r, false);
 	return sc->watch ? watch(ctx, sc->dir, sc->interval) : EXIT_OK;

@@ -118,6 +118,8 @@ const struct config_key config_registry[] = {
 	  CAMP(search.heuristics), .choices = heuristics_names },
 	{ .path = "search.strategy", .type = KT_ENUM,
 	  CAMP(search.strategy), .choices = strategy_names },
+	{ .path = "search.min_gain", .type = KT_DOUBLE, CAMP(search.min_gain),
+	  .min = 0, .max = 1 },
 	INTS("search.tensor_parallel", search.tp, 1, MAX_PARALLEL),
 	INTS("search.pipeline_parallel", search.pp, 1, MAX_PARALLEL),
 	INTS("search.context_parallel", search.cp, 1, MAX_PARALLEL),
@@ -232,6 +234,8 @@ const struct config_key config_registry[] = {
 	  CAMP(limits.max_concurrent_jobs), .min = 1, .max = MAX_NODES },
 	{ .path = "limits.retries", .type = KT_INT, CAMP(limits.retries),
 	  .min = 0, .max = 100 },
+	{ .path = "limits.gpu_hours", .type = KT_DOUBLE,
+	  CAMP(limits.gpu_hours), .min = 0, .max = 1e9 },
 
 	{ .path = "memory", .type = KT_GROUP },
 	{ .path = "memory.margin_gb", .type = KT_DOUBLE,

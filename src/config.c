@@ -787,6 +787,8 @@ settings_init(struct settings *c)
 	 * 405B's recipe; the GPU count bounds it anyway. */
 	c->search.max_model_parallel = 65536;
 	c->search.max_candidates = 10000;
+	/* Issue 14: a pending candidate must be able to win by 2 %. */
+	c->search.min_gain = 0.02;
 	/* NeMo: max_steps_per_run 50, max_minutes_per_run 20 (Launcher). */
 	c->limits.max_steps_per_run = 50;
 	c->limits.max_minutes_per_run = 20;

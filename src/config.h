@@ -80,6 +80,8 @@ struct search_space {
 	double max_unbalance_ratio;     /* < 0: no limit */
 	int min_model_parallel, max_model_parallel;
 	int max_candidates;             /* ranked candidates kept */
+	double min_gain;                /* adaptive: stop when nothing pending
+	                                 * can beat the best by this */
 };
 
 struct base_config {
@@ -139,6 +141,7 @@ struct settings {
 	struct {
 		int max_steps_per_run, max_minutes_per_run;
 		int max_concurrent_jobs, retries;
+		double gpu_hours;       /* the campaign's budget; 0: none */
 	} limits;
 	struct {
 		double margin_gb;

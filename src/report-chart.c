@@ -434,6 +434,9 @@ report_html(const struct results *res, const char *summary,
 	strbuf_addstr(out, "</pre>\n<h2>Model TFLOP/s per GPU</h2>\n"
 	              "<figure id=\"chart\">\n");
 	report_svg(res, out);
+	strbuf_addstr(out, "</figure>\n<h2>Search progress</h2>\n"
+	              "<figure id=\"progress\">\n");
+	report_progress_svg(res, out);
 	strbuf_addstr(out, "</figure>\n<h2>Measured (results.csv)</h2>\n");
 	html_table(out, res, RESULTS_CSV, "results");
 	strbuf_addstr(out, "<h2>Out of memory (oom.csv)</h2>\n");

@@ -178,6 +178,18 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	strbuf_addstr(out, " over the whole training\n");
 }
 
+const char *
+report_stop_text(const char *reason)
+{
+	if (!strcmp(reason, "no_gain"))
+		return "no candidate left could beat the best measured by "
+		       "search.min_gain";
+	if (!strcmp(reason, "budget"))
+		return "the next job would pass limits.gpu_hours or "
+		       "policy.max_gpu_hours";
+	return "every selected candidate ran";
+}
+
 /* What the search cost against running every candidate. */
 static void
 summary_search_cost(struct strbuf *out, const struct results *res)
@@ -189,9 +201,17 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 		strbuf_addf(out, ", %.0f %% of the %.1f that running every "
 		            "candidate would take (predicted)",
 		            100.0 * res->campaign_gpu_hours / all, all);
+	strbuf_addf(out, "; %d measured", res->nranked);
 	if (res->pruned)
-		strbuf_addf(out, "; %d pruned by what ran", res->pruned);
+		strbuf_addf(out, ", %d pruned by what ran", res->pruned);
+	if (res->skipped_no_gain)
+		strbuf_addf(out, ", %d skipped (no_gain)", res->skipped_no_gain);
+	if (res->skipped_budget)
+		strbuf_addf(out, ", %d skipped (budget)", res->skipped_budget);
 	strbuf_addch(out, '\n');
+	if (res->stop_reason[0])
+		strbuf_addf(out, "search stopped: %s (%s)\n", res->stop_reason,
+		            report_stop_text(res->stop_reason));
 }
 
 /* ---- the top table ------------------------------------------------------- */

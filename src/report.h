@@ -24,10 +24,20 @@ void report_summary(const struct results *res, int top, struct strbuf *out);
  * document without XML declaration, so that HTML can inline it. */
 void report_svg(const struct results *res, struct strbuf *out);
 
+/* The search's progress: the best step time measured so far against the
+ * GPU-hours spent (runs in the order they ended), with what running every
+ * candidate would take (report-progress.c).  An SVG document as
+ * report_svg's. */
+void report_progress_svg(const struct results *res, struct strbuf *out);
+
 /* The HTML5 page: summary, chart and the three tables, nothing
  * external. */
 void report_html(const struct results *res, const char *summary,
                  struct strbuf *out);
+
+/* What a results stop_reason ("no_gain", "budget", "all_run") means,
+ * in words. */
+const char *report_stop_text(const char *reason);
 
 /* Append s with &, <, >, " and ' escaped for XML and HTML text and
  * attribute values; control characters become spaces. */

@@ -615,6 +615,16 @@ results_json(const struct results *res, struct strbuf *out)
 	            res->exhaustive_gpu_hours_estimate);
 	json_int(&j, "measured", res->nranked);
 	json_int(&j, "pruned", res->pruned);
+	json_begin_object(&j, "skipped");
+	json_int(&j, "no_gain", res->skipped_no_gain);
+	json_int(&j, "budget", res->skipped_budget);
+	json_end_object(&j);
+	if (res->stop_reason[0])
+		json_string(&j, "stop_reason", res->stop_reason);
+	else
+		json_null(&j, "stop_reason");
+	json_int(&j, "refit_runs", res->run.st.model.runs);
+	json_number(&j, "refit_factor", fit_factor(&res->run.st.model));
 	json_end_object(&j);
 	json_end_object(&j);
 }

@@ -451,6 +451,13 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		         "ran out", s->by);
 		return;
 	}
+	if (s->state == CS_SKIPPED) {
+		row_note(row, "skipped: %s", !strcmp(s->reason, "budget")
+		         ? "the GPU-hour budget was spent"
+		         : "it could not beat the best measured by "
+		           "search.min_gain");
+		return;
+	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
 	list_logs(rundir, &ids, &nids);
 	row->attempts = nids;
@@ -735,6 +742,16 @@ results_settings(struct results *res, const struct results_opts *o)
 	res->peak_tflops = c->gpu.peak_tflops[c->precision];
 }
 
+/* Whether any candidate was selected to run. */
+static bool
+any_selected(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].state != CS_PLANNED)
+			return true;
+	return false;
+}
+
 /* What the campaign spent, against running every candidate. */
 static void
 search_cost(struct results *res, const struct candidate_table *t)
@@ -748,8 +765,19 @@ search_cost(struct results *res, const struct candidate_table *t)
 	for (int i = 0; i < t->n; i++)
 		res->exhaustive_gpu_hours_estimate +=
 			budget_job_expected(c, t->v[i].pred_step_s);
-	for (int i = 0; i < res->run.st.n; i++)
-		res->pruned += res->run.st.v[i].state == CS_PRUNED;
+	for (int i = 0; i < res->run.st.n; i++) {
+		const struct cand_status *s = &res->run.st.v[i];
+
+		res->pruned += s->state == CS_PRUNED;
+		if (s->state == CS_SKIPPED)
+			*(strcmp(s->reason, STORE_STOP_BUDGET)
+			  ? &res->skipped_no_gain : &res->skipped_budget) += 1;
+	}
+	if (res->run.st.stop_reason[0])
+		memcpy(res->stop_reason, res->run.st.stop_reason,
+		       sizeof res->stop_reason);
+	else if (store_all_final(&res->run.st) && any_selected(&res->run.st))
+		strcpy(res->stop_reason, "all_run");
 }
 
 /* Load a campaign directory and join, measure and rank. */

@@ -17,6 +17,8 @@
  *   oom          its final class is cuda_oom or host_oom and it was not
  *                measured
  *   failed       any other end without a measurement
+ * Pruned and skipped candidates (never submitted) count as failed
+ * nowhere: they are counted apart (pruned, skipped_*).
  *
  * The final class is failure_join() of the state Slurm recorded for the
  * newest attempt and that attempt's log, DIR/runs/NAME/slurm-JOB.out.
@@ -148,6 +150,12 @@ struct results {
 	 * limits.max_steps_per_run, within its time limit). */
 	double campaign_gpu_hours, exhaustive_gpu_hours_estimate;
 	int pruned;                   /* candidates a measurement ruled out */
+	int skipped_no_gain;          /* skipped: nothing left could win */
+	int skipped_budget;           /* skipped: the budget was spent */
+	/* Why the search stopped: "no_gain" or "budget" (a stopped event),
+	 * "all_run" when every selected candidate ended without one, ""
+	 * while it goes on. */
+	char stop_reason[16];
 };
 
 /*

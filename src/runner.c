@@ -321,11 +321,19 @@ read_script(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* The best ranked queued candidate (the base first), or NULL. */
+/* The best ranked queued candidate (the base first), or NULL; the
+ * first still queued of r->order when the search set one. */
 static struct cand_status *
 next_queued(struct runner *r)
 {
 	struct cand_status *best = NULL;
+
+	if (r->order) {
+		for (int i = 0; i < r->norder; i++)
+			if (r->order[i]->state == CS_QUEUED)
+				return r->order[i];
+		return NULL;
+	}
 
 	for (int i = 0; i < r->store->st.n; i++) {
 		struct cand_status *c = &r->store->st.v[i];

@@ -24,6 +24,11 @@ struct runner {
 	int verbosity;
 	FILE *out;                /* where transitions are printed */
 	int submitted, rejected;  /* submissions of this run */
+	/* NULL: the queued candidates by the plan's rank (the base first).
+	 * Else the search's choice: only these, in this order (search.h);
+	 * the caller owns the array. */
+	struct cand_status **order;
+	int norder;
 };
 
 void runner_init(struct runner *r, struct store *s, FILE *out,
@@ -40,7 +45,8 @@ void runner_release(struct runner *r);
 int runner_poll(struct runner *r);
 
 /*
- * Submit queued candidates while fewer than the limit are active.
+ * Submit queued candidates (r->order's, when set) while fewer than the
+ * limit are active.
  * dry_run prints what would be submitted.  0, EXIT_TEMPFAIL when Slurm
  * cannot be reached (the intent stays for the next run), or another
  * exit code after an error message.

@@ -178,6 +178,11 @@ search_step(struct runner *r)
 	if (status == 0 && search_prune(r->store, r->out, r->verbosity) < 0)
 		status = EXIT_IOERR;
 	if (status == 0)
+		status = search_adapt(r);
+	if (status == 0)
 		status = runner_submit_due(r, false);
+	free(r->order);
+	r->order = NULL;
+	r->norder = 0;
 	return status;
 }

@@ -7,6 +7,8 @@
  * An out-of-memory run proves that every candidate needing at least as
  * much memory would run out too; those still queued are pruned (a store
  * event naming the candidate that proved it) and never submitted.
+ * Every measured run corrects the predictions of those still queued,
+ * which are submitted fastest expected first until none can win.
  */
 #ifndef PARATUNE_SEARCH_H
 #define PARATUNE_SEARCH_H
@@ -37,9 +39,24 @@ int search_prune(struct store *s, FILE *out, int verbosity);
 
 struct runner;
 /*
+ * Under search.strategy = "adaptive", after a poll and a prune: refit
+ * the correction (search-fit.h) to the campaign's measured runs when
+ * there are new ones (a refit event), rank the queued candidates by
+ * their corrected prediction (the base first) and keep those that can
+ * still win: the low end of their interval beats the best measured by
+ * more than search.min_gain.  Sets r->order to what may be submitted
+ * now (at most what limits.gpu_hours and policy.max_gpu_hours leave
+ * room for; the caller frees it).  When nothing may run and no job is
+ * active, the search stops (a stopped event) and every queued
+ * candidate is skipped with the reason: no_gain or budget.  The stop
+ * rule waits for the base configuration.  0 or an exit code.
+ */
+int search_adapt(struct runner *r);
+
+/*
  * One step of a campaign, as submit and resume take it: ask Slurm where
- * the jobs stand, prune what that proves, submit what is due.  0 or an
- * exit code (runner.h's).
+ * the jobs stand, prune what that proves, learn from what was measured,
+ * submit what is due.  0 or an exit code (runner.h's).
  */
 int search_step(struct runner *r);
 

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,7 +35,8 @@
 enum ev_field {
 	F_CAMPAIGN, F_CANDIDATES, F_LOST, F_SEQUENTIAL, F_TAG, F_ATTEMPT,
 	F_STATE, F_JOB, F_TIME, F_EXIT, F_SIGNAL, F_START, F_END, F_NODES,
-	F_REASON, F_EXCLUDE, F_SOURCE, F_BY, F_COUNT,
+	F_REASON, F_EXCLUDE, F_SOURCE, F_BY, F_RUNS, F_FACTOR, F_SIGMA,
+	F_COEF, F_COUNT,
 };
 
 #define EVBIT(f) (1u << (f))
@@ -46,7 +48,8 @@ static const char *const field_names[] = {
 	[F_JOB] = "job", [F_EXIT] = "exit", [F_SIGNAL] = "signal",
 	[F_START] = "start", [F_END] = "end", [F_NODES] = "nodes",
 	[F_REASON] = "reason", [F_EXCLUDE] = "exclude",
-	[F_SOURCE] = "source", [F_BY] = "by",
+	[F_SOURCE] = "source", [F_BY] = "by", [F_RUNS] = "runs",
+	[F_FACTOR] = "factor", [F_SIGMA] = "sigma", [F_COEF] = "coef",
 };
 _Static_assert(sizeof field_names / sizeof field_names[0] == F_COUNT,
                "a name for every event field");
@@ -65,6 +68,9 @@ field_text(struct store_event *ev, enum ev_field f, size_t *len)
 	case F_EXCLUDE: *len = sizeof ev->exclude; return ev->exclude;
 	case F_SOURCE: *len = sizeof ev->source; return ev->source;
 	case F_BY: *len = sizeof ev->by; return ev->by;
+	case F_FACTOR: *len = sizeof ev->factor; return ev->factor;
+	case F_SIGMA: *len = sizeof ev->sigma; return ev->sigma;
+	case F_COEF: *len = sizeof ev->coef; return ev->coef;
 	default: return NULL;
 	}
 }
@@ -83,6 +89,7 @@ field_number(const struct store_event *ev, enum ev_field f)
 	case F_SIGNAL: return ev->exit_signal;
 	case F_START: return ev->start_time;
 	case F_END: return ev->end_time;
+	case F_RUNS: return ev->runs;
 	default: return 0;
 	}
 }
@@ -112,6 +119,9 @@ set_number(struct store_event *ev, enum ev_field f, long v)
 	case F_TIME: if (v < 0) return -1; ev->time = v; return 0;
 	case F_START: if (v < 0) return -1; ev->start_time = v; return 0;
 	case F_END: if (v < 0) return -1; ev->end_time = v; return 0;
+	case F_RUNS:
+		if (v < 1 || v > INT_MAX) return -1;
+		ev->runs = (int)v; return 0;
 	default: return -1;
 	}
 }
@@ -147,10 +157,19 @@ static void apply_cancelled(struct state *st, struct cand_status *c,
                             const struct store_event *ev);
 static void apply_pruned(struct state *st, struct cand_status *c,
                          const struct store_event *ev);
+static void apply_refit(struct state *st, struct cand_status *c,
+                        const struct store_event *ev);
+static void apply_stopped(struct state *st, struct cand_status *c,
+                          const struct store_event *ev);
+static void apply_skipped(struct state *st, struct cand_status *c,
+                          const struct store_event *ev);
 
 #define JOB_FIELDS (EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_EXIT) | \
 	EVBIT(F_SIGNAL) | EVBIT(F_START) | EVBIT(F_END) | EVBIT(F_NODES) | \
 	EVBIT(F_REASON) | EVBIT(F_SOURCE))
+
+#define REFIT_FIELDS (EVBIT(F_RUNS) | EVBIT(F_FACTOR) | EVBIT(F_SIGMA) | \
+	EVBIT(F_COEF))
 
 static const struct event_kind kinds[] = {
 	/* What planned carries is in the state file written with it. */
@@ -173,6 +192,12 @@ static const struct event_kind kinds[] = {
 	[EV_PRUNED] = { "pruned", true, EVBIT(F_BY), EVBIT(F_BY),
 		apply_pruned },
 	[EV_FINISHED] = { "finished", false, 0, 0, NULL },
+	[EV_REFIT] = { "refit", false, REFIT_FIELDS, REFIT_FIELDS,
+		apply_refit },
+	[EV_STOPPED] = { "stopped", false, EVBIT(F_REASON), EVBIT(F_REASON),
+		apply_stopped },
+	[EV_SKIPPED] = { "skipped", true, EVBIT(F_REASON), EVBIT(F_REASON),
+		apply_skipped },
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == EV_COUNT,
                "a kind for every event");
@@ -265,6 +290,24 @@ parse_word(struct store_event *ev, const char *key, const char *v)
 	return set_number(ev, (enum ev_field)f, n);
 }
 
+/* The values of the search's events that their words alone do not
+ * check: the model's numbers, the reasons it knows. */
+static int
+event_check_search(struct store_event *ev, const char *path, int lineno)
+{
+	if (ev->type == EV_REFIT) {
+		if (fit_parse(ev->coef, ev->sigma, &ev->model) != 0)
+			return error("%s:%d: refit event: invalid model", path,
+			             lineno);
+		ev->model.runs = ev->runs;
+	}
+	if ((ev->type == EV_STOPPED || ev->type == EV_SKIPPED) &&
+	    !store_stop_reason_known(ev->reason))
+		return error("%s:%d: %s event: unknown reason '%s'", path,
+		             lineno, kinds[ev->type].name, ev->reason);
+	return 0;
+}
+
 int
 store_event_parse(const struct journal_entry *e, const char *path,
                   struct store_event *ev)
@@ -309,7 +352,7 @@ store_event_parse(const struct journal_entry *e, const char *path,
 		return error("%s:%d: %s event %s a candidate", path, e->lineno,
 		             kinds[t].name, kinds[t].candidate ? "without"
 		                                               : "with");
-	return 0;
+	return event_check_search(ev, path, e->lineno);
 }
 
 int
@@ -626,4 +669,82 @@ store_finished(struct store *s)
 
 	event_init(&ev, EV_FINISHED, NULL);
 	return record(s, &ev, false);
+}
+
+/* ---- the adaptive search ------------------------------------------------------ */
+
+bool
+store_stop_reason_known(const char *reason)
+{
+	return !strcmp(reason, STORE_STOP_NO_GAIN) ||
+	       !strcmp(reason, STORE_STOP_BUDGET);
+}
+
+int
+store_refit(struct store *s, const struct fit_model *m)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_REFIT, NULL);
+	ev.runs = m->runs;
+	snprintf(ev.factor, sizeof ev.factor, "%.4f", fit_factor(m));
+	snprintf(ev.sigma, sizeof ev.sigma, "%.6g", m->sigma);
+	fit_format_coef(m, ev.coef, sizeof ev.coef);
+	ev.has = REFIT_FIELDS;
+	/* Applied from its text, as a replay would. */
+	if (m->runs < 1 || fit_parse(ev.coef, ev.sigma, &ev.model) != 0)
+		return error("refit: invalid model");
+	ev.model.runs = m->runs;
+	return record(s, &ev, false);
+}
+
+static void
+apply_refit(struct state *st, struct cand_status *c,
+            const struct store_event *ev)
+{
+	(void)c;
+	st->model = ev->model;
+}
+
+int
+store_stopped(struct store *s, const char *reason)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_STOPPED, NULL);
+	copy_text(ev.reason, sizeof ev.reason, reason);
+	ev.has = EVBIT(F_REASON);
+	/* Synced: skipping is final, and its reason must not be lost. */
+	return record(s, &ev, true);
+}
+
+static void
+apply_stopped(struct state *st, struct cand_status *c,
+              const struct store_event *ev)
+{
+	(void)c;
+	/* A known reason (event_check_search): it fits. */
+	memcpy(st->stop_reason, ev->reason,
+	       strnlen(ev->reason, sizeof st->stop_reason - 1));
+	st->stop_reason[strnlen(ev->reason, sizeof st->stop_reason - 1)] = 0;
+}
+
+int
+store_skipped(struct store *s, struct cand_status *c, const char *reason)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_SKIPPED, c);
+	copy_text(ev.reason, sizeof ev.reason, reason);
+	ev.has = EVBIT(F_REASON);
+	return record(s, &ev, false);
+}
+
+static void
+apply_skipped(struct state *st, struct cand_status *c,
+              const struct store_event *ev)
+{
+	(void)st;
+	c->state = CS_SKIPPED;
+	memcpy(c->reason, ev->reason, sizeof c->reason);
 }

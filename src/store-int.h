@@ -86,6 +86,11 @@ struct store_event {
 	char by[192];
 	char campaign_id[24];
 	int candidates;
+	int runs;             /* refit: measured runs fitted */
+	char factor[24];      /* refit: the global factor, for people */
+	char sigma[24];
+	char coef[192];
+	struct fit_model model; /* refit: parsed from coef and sigma */
 };
 
 /*

@@ -41,6 +41,7 @@ static const char *const state_names[] = {
 	[CS_PREEMPTED] = "preempted",
 	[CS_CANCELLED] = "cancelled",
 	[CS_PRUNED] = "pruned",
+	[CS_SKIPPED] = "skipped",
 };
 _Static_assert(sizeof state_names / sizeof state_names[0] == CS_COUNT,
                "a name for every candidate state");
@@ -135,6 +136,15 @@ state_save(const char *dir, const struct state *st)
 	            st->campaign_id, st->journal_seq);
 	if (st->sequential)
 		strbuf_addstr(&sb, "sequential 1\n");
+	if (st->model.runs > 0) {
+		char coef[192];
+
+		fit_format_coef(&st->model, coef, sizeof coef);
+		strbuf_addf(&sb, "model %d %.6g %s\n", st->model.runs,
+		            st->model.sigma, coef);
+	}
+	if (st->stop_reason[0])
+		strbuf_addf(&sb, "stopped %s\n", st->stop_reason);
 	for (int i = 0; i < st->n; i++)
 		state_line(&sb, &st->v[i]);
 	strbuf_addstr(&sb, "end\n"); /* a missing end = a truncated file */
@@ -239,6 +249,27 @@ parse_candidate(char *line, struct cand_status *c)
 	return 0;
 }
 
+/* "model RUNS SIGMA COEF,...": the last refit. */
+static int
+state_parse_model(struct state *st, char *rest)
+{
+	char *save = NULL, *runs = strtok_r(rest, " ", &save);
+	char *sigma = strtok_r(NULL, " ", &save);
+	char *coef = strtok_r(NULL, " ", &save);
+	struct fit_model m;
+	long n;
+
+	memset(&m, 0, sizeof(m));
+	if (runs == NULL || sigma == NULL || coef == NULL ||
+	    strtok_r(NULL, " ", &save) != NULL ||
+	    parse_ranged(runs, 1, INT_MAX, &n) != 0 ||
+	    fit_parse(coef, sigma, &m) != 0)
+		return -1;
+	m.runs = (int)n;
+	st->model = m;
+	return 0;
+}
+
 /*
  * Parse one line into st; returns 1 at "end", 0 to go on, -1 on error
  * (with *why set when a plain "malformed" would not say enough).
@@ -261,6 +292,12 @@ state_parse_line(struct state *st, char *line, int lineno,
 		       : (st->journal_seq = seq, 0);
 	if (!strcmp(line, "sequential 1"))
 		return st->sequential = true, 0;
+	if (!strncmp(line, "model ", 6))
+		return state_parse_model(st, line + 6);
+	if (!strncmp(line, "stopped ", 8))
+		return !store_stop_reason_known(line + 8) ? -1
+		       : copy_word(st->stop_reason, sizeof st->stop_reason,
+		                   line + 8);
 	if (st->n == st->alloc) {
 		st->alloc = st->alloc ? st->alloc * 2 : 64;
 		st->v = xreallocarray(st->v, (size_t)st->alloc, sizeof(*st->v));

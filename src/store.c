@@ -373,4 +373,8 @@ store_progress(const struct state *st, struct strbuf *out)
 	            selected, n[CS_PLANNED]);
 	if (n[CS_PRUNED])
 		strbuf_addf(out, "; %d pruned", n[CS_PRUNED]);
+	if (n[CS_SKIPPED])
+		strbuf_addf(out, "; %d skipped", n[CS_SKIPPED]);
+	if (st->stop_reason[0])
+		strbuf_addf(out, "; search stopped: %s", st->stop_reason);
 }

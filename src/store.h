@@ -35,6 +35,7 @@
 
 #include "config.h"
 #include "grid.h"
+#include "search-fit.h"
 #include "strbuf.h"
 #include "strlist.h"
 
@@ -54,6 +55,7 @@ enum cand_state {
 	CS_PREEMPTED,
 	CS_CANCELLED,
 	CS_PRUNED,      /* never run: a measurement proved it would fail */
+	CS_SKIPPED,     /* never run: the search stopped (no_gain, budget) */
 	CS_COUNT,
 };
 
@@ -84,10 +86,16 @@ struct cand_status {
 	char by[192];         /* pruned: the candidate that proved it */
 };
 
+/* Why an adaptive search stopped submitting (store_stopped). */
+#define STORE_STOP_NO_GAIN "no_gain"
+#define STORE_STOP_BUDGET "budget"
+
 struct state {
 	char campaign_id[24];
 	long journal_seq;     /* journal lines the checkpoint includes */
 	bool sequential;      /* one job at a time (submit --sequential) */
+	struct fit_model model;  /* the last refit; runs 0: none yet */
+	char stop_reason[16];    /* why the search stopped; "" */
 	struct cand_status *v;   /* in rank order, as plan wrote them */
 	int n, alloc;
 };
@@ -118,6 +126,16 @@ struct cand_status *state_find_tag(struct state *st, const char *tag);
  *   pruned     a measurement proved it would run out of memory: final,
  *              never submitted (by=NAME, the candidate that ran out)
  *   finished   `resume` saw every selected candidate final
+ *   refit      the adaptive search fitted its correction to the
+ *              measured runs (runs=N factor=F sigma=S coef=C,...; see
+ *              search-fit.h): every prediction from here on is
+ *              corrected by it
+ *   stopped    the adaptive search stops submitting (reason=no_gain:
+ *              nothing pending can beat the best measured by
+ *              search.min_gain; reason=budget: the next job would pass
+ *              limits.gpu_hours or policy.max_gpu_hours)
+ *   skipped    a queued candidate the stopped search will not run:
+ *              final, never submitted (reason=no_gain or budget)
  */
 enum store_event_type {
 	EV_PLANNED,
@@ -131,6 +149,9 @@ enum store_event_type {
 	EV_CANCELLED,
 	EV_PRUNED,
 	EV_FINISHED,
+	EV_REFIT,
+	EV_STOPPED,
+	EV_SKIPPED,
 	EV_COUNT,
 };
 
@@ -214,6 +235,14 @@ int store_rejected(struct store *s, struct cand_status *c,
 int store_cancelled(struct store *s, struct cand_status *c);
 int store_pruned(struct store *s, struct cand_status *c, const char *by);
 int store_finished(struct store *s);
+/* The adaptive search's transitions (search.h); reason is
+ * STORE_STOP_NO_GAIN or STORE_STOP_BUDGET. */
+int store_refit(struct store *s, const struct fit_model *m);
+int store_stopped(struct store *s, const char *reason);
+int store_skipped(struct store *s, struct cand_status *c,
+                  const char *reason);
+/* Whether reason is one a stopped or skipped event may carry. */
+bool store_stop_reason_known(const char *reason);
 
 /* ---- what a reader asks ---------------------------------------------- */
 

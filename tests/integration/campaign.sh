@@ -267,7 +267,8 @@ test_submit_twice() {
 # submitted, and the campaign still finishes.
 test_prune_after_oom() {
 	local base submitted
-	plan prune --set 'search.micro_batch_size=[1,2]' \
+	plan prune --set 'search.strategy="adaptive"' \
+		--set 'search.micro_batch_size=[1,2]' \
 		--set 'run.simulated_truth="truth.csv"' ||
 		{ fail "plan prune"; return; }
 	"$ROOT/scripts/truth" "$WORK/prune" -n >/dev/null

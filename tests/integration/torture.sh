@@ -27,6 +27,14 @@
 #   - (first campaign) a run killed between recording a node failure and
 #     its retry does not cost the candidate its retry: the journal line
 #     such a run leaves is added by hand.
+# A last campaign runs the adaptive search (search.strategy = "adaptive")
+# under TORTURE_ADAPTIVE_KILLS (40) more kills, so that they land among
+# its refit, stopped and skipped events too; it is checked as the others
+# (skipped counting as final), and: no skipped candidate was ever
+# submitted, the search stopped at most once and every skipped candidate
+# carries its reason, and no refit was journaled twice for the same runs
+# (the runs of successive refits grow: a killed run's refit is replayed,
+# not redone).
 #
 # Delays: a resume or submit lives 10-100 ms here, depending on what it
 # has to do and on the machine's load (sanitizers, parallel builds), so
@@ -222,16 +230,18 @@ print(c[0]["name"], c[0]["job_id"])')
 	grep -q " retry $name exclude=gpu1" "$DIR/journal.log"
 }
 
-# selected_final: "SELECTED FINAL COMPLETED" candidate counts.
+# selected_final: "SELECTED FINAL COMPLETED COMPLETED_SKIPPED_PRUNED"
+# candidate counts.
 selected_final() {
 	"$PT" status "$DIR" --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 final = ("completed", "oom", "failed", "timeout", "node_fail", "preempted",
-         "cancelled")
+         "cancelled", "pruned", "skipped")
 sel = [c for c in d["candidates"] if c["state"] != "planned"]
 print(len(sel), sum(c["state"] in final for c in sel),
-      sum(c["state"] == "completed" for c in sel))'
+      sum(c["state"] == "completed" for c in sel),
+      sum(c["state"] in ("completed", "skipped", "pruned") for c in sel))'
 }
 
 # journal_tags: "TAG JOBID how" for every tag the journal says reached
@@ -263,13 +273,16 @@ sacct_tags() {
 
 # check_round: the promises, for the campaign of this round.
 check_round() {
-	local sel fin ncompleted dups n i d
-	read -r sel fin ncompleted < <(selected_final)
+	local sel fin ncompleted nsearch dups n i d
+	read -r sel fin ncompleted nsearch < <(selected_final)
+	# The adaptive search ends a candidate by running, skipping or
+	# pruning it; the others run every one.
+	[[ -n ${ADAPTIVE:-} ]] && ncompleted=$nsearch
 	check "round $ROUND: all $CANDS candidates were selected ($sel)" \
 		test "$sel" = "$CANDS"
 	check "round $ROUND: every selected candidate reached a final state ($fin)" \
 		test "$fin" = "$sel"
-	check "round $ROUND: and completed ($ncompleted)" \
+	check "round $ROUND: and completed${ADAPTIVE:+, or was skipped or pruned} ($ncompleted)" \
 		test "$ncompleted" = "$sel"
 	check "round $ROUND: the journal is numbered 1..N without a gap" \
 		awk '$1 != NR { exit 1 }' "$DIR/journal.log"
@@ -341,6 +354,51 @@ while ((LANDED < KILLS && ROUND < MAX_ROUNDS)); do
 	LOST=$((LOST + $(awk '$3 == "lost"' "$WORK/tags.$ROUND" | wc -l)))
 done
 check "$LANDED kills landed (wanted $KILLS)" test "$LANDED" -ge "$KILLS"
+
+# ---- the adaptive search under the kill loop -------------------------------
+
+# check_adaptive: what the search's own events promise.
+check_adaptive() {
+	local j=$DIR/journal.log bad
+	bad=$(awk '$3 == "intent" { sub[$4] = 1 }
+		$3 == "skipped" && sub[$4] { print $4 }' "$j" | wc -l)
+	check "adaptive: no skipped candidate was ever submitted ($bad)" \
+		test "$bad" = 0
+	check "adaptive: the search stopped, once" \
+		test "$(awk '$3 == "stopped"' "$j" | wc -l)" = 1
+	bad=$(awk '$3 == "stopped" { r = $5 } $3 == "skipped" && $5 != r' "$j" |
+		wc -l)
+	check "adaptive: every skipped candidate carries the stop's reason ($bad)" \
+		test "$bad" = 0
+	check "adaptive: skipped candidates ($(grep -c ' skipped ' "$j"))" \
+		grep -q ' skipped ' "$j"
+	check "adaptive: refits journaled ($(grep -c ' refit ' "$j"))" \
+		grep -q ' refit ' "$j"
+	bad=$(awk '$3 == "refit" { split($5, w, "="); n = w[2] + 0
+		if (n <= last) print; last = n }' "$j" | wc -l)
+	check "adaptive: no refit journaled twice for the same runs ($bad)" \
+		test "$bad" = 0
+}
+
+ADAPTIVE=1 ROUND=$((ROUND + 1)) ROUND_KILLS=0
+DIR=$WORK/round-$ROUND
+"$PT" -q plan "$DATA/torture.conf" -o "$DIR" \
+	--set "env=[\"PARATUNE_SIM_SPEEDUP=$SPEEDUP\"]" \
+	--set 'search.strategy="adaptive"' >/dev/null ||
+	{ fail "plan the adaptive torture campaign"; exit 1; }
+ID=$(awk '/^campaign /{print $2}' "$DIR/state")
+CANDS=$(grep -c ' state=planned ' "$DIR/state")
+KILLS=$((LANDED + ${TORTURE_ADAPTIVE_KILLS:-40}))
+kill_loop
+echo "adaptive round: $ROUND_KILLS kills landed in campaign $ID"
+check "adaptive: the state parsed after every kill" test "$BAD_STATE" = 0
+check "adaptive: every run not killed exited 0" test "$BAD_RC" = 0
+check "adaptive: normal resumes carry the campaign to 'finished'" \
+	resume_until_finished "$FINISH_LIMIT"
+check_round
+check_adaptive
+JOBS=$((JOBS + ROUND_JOBS)) DUPS=$((DUPS + ROUND_DUPS))
+INTENTS=$((INTENTS + ROUND_INTENTS)) CANDS_ALL=$((CANDS_ALL + CANDS))
 
 echo "figures: $LANDED kills ($MISSED runs ended before their kill)," \
 	"$RESUMES normal resumes, $ROUND campaigns, $CANDS_ALL candidates," \

@@ -93,7 +93,7 @@ test_truncated_and_corrupt(void)
 {
 	char *dir = harness_tmpdir();
 	char *path = xasprintf("%s/state", dir);
-	struct load_arg la = { dir, { { 0 }, 0, false, NULL, 0, 0 } };
+	struct load_arg la = { .dir = dir };
 	struct state a;
 	char *err, *text;
 	size_t len;
@@ -134,10 +134,12 @@ test_state_refused(void)
 		{ "a state=queued rank=1 attempt=1001\n", "state:4: malformed" },
 		{ "a state=queued rank=0\n", "state:4: malformed" },
 		{ "a state=queued rank=1 base=2\n", "state:4: malformed" },
+		{ "model 1 0.1 0,0\n", "state:4: malformed" },
+		{ "stopped whim\n", "state:4: malformed" },
 	};
 	char *dir = harness_tmpdir();
 	char *path = xasprintf("%s/state", dir);
-	struct load_arg la = { dir, { { 0 }, 0, false, NULL, 0, 0 } };
+	struct load_arg la = { .dir = dir };
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = xasprintf("# paratune state 1\ncampaign x\n"
@@ -352,6 +354,15 @@ test_events_refused(void)
 		  "invalid value 'exit=x'" },
 		{ "finished", "llama_8b_tp_1", "-", "with a candidate" },
 		{ "queued", "-", "-", "without a candidate" },
+		{ "refit", "-", "runs=1 factor=1 sigma=0.1 coef=1,2",
+		  "refit event: invalid model" },
+		{ "refit", "-", "runs=0 factor=1 sigma=0.1 "
+		  "coef=0,0,0,0,0,0,0,0,0", "invalid value 'runs=0'" },
+		{ "refit", "-", "runs=1 coef=0,0,0,0,0,0,0,0,0",
+		  "lacks a value" },
+		{ "skipped", "llama_8b_tp_1", "reason=whim",
+		  "unknown reason 'whim'" },
+		{ "stopped", "-", "reason=-", "unknown reason ''" },
 	};
 	struct state st;
 
@@ -449,6 +460,60 @@ test_transitions_replay(void)
 	}
 	CU_ASSERT(copy.sequential);
 	CU_ASSERT_EQUAL(copy.journal_seq, 11);
+	state_release(&copy);
+	state_release(&s.st);
+	harness_rmtree(dir);
+	free(dir);
+}
+
+/* The search's events journal what a replay rebuilds, and the state
+ * file keeps the model and the stop reason. */
+static void
+test_search_events_replay(void)
+{
+	char *dir = harness_tmpdir();
+	struct store s;
+	struct state copy, back;
+	struct fit_model m;
+
+	memset(&s, 0, sizeof(s));
+	memset(&m, 0, sizeof(m));
+	s.dir = dir;
+	two_candidates(&s.st);
+	two_candidates(&copy);
+	s.st.v[1].state = copy.v[1].state = CS_QUEUED;
+	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
+	m.runs = 2;
+	m.coef[FIT_GLOBAL] = 0.123456789;
+	m.coef[FIT_TP] = -0.02;
+	m.sigma = 0.0812345678;
+	CU_ASSERT_EQUAL(store_refit(&s, &m), 0);
+	CU_ASSERT_EQUAL(store_stopped(&s, STORE_STOP_NO_GAIN), 0);
+	CU_ASSERT_EQUAL(store_skipped(&s, &s.st.v[1], STORE_STOP_NO_GAIN), 0);
+	/* What this run holds is the journal's text, not the doubles. */
+	CU_ASSERT_DOUBLE_EQUAL(s.st.model.coef[FIT_GLOBAL], 0.123457, 1e-12);
+	CU_ASSERT_EQUAL(s.st.model.runs, 2);
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_SKIPPED);
+	CU_ASSERT(cand_state_final(CS_SKIPPED));
+	journal_close(&s.journal);
+	CU_ASSERT_EQUAL(journal_replay(dir, 0, replay_into, &copy), 0);
+	CU_ASSERT_EQUAL(copy.model.runs, 2);
+	for (int j = 0; j < FIT_NTERMS; j++)
+		CU_ASSERT_EQUAL(copy.model.coef[j], s.st.model.coef[j]);
+	CU_ASSERT_EQUAL(copy.model.sigma, s.st.model.sigma);
+	CU_ASSERT_STRING_EQUAL(copy.stop_reason, "no_gain");
+	CU_ASSERT_EQUAL(copy.v[1].state, CS_SKIPPED);
+	CU_ASSERT_STRING_EQUAL(copy.v[1].reason, "no_gain");
+	/* The checkpoint carries them too. */
+	CU_ASSERT_EQUAL(state_save(dir, &copy), 0);
+	CU_ASSERT_EQUAL_FATAL(state_load(dir, &back), 0);
+	CU_ASSERT_EQUAL(back.model.runs, 2);
+	for (int j = 0; j < FIT_NTERMS; j++)
+		CU_ASSERT_EQUAL(back.model.coef[j], s.st.model.coef[j]);
+	CU_ASSERT_EQUAL(back.model.sigma, s.st.model.sigma);
+	CU_ASSERT_STRING_EQUAL(back.stop_reason, "no_gain");
+	CU_ASSERT_EQUAL(back.v[1].state, CS_SKIPPED);
+	state_release(&back);
 	state_release(&copy);
 	state_release(&s.st);
 	harness_rmtree(dir);
@@ -584,6 +649,8 @@ static const struct harness_test state_tests[] = {
 	{ "events fold into the state", test_apply_events },
 	{ "edited journal lines refused", test_events_refused },
 	{ "transitions replay to the same state", test_transitions_replay },
+	{ "search events replay to the same state",
+	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
 	{ "GPU-hours used and committed", test_budget },
 	{ "what needs at least another's memory", test_needs_more_memory },

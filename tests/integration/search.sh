@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# Integration tests of the adaptive search (search.strategy = "adaptive")
+# on the local testbed, carried by resume as cron would: a refit that
+# reorders the queue when the truth bends the predictions by layout, a
+# campaign that stops early with candidates skipped for no_gain, and a
+# GPU-hour budget (limits.gpu_hours) that stops it.  Needs root and a
+# running or startable testbed.
+# Last line: "N passed, N failed"; exit 1 on any failure.
+
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${PARATUNE_BUILDDIR:-$ROOT}
+PT=$BUILD/paratune
+DATA=$ROOT/tests/integration/data
+TESTBED=$ROOT/scripts/testbed
+export PARATUNE_TEMPLATES=$ROOT/templates
+export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
+export PARATUNE_SITE_CONF=/dev/null
+PASS=0
+FAIL=0
+WORK=$(mktemp -d /tmp/paratune-search.XXXXXX)
+
+ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+
+finish() {
+	rm -rf "$WORK"
+	echo "$PASS passed, $FAIL failed"
+	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+}
+trap finish EXIT
+
+"$TESTBED" up >/dev/null || { fail "testbed up"; exit 1; }
+eval "$("$TESTBED" env)"
+
+# plan NAME [--set K=V]...: an adaptive campaign from small.conf, whose
+# own strategy is "all" for the suites that run every candidate.
+plan() {
+	local name=$1; shift
+	"$PT" -q plan "$DATA/small.conf" -o "$WORK/$name" --force \
+		--set 'search.strategy="adaptive"' "$@"
+}
+
+# resume_until DIR SECONDS: run resume (as cron would) until finished.
+resume_until() {
+	local dir=$1 limit=$2 t=0
+	while ((t < limit)); do
+		"$PT" -q resume "$dir" || return 1
+		grep -q ' finished ' "$dir/journal.log" && return 0
+		sleep 2
+		t=$((t + 2))
+	done
+	return 1
+}
+
+journal_no_gap() {
+	awk '{ if ($1 != NR) exit 1 }' "$1/journal.log"
+}
+
+# truth DIR FACTORS: DIR/truth.csv, each candidate's predicted step time
+# times FACTORS[tp] ("1:1.3 2:1.0 ..."), memory as predicted.
+truth() {
+	python3 - "$1" "$2" <<'PY'
+import csv, sys
+d, spec = sys.argv[1], dict(w.split(":") for w in sys.argv[2].split())
+rows = list(csv.DictReader(open(d + "/candidates.csv")))
+with open(d + "/truth.csv", "w") as f:
+    f.write("name,step_s,peak_memory_gib\n")
+    for r in rows:
+        f.write("%s,%.4f,%s\n" % (r["name"],
+                float(r["pred_step_s"]) * float(spec[r["tp"]]),
+                r["est_memory_gib"]))
+PY
+}
+
+# json DIR COMMAND EXPR: a Python expression over `paratune COMMAND DIR
+# --format json` (d), printed.
+json() {
+	"$PT" "$2" "$1" --format json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(eval(sys.argv[1]))' "$3"
+}
+
+# The ranks of the candidates in the order they were submitted.
+intent_ranks() {
+	awk -F, 'NR == FNR { if (FNR > 1) r[$2] = $1; next }
+		$0 ~ / intent / { split($0, w, " "); print r[w[4]] }' \
+		"$1/candidates.csv" "$1/journal.log" | tr '\n' ' '
+}
+
+# left_plan_order DIR RANKS: the candidates submitted after the base
+# are not the plan's first ones in its order.
+left_plan_order() {
+	local base want got
+	base=$(awk -F, '$19 == 1 { print $1 }' "$1/candidates.csv")
+	got=$(echo "$2" | tr ' ' '\n' | grep . | grep -vx "$base" | tr '\n' ' ')
+	want=$(awk -F, -v b="$base" 'FNR > 1 && $1 != b { print $1 }' \
+		"$1/candidates.csv" | sort -n |
+		head -n "$(echo "$got" | wc -w)" | tr '\n' ' ')
+	[[ -n $got && $got != "$want" ]]
+}
+
+# tp8_jumped DIR RANKS: a tp 8 layout was submitted while a candidate the
+# plan ranked ahead of it had not been.
+tp8_jumped() {
+	python3 - "$1/candidates.csv" "$2" <<'PY'
+import csv, sys
+rows = {r["rank"]: r for r in csv.DictReader(open(sys.argv[1]))}
+seen = []
+for r in sys.argv[2].split():
+    if rows[r]["tp"] == "8":
+        ahead = [k for k in rows if int(k) < int(r) and k not in seen]
+        sys.exit(0 if ahead else 1)
+    seen.append(r)
+sys.exit(1)
+PY
+}
+
+# The truth makes larger tp faster than predicted and smaller slower,
+# the opposite of the plan's order: once the base (tp 4) and one more
+# are measured, the refit puts tp 8 layouts ahead of tp 1 and 2 ones
+# the plan ranked first.
+test_refit_reorders() {
+	local d=$WORK/reorder ranks
+	plan reorder --set 'search.tensor_parallel=[1,2,4,8]' \
+		--set 'search.pipeline_parallel=[1,2]' \
+		--set 'search.micro_batch_size=[1,2]' \
+		--set 'search.min_gain=0' \
+		--set 'run.simulated_truth="truth.csv"' ||
+		{ fail "plan reorder"; return; }
+	truth "$d" "1:1.5 2:1.15 4:0.8 8:0.5"
+	"$PT" -q submit "$d" --sequential || { fail "submit reorder"; return; }
+	check "the campaign runs to the end" resume_until "$d" 240
+	check "a refit is journaled" grep -q ' refit - runs=' "$d/journal.log"
+	ranks=$(intent_ranks "$d")
+	check "submission left the plan's order ($ranks)" \
+		left_plan_order "$d" "$ranks"
+	check "a tp 8 layout ran ahead of some the plan ranked first" \
+		tp8_jumped "$d" "$ranks"
+	check "list shows a corrected prediction beside the plan's" \
+		test "$(json "$d" list 'sum(1 for c in d
+			if abs(c["pred_now_step_s"] - c["pred_step_s"]) > 0.01)')" -gt 0
+	check "the best measured is a tp 8 layout" \
+		test "$(json "$d" results 'd["best"]["tp"]')" = 8
+	check "journal has no gap" journal_no_gap "$d"
+}
+
+# small.conf's tp 8 candidate is predicted 50 % slower than tp 2: once
+# the base is measured, not even its optimistic end can win.
+test_stop_no_gain() {
+	local d=$WORK/nogain tp8
+	plan nogain || { fail "plan nogain"; return; }
+	tp8=$(awk -F, '$3 == 8 { print $2 }' "$d/candidates.csv")
+	"$PT" -q submit "$d" || { fail "submit nogain"; return; }
+	check "the campaign ends through resume" resume_until "$d" 150
+	check "the search stopped for no_gain" \
+		grep -q ' stopped - reason=no_gain' "$d/journal.log"
+	check "tp 8 is skipped for no_gain" \
+		grep -q " skipped $tp8 reason=no_gain" "$d/journal.log"
+	check "and was never submitted" \
+		sh -c "! grep -q ' intent $tp8 ' '$d/journal.log'"
+	check "the base was measured" \
+		test "$(json "$d" results 'd["base"]["status"]')" = measured
+	check "results say why the search stopped" \
+		test "$(json "$d" results 'd["search"]["stop_reason"]')" = no_gain
+	check "and count the skipped" \
+		test "$(json "$d" results 'd["search"]["skipped"]["no_gain"]')" = 1
+	check "the summary says it" grep -q '^search stopped: no_gain' \
+		"$d/results/summary.txt"
+	check "status shows the progress" \
+		sh -c "'$PT' status '$d' | grep -q '^search: 2 measured, 0 pruned, 1 skipped.*stopped: no_gain'"
+	check "status --format json too" \
+		test "$(json "$d" status 'd["search"]["stop_reason"]')" = no_gain
+	check "report.html says it" grep -q 'no_gain' "$d/results/report.html"
+	check "report.html charts the best so far against GPU-hours" \
+		grep -q '<polyline fill="none" stroke="#0072b2" stroke-width="2" points="[0-9]' \
+		"$d/results/report.html"
+	check "journal has no gap" journal_no_gap "$d"
+}
+
+# A job may be charged its whole time limit: 1 minute on 16 GPUs is
+# 0.267 GPU-hours.  A budget of 0.277 lets the base start; what it used
+# (10 steps of about 0.3 s: 0.013 or more) leaves too little for another.
+test_stop_budget() {
+	local d=$WORK/budget
+	plan budget --set limits.max_minutes_per_run=1 \
+		--set limits.gpu_hours=0.277 \
+		--set 'env=["PARATUNE_SIM_SPEEDUP=10"]' ||
+		{ fail "plan budget"; return; }
+	"$PT" -q submit "$d" || { fail "submit budget"; return; }
+	check "the campaign ends through resume" resume_until "$d" 150
+	check "one job was submitted: the base" \
+		test "$(grep -c ' intent ' "$d/journal.log")" = 1
+	check "the search stopped for the budget" \
+		grep -q ' stopped - reason=budget' "$d/journal.log"
+	check "the others are skipped for it" \
+		test "$(grep -c ' skipped .* reason=budget' "$d/journal.log")" = 2
+	check "results say so" \
+		test "$(json "$d" results 'd["search"]["stop_reason"]')" = budget
+	check "status too" \
+		sh -c "'$PT' status '$d' | grep -q 'skipped (0 no_gain, 2 budget).*stopped: budget'"
+	check "journal has no gap" journal_no_gap "$d"
+}
+
+# Run the tests named on the command line, or all of them.
+if (($#)); then
+	for t in "$@"; do "test_$t"; done
+else
+	test_stop_no_gain
+	test_stop_budget
+	test_refit_reorders
+fi
