@@ -126,26 +126,16 @@ a2a_splits_heads(const struct model *m, int tp, int size)
 static enum layout_rule
 uneven_rule(const struct model *m, const struct layout *l)
 {
-	long long left = m->num_layers, stages = l->pp;
-	int vp = l->vp > 1 ? l->vp : 1;
+	int vp = l->vp > 1 ? l->vp : 1, left, stages;
 
 	if (l->pp == 1)
 		return LAYOUT_OK;
 	if (l->account_embedding || l->account_loss ||
 	    l->first_stage_layers < 0 || l->last_stage_layers < 0)
 		return RULE_UNEVEN;
-	if (l->first_stage_layers > 0) {
-		if (l->first_stage_layers % vp != 0)
-			return RULE_VP;
-		left -= l->first_stage_layers;
-		stages--;
-	}
-	if (l->last_stage_layers > 0) {
-		if (l->last_stage_layers % vp != 0)
-			return RULE_VP;
-		left -= l->last_stage_layers;
-		stages--;
-	}
+	if (l->first_stage_layers % vp != 0 || l->last_stage_layers % vp != 0)
+		return RULE_VP;
+	layout_uneven_middle(m, l, &left, &stages);
 	if (left < 0 || (left > 0) != (stages > 0) ||
 	    (stages > 0 && left % stages != 0))
 		return RULE_UNEVEN;
@@ -169,21 +159,30 @@ layout_split_rule(const struct model *m, const struct layout *l)
 	return LAYOUT_OK;
 }
 
+void
+layout_uneven_middle(const struct model *m, const struct layout *l,
+                     int *layers, int *stages)
+{
+	*layers = m->num_layers;
+	*stages = l->pp;
+	if (l->first_stage_layers > 0) {
+		*layers -= l->first_stage_layers;
+		(*stages)--;
+	}
+	if (l->last_stage_layers > 0) {
+		*layers -= l->last_stage_layers;
+		(*stages)--;
+	}
+}
+
 int
 layout_middle_layers(const struct model *m, const struct layout *l)
 {
-	int left = m->num_layers, stages = l->pp;
+	int left, stages;
 
 	if (!layout_uneven(l))
 		return layout_split_layers(m, l) / l->pp;
-	if (l->first_stage_layers > 0) {
-		left -= l->first_stage_layers;
-		stages--;
-	}
-	if (l->last_stage_layers > 0) {
-		left -= l->last_stage_layers;
-		stages--;
-	}
+	layout_uneven_middle(m, l, &left, &stages);
 	return stages > 0 ? left / stages : 0;
 }
 

@@ -242,6 +242,10 @@ layout_uneven(const struct layout *l)
  * meaningful for a layout whose split layout_check accepted.
  */
 int layout_middle_layers(const struct model *m, const struct layout *l);
+/* An uneven pipeline's middle: the layers and the stages left once the
+ * first and last counts are taken (each may be 0 or negative). */
+void layout_uneven_middle(const struct model *m, const struct layout *l,
+                          int *layers, int *stages);
 /* Layers of the first and of the last stage (pp > 1). */
 int layout_first_layers(const struct model *m, const struct layout *l);
 int layout_last_layers(const struct model *m, const struct layout *l);

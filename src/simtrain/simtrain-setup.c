@@ -718,7 +718,7 @@ static int
 raise_uneven(const struct simtrain_job *j, struct simtrain_failure *f)
 {
 	const struct layout *l = &j->layout;
-	int left = j->model.num_layers, stages = l->pp;
+	int left, stages;
 
 	if (l->account_embedding || l->account_loss)
 		return raise(f, "ValueError", STAGE_MODEL, &at_uneven, "%s",
@@ -727,14 +727,7 @@ raise_uneven(const struct simtrain_job *j, struct simtrain_failure *f)
 		             "at the same time with "
 		             "account_for_embedding_in_pipeline_split and "
 		             "account_for_loss_in_pipeline_split");
-	if (l->first_stage_layers > 0) {
-		left -= l->first_stage_layers;
-		stages--;
-	}
-	if (l->last_stage_layers > 0) {
-		left -= l->last_stage_layers;
-		stages--;
-	}
+	layout_uneven_middle(&j->model, l, &left, &stages);
 	return raise(f, "ValueError", STAGE_MODEL, &at_uneven,
 	             "number of layers at middle stage: %d must be divisible "
 	             "by the middle pipeline model parallel size %d", left,
