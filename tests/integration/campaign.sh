@@ -9,21 +9,9 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-TESTBED=$ROOT/scripts/testbed
-export PARATUNE_TEMPLATES=$ROOT/templates
-export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
-export PARATUNE_SITE_CONF=/dev/null
-PASS=0
-FAIL=0
-WORK=$(mktemp -d /tmp/paratune-itest.XXXXXX)
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+SUITE=itest
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 finish() {
 	scontrol update nodename=gpu[1-4] state=resume >/dev/null 2>&1 || true
