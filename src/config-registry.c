@@ -104,6 +104,10 @@ const struct config_key config_registry[] = {
 	INTS("global_batch_size", global_batch_size, 1, MAX_BATCH),
 	{ .path = "precision", .type = KT_ENUM, CAMP(precision),
 	  .choices = config_precision_names },
+	/* Dropless routing's busiest GPU over the balanced share; 1 is
+	 * the forced balance of published benchmarks. */
+	{ .path = "moe_token_imbalance", .type = KT_DOUBLE,
+	  CAMP(moe_token_imbalance), .min = 1, .max = 64 },
 	{ .path = "num_tokens_in_b", .type = KT_DOUBLE, CAMP(num_tokens_in_b),
 	  .min = 1e-6, .max = 1e9 },
 	{ .path = "tflops_per_gpu", .type = KT_DOUBLE, CAMP(tflops_per_gpu),

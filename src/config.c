@@ -731,6 +731,7 @@ settings_init(struct settings *c)
 	c->nodes = 1;
 	c->gpus_per_node = 8;            /* a DGX/HGX node */
 	c->seq_length = 2048;            /* NeMo Launcher's GPT default */
+	c->moe_token_imbalance = 1;
 	c->global_batch_size.is_auto = true;
 	c->precision = PREC_BF16;
 	/* NeMo Auto Configurator's defaults (notes: NeMo auto configurator,
@@ -897,6 +898,7 @@ settings_workload(const struct settings *c, struct workload *w)
 		? c->memory.gpu_memory_gb : c->gpu.memory_gib;
 	w->margin_gib = c->memory.margin_gb;
 	w->num_tokens_b = c->num_tokens_in_b;
+	w->moe_token_imbalance = c->moe_token_imbalance;
 	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;

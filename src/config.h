@@ -133,6 +133,7 @@ struct settings {
 	struct int_list global_batch_size;
 	enum precision precision;
 	double num_tokens_in_b;
+	double moe_token_imbalance;  /* busiest GPU's copies over balanced */
 	double tflops_per_gpu;
 	double max_training_days;
 	double cost_per_gpu_hour;

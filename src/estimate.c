@@ -414,6 +414,53 @@ memory_states(const struct est *x, const struct stage *st,
 	                (opt + transient) * trainable;
 }
 
+/*
+ * Token copies the local experts of one GPU process per MoE layer and
+ * micro-batch.  Each of the tp ranks routes its s*b/tp tokens (sequence
+ * parallel splits them; Megatron-LM requires it with MoE and tp > 1)
+ * to k experts; the all-to-all over the ep group evens the copies out
+ * over its ranks, and expert tensor parallelism all-gathers them over
+ * its etp ranks [MLM token_dispatcher.py, MoEAlltoAllTokenDispatcher;
+ * parallel_state.py carves ep x etp out of tp x cp x dp].  Published
+ * benchmarks force a balanced router; moe_token_imbalance scales the busiest
+ * GPU's share for dropless routing.
+ */
+static double
+moe_token_copies(const struct est *x)
+{
+	double imbalance = fmax(1, x->w->moe_token_imbalance);
+
+	return x->seq_local * x->b * x->s.k * x->te / x->t * imbalance;
+}
+
+/*
+ * Bytes one MoE layer keeps for the backward besides its attention, per
+ * micro-batch on one GPU:
+ *   router   logits (16-bit) and fp32 probabilities of the E experts
+ *            for each of the GPU's tokens [MLM router.py];
+ *   experts  per token copy: fc1's input (h), fc1's output (2 fe/etp
+ *            gated, else fe/etp) and fc2's input (fe/etp) [MLM
+ *            experts.py, TEGroupedMLP];
+ *   combine  the experts' output of each copy, which the unpermute keeps
+ *            to weight it by its probability [MLM moe_utils.py unpermute];
+ *   shared   the shared experts, a dense MLP over every token split
+ *            over tp [MLM shared_experts.py].
+ */
+static double
+moe_layer_activations(const struct est *x)
+{
+	const struct shape *s = &x->s;
+	double ab = x->act_bytes, gin = x->gemm_in_bytes;
+	double tokens = x->seq_local * x->b / x->t;  /* this GPU's */
+	double copies = moe_token_copies(x), fe = s->fe / x->te;
+	double mlp_out = ab * (2 * s->gated - 1);     /* fc1 output per col */
+
+	return tokens * s->E * (ab + 4) +
+	       copies * (gin * s->h + fe * (mlp_out + gin)) +
+	       tokens * s->k * ab * s->h +
+	       tokens * s->shared_f * (mlp_out + gin);
+}
+
 /* Activation bytes of one transformer layer for one micro-batch [ACT]. */
 static double
 layer_activations(const struct est *x, bool moe_layer, bool recomputed)
@@ -434,17 +481,10 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 	if (x->l->attention == ATTN_UNFUSED &&
 	    x->l->recompute == RECOMPUTE_NONE)
 		split += heads * sb * x->seq_local * (2 * ab + 1);
-	if (!moe_layer) {
-		/* fc1 output (2f wide when gated) and the fc2 input. */
-		split += sb * s->f * (ab * 2 * s->gated - ab + gin);
-		return repl / spdiv + split / x->t;
-	}
-	/* MoE: router logits (fp32), permuted tokens in and out, and the
-	 * experts' MLP activations for the k copies of each token. */
-	repl += sb * s->E * 4;
-	split += sb * s->k * (2 * ab * s->h +
-	                      s->fe * (ab * 2 * s->gated - ab + gin)) *
-	         x->t / x->te;
+	if (moe_layer)
+		return repl / spdiv + split / x->t + moe_layer_activations(x);
+	/* fc1 output (2f wide when gated) and the fc2 input. */
+	split += sb * s->f * (ab * 2 * s->gated - ab + gin);
 	return repl / spdiv + split / x->t;
 }
 
@@ -646,6 +686,15 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	count_params(x);
 	layer_activation_sizes(x);
 	flops_per_token(w->model, w->seq_length, &x->fp);
+}
+
+double
+estimate_moe_layer_bytes(const struct workload *w, const struct layout *l)
+{
+	struct est x;
+
+	est_init(&x, w, l);
+	return x.s.Lmoe > 0 ? moe_layer_activations(&x) : 0;
 }
 
 void

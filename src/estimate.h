@@ -67,6 +67,12 @@ struct estimate {
 void estimate_layout(const struct workload *w, const struct layout *l,
                      struct estimate *out);
 
+/* Bytes one MoE layer keeps for the backward besides its attention
+ * (router, routed experts, combine, shared experts), per micro-batch on
+ * one GPU; 0 for a dense model. */
+double estimate_moe_layer_bytes(const struct workload *w,
+                                const struct layout *l);
+
 /* Megatron-LM's FLOPs for one step of gbs sequences (notes: FLOPs). */
 double estimate_flops_per_step(const struct model *m, int seq_length,
                                int gbs);

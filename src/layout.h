@@ -103,6 +103,9 @@ struct workload {
 	double gpu_memory_gib;   /* capacity used for safe/oom-risk */
 	double margin_gib;       /* kept free below capacity */
 	double num_tokens_b;     /* for training days */
+	/* Dropless routing: the busiest GPU's token copies over its
+	 * balanced share (0 or 1: balanced). */
+	double moe_token_imbalance;
 	/* Optimizer bytes per parameter replacing the precision's resident
 	 * state (master weights and moments) when opt_resident_set, and a
 	 * temporary buffer of the optimizer step (nnScaler's

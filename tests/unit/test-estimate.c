@@ -844,6 +844,57 @@ test_first_dense_layers_stage(void)
 	                3 * 7168.0 + 2 * 129280.0 * 7168 + 7168, 1e-12);
 }
 
+/*
+ * One MoE layer's activations by hand, BF16, s 4096, mbs 1.
+ * DeepSeek-V3 at tp 2, etp 1, ep 64 (h 7168, 256 experts top-8, expert
+ * FFN 2048, one shared expert of 2048): each tp rank routes 2048 tokens,
+ * and its experts process 4096 x 8 / 2 = 16384 copies.
+ *   router   2048 x 256 x (2 + 4)                  =   3,145,728
+ *   experts  16384 x (2 x 7168 + 2048 x (4 + 2))   = 436,207,616
+ *   combine  2048 x 8 x 2 x 7168                   = 234,881,024
+ *   shared   2048 x 2048 x (4 + 2)                 =  25,165,824
+ * Qwen3-30B-A3B at tp 1, ep 8 (h 2048, 128 experts top-8, FFN 768, no
+ * shared expert): 4096 tokens, 32768 copies.
+ *   router   4096 x 128 x 6                        =   3,145,728
+ *   experts  32768 x (2 x 2048 + 768 x 6)          = 285,212,672
+ *   combine  4096 x 8 x 2 x 2048                   = 134,217,728
+ * Twice the busiest GPU's copies (dropless imbalance 2) doubles the
+ * experts' term alone; etp 2 on the DeepSeek layout gathers twice the
+ * copies at half the FFN width.
+ */
+static void
+test_moe_layer_activations(void)
+{
+	struct model ds = *model_preset_find("deepseek_v3");
+	struct model qw = *model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&ds, &g, 4096, 128);
+	struct layout l = layout_of(2, 16, 1, 1, 8192);
+	double experts = 16384.0 * (2 * 7168 + 2048 * 6);
+
+	l.ep = 64;
+	l.etp = 1;
+	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
+	                3145728.0 + experts + 234881024.0 + 25165824.0, 1e-12);
+	w.moe_token_imbalance = 2;
+	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
+	                3145728.0 + 2 * experts + 234881024.0 + 25165824.0,
+	                1e-12);
+	w.moe_token_imbalance = 0;
+	l.etp = 2;
+	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
+	                3145728.0 + 32768.0 * (2 * 7168 + 1024 * 6) +
+	                234881024.0 + 25165824.0, 1e-12);
+
+	w = workload_of(&qw, &g, 4096, 2);
+	l = layout_of(1, 1, 1, 1, 512);
+	l.ep = 8;
+	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
+	                3145728.0 + 285212672.0 + 134217728.0, 1e-12);
+	w.model = model_preset_find("llama3_8b");
+	CU_ASSERT_EQUAL(estimate_moe_layer_bytes(&w, &l), 0);
+}
+
 static const struct harness_test estimate_tests[] = {
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
@@ -854,6 +905,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_new_architectures_whole_model },
 	{ "dense first layers on the first stage, MTP on the last",
 	  test_first_dense_layers_stage },
+	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
+	  test_moe_layer_activations },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
 	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",
