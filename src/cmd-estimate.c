@@ -146,7 +146,7 @@ apply_switch(struct layout_args *a, const char *arg, struct layout *l)
 	if (s == SW_COUNT)
 		return error("--switch '%s': not NAME=VALUE with a switch's "
 		             "name (a column of candidates.csv, from "
-		             "recompute_method to offload_layers)", arg);
+		             "recompute_method to recompute_modules)", arg);
 	if (layout_switch_kind(s) == SWK_BOOL)
 		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
 	if (!*v || layout_switch_parse(l, s, v) != 0)
@@ -445,6 +445,10 @@ add_switches(struct strbuf *sb, const struct layout *l, enum precision p)
 		int v = layout_switch_get(l, p, s);
 
 		if (v < 0 || (v == 0 && layout_switch_kind(s) != SWK_CHOICE))
+			continue;
+		/* Selective recompute says core_attn, Megatron-LM's default,
+		 * by itself. */
+		if (s == SW_RECOMPUTE_MODULES && v == BIT(RCM_CORE_ATTN))
 			continue;
 		strbuf_addf(sb, " %s", layout_switch_name(s));
 		if (layout_switch_kind(s) != SWK_BOOL) {

@@ -62,6 +62,8 @@ struct est {
 	struct flop_parts fp;              /* per token [FLOP] */
 	bool dropout;
 	bool sharded;                      /* distributed optimizer or FSDP */
+	unsigned modules;                  /* BIT(RCM_*) selective recompute
+	                                    * re-materialises; 0 without */
 	struct stage stage[3];             /* first, last, rank 1 */
 	int nstages;                       /* 1, 2 or 3 of them */
 };

@@ -200,6 +200,8 @@ struct layer_time {
 	double logits;    /* output layer and loss (last stage) */
 	double embedding; /* embedding gradient (first stage) */
 	double pp;        /* send/receive per micro-batch */
+	double modules;   /* forward of the modules selective recompute
+	                   * re-materialises (recompute_modules) */
 };
 
 /*
@@ -223,6 +225,61 @@ layer_gemm_s(const struct est *x, const struct flop_parts *fp,
 	slowdown = tokens_efficiency(sbk) /
 	           tokens_efficiency(sbk * x->e / x->s.E);
 	return (fp->layers - fp->experts + fp->experts * slowdown) * per_flop;
+}
+
+/*
+ * Forward FLOPs per token, all layers, of the GEMMs that recompute
+ * modules re-run: the dense MLPs (mlp), the routed and shared experts
+ * (moe), the shared experts (shared_experts), MLA's up projections
+ * (mla_up_proj) [MLM transformer_config.py recompute_modules].
+ */
+static double
+module_gemm_flops(const struct est *x)
+{
+	const struct shape *s = &x->s;
+	const struct model *m = x->w->model;
+	double phi = 2 * s->gated, fl = 0;
+	double shared = 2 * s->h * phi * s->shared_f * s->Lmoe;
+
+	if (x->modules & RCM_BIT(RCM_MLP))
+		fl += 2 * s->h * phi * s->f * s->Ldense;
+	if (x->modules & RCM_BIT(RCM_MOE))
+		fl += x->fp.experts / 3 + shared;
+	else if (x->modules & RCM_BIT(RCM_SHARED_EXPERTS))
+		fl += shared;
+	if ((x->modules & RCM_BIT(RCM_MLA_UP_PROJ)) && m->kv_lora_rank > 0)
+		fl += 2 * s->L * m->num_attention_heads *
+		      (m->q_lora_rank * (m->qk_head_dim + m->qk_pos_emb_head_dim) +
+		       m->kv_lora_rank * (m->qk_head_dim + m->v_head_dim));
+	return fl;
+}
+
+/*
+ * What selective recompute's modules re-run per layer and micro-batch:
+ * their GEMMs at the layer's efficiency, the MoE layer's dispatch and
+ * combine forward (half its all-to-alls), and the memory-bound norms
+ * (layernorm) and expert activations (moe_act) at HBM speed.
+ */
+static double
+layer_modules_s(const struct est *x, const struct layer_time *lt,
+                double tokens)
+{
+	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
+	double ab = x->act_bytes, t = 0;
+	double copies = sb * x->s.k * x->te / x->t;
+
+	if (!x->modules)
+		return 0;
+	t += tokens * module_gemm_flops(x) / x->s.L /
+	     (peak_flops(x, true) * gemm_efficiency(x));
+	if (x->modules & RCM_BIT(RCM_MOE))
+		t += lt->ep / 2;
+	if (x->modules & RCM_BIT(RCM_LAYERNORM))
+		t += 2 * 2 * ab * sb * x->s.h /
+		     (x->l->sequence_parallel ? x->t : 1) / hbm;
+	if (x->modules & RCM_BIT(RCM_MOE_ACT))
+		t += x->moe_frac * copies * x->s.fe / x->te * 3 * ab / hbm;
+	return t;
 }
 
 /* Compute of one layer and one micro-batch, the logits and the
@@ -351,8 +408,10 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	out->fp8_cast = n * lt->fp8_cast;
 	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
 	out->recompute = nrc * lt->compute / 3;
-	if (l->recompute == RECOMPUTE_SELECTIVE && l->attention == ATTN_UNFUSED)
+	if (l->recompute == RECOMPUTE_SELECTIVE && l->attention == ATTN_UNFUSED &&
+	    (x->modules & RCM_BIT(RCM_CORE_ATTN)))
 		out->recompute += n * lt->attn / 3;
+	out->recompute += n * lt->modules;
 	out->tp = lt->tp_ar * (4 * n + 2 * nrc);
 	out->cp = n * lt->cp;
 	out->ep = n * lt->ep;
@@ -461,6 +520,8 @@ estimate_time(const struct est *x, struct estimate *out)
 
 	layer_compute(x, &lt);
 	layer_comm(x, &lt);
+	lt.modules = layer_modules_s(x, &lt,
+	                             x->b * x->w->seq_length / (x->t * x->c));
 	pipeline_times(x, &lt, &st, &out->unbalance_ratio);
 	t_mb = st.total;
 	out->compute_s = x->m * st.compute;

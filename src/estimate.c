@@ -454,11 +454,16 @@ moe_layer_activations(const struct est *x)
 	double tokens = x->seq_local * x->b / x->t;  /* this GPU's */
 	double copies = moe_token_copies(x), fe = s->fe / x->te;
 	double mlp_out = ab * (2 * s->gated - 1);     /* fc1 output per col */
+	unsigned rc = x->modules;
+	double fc2_in = rc & RCM_BIT(RCM_MOE_ACT) ? 0 : gin;
 
+	if (rc & RCM_BIT(RCM_MOE))  /* only the input, kept by the norm */
+		return 0;
 	return tokens * s->E * (ab + 4) +
-	       copies * (gin * s->h + fe * (mlp_out + gin)) +
+	       copies * (gin * s->h + fe * (mlp_out + fc2_in)) +
 	       tokens * s->k * ab * s->h +
-	       tokens * s->shared_f * (mlp_out + gin);
+	       (rc & RCM_BIT(RCM_SHARED_EXPERTS) ? 0
+	        : tokens * s->shared_f * (mlp_out + gin));
 }
 
 /* Activation bytes of one transformer layer for one micro-batch [ACT]. */
@@ -471,20 +476,30 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 	double spdiv = x->l->sequence_parallel ? x->t : 1;
 	double repl, split, heads = x->w->model->num_attention_heads;
 
+	unsigned rc = x->modules;
+	bool scores_kept = x->l->recompute == RECOMPUTE_NONE ||
+	                   (x->l->recompute == RECOMPUTE_SELECTIVE &&
+	                    !(rc & RCM_BIT(RCM_CORE_ATTN)));
+
 	if (recomputed) /* full recompute keeps only the layer input */
 		return ab * sb * s->h / spdiv;
-	/* Norm inputs, the two GEMM inputs after the norms, dropout masks:
+	/* Norm inputs, the two GEMM inputs after the norms (which the
+	 * layernorm module discards and recomputes), dropout masks:
 	 * replicated over tp unless sequence parallel splits them. */
-	repl = sb * s->h * (2 * ab + 2 * gin + (x->dropout ? 2 : 0));
-	/* Q, K, V, the attention output, softmax statistics. */
-	split = sb * (ab * (s->q + 2 * s->kvd) + gin * s->q) + 4 * heads * sb;
-	if (x->l->attention == ATTN_UNFUSED &&
-	    x->l->recompute == RECOMPUTE_NONE)
+	repl = sb * s->h * (2 * ab + (rc & RCM_BIT(RCM_LAYERNORM) ? 0 : 2 * gin) +
+	                    (x->dropout ? 2 : 0));
+	/* Q, K, V (mla_up_proj recomputes them from the latents), the
+	 * attention output, softmax statistics. */
+	split = sb * ((rc & RCM_BIT(RCM_MLA_UP_PROJ) ? 0 : ab * (s->q + 2 * s->kvd)) +
+	              gin * s->q) + 4 * heads * sb;
+	if (x->l->attention == ATTN_UNFUSED && scores_kept)
 		split += heads * sb * x->seq_local * (2 * ab + 1);
 	if (moe_layer)
 		return repl / spdiv + split / x->t + moe_layer_activations(x);
-	/* fc1 output (2f wide when gated) and the fc2 input. */
-	split += sb * s->f * (ab * 2 * s->gated - ab + gin);
+	/* fc1 output (2f wide when gated) and the fc2 input, unless the mlp
+	 * module recomputes them. */
+	if (!(rc & RCM_BIT(RCM_MLP)))
+		split += sb * s->f * (ab * 2 * s->gated - ab + gin);
 	return repl / spdiv + split / x->t;
 }
 
@@ -680,6 +695,8 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	x->gemm_in_bytes = w->precision == PREC_FP8 ? 1 : x->act_bytes;
 	x->moe_frac = x->s.L > 0 ? x->s.Lmoe / x->s.L : 0;
 	x->sharded = l->distributed_optimizer || l->fsdp;
+	x->modules = l->recompute == RECOMPUTE_SELECTIVE
+	             ? layout_recompute_modules(l) : 0;
 	/* GPT-3, BERT and T5 recipes train with dropout 0.1; the RoPE-era
 	 * recipes (Llama, Mistral, Qwen, ...) set it to 0. */
 	x->dropout = w->model->position_embedding_type != POS_ROPE;

@@ -44,6 +44,8 @@ static const struct {
 	                            SWK_INT, NULL },
 	[SW_LAST_STAGE_LAYERS] = { "decoder_last_pipeline_num_layers",
 	                           SWK_INT, NULL },
+	[SW_RECOMPUTE_MODULES] = { "recompute_modules", SWK_SET,
+	                           recompute_module_names },
 };
 
 const char *
@@ -92,6 +94,7 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_OFFLOAD_LAYERS: return l->offload_layers;
 	case SW_FIRST_STAGE_LAYERS: return l->first_stage_layers;
 	case SW_LAST_STAGE_LAYERS: return l->last_stage_layers;
+	case SW_RECOMPUTE_MODULES: return (int)layout_recompute_modules(l);
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -122,6 +125,9 @@ field_set(struct layout *l, enum layout_switch s, int v)
 	case SW_OFFLOAD_LAYERS: l->offload_layers = v; break;
 	case SW_FIRST_STAGE_LAYERS: l->first_stage_layers = v; break;
 	case SW_LAST_STAGE_LAYERS: l->last_stage_layers = v; break;
+	case SW_RECOMPUTE_MODULES:
+		l->recompute_modules = layout_modules_canonical((unsigned)v);
+		break;
 	case SW_COUNT: break;
 	}
 }
@@ -131,6 +137,8 @@ layout_switch_get(const struct layout *l, enum precision p,
                   enum layout_switch s)
 {
 	if (s == SW_RECOMPUTE_METHOD && l->recompute != RECOMPUTE_FULL)
+		return -1;
+	if (s == SW_RECOMPUTE_MODULES && l->recompute != RECOMPUTE_SELECTIVE)
 		return -1;
 	if ((s == SW_FP8_RECIPE || s == SW_FP8_PARAM_GATHER) && p != PREC_FP8)
 		return -1;
@@ -150,17 +158,69 @@ layout_switch_format(const struct layout *l, enum precision p,
 
 	if (v < 0)
 		return;
-	if (layout_switch_kind(s) == SWK_CHOICE)
+	if (layout_switch_kind(s) == SWK_SET)
+		layout_switch_set_names(s, v, '+', out);
+	else if (layout_switch_kind(s) == SWK_CHOICE)
 		strbuf_addstr(out, layout_switch_choice(s, v));
 	else
 		strbuf_addf(out, "%d", v);
 }
 
 void
+layout_switch_set_names(enum layout_switch s, int v, char sep,
+                        struct strbuf *out)
+{
+	const char *const *names = switches[s].choices;
+	bool first = true;
+
+	for (int i = 0; names && names[i]; i++) {
+		if (!((unsigned)v & (1u << i)))
+			continue;
+		if (!first)
+			strbuf_addch(out, sep);
+		strbuf_addstr(out, names[i]);
+		first = false;
+	}
+}
+
+/* A set written "a+b" (or with spaces), as a mask; -1 when a name is
+ * unknown or the set is empty. */
+static int
+parse_set(const char *const *names, const char *text)
+{
+	unsigned mask = 0;
+	char word[64];
+	size_t n;
+	int v;
+
+	while (*text) {
+		n = strcspn(text, "+ ");
+		if (n >= sizeof word)
+			return -1;
+		if (n > 0) {
+			memcpy(word, text, n);
+			word[n] = 0;
+			if ((v = layout_choice_parse(names, word)) < 0)
+				return -1;
+			mask |= 1u << v;
+		}
+		text += n + (text[n] != 0);
+	}
+	return mask ? (int)mask : -1;
+}
+
+void
 layout_switch_json(struct json *j, enum layout_switch s, int v)
 {
 	const char *name = layout_switch_name(s);
+	struct strbuf sb = STRBUF_INIT;
 
+	if (v >= 0 && layout_switch_kind(s) == SWK_SET) {
+		layout_switch_set_names(s, v, '+', &sb);
+		json_string(j, name, sb.buf);
+		strbuf_release(&sb);
+		return;
+	}
 	if (v < 0)
 		json_null(j, name);
 	else if (layout_switch_kind(s) == SWK_BOOL)
@@ -191,6 +251,9 @@ layout_switch_parse(struct layout *l, enum layout_switch s,
 	case SWK_INT:
 		if (parse_int(text, &v) || v < 0)
 			v = -1;
+		break;
+	case SWK_SET:
+		v = parse_set(switches[s].choices, text);
 		break;
 	}
 	if (v < 0)

@@ -19,12 +19,13 @@ enum layout_switch {
 	SW_FP8_PARAM_GATHER, SW_CUDA_GRAPHS, SW_TP_COMM_OVERLAP,
 	SW_OVERLAP_GRAD_REDUCE, SW_OVERLAP_PARAM_GATHER, SW_FSDP,
 	SW_CP_COMM_TYPE, SW_MOE_GROUPED_GEMM, SW_OFFLOAD_LAYERS,
-	SW_FIRST_STAGE_LAYERS, SW_LAST_STAGE_LAYERS,
+	SW_FIRST_STAGE_LAYERS, SW_LAST_STAGE_LAYERS, SW_RECOMPUTE_MODULES,
 	SW_COUNT,
 };
 
-/* What a switch's value is: a name, 0 or 1, or a count. */
-enum switch_kind { SWK_CHOICE, SWK_BOOL, SWK_INT };
+/* What a switch's value is: a name, 0 or 1, a count, or a set of names
+ * (a bit mask, written "core_attn+moe_act"). */
+enum switch_kind { SWK_CHOICE, SWK_BOOL, SWK_INT, SWK_SET };
 
 /* "sequence_parallel": the column, as the campaign key names it. */
 const char *layout_switch_name(enum layout_switch s);
@@ -47,6 +48,10 @@ void layout_switch_format(const struct layout *l, enum precision p,
 /* Write value v of s (layout_switch_get's) as JSON under its name:
  * true/false, a count or a name; null when v is -1. */
 void layout_switch_json(struct json *j, enum layout_switch s, int v);
+
+/* Append the names of a SWK_SET switch's value, joined by sep. */
+void layout_switch_set_names(enum layout_switch s, int v, char sep,
+                             struct strbuf *out);
 
 /* The name of value v of a SWK_CHOICE switch. */
 const char *layout_switch_choice(enum layout_switch s, int v);

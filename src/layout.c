@@ -54,6 +54,12 @@ static const struct {
 	[RULE_CP_A2A] = { "a2a: heads per tp rank % cp", RULE_KIND_INVALID },
 	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no graphs",
 	                   RULE_KIND_INVALID },
+	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
+	                      "mla_up_proj MLA, neither moe_act nor layernorm "
+	                      "delayed fp8", RULE_KIND_INVALID },
+	[RULE_RC_MODULES_NO_EFFECT] = { "recompute_modules need selective "
+	                                "recompute (MoE ones an MoE model)",
+	                                RULE_KIND_NO_EFFECT },
 	[RULE_NO_FP8] = { "fp8_recipe/fp8_param_gather need fp8",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
@@ -77,6 +83,10 @@ const char *const layout_relax_names[] = {
 	"tp_nvlink", "ep_nvlink", "cp_seq", "nvl72_align", NULL
 };
 const char *const recompute_method_names[] = { "block", "uniform", NULL };
+const char *const recompute_module_names[] = {
+	"core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
+	"shared_experts", NULL
+};
 const char *const attention_names[] = { "flash", "unfused", NULL };
 const char *const fp8_recipe_names[] = {
 	"delayed", "tensorwise", "mxfp8", "blockwise", NULL
@@ -244,6 +254,28 @@ check_shape(const struct workload *w, const struct layout *l)
 }
 
 /*
+ * A module list Megatron-LM refuses (TransformerConfig.__post_init__):
+ * moe_act needs grouped GEMM, mla_up_proj multi-latent attention, and
+ * with FP8 delayed scaling neither moe_act nor layernorm is allowed.
+ */
+static enum layout_rule
+check_modules(const struct workload *w, const struct layout *l)
+{
+	unsigned rc = layout_recompute_modules(l);
+
+	if (l->recompute != RECOMPUTE_SELECTIVE)
+		return LAYOUT_OK;
+	if ((rc & RCM_BIT(RCM_MOE_ACT)) && !l->moe_grouped_gemm)
+		return RULE_RC_MODULES;
+	if ((rc & RCM_BIT(RCM_MLA_UP_PROJ)) && w->model->kv_lora_rank <= 0)
+		return RULE_RC_MODULES;
+	if (w->precision == PREC_FP8 && l->fp8_recipe == FP8_DELAYED &&
+	    (rc & (RCM_BIT(RCM_MOE_ACT) | RCM_BIT(RCM_LAYERNORM))))
+		return RULE_RC_MODULES;
+	return LAYOUT_OK;
+}
+
+/*
  * The switches Megatron-LM refuses in combination (arguments.py
  * validate_args, transformer_config.py __post_init__): TP overlap needs
  * sequence parallelism; the parameter-gather overlap and FP8 parameter
@@ -275,7 +307,24 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE || l->cuda_graphs ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
-	return LAYOUT_OK;
+	return check_modules(w, l);
+}
+
+/* Modules that re-materialise nothing here: any but the default without
+ * selective recompute, the MoE ones on a dense model, shared_experts
+ * without shared experts. */
+static bool
+modules_no_effect(const struct model *m, const struct layout *l)
+{
+	unsigned rc = layout_recompute_modules(l);
+	unsigned moe = RCM_BIT(RCM_MOE_ACT) | RCM_BIT(RCM_MOE) | RCM_BIT(RCM_SHARED_EXPERTS);
+
+	if (l->recompute != RECOMPUTE_SELECTIVE)
+		return l->recompute_modules != 0;
+	if (m->num_experts <= 0 && (rc & moe))
+		return true;
+	return (rc & RCM_BIT(RCM_SHARED_EXPERTS)) &&
+	       m->moe_shared_ffn_hidden_size <= 0;
 }
 
 /* Switches that change nothing in this layout: only their default is
@@ -293,6 +342,8 @@ check_no_effect(const struct workload *w, const struct layout *l)
 		return RULE_ACCOUNT;
 	if (l->pp == 1 && layout_uneven(l))
 		return RULE_UNEVEN_PP1;
+	if (modules_no_effect(w->model, l))
+		return RULE_RC_MODULES_NO_EFFECT;
 	return LAYOUT_OK;
 }
 
@@ -492,6 +543,7 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->recompute == b->recompute &&
 	       a->recompute_layers == b->recompute_layers &&
 	       a->recompute_method == b->recompute_method &&
+	       a->recompute_modules == b->recompute_modules &&
 	       a->sequence_parallel == b->sequence_parallel &&
 	       a->distributed_optimizer == b->distributed_optimizer &&
 	       a->attention == b->attention &&

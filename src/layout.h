@@ -30,6 +30,18 @@ enum attention_impl { ATTN_FLASH, ATTN_UNFUSED };
  */
 enum recompute_method { RECOMPUTE_BLOCK, RECOMPUTE_UNIFORM };
 
+/*
+ * Megatron-LM's --recompute-modules, what selective recompute
+ * re-materialises (transformer_config.py recompute_modules; core_attn
+ * is its default).  struct layout keeps them as a bit mask in which 0
+ * stands for that default, so that a zeroed layout means Megatron-LM's.
+ */
+enum recompute_module {
+	RCM_CORE_ATTN, RCM_MOE_ACT, RCM_LAYERNORM, RCM_MLA_UP_PROJ, RCM_MLP,
+	RCM_MOE, RCM_SHARED_EXPERTS, RCM_COUNT,
+};
+#define RCM_BIT(m) (1u << (m))
+
 /* Megatron-LM's --fp8-recipe; delayed scaling is its default. */
 enum fp8_recipe { FP8_DELAYED, FP8_TENSORWISE, FP8_MXFP8, FP8_BLOCKWISE };
 
@@ -61,6 +73,8 @@ struct layout {
 	 */
 	int recompute_layers;
 	enum recompute_method recompute_method;
+	unsigned recompute_modules;  /* BIT(RCM_*) with selective; 0: the
+	                              * default, core_attn alone */
 	bool sequence_parallel;
 	bool distributed_optimizer;
 	enum attention_impl attention;
@@ -140,10 +154,15 @@ enum layout_rule {
 	RULE_FP8_PARAM,    /* fp8_param_gather needs distopt or FSDP */
 	RULE_CP_A2A,       /* a2a: heads and KV heads per tp rank % cp */
 	RULE_OFFLOAD,      /* offload: pp 1, no recompute, no graphs */
+	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
+	                    * without MLA, moe_act/layernorm with delayed
+	                    * FP8 scaling */
 	RULE_NO_FP8,       /* fp8 recipe or param gather without fp8 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
 	RULE_ACCOUNT,      /* account_for_* with pp 1 */
 	RULE_UNEVEN_PP1,   /* first/last stage layers with pp 1 */
+	RULE_RC_MODULES_NO_EFFECT, /* modules without selective recompute,
+	                            * MoE modules on a dense model */
 	RULE_TP_NVLINK,    /* tp crosses an NVLink domain */
 	RULE_EP_NVLINK,    /* ep*etp crosses an NVLink domain */
 	RULE_CP_SEQ,       /* cp > 1 with seq_length <= hidden_size */
@@ -186,6 +205,23 @@ extern const char *const recompute_method_names[];
 extern const char *const attention_names[];
 extern const char *const fp8_recipe_names[];
 extern const char *const cp_comm_names[];
+extern const char *const recompute_module_names[];
+
+/* The modules selective recompute re-materialises, as a mask of
+ * BIT(RCM_*): core_attn alone where the layout keeps 0. */
+static inline unsigned
+layout_recompute_modules(const struct layout *l)
+{
+	return l->recompute_modules ? l->recompute_modules
+	                            : RCM_BIT(RCM_CORE_ATTN);
+}
+
+/* A mask as struct layout keeps it: core_attn alone becomes 0. */
+static inline unsigned
+layout_modules_canonical(unsigned mask)
+{
+	return mask == RCM_BIT(RCM_CORE_ATTN) ? 0 : mask;
+}
 
 /* World size of a workload. */
 static inline int

@@ -570,6 +570,8 @@ test_switch_cells_round_trip(void)
 
 	b.recompute = RECOMPUTE_FULL;
 	for (int s = 0; s < SW_COUNT; s++) {
+		if (s == SW_RECOMPUTE_MODULES)  /* selective: below */
+			continue;
 		strbuf_reset(&sb);
 		layout_switch_format(&a, PREC_FP8, (enum layout_switch)s, &sb);
 		CU_ASSERT(sb.len > 0);
@@ -580,6 +582,38 @@ test_switch_cells_round_trip(void)
 	strbuf_reset(&sb);
 	layout_switch_format(&a, PREC_FP8, SW_CP_COMM_TYPE, &sb);
 	CU_ASSERT_STRING_EQUAL(sb.buf, "a2a+p2p");
+	strbuf_release(&sb);
+}
+
+/* Selective recompute's modules: a set written "a+b" in Megatron-LM's
+ * order, core_attn alone kept as the zero default. */
+static void
+test_recompute_modules_cells(void)
+{
+	struct layout a = base(2, 2, 2, 1, 64), b;
+	struct strbuf sb = STRBUF_INIT;
+
+	a.recompute = RECOMPUTE_SELECTIVE;
+	b = a;
+	a.recompute_modules = RCM_BIT(RCM_LAYERNORM) | RCM_BIT(RCM_MOE_ACT);
+	layout_switch_format(&a, PREC_BF16, SW_RECOMPUTE_MODULES, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "moe_act+layernorm");
+	CU_ASSERT_EQUAL(layout_switch_parse(&b, SW_RECOMPUTE_MODULES,
+	                                    "layernorm moe_act"), 0);
+	CU_ASSERT_TRUE(layout_equal(&a, &b));
+	CU_ASSERT_EQUAL(layout_switch_parse(&b, SW_RECOMPUTE_MODULES,
+	                                    "core_attn"), 0);
+	CU_ASSERT_EQUAL(b.recompute_modules, 0);
+	strbuf_reset(&sb);
+	layout_switch_format(&b, PREC_BF16, SW_RECOMPUTE_MODULES, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "core_attn");
+	CU_ASSERT_EQUAL(layout_switch_parse(&b, SW_RECOMPUTE_MODULES,
+	                                    "core_attn+moe_actt"), -1);
+	CU_ASSERT_EQUAL(layout_switch_parse(&b, SW_RECOMPUTE_MODULES, "+"),
+	                -1);
+	a.recompute = RECOMPUTE_FULL;
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_RECOMPUTE_MODULES),
+	                -1);
 	strbuf_release(&sb);
 }
 
@@ -679,6 +713,7 @@ static const struct harness_test layout_tests[] = {
 	{ "layout_equal sees the switches", test_equal_sees_switches },
 	{ "names parse", test_names_parse },
 	{ "switch cells round trip", test_switch_cells_round_trip },
+	{ "recompute modules cells", test_recompute_modules_cells },
 	{ "switch cells that do not apply", test_switch_cells_not_applying },
 	{ "malformed switch cells", test_switch_cells_malformed },
 	{ NULL, NULL },
