@@ -34,6 +34,8 @@ enum key_type {
 	KT_ENUM_STRING, /* one of choices, stored as char * */
 	KT_INTS,        /* int, list of ints, or "auto": struct int_list */
 	KT_KINDS,       /* one or a list of choices: bit mask */
+	KT_SETS,        /* one or a list of "a+b" sets of choices: struct
+	                 * int_list of bit masks */
 	KT_BOOLS,       /* bool or list of bools (or "auto"): bit mask */
 	KT_STRINGS,     /* string or list of strings, appended */
 	KT_ENV,         /* list of "NAME=VALUE", merged by NAME */

@@ -142,6 +142,9 @@ const struct config_key config_registry[] = {
 	  CAMP(search.sequence_parallel), .flags = F_AUTO },
 	{ .path = "search.distributed_optimizer", .type = KT_BOOLS,
 	  CAMP(search.distributed_optimizer) },
+	/* Selective recompute's modules: sets such as "moe_act+layernorm". */
+	{ .path = "search.recompute_modules", .type = KT_SETS,
+	  CAMP(search.recompute_modules), .choices = recompute_module_names },
 	{ .path = "search.attention", .type = KT_KINDS,
 	  CAMP(search.attention), .choices = attention_names },
 	/* The tuning guide's knobs (see layout.h for what each does). */
@@ -210,6 +213,10 @@ const struct config_key config_registry[] = {
 	  .choices = attention_names },
 	BASE_ENUM("base.recompute_method", recompute_method,
 	          recompute_method_names),
+	/* [] or unset: core_attn alone, Megatron-LM's default. */
+	{ .path = "base.recompute_modules", .type = KT_KINDS,
+	  CAMP(base.layout.recompute_modules), .layers = RUN_ONLY,
+	  .flags = F_EMPTY, .choices = recompute_module_names },
 	BASE_BOOL("base." AEMB, account_embedding),
 	BASE_BOOL("base." ALOSS, account_loss),
 	BASE_ENUM("base.fp8_recipe", fp8_recipe, fp8_recipe_names),

@@ -195,6 +195,77 @@ read_choice(struct loader *ld, const struct config_key *k,
 	return ret;
 }
 
+/* One "a+b" set of k's choices (spaces separate too); its bit mask. */
+static int
+read_set(struct loader *ld, const struct config_key *k,
+         const config_setting_t *s, int idx, int *out)
+{
+	unsigned mask = 0;
+	const char *v;
+	char word[64];
+	size_t len;
+	int n;
+
+	if (read_string(ld, k, s, idx, &v) != 0)
+		return -1;
+	for (; *v; v += len + (v[len] != 0)) {
+		if ((len = strcspn(v, "+ ")) == 0)
+			continue;
+		for (n = 0; k->choices[n]; n++)
+			if (strlen(k->choices[n]) == len &&
+			    !strncmp(k->choices[n], v, len))
+				break;
+		if (!k->choices[n]) {
+			struct strbuf msg = STRBUF_INIT;
+			int ret;
+
+			snprintf(word, sizeof word, "%.*s", (int)len, v);
+			if (idx >= 0)
+				strbuf_addf(&msg, "element %d: ", idx + 1);
+			strbuf_addf(&msg, "unknown value '%s'; one of:", word);
+			for (int i = 0; k->choices[i]; i++)
+				strbuf_addf(&msg, "%s %s", i ? "," : "",
+				            k->choices[i]);
+			ret = config_key_error(ld, s, k, "%s", msg.buf);
+			strbuf_release(&msg);
+			return ret;
+		}
+		mask |= BIT(n);
+	}
+	if (!mask)
+		return config_key_error(ld, s, k, "an empty set");
+	*out = (int)mask;
+	return 0;
+}
+
+/* One set or a list of them. */
+static int
+read_sets(struct loader *ld, const struct config_key *k,
+          const config_setting_t *s, struct int_list *out)
+{
+	struct int_list l;
+	int n = config_is_list(s) ? config_setting_length(s) : 1;
+
+	memset(&l, 0, sizeof l);
+	if (!config_is_list(s)) {
+		if (read_set(ld, k, s, -1, &l.v[0]) != 0)
+			return -1;
+		l.n = 1;
+		*out = l;
+		return 0;
+	}
+	if (n == 0 || n > CONFIG_LIST_MAX)
+		return config_key_error(ld, s, k, "%d sets; from 1 to %d", n,
+		                        CONFIG_LIST_MAX);
+	for (int i = 0; i < n; i++)
+		if (read_set(ld, k, config_setting_get_elem(s, (unsigned)i), i,
+		             &l.v[i]) != 0)
+			return -1;
+	l.n = n;
+	*out = l;
+	return 0;
+}
+
 /* int, double, bool, string, name and enum keys into base. */
 static int
 store_scalar(struct loader *ld, const struct config_key *k,
@@ -536,6 +607,9 @@ config_apply_leaf(struct loader *ld, const struct config_key *k,
 		break;
 	case KT_KINDS:
 		ret = read_kinds(ld, k, s, p);
+		break;
+	case KT_SETS:
+		ret = read_sets(ld, k, s, p);
 		break;
 	case KT_BOOLS:
 		ret = read_bools(ld, k, s, p);

@@ -342,6 +342,26 @@ visit_kinds(unsigned mask, const char *const *choices,
 	vs->close(arg, '[');
 }
 
+/* Sets of choices as a list of "a+b" strings. */
+static void
+visit_sets(const struct int_list *l, const char *const *choices,
+           const struct value_sink *vs, void *arg, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	vs->open(arg, name, '[');
+	for (int i = 0; i < l->n; i++) {
+		strbuf_reset(&sb);
+		for (int c = 0; choices[c]; c++)
+			if ((unsigned)l->v[i] & BIT(c))
+				strbuf_addf(&sb, "%s%s", sb.len ? "+" : "",
+				            choices[c]);
+		vs->string(arg, NULL, sb.buf);
+	}
+	vs->close(arg, '[');
+	strbuf_release(&sb);
+}
+
 /* A bool set: "auto" when empty, a bool when one, else a list. */
 static void
 visit_bools(unsigned mask, const struct value_sink *vs, void *arg,
@@ -412,6 +432,9 @@ key_visit(const struct settings *c, const void *base,
 		break;
 	case KT_INTS:
 		visit_ints((const void *)p, vs, arg, name);
+		break;
+	case KT_SETS:
+		visit_sets((const void *)p, k->choices, vs, arg, name);
 		break;
 	case KT_KINDS:
 		visit_kinds(*(const unsigned *)(const void *)p, k->choices, vs,

@@ -509,6 +509,9 @@ settings_default_switches(const struct settings *c, struct layout *l)
 			l->offload_layers = 0;
 	l->first_stage_layers = first_listed(&s->first_stage_layers);
 	l->last_stage_layers = first_listed(&s->last_stage_layers);
+	l->recompute_modules = s->recompute_modules.n > 0
+		? layout_modules_canonical((unsigned)s->recompute_modules.v[0])
+		: 0;
 	/* Switches without effect in this layout keep their defaults, so
 	 * that the layout is the one the grid keeps (layout_check). */
 	if (c->precision != PREC_FP8) {
@@ -551,6 +554,13 @@ resolve_base_switches(struct settings *c)
 		l->distributed_optimizer = false;
 	if (!base_set(c, "recompute_method"))
 		l->recompute_method = d.recompute_method;
+	if (base_set(c, "recompute_modules"))
+		l->recompute_modules =
+			layout_modules_canonical(l->recompute_modules);
+	else if (l->recompute == RECOMPUTE_SELECTIVE)
+		l->recompute_modules = d.recompute_modules;
+	else
+		l->recompute_modules = 0;
 	if (!base_set(c, "account_for_embedding_in_pipeline_split"))
 		l->account_embedding = d.account_embedding;
 	if (!base_set(c, "account_for_loss_in_pipeline_split"))
@@ -758,6 +768,8 @@ settings_init(struct settings *c)
 	 * are off in Megatron-LM but were always on in paratune's
 	 * templates and estimator (and NeMo's recipes turn them on). */
 	c->search.recompute_method = BIT(RECOMPUTE_BLOCK);
+	c->search.recompute_modules.n = 1;
+	c->search.recompute_modules.v[0] = (int)BIT(RCM_CORE_ATTN);
 	/* Unset (0): what the pipeline split needs (grid.c account_flags). */
 	c->search.account_embedding = c->search.account_loss = 0;
 	c->search.fp8_recipe = BIT(FP8_DELAYED);

@@ -57,6 +57,7 @@ struct search_space {
 	struct int_list recompute_layers;
 	unsigned recompute;             /* BIT(RECOMPUTE_*) */
 	unsigned recompute_method;      /* BIT(RECOMPUTE_BLOCK/UNIFORM) */
+	struct int_list recompute_modules; /* masks of BIT(RCM_*) */
 	unsigned sequence_parallel;     /* 0 = auto: on when tp > 1 */
 	unsigned distributed_optimizer;
 	unsigned attention;             /* BIT(ATTN_*) */

@@ -455,14 +455,14 @@ moe_layer_activations(const struct est *x)
 	double copies = moe_token_copies(x), fe = s->fe / x->te;
 	double mlp_out = ab * (2 * s->gated - 1);     /* fc1 output per col */
 	unsigned rc = x->modules;
-	double fc2_in = rc & RCM_BIT(RCM_MOE_ACT) ? 0 : gin;
+	double fc2_in = (rc & RCM_BIT(RCM_MOE_ACT)) ? 0 : gin;
 
 	if (rc & RCM_BIT(RCM_MOE))  /* only the input, kept by the norm */
 		return 0;
 	return tokens * s->E * (ab + 4) +
 	       copies * (gin * s->h + fe * (mlp_out + fc2_in)) +
 	       tokens * s->k * ab * s->h +
-	       (rc & RCM_BIT(RCM_SHARED_EXPERTS) ? 0
+	       ((rc & RCM_BIT(RCM_SHARED_EXPERTS)) ? 0
 	        : tokens * s->shared_f * (mlp_out + gin));
 }
 
@@ -486,11 +486,11 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 	/* Norm inputs, the two GEMM inputs after the norms (which the
 	 * layernorm module discards and recomputes), dropout masks:
 	 * replicated over tp unless sequence parallel splits them. */
-	repl = sb * s->h * (2 * ab + (rc & RCM_BIT(RCM_LAYERNORM) ? 0 : 2 * gin) +
+	repl = sb * s->h * (2 * ab + ((rc & RCM_BIT(RCM_LAYERNORM)) ? 0 : 2 * gin) +
 	                    (x->dropout ? 2 : 0));
 	/* Q, K, V (mla_up_proj recomputes them from the latents), the
 	 * attention output, softmax statistics. */
-	split = sb * ((rc & RCM_BIT(RCM_MLA_UP_PROJ) ? 0 : ab * (s->q + 2 * s->kvd)) +
+	split = sb * (((rc & RCM_BIT(RCM_MLA_UP_PROJ)) ? 0 : ab * (s->q + 2 * s->kvd)) +
 	              gin * s->q) + 4 * heads * sb;
 	if (x->l->attention == ATTN_UNFUSED && scores_kept)
 		split += heads * sb * x->seq_local * (2 * ab + 1);

@@ -174,6 +174,28 @@ searched(const struct grid_axis *a)
  * names, which hold only [A-Za-z0-9._-]. */
 static const char *const fp8_short[] = { "dl", "tw", "mx", "bw" };
 static const char *const cp_comm_short[] = { "p2p", "ag", "a2a", "a2ap2p" };
+/* Recompute modules in enum recompute_module order. */
+static const char *const rc_module_short[] = {
+	"ca", "ma", "ln", "mla", "mlp", "moe", "se",
+};
+
+/* "_rcm_ma.ln": the modules of selective recompute, when searched. */
+static void
+name_modules(const struct grid_spec *spec, const struct layout *l,
+             struct name_buf *b)
+{
+	unsigned rc = layout_recompute_modules(l);
+	char sep = '_';
+
+	if (!searched(&spec->rc_modules) || l->recompute != RECOMPUTE_SELECTIVE)
+		return;
+	name_add(b, "_rcm");
+	for (int i = 0; i < RCM_COUNT; i++)
+		if (rc & RCM_BIT(i)) {
+			name_add(b, "%c%s", sep, rc_module_short[i]);
+			sep = '.';
+		}
+}
 
 /* The recompute part of a name: "_rc_sel", "_rc_full4" (block, layers
  * recomputed per stage), "_rc_unif2" (uniform, layers per chunk). */
@@ -237,6 +259,7 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 		name_add(b, "_pf_%d", l->first_stage_layers);
 	if (searched(&spec->last_layers))
 		name_add(b, "_pl_%d", l->last_stage_layers);
+	name_modules(spec, l, b);
 }
 
 /* FNV-1a, 32 bits (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
@@ -512,16 +535,21 @@ walk_switches(struct walk *wk, struct layout *l)
 
 	for (int a = 0; a < s->recompute.n; a++) {
 		bool full = s->recompute.v[a] == RECOMPUTE_FULL;
+		bool sel = s->recompute.v[a] == RECOMPUTE_SELECTIVE;
 		int nb = full ? s->recompute_layers.n : 1;
 		int nm = full ? s->recompute_method.n : 1;
+		int nr = sel ? s->rc_modules.n : 1;
 
 		l->recompute = (enum recompute)s->recompute.v[a];
 		for (int b = 0; b < nb; b++)
-		for (int m = 0; m < nm; m++) {
+		for (int m = 0; m < nm; m++)
+		for (int r = 0; r < nr; r++) {
 			l->recompute_layers = full ? s->recompute_layers.v[b]
 			                           : 0;
 			l->recompute_method = (enum recompute_method)
 				s->recompute_method.v[m];
+			l->recompute_modules = sel ? (unsigned)s->rc_modules.v[r]
+			                           : 0;
 			walk_memory(wk, l);
 		}
 	}
@@ -535,7 +563,9 @@ switches_size(const struct grid_spec *s)
 	for (int i = 0; i < s->recompute.n; i++)
 		kinds += s->recompute.v[i] == RECOMPUTE_FULL
 		         ? (long long)s->recompute_layers.n *
-		           s->recompute_method.n : 1;
+		           s->recompute_method.n
+		         : s->recompute.v[i] == RECOMPUTE_SELECTIVE
+		         ? s->rc_modules.n : 1;
 	return kinds * memory_size(s) * speed_size(s);
 }
 
@@ -916,6 +946,12 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 		axis_from_bits(&spec->account_loss, s->account_loss, 2);
 	axis_from_bits(&spec->recompute_method, s->recompute_method
 	               ? s->recompute_method : BIT(RECOMPUTE_BLOCK), 2);
+	spec->rc_modules.n = 0;
+	for (int i = 0; i < s->recompute_modules.n; i++)
+		axis_push(&spec->rc_modules, (int)layout_modules_canonical(
+			(unsigned)s->recompute_modules.v[i]));
+	if (spec->rc_modules.n == 0)
+		axis_push(&spec->rc_modules, 0);
 	axis_bools(&spec->fsdp, s->fsdp, BIT(0));
 	axis_bools(&spec->ogr, s->overlap_grad_reduce, BIT(1));
 	if (s->overlap_param_gather == 0)

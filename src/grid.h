@@ -31,6 +31,8 @@ struct grid_spec {
 	struct grid_axis recompute;        /* enum recompute values */
 	struct grid_axis recompute_layers; /* for full; 0 = all layers */
 	struct grid_axis recompute_method; /* for full; enum recompute_method */
+	struct grid_axis rc_modules;       /* for selective; BIT(RCM_*) sets,
+	                                    * 0 for core_attn alone */
 	struct grid_axis sp;               /* -1 auto (tp > 1), 0, 1 */
 	struct grid_axis distopt;          /* 0, 1 */
 	struct grid_axis fsdp;             /* 0, 1 */

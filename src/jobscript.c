@@ -14,6 +14,7 @@
 #include "directive.h"
 #include "error.h"
 #include "jobscript.h"
+#include "layout-switch.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -26,6 +27,36 @@ static void
 set_text(struct template_vars *v, const char *name, const char *s)
 {
 	template_vars_set_str(v, name, s && *s ? s : NULL);
+}
+
+/*
+ * Selective recompute's modules when they are not Megatron-LM's default
+ * (core_attn alone), unset otherwise: recompute_modules as separate
+ * words for --recompute-modules (nargs='+'; the names are identifiers,
+ * so the text needs no quoting) and recompute_modules_list as a Python
+ * list for NeMo's model.config.recompute_modules.
+ */
+static void
+vars_recompute_modules(struct template_vars *v, const struct layout *l)
+{
+	struct strbuf words = STRBUF_INIT, list = STRBUF_INIT;
+
+	template_vars_set_str(v, "recompute_modules", NULL);
+	template_vars_set_str(v, "recompute_modules_list", NULL);
+	if (l->recompute != RECOMPUTE_SELECTIVE || l->recompute_modules == 0)
+		return;
+	layout_switch_set_names(SW_RECOMPUTE_MODULES,
+	                        (int)l->recompute_modules, ' ', &words);
+	strbuf_addch(&list, '[');
+	for (int i = 0; i < RCM_COUNT; i++)
+		if (l->recompute_modules & RCM_BIT(i))
+			strbuf_addf(&list, "%s\"%s\"", list.len > 1 ? "," : "",
+			            recompute_module_names[i]);
+	strbuf_addch(&list, ']');
+	template_vars_set_raw(v, "recompute_modules", words.buf);
+	template_vars_set_str(v, "recompute_modules_list", list.buf);
+	strbuf_release(&words);
+	strbuf_release(&list);
 }
 
 /*
@@ -49,6 +80,7 @@ vars_recompute(struct template_vars *v, const struct settings *c,
 	template_vars_set_bool(v, "recompute_selective",
 	                       l->recompute == RECOMPUTE_SELECTIVE);
 	template_vars_set_int(v, "recompute_layers", l->recompute_layers);
+	vars_recompute_modules(v, l);
 	template_vars_set_str(v, "recompute_method", NULL);
 	template_vars_set_str(v, "recompute_num_layers", NULL);
 	if (!full)

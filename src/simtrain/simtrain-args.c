@@ -29,6 +29,7 @@ enum sopt_type {
 	SOPT_STR,    /* type=str */
 	SOPT_CHOICE, /* type=str with choices */
 	SOPT_INTS,   /* type=int, nargs='+': struct simtrain_ints */
+	SOPT_NAMES,  /* nargs='*' of choices: an unsigned bit mask */
 };
 
 struct sopt {
@@ -55,6 +56,8 @@ struct sopt {
 #define KCHOICE(n, f, c, h) { SOPT_CHOICE, (n), OFF(f), (c), NULL, (h), true }
 #define KSTR(n, f, m, h) { SOPT_STR, (n), OFF(f), NULL, (m), (h), true }
 #define KINTS(n, f, h) { SOPT_INTS, (n), OFF(f), NULL, "N [N ...]", (h), true }
+#define KNAMES(n, f, c, h) { SOPT_NAMES, (n), OFF(f), (c), "NAME [NAME ...]", \
+	(h), true }
 
 static const char *const norm_choices[] = { "LayerNorm", "RMSNorm", NULL };
 static const char *const pos_choices[] = {
@@ -231,6 +234,8 @@ static const struct sopt simtrain_opts[] = {
 	INT("recompute-num-layers", recompute_num_layers,
 	    "uniform: layers per recomputed unit; block: layers recomputed "
 	    "per pipeline stage."),
+	KNAMES("recompute-modules", recompute_modules, recompute_module_names,
+	    "Submodules selective recompute re-runs (default core_attn)."),
 	FLAG("use-distributed-optimizer", use_distributed_optimizer,
 	    "Use distributed optimizer."),
 	FLAG("overlap-grad-reduce", overlap_grad_reduce,
@@ -419,6 +424,38 @@ ints_add(struct simtrain_ints *l, const struct sopt *o, const char *v)
 	return 0;
 }
 
+/* One name of an nargs='*' choice option into its mask. */
+static int
+names_add(unsigned *mask, const struct sopt *o, const char *v)
+{
+	for (int i = 0; o->choices[i]; i++)
+		if (!strcmp(o->choices[i], v)) {
+			*mask |= 1u << i;
+			return 0;
+		}
+	/* transformer_config.py asserts; argparse takes any string. */
+	return usage_error("argument --%s: invalid choices for "
+	                   "recompute_modules: {'%s'}", o->name, v);
+}
+
+/* Every name that follows up to the next option, into a mask. */
+static int
+parse_names(struct simtrain_args *a, const struct sopt *o, int argc,
+            char **argv, int *i, const char *eq_value)
+{
+	unsigned mask = 0;
+	int ret = 0;
+
+	if (eq_value)
+		ret = names_add(&mask, o, eq_value);
+	else
+		while (ret == 0 && *i + 1 < argc &&
+		       looks_like_value(argv[*i + 1]))
+			ret = names_add(&mask, o, argv[++*i]);
+	memcpy((char *)a + o->offset, &mask, sizeof(mask));
+	return ret;
+}
+
 /*
  * An nargs='+' option: the value after '=', or every value that follows
  * up to the next option (argparse's greedy match); a repeated option
@@ -466,6 +503,8 @@ parse_one(struct simtrain_args *a, int argc, char **argv, int *i)
 	}
 	if (o->type == SOPT_INTS)
 		return parse_ints(a, o, argc, argv, i, eq ? eq + 1 : NULL);
+	if (o->type == SOPT_NAMES)
+		return parse_names(a, o, argc, argv, i, eq ? eq + 1 : NULL);
 	if (eq)
 		return store_value(a, o, eq + 1);
 	if (*i + 1 >= argc || !looks_like_value(argv[*i + 1]))
@@ -586,6 +625,11 @@ hash_option(struct strbuf *sb, const struct sopt *o, const char *base,
 		memcpy(&n, base + o->offset, sizeof(n));
 		memcpy(&dn, dflt + o->offset, sizeof(dn));
 		if (!o->hash_when_set || n != dn)
+			strbuf_addf(sb, "%s=%d\n", o->name, n);
+		break;
+	case SOPT_NAMES:
+		memcpy(&n, base + o->offset, sizeof(n));
+		if (n != 0)
 			strbuf_addf(sb, "%s=%d\n", o->name, n);
 		break;
 	case SOPT_INTS:

@@ -630,6 +630,8 @@ build_recompute(const struct simtrain_args *a, struct layout *l)
 
 	l->recompute_layers = 0;
 	l->recompute_method = RECOMPUTE_BLOCK;
+	l->recompute_modules = l->recompute == RECOMPUTE_SELECTIVE
+		? layout_modules_canonical(a->recompute_modules) : 0;
 	if (l->recompute != RECOMPUTE_FULL)
 		return;
 	if (!strcmp(a->recompute_method, "block")) {

@@ -75,6 +75,7 @@ struct simtrain_args {
 	const char *fp8_format;
 	const char *recompute_granularity, *recompute_method;
 	int recompute_num_layers;
+	unsigned recompute_modules;  /* BIT(RCM_*) given; 0: core_attn */
 	int use_distributed_optimizer, overlap_grad_reduce;
 	int overlap_param_gather;
 	const char *attention_backend, *transformer_impl, *tokenizer_type;

@@ -168,6 +168,42 @@ has "... its job asks Megatron-LM for multi-latent attention" \
 has "... the 3 dense first layers" "--moe-layer-freq '(\[0\]\*3+\[1\]\*58)'" \
 	"$job"
 has "... and one MTP layer" "--mtp-num-layers 1 " "$job"
+# Selective recompute's modules, searched: DeepSeek-V3 with tp 2, etp 1
+# at selective recompute runs out of memory with core_attn alone and fits
+# with the recipes' mla_up_proj+moe_act+layernorm; each set is a
+# candidate of its own, named and rendered as Megatron-LM's
+# --recompute-modules, and a typo is an error naming the file and line.
+rm -rf "$T/ds-mod"
+"$PT" -q plan "$T/base.conf" -o "$T/ds-mod" --set model=deepseek_v3 \
+	--set nodes=128 --set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[2]' --set 'search.pipeline_parallel=[16]' \
+	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
+	--set 'search.expert_tensor_parallel=[1]' \
+	--set 'search.decoder_first_pipeline_num_layers=[4]' \
+	--set 'search.decoder_last_pipeline_num_layers=[1]' \
+	--set 'search.recompute=["selective"]' \
+	--set 'search.recompute_modules=["core_attn", "mla_up_proj+moe_act+layernorm"]' \
+	--set 'run.template="megatron-lm"' 2>"$T/err"
+mod_status() {
+	awk -F, -v m="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["recompute_modules"] == m { print $c["memory_status"] }' \
+		"$T/ds-mod/candidates.csv"
+}
+check "recompute_modules: core_attn alone is oom-risk" \
+	test "$(mod_status core_attn)" = oom-risk
+check "... moe_act+layernorm+mla_up_proj is safe" \
+	test "$(mod_status moe_act+layernorm+mla_up_proj)" = safe
+job=$(ls -d "$T"/ds-mod/runs/*_rcm_ma.ln.mla)/job.sbatch
+has "... named _rcm_ma.ln.mla and rendered as Megatron-LM's flag" \
+	"--recompute-modules moe_act layernorm mla_up_proj " "$job"
+check "... and the core_attn job passes no --recompute-modules" \
+	sh -c "! grep -q -- '--recompute-modules' $(ls -d "$T"/ds-mod/runs/*_rcm_ca)/job.sbatch"
+{ cat "$T/base.conf"; printf 'search = {\n  recompute_modules = ["core_attn+moe_actt"];\n};\n'; } \
+	>"$T/typo.conf"
+expect "a module's typo is a configuration error" 78 "$PT" -q plan \
+	"$T/typo.conf" -o "$T/typo" --set model=deepseek_v3
+has "... naming the file, its line and the module" \
+	"typo.conf:9: .*moe_actt" "$T/err"
 "$PT" estimate "$T/ds-preset" --format json >"$T/ds.json" 2>"$T/err"
 dsnum() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
