@@ -70,9 +70,11 @@ struct strbuf;
 #endif
 
 /* Error 2007 was ESLURM_ERROR_ON_DESC_TO_RECORD_COPY, which sbatch
- * retries as "job queue full"; 26.11 renamed it ESLURM_MAX_JOB_COUNT
- * (SchedMD/slurm 084526c). */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 11, 0)
+ * retries as "job queue full"; it became ESLURM_MAX_JOB_COUNT in the
+ * point release 26.05.2, not at a major release (SchedMD/slurm 748c02f
+ * and 6a78841, picked from master's 150a4ff and 084526c: slurm_errno.h
+ * at the tags slurm-26-05-1-1 and slurm-26-05-2-1). */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 2)
 #define SLURM_E_QUEUE_FULL ESLURM_MAX_JOB_COUNT
 #else
 #define SLURM_E_QUEUE_FULL ESLURM_ERROR_ON_DESC_TO_RECORD_COPY

@@ -10,7 +10,8 @@
  * campaign has, and errors as numbers rather than as text to scrape.
  * Written against Slurm 22.05 (Debian 12); the API differences of later
  * releases that touch this file are guarded by SLURM_VERSION_NUMBER, and
- * scripts/slurm-compat compiles it against their headers.
+ * scripts/slurm-compat compiles it against a description of each
+ * (tests/slurm-api: a Slurm name used here must be declared there).
  */
 #include "autoconfig.h"
 
