@@ -357,10 +357,16 @@ store_all_final(const struct state *st)
 	return true;
 }
 
+bool
+cand_at_risk(const struct cand_status *c)
+{
+	return c->unsafe && c->fits_by[0] == '\0';
+}
+
 void
 store_progress(const struct state *st, struct strbuf *out)
 {
-	int n[CS_COUNT], selected;
+	int n[CS_COUNT], selected, fits = 0;
 
 	store_counts(st, n);
 	selected = st->n - n[CS_PLANNED];
@@ -373,6 +379,10 @@ store_progress(const struct state *st, struct strbuf *out)
 	            selected, n[CS_PLANNED]);
 	if (n[CS_PRUNED])
 		strbuf_addf(out, "; %d pruned", n[CS_PRUNED]);
+	for (int i = 0; i < st->n; i++)
+		fits += st->v[i].fits_by[0] != '\0';
+	if (fits)
+		strbuf_addf(out, "; %d oom-risk proved to fit", fits);
 	if (n[CS_SKIPPED])
 		strbuf_addf(out, "; %d skipped", n[CS_SKIPPED]);
 	if (st->stop_reason[0])

@@ -84,6 +84,8 @@ struct cand_status {
 	long submit_time, start_time, end_time;
 	char source[16];      /* "controller", "accounting" or "log" */
 	char by[192];         /* pruned: the candidate that proved it */
+	char fits_by[192];    /* planned as oom-risk, but this completed
+	                         candidate proved that it fits (fits) */
 };
 
 /* Why an adaptive search stopped submitting (store_stopped). */
@@ -125,6 +127,10 @@ struct cand_status *state_find_tag(struct state *st, const char *tag);
  *   cancelled  `cancel` ended it (job=ID, 0 when never submitted)
  *   pruned     a measurement proved it would run out of memory: final,
  *              never submitted (by=NAME, the candidate that ran out)
+ *   fits       a measurement proved that a candidate planned as
+ *              oom-risk fits in memory (by=NAME, a completed candidate
+ *              that needs at least its memory): it may be selected as a
+ *              safe one; its state is unchanged
  *   finished   `resume` saw every selected candidate final
  *   refit      the adaptive search fitted its correction to the
  *              measured runs (runs=N factor=F sigma=S coef=C,...; see
@@ -152,6 +158,7 @@ enum store_event_type {
 	EV_REFIT,
 	EV_STOPPED,
 	EV_SKIPPED,
+	EV_FITS,
 	EV_COUNT,
 };
 
@@ -234,6 +241,7 @@ int store_rejected(struct store *s, struct cand_status *c,
                    const char *reason);
 int store_cancelled(struct store *s, struct cand_status *c);
 int store_pruned(struct store *s, struct cand_status *c, const char *by);
+int store_fits(struct store *s, struct cand_status *c, const char *by);
 int store_finished(struct store *s);
 /* The adaptive search's transitions (search.h); reason is
  * STORE_STOP_NO_GAIN or STORE_STOP_BUDGET. */
@@ -252,6 +260,8 @@ void store_counts(const struct state *st, int counts[CS_COUNT]);
 void store_progress(const struct state *st, struct strbuf *out);
 /* Nothing queued or active. */
 bool store_all_final(const struct state *st);
+/* Planned as oom-risk and not proved to fit since (fits). */
+bool cand_at_risk(const struct cand_status *c);
 
 /* ---- DIR/submit.env: the environment submit saw ----------------------- */
 

@@ -34,7 +34,10 @@
 # submitted, the search stopped at most once and every skipped candidate
 # carries its reason, and no refit was journaled twice for the same runs
 # (the runs of successive refits grow: a killed run's refit is replayed,
-# not redone).
+# not redone).  Its base and five other layouts are planned oom-risk: the
+# completed base proves each of the five fits exactly once (one fits
+# event each, naming a completed run), and none of them is submitted
+# before its proof.
 #
 # Delays: a resume or submit lives 10-100 ms here, depending on what it
 # has to do and on the machine's load (sanitizers, parallel builds), so
@@ -378,14 +381,40 @@ check_adaptive() {
 		if (n <= last) print; last = n }' "$j" | wc -l)
 	check "adaptive: no refit journaled twice for the same runs ($bad)" \
 		test "$bad" = 0
+	check "adaptive: fits journaled ($(grep -c ' fits ' "$j"))" \
+		test "$(grep -c ' fits ' "$j")" = "$RISKY"
+	bad=$(awk '$3 == "fits" { n[$4]++ } END { for (c in n)
+		if (n[c] > 1) print c }' "$j" | wc -l)
+	check "adaptive: no candidate proved to fit twice ($bad)" \
+		test "$bad" = 0
+	bad=$(awk '$3 == "state" && $5 == "state=completed" { done[$4] = 1 }
+		$3 == "fits" && !done[substr($5, 4)]' "$j" | wc -l)
+	check "adaptive: each proved by a run that had completed ($bad)" \
+		test "$bad" = 0
+	bad=$(awk -F, 'NR == FNR { if ($15 == "oom-risk" && $19 == 0)
+			risky[$2] = 1; next }
+		{ split($0, w, " ") }
+		w[3] == "fits" { proved[w[4]] = 1 }
+		w[3] == "intent" && risky[w[4]] && !proved[w[4]]' \
+		"$DIR/candidates.csv" "$j" | wc -l)
+	check "adaptive: none planned oom-risk submitted before its proof ($bad)" \
+		test "$bad" = 0
 }
 
+# The memory margin leaves the tp 1 mbs 4 layouts oom-risk (not selected
+# by submit) and one of them, the layout that needs the most memory, is
+# the base: once it completes it proves each of the others fits (fits
+# events), and the search queues them.
 ADAPTIVE=1 ROUND=$((ROUND + 1)) ROUND_KILLS=0
 DIR=$WORK/round-$ROUND
 "$PT" -q plan "$DATA/torture.conf" -o "$DIR" \
 	--set "env=[\"PARATUNE_SIM_SPEEDUP=$SPEEDUP\"]" \
-	--set 'search.strategy="adaptive"' >/dev/null ||
-	{ fail "plan the adaptive torture campaign"; exit 1; }
+	--set 'search.strategy="adaptive"' --set memory.margin_gb=60 \
+	--set base.tensor_parallel=1 --set base.pipeline_parallel=1 \
+	--set base.micro_batch_size=4 --set 'base.recompute="none"' \
+	>/dev/null || { fail "plan the adaptive torture campaign"; exit 1; }
+RISKY=$(awk -F, '$15 == "oom-risk" && $19 == 0' "$DIR/candidates.csv" |
+	wc -l)
 ID=$(awk '/^campaign /{print $2}' "$DIR/state")
 CANDS=$(grep -c ' state=planned ' "$DIR/state")
 KILLS=$((LANDED + ${TORTURE_ADAPTIVE_KILLS:-40}))

@@ -4,15 +4,21 @@
  * test-search.c - the adaptive search's correction (search-fit.h): a
  * fit recovers a known deviation, the prior keeps one run from
  * reordering the campaign, and the journal's text of a model reads
- * back to the same numbers.
+ * back to the same numbers; and what a completed run proves fits
+ * (search.h).
  */
 #include "autoconfig.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "search-fit.h"
+#include "search.h"
+#include "store-int.h"
+#include "util.h"
+#include "xalloc.h"
 
 static struct layout
 lay(int tp, int pp, int mbs, enum recompute rc)
@@ -164,6 +170,172 @@ test_model_text_round_trip(void)
 	CU_ASSERT_DOUBLE_EQUAL(back.sigma, 0.0625, 1e-12);
 }
 
+/* ---- what a completed run proves ----------------------------------------- */
+
+/* A campaign of five candidates in a scratch store: the base (tp 2,
+ * mbs 1) has completed; tp 4 needs at most its memory, mbs 2 more, vp
+ * 2 is not comparable, each planned oom-risk; tp 8 is safe, and queued
+ * when all_safe_selected.  The caller releases it (prove_release). */
+static void
+prove_campaign(struct store *s, bool all_safe_selected)
+{
+	static const struct { const char *name; int tp, mbs, vp; bool unsafe;
+	                      enum cand_state state; } c[] = {
+		{ "m_tp2_mbs1", 2, 1, 1, false, CS_COMPLETED },
+		{ "m_tp4_mbs1", 4, 1, 1, true, CS_PLANNED },
+		{ "m_tp2_mbs2", 2, 2, 1, true, CS_PLANNED },
+		{ "m_tp4_mbs1_vp2", 4, 1, 2, true, CS_PLANNED },
+		{ "m_tp8_mbs1", 8, 1, 1, false, CS_QUEUED },
+	};
+	enum { N = sizeof c / sizeof c[0] };
+	struct grid_result res;
+	struct strbuf sb = STRBUF_INIT;
+	char *csv;
+
+	memset(s, 0, sizeof(*s));
+	memset(&res, 0, sizeof(res));
+	s->dir = harness_tmpdir();
+	s->lock_fd = -1;
+	settings_init(&s->settings);
+	res.v = xcalloc(N, sizeof(*res.v));
+	res.n = N;
+	s->st.v = xcalloc(N, sizeof(*s->st.v));
+	s->st.n = s->st.alloc = N;
+	strcpy(s->st.campaign_id, "0a1b2c3d");
+	for (int i = 0; i < N; i++) {
+		struct candidate *k = &res.v[i];
+		struct cand_status *st = &s->st.v[i];
+
+		k->layout = lay(c[i].tp, 1, c[i].mbs, RECOMPUTE_NONE);
+		k->layout.vp = c[i].vp;
+		k->layout.dp = 16 / c[i].tp;
+		k->rank = i + 1;
+		k->base = i == 0;
+		k->est.memory_status = c[i].unsafe ? MEM_OOM_RISK : MEM_SAFE;
+		k->est.step_s = 1.0 + 0.1 * i;
+		snprintf(k->name, sizeof k->name, "%s", c[i].name);
+		snprintf(st->name, sizeof st->name, "%s", c[i].name);
+		st->rank = i + 1;
+		st->base = i == 0;
+		st->unsafe = c[i].unsafe;
+		st->state = c[i].state;
+	}
+	if (!all_safe_selected)
+		s->st.v[N - 1].state = CS_PLANNED;
+	candidates_csv_write(&sb, &res, PREC_BF16);
+	csv = xasprintf("%s/candidates.csv", s->dir);
+	CU_ASSERT_EQUAL_FATAL(write_file_atomic(csv, sb.buf, sb.len, 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(journal_open(&s->journal, s->dir), 0);
+	free(csv);
+	free(res.v);
+	strbuf_release(&sb);
+}
+
+static void
+prove_release(struct store *s)
+{
+	journal_close(&s->journal);
+	state_release(&s->st);
+	settings_release(&s->settings);
+	harness_rmtree(s->dir);
+	free(s->dir);
+}
+
+static int
+replay_into(const struct journal_entry *e, const char *path, void *arg)
+{
+	struct store_event ev;
+
+	return store_event_parse(e, path, &ev) ||
+	       store_event_apply(arg, &ev, path) ? -1 : 0;
+}
+
+/*
+ * The completed base proves that tp 4 fits (a fits event naming it),
+ * and nothing else: mbs 2 needs more, vp 2 is another layout.  With
+ * every safe candidate selected it is queued for the search to rank.
+ * A second step proves and queues nothing again, and the journal
+ * replayed on the state before them rebuilds the same state.
+ */
+static void
+test_completed_run_proves_fit(void)
+{
+	FILE *out = fopen("/dev/null", "w");
+	struct store s, before;
+	int transitions;
+
+	prove_campaign(&s, true);
+	prove_campaign(&before, true);
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 1);
+	CU_ASSERT_STRING_EQUAL(s.st.v[1].fits_by, "m_tp2_mbs1");
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_QUEUED);
+	CU_ASSERT_FALSE(cand_at_risk(&s.st.v[1]));
+	for (int i = 2; i < 4; i++) {
+		CU_ASSERT_STRING_EQUAL(s.st.v[i].fits_by, "");
+		CU_ASSERT_EQUAL(s.st.v[i].state, CS_PLANNED);
+		CU_ASSERT_TRUE(cand_at_risk(&s.st.v[i]));
+	}
+	transitions = s.transitions;
+	CU_ASSERT_EQUAL(transitions, 2); /* fits, then queued */
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 0);
+	CU_ASSERT_EQUAL(s.transitions, transitions);
+	CU_ASSERT_EQUAL(journal_replay(s.dir, 0, replay_into, &before.st), 0);
+	CU_ASSERT_STRING_EQUAL(before.st.v[1].fits_by, "m_tp2_mbs1");
+	CU_ASSERT_EQUAL(before.st.v[1].state, CS_QUEUED);
+	/* Replayed again (a crash before the checkpoint): the same. */
+	CU_ASSERT_EQUAL(journal_replay(s.dir, 0, replay_into, &before.st), 0);
+	CU_ASSERT_EQUAL(before.st.v[1].state, CS_QUEUED);
+	CU_ASSERT_EQUAL(before.st.journal_seq, 2);
+	prove_release(&before);
+	prove_release(&s);
+	fclose(out);
+}
+
+/*
+ * With a safe candidate left unselected (submit --top), the proof is
+ * recorded but nothing is queued; once every safe one is selected, the
+ * next step queues what was proved before.  A stopped search proves but
+ * queues nothing; under search.strategy = "all" nothing is proved.
+ */
+static void
+test_proof_queues_only_what_submit_would(void)
+{
+	FILE *out = fopen("/dev/null", "w");
+	struct store s;
+
+	prove_campaign(&s, false);
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 1);
+	CU_ASSERT_STRING_EQUAL(s.st.v[1].fits_by, "m_tp2_mbs1");
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_PLANNED);
+	CU_ASSERT_EQUAL(s.transitions, 1);
+	s.st.v[4].state = CS_QUEUED;
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 0);
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_QUEUED);
+	CU_ASSERT_EQUAL(s.transitions, 2);
+	prove_release(&s);
+
+	prove_campaign(&s, true);
+	strcpy(s.st.stop_reason, STORE_STOP_NO_GAIN);
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 1);
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_PLANNED);
+	prove_release(&s);
+
+	prove_campaign(&s, true);
+	s.settings.search.strategy = STRATEGY_ALL;
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 0);
+	CU_ASSERT_EQUAL(s.transitions, 0);
+	prove_release(&s);
+	fclose(out);
+}
+
+static const struct harness_test prove_tests[] = {
+	{ "a completed run proves what needs less fits",
+	  test_completed_run_proves_fit },
+	{ "a proof queues only what submit would select",
+	  test_proof_queues_only_what_submit_would },
+	{ NULL, NULL },
+};
+
 static const struct harness_test fit_tests[] = {
 	{ "a fit recovers a known factor", test_fit_recovers_known_factor },
 	{ "the prior holds one point", test_prior_holds_one_point },
@@ -175,6 +347,7 @@ static const struct harness_test fit_tests[] = {
 
 static const struct harness_suite suites[] = {
 	{ "search fit", fit_tests },
+	{ "search proves fit", prove_tests },
 	{ NULL, NULL },
 };
 
