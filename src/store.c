@@ -117,9 +117,10 @@ replay_journal(struct store *s, bool writable)
 /* ---- the lock --------------------------------------------------------------- */
 
 /*
- * A run killed while it wrote DIR/state leaves its temporary file
- * (write_file_atomic's "state.tmp.PID") behind.  Only the lock holder
- * writes the state, so under the lock any such file is stale.
+ * A run killed while it wrote DIR/state or rewrote DIR/candidates.csv
+ * leaves its temporary file (write_file_atomic's "state.tmp.PID")
+ * behind.  Only the lock holder writes them, so under the lock any such
+ * file is stale.
  */
 static void
 remove_stale_temps(const struct store *s)
@@ -132,7 +133,8 @@ remove_stale_temps(const struct store *s)
 	while ((e = readdir(d)) != NULL) {
 		char *path;
 
-		if (strncmp(e->d_name, "state.tmp.", 10) != 0)
+		if (strncmp(e->d_name, "state.tmp.", 10) != 0 &&
+		    strncmp(e->d_name, "candidates.csv.tmp.", 19) != 0)
 			continue;
 		path = xasprintf("%s/%s", s->dir, e->d_name);
 		if (unlink(path) != 0 && errno != ENOENT)

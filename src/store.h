@@ -4,7 +4,8 @@
  * store.h - the campaign directory, and the one module that owns it.
  *
  *   DIR/campaign.conf   the merged configuration, frozen at plan time
- *   DIR/candidates.csv  every kept candidate with its estimates
+ *   DIR/candidates.csv  every kept candidate with its estimates (and,
+ *                       after a refit, the corrected prediction)
  *   DIR/plan.txt        the plan's summary, as printed
  *   DIR/state           where each candidate stands: a checkpoint
  *   DIR/journal.log     every transition, appended: the truth
@@ -309,6 +310,10 @@ struct candidate_row {
 	/* The layout's switches came from the file: false for a campaign
 	 * planned by paratune 0.1.0, whose file has no such columns. */
 	bool switches_known;
+	/* pred_now_step_s: the prediction as the last refit corrected it,
+	 * in a file an adaptive search rewrote (store_write_predictions). */
+	double pred_now_step_s;
+	bool has_pred_now;
 };
 
 struct candidate_table {
@@ -324,6 +329,18 @@ struct candidate_table {
  */
 int store_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
+/*
+ * Give candidates.csv a last column pred_now_step_s, each row's
+ * pred_step_s corrected by m (fit_predict, "%.4f"), replacing the one
+ * there: the plan's columns are kept as written, so that readers of
+ * them by name or position see the same file.  Rewritten atomically
+ * (store.h: temporary file created exclusively, fsync, rename) with the
+ * file's mode, under the campaign's lock, and only when a value
+ * differs, so that it is called after every step: a run killed between
+ * a refit and the rewrite is caught up by the next.  Nothing is written
+ * before the first refit (m->runs 0).  0, or -1 after an error message.
+ */
+int store_write_predictions(const char *dir, const struct fit_model *m);
 
 /* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
 void candidate_name_prefix(const struct settings *c, char *buf, size_t len);

@@ -132,6 +132,16 @@ test_refit_reorders() {
 	check "list shows a corrected prediction beside the plan's" \
 		test "$(json "$d" list 'sum(1 for c in d
 			if abs(c["pred_now_step_s"] - c["pred_step_s"]) > 0.01)')" -gt 0
+	check "candidates.csv too, in a last column" \
+		sh -c "head -n1 '$d/candidates.csv' | grep -q ',pred_now_step_s\$'"
+	check "the same figures as list" python3 - "$d" "$(
+		"$PT" list "$d" --format json)" <<'PY'
+import csv, json, sys
+rows = {r["name"]: float(r["pred_now_step_s"])
+        for r in csv.DictReader(open(sys.argv[1] + "/candidates.csv"))}
+sys.exit(any(abs(rows[c["name"]] - c["pred_now_step_s"]) > 6e-5
+             for c in json.loads(sys.argv[2])))
+PY
 	check "the best measured is a tp 8 layout" \
 		test "$(json "$d" results 'd["best"]["tp"]')" = 8
 	check "journal has no gap" journal_no_gap "$d"

@@ -37,7 +37,8 @@
 # not redone).  Its base and five other layouts are planned oom-risk: the
 # completed base proves each of the five fits exactly once (one fits
 # event each, naming a completed run), and none of them is submitted
-# before its proof.
+# before its proof; candidates.csv ends with the last refit's
+# predictions, and no temporary file of its rewrite is left behind.
 #
 # Delays: a resume or submit lives 10-100 ms here, depending on what it
 # has to do and on the machine's load (sanitizers, parallel builds), so
@@ -317,7 +318,8 @@ check_round() {
 	ROUND_INTENTS=$(awk '$3 == "intent"' "$DIR/journal.log" | wc -l)
 	check "round $ROUND: every intent reached Slurm or was journaled lost" \
 		test "$ROUND_INTENTS" = "$(wc -l <"$WORK/tags.$ROUND")"
-	n=$(find "$DIR" -maxdepth 1 -name 'state.tmp.*' | wc -l)
+	n=$(find "$DIR" -maxdepth 1 \( -name 'state.tmp.*' -o \
+		-name 'candidates.csv.tmp.*' \) | wc -l)
 	check "round $ROUND: no temporary state file left behind ($n)" \
 		test "$n" = 0
 }
@@ -399,6 +401,17 @@ check_adaptive() {
 		"$DIR/candidates.csv" "$j" | wc -l)
 	check "adaptive: none planned oom-risk submitted before its proof ($bad)" \
 		test "$bad" = 0
+	# The rewrite of candidates.csv after a refit is caught up by the
+	# next run when a kill lands between them.
+	"$PT" list "$DIR" --format json >"$WORK/list.json"
+	check "adaptive: candidates.csv holds the last refit's predictions" \
+		python3 - "$DIR/candidates.csv" "$WORK/list.json" <<'PY'
+import csv, json, sys
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
+sys.exit(any(abs(float(rows[c["name"]]["pred_now_step_s"]) -
+                 c["pred_now_step_s"]) > 6e-5
+             for c in json.load(open(sys.argv[2]))))
+PY
 }
 
 # The memory margin leaves the tp 1 mbs 4 layouts oom-risk (not selected

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "harness.h"
 #include "search-fit.h"
@@ -328,11 +329,165 @@ test_proof_queues_only_what_submit_would(void)
 	fclose(out);
 }
 
+/* ---- candidates.csv's current prediction ----------------------------------- */
+
+static ino_t
+inode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+static int
+read_candidates_cb(void *arg)
+{
+	struct candidate_table t;
+	int ret = store_read_candidates(arg, &t);
+
+	candidate_table_release(&t);
+	return ret;
+}
+
+/* A column this release does not know after fewer than all the switches
+ * is a damaged header, not a later release's: refused.  plan is the
+ * plan's file; the first 19 columns of each line are kept. */
+static void
+check_unknown_after_few_switches(const char *csv, const char *plan)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = path_dir(csv), *err;
+	int ret;
+
+	for (const char *p = plan; *p;) {
+		size_t n = strcspn(p, "\n"), cut = 0;
+		int commas = 0;
+
+		while (cut < n && (p[cut] != ',' || ++commas < 19))
+			cut++;
+		strbuf_add(&sb, p, cut);
+		strbuf_addstr(&sb, !strncmp(p, "rank,", 5) ? ",color\n"
+		                                          : ",red\n");
+		p += n + (p[n] == '\n');
+	}
+	CU_ASSERT_EQUAL(write_file_atomic(csv, sb.buf, sb.len, 0644), 0);
+	err = harness_capture_stderr(read_candidates_cb, dir, &ret);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unexpected header"));
+	free(err);
+	free(dir);
+	strbuf_release(&sb);
+}
+
+/*
+ * After a refit candidates.csv gains a last column pred_now_step_s, the
+ * plan's prediction as the refit corrects it, every plan column kept as
+ * written; it is rewritten only when a value changes, holds one such
+ * column whatever the number of refits, and a column this release does
+ * not know is read past and kept.
+ */
+static void
+test_candidates_now_column(void)
+{
+	struct store s;
+	struct candidate_table t;
+	struct fit_model m;
+	char *csv, *plan, *plan_copy, *now, *line, *save = NULL;
+	size_t len;
+	ino_t ino;
+
+	prove_campaign(&s, true);
+	csv = xasprintf("%s/candidates.csv", s.dir);
+	plan = harness_slurp(csv, &len);
+	plan_copy = xstrdup(plan);
+	memset(&m, 0, sizeof(m));
+	/* No refit yet: the plan's file stays as it is. */
+	CU_ASSERT_EQUAL(store_write_predictions(s.dir, &m), 0);
+	now = harness_slurp(csv, &len);
+	CU_ASSERT_STRING_EQUAL(now, plan);
+	free(now);
+	m.runs = 2;
+	m.coef[FIT_GLOBAL] = log(1.25);
+	m.coef[FIT_TP] = log(1.1);
+	m.sigma = 0.05;
+	CU_ASSERT_EQUAL(store_write_predictions(s.dir, &m), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_candidates(s.dir, &t), 0);
+	for (int i = 0; i < t.n; i++) {
+		CU_ASSERT_TRUE(t.v[i].has_pred_now);
+		CU_ASSERT_DOUBLE_EQUAL(t.v[i].pred_now_step_s,
+		                       fit_predict(&m, &t.v[i].layout,
+		                                   t.v[i].pred_step_s), 1e-4);
+	}
+	/* tp 2 base: 1.0 s x 1.25 x 1.1 */
+	CU_ASSERT_DOUBLE_EQUAL(t.v[0].pred_now_step_s, 1.375, 1e-4);
+	candidate_table_release(&t);
+	/* Each plan line is still there, with one column more. */
+	now = harness_slurp(csv, &len);
+	for (line = strtok_r(plan, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *at = strstr(now, line);
+
+		CU_ASSERT_PTR_NOT_NULL(at);
+		if (at)
+			CU_ASSERT_EQUAL(at[strlen(line)], ',');
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(now, ",pred_now_step_s\n"));
+	free(now);
+	/* The same model again: nothing to write. */
+	ino = inode_of(csv);
+	CU_ASSERT_EQUAL(store_write_predictions(s.dir, &m), 0);
+	CU_ASSERT_EQUAL(inode_of(csv), ino);
+	/* A later release's column, then a new refit: one
+	 * pred_now_step_s, last, and the unknown column kept. */
+	now = harness_slurp(csv, &len);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		char *p = now;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			strbuf_add(&sb, p, n);
+			strbuf_addstr(&sb, sb.len == n &&
+			              !strncmp(p, "rank,", 5) ? ",color\n"
+			              : ",red\n");
+			p += n + (p[n] == '\n');
+		}
+		CU_ASSERT_EQUAL(write_file_atomic(csv, sb.buf, sb.len, 0644), 0);
+		strbuf_release(&sb);
+	}
+	free(now);
+	CU_ASSERT_EQUAL_FATAL(store_read_candidates(s.dir, &t), 0);
+	CU_ASSERT_DOUBLE_EQUAL(t.v[0].pred_now_step_s, 1.375, 1e-4);
+	candidate_table_release(&t);
+	m.coef[FIT_GLOBAL] = log(0.8);
+	CU_ASSERT_EQUAL(store_write_predictions(s.dir, &m), 0);
+	now = harness_slurp(csv, &len);
+	CU_ASSERT_PTR_NOT_NULL(strstr(now, ",color,pred_now_step_s\n"));
+	CU_ASSERT_PTR_NULL(strstr(strstr(now, "pred_now_step_s") + 1,
+	                          "pred_now_step_s"));
+	free(now);
+	CU_ASSERT_EQUAL_FATAL(store_read_candidates(s.dir, &t), 0);
+	CU_ASSERT_DOUBLE_EQUAL(t.v[0].pred_now_step_s, 0.88, 1e-4);
+	candidate_table_release(&t);
+	check_unknown_after_few_switches(csv, plan_copy);
+	free(plan_copy);
+	free(plan);
+	free(csv);
+	prove_release(&s);
+}
+
 static const struct harness_test prove_tests[] = {
 	{ "a completed run proves what needs less fits",
 	  test_completed_run_proves_fit },
 	{ "a proof queues only what submit would select",
 	  test_proof_queues_only_what_submit_would },
+	{ NULL, NULL },
+};
+
+static const struct harness_test csv_tests[] = {
+	{ "candidates.csv shows the current prediction",
+	  test_candidates_now_column },
 	{ NULL, NULL },
 };
 
@@ -348,6 +503,7 @@ static const struct harness_test fit_tests[] = {
 static const struct harness_suite suites[] = {
 	{ "search fit", fit_tests },
 	{ "search proves fit", prove_tests },
+	{ "search candidates.csv", csv_tests },
 	{ NULL, NULL },
 };
 
