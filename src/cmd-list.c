@@ -78,7 +78,8 @@ list_table(FILE *f, const struct candidate_table *t, const struct state *st)
 			table_add(&tb, "fits (proved by rank %d)",
 			          rank_of(t, fits_by(st, r)));
 		else
-			table_add(&tb, "%s", memory_status_name(r->memory_status));
+			table_add(&tb, "%s",
+			          memory_status_name(r->memory_status));
 		table_add(&tb, "%.3f", r->pred_step_s);
 		table_add(&tb, "%.3f", pred_now(m, r));
 		table_add(&tb, "%.1f", r->pred_tflops_per_gpu);

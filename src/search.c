@@ -194,8 +194,8 @@ prove_by(struct store *s, const struct candidate_table *t,
 		if (store_fits(s, y, x->name) != 0)
 			return -1;
 		if (verbosity >= 0)
-			fprintf(out, "%s: fits: needs at most the memory of %s, "
-			        "which completed\n", y->name, x->name);
+			fprintf(out, "%s: fits: needs at most the memory "
+			        "of %s, which completed\n", y->name, x->name);
 		proved++;
 	}
 	return proved;
@@ -214,22 +214,29 @@ selected_every_safe(const struct state *st)
 
 /* Queue the planned candidates proved to fit, for the search to rank
  * with the others: once the campaign selected every safe one and the
- * search has not stopped.  0 or -1. */
+ * search has not stopped, and within the site's policy.max_candidates,
+ * which submit holds the selection to.  0 or -1. */
 static int
 queue_proved(struct store *s, FILE *out, int verbosity)
 {
+	int cap = s->settings.policy.max_candidates, selected = 0;
+
 	if (s->st.stop_reason[0] || !selected_every_safe(&s->st))
 		return 0;
+	for (int i = 0; i < s->st.n; i++)
+		selected += s->st.v[i].state != CS_PLANNED;
 	for (int i = 0; i < s->st.n; i++) {
 		struct cand_status *c = &s->st.v[i];
 
-		if (c->state != CS_PLANNED || !c->unsafe || !c->fits_by[0])
+		if (c->state != CS_PLANNED || !c->unsafe || !c->fits_by[0] ||
+		    (cap > 0 && selected >= cap))
 			continue;
+		selected++;
 		if (store_queue(s, c) != 0)
 			return -1;
 		if (verbosity >= 0)
-			fprintf(out, "%s: queued: proved to fit by %s\n", c->name,
-			        c->fits_by);
+			fprintf(out, "%s: queued: proved to fit by %s\n",
+			        c->name, c->fits_by);
 	}
 	return 0;
 }

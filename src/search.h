@@ -47,7 +47,8 @@ int search_prune(struct store *s, FILE *out, int verbosity);
  * (search_needs_more_memory read the other way) fits too.  Once the
  * campaign selected every safe candidate (submit without --top), those
  * proved are queued, for search_adapt to rank by their prediction like
- * the others; a stopped search queues none.  Each is proved once: a
+ * the others, as many as policy.max_candidates leaves room for; a
+ * stopped search queues none.  Each is proved once: a
  * candidate proved already is not looked at again.  Returns how many
  * were proved now, or -1 after an error message.
  */

@@ -296,7 +296,8 @@ test_completed_run_proves_fit(void)
  * With a safe candidate left unselected (submit --top), the proof is
  * recorded but nothing is queued; once every safe one is selected, the
  * next step queues what was proved before.  A stopped search proves but
- * queues nothing; under search.strategy = "all" nothing is proved.
+ * queues nothing, policy.max_candidates caps what is queued, and under
+ * search.strategy = "all" nothing is proved.
  */
 static void
 test_proof_queues_only_what_submit_would(void)
@@ -321,6 +322,16 @@ test_proof_queues_only_what_submit_would(void)
 	CU_ASSERT_EQUAL(s.st.v[1].state, CS_PLANNED);
 	prove_release(&s);
 
+	/* The site's cap on selected candidates holds: 2 of 5 are. */
+	prove_campaign(&s, true);
+	s.settings.policy.max_candidates = 2;
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 1);
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_PLANNED);
+	s.settings.policy.max_candidates = 3;
+	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 0);
+	CU_ASSERT_EQUAL(s.st.v[1].state, CS_QUEUED);
+	prove_release(&s);
+
 	prove_campaign(&s, true);
 	s.settings.search.strategy = STRATEGY_ALL;
 	CU_ASSERT_EQUAL(search_prove(&s, out, 0), 0);
@@ -329,7 +340,7 @@ test_proof_queues_only_what_submit_would(void)
 	fclose(out);
 }
 
-/* ---- candidates.csv's current prediction ----------------------------------- */
+/* ---- candidates.csv's current prediction ------------------------------- */
 
 static ino_t
 inode_of(const char *path)
@@ -453,7 +464,8 @@ test_candidates_now_column(void)
 			              : ",red\n");
 			p += n + (p[n] == '\n');
 		}
-		CU_ASSERT_EQUAL(write_file_atomic(csv, sb.buf, sb.len, 0644), 0);
+		CU_ASSERT_EQUAL(write_file_atomic(csv, sb.buf, sb.len, 0644),
+		                0);
 		strbuf_release(&sb);
 	}
 	free(now);

@@ -1730,7 +1730,8 @@ test_nemo_early_stop(void)
 		for (size_t i = 0; i < sizeof watcher / sizeof watcher[0]; i++)
 			CU_ASSERT_EQUAL(strstr(out.buf, watcher[i]) != NULL,
 			                on || i != 1);
-		CU_ASSERT_EQUAL(strstr(out.buf, "paratune' watch ") != NULL, on);
+		CU_ASSERT_EQUAL(strstr(out.buf, "paratune' watch ") != NULL,
+		                on);
 		CU_ASSERT_EQUAL(strstr(out.buf, nemo_preemption) != NULL, on);
 		CU_ASSERT_EQUAL(write_file_atomic(file, out.buf, out.len, 0600),
 		                0);
