@@ -2,11 +2,13 @@
  * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-list.c - 'paratune list': the candidates of a campaign directory
- * with their memory status and predicted rank.
+ * with their memory status (or the run that proved one fits) and
+ * predicted rank.
  */
 #include "autoconfig.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "owner.h"
 #include "store.h"
@@ -25,10 +27,30 @@ pred_now(const struct fit_model *m, const struct candidate_row *r)
 	return fit_predict(m, &r->layout, r->pred_step_s);
 }
 
-static void
-list_table(FILE *f, const struct candidate_table *t,
-           const struct fit_model *m)
+/* The completed candidate that proved r fits (a fits event), or NULL. */
+static const char *
+fits_by(const struct state *st, const struct candidate_row *r)
 {
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->v[i].name, r->name))
+			return st->v[i].fits_by[0] ? st->v[i].fits_by : NULL;
+	return NULL;
+}
+
+/* The plan's rank of the candidate called name; 0 when none is. */
+static int
+rank_of(const struct candidate_table *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].name, name))
+			return t->v[i].rank;
+	return 0;
+}
+
+static void
+list_table(FILE *f, const struct candidate_table *t, const struct state *st)
+{
+	const struct fit_model *m = &st->model;
 	static const char *const cols[] = { ">rank", ">tp", ">pp", ">cp",
 		">ep", ">vp", ">mbs", ">gbs", ">dp", "recompute", ">mem_gib",
 		"memory", ">pred_step_s", ">now_step_s", ">tflops", "name",
@@ -51,7 +73,13 @@ list_table(FILE *f, const struct candidate_table *t,
 		table_add(&tb, "%d", l->dp);
 		table_add(&tb, "%s", recompute_name(l->recompute));
 		table_add(&tb, "%.1f", r->est_memory_gib);
-		table_add(&tb, "%s", memory_status_name(r->memory_status));
+		/* By its rank, the table's first column: names are long. */
+		if (fits_by(st, r))
+			table_add(&tb, "fits (proved by rank %d)",
+			          rank_of(t, fits_by(st, r)));
+		else
+			table_add(&tb, "%s",
+			          memory_status_name(r->memory_status));
 		table_add(&tb, "%.3f", r->pred_step_s);
 		table_add(&tb, "%.3f", pred_now(m, r));
 		table_add(&tb, "%.1f", r->pred_tflops_per_gpu);
@@ -62,9 +90,9 @@ list_table(FILE *f, const struct candidate_table *t,
 }
 
 static void
-list_json(FILE *f, const struct candidate_table *t,
-          const struct fit_model *m)
+list_json(FILE *f, const struct candidate_table *t, const struct state *st)
 {
+	const struct fit_model *m = &st->model;
 	struct strbuf sb = STRBUF_INIT;
 	struct json j;
 
@@ -89,6 +117,10 @@ list_json(FILE *f, const struct candidate_table *t,
 		json_number(&j, "est_memory_gib", r->est_memory_gib);
 		json_string(&j, "memory_status",
 		            memory_status_name(r->memory_status));
+		if (fits_by(st, r))
+			json_string(&j, "fits_by", fits_by(st, r));
+		else
+			json_null(&j, "fits_by");
 		json_number(&j, "pred_step_s", r->pred_step_s);
 		json_number(&j, "pred_now_step_s", pred_now(m, r));
 		json_number(&j, "pred_tflops_per_gpu", r->pred_tflops_per_gpu);
@@ -112,7 +144,6 @@ list_dir(void *arg)
 	struct list_call *lc = arg;
 	struct cmd_ctx *ctx = lc->ctx;
 	struct candidate_table t;
-	struct fit_model m;
 	struct store s;
 	int status;
 
@@ -120,16 +151,16 @@ list_dir(void *arg)
 	 * is told apart from a damaged one. */
 	if ((status = store_open(&s, lc->dir, STORE_READ_ONLY)) != 0)
 		return status;
-	status = store_read_candidates(s.dir, &t);
-	m = s.st.model;
-	store_close(&s, false);
-	if (status != 0)
+	if (store_read_candidates(s.dir, &t) != 0) {
+		store_close(&s, false);
 		return EXIT_DATAERR;
+	}
 	if (ctx->format == FORMAT_JSON)
-		list_json(ctx->out, &t, &m);
+		list_json(ctx->out, &t, &s.st);
 	else
-		list_table(ctx->out, &t, &m);
+		list_table(ctx->out, &t, &s.st);
 	candidate_table_release(&t);
+	store_close(&s, false);
 	return EXIT_OK;
 }
 

@@ -24,6 +24,16 @@
 
 extern const struct cmd_entry cmd_status_entry;
 
+/* The plan's rank of the candidate called name; 0 when none is. */
+static int
+rank_of(const struct state *st, const char *name)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->v[i].name, name))
+			return st->v[i].rank;
+	return 0;
+}
+
 static void
 status_table(FILE *f, const struct state *st)
 {
@@ -47,7 +57,11 @@ status_table(FILE *f, const struct state *st)
 			table_add(&t, "%d", c->exit_code);
 		else
 			table_add(&t, "-");
-		table_add(&t, "%s", c->reason[0] ? c->reason : "-");
+		if (c->reason[0] || !c->fits_by[0])
+			table_add(&t, "%s", c->reason[0] ? c->reason : "-");
+		else
+			table_add(&t, "fits (proved by rank %d)",
+			          rank_of(st, c->fits_by));
 		table_add(&t, "%s%s", c->name, c->base ? " (base)" : "");
 	}
 	table_print(&t, f);
@@ -156,6 +170,10 @@ status_json(FILE *f, const struct state *st, long polled,
 		json_string(&j, "nodes", c->nodes);
 		json_int(&j, "exit_code", c->exit_code);
 		json_string(&j, "reason", c->reason);
+		if (c->fits_by[0])
+			json_string(&j, "fits_by", c->fits_by);
+		else
+			json_null(&j, "fits_by");
 		json_end_object(&j);
 	}
 	json_end_array(&j);

@@ -48,7 +48,8 @@ selected(const struct cand_status *c, const struct submit_opts *o,
 {
 	if (c->base)
 		return true; /* results measure everything against it */
-	if (c->unsafe && !o->include_unsafe)
+	/* Proved to fit by a completed run (fits): safe now. */
+	if (cand_at_risk(c) && !o->include_unsafe)
 		return false;
 	if (o->top > 0 && *taken >= o->top)
 		return false;
@@ -172,7 +173,7 @@ queue_selected(struct store *s, const struct selection *sel,
 		if (o->dry_run)
 			fprintf(ctx->out, "would queue %s%s%s\n", c->name,
 			        c->base ? " (base)" : "",
-			        c->unsafe ? " (oom-risk)" : "");
+			        cand_at_risk(c) ? " (oom-risk)" : "");
 		else if (store_queue(s, sel->v[i]) != 0)
 			return EXIT_IOERR;
 	}

@@ -261,7 +261,11 @@ search_adapt(struct runner *r)
 		results_release(&res);
 		return status;
 	}
-	if (search_refit(r->store, &res, r->out, r->verbosity) != 0) {
+	/* candidates.csv shows what the last refit predicts: rewritten
+	 * when it does not yet (after this refit, or one that a killed run
+	 * journaled but did not write out). */
+	if (search_refit(r->store, &res, r->out, r->verbosity) != 0 ||
+	    store_write_predictions(r->store->dir, &r->store->st.model) != 0) {
 		results_release(&res);
 		return EXIT_IOERR;
 	}

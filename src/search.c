@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * search.c - pruning what an out-of-memory run proves (search.h).
+ * search.c - what a run proves about the memory of the candidates not
+ * run yet (search.h): an out-of-memory run prunes those that need at
+ * least its memory, a completed run clears those planned as oom-risk
+ * that need at most its memory.  One monotone relation serves both.
  */
 #include "autoconfig.h"
 
@@ -168,13 +171,118 @@ search_prune(struct store *s, FILE *out, int verbosity)
 	return n < 0 ? -1 : total;
 }
 
+/* ---- what a completed run proves ----------------------------------------- */
+
+/* Record that every planned oom-risk candidate whose layout needs at
+ * most the memory of x, which completed, fits.  How many, or -1. */
+static int
+prove_by(struct store *s, const struct candidate_table *t,
+         const struct cand_status *x, const struct candidate_row *xr,
+         FILE *out, int verbosity)
+{
+	int proved = 0;
+
+	for (int i = 0; i < s->st.n; i++) {
+		struct cand_status *y = &s->st.v[i];
+		const struct candidate_row *yr;
+
+		/* The relation read the other way: x needs at least y's. */
+		if (y->state != CS_PLANNED || !cand_at_risk(y) ||
+		    (yr = row_of(t, y->name)) == NULL || !yr->switches_known ||
+		    !search_needs_more_memory(&xr->layout, &yr->layout))
+			continue;
+		if (store_fits(s, y, x->name) != 0)
+			return -1;
+		if (verbosity >= 0)
+			fprintf(out, "%s: fits: needs at most the memory "
+			        "of %s, which completed\n", y->name, x->name);
+		proved++;
+	}
+	return proved;
+}
+
+/* Whether the campaign selected every candidate planned safe (submit
+ * without --top): one proved to fit is then one it would select. */
+static bool
+selected_every_safe(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!st->v[i].unsafe && st->v[i].state == CS_PLANNED)
+			return false;
+	return true;
+}
+
+/* Queue the planned candidates proved to fit, for the search to rank
+ * with the others: once the campaign selected every safe one and the
+ * search has not stopped, and within the site's policy.max_candidates,
+ * which submit holds the selection to.  0 or -1. */
+static int
+queue_proved(struct store *s, FILE *out, int verbosity)
+{
+	int cap = s->settings.policy.max_candidates, selected = 0;
+
+	if (s->st.stop_reason[0] || !selected_every_safe(&s->st))
+		return 0;
+	for (int i = 0; i < s->st.n; i++)
+		selected += s->st.v[i].state != CS_PLANNED;
+	for (int i = 0; i < s->st.n; i++) {
+		struct cand_status *c = &s->st.v[i];
+
+		if (c->state != CS_PLANNED || !c->unsafe || !c->fits_by[0] ||
+		    (cap > 0 && selected >= cap))
+			continue;
+		selected++;
+		if (store_queue(s, c) != 0)
+			return -1;
+		if (verbosity >= 0)
+			fprintf(out, "%s: queued: proved to fit by %s\n",
+			        c->name, c->fits_by);
+	}
+	return 0;
+}
+
+int
+search_prove(struct store *s, FILE *out, int verbosity)
+{
+	struct candidate_table t;
+	int total = 0, n = 0, risky = 0;
+
+	if (s->settings.search.strategy != STRATEGY_ADAPTIVE)
+		return 0;
+	for (int i = 0; i < s->st.n; i++)
+		risky += s->st.v[i].state == CS_PLANNED &&
+		         cand_at_risk(&s->st.v[i]);
+	if (risky > 0 && store_read_candidates(s->dir, &t) != 0)
+		return -1;
+	for (int i = 0; i < s->st.n && risky > 0 && n >= 0; i++) {
+		const struct cand_status *x = &s->st.v[i];
+		const struct candidate_row *xr;
+
+		if (x->state != CS_COMPLETED ||
+		    (xr = row_of(&t, x->name)) == NULL || !xr->switches_known)
+			continue;
+		n = prove_by(s, &t, x, xr, out, verbosity);
+		total += n > 0 ? n : 0;
+	}
+	if (risky > 0)
+		candidate_table_release(&t);
+	/* Also what an earlier run proved but did not queue (killed in
+	 * between, or before every safe one was selected). */
+	if (n < 0 || queue_proved(s, out, verbosity) != 0)
+		return -1;
+	return total;
+}
+
 int
 search_step(struct runner *r)
 {
 	int status = runner_poll(r);
 
-	/* What the runs measured prunes what they prove, before anything
-	 * more is submitted. */
+	/* What the runs measured proves what fits and what cannot, before
+	 * anything more is submitted; a candidate proved to fit is queued
+	 * first, so that an out-of-memory run can still prune it. */
+	if (status == 0 && search_prove(r->store, r->out, r->verbosity) < 0)
+		status = EXIT_IOERR;
 	if (status == 0 && search_prune(r->store, r->out, r->verbosity) < 0)
 		status = EXIT_IOERR;
 	if (status == 0)

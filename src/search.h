@@ -6,7 +6,10 @@
  *
  * An out-of-memory run proves that every candidate needing at least as
  * much memory would run out too; those still queued are pruned (a store
- * event naming the candidate that proved it) and never submitted.
+ * event naming the candidate that proved it) and never submitted.  A
+ * completed run proves the same the other way: a candidate planned as
+ * oom-risk that needs at most its memory fits (a fits event), and may
+ * run.
  * Every measured run corrects the predictions of those still queued,
  * which are submitted fastest expected first until none can win.
  */
@@ -36,6 +39,20 @@ bool search_needs_more_memory(const struct layout *y, const struct layout *x);
  * or -1 after an error message.
  */
 int search_prune(struct store *s, FILE *out, int verbosity);
+
+/*
+ * Under search.strategy = "adaptive": record (a fits event naming it)
+ * that a completed run proves every candidate planned as oom-risk, and
+ * not selected for that reason, whose layout needs at most its memory
+ * (search_needs_more_memory read the other way) fits too.  Once the
+ * campaign selected every safe candidate (submit without --top), those
+ * proved are queued, for search_adapt to rank by their prediction like
+ * the others, as many as policy.max_candidates leaves room for; a
+ * stopped search queues none.  Each is proved once: a
+ * candidate proved already is not looked at again.  Returns how many
+ * were proved now, or -1 after an error message.
+ */
+int search_prove(struct store *s, FILE *out, int verbosity);
 
 struct runner;
 /*

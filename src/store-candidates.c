@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "layout-switch.h"
@@ -29,6 +30,18 @@ static const char header_layout[] =
  * was always GiB, as every other output now spells it. */
 static const char old_memory_col[] = ",est_memory_gb,";
 enum { LAYOUT_FIELDS = 19, ALL_FIELDS = LAYOUT_FIELDS + SW_COUNT };
+/* Columns after the switches, read by name: the plan writes none, the
+ * adaptive search's refits add pred_now_step_s, and one this release
+ * does not know is passed over (MAX_EXTRA of them at most). */
+static const char now_col[] = "pred_now_step_s";
+enum { MAX_EXTRA = 16, MAX_FIELDS = ALL_FIELDS + MAX_EXTRA };
+
+/* What a header line announces. */
+struct csv_header {
+	int nfields;          /* columns in all */
+	int nknown;           /* the layout and the switches */
+	int now;              /* the index of pred_now_step_s; -1: none */
+};
 
 /* The header line, without its newline: the layout, then the first
  * nswitches switches under their campaign key names. */
@@ -143,18 +156,42 @@ parse_switches(char **f, int n, struct candidate_row *r)
 	return 0;
 }
 
+/* The named columns after the known ones ("" or ",NAME,..."); -1 when
+ * one is empty, there are too many, or one this release does not know
+ * follows fewer than all the switches (a damaged header, not a later
+ * release's). */
+static int
+header_extra(const char *rest, struct csv_header *h)
+{
+	while (*rest == ',') {
+		const char *name = rest + 1;
+		size_t len = strcspn(name, ",");
+		bool now = len == strlen(now_col) &&
+		           !strncmp(name, now_col, len);
+
+		if (len == 0 || h->nfields >= MAX_FIELDS ||
+		    (!now && h->nknown < ALL_FIELDS))
+			return -1;
+		if (now)
+			h->now = h->nfields;
+		h->nfields++;
+		rest = name + len;
+	}
+	return *rest ? -1 : 0;
+}
+
 /*
- * How many fields the header line announces, or -1: the layout and the
- * switches, or only the first of them for a campaign planned before
+ * Read the header line into h; -1 when it is not one: the layout and
+ * the switches, or only the first of them for a campaign planned before
  * the others were added (switches are only ever added at the end), or
- * none before the switch columns.
+ * none before the switch columns; then any named columns.
  */
 static int
-header_fields(const char *line)
+header_fields(const char *line, struct csv_header *h)
 {
 	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
 	const char *old = strstr(line, old_memory_col);
-	int n = -1;
+	int ret = -1;
 
 	if (old) { /* read as the new name */
 		strbuf_add(&got, line, (size_t)(old - line));
@@ -162,15 +199,34 @@ header_fields(const char *line)
 		strbuf_addstr(&got, old + strlen(old_memory_col));
 		line = got.buf;
 	}
-	for (int k = SW_COUNT; k >= 0 && n < 0; k--) {
+	for (int k = SW_COUNT; k >= 0 && ret < 0; k--) {
 		strbuf_reset(&want);
 		candidates_header(&want, k);
-		if (!strcmp(line, want.buf))
-			n = LAYOUT_FIELDS + k;
+		if (strncmp(line, want.buf, want.len) ||
+		    (line[want.len] && line[want.len] != ','))
+			continue;
+		h->nfields = h->nknown = LAYOUT_FIELDS + k;
+		h->now = -1;
+		ret = header_extra(line + want.len, h);
+		if (ret != 0)
+			break;
 	}
 	strbuf_release(&want);
 	strbuf_release(&got);
-	return n;
+	return ret;
+}
+
+/* The named columns of a row that this release reads. */
+static int
+parse_extra(char **f, const struct csv_header *h, struct candidate_row *r)
+{
+	if (h->now < 0)
+		return 0;
+	if (parse_double(f[h->now], &r->pred_now_step_s) ||
+	    r->pred_now_step_s < 0)
+		return -1;
+	r->has_pred_now = true;
+	return 0;
 }
 
 int
@@ -178,8 +234,9 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 {
 	char *path = xasprintf("%s/candidates.csv", dir);
 	FILE *f = fopen_regular(path);
-	char line[2048], *fields[ALL_FIELDS + 1];
-	int lineno = 0, ret = 0, nfields = 0;
+	char line[4096], *fields[MAX_FIELDS + 1];
+	struct csv_header h = { 0, 0, -1 };
+	int lineno = 0, ret = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (f == NULL) {
@@ -197,19 +254,19 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		}
 		line[--len] = '\0';
 		if (lineno == 1) {
-			nfields = header_fields(line);
-			if (nfields < 0) {
+			if (header_fields(line, &h) != 0) {
 				ret = error("%s:1: unexpected header", path);
 				break;
 			}
 			continue;
 		}
 		ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
-		if (split_fields(line, fields, ALL_FIELDS + 1) != nfields ||
+		if (split_fields(line, fields, MAX_FIELDS + 1) != h.nfields ||
 		    parse_row(fields, &t->v[t->n]) != 0 ||
-		    (nfields > LAYOUT_FIELDS &&
-		     parse_switches(fields, nfields - LAYOUT_FIELDS,
-		                    &t->v[t->n]) != 0)) {
+		    (h.nknown > LAYOUT_FIELDS &&
+		     parse_switches(fields, h.nknown - LAYOUT_FIELDS,
+		                    &t->v[t->n]) != 0) ||
+		    parse_extra(fields, &h, &t->v[t->n]) != 0) {
 			ret = error("%s:%d: malformed candidate row", path,
 			            lineno);
 			break;
@@ -238,4 +295,132 @@ candidate_table_release(struct candidate_table *t)
 {
 	free(t->v);
 	memset(t, 0, sizeof(*t));
+}
+
+/* ---- the current predictions (refits) ------------------------------------ */
+
+/* Whether every row's pred_now_step_s is what m predicts now. */
+static bool
+predictions_current(const struct candidate_table *t,
+                    const struct fit_model *m)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct candidate_row *r = &t->v[i];
+		char want[32], got[32];
+
+		if (!r->has_pred_now)
+			return false;
+		snprintf(want, sizeof want, "%.4f",
+		         fit_predict(m, &r->layout, r->pred_step_s));
+		snprintf(got, sizeof got, "%.4f", r->pred_now_step_s);
+		if (strcmp(want, got))
+			return false;
+	}
+	return true;
+}
+
+/* One line with its pred_now_step_s column (at index now; -1: none)
+ * left out and value appended as the last. */
+static void
+line_with_now(struct strbuf *sb, const char *line, int now,
+              const char *value)
+{
+	bool first = true;
+	int col = 0;
+
+	for (const char *p = line;; col++) {
+		size_t len = strcspn(p, ",\n");
+
+		if (col != now) {
+			if (!first)
+				strbuf_addch(sb, ',');
+			strbuf_add(sb, p, len);
+			first = false;
+		}
+		p += len;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	strbuf_addf(sb, ",%s\n", value);
+}
+
+/* Whether a row's second field is name. */
+static bool
+row_names(const char *line, const char *name)
+{
+	const char *f = strchr(line, ',');
+	size_t len = strlen(name);
+
+	return f && !strncmp(f + 1, name, len) && f[1 + len] == ',';
+}
+
+/* The file with each row's prediction as m corrects it, into sb. */
+static int
+predictions_text(const char *path, const struct candidate_table *t,
+                 const struct fit_model *m, struct strbuf *sb)
+{
+	FILE *f = fopen_regular(path);
+	struct csv_header h = { 0, 0, -1 };
+	char line[4096];
+	int row = -1, ret = 0;
+
+	if (f == NULL)
+		return error("cannot read '%s': %s", path, open_error(errno));
+	while (ret == 0 && fgets(line, sizeof line, f)) {
+		char value[32];
+
+		line[strcspn(line, "\n")] = '\0';
+		if (row < 0 && header_fields(line, &h) != 0)
+			ret = error("%s:1: unexpected header", path);
+		else if (row < 0)
+			line_with_now(sb, line, h.now, now_col);
+		else if (row >= t->n || !row_names(line, t->v[row].name))
+			ret = error("%s: changed while it was read", path);
+		else {
+			snprintf(value, sizeof value, "%.4f",
+			         fit_predict(m, &t->v[row].layout,
+			                     t->v[row].pred_step_s));
+			line_with_now(sb, line, h.now, value);
+		}
+		row++;
+	}
+	if (ret == 0 && row != t->n)
+		ret = error("%s: changed while it was read", path);
+	fclose(f);
+	return ret;
+}
+
+int
+store_write_predictions(const char *dir, const struct fit_model *m)
+{
+	char *path = xasprintf("%s/candidates.csv", dir);
+	struct strbuf sb = STRBUF_INIT;
+	struct candidate_table t;
+	struct stat st;
+	int ret;
+
+	if (m->runs < 1) {
+		free(path);
+		return 0;
+	}
+	memset(&st, 0, sizeof(st));
+	/* The table is released whatever happens: empty after an error. */
+	ret = store_read_candidates(dir, &t);
+	if (ret == 0 && !predictions_current(&t, m)) {
+		ret = predictions_text(path, &t, m, &sb);
+		/* The plan's mode, whatever the umask of this run. */
+		if (ret == 0)
+			ret = lstat(path, &st) != 0
+			      ? error_errno("cannot stat '%s'", path)
+			      : write_file_atomic(path, sb.buf, sb.len,
+			                          (int)(st.st_mode & 0777));
+		if (ret == 0 && chmod(path, st.st_mode & 0777) != 0)
+			warning("cannot keep the mode of '%s': %s", path,
+			        strerror(errno));
+	}
+	candidate_table_release(&t);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
 }

@@ -163,6 +163,8 @@ static void apply_stopped(struct state *st, struct cand_status *c,
                           const struct store_event *ev);
 static void apply_skipped(struct state *st, struct cand_status *c,
                           const struct store_event *ev);
+static void apply_fits(struct state *st, struct cand_status *c,
+                       const struct store_event *ev);
 
 #define JOB_FIELDS (EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_EXIT) | \
 	EVBIT(F_SIGNAL) | EVBIT(F_START) | EVBIT(F_END) | EVBIT(F_NODES) | \
@@ -198,6 +200,7 @@ static const struct event_kind kinds[] = {
 		apply_stopped },
 	[EV_SKIPPED] = { "skipped", true, EVBIT(F_REASON), EVBIT(F_REASON),
 		apply_skipped },
+	[EV_FITS] = { "fits", true, EVBIT(F_BY), EVBIT(F_BY), apply_fits },
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == EV_COUNT,
                "a kind for every event");
@@ -660,6 +663,27 @@ apply_pruned(struct state *st, struct cand_status *c,
 	(void)st;
 	c->state = CS_PRUNED;
 	memcpy(c->by, ev->by, sizeof c->by);
+}
+
+int
+store_fits(struct store *s, struct cand_status *c, const char *by)
+{
+	struct store_event ev;
+
+	event_init(&ev, EV_FITS, c);
+	copy_text(ev.by, sizeof ev.by, by);
+	ev.has = EVBIT(F_BY);
+	return record(s, &ev, false);
+}
+
+/* Only the proof is recorded: applied twice (a replay), it is the same
+ * state, and what is selected from it is decided elsewhere. */
+static void
+apply_fits(struct state *st, struct cand_status *c,
+           const struct store_event *ev)
+{
+	(void)st;
+	memcpy(c->fits_by, ev->by, sizeof c->fits_by);
 }
 
 int

@@ -122,6 +122,8 @@ state_line(struct strbuf *sb, const struct cand_status *c)
 	add_word(sb, "source", c->source);
 	if (c->by[0])
 		add_word(sb, "by", c->by);
+	if (c->fits_by[0])
+		add_word(sb, "fits", c->fits_by);
 	strbuf_addch(sb, '\n');
 }
 
@@ -200,6 +202,8 @@ apply_word(struct cand_status *c, const char *key, const char *v)
 	if (!strcmp(key, "exclude")) return copy_word(c->exclude, sizeof c->exclude, v);
 	if (!strcmp(key, "source")) return copy_word(c->source, sizeof c->source, v);
 	if (!strcmp(key, "by")) return copy_word(c->by, sizeof c->by, v);
+	if (!strcmp(key, "fits"))
+		return copy_word(c->fits_by, sizeof c->fits_by, v);
 	if (!strcmp(key, "rank"))
 		return parse_ranged(v, 1, INT_MAX, &n) ? -1 : (c->rank = (int)n, 0);
 	if (!strcmp(key, "base") || !strcmp(key, "unsafe")) {

@@ -117,9 +117,10 @@ replay_journal(struct store *s, bool writable)
 /* ---- the lock --------------------------------------------------------------- */
 
 /*
- * A run killed while it wrote DIR/state leaves its temporary file
- * (write_file_atomic's "state.tmp.PID") behind.  Only the lock holder
- * writes the state, so under the lock any such file is stale.
+ * A run killed while it wrote DIR/state or rewrote DIR/candidates.csv
+ * leaves its temporary file (write_file_atomic's "state.tmp.PID")
+ * behind.  Only the lock holder writes them, so under the lock any such
+ * file is stale.
  */
 static void
 remove_stale_temps(const struct store *s)
@@ -132,7 +133,8 @@ remove_stale_temps(const struct store *s)
 	while ((e = readdir(d)) != NULL) {
 		char *path;
 
-		if (strncmp(e->d_name, "state.tmp.", 10) != 0)
+		if (strncmp(e->d_name, "state.tmp.", 10) != 0 &&
+		    strncmp(e->d_name, "candidates.csv.tmp.", 19) != 0)
 			continue;
 		path = xasprintf("%s/%s", s->dir, e->d_name);
 		if (unlink(path) != 0 && errno != ENOENT)
@@ -357,10 +359,16 @@ store_all_final(const struct state *st)
 	return true;
 }
 
+bool
+cand_at_risk(const struct cand_status *c)
+{
+	return c->unsafe && c->fits_by[0] == '\0';
+}
+
 void
 store_progress(const struct state *st, struct strbuf *out)
 {
-	int n[CS_COUNT], selected;
+	int n[CS_COUNT], selected, fits = 0;
 
 	store_counts(st, n);
 	selected = st->n - n[CS_PLANNED];
@@ -373,6 +381,10 @@ store_progress(const struct state *st, struct strbuf *out)
 	            selected, n[CS_PLANNED]);
 	if (n[CS_PRUNED])
 		strbuf_addf(out, "; %d pruned", n[CS_PRUNED]);
+	for (int i = 0; i < st->n; i++)
+		fits += st->v[i].fits_by[0] != '\0';
+	if (fits)
+		strbuf_addf(out, "; %d oom-risk proved to fit", fits);
 	if (n[CS_SKIPPED])
 		strbuf_addf(out, "; %d skipped", n[CS_SKIPPED]);
 	if (st->stop_reason[0])

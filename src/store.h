@@ -4,7 +4,8 @@
  * store.h - the campaign directory, and the one module that owns it.
  *
  *   DIR/campaign.conf   the merged configuration, frozen at plan time
- *   DIR/candidates.csv  every kept candidate with its estimates
+ *   DIR/candidates.csv  every kept candidate with its estimates (and,
+ *                       after a refit, the corrected prediction)
  *   DIR/plan.txt        the plan's summary, as printed
  *   DIR/state           where each candidate stands: a checkpoint
  *   DIR/journal.log     every transition, appended: the truth
@@ -84,6 +85,8 @@ struct cand_status {
 	long submit_time, start_time, end_time;
 	char source[16];      /* "controller", "accounting" or "log" */
 	char by[192];         /* pruned: the candidate that proved it */
+	char fits_by[192];    /* planned as oom-risk, but this completed
+	                         candidate proved that it fits (fits) */
 };
 
 /* Why an adaptive search stopped submitting (store_stopped). */
@@ -125,6 +128,10 @@ struct cand_status *state_find_tag(struct state *st, const char *tag);
  *   cancelled  `cancel` ended it (job=ID, 0 when never submitted)
  *   pruned     a measurement proved it would run out of memory: final,
  *              never submitted (by=NAME, the candidate that ran out)
+ *   fits       a measurement proved that a candidate planned as
+ *              oom-risk fits in memory (by=NAME, a completed candidate
+ *              that needs at least its memory): it may be selected as a
+ *              safe one; its state is unchanged
  *   finished   `resume` saw every selected candidate final
  *   refit      the adaptive search fitted its correction to the
  *              measured runs (runs=N factor=F sigma=S coef=C,...; see
@@ -152,6 +159,7 @@ enum store_event_type {
 	EV_REFIT,
 	EV_STOPPED,
 	EV_SKIPPED,
+	EV_FITS,
 	EV_COUNT,
 };
 
@@ -234,6 +242,7 @@ int store_rejected(struct store *s, struct cand_status *c,
                    const char *reason);
 int store_cancelled(struct store *s, struct cand_status *c);
 int store_pruned(struct store *s, struct cand_status *c, const char *by);
+int store_fits(struct store *s, struct cand_status *c, const char *by);
 int store_finished(struct store *s);
 /* The adaptive search's transitions (search.h); reason is
  * STORE_STOP_NO_GAIN or STORE_STOP_BUDGET. */
@@ -252,6 +261,8 @@ void store_counts(const struct state *st, int counts[CS_COUNT]);
 void store_progress(const struct state *st, struct strbuf *out);
 /* Nothing queued or active. */
 bool store_all_final(const struct state *st);
+/* Planned as oom-risk and not proved to fit since (fits). */
+bool cand_at_risk(const struct cand_status *c);
 
 /* ---- DIR/submit.env: the environment submit saw ----------------------- */
 
@@ -299,6 +310,10 @@ struct candidate_row {
 	/* The layout's switches came from the file: false for a campaign
 	 * planned by paratune 0.1.0, whose file has no such columns. */
 	bool switches_known;
+	/* pred_now_step_s: the prediction as the last refit corrected it,
+	 * in a file an adaptive search rewrote (store_write_predictions). */
+	double pred_now_step_s;
+	bool has_pred_now;
 };
 
 struct candidate_table {
@@ -314,6 +329,18 @@ struct candidate_table {
  */
 int store_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
+/*
+ * Give candidates.csv a last column pred_now_step_s, each row's
+ * pred_step_s corrected by m (fit_predict, "%.4f"), replacing the one
+ * there: the plan's columns are kept as written, so that readers of
+ * them by name or position see the same file.  Rewritten atomically
+ * (store.h: temporary file created exclusively, fsync, rename) with the
+ * file's mode, under the campaign's lock, and only when a value
+ * differs, so that it is called after every step: a run killed between
+ * a refit and the rewrite is caught up by the next.  Nothing is written
+ * before the first refit (m->runs 0).  0, or -1 after an error message.
+ */
+int store_write_predictions(const char *dir, const struct fit_model *m);
 
 /* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
 void candidate_name_prefix(const struct settings *c, char *buf, size_t len);

@@ -2,8 +2,9 @@
 # Integration tests of the adaptive search (search.strategy = "adaptive")
 # on the local testbed, carried by resume as cron would: a refit that
 # reorders the queue when the truth bends the predictions by layout, a
-# campaign that stops early with candidates skipped for no_gain, and a
-# GPU-hour budget (limits.gpu_hours) that stops it.  Needs root and a
+# campaign that stops early with candidates skipped for no_gain, a
+# GPU-hour budget (limits.gpu_hours) that stops it, and a completed run
+# that proves a candidate planned oom-risk fits.  Needs root and a
 # running or startable testbed.
 # Last line: "N passed, N failed"; exit 1 on any failure.
 
@@ -131,6 +132,16 @@ test_refit_reorders() {
 	check "list shows a corrected prediction beside the plan's" \
 		test "$(json "$d" list 'sum(1 for c in d
 			if abs(c["pred_now_step_s"] - c["pred_step_s"]) > 0.01)')" -gt 0
+	check "candidates.csv too, in a last column" \
+		sh -c "head -n1 '$d/candidates.csv' | grep -q ',pred_now_step_s\$'"
+	check "the same figures as list" python3 - "$d" "$(
+		"$PT" list "$d" --format json)" <<'PY'
+import csv, json, sys
+rows = {r["name"]: float(r["pred_now_step_s"])
+        for r in csv.DictReader(open(sys.argv[1] + "/candidates.csv"))}
+sys.exit(any(abs(rows[c["name"]] - c["pred_now_step_s"]) > 6e-5
+             for c in json.loads(sys.argv[2])))
+PY
 	check "the best measured is a tp 8 layout" \
 		test "$(json "$d" results 'd["best"]["tp"]')" = 8
 	check "journal has no gap" journal_no_gap "$d"
@@ -193,6 +204,48 @@ test_stop_budget() {
 	check "journal has no gap" journal_no_gap "$d"
 }
 
+# A completed run proves the converse of an out-of-memory one: with the
+# memory margin raised, the base (tp 2, mbs 2) and tp 2 mbs 1 are planned
+# oom-risk, and submit leaves the latter out; the truth gives every
+# candidate its predicted memory, far below the GPU's, so the base
+# completes and proves that tp 2 mbs 1, which needs less, fits too: a
+# fits event names the base, and the search submits it like the others.
+test_proved_fit() {
+	local d=$WORK/fits base small rank
+	plan fits --set 'search.micro_batch_size=[1,2]' \
+		--set memory.margin_gb=45 \
+		--set base.tensor_parallel=2 --set base.micro_batch_size=2 \
+		--set 'run.simulated_truth="truth.csv"' ||
+		{ fail "plan fits"; return; }
+	"$ROOT/scripts/truth" "$d" -n >/dev/null
+	base=$(awk -F, '$19 == 1 { print $2 }' "$d/candidates.csv")
+	rank=$(awk -F, '$19 == 1 { print $1 }' "$d/candidates.csv")
+	small=$(awk -F, '$3 == 2 && $9 == 1 { print $2 }' "$d/candidates.csv")
+	check "the base and tp 2 mbs 1 are planned oom-risk" \
+		test "$(awk -F, '$15 == "oom-risk"' "$d/candidates.csv" |
+			wc -l)" = 2
+	"$PT" -q submit "$d" || { fail "submit fits"; return; }
+	check "submit leaves tp 2 mbs 1 out" \
+		sh -c "! grep -q ' queued $small ' '$d/journal.log'"
+	check "the campaign runs to the end" resume_until "$d" 240
+	check "the completed base proved that tp 2 mbs 1 fits" \
+		grep -q " fits $small by=$base\$" "$d/journal.log"
+	check "once" test "$(grep -c ' fits ' "$d/journal.log")" = 1
+	check "it was queued and submitted" \
+		grep -q " intent $small " "$d/journal.log"
+	check "and completed" \
+		test "$(json "$d" status '[c["state"] for c in d["candidates"]
+			if c["name"] == "'"$small"'"][0]')" = completed
+	check "list shows what proved it" \
+		sh -c "'$PT' list '$d' | grep -q 'fits (proved by rank $rank)'"
+	check "list --format json too" \
+		test "$(json "$d" list '[c["fits_by"] for c in d
+			if c["name"] == "'"$small"'"][0]')" = "$base"
+	check "status shows it" \
+		sh -c "'$PT' status '$d' | grep -q 'fits (proved by rank $rank) *$small'"
+	check "journal has no gap" journal_no_gap "$d"
+}
+
 # Run the tests named on the command line, or all of them.
 if (($#)); then
 	for t in "$@"; do "test_$t"; done
@@ -200,4 +253,5 @@ else
 	test_stop_no_gain
 	test_stop_budget
 	test_refit_reorders
+	test_proved_fit
 fi

@@ -34,7 +34,11 @@
 # submitted, the search stopped at most once and every skipped candidate
 # carries its reason, and no refit was journaled twice for the same runs
 # (the runs of successive refits grow: a killed run's refit is replayed,
-# not redone).
+# not redone).  Its base and five other layouts are planned oom-risk: the
+# completed base proves each of the five fits exactly once (one fits
+# event each, naming a completed run), and none of them is submitted
+# before its proof; candidates.csv ends with the last refit's
+# predictions, and no temporary file of its rewrite is left behind.
 #
 # Delays: a resume or submit lives 10-100 ms here, depending on what it
 # has to do and on the machine's load (sanitizers, parallel builds), so
@@ -314,7 +318,8 @@ check_round() {
 	ROUND_INTENTS=$(awk '$3 == "intent"' "$DIR/journal.log" | wc -l)
 	check "round $ROUND: every intent reached Slurm or was journaled lost" \
 		test "$ROUND_INTENTS" = "$(wc -l <"$WORK/tags.$ROUND")"
-	n=$(find "$DIR" -maxdepth 1 -name 'state.tmp.*' | wc -l)
+	n=$(find "$DIR" -maxdepth 1 \( -name 'state.tmp.*' -o \
+		-name 'candidates.csv.tmp.*' \) | wc -l)
 	check "round $ROUND: no temporary state file left behind ($n)" \
 		test "$n" = 0
 }
@@ -378,14 +383,51 @@ check_adaptive() {
 		if (n <= last) print; last = n }' "$j" | wc -l)
 	check "adaptive: no refit journaled twice for the same runs ($bad)" \
 		test "$bad" = 0
+	check "adaptive: fits journaled ($(grep -c ' fits ' "$j"))" \
+		test "$(grep -c ' fits ' "$j")" = "$RISKY"
+	bad=$(awk '$3 == "fits" { n[$4]++ } END { for (c in n)
+		if (n[c] > 1) print c }' "$j" | wc -l)
+	check "adaptive: no candidate proved to fit twice ($bad)" \
+		test "$bad" = 0
+	bad=$(awk '$3 == "state" && $5 == "state=completed" { done[$4] = 1 }
+		$3 == "fits" && !done[substr($5, 4)]' "$j" | wc -l)
+	check "adaptive: each proved by a run that had completed ($bad)" \
+		test "$bad" = 0
+	bad=$(awk -F, 'NR == FNR { if ($15 == "oom-risk" && $19 == 0)
+			risky[$2] = 1; next }
+		{ split($0, w, " ") }
+		w[3] == "fits" { proved[w[4]] = 1 }
+		w[3] == "intent" && risky[w[4]] && !proved[w[4]]' \
+		"$DIR/candidates.csv" "$j" | wc -l)
+	check "adaptive: none planned oom-risk submitted before its proof ($bad)" \
+		test "$bad" = 0
+	# The rewrite of candidates.csv after a refit is caught up by the
+	# next run when a kill lands between them.
+	"$PT" list "$DIR" --format json >"$WORK/list.json"
+	check "adaptive: candidates.csv holds the last refit's predictions" \
+		python3 - "$DIR/candidates.csv" "$WORK/list.json" <<'PY'
+import csv, json, sys
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
+sys.exit(any(abs(float(rows[c["name"]]["pred_now_step_s"]) -
+                 c["pred_now_step_s"]) > 6e-5
+             for c in json.load(open(sys.argv[2]))))
+PY
 }
 
+# The memory margin leaves the tp 1 mbs 4 layouts oom-risk (not selected
+# by submit) and one of them, the layout that needs the most memory, is
+# the base: once it completes it proves each of the others fits (fits
+# events), and the search queues them.
 ADAPTIVE=1 ROUND=$((ROUND + 1)) ROUND_KILLS=0
 DIR=$WORK/round-$ROUND
 "$PT" -q plan "$DATA/torture.conf" -o "$DIR" \
 	--set "env=[\"PARATUNE_SIM_SPEEDUP=$SPEEDUP\"]" \
-	--set 'search.strategy="adaptive"' >/dev/null ||
-	{ fail "plan the adaptive torture campaign"; exit 1; }
+	--set 'search.strategy="adaptive"' --set memory.margin_gb=60 \
+	--set base.tensor_parallel=1 --set base.pipeline_parallel=1 \
+	--set base.micro_batch_size=4 --set 'base.recompute="none"' \
+	>/dev/null || { fail "plan the adaptive torture campaign"; exit 1; }
+RISKY=$(awk -F, '$15 == "oom-risk" && $19 == 0' "$DIR/candidates.csv" |
+	wc -l)
 ID=$(awk '/^campaign /{print $2}' "$DIR/state")
 CANDS=$(grep -c ' state=planned ' "$DIR/state")
 KILLS=$((LANDED + ${TORTURE_ADAPTIVE_KILLS:-40}))

@@ -56,8 +56,11 @@ test_round_trip(void)
 	struct state a, b;
 
 	two_candidates(&a);
+	strcpy(a.v[1].fits_by, "llama_8b_tp_1");
 	CU_ASSERT_EQUAL_FATAL(state_save(dir, &a), 0);
 	CU_ASSERT_EQUAL_FATAL(state_load(dir, &b), 0);
+	CU_ASSERT_STRING_EQUAL(b.v[1].fits_by, "llama_8b_tp_1");
+	CU_ASSERT_STRING_EQUAL(b.v[0].fits_by, "");
 	CU_ASSERT_EQUAL(b.n, 2);
 	CU_ASSERT_STRING_EQUAL(b.campaign_id, "0a1b2c3d");
 	CU_ASSERT_STRING_EQUAL(b.v[0].name, "llama_8b_tp_1");
@@ -363,6 +366,8 @@ test_events_refused(void)
 		{ "skipped", "llama_8b_tp_1", "reason=whim",
 		  "unknown reason 'whim'" },
 		{ "stopped", "-", "reason=-", "unknown reason ''" },
+		{ "fits", "llama_8b_tp_2", "-", "fits event lacks a value" },
+		{ "fits", "-", "by=llama_8b_tp_1", "without a candidate" },
 	};
 	struct state st;
 

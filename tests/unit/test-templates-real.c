@@ -184,6 +184,9 @@ static const char *const nemo_known_keys[] = {
 	/* Lightning's Trainer argument, "DD:HH:MM:SS" among its forms
 	 * (lightning/pytorch/trainer/trainer.py); nl.Trainer inherits it. */
 	"trainer.max_time",
+	/* Appended to with += (run.early_stop's PreemptionCallback): the
+	 * recipes' trainers hold a list of callbacks (TimingCallback). */
+	"trainer.callbacks",
 };
 
 /* Whether the KEY of "KEY=VALUE" is a known override path. */
@@ -210,6 +213,9 @@ nemo_argv_problems(const struct str_list *argv, int first,
 		const char *eq = strchr(argv->v[i], '=');
 		size_t keylen = eq ? (size_t)(eq - argv->v[i]) : 0;
 
+		/* nemo_run's "KEY+=VALUE" appends to a list. */
+		if (keylen > 0 && argv->v[i][keylen - 1] == '+')
+			keylen--;
 		if (!eq || !eq[1] || !nemo_key_known(argv->v[i], keylen)) {
 			strbuf_addf(why, "unknown override '%s'; ", argv->v[i]);
 			problems++;
@@ -1351,6 +1357,11 @@ check_nemo_env(const struct real_case *rc, const struct run_output *o)
 	expect_str(rc->what, "RANK", env_value(o, "RANK"), NULL);
 }
 
+/* The override that makes a NeMo 2.0 run stop cleanly on SIGUSR2 (12). */
+static const char nemo_preemption[] =
+	"trainer.callbacks+=[nemo.lightning.pytorch.callbacks."
+	"PreemptionCallback(sig=12)]";
+
 /* One case of the grid through templates/nemo2.sbatch. */
 static void
 check_nemo_case(const struct real_case *rc)
@@ -1374,6 +1385,10 @@ check_nemo_case(const struct real_case *rc)
 	check_nemo_recompute(rc, &o.argv);
 	check_nemo_switches(rc, &o.argv);
 	check_nemo_precision(rc, &o.argv);
+	/* run.early_stop (on by default): paratune watch ends the run
+	 * with SIGUSR2, which srun forwards and NeMo's PreemptionCallback,
+	 * given that signal, handles. */
+	CU_ASSERT_TRUE(has(&o.argv, nemo_preemption));
 	check_env(rc, &o);
 	check_nemo_env(rc, &o);
 	check_srun(rc, &o, run_dir);
@@ -1679,6 +1694,59 @@ test_nemo_grid(void)
 			check_nemo_case(&grid[i]);
 }
 
+/*
+ * run.early_stop in nemo2.sbatch: on, the trainer runs in the
+ * background with PreemptionCallback listening for SIGUSR2 and paratune
+ * watch sends it that; off, neither, and the script still parses and
+ * waits for the trainer.
+ */
+static void
+test_nemo_early_stop(void)
+{
+	static const char *const watcher[] = {
+		"\"${overrides[@]}\" &\ntrainer=$!\n",
+		"\t'/opt/pt/paratune' watch --pid \"$trainer\" --signal USR2 "
+		"\\\n\t\t--skip-steps -1 --min-steps 5 \\\n"
+		"\t\t--output \"watch-$SLURM_JOB_ID.txt\" \"$log\" &\n",
+		"\nwait \"$trainer\" || status=$?\n", "\nexit \"$status\"\n",
+	};
+	char *path = harness_srcpath("templates/nemo2.sbatch");
+	char *dir = harness_tmpdir(), *file = xasprintf("%s/j.sbatch", dir);
+	struct strbuf out = STRBUF_INIT;
+	struct settings c;
+	struct layout l;
+
+	setenv("PARATUNE_SELF", "/opt/pt/paratune", 1);
+	case_campaign(&c, &grid[0]);
+	case_layout(&l, &grid[0]);
+	for (int on = 1; on >= 0; on--) {
+		char *cmd = xasprintf("bash -n '%s'", file);
+
+		c.run.early_stop = on;
+		strbuf_reset(&out);
+		CU_ASSERT_EQUAL_FATAL(jobscript_render(&c, &l, "cand", "/c",
+		                                       "/c/r", path, &out), 0);
+		/* The watcher (the second) only when on; the rest always. */
+		for (size_t i = 0; i < sizeof watcher / sizeof watcher[0]; i++)
+			CU_ASSERT_EQUAL(strstr(out.buf, watcher[i]) != NULL,
+			                on || i != 1);
+		CU_ASSERT_EQUAL(strstr(out.buf, "paratune' watch ") != NULL,
+		                on);
+		CU_ASSERT_EQUAL(strstr(out.buf, nemo_preemption) != NULL, on);
+		CU_ASSERT_EQUAL(write_file_atomic(file, out.buf, out.len, 0600),
+		                0);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+		free(cmd);
+	}
+	unsetenv("PARATUNE_SELF");
+	settings_release(&c);
+	strbuf_release(&out);
+	harness_rmtree(dir);
+	free(file);
+	free(dir);
+	free(path);
+}
+
 /* Render nemo2.sbatch for the case arg (for harness_capture_stderr). */
 static int
 call_render_nemo(void *arg)
@@ -1817,6 +1885,7 @@ static const struct harness_test template_tests[] = {
 	{ "megatron-lm.sbatch over the grid", test_megatron_grid },
 	{ "nemo2.sbatch over the grid", test_nemo_grid },
 	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },
+	{ "nemo2.sbatch stops cleanly on early stop", test_nemo_early_stop },
 	{ "simulated.sbatch runs paratune-simtrain", test_simulated_grid },
 	{ "nemo2.sbatch refuses what it cannot pass",
 	  test_nemo_refuses },
