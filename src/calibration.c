@@ -22,33 +22,42 @@
  * noisy rows cannot land on an impossible machine.
  */
 static const struct cal_param_info params[CAL_NPARAMS] = {
-	[CAL_GEMM_EFF_MAX] = { "gemm_eff_max", 0.30, 0.95,
+	[CAL_GEMM_EFF_MAX] = { "gemm_eff_max",
+		CAL_LO_GEMM_EFF_MAX, CAL_HI_GEMM_EFF_MAX,
 		"a GEMM cannot beat the tensor-core peak; cuBLAS reaches "
 		"80-90 % on large square BF16 GEMMs, 30 % is below any "
 		"recipe's large GEMMs" },
-	[CAL_GEMM_TOKENS_HALF] = { "gemm_tokens_half", 16.0, 2048.0,
+	[CAL_GEMM_TOKENS_HALF] = { "gemm_tokens_half",
+		CAL_LO_GEMM_TOKENS_HALF, CAL_HI_GEMM_TOKENS_HALF,
 		"a GEMM of a few tile rows (128-256 tokens) runs at about "
 		"half speed; 16 to 2048 tokens spans tile sizes and waves" },
-	[CAL_ATTN_EFF_FLASH] = { "attn_eff_flash", 0.15, 0.80,
+	[CAL_ATTN_EFF_FLASH] = { "attn_eff_flash",
+		CAL_LO_ATTN_EFF_FLASH, CAL_HI_ATTN_EFF_FLASH,
 		"FlashAttention-2/3 reach 35-75 % of peak forward, less "
 		"backward (Dao 2023, arXiv 2307.08691; Shah 2024, "
 		"arXiv 2407.08608)" },
-	[CAL_FP8_GEMM_EFF] = { "fp8_gemm_eff", 0.5, 1.0,
+	[CAL_FP8_GEMM_EFF] = { "fp8_gemm_eff",
+		CAL_LO_FP8_GEMM_EFF, CAL_HI_FP8_GEMM_EFF,
 		"FP8 GEMMs reach at most BF16's share of their (doubled) "
 		"peak; at 0.5 FP8 would gain nothing over BF16" },
-	[CAL_COMM_EFF_NVLINK] = { "comm_eff_nvlink", 0.30, 1.0,
+	[CAL_COMM_EFF_NVLINK] = { "comm_eff_nvlink",
+		CAL_LO_COMM_EFF_NVLINK, CAL_HI_COMM_EFF_NVLINK,
 		"NCCL bus bandwidth cannot exceed the link's; nccl-tests "
 		"reach 80-90 % of NVLink on large messages" },
-	[CAL_COMM_EFF_NETWORK] = { "comm_eff_network", 0.30, 1.0,
+	[CAL_COMM_EFF_NETWORK] = { "comm_eff_network",
+		CAL_LO_COMM_EFF_NETWORK, CAL_HI_COMM_EFF_NETWORK,
 		"bus bandwidth cannot exceed the NICs'; congested fabrics "
 		"fall far below it" },
-	[CAL_LAYER_OVERHEAD_S] = { "layer_overhead_s", 0.0, 2e-3,
+	[CAL_LAYER_OVERHEAD_S] = { "layer_overhead_s",
+		CAL_LO_LAYER_OVERHEAD_S, CAL_HI_LAYER_OVERHEAD_S,
 		"about 40 launches of 3-10 us per layer in eager PyTorch; "
 		"2 ms a layer would be a stalled host" },
-	[CAL_MOE_DISPATCH_EFF] = { "moe_dispatch_eff", 0.1, 1.0,
+	[CAL_MOE_DISPATCH_EFF] = { "moe_dispatch_eff",
+		CAL_LO_MOE_DISPATCH_EFF, CAL_HI_MOE_DISPATCH_EFF,
 		"an all-to-all moves at most a ring's bus bandwidth; "
 		"uneven routing and small messages lose more" },
-	[CAL_MEM_FRAGMENTATION] = { "memory_fragmentation", 0.0, 0.5,
+	[CAL_MEM_FRAGMENTATION] = { "memory_fragmentation",
+		CAL_LO_MEM_FRAGMENTATION, CAL_HI_MEM_FRAGMENTATION,
 		"the caching allocator reserves more than it hands out: "
 		"0 to half the activation pool again" },
 };
@@ -115,8 +124,8 @@ calibration_set_release(struct calibration_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-struct calibration_entry *
-calibration_set_find(struct calibration_set *set, const char *gpu)
+const struct calibration_entry *
+calibration_set_find(const struct calibration_set *set, const char *gpu)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (!strcmp(set->v[i].gpu, gpu))
@@ -127,10 +136,11 @@ calibration_set_find(struct calibration_set *set, const char *gpu)
 struct calibration_entry *
 calibration_set_get(struct calibration_set *set, const char *gpu)
 {
-	struct calibration_entry *e = calibration_set_find(set, gpu);
+	struct calibration_entry *e;
 
-	if (e)
-		return e;
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].gpu, gpu))
+			return &set->v[i];
 	ALLOC_GROW(set->v, set->n + 1, set->alloc);
 	e = &set->v[set->n++];
 	memset(e, 0, sizeof(*e));

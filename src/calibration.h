@@ -30,6 +30,27 @@ enum cal_param {
 	CAL_NPARAMS,
 };
 
+/* Each constant's bounds (calibration.c says why; the key registry
+ * range-checks configuration files against them). */
+#define CAL_LO_GEMM_EFF_MAX 0.30
+#define CAL_HI_GEMM_EFF_MAX 0.95
+#define CAL_LO_GEMM_TOKENS_HALF 16.0
+#define CAL_HI_GEMM_TOKENS_HALF 2048.0
+#define CAL_LO_ATTN_EFF_FLASH 0.15
+#define CAL_HI_ATTN_EFF_FLASH 0.80
+#define CAL_LO_FP8_GEMM_EFF 0.5
+#define CAL_HI_FP8_GEMM_EFF 1.0
+#define CAL_LO_COMM_EFF_NVLINK 0.30
+#define CAL_HI_COMM_EFF_NVLINK 1.0
+#define CAL_LO_COMM_EFF_NETWORK 0.30
+#define CAL_HI_COMM_EFF_NETWORK 1.0
+#define CAL_LO_LAYER_OVERHEAD_S 0.0
+#define CAL_HI_LAYER_OVERHEAD_S 2e-3
+#define CAL_LO_MOE_DISPATCH_EFF 0.1
+#define CAL_HI_MOE_DISPATCH_EFF 1.0
+#define CAL_LO_MEM_FRAGMENTATION 0.0
+#define CAL_HI_MEM_FRAGMENTATION 0.5
+
 struct calibration {
 	char name[64];          /* "" for the built-in defaults */
 	double v[CAL_NPARAMS];
@@ -89,8 +110,8 @@ struct calibration_set {
 
 void calibration_set_release(struct calibration_set *set);
 /* The entry for gpu, or NULL. */
-struct calibration_entry *calibration_set_find(struct calibration_set *set,
-                                               const char *gpu);
+const struct calibration_entry *
+calibration_set_find(const struct calibration_set *set, const char *gpu);
 /* The entry for gpu, added with the built-in defaults when absent. */
 struct calibration_entry *calibration_set_get(struct calibration_set *set,
                                               const char *gpu);

@@ -553,6 +553,10 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	        "cp %.3f, ep %.3f, pp %.3f, bubble %.3f, dp %.3f\n", e->step_s,
 	        e->compute_s, e->recompute_s, e->tp_comm_s, e->cp_comm_s,
 	        e->ep_comm_s, e->pp_comm_s, e->bubble_s, e->dp_comm_s);
+	fprintf(f, "  interval     %.3f to %.3f s (%s)\n", e->step_s_low,
+	        e->step_s_high, calibration_fitted(w->cal)
+	        ? "the calibration's residuals" : "built-in band");
+	fprintf(f, "  calibration  %s\n", calibration_label(w->cal));
 	if (cam->precision == PREC_FP8)
 		fprintf(f, "  fp8 casts    %.3f s of compute (%s recipe)\n",
 		        e->fp8_cast_s, fp8_recipe_name(l->fp8_recipe));
@@ -584,9 +588,10 @@ sources_json(struct json *j, const struct shown *sh)
 }
 
 static void
-print_json(FILE *f, const struct candidate *c, enum precision precision,
+print_json(FILE *f, const struct candidate *c, const struct workload *w,
            double nemo_days, const struct shown *sh)
 {
+	enum precision precision = w->precision;
 	struct strbuf sb = STRBUF_INIT;
 	const struct estimate *e = &c->est;
 	struct json j;
@@ -617,6 +622,9 @@ print_json(FILE *f, const struct candidate *c, enum precision precision,
 	json_end_array(&j);
 	json_string(&j, "memory_status", memory_status_name(e->memory_status));
 	json_number(&j, "pred_step_s", e->step_s);
+	json_number(&j, "pred_step_s_low", e->step_s_low);
+	json_number(&j, "pred_step_s_high", e->step_s_high);
+	json_string(&j, "calibration", calibration_label(w->cal));
 	json_begin_object(&j, "pred_step_parts");
 	json_number(&j, "compute_s", e->compute_s);
 	json_number(&j, "fp8_cast_s", e->fp8_cast_s);
@@ -689,7 +697,7 @@ show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
 	                              cam->tflops_per_gpu,
 	                              cam->num_tokens_in_b);
 	if (ctx->format == FORMAT_JSON)
-		print_json(ctx->out, &c, cam->precision, nemo_days, sh);
+		print_json(ctx->out, &c, ec->workload, nemo_days, sh);
 	else
 		print_table(ctx->out, cam, ec->workload, &c, nemo_days, sh);
 	return EXIT_OK;

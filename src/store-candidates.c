@@ -28,7 +28,10 @@ static const char header_layout[] =
 /* The estimate's column as paratune 0.1.0 named it: the unit
  * was always GiB, as every other output now spells it. */
 static const char old_memory_col[] = ",est_memory_gb,";
-enum { LAYOUT_FIELDS = 19, ALL_FIELDS = LAYOUT_FIELDS + SW_COUNT };
+/* The step time's interval, after the switches (older files lack it). */
+static const char header_interval[] = ",pred_step_s_low,pred_step_s_high";
+enum { LAYOUT_FIELDS = 19, SWITCH_END = LAYOUT_FIELDS + SW_COUNT,
+       ALL_FIELDS = SWITCH_END + 2 };
 
 /* The header line, without its newline: the layout, then the first
  * nswitches switches under their campaign key names. */
@@ -69,7 +72,7 @@ candidate_csv_row(struct strbuf *sb, const struct candidate *c,
 		strbuf_addch(sb, ',');
 		layout_switch_format(l, precision, (enum layout_switch)s, sb);
 	}
-	strbuf_addch(sb, '\n');
+	strbuf_addf(sb, ",%.4f,%.4f\n", c->est.step_s_low, c->est.step_s_high);
 }
 
 void
@@ -77,6 +80,7 @@ candidates_csv_write(struct strbuf *sb, const struct grid_result *res,
                      enum precision precision)
 {
 	candidates_header(sb, SW_COUNT);
+	strbuf_addstr(sb, header_interval);
 	strbuf_addch(sb, '\n');
 	for (int i = 0; i < res->n; i++)
 		candidate_csv_row(sb, &res->v[i], precision);
@@ -143,11 +147,19 @@ parse_switches(char **f, int n, struct candidate_row *r)
 	return 0;
 }
 
+/* The interval's two fields; -1 when one is malformed. */
+static int
+parse_interval(char **f, struct candidate_row *r)
+{
+	return parse_double(f[SWITCH_END], &r->pred_step_s_low) ||
+	       parse_double(f[SWITCH_END + 1], &r->pred_step_s_high) ? -1 : 0;
+}
+
 /*
- * How many fields the header line announces, or -1: the layout and the
- * switches, or only the first of them for a campaign planned before
- * the others were added (switches are only ever added at the end), or
- * none before the switch columns.
+ * How many fields the header line announces, or -1: the layout, the
+ * switches and the interval, or only the first switches for a campaign
+ * planned before the others were added (switches are only ever added
+ * at the end), or none before the switch columns.
  */
 static int
 header_fields(const char *line)
@@ -162,6 +174,10 @@ header_fields(const char *line)
 		strbuf_addstr(&got, old + strlen(old_memory_col));
 		line = got.buf;
 	}
+	candidates_header(&want, SW_COUNT);
+	strbuf_addstr(&want, header_interval);
+	if (!strcmp(line, want.buf))
+		n = ALL_FIELDS;
 	for (int k = SW_COUNT; k >= 0 && n < 0; k--) {
 		strbuf_reset(&want);
 		candidates_header(&want, k);
@@ -208,8 +224,11 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		if (split_fields(line, fields, ALL_FIELDS + 1) != nfields ||
 		    parse_row(fields, &t->v[t->n]) != 0 ||
 		    (nfields > LAYOUT_FIELDS &&
-		     parse_switches(fields, nfields - LAYOUT_FIELDS,
-		                    &t->v[t->n]) != 0)) {
+		     parse_switches(fields, (nfields > SWITCH_END ? SWITCH_END
+		                             : nfields) - LAYOUT_FIELDS,
+		                    &t->v[t->n]) != 0) ||
+		    (nfields == ALL_FIELDS &&
+		     parse_interval(fields, &t->v[t->n]) != 0)) {
 			ret = error("%s:%d: malformed candidate row", path,
 			            lineno);
 			break;
