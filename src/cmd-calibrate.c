@@ -314,7 +314,7 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 	json_begin_object(j, NULL);
 	json_string(j, "gpu", g->gpu);
 	json_string(j, "name", g->fit.cal.name);
-	json_int(j, "rows", g->n);
+	json_int(j, "runs", g->n);
 	json_int(j, "folds", g->fit.folds);
 	json_begin_object(j, "constants");
 	for (int p = 0; p < CAL_NPARAMS; p++) {
@@ -430,18 +430,16 @@ static int
 cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *out = NULL, *gpu = NULL, *name = "calibrated";
-	int folds = FOLDS_DEFAULT, verbose = 0, status = EXIT_OK, n, ng = 0;
+	int folds = FOLDS_DEFAULT, status = EXIT_OK, n, ng = 0;
 	const struct option opts[] = {
 		OPT_STR('o', "output", &out, "FILE",
-		        "write the calibration group to FILE (a new file)"),
+		        "write the calibration group to FILE"),
 		OPT_STR(0, "gpu", &gpu, "NAME",
 		        "only the rows of this GPU type"),
 		OPT_STR(0, "name", &name, "NAME",
 		        "the calibration's name (default calibrated)"),
 		OPT_INTEGER(0, "folds", &folds, "K",
 		            "cross-validation folds (default 5)"),
-		OPT_BOOLEAN(0, "verbose", &verbose,
-		            "every row's predicted and measured step time"),
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
@@ -475,8 +473,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		print_json(ctx->out, g, ng);
 	else
 		for (int k = 0; k < ng; k++)
-			print_table(ctx->out, &g[k],
-			            verbose || ctx->verbosity > 0);
+			print_table(ctx->out, &g[k], ctx->verbosity > 0);
 	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
 		fprintf(ctx->out, "wrote %s\n", out);
 cleanup:
