@@ -141,6 +141,13 @@ objective_eval(struct objective *o, const double *u)
 
 /* ---- Nelder-Mead --------------------------------------------------------- */
 
+/* Vertex i of a simplex s of vertices m wide. */
+static double *
+vtx(double *s, int i, int m)
+{
+	return s + (size_t)i * (size_t)m;
+}
+
 /* x = a + t (b - a), m wide. */
 static void
 nm_line(double *x, const double *a, const double *b, double t, int m)
@@ -161,10 +168,10 @@ nm_sort(double *s, double *f, int m)
 
 			f[k] = f[k - 1];
 			f[k - 1] = t;
-			memcpy(tmp, s + k * m, (size_t)m * sizeof(*tmp));
-			memcpy(s + k * m, s + (k - 1) * m,
+			memcpy(tmp, vtx(s, k, m), (size_t)m * sizeof(*tmp));
+			memcpy(vtx(s, k, m), vtx(s, k - 1, m),
 			       (size_t)m * sizeof(*tmp));
-			memcpy(s + (k - 1) * m, tmp, (size_t)m * sizeof(*tmp));
+			memcpy(vtx(s, k - 1, m), tmp, (size_t)m * sizeof(*tmp));
 		}
 	free(tmp);
 }
@@ -174,8 +181,8 @@ static void
 nm_shrink(struct objective *o, double *s, double *f, int m)
 {
 	for (int i = 1; i <= m; i++) {
-		nm_line(s + i * m, s, s + i * m, 0.5, m);
-		f[i] = objective_eval(o, s + i * m);
+		nm_line(vtx(s, i, m), s, vtx(s, i, m), 0.5, m);
+		f[i] = objective_eval(o, vtx(s, i, m));
 	}
 }
 
@@ -195,11 +202,11 @@ nm_run(struct objective *o, double *x, int m)
 	int budget = NM_EVALS_PER_DIM * m;
 
 	for (int i = 0; i <= m; i++) {
-		memcpy(s + i * m, x, (size_t)m * sizeof(*x));
+		memcpy(vtx(s, i, m), x, (size_t)m * sizeof(*x));
 		if (i > 0) /* step inward from the bounds' upper half */
-			s[i * m + i - 1] += fold01(x[i - 1]) > 0.5 ? -NM_STEP
+			vtx(s, i, m)[i - 1] += fold01(x[i - 1]) > 0.5 ? -NM_STEP
 			                                           : NM_STEP;
-		f[i] = objective_eval(o, s + i * m);
+		f[i] = objective_eval(o, vtx(s, i, m));
 	}
 	for (int it = 0; it < budget; it++) {
 		nm_sort(s, f, m);
@@ -208,25 +215,25 @@ nm_run(struct objective *o, double *x, int m)
 		memset(c, 0, (size_t)m * sizeof(*c));
 		for (int i = 0; i < m; i++)
 			for (int j = 0; j < m; j++)
-				c[j] += s[i * m + j] / m;
-		nm_line(r, c, s + m * m, -1.0, m);   /* reflect */
+				c[j] += vtx(s, i, m)[j] / m;
+		nm_line(r, c, vtx(s, m, m), -1.0, m);   /* reflect */
 		fr = objective_eval(o, r);
 		if (fr < f[0]) {
-			nm_line(e, c, s + m * m, -2.0, m);  /* expand */
+			nm_line(e, c, vtx(s, m, m), -2.0, m);  /* expand */
 			fe = objective_eval(o, e);
-			memcpy(s + m * m, fe < fr ? e : r, (size_t)m * sizeof(*e));
+			memcpy(vtx(s, m, m), fe < fr ? e : r, (size_t)m * sizeof(*e));
 			f[m] = fmin(fe, fr);
 		} else if (fr < f[m - 1]) {
-			memcpy(s + m * m, r, (size_t)m * sizeof(*r));
+			memcpy(vtx(s, m, m), r, (size_t)m * sizeof(*r));
 			f[m] = fr;
 		} else {
 			/* contract outside or inside */
 			bool out = fr < f[m];
 
-			nm_line(e, c, out ? r : s + m * m, 0.5, m);
+			nm_line(e, c, out ? r : vtx(s, m, m), 0.5, m);
 			fe = objective_eval(o, e);
 			if (fe < (out ? fr : f[m])) {
-				memcpy(s + m * m, e, (size_t)m * sizeof(*e));
+				memcpy(vtx(s, m, m), e, (size_t)m * sizeof(*e));
 				f[m] = fe;
 			} else {
 				nm_shrink(o, s, f, m);

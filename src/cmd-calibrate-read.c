@@ -92,7 +92,7 @@ campaign_plan(struct calib_input *in, const char *path,
 		return NULL;
 	}
 	in->plans = xrealloc(in->plans,
-	                     (size_t)(in->nplans + 1) * sizeof(*in->plans));
+	                     (size_t)(in->nplans + 1) * sizeof(struct plan *));
 	in->plan_paths = xrealloc(in->plan_paths, (size_t)(in->nplans + 1) *
 	                                          sizeof(*in->plan_paths));
 	in->plans[in->nplans] = p;
@@ -421,7 +421,7 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 		return status;
 	}
 	in->dirs = xrealloc(in->dirs, (size_t)(in->ndirs + 1) *
-	                              sizeof(*in->dirs));
+	                              sizeof(struct results *));
 	in->dirs[in->ndirs++] = res;
 	c = &res->run.settings;
 	if (gpu && strcmp(gpu, c->gpu.name))
