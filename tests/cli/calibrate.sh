@@ -103,6 +103,42 @@ has "... with the frozen calibration" "^  calibration  site-test$" "$T/out"
 expect "results name it" 0 "$PT" results "$T/dir" --format json
 same "... in JSON" "$(jget calibration)" site-test
 
+# ---- a campaign directory's measured candidates -----------------------------
+# setstate DIR NAME key=value...: edit the candidate's line of DIR/state
+setstate() {
+	d=$1 n=$2
+	shift 2
+	for kv in "$@"; do
+		awk -v n="$n" -v k="${kv%%=*}" -v kv="$kv" '$1 == n {
+			for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) $i = kv
+		} { print }' "$d/state" >"$d/state.new" && mv "$d/state.new" "$d/state"
+	done
+}
+# iter N MS: a Megatron-LM iteration line of an 8-step run
+iter() {
+	printf ' [2024-05-01 10:00:00] iteration %8d/       8 | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size:    64 | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+		"$1" $(($1 * 64)) "$2"
+}
+expect "calibrate a campaign directory with nothing measured" 65 \
+	"$PT" calibrate "$T/dir"
+has "... says so" "no measured run in the input" "$T/err"
+i=0
+for n in $(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' \
+	"$T/dir/candidates.csv" | head -3); do
+	i=$((i + 1))
+	for s in 1 2 3 4 5 6 7 8; do iter $s "3${i}00.0"; done \
+		>"$T/dir/runs/$n/slurm-$((2000 + i)).out"
+	setstate "$T/dir" "$n" state=completed job=$((2000 + i)) attempt=1
+done
+expect "calibrate a campaign directory" 0 "$PT" calibrate "$T/dir" \
+	--format json
+same "... its three measured candidates" "$(jget calibrations.0.runs)" 3
+same "... measured step time, the log's mean" \
+	"$(jget calibrations.0.rows.0.measured_step_s)" 3.1
+same "... three folds at most" "$(jget calibrations.0.folds)" 3
+expect "a directory and a file together" 0 "$PT" calibrate "$T/dir" "$CSV"
+has "... thirteen runs" "^h100-sxm: 13 measured runs" "$T/out"
+
 # ---- errors -----------------------------------------------------------------
 sed 's/^campaign_file,tp/campaign_file,tpp/' "$CSV" >"$T/bad.csv"
 cp "$CAMP" "$T/"
