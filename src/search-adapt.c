@@ -68,26 +68,6 @@ search_refit(struct store *s, const struct results *res, FILE *out,
 
 /* ---- ranking ----------------------------------------------------------------- */
 
-/*
- * The optimistic step time of a candidate: the refit's low end, or,
- * when the campaign's calibration was fitted to measured runs, the low
- * end of its interval (pred_step_s_low, corrected by the refit) if that
- * is lower: neither the site's residuals nor this campaign's spread
- * rules out a candidate the other says could still win.
- */
-static double
-optimistic_s(const struct store *s, const struct candidate_row *row)
-{
-	double opt = fit_optimistic(&s->st.model, &row->layout,
-	                            row->pred_step_s);
-
-	if (calibration_fitted(&s->settings.calibration) &&
-	    row->pred_step_s_low > 0)
-		opt = fmin(opt, fit_predict(&s->st.model, &row->layout,
-		                            row->pred_step_s_low));
-	return opt;
-}
-
 /* The corrected and optimistic seconds per sample of every queued
  * candidate; *n gets how many.  The caller frees the array. */
 static struct pending *
@@ -106,7 +86,9 @@ pending_list(struct store *s, const struct results *res, int *n)
 		p[*n].c = c;
 		p[*n].now_tps = fit_predict(&s->st.model, &row->layout,
 		                            row->pred_step_s) / gbs;
-		p[*n].opt_tps = optimistic_s(s, row) / gbs;
+		p[*n].opt_tps = fit_optimistic_interval(&s->st.model,
+		        &row->layout, row->pred_step_s, row->pred_step_s_low,
+		        calibration_fitted(&s->settings.calibration)) / gbs;
 		/* No prediction (0): it cannot be ranked, so it goes last
 		 * and is never ruled out by one. */
 		if (!(row->pred_step_s > 0))
