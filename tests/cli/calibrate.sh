@@ -102,6 +102,8 @@ expect "estimate the planned base" 0 "$PT" estimate "$T/dir"
 has "... with the frozen calibration" "^  calibration  site-test$" "$T/out"
 expect "results name it" 0 "$PT" results "$T/dir" --format json
 same "... in JSON" "$(jget calibration)" site-test
+expect "results, the summary" 0 "$PT" results "$T/dir"
+has "... in the summary" "^predictions: calibration site-test$" "$T/out"
 
 # ---- a campaign directory's measured candidates -----------------------------
 # setstate DIR NAME key=value...: edit the candidate's line of DIR/state
