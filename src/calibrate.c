@@ -59,6 +59,18 @@ calibrate_predict(const struct calib_row *r, const struct calibration *cal,
 	return e.step_s;
 }
 
+enum memory_status
+calibrate_memory_status(const struct calib_row *r,
+                        const struct calibration *cal)
+{
+	struct workload w = r->w;
+	struct estimate e;
+
+	w.cal = cal;
+	estimate_layout(&w, &r->l, &e);
+	return e.memory_status;
+}
+
 /* ---- the objective ------------------------------------------------------- */
 
 /* What the objective needs: the rows it sums over and the mapping. */

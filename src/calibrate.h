@@ -50,6 +50,11 @@ const char *calibrate_group(const struct workload *w);
 double calibrate_predict(const struct calib_row *r,
                          const struct calibration *cal, double *mem_gib);
 
+/* The memory verdict of row r with constants cal (a run that ran should
+ * not be predicted oom-risk). */
+enum memory_status calibrate_memory_status(const struct calib_row *r,
+                                           const struct calibration *cal);
+
 /*
  * Fit the constants to n rows starting from start (bounded to
  * calibration.c's bounds; constants no row depends on keep start's

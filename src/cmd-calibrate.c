@@ -301,6 +301,10 @@ rows_json(struct json *j, const struct gpu_fit *g)
 		         r->peak_gib > 0 ? f->mem_before[i] : NAN);
 		json_num(j, "pred_peak_fitted_gib",
 		         r->peak_gib > 0 ? f->mem_after[i] : NAN);
+		json_string(j, "memory_status_before", memory_status_name(
+			calibrate_memory_status(r, calibration_default())));
+		json_string(j, "memory_status_fitted", memory_status_name(
+			calibrate_memory_status(r, &f->cal)));
 		json_end_object(j);
 	}
 	json_end_array(j);

@@ -62,6 +62,9 @@ check "... cross-validated error near 0" \
 	python3 -c "import sys; sys.exit(0 if $(jget calibrations.0.groups.0.mape_cv) < 0.01 else 1)"
 same "... per-row predictions" "$(jget calibrations.0.rows.0.row)" \
 	"$CSV:2"
+same "... and memory verdicts (tp 1: 79 GiB of 80)" \
+	"$(jget calibrations.0.rows.0.memory_status_before)" oom-risk
+same "... tp 2 safe" "$(jget calibrations.0.rows.2.memory_status_fitted)" safe
 expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
 	--gpu b200
 has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
