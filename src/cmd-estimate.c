@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd-estimate.h"
 #include "error.h"
 #include "json.h"
 #include "layout-switch.h"
@@ -24,6 +25,7 @@
 #include "sizing.h"
 #include "store.h"
 #include "table.h"
+#include "util.h"
 #include "xalloc.h"
 
 extern const struct cmd_entry cmd_estimate_entry;
@@ -433,6 +435,101 @@ resolve_layout(struct layout_args *a, const struct grid_spec *sp,
 	return 0;
 }
 
+/* ---- a layout by candidates.csv's column names ------------------------ */
+
+bool
+estimate_is_layout_column(const char *name)
+{
+	for (int f = 0; f < SF_COUNT; f++)
+		if (!strcmp(size_names[f], name))
+			return true;
+	return switch_named(name, strlen(name)) != SW_COUNT;
+}
+
+/* One size column into a; -1 when its value is not one it takes. */
+static int
+column_size(struct layout_args *a, enum size_field f, const char *v)
+{
+	int x;
+
+	if (f == SF_RECOMPUTE) {
+		if (recompute_parse(v) < 0)
+			return -1;
+		a->recompute = v;
+		return 0;
+	}
+	if (parse_int(v, &x) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof size_flags / sizeof size_flags[0]; i++)
+		if (size_flags[i].field == f &&
+		    (x < size_flags[i].lo || x > size_flags[i].hi))
+			return -1;
+	a->size[f] = x;
+	return 0;
+}
+
+/* One switch column into a (as --switch NAME=VALUE); -1 when its value
+ * is not one the switch takes. */
+static int
+column_switch(struct layout_args *a, enum layout_switch s, const char *v)
+{
+	struct layout scratch;
+	char *arg;
+
+	memset(&scratch, 0, sizeof scratch);
+	if (layout_switch_kind(s) == SWK_BOOL)
+		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
+	if (layout_switch_parse(&scratch, s, v) != 0)
+		return -1;
+	arg = xasprintf("%s=%s", layout_switch_name(s), v);
+	str_list_push(&a->switches, arg);
+	free(arg);
+	return 0;
+}
+
+int
+estimate_columns_layout(const struct plan *p, int n,
+                        const char *const *names,
+                        const char *const *values, struct layout *out,
+                        int *bad)
+{
+	struct layout_args a = {
+		{ NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN,
+		  NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN },
+		NULL, NULL, 0, 0, STR_LIST_INIT, 0, NOT_GIVEN, NULL,
+	};
+	struct sources src;
+	int ret = 0;
+
+	for (int i = 0; i < n && ret == 0; i++) {
+		enum layout_switch s = switch_named(names[i],
+		                                    strlen(names[i]));
+		int f;
+
+		if (values[i][0] == '\0')
+			continue;
+		for (f = 0; f < SF_COUNT && strcmp(size_names[f], names[i]);
+		     f++)
+			;
+		if (f < SF_COUNT)
+			ret = column_size(&a, (enum size_field)f, values[i]);
+		else if (s != SW_COUNT)
+			ret = column_switch(&a, s, values[i]);
+		else
+			ret = -1;
+		if (ret != 0)
+			*bad = i;
+	}
+	*out = p->res.v[p->base].layout;
+	if (ret == 0 && resolve_layout(&a, &p->spec, &p->settings, FROM_BASE,
+	                               true, out, &src) != 0) {
+		*bad = -1; /* checked above: cannot happen */
+		ret = -1;
+	}
+	str_list_clear(&a.switches);
+	return ret;
+}
+
 /* ---- output ---------------------------------------------------------- */
 
 /* The switches for people: the name of each one on, NAME=VALUE for a
@@ -557,6 +654,10 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	        "cp %.3f, ep %.3f, pp %.3f, bubble %.3f, dp %.3f\n", e->step_s,
 	        e->compute_s, e->recompute_s, e->tp_comm_s, e->cp_comm_s,
 	        e->ep_comm_s, e->pp_comm_s, e->bubble_s, e->dp_comm_s);
+	fprintf(f, "  interval     %.3f to %.3f s (%s)\n", e->step_s_low,
+	        e->step_s_high, calibration_fitted(w->cal)
+	        ? "the calibration's residuals" : "built-in band");
+	fprintf(f, "  calibration  %s\n", calibration_label(w->cal));
 	if (cam->precision == PREC_FP8)
 		fprintf(f, "  fp8 casts    %.3f s of compute (%s recipe)\n",
 		        e->fp8_cast_s, fp8_recipe_name(l->fp8_recipe));
@@ -588,9 +689,10 @@ sources_json(struct json *j, const struct shown *sh)
 }
 
 static void
-print_json(FILE *f, const struct candidate *c, enum precision precision,
+print_json(FILE *f, const struct candidate *c, const struct workload *w,
            double nemo_days, const struct shown *sh)
 {
+	enum precision precision = w->precision;
 	struct strbuf sb = STRBUF_INIT;
 	const struct estimate *e = &c->est;
 	struct json j;
@@ -621,6 +723,9 @@ print_json(FILE *f, const struct candidate *c, enum precision precision,
 	json_end_array(&j);
 	json_string(&j, "memory_status", memory_status_name(e->memory_status));
 	json_number(&j, "pred_step_s", e->step_s);
+	json_number(&j, "pred_step_s_low", e->step_s_low);
+	json_number(&j, "pred_step_s_high", e->step_s_high);
+	json_string(&j, "calibration", calibration_label(w->cal));
 	json_begin_object(&j, "pred_step_parts");
 	json_number(&j, "compute_s", e->compute_s);
 	json_number(&j, "fp8_cast_s", e->fp8_cast_s);
@@ -693,7 +798,7 @@ show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
 	                              cam->tflops_per_gpu,
 	                              cam->num_tokens_in_b);
 	if (ctx->format == FORMAT_JSON)
-		print_json(ctx->out, &c, cam->precision, nemo_days, sh);
+		print_json(ctx->out, &c, ec->workload, nemo_days, sh);
 	else
 		print_table(ctx->out, cam, ec->workload, &c, nemo_days, sh);
 	return EXIT_OK;

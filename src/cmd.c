@@ -19,7 +19,7 @@ extern const struct cmd_entry cmd_models_entry, cmd_gpus_entry,
 	cmd_size_entry, cmd_estimate_entry, cmd_plan_entry, cmd_list_entry,
 	cmd_config_entry, cmd_parse_entry, cmd_submit_entry, cmd_resume_entry,
 	cmd_status_entry, cmd_cancel_entry, cmd_results_entry,
-	cmd_watch_entry;
+	cmd_watch_entry, cmd_calibrate_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_models_entry,
@@ -33,6 +33,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_resume_entry,
 	&cmd_cancel_entry,
 	&cmd_results_entry,
+	&cmd_calibrate_entry,
 	&cmd_watch_entry,
 	&cmd_parse_entry,
 	&cmd_config_entry,

@@ -42,6 +42,7 @@ enum key_type {
 	KT_MODEL,       /* preset name or a group */
 	KT_GPUS,        /* list of GPU catalog entries */
 	KT_PATTERNS,    /* list of { name; regex; } */
+	KT_CALIBRATION, /* group of GPU = { constants } groups */
 };
 
 /* The struct a key's offset refers to. */
@@ -50,6 +51,7 @@ enum key_in {
 	IN_MODEL,       /* struct model_group, inside model = { ... } */
 	IN_GPU,         /* struct gpu, inside gpus = ( { ... } ) */
 	IN_PATTERN,     /* struct log_pattern, inside results.patterns */
+	IN_CALIBRATION, /* struct calibration, in calibration = { GPU = { } } */
 };
 
 enum config_layer {
@@ -210,6 +212,11 @@ int config_apply_gpus(struct loader *ld, const struct config_key *k,
                       const config_setting_t *s);
 /* The campaign's GPU from the catalog (config-gpu.c). */
 int config_resolve_gpu(struct settings *c, const struct config_sources *src);
+/* calibration = { GPU = { ... }; ... } (config-calibration.c). */
+int config_apply_calibration(struct loader *ld, const struct config_key *k,
+                             const config_setting_t *s);
+/* The campaign GPU's calibration, or the built-in defaults. */
+void config_resolve_calibration(struct settings *c);
 /* results.patterns = ( { ... }, ... ) (config-patterns.c). */
 int config_apply_patterns(struct loader *ld, const struct config_key *k,
                           const config_setting_t *s);

@@ -71,6 +71,10 @@ _Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
 #define MODEL(f) .in = IN_MODEL, .off = offsetof(struct model_group, f), \
 	.flags = F_MEMBER
 #define GPU(f) .in = IN_GPU, .off = offsetof(struct gpu, f), .flags = F_MEMBER
+#define CALIB(f) .in = IN_CALIBRATION, \
+	.off = offsetof(struct calibration, f), .flags = F_MEMBER
+#define CAL_KEY(key, p) { .path = "calibration." key, .type = KT_DOUBLE, \
+	CALIB(v[CAL_##p]), .min = CAL_LO_##p, .max = CAL_HI_##p }
 #define PATTERN(f) .in = IN_PATTERN, .off = offsetof(struct log_pattern, f), \
 	.flags = F_MEMBER
 #define INTS(p, f, lo, hi) { .path = (p), .type = KT_INTS, CAMP(f), \
@@ -335,6 +339,7 @@ const struct config_key config_registry[] = {
 	  .layers = SITE_ONLY },
 
 	{ .path = "gpus", .type = KT_GPUS, CAMP(gpus) },
+	{ .path = "calibration", .type = KT_CALIBRATION, CAMP(calibrations) },
 
 	/* Members of model = { ... }: Megatron-LM's argument names. */
 	{ .path = "model.name", .type = KT_NAME, MODEL(m.name),
@@ -437,6 +442,27 @@ const struct config_key config_registry[] = {
 	/* 0: derived from the peak by the estimator (gpu.h). */
 	{ .path = "gpus.hbm_tbs", .type = KT_DOUBLE, GPU(hbm_tbs),
 	  .min = 0, .max = 1e4 },
+
+	/* Members of each calibration = { GPU = { ... } } entry: the
+	 * estimator's constants within their physical bounds
+	 * (calibration.c), and the fit's residual band and row count. */
+	{ .path = "calibration.name", .type = KT_NAME, CALIB(name),
+	  .size = FIELD_SIZE(struct calibration, name) },
+	CAL_KEY("gemm_eff_max", GEMM_EFF_MAX),
+	CAL_KEY("gemm_tokens_half", GEMM_TOKENS_HALF),
+	CAL_KEY("attn_eff_flash", ATTN_EFF_FLASH),
+	CAL_KEY("fp8_gemm_eff", FP8_GEMM_EFF),
+	CAL_KEY("comm_eff_nvlink", COMM_EFF_NVLINK),
+	CAL_KEY("comm_eff_network", COMM_EFF_NETWORK),
+	CAL_KEY("layer_overhead_s", LAYER_OVERHEAD_S),
+	CAL_KEY("moe_dispatch_eff", MOE_DISPATCH_EFF),
+	CAL_KEY("memory_fragmentation", MEM_FRAGMENTATION),
+	{ .path = "calibration.residual_low", .type = KT_DOUBLE,
+	  CALIB(residual_low), .min = -5, .max = 0 },
+	{ .path = "calibration.residual_high", .type = KT_DOUBLE,
+	  CALIB(residual_high), .min = 0, .max = 5 },
+	{ .path = "calibration.rows", .type = KT_INT, CALIB(rows),
+	  .min = 0, .max = MAX_COUNT },
 
 	/* Members of each results.patterns entry. */
 	{ .path = "results.patterns.name", .type = KT_STRING, PATTERN(name) },

@@ -629,6 +629,9 @@ config_apply_leaf(struct loader *ld, const struct config_key *k,
 	case KT_PATTERNS:
 		ret = config_apply_patterns(ld, k, s);
 		break;
+	case KT_CALIBRATION:
+		ret = config_apply_calibration(ld, k, s);
+		break;
 	default:
 		ret = store_scalar(ld, k, s, ld->c);
 		break;

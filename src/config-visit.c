@@ -315,6 +315,18 @@ visit_gpus(const struct settings *c, const struct value_sink *vs, void *arg,
 	vs->close(arg, '(');
 }
 
+/* The calibrations some layer set, one GPU = { ... } each. */
+static void
+visit_calibrations(const struct settings *c, const struct value_sink *vs,
+                   void *arg, const char *name)
+{
+	vs->open(arg, name, '{');
+	for (size_t i = 0; i < c->calibrations.n; i++)
+		visit_members(c, IN_CALIBRATION, &c->calibrations.v[i].cal,
+		              vs, arg, c->calibrations.v[i].gpu);
+	vs->close(arg, '{');
+}
+
 /* A searched integer: "auto" or a list. */
 static void
 visit_ints(const struct int_list *l, const struct value_sink *vs, void *arg,
@@ -455,6 +467,9 @@ key_visit(const struct settings *c, const void *base,
 		break;
 	case KT_PATTERNS:
 		visit_patterns(c, vs, arg, name);
+		break;
+	case KT_CALIBRATION:
+		visit_calibrations(c, vs, arg, name);
 		break;
 	case KT_GROUP:
 		bug("key_visit on group '%s'", k->path);

@@ -164,6 +164,22 @@ write_gpu(const struct settings *c, struct strbuf *out,
 	strbuf_addstr(out, "  }\n);\n");
 }
 
+/* The campaign GPU's calibration, when a layer set one: a frozen
+ * campaign keeps the constants it was planned with. */
+static void
+write_calibration(const struct settings *c, struct strbuf *out,
+                  const struct origin *o, bool with_origin)
+{
+	const struct calibration_entry *e = c->gpu_name
+		? calibration_set_find(&c->calibrations, c->gpu_name) : NULL;
+
+	if (e == NULL)
+		return;
+	strbuf_addf(out, "calibration = {\n  %s = {\n", e->gpu);
+	write_members(c, out, 4, IN_CALIBRATION, &e->cal, o, with_origin);
+	strbuf_addstr(out, "  };\n};\n");
+}
+
 /* results.patterns, one pattern per line. */
 static void
 write_patterns(const struct settings *c, struct strbuf *out, int indent,
@@ -196,6 +212,8 @@ write_key(const struct settings *c, const struct config_key *k,
 			write_model(c, out, indent, o, with_origin);
 	} else if (k->type == KT_GPUS) {
 		write_gpu(c, out, o, with_origin);
+	} else if (k->type == KT_CALIBRATION) {
+		write_calibration(c, out, o, with_origin);
 	} else if (k->type == KT_PATTERNS) {
 		if (c->results.npatterns > 0)
 			write_patterns(c, out, indent, o, with_origin);
@@ -283,7 +301,8 @@ each_key(struct each_ctx *ec,
 
 		if (k->type == KT_GROUP || (k->flags & F_MEMBER))
 			continue;
-		if (k->type == KT_GPUS && c->gpus_set.n == 0)
+		if ((k->type == KT_GPUS && c->gpus_set.n == 0) ||
+		    (k->type == KT_CALIBRATION && c->calibrations.n == 0))
 			continue;
 		if (!strncmp(k->path, "base.", 5) && !c->base.set)
 			continue;

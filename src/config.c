@@ -725,6 +725,7 @@ finish(struct settings *c, const struct config_sources *src)
 	if (config_resolve_model(c, src) != 0 ||
 	    config_resolve_gpu(c, src) != 0)
 		return -1;
+	config_resolve_calibration(c);
 	resolve_base(c);
 	return check_campaign(c, src);
 }
@@ -737,6 +738,7 @@ settings_init(struct settings *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->mode = MODE_PRETRAIN;
+	calibration_init(&c->calibration);
 	c->peft = xstrdup("none");
 	c->nodes = 1;
 	c->gpus_per_node = 8;            /* a DGX/HGX node */
@@ -843,6 +845,7 @@ settings_release(struct settings *c)
 	}
 	free(c->results.patterns);
 	gpu_catalog_release(&c->gpus);
+	calibration_set_release(&c->calibrations);
 	free(c->values);
 	for (int i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
@@ -915,4 +918,5 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;
 	w->opt_transient_bytes = c->optimizer.transient_bytes_per_param;
+	w->cal = &c->calibration;
 }

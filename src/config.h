@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 
+#include "calibration.h"
 #include "gpu.h"
 #include "layout.h"
 #include "model.h"
@@ -186,6 +187,10 @@ struct settings {
 	} results;
 	struct gpu_catalog gpus;
 	struct str_list gpus_set;   /* catalog entries a layer added/changed */
+	/* calibration = { GPU = { ... }; }: per GPU type, as the layers set
+	 * them, and the campaign GPU's (built-in defaults without one). */
+	struct calibration_set calibrations;
+	struct calibration calibration;
 
 	/* Provenance, one entry per key set by any layer (last wins). */
 	struct config_value *values;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "calibration.h"
 #include "estimate.h"
 
 /* Shape numbers used everywhere below, derived once per call. */
@@ -48,6 +49,7 @@ struct stage {
 struct est {
 	const struct workload *w;
 	const struct layout *l;
+	const double *k;                   /* calibration constants */
 	struct shape s;
 	double t, p, c, e, te, v, d, b, m; /* sizes as doubles */
 	double seq_local;                  /* s / cp */

@@ -15,20 +15,21 @@
 /* ---- step time ----------------------------------------------------------- */
 
 /*
- * Efficiency constants [CAL] (hand-set; see estimate.c).  Large BF16 GEMMs in cuBLAS/Transformer
- * Engine reach about 70-75 % of the H100's dense peak; narrow per-GPU
- * GEMMs (small h/tp) and short micro-batches lose more to tile
- * quantisation and kernel tails, modelled as saturating curves.  Fused
- * (flash) attention runs at roughly half of peak over forward and
- * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
- * of A100 peak forward, lower backward); unfused attention far less.
- * FP8 GEMMs run at the FP8 peak with the BF16 efficiency; what sets
- * the recipes apart is the casting of the GEMM inputs (fp8_cast_s).
+ * Efficiency constants [CAL]: the fitted ones are data (calibration.c,
+ * x->k), hand-set as described here until `paratune calibrate` fits
+ * them to a site's measured runs.  Large BF16 GEMMs in cuBLAS/Transformer
+ * Engine reach about 70-75 % of the H100's dense peak (gemm_eff_max
+ * 0.75); narrow per-GPU GEMMs (small h/tp) and short micro-batches lose
+ * more to tile quantisation and kernel tails, modelled as saturating
+ * curves (gemm_tokens_half 192 tokens).  Fused (flash) attention runs at
+ * roughly half of peak over forward and backward (FlashAttention-2
+ * paper, Dao 2023, arXiv 2307.08691: 50-73 % of A100 peak forward, lower
+ * backward; attn_eff_flash 0.45); unfused attention far less.  FP8 GEMMs
+ * run at the FP8 peak with the BF16 efficiency times fp8_gemm_eff
+ * (1.0); what sets the recipes apart is the casting of the GEMM inputs
+ * (fp8_cast_s).
  */
-#define GEMM_EFF_MAX 0.75
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
-#define GEMM_TOKENS_HALF 192.0   /* micro-batch tokens at which eff halves */
-#define ATTN_EFF_FLASH 0.45
 #define ATTN_EFF_UNFUSED 0.20
 /*
  * Memory-bound work per token and layer (norms, residual adds,
@@ -38,8 +39,8 @@
 #define ELEMWISE_BYTES_PER_H 160.0
 #define ELEMWISE_BYTES_PER_F 10.0
 /* Launch and framework overhead per layer and micro-batch (eager
- * PyTorch without CUDA graphs issues ~40 kernels per layer). */
-#define LAYER_OVERHEAD_S 150e-6
+ * PyTorch without CUDA graphs issues ~40 kernels per layer):
+ * layer_overhead_s of the calibration, hand-set at 150 us. */
 /*
  * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA
  * graph to eliminate repeated static host code execution"]; on MoE
@@ -66,8 +67,10 @@
  * forward) that data-parallel communication can hide behind, when its
  * overlap is on. */
 #define DP_OVERLAP 1.0
-/* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw). */
-#define COMM_EFF 0.85
+/* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw):
+ * comm_eff_nvlink and comm_eff_network of the calibration, hand-set at
+ * 0.85 both.  The expert all-to-alls run at moe_dispatch_eff of that
+ * (hand-set at 1). */
 /*
  * Host link for activation offloading: PCIe Gen5 x16 moves 64 GB/s each
  * way (PCI-SIG), about 50 GB/s in practice; the catalog has no host-link
@@ -100,9 +103,10 @@ group_bw(const struct est *x, double span, double stride)
 	double gpn = x->w->gpus_per_node, k;
 
 	if (span <= domain && span <= gpn)
-		return g->nvlink_gbs * 1e9 * COMM_EFF;
+		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
 	k = fmax(1, gpn / stride);
-	return fmin(g->nvlink_gbs, k * g->network_gbs) * 1e9 * COMM_EFF;
+	return fmin(g->nvlink_gbs * x->k[CAL_COMM_EFF_NVLINK],
+	            k * g->network_gbs * x->k[CAL_COMM_EFF_NETWORK]) * 1e9;
 }
 
 /* Ring all-reduce time of bytes over n ranks. */
@@ -114,9 +118,9 @@ allreduce_s(double bytes, double n, double bw)
 
 /* The saturating curve of GEMM efficiency in the tokens of one GEMM. */
 static double
-tokens_efficiency(double tokens)
+tokens_efficiency(const struct est *x, double tokens)
 {
-	return tokens / (tokens + GEMM_TOKENS_HALF);
+	return tokens / (tokens + x->k[CAL_GEMM_TOKENS_HALF]);
 }
 
 static double
@@ -125,8 +129,11 @@ gemm_efficiency(const struct est *x)
 	double width = x->s.h / x->t;
 	double tokens = x->seq_local * x->b;
 
-	return GEMM_EFF_MAX * width / (width + GEMM_WIDTH_HALF) *
-	       tokens_efficiency(tokens);
+	double eff = x->k[CAL_GEMM_EFF_MAX] * width /
+	             (width + GEMM_WIDTH_HALF) * tokens_efficiency(x, tokens);
+
+	return x->w->precision == PREC_FP8 ? eff * x->k[CAL_FP8_GEMM_EFF]
+	                                   : eff;
 }
 
 /*
@@ -222,8 +229,8 @@ layer_gemm_s(const struct est *x, const struct flop_parts *fp,
 	if (x->l->moe_grouped_gemm || fp->experts == 0)
 		return fp->layers * per_flop;
 	sbk = x->seq_local * x->b * x->s.k;
-	slowdown = tokens_efficiency(sbk) /
-	           tokens_efficiency(sbk * x->e / x->s.E);
+	slowdown = tokens_efficiency(x, sbk) /
+	           tokens_efficiency(x, sbk * x->e / x->s.E);
 	return (fp->layers - fp->experts + fp->experts * slowdown) * per_flop;
 }
 
@@ -291,9 +298,9 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	const struct flop_parts *fp = &x->fp;
 	double tokens = x->b * x->w->seq_length / (x->t * x->c);
 	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
-	double elem, overhead = LAYER_OVERHEAD_S;
-	double attn_eff = l->attention == ATTN_FLASH ? ATTN_EFF_FLASH
-	                                             : ATTN_EFF_UNFUSED;
+	double elem, overhead = x->k[CAL_LAYER_OVERHEAD_S];
+	double attn_eff = l->attention == ATTN_FLASH
+	                  ? x->k[CAL_ATTN_EFF_FLASH] : ATTN_EFF_UNFUSED;
 
 	lt->attn = tokens * fp->scores / x->s.L /
 	           (peak_flops(x, false) * attn_eff);
@@ -370,7 +377,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
 	                     group_bw(x, x->te * x->e, x->te)
 	               : 0;
-	lt->ep = a2a * x->moe_frac;
+	lt->ep = a2a * x->moe_frac / x->k[CAL_MOE_DISPATCH_EFF];
 	/* PP: activations forward and gradients backward per boundary;
 	 * interleaving crosses v times as many boundaries. */
 	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /

@@ -611,11 +611,11 @@ memory_activations(const struct est *x, const struct stage *st)
  * What the framework holds besides the model: CUDA context, cuBLAS
  * workspaces and NCCL buffers (1-3 GB per GPU in practice, notes on
  * estimation), more with each communicator, plus allocator fragmentation
- * of the activation pool.
+ * of the activation pool (memory_fragmentation of the calibration,
+ * hand-set at 10 %).
  */
 #define BUFFER_BASE_BYTES (1.25 * GIB)
 #define BUFFER_PER_COMM_BYTES (0.125 * GIB)
-#define FRAGMENTATION 0.10
 /*
  * CUDA graphs "require additional memory for static buffer management,
  * typically adding a few gigabytes for static buffers, while models with
@@ -633,7 +633,7 @@ memory_buffers(const struct est *x, double activations)
 	              : x->p > 1 ? CUDA_GRAPH_PP_BYTES : CUDA_GRAPH_BYTES;
 
 	return BUFFER_BASE_BYTES + comms * BUFFER_PER_COMM_BYTES +
-	       FRAGMENTATION * activations + graphs;
+	       x->k[CAL_MEM_FRAGMENTATION] * activations + graphs;
 }
 
 /* Where stage i of x->stage (first, last, rank 1) is listed: first,
@@ -680,6 +680,7 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 {
 	x->w = w;
 	x->l = l;
+	x->k = (w->cal ? w->cal : calibration_default())->v;
 	shape_of(w->model, l->tp, &x->s);
 	x->t = l->tp;
 	x->p = l->pp;
@@ -714,6 +715,14 @@ estimate_moe_layer_bytes(const struct workload *w, const struct layout *l)
 	return x.s.Lmoe > 0 ? moe_layer_activations(&x) : 0;
 }
 
+/* The step time's interval from the calibration's residual band. */
+static void
+estimate_interval(const struct calibration *cal, struct estimate *out)
+{
+	out->step_s_low = out->step_s * exp(cal->residual_low);
+	out->step_s_high = out->step_s * exp(cal->residual_high);
+}
+
 void
 estimate_layout(const struct workload *w, const struct layout *l,
                 struct estimate *out)
@@ -737,6 +746,7 @@ estimate_layout(const struct workload *w, const struct layout *l,
 	out->memory_status = out->mem.total <= capacity ? MEM_SAFE
 	                                                : MEM_OOM_RISK;
 	estimate_time(&x, out);
+	estimate_interval(w->cal ? w->cal : calibration_default(), out);
 	out->tokens_per_s_per_gpu = tokens / (out->step_s * world);
 	out->tflops_per_gpu = out->flops_per_step / (out->step_s * world) /
 	                      1e12;

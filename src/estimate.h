@@ -43,6 +43,8 @@ struct estimate {
 	enum memory_status memory_status;
 	/* Step time and its parts, seconds. */
 	double step_s;
+	/* Its interval from the calibration's residuals. */
+	double step_s_low, step_s_high;
 	double compute_s;
 	double fp8_cast_s;          /* of compute: GEMM inputs cast to FP8 */
 	double recompute_s;

@@ -19,6 +19,8 @@
 #include "gpu.h"
 #include "model.h"
 
+struct calibration;
+
 enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
 enum attention_impl { ATTN_FLASH, ATTN_UNFUSED };
 
@@ -127,6 +129,8 @@ struct workload {
 	bool opt_resident_set;
 	double opt_resident_bytes;
 	double opt_transient_bytes;
+	/* The estimator's efficiency constants; NULL: the built-in ones. */
+	const struct calibration *cal;
 };
 
 /* Why a layout is invalid or left out; LAYOUT_OK when it is kept. */

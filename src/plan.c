@@ -327,6 +327,8 @@ summarise(struct plan *p)
 	            p->base_source);
 	if (p->settings.size_reason)
 		strbuf_addf(sb, "model size: %s\n", p->settings.size_reason);
+	strbuf_addf(sb, "calibration: %s\n",
+	            calibration_label(&p->settings.calibration));
 }
 
 int
@@ -415,6 +417,8 @@ plan_stats_json(struct json *j, const struct plan *p)
 	stats_json_rules(j, st, RULE_KIND_NO_EFFECT, "no_effect_by_rule");
 	stats_json_rules(j, st, RULE_KIND_CONTROL, "removed_by_control");
 	json_string(j, "base", p->res.v[p->base].name);
+	json_string(j, "calibration",
+	            calibration_label(&p->settings.calibration));
 }
 
 void

@@ -92,6 +92,8 @@ summary_campaign(struct strbuf *out, const struct results *res)
 	            res->count[RESULT_FAILED],
 	            res->count[RESULT_IN_PROGRESS],
 	            res->count[RESULT_NOT_RUN]);
+	strbuf_addf(out, "predictions: calibration %s\n",
+	            calibration_label(&c->calibration));
 	if (res->cost_per_gpu_hour <= 0)
 		strbuf_addstr(out, "(no cost_per_gpu_hour: costs are not "
 		              "shown; set it or pass --cost-per-gpu-hour)\n");

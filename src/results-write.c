@@ -533,6 +533,7 @@ json_campaign(struct json *j, const struct results *res)
 	json_string(j, "campaign", c->name);
 	json_string(j, "model", c->model_name);
 	json_string(j, "gpu", c->gpu.name);
+	json_string(j, "calibration", calibration_label(&c->calibration));
 	json_int(j, "nodes", c->nodes);
 	json_int(j, "gpus_per_node", c->gpus_per_node);
 	json_string(j, "precision", precision_name(c->precision));

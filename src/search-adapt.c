@@ -86,8 +86,9 @@ pending_list(struct store *s, const struct results *res, int *n)
 		p[*n].c = c;
 		p[*n].now_tps = fit_predict(&s->st.model, &row->layout,
 		                            row->pred_step_s) / gbs;
-		p[*n].opt_tps = fit_optimistic(&s->st.model, &row->layout,
-		                               row->pred_step_s) / gbs;
+		p[*n].opt_tps = fit_optimistic_interval(&s->st.model,
+		        &row->layout, row->pred_step_s, row->pred_step_s_low,
+		        calibration_fitted(&s->settings.calibration)) / gbs;
 		/* No prediction (0): it cannot be ranked, so it goes last
 		 * and is never ruled out by one. */
 		if (!(row->pred_step_s > 0))

@@ -166,6 +166,17 @@ fit_optimistic(const struct fit_model *m, const struct layout *l,
 }
 
 double
+fit_optimistic_interval(const struct fit_model *m, const struct layout *l,
+                        double pred_s, double pred_low_s, bool calibrated)
+{
+	double opt = fit_optimistic(m, l, pred_s);
+
+	if (calibrated && pred_low_s > 0)
+		opt = fmin(opt, fit_predict(m, l, pred_low_s));
+	return opt;
+}
+
+double
 fit_factor(const struct fit_model *m)
 {
 	return m->runs > 0 ? exp(m->coef[FIT_GLOBAL]) : 1.0;

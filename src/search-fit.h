@@ -75,6 +75,17 @@ double fit_predict(const struct fit_model *m, const struct layout *l,
 /* The low end of the corrected prediction's interval. */
 double fit_optimistic(const struct fit_model *m, const struct layout *l,
                       double pred_s);
+/*
+ * The optimistic end the adaptive search's stop rule uses: that of
+ * fit_optimistic, or, when the campaign's calibration was fitted to
+ * measured runs (calibrated) and the plan gave pred_low_s (its interval's
+ * low end, > 0), the lower of that and pred_low_s corrected by m:
+ * neither the site's residuals nor this campaign's spread rules out a
+ * candidate the other says could still win.
+ */
+double fit_optimistic_interval(const struct fit_model *m,
+                               const struct layout *l, double pred_s,
+                               double pred_low_s, bool calibrated);
 /* The global factor, exp(coef[FIT_GLOBAL]). */
 double fit_factor(const struct fit_model *m);
 

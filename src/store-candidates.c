@@ -34,6 +34,11 @@ enum { LAYOUT_FIELDS = 19, ALL_FIELDS = LAYOUT_FIELDS + SW_COUNT };
  * adaptive search's refits add pred_now_step_s, and one this release
  * does not know is passed over (MAX_EXTRA of them at most). */
 static const char now_col[] = "pred_now_step_s";
+/* The step time's interval, which the plan writes after the switches
+ * (files planned before it lack it). */
+static const char header_interval[] = ",pred_step_s_low,pred_step_s_high";
+static const char low_col[] = "pred_step_s_low";
+static const char high_col[] = "pred_step_s_high";
 enum { MAX_EXTRA = 16, MAX_FIELDS = ALL_FIELDS + MAX_EXTRA };
 
 /* What a header line announces. */
@@ -41,6 +46,7 @@ struct csv_header {
 	int nfields;          /* columns in all */
 	int nknown;           /* the layout and the switches */
 	int now;              /* the index of pred_now_step_s; -1: none */
+	int low, high;        /* pred_step_s_low and _high; -1: none */
 };
 
 /* The header line, without its newline: the layout, then the first
@@ -82,7 +88,7 @@ candidate_csv_row(struct strbuf *sb, const struct candidate *c,
 		strbuf_addch(sb, ',');
 		layout_switch_format(l, precision, (enum layout_switch)s, sb);
 	}
-	strbuf_addch(sb, '\n');
+	strbuf_addf(sb, ",%.4f,%.4f\n", c->est.step_s_low, c->est.step_s_high);
 }
 
 void
@@ -90,6 +96,7 @@ candidates_csv_write(struct strbuf *sb, const struct grid_result *res,
                      enum precision precision)
 {
 	candidates_header(sb, SW_COUNT);
+	strbuf_addstr(sb, header_interval);
 	strbuf_addch(sb, '\n');
 	for (int i = 0; i < res->n; i++)
 		candidate_csv_row(sb, &res->v[i], precision);
@@ -160,20 +167,27 @@ parse_switches(char **f, int n, struct candidate_row *r)
  * one is empty, there are too many, or one this release does not know
  * follows fewer than all the switches (a damaged header, not a later
  * release's). */
+static bool
+column_is(const char *name, size_t len, const char *col)
+{
+	return len == strlen(col) && !strncmp(name, col, len);
+}
+
 static int
 header_extra(const char *rest, struct csv_header *h)
 {
 	while (*rest == ',') {
 		const char *name = rest + 1;
 		size_t len = strcspn(name, ",");
-		bool now = len == strlen(now_col) &&
-		           !strncmp(name, now_col, len);
+		int *known = column_is(name, len, now_col) ? &h->now
+		           : column_is(name, len, low_col) ? &h->low
+		           : column_is(name, len, high_col) ? &h->high : NULL;
 
 		if (len == 0 || h->nfields >= MAX_FIELDS ||
-		    (!now && h->nknown < ALL_FIELDS))
+		    (!known && h->nknown < ALL_FIELDS))
 			return -1;
-		if (now)
-			h->now = h->nfields;
+		if (known)
+			*known = h->nfields;
 		h->nfields++;
 		rest = name + len;
 	}
@@ -206,7 +220,7 @@ header_fields(const char *line, struct csv_header *h)
 		    (line[want.len] && line[want.len] != ','))
 			continue;
 		h->nfields = h->nknown = LAYOUT_FIELDS + k;
-		h->now = -1;
+		h->now = h->low = h->high = -1;
 		ret = header_extra(line + want.len, h);
 		if (ret != 0)
 			break;
@@ -220,6 +234,9 @@ header_fields(const char *line, struct csv_header *h)
 static int
 parse_extra(char **f, const struct csv_header *h, struct candidate_row *r)
 {
+	if ((h->low >= 0 && parse_double(f[h->low], &r->pred_step_s_low)) ||
+	    (h->high >= 0 && parse_double(f[h->high], &r->pred_step_s_high)))
+		return -1;
 	if (h->now < 0)
 		return 0;
 	if (parse_double(f[h->now], &r->pred_now_step_s) ||
@@ -235,7 +252,7 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 	char *path = xasprintf("%s/candidates.csv", dir);
 	FILE *f = fopen_regular(path);
 	char line[4096], *fields[MAX_FIELDS + 1];
-	struct csv_header h = { 0, 0, -1 };
+	struct csv_header h = { 0, 0, -1, -1, -1 };
 	int lineno = 0, ret = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -361,7 +378,7 @@ predictions_text(const char *path, const struct candidate_table *t,
                  const struct fit_model *m, struct strbuf *sb)
 {
 	FILE *f = fopen_regular(path);
-	struct csv_header h = { 0, 0, -1 };
+	struct csv_header h = { 0, 0, -1, -1, -1 };
 	char line[4096];
 	int row = -1, ret = 0;
 

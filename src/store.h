@@ -306,6 +306,8 @@ struct candidate_row {
 	double est_memory_gib;
 	enum memory_status memory_status;
 	double pred_step_s, pred_tflops_per_gpu, pred_mfu;
+	/* The prediction's interval; 0 in files planned before it. */
+	double pred_step_s_low, pred_step_s_high;
 	bool base;
 	/* The layout's switches came from the file: false for a campaign
 	 * planned by paratune 0.1.0, whose file has no such columns. */

@@ -503,12 +503,42 @@ static const struct harness_test csv_tests[] = {
 	{ NULL, NULL },
 };
 
+/* The stop rule's optimistic end: the calibration's interval counts
+ * only when the calibration was fitted to measured runs, and then only
+ * where it is lower than the refit's own bound. */
+static void
+test_optimistic_interval(void)
+{
+	struct layout l = lay(2, 1, 1, RECOMPUTE_NONE);
+	struct fit_model m;
+	double opt;
+
+	memset(&m, 0, sizeof(m));
+	m.runs = 2;
+	m.coef[FIT_GLOBAL] = log(1.1);
+	m.sigma = 0.05;
+	opt = fit_optimistic(&m, &l, 2.0);
+	/* Built-in defaults: the interval is not the site's; unchanged. */
+	CU_ASSERT_DOUBLE_EQUAL(fit_optimistic_interval(&m, &l, 2.0, 1.0,
+	                                               false), opt, 1e-12);
+	/* Fitted: a low end of 1.5 s is 1.65 s corrected, below 2.02 s. */
+	CU_ASSERT_DOUBLE_EQUAL(fit_optimistic_interval(&m, &l, 2.0, 1.5,
+	                                               true), 1.65, 1e-9);
+	/* A narrow interval does not raise the refit's bound. */
+	CU_ASSERT_DOUBLE_EQUAL(fit_optimistic_interval(&m, &l, 2.0, 1.95,
+	                                               true), opt, 1e-12);
+	/* A plan without the column (0): the refit's bound. */
+	CU_ASSERT_DOUBLE_EQUAL(fit_optimistic_interval(&m, &l, 2.0, 0, true),
+	                       opt, 1e-12);
+}
+
 static const struct harness_test fit_tests[] = {
 	{ "a fit recovers a known factor", test_fit_recovers_known_factor },
 	{ "the prior holds one point", test_prior_holds_one_point },
 	{ "two levels teach a slope", test_two_levels_teach_a_slope },
 	{ "no runs, no correction", test_fit_refuses },
 	{ "the model's text round trip", test_model_text_round_trip },
+	{ "the calibrated optimistic end", test_optimistic_interval },
 	{ NULL, NULL },
 };
 

@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * calibrate.c - fit the estimator's constants to measured runs.
+ *
+ * The objective is the sum over rows of log(predicted / measured)^2 for
+ * the step time, plus the same for peak memory where it was measured:
+ * relative error, so that a 100 s step counts no more than a 1 s one.
+ * A small pull toward the starting constants (CAL_PRIOR) keeps
+ * constants that the rows barely tell apart where they were.
+ *
+ * The minimiser is Nelder-Mead (Nelder and Mead 1965; the standard
+ * coefficients 1, 2, 1/2, 1/2 of Lagarias et al. 1998, SIAM J. Optim.
+ * 9(1)) over each constant mapped to [0, 1] of its bounds and folded
+ * back into them (a triangle wave), so that every point it tries is a
+ * physical machine and no penalty is needed.  A handful of constants
+ * and a few hundred rows need nothing more; it adds no dependency and is
+ * deterministic.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "xalloc.h"
+
+/* Weight of the pull toward the start, per constant, in the squared
+ * distance over its bounds' width: a row 1 % off weighs 1e-4, so the
+ * pull only decides where the rows do not. */
+#define CAL_PRIOR 1e-6
+/* Nelder-Mead: evaluations per constant and restarts from the best. */
+#define NM_EVALS_PER_DIM 300
+#define NM_RESTARTS 3
+#define NM_STEP 0.1
+#define NM_TOL 1e-14
+
+const char *
+calibrate_group(const struct workload *w)
+{
+	if (w->model->num_experts > 0)
+		return "moe";
+	return w->precision == PREC_FP8 ? "dense-fp8" : "dense-bf16";
+}
+
+double
+calibrate_predict(const struct calib_row *r, const struct calibration *cal,
+                  double *mem_gib)
+{
+	struct workload w = r->w;
+	struct estimate e;
+
+	w.cal = cal;
+	estimate_layout(&w, &r->l, &e);
+	if (mem_gib)
+		*mem_gib = e.mem.total / GIB;
+	return e.step_s;
+}
+
+enum memory_status
+calibrate_memory_status(const struct calib_row *r,
+                        const struct calibration *cal)
+{
+	struct workload w = r->w;
+	struct estimate e;
+
+	w.cal = cal;
+	estimate_layout(&w, &r->l, &e);
+	return e.memory_status;
+}
+
+/* ---- the objective ------------------------------------------------------- */
+
+/* What the objective needs: the rows it sums over and the mapping. */
+struct objective {
+	const struct calib_row *rows;
+	const int *idx;          /* the rows of this fit */
+	int n;
+	struct calibration base; /* start: inactive constants, prior */
+	int dims[CAL_NPARAMS];   /* the active constants */
+	int ndims;
+	int evaluations;
+};
+
+/* u folded into [0, 1]: a triangle wave of period 2. */
+static double
+fold01(double u)
+{
+	double t = fmod(fabs(u), 2.0);
+
+	return t > 1 ? 2 - t : t;
+}
+
+/* The constant's position in [0, 1] of its bounds. */
+static double
+to_unit(int p, double v)
+{
+	const struct cal_param_info *pi = calibration_param(p);
+
+	return (v - pi->lo) / (pi->hi - pi->lo);
+}
+
+/* The calibration at point u of the search space. */
+static void
+point_calibration(const struct objective *o, const double *u,
+                  struct calibration *cal)
+{
+	*cal = o->base;
+	for (int i = 0; i < o->ndims; i++) {
+		const struct cal_param_info *pi = calibration_param(o->dims[i]);
+
+		cal->v[o->dims[i]] = pi->lo + (pi->hi - pi->lo) * fold01(u[i]);
+	}
+}
+
+/* Squared log error of one row under cal. */
+static double
+row_loss(const struct calib_row *r, const struct calibration *cal)
+{
+	double mem, pred = calibrate_predict(r, cal, &mem), d, loss;
+
+	if (!(pred > 0) || !isfinite(pred))
+		return 1e6;
+	d = log(pred / r->step_s);
+	loss = d * d;
+	if (r->peak_gib > 0 && mem > 0) {
+		d = log(mem / r->peak_gib);
+		loss += d * d;
+	}
+	return loss;
+}
+
+static double
+objective_eval(struct objective *o, const double *u)
+{
+	struct calibration cal;
+	double sum = 0;
+
+	o->evaluations++;
+	point_calibration(o, u, &cal);
+	for (int i = 0; i < o->n; i++)
+		sum += row_loss(&o->rows[o->idx[i]], &cal);
+	for (int i = 0; i < o->ndims; i++) {
+		int p = o->dims[i];
+		double d = to_unit(p, cal.v[p]) - to_unit(p, o->base.v[p]);
+
+		sum += CAL_PRIOR * d * d;
+	}
+	return sum;
+}
+
+/* ---- Nelder-Mead --------------------------------------------------------- */
+
+/* Vertex i of a simplex s of vertices m wide. */
+static double *
+vtx(double *s, int i, int m)
+{
+	return s + (size_t)i * (size_t)m;
+}
+
+/* x = a + t (b - a), m wide. */
+static void
+nm_line(double *x, const double *a, const double *b, double t, int m)
+{
+	for (int j = 0; j < m; j++)
+		x[j] = a[j] + t * (b[j] - a[j]);
+}
+
+/* Sort the m+1 vertices (rows of s, width m) by f, best first. */
+static void
+nm_sort(double *s, double *f, int m)
+{
+	double *tmp = xcalloc((size_t)m, sizeof(*tmp));
+
+	for (int i = 1; i <= m; i++)
+		for (int k = i; k > 0 && f[k] < f[k - 1]; k--) {
+			double t = f[k];
+
+			f[k] = f[k - 1];
+			f[k - 1] = t;
+			memcpy(tmp, vtx(s, k, m), (size_t)m * sizeof(*tmp));
+			memcpy(vtx(s, k, m), vtx(s, k - 1, m),
+			       (size_t)m * sizeof(*tmp));
+			memcpy(vtx(s, k - 1, m), tmp, (size_t)m * sizeof(*tmp));
+		}
+	free(tmp);
+}
+
+/* Shrink every vertex toward the best and re-evaluate. */
+static void
+nm_shrink(struct objective *o, double *s, double *f, int m)
+{
+	for (int i = 1; i <= m; i++) {
+		nm_line(vtx(s, i, m), s, vtx(s, i, m), 0.5, m);
+		f[i] = objective_eval(o, vtx(s, i, m));
+	}
+}
+
+/*
+ * One Nelder-Mead run from x (m wide; the best point on return) with
+ * initial steps NM_STEP; returns the objective there.
+ */
+static double
+nm_run(struct objective *o, double *x, int m)
+{
+	double *s = xcalloc((size_t)(m + 1) * (size_t)m, sizeof(*s));
+	double *f = xcalloc((size_t)m + 1, sizeof(*f));
+	double *c = xcalloc((size_t)m, sizeof(*c));
+	double *r = xcalloc((size_t)m, sizeof(*r));
+	double *e = xcalloc((size_t)m, sizeof(*e));
+	double fr, fe, best;
+	int budget = NM_EVALS_PER_DIM * m;
+
+	for (int i = 0; i <= m; i++) {
+		memcpy(vtx(s, i, m), x, (size_t)m * sizeof(*x));
+		if (i > 0) /* step inward from the bounds' upper half */
+			vtx(s, i, m)[i - 1] += fold01(x[i - 1]) > 0.5 ? -NM_STEP
+			                                           : NM_STEP;
+		f[i] = objective_eval(o, vtx(s, i, m));
+	}
+	for (int it = 0; it < budget; it++) {
+		nm_sort(s, f, m);
+		if (f[m] - f[0] <= NM_TOL * (1 + fabs(f[0])))
+			break;
+		memset(c, 0, (size_t)m * sizeof(*c));
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < m; j++)
+				c[j] += vtx(s, i, m)[j] / m;
+		nm_line(r, c, vtx(s, m, m), -1.0, m);   /* reflect */
+		fr = objective_eval(o, r);
+		if (fr < f[0]) {
+			nm_line(e, c, vtx(s, m, m), -2.0, m);  /* expand */
+			fe = objective_eval(o, e);
+			memcpy(vtx(s, m, m), fe < fr ? e : r, (size_t)m * sizeof(*e));
+			f[m] = fmin(fe, fr);
+		} else if (fr < f[m - 1]) {
+			memcpy(vtx(s, m, m), r, (size_t)m * sizeof(*r));
+			f[m] = fr;
+		} else {
+			/* contract outside or inside */
+			bool out = fr < f[m];
+
+			nm_line(e, c, out ? r : vtx(s, m, m), 0.5, m);
+			fe = objective_eval(o, e);
+			if (fe < (out ? fr : f[m])) {
+				memcpy(vtx(s, m, m), e, (size_t)m * sizeof(*e));
+				f[m] = fe;
+			} else {
+				nm_shrink(o, s, f, m);
+			}
+		}
+	}
+	nm_sort(s, f, m);
+	memcpy(x, s, (size_t)m * sizeof(*x));
+	best = f[0];
+	free(s);
+	free(f);
+	free(c);
+	free(r);
+	free(e);
+	return best;
+}
+
+/* ---- fitting ------------------------------------------------------------- */
+
+/* Whether some row's step time or measured memory moves with p. */
+static bool
+param_active(const struct calib_row *rows, int n,
+             const struct calibration *start, int p)
+{
+	const struct cal_param_info *pi = calibration_param(p);
+	struct calibration lo = *start, hi = *start;
+
+	lo.v[p] = pi->lo;
+	hi.v[p] = pi->hi;
+	for (int i = 0; i < n; i++) {
+		double ml, mh, tl = calibrate_predict(&rows[i], &lo, &ml);
+		double th = calibrate_predict(&rows[i], &hi, &mh);
+
+		if (fabs(tl - th) > 1e-9 * fabs(tl) ||
+		    (rows[i].peak_gib > 0 && fabs(ml - mh) > 1e-9 * fabs(ml)))
+			return true;
+	}
+	return false;
+}
+
+/* Fit the rows idx[0..n) from o->base; cal gets the result. */
+static void
+fit_subset(struct objective *o, const int *idx, int n,
+           struct calibration *cal)
+{
+	double x[CAL_NPARAMS], prev = HUGE_VAL, f;
+
+	o->idx = idx;
+	o->n = n;
+	for (int i = 0; i < o->ndims; i++)
+		x[i] = to_unit(o->dims[i], o->base.v[o->dims[i]]);
+	for (int k = 0; k < NM_RESTARTS && o->ndims > 0; k++) {
+		f = nm_run(o, x, o->ndims);
+		if (!(f < prev - NM_TOL * (1 + fabs(f))))
+			break;
+		prev = f;
+	}
+	point_calibration(o, x, cal);
+	calibration_clamp(cal);
+}
+
+/* Predictions of the rows idx[0..n) with cal into pred (and mem). */
+static void
+predict_rows(const struct calib_row *rows, const int *idx, int n,
+             const struct calibration *cal, double *pred, double *mem)
+{
+	for (int i = 0; i < n; i++) {
+		double m;
+
+		pred[idx[i]] = calibrate_predict(&rows[idx[i]], cal, &m);
+		if (mem)
+			mem[idx[i]] = rows[idx[i]].peak_gib > 0 ? m : 0;
+	}
+}
+
+/* Cross-validate: each fold's rows predicted by a fit to the others. */
+static void
+cross_validate(struct objective *o, const struct calib_row *rows, int n,
+               int folds, double *pred_cv)
+{
+	int *train = xcalloc((size_t)n, sizeof(*train));
+	int *test = xcalloc((size_t)n, sizeof(*test));
+
+	for (int k = 0; k < folds; k++) {
+		int ntrain = 0, ntest = 0;
+		struct calibration cal;
+
+		for (int i = 0; i < n; i++) {
+			if (i % folds == k)
+				test[ntest++] = i;
+			else
+				train[ntrain++] = i;
+		}
+		fit_subset(o, train, ntrain, &cal);
+		predict_rows(rows, test, ntest, &cal, pred_cv, NULL);
+	}
+	free(train);
+	free(test);
+}
+
+/* The residual band from log(measured / cross-validated prediction):
+ * its 10th and 90th percentiles, widened to hold 0 (the prediction
+ * itself lies in its interval). */
+static void
+residual_band(const struct calib_row *rows, const double *pred, int n,
+              struct calibration *cal)
+{
+	double *res = xcalloc((size_t)n, sizeof(*res));
+
+	for (int i = 0; i < n; i++)
+		res[i] = log(rows[i].step_s / pred[i]);
+	cal->residual_low = fmin(0, fmax(-5, calibrate_quantile(res, n, 0.1)));
+	cal->residual_high = fmax(0, fmin(5, calibrate_quantile(res, n, 0.9)));
+	free(res);
+}
+
+int
+calibrate_fit(const struct calib_row *rows, int n,
+              const struct calibration *start, int folds,
+              struct calib_fit *out)
+{
+	struct objective o;
+	int *all;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 1)
+		return -1;
+	memset(&o, 0, sizeof o);
+	o.rows = rows;
+	o.base = *start;
+	calibration_clamp(&o.base);
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if ((out->active[p] = param_active(rows, n, &o.base, p)))
+			o.dims[o.ndims++] = p;
+	out->n = n;
+	out->folds = n >= 2 ? (folds < n ? folds : n) : 0;
+	out->pred_before = xcalloc((size_t)n, sizeof(double));
+	out->pred_in = xcalloc((size_t)n, sizeof(double));
+	out->pred_cv = xcalloc((size_t)n, sizeof(double));
+	out->mem_before = xcalloc((size_t)n, sizeof(double));
+	out->mem_after = xcalloc((size_t)n, sizeof(double));
+	all = xcalloc((size_t)n, sizeof(*all));
+	for (int i = 0; i < n; i++)
+		all[i] = i;
+	predict_rows(rows, all, n, &o.base, out->pred_before, out->mem_before);
+	fit_subset(&o, all, n, &out->cal);
+	predict_rows(rows, all, n, &out->cal, out->pred_in, out->mem_after);
+	if (out->folds >= 2) {
+		cross_validate(&o, rows, n, out->folds, out->pred_cv);
+		residual_band(rows, out->pred_cv, n, &out->cal);
+	} else {
+		/* One row: nothing to validate on; the built-in band. */
+		memcpy(out->pred_cv, out->pred_in, (size_t)n * sizeof(double));
+		out->cal.residual_low = CAL_DEFAULT_RESIDUAL_LOW;
+		out->cal.residual_high = CAL_DEFAULT_RESIDUAL_HIGH;
+	}
+	out->cal.rows = n;
+	out->evaluations = o.evaluations;
+	free(all);
+	return 0;
+}
+
+void
+calibrate_fit_release(struct calib_fit *f)
+{
+	free(f->pred_before);
+	free(f->pred_in);
+	free(f->pred_cv);
+	free(f->mem_before);
+	free(f->mem_after);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
+double
+calibrate_mape(const struct calib_row *rows, const double *pred, int n,
+               const char *group, int *count)
+{
+	double sum = 0;
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (group && strcmp(rows[i].group, group))
+			continue;
+		if (!(pred[i] > 0))
+			continue;
+		sum += fabs(pred[i] / rows[i].step_s - 1);
+		k++;
+	}
+	if (count)
+		*count = k;
+	return k ? sum / k : NAN;
+}
+
+static int
+compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double
+calibrate_quantile(double *v, int n, double q)
+{
+	double pos, frac;
+	int i;
+
+	if (n < 1)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(*v), compare_double);
+	pos = q * (n - 1);
+	i = (int)floor(pos);
+	frac = pos - i;
+	return i + 1 < n ? v[i] + frac * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/* A number libconfig reads back as a float: "%.6g", with ".0" added
+ * where that printed no point (libconfig's floats need one). */
+static void
+add_float(struct strbuf *out, double v)
+{
+	char buf[64], *e;
+
+	snprintf(buf, sizeof buf, "%.6g", v);
+	if (strchr(buf, '.') == NULL) {
+		e = strchr(buf, 'e');
+		if (e) {
+			char tail[32];
+
+			snprintf(tail, sizeof tail, "%s", e);
+			snprintf(e, sizeof buf - (size_t)(e - buf), ".0%s", tail);
+		} else {
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			         ".0");
+		}
+	}
+	strbuf_addstr(out, buf);
+}
+
+void
+calibrate_write_entry(struct strbuf *out, const char *gpu,
+                      const struct calibration *cal)
+{
+	strbuf_addf(out, "  %s = {\n", gpu);
+	if (cal->name[0])
+		strbuf_addf(out, "    name = \"%s\";\n", cal->name);
+	for (int p = 0; p < CAL_NPARAMS; p++) {
+		strbuf_addf(out, "    %s = ", calibration_param(p)->key);
+		add_float(out, cal->v[p]);
+		strbuf_addstr(out, ";\n");
+	}
+	strbuf_addstr(out, "    residual_low = ");
+	add_float(out, cal->residual_low);
+	strbuf_addstr(out, ";\n    residual_high = ");
+	add_float(out, cal->residual_high);
+	strbuf_addf(out, ";\n    rows = %d;\n  };\n", cal->rows);
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * calibration.c - the estimator's fitted constants: their defaults
+ * (the values the estimator was hand-set with, see estimate-time.c and
+ * estimate.c), their physical bounds, and per-GPU sets of them.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibration.h"
+#include "xalloc.h"
+
+/*
+ * Defaults are the estimator's hand-set values (estimate-time.c cites
+ * where each comes from); every existing prediction is unchanged with
+ * them.  Bounds are what the hardware allows, so that a fit to a few
+ * noisy rows cannot land on an impossible machine.
+ */
+static const struct cal_param_info params[CAL_NPARAMS] = {
+	[CAL_GEMM_EFF_MAX] = { "gemm_eff_max",
+		CAL_LO_GEMM_EFF_MAX, CAL_HI_GEMM_EFF_MAX,
+		"a GEMM cannot beat the tensor-core peak; cuBLAS reaches "
+		"80-90 % on large square BF16 GEMMs, 30 % is below any "
+		"recipe's large GEMMs" },
+	[CAL_GEMM_TOKENS_HALF] = { "gemm_tokens_half",
+		CAL_LO_GEMM_TOKENS_HALF, CAL_HI_GEMM_TOKENS_HALF,
+		"a GEMM of a few tile rows (128-256 tokens) runs at about "
+		"half speed; 16 to 2048 tokens spans tile sizes and waves" },
+	[CAL_ATTN_EFF_FLASH] = { "attn_eff_flash",
+		CAL_LO_ATTN_EFF_FLASH, CAL_HI_ATTN_EFF_FLASH,
+		"FlashAttention-2/3 reach 35-75 % of peak forward, less "
+		"backward (Dao 2023, arXiv 2307.08691; Shah 2024, "
+		"arXiv 2407.08608)" },
+	[CAL_FP8_GEMM_EFF] = { "fp8_gemm_eff",
+		CAL_LO_FP8_GEMM_EFF, CAL_HI_FP8_GEMM_EFF,
+		"FP8 GEMMs reach at most BF16's share of their (doubled) "
+		"peak; at 0.5 FP8 would gain nothing over BF16" },
+	[CAL_COMM_EFF_NVLINK] = { "comm_eff_nvlink",
+		CAL_LO_COMM_EFF_NVLINK, CAL_HI_COMM_EFF_NVLINK,
+		"NCCL bus bandwidth cannot exceed the link's; nccl-tests "
+		"reach 80-90 % of NVLink on large messages" },
+	[CAL_COMM_EFF_NETWORK] = { "comm_eff_network",
+		CAL_LO_COMM_EFF_NETWORK, CAL_HI_COMM_EFF_NETWORK,
+		"bus bandwidth cannot exceed the NICs'; congested fabrics "
+		"fall far below it" },
+	[CAL_LAYER_OVERHEAD_S] = { "layer_overhead_s",
+		CAL_LO_LAYER_OVERHEAD_S, CAL_HI_LAYER_OVERHEAD_S,
+		"about 40 launches of 3-10 us per layer in eager PyTorch; "
+		"2 ms a layer would be a stalled host" },
+	[CAL_MOE_DISPATCH_EFF] = { "moe_dispatch_eff",
+		CAL_LO_MOE_DISPATCH_EFF, CAL_HI_MOE_DISPATCH_EFF,
+		"an all-to-all moves at most a ring's bus bandwidth; "
+		"uneven routing and small messages lose more" },
+	[CAL_MEM_FRAGMENTATION] = { "memory_fragmentation",
+		CAL_LO_MEM_FRAGMENTATION, CAL_HI_MEM_FRAGMENTATION,
+		"the caching allocator reserves more than it hands out: "
+		"0 to half the activation pool again" },
+};
+
+/* Built-in defaults, shared read-only by workloads that name none. */
+static const struct calibration builtin = {
+	.name = "",
+	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10 },
+	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
+	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
+	.rows = 0,
+};
+
+const struct cal_param_info *
+calibration_param(enum cal_param p)
+{
+	return &params[p];
+}
+
+int
+calibration_param_find(const char *key)
+{
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if (!strcmp(params[p].key, key))
+			return p;
+	return -1;
+}
+
+void
+calibration_init(struct calibration *cal)
+{
+	*cal = builtin;
+}
+
+const struct calibration *
+calibration_default(void)
+{
+	return &builtin;
+}
+
+const char *
+calibration_label(const struct calibration *cal)
+{
+	return cal && cal->name[0] ? cal->name : "built-in defaults";
+}
+
+bool
+calibration_fitted(const struct calibration *cal)
+{
+	return cal && cal->rows > 0;
+}
+
+void
+calibration_clamp(struct calibration *cal)
+{
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		cal->v[p] = fmin(params[p].hi, fmax(params[p].lo, cal->v[p]));
+}
+
+void
+calibration_set_release(struct calibration_set *set)
+{
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}
+
+const struct calibration_entry *
+calibration_set_find(const struct calibration_set *set, const char *gpu)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].gpu, gpu))
+			return &set->v[i];
+	return NULL;
+}
+
+struct calibration_entry *
+calibration_set_get(struct calibration_set *set, const char *gpu)
+{
+	struct calibration_entry *e;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].gpu, gpu))
+			return &set->v[i];
+	ALLOC_GROW(set->v, set->n + 1, set->alloc);
+	e = &set->v[set->n++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->gpu, sizeof e->gpu, "%s", gpu);
+	calibration_init(&e->cal);
+	return e;
+}

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * cmd-calibrate-read.c - the measured runs of `paratune calibrate`:
+ * measured-runs CSV files (one row per run: campaign_file, layout and
+ * switch columns as candidates.csv names them, step_s, optionally
+ * peak_memory_gib, group, source, note) and campaign directories.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd-calibrate.h"
+#include "cmd-estimate.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+#include "xalloc.h"
+
+/* A line of the file is at most this long (a row names a few dozen
+ * short fields and a note). */
+#define CSV_LINE_MAX 8192
+#define CSV_FIELDS_MAX 64
+
+/* ---- bookkeeping --------------------------------------------------------- */
+
+/* Keep s (owned from now) for as long as the rows. */
+static const char *
+keep(struct calib_input *in, char *s)
+{
+	in->strings = xrealloc(in->strings,
+	                       (size_t)(in->nstrings + 1) * sizeof(char *));
+	in->strings[in->nstrings++] = s;
+	return s;
+}
+
+/* A new row at the end of in. */
+static struct calib_row *
+new_row(struct calib_input *in, const char *gpu)
+{
+	ALLOC_GROW(in->rows, (size_t)in->n + 1, in->alloc);
+	ALLOC_GROW(in->gpu, (size_t)in->n + 1, in->gpu_alloc);
+	memset(&in->rows[in->n], 0, sizeof(in->rows[0]));
+	in->gpu[in->n] = gpu;
+	return &in->rows[in->n++];
+}
+
+void
+calib_input_release(struct calib_input *in)
+{
+	for (int i = 0; i < in->nplans; i++) {
+		plan_release(in->plans[i]);
+		free(in->plans[i]);
+		free(in->plan_paths[i]);
+	}
+	for (int i = 0; i < in->ndirs; i++) {
+		results_release(in->dirs[i]);
+		free(in->dirs[i]);
+	}
+	for (int i = 0; i < in->nstrings; i++)
+		free(in->strings[i]);
+	free(in->plans);
+	free(in->plan_paths);
+	free(in->dirs);
+	free(in->strings);
+	free(in->rows);
+	free(in->gpu);
+	memset(in, 0, sizeof(*in));
+}
+
+/* The plan of the campaign file at path, loaded once; NULL after an
+ * error (*status its exit code). */
+static const struct plan *
+campaign_plan(struct calib_input *in, const char *path,
+              const struct plan_opts *po, int *status)
+{
+	struct str_list none = STR_LIST_INIT;
+	struct plan *p;
+
+	for (int i = 0; i < in->nplans; i++)
+		if (!strcmp(in->plan_paths[i], path))
+			return in->plans[i];
+	p = xcalloc(1, sizeof(*p));
+	*status = plan_build(p, po, path, &none);
+	if (*status != EXIT_OK) {
+		free(p);
+		return NULL;
+	}
+	in->plans = xrealloc(in->plans,
+	                     (size_t)(in->nplans + 1) * sizeof(struct plan *));
+	in->plan_paths = xrealloc(in->plan_paths, (size_t)(in->nplans + 1) *
+	                                          sizeof(*in->plan_paths));
+	in->plans[in->nplans] = p;
+	in->plan_paths[in->nplans++] = xstrdup(path);
+	return p;
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* One line split into fields, each with its 1-based character column. */
+struct csv_line {
+	char *field[CSV_FIELDS_MAX];
+	int col[CSV_FIELDS_MAX];
+	int n;
+};
+
+/*
+ * Split line in place (RFC 4180 quoting within one line: "a,b" and ""
+ * inside quotes).  Returns 0, or the 1-based column of the problem
+ * (*why says what) when a quote is left open, text follows a closing
+ * quote, or there are more than CSV_FIELDS_MAX fields.
+ */
+static int
+csv_split(char *line, struct csv_line *out, const char **why)
+{
+	char *r = line, *w;
+
+	out->n = 0;
+	for (;;) {
+		if (out->n == CSV_FIELDS_MAX) {
+			*why = "too many fields";
+			return (int)(r - line) + 1;
+		}
+		out->col[out->n] = (int)(r - line) + 1;
+		out->field[out->n++] = w = r;
+		if (*r == '"') {
+			for (r++;; r++) {
+				if (*r == '\0') {
+					*why = "unterminated quoted field";
+					return out->col[out->n - 1];
+				}
+				if (*r == '"' && r[1] == '"')
+					r++;
+				else if (*r == '"')
+					break;
+				*w++ = *r;
+			}
+			r++;
+			if (*r != ',' && *r != '\0') {
+				*why = "text after a closing quote";
+				return (int)(r - line) + 1;
+			}
+		} else {
+			while (*r && *r != ',')
+				*w++ = *r++;
+		}
+		if (*r == '\0') {
+			*w = '\0';
+			return 0;
+		}
+		*w = '\0';
+		r++;
+	}
+}
+
+/* What a column of a measured-runs file is. */
+enum csv_col { COL_CAMPAIGN, COL_STEP, COL_PEAK, COL_GROUP, COL_IGNORED,
+               COL_LAYOUT };
+
+static int
+column_kind(const char *name)
+{
+	if (!strcmp(name, "campaign_file"))
+		return COL_CAMPAIGN;
+	if (!strcmp(name, "step_s"))
+		return COL_STEP;
+	if (!strcmp(name, "peak_memory_gib"))
+		return COL_PEAK;
+	if (!strcmp(name, "group"))
+		return COL_GROUP;
+	if (!strcmp(name, "source") || !strcmp(name, "note"))
+		return COL_IGNORED;
+	return estimate_is_layout_column(name) ? COL_LAYOUT : -1;
+}
+
+/* The header: each column's kind into kinds; 0 or an exit code. */
+static int
+read_header(const char *path, struct csv_line *h, int *kinds,
+            int *campaign, int *step)
+{
+	*campaign = *step = -1;
+	for (int i = 0; i < h->n; i++) {
+		kinds[i] = column_kind(h->field[i]);
+		if (kinds[i] < 0) {
+			error("%s:1:%d: unknown column '%s' (campaign_file, "
+			      "step_s, peak_memory_gib, group, source, note "
+			      "or a layout column of candidates.csv)", path,
+			      h->col[i], h->field[i]);
+			return EXIT_DATAERR;
+		}
+		for (int j = 0; j < i; j++)
+			if (!strcmp(h->field[j], h->field[i])) {
+				error("%s:1:%d: column '%s' given twice", path,
+				      h->col[i], h->field[i]);
+				return EXIT_DATAERR;
+			}
+		if (kinds[i] == COL_CAMPAIGN)
+			*campaign = i;
+		else if (kinds[i] == COL_STEP)
+			*step = i;
+	}
+	if (*campaign < 0 || *step < 0) {
+		error("%s:1: no '%s' column", path,
+		      *campaign < 0 ? "campaign_file" : "step_s");
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
+/* What one data line needs besides its fields. */
+struct csv_ctx {
+	struct calib_input *in;
+	const char *path, *dir, *gpu;
+	const struct plan_opts *po;
+	const struct csv_line *head;
+	const int *kinds;
+	int lineno, campaign, step;
+};
+
+/* A positive number of field i, or an error naming its place. */
+static int
+field_number(const struct csv_ctx *cx, const struct csv_line *l, int i,
+             double *v)
+{
+	if (parse_double(l->field[i], v) == 0 && *v > 0 && isfinite(*v))
+		return 0;
+	error("%s:%d:%d: %s '%s' is not a positive number", cx->path,
+	      cx->lineno, l->col[i], cx->head->field[i], l->field[i]);
+	return EXIT_DATAERR;
+}
+
+/* The campaign file of field i, relative to the CSV's directory. */
+static const struct plan *
+row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
+             int *status)
+{
+	const char *f = l->field[i];
+	char *path = f[0] == '/' ? xstrdup(f)
+	                          : xasprintf("%s/%s", cx->dir, f);
+	const struct plan *p = NULL;
+
+	if (f[0] == '\0' || access(path, R_OK) != 0) {
+		error("%s:%d:%d: campaign_file '%s': %s", cx->path, cx->lineno,
+		      l->col[i], f, f[0] ? open_error(errno) : "empty");
+		*status = EXIT_NOINPUT;
+	} else {
+		p = campaign_plan(cx->in, path, cx->po, status);
+		if (p == NULL)
+			error("%s:%d:%d: campaign_file '%s' cannot be "
+			      "planned (above)", cx->path, cx->lineno,
+			      l->col[i], f);
+	}
+	free(path);
+	return p;
+}
+
+/* The layout of a data line: its columns over the campaign's base. */
+static int
+row_layout(const struct csv_ctx *cx, const struct csv_line *l,
+           const struct plan *p, struct layout *out)
+{
+	const char *names[CSV_FIELDS_MAX], *values[CSV_FIELDS_MAX];
+	int cols[CSV_FIELDS_MAX], n = 0, bad = -1;
+	enum layout_rule rule;
+
+	for (int i = 0; i < l->n; i++)
+		if (cx->kinds[i] == COL_LAYOUT) {
+			names[n] = cx->head->field[i];
+			values[n] = l->field[i];
+			cols[n++] = l->col[i];
+		}
+	if (estimate_columns_layout(p, n, names, values, out, &bad) != 0) {
+		if (bad >= 0)
+			error("%s:%d:%d: '%s' is not a value of %s", cx->path,
+			      cx->lineno, cols[bad], values[bad], names[bad]);
+		else
+			error("%s:%d: the layout cannot be resolved",
+			      cx->path, cx->lineno);
+		return EXIT_DATAERR;
+	}
+	rule = layout_check(&p->workload, out);
+	if (rule != LAYOUT_OK) {
+		error("%s:%d: invalid layout for its campaign file: %s",
+		      cx->path, cx->lineno, layout_rule_name(rule));
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
+/* One data line into a row (or none, when its GPU is filtered out). */
+static int
+read_row(const struct csv_ctx *cx, const struct csv_line *l)
+{
+	const struct plan *p;
+	struct calib_row *r;
+	struct layout lay;
+	double step, peak = 0;
+	int status = 0;
+
+	if (l->n != cx->head->n) {
+		error("%s:%d: %d fields, the header has %d", cx->path,
+		      cx->lineno, l->n, cx->head->n);
+		return EXIT_DATAERR;
+	}
+	if ((status = field_number(cx, l, cx->step, &step)) != 0)
+		return status;
+	for (int i = 0; i < l->n; i++)
+		if (cx->kinds[i] == COL_PEAK && l->field[i][0] &&
+		    (status = field_number(cx, l, i, &peak)) != 0)
+			return status;
+	if ((p = row_campaign(cx, l, cx->campaign, &status)) == NULL)
+		return status;
+	if ((status = row_layout(cx, l, p, &lay)) != 0)
+		return status;
+	if (cx->gpu && strcmp(cx->gpu, p->settings.gpu.name))
+		return 0;
+	r = new_row(cx->in, p->settings.gpu.name);
+	r->w = p->workload;
+	r->l = lay;
+	r->step_s = step;
+	r->peak_gib = peak;
+	r->group = calibrate_group(&p->workload);
+	for (int i = 0; i < l->n; i++)
+		if (cx->kinds[i] == COL_GROUP && l->field[i][0])
+			r->group = keep(cx->in, xstrdup(l->field[i]));
+	r->where = keep(cx->in, xasprintf("%s:%d", cx->path, cx->lineno));
+	return 0;
+}
+
+/* The lines of f after the header. */
+static int
+read_lines(struct csv_ctx *cx, FILE *f, char *line)
+{
+	struct csv_line l;
+	const char *why;
+	int status = 0, col;
+
+	while (status == 0 && fgets(line, CSV_LINE_MAX, f)) {
+		size_t len = strlen(line);
+
+		cx->lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		else if (!feof(f))
+			return error("%s:%d: line longer than %d bytes",
+			             cx->path, cx->lineno, CSV_LINE_MAX - 2),
+			       EXIT_DATAERR;
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if ((col = csv_split(line, &l, &why)) != 0) {
+			error("%s:%d:%d: %s", cx->path, cx->lineno, col, why);
+			return EXIT_DATAERR;
+		}
+		status = read_row(cx, &l);
+	}
+	return status;
+}
+
+int
+calib_read_csv(struct calib_input *in, const char *path,
+               const struct plan_opts *po, const char *gpu)
+{
+	char *line = xmalloc(CSV_LINE_MAX), *dir = path_dir(path);
+	char *header = NULL;        /* the header's fields point into it */
+	struct csv_line head;
+	int kinds[CSV_FIELDS_MAX];
+	struct csv_ctx cx = { in, path, dir, gpu, po, &head, kinds, 1, -1,
+	                      -1 };
+	FILE *f = fopen_regular(path);
+	const char *why;
+	int status = 0, col;
+
+	if (f == NULL) {
+		error("cannot read '%s': %s", path, open_error(errno));
+		status = errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
+	} else if (fgets(line, CSV_LINE_MAX, f) == NULL) {
+		error("%s:1: empty file (a header line is required)", path);
+		status = EXIT_DATAERR;
+	} else {
+		line[strcspn(line, "\r\n")] = '\0';
+		header = xstrdup(line);
+		if ((col = csv_split(header, &head, &why)) != 0) {
+			error("%s:1:%d: %s", path, col, why);
+			status = EXIT_DATAERR;
+		} else {
+			status = read_header(path, &head, kinds, &cx.campaign,
+			                     &cx.step);
+		}
+		if (status == 0)
+			status = read_lines(&cx, f, line);
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	free(header);
+	free(dir);
+	return status;
+}
+
+/* ---- campaign directories ------------------------------------------------ */
+
+int
+calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
+{
+	struct results_opts o = RESULTS_OPTS_INIT;
+	struct results *res = xcalloc(1, sizeof(*res));
+	const struct settings *c;
+	struct workload w;
+	int status = results_load(res, dir, &o);
+
+	if (status != 0) {
+		results_release(res);
+		free(res);
+		return status;
+	}
+	in->dirs = xrealloc(in->dirs, (size_t)(in->ndirs + 1) *
+	                              sizeof(struct results *));
+	in->dirs[in->ndirs++] = res;
+	c = &res->run.settings;
+	if (gpu && strcmp(gpu, c->gpu.name))
+		return 0;
+	settings_workload(c, &w);
+	for (int i = 0; i < res->n; i++) {
+		const struct result_row *rr = &res->v[i];
+		struct calib_row *r;
+
+		if (rr->kind != RESULT_MEASURED || !rr->recommendable ||
+		    !(rr->m.step_mean_s > 0))
+			continue;
+		r = new_row(in, c->gpu.name);
+		r->w = w;
+		r->l = rr->cand.layout;
+		r->step_s = rr->m.step_mean_s;
+		r->peak_gib = isfinite(rr->mem_peak_gib) &&
+		              rr->mem_peak_gib > 0 ? rr->mem_peak_gib : 0;
+		r->group = calibrate_group(&w);
+		r->where = keep(in, xasprintf("%s:%s", dir, rr->cand.name));
+	}
+	return 0;
+}

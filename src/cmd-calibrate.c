@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * cmd-calibrate.c - 'paratune calibrate': fit the estimator's constants
+ * to measured runs per GPU type, report the error before and after with
+ * k-fold cross-validation, and write the calibration group a site file
+ * includes.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "cmd-calibrate.h"
+#include "error.h"
+#include "json.h"
+#include "table.h"
+#include "util.h"
+#include "xalloc.h"
+
+extern const struct cmd_entry cmd_calibrate_entry;
+
+#define FOLDS_DEFAULT 5
+#define FOLDS_MAX 1000
+
+/* The groups reported, in order; a row's own group outside them is
+ * reported after them. */
+static const char *const groups[] = { "dense-bf16", "dense-fp8", "moe" };
+#define NGROUPS (sizeof groups / sizeof groups[0])
+
+/* One GPU's rows and fit. */
+struct gpu_fit {
+	const char *gpu;
+	struct calib_row *rows;   /* copies of the input's */
+	int n;
+	struct calib_fit fit;
+};
+
+/* ---- fitting per GPU ----------------------------------------------------- */
+
+/* The distinct GPUs of the input's rows, in order of appearance, each
+ * with its rows and fit.  Returns how many. */
+static int
+fit_gpus(const struct calib_input *in, const char *name, int folds,
+         struct gpu_fit **out)
+{
+	struct gpu_fit *g = xcalloc((size_t)in->n + 1, sizeof(*g));
+	int ng = 0;
+
+	for (int i = 0; i < in->n; i++) {
+		int k;
+
+		for (k = 0; k < ng && strcmp(g[k].gpu, in->gpu[i]); k++)
+			;
+		if (k == ng) {
+			g[ng].gpu = in->gpu[i];
+			g[ng++].rows = xcalloc((size_t)in->n,
+			                       sizeof(struct calib_row));
+		}
+		g[k].rows[g[k].n++] = in->rows[i];
+	}
+	for (int k = 0; k < ng; k++) {
+		calibrate_fit(g[k].rows, g[k].n, calibration_default(), folds,
+		              &g[k].fit);
+		snprintf(g[k].fit.cal.name, sizeof g[k].fit.cal.name, "%s",
+		         name);
+	}
+	*out = g;
+	return ng;
+}
+
+static void
+free_gpus(struct gpu_fit *g, int ng)
+{
+	for (int k = 0; k < ng; k++) {
+		calibrate_fit_release(&g[k].fit);
+		free(g[k].rows);
+	}
+	free(g);
+}
+
+/* Whether group is one of groups[] (others are reported after). */
+static bool
+known_group(const char *group)
+{
+	for (size_t i = 0; i < NGROUPS; i++)
+		if (!strcmp(groups[i], group))
+			return true;
+	return false;
+}
+
+/* Call fn for every group with rows, then for all rows (group NULL). */
+static void
+each_group(const struct gpu_fit *g,
+           void (*fn)(const struct gpu_fit *g, const char *group,
+                      void *arg),
+           void *arg)
+{
+	for (size_t i = 0; i < NGROUPS; i++)
+		for (int r = 0; r < g->n; r++)
+			if (!strcmp(g->rows[r].group, groups[i])) {
+				fn(g, groups[i], arg);
+				break;
+			}
+	for (int r = 0; r < g->n; r++) {
+		bool seen = false;
+
+		if (known_group(g->rows[r].group))
+			continue;
+		for (int q = 0; q < r && !seen; q++)
+			seen = !strcmp(g->rows[q].group, g->rows[r].group);
+		if (!seen)
+			fn(g, g->rows[r].group, arg);
+	}
+	fn(g, NULL, arg);
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* "12.3 %" or "-". */
+static void
+add_pct(struct table *t, double v)
+{
+	if (isfinite(v))
+		table_add(t, "%.1f %%", 100 * v);
+	else
+		table_add(t, "-");
+}
+
+static void
+group_row(const struct gpu_fit *g, const char *group, void *arg)
+{
+	struct table *t = arg;
+	const struct calib_fit *f = &g->fit;
+	int n;
+
+	table_add(t, "%s", group ? group : "all");
+	add_pct(t, calibrate_mape(g->rows, f->pred_before, g->n, group, &n));
+	table_add(t, "%d", n);
+	add_pct(t, calibrate_mape(g->rows, f->pred_in, g->n, group, NULL));
+	add_pct(t, f->folds >= 2
+	        ? calibrate_mape(g->rows, f->pred_cv, g->n, group, NULL)
+	        : NAN);
+}
+
+/* Mean |memory error| of the rows with a measured peak; NAN when none. */
+static double
+memory_mape(const struct gpu_fit *g, const double *mem, int *count)
+{
+	double sum = 0;
+	int k = 0;
+
+	for (int i = 0; i < g->n; i++)
+		if (g->rows[i].peak_gib > 0) {
+			sum += fabs(mem[i] / g->rows[i].peak_gib - 1);
+			k++;
+		}
+	*count = k;
+	return k ? sum / k : NAN;
+}
+
+static void
+print_constants(FILE *f, const struct gpu_fit *g)
+{
+	const char *cols[] = { "constant", ">default", ">fitted", ">low",
+		">high", "", NULL };
+	const struct calibration *d = calibration_default();
+	struct table t;
+
+	table_init(&t, cols);
+	for (int p = 0; p < CAL_NPARAMS; p++) {
+		const struct cal_param_info *pi = calibration_param(p);
+
+		table_add(&t, "%s", pi->key);
+		table_add(&t, "%.4g", d->v[p]);
+		table_add(&t, "%.4g", g->fit.cal.v[p]);
+		table_add(&t, "%.4g", pi->lo);
+		table_add(&t, "%.4g", pi->hi);
+		table_add(&t, "%s", g->fit.active[p] ? ""
+		          : "(no row depends on it: kept)");
+	}
+	table_print(&t, f);
+	table_release(&t);
+}
+
+static void
+print_rows(FILE *f, const struct gpu_fit *g)
+{
+	const char *cols[] = { "row", "group", ">measured_s", ">before_s",
+		">after_s", ">cv_s", ">cv_error", NULL };
+	struct table t;
+
+	table_init(&t, cols);
+	for (int i = 0; i < g->n; i++) {
+		const struct calib_fit *fit = &g->fit;
+
+		table_add(&t, "%s", g->rows[i].where);
+		table_add(&t, "%s", g->rows[i].group);
+		table_add(&t, "%.3f", g->rows[i].step_s);
+		table_add(&t, "%.3f", fit->pred_before[i]);
+		table_add(&t, "%.3f", fit->pred_in[i]);
+		table_add(&t, "%.3f", fit->pred_cv[i]);
+		table_add(&t, "%+.1f %%",
+		          100 * (fit->pred_cv[i] / g->rows[i].step_s - 1));
+	}
+	table_print(&t, f);
+	table_release(&t);
+}
+
+static void
+print_table(FILE *f, const struct gpu_fit *g, bool verbose)
+{
+	const char *cols[] = { "group", ">mape_before", ">rows",
+		">mape_fitted", ">mape_cv", NULL };
+	const struct calib_fit *fit = &g->fit;
+	struct table t;
+	double mb, ma;
+	int nm;
+
+	fprintf(f, "%s: %d measured run%s%s\n", g->gpu, g->n,
+	        g->n == 1 ? "" : "s", fit->folds >= 2
+	        ? "" : ", too few to cross-validate");
+	if (fit->folds >= 2)
+		fprintf(f, "  error: before with the built-in defaults, fitted "
+		        "in-sample, and %d-fold cross-validated (each fold "
+		        "predicted by a fit to the others)\n", fit->folds);
+	table_init(&t, cols);
+	each_group(g, group_row, &t);
+	table_print(&t, f);
+	table_release(&t);
+	mb = memory_mape(g, fit->mem_before, &nm);
+	ma = memory_mape(g, fit->mem_after, &nm);
+	if (nm > 0)
+		fprintf(f, "  peak memory: %d rows, error %.1f %% before, "
+		        "%.1f %% fitted\n", nm, 100 * mb, 100 * ma);
+	fprintf(f, "  interval: measured between %.3f and %.3f times the "
+	        "prediction (10th-90th percentile of the %s residuals)\n",
+	        exp(fit->cal.residual_low), exp(fit->cal.residual_high),
+	        fit->folds >= 2 ? "cross-validated" : "built-in");
+	print_constants(f, g);
+	if (verbose)
+		print_rows(f, g);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* NAN as null. */
+static void
+json_num(struct json *j, const char *key, double v)
+{
+	if (isfinite(v))
+		json_number(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void
+group_json(const struct gpu_fit *g, const char *group, void *arg)
+{
+	struct json *j = arg;
+	const struct calib_fit *f = &g->fit;
+	int n;
+	double before = calibrate_mape(g->rows, f->pred_before, g->n, group,
+	                               &n);
+
+	json_begin_object(j, NULL);
+	json_string(j, "group", group ? group : "all");
+	json_int(j, "rows", n);
+	json_num(j, "mape_before", before);
+	json_num(j, "mape_fitted",
+	         calibrate_mape(g->rows, f->pred_in, g->n, group, NULL));
+	json_num(j, "mape_cv", f->folds >= 2
+	         ? calibrate_mape(g->rows, f->pred_cv, g->n, group, NULL)
+	         : NAN);
+	json_end_object(j);
+}
+
+static void
+rows_json(struct json *j, const struct gpu_fit *g)
+{
+	const struct calib_fit *f = &g->fit;
+
+	json_begin_array(j, "rows");
+	for (int i = 0; i < g->n; i++) {
+		const struct calib_row *r = &g->rows[i];
+
+		json_begin_object(j, NULL);
+		json_string(j, "row", r->where);
+		json_string(j, "group", r->group);
+		json_number(j, "measured_step_s", r->step_s);
+		json_number(j, "pred_before_s", f->pred_before[i]);
+		json_number(j, "pred_fitted_s", f->pred_in[i]);
+		json_number(j, "pred_cv_s", f->pred_cv[i]);
+		json_num(j, "measured_peak_gib",
+		         r->peak_gib > 0 ? r->peak_gib : NAN);
+		json_num(j, "pred_peak_before_gib",
+		         r->peak_gib > 0 ? f->mem_before[i] : NAN);
+		json_num(j, "pred_peak_fitted_gib",
+		         r->peak_gib > 0 ? f->mem_after[i] : NAN);
+		json_string(j, "memory_status_before", memory_status_name(
+			calibrate_memory_status(r, calibration_default())));
+		json_string(j, "memory_status_fitted", memory_status_name(
+			calibrate_memory_status(r, &f->cal)));
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void
+gpu_json(struct json *j, const struct gpu_fit *g)
+{
+	const struct calibration *d = calibration_default();
+
+	json_begin_object(j, NULL);
+	json_string(j, "gpu", g->gpu);
+	json_string(j, "name", g->fit.cal.name);
+	json_int(j, "runs", g->n);
+	json_int(j, "folds", g->fit.folds);
+	json_begin_object(j, "constants");
+	for (int p = 0; p < CAL_NPARAMS; p++) {
+		const struct cal_param_info *pi = calibration_param(p);
+
+		json_begin_object(j, pi->key);
+		json_number(j, "default", d->v[p]);
+		json_number(j, "fitted", g->fit.cal.v[p]);
+		json_number(j, "low", pi->lo);
+		json_number(j, "high", pi->hi);
+		json_bool(j, "active", g->fit.active[p]);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	json_number(j, "residual_low", g->fit.cal.residual_low);
+	json_number(j, "residual_high", g->fit.cal.residual_high);
+	json_begin_array(j, "groups");
+	each_group(g, group_json, j);
+	json_end_array(j);
+	rows_json(j, g);
+	json_end_object(j);
+}
+
+static void
+print_json(FILE *f, const struct gpu_fit *g, int ng)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+
+	json_init(&j, &sb, true);
+	json_begin_object(&j, NULL);
+	json_begin_array(&j, "calibrations");
+	for (int k = 0; k < ng; k++)
+		gpu_json(&j, &g[k]);
+	json_end_array(&j);
+	json_end_object(&j);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
+}
+
+/* ---- the output file ----------------------------------------------------- */
+
+/* The libconfig file: a comment naming the inputs and rows, then one
+ * calibration group with a member per GPU. */
+static void
+write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
+             int ninputs, char **inputs)
+{
+	strbuf_addstr(sb, "# paratune calibration (paratune.conf(5)), "
+	              "written by paratune calibrate from:\n");
+	for (int i = 0; i < ninputs; i++)
+		strbuf_addf(sb, "#   %s\n", inputs[i]);
+	for (int k = 0; k < ng; k++) {
+		strbuf_addf(sb, "# %s: %d rows:", g[k].gpu, g[k].n);
+		for (int i = 0; i < g[k].n; i++)
+			strbuf_addf(sb, "%s%s", i % 4 ? " " : "\n#   ",
+			            g[k].rows[i].where);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addstr(sb, "calibration = {\n");
+	for (int k = 0; k < ng; k++)
+		calibrate_write_entry(sb, g[k].gpu, &g[k].fit.cal);
+	strbuf_addstr(sb, "};\n");
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+/* Whether path is a directory. */
+static bool
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Every input into in; 0 or the first error's exit code. */
+static int
+read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
+            struct calib_input *in)
+{
+	struct plan_opts po = PLAN_OPTS(ctx);
+	int status = 0;
+
+	po.quiet = true;
+	for (int i = 0; i < n && status == 0; i++)
+		status = is_dir(inputs[i])
+		         ? calib_read_dir(in, inputs[i], gpu)
+		         : calib_read_csv(in, inputs[i], &po, gpu);
+	return status;
+}
+
+/* Check the options; 0 or EXIT_USAGE after an error. */
+static int
+check_options(int folds, const char *name)
+{
+	if (folds < 2 || folds > FOLDS_MAX) {
+		error("--folds %d is out of range (2 to %d)", folds, FOLDS_MAX);
+		return EXIT_USAGE;
+	}
+	if (strlen(name) >= sizeof(((struct calibration *)0)->name) ||
+	    !*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+	                    "OPQRSTUVWXYZ0123456789._-") != strlen(name) ||
+	    name[0] == '.' || name[0] == '-') {
+		error("--name '%s': letters, digits, '.', '_' and '-', not "
+		      "starting with '.' or '-', at most 63", name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int
+cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const char *out = NULL, *gpu = NULL, *name = "calibrated";
+	int folds = FOLDS_DEFAULT, status = EXIT_OK, n, ng = 0;
+	const struct option opts[] = {
+		OPT_STR('o', "output", &out, "FILE",
+		        "write the calibration group to FILE"),
+		OPT_STR(0, "gpu", &gpu, "NAME",
+		        "only the rows of this GPU type"),
+		OPT_STR(0, "name", &name, "NAME",
+		        "the calibration's name (default calibrated)"),
+		OPT_INTEGER(0, "folds", &folds, "K",
+		            "cross-validation folds (default 5)"),
+		OPT_FORMAT_(NULL),
+		OPT_FINISH,
+	};
+	struct calib_input in;
+	struct gpu_fit *g = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&in, 0, sizeof in);
+	if ((n = cmd_parse_args(ctx, &cmd_calibrate_entry, opts, argc, argv, 1,
+	                        -1, &status)) < 0)
+		goto cleanup;
+	if ((status = check_options(folds, name)) != 0)
+		goto cleanup;
+	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
+		goto cleanup;
+	if (in.n == 0) {
+		error("no measured run%s%s%s in the input", gpu ? " of GPU '" : "",
+		      gpu ? gpu : "", gpu ? "'" : "");
+		status = EXIT_DATAERR;
+		goto cleanup;
+	}
+	ng = fit_gpus(&in, name, folds, &g);
+	if (out) {
+		write_config(&sb, g, ng, n, argv + 1);
+		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {
+			status = EXIT_CANTCREAT;
+			goto cleanup;
+		}
+	}
+	if (ctx->format == FORMAT_JSON)
+		print_json(ctx->out, g, ng);
+	else
+		for (int k = 0; k < ng; k++)
+			print_table(ctx->out, &g[k], ctx->verbosity > 0);
+	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
+		fprintf(ctx->out, "wrote %s\n", out);
+cleanup:
+	free_gpus(g, ng);
+	strbuf_release(&sb);
+	calib_input_release(&in);
+	return status;
+}
+
+const struct cmd_entry cmd_calibrate_entry = {
+	"calibrate", NULL, "INPUT...",
+	"fit the estimator's constants to measured runs",
+	cmd_calibrate_exec,
+};

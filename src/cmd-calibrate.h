@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * cmd-calibrate.h - the measured runs `paratune calibrate` reads: rows
+ * of a measured-runs CSV file (each layout applied to its campaign
+ * file's base) or the measured candidates of a campaign directory.
+ */
+#ifndef PARATUNE_CMD_CALIBRATE_H
+#define PARATUNE_CMD_CALIBRATE_H
+
+#include "calibrate.h"
+#include "plan.h"
+#include "results.h"
+
+/* Rows read so far and what they point into (all owned). */
+struct calib_input {
+	struct calib_row *rows;
+	int n;
+	size_t alloc;
+	const char **gpu;         /* per row: its GPU's catalog name */
+	size_t gpu_alloc;
+	struct plan **plans;      /* one per campaign file, by path */
+	char **plan_paths;
+	int nplans;
+	struct results **dirs;    /* one per campaign directory */
+	int ndirs;
+	char **strings;           /* places and groups the rows name */
+	int nstrings;
+};
+
+/*
+ * Append the rows of the measured-runs CSV at path (the format of
+ * tests/data/measured/README) whose GPU is gpu (NULL: all); campaign
+ * files are loaded with po.  Returns 0, or an exit code after an error
+ * naming FILE:LINE:COLUMN (65 for a malformed file, 66 for a missing
+ * one, a campaign file's own code for its errors).
+ */
+int calib_read_csv(struct calib_input *in, const char *path,
+                   const struct plan_opts *po, const char *gpu);
+/* Append the measured candidates of the campaign directory dir; as
+ * calib_read_csv. */
+int calib_read_dir(struct calib_input *in, const char *dir, const char *gpu);
+void calib_input_release(struct calib_input *in);
+
+#endif

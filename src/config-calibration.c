@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * config-calibration.c - the calibration key: the estimator's constants
+ * per GPU type, as `paratune calibrate` writes them, and the campaign
+ * GPU's set resolved from them.
+ */
+#include "autoconfig.h"
+
+#include <string.h>
+
+#include "config-int.h"
+
+/* One GPU = { ... } member: overrides that GPU's constants key by key
+ * (a later layer changes what it names, the rest stays). */
+static int
+apply_calibration_entry(struct loader *ld, const struct config_key *k,
+                        const config_setting_t *e)
+{
+	const char *gpu = config_setting_name(e);
+	struct calibration_entry *ent;
+
+	if (!config_setting_is_group(e))
+		return config_key_error(ld, e, k, "each member is a group "
+		                        "GPU = { gemm_eff_max = ...; ... }, "
+		                        "not %s", config_kind_name(e));
+	if (gpu == NULL || !config_valid_name(gpu) ||
+	    strlen(gpu) >= sizeof ent->gpu)
+		return config_key_error(ld, e, k, "'%s' is not a GPU name",
+		                        gpu ? gpu : "");
+	ent = calibration_set_get(&ld->c->calibrations, gpu);
+	if (config_apply_members(ld, e, "calibration", IN_CALIBRATION,
+	                         &ent->cal) != 0)
+		return -1;
+	if (ent->cal.name[0] && !config_valid_name(ent->cal.name))
+		return config_key_error(ld, e, k, "'%s' is not a valid "
+		                        "calibration name", ent->cal.name);
+	if (ent->cal.residual_low > ent->cal.residual_high)
+		return config_key_error(ld, e, k, "residual_low %g is above "
+		                        "residual_high %g",
+		                        ent->cal.residual_low,
+		                        ent->cal.residual_high);
+	return 0;
+}
+
+int
+config_apply_calibration(struct loader *ld, const struct config_key *k,
+                         const config_setting_t *s)
+{
+	int ret = 0, n;
+
+	if (!config_setting_is_group(s))
+		return config_key_error(ld, s, k, "expects a group: "
+		                        "calibration = { h100-sxm = { ... }; }, "
+		                        "not %s", config_kind_name(s));
+	n = config_setting_length(s);
+	for (int i = 0; i < n; i++)
+		ret |= apply_calibration_entry(ld, k,
+		                               config_setting_get_elem(s,
+		                                             (unsigned)i));
+	return ret;
+}
+
+void
+config_resolve_calibration(struct settings *c)
+{
+	const struct calibration_entry *e = c->gpu_name
+		? calibration_set_find(&c->calibrations, c->gpu_name) : NULL;
+
+	if (e)
+		c->calibration = e->cal;
+	else
+		calibration_init(&c->calibration);
+}

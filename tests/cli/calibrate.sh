@@ -1,0 +1,168 @@
+#!/bin/sh
+# calibrate.sh - `paratune calibrate`: fits the estimator's constants to
+# a measured-runs file (tests/data/calibrate: rows the estimator made with
+# gemm_eff_max 0.65, attn_eff_flash 0.40, layer_overhead_s 200 us and
+# memory_fragmentation 0.2), reports the error before and after with
+# cross-validation, writes a calibration group that a site file or a
+# campaign includes, and estimate and plan then name it.  Malformed
+# input is refused with file, line and column.  Runs the build tree's
+# binary; no Slurm needed.  Last line: "N passed, N failed".
+
+. "$(dirname "$0")/lib.sh"
+
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else ko "$1 (got '$2', wanted '$3')"; fi
+}
+# jget PATH: a value of the JSON in $T/out, keys and indices by dots.
+jget() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): d = d[int(k)] if k.isdigit() else d[k]
+print(d)' "$T/out" "$1" 2>/dev/null
+}
+# near A B REL: |A - B| <= REL * |B|
+near() {
+	python3 -c 'import sys; a, b, r = map(float, sys.argv[1:4])
+sys.exit(0 if abs(a - b) <= r * abs(b) else 1)' "$1" "$2" "$3"
+}
+
+D=$SRC/tests/data/calibrate
+CSV=$D/generated.csv
+CAMP=$D/llama3_8b_h100.conf
+
+# ---- help -------------------------------------------------------------------
+expect "calibrate --help" 0 "$PT" calibrate --help
+has "... names --folds" "--folds" "$T/out"
+has "... names --gpu" "--gpu" "$T/out"
+expect "calibrate without input" 64 "$PT" calibrate
+
+# ---- a fit ------------------------------------------------------------------
+expect "calibrate a measured-runs file" 0 "$PT" calibrate "$CSV"
+has "... the GPU and its rows" "^h100-sxm: 10 measured runs" "$T/out"
+has "... the error per group" "^dense-bf16 " "$T/out"
+has "... cross-validated" "5-fold cross-validated" "$T/out"
+has "... the constants with bounds" "^gemm_eff_max  *0.75 " "$T/out"
+hasnt "... no rows without --verbose" "generated.csv:2 " "$T/out"
+expect "calibrate --verbose" 0 "$PT" calibrate "$CSV" --verbose
+has "... each row predicted and measured" "generated.csv:2 .*3.072" "$T/out"
+expect "calibrate --format json" 0 "$PT" calibrate "$CSV" --format json
+same "... one GPU" "$(jget calibrations.0.gpu)" h100-sxm
+same "... ten runs" "$(jget calibrations.0.runs)" 10
+same "... five folds" "$(jget calibrations.0.folds)" 5
+check "... gemm_eff_max found again" \
+	near "$(jget calibrations.0.constants.gemm_eff_max.fitted)" 0.65 0.02
+check "... attn_eff_flash found again" \
+	near "$(jget calibrations.0.constants.attn_eff_flash.fitted)" 0.40 0.03
+check "... layer_overhead_s found again" \
+	near "$(jget calibrations.0.constants.layer_overhead_s.fitted)" 2e-4 0.05
+same "... FP8 untouched by BF16 rows" \
+	"$(jget calibrations.0.constants.fp8_gemm_eff.active)" False
+check "... before: the built-in defaults' error" \
+	near "$(jget calibrations.0.groups.0.mape_before)" 0.11 0.2
+check "... cross-validated error near 0" \
+	python3 -c "import sys; sys.exit(0 if $(jget calibrations.0.groups.0.mape_cv) < 0.01 else 1)"
+same "... per-row predictions" "$(jget calibrations.0.rows.0.row)" \
+	"$CSV:2"
+same "... and memory verdicts (tp 1: 79 GiB of 80)" \
+	"$(jget calibrations.0.rows.0.memory_status_before)" oom-risk
+same "... tp 2 safe" "$(jget calibrations.0.rows.2.memory_status_fitted)" safe
+expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
+	--gpu b200
+has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
+expect "--folds 1" 64 "$PT" calibrate "$CSV" --folds 1
+
+# ---- the written group, read back ---------------------------------------------
+expect "calibrate -o" 0 "$PT" calibrate "$CSV" -o "$T/cal.conf" \
+	--name site-test
+has "... says where" "wrote $T/cal.conf" "$T/out"
+has "... a header naming its rows" "^#   $CSV:2" "$T/cal.conf"
+has "... the group" "^  h100-sxm = {" "$T/cal.conf"
+has "... its name" 'name = "site-test";' "$T/cal.conf"
+has "... the residual band" "residual_low = " "$T/cal.conf"
+has "... the rows" "rows = 10;" "$T/cal.conf"
+expect "estimate with the site including it" 0 "$PT" --site "$T/cal.conf" \
+	estimate "$CAMP"
+has "... names the calibration" "^  calibration  site-test$" "$T/out"
+has "... the interval from its residuals" \
+	"interval .*(the calibration's residuals)" "$T/out"
+expect "estimate without it" 0 "$PT" estimate "$CAMP"
+has "... built-in defaults" "^  calibration  built-in defaults$" "$T/out"
+{ cat "$CAMP"; echo '@include "cal.conf"'; } >"$T/camp.conf"
+expect "estimate a campaign that includes it" 0 "$PT" estimate \
+	"$T/camp.conf" --format json
+same "... JSON names it" "$(jget calibration)" site-test
+low=$(jget pred_step_s_low) high=$(jget pred_step_s_high) mid=$(jget pred_step_s)
+check "... low <= pred <= high" python3 -c \
+	"import sys; sys.exit(0 if $low <= $mid <= $high else 1)"
+check "... the fitted speed: 3.360 s at the base (the row's measurement)" \
+	near "$mid" 3.3597 0.002
+expect "plan it" 0 "$PT" plan "$T/camp.conf" -o "$T/dir"
+has "... plan names the calibration" "^calibration: site-test$" "$T/out"
+has "... the frozen campaign keeps it" 'name = "site-test";' \
+	"$T/dir/campaign.conf"
+has "... candidates.csv has the interval" \
+	",pred_step_s_low,pred_step_s_high$" "$T/dir/candidates.csv"
+expect "estimate the planned base" 0 "$PT" estimate "$T/dir"
+has "... with the frozen calibration" "^  calibration  site-test$" "$T/out"
+expect "results name it" 0 "$PT" results "$T/dir" --format json
+same "... in JSON" "$(jget calibration)" site-test
+expect "results, the summary" 0 "$PT" results "$T/dir"
+has "... in the summary" "^predictions: calibration site-test$" "$T/out"
+
+# ---- a campaign directory's measured candidates -----------------------------
+# setstate DIR NAME key=value...: edit the candidate's line of DIR/state
+setstate() {
+	d=$1 n=$2
+	shift 2
+	for kv in "$@"; do
+		awk -v n="$n" -v k="${kv%%=*}" -v kv="$kv" '$1 == n {
+			for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) $i = kv
+		} { print }' "$d/state" >"$d/state.new" && mv "$d/state.new" "$d/state"
+	done
+}
+# iter N MS: a Megatron-LM iteration line of an 8-step run
+iter() {
+	printf ' [2024-05-01 10:00:00] iteration %8d/       8 | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size:    64 | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+		"$1" $(($1 * 64)) "$2"
+}
+expect "calibrate a campaign directory with nothing measured" 65 \
+	"$PT" calibrate "$T/dir"
+has "... says so" "no measured run in the input" "$T/err"
+i=0
+for n in $(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' \
+	"$T/dir/candidates.csv" | head -3); do
+	i=$((i + 1))
+	for s in 1 2 3 4 5 6 7 8; do iter $s "3${i}00.0"; done \
+		>"$T/dir/runs/$n/slurm-$((2000 + i)).out"
+	setstate "$T/dir" "$n" state=completed job=$((2000 + i)) attempt=1
+done
+expect "calibrate a campaign directory" 0 "$PT" calibrate "$T/dir" \
+	--format json
+same "... its three measured candidates" "$(jget calibrations.0.runs)" 3
+same "... measured step time, the log's mean" \
+	"$(jget calibrations.0.rows.0.measured_step_s)" 3.1
+same "... three folds at most" "$(jget calibrations.0.folds)" 3
+expect "a directory and a file together" 0 "$PT" calibrate "$T/dir" "$CSV"
+has "... thirteen runs" "^h100-sxm: 13 measured runs" "$T/out"
+
+# ---- errors -----------------------------------------------------------------
+sed 's/^campaign_file,tp/campaign_file,tpp/' "$CSV" >"$T/bad.csv"
+cp "$CAMP" "$T/"
+expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
+has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
+	"$T/err"
+expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
+printf 'calibration = { h100-sxm = {\n  gemm_eff_max = 1.5; }; };\n' \
+	>"$T/over.conf"
+expect "a constant beyond its bound" 78 "$PT" --site "$T/over.conf" \
+	estimate "$CAMP"
+has "... names file, line and key" \
+	"over.conf:2: key 'calibration.gemm_eff_max': 1.5 is out of range" \
+	"$T/err"
+printf 'calibration = { h100-sxm = { gemm_eff_maxx = 0.5; }; };\n' \
+	>"$T/typo.conf"
+expect "an unknown constant" 78 "$PT" --site "$T/typo.conf" \
+	estimate "$CAMP"
+has "... with a suggestion" "gemm_eff_max" "$T/err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * test-calibrate.c - `paratune calibrate`'s fit (calibrate.h): rows
+ * generated with known constants give those constants back from the
+ * defaults, fits stay within the physical bounds, the error is
+ * cross-validated, and malformed measured-runs files are refused with
+ * their file, line and column.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "cmd-calibrate.h"
+#include "error.h"
+#include "harness.h"
+#include "models.h"
+#include "xalloc.h"
+
+#define MAX_ROWS 64
+
+/* The rows' model and GPU, shared by every row. */
+static struct model llama;
+static struct gpu h100;
+
+static struct workload
+workload_of(int seq, int nodes)
+{
+	struct workload w;
+
+	memset(&w, 0, sizeof(w));
+	w.model = &llama;
+	w.gpu = &h100;
+	w.precision = PREC_BF16;
+	w.seq_length = seq;
+	w.nodes = nodes;
+	w.gpus_per_node = 8;
+	w.gpu_memory_gib = h100.memory_gib;
+	w.margin_gib = 4;
+	w.num_tokens_b = 1000;
+	return w;
+}
+
+static struct layout
+layout_of(int tp, int pp, int mbs, int dp)
+{
+	struct layout l;
+
+	memset(&l, 0, sizeof(l));
+	l.tp = tp;
+	l.pp = pp;
+	l.cp = l.ep = l.vp = 1;
+	l.dp = dp;
+	l.mbs = mbs;
+	l.gbs = 64;
+	l.recompute = RECOMPUTE_SELECTIVE;
+	l.sequence_parallel = tp > 1;
+	l.distributed_optimizer = true;
+	l.attention = ATTN_FLASH;
+	l.overlap_grad_reduce = true;
+	l.overlap_param_gather = true;
+	l.moe_grouped_gemm = true;
+	return l;
+}
+
+/*
+ * Dense Llama 3 8B rows over tp, pp, mbs, two sequence lengths and one
+ * or two nodes, measured as the estimator predicts them with truth
+ * (times 1 + noise[i % 4] when noise is given); every other row has a
+ * measured peak.  Returns how many.
+ */
+static int
+make_rows(struct calib_row *rows, const struct calibration *truth,
+          const double *noise)
+{
+	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2 };
+	static const int mbss[] = { 1, 4 }, seqs[] = { 2048, 8192 };
+	int n = 0;
+
+	llama = test_llama3_8b();
+	h100 = test_h100();
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 2; b++)
+			for (int c = 0; c < 2; c++)
+				for (int s = 0; s < 2; s++) {
+					int nodes = (a + b + c + s) % 2 + 1;
+					int dp = 8 * nodes / (tps[a] * pps[b]);
+					struct calib_row *r = &rows[n];
+					double mem;
+
+					r->w = workload_of(seqs[s], nodes);
+					r->l = layout_of(tps[a], pps[b], mbss[c], dp);
+					if (layout_check(&r->w, &r->l) != LAYOUT_OK)
+						continue;
+					r->group = calibrate_group(&r->w);
+					r->where = "generated";
+					r->step_s = calibrate_predict(r, truth, &mem);
+					if (noise)
+						r->step_s *= 1 + noise[n % 4];
+					r->peak_gib = n % 2 ? mem : 0;
+					n++;
+				}
+	return n;
+}
+
+/* A calibration away from the defaults, inside the bounds. */
+static struct calibration
+truth_calibration(void)
+{
+	struct calibration t;
+
+	calibration_init(&t);
+	t.v[CAL_GEMM_EFF_MAX] = 0.62;
+	t.v[CAL_GEMM_TOKENS_HALF] = 320;
+	t.v[CAL_ATTN_EFF_FLASH] = 0.36;
+	t.v[CAL_COMM_EFF_NVLINK] = 0.70;
+	t.v[CAL_COMM_EFF_NETWORK] = 0.60;
+	t.v[CAL_LAYER_OVERHEAD_S] = 300e-6;
+	t.v[CAL_MEM_FRAGMENTATION] = 0.25;
+	return t;
+}
+
+/* Rows made with known constants give them back, from the defaults,
+ * and the error falls to nothing, cross-validated too. */
+static void
+test_recovers_known_constants(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = truth_calibration();
+	struct calib_fit f;
+	int n = make_rows(rows, &truth, NULL);
+
+	CU_ASSERT_FATAL(n >= 20);
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, n, calibration_default(), 5,
+	                                    &f), 0);
+	ASSERT_NEAR_REL(f.cal.v[CAL_GEMM_EFF_MAX], 0.62, 0.02);
+	ASSERT_NEAR_REL(f.cal.v[CAL_GEMM_TOKENS_HALF], 320, 0.05);
+	ASSERT_NEAR_REL(f.cal.v[CAL_ATTN_EFF_FLASH], 0.36, 0.03);
+	ASSERT_NEAR_REL(f.cal.v[CAL_COMM_EFF_NVLINK], 0.70, 0.05);
+	ASSERT_NEAR_REL(f.cal.v[CAL_LAYER_OVERHEAD_S], 300e-6, 0.05);
+	ASSERT_NEAR_REL(f.cal.v[CAL_MEM_FRAGMENTATION], 0.25, 0.02);
+	/* Dense BF16 rows say nothing about FP8 or MoE: kept, inactive. */
+	CU_ASSERT_FALSE(f.active[CAL_FP8_GEMM_EFF]);
+	CU_ASSERT_FALSE(f.active[CAL_MOE_DISPATCH_EFF]);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_FP8_GEMM_EFF], 1.0, 1e-12);
+	CU_ASSERT(calibrate_mape(rows, f.pred_before, n, NULL, NULL) > 0.05);
+	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.002);
+	CU_ASSERT(calibrate_mape(rows, f.pred_cv, n, "dense-bf16", NULL) <
+	          0.005);
+	CU_ASSERT_EQUAL(f.cal.rows, n);
+	CU_ASSERT(f.cal.residual_low <= 0 && f.cal.residual_high >= 0);
+	CU_ASSERT(f.cal.residual_high - f.cal.residual_low < 0.01);
+	calibrate_fit_release(&f);
+}
+
+/* Runs twice as fast as the defaults predict cannot be reached inside
+ * the bounds: every constant stays within them, the GEMM efficiency
+ * pinned at its ceiling. */
+static void
+test_bounds_hold(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calib_fit f;
+	int n = make_rows(rows, calibration_default(), NULL);
+
+	for (int i = 0; i < n; i++) {
+		rows[i].step_s *= 0.3;
+		rows[i].peak_gib *= 3;
+	}
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, n, calibration_default(), 4,
+	                                    &f), 0);
+	for (int p = 0; p < CAL_NPARAMS; p++) {
+		const struct cal_param_info *pi = calibration_param(p);
+
+		CU_ASSERT(f.cal.v[p] >= pi->lo && f.cal.v[p] <= pi->hi);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_GEMM_EFF_MAX],
+	                       CAL_HI_GEMM_EFF_MAX, 0.01);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_MEM_FRAGMENTATION],
+	                       CAL_HI_MEM_FRAGMENTATION, 0.01);
+	/* What the bounds left unexplained shows in the band, which
+	 * still holds the prediction itself. */
+	CU_ASSERT(f.cal.residual_low < -0.1);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.residual_high, 0, 1e-12);
+	calibrate_fit_release(&f);
+}
+
+/* Noisy rows: the cross-validated error is reported beside the
+ * in-sample one and is not below it; folds never exceed the rows; one
+ * row cannot be validated and keeps the built-in band. */
+static void
+test_kfold_reported(void)
+{
+	static const double noise[] = { 0.04, -0.03, 0.02, -0.05 };
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = truth_calibration();
+	struct calib_fit f;
+	int n = make_rows(rows, &truth, noise);
+	double in, cv;
+
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, n, calibration_default(), 5,
+	                                    &f), 0);
+	CU_ASSERT_EQUAL(f.folds, 5);
+	in = calibrate_mape(rows, f.pred_in, n, NULL, NULL);
+	cv = calibrate_mape(rows, f.pred_cv, n, NULL, NULL);
+	CU_ASSERT(in > 0.005 && in < 0.06);
+	CU_ASSERT(cv >= in - 1e-6);
+	CU_ASSERT(cv < 0.10);
+	CU_ASSERT(f.cal.residual_low < -0.01);
+	CU_ASSERT(f.cal.residual_high > 0.01);
+	calibrate_fit_release(&f);
+
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, 3, calibration_default(), 5,
+	                                    &f), 0);
+	CU_ASSERT_EQUAL(f.folds, 3);
+	calibrate_fit_release(&f);
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, 1, calibration_default(), 5,
+	                                    &f), 0);
+	CU_ASSERT_EQUAL(f.folds, 0);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.residual_low, CAL_DEFAULT_RESIDUAL_LOW,
+	                       1e-12);
+	calibrate_fit_release(&f);
+	CU_ASSERT_EQUAL(calibrate_fit(rows, 0, calibration_default(), 5, &f),
+	                -1);
+}
+
+/* The defaults are the constants the estimator had as #defines, so
+ * every existing estimate is unchanged; each lies in its bounds. */
+static void
+test_defaults_in_bounds(void)
+{
+	const struct calibration *d = calibration_default();
+
+	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_GEMM_EFF_MAX], 0.75, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_GEMM_TOKENS_HALF], 192, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_ATTN_EFF_FLASH], 0.45, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_COMM_EFF_NVLINK], 0.85, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_LAYER_OVERHEAD_S], 150e-6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_MEM_FRAGMENTATION], 0.10, 0);
+	for (int p = 0; p < CAL_NPARAMS; p++) {
+		const struct cal_param_info *pi = calibration_param(p);
+
+		CU_ASSERT(d->v[p] >= pi->lo && d->v[p] <= pi->hi);
+		CU_ASSERT_EQUAL(calibration_param_find(pi->key), p);
+	}
+	CU_ASSERT_STRING_EQUAL(calibration_label(d), "built-in defaults");
+	CU_ASSERT_FALSE(calibration_fitted(d));
+}
+
+/* The written group reads back: numbers as libconfig floats. */
+static void
+test_write_entry(void)
+{
+	struct calibration c = truth_calibration();
+	struct strbuf sb = STRBUF_INIT;
+
+	snprintf(c.name, sizeof c.name, "site-1");
+	c.v[CAL_LAYER_OVERHEAD_S] = 1e-5;
+	c.residual_low = -0.08;
+	c.residual_high = 0.09;
+	c.rows = 14;
+	calibrate_write_entry(&sb, "h100-sxm", &c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "  h100-sxm = {\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "name = \"site-1\";"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "layer_overhead_s = 1.0e-05;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "fp8_gemm_eff = 1.0;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "residual_low = -0.08;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "rows = 14;"));
+	strbuf_release(&sb);
+}
+
+/* ---- measured-runs files ------------------------------------------------- */
+
+static const char campaign_text[] =
+	"name = \"t\"; model = \"llama3_8b\"; nodes = 1; gpus_per_node = 8;\n"
+	"gpu = \"h100-sxm\"; seq_length = 4096; global_batch_size = 64;\n"
+	"base = { tensor_parallel = 2; };\n";
+
+/* What read_csv_fn reads. */
+struct csv_case {
+	const char *path;
+	struct calib_input in;
+};
+
+static int
+read_csv_fn(void *arg)
+{
+	struct csv_case *cc = arg;
+	struct plan_opts po = { NULL, true, false };
+
+	return calib_read_csv(&cc->in, cc->path, &po, NULL);
+}
+
+/* Write text to DIR/name; the path is the caller's. */
+static char *
+write_in(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Read csv (in dir); returns the exit status, *err what was said. */
+static int
+read_case(const char *dir, const char *csv, char **err, int *rows)
+{
+	struct csv_case cc;
+	int ret;
+
+	memset(&cc, 0, sizeof cc);
+	cc.path = write_in(dir, "runs.csv", csv);
+	*err = harness_capture_stderr(read_csv_fn, &cc, &ret);
+	*rows = cc.in.n;
+	calib_input_release(&cc.in);
+	free((char *)cc.path);
+	return ret;
+}
+
+static void
+test_csv_errors(void)
+{
+	char *dir = harness_tmpdir(), *err, *camp;
+	int rows, ret;
+
+	setenv("PARATUNE_SITE_CONF", "/dev/null", 1);
+	camp = write_in(dir, "c.conf", campaign_text);
+	/* A good file: the base, a row with tp 4, quoted note. */
+	ret = read_case(dir, "campaign_file,tp,step_s,source,note\n"
+	                "c.conf,,3.1,x,\n"
+	                "c.conf,4,3.9,x,\"a, b\"\n", &err, &rows);
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_EQUAL(rows, 2);
+	free(err);
+	/* An unknown column: line 1, its column. */
+	ret = read_case(dir, "campaign_file,tp,stepp_s\nc.conf,2,3\n", &err,
+	                &rows);
+	CU_ASSERT_EQUAL(ret, EXIT_DATAERR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv:1:18: unknown column "
+	                                   "'stepp_s'"));
+	free(err);
+	/* A bad number: line 3, the step_s field's column. */
+	ret = read_case(dir, "campaign_file,tp,step_s\nc.conf,2,3\n"
+	                "c.conf,2,fast\n", &err, &rows);
+	CU_ASSERT_EQUAL(ret, EXIT_DATAERR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv:3:10: step_s 'fast'"));
+	free(err);
+	/* A bad layout value names its column. */
+	ret = read_case(dir, "campaign_file,tp,step_s\nc.conf,x2,3\n", &err,
+	                &rows);
+	CU_ASSERT_EQUAL(ret, EXIT_DATAERR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv:2:8: 'x2' is not a "
+	                                   "value of tp"));
+	free(err);
+	/* A missing campaign file: 66, its line and column. */
+	ret = read_case(dir, "step_s,campaign_file\n3,none.conf\n", &err,
+	                &rows);
+	CU_ASSERT_EQUAL(ret, EXIT_NOINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv:2:3: campaign_file "
+	                                   "'none.conf'"));
+	free(err);
+	/* No step_s column; an open quote. */
+	ret = read_case(dir, "campaign_file,tp\nc.conf,2\n", &err, &rows);
+	CU_ASSERT_EQUAL(ret, EXIT_DATAERR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv:1: no 'step_s' column"));
+	free(err);
+	ret = read_case(dir, "campaign_file,step_s,note\nc.conf,3,\"open\n",
+	                &err, &rows);
+	CU_ASSERT_EQUAL(ret, EXIT_DATAERR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv:2:10: unterminated"));
+	free(err);
+	free(camp);
+	harness_rmtree(dir);
+	free(dir);
+}
+
+static const struct harness_test fit_tests[] = {
+	{ "recovers known constants", test_recovers_known_constants },
+	{ "bounds hold", test_bounds_hold },
+	{ "k-fold error reported", test_kfold_reported },
+	{ "defaults in bounds", test_defaults_in_bounds },
+	{ "written entry", test_write_entry },
+	{ NULL, NULL },
+};
+
+static const struct harness_test csv_tests[] = {
+	{ "malformed measured-runs files", test_csv_errors },
+	{ NULL, NULL },
+};
+
+static const struct harness_suite suites[] = {
+	{ "calibrate fit", fit_tests },
+	{ "calibrate csv", csv_tests },
+	{ NULL, NULL },
+};
+
+int
+main(int argc, char **argv)
+{
+	return harness_main(argc, argv, suites);
+}
