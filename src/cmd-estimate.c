@@ -355,6 +355,25 @@ apply_switch_flags(struct layout_args *a, struct layout *l,
 	return 0;
 }
 
+/* The account_for_* flags that neither a flag nor the campaign sets,
+ * as the grid picks them for the layout's split (grid_account_auto). */
+static void
+fit_account(const struct layout_args *a, const struct settings *c,
+            struct layout *l, struct sources *src)
+{
+	bool auto_emb = !(a->given & BIT(SW_ACCOUNT_EMBEDDING)) &&
+	                c->search.account_embedding == 0;
+	bool auto_loss = !(a->given & BIT(SW_ACCOUNT_LOSS)) &&
+	                 c->search.account_loss == 0;
+	struct layout was = *l;
+
+	grid_account_auto(&c->model, auto_emb ? -1 : 0, auto_loss ? -1 : 0, l);
+	if (l->account_embedding != was.account_embedding)
+		src->sw[SW_ACCOUNT_EMBEDDING] = FROM_DEFAULT;
+	if (l->account_loss != was.account_loss)
+		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
+}
+
 /*
  * Keep what the flags leave out valid with what they set: vp refitted
  * to a new pp, sequence parallelism re-derived for a new tp, and the
@@ -383,6 +402,9 @@ fit_unnamed(const struct layout_args *a, const struct grid_spec *sp,
 		src->sw[SW_SEQUENCE_PARALLEL] =
 			switch_searched(c, SW_SEQUENCE_PARALLEL);
 	}
+	/* Flags the campaign leaves to paratune follow the new split, as
+	 * the grid sets them (tp 4 pp 8 of a 126-layer model needs them). */
+	fit_account(a, c, l, src);
 	if (l->pp == 1 && !(a->given & BIT(SW_ACCOUNT_EMBEDDING)) &&
 	    l->account_embedding) {
 		l->account_embedding = false;

@@ -622,7 +622,14 @@ static void
 account_flags(const struct walk *wk, int embedding, int loss,
               struct layout *l)
 {
-	int layers = wk->w->model->num_layers;
+	grid_account_auto(wk->w->model, embedding, loss, l);
+}
+
+void
+grid_account_auto(const struct model *m, int embedding, int loss,
+                  struct layout *l)
+{
+	int layers = m->num_layers;
 	/* Megatron-LM takes an uneven pipeline without the flags. */
 	bool as_is = l->pp <= 1 || layers % l->pp == 0 || layout_uneven(l);
 	bool one = !as_is && (layers + 1) % l->pp == 0;

@@ -152,4 +152,14 @@ int grid_default_base(const struct grid_result *res);
 /* Ordering used for ranks: negative when a is better than b. */
 int candidate_compare(const struct candidate *a, const struct candidate *b);
 
+/*
+ * The account_for_* flags a campaign leaves to paratune ("auto": a flag
+ * of -1) as the pipeline split needs them: none where the layers split
+ * evenly over pp or the first and last stages have counts of their own,
+ * else the embedding, and the loss too unless one extra layer is enough.
+ * A flag of 0 or 1 is the campaign's and is kept.
+ */
+void grid_account_auto(const struct model *m, int embedding, int loss,
+                       struct layout *l);
+
 #endif

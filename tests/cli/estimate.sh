@@ -171,5 +171,25 @@ has "... a stages line" \
 	"^  stages       first 14 layers [0-9.]* GiB, middle 8 layers [0-9.]* GiB, last 2 layers [0-9.]* GiB$" \
 	"$T/out"
 
+# ---- the pipeline split follows --pp ---------------------------------------
+# Llama 3.1 405B's 126 layers split over pp 8 only with the embedding and
+# the loss counted as layers (128 / 8), which the campaign leaves to
+# paratune: estimate turns them on as plan does.  An uneven first and last
+# stage needs neither, and a campaign that sets them keeps its choice.
+printf 'name = "b405";\nmodel = "llama31_405b";\ngpu = "gb200";\nnodes = 64;\ngpus_per_node = 4;\nseq_length = 8192;\nglobal_batch_size = 256;\nprecision = "bf16";\n' \
+	>"$T/405.conf"
+expect "estimate --pp 8 of 126 layers" 0 "$PT" estimate "$T/405.conf" \
+	--tp 4 --pp 8 --format json
+same "... counts the embedding and the loss in the split" \
+	"$(jget layout.account_for_embedding_in_pipeline_split) $(jget layout.account_for_loss_in_pipeline_split)" \
+	"True True"
+expect "... not with an uneven first and last stage" 0 "$PT" estimate \
+	"$T/405.conf" --tp 4 --pp 8 --vp 1 \
+	--switch decoder_first_pipeline_num_layers=14 \
+	--switch decoder_last_pipeline_num_layers=16 --format json
+same "... whose flags stay off" \
+	"$(jget layout.account_for_embedding_in_pipeline_split) $(jget layout.account_for_loss_in_pipeline_split)" \
+	"False False"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -67,14 +67,11 @@ estimate_row() {
 	    account_for_loss_in_pipeline_split fp8_recipe fp8_param_gather \
 	    cuda_graphs tp_comm_overlap overlap_grad_reduce \
 	    overlap_param_gather fsdp cp_comm_type moe_grouped_gemm \
-	    offload_layers first_stage_layers last_stage_layers; do
+	    offload_layers decoder_first_pipeline_num_layers \
+	    decoder_last_pipeline_num_layers recompute_modules; do
 		v=$(field $c)
 		[ -z "$v" ] && continue
-		case $c in
-		first_stage_layers) s=decoder_first_pipeline_num_layers ;;
-		last_stage_layers) s=decoder_last_pipeline_num_layers ;;
-		*) s=$c ;;
-		esac
+		s=$c
 		case $c in
 		*layers | recompute_method | attention | fp8_recipe | \
 		cp_comm_type) ;;
