@@ -85,6 +85,7 @@ gpus_json(FILE *f, const struct gpu_catalog *cat)
 		json_number(&j, "nvlink_gbs", g->nvlink_gbs);
 		json_number(&j, "network_gbs", g->network_gbs);
 		json_number(&j, "hbm_tbs", g->hbm_tbs);
+		json_number(&j, "host_gbs", g->host_gbs);
 		json_end_object(&j);
 	}
 	json_end_array(&j);

@@ -442,6 +442,9 @@ const struct config_key config_registry[] = {
 	/* 0: derived from the peak by the estimator (gpu.h). */
 	{ .path = "gpus.hbm_tbs", .type = KT_DOUBLE, GPU(hbm_tbs),
 	  .min = 0, .max = 1e4 },
+	/* 0: PCIe Gen5 x16's 64 GB/s (gpu.h). */
+	{ .path = "gpus.host_gbs", .type = KT_DOUBLE, GPU(host_gbs),
+	  .min = 0, .max = 1e5 },
 
 	/* Members of each calibration = { GPU = { ... } } entry: the
 	 * estimator's constants within their physical bounds

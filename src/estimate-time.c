@@ -72,11 +72,19 @@
  * 0.85 both.  The expert all-to-alls run at moe_dispatch_eff of that
  * (hand-set at 1). */
 /*
- * Host link for activation offloading: PCIe Gen5 x16 moves 64 GB/s each
- * way (PCI-SIG), about 50 GB/s in practice; the catalog has no host-link
- * figure, so Grace systems (NVLink-C2C) are underrated here.
+ * Host link for activation offloading, from the catalog's host_gbs: PCIe
+ * Gen5 x16 moves 64 GB/s each way (PCI-SIG), about 50 GB/s in practice,
+ * the share assumed of every link; NVLink-C2C on Grace systems.
  */
-#define HOST_LINK_BYTES_PER_S 50e9
+#define HOST_LINK_EFF 0.78
+#define HOST_LINK_DEFAULT_GBS 64.0
+
+static double
+host_bytes_per_s(const struct gpu *g)
+{
+	return (g->host_gbs > 0 ? g->host_gbs : HOST_LINK_DEFAULT_GBS) * 1e9 *
+	       HOST_LINK_EFF;
+}
 
 /* HBM bandwidth in bytes/s; catalogs without it get peak/300, the
  * FLOP:byte ratio of the H100 SXM (989 TFLOPS : 3.35 TB/s). */
@@ -390,7 +398,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	 * and come back during the backward (two thirds). */
 	lt->offload = 0;
 	if (l->offload_layers > 0) {
-		copy = x->a_full / HOST_LINK_BYTES_PER_S;
+		copy = x->a_full / host_bytes_per_s(x->w->gpu);
 		lt->offload = fmax(0, copy - lt->compute / 3) +
 		              fmax(0, copy - 2 * lt->compute / 3);
 	}

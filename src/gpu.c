@@ -18,6 +18,11 @@
  *                line rate in Gb/s / 8, for one NIC per GPU as NVIDIA's
  *                DGX and HGX reference designs have.
  *   hbm_tbs      device memory bandwidth, TB/s.
+ *   host_gbs     GB/s per GPU in one direction to the host's memory:
+ *                PCIe Gen5 x16 moves 32 GT/s x 16 lanes, 64 GB/s (PCI-SIG;
+ *                Gen4 half of it); Grace systems join each Grace CPU to
+ *                its two GPUs over NVLink-C2C at 900 GB/s bidirectional
+ *                (GB200/GB300 NVL72 datasheets), 225 GB/s a GPU each way.
  */
 #include "autoconfig.h"
 
@@ -33,40 +38,40 @@ static const struct gpu gpu_builtin[] = {
 	 * HBM2e 2.039 TB/s (80 GB SXM).  nvidia-smi reports 40,536 MiB and
 	 * 81,920 MiB.  DGX A100: eight 200 Gb/s HDR InfiniBand NICs. */
 	{ "a100-40gb", "NVIDIA A100 SXM4 40 GB (DGX/HGX A100)", 39.6,
-	  { 156, 312, 312, 0 }, 8, 300, 25, 1.555 },
+	  { 156, 312, 312, 0 }, 8, 300, 25, 1.555, 32 },
 	{ "a100-80gb", "NVIDIA A100 SXM4 80 GB (DGX/HGX A100)", 80.0,
-	  { 156, 312, 312, 0 }, 8, 300, 25, 2.039 },
+	  { 156, 312, 312, 0 }, 8, 300, 25, 2.039, 32 },
 	/* NVIDIA H100 datasheet (SXM5): TF32 989, FP16/BF16 1979, FP8 3958
 	 * with sparsity; dense 494.7, 989.4, 1978.9.  NVLink 4 900 GB/s
 	 * bidirectional, HBM3 3.35 TB/s, 81,559 MiB.  DGX H100: eight
 	 * 400 Gb/s ConnectX-7 NICs. */
 	{ "h100-sxm", "NVIDIA H100 SXM5 80 GB (DGX/HGX H100)", 79.6,
-	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 3.35 },
+	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 3.35, 64 },
 	/* NVIDIA H100 datasheet (PCIe): TF32 756, FP16/BF16 1513, FP8 3026
 	 * with sparsity; HBM2e 2.0 TB/s, 81,559 MiB.  Its NVLink bridge
 	 * joins two cards at 600 GB/s bidirectional, so the NVLink domain
 	 * is a pair (a site without bridges sets 1).  PCIe servers usually
 	 * carry one 400 Gb/s NIC per two GPUs. */
 	{ "h100-pcie", "NVIDIA H100 PCIe 80 GB, NVLink bridge pairs", 79.6,
-	  { 378, 756.5, 756.5, 1513 }, 2, 300, 25, 2.0 },
+	  { 378, 756.5, 756.5, 1513 }, 2, 300, 25, 2.0, 64 },
 	/* NVIDIA H200 datasheet (SXM): H100's compute, 141 GB HBM3e at
 	 * 4.8 TB/s (143,771 MiB), NVLink 4 900 GB/s; HGX H200 with one
 	 * 400 Gb/s NIC per GPU. */
 	{ "h200", "NVIDIA H200 SXM 141 GB (HGX H200)", 140.4,
-	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 4.8 },
+	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 4.8, 64 },
 	/* NVIDIA HGX B200 datasheet (8 GPUs, with sparsity): TF32 18 PF,
 	 * FP16/BF16 36 PF, FP8 72 PF, so 1125, 2250, 4500 dense per GPU;
 	 * NVLink 5 1.8 TB/s bidirectional; HBM3e 8 TB/s, 183,359 MiB;
 	 * DGX B200: eight 400 Gb/s ConnectX-7 NICs. */
 	{ "b200", "NVIDIA B200 180 GB (DGX/HGX B200)", 179.1,
-	  { 1125, 2250, 2250, 4500 }, 8, 900, 50, 8.0 },
+	  { 1125, 2250, 2250, 4500 }, 8, 900, 50, 8.0, 64 },
 	/* NVIDIA GB200 NVL72 datasheet (72 GPUs, with sparsity): TF32
 	 * 180 PF, FP16/BF16 360 PF, FP8 720 PF, so 1250, 2500, 5000 dense
 	 * per GPU; 13.4 TB HBM3e (186 GB per GPU, 185 GiB usable) at 8 TB/s;
 	 * one NVLink 5 domain of 72 GPUs at 1.8 TB/s bidirectional each;
 	 * one 400 Gb/s ConnectX-7 per GPU. */
 	{ "gb200", "NVIDIA GB200 NVL72 (72-GPU NVLink domain)", 185.0,
-	  { 1250, 2500, 2500, 5000 }, 72, 900, 50, 8.0 },
+	  { 1250, 2500, 2500, 5000 }, 72, 900, 50, 8.0, 225 },
 	/* NVIDIA HGX B300 (Blackwell Ultra) datasheet, dense per GPU:
 	 * TF32 1.1 PF, FP16/BF16 2.25 PF, FP8 4.5 PF (B200's rates; the
 	 * Ultra's gains are FP4 and attention exponentials, which paratune
@@ -75,7 +80,7 @@ static const struct gpu gpu_builtin[] = {
 	 * GPU.  The driver's total is not in the datasheet: 288 GB is taken
 	 * as 268.2 GiB, and a site that reads less sets memory_gib. */
 	{ "b300", "NVIDIA B300 288 GB (HGX B300, Blackwell Ultra)", 268.2,
-	  { 1125, 2250, 2250, 4500 }, 8, 900, 100, 8.0 },
+	  { 1125, 2250, 2250, 4500 }, 8, 900, 100, 8.0, 64 },
 	/* NVIDIA GB300 NVL72 datasheet (72 GPUs, dense): FP8 360 PF,
 	 * FP16/BF16 180 PF, TF32 90 PF, so 5000, 2500, 1250 per GPU; up to
 	 * 20 TB HBM3e (288 GB per GPU, taken as above) at 576 TB/s (8 TB/s
@@ -83,21 +88,21 @@ static const struct gpu gpu_builtin[] = {
 	 * TB/s per GPU bidirectional); 72 ConnectX-8 800 Gb/s NICs, one per
 	 * GPU. */
 	{ "gb300", "NVIDIA GB300 NVL72 (72-GPU NVLink domain)", 268.2,
-	  { 1250, 2500, 2500, 5000 }, 72, 900, 100, 8.0 },
+	  { 1250, 2500, 2500, 5000 }, 72, 900, 100, 8.0, 225 },
 	/* NVIDIA L40S datasheet: TF32 366, FP16/BF16 733, FP8 1466 with
 	 * sparsity (183, 362.05, 733 dense); 48 GB GDDR6 with ECC at
 	 * 864 GB/s (46,068 MiB).  No NVLink: GPUs meet over PCIe Gen4 x16,
 	 * 32 GB/s each way, each one its own domain.  OVX servers carry
 	 * one 400 Gb/s NIC per two GPUs. */
 	{ "l40s", "NVIDIA L40S 48 GB, PCIe only (no NVLink)", 45.0,
-	  { 183, 362.05, 362.05, 733 }, 1, 32, 25, 0.864 },
+	  { 183, 362.05, 362.05, 733 }, 1, 32, 25, 0.864, 32 },
 	/* AMD Instinct MI300X datasheet: TF32 653.7, FP16/BF16 1307.4,
 	 * FP8 2614.9 dense; 192 GB HBM3 at 5.3 TB/s (rocm-smi: 205,822,
 	 * 885,888 bytes); seven Infinity Fabric links, 896 GB/s
 	 * bidirectional in all, joining the 8 GPUs of a platform; one
 	 * 400 Gb/s NIC per GPU. */
 	{ "mi300x", "AMD Instinct MI300X 192 GB (8-GPU platform)", 191.7,
-	  { 653.7, 1307.4, 1307.4, 2614.9 }, 8, 448, 50, 5.3 },
+	  { 653.7, 1307.4, 1307.4, 2614.9 }, 8, 448, 50, 5.3, 64 },
 };
 
 #define GPU_BUILTIN_COUNT (sizeof(gpu_builtin) / sizeof(gpu_builtin[0]))

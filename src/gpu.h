@@ -20,6 +20,8 @@ struct gpu {
 	double nvlink_gbs;    /* NVLink GB/s per GPU, one direction */
 	double network_gbs;   /* scale-out GB/s per GPU, one direction */
 	double hbm_tbs;       /* memory bandwidth TB/s; 0: derive from peak */
+	double host_gbs;      /* GB/s per GPU, one direction, to host memory
+	                       * (activation offloading); 0: PCIe Gen5 x16 */
 };
 
 struct gpu_catalog {

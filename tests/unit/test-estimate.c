@@ -358,6 +358,14 @@ test_offload_layers(void)
 	CU_ASSERT_EQUAL(a.offload_s, 0);
 	CU_ASSERT(b.offload_s > 0);
 	ASSERT_NEAR_REL(b.step_s - a.step_s, b.offload_s, 1e-6);
+	/* The catalog's host link: 0 is PCIe Gen5's 64 GB/s; Grace's
+	 * NVLink-C2C (225 GB/s a GPU) hides more of the copies. */
+	g.host_gbs = 64;
+	estimate_layout(&w, &l, &a);
+	ASSERT_NEAR_REL(a.offload_s, b.offload_s, 1e-12);
+	g.host_gbs = 225;
+	estimate_layout(&w, &l, &a);
+	CU_ASSERT(a.offload_s < b.offload_s);
 }
 
 /*
