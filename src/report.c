@@ -206,6 +206,9 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 	strbuf_addf(out, "; %d measured", res->nranked);
 	if (res->pruned)
 		strbuf_addf(out, ", %d pruned by what ran", res->pruned);
+	if (res->proved_fits)
+		strbuf_addf(out, ", %d oom-risk proved to fit by what ran",
+		            res->proved_fits);
 	if (res->skipped_no_gain)
 		strbuf_addf(out, ", %d skipped (no_gain)", res->skipped_no_gain);
 	if (res->skipped_budget)

@@ -617,6 +617,7 @@ results_json(const struct results *res, struct strbuf *out)
 	            res->exhaustive_gpu_hours_estimate);
 	json_int(&j, "measured", res->nranked);
 	json_int(&j, "pruned", res->pruned);
+	json_int(&j, "proved_fits", res->proved_fits);
 	json_begin_object(&j, "skipped");
 	json_int(&j, "no_gain", res->skipped_no_gain);
 	json_int(&j, "budget", res->skipped_budget);

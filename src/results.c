@@ -769,6 +769,7 @@ search_cost(struct results *res, const struct candidate_table *t)
 		const struct cand_status *s = &res->run.st.v[i];
 
 		res->pruned += s->state == CS_PRUNED;
+		res->proved_fits += s->fits_by[0] != 0;
 		if (s->state == CS_SKIPPED)
 			*(strcmp(s->reason, STORE_STOP_BUDGET)
 			  ? &res->skipped_no_gain : &res->skipped_budget) += 1;

@@ -150,6 +150,8 @@ struct results {
 	 * limits.max_steps_per_run, within its time limit). */
 	double campaign_gpu_hours, exhaustive_gpu_hours_estimate;
 	int pruned;                   /* candidates a measurement ruled out */
+	int proved_fits;              /* oom-risk ones a completed run proved
+	                               * to fit */
 	int skipped_no_gain;          /* skipped: nothing left could win */
 	int skipped_budget;           /* skipped: the budget was spent */
 	/* Why the search stopped: "no_gain" or "budget" (a stopped event),

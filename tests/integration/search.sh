@@ -243,6 +243,10 @@ test_proved_fit() {
 			if c["name"] == "'"$small"'"][0]')" = "$base"
 	check "status shows it" \
 		sh -c "'$PT' status '$d' | grep -q 'fits (proved by rank $rank) *$small'"
+	check "results count it" \
+		test "$(json "$d" results 'd["search"]["proved_fits"]')" = 1
+	check "... and say so" \
+		sh -c "'$PT' results '$d' | grep -q '1 oom-risk proved to fit by what ran'"
 	check "journal has no gap" journal_no_gap "$d"
 }
 
