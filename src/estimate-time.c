@@ -226,20 +226,30 @@ struct layer_time {
  * all of them [GUIDE: "enabling grouped GEMM can significantly improve
  * computation efficiency"].
  */
+/* Dropless routing's busiest GPU over its balanced share of token
+ * copies (moe_token_imbalance; 1 under forced balance). */
+static double
+moe_imbalance(const struct est *x)
+{
+	return fmax(1, x->w->moe_token_imbalance);
+}
+
 static double
 layer_gemm_s(const struct est *x, const struct flop_parts *fp,
              double tokens)
 {
 	double per_flop = tokens / x->s.L /
 	                  (peak_flops(x, true) * gemm_efficiency(x));
-	double sbk, slowdown;
+	double sbk, slowdown = 1;
 
-	if (x->l->moe_grouped_gemm || fp->experts == 0)
-		return fp->layers * per_flop;
-	sbk = x->seq_local * x->b * x->s.k;
-	slowdown = tokens_efficiency(x, sbk) /
-	           tokens_efficiency(x, sbk * x->e / x->s.E);
-	return (fp->layers - fp->experts + fp->experts * slowdown) * per_flop;
+	if (!x->l->moe_grouped_gemm && fp->experts > 0) {
+		sbk = x->seq_local * x->b * x->s.k;
+		slowdown = tokens_efficiency(x, sbk) /
+		           tokens_efficiency(x, sbk * x->e / x->s.E);
+	}
+	/* The busiest GPU's experts set the pace of every layer. */
+	return (fp->layers - fp->experts +
+	        fp->experts * slowdown * moe_imbalance(x)) * per_flop;
 }
 
 /*
@@ -385,7 +395,8 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
 	                     group_bw(x, x->te * x->e, x->te)
 	               : 0;
-	lt->ep = a2a * x->moe_frac / x->k[CAL_MOE_DISPATCH_EFF];
+	lt->ep = a2a * x->moe_frac * moe_imbalance(x) /
+	         x->k[CAL_MOE_DISPATCH_EFF];
 	/* PP: activations forward and gradients backward per boundary;
 	 * interleaving crosses v times as many boundaries. */
 	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /

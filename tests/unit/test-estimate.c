@@ -903,6 +903,28 @@ test_moe_layer_activations(void)
 	CU_ASSERT_EQUAL(estimate_moe_layer_bytes(&w, &l), 0);
 }
 
+/* Dropless imbalance: the busiest GPU's experts and all-to-alls carry
+ * twice the copies at 2, the attention and dense parts the same. */
+static void
+test_moe_imbalance_time(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 2);
+	struct layout l = layout_of(1, 1, 1, 1, 512);
+	struct estimate a, b;
+
+	l.ep = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	w.moe_token_imbalance = 2;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.ep_comm_s, 2 * a.ep_comm_s, 1e-12);
+	CU_ASSERT(b.compute_s > a.compute_s);
+	CU_ASSERT(b.compute_s < 2 * a.compute_s);
+	CU_ASSERT(b.mem.activations > a.mem.activations);
+}
+
 static const struct harness_test estimate_tests[] = {
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
@@ -915,6 +937,7 @@ static const struct harness_test estimate_tests[] = {
 	  test_first_dense_layers_stage },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
+	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
 	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",
