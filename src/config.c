@@ -490,6 +490,7 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	l->account_loss = pick_bool(s->account_loss, false);
 	l->fp8_recipe = (enum fp8_recipe)pick_kind(s->fp8_recipe, FP8_DELAYED);
 	l->fp8_param_gather = pick_bool(s->fp8_param_gather, false);
+	l->grad_reduce_bf16 = pick_bool(s->grad_reduce_bf16, false);
 	l->cuda_graphs = pick_bool(s->cuda_graphs, false);
 	l->tp_comm_overlap = pick_bool(s->tp_comm_overlap, false);
 	l->overlap_grad_reduce = pick_bool(s->overlap_grad_reduce, true);
@@ -569,6 +570,8 @@ resolve_base_switches(struct settings *c)
 		l->fp8_recipe = d.fp8_recipe;
 	if (!base_set(c, "fp8_param_gather"))
 		l->fp8_param_gather = d.fp8_param_gather;
+	if (!base_set(c, "grad_reduce_in_bf16"))
+		l->grad_reduce_bf16 = d.grad_reduce_bf16;
 	if (!base_set(c, "cuda_graphs"))
 		l->cuda_graphs = d.cuda_graphs;
 	if (!base_set(c, "tp_comm_overlap"))
@@ -776,6 +779,7 @@ settings_init(struct settings *c)
 	c->search.account_embedding = c->search.account_loss = 0;
 	c->search.fp8_recipe = BIT(FP8_DELAYED);
 	c->search.fp8_param_gather = c->search.cuda_graphs = BIT(0);
+	c->search.grad_reduce_bf16 = BIT(0);
 	c->search.tp_comm_overlap = c->search.fsdp = BIT(0);
 	c->search.overlap_grad_reduce = BIT(1);
 	c->search.overlap_param_gather = 0; /* auto */

@@ -365,6 +365,11 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *op
 	}
 	if (x->w->precision == PREC_FP8 && x->l->fp8_param_gather)
 		*wt = 1;
+	/* --grad-reduce-in-bf16 keeps the main gradients in bf16 instead of
+	 * fp32 (arguments.py: accumulate_allreduce_grads_in_fp32 off), which
+	 * also halves what data parallelism reduces. */
+	if (x->l->grad_reduce_bf16 && x->w->precision != PREC_FP32)
+		*gr = 2;
 	if (x->w->opt_resident_set)
 		*opt = x->w->opt_resident_bytes;
 }

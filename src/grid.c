@@ -249,6 +249,8 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 	if (searched(&spec->opg))
 		name_add(b, "_opg_%d", l->overlap_param_gather);
 	if (searched(&spec->fsdp)) name_add(b, "_fsdp_%d", l->fsdp);
+	if (searched(&spec->grad_bf16))
+		name_add(b, "_grb_%d", l->grad_reduce_bf16);
 	if (searched(&spec->cp_comm))
 		name_add(b, "_cpc_%s", cp_comm_short[l->cp_comm]);
 	if (searched(&spec->grouped_gemm))
@@ -503,7 +505,8 @@ walk_memory(struct walk *wk, struct layout *l)
 	for (int c = 0; c < s->fsdp.n; c++)
 	for (int d = 0; d < s->ogr.n; d++)
 	for (int e = 0; e < s->opg.n; e++)
-	for (int f = 0; f < s->offload.n; f++) {
+	for (int f = 0; f < s->offload.n; f++)
+	for (int g = 0; g < s->grad_bf16.n; g++) {
 		l->sequence_parallel = s->sp.v[a] < 0 ? l->tp > 1
 		                                      : s->sp.v[a] != 0;
 		l->distributed_optimizer = s->distopt.v[b] != 0;
@@ -515,6 +518,7 @@ walk_memory(struct walk *wk, struct layout *l)
 			  (l->distributed_optimizer || l->fsdp)
 			: s->opg.v[e] != 0;
 		l->offload_layers = s->offload.v[f];
+		l->grad_reduce_bf16 = s->grad_bf16.v[g] != 0;
 		walk_speed(wk, l);
 	}
 }
@@ -524,7 +528,7 @@ static long long
 memory_size(const struct grid_spec *s)
 {
 	return (long long)s->sp.n * s->distopt.n * s->fsdp.n * s->ogr.n *
-	       s->opg.n * s->offload.n;
+	       s->opg.n * s->offload.n * s->grad_bf16.n;
 }
 
 /* Recompute kinds; layer counts and methods only for full recompute. */
@@ -961,6 +965,7 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 		axis_push(&spec->rc_modules, 0);
 	axis_bools(&spec->fsdp, s->fsdp, BIT(0));
 	axis_bools(&spec->ogr, s->overlap_grad_reduce, BIT(1));
+	axis_bools(&spec->grad_bf16, s->grad_reduce_bf16, BIT(0));
 	if (s->overlap_param_gather == 0)
 		axis_push(&spec->opg, -1);
 	else

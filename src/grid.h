@@ -37,6 +37,7 @@ struct grid_spec {
 	struct grid_axis distopt;          /* 0, 1 */
 	struct grid_axis fsdp;             /* 0, 1 */
 	struct grid_axis ogr;              /* overlap_grad_reduce 0, 1 */
+	struct grid_axis grad_bf16;        /* grad_reduce_in_bf16 0, 1 */
 	struct grid_axis opg;              /* overlap_param_gather -1 auto */
 	struct grid_axis offload;          /* activation offload layers */
 	struct grid_axis first_layers;     /* first stage's layers; 0 even */

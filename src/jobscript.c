@@ -137,6 +137,7 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_bool(v, "account_loss", l->account_loss);
 	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
 	template_vars_set_bool(v, "fp8_param_gather", l->fp8_param_gather);
+	template_vars_set_bool(v, "grad_reduce_in_bf16", l->grad_reduce_bf16);
 	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
 	template_vars_set_bool(v, "tp_comm_overlap", l->tp_comm_overlap);
 	template_vars_set_bool(v, "overlap_grad_reduce",

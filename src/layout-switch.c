@@ -46,6 +46,7 @@ static const struct {
 	                           SWK_INT, NULL },
 	[SW_RECOMPUTE_MODULES] = { "recompute_modules", SWK_SET,
 	                           recompute_module_names },
+	[SW_GRAD_REDUCE_BF16] = { "grad_reduce_in_bf16", SWK_BOOL, NULL },
 };
 
 const char *
@@ -95,6 +96,7 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_FIRST_STAGE_LAYERS: return l->first_stage_layers;
 	case SW_LAST_STAGE_LAYERS: return l->last_stage_layers;
 	case SW_RECOMPUTE_MODULES: return (int)layout_recompute_modules(l);
+	case SW_GRAD_REDUCE_BF16: return l->grad_reduce_bf16;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -128,6 +130,7 @@ field_set(struct layout *l, enum layout_switch s, int v)
 	case SW_RECOMPUTE_MODULES:
 		l->recompute_modules = layout_modules_canonical((unsigned)v);
 		break;
+	case SW_GRAD_REDUCE_BF16: l->grad_reduce_bf16 = v; break;
 	case SW_COUNT: break;
 	}
 }

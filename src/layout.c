@@ -557,6 +557,7 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->tp_comm_overlap == b->tp_comm_overlap &&
 	       a->overlap_grad_reduce == b->overlap_grad_reduce &&
 	       a->overlap_param_gather == b->overlap_param_gather &&
+	       a->grad_reduce_bf16 == b->grad_reduce_bf16 &&
 	       a->fsdp == b->fsdp && a->cp_comm == b->cp_comm &&
 	       a->moe_grouped_gemm == b->moe_grouped_gemm &&
 	       a->offload_layers == b->offload_layers;

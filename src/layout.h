@@ -100,6 +100,8 @@ struct layout {
 	bool tp_comm_overlap;         /* TP communication under the GEMMs */
 	bool overlap_grad_reduce;     /* DP gradient reduction under backward */
 	bool overlap_param_gather;    /* DP parameter gather under forward */
+	bool grad_reduce_bf16;        /* main gradients kept and reduced in
+	                               * bf16 (--grad-reduce-in-bf16) */
 	bool fsdp;                    /* Megatron FSDP: weights and grads
 	                               * sharded too */
 	enum cp_comm cp_comm;         /* with cp > 1 */

@@ -224,6 +224,8 @@ static const struct sopt simtrain_opts[] = {
 	    "Which fp8 format scheme to use for FP8 tensors."),
 	KCHOICE("fp8-recipe", fp8_recipe, fp8_recipe_choices,
 	    "FP8 scaling recipe (default delayed)."),
+	KFLAG("grad-reduce-in-bf16", grad_reduce_in_bf16,
+	    "Reduce gradients in bfloat16."),
 	KFLAG("fp8-param-gather", fp8_param_gather,
 	    "Keep parameters in FP8 and gather them in FP8."),
 	CHOICE("recompute-granularity", recompute_granularity,

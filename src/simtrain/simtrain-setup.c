@@ -661,6 +661,7 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 	/* "custom" recipes are the user's own: counted as delayed. */
 	l->fp8_recipe = r < 0 ? FP8_DELAYED : (enum fp8_recipe)r;
 	l->fp8_param_gather = a->fp8_param_gather;
+	l->grad_reduce_bf16 = a->grad_reduce_in_bf16;
 	l->cuda_graphs = strcmp(a->cuda_graph_impl, "none") != 0;
 	l->tp_comm_overlap = a->tp_comm_overlap;
 	l->overlap_grad_reduce = a->overlap_grad_reduce;

@@ -83,6 +83,7 @@ struct simtrain_args {
 	int account_for_embedding, account_for_loss;
 	const char *fp8_recipe;
 	int fp8_param_gather, tp_comm_overlap, use_megatron_fsdp;
+	int grad_reduce_in_bf16;
 	const char *data_parallel_sharding_strategy, *ckpt_format;
 	const char *cuda_graph_impl, *cp_comm_type;
 	struct simtrain_ints hierarchical_cp; /* nargs='+' */

@@ -68,7 +68,8 @@ estimate_row() {
 	    cuda_graphs tp_comm_overlap overlap_grad_reduce \
 	    overlap_param_gather fsdp cp_comm_type moe_grouped_gemm \
 	    offload_layers decoder_first_pipeline_num_layers \
-	    decoder_last_pipeline_num_layers recompute_modules; do
+	    decoder_last_pipeline_num_layers recompute_modules \
+	    grad_reduce_in_bf16; do
 		v=$(field $c)
 		[ -z "$v" ] && continue
 		s=$c

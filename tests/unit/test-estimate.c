@@ -903,6 +903,28 @@ test_moe_layer_activations(void)
 	CU_ASSERT_EQUAL(estimate_moe_layer_bytes(&w, &l), 0);
 }
 
+/* --grad-reduce-in-bf16: main gradients of 2 bytes instead of 4, and
+ * half the data-parallel traffic. */
+static void
+test_grad_reduce_bf16(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct layout l = layout_of(1, 1, 1, 1, 16);
+	struct estimate a, b;
+
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.grad_reduce_bf16 = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.gradients, a.mem.gradients / 2, 1e-12);
+	CU_ASSERT_EQUAL(b.mem.weights, a.mem.weights);
+	CU_ASSERT(b.dp_comm_s < a.dp_comm_s);
+}
+
 /* Dropless imbalance: the busiest GPU's experts and all-to-alls carry
  * twice the copies at 2, the attention and dense parts the same. */
 static void
@@ -938,6 +960,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
+	{ "bf16 gradient reduction", test_grad_reduce_bf16 },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
 	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",

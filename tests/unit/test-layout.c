@@ -558,6 +558,7 @@ all_switches_set(void)
 	l.offload_layers = 3;
 	l.first_stage_layers = 5;
 	l.last_stage_layers = 7;
+	l.grad_reduce_bf16 = true;
 	return l;
 }
 
