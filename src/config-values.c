@@ -16,6 +16,7 @@
 #include "directive.h"
 #include "error.h"
 #include "job-env.h"
+#include "layout-switch.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -200,42 +201,30 @@ static int
 read_set(struct loader *ld, const struct config_key *k,
          const config_setting_t *s, int idx, int *out)
 {
-	unsigned mask = 0;
-	const char *v;
-	char word[64];
+	struct strbuf msg = STRBUF_INIT;
+	unsigned mask;
+	const char *v, *bad;
 	size_t len;
-	int n;
+	int ret;
 
 	if (read_string(ld, k, s, idx, &v) != 0)
 		return -1;
-	for (; *v; v += len + (v[len] != 0)) {
-		if ((len = strcspn(v, "+ ")) == 0)
-			continue;
-		for (n = 0; k->choices[n]; n++)
-			if (strlen(k->choices[n]) == len &&
-			    !strncmp(k->choices[n], v, len))
-				break;
-		if (!k->choices[n]) {
-			struct strbuf msg = STRBUF_INIT;
-			int ret;
-
-			snprintf(word, sizeof word, "%.*s", (int)len, v);
-			if (idx >= 0)
-				strbuf_addf(&msg, "element %d: ", idx + 1);
-			strbuf_addf(&msg, "unknown value '%s'; one of:", word);
-			for (int i = 0; k->choices[i]; i++)
-				strbuf_addf(&msg, "%s %s", i ? "," : "",
-				            k->choices[i]);
-			ret = config_key_error(ld, s, k, "%s", msg.buf);
-			strbuf_release(&msg);
-			return ret;
-		}
-		mask |= BIT(n);
+	if (layout_set_parse(k->choices, v, &mask, &bad, &len) == 0) {
+		*out = (int)mask;
+		return 0;
 	}
-	if (!mask)
-		return config_key_error(ld, s, k, "an empty set");
-	*out = (int)mask;
-	return 0;
+	if (idx >= 0)
+		strbuf_addf(&msg, "element %d: ", idx + 1);
+	if (!bad) {
+		strbuf_addstr(&msg, "an empty set");
+	} else {
+		strbuf_addf(&msg, "unknown value '%.*s'; one of:", (int)len, bad);
+		for (int i = 0; k->choices[i]; i++)
+			strbuf_addf(&msg, "%s %s", i ? "," : "", k->choices[i]);
+	}
+	ret = config_key_error(ld, s, k, "%s", msg.buf);
+	strbuf_release(&msg);
+	return ret;
 }
 
 /* One set or a list of them. */

@@ -186,30 +186,43 @@ layout_switch_set_names(enum layout_switch s, int v, char sep,
 	}
 }
 
-/* A set written "a+b" (or with spaces), as a mask; -1 when a name is
- * unknown or the set is empty. */
+int
+layout_set_parse(const char *const *names, const char *text,
+                 unsigned *mask, const char **bad, size_t *badlen)
+{
+	size_t n;
+	int i;
+
+	*mask = 0;
+	for (; *text; text += n + (text[n] != 0)) {
+		if ((n = strcspn(text, "+ ")) == 0)
+			continue;
+		for (i = 0; names[i]; i++)
+			if (strlen(names[i]) == n && !strncmp(names[i], text, n))
+				break;
+		if (!names[i]) {
+			*bad = text;
+			*badlen = n;
+			return -1;
+		}
+		*mask |= 1u << i;
+	}
+	*bad = NULL;
+	*badlen = 0;
+	return *mask ? 0 : -1;
+}
+
+/* A set as a mask; -1 when a name is unknown or the set is empty. */
 static int
 parse_set(const char *const *names, const char *text)
 {
-	unsigned mask = 0;
-	char word[64];
-	size_t n;
-	int v;
+	const char *bad;
+	size_t len;
+	unsigned mask;
 
-	while (*text) {
-		n = strcspn(text, "+ ");
-		if (n >= sizeof word)
-			return -1;
-		if (n > 0) {
-			memcpy(word, text, n);
-			word[n] = 0;
-			if ((v = layout_choice_parse(names, word)) < 0)
-				return -1;
-			mask |= 1u << v;
-		}
-		text += n + (text[n] != 0);
-	}
-	return mask ? (int)mask : -1;
+	if (layout_set_parse(names, text, &mask, &bad, &len) != 0)
+		return -1;
+	return (int)mask;
 }
 
 void

@@ -50,6 +50,14 @@ void layout_switch_format(const struct layout *l, enum precision p,
  * true/false, a count or a name; null when v is -1. */
 void layout_switch_json(struct json *j, enum layout_switch s, int v);
 
+/*
+ * A set of names written "a+b" (spaces separate too) as a mask of their
+ * indexes in names.  0; -1 when a word is not one of them (*bad and
+ * *badlen then point at it) or the set is empty (*bad NULL).
+ */
+int layout_set_parse(const char *const *names, const char *text,
+                     unsigned *mask, const char **bad, size_t *badlen);
+
 /* Append the names of a SWK_SET switch's value, joined by sep. */
 void layout_switch_set_names(enum layout_switch s, int v, char sep,
                              struct strbuf *out);
