@@ -147,8 +147,9 @@ apply_switch(struct layout_args *a, const char *arg, struct layout *l)
 
 	if (s == SW_COUNT)
 		return error("--switch '%s': not NAME=VALUE with a switch's "
-		             "name (a column of candidates.csv, from "
-		             "recompute_method to recompute_modules)", arg);
+		             "name (a column of candidates.csv, from %s to %s)",
+		             arg, layout_switch_name(SW_RECOMPUTE_METHOD),
+		             layout_switch_name(SW_COUNT - 1));
 	if (layout_switch_kind(s) == SWK_BOOL)
 		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
 	if (!*v || layout_switch_parse(l, s, v) != 0)
