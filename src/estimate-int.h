@@ -72,6 +72,12 @@ struct est {
 
 /* Layers of a stage of n layers whose forward pass is recomputed. */
 double estimate_recomputed_layers(const struct est *x, double n);
+/* Dropless routing's busiest GPU over its balanced share of token
+ * copies (moe_token_imbalance; 1 under forced balance). */
+double estimate_moe_imbalance(const struct est *x);
+/* Token copies the local experts of the busiest GPU process per MoE
+ * layer and micro-batch (estimate.c says how they are counted). */
+double estimate_moe_token_copies(const struct est *x);
 /* Bytes per parameter of weights, main gradients and optimizer state. */
 void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
                               double *opt);

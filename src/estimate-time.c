@@ -226,14 +226,6 @@ struct layer_time {
  * all of them [GUIDE: "enabling grouped GEMM can significantly improve
  * computation efficiency"].
  */
-/* Dropless routing's busiest GPU over its balanced share of token
- * copies (moe_token_imbalance; 1 under forced balance). */
-static double
-moe_imbalance(const struct est *x)
-{
-	return fmax(1, x->w->moe_token_imbalance);
-}
-
 static double
 layer_gemm_s(const struct est *x, const struct flop_parts *fp,
              double tokens)
@@ -249,7 +241,7 @@ layer_gemm_s(const struct est *x, const struct flop_parts *fp,
 	}
 	/* The busiest GPU's experts set the pace of every layer. */
 	return (fp->layers - fp->experts +
-	        fp->experts * slowdown * moe_imbalance(x)) * per_flop;
+	        fp->experts * slowdown * estimate_moe_imbalance(x)) * per_flop;
 }
 
 /*
@@ -291,7 +283,7 @@ layer_modules_s(const struct est *x, const struct layer_time *lt,
 {
 	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
 	double ab = x->act_bytes, t = 0;
-	double copies = sb * x->s.k * x->te / x->t;
+	double copies = estimate_moe_token_copies(x);
 
 	if (!x->modules)
 		return 0;
@@ -395,7 +387,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
 	                     group_bw(x, x->te * x->e, x->te)
 	               : 0;
-	lt->ep = a2a * x->moe_frac * moe_imbalance(x) /
+	lt->ep = a2a * x->moe_frac * estimate_moe_imbalance(x) /
 	         x->k[CAL_MOE_DISPATCH_EFF];
 	/* PP: activations forward and gradients backward per boundary;
 	 * interleaving crosses v times as many boundaries. */

@@ -419,6 +419,12 @@ memory_states(const struct est *x, const struct stage *st,
 	                (opt + transient) * trainable;
 }
 
+double
+estimate_moe_imbalance(const struct est *x)
+{
+	return fmax(1, x->w->moe_token_imbalance);
+}
+
 /*
  * Token copies the local experts of one GPU process per MoE layer and
  * micro-batch.  Each of the tp ranks routes its s*b/tp tokens (sequence
@@ -430,12 +436,11 @@ memory_states(const struct est *x, const struct stage *st,
  * benchmarks force a balanced router; moe_token_imbalance scales the busiest
  * GPU's share for dropless routing.
  */
-static double
-moe_token_copies(const struct est *x)
+double
+estimate_moe_token_copies(const struct est *x)
 {
-	double imbalance = fmax(1, x->w->moe_token_imbalance);
-
-	return x->seq_local * x->b * x->s.k * x->te / x->t * imbalance;
+	return x->seq_local * x->b * x->s.k * x->te / x->t *
+	       estimate_moe_imbalance(x);
 }
 
 /*
@@ -457,7 +462,7 @@ moe_layer_activations(const struct est *x)
 	const struct shape *s = &x->s;
 	double ab = x->act_bytes, gin = x->gemm_in_bytes;
 	double tokens = x->seq_local * x->b / x->t;  /* this GPU's */
-	double copies = moe_token_copies(x), fe = s->fe / x->te;
+	double copies = estimate_moe_token_copies(x), fe = s->fe / x->te;
 	double mlp_out = ab * (2 * s->gated - 1);     /* fc1 output per col */
 	unsigned rc = x->modules;
 	double fc2_in = (rc & RCM_BIT(RCM_MOE_ACT)) ? 0 : gin;
