@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * cmd-calibrate-read.c - the measured runs of `paratune calibrate`:
+ * calibrate-read.c - the measured runs of `paratune calibrate`:
  * measured-runs CSV files (one row per run: campaign_file, layout and
  * switch columns as candidates.csv names them, step_s, optionally
  * peak_memory_gib, group, source, note) and campaign directories.
