@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * grid-spec.c - a campaign's search section expanded into the value
+ * lists the grid walks (grid_spec_init): "auto" resolved from the
+ * model, NeMo's heuristics or the fine-tuning rules, the switches'
+ * lists, and the notes that say what was chosen.
+ */
+#include "autoconfig.h"
+
+#include <string.h>
+
+#include "error.h"
+#include "grid.h"
+#include "nemo-heuristics.h"
+
+static void
+axis_push(struct grid_axis *a, int v)
+{
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i] == v)
+			return;
+	if (a->n < GRID_LIST_MAX)
+		a->v[a->n++] = v;
+}
+
+static void
+axis_from_list(struct grid_axis *a, const struct int_list *l)
+{
+	a->n = 0;
+	for (int i = 0; i < l->n; i++)
+		axis_push(a, l->v[i]);
+}
+
+/* The list, or 0 alone when it is empty or "auto". */
+static void
+axis_from_list_or_0(struct grid_axis *a, const struct int_list *l)
+{
+	if (l->is_auto || l->n == 0)
+		axis_push(a, 0);
+	else
+		axis_from_list(a, l);
+}
+
+/* Every divisor of n not above limit, ascending. */
+static void
+axis_divisors(struct grid_axis *a, int n, int limit)
+{
+	a->n = 0;
+	for (int d = 1; d <= n && d <= limit; d++)
+		if (n % d == 0)
+			axis_push(a, d);
+}
+
+static void
+axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
+{
+	a->n = 0;
+	for (int i = 0; i < nvalues; i++)
+		if (bits & BIT(i))
+			axis_push(a, i);
+}
+
+/* Whether pp stages split the layers with a first and last stage
+ * count the campaign lists (DeepSeek-V3's 61 layers over 16). */
+static bool
+uneven_splits(const struct settings *c, int pp)
+{
+	const struct int_list *f = &c->search.first_stage_layers;
+	const struct int_list *z = &c->search.last_stage_layers;
+	struct layout l;
+
+	memset(&l, 0, sizeof(l));
+	l.pp = pp;
+	l.vp = 1;
+	for (int i = 0; i < (f->is_auto ? 0 : f->n); i++)
+		for (int j = 0; j < (z->is_auto ? 0 : z->n); j++) {
+			l.first_stage_layers = f->v[i];
+			l.last_stage_layers = z->v[j];
+			if (pp > 1 && layout_uneven(&l) &&
+			    layout_split_rule(&c->model, &l) == LAYOUT_OK)
+				return true;
+		}
+	return false;
+}
+
+/* "auto" for the parallel sizes under paratune's own heuristics: every
+ * value that can be valid, for each axis no list or table filled. */
+static void
+spec_auto_model(struct grid_spec *spec, const struct settings *c)
+{
+	const struct model *m = &c->model;
+	int world = c->nodes * c->gpus_per_node;
+	int domain = c->gpu.nvlink_domain > 0 ? c->gpu.nvlink_domain : 1;
+	int tp_max = domain < c->gpus_per_node ? domain : c->gpus_per_node;
+
+	/* TP stays inside one NVLink domain (tuning guide). */
+	if (spec->tp.n == 0)
+		for (int t = 1; t <= tp_max && t <= world; t++)
+			axis_push(&spec->tp, t);
+	/* PP: the divisors of the layers, and of the layers plus the
+	 * embedding and the loss counted as layers (account_for_*), so
+	 * that 126 layers (Llama 3.1 405B) split over 4, 8 or 16 stages. */
+	if (spec->pp.n == 0)
+		for (int d = 1; d <= world && d <= m->num_layers + 2; d++)
+			if (m->num_layers % d == 0 ||
+			    (m->num_layers + 1) % d == 0 ||
+			    (m->num_layers + 2) % d == 0 ||
+			    uneven_splits(c, d))
+				axis_push(&spec->pp, d);
+	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)
+	 * that leave each rank at least 4096 tokens, where NVIDIA's
+	 * recipes start using it (cp 2 at sequence 8192 for Llama 3 70B). */
+	if (spec->cp.n == 0)
+		for (int k = 1; k <= 32 && k <= world; k *= 2)
+			if (k == 1 || (c->seq_length % (2 * k) == 0 &&
+			               c->seq_length / k >= 4096))
+				axis_push(&spec->cp, k);
+	if (spec->ep.n == 0)
+		axis_divisors(&spec->ep, m->num_experts > 0 ? m->num_experts : 1,
+		              world);
+	/* NeMo's default micro-batch list, a good spread for any size. */
+	if (spec->mbs.n == 0)
+		for (int b = 1; b <= 8; b *= 2)
+			axis_push(&spec->mbs, b);
+}
+
+/* "auto" under NeMo's tables; explicit lists still win. */
+static int
+spec_auto_nemo(struct grid_spec *spec, const struct settings *c,
+               struct strbuf *notes)
+{
+	struct nemo_search ns;
+	double size_b = model_params(&c->model) / 1e9;
+
+	if (nemo_search_space(&c->model, size_b, c->seq_length,
+	                      c->gpu.memory_gib, &ns) != 0)
+		return error("search.heuristics 'nemo': %s", ns.note);
+	if (ns.note[0])
+		strbuf_addf(notes, "warning: %s\n", ns.note);
+	if (c->search.pp.is_auto && ns.npp == 0)
+		strbuf_addf(notes, "warning: NeMo's pipeline range for this "
+		            "size holds no divisor of %d layers: no candidate "
+		            "can be valid\n", c->model.num_layers);
+	if (c->search.tp.is_auto)
+		for (int i = 0; i < ns.ntp; i++)
+			axis_push(&spec->tp, ns.tp[i]);
+	if (c->search.pp.is_auto)
+		for (int i = 0; i < ns.npp; i++)
+			axis_push(&spec->pp, ns.pp[i]);
+	if (c->search.mbs.is_auto)
+		for (int i = 0; i < ns.nmbs; i++)
+			axis_push(&spec->mbs, ns.mbs[i]);
+	if (c->global_batch_size.is_auto)
+		axis_push(&spec->gbs, ns.gbs);
+	/* NeMo's tables have no CP or EP: its default lists, [1]. */
+	if (spec->cp.n == 0)
+		axis_push(&spec->cp, 1);
+	if (spec->ep.n == 0)
+		axis_push(&spec->ep, 1);
+	/* The campaign's bounds narrow the table's; they never widen it.
+	 * Fine-tuning has no table bounds (spec_finetune_mp). */
+	if (c->mode == MODE_FINETUNE)
+		return 0;
+	if (ns.min_mp > spec->min_mp)
+		spec->min_mp = ns.min_mp;
+	if (ns.max_mp < spec->max_mp)
+		spec->max_mp = ns.max_mp;
+	return 0;
+}
+
+/*
+ * NeMo's bounds for fine-tuning: from the searched tp, pp and cp lists
+ * and the GPU count, not the pretraining table's; bounds the campaign
+ * sets itself narrow them, its built-in defaults do not.
+ */
+static void
+spec_finetune_mp(struct grid_spec *spec, const struct settings *c)
+{
+	const struct nemo_list lists[] = {
+		{ spec->tp.v, spec->tp.n },
+		{ spec->pp.v, spec->pp.n },
+		{ spec->cp.v, spec->cp.n },
+	};
+	int lo, hi;
+
+	nemo_finetune_mp(lists, 3, c->nodes * c->gpus_per_node, &lo, &hi);
+	spec->min_mp = lo;
+	spec->max_mp = hi;
+	if (settings_origin(c, "search.min_model_parallel") &&
+	    c->search.min_model_parallel > lo)
+		spec->min_mp = c->search.min_model_parallel;
+	if (settings_origin(c, "search.max_model_parallel") &&
+	    c->search.max_model_parallel < hi)
+		spec->max_mp = c->search.max_model_parallel;
+}
+
+/* A global batch size for "auto": NeMo's table value for the size. */
+static int
+auto_gbs(const struct settings *c)
+{
+	struct nemo_search ns;
+
+	if (nemo_search_space(&c->model, model_params(&c->model) / 1e9,
+	                      c->seq_length, c->gpu.memory_gib, &ns) == 0 &&
+	    ns.gbs > 0)
+		return ns.gbs;
+	return 1024; /* NeMo 2.0's GPT class default */
+}
+
+/* A boolean axis from a bit set: BIT(0) off, BIT(1) on; dflt when 0. */
+static void
+axis_bools(struct grid_axis *a, unsigned bits, unsigned dflt)
+{
+	axis_from_bits(a, bits ? bits : dflt, 2);
+}
+
+/* The tuning guide's switches.  Grouped GEMM only matters with experts,
+ * so a dense model keeps one value of it. */
+static void
+spec_switches(struct grid_spec *spec, const struct settings *c)
+{
+	const struct search_space *s = &c->search;
+
+	/* Unset: what the pipeline split needs (account_flags). */
+	if (s->account_embedding == 0)
+		axis_push(&spec->account_embedding, -1);
+	else
+		axis_from_bits(&spec->account_embedding, s->account_embedding, 2);
+	if (s->account_loss == 0)
+		axis_push(&spec->account_loss, -1);
+	else
+		axis_from_bits(&spec->account_loss, s->account_loss, 2);
+	axis_from_bits(&spec->recompute_method, s->recompute_method
+	               ? s->recompute_method : BIT(RECOMPUTE_BLOCK), 2);
+	spec->rc_modules.n = 0;
+	for (int i = 0; i < s->recompute_modules.n; i++)
+		axis_push(&spec->rc_modules, (int)layout_modules_canonical(
+			(unsigned)s->recompute_modules.v[i]));
+	if (spec->rc_modules.n == 0)
+		axis_push(&spec->rc_modules, 0);
+	axis_bools(&spec->fsdp, s->fsdp, BIT(0));
+	axis_bools(&spec->ogr, s->overlap_grad_reduce, BIT(1));
+	axis_bools(&spec->grad_bf16, s->grad_reduce_bf16, BIT(0));
+	if (s->overlap_param_gather == 0)
+		axis_push(&spec->opg, -1);
+	else
+		axis_from_bits(&spec->opg, s->overlap_param_gather, 2);
+	if (s->offload_layers.is_auto || s->offload_layers.n == 0)
+		axis_push(&spec->offload, 0);
+	else
+		axis_from_list(&spec->offload, &s->offload_layers);
+	axis_from_list_or_0(&spec->first_layers, &s->first_stage_layers);
+	axis_from_list_or_0(&spec->last_layers, &s->last_stage_layers);
+	axis_bools(&spec->tp_overlap, s->tp_comm_overlap, BIT(0));
+	axis_bools(&spec->cuda_graphs, s->cuda_graphs, BIT(0));
+	axis_from_bits(&spec->fp8_recipe, s->fp8_recipe ? s->fp8_recipe
+	               : BIT(FP8_DELAYED), 4);
+	axis_bools(&spec->fp8_param_gather, s->fp8_param_gather, BIT(0));
+	axis_from_bits(&spec->cp_comm, s->cp_comm_type ? s->cp_comm_type
+	               : BIT(CP_COMM_P2P), 4);
+	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
+	if (c->model.num_experts == 0)
+		spec->grouped_gemm.n = 1;
+	spec->relax = s->relax;
+	spec->max_bubble = s->max_bubble_ratio;
+	spec->max_unbalance = s->max_unbalance_ratio;
+}
+
+static void
+spec_lists(struct grid_spec *spec, const struct settings *c)
+{
+	const struct search_space *s = &c->search;
+
+	if (!s->tp.is_auto) axis_from_list(&spec->tp, &s->tp);
+	if (!s->pp.is_auto) axis_from_list(&spec->pp, &s->pp);
+	if (!s->cp.is_auto) axis_from_list(&spec->cp, &s->cp);
+	if (!s->ep.is_auto) axis_from_list(&spec->ep, &s->ep);
+	if (!s->mbs.is_auto) axis_from_list(&spec->mbs, &s->mbs);
+	if (!c->global_batch_size.is_auto)
+		axis_from_list(&spec->gbs, &c->global_batch_size);
+	if (s->etp.is_auto)
+		axis_push(&spec->etp, 0);
+	else
+		axis_from_list(&spec->etp, &s->etp);
+	if (s->recompute_layers.is_auto)
+		axis_push(&spec->recompute_layers, 0);
+	else
+		axis_from_list(&spec->recompute_layers, &s->recompute_layers);
+	axis_from_bits(&spec->recompute, s->recompute ? s->recompute
+	               : BIT(RECOMPUTE_SELECTIVE), 3);
+	if (s->sequence_parallel == 0)
+		axis_push(&spec->sp, -1);
+	else
+		axis_from_bits(&spec->sp, s->sequence_parallel, 2);
+	axis_from_bits(&spec->distopt, s->distributed_optimizer
+	               ? s->distributed_optimizer : BIT(1), 2);
+	axis_from_bits(&spec->attention, s->attention ? s->attention
+	               : BIT(ATTN_FLASH), 2);
+	spec_switches(spec, c);
+}
+
+/* Warnings about switch lists that leave some value no valid layout. */
+static void
+spec_notes(const struct grid_spec *spec, struct strbuf *notes)
+{
+	bool fsdp_on = false, distopt_off = false;
+
+	for (int i = 0; i < spec->fsdp.n; i++)
+		fsdp_on |= spec->fsdp.v[i] != 0;
+	for (int i = 0; i < spec->distopt.n; i++)
+		distopt_off |= spec->distopt.v[i] == 0;
+	if (fsdp_on && !distopt_off)
+		strbuf_addstr(notes, "warning: FSDP replaces the distributed "
+		              "optimizer: with search.distributed_optimizer "
+		              "only true, no FSDP candidate can be valid (add "
+		              "false to it)\n");
+}
+
+int
+grid_spec_init(struct grid_spec *spec, const struct settings *c,
+               struct strbuf *notes)
+{
+	const struct search_space *s = &c->search;
+
+	memset(spec, 0, sizeof(*spec));
+	if (c->mode == MODE_FINETUNE && (s->tp.is_auto || s->pp.is_auto))
+		return error("finetune mode needs explicit "
+		             "search.tensor_parallel and "
+		             "search.pipeline_parallel lists");
+	spec->min_mp = s->min_model_parallel;
+	spec->max_mp = s->max_model_parallel;
+	spec_lists(spec, c);
+	if (s->heuristics == HEUR_NEMO &&
+	    spec_auto_nemo(spec, c, notes) != 0)
+		return -1;
+	spec_auto_model(spec, c); /* fills what is still empty */
+	if (s->heuristics == HEUR_NEMO && c->mode == MODE_FINETUNE)
+		spec_finetune_mp(spec, c);
+	if (spec->gbs.n == 0)
+		axis_push(&spec->gbs, auto_gbs(c));
+	if (!s->vp.is_auto) {
+		spec->vp_rule = VP_LIST;
+		axis_from_list(&spec->vp, &s->vp);
+	} else if (s->heuristics == HEUR_NEMO) {
+		spec->vp_rule = VP_NEMO;
+		axis_push(&spec->vp, 1);
+	} else {
+		spec->vp_rule = VP_DIVISORS;
+		axis_divisors(&spec->vp, c->model.num_layers,
+		              c->model.num_layers);
+	}
+	spec_notes(spec, notes);
+	return 0;
+}
+
