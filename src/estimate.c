@@ -451,8 +451,11 @@ estimate_moe_token_copies(const struct est *x)
  *   experts  per token copy: fc1's input (h), fc1's output (2 fe/etp
  *            gated, else fe/etp) and fc2's input (fe/etp) [MLM
  *            experts.py, TEGroupedMLP];
- *   combine  the experts' output of each copy, which the unpermute keeps
- *            to weight it by its probability [MLM moe_utils.py unpermute];
+ *   (combine nothing: since Megatron-LM core 0.13 the experts weight
+ *            each copy by its probability inside the activation, so the
+ *            unpermute keeps no copy of their output [MLM commit 2659630,
+ *            "Memory efficient token permutation", 2025-04; experts.py
+ *            weighted_bias_swiglu_impl]);
  *   shared   the shared experts, a dense MLP over every token split
  *            over tp [MLM shared_experts.py].
  */
@@ -471,7 +474,6 @@ moe_layer_activations(const struct est *x)
 		return 0;
 	return tokens * s->E * (ab + 4) +
 	       copies * (gin * s->h + fe * (mlp_out + fc2_in)) +
-	       tokens * s->k * ab * s->h +
 	       ((rc & RCM_BIT(RCM_SHARED_EXPERTS)) ? 0
 	        : tokens * s->shared_f * (mlp_out + gin));
 }

@@ -859,14 +859,13 @@ test_first_dense_layers_stage(void)
  * and its experts process 4096 x 8 / 2 = 16384 copies.
  *   router   2048 x 256 x (2 + 4)                  =   3,145,728
  *   experts  16384 x (2 x 7168 + 2048 x (4 + 2))   = 436,207,616
- *   combine  2048 x 8 x 2 x 7168                   = 234,881,024
  *   shared   2048 x 2048 x (4 + 2)                 =  25,165,824
  * Qwen3-30B-A3B at tp 1, ep 8 (h 2048, 128 experts top-8, FFN 768, no
  * shared expert): 4096 tokens, 32768 copies.
  *   router   4096 x 128 x 6                        =   3,145,728
  *   experts  32768 x (2 x 2048 + 768 x 6)          = 285,212,672
- *   combine  4096 x 8 x 2 x 2048                   = 134,217,728
- * Twice the busiest GPU's copies (dropless imbalance 2) doubles the
+ * The unpermute keeps no copy of the experts' output (the activation
+ * applies the probabilities), so there is no combine term.  Twice the busiest GPU's copies (dropless imbalance 2) doubles the
  * experts' term alone; etp 2 on the DeepSeek layout gathers twice the
  * copies at half the FFN width.
  */
@@ -883,22 +882,22 @@ test_moe_layer_activations(void)
 	l.ep = 64;
 	l.etp = 1;
 	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
-	                3145728.0 + experts + 234881024.0 + 25165824.0, 1e-12);
+	                3145728.0 + experts + 25165824.0, 1e-12);
 	w.moe_token_imbalance = 2;
 	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
-	                3145728.0 + 2 * experts + 234881024.0 + 25165824.0,
+	                3145728.0 + 2 * experts + 25165824.0,
 	                1e-12);
 	w.moe_token_imbalance = 0;
 	l.etp = 2;
 	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
 	                3145728.0 + 32768.0 * (2 * 7168 + 1024 * 6) +
-	                234881024.0 + 25165824.0, 1e-12);
+	                25165824.0, 1e-12);
 
 	w = workload_of(&qw, &g, 4096, 2);
 	l = layout_of(1, 1, 1, 1, 512);
 	l.ep = 8;
 	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
-	                3145728.0 + 285212672.0 + 134217728.0, 1e-12);
+	                3145728.0 + 285212672.0, 1e-12);
 	w.model = model_preset_find("llama3_8b");
 	CU_ASSERT_EQUAL(estimate_moe_layer_bytes(&w, &l), 0);
 }
