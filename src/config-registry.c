@@ -48,6 +48,7 @@ _Static_assert(sizeof(enum recompute) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum attention_impl) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum recompute_method) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum fp8_recipe) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum ce_fusion) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum cp_comm) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum pos_emb_kind) == sizeof(int), "enum size");
@@ -112,6 +113,10 @@ const struct config_key config_registry[] = {
 	 * the forced balance of published benchmarks. */
 	{ .path = "moe_token_imbalance", .type = KT_DOUBLE,
 	  CAMP(moe_token_imbalance), .min = 1, .max = 64 },
+	/* The loss kernel: Transformer Engine's keeps no fp32 copy of the
+	 * logits, which changes what the last stage holds. */
+	{ .path = "cross_entropy_fusion", .type = KT_ENUM,
+	  CAMP(cross_entropy_fusion), .choices = ce_fusion_names },
 	{ .path = "num_tokens_in_b", .type = KT_DOUBLE, CAMP(num_tokens_in_b),
 	  .min = 1e-6, .max = 1e9 },
 	{ .path = "tflops_per_gpu", .type = KT_DOUBLE, CAMP(tflops_per_gpu),

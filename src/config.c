@@ -918,6 +918,7 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->margin_gib = c->memory.margin_gb;
 	w->num_tokens_b = c->num_tokens_in_b;
 	w->moe_token_imbalance = c->moe_token_imbalance;
+	w->ce_fusion = c->cross_entropy_fusion;
 	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;

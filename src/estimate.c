@@ -593,9 +593,24 @@ recompute_working(const struct est *x, double n)
 }
 
 /*
+ * Bytes per logit the last stage holds for the loss: the 16-bit logits
+ * and the fp32 copy Megatron-LM's cross-entropy, fused natively or not,
+ * makes of them (cross_entropy.py calculate_logits_max: .float(); the
+ * exp of the copy is saved for the backward).  Transformer Engine's
+ * kernel writes the gradient into the 16-bit logits in its forward and
+ * keeps nothing else [TE pytorch/triton/cross_entropy.py; Megatron-LM
+ * language_module.py te_parallel_cross_entropy].
+ */
+static double
+logit_bytes(const struct est *x)
+{
+	return x->act_bytes + (x->w->ce_fusion == CE_FUSION_TE ? 0 : 4);
+}
+
+/*
  * Activations on a stage: its in-flight micro-batches, the embedding's
  * output on the first stage, and on the last one micro-batch plus the
- * logits (16-bit and the fp32 copy the cross-entropy works on).
+ * logits (logit_bytes).
  */
 static double
 memory_activations(const struct est *x, const struct stage *st)
@@ -605,7 +620,7 @@ memory_activations(const struct est *x, const struct stage *st)
 	double emb = sb * x->s.h * (x->act_bytes + (x->dropout ? 1 : 0)) /
 	             spdiv;
 	/* MTP layers each compute their own logits (last stage). */
-	double logits = sb * x->s.V / x->t * (x->act_bytes + 4) *
+	double logits = sb * x->s.V / x->t * logit_bytes(x) *
 	                (1 + x->s.mtp);
 	double act = stage_activations(x, st->layers);
 	double working = recompute_working(x, st->layers);

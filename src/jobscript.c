@@ -330,6 +330,11 @@ vars_run(struct template_vars *v, const struct settings *c,
 	                       c->precision == PREC_FP8);
 	template_vars_set_bool(v, "fp16", c->precision == PREC_FP16);
 	template_vars_set_bool(v, "fp8", c->precision == PREC_FP8);
+	template_vars_set_str(v, "cross_entropy_fusion",
+	                      c->cross_entropy_fusion == CE_FUSION_NONE ? NULL
+	                      : ce_fusion_names[c->cross_entropy_fusion]);
+	template_vars_set_bool(v, "cross_entropy_te",
+	                       c->cross_entropy_fusion == CE_FUSION_TE);
 	set_text(v, "campaign_name", c->name);
 	set_text(v, "campaign_dir", campaign_dir);
 	set_text(v, "run_dir", run_dir);

@@ -82,6 +82,8 @@
  *   precision             "fp32", "fp16", "bf16" or "fp8"
  *   bf16 fp16 fp8         booleans; bf16 is also true with fp8, which
  *                         trains in bf16 with FP8 matrix products
+ *   cross_entropy_fusion  "native" or "te"; unset for "none"
+ *   cross_entropy_te      boolean: cross_entropy_fusion is "te"
  * Campaign
  *   campaign_name campaign_dir run_dir   user text
  *   gpu                   GPU catalog name ("h100-sxm")

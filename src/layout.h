@@ -51,6 +51,11 @@ enum fp8_recipe { FP8_DELAYED, FP8_TENSORWISE, FP8_MXFP8, FP8_BLOCKWISE };
  * default. */
 enum cp_comm { CP_COMM_P2P, CP_COMM_ALL_GATHER, CP_COMM_A2A, CP_COMM_A2A_P2P };
 
+/* How the loss is computed from the logits: Megatron-LM's unfused
+ * vocab-parallel cross-entropy (its default), --cross-entropy-loss-fusion
+ * with --cross-entropy-fusion-impl native or te. */
+enum ce_fusion { CE_FUSION_NONE, CE_FUSION_NATIVE, CE_FUSION_TE };
+
 /*
  * A zeroed layout (with the sizes filled in) is Megatron-LM's default for
  * every switch below except moe_grouped_gemm and the DP overlaps, which
@@ -124,6 +129,7 @@ struct workload {
 	/* Dropless routing: the busiest GPU's token copies over its
 	 * balanced share (0 or 1: balanced). */
 	double moe_token_imbalance;
+	enum ce_fusion ce_fusion;  /* the loss's cross-entropy kernel */
 	/* Optimizer bytes per parameter replacing the precision's resident
 	 * state (master weights and moments) when opt_resident_set, and a
 	 * temporary buffer of the optimizer step (nnScaler's
@@ -210,6 +216,7 @@ extern const char *const layout_relax_names[];
 extern const char *const recompute_method_names[];
 extern const char *const attention_names[];
 extern const char *const fp8_recipe_names[];
+extern const char *const ce_fusion_names[];
 extern const char *const cp_comm_names[];
 extern const char *const recompute_module_names[];
 

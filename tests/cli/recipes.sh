@@ -169,13 +169,14 @@ has "... the 3 dense first layers" "--moe-layer-freq '(\[0\]\*3+\[1\]\*58)'" \
 	"$job"
 has "... and one MTP layer" "--mtp-num-layers 1 " "$job"
 # Selective recompute's modules, searched: DeepSeek-V3 with tp 2, etp 1
-# at selective recompute runs out of memory with core_attn alone and fits
-# with the recipes' mla_up_proj+moe_act+layernorm; each set is a
+# and sequences of 6144 at selective recompute runs out of memory with
+# core_attn alone (about 107 GiB) and fits with the recipes'
+# mla_up_proj+moe_act+layernorm (about 68 GiB); each set is a
 # candidate of its own, named and rendered as Megatron-LM's
 # --recompute-modules, and a typo is an error naming the file and line.
 rm -rf "$T/ds-mod"
 "$PT" -q plan "$T/base.conf" -o "$T/ds-mod" --set model=deepseek_v3 \
-	--set nodes=128 --set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set nodes=128 --set seq_length=6144 --set 'global_batch_size=[8192]' \
 	--set 'search.tensor_parallel=[2]' --set 'search.pipeline_parallel=[16]' \
 	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
 	--set 'search.expert_tensor_parallel=[1]' \

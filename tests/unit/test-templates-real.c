@@ -170,6 +170,12 @@ static const char *const nemo_known_keys[] = {
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
 	"trainer.plugins.fp8_param_gather",
+	/* The loss kernel: GPTConfig's cross_entropy_loss_fusion
+	 * (nemo/collections/llm/gpt/model/base.py) and Megatron core's
+	 * cross_entropy_fusion_impl, as scripts/performance/helpers.py sets
+	 * it (recipe.model.config.cross_entropy_fusion_impl = "te"). */
+	"model.config.cross_entropy_loss_fusion",
+	"model.config.cross_entropy_fusion_impl",
 	/* An uneven pipeline: MegatronStrategy's arguments as NeMo's
 	 * scripts/performance recipes set them (DeepSeek-V3's
 	 * recipe.trainer.strategy.num_layers_in_first_pipeline_stage). */
@@ -1747,6 +1753,65 @@ test_nemo_early_stop(void)
 	free(path);
 }
 
+/* Render template name (under templates/) for c and l into out. */
+static int
+render_named(const char *name, struct settings *c, struct layout *l,
+             struct strbuf *out)
+{
+	char *rel = xasprintf("templates/%s", name);
+	char *path = harness_srcpath(rel);
+	int ret;
+
+	strbuf_reset(out);
+	ret = jobscript_render(c, l, "cand", "/c", "/c/r", path, out);
+	free(path);
+	free(rel);
+	return ret;
+}
+
+/*
+ * cross_entropy_fusion: Megatron-LM gets both flags for native and
+ * refuses te, which its training script rejects; NeMo gets the config
+ * fields, and an explicit False for none (GPTConfig's default is True,
+ * and the estimate assumes the unfused kernel).
+ */
+static void
+test_cross_entropy_fusion(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct settings c;
+	struct layout l;
+
+	case_campaign(&c, &grid[0]);
+	case_layout(&l, &grid[0]);
+	CU_ASSERT_EQUAL_FATAL(render_named("megatron-lm.sbatch", &c, &l, &out),
+	                      0);
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--cross-entropy"));
+	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\tmodel.config.cross_entropy_loss_fusion=False\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "cross_entropy_fusion_impl"));
+
+	c.cross_entropy_fusion = CE_FUSION_NATIVE;
+	CU_ASSERT_EQUAL_FATAL(render_named("megatron-lm.sbatch", &c, &l, &out),
+	                      0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\t--cross-entropy-loss-fusion \\\n"
+	        "\t--cross-entropy-fusion-impl native \\\n"));
+	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\tmodel.config.cross_entropy_loss_fusion=True\n"
+	        "\tmodel.config.cross_entropy_fusion_impl=native\n"));
+
+	c.cross_entropy_fusion = CE_FUSION_TE;
+	CU_ASSERT_EQUAL(render_named("megatron-lm.sbatch", &c, &l, &out), -1);
+	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\tmodel.config.cross_entropy_fusion_impl=te\n"));
+	settings_release(&c);
+	strbuf_release(&out);
+}
+
 /* Render nemo2.sbatch for the case arg (for harness_capture_stderr). */
 static int
 call_render_nemo(void *arg)
@@ -1886,6 +1951,7 @@ static const struct harness_test template_tests[] = {
 	{ "nemo2.sbatch over the grid", test_nemo_grid },
 	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },
 	{ "nemo2.sbatch stops cleanly on early stop", test_nemo_early_stop },
+	{ "cross_entropy_fusion in both templates", test_cross_entropy_fusion },
 	{ "simulated.sbatch runs paratune-simtrain", test_simulated_grid },
 	{ "nemo2.sbatch refuses what it cannot pass",
 	  test_nemo_refuses },
