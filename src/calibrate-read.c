@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cmd-calibrate.h"
-#include "cmd-estimate.h"
+#include "layout-args.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -175,7 +175,7 @@ column_kind(const char *name)
 		return COL_GROUP;
 	if (!strcmp(name, "source") || !strcmp(name, "note"))
 		return COL_IGNORED;
-	return estimate_is_layout_column(name) ? COL_LAYOUT : -1;
+	return layout_args_is_column(name) ? COL_LAYOUT : -1;
 }
 
 /* The header: each column's kind into kinds; 0 or an exit code. */
@@ -274,7 +274,7 @@ row_layout(const struct csv_ctx *cx, const struct csv_line *l,
 			values[n] = l->field[i];
 			cols[n++] = l->col[i];
 		}
-	if (estimate_columns_layout(p, n, names, values, out, &bad) != 0) {
+	if (layout_args_from_columns(p, n, names, values, out, &bad) != 0) {
 		if (bad >= 0)
 			error("%s:%d:%d: '%s' is not a value of %s", cx->path,
 			      cx->lineno, cols[bad], values[bad], names[bad]);

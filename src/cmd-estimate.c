@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "cmd-estimate.h"
 #include "error.h"
 #include "json.h"
+#include "layout-args.h"
 #include "layout-switch.h"
 #include "owner.h"
 #include "plan.h"
@@ -30,44 +30,6 @@
 
 extern const struct cmd_entry cmd_estimate_entry;
 
-#define NOT_GIVEN INT_MIN
-
-/* The layout's sizes and recompute settings, in the order shown. */
-enum size_field {
-	SF_TP, SF_PP, SF_CP, SF_EP, SF_ETP, SF_VP, SF_MBS, SF_GBS,
-	SF_RECOMPUTE, SF_RC_LAYERS, SF_COUNT,
-};
-
-static const char *const size_names[SF_COUNT] = {
-	"tp", "pp", "cp", "ep", "etp", "vp", "mbs", "gbs", "recompute",
-	"recompute_layers",
-};
-
-/* ---- the command line -------------------------------------------------- */
-
-/* The flag of each integer field and the values it takes: those the
- * campaign keys take (paratune.conf(5)), so that no product of them
- * can overflow. */
-static const struct {
-	enum size_field field;
-	const char *flag;
-	int lo, hi;
-} size_flags[] = {
-	{ SF_TP, "--tp", 1, 65536 },
-	{ SF_PP, "--pp", 1, 65536 },
-	{ SF_CP, "--cp", 1, 65536 },
-	{ SF_EP, "--ep", 1, 65536 },
-	{ SF_ETP, "--etp", 0, 65536 },
-	{ SF_VP, "--vp", 1, 65536 },
-	{ SF_MBS, "--mbs", 1, 1 << 24 },
-	{ SF_GBS, "--gbs", 1, 1 << 24 },
-	{ SF_RC_LAYERS, "--recompute-layers", 0, 1 << 24 },
-};
-
-/* Where a value of the estimated layout came from. */
-enum from { FROM_DEFAULT, FROM_SEARCH, FROM_BASE, FROM_PLAN, FROM_FLAG,
-            FROM_COUNT };
-
 static const struct {
 	const char *json, *table;
 } from_names[FROM_COUNT] = {
@@ -77,481 +39,6 @@ static const struct {
 	[FROM_SEARCH] = { "search", "campaign search list" },
 	[FROM_DEFAULT] = { "default", "default" },
 };
-
-/* The source of every value shown. */
-struct sources {
-	enum from size[SF_COUNT];
-	enum from sw[SW_COUNT];
-};
-
-/* The command line; NOT_GIVEN (sizes) or NULL for what it leaves out. */
-struct layout_args {
-	int size[SF_COUNT];          /* SF_RECOMPUTE unused */
-	const char *recompute, *attention;
-	int no_sp, no_distopt;
-	struct str_list switches;    /* --switch NAME=VALUE */
-	unsigned given;              /* BIT(enum layout_switch) named */
-	int rank;                    /* --rank, or NOT_GIVEN */
-	const char *name;            /* --name */
-};
-
-/* Whether the command line sets any part of the layout. */
-static bool
-any_layout_flag(const struct layout_args *a)
-{
-	for (int f = 0; f < SF_COUNT; f++)
-		if (a->size[f] != NOT_GIVEN)
-			return true;
-	return a->recompute || a->attention || a->no_sp || a->no_distopt ||
-	       a->switches.n > 0;
-}
-
-/* Refuse sizes no campaign could hold, naming the flag. */
-static int
-check_size_flags(const struct layout_args *a)
-{
-	for (size_t i = 0; i < sizeof size_flags / sizeof size_flags[0];
-	     i++) {
-		int v = a->size[size_flags[i].field];
-
-		if (v != NOT_GIVEN &&
-		    (v < size_flags[i].lo || v > size_flags[i].hi))
-			return error("%s %d is out of range (%d to %d)",
-			             size_flags[i].flag, v, size_flags[i].lo,
-			             size_flags[i].hi);
-	}
-	return 0;
-}
-
-/* The switch called name (its column in candidates.csv), or SW_COUNT. */
-static enum layout_switch
-switch_named(const char *name, size_t len)
-{
-	for (int s = 0; s < SW_COUNT; s++) {
-		const char *n = layout_switch_name((enum layout_switch)s);
-
-		if (strlen(n) == len && !strncmp(n, name, len))
-			return (enum layout_switch)s;
-	}
-	return SW_COUNT;
-}
-
-/* One --switch NAME=VALUE; VALUE as candidates.csv writes it, or true
- * and false for 0 and 1. */
-static int
-apply_switch(struct layout_args *a, const char *arg, struct layout *l)
-{
-	const char *eq = strchr(arg, '=');
-	enum layout_switch s = switch_named(arg, eq ? (size_t)(eq - arg) : 0);
-	const char *v = eq ? eq + 1 : "";
-
-	if (s == SW_COUNT)
-		return error("--switch '%s': not NAME=VALUE with a switch's "
-		             "name (a column of candidates.csv, from %s to %s)",
-		             arg, layout_switch_name(SW_RECOMPUTE_METHOD),
-		             layout_switch_name(SW_COUNT - 1));
-	if (layout_switch_kind(s) == SWK_BOOL)
-		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
-	if (!*v || layout_switch_parse(l, s, v) != 0)
-		return error("--switch '%s': '%s' is not a value of %s", arg,
-		             eq + 1, layout_switch_name(s));
-	a->given |= BIT(s);
-	return 0;
-}
-
-/*
- * Switches that follow others unless named: FSDP replaces the
- * distributed optimizer, and parameter gather overlap is on where
- * Megatron-LM allows it when the campaign leaves it to paratune
- * (grid.c), so that --no-distributed-optimizer alone gives a layout
- * that runs.
- */
-static void
-follow_switches(const struct layout_args *a, const struct settings *c,
-                struct layout *l, struct sources *src)
-{
-	if ((a->given & BIT(SW_FSDP)) && l->fsdp && !a->no_distopt &&
-	    !(a->given & BIT(SW_DISTRIBUTED_OPTIMIZER))) {
-		l->distributed_optimizer = false;
-		src->sw[SW_DISTRIBUTED_OPTIMIZER] = FROM_FLAG;
-	}
-	if (!(a->given & BIT(SW_OVERLAP_PARAM_GATHER)) &&
-	    c->search.overlap_param_gather == 0 &&
-	    !settings_origin(c, "base.overlap_param_gather"))
-		l->overlap_param_gather = l->overlap_grad_reduce &&
-		                          (l->distributed_optimizer || l->fsdp);
-}
-
-/* ---- values the command line leaves out ----------------------------- */
-
-/* The campaign key that searches each size. */
-static const char *const size_keys[SF_COUNT] = {
-	"search.tensor_parallel", "search.pipeline_parallel",
-	"search.context_parallel", "search.expert_parallel",
-	"search.expert_tensor_parallel", "search.virtual_pipeline",
-	"search.micro_batch_size", "global_batch_size", "search.recompute",
-	"search.recompute_num_layers",
-};
-
-/* A value from the campaign's search: "search" where some layer set the
- * key, "default" where it kept its built-in value. */
-static enum from
-searched(const struct settings *c, const char *key)
-{
-	return settings_origin(c, key) ? FROM_SEARCH : FROM_DEFAULT;
-}
-
-/* searched() for switch sw, whose key is search.NAME but for one. */
-static enum from
-switch_searched(const struct settings *c, enum layout_switch sw)
-{
-	char key[96];
-
-	if (sw == SW_OFFLOAD_LAYERS)
-		return searched(c, "search.activation_offload_layers");
-	snprintf(key, sizeof key, "search.%s", layout_switch_name(sw));
-	return searched(c, key);
-}
-
-/* The first value of a searched list, or dflt (a default) when empty;
- * *src says which, for the size f. */
-static int
-first_of(const struct settings *c, enum size_field f,
-         const struct grid_axis *ax, int dflt, enum from *src)
-{
-	src[f] = ax->n > 0 ? searched(c, size_keys[f]) : FROM_DEFAULT;
-	return ax->n > 0 ? ax->v[0] : dflt;
-}
-
-/*
- * Every size from the campaign's first searched value: the lists as the
- * grid expands them (an "auto" list too), etp 0 (as tp) when the
- * campaign leaves it automatic.  vp follows pp (fix_vp).
- */
-static void
-sizes_from_search(const struct grid_spec *sp, const struct settings *c,
-                  struct layout *l, struct sources *src)
-{
-	enum from *f = src->size;
-
-	l->tp = first_of(c, SF_TP, &sp->tp, 1, f);
-	l->pp = first_of(c, SF_PP, &sp->pp, 1, f);
-	l->cp = first_of(c, SF_CP, &sp->cp, 1, f);
-	l->ep = first_of(c, SF_EP, &sp->ep, 1, f);
-	l->etp = first_of(c, SF_ETP, &sp->etp, 0, f);
-	if (c->search.etp.is_auto)
-		f[SF_ETP] = FROM_DEFAULT;
-	l->vp = 1;
-	f[SF_VP] = searched(c, size_keys[SF_VP]);
-	l->mbs = first_of(c, SF_MBS, &sp->mbs, 1, f);
-	l->gbs = first_of(c, SF_GBS, &sp->gbs, 1, f);
-	l->recompute = (enum recompute)first_of(c, SF_RECOMPUTE,
-	                                        &sp->recompute, 0, f);
-	l->recompute_layers = first_of(c, SF_RC_LAYERS, &sp->recompute_layers,
-	                               0, f);
-}
-
-/* The switches as the campaign searches them (plan_search_switches,
- * settings_default_switches), for the sizes already in l. */
-static void
-switches_from_search(const struct settings *c, struct layout *l,
-                     struct sources *src)
-{
-	plan_search_switches(c, l);
-	settings_default_switches(c, l);
-	for (int s = 0; s < SW_COUNT; s++)
-		src->sw[s] = switch_searched(c, (enum layout_switch)s);
-}
-
-/* Whether vp v interleaves l's pipeline validly (layout_check's rule). */
-static bool
-vp_fits(const struct settings *c, const struct layout *l, int v)
-{
-	long long split = layout_split_layers(&c->model, l);
-
-	return v == 1 || (l->pp > 1 && split % layout_mul(l->pp, v) == 0);
-}
-
-/*
- * vp for l's pipeline from the campaign: NeMo's one layer per virtual
- * stage where its heuristics choose vp, else the first value of the
- * list that fits pp; 1 (no interleaving) when none does.
- */
-static void
-fix_vp(const struct grid_spec *sp, const struct settings *c,
-       struct layout *l, enum from *src)
-{
-	if (sp->vp_rule == VP_NEMO) {
-		l->vp = l->pp > 2 ? c->model.num_layers / l->pp : 1;
-		*src = searched(c, "search.heuristics");
-		return;
-	}
-	for (int i = 0; i < sp->vp.n; i++)
-		if (vp_fits(c, l, sp->vp.v[i])) {
-			l->vp = sp->vp.v[i];
-			*src = searched(c, size_keys[SF_VP]);
-			return;
-		}
-	l->vp = 1;
-	*src = FROM_DEFAULT;
-}
-
-/* The sizes and recompute settings the command line names. */
-static int
-apply_sizes(const struct layout_args *a, struct layout *l,
-            struct sources *src)
-{
-	int *fields[SF_COUNT] = {
-		[SF_TP] = &l->tp, [SF_PP] = &l->pp, [SF_CP] = &l->cp,
-		[SF_EP] = &l->ep, [SF_ETP] = &l->etp, [SF_VP] = &l->vp,
-		[SF_MBS] = &l->mbs, [SF_GBS] = &l->gbs,
-		[SF_RC_LAYERS] = &l->recompute_layers,
-	};
-
-	for (int f = 0; f < SF_COUNT; f++)
-		if (fields[f] && a->size[f] != NOT_GIVEN) {
-			*fields[f] = a->size[f];
-			src->size[f] = FROM_FLAG;
-		}
-	if (a->recompute) {
-		int r = recompute_parse(a->recompute);
-
-		if (r < 0)
-			return error("unknown recompute '%s' (none, selective "
-			             "or full)", a->recompute);
-		l->recompute = (enum recompute)r;
-		src->size[SF_RECOMPUTE] = FROM_FLAG;
-	}
-	return 0;
-}
-
-/* The switches the command line names. */
-static int
-apply_switch_flags(struct layout_args *a, struct layout *l,
-                   struct sources *src)
-{
-	if (a->no_sp) {
-		l->sequence_parallel = false;
-		a->given |= BIT(SW_SEQUENCE_PARALLEL);
-	}
-	if (a->no_distopt) {
-		l->distributed_optimizer = false;
-		a->given |= BIT(SW_DISTRIBUTED_OPTIMIZER);
-	}
-	if (a->attention) {
-		int at = attention_parse(a->attention);
-
-		if (at < 0)
-			return error("unknown attention '%s' (flash or "
-			             "unfused)", a->attention);
-		l->attention = (enum attention_impl)at;
-		a->given |= BIT(SW_ATTENTION);
-	}
-	for (int i = 0; i < a->switches.n; i++)
-		if (apply_switch(a, a->switches.v[i], l) != 0)
-			return -1;
-	for (int s = 0; s < SW_COUNT; s++)
-		if (a->given & BIT(s))
-			src->sw[s] = FROM_FLAG;
-	return 0;
-}
-
-/* The account_for_* flags that neither a flag nor the campaign sets,
- * as the grid picks them for the layout's split (grid_account_auto). */
-static void
-fit_account(const struct layout_args *a, const struct settings *c,
-            struct layout *l, struct sources *src)
-{
-	bool auto_emb = !(a->given & BIT(SW_ACCOUNT_EMBEDDING)) &&
-	                c->search.account_embedding == 0;
-	bool auto_loss = !(a->given & BIT(SW_ACCOUNT_LOSS)) &&
-	                 c->search.account_loss == 0;
-	struct layout was = *l;
-
-	grid_account_auto(&c->model, auto_emb ? -1 : 0, auto_loss ? -1 : 0, l);
-	if (l->account_embedding != was.account_embedding)
-		src->sw[SW_ACCOUNT_EMBEDDING] = FROM_DEFAULT;
-	if (l->account_loss != was.account_loss)
-		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
-}
-
-/*
- * Keep what the flags leave out valid with what they set: vp refitted
- * to a new pp, sequence parallelism re-derived for a new tp, and the
- * switches without effect at the new pp or cp back at their defaults
- * (layout_check's no-effect rules), each then said to come from the
- * campaign or its default.
- */
-static void
-fit_unnamed(const struct layout_args *a, const struct grid_spec *sp,
-            const struct settings *c, struct layout *l,
-            struct sources *src)
-{
-	bool from_search = src->size[SF_VP] == FROM_SEARCH ||
-	                   src->size[SF_VP] == FROM_DEFAULT;
-
-	if (a->size[SF_VP] == NOT_GIVEN &&
-	    (from_search || !vp_fits(c, l, l->vp)))
-		fix_vp(sp, c, l, &src->size[SF_VP]);
-	if (!(a->given & BIT(SW_SEQUENCE_PARALLEL)) &&
-	    (a->size[SF_TP] != NOT_GIVEN ||
-	     (l->sequence_parallel && l->tp == 1))) {
-		struct layout d = *l;
-
-		plan_search_switches(c, &d);
-		l->sequence_parallel = d.sequence_parallel;
-		src->sw[SW_SEQUENCE_PARALLEL] =
-			switch_searched(c, SW_SEQUENCE_PARALLEL);
-	}
-	/* Flags the campaign leaves to paratune follow the new split, as
-	 * the grid sets them (tp 4 pp 8 of a 126-layer model needs them). */
-	fit_account(a, c, l, src);
-	if (l->pp == 1 && !(a->given & BIT(SW_ACCOUNT_EMBEDDING)) &&
-	    l->account_embedding) {
-		l->account_embedding = false;
-		src->sw[SW_ACCOUNT_EMBEDDING] = FROM_DEFAULT;
-	}
-	if (l->pp == 1 && !(a->given & BIT(SW_ACCOUNT_LOSS)) &&
-	    l->account_loss) {
-		l->account_loss = false;
-		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
-	}
-	if (l->cp == 1 && !(a->given & BIT(SW_CP_COMM_TYPE)) &&
-	    l->cp_comm != CP_COMM_P2P) {
-		l->cp_comm = CP_COMM_P2P;
-		src->sw[SW_CP_COMM_TYPE] = FROM_DEFAULT;
-	}
-}
-
-/* Every source set to one kind (the layout came whole from there). */
-static void
-sources_all(struct sources *src, enum from f)
-{
-	for (int i = 0; i < SF_COUNT; i++)
-		src->size[i] = f;
-	for (int i = 0; i < SW_COUNT; i++)
-		src->sw[i] = f;
-}
-
-/*
- * The layout to estimate.  *l holds the starting layout (the base or a
- * planned candidate, from start) or, with start FROM_SEARCH, nothing:
- * then every value the flags leave out is the campaign's first searched
- * one.  Returns 0, or -1 after a usage error.
- */
-static int
-resolve_layout(struct layout_args *a, const struct grid_spec *sp,
-               const struct settings *c, enum from start,
-               bool switches_known, struct layout *l, struct sources *src)
-{
-	sources_all(src, start);
-	if (start == FROM_SEARCH)
-		sizes_from_search(sp, c, l, src);
-	if (apply_sizes(a, l, src) != 0)
-		return -1;
-	if (start == FROM_SEARCH || !switches_known)
-		switches_from_search(c, l, src);
-	if (apply_switch_flags(a, l, src) != 0)
-		return -1;
-	fit_unnamed(a, sp, c, l, src);
-	follow_switches(a, c, l, src);
-	return 0;
-}
-
-/* ---- a layout by candidates.csv's column names ------------------------ */
-
-bool
-estimate_is_layout_column(const char *name)
-{
-	for (int f = 0; f < SF_COUNT; f++)
-		if (!strcmp(size_names[f], name))
-			return true;
-	return switch_named(name, strlen(name)) != SW_COUNT;
-}
-
-/* One size column into a; -1 when its value is not one it takes. */
-static int
-column_size(struct layout_args *a, enum size_field f, const char *v)
-{
-	int x;
-
-	if (f == SF_RECOMPUTE) {
-		if (recompute_parse(v) < 0)
-			return -1;
-		a->recompute = v;
-		return 0;
-	}
-	if (parse_int(v, &x) != 0)
-		return -1;
-	for (size_t i = 0; i < sizeof size_flags / sizeof size_flags[0]; i++)
-		if (size_flags[i].field == f &&
-		    (x < size_flags[i].lo || x > size_flags[i].hi))
-			return -1;
-	a->size[f] = x;
-	return 0;
-}
-
-/* One switch column into a (as --switch NAME=VALUE); -1 when its value
- * is not one the switch takes. */
-static int
-column_switch(struct layout_args *a, enum layout_switch s, const char *v)
-{
-	struct layout scratch;
-	char *arg;
-
-	memset(&scratch, 0, sizeof scratch);
-	if (layout_switch_kind(s) == SWK_BOOL)
-		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
-	if (layout_switch_parse(&scratch, s, v) != 0)
-		return -1;
-	arg = xasprintf("%s=%s", layout_switch_name(s), v);
-	str_list_push(&a->switches, arg);
-	free(arg);
-	return 0;
-}
-
-int
-estimate_columns_layout(const struct plan *p, int n,
-                        const char *const *names,
-                        const char *const *values, struct layout *out,
-                        int *bad)
-{
-	struct layout_args a = {
-		{ NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN,
-		  NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN },
-		NULL, NULL, 0, 0, STR_LIST_INIT, 0, NOT_GIVEN, NULL,
-	};
-	struct sources src;
-	int ret = 0;
-
-	for (int i = 0; i < n && ret == 0; i++) {
-		enum layout_switch s = switch_named(names[i],
-		                                    strlen(names[i]));
-		int f;
-
-		if (values[i][0] == '\0')
-			continue;
-		for (f = 0; f < SF_COUNT && strcmp(size_names[f], names[i]);
-		     f++)
-			;
-		if (f < SF_COUNT)
-			ret = column_size(&a, (enum size_field)f, values[i]);
-		else if (s != SW_COUNT)
-			ret = column_switch(&a, s, values[i]);
-		else
-			ret = -1;
-		if (ret != 0)
-			*bad = i;
-	}
-	*out = p->res.v[p->base].layout;
-	if (ret == 0 && resolve_layout(&a, &p->spec, &p->settings, FROM_BASE,
-	                               true, out, &src) != 0) {
-		*bad = -1; /* checked above: cannot happen */
-		ret = -1;
-	}
-	str_list_clear(&a.switches);
-	return ret;
-}
 
 /* ---- output ---------------------------------------------------------- */
 
@@ -583,7 +70,7 @@ add_switches(struct strbuf *sb, const struct layout *l, enum precision p)
 struct shown {
 	const struct sources *src;
 	const char *base_source;  /* why the base is the base, or NULL */
-	int rank;                 /* planned rank, or NOT_GIVEN */
+	int rank;                 /* planned rank, or LAYOUT_ARG_UNSET */
 };
 
 /* The names of the values from f, space-separated; "" when none. */
@@ -592,7 +79,7 @@ add_sources(struct strbuf *sb, const struct sources *src, enum from f)
 {
 	for (int i = 0; i < SF_COUNT; i++)
 		if (src->size[i] == f)
-			strbuf_addf(sb, " %s", size_names[i]);
+			strbuf_addf(sb, " %s", layout_args_size_names[i]);
 	for (int i = 0; i < SW_COUNT; i++)
 		if (src->sw[i] == f)
 			strbuf_addf(sb, " %s",
@@ -699,13 +186,13 @@ sources_json(struct json *j, const struct shown *sh)
 {
 	json_begin_object(j, "sources");
 	for (int i = 0; i < SF_COUNT; i++)
-		json_string(j, size_names[i],
+		json_string(j, layout_args_size_names[i],
 		            from_names[sh->src->size[i]].json);
 	for (int i = 0; i < SW_COUNT; i++)
 		json_string(j, layout_switch_name((enum layout_switch)i),
 		            from_names[sh->src->sw[i]].json);
 	json_end_object(j);
-	if (sh->rank != NOT_GIVEN)
+	if (sh->rank != LAYOUT_ARG_UNSET)
 		json_int(j, "rank", sh->rank);
 	if (sh->base_source)
 		json_string(j, "base_source", sh->base_source);
@@ -835,9 +322,9 @@ static int
 estimate_campaign(struct cmd_ctx *ctx, struct layout_args *a,
                   const char *path, const struct str_list *settings)
 {
-	bool flags = any_layout_flag(a);
+	bool flags = layout_args_any(a);
 	struct sources src;
-	struct shown sh = { &src, NULL, NOT_GIVEN };
+	struct shown sh = { &src, NULL, LAYOUT_ARG_UNSET };
 	struct est_ctx ec;
 	struct layout l;
 	struct plan p;
@@ -849,9 +336,9 @@ estimate_campaign(struct cmd_ctx *ctx, struct layout_args *a,
 	l = p.res.v[p.base].layout;
 	if (!flags)
 		sh.base_source = p.base_source;
-	if (resolve_layout(a, &p.spec, &p.settings,
-	                   flags ? FROM_SEARCH : FROM_BASE, true, &l,
-	                   &src) != 0)
+	if (layout_args_resolve(a, &p.spec, &p.settings,
+	                        flags ? FROM_SEARCH : FROM_BASE, true, &l,
+	                        &src) != 0)
 		status = EXIT_USAGE;
 	else
 		status = show(ctx, &ec, &l, NULL, &sh);
@@ -903,14 +390,14 @@ find_planned(const char *dir, const struct layout_args *a,
 		return EXIT_DATAERR;
 	for (int i = 0; i < t.n && found < 0; i++)
 		if (a->name ? !strcmp(t.v[i].name, a->name)
-		            : a->rank != NOT_GIVEN ? t.v[i].rank == a->rank
-		                                   : t.v[i].base)
+		    : a->rank != LAYOUT_ARG_UNSET ? t.v[i].rank == a->rank
+		                                  : t.v[i].base)
 			found = i;
 	if (found >= 0)
 		*out = t.v[found];
 	else if (a->name)
 		error("no candidate named '%s' in '%s'", a->name, dir);
-	else if (a->rank != NOT_GIVEN)
+	else if (a->rank != LAYOUT_ARG_UNSET)
 		error("no candidate of rank %d in '%s' (%d planned, ranks "
 		      "from 1)", a->rank, dir, t.n);
 	else
@@ -931,7 +418,7 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 	struct strbuf notes = STRBUF_INIT;
 	struct candidate_row row;
 	struct sources src;
-	struct shown sh = { &src, NULL, NOT_GIVEN };
+	struct shown sh = { &src, NULL, LAYOUT_ARG_UNSET };
 	char prefix[128];
 	struct est_ctx ec = { &c, &w, &spec, prefix };
 	int status;
@@ -948,12 +435,12 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 	if ((status = find_planned(dir, a, &row)) != EXIT_OK)
 		goto cleanup;
 	sh.rank = row.rank;
-	if (resolve_layout(a, &spec, &c, FROM_PLAN, row.switches_known,
-	                   &row.layout, &src) != 0)
+	if (layout_args_resolve(a, &spec, &c, FROM_PLAN, row.switches_known,
+	                        &row.layout, &src) != 0)
 		status = EXIT_USAGE;
 	else
 		status = show(ctx, &ec, &row.layout,
-		              any_layout_flag(a) ? NULL : row.name, &sh);
+		              layout_args_any(a) ? NULL : row.name, &sh);
 cleanup:
 	strbuf_release(&notes);
 	settings_release(&c);
@@ -988,11 +475,7 @@ estimate_planned_as_owner(void *arg)
 static int
 cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct layout_args a = {
-		{ NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN,
-		  NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN },
-		NULL, NULL, 0, 0, STR_LIST_INIT, 0, NOT_GIVEN, NULL,
-	};
+	struct layout_args a = LAYOUT_ARGS_INIT;
 	struct str_list settings = STR_LIST_INIT;
 	const struct option opts[] = {
 		OPT_INTEGER(0, "rank", &a.rank, "N",
@@ -1036,11 +519,11 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_estimate_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		goto cleanup;
-	planned = a.rank != NOT_GIVEN || a.name;
-	if (a.rank != NOT_GIVEN && a.name) {
+	planned = a.rank != LAYOUT_ARG_UNSET || a.name;
+	if (a.rank != LAYOUT_ARG_UNSET && a.name) {
 		error("--rank and --name both name the candidate: give one");
 		status = EXIT_USAGE;
-	} else if (check_size_flags(&a) != 0) {
+	} else if (layout_args_check(&a) != 0) {
 		status = EXIT_USAGE;
 	} else if (planned && !is_directory(argv[1])) {
 		error("'%s' is not a campaign directory (--%s needs the "
