@@ -38,8 +38,20 @@ struct gpu_fit {
 	const char *gpu;
 	struct calib_row *rows;   /* copies of the input's */
 	int n;
+	const struct calibration *start; /* the fit's start, "default" */
 	struct calib_fit fit;
 };
+
+/* How the command fits. */
+struct fit_how {
+	struct calib_opts opts;
+	const struct calibration *start;
+	int pool;                 /* one fit to every GPU's rows */
+	const struct str_list *groups; /* only rows of these (none: all) */
+};
+
+/* The label of a pooled fit's rows (no catalog GPU is named so). */
+#define POOL_LABEL "all GPUs"
 
 /* ---- fitting per GPU ----------------------------------------------------- */
 
@@ -47,26 +59,32 @@ struct gpu_fit {
  * with its rows and fit.  Returns how many. */
 static int
 fit_gpus(const struct calib_input *in, const char *name,
-         const struct calib_opts *opts, struct gpu_fit **out)
+         const struct fit_how *how, struct gpu_fit **out)
 {
 	struct gpu_fit *g = xcalloc((size_t)in->n + 1, sizeof(*g));
 	int ng = 0;
 
 	for (int i = 0; i < in->n; i++) {
+		const char *gpu = how->pool ? POOL_LABEL : in->gpu[i];
 		int k;
 
-		for (k = 0; k < ng && strcmp(g[k].gpu, in->gpu[i]); k++)
+		if (how->groups->n > 0 &&
+		    str_list_find(how->groups, in->rows[i].group) < 0)
+			continue;
+
+		for (k = 0; k < ng && strcmp(g[k].gpu, gpu); k++)
 			;
 		if (k == ng) {
-			g[ng].gpu = in->gpu[i];
+			g[ng].gpu = gpu;
+			g[ng].start = how->start;
 			g[ng++].rows = xcalloc((size_t)in->n,
 			                       sizeof(struct calib_row));
 		}
 		g[k].rows[g[k].n++] = in->rows[i];
 	}
 	for (int k = 0; k < ng; k++) {
-		calibrate_fit_opts(g[k].rows, g[k].n, calibration_default(),
-		                   opts, &g[k].fit);
+		calibrate_fit_opts(g[k].rows, g[k].n, g[k].start, &how->opts,
+		                   &g[k].fit);
 		snprintf(g[k].fit.cal.name, sizeof g[k].fit.cal.name, "%s",
 		         name);
 	}
@@ -277,7 +295,7 @@ print_constants(FILE *f, const struct gpu_fit *g)
 {
 	const char *cols[] = { "constant", ">default", ">fitted", ">low",
 		">high", "", NULL };
-	const struct calibration *d = calibration_default();
+	const struct calibration *d = g->start;
 	struct table t;
 
 	table_init(&t, cols);
@@ -335,9 +353,10 @@ print_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	        g->n == 1 ? "" : "s", fit->folds >= 2
 	        ? "" : ", too few to cross-validate");
 	if (fit->folds >= 2)
-		fprintf(f, "  error: before with the built-in defaults, fitted "
-		        "in-sample, and %d-fold cross-validated (each fold "
-		        "predicted by a fit to the others)\n", fit->folds);
+		fprintf(f, "  error: before with the %s, fitted in-sample, "
+		        "and %d-fold cross-validated (each fold predicted by "
+		        "a fit to the others)\n", calibration_label(g->start),
+		        fit->folds);
 	table_init(&t, cols);
 	each_group(g, group_row, &t);
 	table_print(&t, f);
@@ -478,7 +497,7 @@ rows_json(struct json *j, const struct gpu_fit *g)
 		json_num(j, "pred_peak_fitted_gib",
 		         r->peak_gib > 0 ? f->mem_after[i] : NAN);
 		json_string(j, "memory_status_before", memory_status_name(
-			calibrate_memory_status(r, calibration_default())));
+			calibrate_memory_status(r, g->start)));
 		json_string(j, "memory_status_fitted", memory_status_name(
 			calibrate_memory_status(r, &f->cal)));
 		json_end_object(j);
@@ -489,7 +508,7 @@ rows_json(struct json *j, const struct gpu_fit *g)
 static void
 gpu_json(struct json *j, const struct gpu_fit *g)
 {
-	const struct calibration *d = calibration_default();
+	const struct calibration *d = g->start;
 
 	json_begin_object(j, NULL);
 	json_string(j, "gpu", g->gpu);
@@ -643,9 +662,10 @@ static int
 cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *out = NULL, *gpu = NULL, *name = "calibrated";
-	struct calib_opts co = CALIB_OPTS_INIT;
-	struct str_list fix = STR_LIST_INIT;
-	int status = EXIT_OK, n, ng = 0;
+	struct str_list fix = STR_LIST_INIT, group = STR_LIST_INIT;
+	struct fit_how how = { CALIB_OPTS_INIT, NULL, 0, &group };
+	struct calib_opts *co = &how.opts;
+	int status = EXIT_OK, n, ng = 0, hand_set = 0;
 	const struct option opts[] = {
 		OPT_STR('o', "output", &out, "FILE",
 		        "write the calibration group to FILE"),
@@ -653,14 +673,21 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		        "only the rows of this GPU type"),
 		OPT_STR(0, "name", &name, "NAME",
 		        "the calibration's name (default calibrated)"),
-		OPT_INTEGER(0, "folds", &co.folds, "K",
+		OPT_INTEGER(0, "folds", &co->folds, "K",
 		            "cross-validation folds (default 5)"),
-		OPT_NUMBER(0, "rank-weight", &co.rank_weight, "W",
+		OPT_NUMBER(0, "rank-weight", &co->rank_weight, "W",
 		           "weight of the ordering of each campaign's "
 		           "configurations in the fit (default 0: the "
 		           "error alone)"),
 		OPT_STRLIST(0, "fix", &fix, "KEY[,KEY...]",
-		            "keep these constants at their defaults"),
+		            "keep these constants at their start values"),
+		OPT_STRLIST(0, "group", &group, "GROUP",
+		            "only the runs of this group (repeatable)"),
+		OPT_BOOLEAN(0, "pool", &how.pool,
+		            "one fit to the rows of every GPU (not written)"),
+		OPT_BOOLEAN(0, "hand-set", &hand_set,
+		            "start from the hand-set constants, not the "
+		            "shipped defaults (bench/fit-defaults)"),
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
@@ -672,9 +699,16 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((n = cmd_parse_args(ctx, &cmd_calibrate_entry, opts, argc, argv, 1,
 	                        -1, &status)) < 0)
 		goto cleanup;
-	if ((status = check_options(&co, name)) != 0 ||
-	    (status = parse_fixed(&fix, &co)) != 0)
+	if ((status = check_options(co, name)) != 0 ||
+	    (status = parse_fixed(&fix, co)) != 0)
 		goto cleanup;
+	if (how.pool && out) {
+		error("--pool with -o: a fit to every GPU's runs is no GPU's "
+		      "calibration");
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
+	how.start = hand_set ? calibration_hand_set() : calibration_default();
 	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
 		goto cleanup;
 	if (in.n == 0) {
@@ -683,7 +717,12 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		status = EXIT_DATAERR;
 		goto cleanup;
 	}
-	ng = fit_gpus(&in, name, &co, &g);
+	ng = fit_gpus(&in, name, &how, &g);
+	if (ng == 0) {
+		error("no measured run of the groups named in the input");
+		status = EXIT_DATAERR;
+		goto cleanup;
+	}
 	if (out) {
 		write_config(&sb, g, ng, n, argv + 1);
 		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {
@@ -700,6 +739,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->out, "wrote %s\n", out);
 cleanup:
 	str_list_clear(&fix);
+	str_list_clear(&group);
 	free_gpus(g, ng);
 	strbuf_release(&sb);
 	calib_input_release(&in);

@@ -147,7 +147,8 @@ test_recovers_known_constants(void)
 	/* Dense BF16 rows say nothing about FP8 or MoE: kept, inactive. */
 	CU_ASSERT_FALSE(f.active[CAL_FP8_GEMM_EFF]);
 	CU_ASSERT_FALSE(f.active[CAL_MOE_DISPATCH_EFF]);
-	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_FP8_GEMM_EFF], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_FP8_GEMM_EFF],
+	                       calibration_default()->v[CAL_FP8_GEMM_EFF], 1e-12);
 	CU_ASSERT(calibrate_mape(rows, f.pred_before, n, NULL, NULL) > 0.05);
 	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.002);
 	CU_ASSERT(calibrate_mape(rows, f.pred_cv, n, "dense-bf16", NULL) <
@@ -229,27 +230,33 @@ test_kfold_reported(void)
 	                -1);
 }
 
-/* The defaults are the constants the estimator had as #defines, so
- * every existing estimate is unchanged; each lies in its bounds. */
+/* The hand-set constants are those the estimator had as #defines (the
+ * start of bench/fit-defaults' fit); they and the shipped defaults it
+ * fitted lie in their bounds. */
 static void
 test_defaults_in_bounds(void)
 {
 	const struct calibration *d = calibration_default();
+	const struct calibration *h = calibration_hand_set();
 
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_GEMM_EFF_MAX], 0.75, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_GEMM_TOKENS_HALF], 192, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_ATTN_EFF_FLASH], 0.45, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_COMM_EFF_NVLINK], 0.85, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_LAYER_OVERHEAD_S], 150e-6, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_MEM_FRAGMENTATION], 0.10, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_GEMM_EFF_MAX], 0.75, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_GEMM_TOKENS_HALF], 192, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_ATTN_EFF_FLASH], 0.45, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_FP8_GEMM_EFF], 1.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_COMM_EFF_NVLINK], 0.85, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_LAYER_OVERHEAD_S], 150e-6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_MEM_FRAGMENTATION], 0.10, 0);
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		const struct cal_param_info *pi = calibration_param(p);
 
 		CU_ASSERT(d->v[p] >= pi->lo && d->v[p] <= pi->hi);
+		CU_ASSERT(h->v[p] >= pi->lo && h->v[p] <= pi->hi);
 		CU_ASSERT_EQUAL(calibration_param_find(pi->key), p);
 	}
 	CU_ASSERT_STRING_EQUAL(calibration_label(d), "built-in defaults");
+	CU_ASSERT_STRING_EQUAL(calibration_label(h), "hand-set constants");
 	CU_ASSERT_FALSE(calibration_fitted(d));
+	CU_ASSERT_FALSE(calibration_fitted(h));
 }
 
 /* The written group reads back: numbers as libconfig floats. */
@@ -260,6 +267,7 @@ test_write_entry(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	snprintf(c.name, sizeof c.name, "site-1");
+	c.v[CAL_FP8_GEMM_EFF] = 1.0;
 	c.v[CAL_LAYER_OVERHEAD_S] = 1e-5;
 	c.residual_low = -0.08;
 	c.residual_high = 0.09;
