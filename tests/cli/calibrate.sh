@@ -95,6 +95,23 @@ has "... names it" "--fix 'gemm_eff': not a constant" "$T/err"
 expect "--rank-weight below 0" 64 "$PT" calibrate "$CSV" --rank-weight -1
 expect "--rank-weight 3" 0 "$PT" calibrate "$CSV" --rank-weight 3
 
+# ---- pooled, by group, from the hand-set constants (bench/fit-defaults) -----
+expect "--pool fits every GPU's rows together" 0 "$PT" calibrate "$CSV" --pool
+has "... as all GPUs" "^all GPUs: 10 measured runs" "$T/out"
+expect "--pool with -o" 64 "$PT" calibrate "$CSV" --pool -o "$T/pool.conf"
+has "... is no GPU's calibration" "no GPU's calibration" "$T/err"
+check "... and writes nothing" test ! -e "$T/pool.conf"
+expect "--group of no row" 65 "$PT" calibrate "$CSV" --group moe
+has "... says so" "no measured run of the groups named" "$T/err"
+expect "--group dense-bf16" 0 "$PT" calibrate "$CSV" --group moe \
+	--group dense-bf16 --format json
+same "... keeps its ten rows" "$(jget calibrations.0.runs)" 10
+expect "--hand-set" 0 "$PT" calibrate "$CSV" --hand-set --format json
+same "... starts from the hand-set fp8_gemm_eff" \
+	"$(jget calibrations.0.constants.fp8_gemm_eff.default)" 1
+expect "--hand-set --format table" 0 "$PT" calibrate "$CSV" --hand-set
+has "... says so" "before with the hand-set constants" "$T/out"
+
 # ---- the written group, read back ---------------------------------------------
 expect "calibrate -o" 0 "$PT" calibrate "$CSV" -o "$T/cal.conf" \
 	--name site-test
