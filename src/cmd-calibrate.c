@@ -71,7 +71,6 @@ fit_gpus(const struct calib_input *in, const char *name,
 		if (how->groups->n > 0 &&
 		    str_list_find(how->groups, in->rows[i].group) < 0)
 			continue;
-
 		for (k = 0; k < ng && strcmp(g[k].gpu, gpu); k++)
 			;
 		if (k == ng) {
