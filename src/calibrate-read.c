@@ -329,6 +329,8 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		if (cx->kinds[i] == COL_GROUP && l->field[i][0])
 			r->group = keep(cx->in, xstrdup(l->field[i]));
 	r->where = keep(cx->in, xasprintf("%s:%d", cx->path, cx->lineno));
+	r->campaign = keep(cx->in, xasprintf("%s:%s", cx->path,
+	                                     l->field[cx->campaign]));
 	return 0;
 }
 
@@ -412,6 +414,7 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 	struct results_opts o = RESULTS_OPTS_INIT;
 	struct results *res = xcalloc(1, sizeof(*res));
 	const struct settings *c;
+	const char *camp;
 	struct workload w;
 	int status = results_load(res, dir, &o);
 
@@ -427,6 +430,7 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 	if (gpu && strcmp(gpu, c->gpu.name))
 		return 0;
 	settings_workload(c, &w);
+	camp = keep(in, xstrdup(dir));
 	for (int i = 0; i < res->n; i++) {
 		const struct result_row *rr = &res->v[i];
 		struct calib_row *r;
@@ -442,6 +446,7 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 		              rr->mem_peak_gib > 0 ? rr->mem_peak_gib : 0;
 		r->group = calibrate_group(&w);
 		r->where = keep(in, xasprintf("%s:%s", dir, rr->cand.name));
+		r->campaign = camp;
 	}
 	return 0;
 }

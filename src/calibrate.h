@@ -25,6 +25,10 @@ struct calib_row {
 	double peak_gib;         /* measured peak memory per GPU; 0: unknown */
 	const char *group;       /* "dense-bf16", "dense-fp8" or "moe" */
 	const char *where;       /* "FILE:LINE" or the candidate, for reports */
+	/* The rows whose configurations compete: the same campaign file
+	 * named by the same input (one source's runs of one workload);
+	 * NULL: a row alone. */
+	const char *campaign;
 };
 
 /* The fit of one set of rows. */
@@ -33,6 +37,7 @@ struct calib_fit {
 	 * residuals, rows the number of rows. */
 	struct calibration cal;
 	bool active[CAL_NPARAMS]; /* some row's prediction depends on it */
+	bool fixed[CAL_NPARAMS];  /* the options kept it at its start */
 	int n, folds;             /* rows; folds of the cross-validation */
 	/* Per row (n each, owned): step time predicted with the start
 	 * constants, with the fit on all rows, and with the fit that held
@@ -55,16 +60,91 @@ double calibrate_predict(const struct calib_row *r,
 enum memory_status calibrate_memory_status(const struct calib_row *r,
                                            const struct calibration *cal);
 
+/* How to fit. */
+struct calib_opts {
+	int folds;               /* cross-validation folds */
+	/* Weight of the ordering term (calibrate.c) against the rows'
+	 * error; 0: the rows' error alone. */
+	double rank_weight;
+	bool fixed[CAL_NPARAMS]; /* kept at start's value, not fitted */
+};
+/* Ordering term weight when none is named (calibrate.c says why). */
+#define CALIB_RANK_WEIGHT_DEFAULT 0.0
+#define CALIB_OPTS_INIT { 5, CALIB_RANK_WEIGHT_DEFAULT, { false } }
+
 /*
  * Fit the constants to n rows starting from start (bounded to
- * calibration.c's bounds; constants no row depends on keep start's
- * value), and cross-validate with folds folds (row i in fold i % folds;
- * at most n folds, none below 2 rows).  Deterministic.  out is released
- * with calibrate_fit_release.  Returns 0, or -1 when n < 1.
+ * calibration.c's bounds; constants no row depends on, or that o fixes,
+ * keep start's value), and cross-validate with o->folds folds.  The
+ * folds hold out whole campaigns (the k-th distinct campaign, in order
+ * of appearance, in fold k % folds; rows without one count as
+ * campaigns of their own), so that a campaign's rows, and the ranking
+ * of its configurations, are judged by a fit that saw none of them;
+ * with fewer than two campaigns, row i is in fold i % folds.  At most
+ * as many folds as campaigns (rows), none below 2.  Deterministic.  out
+ * is released with calibrate_fit_release.  Returns 0, or -1 when n < 1.
  */
+int calibrate_fit_opts(const struct calib_row *rows, int n,
+                       const struct calibration *start,
+                       const struct calib_opts *o, struct calib_fit *out);
+/* calibrate_fit_opts with CALIB_OPTS_INIT but folds. */
 int calibrate_fit(const struct calib_row *rows, int n,
                   const struct calibration *start, int folds,
                   struct calib_fit *out);
+
+/* ---- ranking ---------------------------------------------------------------
+ *
+ * What a planner must get right is the order of the configurations it
+ * may run.  Rows of one campaign that share a layout (every layout and
+ * switch column equal) are one configuration measured several times,
+ * e.g. in several software releases: the estimator predicts them alike,
+ * so which of them is "fastest" is no judgment of it.  Each
+ * configuration stands for its fastest measured run; configurations are
+ * compared by step time per sample (step_s / gbs: one campaign has one
+ * sequence length and GPU count, so this is time per token).
+ */
+
+/* Measured per-sample times within this share of each other are a tie
+ * (published throughputs are rounded and repeat runs vary by 1-3 %):
+ * such a pair's order is not judged. */
+#define CALIB_RANK_TIE 0.03
+
+/* One campaign with two or more distinct configurations. */
+struct calib_campaign_rank {
+	const char *campaign, *group;  /* its first row's */
+	int rows, configs;
+	int best;         /* the row of the fastest measured configuration */
+	int predicted;    /* the row predicted fastest; -1: two or more tie */
+	bool near;        /* predicted's measured per-sample time within
+	                   * CALIB_RANK_TIE of best's */
+	int pairs;        /* configurations' pairs not tied as measured */
+	double concordant; /* of them, predicted in the measured order (a
+	                    * predicted tie counts half) */
+};
+
+/* The sum over campaigns. */
+struct calib_rank {
+	int campaigns, rows, configs;
+	int best;         /* campaigns whose best is predicted best */
+	int near;         /* ... whose predicted best is within the tie */
+	int pairs;
+	double concordant;
+};
+
+/* For each row, the row that stands for its configuration (the fastest
+ * measured per sample of the rows with its campaign and layout) into
+ * rep[i]; returns how many distinct configurations. */
+int calibrate_configs(const struct calib_row *rows, int n, int *rep);
+
+/* The campaigns of the rows of group (NULL: all) that have two or more
+ * configurations, ranked by pred (per row), into *out (owned, NULL when
+ * none); returns how many. */
+int calibrate_rank_campaigns(const struct calib_row *rows,
+                             const double *pred, int n, const char *group,
+                             struct calib_campaign_rank **out);
+/* Their sum into *out. */
+void calibrate_rank(const struct calib_row *rows, const double *pred,
+                    int n, const char *group, struct calib_rank *out);
 void calibrate_fit_release(struct calib_fit *f);
 
 /* Mean |pred / measured - 1| over the rows of group (NULL: all) with a

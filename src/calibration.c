@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * calibration.c - the estimator's fitted constants: their defaults
- * (the values the estimator was hand-set with, see estimate-time.c and
- * estimate.c), their physical bounds, and per-GPU sets of them.
+ * calibration.c - the estimator's fitted constants: the values it was
+ * hand-set with (estimate-time.c and estimate.c cite where each comes
+ * from), the shipped defaults that `paratune calibrate` fitted from
+ * them to the published runs of tests/data/measured
+ * (calibration-defaults.h, written by bench/fit-defaults), their
+ * physical bounds, and per-GPU sets of them.
  */
 #include "autoconfig.h"
 
@@ -13,13 +16,12 @@
 #include <string.h>
 
 #include "calibration.h"
+#include "calibration-defaults.h"
 #include "xalloc.h"
 
 /*
- * Defaults are the estimator's hand-set values (estimate-time.c cites
- * where each comes from); every existing prediction is unchanged with
- * them.  Bounds are what the hardware allows, so that a fit to a few
- * noisy rows cannot land on an impossible machine.
+ * Bounds are what the hardware allows, so that a fit to a few noisy
+ * rows cannot land on an impossible machine.
  */
 static const struct cal_param_info params[CAL_NPARAMS] = {
 	[CAL_GEMM_EFF_MAX] = { "gemm_eff_max",
@@ -62,10 +64,25 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 		"0 to half the activation pool again" },
 };
 
-/* Built-in defaults, shared read-only by workloads that name none. */
+/*
+ * The values the estimator was built with, before any fit: the start
+ * of bench/fit-defaults' fit (and of its pull toward the start), and
+ * what constants it keeps (--fix) stay at.  estimate-time.c and
+ * estimate.c say where each comes from.
+ */
+static const struct calibration hand_set = {
+	.name = "hand-set constants",
+	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10 },
+	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
+	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
+	.rows = 0,
+};
+
+/* Built-in defaults, shared read-only by workloads that name none:
+ * calibration-defaults.h's, fitted (its head says how). */
 static const struct calibration builtin = {
 	.name = "",
-	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10 },
+	.v = CAL_DEFAULTS_FITTED,
 	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
 	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
 	.rows = 0,
@@ -96,6 +113,12 @@ const struct calibration *
 calibration_default(void)
 {
 	return &builtin;
+}
+
+const struct calibration *
+calibration_hand_set(void)
+{
+	return &hand_set;
 }
 
 const char *

@@ -18,14 +18,15 @@
 #include "cmd-calibrate.h"
 #include "error.h"
 #include "json.h"
+#include "strlist.h"
 #include "table.h"
 #include "util.h"
 #include "xalloc.h"
 
 extern const struct cmd_entry cmd_calibrate_entry;
 
-#define FOLDS_DEFAULT 5
 #define FOLDS_MAX 1000
+#define RANK_WEIGHT_MAX 1000.0
 
 /* The groups reported, in order; a row's own group outside them is
  * reported after them. */
@@ -37,35 +38,52 @@ struct gpu_fit {
 	const char *gpu;
 	struct calib_row *rows;   /* copies of the input's */
 	int n;
+	const struct calibration *start; /* the fit's start, "default" */
 	struct calib_fit fit;
 };
+
+/* How the command fits. */
+struct fit_how {
+	struct calib_opts opts;
+	const struct calibration *start;
+	int pool;                 /* one fit to every GPU's rows */
+	const struct str_list *groups; /* only rows of these (none: all) */
+};
+
+/* The label of a pooled fit's rows (no catalog GPU is named so). */
+#define POOL_LABEL "all GPUs"
 
 /* ---- fitting per GPU ----------------------------------------------------- */
 
 /* The distinct GPUs of the input's rows, in order of appearance, each
  * with its rows and fit.  Returns how many. */
 static int
-fit_gpus(const struct calib_input *in, const char *name, int folds,
-         struct gpu_fit **out)
+fit_gpus(const struct calib_input *in, const char *name,
+         const struct fit_how *how, struct gpu_fit **out)
 {
 	struct gpu_fit *g = xcalloc((size_t)in->n + 1, sizeof(*g));
 	int ng = 0;
 
 	for (int i = 0; i < in->n; i++) {
+		const char *gpu = how->pool ? POOL_LABEL : in->gpu[i];
 		int k;
 
-		for (k = 0; k < ng && strcmp(g[k].gpu, in->gpu[i]); k++)
+		if (how->groups->n > 0 &&
+		    str_list_find(how->groups, in->rows[i].group) < 0)
+			continue;
+		for (k = 0; k < ng && strcmp(g[k].gpu, gpu); k++)
 			;
 		if (k == ng) {
-			g[ng].gpu = in->gpu[i];
+			g[ng].gpu = gpu;
+			g[ng].start = how->start;
 			g[ng++].rows = xcalloc((size_t)in->n,
 			                       sizeof(struct calib_row));
 		}
 		g[k].rows[g[k].n++] = in->rows[i];
 	}
 	for (int k = 0; k < ng; k++) {
-		calibrate_fit(g[k].rows, g[k].n, calibration_default(), folds,
-		              &g[k].fit);
+		calibrate_fit_opts(g[k].rows, g[k].n, g[k].start, &how->opts,
+		                   &g[k].fit);
 		snprintf(g[k].fit.cal.name, sizeof g[k].fit.cal.name, "%s",
 		         name);
 	}
@@ -163,12 +181,120 @@ memory_mape(const struct gpu_fit *g, const double *mem, int *count)
 	return k ? sum / k : NAN;
 }
 
+/* ---- ranking ------------------------------------------------------------- */
+
+/* The ranking of g's rows of group (NULL: all) by the predictions
+ * before, fitted and cross-validated, into r[3]. */
+static void
+gpu_rank(const struct gpu_fit *g, const char *group, struct calib_rank *r)
+{
+	calibrate_rank(g->rows, g->fit.pred_before, g->n, group, &r[0]);
+	calibrate_rank(g->rows, g->fit.pred_in, g->n, group, &r[1]);
+	calibrate_rank(g->rows, g->fit.folds >= 2 ? g->fit.pred_cv
+	               : g->fit.pred_in, g->n, group, &r[2]);
+}
+
+/* A share of pairs as "12 %", or "-" of none. */
+static void
+add_share(struct table *t, double part, int whole)
+{
+	if (whole > 0)
+		table_add(t, "%.0f %%", 100 * part / whole);
+	else
+		table_add(t, "-");
+}
+
+static void
+rank_row(const struct gpu_fit *g, const char *group, void *arg)
+{
+	struct table *t = arg;
+	struct calib_rank r[3];
+
+	gpu_rank(g, group, r);
+	if (r[0].campaigns == 0 && group != NULL)
+		return;
+	table_add(t, "%s", group ? group : "all");
+	table_add(t, "%d", r[0].campaigns);
+	table_add(t, "%d", r[0].configs);
+	for (int k = 0; k < 3; k++)
+		table_add(t, "%d", r[k].best);
+	table_add(t, "%d", r[0].pairs);
+	for (int k = 0; k < 3; k++)
+		add_share(t, r[k].concordant, r[k].pairs);
+}
+
+/* The row predicted best as a cell: "yes" when it is the best. */
+static const char *
+predicted_cell(const struct gpu_fit *g, const struct calib_campaign_rank *c)
+{
+	if (c->predicted == c->best)
+		return "yes";
+	return c->predicted < 0 ? "(a tie)" : g->rows[c->predicted].where;
+}
+
+/* Each campaign's best and the configuration predicted best. */
+static void
+print_campaigns(FILE *f, const struct gpu_fit *g)
+{
+	const char *cols[] = { "campaign", ">configs", "best_measured",
+		"predicted_before", "predicted_cv", NULL };
+	struct calib_campaign_rank *b, *c;
+	int m = calibrate_rank_campaigns(g->rows, g->fit.pred_before, g->n,
+	                                 NULL, &b);
+	struct table t;
+
+	calibrate_rank_campaigns(g->rows, g->fit.folds >= 2 ? g->fit.pred_cv
+	                         : g->fit.pred_in, g->n, NULL, &c);
+	table_init(&t, cols);
+	for (int i = 0; i < m; i++) {
+		table_add(&t, "%s", b[i].campaign);
+		table_add(&t, "%d", b[i].configs);
+		table_add(&t, "%s", g->rows[b[i].best].where);
+		table_add(&t, "%s", predicted_cell(g, &b[i]));
+		table_add(&t, "%s", predicted_cell(g, &c[i]));
+	}
+	if (m > 0)
+		table_print(&t, f);
+	table_release(&t);
+	free(b);
+	free(c);
+}
+
+static void
+print_ranking(FILE *f, const struct gpu_fit *g, bool verbose)
+{
+	const char *cols[] = { "group", ">campaigns", ">configs",
+		">best_before", ">best_fitted", ">best_cv", ">pairs",
+		">ordered_before", ">ordered_fitted", ">ordered_cv", NULL };
+	struct calib_rank r[3];
+	struct table t;
+
+	gpu_rank(g, NULL, r);
+	if (r[0].campaigns == 0) {
+		fprintf(f, "  ranking: no campaign with two distinct "
+		        "configurations\n");
+		return;
+	}
+	fprintf(f, "  ranking: campaigns with two or more distinct "
+	        "configurations (a layout measured again counts once, by its "
+	        "fastest run), by time per sample; best: campaigns whose "
+	        "fastest is predicted fastest; ordered: pairs whose measured "
+	        "times differ by %.0f %% or more predicted in that order\n",
+	        100 * CALIB_RANK_TIE);
+	table_init(&t, cols);
+	each_group(g, rank_row, &t);
+	table_print(&t, f);
+	table_release(&t);
+	if (verbose)
+		print_campaigns(f, g);
+}
+
 static void
 print_constants(FILE *f, const struct gpu_fit *g)
 {
 	const char *cols[] = { "constant", ">default", ">fitted", ">low",
 		">high", "", NULL };
-	const struct calibration *d = calibration_default();
+	const struct calibration *d = g->start;
 	struct table t;
 
 	table_init(&t, cols);
@@ -180,8 +306,9 @@ print_constants(FILE *f, const struct gpu_fit *g)
 		table_add(&t, "%.4g", g->fit.cal.v[p]);
 		table_add(&t, "%.4g", pi->lo);
 		table_add(&t, "%.4g", pi->hi);
-		table_add(&t, "%s", g->fit.active[p] ? ""
-		          : "(no row depends on it: kept)");
+		table_add(&t, "%s", !g->fit.active[p]
+		          ? "(no row depends on it: kept)"
+		          : g->fit.fixed[p] ? "(fixed: kept)" : "");
 	}
 	table_print(&t, f);
 	table_release(&t);
@@ -225,9 +352,10 @@ print_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	        g->n == 1 ? "" : "s", fit->folds >= 2
 	        ? "" : ", too few to cross-validate");
 	if (fit->folds >= 2)
-		fprintf(f, "  error: before with the built-in defaults, fitted "
-		        "in-sample, and %d-fold cross-validated (each fold "
-		        "predicted by a fit to the others)\n", fit->folds);
+		fprintf(f, "  error: before with the %s, fitted in-sample, "
+		        "and %d-fold cross-validated (each fold predicted by "
+		        "a fit to the others)\n", calibration_label(g->start),
+		        fit->folds);
 	table_init(&t, cols);
 	each_group(g, group_row, &t);
 	table_print(&t, f);
@@ -241,6 +369,7 @@ print_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	        "prediction (10th-90th percentile of the %s residuals)\n",
 	        exp(fit->cal.residual_low), exp(fit->cal.residual_high),
 	        fit->folds >= 2 ? "cross-validated" : "built-in");
+	print_ranking(f, g, verbose);
 	print_constants(f, g);
 	if (verbose)
 		print_rows(f, g);
@@ -256,6 +385,32 @@ json_num(struct json *j, const char *key, double v)
 		json_number(j, key, v);
 	else
 		json_null(j, key);
+}
+
+/* The ranking figures of group (NULL: all): counts of campaigns whose
+ * best is predicted best, and of pairs predicted in order. */
+static void
+rank_json(struct json *j, const struct gpu_fit *g, const char *group)
+{
+	static const char *const when[] = { "before", "fitted", "cv" };
+	struct calib_rank r[3];
+	char key[32];
+
+	gpu_rank(g, group, r);
+	json_begin_object(j, "ranking");
+	json_int(j, "campaigns", r[0].campaigns);
+	json_int(j, "configs", r[0].configs);
+	json_int(j, "rows", r[0].rows);
+	json_int(j, "pairs", r[0].pairs);
+	for (int k = 0; k < 3; k++) {
+		snprintf(key, sizeof key, "best_%s", when[k]);
+		json_int(j, key, r[k].best);
+		snprintf(key, sizeof key, "near_%s", when[k]);
+		json_int(j, key, r[k].near);
+		snprintf(key, sizeof key, "ordered_%s", when[k]);
+		json_number(j, key, r[k].concordant);
+	}
+	json_end_object(j);
 }
 
 static void
@@ -276,7 +431,46 @@ group_json(const struct gpu_fit *g, const char *group, void *arg)
 	json_num(j, "mape_cv", f->folds >= 2
 	         ? calibrate_mape(g->rows, f->pred_cv, g->n, group, NULL)
 	         : NAN);
+	rank_json(j, g, group);
 	json_end_object(j);
+}
+
+/* The campaigns ranked, each with the rows predicted best. */
+static void
+campaigns_json(struct json *j, const struct gpu_fit *g)
+{
+	struct calib_campaign_rank *b, *c;
+	int m = calibrate_rank_campaigns(g->rows, g->fit.pred_before, g->n,
+	                                 NULL, &b);
+
+	calibrate_rank_campaigns(g->rows, g->fit.folds >= 2 ? g->fit.pred_cv
+	                         : g->fit.pred_in, g->n, NULL, &c);
+	json_begin_array(j, "campaigns");
+	for (int i = 0; i < m; i++) {
+		json_begin_object(j, NULL);
+		json_string(j, "campaign", b[i].campaign);
+		json_string(j, "group", b[i].group);
+		json_int(j, "rows", b[i].rows);
+		json_int(j, "configs", b[i].configs);
+		json_string(j, "best_measured", g->rows[b[i].best].where);
+		if (b[i].predicted >= 0)
+			json_string(j, "predicted_before",
+			            g->rows[b[i].predicted].where);
+		else
+			json_null(j, "predicted_before");
+		if (c[i].predicted >= 0)
+			json_string(j, "predicted_cv",
+			            g->rows[c[i].predicted].where);
+		else
+			json_null(j, "predicted_cv");
+		json_int(j, "pairs", b[i].pairs);
+		json_number(j, "ordered_before", b[i].concordant);
+		json_number(j, "ordered_cv", c[i].concordant);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	free(b);
+	free(c);
 }
 
 static void
@@ -302,7 +496,7 @@ rows_json(struct json *j, const struct gpu_fit *g)
 		json_num(j, "pred_peak_fitted_gib",
 		         r->peak_gib > 0 ? f->mem_after[i] : NAN);
 		json_string(j, "memory_status_before", memory_status_name(
-			calibrate_memory_status(r, calibration_default())));
+			calibrate_memory_status(r, g->start)));
 		json_string(j, "memory_status_fitted", memory_status_name(
 			calibrate_memory_status(r, &f->cal)));
 		json_end_object(j);
@@ -313,7 +507,7 @@ rows_json(struct json *j, const struct gpu_fit *g)
 static void
 gpu_json(struct json *j, const struct gpu_fit *g)
 {
-	const struct calibration *d = calibration_default();
+	const struct calibration *d = g->start;
 
 	json_begin_object(j, NULL);
 	json_string(j, "gpu", g->gpu);
@@ -330,6 +524,7 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 		json_number(j, "low", pi->lo);
 		json_number(j, "high", pi->hi);
 		json_bool(j, "active", g->fit.active[p]);
+		json_bool(j, "fixed", g->fit.fixed[p]);
 		json_end_object(j);
 	}
 	json_end_object(j);
@@ -338,6 +533,7 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 	json_begin_array(j, "groups");
 	each_group(g, group_json, j);
 	json_end_array(j);
+	campaigns_json(j, g);
 	rows_json(j, g);
 	json_end_object(j);
 }
@@ -411,12 +607,43 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 	return status;
 }
 
+/* The constants --fix names (KEY or KEY,KEY...) into o->fixed; 0 or
+ * EXIT_USAGE after an error. */
+static int
+parse_fixed(const struct str_list *fix, struct calib_opts *o)
+{
+	for (int i = 0; i < fix->n; i++) {
+		char *list = xstrdup(fix->v[i]), *save = NULL;
+
+		for (char *k = strtok_r(list, ",", &save); k;
+		     k = strtok_r(NULL, ",", &save)) {
+			int p = calibration_param_find(k);
+
+			if (p < 0) {
+				error("--fix '%s': not a constant of calibrate "
+				      "(its table names them)", k);
+				free(list);
+				return EXIT_USAGE;
+			}
+			o->fixed[p] = true;
+		}
+		free(list);
+	}
+	return 0;
+}
+
 /* Check the options; 0 or EXIT_USAGE after an error. */
 static int
-check_options(int folds, const char *name)
+check_options(const struct calib_opts *o, const char *name)
 {
-	if (folds < 2 || folds > FOLDS_MAX) {
-		error("--folds %d is out of range (2 to %d)", folds, FOLDS_MAX);
+	if (o->folds < 2 || o->folds > FOLDS_MAX) {
+		error("--folds %d is out of range (2 to %d)", o->folds,
+		      FOLDS_MAX);
+		return EXIT_USAGE;
+	}
+	if (!(o->rank_weight >= 0 && o->rank_weight <= RANK_WEIGHT_MAX)) {
+		error("--rank-weight %g is out of range (0 to %g)",
+		      o->rank_weight, RANK_WEIGHT_MAX);
 		return EXIT_USAGE;
 	}
 	if (strlen(name) >= sizeof(((struct calibration *)0)->name) ||
@@ -434,7 +661,10 @@ static int
 cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *out = NULL, *gpu = NULL, *name = "calibrated";
-	int folds = FOLDS_DEFAULT, status = EXIT_OK, n, ng = 0;
+	struct str_list fix = STR_LIST_INIT, group = STR_LIST_INIT;
+	struct fit_how how = { CALIB_OPTS_INIT, NULL, 0, &group };
+	struct calib_opts *co = &how.opts;
+	int status = EXIT_OK, n, ng = 0, hand_set = 0;
 	const struct option opts[] = {
 		OPT_STR('o', "output", &out, "FILE",
 		        "write the calibration group to FILE"),
@@ -442,8 +672,21 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		        "only the rows of this GPU type"),
 		OPT_STR(0, "name", &name, "NAME",
 		        "the calibration's name (default calibrated)"),
-		OPT_INTEGER(0, "folds", &folds, "K",
+		OPT_INTEGER(0, "folds", &co->folds, "K",
 		            "cross-validation folds (default 5)"),
+		OPT_NUMBER(0, "rank-weight", &co->rank_weight, "W",
+		           "weight of the ordering of each campaign's "
+		           "configurations in the fit (default 0: the "
+		           "error alone)"),
+		OPT_STRLIST(0, "fix", &fix, "KEY[,KEY...]",
+		            "keep these constants at their start values"),
+		OPT_STRLIST(0, "group", &group, "GROUP",
+		            "only the runs of this group (repeatable)"),
+		OPT_BOOLEAN(0, "pool", &how.pool,
+		            "one fit to the rows of every GPU (not written)"),
+		OPT_BOOLEAN(0, "hand-set", &hand_set,
+		            "start from the hand-set constants, not the "
+		            "shipped defaults (bench/fit-defaults)"),
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
@@ -455,8 +698,16 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((n = cmd_parse_args(ctx, &cmd_calibrate_entry, opts, argc, argv, 1,
 	                        -1, &status)) < 0)
 		goto cleanup;
-	if ((status = check_options(folds, name)) != 0)
+	if ((status = check_options(co, name)) != 0 ||
+	    (status = parse_fixed(&fix, co)) != 0)
 		goto cleanup;
+	if (how.pool && out) {
+		error("--pool with -o: a fit to every GPU's runs is no GPU's "
+		      "calibration");
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
+	how.start = hand_set ? calibration_hand_set() : calibration_default();
 	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
 		goto cleanup;
 	if (in.n == 0) {
@@ -465,7 +716,12 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		status = EXIT_DATAERR;
 		goto cleanup;
 	}
-	ng = fit_gpus(&in, name, folds, &g);
+	ng = fit_gpus(&in, name, &how, &g);
+	if (ng == 0) {
+		error("no measured run of the groups named in the input");
+		status = EXIT_DATAERR;
+		goto cleanup;
+	}
 	if (out) {
 		write_config(&sb, g, ng, n, argv + 1);
 		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {
@@ -481,6 +737,8 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
 		fprintf(ctx->out, "wrote %s\n", out);
 cleanup:
+	str_list_clear(&fix);
+	str_list_clear(&group);
 	free_gpus(g, ng);
 	strbuf_release(&sb);
 	calib_input_release(&in);

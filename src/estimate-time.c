@@ -16,18 +16,22 @@
 
 /*
  * Efficiency constants [CAL]: the fitted ones are data (calibration.c,
- * x->k), hand-set as described here until `paratune calibrate` fits
- * them to a site's measured runs.  Large BF16 GEMMs in cuBLAS/Transformer
- * Engine reach about 70-75 % of the H100's dense peak (gemm_eff_max
- * 0.75); narrow per-GPU GEMMs (small h/tp) and short micro-batches lose
- * more to tile quantisation and kernel tails, modelled as saturating
- * curves (gemm_tokens_half 192 tokens).  Fused (flash) attention runs at
- * roughly half of peak over forward and backward (FlashAttention-2
- * paper, Dao 2023, arXiv 2307.08691: 50-73 % of A100 peak forward, lower
- * backward; attn_eff_flash 0.45); unfused attention far less.  FP8 GEMMs
- * run at the FP8 peak with the BF16 efficiency times fp8_gemm_eff
- * (1.0); what sets the recipes apart is the casting of the GEMM inputs
- * (fp8_cast_s).
+ * x->k).  The values below are those they were hand-set with; the
+ * shipped defaults are bench/fit-defaults' fit from them to the
+ * published runs (calibration-defaults.h says which it fits,
+ * bench/fit-defaults why it keeps the others hand-set), and a site's
+ * `paratune calibrate` fit replaces them.  Large BF16 GEMMs in
+ * cuBLAS/Transformer Engine reach about 70-75 % of the H100's dense peak
+ * (gemm_eff_max 0.75); narrow per-GPU GEMMs (small h/tp) and short
+ * micro-batches lose more to tile quantisation and kernel tails,
+ * modelled as saturating curves (gemm_tokens_half 192 tokens).  Fused
+ * (flash) attention runs at roughly half of peak over forward and
+ * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
+ * of A100 peak forward, lower backward; attn_eff_flash 0.45); unfused
+ * attention far less.  FP8 GEMMs run at the FP8 peak with the BF16
+ * efficiency times fp8_gemm_eff (hand-set 1.0; shipped fitted, the
+ * published FP8 runs being slower); what sets the recipes apart is the
+ * casting of the GEMM inputs (fp8_cast_s).
  */
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
 #define ATTN_EFF_UNFUSED 0.20
@@ -40,7 +44,8 @@
 #define ELEMWISE_BYTES_PER_F 10.0
 /* Launch and framework overhead per layer and micro-batch (eager
  * PyTorch without CUDA graphs issues ~40 kernels per layer):
- * layer_overhead_s of the calibration, hand-set at 150 us. */
+ * layer_overhead_s of the calibration, hand-set at 150 us and shipped
+ * so (bench/fit-defaults keeps it). */
 /*
  * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA
  * graph to eliminate repeated static host code execution"]; on MoE
@@ -69,8 +74,9 @@
 #define DP_OVERLAP 1.0
 /* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw):
  * comm_eff_nvlink and comm_eff_network of the calibration, hand-set at
- * 0.85 both.  The expert all-to-alls run at moe_dispatch_eff of that
- * (hand-set at 1). */
+ * 0.85 both and shipped so (bench/fit-defaults keeps them).  The expert
+ * all-to-alls run at moe_dispatch_eff of that (hand-set at 1, shipped
+ * so while bench/fit-defaults fits no MoE run). */
 /*
  * Host link for activation offloading, from the catalog's host_gbs: PCIe
  * Gen5 x16 moves 64 GB/s each way (PCI-SIG), about 50 GB/s in practice,

@@ -13,11 +13,17 @@
  *   [PIPE] Narayanan et al. 2021, "Efficient Large-Scale Language Model
  *          Training on GPU Clusters", arXiv 2104.04473 (bubble, comms).
  *   [NEMO] NeMo Auto Configurator's 72*B*L*s*h^2 model FLOPs.
- *   [CAL]  Efficiency constants set by hand from the sources quoted
- *          beside them, then checked (not fitted) against the Megatron-LM
- *          README weak-scaling rows (H100, BF16): tests/unit/test-estimate
- *          prints each row's predicted and measured TFLOP/s/GPU and
- *          bounds the error.  No program fits them yet.
+ *   [CAL]  Efficiency constants, hand-set from the sources quoted
+ *          beside them (calibration.c's hand_set).  The shipped defaults
+ *          are `paratune calibrate`'s fit from those values to the
+ *          published runs of tests/data/measured: bench/fit-defaults
+ *          (make fit-defaults) writes them to calibration-defaults.h,
+ *          with the constants it keeps hand-set and why, and the
+ *          cross-validated error; tests/cli/fit-defaults.sh fails when
+ *          the header is not what a fresh fit gives.  A site's own fit
+ *          replaces them.  tests/unit/test-estimate checks the
+ *          Megatron-LM README weak-scaling rows (H100, BF16) against
+ *          them and bounds the error.
  *   [GUIDE] NVIDIA NeMo performance tuning guide (seeds): the knobs'
  *          effects, quoted where used.
  *   [MLM]  Megatron-LM at d98e8a64: transformer_block.py (pipeline
@@ -639,7 +645,7 @@ memory_activations(const struct est *x, const struct stage *st)
  * workspaces and NCCL buffers (1-3 GB per GPU in practice, notes on
  * estimation), more with each communicator, plus allocator fragmentation
  * of the activation pool (memory_fragmentation of the calibration,
- * hand-set at 10 %).
+ * hand-set at 10 % and shipped so: bench/fit-defaults keeps it, [CAL]).
  */
 #define BUFFER_BASE_BYTES (1.25 * GIB)
 #define BUFFER_PER_COMM_BYTES (0.125 * GIB)

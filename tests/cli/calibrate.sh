@@ -42,6 +42,8 @@ has "... the error per group" "^dense-bf16 " "$T/out"
 has "... cross-validated" "5-fold cross-validated" "$T/out"
 has "... the constants with bounds" "^gemm_eff_max  *0.75 " "$T/out"
 hasnt "... no rows without --verbose" "generated.csv:2 " "$T/out"
+has "... the ranking of distinct configurations" \
+	"^  ranking: campaigns with two or more distinct configurations" "$T/out"
 expect "calibrate --verbose" 0 "$PT" calibrate "$CSV" --verbose
 has "... each row predicted and measured" "generated.csv:2 .*3.072" "$T/out"
 expect "calibrate --format json" 0 "$PT" calibrate "$CSV" --format json
@@ -69,6 +71,46 @@ expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
 	--gpu b200
 has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
 expect "--folds 1" 64 "$PT" calibrate "$CSV" --folds 1
+
+# ---- ranking, fixed constants, the ordering term -----------------------------
+expect "calibrate --format json, the ranking" 0 "$PT" calibrate "$CSV" \
+	--format json
+same "... one campaign" "$(jget calibrations.0.groups.0.ranking.campaigns)" 1
+same "... ten configurations" \
+	"$(jget calibrations.0.groups.0.ranking.configs)" 10
+same "... its fastest predicted fastest, cross-validated" \
+	"$(jget calibrations.0.groups.0.ranking.best_cv)" 1
+same "... the campaign listed" "$(jget calibrations.0.campaigns.0.campaign)" \
+	"$CSV:llama3_8b_h100.conf"
+expect "--fix keeps constants at their defaults" 0 "$PT" calibrate "$CSV" \
+	--fix gemm_eff_max,layer_overhead_s --format json
+same "... gemm_eff_max kept" \
+	"$(jget calibrations.0.constants.gemm_eff_max.fitted)" 0.75
+same "... and said so" "$(jget calibrations.0.constants.gemm_eff_max.fixed)" \
+	True
+check "... the others fitted" python3 -c "import sys; sys.exit(0 if \
+	$(jget calibrations.0.constants.attn_eff_flash.fitted) != 0.45 else 1)"
+expect "--fix an unknown constant" 64 "$PT" calibrate "$CSV" --fix gemm_eff
+has "... names it" "--fix 'gemm_eff': not a constant" "$T/err"
+expect "--rank-weight below 0" 64 "$PT" calibrate "$CSV" --rank-weight -1
+expect "--rank-weight 3" 0 "$PT" calibrate "$CSV" --rank-weight 3
+
+# ---- pooled, by group, from the hand-set constants (bench/fit-defaults) -----
+expect "--pool fits every GPU's rows together" 0 "$PT" calibrate "$CSV" --pool
+has "... as all GPUs" "^all GPUs: 10 measured runs" "$T/out"
+expect "--pool with -o" 64 "$PT" calibrate "$CSV" --pool -o "$T/pool.conf"
+has "... is no GPU's calibration" "no GPU's calibration" "$T/err"
+check "... and writes nothing" test ! -e "$T/pool.conf"
+expect "--group of no row" 65 "$PT" calibrate "$CSV" --group moe
+has "... says so" "no measured run of the groups named" "$T/err"
+expect "--group dense-bf16" 0 "$PT" calibrate "$CSV" --group moe \
+	--group dense-bf16 --format json
+same "... keeps its ten rows" "$(jget calibrations.0.runs)" 10
+expect "--hand-set" 0 "$PT" calibrate "$CSV" --hand-set --format json
+same "... starts from the hand-set fp8_gemm_eff" \
+	"$(jget calibrations.0.constants.fp8_gemm_eff.default)" 1
+expect "--hand-set --format table" 0 "$PT" calibrate "$CSV" --hand-set
+has "... says so" "before with the hand-set constants" "$T/out"
 
 # ---- the written group, read back ---------------------------------------------
 expect "calibrate -o" 0 "$PT" calibrate "$CSV" -o "$T/cal.conf" \

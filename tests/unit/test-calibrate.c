@@ -92,6 +92,7 @@ make_rows(struct calib_row *rows, const struct calibration *truth,
 					struct calib_row *r = &rows[n];
 					double mem;
 
+					memset(r, 0, sizeof(*r));
 					r->w = workload_of(seqs[s], nodes);
 					r->l = layout_of(tps[a], pps[b], mbss[c], dp);
 					if (layout_check(&r->w, &r->l) != LAYOUT_OK)
@@ -146,7 +147,8 @@ test_recovers_known_constants(void)
 	/* Dense BF16 rows say nothing about FP8 or MoE: kept, inactive. */
 	CU_ASSERT_FALSE(f.active[CAL_FP8_GEMM_EFF]);
 	CU_ASSERT_FALSE(f.active[CAL_MOE_DISPATCH_EFF]);
-	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_FP8_GEMM_EFF], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_FP8_GEMM_EFF],
+	                       calibration_default()->v[CAL_FP8_GEMM_EFF], 1e-12);
 	CU_ASSERT(calibrate_mape(rows, f.pred_before, n, NULL, NULL) > 0.05);
 	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.002);
 	CU_ASSERT(calibrate_mape(rows, f.pred_cv, n, "dense-bf16", NULL) <
@@ -228,27 +230,33 @@ test_kfold_reported(void)
 	                -1);
 }
 
-/* The defaults are the constants the estimator had as #defines, so
- * every existing estimate is unchanged; each lies in its bounds. */
+/* The hand-set constants are those the estimator had as #defines (the
+ * start of bench/fit-defaults' fit); they and the shipped defaults it
+ * fitted lie in their bounds. */
 static void
 test_defaults_in_bounds(void)
 {
 	const struct calibration *d = calibration_default();
+	const struct calibration *h = calibration_hand_set();
 
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_GEMM_EFF_MAX], 0.75, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_GEMM_TOKENS_HALF], 192, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_ATTN_EFF_FLASH], 0.45, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_COMM_EFF_NVLINK], 0.85, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_LAYER_OVERHEAD_S], 150e-6, 0);
-	CU_ASSERT_DOUBLE_EQUAL(d->v[CAL_MEM_FRAGMENTATION], 0.10, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_GEMM_EFF_MAX], 0.75, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_GEMM_TOKENS_HALF], 192, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_ATTN_EFF_FLASH], 0.45, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_FP8_GEMM_EFF], 1.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_COMM_EFF_NVLINK], 0.85, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_LAYER_OVERHEAD_S], 150e-6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(h->v[CAL_MEM_FRAGMENTATION], 0.10, 0);
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		const struct cal_param_info *pi = calibration_param(p);
 
 		CU_ASSERT(d->v[p] >= pi->lo && d->v[p] <= pi->hi);
+		CU_ASSERT(h->v[p] >= pi->lo && h->v[p] <= pi->hi);
 		CU_ASSERT_EQUAL(calibration_param_find(pi->key), p);
 	}
 	CU_ASSERT_STRING_EQUAL(calibration_label(d), "built-in defaults");
+	CU_ASSERT_STRING_EQUAL(calibration_label(h), "hand-set constants");
 	CU_ASSERT_FALSE(calibration_fitted(d));
+	CU_ASSERT_FALSE(calibration_fitted(h));
 }
 
 /* The written group reads back: numbers as libconfig floats. */
@@ -259,6 +267,7 @@ test_write_entry(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	snprintf(c.name, sizeof c.name, "site-1");
+	c.v[CAL_FP8_GEMM_EFF] = 1.0;
 	c.v[CAL_LAYER_OVERHEAD_S] = 1e-5;
 	c.residual_low = -0.08;
 	c.residual_high = 0.09;
@@ -271,6 +280,190 @@ test_write_entry(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "residual_low = -0.08;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "rows = 14;"));
 	strbuf_release(&sb);
+}
+
+/* ---- ranking ------------------------------------------------------------- */
+
+/* A hand-made row of campaign camp (NULL: none): a tp-wide layout with
+ * gbs, measured step_s. */
+static struct calib_row
+rank_row(const char *camp, const char *group, int tp, int gbs,
+         double step_s)
+{
+	struct calib_row r;
+
+	memset(&r, 0, sizeof r);
+	llama = test_llama3_8b();
+	h100 = test_h100();
+	r.w = workload_of(4096, 1);
+	r.l = layout_of(tp, 1, 1, 8 / tp);
+	r.l.gbs = gbs;
+	r.step_s = step_s;
+	r.group = group;
+	r.where = "hand";
+	r.campaign = camp;
+	return r;
+}
+
+/*
+ * Repeated layouts count once, by their fastest run; a campaign of one
+ * configuration is not counted; configurations compare per sample; a
+ * pair measured within 3 % is not judged; a predicted tie is no hit and
+ * half a pair.
+ */
+static void
+test_rank_metric(void)
+{
+	struct calib_row rows[12];
+	double pred[12];
+	struct calib_rank r;
+	struct calib_campaign_rank *c;
+	int rep[12], n = 0, m;
+
+	/* A: tp 1 twice (10.5 s, then 10 s: the second stands for it),
+	 * tp 2 at 12 s, tp 4 at 10.2 s (tied with tp 1); tp 2 predicted
+	 * fastest: a miss, both judged pairs reversed. */
+	rows[n] = rank_row("A", "dense-bf16", 1, 64, 10.5); pred[n++] = 9;
+	rows[n] = rank_row("A", "dense-bf16", 1, 64, 10.0); pred[n++] = 9;
+	rows[n] = rank_row("A", "dense-bf16", 2, 64, 12.0); pred[n++] = 8;
+	rows[n] = rank_row("A", "dense-bf16", 4, 64, 10.2); pred[n++] = 9.5;
+	/* B: one layout twice: not a ranking. */
+	rows[n] = rank_row("B", "dense-bf16", 1, 64, 3.0); pred[n++] = 1;
+	rows[n] = rank_row("B", "dense-bf16", 1, 64, 4.0); pred[n++] = 1;
+	/* C: tp 2 with twice the batch is slower per step, faster per
+	 * sample, and predicted so: a hit. */
+	rows[n] = rank_row("C", "dense-bf16", 1, 64, 5.0); pred[n++] = 5.5;
+	rows[n] = rank_row("C", "dense-bf16", 2, 128, 9.0); pred[n++] = 9.5;
+	/* D (moe): predicted alike: a tie, half a pair. */
+	rows[n] = rank_row("D", "moe", 1, 64, 7.0); pred[n++] = 7;
+	rows[n] = rank_row("D", "moe", 2, 64, 8.0); pred[n++] = 7;
+	/* No campaign: alone. */
+	rows[n] = rank_row(NULL, "dense-bf16", 1, 64, 1.0); pred[n++] = 9;
+
+	CU_ASSERT_EQUAL(calibrate_configs(rows, n, rep), 9);
+	CU_ASSERT_EQUAL(rep[0], 1);
+	CU_ASSERT_EQUAL(rep[1], 1);
+	CU_ASSERT_EQUAL(rep[5], 4);
+	CU_ASSERT_EQUAL(rep[10], 10);
+
+	m = calibrate_rank_campaigns(rows, pred, n, NULL, &c);
+	CU_ASSERT_EQUAL_FATAL(m, 3);
+	CU_ASSERT_STRING_EQUAL(c[0].campaign, "A");
+	CU_ASSERT_EQUAL(c[0].rows, 4);
+	CU_ASSERT_EQUAL(c[0].configs, 3);
+	CU_ASSERT_EQUAL(c[0].best, 1);
+	CU_ASSERT_EQUAL(c[0].predicted, 2);
+	CU_ASSERT_FALSE(c[0].near);
+	CU_ASSERT_EQUAL(c[0].pairs, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c[0].concordant, 0, 1e-12);
+	CU_ASSERT_STRING_EQUAL(c[1].campaign, "C");
+	CU_ASSERT_EQUAL(c[1].best, 7);
+	CU_ASSERT_EQUAL(c[1].predicted, 7);
+	CU_ASSERT(c[1].near);
+	CU_ASSERT_DOUBLE_EQUAL(c[1].concordant, 1, 1e-12);
+	CU_ASSERT_EQUAL(c[2].predicted, -1);
+	CU_ASSERT_DOUBLE_EQUAL(c[2].concordant, 0.5, 1e-12);
+	free(c);
+
+	calibrate_rank(rows, pred, n, NULL, &r);
+	CU_ASSERT_EQUAL(r.campaigns, 3);
+	CU_ASSERT_EQUAL(r.rows, 8);
+	CU_ASSERT_EQUAL(r.configs, 7);
+	CU_ASSERT_EQUAL(r.best, 1);
+	CU_ASSERT_EQUAL(r.near, 1);
+	CU_ASSERT_EQUAL(r.pairs, 4);
+	CU_ASSERT_DOUBLE_EQUAL(r.concordant, 1.5, 1e-12);
+	calibrate_rank(rows, pred, n, "moe", &r);
+	CU_ASSERT_EQUAL(r.campaigns, 1);
+	CU_ASSERT_EQUAL(r.pairs, 1);
+	/* A's predictions put right: tp 1 fastest, tp 4, then tp 2. */
+	pred[0] = pred[1] = 8;
+	pred[2] = 9;
+	pred[3] = 8.5;
+	calibrate_rank(rows, pred, 4, NULL, &r);
+	CU_ASSERT_EQUAL(r.best, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.concordant, 2, 1e-12);
+}
+
+/* The rows of make_rows in campaigns by sequence length and nodes, as
+ * one campaign file each would be. */
+static void
+name_campaigns(struct calib_row *rows, int n)
+{
+	static const char *const names[] = { "s2k-n1", "s2k-n2", "s8k-n1",
+		"s8k-n2" };
+
+	for (int i = 0; i < n; i++)
+		rows[i].campaign = names[(rows[i].w.seq_length > 2048) * 2 +
+		                         (rows[i].w.nodes - 1)];
+}
+
+/* Rows the estimator made order every pair right: the ordering term
+ * leaves the known constants where they were. */
+static void
+test_rank_term_keeps_recovery(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = truth_calibration();
+	struct calib_opts o = CALIB_OPTS_INIT;
+	struct calib_rank r;
+	struct calib_fit f;
+	int n = make_rows(rows, &truth, NULL);
+
+	name_campaigns(rows, n);
+	o.rank_weight = 10;
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n, calibration_default(),
+	                                         &o, &f), 0);
+	ASSERT_NEAR_REL(f.cal.v[CAL_GEMM_EFF_MAX], 0.62, 0.02);
+	ASSERT_NEAR_REL(f.cal.v[CAL_ATTN_EFF_FLASH], 0.36, 0.03);
+	ASSERT_NEAR_REL(f.cal.v[CAL_LAYER_OVERHEAD_S], 300e-6, 0.05);
+	calibrate_rank(rows, f.pred_in, n, NULL, &r);
+	CU_ASSERT(r.campaigns == 4 && r.pairs > 10);
+	CU_ASSERT_DOUBLE_EQUAL(r.concordant, r.pairs, 1e-12);
+	/* Folds hold out whole campaigns: at most four. */
+	CU_ASSERT_EQUAL(f.folds, 4);
+	calibrate_fit_release(&f);
+}
+
+/*
+ * tp 8 runs 30 % slower than the estimator says with the known
+ * constants (a cost none of them models): fitted on the error alone,
+ * one campaign's fastest configuration is predicted behind another;
+ * with the ordering term every campaign's fastest comes first and more
+ * pairs are in order, at about the same error.
+ */
+static void
+test_rank_term_orders(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = truth_calibration();
+	struct calib_opts o = CALIB_OPTS_INIT;
+	struct calib_rank r0, r3;
+	struct calib_fit f0, f3;
+	int n = make_rows(rows, &truth, NULL);
+
+	name_campaigns(rows, n);
+	for (int i = 0; i < n; i++) {
+		if (rows[i].l.tp == 8)
+			rows[i].step_s *= 1.3;
+		rows[i].peak_gib = 0;
+	}
+	o.rank_weight = 0;
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n, calibration_default(),
+	                                         &o, &f0), 0);
+	o.rank_weight = 3;
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n, calibration_default(),
+	                                         &o, &f3), 0);
+	calibrate_rank(rows, f0.pred_in, n, NULL, &r0);
+	calibrate_rank(rows, f3.pred_in, n, NULL, &r3);
+	CU_ASSERT_EQUAL(r0.campaigns, 4);
+	CU_ASSERT(r0.best < r0.campaigns);
+	CU_ASSERT_EQUAL(r3.best, r3.campaigns);
+	CU_ASSERT(r3.concordant > r0.concordant);
+	CU_ASSERT(calibrate_mape(rows, f3.pred_in, n, NULL, NULL) <
+	          calibrate_mape(rows, f0.pred_in, n, NULL, NULL) + 0.01);
+	calibrate_fit_release(&f0);
+	calibrate_fit_release(&f3);
 }
 
 /* ---- measured-runs files ------------------------------------------------- */
@@ -387,6 +580,9 @@ static const struct harness_test fit_tests[] = {
 	{ "k-fold error reported", test_kfold_reported },
 	{ "defaults in bounds", test_defaults_in_bounds },
 	{ "written entry", test_write_entry },
+	{ "ranking of distinct configurations", test_rank_metric },
+	{ "ordering term keeps recovery", test_rank_term_keeps_recovery },
+	{ "ordering term orders", test_rank_term_orders },
 	{ NULL, NULL },
 };
 

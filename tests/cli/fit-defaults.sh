@@ -1,0 +1,42 @@
+#!/bin/sh
+# fit-defaults.sh - the built-in constants (src/calibration-defaults.h)
+# are what bench/fit-defaults fits to tests/data/measured today, so that
+# they cannot drift from the data or the estimator silently; a header
+# that differs is caught; the binary's defaults are the header's.  Runs
+# the build tree's binary; no Slurm needed.  Last line: "N passed, N
+# failed".
+
+. "$(dirname "$0")/lib.sh"
+
+FD=$SRC/bench/fit-defaults
+H=$SRC/src/calibration-defaults.h
+
+expect "the committed defaults are a fresh fit's (make fit-defaults)" 0 \
+	env PARATUNE_BIN="$PT" "$FD" --check
+cp "$H" "$T/h"
+sed 's/^	\([0-9.e+-]*\), \/\* fp8_gemm_eff:/	0.99, \/* fp8_gemm_eff:/' \
+	"$T/h" >"$T/tampered.h"
+check "... (the tampered copy differs)" test -n "$(cmp "$T/h" "$T/tampered.h")"
+expect "a header the fit does not give is refused" 1 \
+	env PARATUNE_BIN="$PT" "$FD" --check "$T/tampered.h"
+has "... saying how to refit" "run make fit-defaults" "$T/err"
+expect "-o writes a header" 0 env PARATUNE_BIN="$PT" "$FD" -o "$T/new.h"
+has "... naming the command" "paratune calibrate --pool --hand-set" "$T/new.h"
+has "... and the cross-validated error" "cross-validated" "$T/new.h"
+check "... nine constants" test "$(grep -c '^	.*, /\* [a-z_0-9]*: ' \
+	"$T/new.h")" = 9
+fp8=$(sed -n 's|^	\([0-9.e+-]*\), /\* fp8_gemm_eff:.*|\1|p' "$H")
+expect "calibrate shows the defaults" 0 "$PT" calibrate --format json \
+	"$SRC/tests/data/calibrate/generated.csv"
+check "... the binary's fp8_gemm_eff is the header's ($fp8)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["calibrations"][0]["constants"]
+sys.exit(0 if abs(d["fp8_gemm_eff"]["default"] - float(sys.argv[2])) < 1e-9
+         else 1)' "$T/out" "$fp8"
+fp8r=$(printf '%.2f' "$fp8")
+has "... and paratune.conf(5) says so ($fp8r)" \
+	"fp8_gemm_eff.*default fitted, $fp8r" "$SRC/man/paratune.conf.5"
+expect "an unknown option" 64 "$FD" --bogus
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
