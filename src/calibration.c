@@ -62,6 +62,11 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 		CAL_LO_MEM_FRAGMENTATION, CAL_HI_MEM_FRAGMENTATION,
 		"the caching allocator reserves more than it hands out: "
 		"0 to half the activation pool again" },
+	[CAL_FP8_BLOCK_GEMM_EFF] = { "fp8_block_gemm_eff",
+		CAL_LO_FP8_BLOCK_GEMM_EFF, CAL_HI_FP8_BLOCK_GEMM_EFF,
+		"block-scaled FP8 (MXFP8, blockwise) GEMMs reach at most "
+		"BF16's share of the FP8 peak; at 0.5 they would gain "
+		"nothing over BF16" },
 };
 
 /*
@@ -72,7 +77,7 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
  */
 static const struct calibration hand_set = {
 	.name = "hand-set constants",
-	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10 },
+	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10, 1.0 },
 	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
 	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
 	.rows = 0,

@@ -29,6 +29,8 @@ enum cal_param {
 	CAL_LAYER_OVERHEAD_S,   /* launch overhead per layer, micro-batch */
 	CAL_MOE_DISPATCH_EFF,   /* expert all-to-all over other collectives */
 	CAL_MEM_FRAGMENTATION,  /* allocator waste, share of activations */
+	/* Last, so that the constants before it keep their places. */
+	CAL_FP8_BLOCK_GEMM_EFF, /* FP8 with block scales over BF16's */
 	CAL_NPARAMS,
 };
 
@@ -52,6 +54,8 @@ enum cal_param {
 #define CAL_HI_MOE_DISPATCH_EFF 1.0
 #define CAL_LO_MEM_FRAGMENTATION 0.0
 #define CAL_HI_MEM_FRAGMENTATION 0.5
+#define CAL_LO_FP8_BLOCK_GEMM_EFF 0.5
+#define CAL_HI_FP8_BLOCK_GEMM_EFF 1.0
 
 struct calibration {
 	char name[64];          /* "" for the built-in defaults */

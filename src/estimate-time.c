@@ -29,9 +29,11 @@
  * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
  * of A100 peak forward, lower backward; attn_eff_flash 0.45); unfused
  * attention far less.  FP8 GEMMs run at the FP8 peak with the BF16
- * efficiency times fp8_gemm_eff (hand-set 1.0; shipped fitted, the
- * published FP8 runs being slower); what sets the recipes apart is the
- * casting of the GEMM inputs (fp8_cast_s).
+ * efficiency times fp8_gemm_eff for the per-tensor recipes (delayed,
+ * tensorwise) and fp8_block_gemm_eff for the block-scaled ones (mxfp8,
+ * blockwise): both hand-set 1.0, shipped fitted, the published FP8 runs
+ * being slower; the recipes also differ in the casting of the GEMM
+ * inputs (fp8_cast_s).
  */
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
 #define ATTN_EFF_UNFUSED 0.20
@@ -137,6 +139,21 @@ tokens_efficiency(const struct est *x, double tokens)
 	return tokens / (tokens + x->k[CAL_GEMM_TOKENS_HALF]);
 }
 
+/*
+ * Whether recipe r scales FP8 by blocks (MXFP8's 1x32, blockwise's
+ * 1x128 and 128x128), which GEMMs consume through block-scaled
+ * instructions or per-block rescaling, rather than by tensor: the
+ * recipes run at different shares of the FP8 peak (the published
+ * Blackwell runs of one layout are 4-26 % faster per sample with
+ * current scaling than with MXFP8, bench/README.md), so each family has
+ * its own efficiency: fp8_gemm_eff and fp8_block_gemm_eff.
+ */
+static bool
+fp8_block_scaled(enum fp8_recipe r)
+{
+	return r == FP8_MXFP8 || r == FP8_BLOCKWISE;
+}
+
 static double
 gemm_efficiency(const struct est *x)
 {
@@ -146,8 +163,10 @@ gemm_efficiency(const struct est *x)
 	double eff = x->k[CAL_GEMM_EFF_MAX] * width /
 	             (width + GEMM_WIDTH_HALF) * tokens_efficiency(x, tokens);
 
-	return x->w->precision == PREC_FP8 ? eff * x->k[CAL_FP8_GEMM_EFF]
-	                                   : eff;
+	if (x->w->precision != PREC_FP8)
+		return eff;
+	return eff * x->k[fp8_block_scaled(x->l->fp8_recipe)
+	                  ? CAL_FP8_BLOCK_GEMM_EFF : CAL_FP8_GEMM_EFF];
 }
 
 /*
