@@ -217,6 +217,10 @@ int config_apply_calibration(struct loader *ld, const struct config_key *k,
                              const config_setting_t *s);
 /* The campaign GPU's calibration, or the built-in defaults. */
 void config_resolve_calibration(struct settings *c);
+/* Everything after the last layer: the model, the GPU and its
+ * calibration resolved, the base's switches, the site's caps and the
+ * checks across keys (config-resolve.c).  0, or -1 after an error. */
+int config_finish(struct settings *c, const struct config_sources *src);
 /* results.patterns = ( { ... }, ... ) (config-patterns.c). */
 int config_apply_patterns(struct loader *ld, const struct config_key *k,
                           const config_setting_t *s);

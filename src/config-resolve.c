@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * config-resolve.c - what the layered configuration means once every
+ * layer is read: the base configuration's switches (the campaign's own
+ * where it names them, else what the search holds), the site's caps,
+ * and the checks across keys.
+ */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config-int.h"
+#include "error.h"
+#include "util.h"
+
+/* ---- resolving and cross-checking ------------------------------------- */
+
+/* A boolean switch's default when the search holds it, else the one
+ * value it searches. */
+static bool
+pick_bool(unsigned mask, bool dflt)
+{
+	return mask == 0 || (mask & BIT(dflt)) ? dflt : !dflt;
+}
+
+/* A kind's default when the search holds it, else the first searched. */
+static int
+pick_kind(unsigned mask, int dflt)
+{
+	if (mask == 0 || (mask & BIT(dflt)))
+		return dflt;
+	for (int i = 0; i < 32; i++)
+		if (mask & BIT(i))
+			return i;
+	return dflt;
+}
+
+/* The first value of a layer-count list, 0 when it holds 0 (an even
+ * share is the default), is empty or "auto". */
+static int
+first_listed(const struct int_list *list)
+{
+	if (list->is_auto || list->n == 0)
+		return 0;
+	for (int i = 0; i < list->n; i++)
+		if (list->v[i] == 0)
+			return 0;
+	return list->v[0];
+}
+
+/* Public: see config.h. */
+void
+settings_default_switches(const struct settings *c, struct layout *l)
+{
+	const struct search_space *s = &c->search;
+	const struct int_list *off = &s->offload_layers;
+
+	l->recompute_method = (enum recompute_method)
+		pick_kind(s->recompute_method, RECOMPUTE_BLOCK);
+	l->account_embedding = pick_bool(s->account_embedding, false);
+	l->account_loss = pick_bool(s->account_loss, false);
+	l->fp8_recipe = (enum fp8_recipe)pick_kind(s->fp8_recipe, FP8_DELAYED);
+	l->fp8_param_gather = pick_bool(s->fp8_param_gather, false);
+	l->grad_reduce_bf16 = pick_bool(s->grad_reduce_bf16, false);
+	l->cuda_graphs = pick_bool(s->cuda_graphs, false);
+	l->tp_comm_overlap = pick_bool(s->tp_comm_overlap, false);
+	l->overlap_grad_reduce = pick_bool(s->overlap_grad_reduce, true);
+	/* FSDP shards the optimizer itself (layout.h). */
+	l->fsdp = pick_bool(s->fsdp, false);
+	if (l->fsdp)
+		l->distributed_optimizer = false;
+	l->overlap_param_gather = s->overlap_param_gather
+		? pick_bool(s->overlap_param_gather, true)
+		: l->overlap_grad_reduce &&
+		  (l->distributed_optimizer || l->fsdp);
+	l->cp_comm = (enum cp_comm)pick_kind(s->cp_comm_type, CP_COMM_P2P);
+	l->moe_grouped_gemm = pick_bool(s->moe_grouped_gemm, true);
+	l->offload_layers = off->is_auto || off->n == 0 ? 0 : off->v[0];
+	for (int i = 0; i < off->n; i++)
+		if (off->v[i] == 0)
+			l->offload_layers = 0;
+	l->first_stage_layers = first_listed(&s->first_stage_layers);
+	l->last_stage_layers = first_listed(&s->last_stage_layers);
+	l->recompute_modules = s->recompute_modules.n > 0
+		? layout_modules_canonical((unsigned)s->recompute_modules.v[0])
+		: 0;
+	/* Switches without effect in this layout keep their defaults, so
+	 * that the layout is the one the grid keeps (layout_check). */
+	if (c->precision != PREC_FP8) {
+		l->fp8_recipe = FP8_DELAYED;
+		l->fp8_param_gather = false;
+	}
+	if (l->cp <= 1)
+		l->cp_comm = CP_COMM_P2P;
+	if (l->pp <= 1)
+		l->account_embedding = l->account_loss = false;
+	if (l->pp <= 1)
+		l->first_stage_layers = l->last_stage_layers = 0;
+	if (layout_uneven(l))
+		l->account_embedding = l->account_loss = false;
+}
+
+/* Whether base.NAME was set by some layer. */
+static bool
+base_set(const struct settings *c, const char *name)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "base.%s", name);
+	return config_key_set(c, key);
+}
+
+/* The base's switches that no layer set, as settings_default_switches
+ * picks them for the base's own sizes. */
+static void
+resolve_base_switches(struct settings *c)
+{
+	struct layout *l = &c->base.layout, d = *l;
+
+	settings_default_switches(c, &d);
+	if (!base_set(c, "fsdp"))
+		l->fsdp = d.fsdp;
+	/* FSDP shards the optimizer itself (layout.h); a base that names
+	 * both gets layout_check's complaint. */
+	if (l->fsdp && !base_set(c, "distributed_optimizer"))
+		l->distributed_optimizer = false;
+	if (!base_set(c, "recompute_method"))
+		l->recompute_method = d.recompute_method;
+	if (base_set(c, "recompute_modules"))
+		l->recompute_modules =
+			layout_modules_canonical(l->recompute_modules);
+	else if (l->recompute == RECOMPUTE_SELECTIVE)
+		l->recompute_modules = d.recompute_modules;
+	else
+		l->recompute_modules = 0;
+	if (!base_set(c, "account_for_embedding_in_pipeline_split"))
+		l->account_embedding = d.account_embedding;
+	if (!base_set(c, "account_for_loss_in_pipeline_split"))
+		l->account_loss = d.account_loss;
+	if (!base_set(c, "fp8_recipe"))
+		l->fp8_recipe = d.fp8_recipe;
+	if (!base_set(c, "fp8_param_gather"))
+		l->fp8_param_gather = d.fp8_param_gather;
+	if (!base_set(c, "grad_reduce_in_bf16"))
+		l->grad_reduce_bf16 = d.grad_reduce_bf16;
+	if (!base_set(c, "cuda_graphs"))
+		l->cuda_graphs = d.cuda_graphs;
+	if (!base_set(c, "tp_comm_overlap"))
+		l->tp_comm_overlap = d.tp_comm_overlap;
+	if (!base_set(c, "overlap_grad_reduce"))
+		l->overlap_grad_reduce = d.overlap_grad_reduce;
+	if (!base_set(c, "overlap_param_gather"))
+		l->overlap_param_gather = c->search.overlap_param_gather
+			? d.overlap_param_gather
+			: l->overlap_grad_reduce &&
+			  (l->distributed_optimizer || l->fsdp);
+	if (!base_set(c, "cp_comm_type"))
+		l->cp_comm = d.cp_comm;
+	if (!base_set(c, "moe_grouped_gemm"))
+		l->moe_grouped_gemm = d.moe_grouped_gemm;
+	if (!base_set(c, "activation_offload_layers"))
+		l->offload_layers = d.offload_layers;
+	if (!base_set(c, "decoder_first_pipeline_num_layers"))
+		l->first_stage_layers = d.first_stage_layers;
+	if (!base_set(c, "decoder_last_pipeline_num_layers"))
+		l->last_stage_layers = d.last_stage_layers;
+}
+
+/*
+ * Fill the base configuration's unset fields: tp/pp/cp/ep/vp 1, etp as
+ * tp, micro-batch 1, the first global batch size (0 when it is "auto":
+ * the planner's choice), the first recompute kind searched, sequence
+ * parallel when tp > 1, distributed optimizer on unless the base uses
+ * FSDP, flash attention, and the switches as settings_default_switches
+ * picks them.
+ */
+static void
+resolve_base(struct settings *c)
+{
+	struct layout *l = &c->base.layout;
+	bool any = false;
+
+	for (size_t i = 0; i < config_nkeys; i++)
+		if (!strncmp(config_registry[i].path, "base.", 5) &&
+		    config_key_set(c, config_registry[i].path))
+			any = true;
+	c->base.set = any;
+	if (!any)
+		return;
+	if (!config_key_set(c, "base.tensor_parallel")) l->tp = 1;
+	if (!config_key_set(c, "base.pipeline_parallel")) l->pp = 1;
+	if (!config_key_set(c, "base.context_parallel")) l->cp = 1;
+	if (!config_key_set(c, "base.expert_parallel")) l->ep = 1;
+	if (!config_key_set(c, "base.virtual_pipeline")) l->vp = 1;
+	if (!config_key_set(c, "base.micro_batch_size")) l->mbs = 1;
+	if (!config_key_set(c, "base.global_batch_size"))
+		l->gbs = c->global_batch_size.is_auto
+			? 0 : c->global_batch_size.v[0];
+	if (!config_key_set(c, "base.recompute")) {
+		l->recompute = RECOMPUTE_NONE;
+		for (int r = RECOMPUTE_FULL; r >= RECOMPUTE_NONE; r--)
+			if (c->search.recompute & BIT(r))
+				l->recompute = (enum recompute)r;
+	}
+	if (!config_key_set(c, "base.sequence_parallel"))
+		l->sequence_parallel = l->tp > 1;
+	if (!config_key_set(c, "base.distributed_optimizer"))
+		l->distributed_optimizer = true;
+	if (!config_key_set(c, "base.attention"))
+		l->attention = ATTN_FLASH;
+	resolve_base_switches(c);
+	l->dp = 0;
+}
+
+/* The site's caps: policy.max_nodes and policy.max_concurrent_jobs. */
+static int
+check_policy(struct settings *c)
+{
+	char cap[512];
+	int ret = 0;
+
+	if (c->policy.max_nodes && c->nodes > c->policy.max_nodes) {
+		config_origin_text(c, "policy.max_nodes", cap, sizeof cap);
+		ret = config_origin_error(c, "nodes", "%d nodes is more than "
+		                          "the site allows: policy.max_nodes = "
+		                          "%d (%s)", c->nodes,
+		                          c->policy.max_nodes, cap);
+	}
+	if (c->policy.max_concurrent_jobs &&
+	    c->limits.max_concurrent_jobs > c->policy.max_concurrent_jobs) {
+		/* The built-in default follows the cap; a value someone
+		 * chose does not. */
+		if (!config_key_set(c, "limits.max_concurrent_jobs")) {
+			c->limits.max_concurrent_jobs =
+				c->policy.max_concurrent_jobs;
+			return ret;
+		}
+		config_origin_text(c, "policy.max_concurrent_jobs", cap,
+		                   sizeof cap);
+		ret = config_origin_error(c, "limits.max_concurrent_jobs",
+		                          "%d is more than the site allows: "
+		                          "policy.max_concurrent_jobs = %d "
+		                          "(%s)", c->limits.max_concurrent_jobs,
+		                          c->policy.max_concurrent_jobs, cap);
+	}
+	return ret;
+}
+
+/* Checks across keys, once every layer is read. */
+static int
+check_campaign(struct settings *c, const struct config_sources *src)
+{
+	const struct search_space *s = &c->search;
+	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
+	int ret = check_policy(c);
+
+	if (src->campaign_path && c->name == NULL)
+		ret = error("%s: key 'name' is not set (letters, digits, '.', "
+		            "'_' and '-')", src->campaign_path);
+	if (c->mode == MODE_FINETUNE && (s->tp.is_auto || s->pp.is_auto))
+		ret = config_origin_error(c, "mode", "finetune needs explicit "
+		                          "search.tensor_parallel and "
+		                          "search.pipeline_parallel lists "
+		                          "(those of the checkpoint), not "
+		                          "\"auto\"");
+	if (!strcmp(c->peft, "lora") && c->mode != MODE_FINETUNE)
+		ret = config_origin_error(c, "peft", "\"lora\" needs mode = "
+		                          "\"finetune\"");
+	if (s->min_model_parallel > s->max_model_parallel)
+		ret = config_origin_error(c, "search.min_model_parallel",
+		                          "%d is more than "
+		                          "search.max_model_parallel %d",
+		                          s->min_model_parallel,
+		                          s->max_model_parallel);
+	if (c->results.min_steps + skip > c->limits.max_steps_per_run)
+		ret = config_origin_error(c, "results.min_steps", "%d measured "
+		                          "steps after %d skipped do not fit "
+		                          "in limits.max_steps_per_run %d",
+		                          c->results.min_steps, skip,
+		                          c->limits.max_steps_per_run);
+	if (c->model.max_position_embeddings > 0 &&
+	    c->seq_length > c->model.max_position_embeddings) {
+		char where[512];
+
+		config_origin_text(c, "seq_length", where, sizeof where);
+		warning("%s: key 'seq_length': %d is longer than the model's "
+		        "max_position_embeddings %d; Megatron-LM refuses that "
+		        "(arguments.py asserts max_position_embeddings >= "
+		        "seq_length), so runs must raise it", where,
+		        c->seq_length, c->model.max_position_embeddings);
+	}
+	return ret;
+}
+
+/* Public: see config-int.h. */
+int
+config_finish(struct settings *c, const struct config_sources *src)
+{
+	if (config_resolve_model(c, src) != 0 ||
+	    config_resolve_gpu(c, src) != 0)
+		return -1;
+	config_resolve_calibration(c);
+	resolve_base(c);
+	return check_campaign(c, src);
+}
