@@ -45,13 +45,16 @@ static const struct {
 /* The switches for people: the name of each one on, NAME=VALUE for a
  * choice and for offloaded layers; nothing for what does not apply. */
 static void
-add_switches(struct strbuf *sb, const struct layout *l, enum precision p)
+add_switches(struct strbuf *sb, const struct layout *l, enum precision p,
+             bool moe)
 {
 	for (int i = 0; i < SW_COUNT; i++) {
 		enum layout_switch s = (enum layout_switch)i;
 		int v = layout_switch_get(l, p, s);
 
 		if (v < 0 || (v == 0 && layout_switch_kind(s) != SWK_CHOICE))
+			continue;
+		if (s == SW_MOE_DISPATCHER && !moe)
 			continue;
 		/* Selective recompute says core_attn, Megatron-LM's default,
 		 * by itself. */
@@ -145,7 +148,7 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	        "dp %d  mbs %d  gbs %d  recompute %s%s\n", l->tp, l->pp, l->cp,
 	        l->ep, layout_etp(l), l->vp, l->dp, l->mbs, l->gbs,
 	        recompute_name(l->recompute), l->sequence_parallel ? "  sp" : "");
-	add_switches(&sw, l, cam->precision);
+	add_switches(&sw, l, cam->precision, cam->model.num_experts > 0);
 	fprintf(f, "  switches    %s\n", sw.buf);
 	strbuf_release(&sw);
 	print_sources(f, sh);

@@ -50,6 +50,7 @@ _Static_assert(sizeof(enum recompute_method) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum fp8_recipe) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ce_fusion) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum cp_comm) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum moe_dispatcher) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum pos_emb_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
@@ -175,6 +176,8 @@ const struct config_key config_registry[] = {
 	{ .path = "search.cp_comm_type", .type = KT_KINDS,
 	  CAMP(search.cp_comm_type), .choices = cp_comm_names },
 	BOOLS("search.moe_grouped_gemm", search.moe_grouped_gemm),
+	{ .path = "search.moe_token_dispatcher", .type = KT_KINDS,
+	  CAMP(search.moe_dispatcher), .choices = moe_dispatcher_names },
 	/* Layers whose activations go to host memory; 0: none. */
 	{ .path = "search.activation_offload_layers", .type = KT_INTS,
 	  CAMP(search.offload_layers), .min = 0, .max = MAX_DIM },
@@ -239,6 +242,8 @@ const struct config_key config_registry[] = {
 	BASE_BOOL("base.fsdp", fsdp),
 	BASE_ENUM("base.cp_comm_type", cp_comm, cp_comm_names),
 	BASE_BOOL("base.moe_grouped_gemm", moe_grouped_gemm),
+	BASE_ENUM("base.moe_token_dispatcher", moe_dispatcher,
+	          moe_dispatcher_names),
 	BASE_INT("base.activation_offload_layers", offload_layers, 0,
 	         MAX_DIM),
 	BASE_INT("base.decoder_first_pipeline_num_layers",

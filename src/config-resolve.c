@@ -77,6 +77,8 @@ settings_default_switches(const struct settings *c, struct layout *l)
 		  (l->distributed_optimizer || l->fsdp);
 	l->cp_comm = (enum cp_comm)pick_kind(s->cp_comm_type, CP_COMM_P2P);
 	l->moe_grouped_gemm = pick_bool(s->moe_grouped_gemm, true);
+	l->moe_dispatcher = (enum moe_dispatcher)pick_kind(
+		s->moe_dispatcher, MOE_DISPATCH_ALLTOALL);
 	l->offload_layers = off->is_auto || off->n == 0 ? 0 : off->v[0];
 	for (int i = 0; i < off->n; i++)
 		if (off->v[i] == 0)
@@ -94,6 +96,8 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	}
 	if (l->cp <= 1)
 		l->cp_comm = CP_COMM_P2P;
+	if (c->model.num_experts <= 0)
+		l->moe_dispatcher = MOE_DISPATCH_ALLTOALL;
 	if (l->pp <= 1)
 		l->account_embedding = l->account_loss = false;
 	if (l->pp <= 1)
@@ -160,6 +164,8 @@ resolve_base_switches(struct settings *c)
 		l->cp_comm = d.cp_comm;
 	if (!base_set(c, "moe_grouped_gemm"))
 		l->moe_grouped_gemm = d.moe_grouped_gemm;
+	if (!base_set(c, "moe_token_dispatcher"))
+		l->moe_dispatcher = d.moe_dispatcher;
 	if (!base_set(c, "activation_offload_layers"))
 		l->offload_layers = d.offload_layers;
 	if (!base_set(c, "decoder_first_pipeline_num_layers"))

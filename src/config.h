@@ -67,6 +67,7 @@ struct search_space {
 	unsigned fp8_recipe;            /* BIT(FP8_*) */
 	unsigned fp8_param_gather;
 	unsigned grad_reduce_bf16;      /* BIT(0) off, BIT(1) on */
+	unsigned moe_dispatcher;        /* BIT(MOE_DISPATCH_*) */
 	unsigned cuda_graphs;
 	unsigned tp_comm_overlap;
 	unsigned overlap_grad_reduce;

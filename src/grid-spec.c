@@ -260,8 +260,12 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	axis_from_bits(&spec->cp_comm, s->cp_comm_type ? s->cp_comm_type
 	               : BIT(CP_COMM_P2P), 4);
 	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
-	if (c->model.num_experts == 0)
-		spec->grouped_gemm.n = 1;
+	axis_from_bits(&spec->dispatcher, s->moe_dispatcher ? s->moe_dispatcher
+	               : BIT(MOE_DISPATCH_ALLTOALL), 3);
+	if (c->model.num_experts == 0) {
+		spec->grouped_gemm.n = spec->dispatcher.n = 1;
+		spec->dispatcher.v[0] = MOE_DISPATCH_ALLTOALL;
+	}
 	spec->relax = s->relax;
 	spec->max_bubble = s->max_bubble_ratio;
 	spec->max_unbalance = s->max_unbalance_ratio;

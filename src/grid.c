@@ -174,6 +174,7 @@ searched(const struct grid_axis *a)
  * names, which hold only [A-Za-z0-9._-]. */
 static const char *const fp8_short[] = { "dl", "tw", "mx", "bw" };
 static const char *const cp_comm_short[] = { "p2p", "ag", "a2a", "a2ap2p" };
+static const char *const dispatcher_short[] = { "a2a", "ag", "flex" };
 /* Recompute modules in enum recompute_module order. */
 static const char *const rc_module_short[] = {
 	"ca", "ma", "ln", "mla", "mlp", "moe", "se",
@@ -255,6 +256,8 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 		name_add(b, "_cpc_%s", cp_comm_short[l->cp_comm]);
 	if (searched(&spec->grouped_gemm))
 		name_add(b, "_gg_%d", l->moe_grouped_gemm);
+	if (searched(&spec->dispatcher))
+		name_add(b, "_disp_%s", dispatcher_short[l->moe_dispatcher]);
 	if (searched(&spec->offload))
 		name_add(b, "_off_%d", l->offload_layers);
 	if (searched(&spec->first_layers))
@@ -472,7 +475,8 @@ walk_speed(struct walk *wk, struct layout *l)
 	for (int d = 0; d < s->fp8_recipe.n; d++)
 	for (int e = 0; e < s->fp8_param_gather.n; e++)
 	for (int f = 0; f < s->cp_comm.n; f++)
-	for (int g = 0; g < s->grouped_gemm.n; g++) {
+	for (int g = 0; g < s->grouped_gemm.n; g++)
+	for (int h = 0; h < s->dispatcher.n; h++) {
 		l->attention = (enum attention_impl)s->attention.v[a];
 		l->tp_comm_overlap = s->tp_overlap.v[b] != 0;
 		l->cuda_graphs = s->cuda_graphs.v[c] != 0;
@@ -480,6 +484,7 @@ walk_speed(struct walk *wk, struct layout *l)
 		l->fp8_param_gather = s->fp8_param_gather.v[e] != 0;
 		l->cp_comm = (enum cp_comm)s->cp_comm.v[f];
 		l->moe_grouped_gemm = s->grouped_gemm.v[g] != 0;
+		l->moe_dispatcher = (enum moe_dispatcher)s->dispatcher.v[h];
 		walk_leaf(wk, l);
 	}
 }
@@ -490,7 +495,7 @@ speed_size(const struct grid_spec *s)
 {
 	return (long long)s->attention.n * s->tp_overlap.n *
 	       s->cuda_graphs.n * s->fp8_recipe.n * s->fp8_param_gather.n *
-	       s->cp_comm.n * s->grouped_gemm.n;
+	       s->cp_comm.n * s->grouped_gemm.n * s->dispatcher.n;
 }
 
 /* The switches that change memory: sequence parallel, sharding, DP

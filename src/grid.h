@@ -49,6 +49,8 @@ struct grid_spec {
 	struct grid_axis fp8_param_gather; /* 0, 1 */
 	struct grid_axis cp_comm;          /* enum cp_comm */
 	struct grid_axis grouped_gemm;     /* 0, 1; one value when dense */
+	struct grid_axis dispatcher;       /* enum moe_dispatcher; one value
+	                                    * when dense */
 	int min_mp, max_mp;
 	unsigned relax;                    /* BIT(RELAX_*) turned off */
 	double max_bubble, max_unbalance;  /* < 0: no limit */

@@ -146,6 +146,10 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	                       l->overlap_param_gather);
 	template_vars_set_bool(v, "fsdp", l->fsdp);
 	template_vars_set_bool(v, "moe_grouped_gemm", l->moe_grouped_gemm);
+	template_vars_set_str(v, "moe_token_dispatcher",
+	                      moe_dispatcher_name(l->moe_dispatcher));
+	template_vars_set_bool(v, "moe_flex",
+	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
 	template_vars_set_int(v, "activation_offload_layers",
 	                      l->offload_layers);
 	vars_cp_comm(v, c, l);

@@ -45,6 +45,8 @@
  *   overlap_param_gather fsdp moe_grouped_gemm   booleans
  *   activation_offload_layers   layers whose activations go to the host,
  *                         0 = none
+ *   moe_token_dispatcher  "alltoall", "allgather" or "flex"
+ *   moe_flex              boolean: the dispatcher is flex (DeepEP)
  *   cp_comm_type          with cp > 1: "p2p", "all_gather", "a2a" or
  *                         "a2a+p2p"; unset otherwise
  *   cp_a2a_size cp_p2p_size   with a2a+p2p: the two levels of

@@ -47,6 +47,8 @@ static const struct {
 	[SW_RECOMPUTE_MODULES] = { "recompute_modules", SWK_SET,
 	                           recompute_module_names },
 	[SW_GRAD_REDUCE_BF16] = { "grad_reduce_in_bf16", SWK_BOOL, NULL },
+	[SW_MOE_DISPATCHER] = { "moe_token_dispatcher", SWK_CHOICE,
+	                        moe_dispatcher_names },
 };
 
 const char *
@@ -97,6 +99,7 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_LAST_STAGE_LAYERS: return l->last_stage_layers;
 	case SW_RECOMPUTE_MODULES: return (int)layout_recompute_modules(l);
 	case SW_GRAD_REDUCE_BF16: return l->grad_reduce_bf16;
+	case SW_MOE_DISPATCHER: return (int)l->moe_dispatcher;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -131,6 +134,9 @@ field_set(struct layout *l, enum layout_switch s, int v)
 		l->recompute_modules = layout_modules_canonical((unsigned)v);
 		break;
 	case SW_GRAD_REDUCE_BF16: l->grad_reduce_bf16 = v; break;
+	case SW_MOE_DISPATCHER:
+		l->moe_dispatcher = (enum moe_dispatcher)v;
+		break;
 	case SW_COUNT: break;
 	}
 }

@@ -54,6 +54,8 @@ static const struct {
 	[RULE_CP_A2A] = { "a2a: heads per tp rank % cp", RULE_KIND_INVALID },
 	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no graphs",
 	                   RULE_KIND_INVALID },
+	[RULE_FLEX_EP] = { "flex dispatcher needs ep*etp > 1",
+	                   RULE_KIND_INVALID },
 	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
 	                      "mla_up_proj MLA, neither moe_act nor layernorm "
 	                      "delayed fp8", RULE_KIND_INVALID },
@@ -63,6 +65,8 @@ static const struct {
 	[RULE_NO_FP8] = { "fp8_recipe/fp8_param_gather need fp8",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
+	[RULE_MOE_DENSE] = { "moe_token_dispatcher needs an MoE model",
+	                     RULE_KIND_NO_EFFECT },
 	[RULE_ACCOUNT] = { "account_for_* need pp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_UNEVEN_PP1] = { "first/last stage layers need pp > 1",
 	                      RULE_KIND_NO_EFFECT },
@@ -94,6 +98,9 @@ const char *const fp8_recipe_names[] = {
 const char *const ce_fusion_names[] = { "none", "native", "te", NULL };
 const char *const cp_comm_names[] = {
 	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
+};
+const char *const moe_dispatcher_names[] = {
+	"alltoall", "allgather", "flex", NULL
 };
 
 const char *
@@ -277,6 +284,22 @@ check_modules(const struct workload *w, const struct layout *l)
 }
 
 /*
+ * The token dispatchers as Megatron-LM builds them: flex's DeepEP
+ * buffer "requires TPxEP > 1" over the expert tensor and expert
+ * parallel group [MLM token_dispatcher.py MoEFlexTokenDispatcher];
+ * allgather and alltoall run with any sizes.
+ */
+static enum layout_rule
+check_moe(const struct workload *w, const struct layout *l)
+{
+	if (w->model->num_experts <= 0)
+		return LAYOUT_OK;
+	if (l->moe_dispatcher == MOE_DISPATCH_FLEX && l->ep * layout_etp(l) <= 1)
+		return RULE_FLEX_EP;
+	return LAYOUT_OK;
+}
+
+/*
  * The switches Megatron-LM refuses in combination (arguments.py
  * validate_args, transformer_config.py __post_init__): TP overlap needs
  * sequence parallelism; the parameter-gather overlap and FP8 parameter
@@ -308,6 +331,8 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE || l->cuda_graphs ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
+	if (check_moe(w, l) != LAYOUT_OK)
+		return check_moe(w, l);
 	return check_modules(w, l);
 }
 
@@ -339,6 +364,9 @@ check_no_effect(const struct workload *w, const struct layout *l)
 		return RULE_NO_FP8;
 	if (l->cp == 1 && l->cp_comm != CP_COMM_P2P)
 		return RULE_CP_COMM;
+	if (w->model->num_experts <= 0 &&
+	    l->moe_dispatcher != MOE_DISPATCH_ALLTOALL)
+		return RULE_MOE_DENSE;
 	if (l->pp == 1 && (l->account_embedding || l->account_loss))
 		return RULE_ACCOUNT;
 	if (l->pp == 1 && layout_uneven(l))
@@ -525,6 +553,14 @@ cp_comm_name(enum cp_comm c)
 	return (unsigned)c <= CP_COMM_A2A_P2P ? cp_comm_names[c] : "?";
 }
 
+/* "alltoall", "allgather" or "flex". */
+const char *
+moe_dispatcher_name(enum moe_dispatcher d)
+{
+	return (unsigned)d <= MOE_DISPATCH_FLEX ? moe_dispatcher_names[d]
+	                                        : "?";
+}
+
 /* The index of s among names, or -1. */
 int
 layout_choice_parse(const char *const *names, const char *s)
@@ -561,5 +597,6 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->grad_reduce_bf16 == b->grad_reduce_bf16 &&
 	       a->fsdp == b->fsdp && a->cp_comm == b->cp_comm &&
 	       a->moe_grouped_gemm == b->moe_grouped_gemm &&
+	       a->moe_dispatcher == b->moe_dispatcher &&
 	       a->offload_layers == b->offload_layers;
 }

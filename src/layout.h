@@ -56,10 +56,18 @@ enum cp_comm { CP_COMM_P2P, CP_COMM_ALL_GATHER, CP_COMM_A2A, CP_COMM_A2A_P2P };
  * with --cross-entropy-fusion-impl native or te. */
 enum ce_fusion { CE_FUSION_NONE, CE_FUSION_NATIVE, CE_FUSION_TE };
 
+/* Megatron-LM's --moe-token-dispatcher-type.  Its own default is
+ * allgather; paratune's is alltoall, which its templates always passed
+ * and NVIDIA's performance recipes run.  flex is the fused DeepEP
+ * dispatch (--moe-flex-dispatcher-backend deepep). */
+enum moe_dispatcher { MOE_DISPATCH_ALLTOALL, MOE_DISPATCH_ALLGATHER,
+                      MOE_DISPATCH_FLEX };
+
 /*
  * A zeroed layout (with the sizes filled in) is Megatron-LM's default for
  * every switch below except moe_grouped_gemm and the DP overlaps, which
- * the campaign defaults turn on (config.c).
+ * the campaign defaults turn on (config.c), and the token dispatcher
+ * (enum moe_dispatcher).
  */
 struct layout {
 	int tp;   /* tensor parallel */
@@ -111,6 +119,7 @@ struct layout {
 	                               * sharded too */
 	enum cp_comm cp_comm;         /* with cp > 1 */
 	bool moe_grouped_gemm;        /* one GEMM for all local experts */
+	enum moe_dispatcher moe_dispatcher; /* with an MoE model */
 	int offload_layers;           /* layers whose activations go to host */
 };
 
@@ -166,11 +175,14 @@ enum layout_rule {
 	RULE_FP8_PARAM,    /* fp8_param_gather needs distopt or FSDP */
 	RULE_CP_A2A,       /* a2a: heads and KV heads per tp rank % cp */
 	RULE_OFFLOAD,      /* offload: pp 1, no recompute, no graphs */
+	RULE_FLEX_EP,      /* flex (DeepEP) needs ep*etp > 1 */
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */
 	RULE_NO_FP8,       /* fp8 recipe or param gather without fp8 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
+	RULE_MOE_DENSE,    /* MoE switches other than their default on a
+	                    * dense model */
 	RULE_ACCOUNT,      /* account_for_* with pp 1 */
 	RULE_UNEVEN_PP1,   /* first/last stage layers with pp 1 */
 	RULE_RC_MODULES_NO_EFFECT, /* modules without selective recompute,
@@ -218,6 +230,7 @@ extern const char *const attention_names[];
 extern const char *const fp8_recipe_names[];
 extern const char *const ce_fusion_names[];
 extern const char *const cp_comm_names[];
+extern const char *const moe_dispatcher_names[];
 extern const char *const recompute_module_names[];
 
 /* The modules selective recompute re-materialises, as a mask of
@@ -347,6 +360,7 @@ int attention_parse(const char *s);
 const char *recompute_method_name(enum recompute_method m);
 const char *fp8_recipe_name(enum fp8_recipe r);
 const char *cp_comm_name(enum cp_comm c);     /* Megatron-LM's value */
+const char *moe_dispatcher_name(enum moe_dispatcher d); /* "alltoall" */
 /* The name of the first of names equal to s, or -1. */
 int layout_choice_parse(const char *const *names, const char *s);
 

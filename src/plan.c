@@ -458,6 +458,8 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_bool(j, "fsdp", l->fsdp);
 	json_string(j, "cp_comm_type", cp_comm_name(l->cp_comm));
 	json_bool(j, "moe_grouped_gemm", l->moe_grouped_gemm);
+	json_string(j, "moe_token_dispatcher",
+	            moe_dispatcher_name(l->moe_dispatcher));
 	json_int(j, "offload_layers", l->offload_layers);
 	json_int(j, "decoder_first_pipeline_num_layers", l->first_stage_layers);
 	json_int(j, "decoder_last_pipeline_num_layers", l->last_stage_layers);

@@ -59,6 +59,7 @@ same_rest(const struct layout *a, const struct layout *b)
 	       x.overlap_param_gather == y.overlap_param_gather &&
 	       x.fsdp == y.fsdp && x.cp_comm == y.cp_comm &&
 	       x.moe_grouped_gemm == y.moe_grouped_gemm &&
+	       x.moe_dispatcher == y.moe_dispatcher &&
 	       x.offload_layers == y.offload_layers &&
 	       x.first_stage_layers == y.first_stage_layers &&
 	       x.last_stage_layers == y.last_stage_layers;

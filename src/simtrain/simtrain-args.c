@@ -72,6 +72,12 @@ static const char *const fp8_recipe_choices[] = {
 static const char *const cp_comm_choices[] = {
 	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
 };
+static const char *const dispatcher_choices[] = {
+	"allgather", "alltoall", "flex", NULL
+};
+static const char *const flex_backend_choices[] = {
+	"deepep", "hybridep", "ncclep", NULL
+};
 static const char *const cuda_graph_choices[] = {
 	"none", "local", "transformer_engine", "full_iteration", NULL
 };
@@ -186,6 +192,11 @@ static const struct sopt simtrain_opts[] = {
 	    "Hidden size of each expert (default: ffn-hidden-size)."),
 	FLAG("moe-grouped-gemm", moe_grouped_gemm,
 	    "Use grouped GEMM for the experts."),
+	KCHOICE("moe-token-dispatcher-type", moe_token_dispatcher_type,
+	    dispatcher_choices, "Token dispatcher (default allgather)."),
+	KCHOICE("moe-flex-dispatcher-backend", moe_flex_dispatcher_backend,
+	    flex_backend_choices,
+	    "Backend of the flex dispatcher (default deepep)."),
 	KINT("moe-shared-expert-intermediate-size",
 	    moe_shared_expert_intermediate_size,
 	    "Shared expert total ffn hidden size."),
@@ -325,6 +336,8 @@ simtrain_args_init(struct simtrain_args *a)
 	a->ckpt_format = "torch_dist";
 	a->cuda_graph_impl = "none";
 	a->cp_comm_type = "p2p";
+	a->moe_token_dispatcher_type = "allgather";
+	a->moe_flex_dispatcher_backend = "deepep";
 	a->train_iters = a->exit_duration_in_mins = SIMTRAIN_UNSET;
 	a->log_interval = 100;
 	a->eval_iters = 100;

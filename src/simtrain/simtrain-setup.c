@@ -651,6 +651,8 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 {
 	int r = layout_choice_parse(fp8_recipe_names, a->fp8_recipe);
 	int c = layout_choice_parse(cp_comm_names, a->cp_comm_type);
+	int d = layout_choice_parse(moe_dispatcher_names,
+	                            a->moe_token_dispatcher_type);
 
 	l->account_embedding = a->account_for_embedding;
 	l->account_loss = a->account_for_loss;
@@ -673,6 +675,9 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 		l->distributed_optimizer = false;
 	l->cp_comm = c < 0 || a->cp == 1 ? CP_COMM_P2P : (enum cp_comm)c;
 	l->moe_grouped_gemm = a->moe_grouped_gemm;
+	/* The flex backends are one fused dispatch to the estimator. */
+	l->moe_dispatcher = d < 0 || a->num_experts <= 0
+	                    ? MOE_DISPATCH_ALLTOALL : (enum moe_dispatcher)d;
 	l->offload_layers = a->cpu_offloading_num_layers > 0
 	                    ? a->cpu_offloading_num_layers : 0;
 }

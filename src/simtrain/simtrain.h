@@ -86,6 +86,7 @@ struct simtrain_args {
 	int grad_reduce_in_bf16;
 	const char *data_parallel_sharding_strategy, *ckpt_format;
 	const char *cuda_graph_impl, *cp_comm_type;
+	const char *moe_token_dispatcher_type, *moe_flex_dispatcher_backend;
 	struct simtrain_ints hierarchical_cp; /* nargs='+' */
 	int cpu_offloading_num_layers;
 	/* length and logging */

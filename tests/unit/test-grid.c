@@ -521,6 +521,53 @@ test_recompute_kinds_and_names(void)
 	settings_release(&c);
 }
 
+/* Token dispatchers, searched: each MoE candidate three times, named
+ * _disp_a2a/_ag/_flex, flex only where ep*etp > 1; on a dense model the
+ * axis is alltoall alone whatever the campaign lists. */
+static void
+test_dispatchers_searched(void)
+{
+	static const int ep[] = { 1, 8 }, one[] = { 1 };
+	struct settings c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	int flex = 0, ag = 0;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.moe_dispatcher = BIT(MOE_DISPATCH_ALLGATHER) |
+	                          BIT(MOE_DISPATCH_FLEX);
+	run(&c, 1000, &spec, &res, &w);
+	CU_ASSERT_EQUAL(spec.dispatcher.n, 1);
+	CU_ASSERT_EQUAL(spec.dispatcher.v[0], MOE_DISPATCH_ALLTOALL);
+	CU_ASSERT(res.n > 0);
+	grid_result_release(&res);
+	c.model = test_mixtral_8x7b();
+	set_list(&c.search.ep, 2, ep);
+	set_list(&c.search.etp, 1, one);
+	set_list(&c.search.tp, 1, one);
+	run(&c, 1000, &spec, &res, &w);
+	CU_ASSERT_EQUAL(spec.dispatcher.n, 2);
+	for (int i = 0; i < res.n; i++) {
+		const struct layout *l = &res.v[i].layout;
+		const char *name = res.v[i].name;
+
+		if (l->moe_dispatcher == MOE_DISPATCH_FLEX) {
+			flex++;
+			CU_ASSERT_EQUAL(l->ep, 8);
+			CU_ASSERT_PTR_NOT_NULL(strstr(name, "_disp_flex"));
+		} else {
+			ag++;
+			CU_ASSERT_PTR_NOT_NULL(strstr(name, "_disp_ag"));
+		}
+	}
+	CU_ASSERT(flex > 0);
+	CU_ASSERT(ag > flex);   /* ep 1 has allgather only */
+	grid_result_release(&res);
+	settings_release(&c);
+}
+
 /* A name longer than a candidate's keeps its head and a hash of the
  * whole, so that names stay unique. */
 static void
@@ -667,6 +714,7 @@ static const struct harness_test grid_tests[] = {
 	{ "account flags counts", test_account_flags_counts },
 	{ "fsdp and the distributed optimizer", test_fsdp_counts },
 	{ "recompute kinds and names", test_recompute_kinds_and_names },
+	{ "token dispatchers searched", test_dispatchers_searched },
 	{ "long names stay unique", test_long_names_stay_unique },
 	{ NULL, NULL },
 };

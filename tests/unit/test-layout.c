@@ -338,6 +338,41 @@ test_switch_rules(void)
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_PARAM), RULE_KIND_INVALID);
 }
 
+/* Token dispatchers: any on an MoE model, flex (DeepEP) only where the
+ * expert group ep*etp has more than one rank; only the default on a
+ * dense one. */
+static void
+test_dispatcher_rules(void)
+{
+	struct fixture f;
+	struct layout l;
+
+	fixture_init(&f, 1, 4096);
+	l = base(1, 1, 1, 1, 64);
+	l.moe_dispatcher = MOE_DISPATCH_ALLGATHER;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_MOE_DENSE);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_MOE_DENSE), RULE_KIND_NO_EFFECT);
+	f.m = test_mixtral_8x7b();
+	l = base(1, 1, 1, 1, 64);
+	l.ep = l.etp = 1;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.moe_dispatcher = MOE_DISPATCH_ALLGATHER;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FLEX_EP);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FLEX_EP), RULE_KIND_INVALID);
+	l.ep = 8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l = base(2, 1, 1, 1, 64);  /* ep 1 with etp 2: TPxEP = 2 */
+	l.ep = 1;
+	l.etp = 2;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_STRING_EQUAL(moe_dispatcher_name(MOE_DISPATCH_FLEX), "flex");
+	CU_ASSERT_EQUAL(layout_choice_parse(moe_dispatcher_names, "allgather"),
+	                MOE_DISPATCH_ALLGATHER);
+}
+
 /* Context parallel communication: only with cp > 1; a2a scatters the
  * heads of a tp rank over cp (32 heads and 8 KV heads in Llama 3 8B). */
 static void
@@ -559,6 +594,7 @@ all_switches_set(void)
 	l.first_stage_layers = 5;
 	l.last_stage_layers = 7;
 	l.grad_reduce_bf16 = true;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	return l;
 }
 
@@ -707,6 +743,7 @@ static const struct harness_test layout_tests[] = {
 	{ "uneven pipeline", test_uneven_pipeline },
 	{ "switch rules", test_switch_rules },
 	{ "context parallel communication", test_cp_comm_rules },
+	{ "MoE token dispatchers", test_dispatcher_rules },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },
 	{ "NVL72 alignment", test_nvl72_alignment },

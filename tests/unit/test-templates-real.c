@@ -167,6 +167,11 @@ static const char *const nemo_known_keys[] = {
 	"trainer.strategy.fsdp", "trainer.strategy.save_ckpt_format",
 	"trainer.strategy.ddp.data_parallel_sharding_strategy",
 	"model.config.cp_comm_type", "model.config.moe_grouped_gemm",
+	/* TransformerConfig's token dispatcher and its DeepEP switch
+	 * (moe_enable_deepep: Megatron-LM core before the flex backends
+	 * had a name of their own; still accepted, as deepep). */
+	"model.config.moe_token_dispatcher_type",
+	"model.config.moe_enable_deepep",
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
 	"trainer.plugins.fp8_param_gather",
@@ -287,6 +292,7 @@ struct real_case {
 	bool tp_overlap, ogr, opg, fsdp, grouped_gemm;
 	enum fp8_recipe fp8_recipe;
 	enum cp_comm cp_comm;
+	enum moe_dispatcher dispatcher;
 	int offload;
 	int first_layers, last_layers; /* an uneven pipeline; 0: even */
 	/* Worked out by hand from the above. */
@@ -364,7 +370,8 @@ static const struct real_case grid[] = {
 	  .etp = 1, .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
 	  .recompute = RECOMPUTE_SELECTIVE, .distopt = true,
 	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
-	  .grouped_gemm = true, .max_positions = "131072" },
+	  .grouped_gemm = true, .max_positions = "131072",
+	  .dispatcher = MOE_DISPATCH_FLEX },
 	{ .what = "gpt tp8 selective unfused", .model = M_GPT_1P3B,
 	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 2048,
 	  .precision = PREC_FP16, .tp = 8, .pp = 1, .cp = 1, .ep = 1,
@@ -437,7 +444,7 @@ static const struct real_case grid[] = {
 	  .recompute = RECOMPUTE_NONE, .distopt = true, .ogr = true,
 	  .opg = true, .attention = ATTN_FLASH,
 	  .cp_comm = CP_COMM_ALL_GATHER, .max_positions = "32768",
-	  .max_connections = "1" },
+	  .max_connections = "1", .dispatcher = MOE_DISPATCH_ALLGATHER },
 	/* MXFP8 (Blackwell) and uniform recompute of each whole model
 	 * chunk: 32 / (2 * 2) = 8 layers a run. */
 	{ .what = "b200 mxfp8 vp2 uniform chunks", .model = M_LLAMA3_8B,
@@ -556,6 +563,7 @@ case_layout(struct layout *l, const struct real_case *rc)
 	l->fsdp = rc->fsdp;
 	l->cp_comm = rc->cp_comm;
 	l->moe_grouped_gemm = rc->grouped_gemm;
+	l->moe_dispatcher = rc->dispatcher;
 	l->offload_layers = rc->offload;
 	l->first_stage_layers = rc->first_layers;
 	l->last_stage_layers = rc->last_layers;
@@ -978,7 +986,10 @@ check_megatron_model(const struct real_case *rc,
 	expect_switch(rc, argv, "--moe-grouped-gemm",
 	              m->experts && rc->grouped_gemm);
 	expect_flag(rc, argv, "--moe-token-dispatcher-type",
-	            m->experts ? "alltoall" : NULL);
+	            m->experts ? moe_dispatcher_name(rc->dispatcher) : NULL);
+	expect_flag(rc, argv, "--moe-flex-dispatcher-backend",
+	            m->experts && rc->dispatcher == MOE_DISPATCH_FLEX
+	            ? "deepep" : NULL);
 	expect_int_flag(rc, argv, "--seq-length", rc->seq_length);
 	expect_flag(rc, argv, "--max-position-embeddings", rc->max_positions);
 	check_megatron_arch(rc, argv);
@@ -1311,6 +1322,11 @@ check_nemo_switches(const struct real_case *rc, const struct str_list *argv)
 	                rc->cuda_graphs ? "True" : NULL);
 	expect_override(rc, argv, "model.config.moe_grouped_gemm",
 	                moe ? py_bool(rc->grouped_gemm) : NULL);
+	expect_override(rc, argv, "model.config.moe_token_dispatcher_type",
+	                moe ? moe_dispatcher_name(rc->dispatcher) : NULL);
+	expect_override(rc, argv, "model.config.moe_enable_deepep",
+	                moe && rc->dispatcher == MOE_DISPATCH_FLEX
+	                ? "True" : NULL);
 	expect_override(rc, argv, "model.config.cpu_offloading",
 	                rc->offload ? "True" : NULL);
 	expect_override(rc, argv, "model.config.cpu_offloading_weights",
@@ -1666,15 +1682,17 @@ test_grid_covers_every_switch(void)
 			rc->cp_comm == CP_COMM_A2A_P2P,
 			rc->ep > 1 && rc->grouped_gemm,
 			rc->ep > 1 && !rc->grouped_gemm, rc->offload > 0,
+			rc->dispatcher == MOE_DISPATCH_ALLGATHER,
+			rc->dispatcher == MOE_DISPATCH_FLEX,
 		};
 
 		for (bit = 0; bit < (int)(sizeof on / sizeof on[0]); bit++)
 			if (on[bit])
 				seen |= 1ULL << bit;
 	}
-	/* 57 conditions, each met by some case */
-	CU_ASSERT_EQUAL(bit, 57);
-	CU_ASSERT_EQUAL(seen, (1ULL << 57) - 1);
+	/* 59 conditions, each met by some case */
+	CU_ASSERT_EQUAL(bit, 59);
+	CU_ASSERT_EQUAL(seen, (1ULL << 59) - 1);
 }
 
 /* Every case through megatron-lm.sbatch. */
