@@ -178,6 +178,7 @@ const struct config_key config_registry[] = {
 	BOOLS("search.moe_grouped_gemm", search.moe_grouped_gemm),
 	{ .path = "search.moe_token_dispatcher", .type = KT_KINDS,
 	  CAMP(search.moe_dispatcher), .choices = moe_dispatcher_names },
+	BOOLS("search.moe_a2a_overlap", search.moe_a2a_overlap),
 	/* Layers whose activations go to host memory; 0: none. */
 	{ .path = "search.activation_offload_layers", .type = KT_INTS,
 	  CAMP(search.offload_layers), .min = 0, .max = MAX_DIM },
@@ -244,6 +245,7 @@ const struct config_key config_registry[] = {
 	BASE_BOOL("base.moe_grouped_gemm", moe_grouped_gemm),
 	BASE_ENUM("base.moe_token_dispatcher", moe_dispatcher,
 	          moe_dispatcher_names),
+	BASE_BOOL("base.moe_a2a_overlap", moe_a2a_overlap),
 	BASE_INT("base.activation_offload_layers", offload_layers, 0,
 	         MAX_DIM),
 	BASE_INT("base.decoder_first_pipeline_num_layers",

@@ -79,6 +79,7 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	l->moe_grouped_gemm = pick_bool(s->moe_grouped_gemm, true);
 	l->moe_dispatcher = (enum moe_dispatcher)pick_kind(
 		s->moe_dispatcher, MOE_DISPATCH_ALLTOALL);
+	l->moe_a2a_overlap = pick_bool(s->moe_a2a_overlap, false);
 	l->offload_layers = off->is_auto || off->n == 0 ? 0 : off->v[0];
 	for (int i = 0; i < off->n; i++)
 		if (off->v[i] == 0)
@@ -96,8 +97,10 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	}
 	if (l->cp <= 1)
 		l->cp_comm = CP_COMM_P2P;
-	if (c->model.num_experts <= 0)
+	if (c->model.num_experts <= 0) {
 		l->moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+		l->moe_a2a_overlap = false;
+	}
 	if (l->pp <= 1)
 		l->account_embedding = l->account_loss = false;
 	if (l->pp <= 1)
@@ -166,6 +169,8 @@ resolve_base_switches(struct settings *c)
 		l->moe_grouped_gemm = d.moe_grouped_gemm;
 	if (!base_set(c, "moe_token_dispatcher"))
 		l->moe_dispatcher = d.moe_dispatcher;
+	if (!base_set(c, "moe_a2a_overlap"))
+		l->moe_a2a_overlap = d.moe_a2a_overlap;
 	if (!base_set(c, "activation_offload_layers"))
 		l->offload_layers = d.offload_layers;
 	if (!base_set(c, "decoder_first_pipeline_num_layers"))

@@ -68,6 +68,7 @@ struct search_space {
 	unsigned fp8_param_gather;
 	unsigned grad_reduce_bf16;      /* BIT(0) off, BIT(1) on */
 	unsigned moe_dispatcher;        /* BIT(MOE_DISPATCH_*) */
+	unsigned moe_a2a_overlap;       /* BIT(0) off, BIT(1) on */
 	unsigned cuda_graphs;
 	unsigned tp_comm_overlap;
 	unsigned overlap_grad_reduce;

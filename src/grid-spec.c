@@ -262,9 +262,12 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
 	axis_from_bits(&spec->dispatcher, s->moe_dispatcher ? s->moe_dispatcher
 	               : BIT(MOE_DISPATCH_ALLTOALL), 3);
+	axis_bools(&spec->a2a_overlap, s->moe_a2a_overlap, BIT(0));
 	if (c->model.num_experts == 0) {
 		spec->grouped_gemm.n = spec->dispatcher.n = 1;
 		spec->dispatcher.v[0] = MOE_DISPATCH_ALLTOALL;
+		spec->a2a_overlap.n = 1;
+		spec->a2a_overlap.v[0] = 0;
 	}
 	spec->relax = s->relax;
 	spec->max_bubble = s->max_bubble_ratio;

@@ -258,6 +258,8 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 		name_add(b, "_gg_%d", l->moe_grouped_gemm);
 	if (searched(&spec->dispatcher))
 		name_add(b, "_disp_%s", dispatcher_short[l->moe_dispatcher]);
+	if (searched(&spec->a2a_overlap))
+		name_add(b, "_a2ao_%d", l->moe_a2a_overlap);
 	if (searched(&spec->offload))
 		name_add(b, "_off_%d", l->offload_layers);
 	if (searched(&spec->first_layers))
@@ -476,7 +478,8 @@ walk_speed(struct walk *wk, struct layout *l)
 	for (int e = 0; e < s->fp8_param_gather.n; e++)
 	for (int f = 0; f < s->cp_comm.n; f++)
 	for (int g = 0; g < s->grouped_gemm.n; g++)
-	for (int h = 0; h < s->dispatcher.n; h++) {
+	for (int h = 0; h < s->dispatcher.n; h++)
+	for (int i = 0; i < s->a2a_overlap.n; i++) {
 		l->attention = (enum attention_impl)s->attention.v[a];
 		l->tp_comm_overlap = s->tp_overlap.v[b] != 0;
 		l->cuda_graphs = s->cuda_graphs.v[c] != 0;
@@ -485,6 +488,7 @@ walk_speed(struct walk *wk, struct layout *l)
 		l->cp_comm = (enum cp_comm)s->cp_comm.v[f];
 		l->moe_grouped_gemm = s->grouped_gemm.v[g] != 0;
 		l->moe_dispatcher = (enum moe_dispatcher)s->dispatcher.v[h];
+		l->moe_a2a_overlap = s->a2a_overlap.v[i] != 0;
 		walk_leaf(wk, l);
 	}
 }
@@ -495,7 +499,8 @@ speed_size(const struct grid_spec *s)
 {
 	return (long long)s->attention.n * s->tp_overlap.n *
 	       s->cuda_graphs.n * s->fp8_recipe.n * s->fp8_param_gather.n *
-	       s->cp_comm.n * s->grouped_gemm.n * s->dispatcher.n;
+	       s->cp_comm.n * s->grouped_gemm.n * s->dispatcher.n *
+	       s->a2a_overlap.n;
 }
 
 /* The switches that change memory: sequence parallel, sharding, DP

@@ -150,15 +150,18 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	                      moe_dispatcher_name(l->moe_dispatcher));
 	template_vars_set_bool(v, "moe_flex",
 	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
+	template_vars_set_bool(v, "moe_a2a_overlap", l->moe_a2a_overlap);
 	template_vars_set_int(v, "activation_offload_layers",
 	                      l->offload_layers);
 	vars_cp_comm(v, c, l);
 	/* Never set: a template names one to refuse a switch it cannot
 	 * pass on, and rendering stops there with the name as the reason
 	 * (NeMo 2.0's command line cannot add the callback TP overlap
-	 * needs, nor hierarchical context-parallel groups). */
+	 * needs, nor hierarchical context-parallel groups, nor the EP
+	 * overlap its Megatron core predates). */
 	template_vars_set_str(v, "tp_comm_overlap_needs_megatron_lm", NULL);
 	template_vars_set_str(v, "a2a_p2p_needs_megatron_lm", NULL);
+	template_vars_set_str(v, "moe_a2a_overlap_needs_megatron_lm", NULL);
 }
 
 /* The candidate's layout. */

@@ -47,6 +47,8 @@
  *                         0 = none
  *   moe_token_dispatcher  "alltoall", "allgather" or "flex"
  *   moe_flex              boolean: the dispatcher is flex (DeepEP)
+ *   moe_a2a_overlap       boolean: EP all-to-alls under another
+ *                         micro-batch's compute, wgrad delayed
  *   cp_comm_type          with cp > 1: "p2p", "all_gather", "a2a" or
  *                         "a2a+p2p"; unset otherwise
  *   cp_a2a_size cp_p2p_size   with a2a+p2p: the two levels of

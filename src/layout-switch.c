@@ -49,6 +49,7 @@ static const struct {
 	[SW_GRAD_REDUCE_BF16] = { "grad_reduce_in_bf16", SWK_BOOL, NULL },
 	[SW_MOE_DISPATCHER] = { "moe_token_dispatcher", SWK_CHOICE,
 	                        moe_dispatcher_names },
+	[SW_MOE_A2A_OVERLAP] = { "moe_a2a_overlap", SWK_BOOL, NULL },
 };
 
 const char *
@@ -100,6 +101,7 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_RECOMPUTE_MODULES: return (int)layout_recompute_modules(l);
 	case SW_GRAD_REDUCE_BF16: return l->grad_reduce_bf16;
 	case SW_MOE_DISPATCHER: return (int)l->moe_dispatcher;
+	case SW_MOE_A2A_OVERLAP: return l->moe_a2a_overlap;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -137,6 +139,7 @@ field_set(struct layout *l, enum layout_switch s, int v)
 	case SW_MOE_DISPATCHER:
 		l->moe_dispatcher = (enum moe_dispatcher)v;
 		break;
+	case SW_MOE_A2A_OVERLAP: l->moe_a2a_overlap = v; break;
 	case SW_COUNT: break;
 	}
 }

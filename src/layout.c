@@ -56,6 +56,10 @@ static const struct {
 	                   RULE_KIND_INVALID },
 	[RULE_FLEX_EP] = { "flex dispatcher needs ep*etp > 1",
 	                   RULE_KIND_INVALID },
+	[RULE_A2A_OVERLAP] = { "moe_a2a_overlap needs ep > 1, alltoall/flex, "
+	                       "vp with pp > 1, no full or moe recompute, "
+	                       "bf16/fp16/fp8, <= 1 MTP layer",
+	                       RULE_KIND_INVALID },
 	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
 	                      "mla_up_proj MLA, neither moe_act nor layernorm "
 	                      "delayed fp8", RULE_KIND_INVALID },
@@ -65,7 +69,8 @@ static const struct {
 	[RULE_NO_FP8] = { "fp8_recipe/fp8_param_gather need fp8",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
-	[RULE_MOE_DENSE] = { "moe_token_dispatcher needs an MoE model",
+	[RULE_MOE_DENSE] = { "moe_token_dispatcher/moe_a2a_overlap need an "
+	                     "MoE model",
 	                     RULE_KIND_NO_EFFECT },
 	[RULE_ACCOUNT] = { "account_for_* need pp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_UNEVEN_PP1] = { "first/last stage layers need pp > 1",
@@ -284,6 +289,27 @@ check_modules(const struct workload *w, const struct layout *l)
 }
 
 /*
+ * What the EP all-to-all overlap asserts [MLM transformer_config.py
+ * __post_init__, overlap_moe_expert_parallel_comm]: expert parallelism,
+ * the alltoall or flex dispatcher, virtual pipeline stages when pp > 1,
+ * no full recomputation (nor its method and layer count) and no "moe" in
+ * recompute_modules, a bf16 or fp16 model (FP8 runs a bf16 model), at
+ * most one MTP layer.  --delay-wgrad-compute, which the switch renders
+ * with it, asserts the overlap and Transformer Engine, which the
+ * templates always use.
+ */
+static bool
+a2a_overlap_refused(const struct workload *w, const struct layout *l)
+{
+	unsigned rc = layout_recompute_modules(l);
+
+	return l->ep <= 1 || l->moe_dispatcher == MOE_DISPATCH_ALLGATHER ||
+	       (l->pp > 1 && l->vp <= 1) || l->recompute == RECOMPUTE_FULL ||
+	       (l->recompute == RECOMPUTE_SELECTIVE && (rc & RCM_BIT(RCM_MOE))) ||
+	       w->precision == PREC_FP32 || w->model->mtp_num_layers > 1;
+}
+
+/*
  * The token dispatchers as Megatron-LM builds them: flex's DeepEP
  * buffer "requires TPxEP > 1" over the expert tensor and expert
  * parallel group [MLM token_dispatcher.py MoEFlexTokenDispatcher];
@@ -296,6 +322,8 @@ check_moe(const struct workload *w, const struct layout *l)
 		return LAYOUT_OK;
 	if (l->moe_dispatcher == MOE_DISPATCH_FLEX && l->ep * layout_etp(l) <= 1)
 		return RULE_FLEX_EP;
+	if (l->moe_a2a_overlap && a2a_overlap_refused(w, l))
+		return RULE_A2A_OVERLAP;
 	return LAYOUT_OK;
 }
 
@@ -365,7 +393,7 @@ check_no_effect(const struct workload *w, const struct layout *l)
 	if (l->cp == 1 && l->cp_comm != CP_COMM_P2P)
 		return RULE_CP_COMM;
 	if (w->model->num_experts <= 0 &&
-	    l->moe_dispatcher != MOE_DISPATCH_ALLTOALL)
+	    (l->moe_dispatcher != MOE_DISPATCH_ALLTOALL || l->moe_a2a_overlap))
 		return RULE_MOE_DENSE;
 	if (l->pp == 1 && (l->account_embedding || l->account_loss))
 		return RULE_ACCOUNT;
@@ -598,5 +626,6 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->fsdp == b->fsdp && a->cp_comm == b->cp_comm &&
 	       a->moe_grouped_gemm == b->moe_grouped_gemm &&
 	       a->moe_dispatcher == b->moe_dispatcher &&
+	       a->moe_a2a_overlap == b->moe_a2a_overlap &&
 	       a->offload_layers == b->offload_layers;
 }

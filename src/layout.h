@@ -120,6 +120,11 @@ struct layout {
 	enum cp_comm cp_comm;         /* with cp > 1 */
 	bool moe_grouped_gemm;        /* one GEMM for all local experts */
 	enum moe_dispatcher moe_dispatcher; /* with an MoE model */
+	bool moe_a2a_overlap;         /* one micro-batch's dispatch and
+	                               * combine under another's compute,
+	                               * weight gradients delayed
+	                               * (--overlap-moe-expert-parallel-comm
+	                               * --delay-wgrad-compute) */
 	int offload_layers;           /* layers whose activations go to host */
 };
 
@@ -176,6 +181,9 @@ enum layout_rule {
 	RULE_CP_A2A,       /* a2a: heads and KV heads per tp rank % cp */
 	RULE_OFFLOAD,      /* offload: pp 1, no recompute, no graphs */
 	RULE_FLEX_EP,      /* flex (DeepEP) needs ep*etp > 1 */
+	RULE_A2A_OVERLAP,  /* moe_a2a_overlap: ep > 1, alltoall or flex, vp
+	                    * with pp > 1, no full recompute nor moe module,
+	                    * not fp32, at most one MTP layer */
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */

@@ -60,6 +60,7 @@ same_rest(const struct layout *a, const struct layout *b)
 	       x.fsdp == y.fsdp && x.cp_comm == y.cp_comm &&
 	       x.moe_grouped_gemm == y.moe_grouped_gemm &&
 	       x.moe_dispatcher == y.moe_dispatcher &&
+	       x.moe_a2a_overlap == y.moe_a2a_overlap &&
 	       x.offload_layers == y.offload_layers &&
 	       x.first_stage_layers == y.first_stage_layers &&
 	       x.last_stage_layers == y.last_stage_layers;

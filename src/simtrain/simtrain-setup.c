@@ -678,6 +678,8 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 	/* The flex backends are one fused dispatch to the estimator. */
 	l->moe_dispatcher = d < 0 || a->num_experts <= 0
 	                    ? MOE_DISPATCH_ALLTOALL : (enum moe_dispatcher)d;
+	l->moe_a2a_overlap = a->overlap_moe_expert_parallel_comm &&
+	                     a->num_experts > 0;
 	l->offload_layers = a->cpu_offloading_num_layers > 0
 	                    ? a->cpu_offloading_num_layers : 0;
 }

@@ -87,6 +87,7 @@ struct simtrain_args {
 	const char *data_parallel_sharding_strategy, *ckpt_format;
 	const char *cuda_graph_impl, *cp_comm_type;
 	const char *moe_token_dispatcher_type, *moe_flex_dispatcher_backend;
+	int overlap_moe_expert_parallel_comm, delay_wgrad_compute;
 	struct simtrain_ints hierarchical_cp; /* nargs='+' */
 	int cpu_offloading_num_layers;
 	/* length and logging */

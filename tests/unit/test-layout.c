@@ -369,8 +369,62 @@ test_dispatcher_rules(void)
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	CU_ASSERT_STRING_EQUAL(moe_dispatcher_name(MOE_DISPATCH_FLEX), "flex");
+	fixture_init(&f, 1, 4096);
+	l = base(1, 1, 1, 1, 64);
+	l.moe_a2a_overlap = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_MOE_DENSE);
 	CU_ASSERT_EQUAL(layout_choice_parse(moe_dispatcher_names, "allgather"),
 	                MOE_DISPATCH_ALLGATHER);
+}
+
+/* The EP all-to-all overlap as transformer_config.py asserts it, each
+ * condition broken alone from a valid Mixtral layout (ep 8, alltoall,
+ * pp 1, selective recompute of core_attn, bf16). */
+static void
+test_a2a_overlap_rules(void)
+{
+	struct fixture f;
+	struct layout ok, l;
+
+	fixture_init(&f, 2, 4096);
+	f.m = test_mixtral_8x7b();
+	ok = base(1, 1, 1, 1, 64);
+	ok.ep = 8;
+	ok.etp = 1;
+	ok.recompute = RECOMPUTE_SELECTIVE;
+	ok.moe_a2a_overlap = true;
+	CU_ASSERT_EQUAL(check(&f, ok), LAYOUT_OK);
+	l = ok;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.moe_dispatcher = MOE_DISPATCH_ALLGATHER;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_A2A_OVERLAP), RULE_KIND_INVALID);
+	l = ok;
+	l.ep = 1;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
+	l = ok;
+	l.recompute = RECOMPUTE_FULL;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
+	l = ok;
+	l.recompute_modules = RCM_BIT(RCM_MOE);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
+	l.recompute_modules = RCM_BIT(RCM_LAYERNORM);
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l = base(1, 2, 1, 1, 64);  /* pp 2 without vp */
+	l.ep = 8;
+	l.etp = 1;
+	l.moe_a2a_overlap = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
+	l.vp = 2;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l = ok;
+	f.w.precision = PREC_FP32;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
+	f.w.precision = PREC_FP8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.m.mtp_num_layers = 2;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
 }
 
 /* Context parallel communication: only with cp > 1; a2a scatters the
@@ -595,6 +649,7 @@ all_switches_set(void)
 	l.last_stage_layers = 7;
 	l.grad_reduce_bf16 = true;
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	l.moe_a2a_overlap = true;
 	return l;
 }
 
@@ -744,6 +799,7 @@ static const struct harness_test layout_tests[] = {
 	{ "switch rules", test_switch_rules },
 	{ "context parallel communication", test_cp_comm_rules },
 	{ "MoE token dispatchers", test_dispatcher_rules },
+	{ "MoE all-to-all overlap", test_a2a_overlap_rules },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },
 	{ "NVL72 alignment", test_nvl72_alignment },
