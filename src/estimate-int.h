@@ -85,5 +85,20 @@ void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
 const struct stage *estimate_heaviest_stage(const struct est *x);
 /* Step time and its parts (estimate-time.c). */
 void estimate_time(const struct est *x, struct estimate *out);
+/* HBM bandwidth in bytes/s (estimate-time.c). */
+double estimate_hbm_bytes_per_s(const struct gpu *g);
+/* Bytes/s per GPU of a collective over span consecutive ranks, its
+ * members stride apart, NVLink inside a node (estimate-time.c). */
+double estimate_group_bw(const struct est *x, double span, double stride);
+/* estimate-moe-time.c, per layer and micro-batch, weighted by the share
+ * of MoE layers: the dispatcher's communication forward and backward,
+ * the part of comm the EP all-to-all overlap leaves exposed behind
+ * compute, and the router and permutation kernels.  GPUs of the ep group
+ * a token's k experts land on (flex sends it once to each). */
+double estimate_moe_comm_s(const struct est *x);
+double estimate_moe_exposed_s(const struct est *x, double comm,
+                              double compute);
+double estimate_moe_kernels_s(const struct est *x);
+double estimate_moe_ranks_per_token(const struct est *x);
 
 #endif

@@ -96,8 +96,8 @@ host_bytes_per_s(const struct gpu *g)
 
 /* HBM bandwidth in bytes/s; catalogs without it get peak/300, the
  * FLOP:byte ratio of the H100 SXM (989 TFLOPS : 3.35 TB/s). */
-static double
-hbm_bytes_per_s(const struct gpu *g)
+double
+estimate_hbm_bytes_per_s(const struct gpu *g)
 {
 	if (g->hbm_tbs > 0)
 		return g->hbm_tbs * 1e12;
@@ -111,8 +111,8 @@ hbm_bytes_per_s(const struct gpu *g)
  * NVLink.  Across nodes NCCL runs one channel per NIC, so a group with k
  * members on each node moves data at k NICs' rate, up to NVLink's.
  */
-static double
-group_bw(const struct est *x, double span, double stride)
+double
+estimate_group_bw(const struct est *x, double span, double stride)
 {
 	const struct gpu *g = x->w->gpu;
 	double domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
@@ -306,7 +306,8 @@ static double
 layer_modules_s(const struct est *x, const struct layer_time *lt,
                 double tokens)
 {
-	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
+	double sb = x->seq_local * x->b;
+	double hbm = estimate_hbm_bytes_per_s(x->w->gpu);
 	double ab = x->act_bytes, t = 0;
 	double copies = estimate_moe_token_copies(x);
 
@@ -332,7 +333,8 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	const struct layout *l = x->l;
 	const struct flop_parts *fp = &x->fp;
 	double tokens = x->b * x->w->seq_length / (x->t * x->c);
-	double sb = x->seq_local * x->b, hbm = hbm_bytes_per_s(x->w->gpu);
+	double sb = x->seq_local * x->b;
+	double hbm = estimate_hbm_bytes_per_s(x->w->gpu);
 	double elem, overhead = x->k[CAL_LAYER_OVERHEAD_S];
 	double attn_eff = l->attention == ATTN_FLASH
 	                  ? x->k[CAL_ATTN_EFF_FLASH] : ATTN_EFF_UNFUSED;
@@ -349,7 +351,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp8_cast_bytes_per_element(l->fp8_recipe) / hbm;
 	lt->compute = layer_gemm_s(x, fp, tokens) + lt->attn + elem +
-	              lt->fp8_cast + overhead;
+	              lt->fp8_cast + overhead + estimate_moe_kernels_s(x);
 	lt->logits = tokens * fp->logits /
 	             (peak_flops(x, true) * gemm_efficiency(x));
 	lt->embedding = EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
@@ -379,19 +381,21 @@ layer_cp_comm(const struct est *x, double attn)
 	switch (l->cp_comm) {
 	case CP_COMM_ALL_GATHER:
 		return 2 * (c - 1) * 2 * ab * sb * kv /
-		       group_bw(x, x->t * c, x->t);
+		       estimate_group_bw(x, x->t * c, x->t);
 	case CP_COMM_A2A:
-		return 2 * (c - 1) / c * qkvo / group_bw(x, x->t * c, x->t);
+		return 2 * (c - 1) / c * qkvo /
+		       estimate_group_bw(x, x->t * c, x->t);
 	case CP_COMM_A2A_P2P:
 		c1 = layout_cp_a2a_size(x->w, l);
-		a2a = 2 * (c1 - 1) / c1 * qkvo / group_bw(x, x->t * c1, x->t);
+		a2a = 2 * (c1 - 1) / c1 * qkvo /
+		      estimate_group_bw(x, x->t * c1, x->t);
 		break;
 	default:
 		break;
 	}
 	inner = c / c1;
 	ring = 3 * (inner - 1) * 2 * ab * sb * kv /
-	       group_bw(x, x->t * c, x->t * c1);
+	       estimate_group_bw(x, x->t * c, x->t * c1);
 	return a2a + fmax(0, ring - attn);
 }
 
@@ -400,26 +404,25 @@ static void
 layer_comm(const struct est *x, struct layer_time *lt)
 {
 	const struct layout *l = x->l;
-	double ab = x->act_bytes, sb = x->seq_local * x->b, a2a, copy;
+	double ab = x->act_bytes, sb = x->seq_local * x->b, copy;
 
 	/* TP: two all-reduces forward, two backward, two more when the
 	 * layer's forward is recomputed (reduce-scatter + all-gather under
 	 * sequence parallel move the same bytes). */
 	lt->tp_ar = (l->tp_comm_overlap ? TP_EXPOSED_OVERLAP : TP_EXPOSED) *
-	            allreduce_s(ab * sb * x->s.h, x->t, group_bw(x, x->t, 1));
+	            allreduce_s(ab * sb * x->s.h, x->t,
+	                        estimate_group_bw(x, x->t, 1));
 	lt->cp = layer_cp_comm(x, lt->attn);
-	/* EP: dispatch and combine all-to-alls, forward and backward. */
-	a2a = x->e > 1 ? 4 * ab * sb * x->s.k * x->s.h * (x->e - 1) / x->e /
-	                     group_bw(x, x->te * x->e, x->te)
-	               : 0;
-	lt->ep = a2a * x->moe_frac * estimate_moe_imbalance(x) /
-	         x->k[CAL_MOE_DISPATCH_EFF];
+	/* EP: the token dispatcher's transfers, what the all-to-all
+	 * overlap leaves of them (estimate-moe-time.c). */
+	lt->ep = estimate_moe_exposed_s(x, estimate_moe_comm_s(x),
+	                                lt->compute);
 	/* PP: activations forward and gradients backward per boundary;
 	 * interleaving crosses v times as many boundaries. */
 	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
 	                        (l->sequence_parallel ? x->t : 1) /
-	                        group_bw(x, x->t * x->c * x->d + 1,
-	                                 x->t * x->c * x->d)
+	                        estimate_group_bw(x, x->t * x->c * x->d + 1,
+	                                          x->t * x->c * x->d)
 	                  : 0;
 	/* An offloaded layer's activations go out during its forward,
 	 * overlapped with the next layer's forward (a third of the work),
@@ -479,7 +482,7 @@ dp_exposed(const struct est *x, double params, double t_mb)
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	if (n <= 1)
 		return 0;
-	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
+	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
 	gather = l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
 	if (l->distributed_optimizer) {
 		rs = (n - 1) / n * params * gr / bw;
@@ -508,7 +511,7 @@ fsdp_exposed(const struct est *x, double params, double t_mb)
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	if (n <= 1)
 		return 0;
-	bw = group_bw(x, x->t * x->c * x->d, x->t * x->c);
+	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
 	gather = x->l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
 	comm = (n - 1) / n * params * (2 * gather + gr) / bw;
 	return fmax(0, comm - t_mb);
@@ -529,7 +532,7 @@ optimizer_step_s(const struct est *x, const struct stage *st)
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	bytes = 2 * opt + gr + wt + 2 * x->w->opt_transient_bytes;
 	return bytes * (st->dense / shard + st->expert) /
-	       hbm_bytes_per_s(x->w->gpu);
+	       estimate_hbm_bytes_per_s(x->w->gpu);
 }
 
 /* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */

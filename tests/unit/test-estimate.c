@@ -973,6 +973,108 @@ test_moe_imbalance_time(void)
 	CU_ASSERT(b.mem.activations > a.mem.activations);
 }
 
+/*
+ * Mixtral 8x7B (32 MoE layers, h 4096, E 8, k 2) on one H100 node, tp 1,
+ * ep 8, s 4096, mbs 1, one micro-batch, bf16, NVLink 450 GB/s x 0.85
+ * (built-in comm_eff_nvlink; moe_dispatch_eff 1).  A GPU routes 4096
+ * tokens, one row of 2 x 4096 = 8192 bytes each; each transfer runs
+ * four times (dispatch and combine, forward and backward):
+ *   alltoall   4 x 4096 rows x 2 copies x 7/8 off the GPU
+ *              = 4 x 58,720,256 B / 382.5e9 B/s = 614.07 us a layer,
+ *              19.650 ms for 32 layers;
+ *   allgather  4 x 4096 rows x 7 other GPUs = 2.4563 ms a layer,
+ *              78.601 ms for 32;
+ *   flex       one expert a GPU: a token's 2 experts are on 2 GPUs,
+ *              as many sends as alltoall's copies, 19.650 ms.
+ * The kernels: flex skips alltoall's permutation before the send (read
+ * 4096 rows, write 8192), forward and backward: 2 x 12,288 rows x
+ * 8192 B = 201.3 MB at 3.35 TB/s, 120.2 us a layer, 3.846 ms for 32.
+ */
+static void
+test_moe_dispatchers_by_hand(void)
+{
+	struct model m = test_mixtral_8x7b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a2a, ag, flex;
+
+	l.ep = 8;
+	l.etp = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a2a);
+	l.moe_dispatcher = MOE_DISPATCH_ALLGATHER;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &ag);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &flex);
+	ASSERT_NEAR_REL(a2a.ep_comm_s, 0.0196502, 1e-5);
+	ASSERT_NEAR_REL(ag.ep_comm_s, 0.0786007, 1e-5);
+	ASSERT_NEAR_REL(flex.ep_comm_s, 0.0196502, 1e-5);
+	ASSERT_NEAR_REL(a2a.compute_s - flex.compute_s, 0.00384624, 1e-4);
+}
+
+/*
+ * Flex sends a token once to each GPU that holds one of its experts.
+ * Qwen3-30B-A3B (E 128, k 8) over ep 8, 16 experts a GPU: a GPU holds
+ * none of a token's 8 with P = (112 x 111 x ... x 105) / (128 x 127 x
+ * ... x 121) = 0.33258, so the token goes to 8 (1 - P) = 5.3394 GPUs
+ * instead of 8 copies: flex moves 5.3394 / 8 of alltoall's bytes.  On
+ * GB200 NVL72 (4 GPUs a node, a 72-GPU NVLink domain) ep 8 stays on
+ * NVLink across two nodes: the same time as in one 8-GPU node.
+ */
+static void
+test_moe_flex_dedup_and_nvl72(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate a2a, flex, rack;
+
+	l.ep = 8;
+	l.etp = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a2a);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	estimate_layout(&w, &l, &flex);
+	ASSERT_NEAR_REL(flex.ep_comm_s / a2a.ep_comm_s, 5.339357 / 8, 1e-5);
+	g.nvlink_domain = 72;
+	w.gpus_per_node = 4;
+	w.nodes = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &rack);
+	ASSERT_NEAR_REL(rack.ep_comm_s, flex.ep_comm_s, 1e-12);
+}
+
+/*
+ * The EP all-to-all overlap: with 4 micro-batches, 3 of them pair with
+ * another's compute, far longer than their transfers here (Mixtral's
+ * layer: 10 TFLOP against 0.6 ms of all-to-all), and the one without a
+ * partner keeps all of its own: a quarter of the time is exposed.
+ */
+static void
+test_moe_a2a_overlap(void)
+{
+	struct model m = test_mixtral_8x7b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 32);
+	struct estimate a, b;
+
+	l.ep = 8;
+	l.etp = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	l.moe_a2a_overlap = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.ep_comm_s, a.ep_comm_s / 4, 1e-12);
+	CU_ASSERT_EQUAL(b.compute_s, a.compute_s);
+	ASSERT_NEAR_REL(a.step_s - b.step_s, a.ep_comm_s * 3 / 4, 1e-9);
+}
+
 static const struct harness_test estimate_tests[] = {
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
@@ -986,6 +1088,11 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
+	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
+	{ "flex sends a token once a GPU; NVL72 keeps ep on NVLink",
+	  test_moe_flex_dedup_and_nvl72 },
+	{ "MoE all-to-all overlap hides behind compute",
+	  test_moe_a2a_overlap },
 	{ "bf16 gradient reduction", test_grad_reduce_bf16 },
 	{ "TE cross-entropy keeps no fp32 logits",
 	  test_cross_entropy_fusion_logits },

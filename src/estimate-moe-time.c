@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * estimate-moe-time.c - what an MoE layer adds to the step time besides
+ * its GEMMs: the token dispatcher's communication (alltoall, allgather or
+ * flex), the part of it the EP all-to-all overlap leaves exposed, and
+ * the memory-bound router and permutation kernels.  Each is one layer
+ * and one micro-batch, weighted by the share of MoE layers (moe_frac).
+ *
+ * Sources: [MLM] Megatron-LM at d98e8a6 (2026-08-22):
+ * megatron/core/transformer/moe/token_dispatcher.py, fused_a2a.py,
+ * transformer_config.py.  The calibration's moe_dispatch_eff divides
+ * every dispatcher's communication as it did the all-to-all's.
+ */
+#include "autoconfig.h"
+
+#include <math.h>
+
+#include "estimate-int.h"
+
+/* Tokens one GPU routes per micro-batch: sequence parallelism splits a
+ * tp group's tokens (Megatron-LM requires it with MoE and tp > 1). */
+static double
+tokens_in(const struct est *x)
+{
+	return x->seq_local * x->b / x->t;
+}
+
+/*
+ * Bandwidth of a collective over the expert group, span consecutive
+ * ranks (etp innermost, then ep [MLM parallel_state.py]).  A rack-scale
+ * NVLink domain (GB200 and GB300 NVL72: 72 GPUs, 4 a node) holds a group
+ * that fits in it whole although the group spans nodes; the layout's
+ * ep_nvlink rule keeps groups from straddling two domains.
+ */
+static double
+expert_bw(const struct est *x, double span, double stride)
+{
+	const struct gpu *g = x->w->gpu;
+	double domain = g->nvlink_domain;
+
+	if (domain > x->w->gpus_per_node && span <= domain &&
+	    fmod(domain, span) == 0)
+		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
+	return estimate_group_bw(x, span, stride);
+}
+
+/*
+ * Distinct GPUs of the ep group that one token's k experts land on, E/e
+ * experts a GPU, routing uniform: e (1 - P(no expert on a given GPU)),
+ * P = C(E - E/e, k) / C(E, k).  Qwen3-30B-A3B (E 128, k 8) over ep 8:
+ * 5.3 GPUs for 8 copies.
+ */
+double
+estimate_moe_ranks_per_token(const struct est *x)
+{
+	double E = x->s.E, k = fmin(x->s.k, E), off = E - E / x->e, p = 1;
+
+	if (x->e <= 1)
+		return 1;
+	for (int i = 0; i < (int)k; i++)
+		p *= fmax(0, off - i) / (E - i);
+	return x->e * (1 - p);
+}
+
+/*
+ * Communication of one MoE layer and micro-batch, forward and backward
+ * (dispatch and combine each way: four transfers of the same size):
+ *   alltoall   each token's k copies over the ep group, (e-1)/e of them
+ *              leaving the GPU, then an all-gather of the copies over
+ *              etp [MLM MoEAlltoAllTokenDispatcher];
+ *   allgather  every token of the etp x ep group gathered by every GPU
+ *              of it, no top-k multiplier, and reduce-scattered back
+ *              [MLM MoEAllGatherTokenDispatcher: "this allgather spans
+ *              the communication domain of TP*EP"];
+ *   flex       DeepEP sends a token once to each GPU that holds one of
+ *              its experts (get_dispatch_layout's is_token_in_rank [MLM
+ *              fused_a2a.py]), over the etp x ep group with the experts
+ *              replicated etp times.  In 16 bits even for FP8 recipes:
+ *              "HybridEP dispatcher does not support fp8 dispatch now"
+ *              and DeepEP's is passed fp8_dispatch False [MLM
+ *              fused_a2a.py]; only the ncclep backend quantises (mxfp8,
+ *              moe_dispatch_fwd_dtype), which paratune does not render.
+ * Dropless imbalance scales the busiest GPU's share.
+ */
+double
+estimate_moe_comm_s(const struct est *x)
+{
+	double row = x->act_bytes * x->s.h * tokens_in(x), n = x->te * x->e;
+	double bytes_s;
+
+	if (n <= 1)
+		return 0;
+	switch (x->l->moe_dispatcher) {
+	case MOE_DISPATCH_ALLGATHER:
+		bytes_s = row * (n - 1) / expert_bw(x, n, 1);
+		break;
+	case MOE_DISPATCH_FLEX:
+		bytes_s = row * estimate_moe_ranks_per_token(x) * x->te *
+		          (n - 1) / n / expert_bw(x, n, 1);
+		break;
+	default:
+		bytes_s = row * x->s.k * (x->e - 1) / x->e /
+		          expert_bw(x, n, x->te);
+		if (x->te > 1)
+			bytes_s += row * x->s.k * (x->te - 1) /
+			           expert_bw(x, x->te, 1);
+		break;
+	}
+	return 4 * bytes_s * x->moe_frac * estimate_moe_imbalance(x) /
+	       x->k[CAL_MOE_DISPATCH_EFF];
+}
+
+/*
+ * The EP all-to-all overlap (--overlap-moe-expert-parallel-comm) runs
+ * one micro-batch's forward and another's backward as one schedule, the
+ * dispatch and combine of each under the other's compute [MLM
+ * transformer_config.py, "combined 1F1B"]; --delay-wgrad-compute moves
+ * the weight-gradient GEMMs behind the backward combine, so that the
+ * whole of the layer's compute is there to hide behind.  The first
+ * forward and the last backward of a step have no partner: one
+ * micro-batch of m keeps all of its communication.
+ */
+double
+estimate_moe_exposed_s(const struct est *x, double comm, double compute)
+{
+	if (!x->l->moe_a2a_overlap || x->m <= 1)
+		return comm;
+	return ((x->m - 1) * fmax(0, comm - compute) + comm) / x->m;
+}
+
+/*
+ * Memory-bound MoE kernels of one layer and micro-batch, forward and
+ * backward alike, at HBM speed:
+ *   router     16-bit logits and fp32 probabilities of the E experts
+ *              per token, written forward and read backward;
+ *   alltoall   the permutation of the k copies before the all-to-all
+ *              (read the tokens, write the copies), the sort of the
+ *              received chunks by local expert and its inverse after
+ *              (read and write the copies, twice), the unpermutation
+ *              back (read the copies, write the tokens) [MLM
+ *              MoEAlltoAllTokenDispatcher: permute, sort_chunks_by_idxs];
+ *   allgather  a masked permutation that reads all n gathered tokens to
+ *              pick the local experts' copies, and the scatter back
+ *              [MLM MoEAllGatherTokenDispatcher, global_local_map];
+ *   flex       DeepEP receives the tokens grouped by GPU; only the
+ *              permutation to local experts and its inverse remain
+ *              (HybridEP fuses even those into the dispatch,
+ *              moe_permute_fusion_into_hybridep).
+ */
+double
+estimate_moe_kernels_s(const struct est *x)
+{
+	double tok = tokens_in(x), copies = estimate_moe_token_copies(x);
+	double row = x->act_bytes * x->s.h, n = x->te * x->e, bytes;
+
+	switch (x->l->moe_dispatcher) {
+	case MOE_DISPATCH_ALLGATHER:
+		bytes = row * (2 * n * tok + 2 * copies);
+		break;
+	case MOE_DISPATCH_FLEX:
+		bytes = row * 4 * copies;
+		break;
+	default:
+		bytes = row * (2 * tok * (1 + x->s.k) + 4 * copies);
+		break;
+	}
+	bytes += tok * x->s.E * (x->act_bytes + 4);
+	return 2 * bytes * x->moe_frac / estimate_hbm_bytes_per_s(x->w->gpu);
+}
