@@ -113,20 +113,26 @@ estimate_moe_comm_s(const struct est *x)
 
 /*
  * The EP all-to-all overlap (--overlap-moe-expert-parallel-comm) runs
- * one micro-batch's forward and another's backward as one schedule, the
- * dispatch and combine of each under the other's compute [MLM
- * transformer_config.py, "combined 1F1B"]; --delay-wgrad-compute moves
- * the weight-gradient GEMMs behind the backward combine, so that the
- * whole of the layer's compute is there to hide behind.  The first
+ * one micro-batch's forward and another's backward as one schedule,
+ * "merging FWD-BWD passes of adjacent microbatches" [MLM moe/README.md]:
+ * the forward's dispatch and combine (half of comm) run under the other
+ * micro-batch's backward (two thirds of the layer's compute), the
+ * backward's under the forward (one third); --delay-wgrad-compute
+ * moves the weight-gradient GEMMs behind the backward combine, which is
+ * what leaves the backward's compute there to hide behind.  The first
  * forward and the last backward of a step have no partner: one
  * micro-batch of m keeps all of its communication.
  */
 double
 estimate_moe_exposed_s(const struct est *x, double comm, double compute)
 {
+	double paired;
+
 	if (!x->l->moe_a2a_overlap || x->m <= 1)
 		return comm;
-	return ((x->m - 1) * fmax(0, comm - compute) + comm) / x->m;
+	paired = fmax(0, comm / 2 - compute * 2 / 3) +
+	         fmax(0, comm / 2 - compute / 3);
+	return ((x->m - 1) * paired + comm) / x->m;
 }
 
 /*
