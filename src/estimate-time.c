@@ -245,11 +245,16 @@ struct layer_time {
 };
 
 /*
- * GEMM time of one layer.  Without grouped GEMM each local expert runs
- * its own GEMMs on its share of the tokens (k*e/E of a micro-batch's
- * copies), which the token curve makes slower than one grouped GEMM over
- * all of them [GUIDE: "enabling grouped GEMM can significantly improve
- * computation efficiency"].
+ * GEMM time of one layer.  The experts' GEMMs run on the tokens each
+ * local expert receives, not on the micro-batch's: the copies a GPU
+ * holds (k of each of the tp group's tokens, gathered over etp) over
+ * its E/e experts; the token curve is taken there instead of at the
+ * dense layers' s*b (a grouped GEMM is one kernel, but each expert's
+ * rows are their own M dimension [MLM experts.py TEGroupedMLP]).
+ * Without grouped GEMM each local expert runs its own GEMMs, which the
+ * curve makes slower again by the ratio of k*s*b to its share
+ * [GUIDE: "enabling grouped GEMM can significantly improve computation
+ * efficiency"].
  */
 static double
 layer_gemm_s(const struct est *x, const struct flop_parts *fp,
@@ -257,13 +262,15 @@ layer_gemm_s(const struct est *x, const struct flop_parts *fp,
 {
 	double per_flop = tokens / x->s.L /
 	                  (peak_flops(x, true) * gemm_efficiency(x));
-	double sbk, slowdown = 1;
+	double sb = x->seq_local * x->b, sbk = sb * x->s.k, slowdown = 1;
+	double per_expert = sbk * x->te / x->t * x->e / x->s.E;
 
-	if (!x->l->moe_grouped_gemm && fp->experts > 0) {
-		sbk = x->seq_local * x->b * x->s.k;
-		slowdown = tokens_efficiency(x, sbk) /
-		           tokens_efficiency(x, sbk * x->e / x->s.E);
-	}
+	if (fp->experts > 0)
+		slowdown = tokens_efficiency(x, sb) /
+		           tokens_efficiency(x, per_expert);
+	if (!x->l->moe_grouped_gemm && fp->experts > 0)
+		slowdown *= tokens_efficiency(x, sbk) /
+		            tokens_efficiency(x, sbk * x->e / x->s.E);
 	/* The busiest GPU's experts set the pace of every layer. */
 	return (fp->layers - fp->experts +
 	        fp->experts * slowdown * estimate_moe_imbalance(x)) * per_flop;
