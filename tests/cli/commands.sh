@@ -84,6 +84,10 @@ same "... what does not apply is null (bf16: no FP8 recipe)" \
 expect "estimate --switch naming both" 64 "$PT" estimate "$LLAMA" \
 	--switch fsdp=1 --switch distributed_optimizer=1
 has "... says which rule" "fsdp replaces the distributed optimizer" "$T/err"
+expect "estimate --switch moe_token_dispatcher on a dense model" 64 \
+	"$PT" estimate "$LLAMA" --switch moe_token_dispatcher=flex
+has "... says which rule" \
+	"moe_token_dispatcher/moe_a2a_overlap need an MoE model" "$T/err"
 expect "estimate --switch with a choice and a count" 0 "$PT" estimate \
 	"$LLAMA" --switch attention=unfused --switch offload_layers=2 \
 	--pp 1 --recompute none

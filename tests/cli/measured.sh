@@ -79,7 +79,7 @@ estimate_row() {
 		s=$c
 		case $c in
 		*layers | recompute_method | attention | fp8_recipe | \
-		cp_comm_type) ;;
+		cp_comm_type | moe_token_dispatcher) ;;
 		*) case $v in 0) v=false ;; 1) v=true ;; esac ;;
 		esac
 		set -- "$@" --switch "$s=$v"

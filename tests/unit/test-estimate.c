@@ -1050,9 +1050,11 @@ test_moe_flex_dedup_and_nvl72(void)
 
 /*
  * The EP all-to-all overlap: with 4 micro-batches, 3 of them pair with
- * another's compute, far longer than their transfers here (Mixtral's
- * layer: 10 TFLOP against 0.6 ms of all-to-all), and the one without a
- * partner keeps all of its own: a quarter of the time is exposed.
+ * another's compute, the forward's half of the transfers under two
+ * thirds of it and the backward's half under one third, each far
+ * longer here (Mixtral's layer: 10 TFLOP against 0.6 ms of
+ * all-to-all); the one without a partner keeps all of its own: a
+ * quarter of the time is exposed.
  */
 static void
 test_moe_a2a_overlap(void)
