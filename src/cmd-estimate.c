@@ -174,6 +174,9 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	if (cam->precision == PREC_FP8)
 		fprintf(f, "  fp8 casts    %.3f s of compute (%s recipe)\n",
 		        e->fp8_cast_s, fp8_recipe_name(l->fp8_recipe));
+	if (cam->precision == PREC_FP4)
+		fprintf(f, "  fp4 casts    %.3f s of compute (nvfp4 recipe)\n",
+		        e->fp8_cast_s);
 	fprintf(f, "  speed        %.0f tokens/s/GPU, %.1f TFLOP/s/GPU, MFU "
 	        "%.1f %%\n", e->tokens_per_s_per_gpu, e->tflops_per_gpu,
 	        100 * e->mfu);

@@ -32,7 +32,7 @@ static void
 gpus_table(FILE *f, const struct gpu_catalog *cat)
 {
 	static const char *const cols[] = { "name", ">mem_gib", ">bf16",
-		">fp8", ">fp16", ">tf32", ">nvl_domain", ">nvl_gbs",
+		">fp8", ">fp4", ">fp16", ">tf32", ">nvl_domain", ">nvl_gbs",
 		">net_gbs", ">hbm_tbs", "description", NULL };
 	struct table t;
 
@@ -44,6 +44,7 @@ gpus_table(FILE *f, const struct gpu_catalog *cat)
 		table_add(&t, "%.1f", g->memory_gib);
 		gpus_add_tflops(&t, g->peak_tflops[PREC_BF16]);
 		gpus_add_tflops(&t, g->peak_tflops[PREC_FP8]);
+		gpus_add_tflops(&t, g->peak_tflops[PREC_FP4]);
 		gpus_add_tflops(&t, g->peak_tflops[PREC_FP16]);
 		gpus_add_tflops(&t, g->peak_tflops[PREC_FP32]);
 		table_add(&t, "%d", g->nvlink_domain);
@@ -79,6 +80,7 @@ gpus_json(FILE *f, const struct gpu_catalog *cat)
 		json_number(&j, "memory_gib", g->memory_gib);
 		json_number(&j, "bf16_tflops", g->peak_tflops[PREC_BF16]);
 		json_number(&j, "fp8_tflops", g->peak_tflops[PREC_FP8]);
+		json_number(&j, "fp4_tflops", g->peak_tflops[PREC_FP4]);
 		json_number(&j, "fp16_tflops", g->peak_tflops[PREC_FP16]);
 		json_number(&j, "fp32_tflops", g->peak_tflops[PREC_FP32]);
 		json_int(&j, "nvlink_domain", g->nvlink_domain);

@@ -26,7 +26,7 @@
 static const char *const mode_names[] = { "pretrain", "finetune", NULL };
 static const char *const heuristics_names[] = { "model", "nemo", NULL };
 const char *const config_precision_names[] = {
-	"fp32", "fp16", "bf16", "fp8", NULL }; /* enum precision */
+	"fp32", "fp16", "bf16", "fp8", "fp4", NULL }; /* enum precision */
 static const char *const peft_names[] = { "none", "lora", NULL };
 static const char *const strategy_names[] = { "adaptive", "all", "top",
                                               NULL };
@@ -447,6 +447,9 @@ const struct config_key config_registry[] = {
 	  GPU(peak_tflops[PREC_BF16]), .min = 1e-3, .max = 1e7 },
 	{ .path = "gpus.fp8_tflops", .type = KT_DOUBLE,
 	  GPU(peak_tflops[PREC_FP8]), .min = 0, .max = 1e7 },
+	/* NVFP4, dense; 0 (the default of a new entry): no FP4. */
+	{ .path = "gpus.fp4_tflops", .type = KT_DOUBLE,
+	  GPU(peak_tflops[PREC_FP4]), .min = 0, .max = 1e7 },
 	{ .path = "gpus.nvlink_domain", .type = KT_INT, GPU(nvlink_domain),
 	  .min = 1, .max = MAX_PARALLEL },
 	{ .path = "gpus.nvlink_gbs", .type = KT_DOUBLE, GPU(nvlink_gbs),

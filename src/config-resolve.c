@@ -91,10 +91,10 @@ settings_default_switches(const struct settings *c, struct layout *l)
 		: 0;
 	/* Switches without effect in this layout keep their defaults, so
 	 * that the layout is the one the grid keeps (layout_check). */
-	if (c->precision != PREC_FP8) {
+	if (c->precision != PREC_FP8)
 		l->fp8_recipe = FP8_DELAYED;
+	if (!layout_param_gather_applies(c->precision))
 		l->fp8_param_gather = false;
-	}
 	if (l->cp <= 1)
 		l->cp_comm = CP_COMM_P2P;
 	if (c->model.num_experts <= 0) {

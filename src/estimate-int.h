@@ -12,6 +12,11 @@
 #include "calibration.h"
 #include "estimate.h"
 
+/* Bytes of one NVFP4 element with its share of the block scales: half a
+ * byte of E2M1 and one E4M3 scale byte per 16 elements (Transformer
+ * Engine's NVFP4BlockScaling; arXiv 2509.25149, section 2). */
+#define FP4_BYTES (0.5 + 1.0 / 16)
+
 /* Shape numbers used everywhere below, derived once per call. */
 struct shape {
 	double h, f, fe, q, kvd, dk, V, L, Lmoe, Ldense, E, k, shared_f;
@@ -54,7 +59,8 @@ struct est {
 	double t, p, c, e, te, v, d, b, m; /* sizes as doubles */
 	double seq_local;                  /* s / cp */
 	double act_bytes;                  /* bytes of a 16/32-bit activation */
-	double gemm_in_bytes;              /* 1 for FP8 GEMM inputs */
+	double gemm_in_bytes;              /* 1 for FP8 GEMM inputs,
+	                                    * FP4_BYTES for NVFP4 */
 	double moe_frac;                   /* share of MoE layers */
 	double layer_dense, layer_expert;  /* one layer's params on a GPU */
 	/* Activations of one layer and micro-batch: kept whole (the mix of

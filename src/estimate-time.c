@@ -154,6 +154,19 @@ fp8_block_scaled(enum fp8_recipe r)
 	return r == FP8_MXFP8 || r == FP8_BLOCKWISE;
 }
 
+/*
+ * Whether the linear layers' GEMMs run in a low-precision format: FP8, or
+ * NVFP4 (fprop, dgrad and wgrad alike, Transformer Engine's
+ * NVFP4BlockScaling).  Both take the one fp8_gemm_eff constant: the
+ * measured data hold too few FP4 runs (Llama 3 70B and 405B) to fit a
+ * constant of its own apart from it.
+ */
+static bool
+low_precision(enum precision p)
+{
+	return p == PREC_FP8 || p == PREC_FP4;
+}
+
 static double
 gemm_efficiency(const struct est *x)
 {
@@ -163,6 +176,8 @@ gemm_efficiency(const struct est *x)
 	double eff = x->k[CAL_GEMM_EFF_MAX] * width /
 	             (width + GEMM_WIDTH_HALF) * tokens_efficiency(x, tokens);
 
+	if (x->w->precision == PREC_FP4)
+		return eff * x->k[CAL_FP8_GEMM_EFF];
 	if (x->w->precision != PREC_FP8)
 		return eff;
 	return eff * x->k[fp8_block_scaled(x->l->fp8_recipe)
@@ -195,6 +210,20 @@ fp8_cast_bytes_per_element(enum fp8_recipe r)
 	return 4.0;
 }
 
+/*
+ * NVFP4 (Transformer Engine's NVFP4BlockScaling, arXiv 2509.25149): each
+ * GEMM input is read once for its per-tensor amax (the FP32 second-level
+ * scale must be known before the cast), then read again and written
+ * row-wise and column-wise (the wgrad copy after the random Hadamard
+ * transform, fused into the cast), 0.5 byte an element each with one
+ * E4M3 scale byte per 16: 2 + 2 + 2 x (0.5 + 1/16) bytes.
+ */
+static double
+fp4_cast_bytes_per_element(void)
+{
+	return 2.0 + 2.0 + 2 * FP4_BYTES;
+}
+
 /* Elements per token one layer casts on a tp rank: input and output
  * gradient of QKV, the attention projection and the two MLP GEMMs (the
  * routed experts' for each of the k copies of a token, and a shared
@@ -213,14 +242,15 @@ fp8_cast_elements(const struct est *x)
 	return (attn + (1 - x->moe_frac) * dense + x->moe_frac * moe) / x->t;
 }
 
-/* Peak FLOP/s of the GEMMs: FP8 runs them at the FP8 rate. */
+/* Peak FLOP/s of the GEMMs: FP8 runs them at the FP8 rate, FP4 at the
+ * NVFP4 rate; attention and the rest stay in BF16. */
 static double
 peak_flops(const struct est *x, bool gemm)
 {
 	const struct gpu *g = x->w->gpu;
 	enum precision p = x->w->precision;
 
-	if (!gemm && p == PREC_FP8)
+	if (!gemm && low_precision(p))
 		p = PREC_BF16;
 	return g->peak_tflops[p] * 1e12;
 }
@@ -357,10 +387,21 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	if (x->w->precision == PREC_FP8)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp8_cast_bytes_per_element(l->fp8_recipe) / hbm;
+	if (x->w->precision == PREC_FP4)
+		lt->fp8_cast = sb * fp8_cast_elements(x) *
+		               fp4_cast_bytes_per_element() / hbm;
 	lt->compute = layer_gemm_s(x, fp, tokens) + lt->attn + elem +
 	              lt->fp8_cast + overhead + estimate_moe_kernels_s(x);
-	lt->logits = tokens * fp->logits /
-	             (peak_flops(x, true) * gemm_efficiency(x));
+	/* Megatron-LM quantizes inside the transformer layers only
+	 * (get_fp4_context per layer [MLM fp4_utils.py]): under FP4 the
+	 * output layer runs in BF16, at the BF16 rate and efficiency. */
+	if (x->w->precision == PREC_FP4)
+		lt->logits = tokens * fp->logits /
+		             (peak_flops(x, false) * gemm_efficiency(x) /
+		              x->k[CAL_FP8_GEMM_EFF]);
+	else
+		lt->logits = tokens * fp->logits /
+		             (peak_flops(x, true) * gemm_efficiency(x));
 	lt->embedding = EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
 }
 
@@ -478,8 +519,21 @@ stage_time(const struct est *x, const struct layer_time *lt,
  * Data-parallel gradient reduction and parameter gathering, overlapped
  * with the backward of the last and the forward of the first
  * micro-batch when their overlap is on; returns the exposed part.
- * Parameters are gathered in 16 bits, in 8 with fp8_param_gather.
+ * Parameters are gathered in 16 bits, in 8 with fp8_param_gather (in
+ * NVFP4, row-wise with its scales, under fp4).
  */
+/* Bytes a parameter all-gathers: bf16, or the low-precision copy with
+ * fp8_param_gather (--fp8-param-gather, --fp4-param-gather). */
+static double
+gather_bytes(const struct est *x)
+{
+	if (!x->l->fp8_param_gather)
+		return 2;
+	if (x->w->precision == PREC_FP8)
+		return 1;
+	return x->w->precision == PREC_FP4 ? FP4_BYTES : 2;
+}
+
 static double
 dp_exposed(const struct est *x, double params, double t_mb)
 {
@@ -490,7 +544,7 @@ dp_exposed(const struct est *x, double params, double t_mb)
 	if (n <= 1)
 		return 0;
 	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
+	gather = gather_bytes(x);
 	if (l->distributed_optimizer) {
 		rs = (n - 1) / n * params * gr / bw;
 		ag = (n - 1) / n * params * gather / bw;
@@ -519,7 +573,7 @@ fsdp_exposed(const struct est *x, double params, double t_mb)
 	if (n <= 1)
 		return 0;
 	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = x->l->fp8_param_gather && x->w->precision == PREC_FP8 ? 1 : 2;
+	gather = gather_bytes(x);
 	comm = (n - 1) / n * params * (2 * gather + gr) / bw;
 	return fmax(0, comm - t_mb);
 }

@@ -358,6 +358,15 @@ estimate_heaviest_stage(const struct est *x)
  * weights; Transformer Engine caches an FP8 copy of each weight (+1).
  * With fp8_param_gather the FP8 copy is the weight ("keep the parameters
  * in FP8" [GUIDE]): 1 byte, the fp32 master staying in the optimizer.
+ * FP4 (NVFP4) also trains on bf16 weights; Transformer Engine caches each
+ * weight quantized row-wise (fprop) and column-wise (dgrad), each copy
+ * 0.5 byte an element and one E4M3 scale byte per 16 (TE
+ * NVFP4BlockScaling; NVIDIA, "Pretraining Large Language Models with
+ * NVFP4", arXiv 2509.25149): 2 + 2 x (0.5 + 1/16).  With
+ * fp8_param_gather (--fp4-param-gather, Megatron-LM's fp4_param: "keep
+ * the parameters in fp4 precision" [MLM transformer_config.py]) the
+ * bf16 weight goes and the two NVFP4 copies stay.  The per-tensor FP32
+ * scales are a few bytes a tensor and not counted.
  * optimizer.resident_bytes_per_param replaces the optimizer's bytes.
  */
 void
@@ -367,10 +376,13 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *op
 	case PREC_FP32: *wt = 4; *gr = 4; *opt = 8; break;
 	case PREC_FP16: *wt = 2; *gr = 2; *opt = 16; break;
 	case PREC_FP8: *wt = 3; *gr = 4; *opt = 12; break;
+	case PREC_FP4: *wt = 2 + 2 * FP4_BYTES; *gr = 4; *opt = 12; break;
 	default: *wt = 2; *gr = 4; *opt = 12; break;
 	}
 	if (x->w->precision == PREC_FP8 && x->l->fp8_param_gather)
 		*wt = 1;
+	if (x->w->precision == PREC_FP4 && x->l->fp8_param_gather)
+		*wt = 2 * FP4_BYTES;
 	/* --grad-reduce-in-bf16 keeps the main gradients in bf16 instead of
 	 * fp32 (arguments.py: accumulate_allreduce_grads_in_fp32 off), which
 	 * also halves what data parallelism reduces. */
@@ -726,7 +738,11 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	x->m = (double)l->gbs / (l->mbs * x->d);
 	x->seq_local = (double)w->seq_length / l->cp;
 	x->act_bytes = w->precision == PREC_FP32 ? 4 : 2;
-	x->gemm_in_bytes = w->precision == PREC_FP8 ? 1 : x->act_bytes;
+	/* FP8 and FP4 linear layers keep their inputs for the backward in
+	 * the GEMM's format (Transformer Engine saves the quantized tensor). */
+	x->gemm_in_bytes = w->precision == PREC_FP8 ? 1
+	                   : w->precision == PREC_FP4 ? FP4_BYTES
+	                   : x->act_bytes;
 	x->moe_frac = x->s.L > 0 ? x->s.Lmoe / x->s.L : 0;
 	x->sharded = l->distributed_optimizer || l->fsdp;
 	x->modules = l->recompute == RECOMPUTE_SELECTIVE

@@ -46,7 +46,8 @@ struct estimate {
 	/* Its interval from the calibration's residuals. */
 	double step_s_low, step_s_high;
 	double compute_s;
-	double fp8_cast_s;          /* of compute: GEMM inputs cast to FP8 */
+	double fp8_cast_s;          /* of compute: GEMM inputs cast to FP8
+	                             * (or to NVFP4 with fp4) */
 	double recompute_s;
 	double tp_comm_s;
 	double cp_comm_s;

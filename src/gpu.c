@@ -10,7 +10,9 @@
  *                a little under the marketing figure.
  *   peak_tflops  dense tensor-core peak, 10^12 FLOP/s, without the 2:4
  *                sparsity that datasheets quote first (their figure / 2);
- *                fp32 is TF32 on the tensor cores; 0 = not supported.
+ *                fp32 is TF32 on the tensor cores; fp4 is NVFP4, on
+ *                Blackwell only (the other entries leave it 0); 0 = not
+ *                supported.
  *   nvlink_gbs   GB/s (10^9 bytes) per GPU in one direction into its
  *                NVLink (or Infinity Fabric) domain: half the
  *                bidirectional figure on the datasheet.
@@ -62,33 +64,39 @@ static const struct gpu gpu_builtin[] = {
 	/* NVIDIA HGX B200 datasheet (8 GPUs, with sparsity): TF32 18 PF,
 	 * FP16/BF16 36 PF, FP8 72 PF, so 1125, 2250, 4500 dense per GPU;
 	 * NVLink 5 1.8 TB/s bidirectional; HBM3e 8 TB/s, 183,359 MiB;
-	 * DGX B200: eight 400 Gb/s ConnectX-7 NICs. */
+	 * DGX B200: eight 400 Gb/s ConnectX-7 NICs.  FP4 Tensor Core
+	 * 144 PF with sparsity, so 9000 dense per GPU (the datasheet's
+	 * sparse figure / 2 / 8). */
 	{ "b200", "NVIDIA B200 180 GB (DGX/HGX B200)", 179.1,
-	  { 1125, 2250, 2250, 4500 }, 8, 900, 50, 8.0, 64 },
+	  { 1125, 2250, 2250, 4500, 9000 }, 8, 900, 50, 8.0, 64 },
 	/* NVIDIA GB200 NVL72 datasheet (72 GPUs, with sparsity): TF32
 	 * 180 PF, FP16/BF16 360 PF, FP8 720 PF, so 1250, 2500, 5000 dense
 	 * per GPU; 13.4 TB HBM3e (186 GB per GPU, 185 GiB usable) at 8 TB/s;
 	 * one NVLink 5 domain of 72 GPUs at 1.8 TB/s bidirectional each;
-	 * one 400 Gb/s ConnectX-7 per GPU. */
+	 * one 400 Gb/s ConnectX-7 per GPU.  FP4 Tensor Core 1,440 PF with
+	 * sparsity, so 10000 dense per GPU (/ 2 / 72). */
 	{ "gb200", "NVIDIA GB200 NVL72 (72-GPU NVLink domain)", 185.0,
-	  { 1250, 2500, 2500, 5000 }, 72, 900, 50, 8.0, 225 },
+	  { 1250, 2500, 2500, 5000, 10000 }, 72, 900, 50, 8.0, 225 },
 	/* NVIDIA HGX B300 (Blackwell Ultra) datasheet, dense per GPU:
 	 * TF32 1.1 PF, FP16/BF16 2.25 PF, FP8 4.5 PF (B200's rates; the
-	 * Ultra's gains are FP4 and attention exponentials, which paratune
-	 * does not model); 288 GB HBM3e (12-high stacks) at 8 TB/s; NVLink
+	 * Ultra's gains are FP4 and attention exponentials); FP4 Tensor
+	 * Core 144 PF with sparsity, 108 PF dense (the datasheet gives both:
+	 * Blackwell Ultra's sparse FP4 is not twice its dense), 13500 dense
+	 * per GPU; 288 GB HBM3e (12-high stacks) at 8 TB/s; NVLink
 	 * 5 1.8 TB/s bidirectional; one 800 Gb/s ConnectX-8 SuperNIC per
 	 * GPU.  The driver's total is not in the datasheet: 288 GB is taken
 	 * as 268.2 GiB, and a site that reads less sets memory_gib. */
 	{ "b300", "NVIDIA B300 288 GB (HGX B300, Blackwell Ultra)", 268.2,
-	  { 1125, 2250, 2250, 4500 }, 8, 900, 100, 8.0, 64 },
+	  { 1125, 2250, 2250, 4500, 13500 }, 8, 900, 100, 8.0, 64 },
 	/* NVIDIA GB300 NVL72 datasheet (72 GPUs, dense): FP8 360 PF,
-	 * FP16/BF16 180 PF, TF32 90 PF, so 5000, 2500, 1250 per GPU; up to
+	 * FP16/BF16 180 PF, TF32 90 PF, FP4 1,080 PF (1,440 with
+	 * sparsity), so 5000, 2500, 1250 and 15000 per GPU; up to
 	 * 20 TB HBM3e (288 GB per GPU, taken as above) at 576 TB/s (8 TB/s
 	 * per GPU); one NVLink 5 domain of 72 GPUs, 130 TB/s in all (1.8
 	 * TB/s per GPU bidirectional); 72 ConnectX-8 800 Gb/s NICs, one per
 	 * GPU. */
 	{ "gb300", "NVIDIA GB300 NVL72 (72-GPU NVLink domain)", 268.2,
-	  { 1250, 2500, 2500, 5000 }, 72, 900, 100, 8.0, 225 },
+	  { 1250, 2500, 2500, 5000, 15000 }, 72, 900, 100, 8.0, 225 },
 	/* NVIDIA L40S datasheet: TF32 366, FP16/BF16 733, FP8 1466 with
 	 * sparsity (183, 362.05, 733 dense); 48 GB GDDR6 with ECC at
 	 * 864 GB/s (46,068 MiB).  No NVLink: GPUs meet over PCIe Gen4 x16,
@@ -166,6 +174,7 @@ static const char *const precision_names[] = {
 	[PREC_FP16] = "fp16",
 	[PREC_BF16] = "bf16",
 	[PREC_FP8] = "fp8",
+	[PREC_FP4] = "fp4",
 };
 _Static_assert(sizeof precision_names / sizeof precision_names[0] ==
                PREC_COUNT, "a name for every precision");

@@ -9,13 +9,18 @@
 
 #include <stddef.h>
 
-enum precision { PREC_FP32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_COUNT };
+/* PREC_FP4 is NVFP4 (E2M1 values, an E4M3 scale per 16 elements and an
+ * FP32 scale per tensor: Transformer Engine's NVFP4BlockScaling), which
+ * only Blackwell's tensor cores run. */
+enum precision { PREC_FP32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_FP4,
+                 PREC_COUNT };
 
 struct gpu {
 	char name[32];        /* catalog key, e.g. "h100-sxm" */
 	char description[64];
 	double memory_gib;    /* usable device memory */
-	double peak_tflops[PREC_COUNT]; /* dense tensor-core peak (fp32: TF32) */
+	double peak_tflops[PREC_COUNT]; /* dense tensor-core peak (fp32: TF32,
+	                                 * fp4: NVFP4); 0: not supported */
 	int nvlink_domain;    /* GPUs in one NVLink domain */
 	double nvlink_gbs;    /* NVLink GB/s per GPU, one direction */
 	double network_gbs;   /* scale-out GB/s per GPU, one direction */
@@ -39,7 +44,7 @@ const struct gpu *gpu_catalog_find(const struct gpu_catalog *cat,
 void gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g);
 
 const char *precision_name(enum precision p);
-/* Parse "bf16", "fp8", "fp16", "fp32"; -1 when unknown. */
+/* Parse "bf16", "fp8", "fp4", "fp16", "fp32"; -1 when unknown. */
 int precision_parse(const char *s);
 
 #endif

@@ -334,9 +334,11 @@ vars_run(struct template_vars *v, const struct settings *c,
 
 	template_vars_set_str(v, "precision", precision_name(c->precision));
 	template_vars_set_bool(v, "bf16", c->precision == PREC_BF16 ||
-	                       c->precision == PREC_FP8);
+	                       c->precision == PREC_FP8 ||
+	                       c->precision == PREC_FP4);
 	template_vars_set_bool(v, "fp16", c->precision == PREC_FP16);
 	template_vars_set_bool(v, "fp8", c->precision == PREC_FP8);
+	template_vars_set_bool(v, "fp4", c->precision == PREC_FP4);
 	template_vars_set_str(v, "cross_entropy_fusion",
 	                      c->cross_entropy_fusion == CE_FUSION_NONE ? NULL
 	                      : ce_fusion_names[c->cross_entropy_fusion]);

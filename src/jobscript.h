@@ -41,6 +41,7 @@
  *   account_embedding account_loss   booleans: the pipeline split counts
  *                         the embedding / the loss as a layer
  *   fp8_recipe            "delayed", "tensorwise", "mxfp8", "blockwise"
+ *                         (fp8_param_gather under fp4: --fp4-param-gather)
  *   fp8_param_gather cuda_graphs tp_comm_overlap overlap_grad_reduce
  *   overlap_param_gather fsdp moe_grouped_gemm   booleans
  *   activation_offload_layers   layers whose activations go to the host,
@@ -83,9 +84,10 @@
  *   softmax_type          "vanilla", "off-by-one" or "learnable"
  *   softmax_offset        boolean: softmax_type is not vanilla
  * Precision
- *   precision             "fp32", "fp16", "bf16" or "fp8"
- *   bf16 fp16 fp8         booleans; bf16 is also true with fp8, which
- *                         trains in bf16 with FP8 matrix products
+ *   precision             "fp32", "fp16", "bf16", "fp8" or "fp4"
+ *   bf16 fp16 fp8 fp4     booleans; bf16 is also true with fp8 and fp4,
+ *                         which train in bf16 with FP8 (NVFP4) matrix
+ *                         products
  *   cross_entropy_fusion  "native" or "te"; unset for "none"
  *   cross_entropy_te      boolean: cross_entropy_fusion is "te"
  * Campaign

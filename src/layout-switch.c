@@ -152,7 +152,9 @@ layout_switch_get(const struct layout *l, enum precision p,
 		return -1;
 	if (s == SW_RECOMPUTE_MODULES && l->recompute != RECOMPUTE_SELECTIVE)
 		return -1;
-	if ((s == SW_FP8_RECIPE || s == SW_FP8_PARAM_GATHER) && p != PREC_FP8)
+	if (s == SW_FP8_RECIPE && p != PREC_FP8)
+		return -1;
+	if (s == SW_FP8_PARAM_GATHER && !layout_param_gather_applies(p))
 		return -1;
 	if (s == SW_CP_COMM_TYPE && l->cp == 1)
 		return -1;

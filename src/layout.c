@@ -66,7 +66,7 @@ static const struct {
 	[RULE_RC_MODULES_NO_EFFECT] = { "recompute_modules need selective "
 	                                "recompute (MoE ones an MoE model)",
 	                                RULE_KIND_NO_EFFECT },
-	[RULE_NO_FP8] = { "fp8_recipe/fp8_param_gather need fp8",
+	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_MOE_DENSE] = { "moe_token_dispatcher/moe_a2a_overlap need an "
@@ -349,7 +349,9 @@ check_switches(const struct workload *w, const struct layout *l)
 		return RULE_FSDP;
 	if (l->overlap_param_gather && (!sharded || !l->overlap_grad_reduce))
 		return RULE_PARAM_GATHER;
-	if (l->fp8_param_gather && !sharded)
+	/* Megatron-LM refuses --fp8-param-gather without a sharded
+	 * optimizer; --fp4-param-gather it accepts (arguments.py). */
+	if (l->fp8_param_gather && !sharded && w->precision != PREC_FP4)
 		return RULE_FP8_PARAM;
 	/* Transformer Engine's a2a scatters the heads over the CP ranks. */
 	if (l->cp > 1 && l->cp_comm == CP_COMM_A2A &&
@@ -387,8 +389,9 @@ modules_no_effect(const struct model *m, const struct layout *l)
 static enum layout_rule
 check_no_effect(const struct workload *w, const struct layout *l)
 {
-	if (w->precision != PREC_FP8 &&
-	    (l->fp8_recipe != FP8_DELAYED || l->fp8_param_gather))
+	if (w->precision != PREC_FP8 && l->fp8_recipe != FP8_DELAYED)
+		return RULE_NO_FP8;
+	if (!layout_param_gather_applies(w->precision) && l->fp8_param_gather)
 		return RULE_NO_FP8;
 	if (l->cp == 1 && l->cp_comm != CP_COMM_P2P)
 		return RULE_CP_COMM;
@@ -572,6 +575,12 @@ const char *
 fp8_recipe_name(enum fp8_recipe r)
 {
 	return (unsigned)r <= FP8_BLOCKWISE ? fp8_recipe_names[r] : "?";
+}
+
+bool
+layout_param_gather_applies(enum precision p)
+{
+	return p == PREC_FP8 || p == PREC_FP4;
 }
 
 /* "p2p", "all_gather", "a2a" or "a2a+p2p". */

@@ -107,7 +107,9 @@ struct layout {
 	int first_stage_layers;
 	int last_stage_layers;
 	enum fp8_recipe fp8_recipe;   /* with fp8 precision */
-	bool fp8_param_gather;        /* weights kept and gathered in FP8 */
+	bool fp8_param_gather;        /* weights kept and gathered in FP8,
+	                               * in NVFP4 with fp4 precision
+	                               * (layout_param_gather_applies) */
 	bool cuda_graphs;             /* per-layer graphs (Transformer
 	                               * Engine) */
 	bool tp_comm_overlap;         /* TP communication under the GEMMs */
@@ -187,7 +189,8 @@ enum layout_rule {
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */
-	RULE_NO_FP8,       /* fp8 recipe or param gather without fp8 */
+	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
+	                    * fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
 	RULE_MOE_DENSE,    /* MoE switches other than their default on a
 	                    * dense model */
@@ -367,6 +370,10 @@ const char *attention_name(enum attention_impl a);
 int attention_parse(const char *s);
 const char *recompute_method_name(enum recompute_method m);
 const char *fp8_recipe_name(enum fp8_recipe r);
+/* Whether the fp8_param_gather switch acts at precision p: with fp8 it is
+ * --fp8-param-gather, with fp4 --fp4-param-gather (one switch, since the
+ * two precisions exclude each other). */
+bool layout_param_gather_applies(enum precision p);
 const char *cp_comm_name(enum cp_comm c);     /* Megatron-LM's value */
 const char *moe_dispatcher_name(enum moe_dispatcher d); /* "alltoall" */
 /* The name of the first of names equal to s, or -1. */

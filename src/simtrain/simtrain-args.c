@@ -67,6 +67,8 @@ static const char *const fp8_choices[] = { "e4m3", "hybrid", NULL };
 static const char *const fp8_recipe_choices[] = {
 	"tensorwise", "delayed", "mxfp8", "blockwise", "custom", NULL
 };
+static const char *const fp4_choices[] = { "e2m1", NULL };
+static const char *const fp4_recipe_choices[] = { "nvfp4", "custom", NULL };
 /* Megatron-LM takes any string (nargs='+', one a layer) and leaves the
  * check to Transformer Engine; the simulation takes one of its four. */
 static const char *const cp_comm_choices[] = {
@@ -244,6 +246,12 @@ static const struct sopt simtrain_opts[] = {
 	    "Reduce gradients in bfloat16."),
 	KFLAG("fp8-param-gather", fp8_param_gather,
 	    "Keep parameters in FP8 and gather them in FP8."),
+	KCHOICE("fp4-format", fp4_format, fp4_choices,
+	    "FP4 (NVFP4) training through Transformer Engine."),
+	KCHOICE("fp4-recipe", fp4_recipe, fp4_recipe_choices,
+	    "FP4 recipe (default nvfp4)."),
+	KFLAG("fp4-param-gather", fp4_param_gather,
+	    "Keep parameters in FP4 and gather them in FP4."),
 	CHOICE("recompute-granularity", recompute_granularity,
 	    granularity_choices,
 	    "Checkpoint activations to fit larger models: full or selective."),
@@ -337,6 +345,7 @@ simtrain_args_init(struct simtrain_args *a)
 	a->transformer_impl = "transformer_engine";
 	a->exit_signal = "SIGTERM";
 	a->fp8_recipe = "delayed";
+	a->fp4_recipe = "nvfp4";
 	a->data_parallel_sharding_strategy = "no_shard";
 	a->ckpt_format = "torch_dist";
 	a->cuda_graph_impl = "none";

@@ -174,6 +174,14 @@ static const struct simtrain_frame at_fp8_param = {
 	"assert args.use_distributed_optimizer or args.use_torch_fsdp2 or "
 	"args.use_megatron_fsdp or not torch.is_grad_enabled(), \\"
 };
+static const struct simtrain_frame at_fp4_fp8 = {
+	ARGS_PY_D98, 1101, "validate_args", "raise ValueError(\"--fp4-format "
+	"and --fp8-format cannot be used simultaneously. Please choose one.\")"
+};
+static const struct simtrain_frame at_fp4_param = {
+	ARGS_PY_D98, 1105, "validate_args", "raise ValueError(\"--fp4-param-"
+	"gather must be used together with --fp4-format.\")"
+};
 static const struct simtrain_frame at_fsdp_ckpt = {
 	ARGS_PY_D98, 1169, "validate_args",
 	"assert args.ckpt_format == \"fsdp_dtensor\", \\"
@@ -471,6 +479,21 @@ check_switches(const struct simtrain_args *a, struct simtrain_failure *f)
 	return 0;
 }
 
+/* FP4 (NVFP4) against FP8, as validate_args raises (ValueError). */
+static int
+check_fp4(const struct simtrain_args *a, struct simtrain_failure *f)
+{
+	if (a->fp4_format && a->fp8_format)
+		return raise(f, "ValueError", STAGE_ARGS, &at_fp4_fp8, "%s",
+		             "--fp4-format and --fp8-format cannot be used "
+		             "simultaneously. Please choose one.");
+	if (a->fp4_param_gather && !a->fp4_format)
+		return raise(f, "ValueError", STAGE_ARGS, &at_fp4_param, "%s",
+		             "--fp4-param-gather must be used together with "
+		             "--fp4-format.");
+	return 0;
+}
+
 /* TransformerConfig.__post_init__'s CPU offloading checks (ValueError). */
 static int
 check_offload(const struct simtrain_args *a, struct simtrain_failure *f)
@@ -662,7 +685,8 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 	                       ? 0 : a->last_pipeline_layers;
 	/* "custom" recipes are the user's own: counted as delayed. */
 	l->fp8_recipe = r < 0 ? FP8_DELAYED : (enum fp8_recipe)r;
-	l->fp8_param_gather = a->fp8_param_gather;
+	/* One layout switch for both: fp4 and fp8 exclude each other. */
+	l->fp8_param_gather = a->fp8_param_gather || a->fp4_param_gather;
 	l->grad_reduce_bf16 = a->grad_reduce_in_bf16;
 	l->cuda_graphs = strcmp(a->cuda_graph_impl, "none") != 0;
 	l->tp_comm_overlap = a->tp_comm_overlap;
@@ -717,6 +741,8 @@ build_precision(const struct simtrain_args *a)
 {
 	if (a->fp8_format)
 		return PREC_FP8;
+	if (a->fp4_format)
+		return PREC_FP4;
 	if (a->bf16)
 		return PREC_BF16;
 	return a->fp16 ? PREC_FP16 : PREC_FP32;
@@ -830,7 +856,7 @@ simtrain_setup(struct simtrain_job *j, struct simtrain_failure *f)
 
 	memset(f, 0, sizeof(*f));
 	if (check_required(a, f) || check_sizes(j, f) ||
-	    check_options(a, f) || check_switches(a, f))
+	    check_options(a, f) || check_switches(a, f) || check_fp4(a, f))
 		return -1;
 	build_model(a, &j->model);
 	if (model_validate(&j->model, why, sizeof(why)) != 0)

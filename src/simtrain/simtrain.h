@@ -83,6 +83,8 @@ struct simtrain_args {
 	int account_for_embedding, account_for_loss;
 	const char *fp8_recipe;
 	int fp8_param_gather, tp_comm_overlap, use_megatron_fsdp;
+	const char *fp4_format, *fp4_recipe;
+	int fp4_param_gather;
 	int grad_reduce_in_bf16;
 	const char *data_parallel_sharding_strategy, *ckpt_format;
 	const char *cuda_graph_impl, *cp_comm_type;

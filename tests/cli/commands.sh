@@ -40,6 +40,14 @@ print(d["kv_lora_rank"], d["q_lora_rank"], d["moe_first_dense_layers"],
 	ko "models JSON: DeepSeek-V3, GPT-OSS and Qwen3 architecture keys ($ds)"
 expect "gpus" 0 "$PT" gpus --format json
 json "gpus JSON parses"
+# NVFP4 peaks: the Blackwell entries have one, Hopper none.
+fp4=$(python3 -c 'import json,sys
+m = {x["name"]: x for x in json.load(open(sys.argv[1]))}
+print(*(m[g]["fp4_tflops"] for g in ("b200", "gb200", "b300", "gb300",
+                                      "h100-sxm")))' "$T/out" 2>&1)
+[ "$fp4" = "9000 10000 13500 15000 0" ] &&
+	ok "gpus JSON: fp4_tflops of B200, GB200, B300, GB300 and H100" ||
+	ko "gpus JSON: fp4_tflops ($fp4)"
 
 # The seed example: 8 B, 1024 GPUs, 840 B tokens, 140 TFLOPS -> 4.34 days.
 expect "size --params" 0 "$PT" size --gpus 1024 --tflops 140 --tokens 840 \

@@ -335,6 +335,23 @@ run unevenacc WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
 	--account-for-loss-in-pipeline-split --global-batch-size 8
 check "uneven pipeline with account_for_*: refused" has unevenacc.err \
 	'^ValueError: num_layers_in_first_pipeline_stage and num_layers_in_last_pipeline_stage cannot be set at the same time'
+# NVFP4 (Megatron-LM at d98e8a64, arguments.py validate_args): fp4 and
+# fp8 exclude each other, the FP4 parameter gather needs fp4, and a
+# Blackwell GPU runs it.
+# shellcheck disable=SC2086
+run fp4fp8 -- $SMALL --fp4-format e2m1 --fp8-format hybrid
+check "fp4 with fp8: exit 1" rc_is fp4fp8 1
+check "fp4 with fp8: Megatron's ValueError" has fp4fp8.err \
+	'^ValueError: --fp4-format and --fp8-format cannot be used simultaneously\. Please choose one\.$'
+# shellcheck disable=SC2086
+run fp4gather -- $SMALL --fp4-param-gather
+check "fp4 parameter gather without fp4: Megatron's ValueError" \
+	has fp4gather.err \
+	'^ValueError: --fp4-param-gather must be used together with --fp4-format\.$'
+# shellcheck disable=SC2086
+run fp4b200 -- $SMALL --fp4-format e2m1 --fp4-recipe nvfp4 \
+	--fp4-param-gather --paratune-gpu b200
+check "fp4 on a B200 trains" [ "$(iterations fp4b200)" -eq 10 ]
 run missing -- --num-layers 2 --micro-batch-size 1
 check "a missing required argument: exit 1" rc_is missing 1
 check "a missing required argument: '... argument is None'" \

@@ -101,4 +101,27 @@ test_h100(void)
 	return g;
 }
 
+/* B200 (HGX B200 datasheet, dense per GPU): BF16 2250, FP8 4500 and
+ * NVFP4 9000 TFLOPS (144 PF with sparsity over 8 GPUs), NVLink 5
+ * 1.8 TB/s bidirectional, HBM3e 8 TB/s, one 400 Gb/s NIC per GPU. */
+static inline struct gpu
+test_b200(void)
+{
+	struct gpu g;
+
+	memset(&g, 0, sizeof(g));
+	strcpy(g.name, "b200");
+	g.memory_gib = 179.1;
+	g.peak_tflops[PREC_FP32] = 1125;
+	g.peak_tflops[PREC_FP16] = 2250;
+	g.peak_tflops[PREC_BF16] = 2250;
+	g.peak_tflops[PREC_FP8] = 4500;
+	g.peak_tflops[PREC_FP4] = 9000;
+	g.nvlink_domain = 8;
+	g.nvlink_gbs = 900;
+	g.network_gbs = 50;
+	g.hbm_tbs = 8.0;
+	return g;
+}
+
 #endif

@@ -582,6 +582,10 @@ test_type_and_range_errors(void)
 	             (const char *const[]){ "camp.conf:4: key 'precision': "
 	             "unknown value 'bf17' (did you mean 'bf16'?)",
 	             "fp32, fp16, bf16, fp8", NULL });
+	/* NVFP4 is Blackwell's: Hopper's catalog entry has no FP4 peak. */
+	expect_error(MINIMAL "precision = \"fp4\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'precision': "
+	             "GPU 'h100-sxm' has no fp4 peak in the catalog", NULL });
 	expect_error(MINIMAL "search = { recompute = [\"selective\", "
 	             "\"ful\"]; };\n", NULL, 0, (const char *const[]){
 	             "camp.conf:4: key 'search.recompute': element 2: "

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "estimate.h"
 #include "harness.h"
 #include "models.h"
@@ -257,6 +258,95 @@ test_fp8_param_gather_weights(void)
 	ASSERT_NEAR_REL(b.mem.weights, 1 * LLAMA_P, 1e-9);
 	ASSERT_NEAR_REL(b.mem.gradients, a.mem.gradients, 1e-12);
 	ASSERT_NEAR_REL(b.mem.optimizer, a.mem.optimizer, 1e-12);
+}
+
+/*
+ * NVFP4 on a B200, Llama 3 8B, tp 1, dp 8, s 8192.  Weights: bf16 (2)
+ * and two cached NVFP4 copies of 0.5 + 1/16 byte (2 x 0.5625), 3.125 B a
+ * parameter; with fp8_param_gather (--fp4-param-gather) the two NVFP4
+ * copies alone, 1.125.  Activations: a layer keeps 2h + q + f = 26,624
+ * GEMM-input elements a token (the two normed inputs, the attention
+ * output and fc2's input), at 0.5625 byte instead of bf16's 2: 32 layers
+ * x 8192 tokens x 26,624 x 1.4375 = 10,032,775,168 B less.
+ */
+static void
+test_fp4_bytes(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate bf16, fp4, gather;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &bf16);
+	w.precision = PREC_FP4;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &fp4);
+	l.fp8_param_gather = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &gather);
+	ASSERT_NEAR_REL(fp4.mem.weights, 3.125 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(gather.mem.weights, 1.125 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(fp4.mem.gradients, bf16.mem.gradients, 1e-12);
+	ASSERT_NEAR_REL(fp4.mem.optimizer, bf16.mem.optimizer, 1e-12);
+	ASSERT_NEAR_REL(bf16.mem.activations - fp4.mem.activations,
+	                10032775168.0, 1e-9);
+	/* The gather moves 0.5625 bytes a parameter instead of 2. */
+	CU_ASSERT(gather.dp_comm_s <= fp4.dp_comm_s);
+	/* fp8's recipe does not apply to fp4: a non-default one is a
+	 * duplicate of the default layout. */
+	l.fp8_recipe = FP8_MXFP8;
+	CU_ASSERT_EQUAL(layout_check(&w, &l), RULE_NO_FP8);
+	/* Megatron-LM needs no sharded optimizer for --fp4-param-gather,
+	 * as it does for --fp8-param-gather. */
+	l.fp8_recipe = FP8_DELAYED;
+	l.distributed_optimizer = false;
+	l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL(layout_check(&w, &l), LAYOUT_OK);
+	w.precision = PREC_FP8;
+	CU_ASSERT_EQUAL(layout_check(&w, &l), RULE_FP8_PARAM);
+}
+
+/*
+ * NVFP4 GEMMs on a B200: the same Llama 3 8B layout on a B200 whose FP4
+ * peak is the BF16 one and on the real one (4 x BF16).  The casts are
+ * 69,632 elements a token and layer (test_fp8_casts), each read for its
+ * amax, read again and written row- and column-wise with the block
+ * scales: 2 + 2 + 2 x 0.5625 = 5.125 B, x 8192 tokens x 32 layers =
+ * 93,549,756,416 B at 8 TB/s.  Without the casts, the compute at an FP4
+ * peak of r x BF16's is BF16's less (1 - 1/r) of the layers' GEMM time
+ * G, attention and the output layer staying BF16 (fp8_gemm_eff set to 1
+ * so that only the peak differs): nothing at r = 1, G/2 at r = 2 and
+ * 3G/4 at r = 4, 1.5 times what r = 2 saves.
+ */
+static void
+test_fp4_gemm_b200(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct calibration cal = *calibration_default();
+	struct estimate bf16, r1, r2, r4;
+
+	cal.v[CAL_FP8_GEMM_EFF] = 1.0;
+	w.cal = &cal;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &bf16);
+	w.precision = PREC_FP4;
+	estimate_layout(&w, &l, &r4);
+	ASSERT_NEAR_REL(r4.fp8_cast_s, 93549756416.0 / 8e12, 1e-9);
+	g.peak_tflops[PREC_FP4] = 2250;
+	estimate_layout(&w, &l, &r1);
+	g.peak_tflops[PREC_FP4] = 4500;
+	estimate_layout(&w, &l, &r2);
+	/* Same peak: the casts are all FP4 adds. */
+	ASSERT_NEAR_REL(r1.compute_s - r1.fp8_cast_s, bf16.compute_s, 1e-9);
+	ASSERT_NEAR_REL(bf16.compute_s - (r4.compute_s - r4.fp8_cast_s),
+	                1.5 * (bf16.compute_s - (r2.compute_s - r2.fp8_cast_s)),
+	                1e-9);
+	CU_ASSERT(r4.step_s < bf16.step_s);
 }
 
 /*
@@ -1147,6 +1237,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
 	{ "fp8 casts by recipe", test_fp8_casts },
+	{ "fp4: weights and saved inputs", test_fp4_bytes },
+	{ "fp4: GEMMs at the NVFP4 rate on a B200", test_fp4_gemm_b200 },
 	{ "uneven pipeline stages", test_uneven_pipeline_stages },
 	{ "context-parallel communication types", test_cp_comm_types },
 	{ "grouped GEMM", test_grouped_gemm },

@@ -334,6 +334,15 @@ test_switch_rules(void)
 	f.w.precision = PREC_BF16;
 	l.fp8_param_gather = false;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
+	/* Under fp4 the recipe is FP8's alone, while the parameter gather
+	 * is --fp4-param-gather, which Megatron-LM takes without a sharded
+	 * optimizer. */
+	f.w.precision = PREC_FP4;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
+	l.fp8_recipe = FP8_DELAYED;
+	l.fp8_param_gather = true;
+	l.distributed_optimizer = false;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NO_FP8), RULE_KIND_NO_EFFECT);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_PARAM), RULE_KIND_INVALID);
 }

@@ -518,6 +518,21 @@ test_gpu_catalog_builtin(void)
 	CU_ASSERT(gpu_catalog_find(&cat, "b300")->memory_gib >
 	          gpu_catalog_find(&cat, "b200")->memory_gib);
 	CU_ASSERT_EQUAL(gpu_catalog_find(&cat, "l40s")->nvlink_domain, 1);
+	/* NVFP4, dense: HGX B200 144 PF and GB200 NVL72 1,440 PF with
+	 * sparsity (half of it dense) over 8 and 72 GPUs; HGX B300 108 PF
+	 * and GB300 NVL72 1,080 PF dense.  Hopper has none. */
+	CU_ASSERT_DOUBLE_EQUAL(gpu_catalog_find(&cat, "b200")
+	                       ->peak_tflops[PREC_FP4], 144e3 / 2 / 8, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_catalog_find(&cat, "gb200")
+	                       ->peak_tflops[PREC_FP4], 1440e3 / 2 / 72, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_catalog_find(&cat, "b300")
+	                       ->peak_tflops[PREC_FP4], 108e3 / 8, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_catalog_find(&cat, "gb300")
+	                       ->peak_tflops[PREC_FP4], 1080e3 / 72, 0);
+	CU_ASSERT_EQUAL(gpu_catalog_find(&cat, "h100-sxm")
+	                ->peak_tflops[PREC_FP4], 0);
+	CU_ASSERT_EQUAL(gpu_catalog_find(&cat, "h200")
+	                ->peak_tflops[PREC_FP4], 0);
 	CU_ASSERT_PTR_NULL(gpu_catalog_find(&cat, "h100"));
 	gpu_catalog_release(&cat);
 	CU_ASSERT_EQUAL(cat.n, 0);

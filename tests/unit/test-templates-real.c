@@ -175,6 +175,9 @@ static const char *const nemo_known_keys[] = {
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
 	"trainer.plugins.fp8_param_gather",
+	/* NVFP4: MegatronMixedPrecision's fp4 and fp4_recipe (NeMo
+	 * 8cfedd72, nemo/lightning/pytorch/plugins/mixed_precision.py). */
+	"trainer.plugins.fp4", "trainer.plugins.fp4_recipe",
 	/* The loss kernel: GPTConfig's cross_entropy_loss_fusion
 	 * (nemo/collections/llm/gpt/model/base.py) and Megatron core's
 	 * cross_entropy_fusion_impl, as scripts/performance/helpers.py sets
@@ -470,6 +473,23 @@ static const struct real_case grid[] = {
 	  .vp_layers = "8", .recompute_method = "uniform",
 	  .recompute_num = "8", .max_positions = "8192",
 	  .max_connections = "32" },
+	/* NVFP4 on Blackwell: --fp4-format e2m1 --fp4-recipe nvfp4 in
+	 * bf16, and with fp8_param_gather --fp4-param-gather (which
+	 * nemo2.sbatch refuses: test_fp4_precision). */
+	{ .what = "b200 nvfp4", .model = M_LLAMA3_8B, .gpu = "b200",
+	  .nodes = 1, .seq_length = 8192, .precision = PREC_FP4,
+	  .tp = 1, .pp = 1, .cp = 1, .ep = 1, .vp = 1, .dp = 8, .mbs = 1,
+	  .gbs = 64, .recompute = RECOMPUTE_SELECTIVE, .distopt = true,
+	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .max_positions = "8192" },
+	{ .what = "gb200 nvfp4 param gather", .model = M_LLAMA3_8B,
+	  .gpu = "gb200", .nodes = 2, .seq_length = 8192,
+	  .precision = PREC_FP4, .tp = 2, .pp = 2, .cp = 1, .ep = 1,
+	  .vp = 2, .dp = 4, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_SELECTIVE, .sp = true, .distopt = true,
+	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .fp8_param_gather = true, .vp_layers = "8",
+	  .max_positions = "8192", .max_connections = "32" },
 	/* Blackwell Ultra in its NVL72 rack: NeMo's 32 connections. */
 	{ .what = "gb300 tp2", .model = M_LLAMA3_8B, .gpu = "gb300",
 	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
@@ -1020,14 +1040,21 @@ check_megatron_training(const struct real_case *rc,
 {
 	bool full = rc->recompute == RECOMPUTE_FULL;
 
+	bool fp4 = rc->precision == PREC_FP4;
+
 	expect_switch(rc, argv, "--bf16", rc->precision == PREC_BF16 ||
-	              rc->precision == PREC_FP8);
+	              rc->precision == PREC_FP8 || fp4);
 	expect_switch(rc, argv, "--fp16", rc->precision == PREC_FP16);
 	expect_flag(rc, argv, "--fp8-format",
 	            rc->precision == PREC_FP8 ? "hybrid" : NULL);
 	expect_flag(rc, argv, "--fp8-recipe", rc->precision == PREC_FP8
 	            ? fp8_recipe_name(rc->fp8_recipe) : NULL);
-	expect_switch(rc, argv, "--fp8-param-gather", rc->fp8_param_gather);
+	expect_switch(rc, argv, "--fp8-param-gather",
+	              rc->fp8_param_gather && !fp4);
+	expect_flag(rc, argv, "--fp4-format", fp4 ? "e2m1" : NULL);
+	expect_flag(rc, argv, "--fp4-recipe", fp4 ? "nvfp4" : NULL);
+	expect_switch(rc, argv, "--fp4-param-gather",
+	              rc->fp8_param_gather && fp4);
 	expect_flag(rc, argv, "--recompute-granularity",
 	            full ? "full" : rc->recompute == RECOMPUTE_SELECTIVE
 	            ? "selective" : NULL);
@@ -1370,6 +1397,10 @@ check_nemo_precision(const struct real_case *rc,
 	                  : "torch.bfloat16";
 
 	expect_override(rc, argv, "trainer.plugins.fp8", fp8 ? "hybrid" : NULL);
+	expect_override(rc, argv, "trainer.plugins.fp4",
+	                rc->precision == PREC_FP4 ? "e2m1" : NULL);
+	expect_override(rc, argv, "trainer.plugins.fp4_recipe",
+	                rc->precision == PREC_FP4 ? "nvfp4" : NULL);
 	expect_override(rc, argv, "trainer.plugins.fp8_recipe",
 	                fp8 ? fp8_recipe_name(rc->fp8_recipe) : NULL);
 	expect_override(rc, argv, "trainer.plugins.fp8_param_gather",
@@ -1727,13 +1758,16 @@ test_megatron_grid(void)
 }
 
 /* Every case with a NeMo recipe through nemo2.sbatch, but those it
- * refuses (test_nemo_refuses). */
+ * refuses (test_nemo_refuses, and NVFP4 parameter gather:
+ * test_fp4_precision). */
 static void
 test_nemo_grid(void)
 {
 	for (size_t i = 0; i < GRID_SIZE; i++)
 		if (model_expects[grid[i].model].recipe &&
-		    !grid[i].nemo_refuses)
+		    !grid[i].nemo_refuses &&
+		    !(grid[i].precision == PREC_FP4 &&
+		      grid[i].fp8_param_gather))
 			check_nemo_case(&grid[i]);
 }
 
@@ -1858,6 +1892,50 @@ call_render_nemo(void *arg)
 
 	strbuf_release(&out);
 	return ret;
+}
+
+/*
+ * NVFP4: the megatron-lm template passes Megatron-LM's FP4 flags, and
+ * --fp4-param-gather for fp8_param_gather, never the FP8 ones; nemo2
+ * passes MegatronMixedPrecision's fp4 and fp4_recipe, and refuses the
+ * parameter gather, which that plugin does not have.
+ */
+static void
+test_fp4_precision(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct settings c;
+	struct layout l;
+	char *msg;
+	int ret;
+	size_t g = 0;
+
+	while (g < GRID_SIZE && !(grid[g].precision == PREC_FP4 &&
+	                          grid[g].fp8_param_gather))
+		g++;
+	CU_ASSERT_FATAL(g < GRID_SIZE);
+	case_campaign(&c, &grid[g]);
+	case_layout(&l, &grid[g]);
+	CU_ASSERT_EQUAL_FATAL(render_named("megatron-lm.sbatch", &c, &l, &out),
+	                      0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\t--fp4-format e2m1 --fp4-recipe nvfp4 \\\n"
+	        "\t--fp4-param-gather \\\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--fp8-"));
+	msg = harness_capture_stderr(call_render_nemo, (void *)&grid[g], &ret);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nemo2.sbatch:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "cannot run the campaign: NeMo "
+	                              "2.0's MegatronMixedPrecision"));
+	free(msg);
+	l.fp8_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\ttrainer.plugins.fp4=e2m1\n"
+	        "\ttrainer.plugins.fp4_recipe=nvfp4\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "trainer.plugins.fp8"));
+	settings_release(&c);
+	strbuf_release(&out);
 }
 
 /* A model without a NeMo recipe stops at rendering, naming the variable. */
@@ -1993,6 +2071,8 @@ static const struct harness_test template_tests[] = {
 	{ "simulated.sbatch runs paratune-simtrain", test_simulated_grid },
 	{ "nemo2.sbatch refuses what it cannot pass",
 	  test_nemo_refuses },
+	{ "NVFP4 flags, and nemo2 refusing its parameter gather",
+	  test_fp4_precision },
 	{ NULL, NULL },
 };
 
