@@ -6,14 +6,14 @@
  * rerun it after a change to the estimator or to tests/data/measured.
  *
  * paratune calibrate --pool --hand-set --group dense-bf16 --group
- *      dense-fp8 --fix comm_eff_nvlink --fix comm_eff_network --fix
- *      gemm_tokens_half --fix layer_overhead_s --fix
- *      memory_fragmentation --fix attn_eff_flash --fix gemm_eff_max
- *      tests/data/measured/megatron-bridge-blackwell.csv
+ *      dense-fp8 --group dense-fp4 --fix comm_eff_nvlink --fix
+ *      comm_eff_network --fix gemm_tokens_half --fix layer_overhead_s
+ *      --fix memory_fragmentation --fix attn_eff_flash --fix
+ *      gemm_eff_max tests/data/measured/megatron-bridge-blackwell.csv
  *      tests/data/measured/megatron-lm-readme.csv
  *      tests/data/measured/mlperf.csv
  *      tests/data/measured/torchtitan.csv
- * (from the source tree's top): one fit to the 88 published runs of
+ * (from the source tree's top): one fit to the 106 published runs of
  * tests/data/measured of the groups named (every GPU;
  * tests/data/measured/SOURCES.md names each row's source), from the
  * hand-set constants of calibration.c, 5-fold cross-validated with
@@ -23,12 +23,13 @@
  * Mean absolute error of the step time, hand-set -> fitted in-sample ->
  * cross-validated:
  *   dense-bf16   13 rows   20.7 % ->  20.7 % ->  20.7 %
- *   dense-fp8    75 rows   20.5 % ->  13.3 % ->  14.3 %
- *   all          88 rows   20.5 % ->  14.4 % ->  15.2 %
- * Ranking (10 campaigns with two or more distinct configurations, 17
- * pairs measured 3 % or more apart): fastest predicted fastest in 4
- * hand-set, 4 fitted, 4 cross-validated; pairs in order 10.0, 10.0,
- * 10.0.
+ *   dense-fp8    75 rows   20.5 % ->  13.3 % ->  14.0 %
+ *   dense-fp4    18 rows   14.1 % ->   8.3 % ->  11.2 %
+ *   all         106 rows   19.4 % ->  13.3 % ->  14.4 %
+ * Ranking (14 campaigns with two or more distinct configurations, 18
+ * pairs measured 3 % or more apart): fastest predicted fastest in 6
+ * hand-set, 6 fitted, 7 cross-validated; pairs in order 11.0, 11.0,
+ * 12.0.
  */
 #ifndef PARATUNE_CALIBRATION_DEFAULTS_H
 #define PARATUNE_CALIBRATION_DEFAULTS_H
@@ -45,6 +46,7 @@
 	1.0, /* moe_dispatch_eff: hand-set (no row uses it) */ \
 	0.1, /* memory_fragmentation: hand-set (fixed) */ \
 	0.735868, /* fp8_block_gemm_eff: fitted, hand-set 1.0 */ \
+	0.686066, /* fp4_gemm_eff: fitted, hand-set 1.0 */ \
 }
 
 #endif

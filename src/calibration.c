@@ -67,6 +67,11 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 		"block-scaled FP8 (MXFP8, blockwise) GEMMs reach at most "
 		"BF16's share of the FP8 peak; at 0.5 they would gain "
 		"nothing over BF16" },
+	[CAL_FP4_GEMM_EFF] = { "fp4_gemm_eff",
+		CAL_LO_FP4_GEMM_EFF, CAL_HI_FP4_GEMM_EFF,
+		"NVFP4 GEMMs reach at most BF16's share of their peak (four "
+		"times BF16's on B200 and GB200); at 0.25 FP4 would gain "
+		"nothing over BF16 there" },
 };
 
 /*
@@ -77,7 +82,8 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
  */
 static const struct calibration hand_set = {
 	.name = "hand-set constants",
-	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10, 1.0 },
+	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10, 1.0,
+	       1.0 },
 	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
 	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
 	.rows = 0,

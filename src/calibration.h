@@ -31,6 +31,7 @@ enum cal_param {
 	CAL_MEM_FRAGMENTATION,  /* allocator waste, share of activations */
 	/* Last, so that the constants before it keep their places. */
 	CAL_FP8_BLOCK_GEMM_EFF, /* FP8 with block scales over BF16's */
+	CAL_FP4_GEMM_EFF,       /* NVFP4 GEMM efficiency over BF16's */
 	CAL_NPARAMS,
 };
 
@@ -56,6 +57,8 @@ enum cal_param {
 #define CAL_HI_MEM_FRAGMENTATION 0.5
 #define CAL_LO_FP8_BLOCK_GEMM_EFF 0.5
 #define CAL_HI_FP8_BLOCK_GEMM_EFF 1.0
+#define CAL_LO_FP4_GEMM_EFF 0.25
+#define CAL_HI_FP4_GEMM_EFF 1.0
 
 struct calibration {
 	char name[64];          /* "" for the built-in defaults */

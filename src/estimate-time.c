@@ -157,9 +157,9 @@ fp8_block_scaled(enum fp8_recipe r)
 /*
  * Whether the linear layers' GEMMs run in a low-precision format: FP8, or
  * NVFP4 (fprop, dgrad and wgrad alike, Transformer Engine's
- * NVFP4BlockScaling).  Both take the one fp8_gemm_eff constant: the
- * measured data hold too few FP4 runs (Llama 3 70B and 405B) to fit a
- * constant of its own apart from it.
+ * NVFP4BlockScaling).  NVFP4 takes fp4_gemm_eff of its own: its kernels
+ * (and the Hadamard transform and stochastic rounding around them)
+ * differ from FP8's, and the published NVFP4 runs fit it apart.
  */
 static bool
 low_precision(enum precision p)
@@ -177,7 +177,7 @@ gemm_efficiency(const struct est *x)
 	             (width + GEMM_WIDTH_HALF) * tokens_efficiency(x, tokens);
 
 	if (x->w->precision == PREC_FP4)
-		return eff * x->k[CAL_FP8_GEMM_EFF];
+		return eff * x->k[CAL_FP4_GEMM_EFF];
 	if (x->w->precision != PREC_FP8)
 		return eff;
 	return eff * x->k[fp8_block_scaled(x->l->fp8_recipe)
@@ -398,7 +398,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	if (x->w->precision == PREC_FP4)
 		lt->logits = tokens * fp->logits /
 		             (peak_flops(x, false) * gemm_efficiency(x) /
-		              x->k[CAL_FP8_GEMM_EFF]);
+		              x->k[CAL_FP4_GEMM_EFF]);
 	else
 		lt->logits = tokens * fp->logits /
 		             (peak_flops(x, true) * gemm_efficiency(x));

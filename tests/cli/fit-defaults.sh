@@ -41,6 +41,10 @@ blk=$(sed -n 's|^	\([0-9.e+-]*\), /\* fp8_block_gemm_eff:.*|\1|p' "$H")
 blkr=$(printf '%.2f' "$blk")
 has "... and the block-scaled one's too ($blkr)" \
 	"fp8_block_gemm_eff.*default fitted, $blkr" "$SRC/man/paratune.conf.5"
+fp4=$(sed -n 's|^	\([0-9.e+-]*\), /\* fp4_gemm_eff:.*|\1|p' "$H")
+fp4r=$(printf '%.2f' "$fp4")
+has "... and NVFP4's ($fp4r)" \
+	"fp4_gemm_eff.*default fitted, $fp4r" "$SRC/man/paratune.conf.5"
 expect "an unknown option" 64 "$FD" --bogus
 
 echo "$pass passed, $fail failed"

@@ -316,7 +316,7 @@ test_fp4_bytes(void)
  * scales: 2 + 2 + 2 x 0.5625 = 5.125 B, x 8192 tokens x 32 layers =
  * 93,549,756,416 B at 8 TB/s.  Without the casts, the compute at an FP4
  * peak of r x BF16's is BF16's less (1 - 1/r) of the layers' GEMM time
- * G, attention and the output layer staying BF16 (fp8_gemm_eff set to 1
+ * G, attention and the output layer staying BF16 (fp4_gemm_eff set to 1
  * so that only the peak differs): nothing at r = 1, G/2 at r = 2 and
  * 3G/4 at r = 4, 1.5 times what r = 2 saves.
  */
@@ -330,7 +330,7 @@ test_fp4_gemm_b200(void)
 	struct calibration cal = *calibration_default();
 	struct estimate bf16, r1, r2, r4;
 
-	cal.v[CAL_FP8_GEMM_EFF] = 1.0;
+	cal.v[CAL_FP4_GEMM_EFF] = 1.0;
 	w.cal = &cal;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &bf16);
