@@ -167,21 +167,37 @@ low_precision(enum precision p)
 	return p == PREC_FP8 || p == PREC_FP4;
 }
 
+/* A GEMM's share of the 16-bit peak, by its width and tokens. */
 static double
-gemm_efficiency(const struct est *x)
+bf16_gemm_efficiency(const struct est *x)
 {
 	double width = x->s.h / x->t;
 	double tokens = x->seq_local * x->b;
 
-	double eff = x->k[CAL_GEMM_EFF_MAX] * width /
-	             (width + GEMM_WIDTH_HALF) * tokens_efficiency(x, tokens);
+	return x->k[CAL_GEMM_EFF_MAX] * width / (width + GEMM_WIDTH_HALF) *
+	       tokens_efficiency(x, tokens);
+}
 
-	if (x->w->precision == PREC_FP4)
-		return eff * x->k[CAL_FP4_GEMM_EFF];
-	if (x->w->precision != PREC_FP8)
-		return eff;
-	return eff * x->k[fp8_block_scaled(x->l->fp8_recipe)
-	                  ? CAL_FP8_BLOCK_GEMM_EFF : CAL_FP8_GEMM_EFF];
+/* The precision's (and FP8 recipe's) efficiency over BF16's. */
+static double
+low_precision_gain(const struct est *x)
+{
+	switch (x->w->precision) {
+	case PREC_FP4:
+		return x->k[CAL_FP4_GEMM_EFF];
+	case PREC_FP8:
+		return x->k[fp8_block_scaled(x->l->fp8_recipe)
+		            ? CAL_FP8_BLOCK_GEMM_EFF : CAL_FP8_GEMM_EFF];
+	default:
+		return 1;
+	}
+}
+
+/* A layer GEMM's share of the peak its precision runs at. */
+static double
+gemm_efficiency(const struct est *x)
+{
+	return bf16_gemm_efficiency(x) * low_precision_gain(x);
 }
 
 /*
@@ -397,8 +413,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	 * output layer runs in BF16, at the BF16 rate and efficiency. */
 	if (x->w->precision == PREC_FP4)
 		lt->logits = tokens * fp->logits /
-		             (peak_flops(x, false) * gemm_efficiency(x) /
-		              x->k[CAL_FP4_GEMM_EFF]);
+		             (peak_flops(x, false) * bf16_gemm_efficiency(x));
 	else
 		lt->logits = tokens * fp->logits /
 		             (peak_flops(x, true) * gemm_efficiency(x));
