@@ -49,6 +49,7 @@ _Static_assert(sizeof(enum attention_impl) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum recompute_method) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum fp8_recipe) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ce_fusion) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum framework) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum cp_comm) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum moe_dispatcher) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
@@ -118,6 +119,10 @@ const struct config_key config_registry[] = {
 	 * logits, which changes what the last stage holds. */
 	{ .path = "cross_entropy_fusion", .type = KT_ENUM,
 	  CAMP(cross_entropy_fusion), .choices = ce_fusion_names },
+	/* Whose training code ran: torchtitan's runs keep other tensors
+	 * (its loss, torchao's FP8 inputs, FSDP2's fp32 shards). */
+	{ .path = "framework", .type = KT_ENUM, CAMP(framework),
+	  .choices = framework_names },
 	{ .path = "num_tokens_in_b", .type = KT_DOUBLE, CAMP(num_tokens_in_b),
 	  .min = 1e-6, .max = 1e9 },
 	{ .path = "tflops_per_gpu", .type = KT_DOUBLE, CAMP(tflops_per_gpu),

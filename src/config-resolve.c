@@ -259,6 +259,31 @@ check_policy(struct settings *c)
 	return ret;
 }
 
+/* The loss kernels are each one framework's: Megatron core's three, or
+ * PyTorch's cross_entropy that torchtitan calls (eager unless the
+ * campaign says compiled). */
+static int
+check_loss_kernel(struct settings *c)
+{
+	bool torch_loss = c->cross_entropy_fusion == CE_FUSION_TORCH ||
+	                  c->cross_entropy_fusion == CE_FUSION_COMPILED;
+	bool torchtitan = c->framework == FRAMEWORK_TORCHTITAN;
+
+	/* torchtitan's own default: eager PyTorch. */
+	if (torchtitan && !config_key_set(c, "cross_entropy_fusion")) {
+		c->cross_entropy_fusion = CE_FUSION_TORCH;
+		return 0;
+	}
+	if (torch_loss == torchtitan)
+		return 0;
+	return config_origin_error(c, "cross_entropy_fusion", "\"%s\" is "
+	                           "not a loss kernel of framework \"%s\" "
+	                           "(megatron: none, native or te; "
+	                           "torchtitan: torch or compiled)",
+	                           ce_fusion_names[c->cross_entropy_fusion],
+	                           framework_names[c->framework]);
+}
+
 /* Checks across keys, once every layer is read. */
 static int
 check_campaign(struct settings *c, const struct config_sources *src)
@@ -267,6 +292,8 @@ check_campaign(struct settings *c, const struct config_sources *src)
 	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
 	int ret = check_policy(c);
 
+	if (check_loss_kernel(c) != 0)
+		ret = -1;
 	if (src->campaign_path && c->name == NULL)
 		ret = error("%s: key 'name' is not set (letters, digits, '.', "
 		            "'_' and '-')", src->campaign_path);

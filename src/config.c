@@ -631,6 +631,7 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->num_tokens_b = c->num_tokens_in_b;
 	w->moe_token_imbalance = c->moe_token_imbalance;
 	w->ce_fusion = c->cross_entropy_fusion;
+	w->framework = c->framework;
 	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;

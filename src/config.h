@@ -140,6 +140,7 @@ struct settings {
 	double num_tokens_in_b;
 	double moe_token_imbalance;  /* busiest GPU's copies over balanced */
 	enum ce_fusion cross_entropy_fusion;
+	enum framework framework;
 	double tflops_per_gpu;
 	double max_training_days;
 	double cost_per_gpu_hour;

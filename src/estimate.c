@@ -369,6 +369,24 @@ estimate_heaviest_stage(const struct est *x)
  * scales are a few bytes a tensor and not counted.
  * optimizer.resident_bytes_per_param replaces the optimizer's bytes.
  */
+/*
+ * torchtitan keeps fp32 parameters, which FSDP2 shards and gathers in
+ * bf16 for the compute, and reduces gradients in fp32
+ * (MixedPrecisionPolicy(param_dtype, reduce_dtype) with
+ * training.mixed_precision_param bf16 and _reduce fp32
+ * [torchtitan parallelisms/parallelize_llama.py, config_manager.py
+ * @ba24697]); Adam's two moments are fp32.  torchao's FP8 linears cast
+ * the weight at each use and cache no FP8 copy.  4 + 4 + 8.
+ */
+static void
+torchtitan_bytes_per_param(const struct est *x, double *wt, double *gr,
+                           double *opt)
+{
+	*wt = 4;
+	*gr = 4;
+	*opt = x->w->opt_resident_set ? x->w->opt_resident_bytes : 8;
+}
+
 void
 estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *opt)
 {
@@ -378,6 +396,10 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *op
 	case PREC_FP8: *wt = 3; *gr = 4; *opt = 12; break;
 	case PREC_FP4: *wt = 2 + 2 * FP4_BYTES; *gr = 4; *opt = 12; break;
 	default: *wt = 2; *gr = 4; *opt = 12; break;
+	}
+	if (x->w->framework == FRAMEWORK_TORCHTITAN) {
+		torchtitan_bytes_per_param(x, wt, gr, opt);
+		return;
 	}
 	if (x->w->precision == PREC_FP8 && x->l->fp8_param_gather)
 		*wt = 1;
@@ -409,6 +431,21 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *op
  */
 #define FSDP_GATHERED_LAYERS 2.0
 
+/* Bytes a weight FSDP gathers holds: the resident copy's, but
+ * torchtitan's fp32 shards gather in bf16, or in FP8 with
+ * fp8_param_gather (torchao's enable_fsdp_float8_all_gather). */
+static double
+fsdp_gathered_bytes(const struct est *x)
+{
+	double wt, gr, opt;
+
+	estimate_bytes_per_param(x, &wt, &gr, &opt);
+	if (x->w->framework != FRAMEWORK_TORCHTITAN)
+		return wt;
+	return x->l->fp8_param_gather && x->w->precision == PREC_FP8
+	       ? 1 : x->act_bytes;
+}
+
 /* Weights, gradients and optimizer state of a GPU of stage st. */
 static void
 memory_states(const struct est *x, const struct stage *st,
@@ -425,11 +462,16 @@ memory_states(const struct est *x, const struct stage *st,
 	dense_shard = x->sharded ? x->d * x->c : 1;
 	expert_shard = x->sharded ? x->t * x->c * x->d / (x->te * x->e) : 1;
 	held = st->dense + st->expert;
-	if (x->l->fsdp)
-		held = st->dense / dense_shard + st->expert / expert_shard +
-		       FSDP_GATHERED_LAYERS *
-		       (x->layer_dense + x->layer_expert);
 	mb->weights = held * wt;
+	if (x->l->fsdp) {
+		double gathered = FSDP_GATHERED_LAYERS *
+		                  (x->layer_dense + x->layer_expert);
+
+		held = st->dense / dense_shard + st->expert / expert_shard +
+		       gathered;
+		mb->weights = held * wt +
+		              gathered * (fsdp_gathered_bytes(x) - wt);
+	}
 	mb->gradients = held * gr * trainable;
 	/* The transient buffer lives through the step of the same shard
 	 * (nnScaler's opt_transient_coef). */
@@ -618,11 +660,32 @@ recompute_working(const struct est *x, double n)
  * kernel writes the gradient into the 16-bit logits in its forward and
  * keeps nothing else [TE pytorch/triton/cross_entropy.py; Megatron-LM
  * language_module.py te_parallel_cross_entropy].
+ *
+ * torchtitan computes PyTorch's cross_entropy on pred.float() and drops
+ * the 16-bit logits before the backward ("need to free to before bwd to
+ * avoid peaking memory": del pred [torchtitan train.py@ba24697, the
+ * code of its December 2024 benchmarks]).  Eager, log_softmax saves its
+ * fp32 output; the backward's first step holds it, its gradient and the
+ * gradient of its input, fp32 each: 12 bytes a logit.  Compiled
+ * (torchtitan compiles the loss with the model from 2025 on
+ * [components/loss.py@e7c0cae]), inductor saves the smaller 16-bit
+ * input, recomputes the softmax in the backward and writes a 16-bit
+ * gradient: 2 x 2 bytes.
  */
+#define TORCH_LOSS_BYTES 12.0
 static double
 logit_bytes(const struct est *x)
 {
-	return x->act_bytes + (x->w->ce_fusion == CE_FUSION_TE ? 0 : 4);
+	switch (x->w->ce_fusion) {
+	case CE_FUSION_TE:
+		return x->act_bytes;
+	case CE_FUSION_TORCH:
+		return TORCH_LOSS_BYTES;
+	case CE_FUSION_COMPILED:
+		return 2 * x->act_bytes;
+	default:
+		return x->act_bytes + 4;
+	}
 }
 
 /*
@@ -739,8 +802,12 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	x->seq_local = (double)w->seq_length / l->cp;
 	x->act_bytes = w->precision == PREC_FP32 ? 4 : 2;
 	/* FP8 and FP4 linear layers keep their inputs for the backward in
-	 * the GEMM's format (Transformer Engine saves the quantized tensor). */
-	x->gemm_in_bytes = w->precision == PREC_FP8 ? 1
+	 * the GEMM's format (Transformer Engine saves the quantized tensor);
+	 * torchao's Float8Linear, which torchtitan uses, saves the 16-bit
+	 * input and casts it again in the backward (matmul_with_hp_or_
+	 * float8_args: ctx.save_for_backward(input_hp, weight_hp_t)). */
+	x->gemm_in_bytes = w->framework == FRAMEWORK_TORCHTITAN ? x->act_bytes
+	                   : w->precision == PREC_FP8 ? 1
 	                   : w->precision == PREC_FP4 ? FP4_BYTES
 	                   : x->act_bytes;
 	x->moe_frac = x->s.L > 0 ? x->s.Lmoe / x->s.L : 0;

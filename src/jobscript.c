@@ -344,6 +344,8 @@ vars_run(struct template_vars *v, const struct settings *c,
 	                      : ce_fusion_names[c->cross_entropy_fusion]);
 	template_vars_set_bool(v, "cross_entropy_te",
 	                       c->cross_entropy_fusion == CE_FUSION_TE);
+	template_vars_set_bool(v, "framework_torchtitan",
+	                       c->framework == FRAMEWORK_TORCHTITAN);
 	set_text(v, "campaign_name", c->name);
 	set_text(v, "campaign_dir", campaign_dir);
 	set_text(v, "run_dir", run_dir);

@@ -90,6 +90,7 @@
  *                         products
  *   cross_entropy_fusion  "native" or "te"; unset for "none"
  *   cross_entropy_te      boolean: cross_entropy_fusion is "te"
+ *   framework_torchtitan  boolean: framework is "torchtitan"
  * Campaign
  *   campaign_name campaign_dir run_dir   user text
  *   gpu                   GPU catalog name ("h100-sxm")

@@ -100,7 +100,10 @@ const char *const attention_names[] = { "flash", "unfused", NULL };
 const char *const fp8_recipe_names[] = {
 	"delayed", "tensorwise", "mxfp8", "blockwise", NULL
 };
-const char *const ce_fusion_names[] = { "none", "native", "te", NULL };
+const char *const ce_fusion_names[] = {
+	"none", "native", "te", "torch", "compiled", NULL
+};
+const char *const framework_names[] = { "megatron", "torchtitan", NULL };
 const char *const cp_comm_names[] = {
 	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
 };

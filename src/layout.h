@@ -53,8 +53,19 @@ enum cp_comm { CP_COMM_P2P, CP_COMM_ALL_GATHER, CP_COMM_A2A, CP_COMM_A2A_P2P };
 
 /* How the loss is computed from the logits: Megatron-LM's unfused
  * vocab-parallel cross-entropy (its default), --cross-entropy-loss-fusion
- * with --cross-entropy-fusion-impl native or te. */
-enum ce_fusion { CE_FUSION_NONE, CE_FUSION_NATIVE, CE_FUSION_TE };
+ * with --cross-entropy-fusion-impl native or te; under torchtitan,
+ * PyTorch's cross_entropy on an fp32 copy of the logits, eager or
+ * compiled with torch.compile. */
+enum ce_fusion {
+	CE_FUSION_NONE, CE_FUSION_NATIVE, CE_FUSION_TE, CE_FUSION_TORCH,
+	CE_FUSION_COMPILED
+};
+
+/* The training code whose memory the estimate models: Megatron-LM's
+ * (Megatron-LM, NeMo and Megatron-Bridge share Megatron core), or
+ * torchtitan's, whose published runs are calibration data; the shipped
+ * templates render Megatron-LM's only. */
+enum framework { FRAMEWORK_MEGATRON, FRAMEWORK_TORCHTITAN };
 
 /* Megatron-LM's --moe-token-dispatcher-type.  Its own default is
  * allgather; paratune's is alltoall, which its templates always passed
@@ -146,6 +157,7 @@ struct workload {
 	 * balanced share (0 or 1: balanced). */
 	double moe_token_imbalance;
 	enum ce_fusion ce_fusion;  /* the loss's cross-entropy kernel */
+	enum framework framework;  /* whose training code runs */
 	/* Optimizer bytes per parameter replacing the precision's resident
 	 * state (master weights and moments) when opt_resident_set, and a
 	 * temporary buffer of the optimizer step (nnScaler's
@@ -240,6 +252,7 @@ extern const char *const recompute_method_names[];
 extern const char *const attention_names[];
 extern const char *const fp8_recipe_names[];
 extern const char *const ce_fusion_names[];
+extern const char *const framework_names[];
 extern const char *const cp_comm_names[];
 extern const char *const moe_dispatcher_names[];
 extern const char *const recompute_module_names[];

@@ -992,6 +992,40 @@ test_finetune_needs_lists(void)
 	             "\"lora\" needs mode = \"finetune\"", NULL });
 }
 
+/* Each framework has its own loss kernels; torchtitan's default is the
+ * eager one, and a kernel of the other framework names its line. */
+static void
+test_framework_loss_kernel(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"framework = \"torchtitan\";\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.framework, FRAMEWORK_TORCHTITAN);
+	CU_ASSERT_EQUAL(l.c.cross_entropy_fusion, CE_FUSION_TORCH);
+	load_release(&l);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"framework = \"torchtitan\";\n"
+		"cross_entropy_fusion = \"compiled\";\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.cross_entropy_fusion, CE_FUSION_COMPILED);
+	load_release(&l);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.framework, FRAMEWORK_MEGATRON);
+	CU_ASSERT_EQUAL(l.c.cross_entropy_fusion, CE_FUSION_NONE);
+	load_release(&l);
+	scratch_end(dir);
+	expect_error(MINIMAL "framework = \"torchtitan\";\n"
+	             "cross_entropy_fusion = \"te\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:5: key "
+	             "'cross_entropy_fusion': \"te\" is not a loss kernel "
+	             "of framework \"torchtitan\"", NULL });
+	expect_error(MINIMAL "cross_entropy_fusion = \"torch\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'cross_entropy_fusion': \"torch\" is not a loss "
+	             "kernel of framework \"megatron\"", NULL });
+}
+
 static void
 test_base_defaults(void)
 {
@@ -1623,6 +1657,7 @@ static const struct harness_test model_tests[] = {
 	{ "family with size_b", test_family_with_size },
 	{ "family with a recommended size", test_family_recommended_size },
 	{ "finetune needs lists", test_finetune_needs_lists },
+	{ "framework and its loss kernels", test_framework_loss_kernel },
 	{ "base configuration defaults", test_base_defaults },
 	{ "GPU catalog overrides", test_gpu_catalog_overrides },
 	{ "workload", test_workload },

@@ -1041,6 +1041,75 @@ test_cross_entropy_fusion_logits(void)
 	CU_ASSERT_EQUAL(c.mem.weights, a.mem.weights);
 }
 
+/*
+ * torchtitan's loss on the same layout: eager, 12 bytes a logit (the
+ * fp32 log-softmax output, its gradient and its input's gradient) where
+ * Megatron-LM's kernel holds 6 (16-bit logits and the fp32 copy); the
+ * compiled loss 4 (16-bit logits and gradient).  Its FSDP2 states are
+ * fp32 parameters and gradients and two fp32 moments, sharded over
+ * dp 4, with two layers gathered in bf16.
+ */
+static void
+test_torchtitan_loss_and_states(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct layout l = layout_of(2, 1, 1, 2, 16);
+	struct estimate a, b, c;
+	double logits = 16384.0 * 128256 / 2, params, layer;
+
+	l.fsdp = true;
+	l.distributed_optimizer = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	w.framework = FRAMEWORK_TORCHTITAN;
+	w.ce_fusion = CE_FUSION_TORCH;
+	estimate_layout(&w, &l, &b);
+	w.ce_fusion = CE_FUSION_COMPILED;
+	estimate_layout(&w, &l, &c);
+	ASSERT_NEAR_REL(b.mem.activations - a.mem.activations,
+	                logits * (12 - 6), 1e-9);
+	ASSERT_NEAR_REL(a.mem.activations - c.mem.activations,
+	                logits * (6 - 4), 1e-9);
+	/* Megatron-FSDP holds bf16 weights and fp32 grads on the shard and
+	 * the gathered layers alike, and 12 bytes of optimizer state. */
+	params = a.mem.optimizer / 12;
+	layer = a.mem.weights / 2 - params;
+	ASSERT_NEAR_REL(b.mem.optimizer, params * 8, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, params * 4 + layer * 2, 1e-9);
+	ASSERT_NEAR_REL(b.mem.gradients, (params + layer) * 4, 1e-9);
+}
+
+/*
+ * FP8: Transformer Engine keeps each linear layer's input in FP8, while
+ * torchao's Float8Linear under torchtitan keeps it in bf16: under
+ * torchtitan an FP8 layout holds the activations of the same layout in
+ * BF16, and more than under Megatron-LM.
+ */
+static void
+test_torchtitan_fp8_inputs(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct layout l = layout_of(2, 1, 1, 2, 16);
+	struct estimate bf16, te, titan;
+
+	w.framework = FRAMEWORK_TORCHTITAN;
+	w.ce_fusion = CE_FUSION_TORCH;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &bf16);
+	w.precision = PREC_FP8;
+	l.fp8_recipe = FP8_TENSORWISE;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &titan);
+	w.framework = FRAMEWORK_MEGATRON;
+	estimate_layout(&w, &l, &te);
+	ASSERT_NEAR_REL(titan.mem.activations, bf16.mem.activations, 1e-12);
+	CU_ASSERT(te.mem.activations < titan.mem.activations - 1e9);
+}
+
 /* Dropless imbalance: the busiest GPU's experts and all-to-alls carry
  * twice the copies at 2, the attention and dense parts the same. */
 static void
@@ -1219,6 +1288,10 @@ static const struct harness_test estimate_tests[] = {
 	{ "bf16 gradient reduction", test_grad_reduce_bf16 },
 	{ "TE cross-entropy keeps no fp32 logits",
 	  test_cross_entropy_fusion_logits },
+	{ "torchtitan: its loss and FSDP2 states",
+	  test_torchtitan_loss_and_states },
+	{ "torchtitan: Float8 linears keep bf16 inputs",
+	  test_torchtitan_fp8_inputs },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
 	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",

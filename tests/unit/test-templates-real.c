@@ -1879,6 +1879,13 @@ test_cross_entropy_fusion(void)
 	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
 	        "\tmodel.config.cross_entropy_fusion_impl=te\n"));
+
+	/* A torchtitan campaign estimates torchtitan's memory: neither
+	 * template runs it. */
+	c.framework = FRAMEWORK_TORCHTITAN;
+	c.cross_entropy_fusion = CE_FUSION_TORCH;
+	CU_ASSERT_EQUAL(render_named("megatron-lm.sbatch", &c, &l, &out), -1);
+	CU_ASSERT_EQUAL(render_named("nemo2.sbatch", &c, &l, &out), -1);
 	settings_release(&c);
 	strbuf_release(&out);
 }
