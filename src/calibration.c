@@ -72,6 +72,10 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 		"NVFP4 GEMMs reach at most BF16's share of their peak (four "
 		"times BF16's on B200 and GB200); at 0.25 FP4 would gain "
 		"nothing over BF16 there" },
+	[CAL_MOE_LAYER_OVERHEAD_S] = { "moe_layer_overhead_s",
+		CAL_LO_MOE_LAYER_OVERHEAD_S, CAL_HI_MOE_LAYER_OVERHEAD_S,
+		"the token dispatcher waits on the host once a layer; 20 ms "
+		"a layer would be a stalled host" },
 };
 
 /*
@@ -83,7 +87,7 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 static const struct calibration hand_set = {
 	.name = "hand-set constants",
 	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10, 1.0,
-	       1.0 },
+	       1.0, 0.0 },
 	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
 	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
 	.rows = 0,

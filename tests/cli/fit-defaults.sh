@@ -45,6 +45,12 @@ fp4=$(sed -n 's|^	\([0-9.e+-]*\), /\* fp4_gemm_eff:.*|\1|p' "$H")
 fp4r=$(printf '%.2f' "$fp4")
 has "... and NVFP4's ($fp4r)" \
 	"fp4_gemm_eff.*default fitted, $fp4r" "$SRC/man/paratune.conf.5"
+moe=$(sed -n 's|^	\([0-9.e+-]*\), /\* moe_layer_overhead_s:.*|\1|p' "$H")
+moer=$(printf '%.4f' "$moe")
+has "... and the MoE layer's overhead ($moer)" \
+	"moe_layer_overhead_s.*default fitted, $moer" "$SRC/man/paratune.conf.5"
+has "... which the second stage fits to the MoE rows" \
+	"moe_layer_overhead_s: fitted, hand-set 0.0" "$H"
 expect "an unknown option" 64 "$FD" --bogus
 
 echo "$pass passed, $fail failed"

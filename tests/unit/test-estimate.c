@@ -1133,6 +1133,40 @@ test_moe_imbalance_time(void)
 }
 
 /*
+ * moe_layer_overhead_s is paid once per MoE layer and micro-batch:
+ * Qwen3 30B-A3B (48 layers, all MoE) at pp 1, ep 8, gbs 512, mbs 2 on
+ * 8 GPUs runs 32 micro-batches, so 2 ms more a layer adds 48 x 32 x 2 ms
+ * = 3.072 s to the compute; Llama 3 8B, dense, is unchanged.
+ */
+static void
+test_moe_layer_overhead(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct model dense = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 2, 512);
+	struct calibration cal = *calibration_default();
+	struct estimate a, b;
+
+	l.ep = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	w.cal = &cal;
+	estimate_layout(&w, &l, &a);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] += 2e-3;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.compute_s - a.compute_s, 48 * 32 * 2e-3, 1e-9);
+	w = workload_of(&dense, &g, 8192, 1);
+	l = layout_of(1, 1, 1, 1, 64);
+	w.cal = &cal;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &b);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	estimate_layout(&w, &l, &a);
+	CU_ASSERT_EQUAL(a.step_s, b.step_s);
+}
+
+/*
  * Mixtral 8x7B (32 MoE layers, h 4096, E 8, k 2) on one H100 node, tp 1,
  * ep 8, s 4096, mbs 1, one micro-batch, bf16, NVLink 450 GB/s x 0.85
  * (built-in comm_eff_nvlink; moe_dispatch_eff 1).  A GPU routes 4096
@@ -1278,6 +1312,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
+	{ "MoE layers wait on the host once a micro-batch",
+	  test_moe_layer_overhead },
 	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
 	{ "flex sends a token once a GPU; NVL72 keeps ep on NVLink",
 	  test_moe_flex_dedup_and_nvl72 },
