@@ -162,6 +162,63 @@ test_recovers_known_constants(void)
 /* Runs twice as fast as the defaults predict cannot be reached inside
  * the bounds: every constant stays within them, the GEMM efficiency
  * pinned at its ceiling. */
+/*
+ * Qwen3 30B-A3B rows over ep, mbs and nodes, measured with a known MoE
+ * layer overhead (3 ms, the built-in constants otherwise): a fit of that
+ * constant alone, the others fixed as bench/fit-defaults' second stage
+ * fixes them, gives it back; dense rows would leave it inactive.
+ */
+static void
+test_recovers_moe_overhead(void)
+{
+	static const int eps[] = { 1, 2, 4, 8 }, mbss[] = { 1, 2, 4 };
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = *calibration_default();
+	struct calib_opts o = CALIB_OPTS_INIT;
+	struct calib_fit f;
+	double mem;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	h100 = test_h100();
+	truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 3e-3;
+	for (int e = 0; e < 4; e++)
+		for (int b = 0; b < 3; b++)
+			for (int nodes = 1; nodes <= 2; nodes++) {
+				struct calib_row *r = &rows[n];
+
+				memset(r, 0, sizeof(*r));
+				r->w = workload_of(4096, nodes);
+				r->w.model = m;
+				r->l = layout_of(1, 1, mbss[b], 8 * nodes);
+				r->l.ep = eps[e];
+				r->l.gbs = 256;
+				if (layout_check(&r->w, &r->l) != LAYOUT_OK)
+					continue;
+				r->group = calibrate_group(&r->w);
+				r->where = "generated";
+				r->step_s = calibrate_predict(r, &truth, &mem);
+				n++;
+			}
+	CU_ASSERT_FATAL(n >= 12);
+	CU_ASSERT_STRING_EQUAL(rows[0].group, "moe");
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		o.fixed[p] = p != CAL_MOE_LAYER_OVERHEAD_S;
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n,
+	                                         calibration_hand_set(), &o,
+	                                         &f), 0);
+	CU_ASSERT(f.active[CAL_MOE_LAYER_OVERHEAD_S]);
+	calibrate_fit_release(&f);
+	/* From the built-in constants, which are the truth but for it. */
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n,
+	                                         calibration_default(), &o,
+	                                         &f), 0);
+	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_LAYER_OVERHEAD_S], 3e-3, 0.01);
+	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.001);
+	calibrate_fit_release(&f);
+}
+
 static void
 test_bounds_hold(void)
 {
@@ -576,6 +633,7 @@ test_csv_errors(void)
 
 static const struct harness_test fit_tests[] = {
 	{ "recovers known constants", test_recovers_known_constants },
+	{ "recovers the MoE layer overhead", test_recovers_moe_overhead },
 	{ "bounds hold", test_bounds_hold },
 	{ "k-fold error reported", test_kfold_reported },
 	{ "defaults in bounds", test_defaults_in_bounds },
