@@ -448,6 +448,31 @@ layout_check(const struct workload *w, struct layout *l)
 /* ---- the tuning guide's placement rules ---------------------------------- */
 
 /*
+ * GPUs of the job that share one NVLink domain.  A node's, unless the
+ * domain spans nodes (GB200 and GB300 NVL72: 72 GPUs, 18 trays of 4):
+ * then the job is placed as NVIDIA's benchmark scripts ask Slurm to
+ * place it, in segments of the largest number of nodes that divides the
+ * job's and fits a domain (sbatch --segment; Megatron-Bridge
+ * scripts/performance/utils/executors.py: 16 trays, 64 GPUs, for 64 or
+ * 256 GPUs), each segment in one domain.
+ */
+int
+workload_nvlink_segment(const struct workload *w)
+{
+	int gpn = w->gpus_per_node > 0 ? w->gpus_per_node : 1;
+	int domain = w->gpu->nvlink_domain, trays = domain / gpn;
+
+	if (domain <= gpn || trays <= 1)
+		return gpn;
+	if (w->nodes <= trays)
+		return w->nodes * gpn;
+	for (int seg = trays; seg > 1; seg--)
+		if (w->nodes % seg == 0)
+			return seg * gpn;
+	return gpn;
+}
+
+/*
  * Whether every group of size consecutive ranks stays inside one domain
  * of the given size.  Groups start at multiples of their size, so they
  * stay inside when they divide the domain; a job no larger than one

@@ -280,6 +280,9 @@ workload_world(const struct workload *w)
 	return w->nodes * w->gpus_per_node;
 }
 
+/* GPUs of the job that one NVLink segment holds (layout.c). */
+int workload_nvlink_segment(const struct workload *w);
+
 /* Effective expert tensor parallel size. */
 static inline int
 layout_etp(const struct layout *l)

@@ -57,6 +57,32 @@ check(struct fixture *f, struct layout l)
 	return layout_check(&f->w, &l);
 }
 
+/*
+ * NVLink segments: a node on an HGX/DGX machine; on an NVL72 (72 GPUs, 4
+ * a tray) the whole job up to 18 trays, then the largest divisor of the
+ * trays up to 18, as NVIDIA's scripts pass to sbatch --segment: 16 trays
+ * for 32 or 64, 18 for 36, 17 for 34, and one tray when only 1
+ * divides (19 trays).
+ */
+static void
+test_nvlink_segment(void)
+{
+	struct fixture f;
+	static const int trays[][2] = {
+		{ 1, 4 }, { 16, 64 }, { 18, 72 }, { 32, 64 }, { 36, 72 },
+		{ 64, 64 }, { 19, 4 }, { 34, 68 },
+	};
+
+	fixture_init(&f, 4, 4096);
+	CU_ASSERT_EQUAL(workload_nvlink_segment(&f.w), 8);
+	f.g.nvlink_domain = 72;
+	f.w.gpus_per_node = 4;
+	for (size_t i = 0; i < sizeof trays / sizeof trays[0]; i++) {
+		f.w.nodes = trays[i][0];
+		CU_ASSERT_EQUAL(workload_nvlink_segment(&f.w), trays[i][1]);
+	}
+}
+
 static void
 test_valid_layout_derives_dp(void)
 {
@@ -795,6 +821,7 @@ test_huge_sizes_do_not_wrap(void)
 
 static const struct harness_test layout_tests[] = {
 	{ "valid layout derives dp", test_valid_layout_derives_dp },
+	{ "NVLink segments of the job", test_nvlink_segment },
 	{ "huge sizes do not wrap", test_huge_sizes_do_not_wrap },
 	{ "world size rule (integer)", test_world_rule },
 	{ "heads and query groups", test_heads_and_groups },
