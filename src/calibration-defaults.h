@@ -22,10 +22,10 @@
  *
  * Mean absolute error of the step time, hand-set -> fitted in-sample ->
  * cross-validated:
- *   dense-bf16   13 rows   20.7 % ->  20.7 % ->  20.7 %
+ *   dense-bf16   13 rows   19.4 % ->  19.4 % ->  19.4 %
  *   dense-fp8    75 rows   20.5 % ->  13.3 % ->  14.0 %
  *   dense-fp4    18 rows   14.1 % ->   8.3 % ->  11.2 %
- *   all         106 rows   19.4 % ->  13.3 % ->  14.4 %
+ *   all         106 rows   19.3 % ->  13.2 % ->  14.2 %
  * Then moe_layer_overhead_s alone, fitted to the 84 MoE runs
  * with the other constants at the values below:
  * paratune calibrate --pool --group moe --fix (all but
