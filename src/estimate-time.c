@@ -365,6 +365,23 @@ module_gemm_flops(const struct est *x)
 }
 
 /*
+ * What torchtitan's per-op selective checkpointing re-runs of a layer
+ * and micro-batch: the second, fourth and sixth matmuls, wk, wo and w3
+ * (the gate's other half; none without a gated MLP), whose outputs it
+ * does not keep (estimate.c, titan_sac_activations); the elementwise
+ * work they feed is charged with the layer's.
+ */
+static double
+titan_sac_recompute_s(const struct est *x, double tokens)
+{
+	const struct shape *s = &x->s;
+	double flops = 2 * s->h * (s->kvd + s->q) +
+	               (s->gated > 1 ? 2 * s->h * s->f * (1 - x->moe_frac) : 0);
+
+	return tokens * flops / (peak_flops(x, true) * gemm_efficiency(x));
+}
+
+/*
  * What selective recompute's modules re-run per layer and micro-batch:
  * their GEMMs at the layer's efficiency, the MoE layer's dispatch and
  * combine forward (half its all-to-alls), and the memory-bound norms
@@ -379,6 +396,8 @@ layer_modules_s(const struct est *x, const struct layer_time *lt,
 	double ab = x->act_bytes, t = 0;
 	double copies = estimate_moe_token_copies(x);
 
+	if (x->titan_sac)
+		return titan_sac_recompute_s(x, tokens);
 	if (!x->modules)
 		return 0;
 	t += tokens * module_gemm_flops(x) / x->s.L /

@@ -538,6 +538,29 @@ moe_layer_activations(const struct est *x)
 	        : tokens * s->shared_f * (mlp_out + gin));
 }
 
+/*
+ * What torchtitan's per-op selective checkpointing keeps of a dense
+ * layer and micro-batch (selective_ac_option "op": every op of its save
+ * list but every second matmul, recomputing the rest
+ * [torchtitan parallelisms/parallelize_llama.py@ba24697,
+ * _custom_policy]): the block's input, the attention kernel's output
+ * and its fp32 log-sum-exp per head, and the outputs of the first,
+ * third, fifth and seventh matmuls, wq, wv, w1 and w2 (w2's row-parallel
+ * output is whole on each tp rank).  Llama 3 8B: 8192 + 8320 + 2 x
+ * (4096 + 1024 + 14336 + 4096) = 63,616 bytes a token.
+ */
+static double
+titan_sac_activations(const struct est *x)
+{
+	const struct shape *s = &x->s;
+	double ab = x->act_bytes, sb = x->seq_local * x->b;
+	double spdiv = x->l->sequence_parallel ? x->t : 1;
+	double heads = x->w->model->num_attention_heads;
+
+	return sb * (ab * s->h / spdiv + ab * s->h +
+	             (ab * (2 * s->q + s->kvd + s->f) + 4 * heads) / x->t);
+}
+
 /* Activation bytes of one transformer layer for one micro-batch [ACT]. */
 static double
 layer_activations(const struct est *x, bool moe_layer, bool recomputed)
@@ -555,6 +578,8 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 
 	if (recomputed) /* full recompute keeps only the layer input */
 		return ab * sb * s->h / spdiv;
+	if (x->titan_sac && !moe_layer)
+		return titan_sac_activations(x);
 	/* Norm inputs, the two GEMM inputs after the norms (which the
 	 * layernorm module discards and recomputes), dropout masks:
 	 * replicated over tp unless sequence parallel splits them. */
@@ -812,7 +837,11 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	                   : x->act_bytes;
 	x->moe_frac = x->s.L > 0 ? x->s.Lmoe / x->s.L : 0;
 	x->sharded = l->distributed_optimizer || l->fsdp;
-	x->modules = l->recompute == RECOMPUTE_SELECTIVE
+	/* Under torchtitan, selective is its per-op policy, which has no
+	 * modules. */
+	x->titan_sac = l->recompute == RECOMPUTE_SELECTIVE &&
+	               w->framework == FRAMEWORK_TORCHTITAN;
+	x->modules = l->recompute == RECOMPUTE_SELECTIVE && !x->titan_sac
 	             ? layout_recompute_modules(l) : 0;
 	/* GPT-3, BERT and T5 recipes train with dropout 0.1; the RoPE-era
 	 * recipes (Llama, Mistral, Qwen, ...) set it to 0. */

@@ -1059,6 +1059,8 @@ test_torchtitan_loss_and_states(void)
 	struct estimate a, b, c;
 	double logits = 16384.0 * 128256 / 2, params, layer;
 
+	/* No recompute: torchtitan's selective policy is not Megatron's. */
+	l.recompute = RECOMPUTE_NONE;
 	l.fsdp = true;
 	l.distributed_optimizer = false;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
@@ -1082,6 +1084,37 @@ test_torchtitan_loss_and_states(void)
 }
 
 /*
+ * torchtitan's per-op selective checkpointing on Llama 3 8B (tp 1, pp 1,
+ * s 8192, mbs 2): it keeps 63,616 bytes a token and layer (the block
+ * input, SDPA's output and log-sum-exp, wq, wv, w1 and w2's outputs)
+ * where Megatron-LM's selective recompute of the mlp module keeps 53,376
+ * (norm inputs, the GEMM inputs, Q, K, V, the attention output and its
+ * statistics): 10,240 more, 5.37 GB over 16384 tokens and 32 layers.  It
+ * recomputes wk, wo and w3, 2h (kv + q) + 2hf = 19,456 h FLOPs a token
+ * against the mlp module's 2h x 3f = 43,008 h.
+ */
+static void
+test_torchtitan_selective(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 2, 16);
+	struct estimate mlm, titan;
+
+	l.recompute_modules = RCM_BIT(RCM_MLP);
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &mlm);
+	w.framework = FRAMEWORK_TORCHTITAN;
+	estimate_layout(&w, &l, &titan);
+	ASSERT_NEAR_REL(titan.mem.activations - mlm.mem.activations,
+	                10240.0 * 16384 * 32, 1e-9);
+	CU_ASSERT(mlm.recompute_s > 0);
+	ASSERT_NEAR_REL(titan.recompute_s / mlm.recompute_s,
+	                19456.0 / 43008, 1e-9);
+}
+
+/*
  * FP8: Transformer Engine keeps each linear layer's input in FP8, while
  * torchao's Float8Linear under torchtitan keeps it in bf16: under
  * torchtitan an FP8 layout holds the activations of the same layout in
@@ -1096,6 +1129,7 @@ test_torchtitan_fp8_inputs(void)
 	struct layout l = layout_of(2, 1, 1, 2, 16);
 	struct estimate bf16, te, titan;
 
+	l.recompute = RECOMPUTE_NONE;
 	w.framework = FRAMEWORK_TORCHTITAN;
 	w.ce_fusion = CE_FUSION_TORCH;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
@@ -1328,6 +1362,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_torchtitan_loss_and_states },
 	{ "torchtitan: Float8 linears keep bf16 inputs",
 	  test_torchtitan_fp8_inputs },
+	{ "torchtitan: per-op selective checkpointing",
+	  test_torchtitan_selective },
 	{ "memory: Llama 3 8B tp1 by hand", test_memory_llama3_tp1 },
 	{ "vocab padding with a huge tp", test_huge_tp_vocab_padding },
 	{ "memory: Llama 3 8B tp4 pp2 full recompute by hand",
