@@ -757,6 +757,35 @@ memory_activations(const struct est *x, const struct stage *st)
 #define CUDA_GRAPH_BYTES (2.0 * GIB)
 #define CUDA_GRAPH_PP_BYTES (10.0 * GIB)
 
+/*
+ * DeepEP's buffers, which the flex dispatcher allocates once for its
+ * group of etp x ep ranks, sized by the larger of the dispatch and
+ * combine configs' hints for tokens of h x 2 bytes [MLM fused_a2a.py
+ * get_buffer, get_hidden_bytes].  DeepEP [deep_ep/buffer.py,
+ * csrc/config.hpp]: 20 SMs make 10 channels; up to 8 peers over
+ * NVLink, the rest over RDMA; a channel holds, for each NVLink peer,
+ * 256 received tokens (288 for 16 to 64 ranks, 560 for 128, 720 above),
+ * each with room for 128 top-k indices (8 bytes), weights and scales
+ * (4 each), and for each RDMA peer 128 tokens twice, plus 1 MiB.
+ */
+#define DEEPEP_CHANNELS 10.0
+#define DEEPEP_NVL_PEERS 8.0
+#define DEEPEP_TOKEN_META (128.0 * (8 + 4 + 4))
+
+static double
+deepep_buffer_bytes(const struct est *x)
+{
+	double n = x->te * x->e, token = 2 * x->s.h + DEEPEP_TOKEN_META;
+	double recv = n <= 8 ? 256 : n <= 64 ? 288 : n <= 128 ? 560 : 720;
+	double bytes = DEEPEP_CHANNELS * fmin(n, DEEPEP_NVL_PEERS) * recv *
+	               token;
+
+	if (n > DEEPEP_NVL_PEERS)
+		bytes += DEEPEP_CHANNELS * (n / DEEPEP_NVL_PEERS) * 128 * 2 *
+		         token + 1048576;
+	return bytes;
+}
+
 static double
 memory_buffers(const struct est *x, double activations)
 {
@@ -764,9 +793,11 @@ memory_buffers(const struct est *x, double activations)
 	            (x->e > 1);
 	double graphs = !x->l->cuda_graphs ? 0
 	              : x->p > 1 ? CUDA_GRAPH_PP_BYTES : CUDA_GRAPH_BYTES;
+	double deepep = x->l->moe_dispatcher == MOE_DISPATCH_FLEX
+	                ? deepep_buffer_bytes(x) : 0;
 
 	return BUFFER_BASE_BYTES + comms * BUFFER_PER_COMM_BYTES +
-	       x->k[CAL_MEM_FRAGMENTATION] * activations + graphs;
+	       x->k[CAL_MEM_FRAGMENTATION] * activations + graphs + deepep;
 }
 
 /* Where stage i of x->stage (first, last, rank 1) is listed: first,

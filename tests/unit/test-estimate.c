@@ -1240,6 +1240,23 @@ test_moe_dispatchers_by_hand(void)
 	ASSERT_NEAR_REL(ag.ep_comm_s, 0.0786007, 1e-5);
 	ASSERT_NEAR_REL(flex.ep_comm_s, 0.0196502, 1e-5);
 	ASSERT_NEAR_REL(a2a.compute_s - flex.compute_s, 0.00384624, 1e-4);
+	/* DeepEP's buffers, 8 NVLink peers: 10 channels x 8 peers x 256
+	 * tokens x (4096 x 2 + 128 x 16 bytes) = 209,715,200 bytes; over
+	 * etp 2 x ep 8 on two nodes, 288 tokens for the 8 NVLink peers and
+	 * 128 twice for each of 2 RDMA peers, plus 1 MiB: 289,406,976. */
+	ASSERT_NEAR_REL(flex.mem.buffers - a2a.mem.buffers, 209715200.0,
+	                1e-9);
+	w.nodes = 2;
+	l = layout_of(2, 1, 1, 1, 8);
+	l.ep = 8;
+	l.etp = 2;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &flex);
+	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+	estimate_layout(&w, &l, &a2a);
+	ASSERT_NEAR_REL(flex.mem.buffers - a2a.mem.buffers, 289406976.0,
+	                1e-9);
 }
 
 /*
