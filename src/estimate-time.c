@@ -105,20 +105,59 @@ estimate_hbm_bytes_per_s(const struct gpu *g)
 }
 
 /*
+ * GPUs of the job that one NVLink domain holds.  A node-sized domain
+ * holds a node.  A rack-scale one (GB200 and GB300 NVL72: 72 GPUs, 4 a
+ * node) holds the job's nodes in segments, as NVIDIA's Blackwell
+ * performance runs place them: sbatch --segment of every node when they
+ * fit in one rack (18 trays), else of the largest divisor of the nodes
+ * that does (32 nodes: 2 segments of 16, 64 GPUs a rack)
+ * [NVIDIA-NeMo/Megatron-Bridge scripts/performance/utils/executors.py at
+ * 023219e, slurm_executor].
+ */
+static double
+domain_gpus(const struct est *x)
+{
+	int domain = x->w->gpu->nvlink_domain, gpn = x->w->gpus_per_node;
+	int seg = x->w->nodes;
+
+	if (domain <= gpn)
+		return domain > 0 ? domain : 1;
+	while (seg > 1 && (seg * gpn > domain || x->w->nodes % seg != 0))
+		seg--;
+	return (double)(seg > 1 ? seg : 1) * gpn;
+}
+
+/*
+ * Whether a group of span consecutive ranks lies inside one NVLink
+ * domain: ranks fill nodes in order and groups start at multiples of
+ * their span, so a group whose span divides the GPUs a domain holds
+ * never straddles two, nor does one inside a node.
+ */
+static bool
+inside_domain(const struct est *x, double span)
+{
+	double held = domain_gpus(x);
+
+	if (span > held)
+		return false;
+	return span <= x->w->gpus_per_node || fmod(held, span) == 0;
+}
+
+/*
  * Bandwidth per GPU, in bytes/s, of a collective over a group that spans
  * span consecutive ranks with its members stride ranks apart (Megatron
- * orders ranks tp, cp, dp, pp from the innermost).  Inside a node it is
- * NVLink.  Across nodes NCCL runs one channel per NIC, so a group with k
- * members on each node moves data at k NICs' rate, up to NVLink's.
+ * orders ranks tp, cp, dp, pp from the innermost; the experts' etp, ep,
+ * edp, pp).  Inside an NVLink domain it is NVLink.  Across domains NCCL
+ * runs one channel per NIC, so a group with k members on each node
+ * moves data at k NICs' rate, up to NVLink's.
  */
 double
 estimate_group_bw(const struct est *x, double span, double stride)
 {
 	const struct gpu *g = x->w->gpu;
-	double domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
 	double gpn = x->w->gpus_per_node, k;
 
-	if (span <= domain && span <= gpn)
+	if (inside_domain(x, span))
 		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
 	k = fmax(1, gpn / stride);
 	return fmin(g->nvlink_gbs * x->k[CAL_COMM_EFF_NVLINK],
@@ -462,6 +501,23 @@ layer_cp_comm(const struct est *x, double attn)
 	return a2a + fmax(0, ring - attn);
 }
 
+/*
+ * Bandwidth of the pipeline's send and receive.  Stages are the
+ * outermost ranks, t*c*d apart; the slowest boundary sets the pace of
+ * every stage, and one of them leaves the NVLink domain unless the
+ * whole pipeline group, the job, fits in one (a node, or an NVL72 rack).
+ * Across domains each GPU sends to its peer over its own NIC: a pair,
+ * not a collective's k members a node (stride at least a node).
+ */
+static double
+pp_bw(const struct est *x)
+{
+	double tcd = x->t * x->c * x->d;
+
+	return estimate_group_bw(x, tcd * x->p,
+	                         fmax(tcd, x->w->gpus_per_node));
+}
+
 /* Communication of one layer and one micro-batch [PIPE]. */
 static void
 layer_comm(const struct est *x, struct layer_time *lt)
@@ -484,8 +540,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	 * interleaving crosses v times as many boundaries. */
 	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
 	                        (l->sequence_parallel ? x->t : 1) /
-	                        estimate_group_bw(x, x->t * x->c * x->d + 1,
-	                                          x->t * x->c * x->d)
+	                        pp_bw(x)
 	                  : 0;
 	/* An offloaded layer's activations go out during its forward,
 	 * overlapped with the next layer's forward (a third of the work),

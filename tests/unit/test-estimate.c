@@ -572,6 +572,53 @@ test_dp_overlap(void)
 }
 
 /*
+ * A rack-scale NVLink domain holds groups that span trays.  Llama 3 8B
+ * on 64 GPUs of an NVL72 (72 GPUs a domain, 4 a node) runs in one rack:
+ * the gradient reduce-scatter and parameter all-gather of dp 64 move
+ * over NVLink (450 GB/s x 0.85 here: 63/64 x P x 6 B), not over the 4
+ * NICs of each tray; so do the pipeline's sends with pp 2, 2 x 2 B x
+ * 8192 x 4096 per micro-batch.  On 128 GPUs, two racks of 64, dp 128
+ * leaves the domain (4 NICs a node: 4 x 50 GB/s x 0.85); with pp 2 the
+ * pipeline's boundary crosses racks (one NIC: 50 GB/s x 0.85) while
+ * each stage's dp 64 stays in its rack, on NVLink.
+ */
+static void
+test_nvl72_groups(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 16);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate e;
+	double nvl = 450e9 * 0.85, nic = 50e9 * 0.85;
+	double send = 2.0 * 2 * 8192 * 4096;
+
+	g.nvlink_domain = 72;
+	w.gpus_per_node = 4;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 63.0 / 64 * LLAMA_P * 6 / nvl, 1e-9);
+	w.nodes = 32;
+	l.gbs = 128;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 127.0 / 128 * LLAMA_P * 6 / (4 * nic),
+	                1e-9);
+	l.pp = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.pp_comm_s, 2 * send / nic, 1e-9);
+	ASSERT_NEAR_REL(e.dp_comm_s, 63.0 / 64 * e.params_per_gpu * 6 / nvl,
+	                1e-9);
+	w.nodes = 16;
+	l.gbs = 64;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.pp_comm_s, 2 * send / nvl, 1e-9);
+}
+
+/*
  * Full recompute, tp 4 with SP, pp 1 (32 layers): block over every
  * layer keeps 32 layer inputs (2sbh/4 = 16,777,216 B each) and
  * re-materialises one layer (285,474,816 B: norm and GEMM inputs 8sbh/4,
@@ -1234,6 +1281,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "CUDA graphs", test_cuda_graphs },
 	{ "TP communication overlap", test_tp_comm_overlap },
 	{ "DP overlap and FP8 gather", test_dp_overlap },
+	{ "NVL72 groups across trays on NVLink", test_nvl72_groups },
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
 	{ "fp8 casts by recipe", test_fp8_casts },
