@@ -585,15 +585,9 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	             out->ep + out->pp + out->offload;
 }
 
-/*
- * Data-parallel gradient reduction and parameter gathering, overlapped
- * with the backward of the last and the forward of the first
- * micro-batch when their overlap is on; returns the exposed part.
- * Parameters are gathered in 16 bits, in 8 with fp8_param_gather (in
- * NVFP4, row-wise with its scales, under fp4).
- */
-/* Bytes a parameter all-gathers: bf16, or the low-precision copy with
- * fp8_param_gather (--fp8-param-gather, --fp4-param-gather). */
+/* Bytes a parameter all-gathers: 16 bits, or the low-precision copy
+ * with fp8_param_gather (--fp8-param-gather, --fp4-param-gather: in
+ * NVFP4, row-wise with its scales). */
 static double
 gather_bytes(const struct est *x)
 {
@@ -604,23 +598,64 @@ gather_bytes(const struct est *x)
 	return x->w->precision == PREC_FP4 ? FP4_BYTES : 2;
 }
 
+/*
+ * The two groups a GPU's gradients are reduced and its parameters
+ * gathered over [MLM parallel_state.py, initialize_model_parallel]: the
+ * dense parameters over the data-parallel group, d*c members (with cp)
+ * t*c ranks apart; the expert parameters over the expert data-parallel
+ * group, whose rank generator orders etp, ep, edp, pp from the innermost
+ * (RankGenerator(tp=etp, ep=ep, dp=edp, cp=1), expert_data_parallel_size
+ * = world / (etp*ep*pp)): t*c*d / (etp*ep) members, etp*ep ranks apart
+ * over the same t*c*d ranks.  Spread over more nodes, the expert group
+ * has fewer members a node and moves at fewer NICs' rate.
+ */
+struct dp_group {
+	double params, n, bw;
+};
+
+static void
+dp_groups(const struct est *x, double dense, double expert,
+          struct dp_group g[2])
+{
+	double tcd = x->t * x->c * x->d, ranks = x->te * x->e;
+
+	g[0].params = dense;
+	g[0].n = x->d * x->c;
+	g[0].bw = estimate_group_bw(x, tcd, x->t * x->c);
+	g[1].params = expert;
+	g[1].n = tcd / ranks;
+	g[1].bw = estimate_group_bw(x, tcd, ranks);
+}
+
+/*
+ * Data-parallel gradient reduction and parameter gathering, overlapped
+ * with the backward of the last and the forward of the first
+ * micro-batch when their overlap is on; returns the exposed part.  Both
+ * groups' transfers run in the same windows (Megatron-LM's DDP keeps
+ * the expert parameters in buckets of their own, issued as the backward
+ * reaches them) and share each GPU's links: their times add before the
+ * window is taken off, once.
+ */
 static double
-dp_exposed(const struct est *x, double params, double t_mb)
+dp_exposed(const struct est *x, double dense, double expert, double t_mb)
 {
 	const struct layout *l = x->l;
-	double wt, gr, opt, n = x->d * x->c, bw, rs, ag, gather;
+	double wt, gr, opt, gather = gather_bytes(x), rs = 0, ag = 0;
+	struct dp_group g[2];
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
-	if (n <= 1)
-		return 0;
-	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = gather_bytes(x);
-	if (l->distributed_optimizer) {
-		rs = (n - 1) / n * params * gr / bw;
-		ag = (n - 1) / n * params * gather / bw;
-	} else {
-		rs = allreduce_s(params * gr, n, bw);
-		ag = 0;
+	dp_groups(x, dense, expert, g);
+	for (int i = 0; i < 2; i++) {
+		double n = g[i].n, p = g[i].params;
+
+		if (n <= 1 || p <= 0)
+			continue;
+		if (l->distributed_optimizer) {
+			rs += (n - 1) / n * p * gr / g[i].bw;
+			ag += (n - 1) / n * p * gather / g[i].bw;
+		} else {
+			rs += allreduce_s(p * gr, n, g[i].bw);
+		}
 	}
 	return fmax(0, rs - (l->overlap_grad_reduce ? DP_OVERLAP : 0) *
 	                    t_mb * 2 / 3) +
@@ -631,20 +666,21 @@ dp_exposed(const struct est *x, double params, double t_mb)
 /*
  * FSDP gathers every layer's weights forward and again backward and
  * reduce-scatters its gradients, each micro-batch, layer by layer under
- * the layer's compute [GUIDE]; returns the exposed time of one
- * micro-batch.
+ * the layer's compute [GUIDE], the experts' over the expert
+ * data-parallel group; returns the exposed time of one micro-batch.
  */
 static double
-fsdp_exposed(const struct est *x, double params, double t_mb)
+fsdp_exposed(const struct est *x, double dense, double expert, double t_mb)
 {
-	double wt, gr, opt, n = x->d * x->c, bw, gather, comm;
+	double wt, gr, opt, gather = gather_bytes(x), comm = 0;
+	struct dp_group g[2];
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
-	if (n <= 1)
-		return 0;
-	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = gather_bytes(x);
-	comm = (n - 1) / n * params * (2 * gather + gr) / bw;
+	dp_groups(x, dense, expert, g);
+	for (int i = 0; i < 2; i++)
+		if (g[i].n > 1)
+			comm += (g[i].n - 1) / g[i].n * g[i].params *
+			        (2 * gather + gr) / g[i].bw;
 	return fmax(0, comm - t_mb);
 }
 
@@ -693,7 +729,7 @@ estimate_time(const struct est *x, struct estimate *out)
 	const struct stage *heavy = estimate_heaviest_stage(x);
 	struct layer_time lt;
 	struct stage_time st;
-	double t_mb, params = heavy->dense + heavy->expert;
+	double t_mb;
 
 	layer_compute(x, &lt);
 	layer_comm(x, &lt);
@@ -711,8 +747,10 @@ estimate_time(const struct est *x, struct estimate *out)
 	out->offload_s = x->m * st.offload;
 	/* Fill and drain: (p-1)/v micro-batch slots [PIPE]. */
 	out->bubble_s = (x->p - 1) / x->v * t_mb;
-	out->dp_comm_s = x->l->fsdp ? x->m * fsdp_exposed(x, params, t_mb)
-	                            : dp_exposed(x, params, t_mb);
+	out->dp_comm_s = x->l->fsdp
+	                 ? x->m * fsdp_exposed(x, heavy->dense, heavy->expert,
+	                                       t_mb)
+	                 : dp_exposed(x, heavy->dense, heavy->expert, t_mb);
 	out->step_s = x->m * t_mb + out->bubble_s + out->dp_comm_s +
 	              optimizer_step_s(x, heavy);
 	out->bubble_ratio = out->bubble_s / out->step_s;

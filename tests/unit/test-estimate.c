@@ -619,6 +619,45 @@ test_nvl72_groups(void)
 }
 
 /*
+ * Expert parameters are reduced over the expert data-parallel group
+ * [MLM parallel_state.py: etp, ep, edp, pp from the innermost].
+ * Mixtral 8x7B on 8 nodes of 8 H100s, ep 8, etp 1: the dense
+ * parameters over dp 64, 8 a node (8 NICs: 8 x 50 GB/s x 0.85, under
+ * NVLink's 450 x 0.85); the experts over 64 / 8 = 8 members 8 ranks
+ * apart, one a node (one NIC: 50 GB/s x 0.85).  Each GPU holds one
+ * expert of each of the 32 layers, 32 x 3 x 4096 x 14336 =
+ * 5,637,144,576 parameters.  Without overlap: 63/64 x dense x 6 B over
+ * the first plus 7/8 x experts x 6 B over the second.  On one node the
+ * expert group (8 / 8 = 1 member) moves nothing.
+ */
+static void
+test_expert_dp_group(void)
+{
+	struct model m = test_mixtral_8x7b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 8);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate e;
+	double expert = 32.0 * 3 * 4096 * 14336, dense, want;
+	double nic = 50e9 * 0.85;
+
+	l.ep = 8;
+	l.etp = 1;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	dense = e.params_per_gpu - expert;
+	want = 63.0 / 64 * dense * 6 / (8 * nic) + 7.0 / 8 * expert * 6 / nic;
+	ASSERT_NEAR_REL(e.dp_comm_s, want, 1e-9);
+	w.nodes = 1;
+	l.gbs = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 7.0 / 8 * dense * 6 / (450e9 * 0.85),
+	                1e-9);
+}
+
+/*
  * Full recompute, tp 4 with SP, pp 1 (32 layers): block over every
  * layer keeps 32 layer inputs (2sbh/4 = 16,777,216 B each) and
  * re-materialises one layer (285,474,816 B: norm and GEMM inputs 8sbh/4,
@@ -1282,6 +1321,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "TP communication overlap", test_tp_comm_overlap },
 	{ "DP overlap and FP8 gather", test_dp_overlap },
 	{ "NVL72 groups across trays on NVLink", test_nvl72_groups },
+	{ "expert DP group", test_expert_dp_group },
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
 	{ "fp8 casts by recipe", test_fp8_casts },
