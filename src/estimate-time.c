@@ -688,18 +688,23 @@ fsdp_exposed(const struct est *x, double dense, double expert, double t_mb)
  * Optimizer step: read and write the resident state (fp32 master weights
  * and two moments: 2 x 12 bytes), read the main gradients, write the
  * weights, and write and read any transient buffer; per parameter of a
- * shard (30 bytes in bf16).
+ * shard (30 bytes in bf16).  A sharded optimizer holds 1/(d*c) of the
+ * dense parameters and 1/edp of the expert ones, each over the group
+ * that reduces them (dp_groups), as the memory estimate counts them.
  */
 static double
 optimizer_step_s(const struct est *x, const struct stage *st)
 {
-	double wt, gr, opt, shard = x->sharded ? x->d * x->c : 1;
-	double bytes;
+	double wt, gr, opt, bytes, held = st->dense + st->expert;
+	struct dp_group g[2];
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	bytes = 2 * opt + gr + wt + 2 * x->w->opt_transient_bytes;
-	return bytes * (st->dense / shard + st->expert) /
-	       estimate_hbm_bytes_per_s(x->w->gpu);
+	if (x->sharded) {
+		dp_groups(x, st->dense, st->expert, g);
+		held = g[0].params / g[0].n + g[1].params / g[1].n;
+	}
+	return bytes * held / estimate_hbm_bytes_per_s(x->w->gpu);
 }
 
 /* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */
