@@ -600,14 +600,16 @@ gather_bytes(const struct est *x)
 
 /*
  * The two groups a GPU's gradients are reduced and its parameters
- * gathered over [MLM parallel_state.py, initialize_model_parallel]: the
- * dense parameters over the data-parallel group, d*c members (with cp)
- * t*c ranks apart; the expert parameters over the expert data-parallel
- * group, whose rank generator orders etp, ep, edp, pp from the innermost
- * (RankGenerator(tp=etp, ep=ep, dp=edp, cp=1), expert_data_parallel_size
- * = world / (etp*ep*pp)): t*c*d / (etp*ep) members, etp*ep ranks apart
- * over the same t*c*d ranks.  Spread over more nodes, the expert group
- * has fewer members a node and moves at fewer NICs' rate.
+ * gathered over [MLM parallel_state.py, initialize_model_parallel;
+ * distributed_data_parallel.py]: the dense parameters over the data-
+ * and context-parallel group (intra_dp_cp_group), d*c members t ranks
+ * apart (ranks ordered tp, cp, dp, pp); the expert parameters over the
+ * expert data-parallel group (intra_expt_dp_group), whose rank generator
+ * orders etp, ep, edp, pp from the innermost (RankGenerator(tp=etp,
+ * ep=ep, dp=edp, cp=1), expert_data_parallel_size = world /
+ * (etp*ep*pp)): t*c*d / (etp*ep) members, etp*ep ranks apart over the
+ * same t*c*d ranks.  Spread over more nodes, a group has fewer members
+ * a node and moves at fewer NICs' rate.
  */
 struct dp_group {
 	double params, n, bw;
@@ -621,7 +623,7 @@ dp_groups(const struct est *x, double dense, double expert,
 
 	g[0].params = dense;
 	g[0].n = x->d * x->c;
-	g[0].bw = estimate_group_bw(x, tcd, x->t * x->c);
+	g[0].bw = estimate_group_bw(x, tcd, x->t);
 	g[1].params = expert;
 	g[1].n = tcd / ranks;
 	g[1].bw = estimate_group_bw(x, tcd, ranks);

@@ -619,6 +619,29 @@ test_nvl72_groups(void)
 }
 
 /*
+ * With context parallelism the gradients are reduced over the data- and
+ * context-parallel group [MLM distributed_data_parallel.py,
+ * intra_dp_cp_group]: Llama 3 8B, cp 2, dp 32 on 8 nodes of 8 H100s, a
+ * group of 64 members one rank apart, 8 a node (8 NICs: 8 x 50 GB/s x
+ * 0.85), not the dp group's 4 a node: 63/64 x P x 6 B without overlap.
+ */
+static void
+test_dp_cp_group(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 8);
+	struct layout l = layout_of(1, 1, 2, 1, 32);
+	struct estimate e;
+
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s,
+	                63.0 / 64 * LLAMA_P * 6 / (8 * 50e9 * 0.85), 1e-9);
+}
+
+/*
  * Expert parameters are reduced over the expert data-parallel group
  * [MLM parallel_state.py: etp, ep, edp, pp from the innermost].
  * Mixtral 8x7B on 8 nodes of 8 H100s, ep 8, etp 1: the dense
@@ -1327,6 +1350,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "TP communication overlap", test_tp_comm_overlap },
 	{ "DP overlap and FP8 gather", test_dp_overlap },
 	{ "NVL72 groups across trays on NVLink", test_nvl72_groups },
+	{ "DP and CP group", test_dp_cp_group },
 	{ "expert DP group", test_expert_dp_group },
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
