@@ -80,12 +80,13 @@ estimate_moe_comm_s(const struct est *x)
 		bytes_s = row * (n - 1) / estimate_group_bw(x, n, 1);
 		break;
 	case MOE_DISPATCH_FLEX:
-		bytes_s = row * estimate_moe_ranks_per_token(x) * x->te *
-		          (n - 1) / n / estimate_group_bw(x, n, 1);
+		bytes_s = estimate_a2a_s(x, row *
+		                         estimate_moe_ranks_per_token(x) *
+		                         x->te * (n - 1) / n, n, 1);
 		break;
 	default:
-		bytes_s = row * x->s.k * (x->e - 1) / x->e /
-		          estimate_group_bw(x, n, x->te);
+		bytes_s = estimate_a2a_s(x, row * x->s.k * (x->e - 1) / x->e,
+		                         x->e, x->te);
 		if (x->te > 1)
 			bytes_s += row * x->s.k * (x->te - 1) /
 			           estimate_group_bw(x, x->te, 1);

@@ -164,6 +164,30 @@ estimate_group_bw(const struct est *x, double span, double stride)
 	            k * g->network_gbs * x->k[CAL_COMM_EFF_NETWORK]) * 1e9;
 }
 
+/*
+ * Time of an all-to-all in which a GPU sends bytes, spread evenly, to
+ * the other n - 1 members of a group whose members sit stride ranks
+ * apart.  Inside an NVLink domain it is NVLink's.  Across, unlike a
+ * ring, no NIC of the node is spare to share the load: every GPU sends
+ * at once, so the copies for members on other nodes leave through the
+ * GPU's own NIC, those for its own node over NVLink at the same time.
+ */
+double
+estimate_a2a_s(const struct est *x, double bytes, double n, double stride)
+{
+	const struct gpu *g = x->w->gpu;
+	double here, nvl = g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
+	double nic = g->network_gbs * 1e9 * x->k[CAL_COMM_EFF_NETWORK];
+
+	if (n <= 1)
+		return 0;
+	if (inside_domain(x, n * stride))
+		return bytes / nvl;
+	here = fmin(n, fmax(1, x->w->gpus_per_node / stride));
+	return fmax((here - 1) / (n - 1) * bytes / nvl,
+	            (n - here) / (n - 1) * bytes / nic);
+}
+
 /* Ring all-reduce time of bytes over n ranks. */
 static double
 allreduce_s(double bytes, double n, double bw)

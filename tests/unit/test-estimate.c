@@ -1254,6 +1254,39 @@ test_moe_flex_dedup_and_nvl72(void)
 }
 
 /*
+ * An all-to-all across nodes leaves each GPU through its own NIC.
+ * Qwen3-30B-A3B over ep 16, a GPU sends the k copies of its tokens to
+ * 15 others: on one NVLink domain of 16 GPUs all 15/16 of them at
+ * 450 GB/s x 0.85; on two nodes of 8, the 8/16 for the other node at
+ * 50 GB/s x 0.85 while the 7/16 for its own go over NVLink: 8 / 42.5
+ * over 15 / 382.5, 4.8 times as long (a ring's 8 NICs a node would
+ * give 1.125).
+ */
+static void
+test_moe_a2a_across_nodes(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate one, two;
+
+	l.ep = 16;
+	l.etp = 1;
+	g.nvlink_domain = 16;
+	w.gpus_per_node = 16;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &one);
+	g.nvlink_domain = 8;
+	w.gpus_per_node = 8;
+	w.nodes = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &two);
+	ASSERT_NEAR_REL(two.ep_comm_s / one.ep_comm_s,
+	                (8 / 42.5) / (15 / 382.5), 1e-9);
+}
+
+/*
  * The EP all-to-all overlap: with 4 micro-batches, 3 of them pair with
  * another's compute, the forward's half of the transfers under two
  * thirds of it and the backward's half under one third, each far
@@ -1327,6 +1360,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
 	{ "flex sends a token once a GPU; NVL72 keeps ep on NVLink",
 	  test_moe_flex_dedup_and_nvl72 },
+	{ "MoE all-to-all across nodes", test_moe_a2a_across_nodes },
 	{ "MoE all-to-all overlap hides behind compute",
 	  test_moe_a2a_overlap },
 	{ "grouped GEMM by tokens per local expert",
