@@ -131,7 +131,9 @@ domain_gpus(const struct est *x)
  * Whether a group of span consecutive ranks lies inside one NVLink
  * domain: ranks fill nodes in order and groups start at multiples of
  * their span, so a group whose span divides the GPUs a domain holds
- * never straddles two, nor does one inside a node.
+ * never straddles two.  One that does not divide them straddles some
+ * even when it is no wider than a node (4 ranks on nodes of 6: ranks
+ * 4-7 sit on two), and the slowest group sets the pace.
  */
 static bool
 inside_domain(const struct est *x, double span)
@@ -140,7 +142,7 @@ inside_domain(const struct est *x, double span)
 
 	if (span > held)
 		return false;
-	return span <= x->w->gpus_per_node || fmod(held, span) == 0;
+	return fmod(held, span) == 0;
 }
 
 /*

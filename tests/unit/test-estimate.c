@@ -619,6 +619,31 @@ test_nvl72_groups(void)
 }
 
 /*
+ * A group narrower than a node that does not divide it straddles two:
+ * on nodes of 6 GPUs (one NVLink domain each), pp 3 of 12 GPUs leaves
+ * dp 4 groups of ranks 0-3, 4-7 and 8-11, the second on two nodes.  The
+ * reduction runs at the network's rate, 6 members a node (6 x 50 GB/s x
+ * 0.85 = 255 GB/s, under NVLink's 382.5): 3/4 x params x 6 B.
+ */
+static void
+test_group_straddles_nodes(void)
+{
+	struct model m = test_megatron_gpt(16, 2048, 24);
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 2);
+	struct layout l = layout_of(1, 3, 1, 1, 8);
+	struct estimate e;
+
+	g.nvlink_domain = 6;
+	w.gpus_per_node = 6;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 3.0 / 4 * e.params_per_gpu * 6 / 255e9,
+	                1e-9);
+}
+
+/*
  * With context parallelism the gradients are reduced over the data- and
  * context-parallel group [MLM distributed_data_parallel.py,
  * intra_dp_cp_group]: Llama 3 8B, cp 2, dp 32 on 8 nodes of 8 H100s, a
@@ -1384,6 +1409,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "TP communication overlap", test_tp_comm_overlap },
 	{ "DP overlap and FP8 gather", test_dp_overlap },
 	{ "NVL72 groups across trays on NVLink", test_nvl72_groups },
+	{ "group straddling two nodes", test_group_straddles_nodes },
 	{ "DP and CP group", test_dp_cp_group },
 	{ "expert DP group", test_expert_dp_group },
 	{ "recompute methods", test_recompute_methods },
