@@ -96,8 +96,14 @@ void estimate_time(const struct est *x, struct estimate *out);
 /* HBM bandwidth in bytes/s (estimate-time.c). */
 double estimate_hbm_bytes_per_s(const struct gpu *g);
 /* Bytes/s per GPU of a collective over span consecutive ranks, its
- * members stride apart, NVLink inside a node (estimate-time.c). */
+ * members stride apart, NVLink inside a node or a rack-scale NVLink
+ * domain (estimate-time.c). */
 double estimate_group_bw(const struct est *x, double span, double stride);
+/* Seconds of an all-to-all in which a GPU sends bytes to the other
+ * n - 1 members, stride ranks apart, over NVLink and its own NIC
+ * (estimate-time.c). */
+double estimate_a2a_s(const struct est *x, double bytes, double n,
+                      double stride);
 /* estimate-moe-time.c, per layer and micro-batch, weighted by the share
  * of MoE layers: the dispatcher's communication forward and backward,
  * the part of comm the EP all-to-all overlap leaves exposed behind

@@ -27,25 +27,6 @@ tokens_in(const struct est *x)
 }
 
 /*
- * Bandwidth of a collective over the expert group, span consecutive
- * ranks (etp innermost, then ep [MLM parallel_state.py]).  A rack-scale
- * NVLink domain (GB200 and GB300 NVL72: 72 GPUs, 4 a node) holds a group
- * that fits in it whole although the group spans nodes; the layout's
- * ep_nvlink rule keeps groups from straddling two domains.
- */
-static double
-expert_bw(const struct est *x, double span, double stride)
-{
-	const struct gpu *g = x->w->gpu;
-	double domain = g->nvlink_domain;
-
-	if (domain > x->w->gpus_per_node && span <= domain &&
-	    fmod(domain, span) == 0)
-		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
-	return estimate_group_bw(x, span, stride);
-}
-
-/*
  * Distinct GPUs of the ep group that one token's k experts land on, E/e
  * experts a GPU, routing uniform: e (1 - P(no expert on a given GPU)),
  * P = C(E - E/e, k) / C(E, k).  Qwen3-30B-A3B (E 128, k 8) over ep 8:
@@ -81,7 +62,10 @@ estimate_moe_ranks_per_token(const struct est *x)
  *              and DeepEP's is passed fp8_dispatch False [MLM
  *              fused_a2a.py]; only the ncclep backend quantises (mxfp8,
  *              moe_dispatch_fwd_dtype), which paratune does not render.
- * Dropless imbalance scales the busiest GPU's share.
+ * Dropless imbalance scales the busiest GPU's share.  The expert group
+ * is a run of consecutive ranks, etp innermost, then ep [MLM
+ * parallel_state.py]: on NVLink inside a domain, a rack-scale one
+ * included (estimate_group_bw).
  */
 double
 estimate_moe_comm_s(const struct est *x)
@@ -93,18 +77,19 @@ estimate_moe_comm_s(const struct est *x)
 		return 0;
 	switch (x->l->moe_dispatcher) {
 	case MOE_DISPATCH_ALLGATHER:
-		bytes_s = row * (n - 1) / expert_bw(x, n, 1);
+		bytes_s = row * (n - 1) / estimate_group_bw(x, n, 1);
 		break;
 	case MOE_DISPATCH_FLEX:
-		bytes_s = row * estimate_moe_ranks_per_token(x) * x->te *
-		          (n - 1) / n / expert_bw(x, n, 1);
+		bytes_s = estimate_a2a_s(x, row *
+		                         estimate_moe_ranks_per_token(x) *
+		                         x->te * (n - 1) / n, n, 1);
 		break;
 	default:
-		bytes_s = row * x->s.k * (x->e - 1) / x->e /
-		          expert_bw(x, n, x->te);
+		bytes_s = estimate_a2a_s(x, row * x->s.k * (x->e - 1) / x->e,
+		                         x->e, x->te);
 		if (x->te > 1)
 			bytes_s += row * x->s.k * (x->te - 1) /
-			           expert_bw(x, x->te, 1);
+			           estimate_group_bw(x, x->te, 1);
 		break;
 	}
 	return 4 * bytes_s * x->moe_frac * estimate_moe_imbalance(x) /

@@ -60,7 +60,7 @@
  * and expert kernels included.  Nothing public measures that time
  * apart: moe_layer_overhead_s of the calibration, per MoE layer and
  * micro-batch, is fitted to the published MoE runs (bench/fit-defaults,
- * second stage: 5.5 ms; the MoE error falls from 36.9 % to 31.5 %
+ * second stage: 5.6 ms; the MoE error falls from 37 % to 24 %, 26 %
  * cross-validated).
  */
 /*
@@ -120,24 +120,67 @@ estimate_hbm_bytes_per_s(const struct gpu *g)
 }
 
 /*
+ * Whether a group of span consecutive ranks lies inside one NVLink
+ * domain: ranks fill nodes in order and groups start at multiples of
+ * their span, so a group whose span divides the GPUs a domain holds
+ * never straddles two.  One that does not divide them straddles some
+ * even when it is no wider than a node (4 ranks on nodes of 6: ranks
+ * 4-7 sit on two), and the slowest group sets the pace.
+ */
+static bool
+inside_domain(const struct est *x, double span)
+{
+	/* A rack-scale domain holds the job in segments (layout.c). */
+	double held = workload_nvlink_segment(x->w);
+
+	if (span > held)
+		return false;
+	return fmod(held, span) == 0;
+}
+
+/*
  * Bandwidth per GPU, in bytes/s, of a collective over a group that spans
  * span consecutive ranks with its members stride ranks apart (Megatron
- * orders ranks tp, cp, dp, pp from the innermost).  Inside a node it is
- * NVLink.  Across nodes NCCL runs one channel per NIC, so a group with k
- * members on each node moves data at k NICs' rate, up to NVLink's.
+ * orders ranks tp, cp, dp, pp from the innermost; the experts' etp, ep,
+ * edp, pp).  Inside an NVLink domain it is NVLink.  Across domains NCCL
+ * runs one channel per NIC, so a group with k members on each node
+ * moves data at k NICs' rate, up to NVLink's.
  */
 double
 estimate_group_bw(const struct est *x, double span, double stride)
 {
 	const struct gpu *g = x->w->gpu;
-	double domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
 	double gpn = x->w->gpus_per_node, k;
 
-	if (span <= domain && span <= gpn)
+	if (inside_domain(x, span))
 		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
 	k = fmax(1, gpn / stride);
 	return fmin(g->nvlink_gbs * x->k[CAL_COMM_EFF_NVLINK],
 	            k * g->network_gbs * x->k[CAL_COMM_EFF_NETWORK]) * 1e9;
+}
+
+/*
+ * Time of an all-to-all in which a GPU sends bytes, spread evenly, to
+ * the other n - 1 members of a group whose members sit stride ranks
+ * apart.  Inside an NVLink domain it is NVLink's.  Across, unlike a
+ * ring, no NIC of the node is spare to share the load: every GPU sends
+ * at once, so the copies for members on other nodes leave through the
+ * GPU's own NIC, those for its own node over NVLink at the same time.
+ */
+double
+estimate_a2a_s(const struct est *x, double bytes, double n, double stride)
+{
+	const struct gpu *g = x->w->gpu;
+	double here, nvl = g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
+	double nic = g->network_gbs * 1e9 * x->k[CAL_COMM_EFF_NETWORK];
+
+	if (n <= 1)
+		return 0;
+	if (inside_domain(x, n * stride))
+		return bytes / nvl;
+	here = fmin(n, fmax(1, x->w->gpus_per_node / stride));
+	return fmax((here - 1) / (n - 1) * bytes / nvl,
+	            (n - here) / (n - 1) * bytes / nic);
 }
 
 /* Ring all-reduce time of bytes over n ranks. */
@@ -497,6 +540,23 @@ layer_cp_comm(const struct est *x, double attn)
 	return a2a + fmax(0, ring - attn);
 }
 
+/*
+ * Bandwidth of the pipeline's send and receive.  Stages are the
+ * outermost ranks, t*c*d apart; the slowest boundary sets the pace of
+ * every stage, and one of them leaves the NVLink domain unless the
+ * whole pipeline group, the job, fits in one (a node, or an NVL72 rack).
+ * Across domains each GPU sends to its peer over its own NIC: a pair,
+ * not a collective's k members a node (stride at least a node).
+ */
+static double
+pp_bw(const struct est *x)
+{
+	double tcd = x->t * x->c * x->d;
+
+	return estimate_group_bw(x, tcd * x->p,
+	                         fmax(tcd, x->w->gpus_per_node));
+}
+
 /* Communication of one layer and one micro-batch [PIPE]. */
 static void
 layer_comm(const struct est *x, struct layer_time *lt)
@@ -519,8 +579,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	 * interleaving crosses v times as many boundaries. */
 	lt->pp = x->p > 1 ? 2 * x->v * ab * sb * x->s.h /
 	                        (l->sequence_parallel ? x->t : 1) /
-	                        estimate_group_bw(x, x->t * x->c * x->d + 1,
-	                                          x->t * x->c * x->d)
+	                        pp_bw(x)
 	                  : 0;
 	/* An offloaded layer's activations go out during its forward,
 	 * overlapped with the next layer's forward (a third of the work),
@@ -565,15 +624,9 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	             out->ep + out->pp + out->offload;
 }
 
-/*
- * Data-parallel gradient reduction and parameter gathering, overlapped
- * with the backward of the last and the forward of the first
- * micro-batch when their overlap is on; returns the exposed part.
- * Parameters are gathered in 16 bits, in 8 with fp8_param_gather (in
- * NVFP4, row-wise with its scales, under fp4).
- */
-/* Bytes a parameter all-gathers: bf16, or the low-precision copy with
- * fp8_param_gather (--fp8-param-gather, --fp4-param-gather). */
+/* Bytes a parameter all-gathers: 16 bits, or the low-precision copy
+ * with fp8_param_gather (--fp8-param-gather, --fp4-param-gather: in
+ * NVFP4, row-wise with its scales). */
 static double
 gather_bytes(const struct est *x)
 {
@@ -584,23 +637,66 @@ gather_bytes(const struct est *x)
 	return x->w->precision == PREC_FP4 ? FP4_BYTES : 2;
 }
 
+/*
+ * The two groups a GPU's gradients are reduced and its parameters
+ * gathered over [MLM parallel_state.py, initialize_model_parallel;
+ * distributed_data_parallel.py]: the dense parameters over the data-
+ * and context-parallel group (intra_dp_cp_group), d*c members t ranks
+ * apart (ranks ordered tp, cp, dp, pp); the expert parameters over the
+ * expert data-parallel group (intra_expt_dp_group), whose rank generator
+ * orders etp, ep, edp, pp from the innermost (RankGenerator(tp=etp,
+ * ep=ep, dp=edp, cp=1), expert_data_parallel_size = world /
+ * (etp*ep*pp)): t*c*d / (etp*ep) members, etp*ep ranks apart over the
+ * same t*c*d ranks.  Spread over more nodes, a group has fewer members
+ * a node and moves at fewer NICs' rate.
+ */
+struct dp_group {
+	double params, n, bw;
+};
+
+static void
+dp_groups(const struct est *x, double dense, double expert,
+          struct dp_group g[2])
+{
+	double tcd = x->t * x->c * x->d, ranks = x->te * x->e;
+
+	g[0].params = dense;
+	g[0].n = x->d * x->c;
+	g[0].bw = estimate_group_bw(x, tcd, x->t);
+	g[1].params = expert;
+	g[1].n = tcd / ranks;
+	g[1].bw = estimate_group_bw(x, tcd, ranks);
+}
+
+/*
+ * Data-parallel gradient reduction and parameter gathering, overlapped
+ * with the backward of the last and the forward of the first
+ * micro-batch when their overlap is on; returns the exposed part.  Both
+ * groups' transfers run in the same windows (Megatron-LM's DDP keeps
+ * the expert parameters in buckets of their own, issued as the backward
+ * reaches them) and share each GPU's links: their times add before the
+ * window is taken off, once.
+ */
 static double
-dp_exposed(const struct est *x, double params, double t_mb)
+dp_exposed(const struct est *x, double dense, double expert, double t_mb)
 {
 	const struct layout *l = x->l;
-	double wt, gr, opt, n = x->d * x->c, bw, rs, ag, gather;
+	double wt, gr, opt, gather = gather_bytes(x), rs = 0, ag = 0;
+	struct dp_group g[2];
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
-	if (n <= 1)
-		return 0;
-	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = gather_bytes(x);
-	if (l->distributed_optimizer) {
-		rs = (n - 1) / n * params * gr / bw;
-		ag = (n - 1) / n * params * gather / bw;
-	} else {
-		rs = allreduce_s(params * gr, n, bw);
-		ag = 0;
+	dp_groups(x, dense, expert, g);
+	for (int i = 0; i < 2; i++) {
+		double n = g[i].n, p = g[i].params;
+
+		if (n <= 1 || p <= 0)
+			continue;
+		if (l->distributed_optimizer) {
+			rs += (n - 1) / n * p * gr / g[i].bw;
+			ag += (n - 1) / n * p * gather / g[i].bw;
+		} else {
+			rs += allreduce_s(p * gr, n, g[i].bw);
+		}
 	}
 	return fmax(0, rs - (l->overlap_grad_reduce ? DP_OVERLAP : 0) *
 	                    t_mb * 2 / 3) +
@@ -611,20 +707,21 @@ dp_exposed(const struct est *x, double params, double t_mb)
 /*
  * FSDP gathers every layer's weights forward and again backward and
  * reduce-scatters its gradients, each micro-batch, layer by layer under
- * the layer's compute [GUIDE]; returns the exposed time of one
- * micro-batch.
+ * the layer's compute [GUIDE], the experts' over the expert
+ * data-parallel group; returns the exposed time of one micro-batch.
  */
 static double
-fsdp_exposed(const struct est *x, double params, double t_mb)
+fsdp_exposed(const struct est *x, double dense, double expert, double t_mb)
 {
-	double wt, gr, opt, n = x->d * x->c, bw, gather, comm;
+	double wt, gr, opt, gather = gather_bytes(x), comm = 0;
+	struct dp_group g[2];
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
-	if (n <= 1)
-		return 0;
-	bw = estimate_group_bw(x, x->t * x->c * x->d, x->t * x->c);
-	gather = gather_bytes(x);
-	comm = (n - 1) / n * params * (2 * gather + gr) / bw;
+	dp_groups(x, dense, expert, g);
+	for (int i = 0; i < 2; i++)
+		if (g[i].n > 1)
+			comm += (g[i].n - 1) / g[i].n * g[i].params *
+			        (2 * gather + gr) / g[i].bw;
 	return fmax(0, comm - t_mb);
 }
 
@@ -632,18 +729,23 @@ fsdp_exposed(const struct est *x, double params, double t_mb)
  * Optimizer step: read and write the resident state (fp32 master weights
  * and two moments: 2 x 12 bytes), read the main gradients, write the
  * weights, and write and read any transient buffer; per parameter of a
- * shard (30 bytes in bf16).
+ * shard (30 bytes in bf16).  A sharded optimizer holds 1/(d*c) of the
+ * dense parameters and 1/edp of the expert ones, each over the group
+ * that reduces them (dp_groups), as the memory estimate counts them.
  */
 static double
 optimizer_step_s(const struct est *x, const struct stage *st)
 {
-	double wt, gr, opt, shard = x->sharded ? x->d * x->c : 1;
-	double bytes;
+	double wt, gr, opt, bytes, held = st->dense + st->expert;
+	struct dp_group g[2];
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	bytes = 2 * opt + gr + wt + 2 * x->w->opt_transient_bytes;
-	return bytes * (st->dense / shard + st->expert) /
-	       estimate_hbm_bytes_per_s(x->w->gpu);
+	if (x->sharded) {
+		dp_groups(x, st->dense, st->expert, g);
+		held = g[0].params / g[0].n + g[1].params / g[1].n;
+	}
+	return bytes * held / estimate_hbm_bytes_per_s(x->w->gpu);
 }
 
 /* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */
@@ -673,7 +775,7 @@ estimate_time(const struct est *x, struct estimate *out)
 	const struct stage *heavy = estimate_heaviest_stage(x);
 	struct layer_time lt;
 	struct stage_time st;
-	double t_mb, params = heavy->dense + heavy->expert;
+	double t_mb;
 
 	layer_compute(x, &lt);
 	layer_comm(x, &lt);
@@ -691,8 +793,10 @@ estimate_time(const struct est *x, struct estimate *out)
 	out->offload_s = x->m * st.offload;
 	/* Fill and drain: (p-1)/v micro-batch slots [PIPE]. */
 	out->bubble_s = (x->p - 1) / x->v * t_mb;
-	out->dp_comm_s = x->l->fsdp ? x->m * fsdp_exposed(x, params, t_mb)
-	                            : dp_exposed(x, params, t_mb);
+	out->dp_comm_s = x->l->fsdp
+	                 ? x->m * fsdp_exposed(x, heavy->dense, heavy->expert,
+	                                       t_mb)
+	                 : dp_exposed(x, heavy->dense, heavy->expert, t_mb);
 	out->step_s = x->m * t_mb + out->bubble_s + out->dp_comm_s +
 	              optimizer_step_s(x, heavy);
 	out->bubble_ratio = out->bubble_s / out->step_s;

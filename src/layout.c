@@ -448,13 +448,16 @@ layout_check(const struct workload *w, struct layout *l)
 /* ---- the tuning guide's placement rules ---------------------------------- */
 
 /*
- * GPUs of the job that share one NVLink domain.  A node's, unless the
- * domain spans nodes (GB200 and GB300 NVL72: 72 GPUs, 18 trays of 4):
- * then the job is placed as NVIDIA's benchmark scripts ask Slurm to
- * place it, in segments of the largest number of nodes that divides the
- * job's and fits a domain (sbatch --segment; Megatron-Bridge
- * scripts/performance/utils/executors.py: 16 trays, 64 GPUs, for 64 or
- * 256 GPUs), each segment in one domain.
+ * GPUs of the job that share one NVLink domain: the domain's when it
+ * is no wider than a node.  When it spans nodes (GB200 and GB300 NVL72:
+ * 72 GPUs, 18 trays of 4), the job is placed as NVIDIA's Blackwell
+ * performance runs ask Slurm to place it: in segments of the largest
+ * number of nodes that divides the job's and fits a domain (sbatch
+ * --segment; Megatron-Bridge scripts/performance/utils/executors.py,
+ * slurm_executor: 16 trays, 64 GPUs, for 64 or 256 GPUs), each segment
+ * in one domain.  paratune's own job scripts do not ask for segments
+ * (the libslurm it builds against may predate them): a site that wants
+ * the estimate to hold places jobs so (topology/block).
  */
 int
 workload_nvlink_segment(const struct workload *w)
@@ -462,7 +465,9 @@ workload_nvlink_segment(const struct workload *w)
 	int gpn = w->gpus_per_node > 0 ? w->gpus_per_node : 1;
 	int domain = w->gpu->nvlink_domain, trays = domain / gpn;
 
-	if (domain <= gpn || trays <= 1)
+	if (domain <= gpn)
+		return domain > 0 ? domain : 1;
+	if (trays <= 1)
 		return gpn;
 	if (w->nodes <= trays)
 		return w->nodes * gpn;

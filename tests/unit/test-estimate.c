@@ -572,6 +572,146 @@ test_dp_overlap(void)
 }
 
 /*
+ * A rack-scale NVLink domain holds groups that span trays.  Llama 3 8B
+ * on 64 GPUs of an NVL72 (72 GPUs a domain, 4 a node) runs in one rack:
+ * the gradient reduce-scatter and parameter all-gather of dp 64 move
+ * over NVLink (450 GB/s x 0.85 here: 63/64 x P x 6 B), not over the 4
+ * NICs of each tray; so do the pipeline's sends with pp 2, 2 x 2 B x
+ * 8192 x 4096 per micro-batch.  On 128 GPUs, two racks of 64, dp 128
+ * leaves the domain (4 NICs a node: 4 x 50 GB/s x 0.85); with pp 2 the
+ * pipeline's boundary crosses racks (one NIC: 50 GB/s x 0.85) while
+ * each stage's dp 64 stays in its rack, on NVLink.
+ */
+static void
+test_nvl72_groups(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 16);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate e;
+	double nvl = 450e9 * 0.85, nic = 50e9 * 0.85;
+	double send = 2.0 * 2 * 8192 * 4096;
+
+	g.nvlink_domain = 72;
+	w.gpus_per_node = 4;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 63.0 / 64 * LLAMA_P * 6 / nvl, 1e-9);
+	w.nodes = 32;
+	l.gbs = 128;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 127.0 / 128 * LLAMA_P * 6 / (4 * nic),
+	                1e-9);
+	l.pp = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.pp_comm_s, 2 * send / nic, 1e-9);
+	ASSERT_NEAR_REL(e.dp_comm_s, 63.0 / 64 * e.params_per_gpu * 6 / nvl,
+	                1e-9);
+	w.nodes = 16;
+	l.gbs = 64;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.pp_comm_s, 2 * send / nvl, 1e-9);
+}
+
+/*
+ * A group narrower than a node that does not divide it straddles two:
+ * on nodes of 6 GPUs (one NVLink domain each), pp 3 of 12 GPUs leaves
+ * dp 4 groups of ranks 0-3, 4-7 and 8-11, the second on two nodes.  The
+ * reduction runs at the network's rate, 6 members a node (6 x 50 GB/s x
+ * 0.85 = 255 GB/s, under NVLink's 382.5): 3/4 x params x 6 B.
+ */
+static void
+test_group_straddles_nodes(void)
+{
+	struct model m = test_megatron_gpt(16, 2048, 24);
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 2);
+	struct layout l = layout_of(1, 3, 1, 1, 8);
+	struct estimate e;
+
+	g.nvlink_domain = 6;
+	w.gpus_per_node = 6;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 3.0 / 4 * e.params_per_gpu * 6 / 255e9,
+	                1e-9);
+}
+
+/*
+ * With context parallelism the gradients are reduced over the data- and
+ * context-parallel group [MLM distributed_data_parallel.py,
+ * intra_dp_cp_group]: Llama 3 8B, cp 2, dp 32 on 8 nodes of 8 H100s, a
+ * group of 64 members one rank apart, 8 a node (8 NICs: 8 x 50 GB/s x
+ * 0.85), not the dp group's 4 a node: 63/64 x P x 6 B without overlap.
+ */
+static void
+test_dp_cp_group(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 8);
+	struct layout l = layout_of(1, 1, 2, 1, 32);
+	struct estimate e;
+
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s,
+	                63.0 / 64 * LLAMA_P * 6 / (8 * 50e9 * 0.85), 1e-9);
+}
+
+/*
+ * Expert parameters are reduced over the expert data-parallel group
+ * [MLM parallel_state.py: etp, ep, edp, pp from the innermost].
+ * Mixtral 8x7B on 8 nodes of 8 H100s, ep 8, etp 1: the dense
+ * parameters over dp 64, 8 a node (8 NICs: 8 x 50 GB/s x 0.85, under
+ * NVLink's 450 x 0.85); the experts over 64 / 8 = 8 members 8 ranks
+ * apart, one a node (one NIC: 50 GB/s x 0.85).  Each GPU holds one
+ * expert of each of the 32 layers, 32 x 3 x 4096 x 14336 =
+ * 5,637,144,576 parameters.  Without overlap: 63/64 x dense x 6 B over
+ * the first plus 7/8 x experts x 6 B over the second.  The distributed
+ * optimizer steps over its shards, 30 B a parameter at 3.35 TB/s:
+ * dense / 64 + experts / 8.  On one node the expert group (8 / 8 = 1
+ * member) moves nothing.
+ */
+static void
+test_expert_dp_group(void)
+{
+	struct model m = test_mixtral_8x7b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 8);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate e;
+	double expert = 32.0 * 3 * 4096 * 14336, dense, want;
+	double nic = 50e9 * 0.85;
+
+	l.ep = 8;
+	l.etp = 1;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	dense = e.params_per_gpu - expert;
+	want = 63.0 / 64 * dense * 6 / (8 * nic) + 7.0 / 8 * expert * 6 / nic;
+	ASSERT_NEAR_REL(e.dp_comm_s, want, 1e-9);
+	ASSERT_NEAR_REL(e.step_s - e.compute_s - e.recompute_s - e.tp_comm_s -
+	                e.cp_comm_s - e.ep_comm_s - e.pp_comm_s -
+	                e.offload_s - e.bubble_s - e.dp_comm_s,
+	                30 * (dense / 64 + expert / 8) / 3.35e12, 1e-6);
+	w.nodes = 1;
+	l.gbs = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.dp_comm_s, 7.0 / 8 * dense * 6 / (450e9 * 0.85),
+	                1e-9);
+}
+
+/*
  * Full recompute, tp 4 with SP, pp 1 (32 layers): block over every
  * layer keeps 32 layer inputs (2sbh/4 = 16,777,216 B each) and
  * re-materialises one layer (285,474,816 B: norm and GEMM inputs 8sbh/4,
@@ -1293,6 +1433,39 @@ test_moe_flex_dedup_and_nvl72(void)
 }
 
 /*
+ * An all-to-all across nodes leaves each GPU through its own NIC.
+ * Qwen3-30B-A3B over ep 16, a GPU sends the k copies of its tokens to
+ * 15 others: on one NVLink domain of 16 GPUs all 15/16 of them at
+ * 450 GB/s x 0.85; on two nodes of 8, the 8/16 for the other node at
+ * 50 GB/s x 0.85 while the 7/16 for its own go over NVLink: 8 / 42.5
+ * over 15 / 382.5, 4.8 times as long (a ring's 8 NICs a node would
+ * give 1.125).
+ */
+static void
+test_moe_a2a_across_nodes(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct estimate one, two;
+
+	l.ep = 16;
+	l.etp = 1;
+	g.nvlink_domain = 16;
+	w.gpus_per_node = 16;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &one);
+	g.nvlink_domain = 8;
+	w.gpus_per_node = 8;
+	w.nodes = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &two);
+	ASSERT_NEAR_REL(two.ep_comm_s / one.ep_comm_s,
+	                (8 / 42.5) / (15 / 382.5), 1e-9);
+}
+
+/*
  * The EP all-to-all overlap: with 4 micro-batches, 3 of them pair with
  * another's compute, the forward's half of the transfers under two
  * thirds of it and the backward's half under one third, each far
@@ -1368,6 +1541,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
 	{ "flex sends a token once a GPU; NVL72 keeps ep on NVLink",
 	  test_moe_flex_dedup_and_nvl72 },
+	{ "MoE all-to-all across nodes", test_moe_a2a_across_nodes },
 	{ "MoE all-to-all overlap hides behind compute",
 	  test_moe_a2a_overlap },
 	{ "grouped GEMM by tokens per local expert",
@@ -1396,6 +1570,10 @@ static const struct harness_test estimate_tests[] = {
 	{ "CUDA graphs", test_cuda_graphs },
 	{ "TP communication overlap", test_tp_comm_overlap },
 	{ "DP overlap and FP8 gather", test_dp_overlap },
+	{ "NVL72 groups across trays on NVLink", test_nvl72_groups },
+	{ "group straddling two nodes", test_group_straddles_nodes },
+	{ "DP and CP group", test_dp_cp_group },
+	{ "expert DP group", test_expert_dp_group },
 	{ "recompute methods", test_recompute_methods },
 	{ "account flags and stage balance", test_account_flags_stages },
 	{ "fp8 casts by recipe", test_fp8_casts },
