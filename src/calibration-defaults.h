@@ -22,10 +22,10 @@
  *
  * Mean absolute error of the step time, hand-set -> fitted in-sample ->
  * cross-validated:
- *   dense-bf16   13 rows   21.0 % ->  21.0 % ->  21.0 %
+ *   dense-bf16   13 rows   18.5 % ->  18.5 % ->  18.5 %
  *   dense-fp8    75 rows   22.0 % ->  14.3 % ->  15.3 %
  *   dense-fp4    18 rows   17.6 % ->  10.7 % ->  14.3 %
- *   all         106 rows   21.1 % ->  14.5 % ->  15.8 %
+ *   all         106 rows   20.8 % ->  14.2 % ->  15.5 %
  * Then moe_layer_overhead_s alone, fitted to the 84 MoE runs
  * with the other constants at the values below:
  * paratune calibrate --pool --group moe --fix (all but

@@ -490,8 +490,14 @@ layout_args_from_columns(const struct plan *p, int n,
 			*bad = i;
 	}
 	*out = p->res.v[p->base].layout;
+	/* Columns left empty: the campaign's base section when it has one;
+	 * else its first searched values, as estimate's layout flags take
+	 * them, not the planned base, which the constants choose (the safe
+	 * candidate of smallest model parallelism) and a fit would move. */
 	if (ret == 0 && layout_args_resolve(&a, &p->spec, &p->settings,
-	                                    FROM_BASE, true, out, &src) != 0) {
+	                                    p->settings.base.set ? FROM_BASE
+	                                    : FROM_SEARCH,
+	                                    true, out, &src) != 0) {
 		*bad = -1; /* checked above: cannot happen */
 		ret = -1;
 	}

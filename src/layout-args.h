@@ -81,8 +81,9 @@ int layout_args_resolve(struct layout_args *a, const struct grid_spec *sp,
 bool layout_args_is_column(const char *name);
 
 /*
- * The base layout of plan p with columns names[i] = values[i] applied
- * as estimate's flags apply them (an empty value keeps the base's; a
+ * The layout of columns names[i] = values[i] over plan p's campaign,
+ * applied as estimate's flags apply them (an empty value takes the
+ * campaign's base section, or without one its first searched value; a
  * switch's value as candidates.csv writes it, or true/false), the
  * values left out kept valid with those given.  Returns 0; -1 when a
  * value is not one its column takes, *bad then its index (nothing is

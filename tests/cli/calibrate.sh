@@ -112,6 +112,36 @@ same "... starts from the hand-set fp8_gemm_eff" \
 expect "--hand-set --format table" 0 "$PT" calibrate "$CSV" --hand-set
 has "... says so" "before with the hand-set constants" "$T/out"
 
+# ---- empty columns: the base section, else the first searched values ------
+# The same row predicted as estimate predicts it with layout options:
+# with the campaign's base section an empty tp is its tp 2; without one
+# it is the first searched tp, 1, never the planned base.
+mkdir "$T/cols"
+cp "$CAMP" "$T/cols/with-base.conf"
+sed '/^base = {/,/^};/d' "$CAMP" >"$T/cols/no-base.conf"
+cat >"$T/cols/runs.csv" <<'CSV'
+campaign_file,tp,pp,mbs,step_s,group
+with-base.conf,,1,1,3.0,dense-bf16
+no-base.conf,,1,1,3.0,dense-bf16
+CSV
+pred_row() {
+	"$PT" calibrate --format json "$T/cols/runs.csv" >"$T/out" 2>"$T/err"
+	jget "calibrations.0.rows.$1.pred_before_s"
+}
+pred_est() {
+	"$PT" estimate "$T/cols/$1" --tp "$2" --pp 1 --mbs 1 --format json \
+		>"$T/out" 2>"$T/err"
+	jget pred_step_s
+}
+b=$(pred_row 0); e=$(pred_est with-base.conf 2)
+check "an empty column takes the base section ($b s, tp 2: $e s)" \
+	near "$b" "$e" 1e-6
+b=$(pred_row 1); e=$(pred_est no-base.conf 1)
+check "... else the first searched value ($b s, tp 1: $e s)" \
+	near "$b" "$e" 1e-6
+check "... which is not tp 2's" \
+	test "$(pred_est no-base.conf 2)" != "$b"
+
 # ---- the written group, read back ---------------------------------------------
 expect "calibrate -o" 0 "$PT" calibrate "$CSV" -o "$T/cal.conf" \
 	--name site-test
