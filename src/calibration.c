@@ -2,8 +2,8 @@
  * Copyright (C) 2026 the paratune authors */
 /*
  * calibration.c - the estimator's fitted constants: the values it was
- * hand-set with (estimate-time.c and estimate.c cite where each comes
- * from), the shipped defaults that `paratune calibrate` fitted from
+ * hand-set with (estimate-time.c and estimate-memory.c cite where each
+ * comes from), the shipped defaults that `paratune calibrate` fitted from
  * them to the published runs of tests/data/measured
  * (calibration-defaults.h, written by bench/fit-defaults), their
  * physical bounds, and per-GPU sets of them.
@@ -82,7 +82,7 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
  * The values the estimator was built with, before any fit: the start
  * of bench/fit-defaults' fit (and of its pull toward the start), and
  * what constants it keeps (--fix) stay at.  estimate-time.c and
- * estimate.c say where each comes from.
+ * estimate-memory.c say where each comes from.
  */
 static const struct calibration hand_set = {
 	.name = "hand-set constants",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * estimate-int.h - what estimate.c (parameters, FLOPs, memory) and
- * estimate-time.c (step time) share.  Private to those two files.
+ * estimate-int.h - what estimate.c (parameters, FLOPs), estimate-memory.c
+ * (memory), estimate-time.c and estimate-moe-time.c (step time) share.
+ * Private to those files.
  */
 #ifndef PARATUNE_ESTIMATE_INT_H
 #define PARATUNE_ESTIMATE_INT_H
@@ -73,7 +74,7 @@ struct est {
 	unsigned modules;                  /* BIT(RCM_*) selective recompute
 	                                    * re-materialises; 0 without */
 	bool titan_sac;                    /* torchtitan's per-op selective
-	                                    * checkpointing (estimate.c) */
+	                                    * checkpointing (estimate-memory.c) */
 	struct stage stage[3];             /* first, last, rank 1 */
 	int nstages;                       /* 1, 2 or 3 of them */
 };
@@ -84,13 +85,20 @@ double estimate_recomputed_layers(const struct est *x, double n);
  * copies (moe_token_imbalance; 1 under forced balance). */
 double estimate_moe_imbalance(const struct est *x);
 /* Token copies the local experts of the busiest GPU process per MoE
- * layer and micro-batch (estimate.c says how they are counted). */
+ * layer and micro-batch (estimate-memory.c says how they are counted). */
 double estimate_moe_token_copies(const struct est *x);
 /* Bytes per parameter of weights, main gradients and optimizer state. */
 void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
                               double *opt);
 /* The stage whose GPUs hold the most parameters. */
 const struct stage *estimate_heaviest_stage(const struct est *x);
+/* estimate-memory.c: the per-layer activations every stage is built
+ * from (x->a_full, a_input, a_one); the routed and shared experts'
+ * activations of one MoE layer and micro-batch; the memory breakdown of
+ * the most loaded GPU and each stage's total into out. */
+void estimate_layer_activation_sizes(struct est *x);
+double estimate_moe_layer_activations(const struct est *x);
+void estimate_memory(const struct est *x, struct estimate *out);
 /* Step time and its parts (estimate-time.c). */
 void estimate_time(const struct est *x, struct estimate *out);
 /* HBM bandwidth in bytes/s (estimate-time.c). */

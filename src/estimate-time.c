@@ -411,7 +411,7 @@ module_gemm_flops(const struct est *x)
  * What torchtitan's per-op selective checkpointing re-runs of a layer
  * and micro-batch: the second, fourth and sixth matmuls, wk, wo and w3
  * (the gate's other half; none without a gated MLP), whose outputs it
- * does not keep (estimate.c, titan_sac_activations); the elementwise
+ * does not keep (estimate-memory.c, titan_sac_activations); the elementwise
  * work they feed is charged with the layer's.
  */
 static double

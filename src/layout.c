@@ -467,8 +467,6 @@ workload_nvlink_segment(const struct workload *w)
 
 	if (domain <= gpn)
 		return domain > 0 ? domain : 1;
-	if (trays <= 1)
-		return gpn;
 	if (w->nodes <= trays)
 		return w->nodes * gpn;
 	for (int seg = trays; seg > 1; seg--)
