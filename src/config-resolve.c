@@ -65,6 +65,8 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	l->fp8_param_gather = pick_bool(s->fp8_param_gather, false);
 	l->grad_reduce_bf16 = pick_bool(s->grad_reduce_bf16, false);
 	l->cuda_graphs = pick_bool(s->cuda_graphs, false);
+	l->cuda_graph_full_iteration =
+		pick_bool(s->cuda_graph_full_iteration, false);
 	l->tp_comm_overlap = pick_bool(s->tp_comm_overlap, false);
 	l->overlap_grad_reduce = pick_bool(s->overlap_grad_reduce, true);
 	/* FSDP shards the optimizer itself (layout.h). */
@@ -97,6 +99,8 @@ settings_default_switches(const struct settings *c, struct layout *l)
 		l->fp8_param_gather = false;
 	if (l->cp <= 1)
 		l->cp_comm = CP_COMM_P2P;
+	if (!l->cuda_graphs)
+		l->cuda_graph_full_iteration = false;
 	if (c->model.num_experts <= 0) {
 		l->moe_dispatcher = MOE_DISPATCH_ALLTOALL;
 		l->moe_a2a_overlap = false;
@@ -154,6 +158,8 @@ resolve_base_switches(struct settings *c)
 		l->grad_reduce_bf16 = d.grad_reduce_bf16;
 	if (!base_set(c, "cuda_graphs"))
 		l->cuda_graphs = d.cuda_graphs;
+	if (!base_set(c, "cuda_graph_full_iteration"))
+		l->cuda_graph_full_iteration = d.cuda_graph_full_iteration;
 	if (!base_set(c, "tp_comm_overlap"))
 		l->tp_comm_overlap = d.tp_comm_overlap;
 	if (!base_set(c, "overlap_grad_reduce"))

@@ -496,6 +496,7 @@ settings_init(struct settings *c)
 	c->search.cp_comm_type = BIT(CP_COMM_P2P);
 	c->search.moe_dispatcher = BIT(MOE_DISPATCH_ALLTOALL);
 	c->search.moe_a2a_overlap = BIT(0);
+	c->search.cuda_graph_full_iteration = BIT(0);
 	c->search.moe_grouped_gemm = BIT(1);
 	c->search.offload_layers.n = 1;
 	c->search.offload_layers.v[0] = 0;

@@ -70,6 +70,7 @@ struct search_space {
 	unsigned moe_dispatcher;        /* BIT(MOE_DISPATCH_*) */
 	unsigned moe_a2a_overlap;       /* BIT(0) off, BIT(1) on */
 	unsigned cuda_graphs;
+	unsigned cuda_graph_full_iteration; /* BIT(0) off, BIT(1) on */
 	unsigned tp_comm_overlap;
 	unsigned overlap_grad_reduce;
 	unsigned overlap_param_gather;  /* 0 = auto: with grad reduce and a

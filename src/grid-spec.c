@@ -254,6 +254,8 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	axis_from_list_or_0(&spec->last_layers, &s->last_stage_layers);
 	axis_bools(&spec->tp_overlap, s->tp_comm_overlap, BIT(0));
 	axis_bools(&spec->cuda_graphs, s->cuda_graphs, BIT(0));
+	axis_bools(&spec->graph_full_iter, s->cuda_graph_full_iteration,
+	           BIT(0));
 	axis_from_bits(&spec->fp8_recipe, s->fp8_recipe ? s->fp8_recipe
 	               : BIT(FP8_DELAYED), 4);
 	axis_bools(&spec->fp8_param_gather, s->fp8_param_gather, BIT(0));

@@ -243,6 +243,8 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 	if (searched(&spec->fp8_param_gather))
 		name_add(b, "_fpg_%d", l->fp8_param_gather);
 	if (searched(&spec->cuda_graphs)) name_add(b, "_cg_%d", l->cuda_graphs);
+	if (searched(&spec->graph_full_iter))
+		name_add(b, "_cgfi_%d", l->cuda_graph_full_iteration);
 	if (searched(&spec->tp_overlap))
 		name_add(b, "_tpo_%d", l->tp_comm_overlap);
 	if (searched(&spec->ogr))
@@ -479,7 +481,8 @@ walk_speed(struct walk *wk, struct layout *l)
 	for (int f = 0; f < s->cp_comm.n; f++)
 	for (int g = 0; g < s->grouped_gemm.n; g++)
 	for (int h = 0; h < s->dispatcher.n; h++)
-	for (int i = 0; i < s->a2a_overlap.n; i++) {
+	for (int i = 0; i < s->a2a_overlap.n; i++)
+	for (int j = 0; j < s->graph_full_iter.n; j++) {
 		l->attention = (enum attention_impl)s->attention.v[a];
 		l->tp_comm_overlap = s->tp_overlap.v[b] != 0;
 		l->cuda_graphs = s->cuda_graphs.v[c] != 0;
@@ -489,6 +492,7 @@ walk_speed(struct walk *wk, struct layout *l)
 		l->moe_grouped_gemm = s->grouped_gemm.v[g] != 0;
 		l->moe_dispatcher = (enum moe_dispatcher)s->dispatcher.v[h];
 		l->moe_a2a_overlap = s->a2a_overlap.v[i] != 0;
+		l->cuda_graph_full_iteration = s->graph_full_iter.v[j] != 0;
 		walk_leaf(wk, l);
 	}
 }
@@ -500,7 +504,7 @@ speed_size(const struct grid_spec *s)
 	return (long long)s->attention.n * s->tp_overlap.n *
 	       s->cuda_graphs.n * s->fp8_recipe.n * s->fp8_param_gather.n *
 	       s->cp_comm.n * s->grouped_gemm.n * s->dispatcher.n *
-	       s->a2a_overlap.n;
+	       s->a2a_overlap.n * s->graph_full_iter.n;
 }
 
 /* The switches that change memory: sequence parallel, sharding, DP

@@ -52,6 +52,7 @@ struct grid_spec {
 	struct grid_axis dispatcher;       /* enum moe_dispatcher; one value
 	                                    * when dense */
 	struct grid_axis a2a_overlap;      /* 0, 1; 0 alone when dense */
+	struct grid_axis graph_full_iter;  /* 0, 1 */
 	int min_mp, max_mp;
 	unsigned relax;                    /* BIT(RELAX_*) turned off */
 	double max_bubble, max_unbalance;  /* < 0: no limit */

@@ -125,6 +125,33 @@ vars_cp_comm(struct template_vars *v, const struct settings *c,
 }
 
 /* The tuning guide's switches. */
+/* Whether the whole iteration is one CUDA graph. */
+static bool
+full_iteration(const struct layout *l)
+{
+	return l->cuda_graphs && l->cuda_graph_full_iteration;
+}
+
+/*
+ * CUDA graphs: per layer (Transformer Engine's) or the whole iteration;
+ * an MoE model captured whole takes the settings of NVIDIA's recipes
+ * that capture MoE models (layout.c, graphs_refused): the hybridep
+ * backend of the flex dispatcher, a budget of 1.5 times the balanced
+ * share per expert rank, paged stashing, Transformer Engine's op fuser.
+ */
+static void
+vars_cuda_graphs(struct template_vars *v, const struct layout *l)
+{
+	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
+	template_vars_set_bool(v, "cuda_graph_layers",
+	                       l->cuda_graphs && !full_iteration(l));
+	template_vars_set_bool(v, "cuda_graph_full_iteration",
+	                       full_iteration(l));
+	template_vars_set_bool(v, "moe_full_iteration_graph",
+	                       full_iteration(l) &&
+	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
+}
+
 static void
 vars_switches(struct template_vars *v, const struct settings *c,
               const struct layout *l)
@@ -138,7 +165,7 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
 	template_vars_set_bool(v, "fp8_param_gather", l->fp8_param_gather);
 	template_vars_set_bool(v, "grad_reduce_in_bf16", l->grad_reduce_bf16);
-	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
+	vars_cuda_graphs(v, l);
 	template_vars_set_bool(v, "tp_comm_overlap", l->tp_comm_overlap);
 	template_vars_set_bool(v, "overlap_grad_reduce",
 	                       l->overlap_grad_reduce);
@@ -150,6 +177,8 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	                      moe_dispatcher_name(l->moe_dispatcher));
 	template_vars_set_bool(v, "moe_flex",
 	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
+	template_vars_set_str(v, "moe_flex_backend",
+	                      full_iteration(l) ? "hybridep" : "deepep");
 	template_vars_set_bool(v, "moe_a2a_overlap", l->moe_a2a_overlap);
 	template_vars_set_int(v, "activation_offload_layers",
 	                      l->offload_layers);
@@ -162,6 +191,8 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_str(v, "tp_comm_overlap_needs_megatron_lm", NULL);
 	template_vars_set_str(v, "a2a_p2p_needs_megatron_lm", NULL);
 	template_vars_set_str(v, "moe_a2a_overlap_needs_megatron_lm", NULL);
+	template_vars_set_str(v, "cuda_graph_full_iteration_needs_megatron_lm",
+	                      NULL);
 }
 
 /* The candidate's layout. */

@@ -47,15 +47,23 @@
  *   activation_offload_layers   layers whose activations go to the host,
  *                         0 = none
  *   moe_token_dispatcher  "alltoall", "allgather" or "flex"
- *   moe_flex              boolean: the dispatcher is flex (DeepEP)
+ *   moe_flex              boolean: the dispatcher is flex
+ *   moe_flex_backend      its backend: "deepep", or "hybridep" under a
+ *                         full-iteration graph
  *   moe_a2a_overlap       boolean: EP all-to-alls under another
  *                         micro-batch's compute, wgrad delayed
+ *   cuda_graph_layers cuda_graph_full_iteration   booleans: CUDA graphs
+ *                         per layer, or of the whole iteration
+ *   moe_full_iteration_graph   boolean: an MoE model in a full-iteration
+ *                         graph (fixed expert-rank budgets, paged stash)
  *   cp_comm_type          with cp > 1: "p2p", "all_gather", "a2a" or
  *                         "a2a+p2p"; unset otherwise
  *   cp_a2a_size cp_p2p_size   with a2a+p2p: the two levels of
  *                         --hierarchical-context-parallel-sizes; unset
  *                         otherwise
- *   tp_comm_overlap_needs_megatron_lm a2a_p2p_needs_megatron_lm   never
+ *   tp_comm_overlap_needs_megatron_lm a2a_p2p_needs_megatron_lm
+ *   moe_a2a_overlap_needs_megatron_lm
+ *   cuda_graph_full_iteration_needs_megatron_lm   never
  *                         set: a template names one inside a section to
  *                         refuse a switch it cannot pass on
  * Model

@@ -50,6 +50,8 @@ static const struct {
 	[SW_MOE_DISPATCHER] = { "moe_token_dispatcher", SWK_CHOICE,
 	                        moe_dispatcher_names },
 	[SW_MOE_A2A_OVERLAP] = { "moe_a2a_overlap", SWK_BOOL, NULL },
+	[SW_CUDA_GRAPH_FULL_ITERATION] = { "cuda_graph_full_iteration",
+	                                   SWK_BOOL, NULL },
 };
 
 const char *
@@ -102,6 +104,7 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_GRAD_REDUCE_BF16: return l->grad_reduce_bf16;
 	case SW_MOE_DISPATCHER: return (int)l->moe_dispatcher;
 	case SW_MOE_A2A_OVERLAP: return l->moe_a2a_overlap;
+	case SW_CUDA_GRAPH_FULL_ITERATION: return l->cuda_graph_full_iteration;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -140,6 +143,9 @@ field_set(struct layout *l, enum layout_switch s, int v)
 		l->moe_dispatcher = (enum moe_dispatcher)v;
 		break;
 	case SW_MOE_A2A_OVERLAP: l->moe_a2a_overlap = v; break;
+	case SW_CUDA_GRAPH_FULL_ITERATION:
+		l->cuda_graph_full_iteration = v;
+		break;
 	case SW_COUNT: break;
 	}
 }

@@ -52,7 +52,7 @@ static const struct {
 	[RULE_FP8_PARAM] = { "fp8_param_gather needs distopt or fsdp",
 	                     RULE_KIND_INVALID },
 	[RULE_CP_A2A] = { "a2a: heads per tp rank % cp", RULE_KIND_INVALID },
-	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no graphs",
+	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no layer graphs",
 	                   RULE_KIND_INVALID },
 	[RULE_FLEX_EP] = { "flex dispatcher needs ep*etp > 1",
 	                   RULE_KIND_INVALID },
@@ -60,6 +60,10 @@ static const struct {
 	                       "vp with pp > 1, no full or moe recompute, "
 	                       "bf16/fp16/fp8, <= 1 MTP layer",
 	                       RULE_KIND_INVALID },
+	[RULE_GRAPHS_FULL] = { "cuda_graphs with full recompute need "
+	                       "cuda_graph_full_iteration", RULE_KIND_INVALID },
+	[RULE_GRAPH_MOE] = { "cuda_graph_full_iteration on MoE needs flex, "
+	                     "grouped GEMM, no offload", RULE_KIND_INVALID },
 	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
 	                      "mla_up_proj MLA, neither moe_act nor layernorm "
 	                      "delayed fp8", RULE_KIND_INVALID },
@@ -69,6 +73,8 @@ static const struct {
 	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
+	[RULE_GRAPH_ITER] = { "cuda_graph_full_iteration needs cuda_graphs",
+	                      RULE_KIND_NO_EFFECT },
 	[RULE_MOE_DENSE] = { "moe_token_dispatcher/moe_a2a_overlap need an "
 	                     "MoE model",
 	                     RULE_KIND_NO_EFFECT },
@@ -327,7 +333,35 @@ check_moe(const struct workload *w, const struct layout *l)
 		return RULE_FLEX_EP;
 	if (l->moe_a2a_overlap && a2a_overlap_refused(w, l))
 		return RULE_A2A_OVERLAP;
+	if (l->cuda_graphs && l->cuda_graph_full_iteration &&
+	    (l->moe_dispatcher != MOE_DISPATCH_FLEX || !l->moe_grouped_gemm ||
+	     l->offload_layers > 0))
+		return RULE_GRAPH_MOE;
 	return LAYOUT_OK;
+}
+
+/*
+ * CUDA graphs [MLM transformer_config.py __post_init__, Megatron-LM
+ * 2b343d7 (December 2025) on]: with graphs on, "full recompute is only
+ * supported with full iteration CUDA graph"; CPU offloading refuses
+ * per-layer graphs but not the full-iteration one.  A full-iteration
+ * graph cannot hold the host synchronisations of a dropless MoE layer:
+ * NVIDIA's recipes that capture MoE models give every expert rank a
+ * fixed token budget (moe_expert_rank_capacity_factor 1.5, which needs
+ * the flex dispatcher's hybridep or ncclep backend, and Transformer
+ * Engine's op fuser, which needs grouped GEMM) and stash activations in
+ * pages (moe_paged_stash, which refuses CPU offloading)
+ * [Megatron-Bridge v0.5.0 scripts/performance/configs/qwen/
+ * qwen3_llm_pretrain.py and gpt_oss/gpt_oss_llm_pretrain.py
+ * set_full_iter_cg_configs; utils/overrides.py
+ * cutedsl_fused_grouped_mlp]: check_moe says so.
+ */
+static bool
+graphs_refused(const struct layout *l)
+{
+	if (!l->cuda_graphs || l->cuda_graph_full_iteration)
+		return false;
+	return l->recompute == RECOMPUTE_FULL || l->offload_layers > 0;
 }
 
 /*
@@ -360,8 +394,10 @@ check_switches(const struct workload *w, const struct layout *l)
 	if (l->cp > 1 && l->cp_comm == CP_COMM_A2A &&
 	    !a2a_splits_heads(m, l->tp, l->cp))
 		return RULE_CP_A2A;
+	if (graphs_refused(l))
+		return l->offload_layers > 0 ? RULE_OFFLOAD : RULE_GRAPHS_FULL;
 	if (l->offload_layers > 0 &&
-	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE || l->cuda_graphs ||
+	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
 	if (check_moe(w, l) != LAYOUT_OK)
@@ -398,6 +434,8 @@ check_no_effect(const struct workload *w, const struct layout *l)
 		return RULE_NO_FP8;
 	if (l->cp == 1 && l->cp_comm != CP_COMM_P2P)
 		return RULE_CP_COMM;
+	if (!l->cuda_graphs && l->cuda_graph_full_iteration)
+		return RULE_GRAPH_ITER;
 	if (w->model->num_experts <= 0 &&
 	    (l->moe_dispatcher != MOE_DISPATCH_ALLTOALL || l->moe_a2a_overlap))
 		return RULE_MOE_DENSE;
@@ -667,5 +705,6 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->moe_grouped_gemm == b->moe_grouped_gemm &&
 	       a->moe_dispatcher == b->moe_dispatcher &&
 	       a->moe_a2a_overlap == b->moe_a2a_overlap &&
+	       a->cuda_graph_full_iteration == b->cuda_graph_full_iteration &&
 	       a->offload_layers == b->offload_layers;
 }

@@ -123,6 +123,9 @@ struct layout {
 	                               * (layout_param_gather_applies) */
 	bool cuda_graphs;             /* per-layer graphs (Transformer
 	                               * Engine) */
+	bool cuda_graph_full_iteration; /* with cuda_graphs: the whole
+	                               * iteration in one graph instead
+	                               * (--cuda-graph-impl full_iteration) */
 	bool tp_comm_overlap;         /* TP communication under the GEMMs */
 	bool overlap_grad_reduce;     /* DP gradient reduction under backward */
 	bool overlap_param_gather;    /* DP parameter gather under forward */
@@ -198,12 +201,16 @@ enum layout_rule {
 	RULE_A2A_OVERLAP,  /* moe_a2a_overlap: ep > 1, alltoall or flex, vp
 	                    * with pp > 1, no full recompute nor moe module,
 	                    * not fp32, at most one MTP layer */
+	RULE_GRAPHS_FULL,  /* per-layer CUDA graphs with full recompute */
+	RULE_GRAPH_MOE,    /* full-iteration graph of an MoE model: flex,
+	                    * grouped GEMM, no CPU offloading */
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */
 	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
 	                    * fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
+	RULE_GRAPH_ITER,   /* cuda_graph_full_iteration without graphs */
 	RULE_MOE_DENSE,    /* MoE switches other than their default on a
 	                    * dense model */
 	RULE_ACCOUNT,      /* account_for_* with pp 1 */

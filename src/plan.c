@@ -461,6 +461,7 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_string(j, "moe_token_dispatcher",
 	            moe_dispatcher_name(l->moe_dispatcher));
 	json_bool(j, "moe_a2a_overlap", l->moe_a2a_overlap);
+	json_bool(j, "cuda_graph_full_iteration", l->cuda_graph_full_iteration);
 	json_int(j, "offload_layers", l->offload_layers);
 	json_int(j, "decoder_first_pipeline_num_layers", l->first_stage_layers);
 	json_int(j, "decoder_last_pipeline_num_layers", l->last_stage_layers);

@@ -82,10 +82,10 @@ static const struct column columns[RC_COUNT] = {
 
 /* The switch columns are enum layout_switch shifted; they take their
  * names and kinds from layout-switch.c. */
-_Static_assert(RC_MOE_A2A_OVERLAP - RC_RECOMPUTE_METHOD ==
-               SW_MOE_A2A_OVERLAP - SW_RECOMPUTE_METHOD &&
-               RC_MOE_A2A_OVERLAP + 1 == RC_COUNT &&
-               SW_MOE_A2A_OVERLAP + 1 == SW_COUNT,
+_Static_assert(RC_CUDA_GRAPH_FULL_ITERATION - RC_RECOMPUTE_METHOD ==
+               SW_CUDA_GRAPH_FULL_ITERATION - SW_RECOMPUTE_METHOD &&
+               RC_CUDA_GRAPH_FULL_ITERATION + 1 == RC_COUNT &&
+               SW_CUDA_GRAPH_FULL_ITERATION + 1 == SW_COUNT,
                "switch columns out of step with layout-switch.h");
 
 /* Every file ends with the switches: a column added there leaves the
@@ -96,7 +96,8 @@ _Static_assert(RC_MOE_A2A_OVERLAP - RC_RECOMPUTE_METHOD ==
 	RC_TP_COMM_OVERLAP, RC_OVERLAP_GRAD_REDUCE, RC_OVERLAP_PARAM_GATHER, \
 	RC_FSDP, RC_CP_COMM_TYPE, RC_MOE_GROUPED_GEMM, RC_OFFLOAD_LAYERS, \
 	RC_FIRST_STAGE_LAYERS, RC_LAST_STAGE_LAYERS, RC_RECOMPUTE_MODULES, \
-	RC_GRAD_REDUCE_BF16, RC_MOE_DISPATCHER, RC_MOE_A2A_OVERLAP
+	RC_GRAD_REDUCE_BF16, RC_MOE_DISPATCHER, RC_MOE_A2A_OVERLAP, \
+	RC_CUDA_GRAPH_FULL_ITERATION
 
 /* The switch a column shows, or SW_COUNT for any other column. */
 static enum layout_switch

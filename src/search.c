@@ -61,6 +61,7 @@ same_rest(const struct layout *a, const struct layout *b)
 	       x.moe_grouped_gemm == y.moe_grouped_gemm &&
 	       x.moe_dispatcher == y.moe_dispatcher &&
 	       x.moe_a2a_overlap == y.moe_a2a_overlap &&
+	       x.cuda_graph_full_iteration == y.cuda_graph_full_iteration &&
 	       x.offload_layers == y.offload_layers &&
 	       x.first_stage_layers == y.first_stage_layers &&
 	       x.last_stage_layers == y.last_stage_layers;

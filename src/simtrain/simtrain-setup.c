@@ -205,6 +205,13 @@ static const struct simtrain_frame at_offload_graphs = {
 	TCONFIG_PY, 2801, "__post_init__",
 	"raise ValueError(\"CUDA graphs not supported with CPU offloading.\")"
 };
+static const struct simtrain_frame at_graph_nan = {
+	ARGS_PY_D98, 1236, "validate_args",
+	"assert not args.check_for_nan_in_loss_and_grad, \\"
+};
+static const struct simtrain_frame at_graph_recompute = {
+	TCONFIG_PY, 2856, "__post_init__", "assert ("
+};
 static const struct simtrain_frame at_model = {
 	"megatron/training/training.py", 631, "setup_model_and_optimizer",
 	"model = get_model(model_provider_func, model_type)"
@@ -471,6 +478,12 @@ check_switches(const struct simtrain_args *a, struct simtrain_failure *f)
 		                   "Megatron-FSDP requires the `fsdp_dtensor` "
 		                   "checkpointing format.");
 	/* Megatron turns sequence parallelism off when tp is 1 first. */
+	if (!strcmp(a->cuda_graph_impl, "full_iteration") &&
+	    !a->no_check_for_nan_in_loss_and_grad)
+		return ASSERT_FAIL(f, &at_graph_nan, "%s",
+		                   "--no-check-for-nan-in-loss-and-grad should "
+		                   "be set with --cuda-graph-impl=full_iteration "
+		                   "for training.");
 	if (a->tp_comm_overlap && !(a->sequence_parallel && a->tp > 1))
 		return ASSERT_FAIL(f, &at_tp_overlap, "%s",
 		                   "Tensor parallel communication/GEMM overlap "
@@ -531,6 +544,11 @@ check_recompute(const struct simtrain_args *a, struct simtrain_failure *f)
 
 	if (!g)
 		return 0;
+	if (!strcmp(g, "full") && strcmp(a->cuda_graph_impl, "none") &&
+	    strcmp(a->cuda_graph_impl, "full_iteration"))
+		return raise(f, "AssertionError", STAGE_MODEL,
+		             &at_graph_recompute, "%s", "full recompute is only "
+		             "supported with full iteration CUDA graph.");
 	if (!strcmp(g, "full") && !a->recompute_method)
 		return raise(f, "ValueError", STAGE_MODEL, &at_full_method,
 		             "Using recompute_granularity: full so "
@@ -689,6 +707,8 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 	l->fp8_param_gather = a->fp8_param_gather || a->fp4_param_gather;
 	l->grad_reduce_bf16 = a->grad_reduce_in_bf16;
 	l->cuda_graphs = strcmp(a->cuda_graph_impl, "none") != 0;
+	l->cuda_graph_full_iteration =
+		!strcmp(a->cuda_graph_impl, "full_iteration");
 	l->tp_comm_overlap = a->tp_comm_overlap;
 	l->overlap_grad_reduce = a->overlap_grad_reduce;
 	l->overlap_param_gather = a->overlap_param_gather;

@@ -90,6 +90,10 @@ struct simtrain_args {
 	const char *cuda_graph_impl, *cp_comm_type;
 	const char *moe_token_dispatcher_type, *moe_flex_dispatcher_backend;
 	int overlap_moe_expert_parallel_comm, delay_wgrad_compute;
+	/* what a full-iteration CUDA graph of an MoE model takes */
+	int no_check_for_nan_in_loss_and_grad, use_te_op_fuser;
+	int moe_paged_stash, moe_pad_experts_for_cuda_graph_inference;
+	const char *moe_expert_rank_capacity_factor;
 	struct simtrain_ints hierarchical_cp; /* nargs='+' */
 	int cpu_offloading_num_layers;
 	/* length and logging */

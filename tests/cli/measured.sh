@@ -73,7 +73,8 @@ estimate_row() {
 	    overlap_param_gather fsdp cp_comm_type moe_grouped_gemm \
 	    offload_layers decoder_first_pipeline_num_layers \
 	    decoder_last_pipeline_num_layers recompute_modules \
-	    grad_reduce_in_bf16 moe_token_dispatcher moe_a2a_overlap; do
+	    grad_reduce_in_bf16 moe_token_dispatcher moe_a2a_overlap \
+	    cuda_graph_full_iteration; do
 		v=$(field $c)
 		[ -z "$v" ] && continue
 		s=$c

@@ -352,6 +352,27 @@ check "fp4 parameter gather without fp4: Megatron's ValueError" \
 run fp4b200 -- $SMALL --fp4-format e2m1 --fp4-recipe nvfp4 \
 	--fp4-param-gather --paratune-gpu b200
 check "fp4 on a B200 trains" [ "$(iterations fp4b200)" -eq 10 ]
+# CUDA graphs (Megatron-LM at d98e8a64): a full-iteration graph needs
+# the NaN check off and takes full recompute, which per-layer graphs
+# refuse.
+# shellcheck disable=SC2086
+run cgnan -- $SMALL --cuda-graph-impl full_iteration
+check "full-iteration graph with the NaN check: Megatron's AssertionError" \
+	has cgnan.err \
+	'^AssertionError: --no-check-for-nan-in-loss-and-grad should be set with --cuda-graph-impl=full_iteration for training\.$'
+# shellcheck disable=SC2086
+run cgfull -- $SMALL --cuda-graph-impl transformer_engine \
+	--recompute-granularity full --recompute-method uniform \
+	--recompute-num-layers 1
+check "per-layer graphs with full recompute: Megatron's AssertionError" \
+	has cgfull.err \
+	'^AssertionError: full recompute is only supported with full iteration CUDA graph\.$'
+# shellcheck disable=SC2086
+run cgiter -- $SMALL --cuda-graph-impl full_iteration \
+	--no-check-for-nan-in-loss-and-grad --recompute-granularity full \
+	--recompute-method uniform --recompute-num-layers 1
+check "a full-iteration graph with full recompute trains" \
+	[ "$(iterations cgiter)" -eq 10 ]
 run missing -- --num-layers 2 --micro-batch-size 1
 check "a missing required argument: exit 1" rc_is missing 1
 check "a missing required argument: '... argument is None'" \

@@ -1341,6 +1341,41 @@ test_moe_layer_overhead(void)
 }
 
 /*
+ * A full-iteration CUDA graph has no host in it: Qwen3 30B-A3B as above
+ * (flex, grouped GEMM) predicts with it what per-layer graphs predict
+ * with layer_overhead_s and moe_layer_overhead_s at 0, and per-layer
+ * graphs at the built-in constants are slower by 48 x 32 x (their
+ * eager half of 150 us + 6.7 ms) of compute.
+ */
+static void
+test_full_iteration_graph(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 2, 512);
+	struct calibration cal = *calibration_default();
+	const struct calibration *k = calibration_default();
+	struct estimate full, layers, quiet;
+
+	l.ep = 8;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	l.moe_grouped_gemm = true;
+	l.cuda_graphs = l.cuda_graph_full_iteration = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &full);
+	l.cuda_graph_full_iteration = false;
+	estimate_layout(&w, &l, &layers);
+	cal.v[CAL_LAYER_OVERHEAD_S] = cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	w.cal = &cal;
+	estimate_layout(&w, &l, &quiet);
+	ASSERT_NEAR_REL(full.step_s, quiet.step_s, 1e-12);
+	ASSERT_NEAR_REL(layers.compute_s - full.compute_s,
+	                48 * 32 * (0.5 * k->v[CAL_LAYER_OVERHEAD_S] +
+	                           k->v[CAL_MOE_LAYER_OVERHEAD_S]), 1e-9);
+}
+
+/*
  * Mixtral 8x7B (32 MoE layers, h 4096, E 8, k 2) on one H100 node, tp 1,
  * ep 8, s 4096, mbs 1, one micro-batch, bf16, NVLink 450 GB/s x 0.85
  * (built-in comm_eff_nvlink; moe_dispatch_eff 1).  A GPU routes 4096
@@ -1538,6 +1573,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
 	{ "MoE layers wait on the host once a micro-batch",
 	  test_moe_layer_overhead },
+	{ "a full-iteration CUDA graph has no host overhead",
+	  test_full_iteration_graph },
 	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
 	{ "flex sends a token once a GPU; NVL72 keeps ep on NVLink",
 	  test_moe_flex_dedup_and_nvl72 },

@@ -516,9 +516,62 @@ test_offload_rule(void)
 	l.recompute = RECOMPUTE_NONE;
 	l.cuda_graphs = true;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+	l.cuda_graph_full_iteration = true;   /* a graph of the whole step */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	l = base(1, 2, 1, 1, 64);
 	l.offload_layers = 4;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+}
+
+/*
+ * CUDA graphs (transformer_config.py): per-layer graphs refuse full
+ * recomputation, a full-iteration graph takes it; the full-iteration
+ * switch needs graphs; an MoE model captured whole needs the flex
+ * dispatcher, grouped GEMM and no CPU offloading (NVIDIA's recipes'
+ * fixed expert-rank budgets and paged stash).
+ */
+static void
+test_cuda_graph_rules(void)
+{
+	struct fixture f;
+	struct layout l = base(1, 1, 1, 1, 64), moe;
+
+	fixture_init(&f, 1, 4096);
+	l.cuda_graphs = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_layers = 1;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_FULL);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPHS_FULL), RULE_KIND_INVALID);
+	l.cuda_graph_full_iteration = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.cuda_graphs = false;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPH_ITER);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPH_ITER), RULE_KIND_NO_EFFECT);
+
+	fixture_init(&f, 2, 4096);
+	f.m = test_mixtral_8x7b();
+	moe = base(1, 1, 1, 1, 64);
+	moe.ep = 8;
+	moe.etp = 1;
+	moe.moe_grouped_gemm = true;
+	moe.moe_dispatcher = MOE_DISPATCH_FLEX;
+	moe.cuda_graphs = moe.cuda_graph_full_iteration = true;
+	CU_ASSERT_EQUAL(check(&f, moe), LAYOUT_OK);
+	l = moe;
+	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPH_MOE);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPH_MOE), RULE_KIND_INVALID);
+	l = moe;
+	l.moe_grouped_gemm = false;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPH_MOE);
+	l = moe;
+	l.offload_layers = 4;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPH_MOE);
+	l = moe;   /* per-layer graphs: any dispatcher */
+	l.cuda_graph_full_iteration = false;
+	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
 /* The tuning guide's placement rules, and relaxing each by name. */
@@ -836,6 +889,7 @@ static const struct harness_test layout_tests[] = {
 	{ "context parallel communication", test_cp_comm_rules },
 	{ "MoE token dispatchers", test_dispatcher_rules },
 	{ "MoE all-to-all overlap", test_a2a_overlap_rules },
+	{ "CUDA graphs", test_cuda_graph_rules },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },
 	{ "NVL72 alignment", test_nvl72_alignment },

@@ -297,6 +297,7 @@ struct real_case {
 	enum cp_comm cp_comm;
 	enum moe_dispatcher dispatcher;
 	bool a2a_overlap;
+	bool full_iteration;     /* with cuda_graphs: one graph a step */
 	int offload;
 	int first_layers, last_layers; /* an uneven pipeline; 0: even */
 	/* Worked out by hand from the above. */
@@ -452,6 +453,32 @@ static const struct real_case grid[] = {
 	  .dispatcher = MOE_DISPATCH_FLEX, .a2a_overlap = true,
 	  .vp_layers = "8", .max_positions = "32768",
 	  .nemo_refuses = "moe_a2a_overlap_needs_megatron_lm" },
+	/* One CUDA graph of the whole iteration, as NVIDIA's Llama 3 8B
+	 * Blackwell recipes run; with CPU offloading, which per-layer
+	 * graphs refuse. */
+	{ .what = "b200 full-iteration graph offload", .model = M_LLAMA3_8B,
+	  .gpu = "b200", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_FP8, .tp = 1, .pp = 1, .cp = 1, .ep = 1,
+	  .vp = 1, .dp = 8, .mbs = 2, .gbs = 128,
+	  .recompute = RECOMPUTE_NONE, .distopt = true, .ogr = true,
+	  .opg = true, .attention = ATTN_FLASH, .fp8_recipe = FP8_TENSORWISE,
+	  .cuda_graphs = true, .full_iteration = true, .offload = 2,
+	  .max_positions = "8192",
+	  .nemo_refuses = "cuda_graph_full_iteration_needs_megatron_lm" },
+	/* An MoE model in one graph: flex on hybridep, fixed expert-rank
+	 * budgets and paged stashing (Megatron-Bridge v0.5.0's
+	 * set_full_iter_cg_configs). */
+	{ .what = "moe flex full-iteration graph", .model = M_MIXTRAL_8X7B,
+	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 1, .pp = 1, .cp = 1, .ep = 8,
+	  .etp = 1, .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_FULL, .recompute_layers = 1,
+	  .rc_method = RECOMPUTE_BLOCK, .recompute_method = "block",
+	  .recompute_num = "1", .distopt = true, .ogr = true,
+	  .opg = true, .attention = ATTN_FLASH, .grouped_gemm = true,
+	  .dispatcher = MOE_DISPATCH_FLEX, .cuda_graphs = true,
+	  .full_iteration = true, .max_positions = "32768",
+	  .nemo_refuses = "cuda_graph_full_iteration_needs_megatron_lm" },
 	/* MoE with one GEMM per expert and all-gather CP. */
 	{ .what = "moe all_gather no grouped gemm", .model = M_MIXTRAL_8X7B,
 	  .gpu = "h100-sxm", .nodes = 2, .seq_length = 4096,
@@ -590,6 +617,7 @@ case_layout(struct layout *l, const struct real_case *rc)
 	l->fp8_recipe = rc->fp8_recipe;
 	l->fp8_param_gather = rc->fp8_param_gather;
 	l->cuda_graphs = rc->cuda_graphs;
+	l->cuda_graph_full_iteration = rc->full_iteration;
 	l->tp_comm_overlap = rc->tp_overlap;
 	l->overlap_grad_reduce = rc->ogr;
 	l->overlap_param_gather = rc->opg;
@@ -1023,7 +1051,15 @@ check_megatron_model(const struct real_case *rc,
 	            m->experts ? moe_dispatcher_name(rc->dispatcher) : NULL);
 	expect_flag(rc, argv, "--moe-flex-dispatcher-backend",
 	            m->experts && rc->dispatcher == MOE_DISPATCH_FLEX
-	            ? "deepep" : NULL);
+	            ? (rc->full_iteration ? "hybridep" : "deepep") : NULL);
+	expect_flag(rc, argv, "--moe-expert-rank-capacity-factor",
+	            m->experts && rc->full_iteration ? "1.5" : NULL);
+	expect_switch(rc, argv, "--moe-paged-stash",
+	              m->experts && rc->full_iteration);
+	expect_switch(rc, argv, "--moe-pad-experts-for-cuda-graph-inference",
+	              m->experts && rc->full_iteration);
+	expect_switch(rc, argv, "--use-transformer-engine-op-fuser",
+	              m->experts && rc->full_iteration);
 	expect_switch(rc, argv, "--overlap-moe-expert-parallel-comm",
 	              m->experts && rc->a2a_overlap);
 	expect_switch(rc, argv, "--delay-wgrad-compute",
@@ -1076,8 +1112,12 @@ check_megatron_training(const struct real_case *rc,
 	expect_switch(rc, argv, "--overlap-grad-reduce", rc->ogr);
 	expect_switch(rc, argv, "--tp-comm-overlap", rc->tp_overlap);
 	expect_flag(rc, argv, "--cuda-graph-impl",
-	            rc->cuda_graphs ? "transformer_engine" : NULL);
-	expect_switch(rc, argv, "--te-rng-tracker", rc->cuda_graphs);
+	            !rc->cuda_graphs ? NULL : rc->full_iteration
+	            ? "full_iteration" : "transformer_engine");
+	expect_switch(rc, argv, "--te-rng-tracker",
+	              rc->cuda_graphs && !rc->full_iteration);
+	expect_switch(rc, argv, "--no-check-for-nan-in-loss-and-grad",
+	              rc->cuda_graphs && rc->full_iteration);
 	if (rc->offload)
 		expect_int_flag(rc, argv, "--cpu-offloading-num-layers",
 		                rc->offload);
@@ -1108,6 +1148,7 @@ check_megatron_switch_rules(const struct str_list *argv)
 {
 	const char *cp = flag_value(argv, "--context-parallel-size");
 	const char *comm = flag_value(argv, "--cp-comm-type");
+	const char *graph = flag_value(argv, "--cuda-graph-impl");
 	const char *a2a, *ring;
 
 	if (flag_value(argv, "--tp-comm-overlap"))
@@ -1130,7 +1171,7 @@ check_megatron_switch_rules(const struct str_list *argv)
 		CU_ASSERT_STRING_EQUAL(flag_value(argv,
 		                       "--pipeline-model-parallel-size"), "1");
 		CU_ASSERT_PTR_NULL(flag_value(argv, "--recompute-granularity"));
-		CU_ASSERT_PTR_NULL(flag_value(argv, "--cuda-graph-impl"));
+		CU_ASSERT_FALSE(graph && strcmp(graph, "full_iteration"));
 	}
 }
 
@@ -1144,6 +1185,7 @@ static void
 check_megatron_rules(const struct str_list *argv)
 {
 	const char *granularity = flag_value(argv, "--recompute-granularity");
+	const char *graph = flag_value(argv, "--cuda-graph-impl");
 	bool method = flag_value(argv, "--recompute-method") != NULL;
 	bool layers = flag_value(argv, "--recompute-num-layers") != NULL;
 
@@ -1155,6 +1197,13 @@ check_megatron_rules(const struct str_list *argv)
 	}
 	if (granularity && !strcmp(granularity, "full"))
 		CU_ASSERT_TRUE(method && layers);
+	/* A graph refuses full recompute but the whole iteration's, which
+	 * needs the NaN check off (transformer_config.py, arguments.py). */
+	if (granularity && !strcmp(granularity, "full") && graph)
+		CU_ASSERT_STRING_EQUAL(graph, "full_iteration");
+	if (graph && !strcmp(graph, "full_iteration"))
+		CU_ASSERT_PTR_NOT_NULL(flag_value(argv,
+		                       "--no-check-for-nan-in-loss-and-grad"));
 	if (!granularity || !strcmp(granularity, "selective"))
 		CU_ASSERT_FALSE(method || layers);
 	check_megatron_switch_rules(argv);
@@ -1181,7 +1230,7 @@ check_megatron_env(const struct real_case *rc, const struct run_output *o)
 	/* Graphs with expandable segments (arguments.py asserts it). */
 	expect_str(rc->what, "NCCL_GRAPH_REGISTER",
 	           env_value(o, "NCCL_GRAPH_REGISTER"),
-	           rc->cuda_graphs ? "0" : NULL);
+	           rc->cuda_graphs && !rc->full_iteration ? "0" : NULL);
 }
 
 /* One case of the grid through templates/megatron-lm.sbatch. */
@@ -1734,15 +1783,17 @@ test_grid_covers_every_switch(void)
 			rc->dispatcher == MOE_DISPATCH_ALLGATHER,
 			rc->dispatcher == MOE_DISPATCH_FLEX,
 			rc->a2a_overlap,
+			rc->full_iteration && rc->ep > 1,
+			rc->full_iteration && rc->ep == 1,
 		};
 
 		for (bit = 0; bit < (int)(sizeof on / sizeof on[0]); bit++)
 			if (on[bit])
 				seen |= 1ULL << bit;
 	}
-	/* 60 conditions, each met by some case */
-	CU_ASSERT_EQUAL(bit, 60);
-	CU_ASSERT_EQUAL(seen, (1ULL << 60) - 1);
+	/* 62 conditions, each met by some case */
+	CU_ASSERT_EQUAL(bit, 62);
+	CU_ASSERT_EQUAL(seen, (1ULL << 62) - 1);
 }
 
 /* Every case through megatron-lm.sbatch. */
@@ -1996,7 +2047,7 @@ test_nemo_refuses(void)
 		free(msg);
 		tested++;
 	}
-	CU_ASSERT_EQUAL(tested, 3);
+	CU_ASSERT_EQUAL(tested, 5);
 }
 
 /* Every case of the grid is a layout Megatron-LM accepts. */
