@@ -76,6 +76,11 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 		CAL_LO_MOE_LAYER_OVERHEAD_S, CAL_HI_MOE_LAYER_OVERHEAD_S,
 		"the token dispatcher waits on the host once a layer; 20 ms "
 		"a layer would be a stalled host" },
+	[CAL_MOE_GEMM_EFF] = { "moe_gemm_eff",
+		CAL_LO_MOE_GEMM_EFF, CAL_HI_MOE_GEMM_EFF,
+		"grouped expert GEMMs reach at most a dense GEMM's share of "
+		"peak at their size; below a fifth of it they would be "
+		"launch-bound" },
 };
 
 /*
@@ -87,7 +92,7 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 static const struct calibration hand_set = {
 	.name = "hand-set constants",
 	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10, 1.0,
-	       1.0, 0.0 },
+	       1.0, 0.0, 1.0 },
 	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
 	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
 	.rows = 0,

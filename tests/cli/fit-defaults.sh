@@ -51,6 +51,11 @@ has "... and the MoE layer's overhead ($moer)" \
 	"moe_layer_overhead_s.*default fitted, $moer" "$SRC/man/paratune.conf.5"
 has "... which the second stage fits to the MoE rows" \
 	"moe_layer_overhead_s: fitted, hand-set 0.0" "$H"
+moeg=$(sed -n 's|^	\([0-9.e+-]*\), /\* moe_gemm_eff:.*|\1|p' "$H")
+moegr=$(printf '%.2f' "$moeg")
+has "... and the experts' GEMM efficiency ($moegr)" \
+	"moe_gemm_eff.*default fitted, $moegr" "$SRC/man/paratune.conf.5"
+has "... which it fits with it" "moe_gemm_eff: fitted, hand-set 1.0" "$H"
 expect "an unknown option" 64 "$FD" --bogus
 
 echo "$pass passed, $fail failed"

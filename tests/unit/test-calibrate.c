@@ -164,9 +164,12 @@ test_recovers_known_constants(void)
  * pinned at its ceiling. */
 /*
  * Qwen3 30B-A3B rows over ep, mbs and nodes, measured with a known MoE
- * layer overhead (3 ms, the built-in constants otherwise): a fit of that
- * constant alone, the others fixed as bench/fit-defaults' second stage
- * fixes them, gives it back; dense rows would leave it inactive.
+ * layer overhead (3 ms) and experts' GEMM efficiency (0.6), the built-in
+ * constants otherwise: a fit of those two, the others fixed as
+ * bench/fit-defaults' second stage fixes them, gives them back (the
+ * overhead is a time per micro-batch, the efficiency grows with its
+ * tokens, so the rows tell them apart); dense rows would leave them
+ * inactive.
  */
 static void
 test_recovers_moe_overhead(void)
@@ -183,6 +186,7 @@ test_recovers_moe_overhead(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	h100 = test_h100();
 	truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 3e-3;
+	truth.v[CAL_MOE_GEMM_EFF] = 0.6;
 	for (int e = 0; e < 4; e++)
 		for (int b = 0; b < 3; b++)
 			for (int nodes = 1; nodes <= 2; nodes++) {
@@ -204,17 +208,20 @@ test_recovers_moe_overhead(void)
 	CU_ASSERT_FATAL(n >= 12);
 	CU_ASSERT_STRING_EQUAL(rows[0].group, "moe");
 	for (int p = 0; p < CAL_NPARAMS; p++)
-		o.fixed[p] = p != CAL_MOE_LAYER_OVERHEAD_S;
+		o.fixed[p] = p != CAL_MOE_LAYER_OVERHEAD_S &&
+		             p != CAL_MOE_GEMM_EFF;
 	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n,
 	                                         calibration_hand_set(), &o,
 	                                         &f), 0);
 	CU_ASSERT(f.active[CAL_MOE_LAYER_OVERHEAD_S]);
+	CU_ASSERT(f.active[CAL_MOE_GEMM_EFF]);
 	calibrate_fit_release(&f);
 	/* From the built-in constants, which are the truth but for it. */
 	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n,
 	                                         calibration_default(), &o,
 	                                         &f), 0);
 	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_LAYER_OVERHEAD_S], 3e-3, 0.01);
+	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_GEMM_EFF], 0.6, 0.01);
 	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.001);
 	calibrate_fit_release(&f);
 }
@@ -688,7 +695,8 @@ test_csv_errors(void)
 
 static const struct harness_test fit_tests[] = {
 	{ "recovers known constants", test_recovers_known_constants },
-	{ "recovers the MoE layer overhead", test_recovers_moe_overhead },
+	{ "recovers the MoE layer overhead and experts' GEMM efficiency",
+	  test_recovers_moe_overhead },
 	{ "dense rows fit first, MoE-only constants after",
 	  test_staged_fit },
 	{ "bounds hold", test_bounds_hold },

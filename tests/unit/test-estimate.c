@@ -1307,6 +1307,45 @@ test_moe_imbalance_time(void)
 }
 
 /*
+ * moe_gemm_eff divides the routed experts' GEMM time and nothing else:
+ * Qwen3 30B-A3B's compute is A + B / eff (B > 0, the experts' GEMMs at
+ * a dense GEMM's efficiency), so halving eff twice adds B, then 2 B;
+ * Llama 3 8B, dense, is unchanged.
+ */
+static void
+test_moe_gemm_eff(void)
+{
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	struct model dense = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 2, 512);
+	struct calibration cal = *calibration_default();
+	struct estimate e1, e2, e4;
+
+	l.ep = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	w.cal = &cal;
+	cal.v[CAL_MOE_GEMM_EFF] = 1;
+	estimate_layout(&w, &l, &e1);
+	cal.v[CAL_MOE_GEMM_EFF] = 0.5;
+	estimate_layout(&w, &l, &e2);
+	cal.v[CAL_MOE_GEMM_EFF] = 0.25;
+	estimate_layout(&w, &l, &e4);
+	CU_ASSERT(e2.compute_s - e1.compute_s > 0.1 * e1.compute_s);
+	ASSERT_NEAR_REL(e4.compute_s - e2.compute_s,
+	                2 * (e2.compute_s - e1.compute_s), 1e-9);
+	CU_ASSERT_EQUAL(e4.ep_comm_s, e1.ep_comm_s);
+	w = workload_of(&dense, &g, 8192, 1);
+	l = layout_of(1, 1, 1, 1, 64);
+	w.cal = &cal;
+	estimate_layout(&w, &l, &e4);
+	cal.v[CAL_MOE_GEMM_EFF] = 1;
+	estimate_layout(&w, &l, &e1);
+	CU_ASSERT_EQUAL(e4.step_s, e1.step_s);
+}
+
+/*
  * moe_layer_overhead_s is paid once per MoE layer and micro-batch:
  * Qwen3 30B-A3B (48 layers, all MoE) at pp 1, ep 8, gbs 512, mbs 2 on
  * 8 GPUs runs 32 micro-batches, so 2 ms more a layer adds 48 x 32 x 2 ms
@@ -1345,7 +1384,7 @@ test_moe_layer_overhead(void)
  * (flex, grouped GEMM) predicts with it what per-layer graphs predict
  * with layer_overhead_s and moe_layer_overhead_s at 0, and per-layer
  * graphs at the built-in constants are slower by 48 x 32 x (their
- * eager half of 150 us + 6.7 ms) of compute.
+ * eager half of layer_overhead_s + moe_layer_overhead_s) of compute.
  */
 static void
 test_full_iteration_graph(void)
@@ -1573,6 +1612,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
 	{ "MoE layers wait on the host once a micro-batch",
 	  test_moe_layer_overhead },
+	{ "moe_gemm_eff divides the experts' GEMM time",
+	  test_moe_gemm_eff },
 	{ "a full-iteration CUDA graph has no host overhead",
 	  test_full_iteration_graph },
 	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
