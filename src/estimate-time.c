@@ -82,9 +82,12 @@
  * graph to eliminate repeated static host code execution"]; on MoE
  * layers they are "restricted to the dense modules only", so the
  * router, permutation and expert kernels, about half of such a layer's
- * launches, stay eager.
+ * launches, stay eager.  A graphed layer still costs the host its
+ * graph launches, one forward and one backward: 2 of the ~40 launches
+ * that layer_overhead_s prices.
  */
 #define CUDA_GRAPH_MOE_EAGER 0.5
+#define CUDA_GRAPH_LAUNCHES_LEFT (2.0 / 40)
 /*
  * A full-iteration graph (cuda_graph_full_iteration) replays the whole
  * step, forward, backward and optimizer, without the host: no launch
@@ -108,7 +111,8 @@ launch_overhead_s(const struct est *x)
 	if (l->cuda_graphs && l->cuda_graph_full_iteration)
 		return 0;
 	if (l->cuda_graphs)
-		overhead *= x->moe_frac * CUDA_GRAPH_MOE_EAGER;
+		overhead *= x->moe_frac * CUDA_GRAPH_MOE_EAGER +
+		            (1 - x->moe_frac) * CUDA_GRAPH_LAUNCHES_LEFT;
 	return overhead + x->moe_frac * x->k[CAL_MOE_LAYER_OVERHEAD_S];
 }
 /*
@@ -308,20 +312,34 @@ gemm_efficiency(const struct est *x)
  * scaling reads the tensor once more for its amax before the cast;
  * delayed scaling takes its scale from the amax history and fuses the
  * new amax into the cast; block scaling adds one scale per block (1x128
- * for blockwise, 1x32 for MXFP8, in both copies).  Weights are cast once
- * a step (Transformer Engine caches them over the micro-batches) and not
- * counted.
+ * for blockwise, 1x32 for MXFP8, in both copies).  Blackwell's FP8
+ * GEMMs take per-tensor-scaled operands in any layout, so delayed and
+ * current scaling write no transposed copy there (Transformer Engine's
+ * is_non_tn_fp8_gemm_supported(): compute capability 10.x and 11.x; a
+ * block-scaled copy cannot be transposed, its blocks run along the
+ * other axis): a GPU with an NVFP4 peak, which only Blackwell parts
+ * have, is taken to be one.  Weights are cast once a step (Transformer
+ * Engine caches them over the micro-batches) and not counted.
  */
 static double
-fp8_cast_bytes_per_element(enum fp8_recipe r)
+fp8_cast_bytes_per_element(enum fp8_recipe r, bool any_layout)
 {
+	double transposed = any_layout ? 0 : 1;
+
 	switch (r) {
-	case FP8_TENSORWISE: return 6.0;
+	case FP8_TENSORWISE: return 5.0 + transposed;
 	case FP8_BLOCKWISE: return 4.0 + 2.0 * 4 / 128;
 	case FP8_MXFP8: return 4.0 + 2.0 / 32;
 	case FP8_DELAYED: break;
 	}
-	return 4.0;
+	return 3.0 + transposed;
+}
+
+/* Whether the GPU's FP8 GEMMs take operands in any layout (above). */
+static bool
+fp8_any_layout(const struct gpu *g)
+{
+	return g->peak_tflops[PREC_FP4] > 0;
 }
 
 /*
@@ -518,7 +536,8 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	lt->fp8_cast = 0;
 	if (x->w->precision == PREC_FP8)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
-		               fp8_cast_bytes_per_element(l->fp8_recipe) / hbm;
+		               fp8_cast_bytes_per_element(l->fp8_recipe,
+		                   fp8_any_layout(x->w->gpu)) / hbm;
 	if (x->w->precision == PREC_FP4)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp4_cast_bytes_per_element() / hbm;

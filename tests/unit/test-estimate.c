@@ -356,9 +356,12 @@ test_fp4_gemm_b200(void)
  * and h out (4096 + 28672 + 14336 + 4096): 69,632 elements, 4 bytes
  * each under delayed scaling (read 2, write the FP8 copy and its
  * transpose), 8192 tokens, 32 layers: 73,014,444,032 B at 3.35 TB/s.
- * Current (tensorwise) scaling reads once more: 6 bytes.  A model half
- * as wide spends a larger share of its step casting (the GEMMs shrink
- * with h^2, the casts with h).
+ * Current (tensorwise) scaling reads once more: 6 bytes.  On a GPU
+ * whose FP8 GEMMs take any layout (Blackwell, known by its NVFP4 peak)
+ * no transpose is written: 3 and 5 bytes; MXFP8 writes both copies
+ * there as anywhere, 4 + 2/32.  A model half as wide spends a larger
+ * share of its step casting (the GEMMs shrink with h^2, the casts with
+ * h).
  */
 static void
 test_fp8_casts(void)
@@ -383,7 +386,17 @@ test_fp8_casts(void)
 	ASSERT_NEAR_REL(tensorwise.fp8_cast_s, 1.5 * delayed.fp8_cast_s, 1e-12);
 	ASSERT_NEAR_REL(tensorwise.step_s - delayed.step_s,
 	                0.5 * delayed.fp8_cast_s, 1e-9);
+	g.peak_tflops[PREC_FP4] = 4 * g.peak_tflops[PREC_FP8];
+	estimate_layout(&w, &l, &narrow);
+	ASSERT_NEAR_REL(narrow.fp8_cast_s, tensorwise.fp8_cast_s * 5 / 6, 1e-12);
+	l.fp8_recipe = FP8_MXFP8;
+	estimate_layout(&w, &l, &narrow);
+	ASSERT_NEAR_REL(narrow.fp8_cast_s,
+	                delayed.fp8_cast_s * (4 + 2.0 / 32) / 4, 1e-12);
 	l.fp8_recipe = FP8_DELAYED;
+	estimate_layout(&w, &l, &narrow);
+	ASSERT_NEAR_REL(narrow.fp8_cast_s, delayed.fp8_cast_s * 3 / 4, 1e-12);
+	g.peak_tflops[PREC_FP4] = 0;
 	m.hidden_size /= 2;
 	m.ffn_hidden_size /= 2;
 	m.num_attention_heads /= 2;
@@ -493,9 +506,11 @@ test_optimizer_byte_overrides(void)
 }
 
 /*
- * CUDA graphs remove the launch overhead of every layer (150 us each,
- * 32 layers, one micro-batch: 4.8 ms of compute) and hold static
- * buffers: 2 GiB, 10 GiB with a pipeline (the guide's figures).
+ * CUDA graphs remove the launch overhead of every layer but their own
+ * two graph launches (150 us each less 2/40 of it, 32 layers, one
+ * micro-batch: 4.56 ms of compute); a full-iteration graph removes those
+ * too (4.8 ms).  Both hold static buffers: 2 GiB, 10 GiB with a
+ * pipeline (the guide's figures).
  */
 static void
 test_cuda_graphs(void)
@@ -510,8 +525,14 @@ test_cuda_graphs(void)
 	estimate_layout(&w, &l, &a);
 	l.cuda_graphs = true;
 	estimate_layout(&w, &l, &b);
+	CU_ASSERT_DOUBLE_EQUAL(a.compute_s - b.compute_s,
+	                       32 * 150e-6 * 38 / 40, 1e-12);
+	ASSERT_NEAR_REL(b.mem.buffers - a.mem.buffers, 2 * GIB, 1e-9);
+	l.cuda_graph_full_iteration = true;
+	estimate_layout(&w, &l, &b);
 	CU_ASSERT_DOUBLE_EQUAL(a.compute_s - b.compute_s, 32 * 150e-6, 1e-12);
 	ASSERT_NEAR_REL(b.mem.buffers - a.mem.buffers, 2 * GIB, 1e-9);
+	l.cuda_graph_full_iteration = false;
 	CU_ASSERT(b.step_s < a.step_s);
 	l = layout_of(1, 2, 1, 1, 8);
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
