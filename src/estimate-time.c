@@ -70,8 +70,8 @@
  * estimate does not count apart (the permutations and the router are
  * counted, estimate-moe-time.c).  Hand-set 1; fitted with
  * moe_layer_overhead_s to the published MoE runs (bench/fit-defaults,
- * second stage): 0.40, and the MoE error of the built-in constants falls
- * from 23.3 % to 16.9 %, 18.6 % cross-validated (24.8 % with the
+ * second stage): 0.42, and the MoE error of the built-in constants falls
+ * from 23.3 % to 16.9 %, 18.3 % cross-validated (24.8 % with the
  * overhead alone).  One time per layer did not fit both GPT-OSS 120B's
  * 16,384-token micro-batches and Qwen3 235B-A22B's 256 micro-batches of
  * 4,096 (bench/README.md); a part in proportion to the experts' work
@@ -656,6 +656,26 @@ struct stage_time {
 	double fp8_cast;  /* of compute */
 };
 
+/*
+ * What a stage waits of its pipeline sends and receives, pp_s, of one
+ * micro-batch, whose compute is compute_s.  The interleaved schedule
+ * overlaps them with the next model chunk's compute: Megatron-LM keeps
+ * overlap_p2p_comm on with virtual stages (--no-overlap-p2p-communication
+ * turns it off; arguments.py sets it off without them), as
+ * Megatron-Bridge's and NeMo's communication-overlap settings do ("PP
+ * overlap": overlap_p2p_comm with vp > 1, batched sends otherwise;
+ * Megatron-Bridge comm_overlap.py).  A chunk's send hides under a
+ * chunk's compute, so only what exceeds it shows; 1F1B without virtual
+ * stages waits for every send.
+ */
+static double
+pp_exposed_s(const struct est *x, double pp_s, double compute_s)
+{
+	if (x->v <= 1)
+		return pp_s;
+	return fmax(0, pp_s - compute_s);
+}
+
 /* One micro-batch through stage st, from the per-layer parts. */
 static void
 stage_time(const struct est *x, const struct layer_time *lt,
@@ -676,7 +696,7 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	out->tp = lt->tp_ar * (4 * n + 2 * nrc);
 	out->cp = n * lt->cp;
 	out->ep = n * lt->ep;
-	out->pp = lt->pp;
+	out->pp = pp_exposed_s(x, lt->pp, out->compute + out->recompute);
 	out->offload = fmin(l->offload_layers, n) * lt->offload;
 	out->total = out->compute + out->recompute + out->tp + out->cp +
 	             out->ep + out->pp + out->offload;
