@@ -1328,6 +1328,44 @@ test_moe_imbalance_time(void)
 }
 
 /*
+ * Pipeline sends with virtual stages hide under the next chunk's
+ * compute (overlap_p2p_comm): Llama 3 8B, tp 8, pp 2 over two H100
+ * nodes, 8 micro-batches, shows none of them at vp 2, and all at vp 1.
+ * On a network slow enough for the sends to exceed the compute, a stage
+ * waits P - C a micro-batch at vp 2 (P: its sends, C: its compute), so
+ * halving the bandwidth again adds P, twice what vp 1 waits (its sends
+ * cross half as many boundaries).
+ */
+static void
+test_pp_overlap(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct layout l = layout_of(8, 2, 1, 1, 8);
+	struct estimate one, two, slow, slower;
+
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &one);
+	CU_ASSERT(one.pp_comm_s > 0);
+	l.vp = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &two);
+	CU_ASSERT_EQUAL(two.pp_comm_s, 0);
+	g.network_gbs = 0.05;
+	estimate_layout(&w, &l, &slow);
+	g.network_gbs = 0.025;
+	estimate_layout(&w, &l, &slower);
+	g.network_gbs = 0.05;
+	l.vp = 1;
+	estimate_layout(&w, &l, &one);
+	CU_ASSERT(slow.pp_comm_s > 0);
+	ASSERT_NEAR_REL(slower.pp_comm_s - slow.pp_comm_s, 2 * one.pp_comm_s,
+	                1e-9);
+	CU_ASSERT(slow.pp_comm_s < 2 * one.pp_comm_s);
+}
+
+/*
  * moe_gemm_eff divides the routed experts' GEMM time and nothing else:
  * Qwen3 30B-A3B's compute is A + B / eff (B > 0, the experts' GEMMs at
  * a dense GEMM's efficiency), so halving eff twice adds B, then 2 B;
@@ -1635,6 +1673,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_moe_layer_overhead },
 	{ "moe_gemm_eff divides the experts' GEMM time",
 	  test_moe_gemm_eff },
+	{ "pipeline sends hide under compute with virtual stages",
+	  test_pp_overlap },
 	{ "a full-iteration CUDA graph has no host overhead",
 	  test_full_iteration_graph },
 	{ "MoE dispatchers' EP time by hand", test_moe_dispatchers_by_hand },
