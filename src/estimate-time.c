@@ -183,18 +183,31 @@ inside_domain(const struct est *x, double span)
 }
 
 /*
+ * GPUs that NCCL sees as one node: a node, or the job's share of a
+ * rack-scale NVLink domain (workload_nvlink_segment), which multi-node
+ * NVLink makes one NVLink domain to NCCL, its GPUs reaching each other
+ * over NVLink and the others over their own NICs.
+ */
+static double
+nccl_node_gpus(const struct est *x)
+{
+	return fmax(x->w->gpus_per_node, workload_nvlink_segment(x->w));
+}
+
+/*
  * Bandwidth per GPU, in bytes/s, of a collective over a group that spans
  * span consecutive ranks with its members stride ranks apart (Megatron
  * orders ranks tp, cp, dp, pp from the innermost; the experts' etp, ep,
  * edp, pp).  Inside an NVLink domain it is NVLink.  Across domains NCCL
- * runs one channel per NIC, so a group with k members on each node
- * moves data at k NICs' rate, up to NVLink's.
+ * runs one channel per NIC, so a group with k members in each domain
+ * moves data at k NICs' rate, up to NVLink's: on an NVL72 the members in
+ * the job's 64-GPU segment, not the 4 of a tray.
  */
 double
 estimate_group_bw(const struct est *x, double span, double stride)
 {
 	const struct gpu *g = x->w->gpu;
-	double gpn = x->w->gpus_per_node, k;
+	double gpn = nccl_node_gpus(x), k;
 
 	if (inside_domain(x, span))
 		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
@@ -222,7 +235,7 @@ estimate_a2a_s(const struct est *x, double bytes, double n, double stride)
 		return 0;
 	if (inside_domain(x, n * stride))
 		return bytes / nvl;
-	here = fmin(n, fmax(1, x->w->gpus_per_node / stride));
+	here = fmin(n, fmax(1, nccl_node_gpus(x) / stride));
 	return fmax((here - 1) / (n - 1) * bytes / nvl,
 	            (n - here) / (n - 1) * bytes / nic);
 }
