@@ -398,13 +398,14 @@ fit_rows(struct objective *o, const int *idx, const bool *in, int n,
  * the result.  With dense and MoE rows together, in two stages, as
  * bench/fit-defaults fits the built-in constants: the constants some
  * dense row moves with are fitted to the dense rows, then those only
- * MoE rows move with (the MoE layer's host wait, the dispatch
- * efficiency) to the MoE rows, the others kept.  A joint fit lets what
- * the estimate misses on MoE layers (bench/README.md) pull the GEMM
- * efficiencies the dense rows measure: per GPU on the published runs
- * (bench/calibration, 2026-11-26), cross-validated, dense FP8 16.0 %
- * jointly and 6.3 % in stages, NVFP4 14.2 % and 9.9 %; MoE 25.5 % and
- * 30.5 %, the price of not bending the dense constants to it.
+ * MoE rows move with (the MoE layer's host wait, the experts' GEMM
+ * efficiency, the dispatch efficiency) to the MoE rows, the others
+ * kept.  A joint fit lets what the estimate misses on MoE layers
+ * (bench/README.md) pull the GEMM efficiencies the dense rows measure:
+ * per GPU on the published runs (bench/calibration, 2026-11-26, before
+ * moe_gemm_eff), cross-validated, dense FP8 16.0 % jointly and 6.3 % in
+ * stages, NVFP4 14.2 % and 9.9 %; MoE 25.5 % and 30.5 %, the price of
+ * not bending the dense constants to it.
  */
 static void
 fit_subset(struct objective *o, const int *idx, const bool *in, int n,
