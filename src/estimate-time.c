@@ -108,7 +108,7 @@ launch_overhead_s(const struct est *x)
 	const struct layout *l = x->l;
 	double overhead = x->k[CAL_LAYER_OVERHEAD_S];
 
-	if (l->cuda_graphs && l->cuda_graph_full_iteration)
+	if (layout_full_iteration_graph(l))
 		return 0;
 	if (l->cuda_graphs)
 		overhead *= x->moe_frac * CUDA_GRAPH_MOE_EAGER +
@@ -617,15 +617,15 @@ layer_cp_comm(const struct est *x, double attn)
  * every stage, and one of them leaves the NVLink domain unless the
  * whole pipeline group, the job, fits in one (a node, or an NVL72 rack).
  * Across domains each GPU sends to its peer over its own NIC: a pair,
- * not a collective's k members a node (stride at least a node).
+ * not a collective's k members a node (stride at least what NCCL sees
+ * as a node).
  */
 static double
 pp_bw(const struct est *x)
 {
 	double tcd = x->t * x->c * x->d;
 
-	return estimate_group_bw(x, tcd * x->p,
-	                         fmax(tcd, x->w->gpus_per_node));
+	return estimate_group_bw(x, tcd * x->p, fmax(tcd, nccl_node_gpus(x)));
 }
 
 /* Communication of one layer and one micro-batch [PIPE]. */

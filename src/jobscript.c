@@ -125,13 +125,6 @@ vars_cp_comm(struct template_vars *v, const struct settings *c,
 }
 
 /* The tuning guide's switches. */
-/* Whether the whole iteration is one CUDA graph. */
-static bool
-full_iteration(const struct layout *l)
-{
-	return l->cuda_graphs && l->cuda_graph_full_iteration;
-}
-
 /*
  * CUDA graphs: per layer (Transformer Engine's) or the whole iteration;
  * an MoE model captured whole takes the settings of NVIDIA's recipes
@@ -144,11 +137,11 @@ vars_cuda_graphs(struct template_vars *v, const struct layout *l)
 {
 	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
 	template_vars_set_bool(v, "cuda_graph_layers",
-	                       l->cuda_graphs && !full_iteration(l));
+	                       l->cuda_graphs && !layout_full_iteration_graph(l));
 	template_vars_set_bool(v, "cuda_graph_full_iteration",
-	                       full_iteration(l));
+	                       layout_full_iteration_graph(l));
 	template_vars_set_bool(v, "moe_full_iteration_graph",
-	                       full_iteration(l) &&
+	                       layout_full_iteration_graph(l) &&
 	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
 }
 
@@ -178,7 +171,8 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_bool(v, "moe_flex",
 	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
 	template_vars_set_str(v, "moe_flex_backend",
-	                      full_iteration(l) ? "hybridep" : "deepep");
+	                      layout_full_iteration_graph(l) ? "hybridep"
+	                                                     : "deepep");
 	template_vars_set_bool(v, "moe_a2a_overlap", l->moe_a2a_overlap);
 	template_vars_set_int(v, "activation_offload_layers",
 	                      l->offload_layers);

@@ -333,11 +333,17 @@ check_moe(const struct workload *w, const struct layout *l)
 		return RULE_FLEX_EP;
 	if (l->moe_a2a_overlap && a2a_overlap_refused(w, l))
 		return RULE_A2A_OVERLAP;
-	if (l->cuda_graphs && l->cuda_graph_full_iteration &&
+	if (layout_full_iteration_graph(l) &&
 	    (l->moe_dispatcher != MOE_DISPATCH_FLEX || !l->moe_grouped_gemm ||
 	     l->offload_layers > 0))
 		return RULE_GRAPH_MOE;
 	return LAYOUT_OK;
+}
+
+bool
+layout_full_iteration_graph(const struct layout *l)
+{
+	return l->cuda_graphs && l->cuda_graph_full_iteration;
 }
 
 /*
@@ -359,9 +365,8 @@ check_moe(const struct workload *w, const struct layout *l)
 static bool
 graphs_refused(const struct layout *l)
 {
-	if (!l->cuda_graphs || l->cuda_graph_full_iteration)
-		return false;
-	return l->recompute == RECOMPUTE_FULL || l->offload_layers > 0;
+	return l->cuda_graphs && !l->cuda_graph_full_iteration &&
+	       (l->recompute == RECOMPUTE_FULL || l->offload_layers > 0);
 }
 
 /*

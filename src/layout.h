@@ -235,6 +235,10 @@ enum rule_kind {
 	RULE_KIND_CONTROL,   /* left out by a search control */
 };
 
+/* Whether the whole iteration is one CUDA graph (cuda_graphs with
+ * cuda_graph_full_iteration), not a graph per layer. */
+bool layout_full_iteration_graph(const struct layout *l);
+
 /* Short name of a rule for tables ("attention heads % tp"). */
 const char *layout_rule_name(enum layout_rule r);
 /* Which kind of rule r is. */
