@@ -13,9 +13,13 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "simtrain.h"
@@ -736,4 +740,61 @@ simtrain_noise(uint64_t seed, uint64_t stream, uint64_t index)
 
 	/* The top 53 bits make a double in [0, 1). */
 	return (double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* ---- values of flags that carry a small grammar -------------------- */
+
+/* A non-negative decimal at *p, which moves past it; 0 or -1. */
+int
+simtrain_take_int(const char **p, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(*p, &end, 10);
+	if (end == *p || errno != 0 || v < 0 || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	*p = end;
+	return 0;
+}
+
+/* The literal lit at *p, which moves past it; 0 or -1. */
+static int
+take_lit(const char **p, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/*
+ * --moe-layer-freq as the simulator models it: 1 (every layer MoE) or
+ * "([0]*K+[1]*M)" (K dense first layers); *dense gets K, *total K + M
+ * (-1 for 1).  Returns -1 for another pattern.
+ */
+int
+simtrain_moe_freq_first_dense(const char *freq, int *dense, int *total)
+{
+	const char *p = freq;
+	bool paren = *p == '(';
+	int k = 0, m = 0;
+
+	if (!strcmp(freq, "1")) {
+		*dense = 0;
+		*total = -1;
+		return 0;
+	}
+	p += paren;
+	if (take_lit(&p, "[0]*") || simtrain_take_int(&p, &k) ||
+	    take_lit(&p, "+[1]*") || simtrain_take_int(&p, &m) ||
+	    (paren && take_lit(&p, ")")) || *p)
+		return -1;
+	*dense = k;
+	*total = k + m;
+	return 0;
 }

@@ -196,6 +196,28 @@ int simtrain_apply_truth(struct simtrain_job *j);
  */
 int simtrain_setup(struct simtrain_job *j, struct simtrain_failure *fail);
 
+/* ---- Megatron-LM's checks, as it raises them (simtrain-check.c) ------ */
+
+/* validate_args() on j->args and j->world: 0, or -1 with *fail set (it
+ * clears *fail first). */
+int simtrain_check_args(struct simtrain_job *j, struct simtrain_failure *fail);
+/* TransformerConfig.__post_init__'s recompute and offloading checks. */
+int simtrain_check_config(const struct simtrain_args *a,
+                          struct simtrain_failure *fail);
+/* A model model_validate() refuses, for the reason why: -1. */
+int simtrain_raise_model(struct simtrain_failure *fail, const char *why);
+/* A layout_check() rule r of j's layout in Megatron's words: -1. */
+int simtrain_raise_rule(const struct simtrain_job *j, enum layout_rule r,
+                        struct simtrain_failure *fail);
+
+/* ---- flag values with a small grammar (simtrain-args.c) -------------- */
+
+/* A non-negative decimal at *p, which moves past it; 0 or -1. */
+int simtrain_take_int(const char **p, int *out);
+/* --moe-layer-freq 1 or "([0]*K+[1]*M)": *dense K, *total K + M (-1 for
+ * 1); -1 for another pattern. */
+int simtrain_moe_freq_first_dense(const char *freq, int *dense, int *total);
+
 /* ---- output in Megatron-LM's and PyTorch's words (simtrain-print.c) -- */
 
 /* Python's repr() of a finite float: "75682.0", "48465.275390625". */
