@@ -14,6 +14,7 @@
 #include "directive.h"
 #include "error.h"
 #include "jobscript.h"
+#include "layout.h"
 #include "layout-switch.h"
 #include "util.h"
 #include "xalloc.h"
@@ -492,6 +493,7 @@ static void
 vars_slurm(struct template_vars *v, const struct settings *c)
 {
 	const char *simtrain = getenv("PARATUNE_SIMTRAIN");
+	int seg;
 
 	template_vars_set_int(v, "nodes", c->nodes);
 	template_vars_set_int(v, "gpus_per_node", c->gpus_per_node);
@@ -505,6 +507,12 @@ vars_slurm(struct template_vars *v, const struct settings *c)
 	set_text(v, "qos", c->slurm.qos);
 	set_text(v, "reservation", c->slurm.reservation);
 	set_text(v, "gpu_type", c->slurm.gpu_type);
+	seg = nvlink_segment_nodes(c->nodes, c->gpus_per_node,
+	                           c->gpu.nvlink_domain);
+	if (seg > 0)
+		template_vars_set_int(v, "segment_nodes", seg);
+	else
+		template_vars_set_str(v, "segment_nodes", NULL);
 	template_vars_set_str(v, "tag", NULL);
 	template_vars_set_bool(v, "container",
 	                       c->container.image && *c->container.image);

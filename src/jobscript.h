@@ -116,6 +116,9 @@
  *   ntasks_per_node       = gpus_per_node: one task per GPU
  *   partition account qos reservation   user text; unset when empty
  *   gpu_type              slurm.gpu_type; unset when empty
+ *   segment_nodes         nodes per NVLink segment (sbatch --segment)
+ *                         when the GPU's NVLink domain spans nodes and
+ *                         the job has two or more; unset otherwise
  *   sbatch_directives     raw: one "#SBATCH OPTION" line per entry of
  *                         slurm.directives; "" when none
  *   tag                   unset here; the submitter sets it

@@ -491,31 +491,49 @@ layout_check(const struct workload *w, struct layout *l)
 /* ---- the tuning guide's placement rules ---------------------------------- */
 
 /*
+ * Nodes of a job of `nodes` nodes of gpn GPUs that paratune places in
+ * one NVLink domain of `domain` GPUs, or 0 when a domain is no wider
+ * than a node (nothing to place) or a segment would be one node.  When
+ * a domain spans nodes (GB200 and GB300 NVL72: 72 GPUs, 18 trays of
+ * 4), the job is placed as NVIDIA's Blackwell performance runs ask
+ * Slurm to place it: in segments of the largest number of nodes that
+ * divides the job's and fits a domain (sbatch --segment; Megatron-Bridge
+ * scripts/performance/utils/executors.py, slurm_executor: 16 trays, 64
+ * GPUs, for 64 or 256 GPUs), each segment in one domain.  paratune asks
+ * for the same segments when it submits (runner.c), where its libslurm
+ * can (24.05 and later); a site places them with topology/block.
+ */
+int
+nvlink_segment_nodes(int nodes, int gpn, int domain)
+{
+	int trays;
+
+	if (gpn < 1 || domain <= gpn || nodes < 2)
+		return 0;
+	trays = domain / gpn;
+	if (nodes <= trays)
+		return nodes;
+	for (int seg = trays; seg > 1; seg--)
+		if (nodes % seg == 0)
+			return seg;
+	return 0;
+}
+
+/*
  * GPUs of the job that share one NVLink domain: the domain's when it
- * is no wider than a node.  When it spans nodes (GB200 and GB300 NVL72:
- * 72 GPUs, 18 trays of 4), the job is placed as NVIDIA's Blackwell
- * performance runs ask Slurm to place it: in segments of the largest
- * number of nodes that divides the job's and fits a domain (sbatch
- * --segment; Megatron-Bridge scripts/performance/utils/executors.py,
- * slurm_executor: 16 trays, 64 GPUs, for 64 or 256 GPUs), each segment
- * in one domain.  paratune's own job scripts do not ask for segments
- * (the libslurm it builds against may predate them): a site that wants
- * the estimate to hold places jobs so (topology/block).
+ * is no wider than a node, else the job's segment of it
+ * (nvlink_segment_nodes), or a node's when the job has none.
  */
 int
 workload_nvlink_segment(const struct workload *w)
 {
 	int gpn = w->gpus_per_node > 0 ? w->gpus_per_node : 1;
-	int domain = w->gpu->nvlink_domain, trays = domain / gpn;
+	int domain = w->gpu->nvlink_domain, seg;
 
 	if (domain <= gpn)
 		return domain > 0 ? domain : 1;
-	if (w->nodes <= trays)
-		return w->nodes * gpn;
-	for (int seg = trays; seg > 1; seg--)
-		if (w->nodes % seg == 0)
-			return seg * gpn;
-	return gpn;
+	seg = nvlink_segment_nodes(w->nodes, gpn, domain);
+	return (seg > 0 ? seg : 1) * gpn;
 }
 
 /*

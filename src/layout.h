@@ -293,6 +293,9 @@ workload_world(const struct workload *w)
 
 /* GPUs of the job that one NVLink segment holds (layout.c). */
 int workload_nvlink_segment(const struct workload *w);
+/* Nodes per NVLink segment of a job of nodes nodes of gpn GPUs
+ * (sbatch --segment); 0: none. */
+int nvlink_segment_nodes(int nodes, int gpn, int domain);
 
 /* Effective expert tensor parallel size. */
 static inline int

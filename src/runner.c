@@ -20,6 +20,7 @@
 #include "directive.h"
 #include "error.h"
 #include "job-env.h"
+#include "layout.h"
 #include "runner.h"
 #include "slurm.h"
 #include "util.h"
@@ -379,6 +380,27 @@ fill_request(const struct runner *r, const struct cand_status *c,
 	req->qos = k->slurm.qos;
 	req->reservation = k->slurm.reservation;
 	req->exclude = c->exclude[0] ? c->exclude : NULL;
+	req->segment_nodes = nvlink_segment_nodes(k->nodes, k->gpus_per_node,
+	                                          k->gpu.nvlink_domain);
+}
+
+/*
+ * The estimates place a job whose NVLink domain spans nodes in
+ * segments of it (layout.c); a libslurm older than 24.05 cannot ask
+ * Slurm for them, so say once that the placement is the site's.
+ */
+static void
+warn_segments(struct runner *r, const struct slurm_submit_req *req)
+{
+	if (req->segment_nodes == 0 || slurm_can_segment() ||
+	    r->segment_warned)
+		return;
+	r->segment_warned = true;
+	warning("%s: the estimates place each job in NVLink segments of %d "
+	        "nodes, but this paratune was built against a Slurm older "
+	        "than 24.05, which cannot ask for them (--segment): "
+	        "the jobs may straddle NVLink domains",
+	        r->store->dir, req->segment_nodes);
 }
 
 /* The campaign's slurm.directives, checked when it was planned. */
@@ -451,6 +473,7 @@ submit_one(struct runner *r, struct cand_status *c)
 		goto cleanup;
 	}
 	fill_request(r, c, &req, run, out);
+	warn_segments(r, &req);
 	req.script = script;
 	req.extras = &extras;
 	req.env = (const char *const *)env.v;

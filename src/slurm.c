@@ -570,6 +570,10 @@ submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
 	d->qos = (char *)req->qos;
 	d->reservation = (char *)req->reservation;
 	d->exc_nodes = (char *)req->exclude;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	if (req->segment_nodes > 0)
+		d->segment_size = (uint16_t)req->segment_nodes;
+#endif
 	if (req->hold)
 		d->priority = 0; /* held, as sbatch --hold */
 	/* paratune retries a failed node itself, on other nodes and with a
@@ -588,6 +592,16 @@ submit_desc(const struct slurm_conn *c, const struct slurm_submit_req *req,
 		d->environment = c->env.v;
 		d->env_size = (uint32_t)c->env.n;
 	}
+}
+
+bool
+slurm_can_segment(void)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	return true;
+#else
+	return false;
+#endif
 }
 
 /* Submit a batch job, retrying a busy controller a few times. */

@@ -71,10 +71,17 @@ struct slurm_submit_req {
 	const char *gpu_type;    /* "h100" for gpu:h100:N; NULL: any type */
 	const char *partition, *account, *qos, *reservation; /* NULL: default */
 	const char *exclude;     /* nodes not to use (a retry after a failure) */
+	int segment_nodes;       /* --segment: nodes per NVLink segment; 0: none */
 	bool hold;               /* submit held (benchmarks) */
 	const char *const *env;  /* NAME=VALUE, NULL-terminated; NULL: ours */
 	const struct sbatch_extras *extras; /* slurm.directives; NULL: none */
 };
+
+/*
+ * Whether this libslurm can ask for segments (job_desc_msg_t.segment_size,
+ * Slurm 24.05): with an older one, segment_nodes is not applied.
+ */
+bool slurm_can_segment(void);
 
 /* Errors: a temporary one (controller unreachable, busy) is retried by
  * the next cron run; a rejection is final for that job. */

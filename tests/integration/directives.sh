@@ -82,3 +82,31 @@ plan typed --set slurm.gpu_type=h100 || fail "plan typed"
 "$PT" submit "$WORK/typed" --top 1 >"$WORK/out" 2>&1
 has "slurm.gpu_type reaches the controller: typed GPUs it has not" \
 	"Requested node configuration is not available" "$(cat "$WORK/out")"
+
+# --- NVLink segments ----------------------------------------------------------
+# Two nodes of four GB200s: the estimates place them in one NVLink
+# segment of 2 nodes, which submit asks Slurm for (--segment) when it
+# is built against Slurm 24.05 or later, and says once that it cannot
+# otherwise.  The testbed's Slurm is the one paratune is built against.
+plan seg --set gpu=gb200 --set gpus_per_node=4 \
+	--set run.template=simulated --set run.templates_dir="$ROOT/templates" ||
+	fail "plan seg"
+has "the job script reads --segment=2" "^#SBATCH --segment=2$" \
+	"$(cat "$WORK"/seg/runs/*/job.sbatch 2>/dev/null)"
+"$PT" submit "$WORK/seg" --top 1 >"$WORK/out" 2>&1 || fail "submit seg"
+ver=$(scontrol --version | awk '{ split($2, v, "."); print v[1] * 100 + v[2] }')
+if [[ $ver -ge 2405 ]]; then
+	hasnt() { if grep -q -- "$2" <<<"$3"; then fail "$1"; else ok "$1"; fi; }
+	hasnt "Slurm $ver asks for segments without a warning" "segment" \
+		"$(cat "$WORK/out")"
+	job=$(scontrol show job "$(first_job "$WORK/seg")" 2>&1)
+	if grep -q SegmentSize <<<"$job"; then
+		has "and the controller holds it" "SegmentSize=2" "$job"
+	fi
+else
+	has "Slurm $ver cannot ask for segments: submit says so" \
+		"NVLink segments of 2 nodes.*older than 24.05" \
+		"$(tr '\n' ' ' <"$WORK/out")"
+	has "and still submits the job" "submitted as job" "$(cat "$WORK/out")"
+fi
+"$PT" -q cancel "$WORK/seg" >/dev/null 2>&1

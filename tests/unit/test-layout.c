@@ -62,24 +62,32 @@ check(struct fixture *f, struct layout l)
  * a tray) the whole job up to 18 trays, then the largest divisor of the
  * trays up to 18, as NVIDIA's scripts pass to sbatch --segment: 16 trays
  * for 32 or 64, 18 for 36, 17 for 34, and one tray when only 1
- * divides (19 trays).
+ * divides (19 trays).  The --segment that submit asks for is the same
+ * in nodes, and none where there is nothing to place: one node, a
+ * domain no wider than a node, or segments of one tray.
  */
 static void
 test_nvlink_segment(void)
 {
 	struct fixture f;
-	static const int trays[][2] = {
-		{ 1, 4 }, { 16, 64 }, { 18, 72 }, { 32, 64 }, { 36, 72 },
-		{ 64, 64 }, { 19, 4 }, { 34, 68 },
+	static const int trays[][3] = {
+		{ 1, 4, 0 }, { 16, 64, 16 }, { 18, 72, 18 }, { 32, 64, 16 },
+		{ 36, 72, 18 }, { 64, 64, 16 }, { 19, 4, 0 }, { 34, 68, 17 },
+		{ 2, 8, 2 },
 	};
 
 	fixture_init(&f, 4, 4096);
 	CU_ASSERT_EQUAL(workload_nvlink_segment(&f.w), 8);
+	CU_ASSERT_EQUAL(nvlink_segment_nodes(4, 8, 8), 0);
+	CU_ASSERT_EQUAL(nvlink_segment_nodes(4, 8, 0), 0);
+	CU_ASSERT_EQUAL(nvlink_segment_nodes(4, 0, 72), 0);
 	f.g.nvlink_domain = 72;
 	f.w.gpus_per_node = 4;
 	for (size_t i = 0; i < sizeof trays / sizeof trays[0]; i++) {
 		f.w.nodes = trays[i][0];
 		CU_ASSERT_EQUAL(workload_nvlink_segment(&f.w), trays[i][1]);
+		CU_ASSERT_EQUAL(nvlink_segment_nodes(trays[i][0], 4, 72),
+		                trays[i][2]);
 	}
 }
 

@@ -2119,8 +2119,54 @@ test_gpu_type(void)
 	}
 }
 
+/*
+ * NVLink segments: every real template asks for the job's segments
+ * where the GPU's NVLink domain spans nodes (GB200 NVL72: two nodes of
+ * 4 GPUs, one segment of both) and never on one node or an HGX machine
+ * (grid[0]'s H100s).
+ */
+static void
+test_segment(void)
+{
+	static const char *const names[] = { "megatron-lm.sbatch",
+		"nemo2.sbatch", "simulated.sbatch" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char *rel = xasprintf("templates/%s", names[i]);
+		char *path = harness_srcpath(rel);
+		struct strbuf out = STRBUF_INIT;
+		struct settings c;
+		struct layout l;
+
+		case_campaign(&c, &grid[0]);
+		case_layout(&l, &grid[0]);
+		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
+		                                 path, &out), 0);
+		CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
+		c.gpu = *gpu_catalog_find(&c.gpus, "gb200");
+		strbuf_reset(&out);
+		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
+		                                 path, &out), 0);
+		CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
+		c.nodes = 2;
+		c.gpus_per_node = 4;
+		strbuf_reset(&out);
+		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
+		                                 path, &out), 0);
+		if (!strstr(out.buf, "#SBATCH --segment=2\n"))
+			fprintf(stderr, "%s: no segment\n", names[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+		                              "#SBATCH --segment=2\n"));
+		settings_release(&c);
+		strbuf_release(&out);
+		free(path);
+		free(rel);
+	}
+}
+
 static const struct harness_test template_tests[] = {
 	{ "slurm.gpu_type asks for typed GPUs", test_gpu_type },
+	{ "NVLink segments of GB200 jobs", test_segment },
 	{ "megatron-lm.sbatch over the grid", test_megatron_grid },
 	{ "nemo2.sbatch over the grid", test_nemo_grid },
 	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },

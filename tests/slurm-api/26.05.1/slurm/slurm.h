@@ -191,6 +191,7 @@ typedef struct job_descriptor {
 	uint16_t requeue;
 	char *reservation;
 	char *script;
+	uint16_t segment_size;
 	uint16_t shared;
 	char *std_err;
 	char *std_out;
