@@ -2081,42 +2081,65 @@ static const struct harness_test list_tests[] = {
 	{ NULL, NULL },
 };
 
-/* slurm.gpu_type: every real template asks for typed GPUs in its
- * #SBATCH lines, and for any GPU without it. */
-static void
-test_gpu_type(void)
-{
-	static const char *const names[] = { "megatron-lm.sbatch",
-		"nemo2.sbatch", "simulated.sbatch" };
+/* The installed templates that ask Slurm for the job's resources. */
+static const char *const real_templates[] = { "megatron-lm.sbatch",
+	"nemo2.sbatch", "simulated.sbatch" };
 
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		char *rel = xasprintf("templates/%s", names[i]);
+/* Run check over each installed template with grid[0]'s campaign and
+ * layout, which check may change and renders with render_case. */
+static void
+each_real_template(void (*check)(const char *name, const char *path,
+                                 struct settings *c, struct layout *l))
+{
+	for (size_t i = 0; i < sizeof real_templates / sizeof real_templates[0];
+	     i++) {
+		char *rel = xasprintf("templates/%s", real_templates[i]);
 		char *path = harness_srcpath(rel);
-		struct strbuf out = STRBUF_INIT;
 		struct settings c;
 		struct layout l;
 
 		case_campaign(&c, &grid[0]);
 		case_layout(&l, &grid[0]);
-		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
-		                                 path, &out), 0);
-		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
-		                              "#SBATCH --gpus-per-node=8\n"));
-		CU_ASSERT_PTR_NULL(strstr(out.buf, "--gres"));
-		strbuf_reset(&out);
-		snprintf(c.slurm.gpu_type, sizeof c.slurm.gpu_type, "h100");
-		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
-		                                 path, &out), 0);
-		if (!strstr(out.buf, "#SBATCH --gres=gpu:h100:8\n"))
-			fprintf(stderr, "%s: no typed gres\n", names[i]);
-		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
-		                              "#SBATCH --gres=gpu:h100:8\n"));
-		CU_ASSERT_PTR_NULL(strstr(out.buf, "--gpus-per-node="));
+		check(real_templates[i], path, &c, &l);
 		settings_release(&c);
-		strbuf_release(&out);
 		free(path);
 		free(rel);
 	}
+}
+
+/* Render path for c and l into out, afresh; jobscript_render's result. */
+static int
+render_case(const char *path, const struct settings *c,
+            const struct layout *l, struct strbuf *out)
+{
+	strbuf_reset(out);
+	return jobscript_render(c, l, "cand", "/c", "/c/r", path, out);
+}
+
+/* slurm.gpu_type: every real template asks for typed GPUs in its
+ * #SBATCH lines, and for any GPU without it. */
+static void
+check_gpu_type(const char *name, const char *path, struct settings *c,
+               struct layout *l)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --gpus-per-node=8\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--gres"));
+	snprintf(c->slurm.gpu_type, sizeof c->slurm.gpu_type, "h100");
+	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	if (!strstr(out.buf, "#SBATCH --gres=gpu:h100:8\n"))
+		fprintf(stderr, "%s: no typed gres\n", name);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --gres=gpu:h100:8\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--gpus-per-node="));
+	strbuf_release(&out);
+}
+
+static void
+test_gpu_type(void)
+{
+	each_real_template(check_gpu_type);
 }
 
 /*
@@ -2126,42 +2149,29 @@ test_gpu_type(void)
  * (grid[0]'s H100s).
  */
 static void
+check_segment(const char *name, const char *path, struct settings *c,
+              struct layout *l)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
+	c->gpu = *gpu_catalog_find(&c->gpus, "gb200");
+	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
+	c->nodes = 2;
+	c->gpus_per_node = 4;
+	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	if (!strstr(out.buf, "#SBATCH --segment=2\n"))
+		fprintf(stderr, "%s: no segment\n", name);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --segment=2\n"));
+	strbuf_release(&out);
+}
+
+static void
 test_segment(void)
 {
-	static const char *const names[] = { "megatron-lm.sbatch",
-		"nemo2.sbatch", "simulated.sbatch" };
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		char *rel = xasprintf("templates/%s", names[i]);
-		char *path = harness_srcpath(rel);
-		struct strbuf out = STRBUF_INIT;
-		struct settings c;
-		struct layout l;
-
-		case_campaign(&c, &grid[0]);
-		case_layout(&l, &grid[0]);
-		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
-		                                 path, &out), 0);
-		CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
-		c.gpu = *gpu_catalog_find(&c.gpus, "gb200");
-		strbuf_reset(&out);
-		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
-		                                 path, &out), 0);
-		CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
-		c.nodes = 2;
-		c.gpus_per_node = 4;
-		strbuf_reset(&out);
-		CU_ASSERT_EQUAL(jobscript_render(&c, &l, "cand", "/c", "/c/r",
-		                                 path, &out), 0);
-		if (!strstr(out.buf, "#SBATCH --segment=2\n"))
-			fprintf(stderr, "%s: no segment\n", names[i]);
-		CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
-		                              "#SBATCH --segment=2\n"));
-		settings_release(&c);
-		strbuf_release(&out);
-		free(path);
-		free(rel);
-	}
+	each_real_template(check_segment);
 }
 
 static const struct harness_test template_tests[] = {
