@@ -2086,7 +2086,7 @@ static const char *const real_templates[] = { "megatron-lm.sbatch",
 	"nemo2.sbatch", "simulated.sbatch" };
 
 /* Run check over each installed template with grid[0]'s campaign and
- * layout, which check may change and renders with render_case. */
+ * layout, which check may change and renders with render_afresh. */
 static void
 each_real_template(void (*check)(const char *name, const char *path,
                                  struct settings *c, struct layout *l))
@@ -2109,8 +2109,8 @@ each_real_template(void (*check)(const char *name, const char *path,
 
 /* Render path for c and l into out, afresh; jobscript_render's result. */
 static int
-render_case(const char *path, const struct settings *c,
-            const struct layout *l, struct strbuf *out)
+render_afresh(const char *path, const struct settings *c,
+              const struct layout *l, struct strbuf *out)
 {
 	strbuf_reset(out);
 	return jobscript_render(c, l, "cand", "/c", "/c/r", path, out);
@@ -2124,11 +2124,11 @@ check_gpu_type(const char *name, const char *path, struct settings *c,
 {
 	struct strbuf out = STRBUF_INIT;
 
-	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_EQUAL(render_afresh(path, c, l, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --gpus-per-node=8\n"));
 	CU_ASSERT_PTR_NULL(strstr(out.buf, "--gres"));
 	snprintf(c->slurm.gpu_type, sizeof c->slurm.gpu_type, "h100");
-	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_EQUAL(render_afresh(path, c, l, &out), 0);
 	if (!strstr(out.buf, "#SBATCH --gres=gpu:h100:8\n"))
 		fprintf(stderr, "%s: no typed gres\n", name);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --gres=gpu:h100:8\n"));
@@ -2154,14 +2154,14 @@ check_segment(const char *name, const char *path, struct settings *c,
 {
 	struct strbuf out = STRBUF_INIT;
 
-	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_EQUAL(render_afresh(path, c, l, &out), 0);
 	CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
 	c->gpu = *gpu_catalog_find(&c->gpus, "gb200");
-	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_EQUAL(render_afresh(path, c, l, &out), 0);
 	CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment"));
 	c->nodes = 2;
 	c->gpus_per_node = 4;
-	CU_ASSERT_EQUAL(render_case(path, c, l, &out), 0);
+	CU_ASSERT_EQUAL(render_afresh(path, c, l, &out), 0);
 	if (!strstr(out.buf, "#SBATCH --segment=2\n"))
 		fprintf(stderr, "%s: no segment\n", name);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --segment=2\n"));
