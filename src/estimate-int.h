@@ -24,6 +24,7 @@ struct shape {
 	double gated;        /* 3/2 with SwiGLU (three projections) else 1 */
 	double attn_w;       /* attention weight matrices of one layer */
 	double score_w;      /* heads x (Q.K width + V width) / 2 */
+	double head_w;       /* one head's (Q.K width + V width) / 2 */
 	double mtp;          /* multi-token-prediction layers */
 };
 

@@ -38,6 +38,18 @@
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
 #define ATTN_EFF_UNFUSED 0.20
 /*
+ * attn_eff_flash is that of heads of 128 (Llama, Qwen3, most of the
+ * published runs).  Narrower heads do less matrix work per element of
+ * the softmax and per tile loaded: FlashAttention-3's BF16 forward on
+ * H100 reaches about three quarters of its head-dim-128 rate with heads
+ * of 64 (2024, arXiv 2407.08608, figure 5: 497 against 648 TFLOP/s at
+ * 16k tokens), and no more than that rate with heads of 256.  Modelled
+ * as d / (d + 64) relative to 128's, at most 1: 0.75 for GPT-OSS's
+ * heads of 64, 0.86 for 96.
+ */
+#define ATTN_HEAD_HALF 64.0
+#define ATTN_HEAD_REF 128.0
+/*
  * Memory-bound work per token and layer (norms, residual adds,
  * activation functions, rotary embeddings, dropout, bias adds; forward
  * and backward), in bytes of HBM traffic per hidden and per FFN column.
@@ -71,8 +83,8 @@
  * counted, estimate-moe-time.c).  Hand-set 1; fitted with
  * moe_layer_overhead_s to the published MoE runs (bench/fit-defaults,
  * second stage): 0.42, and the MoE error of the built-in constants falls
- * from 23.3 % to 16.9 %, 18.3 % cross-validated (24.8 % with the
- * overhead alone).  One time per layer did not fit both GPT-OSS 120B's
+ * from 23.3 % to 16.9 %, 18.3 % cross-validated on 2026-11-26 (24.8 %
+ * with the overhead alone).  One time per layer did not fit both GPT-OSS 120B's
  * 16,384-token micro-batches and Qwen3 235B-A22B's 256 micro-batches of
  * 4,096 (bench/README.md); a part in proportion to the experts' work
  * does most of that.
@@ -527,6 +539,16 @@ layer_modules_s(const struct est *x, const struct layer_time *lt,
 	return t;
 }
 
+/* Fused attention's efficiency at the model's head width. */
+static double
+flash_head_efficiency(const struct est *x)
+{
+	double d = x->s.head_w;
+
+	return fmin(1, d / (d + ATTN_HEAD_HALF) /
+	               (ATTN_HEAD_REF / (ATTN_HEAD_REF + ATTN_HEAD_HALF)));
+}
+
 /* Compute of one layer and one micro-batch, the logits and the
  * embedding gradient. */
 static void
@@ -539,7 +561,8 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	double hbm = estimate_hbm_bytes_per_s(x->w->gpu);
 	double elem;
 	double attn_eff = l->attention == ATTN_FLASH
-	                  ? x->k[CAL_ATTN_EFF_FLASH] : ATTN_EFF_UNFUSED;
+	                  ? x->k[CAL_ATTN_EFF_FLASH] * flash_head_efficiency(x)
+	                  : ATTN_EFF_UNFUSED;
 
 	lt->attn = tokens * fp->scores / x->s.L /
 	           (peak_flops(x, false) * attn_eff);

@@ -69,12 +69,14 @@ shape_attention(const struct model *m, int dk, int g, struct shape *s)
 		s->kvd = (double)g * dk;
 		s->attn_w = 2.0 * s->h * s->q + 2.0 * s->h * s->kvd;
 		s->score_w = s->q;
+		s->head_w = dk;
 		return;
 	}
 	s->q = a * dqk;
 	s->kvd = a * (dqk + m->v_head_dim) / 2;
 	s->attn_w = model_attn_params(m);
 	s->score_w = a * (dqk + m->v_head_dim) / 2;
+	s->head_w = (dqk + m->v_head_dim) / 2;
 }
 
 static void

@@ -1658,6 +1658,45 @@ test_moe_tokens_per_expert(void)
 	CU_ASSERT_EQUAL(one.ep_comm_s, 0);
 }
 
+/*
+ * Fused attention at the head width: Llama 3 8B's 32 heads of 128
+ * against 64 heads of 64 and 16 of 256, the same Q and KV widths, so
+ * the same GEMMs and score FLOPs.  The heads of 128 take A seconds of
+ * attention (what halving attn_eff_flash adds); heads of 64 run at
+ * (64/128) / (128/192) = 0.75 of that rate, A/3 more; heads of 256 at
+ * no more than 128's.
+ */
+static void
+test_attention_head_width(void)
+{
+	struct model m128 = test_llama3_8b(), m64 = m128, m256 = m128;
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m128, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 64);
+	struct calibration cal = *calibration_default();
+	struct estimate half, e128, e64, e256;
+
+	m64.num_attention_heads = 64;
+	m64.kv_channels = 64;
+	m64.num_query_groups = 16;
+	m256.num_attention_heads = 16;
+	m256.kv_channels = 256;
+	m256.num_query_groups = 4;
+	w.cal = &cal;
+	estimate_layout(&w, &l, &e128);
+	cal.v[CAL_ATTN_EFF_FLASH] /= 2;
+	estimate_layout(&w, &l, &half);
+	cal = *calibration_default();
+	w.model = &m64;
+	estimate_layout(&w, &l, &e64);
+	w.model = &m256;
+	estimate_layout(&w, &l, &e256);
+	CU_ASSERT(half.compute_s - e128.compute_s > 0.05 * e128.compute_s);
+	ASSERT_NEAR_REL(e64.compute_s - e128.compute_s,
+	                (half.compute_s - e128.compute_s) / 3, 1e-9);
+	ASSERT_NEAR_REL(e256.compute_s, e128.compute_s, 1e-12);
+}
+
 static const struct harness_test estimate_tests[] = {
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
@@ -1675,6 +1714,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_moe_layer_overhead },
 	{ "moe_gemm_eff divides the experts' GEMM time",
 	  test_moe_gemm_eff },
+	{ "fused attention's efficiency at the head width",
+	  test_attention_head_width },
 	{ "pipeline sends hide under compute with virtual stages",
 	  test_pp_overlap },
 	{ "a full-iteration CUDA graph has no host overhead",
