@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "config-int.h"
+#include "directive.h"
 #include "error.h"
 #include "site-trust.h"
 #include "util.h"
@@ -612,6 +613,29 @@ settings_load_for(struct settings *c, const char *site_path,
 	return ret;
 }
 
+int
+settings_segment_directive(const struct settings *c)
+{
+	struct sbatch_extras x = { 0 };
+	struct strbuf why = STRBUF_INIT;
+
+	/* Refused when the campaign was loaded if it does not parse. */
+	for (int i = 0; i < c->slurm.directives.n; i++)
+		(void)sbatch_extras_add(&x, c->slurm.directives.v[i], &why);
+	strbuf_release(&why);
+	return (int)x.segment;
+}
+
+int
+settings_segment_nodes(const struct settings *c)
+{
+	int seg = settings_segment_directive(c);
+
+	return seg > 0 ? seg
+	       : nvlink_segment_nodes(c->nodes, c->gpus_per_node,
+	                              c->gpu.nvlink_domain);
+}
+
 /* What the estimator needs, pointing into c. */
 void
 settings_workload(const struct settings *c, struct workload *w)
@@ -638,4 +662,5 @@ settings_workload(const struct settings *c, struct workload *w)
 		? c->optimizer.resident_bytes_per_param : 0;
 	w->opt_transient_bytes = c->optimizer.transient_bytes_per_param;
 	w->cal = &c->calibration;
+	w->segment_nodes = settings_segment_directive(c);
 }

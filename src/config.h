@@ -290,6 +290,14 @@ void settings_write(const struct settings *c, struct strbuf *out,
 
 /* The workload of a campaign (pointers into c). */
 void settings_workload(const struct settings *c, struct workload *w);
+/*
+ * Nodes per NVLink segment that the campaign's jobs ask Slurm for: a
+ * --segment of slurm.directives, else the segment the estimates assume
+ * (nvlink_segment_nodes); 0: none.
+ */
+int settings_segment_nodes(const struct settings *c);
+/* The --segment of slurm.directives; 0 when none sets one. */
+int settings_segment_directive(const struct settings *c);
 
 /*
  * The switches of a default layout for campaign c (everything but the

@@ -18,7 +18,7 @@ const char sbatch_extras_supported[] =
 	"--exclusive[=user|mcs], --mem, --mem-per-cpu, --mem-per-gpu, "
 	"--cpus-per-task, --cpus-per-gpu, --constraint, --nodelist, "
 	"--licenses, --wckey, --mail-user, --mail-type, --signal, --time-min, "
-	"--switches, --network, --hint";
+	"--switches, --segment, --network, --hint";
 
 /* Options paratune sets itself, and where from: a directive naming one
  * would be a second, conflicting, source for the same field. */
@@ -311,7 +311,7 @@ set_string(struct sbatch_extras *x, const char *name, const char *value)
 	return false;
 }
 
-/* A CPU count in [1, 65535]. */
+/* A CPU count, or a segment's nodes, in [1, 65535]. */
 static int
 parse_cpus(const char *s, unsigned *cpus)
 {
@@ -354,6 +354,8 @@ apply(struct sbatch_extras *x, const char *name, const char *value)
 		return parse_switches(x, value);
 	if (strcmp(name, "hint") == 0)
 		return parse_hint(value, &x->hint);
+	if (strcmp(name, "segment") == 0)
+		return parse_cpus(value, &x->segment);
 	return -2;
 }
 

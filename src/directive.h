@@ -74,6 +74,7 @@ struct sbatch_extras {
 	bool signal_batch_only;  /* --signal=B:...: the batch shell only */
 	unsigned switches;       /* --switches=COUNT: leaf switches at most */
 	unsigned switches_wait_s; /* --switches=COUNT@TIME: wait this long */
+	unsigned segment;        /* --segment: nodes per segment, 0 unset */
 	const char *network;     /* --network */
 	enum cpu_hint hint;      /* --hint */
 };

@@ -14,7 +14,6 @@
 #include "directive.h"
 #include "error.h"
 #include "jobscript.h"
-#include "layout.h"
 #include "layout-switch.h"
 #include "util.h"
 #include "xalloc.h"
@@ -415,6 +414,19 @@ directive_ok(const char *s)
  * one paratune also applies when it submits (directive.h): the script's
  * lines serve a person who runs sbatch on it by hand.
  */
+/* Slurm places a job in whole segments: a --segment must divide its
+ * nodes (topology/block's eval_nodes_block). */
+static bool
+segment_fits(const struct settings *c, const struct sbatch_extras *x,
+             const char *d, struct strbuf *why)
+{
+	if (x->segment == 0 || c->nodes % (int)x->segment == 0)
+		return true;
+	strbuf_addf(why, "'%s': a segment of %u nodes does not divide the "
+	            "campaign's %d", d, x->segment, c->nodes);
+	return false;
+}
+
 static int
 vars_directives(struct template_vars *v, const struct settings *c)
 {
@@ -430,7 +442,8 @@ vars_directives(struct template_vars *v, const struct settings *c)
 			strbuf_addf(&why, "'%s' cannot be an #SBATCH line (it "
 			            "must start with '--' and hold only "
 			            "letters, digits and =,:./-_@%%)", d);
-		else if (sbatch_extras_add(&extras, d, &why) == 0) {
+		else if (sbatch_extras_add(&extras, d, &why) == 0 &&
+		         segment_fits(c, &extras, d, &why)) {
 			strbuf_addf(&sb, "%s#SBATCH %s", i ? "\n" : "", d);
 			continue;
 		}
@@ -507,8 +520,9 @@ vars_slurm(struct template_vars *v, const struct settings *c)
 	set_text(v, "qos", c->slurm.qos);
 	set_text(v, "reservation", c->slurm.reservation);
 	set_text(v, "gpu_type", c->slurm.gpu_type);
-	seg = nvlink_segment_nodes(c->nodes, c->gpus_per_node,
-	                           c->gpu.nvlink_domain);
+	/* A --segment of slurm.directives has its own #SBATCH line. */
+	seg = settings_segment_directive(c) > 0 ? 0
+	      : settings_segment_nodes(c);
 	if (seg > 0)
 		template_vars_set_int(v, "segment_nodes", seg);
 	else

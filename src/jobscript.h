@@ -118,7 +118,8 @@
  *   gpu_type              slurm.gpu_type; unset when empty
  *   segment_nodes         nodes per NVLink segment (sbatch --segment)
  *                         when the GPU's NVLink domain spans nodes and
- *                         the job has two or more; unset otherwise
+ *                         the job has two or more; unset otherwise, and
+ *                         when slurm.directives has its own --segment
  *   sbatch_directives     raw: one "#SBATCH OPTION" line per entry of
  *                         slurm.directives; "" when none
  *   tag                   unset here; the submitter sets it

@@ -521,8 +521,9 @@ nvlink_segment_nodes(int nodes, int gpn, int domain)
 
 /*
  * GPUs of the job that share one NVLink domain: the domain's when it
- * is no wider than a node, else the job's segment of it
- * (nvlink_segment_nodes), or a node's when the job has none.
+ * is no wider than a node, else the job's segment of it (the site's
+ * --segment, else nvlink_segment_nodes; never more than a domain), or a
+ * node's when the job has none.
  */
 int
 workload_nvlink_segment(const struct workload *w)
@@ -532,6 +533,9 @@ workload_nvlink_segment(const struct workload *w)
 
 	if (domain <= gpn)
 		return domain > 0 ? domain : 1;
+	if (w->segment_nodes > 0)
+		return w->segment_nodes * gpn < domain
+		       ? w->segment_nodes * gpn : domain;
 	seg = nvlink_segment_nodes(w->nodes, gpn, domain);
 	return (seg > 0 ? seg : 1) * gpn;
 }

@@ -170,6 +170,9 @@ struct workload {
 	double opt_transient_bytes;
 	/* The estimator's efficiency constants; NULL: the built-in ones. */
 	const struct calibration *cal;
+	/* Nodes per NVLink segment the site asks for (slurm.directives'
+	 * --segment); 0: paratune's own (nvlink_segment_nodes). */
+	int segment_nodes;
 };
 
 /* Why a layout is invalid or left out; LAYOUT_OK when it is kept. */

@@ -20,7 +20,6 @@
 #include "directive.h"
 #include "error.h"
 #include "job-env.h"
-#include "layout.h"
 #include "runner.h"
 #include "slurm.h"
 #include "util.h"
@@ -380,8 +379,7 @@ fill_request(const struct runner *r, const struct cand_status *c,
 	req->qos = k->slurm.qos;
 	req->reservation = k->slurm.reservation;
 	req->exclude = c->exclude[0] ? c->exclude : NULL;
-	req->segment_nodes = nvlink_segment_nodes(k->nodes, k->gpus_per_node,
-	                                          k->gpu.nvlink_domain);
+	req->segment_nodes = settings_segment_nodes(k);
 }
 
 /*
@@ -397,10 +395,11 @@ warn_segments(struct runner *r, const struct slurm_submit_req *req)
 		return;
 	r->segment_warned = true;
 	warning("%s: the estimates place each job in NVLink segments of %d "
-	        "nodes, but this paratune was built against a Slurm older "
+	        "node%s, but this paratune was built against a Slurm older "
 	        "than 24.05, which cannot ask for them (--segment): "
 	        "the jobs may straddle NVLink domains",
-	        r->store->dir, req->segment_nodes);
+	        r->store->dir, req->segment_nodes,
+	        req->segment_nodes == 1 ? "" : "s");
 }
 
 /* The campaign's slurm.directives, checked when it was planned. */

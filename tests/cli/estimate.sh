@@ -191,5 +191,18 @@ same "... whose flags stay off" \
 	"$(jget layout.account_for_embedding_in_pipeline_split) $(jget layout.account_for_loss_in_pipeline_split)" \
 	"False False"
 
+# ---- a site's --segment is the job's NVLink domain --------------------------
+# On 64 nodes of GB200 the estimates place the job in 16-node segments
+# (64 GPUs a domain); a site that asks Slurm for segments of one tray
+# (slurm.directives) gets collectives across trays at network speed.
+expect "estimate on NVL72 racks" 0 "$PT" estimate "$T/405.conf" --tp 4 --pp 8 \
+	--format json
+racks=$(jget pred_step_s)
+expect "... and in segments of one tray" 0 "$PT" estimate "$T/405.conf" \
+	--tp 4 --pp 8 --set 'slurm.directives=["--segment=1"]' --format json
+trays=$(jget pred_step_s)
+check "... slower there ($racks s -> $trays s)" \
+	awk -v a="$racks" -v b="$trays" 'BEGIN { exit !(b > a * 1.01) }'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

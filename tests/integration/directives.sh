@@ -110,3 +110,27 @@ else
 	has "and still submits the job" "submitted as job" "$(cat "$WORK/out")"
 fi
 "$PT" -q cancel "$WORK/seg" >/dev/null 2>&1
+# A site's --segment replaces paratune's: one line in the script, and
+# the job asks for that one.
+plan segd --set gpu=gb200 --set gpus_per_node=4 \
+	--set run.template=simulated --set run.templates_dir="$ROOT/templates" \
+	--set 'slurm.directives=["--segment=1"]' || fail "plan segd"
+lines=$(grep -h -- --segment "$WORK"/segd/runs/*/job.sbatch | sort -u)
+if [[ $lines == "#SBATCH --segment=1" ]]; then
+	ok "the site's --segment is the script's only one"
+else
+	fail "the site's --segment is the script's only one: $lines"
+fi
+"$PT" submit "$WORK/segd" --top 1 >"$WORK/out" 2>&1 || fail "submit segd"
+if [[ $ver -ge 2405 ]]; then
+	job=$(scontrol show job "$(first_job "$WORK/segd")" 2>&1)
+	if grep -q SegmentSize <<<"$job"; then
+		has "and the controller holds it" "SegmentSize=1" "$job"
+	else
+		ok "Slurm $ver does not show segments"
+	fi
+else
+	has "and submit says it cannot ask for it" \
+		"NVLink segments of 1 node, but" "$(tr '\n' ' ' <"$WORK/out")"
+fi
+"$PT" -q cancel "$WORK/segd" >/dev/null 2>&1

@@ -97,8 +97,9 @@ test_units_and_defaults(void)
 	CU_ASSERT_EQUAL(y.signal, 10);
 }
 
-/* What real clusters ask for: topology, network, CPU hints, nodes
- * shared with one's own jobs only. */
+/* What real clusters ask for: topology (leaf switches, NVLink
+ * segments), network, CPU hints, nodes shared with one's own jobs
+ * only. */
 static void
 test_site_directives(void)
 {
@@ -108,7 +109,7 @@ test_site_directives(void)
 	};
 	static const char *const e[] = {
 		"--switches=4", "--hint=memory_bound", "--exclusive=mcs",
-		"--switches=2@0:30:00", NULL,
+		"--switches=2@0:30:00", "--segment=16", NULL,
 	};
 	struct sbatch_extras x = { 0 };
 	struct sbatch_extras y = { 0 };
@@ -120,7 +121,9 @@ test_site_directives(void)
 	CU_ASSERT_EQUAL(x.hint, HINT_NOMULTITHREAD);
 	CU_ASSERT_STRING_EQUAL(cpu_hint_name(x.hint), "nomultithread");
 	CU_ASSERT_EQUAL(x.exclusive, EXCL_USER);
+	CU_ASSERT_EQUAL(x.segment, 0);
 	add_ok(&y, e);
+	CU_ASSERT_EQUAL(y.segment, 16);
 	CU_ASSERT_EQUAL(y.switches, 2);
 	CU_ASSERT_EQUAL(y.switches_wait_s, 1800);
 	CU_ASSERT_EQUAL(y.hint, HINT_MEMORY_BOUND);
@@ -144,6 +147,9 @@ test_bad_values(void)
 	add_refused("--switches=2@", "not a valid value for --switches");
 	add_refused("--switches=2@soon", "not a valid value for --switches");
 	add_refused("--switches", "not a valid value for --switches");
+	add_refused("--segment=0", "not a valid value for --segment");
+	add_refused("--segment=1.5", "not a valid value for --segment");
+	add_refused("--segment", "not a valid value for --segment");
 	add_refused("--hint=fast", "not a valid value for --hint");
 	add_refused("--hint", "not a valid value for --hint");
 	add_refused("--network=", "not a valid value for --network");

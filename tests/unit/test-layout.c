@@ -89,6 +89,12 @@ test_nvlink_segment(void)
 		CU_ASSERT_EQUAL(nvlink_segment_nodes(trays[i][0], 4, 72),
 		                trays[i][2]);
 	}
+	/* A site's --segment replaces paratune's, up to one domain. */
+	f.w.nodes = 64;
+	f.w.segment_nodes = 8;
+	CU_ASSERT_EQUAL(workload_nvlink_segment(&f.w), 32);
+	f.w.segment_nodes = 32;
+	CU_ASSERT_EQUAL(workload_nvlink_segment(&f.w), 72);
 }
 
 static void

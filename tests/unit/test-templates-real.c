@@ -2146,7 +2146,7 @@ test_gpu_type(void)
  * NVLink segments: every real template asks for the job's segments
  * where the GPU's NVLink domain spans nodes (GB200 NVL72: two nodes of
  * 4 GPUs, one segment of both) and never on one node or an HGX machine
- * (grid[0]'s H100s).
+ * (grid[0]'s H100s); a site's --segment directive replaces paratune's.
  */
 static void
 check_segment(const char *name, const char *path, struct settings *c,
@@ -2165,6 +2165,10 @@ check_segment(const char *name, const char *path, struct settings *c,
 	if (!strstr(out.buf, "#SBATCH --segment=2\n"))
 		fprintf(stderr, "%s: no segment\n", name);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --segment=2\n"));
+	str_list_push(&c->slurm.directives, "--segment=1");
+	CU_ASSERT_EQUAL(render_afresh(path, c, l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf, "#SBATCH --segment=1\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "--segment=2"));
 	strbuf_release(&out);
 }
 
