@@ -353,13 +353,22 @@ recompute_working(const struct est *x, double n)
  * avoid peaking memory": del pred [torchtitan train.py@ba24697, the
  * code of its December 2024 benchmarks]).  Eager, log_softmax saves its
  * fp32 output; the backward's first step holds it, its gradient and the
- * gradient of its input, fp32 each: 12 bytes a logit.  Compiled
+ * gradient of its input, fp32 each: 12 bytes a logit.  With tensor
+ * parallelism torchtitan shards the logits over the vocabulary and runs
+ * the loss under PyTorch's loss_parallel (enable_loss_parallel, on by
+ * default [torchtitan config_manager.py@ba24697]), whose log_softmax is
+ * written out in Python (torch/distributed/tensor/parallel/loss.py,
+ * _log_softmax): beside the 16-bit logits and the fp32 copy it holds the
+ * shifted copy and then either its exp or the result, fp32 each, at the
+ * forward's loss: 2 + 4 + 4 + 4 = 14 bytes, more than the backward's
+ * (which merges the two backwards into one softmax).  Compiled
  * (torchtitan compiles the loss with the model from 2025 on
  * [components/loss.py@e7c0cae]), inductor saves the smaller 16-bit
  * input, recomputes the softmax in the backward and writes a 16-bit
  * gradient: 2 x 2 bytes.
  */
 #define TORCH_LOSS_BYTES 12.0
+#define TORCH_LOSS_PARALLEL_BYTES 14.0
 static double
 logit_bytes(const struct est *x)
 {
@@ -367,7 +376,7 @@ logit_bytes(const struct est *x)
 	case CE_FUSION_TE:
 		return x->act_bytes;
 	case CE_FUSION_TORCH:
-		return TORCH_LOSS_BYTES;
+		return x->t > 1 ? TORCH_LOSS_PARALLEL_BYTES : TORCH_LOSS_BYTES;
 	case CE_FUSION_COMPILED:
 		return 2 * x->act_bytes;
 	default:

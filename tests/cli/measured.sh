@@ -7,8 +7,9 @@
 # estimate is within 10 % of it (issue 12, section 5).  The peaks are
 # counted and asserted only with PARATUNE_MEASURED_PEAKS=1 (`make
 # check-measured`): the estimator models Megatron-LM's memory and the
-# only published peaks are torchtitan's, which it does not yet meet
-# (SOURCES.md, section 3), so `make check` asserts the rest.  The predicted
+# only published peaks are torchtitan's, which it does not yet meet on
+# every row (13 of 14 within 10 %; SOURCES.md, section 3), so `make
+# check` asserts the rest.  The predicted
 # step time against the measured one is printed with the mean absolute
 # percentage error per group; it is not asserted (calibration's bench
 # judges it).

@@ -1205,10 +1205,10 @@ test_cross_entropy_fusion_logits(void)
 }
 
 /*
- * torchtitan's loss on the same layout: eager, 12 bytes a logit (the
- * fp32 log-softmax output, its gradient and its input's gradient) where
- * Megatron-LM's kernel holds 6 (16-bit logits and the fp32 copy); the
- * compiled loss 4 (16-bit logits and gradient).  Its FSDP2 states are
+ * torchtitan's loss on the same layout: eager under loss_parallel (tp 2),
+ * 14 bytes a logit (the 16-bit logits, the fp32 copy, the shifted copy
+ * and its exp) where Megatron-LM's kernel holds 6 (16-bit logits and the
+ * fp32 copy); the compiled loss 4 (16-bit logits and gradient).  Its FSDP2 states are
  * fp32 parameters and gradients and two fp32 moments, sharded over
  * dp 4, with two layers gathered in bf16.
  */
@@ -1234,7 +1234,7 @@ test_torchtitan_loss_and_states(void)
 	w.ce_fusion = CE_FUSION_COMPILED;
 	estimate_layout(&w, &l, &c);
 	ASSERT_NEAR_REL(b.mem.activations - a.mem.activations,
-	                logits * (12 - 6), 1e-9);
+	                logits * (14 - 6), 1e-9);
 	ASSERT_NEAR_REL(a.mem.activations - c.mem.activations,
 	                logits * (6 - 4), 1e-9);
 	/* Megatron-FSDP holds bf16 weights and fp32 grads on the shard and
@@ -1244,6 +1244,32 @@ test_torchtitan_loss_and_states(void)
 	ASSERT_NEAR_REL(b.mem.optimizer, params * 8, 1e-9);
 	ASSERT_NEAR_REL(b.mem.weights, params * 4 + layer * 2, 1e-9);
 	ASSERT_NEAR_REL(b.mem.gradients, (params + layer) * 4, 1e-9);
+}
+
+/*
+ * Without tensor parallelism the loss is PyTorch's own log_softmax: 12
+ * bytes a logit (its fp32 output, that output's gradient and its
+ * input's gradient), Llama 3 8B at s 8192, mbs 1 on one GPU.
+ */
+static void
+test_torchtitan_tp1_loss(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate a, b;
+
+	l.recompute = RECOMPUTE_NONE;
+	l.fsdp = true;
+	l.distributed_optimizer = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	w.framework = FRAMEWORK_TORCHTITAN;
+	w.ce_fusion = CE_FUSION_TORCH;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.activations - a.mem.activations,
+	                8192.0 * 128256 * (12 - 6), 1e-9);
 }
 
 /*
@@ -1733,6 +1759,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_cross_entropy_fusion_logits },
 	{ "torchtitan: its loss and FSDP2 states",
 	  test_torchtitan_loss_and_states },
+	{ "torchtitan: the loss without tensor parallelism",
+	  test_torchtitan_tp1_loss },
 	{ "torchtitan: Float8 linears keep bf16 inputs",
 	  test_torchtitan_fp8_inputs },
 	{ "torchtitan: per-op selective checkpointing",
