@@ -84,10 +84,10 @@
  * moe_layer_overhead_s to the published MoE runs (bench/fit-defaults,
  * second stage): 0.42, and the MoE error of the built-in constants falls
  * from 23.3 % to 16.9 %, 18.3 % cross-validated on 2026-11-26 (24.8 %
- * with the overhead alone).  One time per layer did not fit both GPT-OSS 120B's
- * 16,384-token micro-batches and Qwen3 235B-A22B's 256 micro-batches of
- * 4,096 (bench/README.md); a part in proportion to the experts' work
- * does most of that.
+ * with the overhead alone).  One time per layer did not fit both
+ * GPT-OSS 120B's 16,384-token micro-batches and Qwen3 235B-A22B's 256
+ * micro-batches of 4,096 (bench/README.md); a part in proportion to the
+ * experts' work does most of that.
  */
 /*
  * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA

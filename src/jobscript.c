@@ -409,11 +409,6 @@ directive_ok(const char *s)
 	return true;
 }
 
-/*
- * sbatch_directives: one "#SBATCH" line per extra option.  Each must be
- * one paratune also applies when it submits (directive.h): the script's
- * lines serve a person who runs sbatch on it by hand.
- */
 /* Slurm places a job in whole segments: a --segment must divide its
  * nodes (topology/block's eval_nodes_block). */
 static bool
@@ -427,6 +422,11 @@ segment_fits(const struct settings *c, const struct sbatch_extras *x,
 	return false;
 }
 
+/*
+ * sbatch_directives: one "#SBATCH" line per extra option.  Each must be
+ * one paratune also applies when it submits (directive.h): the script's
+ * lines serve a person who runs sbatch on it by hand.
+ */
 static int
 vars_directives(struct template_vars *v, const struct settings *c)
 {

@@ -384,8 +384,9 @@ fill_request(const struct runner *r, const struct cand_status *c,
 
 /*
  * The estimates place a job whose NVLink domain spans nodes in
- * segments of it (layout.c); a libslurm older than 24.05 cannot ask
- * Slurm for them, so say once that the placement is the site's.
+ * segments of it (layout.c, or the site's --segment); a libslurm older
+ * than 24.05 cannot ask Slurm for them, so say once that the placement
+ * is the site's.
  */
 static void
 warn_segments(struct runner *r, const struct slurm_submit_req *req)
@@ -394,10 +395,10 @@ warn_segments(struct runner *r, const struct slurm_submit_req *req)
 	    r->segment_warned)
 		return;
 	r->segment_warned = true;
-	warning("%s: the estimates place each job in NVLink segments of %d "
-	        "node%s, but this paratune was built against a Slurm older "
-	        "than 24.05, which cannot ask for them (--segment): "
-	        "the jobs may straddle NVLink domains",
+	warning("%s: each job should ask for NVLink segments of %d node%s "
+	        "(--segment), which the estimates assume, but this paratune "
+	        "was built against a Slurm older than 24.05, which cannot "
+	        "ask for them: the jobs may straddle NVLink domains",
 	        r->store->dir, req->segment_nodes,
 	        req->segment_nodes == 1 ? "" : "s");
 }
