@@ -1212,6 +1212,26 @@ test_cross_entropy_fusion_logits(void)
  * fp32 parameters and gradients and two fp32 moments, sharded over
  * dp 4, with two layers gathered in bf16.
  */
+/*
+ * The layout l of w estimated as Megatron-LM runs it (a) and as
+ * torchtitan does with its eager loss (b), with FSDP and no recompute
+ * (torchtitan's selective policy is not Megatron's); w is left
+ * torchtitan's.
+ */
+static void
+torchtitan_pair(struct workload *w, struct layout *l, struct estimate *a,
+                struct estimate *b)
+{
+	l->recompute = RECOMPUTE_NONE;
+	l->fsdp = true;
+	l->distributed_optimizer = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(w, l), LAYOUT_OK);
+	estimate_layout(w, l, a);
+	w->framework = FRAMEWORK_TORCHTITAN;
+	w->ce_fusion = CE_FUSION_TORCH;
+	estimate_layout(w, l, b);
+}
+
 static void
 test_torchtitan_loss_and_states(void)
 {
@@ -1222,15 +1242,7 @@ test_torchtitan_loss_and_states(void)
 	struct estimate a, b, c;
 	double logits = 16384.0 * 128256 / 2, params, layer;
 
-	/* No recompute: torchtitan's selective policy is not Megatron's. */
-	l.recompute = RECOMPUTE_NONE;
-	l.fsdp = true;
-	l.distributed_optimizer = false;
-	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
-	estimate_layout(&w, &l, &a);
-	w.framework = FRAMEWORK_TORCHTITAN;
-	w.ce_fusion = CE_FUSION_TORCH;
-	estimate_layout(&w, &l, &b);
+	torchtitan_pair(&w, &l, &a, &b);
 	w.ce_fusion = CE_FUSION_COMPILED;
 	estimate_layout(&w, &l, &c);
 	ASSERT_NEAR_REL(b.mem.activations - a.mem.activations,
@@ -1260,14 +1272,7 @@ test_torchtitan_tp1_loss(void)
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 
-	l.recompute = RECOMPUTE_NONE;
-	l.fsdp = true;
-	l.distributed_optimizer = false;
-	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
-	estimate_layout(&w, &l, &a);
-	w.framework = FRAMEWORK_TORCHTITAN;
-	w.ce_fusion = CE_FUSION_TORCH;
-	estimate_layout(&w, &l, &b);
+	torchtitan_pair(&w, &l, &a, &b);
 	ASSERT_NEAR_REL(b.mem.activations - a.mem.activations,
 	                8192.0 * 128256 * (12 - 6), 1e-9);
 }
