@@ -290,6 +290,20 @@ check_loss_kernel(struct settings *c)
 	                           framework_names[c->framework]);
 }
 
+/* Slurm places a job in whole segments: a --segment of slurm.directives
+ * must divide the nodes (topology/block's eval_nodes_block). */
+static int
+check_segment(struct settings *c)
+{
+	int seg = settings_segment_directive(c);
+
+	if (seg == 0 || c->nodes % seg == 0)
+		return 0;
+	return config_origin_error(c, "slurm.directives", "'--segment=%d': a "
+	                           "segment of %d nodes does not divide the "
+	                           "campaign's %d", seg, seg, c->nodes);
+}
+
 /* Checks across keys, once every layer is read. */
 static int
 check_campaign(struct settings *c, const struct config_sources *src)
@@ -298,7 +312,7 @@ check_campaign(struct settings *c, const struct config_sources *src)
 	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
 	int ret = check_policy(c);
 
-	if (check_loss_kernel(c) != 0)
+	if (check_loss_kernel(c) != 0 || check_segment(c) != 0)
 		ret = -1;
 	if (src->campaign_path && c->name == NULL)
 		ret = error("%s: key 'name' is not set (letters, digits, '.', "

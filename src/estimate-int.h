@@ -102,17 +102,23 @@ double estimate_moe_layer_activations(const struct est *x);
 void estimate_memory(const struct est *x, struct estimate *out);
 /* Step time and its parts (estimate-time.c). */
 void estimate_time(const struct est *x, struct estimate *out);
-/* HBM bandwidth in bytes/s (estimate-time.c). */
+/* estimate-links.c: HBM and host-link bandwidth in bytes/s. */
 double estimate_hbm_bytes_per_s(const struct gpu *g);
+double estimate_host_bytes_per_s(const struct gpu *g);
+/* GPUs that NCCL sees as one node (estimate-links.c). */
+double estimate_nccl_node_gpus(const struct est *x);
 /* Bytes/s per GPU of a collective over span consecutive ranks, its
  * members stride apart, NVLink inside a node or a rack-scale NVLink
- * domain (estimate-time.c). */
+ * domain (estimate-links.c). */
 double estimate_group_bw(const struct est *x, double span, double stride);
 /* Seconds of an all-to-all in which a GPU sends bytes to the other
  * n - 1 members, stride ranks apart, over NVLink and its own NIC
- * (estimate-time.c). */
+ * (estimate-links.c). */
 double estimate_a2a_s(const struct est *x, double bytes, double n,
                       double stride);
+/* Seconds of a ring all-reduce of bytes over n ranks at bw bytes/s
+ * (estimate-links.c). */
+double estimate_allreduce_s(double bytes, double n, double bw);
 /* estimate-moe-time.c, per layer and micro-batch, weighted by the share
  * of MoE layers: the dispatcher's communication forward and backward,
  * the part of comm the EP all-to-all overlap leaves exposed behind

@@ -3,7 +3,8 @@
 /*
  * estimate-time.c - the step time of a layout: compute at a calibrated
  * efficiency, TP/CP/EP/PP/DP communication over the catalog's
- * bandwidths, the pipeline bubble and the optimizer step.  Sources are
+ * bandwidths (estimate-links.c; the MoE layer's own parts are
+ * estimate-moe-time.c), the pipeline bubble and the optimizer step.  Sources are
  * listed at the top of estimate.c and cited where each figure is used.
  */
 #include "autoconfig.h"
@@ -145,120 +146,6 @@ launch_overhead_s(const struct est *x)
  * forward) that data-parallel communication can hide behind, when its
  * overlap is on. */
 #define DP_OVERLAP 1.0
-/* Share of link bandwidth NCCL collectives achieve (nccl-tests busbw):
- * comm_eff_nvlink and comm_eff_network of the calibration, hand-set at
- * 0.85 both and shipped so (bench/fit-defaults keeps them).  The expert
- * all-to-alls run at moe_dispatch_eff of that (hand-set at 1, shipped
- * so while bench/fit-defaults fits no MoE run). */
-/*
- * Host link for activation offloading, from the catalog's host_gbs: PCIe
- * Gen5 x16 moves 64 GB/s each way (PCI-SIG), about 50 GB/s in practice,
- * the share assumed of every link; NVLink-C2C on Grace systems.
- */
-#define HOST_LINK_EFF 0.78
-#define HOST_LINK_DEFAULT_GBS 64.0
-
-static double
-host_bytes_per_s(const struct gpu *g)
-{
-	return (g->host_gbs > 0 ? g->host_gbs : HOST_LINK_DEFAULT_GBS) * 1e9 *
-	       HOST_LINK_EFF;
-}
-
-/* HBM bandwidth in bytes/s; catalogs without it get peak/300, the
- * FLOP:byte ratio of the H100 SXM (989 TFLOPS : 3.35 TB/s). */
-double
-estimate_hbm_bytes_per_s(const struct gpu *g)
-{
-	if (g->hbm_tbs > 0)
-		return g->hbm_tbs * 1e12;
-	return g->peak_tflops[PREC_BF16] * 1e12 / 300.0;
-}
-
-/*
- * Whether a group of span consecutive ranks lies inside one NVLink
- * domain: ranks fill nodes in order and groups start at multiples of
- * their span, so a group whose span divides the GPUs a domain holds
- * never straddles two.  One that does not divide them straddles some
- * even when it is no wider than a node (4 ranks on nodes of 6: ranks
- * 4-7 sit on two), and the slowest group sets the pace.
- */
-static bool
-inside_domain(const struct est *x, double span)
-{
-	/* A rack-scale domain holds the job in segments (layout.c). */
-	double held = workload_nvlink_segment(x->w);
-
-	if (span > held)
-		return false;
-	return fmod(held, span) == 0;
-}
-
-/*
- * GPUs that NCCL sees as one node: a node, or the job's share of a
- * rack-scale NVLink domain (workload_nvlink_segment), which multi-node
- * NVLink makes one NVLink domain to NCCL, its GPUs reaching each other
- * over NVLink and the others over their own NICs.
- */
-static double
-nccl_node_gpus(const struct est *x)
-{
-	return fmax(x->w->gpus_per_node, workload_nvlink_segment(x->w));
-}
-
-/*
- * Bandwidth per GPU, in bytes/s, of a collective over a group that spans
- * span consecutive ranks with its members stride ranks apart (Megatron
- * orders ranks tp, cp, dp, pp from the innermost; the experts' etp, ep,
- * edp, pp).  Inside an NVLink domain it is NVLink.  Across domains NCCL
- * runs one channel per NIC, so a group with k members in each domain
- * moves data at k NICs' rate, up to NVLink's: on an NVL72 the members in
- * the job's 64-GPU segment, not the 4 of a tray.
- */
-double
-estimate_group_bw(const struct est *x, double span, double stride)
-{
-	const struct gpu *g = x->w->gpu;
-	double gpn = nccl_node_gpus(x), k;
-
-	if (inside_domain(x, span))
-		return g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
-	k = fmax(1, gpn / stride);
-	return fmin(g->nvlink_gbs * x->k[CAL_COMM_EFF_NVLINK],
-	            k * g->network_gbs * x->k[CAL_COMM_EFF_NETWORK]) * 1e9;
-}
-
-/*
- * Time of an all-to-all in which a GPU sends bytes, spread evenly, to
- * the other n - 1 members of a group whose members sit stride ranks
- * apart.  Inside an NVLink domain it is NVLink's.  Across, unlike a
- * ring, no NIC of the node is spare to share the load: every GPU sends
- * at once, so the copies for members on other nodes leave through the
- * GPU's own NIC, those for its own node over NVLink at the same time.
- */
-double
-estimate_a2a_s(const struct est *x, double bytes, double n, double stride)
-{
-	const struct gpu *g = x->w->gpu;
-	double here, nvl = g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
-	double nic = g->network_gbs * 1e9 * x->k[CAL_COMM_EFF_NETWORK];
-
-	if (n <= 1)
-		return 0;
-	if (inside_domain(x, n * stride))
-		return bytes / nvl;
-	here = fmin(n, fmax(1, nccl_node_gpus(x) / stride));
-	return fmax((here - 1) / (n - 1) * bytes / nvl,
-	            (n - here) / (n - 1) * bytes / nic);
-}
-
-/* Ring all-reduce time of bytes over n ranks. */
-static double
-allreduce_s(double bytes, double n, double bw)
-{
-	return n > 1 ? 2.0 * (n - 1) / n * bytes / bw : 0;
-}
-
 /* The saturating curve of GEMM efficiency in the tokens of one GEMM. */
 static double
 tokens_efficiency(const struct est *x, double tokens)
@@ -648,7 +535,7 @@ pp_bw(const struct est *x)
 {
 	double tcd = x->t * x->c * x->d;
 
-	return estimate_group_bw(x, tcd * x->p, fmax(tcd, nccl_node_gpus(x)));
+	return estimate_group_bw(x, tcd * x->p, fmax(tcd, estimate_nccl_node_gpus(x)));
 }
 
 /* Communication of one layer and one micro-batch [PIPE]. */
@@ -662,7 +549,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	 * layer's forward is recomputed (reduce-scatter + all-gather under
 	 * sequence parallel move the same bytes). */
 	lt->tp_ar = (l->tp_comm_overlap ? TP_EXPOSED_OVERLAP : TP_EXPOSED) *
-	            allreduce_s(ab * sb * x->s.h, x->t,
+	            estimate_allreduce_s(ab * sb * x->s.h, x->t,
 	                        estimate_group_bw(x, x->t, 1));
 	lt->cp = layer_cp_comm(x, lt->attn);
 	/* EP: the token dispatcher's transfers, what the all-to-all
@@ -680,7 +567,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	 * and come back during the backward (two thirds). */
 	lt->offload = 0;
 	if (l->offload_layers > 0) {
-		copy = x->a_full / host_bytes_per_s(x->w->gpu);
+		copy = x->a_full / estimate_host_bytes_per_s(x->w->gpu);
 		lt->offload = fmax(0, copy - lt->compute / 3) +
 		              fmax(0, copy - 2 * lt->compute / 3);
 	}
@@ -809,7 +696,7 @@ dp_exposed(const struct est *x, double dense, double expert, double t_mb)
 			rs += (n - 1) / n * p * gr / g[i].bw;
 			ag += (n - 1) / n * p * gather / g[i].bw;
 		} else {
-			rs += allreduce_s(p * gr, n, g[i].bw);
+			rs += estimate_allreduce_s(p * gr, n, g[i].bw);
 		}
 	}
 	return fmax(0, rs - (l->overlap_grad_reduce ? DP_OVERLAP : 0) *

@@ -409,19 +409,6 @@ directive_ok(const char *s)
 	return true;
 }
 
-/* Slurm places a job in whole segments: a --segment must divide its
- * nodes (topology/block's eval_nodes_block). */
-static bool
-segment_fits(const struct settings *c, const struct sbatch_extras *x,
-             const char *d, struct strbuf *why)
-{
-	if (x->segment == 0 || c->nodes % (int)x->segment == 0)
-		return true;
-	strbuf_addf(why, "'%s': a segment of %u nodes does not divide the "
-	            "campaign's %d", d, x->segment, c->nodes);
-	return false;
-}
-
 /*
  * sbatch_directives: one "#SBATCH" line per extra option.  Each must be
  * one paratune also applies when it submits (directive.h): the script's
@@ -442,8 +429,7 @@ vars_directives(struct template_vars *v, const struct settings *c)
 			strbuf_addf(&why, "'%s' cannot be an #SBATCH line (it "
 			            "must start with '--' and hold only "
 			            "letters, digits and =,:./-_@%%)", d);
-		else if (sbatch_extras_add(&extras, d, &why) == 0 &&
-		         segment_fits(c, &extras, d, &why)) {
+		else if (sbatch_extras_add(&extras, d, &why) == 0) {
 			strbuf_addf(&sb, "%s#SBATCH %s", i ? "\n" : "", d);
 			continue;
 		}
@@ -522,7 +508,8 @@ vars_slurm(struct template_vars *v, const struct settings *c)
 	set_text(v, "gpu_type", c->slurm.gpu_type);
 	/* A --segment of slurm.directives has its own #SBATCH line. */
 	seg = settings_segment_directive(c) > 0 ? 0
-	      : settings_segment_nodes(c);
+	      : nvlink_segment_nodes(c->nodes, c->gpus_per_node,
+	                             c->gpu.nvlink_domain);
 	if (seg > 0)
 		template_vars_set_int(v, "segment_nodes", seg);
 	else

@@ -541,7 +541,7 @@ raise_uneven(const struct simtrain_job *j, struct simtrain_failure *f)
 /* A layout_check() rule in Megatron's words. */
 int
 simtrain_raise_rule(const struct simtrain_job *j, enum layout_rule r,
-           struct simtrain_failure *f)
+                    struct simtrain_failure *f)
 {
 	const struct layout *l = &j->layout;
 	const struct model *m = &j->model;

@@ -545,6 +545,19 @@ test_unknown_keys_suggest(void)
 	             NULL });
 }
 
+/* Slurm places a job in whole segments: a --segment of the site's
+ * directives that does not divide the campaign's nodes is refused where
+ * it is read, for every command. */
+static void
+test_segment_directive_divides(void)
+{
+	expect_error(MINIMAL "nodes = 2;\nslurm = { directives = "
+	             "[\"--segment=3\"]; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:5: key "
+	             "'slurm.directives': '--segment=3': a segment of 3 "
+	             "nodes does not divide the campaign's 2", NULL });
+}
+
 static void
 test_type_and_range_errors(void)
 {
@@ -1637,6 +1650,8 @@ static const struct harness_test layer_tests[] = {
 static const struct harness_test error_tests[] = {
 	{ "unknown keys suggest", test_unknown_keys_suggest },
 	{ "types and ranges", test_type_and_range_errors },
+	{ "a --segment must divide the nodes",
+	  test_segment_directive_divides },
 	{ "unknown model and GPU", test_unknown_model_and_gpu },
 	{ "syntax error, missing file", test_syntax_error_and_missing_file },
 	{ "keys limited to layers", test_layer_permissions },

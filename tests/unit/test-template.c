@@ -819,10 +819,6 @@ test_jobscript_refuses_unsafe_entries(void)
 	                 "'--gres=gpu:4': --gres is set by the campaign's");
 	check_vars_error("--frobnicate", NULL, "slurm.directives: "
 	                 "'--frobnicate' is not an option paratune can give");
-	/* Slurm places a job in whole segments. */
-	check_vars_error("--segment=3", NULL, "slurm.directives: "
-	                 "'--segment=3': a segment of 3 nodes does not divide "
-	                 "the campaign's 2");
 	check_vars_error(NULL, "1BAD=x", "env: '1BAD=x' is not NAME=VALUE");
 	check_vars_error(NULL, "A;B=x", "env: 'A;B=x' is not NAME=VALUE");
 	check_vars_error(NULL, "NOVALUE", "env: 'NOVALUE' is not NAME=VALUE");
