@@ -231,7 +231,8 @@ print_constants(FILE *f, const struct gpu_fit *g)
 		table_add(&t, "%.4g", pi->hi);
 		table_add(&t, "%s", !g->fit.active[p]
 		          ? "(no row depends on it: kept)"
-		          : g->fit.fixed[p] ? "(fixed: kept)" : "");
+		          : g->fit.fixed[p] ? "(fixed: kept)"
+		          : g->fit.shared[p] ? "(every GPU's MoE runs)" : "");
 	}
 	table_print(&t, f);
 	table_release(&t);
@@ -449,6 +450,7 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 		json_number(j, "high", pi->hi);
 		json_bool(j, "active", g->fit.active[p]);
 		json_bool(j, "fixed", g->fit.fixed[p]);
+		json_bool(j, "shared", g->fit.shared[p]);
 		json_end_object(j);
 	}
 	json_end_object(j);

@@ -8,7 +8,9 @@
  * relative error, so that a 100 s step counts no more than a 1 s one.
  * A small pull toward the starting constants (CAL_PRIOR) keeps
  * constants that the rows barely tell apart where they were.  Dense and
- * MoE rows together are fitted in two stages (fit_subset).
+ * MoE rows together are fitted in two stages (fit_subset); over several
+ * GPUs' fits, the second stage may be one fit to all their MoE rows,
+ * each row with its own GPU's other constants (calibrate_share).
  *
  * The rows' error weighs a campaign's configurations by how far each
  * is off, not by their order, and order is what a planner needs.  So
@@ -119,6 +121,9 @@ struct objective {
 	int npairs;
 	const bool *in;          /* per row: in this fit */
 	double *pred;            /* per row: scratch */
+	/* Per row, the calibration its other constants come from (the
+	 * row's GPU's, calibrate_share); NULL: base for every row. */
+	const struct calibration *const *row_base;
 	int nrows;               /* rows, all of them */
 	bool dense_moves[CAL_NPARAMS]; /* some dense row moves with it */
 };
@@ -216,8 +221,18 @@ objective_eval(struct objective *o, const double *u)
 
 	o->evaluations++;
 	point_calibration(o, u, &cal);
-	for (int i = 0; i < o->n; i++)
-		sum += row_loss(&o->rows[o->idx[i]], &cal, &o->pred[o->idx[i]]);
+	for (int i = 0; i < o->n; i++) {
+		int r = o->idx[i];
+		struct calibration own;
+
+		if (o->row_base) {
+			own = *o->row_base[r];
+			for (int d = 0; d < o->ndims; d++)
+				own.v[o->dims[d]] = cal.v[o->dims[d]];
+		}
+		sum += row_loss(&o->rows[r], o->row_base ? &own : &cal,
+		                &o->pred[r]);
+	}
 	sum += rank_loss(o);
 	for (int i = 0; i < o->ndims; i++) {
 		int p = o->dims[i];
@@ -363,9 +378,8 @@ param_active(const struct calib_row *rows, int n,
 	return false;
 }
 
-/* Whether row r is of an MoE model. */
-static bool
-row_moe(const struct calib_row *r)
+bool
+calibrate_row_moe(const struct calib_row *r)
 {
 	return r->group && !strcmp(r->group, "moe");
 }
@@ -418,7 +432,7 @@ fit_subset(struct objective *o, const int *idx, const bool *in, int n,
 
 	memcpy(dims, o->dims, sizeof dims);
 	for (int i = 0; i < n; i++)
-		moe += row_moe(&o->rows[idx[i]]);
+		moe += calibrate_row_moe(&o->rows[idx[i]]);
 	if (moe == 0 || moe == n) {
 		fit_rows(o, idx, in, n, cal);
 		goto out;
@@ -433,7 +447,7 @@ fit_subset(struct objective *o, const int *idx, const bool *in, int n,
 		k = 0;
 		memset(sub, 0, (size_t)o->nrows * sizeof(*sub));
 		for (int i = 0; i < n; i++)
-			if (row_moe(&o->rows[idx[i]]) == want_moe) {
+			if (calibrate_row_moe(&o->rows[idx[i]]) == want_moe) {
 				part[k++] = idx[i];
 				sub[idx[i]] = in[idx[i]];
 			}
@@ -544,12 +558,9 @@ rank_pairs(struct objective *o, int n)
 	free(rep);
 }
 
-/* The residual band from log(measured / cross-validated prediction):
- * its 10th and 90th percentiles, widened to hold 0 (the prediction
- * itself lies in its interval). */
-static void
-residual_band(const struct calib_row *rows, const double *pred, int n,
-              struct calibration *cal)
+void
+calibrate_residual_band(const struct calib_row *rows, const double *pred,
+                        int n, struct calibration *cal)
 {
 	double *res = xcalloc((size_t)n, sizeof(*res));
 
@@ -568,7 +579,7 @@ dense_params(struct objective *o, const struct calib_row *rows, int n)
 	struct calib_row *copy;
 
 	for (int i = 0; i < n; i++)
-		if (!row_moe(&rows[i]))
+		if (!calibrate_row_moe(&rows[i]))
 			dense[k++] = i;
 	copy = xcalloc((size_t)(k ? k : 1), sizeof(*copy));
 	for (int i = 0; i < k; i++)
@@ -637,7 +648,7 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	predict_rows(rows, all, n, &out->cal, out->pred_in, out->mem_after);
 	if (out->folds >= 2) {
 		cross_validate(&o, rows, n, unit, out->folds, out->pred_cv);
-		residual_band(rows, out->pred_cv, n, &out->cal);
+		calibrate_residual_band(rows, out->pred_cv, n, &out->cal);
 	} else {
 		/* One row: nothing to validate on; the built-in band. */
 		memcpy(out->pred_cv, out->pred_in, (size_t)n * sizeof(double));
@@ -750,4 +761,132 @@ calibrate_write_entry(struct strbuf *out, const char *gpu,
 	strbuf_addstr(out, ";\n    residual_high = ");
 	add_float(out, cal->residual_high);
 	strbuf_addf(out, ";\n    rows = %d;\n  };\n", cal->rows);
+}
+
+/* ---- constants shared by several GPUs' fits ------------------------------ */
+
+/* Row r's calibration: its own GPU's, with o's constants at cal's. */
+static void
+shared_row_cal(const struct objective *o, int r,
+               const struct calibration *cal, struct calibration *out)
+{
+	*out = *o->row_base[r];
+	for (int d = 0; d < o->ndims; d++)
+		out->v[o->dims[d]] = cal->v[o->dims[d]];
+}
+
+/* Fit o's constants to the rows idx[0..n) (in: the same as flags) into
+ * cal, and predict the rows test[0..ntest) with it into pred. */
+static void
+share_fold(struct objective *o, const int *idx, const bool *in, int n,
+           const int *test, int ntest, double *pred, struct calibration *cal)
+{
+	fit_rows(o, idx, in, n, cal);
+	for (int i = 0; i < ntest; i++) {
+		struct calibration own;
+		double mem;
+
+		shared_row_cal(o, test[i], cal, &own);
+		pred[test[i]] = calibrate_predict(&o->rows[test[i]], &own, &mem);
+	}
+}
+
+/* The constants only MoE layers depend on (calibration.c) that the n
+ * MoE rows moe[] move and opts does not fix, into o->dims and shared. */
+static void
+share_dims(struct objective *o, const int *moe, int n,
+           const struct calib_opts *opts, bool *shared)
+{
+	struct calib_row *copy = xcalloc((size_t)n, sizeof(*copy));
+
+	for (int i = 0; i < n; i++)
+		copy[i] = o->rows[moe[i]];
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if (calibration_param(p)->moe_only && !opts->fixed[p] &&
+		    param_active(copy, n, &o->base, p)) {
+			o->dims[o->ndims++] = p;
+			shared[p] = true;
+		}
+	free(copy);
+}
+
+/* Cross-validate the shared fit over the MoE rows' campaigns. */
+static void
+share_cross_validate(struct objective *o, const int *moe, int n,
+                     const struct calib_opts *opts, double *pred_cv)
+{
+	struct calib_row *copy = xcalloc((size_t)n, sizeof(*copy));
+	int *unit = xcalloc((size_t)n, sizeof(*unit));
+	int *train = xcalloc((size_t)n, sizeof(*train));
+	int *test = xcalloc((size_t)n, sizeof(*test));
+	bool *in = xcalloc((size_t)o->nrows, sizeof(*in));
+	int units, folds;
+
+	for (int i = 0; i < n; i++)
+		copy[i] = o->rows[moe[i]];
+	units = fold_units(copy, n, unit);
+	folds = opts->folds < units ? opts->folds : units;
+	for (int k = 0; k < folds; k++) {
+		int ntrain = 0, ntest = 0;
+		struct calibration cal;
+
+		memset(in, 0, (size_t)o->nrows * sizeof(*in));
+		for (int i = 0; i < n; i++) {
+			if (unit[i] % folds == k) {
+				test[ntest++] = moe[i];
+				continue;
+			}
+			in[moe[i]] = true;
+			train[ntrain++] = moe[i];
+		}
+		share_fold(o, train, in, ntrain, test, ntest, pred_cv, &cal);
+	}
+	free(copy);
+	free(unit);
+	free(train);
+	free(test);
+	free(in);
+}
+
+int
+calibrate_share(const struct calib_row *rows, int n,
+                const struct calibration *const *base,
+                const struct calibration *start,
+                const struct calib_opts *opts, struct calib_shared *out)
+{
+	struct objective o;
+	int *moe = xcalloc((size_t)n + 1, sizeof(*moe)), nmoe = 0;
+	bool *in = xcalloc((size_t)n + 1, sizeof(*in));
+
+	memset(out, 0, sizeof(*out));
+	memset(&o, 0, sizeof o);
+	o.rows = rows;
+	o.base = *start;
+	o.nrows = n;
+	o.row_base = base;
+	o.pred = xcalloc((size_t)n + 1, sizeof(*o.pred));
+	calibration_clamp(&o.base);
+	out->cal = o.base;
+	out->pred_in = xcalloc((size_t)n + 1, sizeof(double));
+	out->pred_cv = xcalloc((size_t)n + 1, sizeof(double));
+	for (int i = 0; i < n; i++)
+		if (calibrate_row_moe(&rows[i])) {
+			in[i] = true;
+			moe[nmoe++] = i;
+		}
+	if (nmoe > 0)
+		share_dims(&o, moe, nmoe, opts, out->shared);
+	if (o.ndims > 0) {
+		share_fold(&o, moe, in, nmoe, moe, nmoe, out->pred_in,
+		           &out->cal);
+		if (nmoe >= 2)
+			share_cross_validate(&o, moe, nmoe, opts, out->pred_cv);
+		else
+			out->pred_cv[moe[0]] = out->pred_in[moe[0]];
+	}
+	out->evaluations = o.evaluations;
+	free(moe);
+	free(in);
+	free(o.pred);
+	return o.ndims;
 }

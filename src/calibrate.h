@@ -38,6 +38,8 @@ struct calib_fit {
 	struct calibration cal;
 	bool active[CAL_NPARAMS]; /* some row's prediction depends on it */
 	bool fixed[CAL_NPARAMS];  /* the options kept it at its start */
+	/* Fitted once to the MoE runs of every GPU (calibrate_share). */
+	bool shared[CAL_NPARAMS];
 	int n, folds;             /* rows; folds of the cross-validation */
 	/* Per row (n each, owned): step time predicted with the start
 	 * constants, with the fit on all rows, and with the fit that held
@@ -46,6 +48,9 @@ struct calib_fit {
 	double *mem_before, *mem_after;
 	int evaluations;          /* objective evaluations, all fits */
 };
+
+/* Whether row r is of an MoE model (its group is "moe"). */
+bool calibrate_row_moe(const struct calib_row *r);
 
 /* The group of a workload: "moe" with experts, else dense by precision. */
 const char *calibrate_group(const struct workload *w);
@@ -146,6 +151,35 @@ int calibrate_rank_campaigns(const struct calib_row *rows,
 void calibrate_rank(const struct calib_row *rows, const double *pred,
                     int n, const char *group, struct calib_rank *out);
 void calibrate_fit_release(struct calib_fit *f);
+
+/* cal's residual band from the n rows' predictions pred: the 10th and
+ * 90th percentiles of log(measured / predicted), widened to hold 0. */
+void calibrate_residual_band(const struct calib_row *rows,
+                             const double *pred, int n,
+                             struct calibration *cal);
+
+/* Constants fitted once over several GPUs' MoE rows (calibrate_share). */
+struct calib_shared {
+	bool shared[CAL_NPARAMS]; /* the constants fitted jointly */
+	struct calibration cal;   /* their values (the others: start's) */
+	double *pred_in, *pred_cv; /* per row (owned); MoE rows only */
+	int evaluations;
+};
+
+/*
+ * Fit the constants only MoE layers depend on (cal_param_info.moe_only:
+ * the MoE layer's host time, the experts' GEMM efficiency, the dispatch
+ * efficiency) that the MoE rows move and opts does not fix, jointly to
+ * the MoE rows of rows[0..n), each row predicted with base[i] for every
+ * other constant: its GPU's own fit.  Cross-validated over the MoE
+ * rows' campaigns, all GPUs together, with opts->folds folds.  Returns
+ * how many constants it fitted (0: none, and out's predictions stay 0,
+ * as they do for dense rows).  The caller frees out's arrays.
+ */
+int calibrate_share(const struct calib_row *rows, int n,
+                    const struct calibration *const *base,
+                    const struct calibration *start,
+                    const struct calib_opts *opts, struct calib_shared *out);
 
 /* Mean |pred / measured - 1| over the rows of group (NULL: all) with a
  * prediction in pred; *count gets how many (NAN when none). */

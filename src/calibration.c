@@ -57,7 +57,7 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 	[CAL_MOE_DISPATCH_EFF] = { "moe_dispatch_eff",
 		CAL_LO_MOE_DISPATCH_EFF, CAL_HI_MOE_DISPATCH_EFF,
 		"an all-to-all moves at most a ring's bus bandwidth; "
-		"uneven routing and small messages lose more" },
+		"uneven routing and small messages lose more", true },
 	[CAL_MEM_FRAGMENTATION] = { "memory_fragmentation",
 		CAL_LO_MEM_FRAGMENTATION, CAL_HI_MEM_FRAGMENTATION,
 		"the caching allocator reserves more than it hands out: "
@@ -74,13 +74,14 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 		"nothing over BF16 there" },
 	[CAL_MOE_LAYER_OVERHEAD_S] = { "moe_layer_overhead_s",
 		CAL_LO_MOE_LAYER_OVERHEAD_S, CAL_HI_MOE_LAYER_OVERHEAD_S,
-		"the token dispatcher waits on the host once a layer; 20 ms "
-		"a layer would be a stalled host" },
+		"the host's time per local expert of an MoE layer and "
+		"micro-batch; 5 ms (80 ms a layer of 16 experts) would be a "
+		"stalled host", true },
 	[CAL_MOE_GEMM_EFF] = { "moe_gemm_eff",
 		CAL_LO_MOE_GEMM_EFF, CAL_HI_MOE_GEMM_EFF,
 		"grouped expert GEMMs reach at most a dense GEMM's share of "
 		"peak at their size; below a fifth of it they would be "
-		"launch-bound" },
+		"launch-bound", true },
 };
 
 /*

@@ -56,7 +56,7 @@ enum cal_param {
 #define CAL_LO_MOE_DISPATCH_EFF 0.1
 #define CAL_HI_MOE_DISPATCH_EFF 1.0
 #define CAL_LO_MOE_LAYER_OVERHEAD_S 0.0
-#define CAL_HI_MOE_LAYER_OVERHEAD_S 0.02
+#define CAL_HI_MOE_LAYER_OVERHEAD_S 0.005
 #define CAL_LO_MOE_GEMM_EFF 0.2
 #define CAL_HI_MOE_GEMM_EFF 1.0
 #define CAL_LO_MEM_FRAGMENTATION 0.0
@@ -83,6 +83,7 @@ struct cal_param_info {
 	const char *key;        /* config key and report name */
 	double lo, hi;          /* the default is calibration_default()'s */
 	const char *why;        /* the physical reason for the bounds */
+	bool moe_only;          /* only MoE layers' time depends on it */
 };
 
 /* The info of constant p. */

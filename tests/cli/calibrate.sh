@@ -112,6 +112,39 @@ same "... starts from the hand-set fp8_gemm_eff" \
 expect "--hand-set --format table" 0 "$PT" calibrate "$CSV" --hand-set
 has "... says so" "before with the hand-set constants" "$T/out"
 
+# ---- the MoE-only constants, once over every GPU's MoE runs -----------------
+# The published MoE runs of tests/data/measured cover four GPUs.
+MOE=$SRC/tests/data/measured/megatron-bridge-blackwell.csv
+# moe_values KEY: the fitted value of KEY in each calibration, one a line.
+moe_values() {
+	python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["calibrations"]:
+    print(c["gpu"], c["constants"][sys.argv[2]]["fitted"],
+          c["constants"][sys.argv[2]]["shared"])' "$T/out" "$1"
+}
+expect "MoE runs of four GPUs" 0 "$PT" calibrate "$MOE" --group moe \
+	--format json
+same "... four calibrations" "$(moe_values moe_gemm_eff | wc -l)" 4
+same "... moe_gemm_eff shared by all" \
+	"$(moe_values moe_gemm_eff | awk '{print $2, $3}' | sort -u | wc -l)" 1
+same "... and marked so" "$(moe_values moe_gemm_eff | awk '{print $3}' |
+	sort -u)" True
+same "... gemm_eff_max is not" \
+	"$(jget calibrations.0.constants.gemm_eff_max.shared)" False
+expect "... written" 0 "$PT" calibrate "$MOE" --group moe -o "$T/moe.conf"
+has "... with a comment naming the shared constants" \
+	"^# moe_gemm_eff: fitted once to the MoE runs of every GPU" "$T/moe.conf"
+expect "--moe-per-gpu" 0 "$PT" calibrate "$MOE" --group moe --moe-per-gpu \
+	--format json
+same "... fits them per GPU" \
+	"$(moe_values moe_gemm_eff | awk '{print $3}' | sort -u)" False
+check "... to values of their own" test "$(moe_values moe_gemm_eff |
+	awk '{print $2}' | sort -u | wc -l)" -gt 1
+expect "--gpu gb300 alone" 0 "$PT" calibrate "$MOE" --group moe --gpu gb300 \
+	--format json
+same "... has nothing to share" \
+	"$(jget calibrations.0.constants.moe_gemm_eff.shared)" False
+
 # ---- empty columns: the base section, else the first searched values ------
 # The same row predicted as estimate predicts it with layout options:
 # with the campaign's base section an empty tp is its tp 2; without one

@@ -164,12 +164,12 @@ test_recovers_known_constants(void)
  * pinned at its ceiling. */
 /*
  * Qwen3 30B-A3B rows over ep, mbs and nodes, measured with a known MoE
- * layer overhead (3 ms) and experts' GEMM efficiency (0.6), the built-in
- * constants otherwise: a fit of those two, the others fixed as
- * bench/fit-defaults' second stage fixes them, gives them back (the
- * overhead is a time per micro-batch, the efficiency grows with its
- * tokens, so the rows tell them apart); dense rows would leave them
- * inactive.
+ * host time (0.3 ms a local expert) and experts' GEMM efficiency (0.6),
+ * the built-in constants otherwise: a fit of those two, the others
+ * fixed as bench/fit-defaults' second stage fixes them, gives them back
+ * (the host's time is a floor under each micro-batch's layer, the
+ * efficiency scales the experts' GEMMs, so the rows tell them apart);
+ * dense rows would leave them inactive.
  */
 static void
 test_recovers_moe_overhead(void)
@@ -185,7 +185,7 @@ test_recovers_moe_overhead(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	h100 = test_h100();
-	truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 3e-3;
+	truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.3e-3;
 	truth.v[CAL_MOE_GEMM_EFF] = 0.6;
 	for (int e = 0; e < 4; e++)
 		for (int b = 0; b < 3; b++)
@@ -220,7 +220,7 @@ test_recovers_moe_overhead(void)
 	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n,
 	                                         calibration_default(), &o,
 	                                         &f), 0);
-	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_LAYER_OVERHEAD_S], 3e-3, 0.01);
+	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_LAYER_OVERHEAD_S], 0.3e-3, 0.01);
 	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_GEMM_EFF], 0.6, 0.01);
 	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.001);
 	calibrate_fit_release(&f);
@@ -279,6 +279,108 @@ test_staged_fit(void)
 	dense_err = calibrate_mape(rows, f.pred_in, dense, NULL, NULL);
 	CU_ASSERT(dense_err < 0.002);
 	calibrate_fit_release(&f);
+}
+
+/*
+ * One GPU's rows: its first 8 dense rows (make_rows) and Qwen3
+ * 30B-A3B's over ep and micro-batch, each its own campaign, measured as
+ * the estimator predicts them with truth.  Returns how many.
+ */
+static int
+make_gpu_rows(struct calib_row *rows, const struct calibration *truth)
+{
+	static const int eps[] = { 2, 4, 8 }, mbss[] = { 1, 2, 4 };
+	static const char *const campaigns[] = { "ep2", "ep4", "ep8" };
+	const struct model *m = model_preset_find("qwen3_30b_a3b");
+	int n = 8;
+	double mem;
+
+	if (!m || make_rows(rows, truth, NULL) < n)
+		return 0;
+	for (int e = 0; e < 3; e++)
+		for (int b = 0; b < 3; b++) {
+			struct calib_row *r = &rows[n];
+
+			memset(r, 0, sizeof(*r));
+			r->w = workload_of(4096, 1);
+			r->w.model = m;
+			r->l = layout_of(1, 1, mbss[b], 8);
+			r->l.ep = eps[e];
+			r->l.gbs = 256;
+			if (layout_check(&r->w, &r->l) != LAYOUT_OK)
+				continue;
+			r->group = calibrate_group(&r->w);
+			r->campaign = campaigns[e];
+			r->where = "generated";
+			r->step_s = calibrate_predict(r, truth, &mem);
+			n++;
+		}
+	return n;
+}
+
+/*
+ * The MoE-only constants fitted once over two GPUs (calibrate_share):
+ * rows made with a GEMM efficiency of their own per GPU (0.62 and 0.78)
+ * and one MoE host time and expert GEMM efficiency (0.4 ms a local
+ * expert, 0.55) give the latter back from the defaults, each GPU's MoE
+ * rows predicted
+ * with its own gemm_eff_max (fitted per GPU first), in-sample and
+ * cross-validated; gemm_eff_max, which dense rows move, is not shared,
+ * and the dense rows get no prediction from it.
+ */
+static void
+test_shared_moe_constants(void)
+{
+	static const double eff[2] = { 0.62, 0.78 };
+	struct calib_row a[MAX_ROWS], b[MAX_ROWS], *rows[2] = { a, b };
+	struct calib_row all[2 * MAX_ROWS];
+	const struct calibration *base[2 * MAX_ROWS];
+	struct calib_opts o = CALIB_OPTS_INIT;
+	struct calib_fit f[2];
+	struct calib_shared sh;
+	int n[2], total = 0, moe = 0;
+
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		o.fixed[p] = p != CAL_GEMM_EFF_MAX &&
+		             p != CAL_MOE_LAYER_OVERHEAD_S &&
+		             p != CAL_MOE_GEMM_EFF;
+	for (int k = 0; k < 2; k++) {
+		struct calibration truth = *calibration_default();
+
+		truth.v[CAL_GEMM_EFF_MAX] = eff[k];
+		truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.4e-3;
+		truth.v[CAL_MOE_GEMM_EFF] = 0.55;
+		n[k] = make_gpu_rows(rows[k], &truth);
+		CU_ASSERT_FATAL(n[k] >= 14);
+		CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows[k], n[k],
+		                          calibration_default(), &o, &f[k]), 0);
+		ASSERT_NEAR_REL(f[k].cal.v[CAL_GEMM_EFF_MAX], eff[k], 0.005);
+		for (int i = 0; i < n[k]; i++) {
+			all[total] = rows[k][i];
+			base[total++] = &f[k].cal;
+		}
+	}
+	CU_ASSERT_EQUAL(calibrate_share(all, total, base,
+	                                calibration_default(), &o, &sh), 2);
+	CU_ASSERT(sh.shared[CAL_MOE_LAYER_OVERHEAD_S]);
+	CU_ASSERT(sh.shared[CAL_MOE_GEMM_EFF]);
+	CU_ASSERT(!sh.shared[CAL_GEMM_EFF_MAX]);
+	ASSERT_NEAR_REL(sh.cal.v[CAL_MOE_LAYER_OVERHEAD_S], 0.4e-3, 0.01);
+	ASSERT_NEAR_REL(sh.cal.v[CAL_MOE_GEMM_EFF], 0.55, 0.01);
+	for (int i = 0; i < total; i++) {
+		if (!calibrate_row_moe(&all[i])) {
+			CU_ASSERT_EQUAL(sh.pred_in[i], 0);
+			continue;
+		}
+		moe++;
+		ASSERT_NEAR_REL(sh.pred_in[i], all[i].step_s, 0.002);
+		ASSERT_NEAR_REL(sh.pred_cv[i], all[i].step_s, 0.01);
+	}
+	CU_ASSERT(moe >= 12);
+	free(sh.pred_in);
+	free(sh.pred_cv);
+	calibrate_fit_release(&f[0]);
+	calibrate_fit_release(&f[1]);
 }
 
 static void
@@ -699,6 +801,8 @@ static const struct harness_test fit_tests[] = {
 	  test_recovers_moe_overhead },
 	{ "dense rows fit first, MoE-only constants after",
 	  test_staged_fit },
+	{ "MoE constants fitted once over two GPUs' runs",
+	  test_shared_moe_constants },
 	{ "bounds hold", test_bounds_hold },
 	{ "k-fold error reported", test_kfold_reported },
 	{ "defaults in bounds", test_defaults_in_bounds },

@@ -1402,7 +1402,8 @@ test_pp_overlap(void)
  * moe_gemm_eff divides the routed experts' GEMM time and nothing else:
  * Qwen3 30B-A3B's compute is A + B / eff (B > 0, the experts' GEMMs at
  * a dense GEMM's efficiency), so halving eff twice adds B, then 2 B;
- * Llama 3 8B, dense, is unchanged.
+ * Llama 3 8B, dense, is unchanged.  The MoE layer's host time is 0
+ * here: its floor (test_moe_host_floor) would bend the sum.
  */
 static void
 test_moe_gemm_eff(void)
@@ -1418,6 +1419,7 @@ test_moe_gemm_eff(void)
 	l.ep = 8;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	w.cal = &cal;
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
 	cal.v[CAL_MOE_GEMM_EFF] = 1;
 	estimate_layout(&w, &l, &e1);
 	cal.v[CAL_MOE_GEMM_EFF] = 0.5;
@@ -1438,13 +1440,20 @@ test_moe_gemm_eff(void)
 }
 
 /*
- * moe_layer_overhead_s is paid once per MoE layer and micro-batch:
- * Qwen3 30B-A3B (48 layers, all MoE) at pp 1, ep 8, gbs 512, mbs 2 on
- * 8 GPUs runs 32 micro-batches, so 2 ms more a layer adds 48 x 32 x 2 ms
- * = 3.072 s to the compute; Llama 3 8B, dense, is unchanged.
+ * The MoE layer's host time h (moe_layer_overhead_s per local expert)
+ * and its GPU time c overlap as their quadratic sum, sqrt(c^2 + h^2),
+ * once per MoE layer and micro-batch: Qwen3 30B-A3B (48 layers, all
+ * MoE, 128 experts) at pp 1, ep 8 (16 local experts), gbs 512, mbs 2 on
+ * 8 GPUs runs 32 micro-batches, so the compute grows by 48 x 32 x
+ * (sqrt(c^2 + h^2) - c) over h = 0.  The c that the step to h = 16 x
+ * 0.125 ms = 2 ms implies, (h^2 - d^2) / 2d for d the growth per layer,
+ * predicts the step to 16 x 1.25 ms = 20 ms, where the host's time
+ * dominates and a layer takes little more than h.  At ep 2 (64 local
+ * experts) the same constant is four times the host time.  Llama 3 8B,
+ * dense, is unchanged.
  */
 static void
-test_moe_layer_overhead(void)
+test_moe_host_floor(void)
 {
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct model dense = test_llama3_8b();
@@ -1452,15 +1461,39 @@ test_moe_layer_overhead(void)
 	struct workload w = workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 2, 512);
 	struct calibration cal = *calibration_default();
-	struct estimate a, b;
+	struct estimate a, b, c;
+	double d, gpu, layers = 48 * 32;
 
 	l.ep = 8;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	w.cal = &cal;
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
 	estimate_layout(&w, &l, &a);
-	cal.v[CAL_MOE_LAYER_OVERHEAD_S] += 2e-3;
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.125e-3;
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.compute_s - a.compute_s, 48 * 32 * 2e-3, 1e-9);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 1.25e-3;
+	estimate_layout(&w, &l, &c);
+	d = (b.compute_s - a.compute_s) / layers;
+	CU_ASSERT_FATAL(d > 0 && d < 2e-3);
+	gpu = (2e-3 * 2e-3 - d * d) / (2 * d);
+	ASSERT_NEAR_REL(c.compute_s - a.compute_s,
+	                layers * (hypot(gpu, 20e-3) - gpu), 1e-9);
+	CU_ASSERT(c.compute_s - a.compute_s > layers * (20e-3 - gpu));
+	/* ep 2: 64 local experts, so 0.125 ms is a host time of 8 ms
+	 * and 0.3125 ms one of 20 ms. */
+	l.ep = 2;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	estimate_layout(&w, &l, &a);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.125e-3;
+	estimate_layout(&w, &l, &b);
+	d = (b.compute_s - a.compute_s) / layers;
+	gpu = (8e-3 * 8e-3 - d * d) / (2 * d);
+	CU_ASSERT(gpu > 0);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.3125e-3;
+	estimate_layout(&w, &l, &c);
+	ASSERT_NEAR_REL(c.compute_s - a.compute_s,
+	                layers * (hypot(gpu, 20e-3) - gpu), 1e-9);
 	w = workload_of(&dense, &g, 8192, 1);
 	l = layout_of(1, 1, 1, 1, 64);
 	w.cal = &cal;
@@ -1474,9 +1507,10 @@ test_moe_layer_overhead(void)
 /*
  * A full-iteration CUDA graph has no host in it: Qwen3 30B-A3B as above
  * (flex, grouped GEMM) predicts with it what per-layer graphs predict
- * with layer_overhead_s and moe_layer_overhead_s at 0, and per-layer
- * graphs at the built-in constants are slower by 48 x 32 x (their
- * eager half of layer_overhead_s + moe_layer_overhead_s) of compute.
+ * with layer_overhead_s and moe_layer_overhead_s at 0.  Per-layer
+ * graphs with the MoE layer's host time at 0 are slower by 48 x 32 x
+ * their eager half of layer_overhead_s of compute, and with the
+ * built-in constants slower again (the host floor).
  */
 static void
 test_full_iteration_graph(void)
@@ -1487,7 +1521,7 @@ test_full_iteration_graph(void)
 	struct layout l = layout_of(1, 1, 1, 2, 512);
 	struct calibration cal = *calibration_default();
 	const struct calibration *k = calibration_default();
-	struct estimate full, layers, quiet;
+	struct estimate full, layers, quiet, launches;
 
 	l.ep = 8;
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
@@ -1500,10 +1534,13 @@ test_full_iteration_graph(void)
 	cal.v[CAL_LAYER_OVERHEAD_S] = cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
 	w.cal = &cal;
 	estimate_layout(&w, &l, &quiet);
+	cal.v[CAL_LAYER_OVERHEAD_S] = k->v[CAL_LAYER_OVERHEAD_S];
+	estimate_layout(&w, &l, &launches);
 	ASSERT_NEAR_REL(full.step_s, quiet.step_s, 1e-12);
-	ASSERT_NEAR_REL(layers.compute_s - full.compute_s,
-	                48 * 32 * (0.5 * k->v[CAL_LAYER_OVERHEAD_S] +
-	                           k->v[CAL_MOE_LAYER_OVERHEAD_S]), 1e-9);
+	ASSERT_NEAR_REL(launches.compute_s - full.compute_s,
+	                48 * 32 * 0.5 * k->v[CAL_LAYER_OVERHEAD_S], 1e-9);
+	CU_ASSERT(k->v[CAL_MOE_LAYER_OVERHEAD_S] > 0);
+	CU_ASSERT(layers.compute_s > launches.compute_s);
 }
 
 /*
@@ -1530,8 +1567,12 @@ test_moe_dispatchers_by_hand(void)
 	struct gpu g = test_h100();
 	struct workload w = workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct calibration cal = *calibration_default();
 	struct estimate a2a, ag, flex;
 
+	/* The kernels' difference by hand: no host floor over them. */
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	w.cal = &cal;
 	l.ep = 8;
 	l.etp = 1;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
@@ -1741,8 +1782,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
-	{ "MoE layers wait on the host once a micro-batch",
-	  test_moe_layer_overhead },
+	{ "an MoE layer takes the quadratic sum of GPU and host",
+	  test_moe_host_floor },
 	{ "moe_gemm_eff divides the experts' GEMM time",
 	  test_moe_gemm_eff },
 	{ "fused attention's efficiency at the head width",
