@@ -50,16 +50,16 @@
 	0.75, /* gemm_eff_max: hand-set (fixed) */ \
 	192.0, /* gemm_tokens_half: hand-set (fixed) */ \
 	0.45, /* attn_eff_flash: hand-set (fixed) */ \
-	0.681792, /* fp8_gemm_eff: fitted, hand-set 1.0 */ \
+	0.682047, /* fp8_gemm_eff: fitted, hand-set 1.0 */ \
 	0.85, /* comm_eff_nvlink: hand-set (fixed) */ \
 	0.85, /* comm_eff_network: hand-set (fixed) */ \
 	0.00015, /* layer_overhead_s: hand-set (fixed) */ \
 	1.0, /* moe_dispatch_eff: hand-set (no row uses it) */ \
 	0.1, /* memory_fragmentation: hand-set (fixed) */ \
-	0.668475, /* fp8_block_gemm_eff: fitted, hand-set 1.0 */ \
-	0.555214, /* fp4_gemm_eff: fitted, hand-set 1.0 */ \
-	0.000447107, /* moe_layer_overhead_s: fitted, hand-set 0.0 */ \
-	0.375833, /* moe_gemm_eff: fitted, hand-set 1.0 */ \
+	0.668839, /* fp8_block_gemm_eff: fitted, hand-set 1.0 */ \
+	0.555634, /* fp4_gemm_eff: fitted, hand-set 1.0 */ \
+	0.00044716, /* moe_layer_overhead_s: fitted, hand-set 0.0 */ \
+	0.375677, /* moe_gemm_eff: fitted, hand-set 1.0 */ \
 }
 
 #endif
