@@ -385,6 +385,34 @@ logit_bytes(const struct est *x)
 }
 
 /*
+ * torchtitan's tensor parallelism runs through DTensor: with sequence
+ * parallelism a column-parallel linear's input is redistributed to a
+ * whole-sequence tensor before its GEMM (in FP8 under its Float8
+ * recipes: Float8ColwiseParallel, PrepareFloat8ModuleInput [torchtitan
+ * parallelisms/parallelize_llama.py@ba24697]), and in the backward its
+ * input gradient is computed whole (a Partial) before the reduce-scatter
+ * to the sequence shards: two whole-sequence tensors, s x b x h each,
+ * beside the layer's own activations.  Asynchronous TP
+ * (tp_comm_overlap; enable_async_tensor_parallel) fuses each collective
+ * with its GEMM in chunks and does not hold them.  The measured pair:
+ * Llama 3.1 70B on 256 H100 96 GB, FSDP 32 x TP 8, mbs 16, Float8,
+ * 71.9 GiB reserved at most without AsyncTP and 67.6 GiB with it
+ * (torchtitan benchmarks/llama3_h100_202412_torchtitan.md, Table 4).
+ * Megatron-LM gathers into one reused global buffer and publishes no
+ * peaks to check it against: not counted there.
+ */
+static double
+titan_tp_transient(const struct est *x)
+{
+	double gathered = x->w->precision == PREC_FP8 ? 1 : x->act_bytes;
+
+	if (x->w->framework != FRAMEWORK_TORCHTITAN || x->t <= 1 ||
+	    !x->l->sequence_parallel || x->l->tp_comm_overlap)
+		return 0;
+	return x->seq_local * x->b * x->s.h * (gathered + x->act_bytes);
+}
+
+/*
  * Activations on a stage: its in-flight micro-batches, the embedding's
  * output on the first stage, and on the last one micro-batch plus the
  * logits (logit_bytes).
@@ -400,7 +428,8 @@ memory_activations(const struct est *x, const struct stage *st)
 	double logits = sb * x->s.V / x->t * logit_bytes(x) *
 	                (1 + x->s.mtp);
 	double act = stage_activations(x, st->layers);
-	double working = recompute_working(x, st->layers);
+	double working = recompute_working(x, st->layers) +
+	                 titan_tp_transient(x);
 
 	if (st->first && st->last)
 		return act + emb + logits + working;

@@ -4,12 +4,8 @@
 # loads, its layout is valid (Megatron-LM's divisibility rules accept
 # what NVIDIA and the others ran), the estimate does not call a run that
 # ran `oom-risk`, and where the source publishes a peak memory the
-# estimate is within 10 % of it (issue 12, section 5).  The peaks are
-# counted and asserted only with PARATUNE_MEASURED_PEAKS=1 (`make
-# check-measured`): the estimator models Megatron-LM's memory and the
-# only published peaks are torchtitan's, which it does not yet meet on
-# every row (13 of 14 within 10 %; SOURCES.md, section 3), so `make
-# check` asserts the rest.  The predicted
+# estimate is within 10 % of it (issue 12, section 5; the only
+# published peaks are torchtitan's, SOURCES.md, section 3).  The predicted
 # step time against the measured one is printed with the mean absolute
 # percentage error per group; it is not asserted (calibration's bench
 # judges it).
@@ -89,17 +85,6 @@ estimate_row() {
 	"$PT" estimate "$@" --format json >"$T/est.json" 2>"$T/err"
 }
 
-# peak_ok / peak_ko: a published peak met or missed, asserted only
-# with PARATUNE_MEASURED_PEAKS=1.
-peak_ok() {
-	if [ "${PARATUNE_MEASURED_PEAKS:-0}" = 1 ]; then ok "$1"; else
-		echo "note - $1"; fi
-}
-peak_ko() {
-	if [ "${PARATUNE_MEASURED_PEAKS:-0}" = 1 ]; then ko "$1"; else
-		echo "note - $1"; fi
-}
-
 peaks=0
 near=0
 : >"$T/errors"
@@ -142,9 +127,9 @@ for csv in "$DATA"/*.csv; do
 		    'BEGIN { d = (p - m) / m; exit !(d <= 0.10 && d >= -0.10) }'
 		then
 			near=$((near + 1))
-			peak_ok "$what: memory $mem GiB within 10 % of $peak GiB"
+			ok "$what: memory $mem GiB within 10 % of $peak GiB"
 		else
-			peak_ko "$what: memory $mem GiB not within 10 % of $peak GiB"
+			ko "$what: memory $mem GiB not within 10 % of $peak GiB"
 		fi
 	done <"$T/rows"
 done
