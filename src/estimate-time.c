@@ -91,7 +91,7 @@
  * apart: it is fitted to the published MoE runs (bench/fit-defaults,
  * second stage, with moe_gemm_eff below); the full-iteration rows have
  * no host to wait on and do not pull on it.  DeepSeek-V3's runs (ep 8,
- * 32 local experts) come out 13-27 % slow with it (bench/README.md):
+ * 32 local experts) come out 13-26 % slow with it (bench/README.md):
  * the host's time there grows less than in proportion.
  */
 /*
@@ -102,7 +102,7 @@
  * counted, estimate-moe-time.c).  Hand-set 1; fitted with
  * moe_layer_overhead_s to the published MoE runs (bench/fit-defaults,
  * second stage): 0.38 on 2026-11-27, with the MoE error of the built-in
- * constants at 15.9 %, 16.5 % cross-validated (24.8 % with a host time
+ * constants at 15.5 %, 16.1 % cross-validated (24.8 % with a host time
  * alone, 2026-11-26).  One host time per layer did not fit both
  * GPT-OSS 120B's 16,384-token micro-batches and Qwen3 235B-A22B's 256
  * micro-batches of 4,096 (bench/README.md); a part in proportion to the
@@ -467,6 +467,24 @@ flash_head_efficiency(const struct est *x)
 	               (ATTN_HEAD_REF / (ATTN_HEAD_REF + ATTN_HEAD_HALF)));
 }
 
+/*
+ * FFN columns per token of the micro-batch whose activation function
+ * (and its bias and gating) one GPU runs in a layer: the dense MLP's f
+ * over tp; on an MoE layer each routed copy's fe over etp, for the
+ * copies its local experts receive (k a token, balanced), and the
+ * shared experts' over tp.  Qwen3's f is k x fe, so its MoE layers
+ * come out as before; GPT-OSS's f is fe, a quarter of its k = 4 copies.
+ */
+static double
+ffn_columns(const struct est *x)
+{
+	double sb = x->seq_local * x->b;
+	double moe = estimate_moe_token_copies(x) / sb * x->s.fe / x->te +
+	             x->s.shared_f / x->t;
+
+	return (1 - x->moe_frac) * x->s.f / x->t + x->moe_frac * moe;
+}
+
 /* Compute of one layer and one micro-batch, the logits and the
  * embedding gradient. */
 static void
@@ -486,7 +504,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	           (peak_flops(x, false) * attn_eff);
 	elem = sb * (ELEMWISE_BYTES_PER_H * x->s.h /
 	             (l->sequence_parallel ? x->t : 1) +
-	             ELEMWISE_BYTES_PER_F * x->s.f * x->s.gated / x->t) / hbm;
+	             ELEMWISE_BYTES_PER_F * ffn_columns(x) * x->s.gated) / hbm;
 	lt->fp8_cast = 0;
 	if (x->w->precision == PREC_FP8)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *

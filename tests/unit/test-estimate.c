@@ -1445,6 +1445,29 @@ test_pp_overlap(void)
 }
 
 /*
+ * An MoE layer's activation functions run over its token copies (k x fe
+ * columns a token), not over a dense MLP's f: the step time of Qwen3
+ * 30B-A3B, whose every layer is MoE, does not depend on its dense
+ * ffn_hidden_size (6144 = k x fe there; GPT-OSS's is fe).
+ */
+static void
+test_moe_activation_columns(void)
+{
+	struct model m = *model_preset_find("qwen3_30b_a3b");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, 1, 2, 512);
+	struct estimate a, b;
+
+	l.ep = 8;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &a);
+	m.ffn_hidden_size = 1024;
+	estimate_layout(&w, &l, &b);
+	CU_ASSERT_EQUAL(a.step_s, b.step_s);
+}
+
+/*
  * moe_gemm_eff divides the routed experts' GEMM time and nothing else:
  * Qwen3 30B-A3B's compute is A + B / eff (B > 0, the experts' GEMMs at
  * a dense GEMM's efficiency), so halving eff twice adds B, then 2 B;
@@ -1830,6 +1853,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
 	{ "an MoE layer takes the quadratic sum of GPU and host",
 	  test_moe_host_floor },
+	{ "an MoE layer's activations run over its token copies",
+	  test_moe_activation_columns },
 	{ "moe_gemm_eff divides the experts' GEMM time",
 	  test_moe_gemm_eff },
 	{ "fused attention's efficiency at the head width",
