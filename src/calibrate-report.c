@@ -263,6 +263,16 @@ print_rows(FILE *f, const struct gpu_fit *g)
 }
 
 /* Public: see calibrate-report.h. */
+/* Whether some constant of fit came from the fit shared by the GPUs. */
+static bool
+any_shared(const struct calib_fit *fit)
+{
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if (fit->shared[p])
+			return true;
+	return false;
+}
+
 void
 calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 {
@@ -281,6 +291,12 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 		        "and %d-fold cross-validated (each fold predicted by "
 		        "a fit to the others)\n", calibration_label(g->start),
 		        fit->folds);
+	if (any_shared(fit))
+		fprintf(f, "  moe rows: predicted with the constants marked "
+		        "(every GPU's MoE runs), fitted once to the MoE runs "
+		        "of every GPU, each with its own GPU's other "
+		        "constants, and cross-validated in folds of those "
+		        "runs' campaigns\n");
 	table_init(&t, cols);
 	each_group(g, group_row, &t);
 	table_print(&t, f);

@@ -133,6 +133,9 @@ same "... and marked so" "$(moe_values moe_gemm_eff | awk '{print $3}' |
 	sort -u)" True
 same "... gemm_eff_max is not" \
 	"$(jget calibrations.0.constants.gemm_eff_max.shared)" False
+expect "... as a table" 0 "$PT" calibrate "$MOE" --group moe
+has "... which says so" "^  moe rows: predicted with the constants marked" \
+	"$T/out"
 expect "... written" 0 "$PT" calibrate "$MOE" --group moe -o "$T/moe.conf"
 has "... with a comment naming the shared constants" \
 	"^# moe_gemm_eff: fitted once to the MoE runs of every GPU" "$T/moe.conf"
@@ -142,6 +145,9 @@ same "... fits them per GPU" \
 	"$(moe_values moe_gemm_eff | awk '{print $3}' | sort -u)" False
 check "... to values of their own" test "$(moe_values moe_gemm_eff |
 	awk '{print $2}' | sort -u | wc -l)" -gt 1
+expect "--moe-per-gpu as a table" 0 "$PT" calibrate "$MOE" --group moe \
+	--moe-per-gpu
+hasnt "... says nothing of sharing" "^  moe rows:" "$T/out"
 expect "--gpu gb300 alone" 0 "$PT" calibrate "$MOE" --group moe --gpu gb300 \
 	--format json
 same "... has nothing to share" \
