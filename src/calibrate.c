@@ -228,6 +228,21 @@ rank_loss(const struct objective *o)
 	return k ? o->rank_weight * sum * o->n / k : 0;
 }
 
+/* Row r's calibration at cal: cal itself, or with row bases
+ * (calibrate_share) the row's own GPU's with o's constants at cal's,
+ * written into own. */
+static const struct calibration *
+row_calibration(const struct objective *o, int r,
+                const struct calibration *cal, struct calibration *own)
+{
+	if (!o->row_base)
+		return cal;
+	*own = *o->row_base[r];
+	for (int d = 0; d < o->ndims; d++)
+		own->v[o->dims[d]] = cal->v[o->dims[d]];
+	return own;
+}
+
 static double
 objective_eval(struct objective *o, const double *u)
 {
@@ -240,12 +255,7 @@ objective_eval(struct objective *o, const double *u)
 		int r = o->idx[i];
 		struct calibration own;
 
-		if (o->row_base) {
-			own = *o->row_base[r];
-			for (int d = 0; d < o->ndims; d++)
-				own.v[o->dims[d]] = cal.v[o->dims[d]];
-		}
-		sum += row_loss(&o->rows[r], o->row_base ? &own : &cal,
+		sum += row_loss(&o->rows[r], row_calibration(o, r, &cal, &own),
 		                &o->pred[r]);
 	}
 	sum += rank_loss(o);
@@ -780,16 +790,6 @@ calibrate_write_entry(struct strbuf *out, const char *gpu,
 
 /* ---- constants shared by several GPUs' fits ------------------------------ */
 
-/* Row r's calibration: its own GPU's, with o's constants at cal's. */
-static void
-shared_row_cal(const struct objective *o, int r,
-               const struct calibration *cal, struct calibration *out)
-{
-	*out = *o->row_base[r];
-	for (int d = 0; d < o->ndims; d++)
-		out->v[o->dims[d]] = cal->v[o->dims[d]];
-}
-
 /* Fit o's constants to the rows idx[0..n) (in: the same as flags) into
  * cal, and predict the rows test[0..ntest) with it into pred. */
 static void
@@ -801,8 +801,8 @@ share_fold(struct objective *o, const int *idx, const bool *in, int n,
 		struct calibration own;
 		double mem;
 
-		shared_row_cal(o, test[i], cal, &own);
-		pred[test[i]] = calibrate_predict(&o->rows[test[i]], &own, &mem);
+		pred[test[i]] = calibrate_predict(&o->rows[test[i]],
+		                    row_calibration(o, test[i], cal, &own), &mem);
 	}
 }
 
