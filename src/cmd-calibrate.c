@@ -40,8 +40,6 @@ struct fit_how {
 
 /* ---- fitting per GPU ----------------------------------------------------- */
 
-/* The distinct GPUs of the input's rows, in order of appearance, each
- * with its rows and fit.  Returns how many. */
 /* How many of the ng fits have MoE rows. */
 static int
 gpus_with_moe(const struct gpu_fit *g, int ng)
@@ -113,6 +111,9 @@ share_moe(struct gpu_fit *g, int ng, const struct fit_how *how)
 	free(base);
 }
 
+/* The distinct GPUs of the input's rows, in order of appearance, each
+ * with its rows and fit, the MoE-only constants shared (share_moe)
+ * unless how says not.  Returns how many. */
 static int
 fit_gpus(const struct calib_input *in, const char *name,
          const struct fit_how *how, struct gpu_fit **out)
@@ -191,7 +192,8 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 	for (int p = 0; p < CAL_NPARAMS; p++)
 		if (any_shared(g, ng, p))
 			strbuf_addf(sb, "# %s: fitted once to the MoE runs of "
-			            "every GPU above that has them\n", calibration_param(p)->key);
+			            "every GPU above that has them\n",
+			            calibration_param(p)->key);
 	strbuf_addstr(sb, "calibration = {\n");
 	for (int k = 0; k < ng; k++)
 		calibrate_write_entry(sb, g[k].gpu, &g[k].fit.cal);
