@@ -10,7 +10,7 @@
  * constants that the rows barely tell apart where they were.  Dense and
  * MoE rows together are fitted in two stages (fit_subset); over several
  * GPUs' fits, the second stage may be one fit to all their MoE rows,
- * each row with its own GPU's other constants (calibrate_share).
+ * each row with its own GPU's other constants (calibrate-share.c).
  *
  * The rows' error weighs a campaign's configurations by how far each
  * is off, not by their order, and order is what a planner needs.  So
@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "calibrate-int.h"
 #include "xalloc.h"
 
 /*
@@ -114,34 +115,6 @@ calibrate_memory_status(const struct calib_row *r,
 }
 
 /* ---- the objective ------------------------------------------------------- */
-
-/* A pair of configurations the ordering term judges: rows fast and
- * slow (their representatives), measured log ratio d < 0. */
-struct rank_pair {
-	int fast, slow;
-	double d;
-};
-
-/* What the objective needs: the rows it sums over and the mapping. */
-struct objective {
-	const struct calib_row *rows;
-	const int *idx;          /* the rows of this fit */
-	int n;
-	struct calibration base; /* start: inactive constants, prior */
-	int dims[CAL_NPARAMS];   /* the active constants */
-	int ndims;
-	int evaluations;
-	double rank_weight;
-	struct rank_pair *pairs; /* of all rows */
-	int npairs;
-	const bool *in;          /* per row: in this fit */
-	double *pred;            /* per row: scratch */
-	/* Per row, the calibration its other constants come from (the
-	 * row's GPU's, calibrate_share); NULL: base for every row. */
-	const struct calibration *const *row_base;
-	int nrows;               /* rows, all of them */
-	bool dense_moves[CAL_NPARAMS]; /* some dense row moves with it */
-};
 
 /* u folded into [0, 1]: a triangle wave of period 2. */
 static double
@@ -231,9 +204,10 @@ rank_loss(const struct objective *o)
 /* Row r's calibration at cal: cal itself, or with row bases
  * (calibrate_share) the row's own GPU's with o's constants at cal's,
  * written into own. */
-static const struct calibration *
-row_calibration(const struct objective *o, int r,
-                const struct calibration *cal, struct calibration *own)
+const struct calibration *
+calibrate_row_calibration(const struct objective *o, int r,
+                          const struct calibration *cal,
+                          struct calibration *own)
 {
 	if (!o->row_base)
 		return cal;
@@ -255,7 +229,8 @@ objective_eval(struct objective *o, const double *u)
 		int r = o->idx[i];
 		struct calibration own;
 
-		sum += row_loss(&o->rows[r], row_calibration(o, r, &cal, &own),
+		sum += row_loss(&o->rows[r],
+		                calibrate_row_calibration(o, r, &cal, &own),
 		                &o->pred[r]);
 	}
 	sum += rank_loss(o);
@@ -383,9 +358,9 @@ nm_run(struct objective *o, double *x, int m)
 /* ---- fitting ------------------------------------------------------------- */
 
 /* Whether some row's step time or measured memory moves with p. */
-static bool
-param_active(const struct calib_row *rows, int n,
-             const struct calibration *start, int p)
+bool
+calibrate_param_active(const struct calib_row *rows, int n,
+                       const struct calibration *start, int p)
 {
 	const struct cal_param_info *pi = calibration_param(p);
 	struct calibration lo = *start, hi = *start;
@@ -411,9 +386,9 @@ calibrate_row_moe(const struct calib_row *r)
 
 /* Fit the rows idx[0..n) (in: the same as flags) from o->base over the
  * constants o->dims; cal gets the result. */
-static void
-fit_rows(struct objective *o, const int *idx, const bool *in, int n,
-         struct calibration *cal)
+void
+calibrate_fit_rows(struct objective *o, const int *idx, const bool *in,
+                   int n, struct calibration *cal)
 {
 	double x[CAL_NPARAMS], prev = HUGE_VAL, f;
 
@@ -459,7 +434,7 @@ fit_subset(struct objective *o, const int *idx, const bool *in, int n,
 	for (int i = 0; i < n; i++)
 		moe += calibrate_row_moe(&o->rows[idx[i]]);
 	if (moe == 0 || moe == n) {
-		fit_rows(o, idx, in, n, cal);
+		calibrate_fit_rows(o, idx, in, n, cal);
 		goto out;
 	}
 	for (int stage = 0; stage < 2; stage++) {
@@ -476,7 +451,7 @@ fit_subset(struct objective *o, const int *idx, const bool *in, int n,
 				part[k++] = idx[i];
 				sub[idx[i]] = in[idx[i]];
 			}
-		fit_rows(o, part, sub, k, cal);
+		calibrate_fit_rows(o, part, sub, k, cal);
 		o->base = *cal;   /* the second stage starts from the first */
 	}
 	o->ndims = ndims;
@@ -504,8 +479,8 @@ predict_rows(const struct calib_row *rows, const int *idx, int n,
 /* Each row's unit of cross-validation into unit[i]: the index of its
  * campaign in order of appearance (a row without one is its own); with
  * fewer than two campaigns, the row's index.  Returns how many units. */
-static int
-fold_units(const struct calib_row *rows, int n, int *unit)
+int
+calibrate_fold_units(const struct calib_row *rows, int n, int *unit)
 {
 	int units = 0;
 
@@ -610,7 +585,8 @@ dense_params(struct objective *o, const struct calib_row *rows, int n)
 	for (int i = 0; i < k; i++)
 		copy[i] = rows[dense[i]];
 	for (int p = 0; p < CAL_NPARAMS; p++)
-		o->dense_moves[p] = k > 0 && param_active(copy, k, &o->base, p);
+		o->dense_moves[p] = k > 0 &&
+		                    calibrate_param_active(copy, k, &o->base, p);
 	free(copy);
 	free(dense);
 }
@@ -648,13 +624,13 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	dense_params(&o, rows, n);
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		out->fixed[p] = opts->fixed[p];
-		if ((out->active[p] = param_active(rows, n, &o.base, p)) &&
+		if ((out->active[p] = calibrate_param_active(rows, n, &o.base, p)) &&
 		    !opts->fixed[p])
 			o.dims[o.ndims++] = p;
 	}
 	rank_pairs(&o, n);
 	unit = xcalloc((size_t)n, sizeof(*unit));
-	units = fold_units(rows, n, unit);
+	units = calibrate_fold_units(rows, n, unit);
 	out->n = n;
 	out->folds = n >= 2 ? (opts->folds < units ? opts->folds : units) : 0;
 	out->pred_before = xcalloc((size_t)n, sizeof(double));
@@ -788,120 +764,3 @@ calibrate_write_entry(struct strbuf *out, const char *gpu,
 	strbuf_addf(out, ";\n    rows = %d;\n  };\n", cal->rows);
 }
 
-/* ---- constants shared by several GPUs' fits ------------------------------ */
-
-/* Fit o's constants to the rows idx[0..n) (in: the same as flags) into
- * cal, and predict the rows test[0..ntest) with it into pred. */
-static void
-share_fold(struct objective *o, const int *idx, const bool *in, int n,
-           const int *test, int ntest, double *pred, struct calibration *cal)
-{
-	fit_rows(o, idx, in, n, cal);
-	for (int i = 0; i < ntest; i++) {
-		struct calibration own;
-		double mem;
-
-		pred[test[i]] = calibrate_predict(&o->rows[test[i]],
-		                    row_calibration(o, test[i], cal, &own), &mem);
-	}
-}
-
-/* The constants only MoE layers depend on (calibration.c) that the n
- * MoE rows moe[] move and opts does not fix, into o->dims and shared. */
-static void
-share_dims(struct objective *o, const int *moe, int n,
-           const struct calib_opts *opts, bool *shared)
-{
-	struct calib_row *copy = xcalloc((size_t)n, sizeof(*copy));
-
-	for (int i = 0; i < n; i++)
-		copy[i] = o->rows[moe[i]];
-	for (int p = 0; p < CAL_NPARAMS; p++)
-		if (calibration_param(p)->moe_only && !opts->fixed[p] &&
-		    param_active(copy, n, &o->base, p)) {
-			o->dims[o->ndims++] = p;
-			shared[p] = true;
-		}
-	free(copy);
-}
-
-/* Cross-validate the shared fit over the MoE rows' campaigns. */
-static void
-share_cross_validate(struct objective *o, const int *moe, int n,
-                     const struct calib_opts *opts, double *pred_cv)
-{
-	struct calib_row *copy = xcalloc((size_t)n, sizeof(*copy));
-	int *unit = xcalloc((size_t)n, sizeof(*unit));
-	int *train = xcalloc((size_t)n, sizeof(*train));
-	int *test = xcalloc((size_t)n, sizeof(*test));
-	bool *in = xcalloc((size_t)o->nrows, sizeof(*in));
-	int units, folds;
-
-	for (int i = 0; i < n; i++)
-		copy[i] = o->rows[moe[i]];
-	units = fold_units(copy, n, unit);
-	folds = opts->folds < units ? opts->folds : units;
-	for (int k = 0; k < folds; k++) {
-		int ntrain = 0, ntest = 0;
-		struct calibration cal;
-
-		memset(in, 0, (size_t)o->nrows * sizeof(*in));
-		for (int i = 0; i < n; i++) {
-			if (unit[i] % folds == k) {
-				test[ntest++] = moe[i];
-				continue;
-			}
-			in[moe[i]] = true;
-			train[ntrain++] = moe[i];
-		}
-		share_fold(o, train, in, ntrain, test, ntest, pred_cv, &cal);
-	}
-	free(copy);
-	free(unit);
-	free(train);
-	free(test);
-	free(in);
-}
-
-int
-calibrate_share(const struct calib_row *rows, int n,
-                const struct calibration *const *base,
-                const struct calibration *start,
-                const struct calib_opts *opts, struct calib_shared *out)
-{
-	struct objective o;
-	int *moe = xcalloc((size_t)n + 1, sizeof(*moe)), nmoe = 0;
-	bool *in = xcalloc((size_t)n + 1, sizeof(*in));
-
-	memset(out, 0, sizeof(*out));
-	memset(&o, 0, sizeof o);
-	o.rows = rows;
-	o.base = *start;
-	o.nrows = n;
-	o.row_base = base;
-	o.pred = xcalloc((size_t)n + 1, sizeof(*o.pred));
-	calibration_clamp(&o.base);
-	out->cal = o.base;
-	out->pred_in = xcalloc((size_t)n + 1, sizeof(double));
-	out->pred_cv = xcalloc((size_t)n + 1, sizeof(double));
-	for (int i = 0; i < n; i++)
-		if (calibrate_row_moe(&rows[i])) {
-			in[i] = true;
-			moe[nmoe++] = i;
-		}
-	if (nmoe > 0)
-		share_dims(&o, moe, nmoe, opts, out->shared);
-	if (o.ndims > 0) {
-		share_fold(&o, moe, in, nmoe, moe, nmoe, out->pred_in,
-		           &out->cal);
-		if (nmoe >= 2)
-			share_cross_validate(&o, moe, nmoe, opts, out->pred_cv);
-		else
-			out->pred_cv[moe[0]] = out->pred_in[moe[0]];
-	}
-	out->evaluations = o.evaluations;
-	free(moe);
-	free(in);
-	free(o.pred);
-	return o.ndims;
-}

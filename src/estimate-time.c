@@ -71,9 +71,10 @@
  * dispatch)" [MLM token_dispatcher.py]), so the GPU drains, and then
  * runs the rest of the layer no faster than the host issues it.  Much
  * of that issue is per local expert: Transformer Engine's GroupedLinear
- * holds a weight, a quantizer and a GEMM per expert and splits the
- * tokens among them (module/grouped_linear.py, general_grouped_gemm
- * over multi-stream cuBLAS), forward and backward.  So the host's time
+ * holds a weight per expert (weight0 ... weight{num_gemms - 1}) and
+ * splits the tokens among them for one GEMM each (module/
+ * grouped_linear.py, general_grouped_gemm over multi-stream cuBLAS
+ * workspaces), forward and backward.  So the host's time
  * is moe_layer_overhead_s of the calibration per local expert (E / ep)
  * and micro-batch, and it overlaps the GPU's rather than adding to it:
  * a layer takes about the longer of the two, more where they are

@@ -1545,6 +1545,9 @@ test_moe_host_floor(void)
 	d = (b.compute_s - a.compute_s) / layers;
 	CU_ASSERT_FATAL(d > 0 && d < 2e-3);
 	gpu = (2e-3 * 2e-3 - d * d) / (2 * d);
+	/* A GPU time of milliseconds, not the ~0 an added host time
+	 * would imply. */
+	CU_ASSERT_FATAL(gpu > 1e-4);
 	ASSERT_NEAR_REL(c.compute_s - a.compute_s,
 	                layers * (hypot(gpu, 20e-3) - gpu), 1e-9);
 	CU_ASSERT(c.compute_s - a.compute_s > layers * (20e-3 - gpu));

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * calibrate-int.h - the objective and fitting steps calibrate.c shares
+ * with calibrate-share.c (the MoE-only constants fitted once over
+ * several GPUs); not part of calibrate.h's interface.
+ */
+#ifndef PARATUNE_CALIBRATE_INT_H
+#define PARATUNE_CALIBRATE_INT_H
+
+#include "calibrate.h"
+
+/* A pair of configurations the ordering term judges: rows fast and
+ * slow (their representatives), measured log ratio d < 0. */
+struct rank_pair {
+	int fast, slow;
+	double d;
+};
+
+/* What the objective needs: the rows it sums over and the mapping. */
+struct objective {
+	const struct calib_row *rows;
+	const int *idx;          /* the rows of this fit */
+	int n;
+	struct calibration base; /* start: inactive constants, prior */
+	int dims[CAL_NPARAMS];   /* the active constants */
+	int ndims;
+	int evaluations;
+	double rank_weight;
+	struct rank_pair *pairs; /* of all rows */
+	int npairs;
+	const bool *in;          /* per row: in this fit */
+	double *pred;            /* per row: scratch */
+	/* Per row, the calibration its other constants come from (the
+	 * row's GPU's, calibrate_share); NULL: base for every row. */
+	const struct calibration *const *row_base;
+	int nrows;               /* rows, all of them */
+	bool dense_moves[CAL_NPARAMS]; /* some dense row moves with it */
+};
+/* Row r's calibration at cal: cal itself, or with row bases
+ * (calibrate_share) the row's own GPU's with o's constants at cal's,
+ * written into own. */
+const struct calibration *calibrate_row_calibration(
+	const struct objective *o, int r, const struct calibration *cal,
+	struct calibration *own);
+/* Whether some row's step time or measured memory moves with p. */
+bool calibrate_param_active(const struct calib_row *rows, int n,
+                            const struct calibration *start, int p);
+/* Fit the rows idx[0..n) (in: the same as flags) from o->base over the
+ * constants o->dims; cal gets the result. */
+void calibrate_fit_rows(struct objective *o, const int *idx, const bool *in,
+                        int n, struct calibration *cal);
+/* Each row's unit of cross-validation into unit[i] (its campaign's
+ * index, calibrate.c); returns how many units. */
+int calibrate_fold_units(const struct calib_row *rows, int n, int *unit);
+
+#endif
