@@ -232,6 +232,7 @@ print_constants(FILE *f, const struct gpu_fit *g)
 		table_add(&t, "%s", !g->fit.active[p]
 		          ? "(no row depends on it: kept)"
 		          : g->fit.fixed[p] ? "(fixed: kept)"
+		          : g->fit.moe_kept[p] ? "(MoE runs only: kept)"
 		          : g->fit.shared[p] ? "(every GPU's MoE runs)" : "");
 	}
 	table_print(&t, f);
@@ -466,6 +467,7 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 		json_number(j, "high", pi->hi);
 		json_bool(j, "active", g->fit.active[p]);
 		json_bool(j, "fixed", g->fit.fixed[p]);
+		json_bool(j, "moe_kept", g->fit.moe_kept[p]);
 		json_bool(j, "shared", g->fit.shared[p]);
 		json_end_object(j);
 	}

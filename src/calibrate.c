@@ -414,7 +414,15 @@ calibrate_fit_rows(struct objective *o, const int *idx, const bool *in,
  * dense row moves with are fitted to the dense rows, then those only
  * MoE rows move with (the MoE layer's host wait, the experts' GEMM
  * efficiency, the dispatch efficiency) to the MoE rows, the others
- * kept.  A joint fit lets what the estimate misses on MoE layers
+ * kept.  The constants dense layers share that no dense row moves
+ * (all of them for a GPU measured on MoE runs alone; fp8_block_gemm_eff
+ * where only the MoE runs scale by blocks) stay at the start
+ * (calib_fit.moe_kept): MoE rows do not tell them from what the
+ * estimate misses on MoE layers, which made B300's fit, from its 19
+ * MoE runs, put four of them on a bound (gemm_eff_max 0.95,
+ * gemm_tokens_half 16, layer_overhead_s 2 ms, fp8_block_gemm_eff 1;
+ * bench/calibration, 2026-11-28).  A joint fit lets what the estimate
+ * misses on MoE layers
  * (bench/README.md) pull the GEMM efficiencies the dense rows measure:
  * per GPU on the published runs (bench/calibration, 2026-11-26, before
  * moe_gemm_eff), cross-validated, dense FP8 16.0 % jointly and 6.3 % in
@@ -433,11 +441,13 @@ fit_subset(struct objective *o, const int *idx, const bool *in, int n,
 	memcpy(dims, o->dims, sizeof dims);
 	for (int i = 0; i < n; i++)
 		moe += calibrate_row_moe(&o->rows[idx[i]]);
-	if (moe == 0 || moe == n) {
+	if (moe == 0) {
 		calibrate_fit_rows(o, idx, in, n, cal);
 		goto out;
 	}
-	for (int stage = 0; stage < 2; stage++) {
+	/* MoE rows alone (a fold without the dense ones): the second
+	 * stage only */
+	for (int stage = moe == n; stage < 2; stage++) {
 		bool want_moe = stage == 1;
 
 		o->ndims = 0;
@@ -624,8 +634,10 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	dense_params(&o, rows, n);
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		out->fixed[p] = opts->fixed[p];
+		out->moe_kept[p] = !calibration_param(p)->moe_only &&
+		                   !o.dense_moves[p];
 		if ((out->active[p] = calibrate_param_active(rows, n, &o.base, p)) &&
-		    !opts->fixed[p])
+		    !opts->fixed[p] && !out->moe_kept[p])
 			o.dims[o.ndims++] = p;
 	}
 	rank_pairs(&o, n);

@@ -38,6 +38,9 @@ struct calib_fit {
 	struct calibration cal;
 	bool active[CAL_NPARAMS]; /* some row's prediction depends on it */
 	bool fixed[CAL_NPARAMS];  /* the options kept it at its start */
+	/* Kept at its start: a constant dense layers share that only MoE
+	 * rows move (calibrate.c, fit_subset). */
+	bool moe_kept[CAL_NPARAMS];
 	/* Fitted once to the MoE runs of every GPU (calibrate_share). */
 	bool shared[CAL_NPARAMS];
 	int n, folds;             /* rows; folds of the cross-validation */

@@ -171,22 +171,18 @@ test_recovers_known_constants(void)
  * efficiency scales the experts' GEMMs, so the rows tell them apart);
  * dense rows would leave them inactive.
  */
-static void
-test_recovers_moe_overhead(void)
+/* Qwen3 30B-A3B rows over ep, mbs and nodes measured as truth predicts
+ * them, into rows; how many. */
+static int
+make_moe_rows(struct calib_row *rows, const struct calibration *truth)
 {
 	static const int eps[] = { 1, 2, 4, 8 }, mbss[] = { 1, 2, 4 };
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
-	struct calib_row rows[MAX_ROWS];
-	struct calibration truth = *calibration_default();
-	struct calib_opts o = CALIB_OPTS_INIT;
-	struct calib_fit f;
 	double mem;
 	int n = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	h100 = test_h100();
-	truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.3e-3;
-	truth.v[CAL_MOE_GEMM_EFF] = 0.6;
 	for (int e = 0; e < 4; e++)
 		for (int b = 0; b < 3; b++)
 			for (int nodes = 1; nodes <= 2; nodes++) {
@@ -202,9 +198,24 @@ test_recovers_moe_overhead(void)
 					continue;
 				r->group = calibrate_group(&r->w);
 				r->where = "generated";
-				r->step_s = calibrate_predict(r, &truth, &mem);
+				r->step_s = calibrate_predict(r, truth, &mem);
 				n++;
 			}
+	return n;
+}
+
+static void
+test_recovers_moe_overhead(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = *calibration_default();
+	struct calib_opts o = CALIB_OPTS_INIT;
+	struct calib_fit f;
+	int n;
+
+	truth.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.3e-3;
+	truth.v[CAL_MOE_GEMM_EFF] = 0.6;
+	n = make_moe_rows(rows, &truth);
 	CU_ASSERT_FATAL(n >= 12);
 	CU_ASSERT_STRING_EQUAL(rows[0].group, "moe");
 	for (int p = 0; p < CAL_NPARAMS; p++)
@@ -223,6 +234,56 @@ test_recovers_moe_overhead(void)
 	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_LAYER_OVERHEAD_S], 0.3e-3, 0.01);
 	ASSERT_NEAR_REL(f.cal.v[CAL_MOE_GEMM_EFF], 0.6, 0.01);
 	CU_ASSERT(calibrate_mape(rows, f.pred_in, n, NULL, NULL) < 0.001);
+	calibrate_fit_release(&f);
+}
+
+/*
+ * A GPU whose runs are all MoE runs keeps the constants dense layers
+ * share at their start and fits the MoE-only ones: the rows below are
+ * made with a GEMM efficiency of 0.55 and MoE constants at the start's,
+ * and a fit free to move gemm_eff_max would follow it; this one leaves
+ * it at the start, marks it kept, and moves the MoE constants to make up
+ * what it can.  Unfixed, nothing else holds them back: the same rows
+ * fitted with a dense one added move gemm_eff_max.
+ */
+static void
+test_moe_rows_keep_dense_constants(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	const struct calibration *start = calibration_default();
+	struct calibration truth = *start;
+	struct calib_fit f;
+	int n;
+
+	truth.v[CAL_GEMM_EFF_MAX] = 0.55;
+	n = make_moe_rows(rows, &truth);
+	CU_ASSERT_FATAL(n >= 12);
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, n, start, 3, &f), 0);
+	CU_ASSERT(f.active[CAL_GEMM_EFF_MAX]);
+	CU_ASSERT(f.moe_kept[CAL_GEMM_EFF_MAX]);
+	CU_ASSERT(f.moe_kept[CAL_ATTN_EFF_FLASH]);
+	CU_ASSERT_FALSE(f.moe_kept[CAL_MOE_GEMM_EFF]);
+	CU_ASSERT_FALSE(f.moe_kept[CAL_MOE_LAYER_OVERHEAD_S]);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_GEMM_EFF_MAX],
+	                       start->v[CAL_GEMM_EFF_MAX], 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_ATTN_EFF_FLASH],
+	                       start->v[CAL_ATTN_EFF_FLASH], 1e-12);
+	/* Slower GEMMs come out as slower experts. */
+	CU_ASSERT(f.cal.v[CAL_MOE_GEMM_EFF] <
+	          start->v[CAL_MOE_GEMM_EFF] - 0.02);
+	calibrate_fit_release(&f);
+	/* One dense row among them: the two stages, gemm_eff_max free. */
+	rows[n] = rows[0];
+	rows[n].w.model = model_preset_find("llama3_8b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rows[n].w.model);
+	rows[n].l.ep = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&rows[n].w, &rows[n].l), LAYOUT_OK);
+	rows[n].group = calibrate_group(&rows[n].w);
+	rows[n].step_s = calibrate_predict(&rows[n], &truth, NULL);
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, n + 1, start, 3, &f), 0);
+	CU_ASSERT_FALSE(f.moe_kept[CAL_GEMM_EFF_MAX]);
+	CU_ASSERT(fabs(f.cal.v[CAL_GEMM_EFF_MAX] - start->v[CAL_GEMM_EFF_MAX]) >
+	          0.05);
 	calibrate_fit_release(&f);
 }
 
@@ -799,6 +860,8 @@ static const struct harness_test fit_tests[] = {
 	{ "recovers known constants", test_recovers_known_constants },
 	{ "recovers the MoE layer overhead and experts' GEMM efficiency",
 	  test_recovers_moe_overhead },
+	{ "MoE runs alone keep the dense constants",
+	  test_moe_rows_keep_dense_constants },
 	{ "dense rows fit first, MoE-only constants after",
 	  test_staged_fit },
 	{ "MoE constants fitted once over two GPUs' runs",
