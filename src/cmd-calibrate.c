@@ -62,8 +62,8 @@ gpus_with_moe(const struct gpu_fit *g, int ng)
  * (calibrate_share).  They describe Megatron-LM's MoE layer more than
  * the GPU, and one GPU's runs cover two to four MoE models, too few to
  * tell them apart: on the published runs (bench/calibration,
- * 2026-11-28) the MoE error per GPU, cross-validated, is 18.0 % shared
- * and 26.6 % fitted per GPU.  Each fit's MoE rows, its cross-validated
+ * 2026-11-28) the MoE error per GPU, cross-validated, is 17.1 % shared
+ * and 25.8 % fitted per GPU.  Each fit's MoE rows, its cross-validated
  * predictions and its interval take the shared fit's.
  */
 static void

@@ -1510,17 +1510,34 @@ test_moe_gemm_eff(void)
 
 /*
  * The MoE layer's host time h (moe_layer_overhead_s per local expert)
- * and its GPU time c overlap as their quadratic sum, sqrt(c^2 + h^2),
+ * and its GPU time c overlap as their cubic sum, (c^3 + h^3)^(1/3),
  * once per MoE layer and micro-batch: Qwen3 30B-A3B (48 layers, all
  * MoE, 128 experts) at pp 1, ep 8 (16 local experts), gbs 512, mbs 2 on
  * 8 GPUs runs 32 micro-batches, so the compute grows by 48 x 32 x
- * (sqrt(c^2 + h^2) - c) over h = 0.  The c that the step to h = 16 x
- * 0.125 ms = 2 ms implies, (h^2 - d^2) / 2d for d the growth per layer,
- * predicts the step to 16 x 1.25 ms = 20 ms, where the host's time
+ * ((c^3 + h^3)^(1/3) - c) over h = 0.  The c that the step to h = 16 x
+ * 0.125 ms = 2 ms implies (gpu_behind_host: the root of (c + d)^3 =
+ * c^3 + h^3 for d the growth per layer) predicts the step to 16 x
+ * 1.25 ms = 20 ms, where the host's time
  * dominates and a layer takes little more than h.  At ep 2 (64 local
  * experts) the same constant is four times the host time.  Llama 3 8B,
  * dense, is unchanged.
  */
+/* The cubic sum of a and b. */
+static double
+cubic_sum(double a, double b)
+{
+	return cbrt(a * a * a + b * b * b);
+}
+
+/* The GPU time c of a layer that a host time h lengthens by d:
+ * (c + d)^3 = c^3 + h^3, so 3d c^2 + 3d^2 c + d^3 - h^3 = 0. */
+static double
+gpu_behind_host(double d, double h)
+{
+	return (-3 * d * d + sqrt(9 * d * d * d * d -
+	                          12 * d * (d * d * d - h * h * h))) / (6 * d);
+}
+
 static void
 test_moe_host_floor(void)
 {
@@ -1544,12 +1561,12 @@ test_moe_host_floor(void)
 	estimate_layout(&w, &l, &c);
 	d = (b.compute_s - a.compute_s) / layers;
 	CU_ASSERT_FATAL(d > 0 && d < 2e-3);
-	gpu = (2e-3 * 2e-3 - d * d) / (2 * d);
+	gpu = gpu_behind_host(d, 2e-3);
 	/* A GPU time of milliseconds, not the ~0 an added host time
 	 * would imply. */
 	CU_ASSERT_FATAL(gpu > 1e-4);
 	ASSERT_NEAR_REL(c.compute_s - a.compute_s,
-	                layers * (hypot(gpu, 20e-3) - gpu), 1e-9);
+	                layers * (cubic_sum(gpu, 20e-3) - gpu), 1e-9);
 	CU_ASSERT(c.compute_s - a.compute_s > layers * (20e-3 - gpu));
 	/* ep 2: 64 local experts, so 0.125 ms is a host time of 8 ms
 	 * and 0.3125 ms one of 20 ms. */
@@ -1560,12 +1577,12 @@ test_moe_host_floor(void)
 	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.125e-3;
 	estimate_layout(&w, &l, &b);
 	d = (b.compute_s - a.compute_s) / layers;
-	gpu = (8e-3 * 8e-3 - d * d) / (2 * d);
+	gpu = gpu_behind_host(d, 8e-3);
 	CU_ASSERT(gpu > 0);
 	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0.3125e-3;
 	estimate_layout(&w, &l, &c);
 	ASSERT_NEAR_REL(c.compute_s - a.compute_s,
-	                layers * (hypot(gpu, 20e-3) - gpu), 1e-9);
+	                layers * (cubic_sum(gpu, 20e-3) - gpu), 1e-9);
 	w = workload_of(&dense, &g, 8192, 1);
 	l = layout_of(1, 1, 1, 1, 64);
 	w.cal = &cal;
@@ -1854,7 +1871,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
-	{ "an MoE layer takes the quadratic sum of GPU and host",
+	{ "an MoE layer takes the cubic sum of GPU and host",
 	  test_moe_host_floor },
 	{ "an MoE layer's activations run over its token copies",
 	  test_moe_activation_columns },
