@@ -16,6 +16,9 @@ if [ -f "$BUILD/Makefile" ]; then
 	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
 	site=$(find "$D" -name paratune.conf | head -1)
 	check "install puts the site file in place" test -f "$site"
+	check "and the published-runs calibration beside it" cmp -s \
+		"$(dirname "$site")/calibration-published.conf" \
+		"$SRC/etc/calibration-published.conf"
 	make -s -C "$BUILD" install-data-local DESTDIR="$D" >"$T/i1" 2>&1
 	check "an install over an unedited one leaves no .dist" \
 		test ! -e "$site.dist"
@@ -32,6 +35,8 @@ if [ -f "$BUILD/Makefile" ]; then
 	cp "$SRC/etc/paratune.conf" "$site"
 	make -s -C "$BUILD" uninstall-local DESTDIR="$D" >"$T/u" 2>&1
 	check "an unedited one goes" test ! -e "$site"
+	check "and so does the unedited calibration" \
+		test ! -e "$(dirname "$site")/calibration-published.conf"
 else
 	echo "# no Makefile beside the binary: install not checked"
 fi

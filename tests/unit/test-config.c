@@ -317,7 +317,9 @@ test_site_sample_loads(void)
 /*
  * Every example in the sample site file must be valid too: uncomment the
  * lines that are settings ("#key = ..." or "#  member = ...", while prose
- * is "# text") and load the result as the site file.
+ * is "# text") and load the result as the site file, with the
+ * published-runs calibration beside it, as make install puts it, for its
+ * @include.
  */
 static void
 test_site_sample_uncommented(void)
@@ -325,11 +327,16 @@ test_site_sample_uncommented(void)
 	char *dir = scratch_begin();
 	char *sample = harness_srcpath("etc/paratune.conf");
 	char *text = harness_slurp(sample, NULL);
+	char *published = harness_srcpath("etc/calibration-published.conf");
+	char *cal_text = harness_slurp(published, NULL);
+	const struct calibration_entry *gb300;
 	struct strbuf all = STRBUF_INIT;
 	struct load l;
-	char *site;
+	char *site, *cal_file;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cal_text);
+	cal_file = scratch_file(dir, "calibration-published.conf", cal_text);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 		if (line[0] == '#' && line[1] != '\0' &&
 		    (line[1] != ' ' || line[2] == ' '))
@@ -349,10 +356,17 @@ test_site_sample_uncommented(void)
 	CU_ASSERT_EQUAL(l.c.env.n, 5);
 	CU_ASSERT_PTR_NOT_NULL(gpu_catalog_find(&l.c.gpus, "h100-lab"));
 	CU_ASSERT_DOUBLE_EQUAL(l.c.cost_per_gpu_hour, 3.0, 0);
+	gb300 = calibration_set_find(&l.c.calibrations, "gb300");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gb300);
+	CU_ASSERT_STRING_EQUAL(gb300->cal.name, "published-runs");
+	CU_ASSERT(gb300->cal.rows > 0);
 	load_release(&l);
 	strbuf_release(&all);
 	free(site);
+	free(cal_file);
 	free(text);
+	free(cal_text);
+	free(published);
 	free(sample);
 	scratch_end(dir);
 }
