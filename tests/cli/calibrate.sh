@@ -42,6 +42,8 @@ has "... the error per group" "^dense-bf16 " "$T/out"
 has "... cross-validated" "5-fold cross-validated" "$T/out"
 has "... the constants with bounds" "^gemm_eff_max  *0.75 " "$T/out"
 hasnt "... no rows without --verbose" "generated.csv:2 " "$T/out"
+hasnt "... no note: the fit predicts them better than its start" \
+	"^  note:" "$T/out"
 has "... the ranking of distinct configurations" \
 	"^  ranking: campaigns with two or more distinct configurations" "$T/out"
 expect "calibrate --verbose" 0 "$PT" calibrate "$CSV" --verbose
@@ -135,6 +137,14 @@ same "... gemm_eff_max is not" \
 	"$(jget calibrations.0.constants.gemm_eff_max.shared)" False
 expect "... as a table" 0 "$PT" calibrate "$MOE" --group moe
 has "... which says so" "^  moe rows: predicted with the constants marked" \
+	"$T/out"
+has "... and keeps what dense layers share, which MoE runs alone move" \
+	"^gemm_eff_max .*(MoE runs only: kept)" "$T/out"
+expect "the same runs with their dense ones" 0 "$PT" calibrate "$MOE"
+same "... keep gemm_eff_max only for B300, measured on MoE runs alone" \
+	"$(grep -c '^gemm_eff_max .*(MoE runs only: kept)' "$T/out")" 1
+has "... and say where the fit predicts worse than its start (GB200's MoE)" \
+	"^  note: moe: .* cross-validated against .* with the built-in defaults" \
 	"$T/out"
 expect "... written" 0 "$PT" calibrate "$MOE" --group moe -o "$T/moe.conf"
 has "... with a comment naming the shared constants" \
