@@ -414,16 +414,9 @@ calibrate_fit_rows(struct objective *o, const int *idx, const bool *in,
  * dense row moves with are fitted to the dense rows, then those only
  * MoE rows move with (the MoE layer's host wait, the experts' GEMM
  * efficiency, the dispatch efficiency) to the MoE rows, the others
- * kept.  The constants dense layers share that no dense row moves
- * (all of them for a GPU measured on MoE runs alone; fp8_block_gemm_eff
- * where only the MoE runs scale by blocks) stay at the start
- * (calib_fit.moe_kept): MoE rows do not tell them from what the
- * estimate misses on MoE layers, which made B300's fit, from its 19
- * MoE runs, put four of them on a bound (gemm_eff_max 0.95,
- * gemm_tokens_half 16, layer_overhead_s 2 ms, fp8_block_gemm_eff 1;
- * bench/calibration, 2026-11-28).  A joint fit lets what the estimate
- * misses on MoE layers
- * (bench/README.md) pull the GEMM efficiencies the dense rows measure:
+ * kept (those no dense row moves were left out of o->dims by
+ * calibrate_fit_opts).  A joint fit lets what the estimate misses on
+ * MoE layers (bench/README.md) pull the GEMM efficiencies the dense rows measure:
  * per GPU on the published runs (bench/calibration, 2026-11-26, before
  * moe_gemm_eff), cross-validated, dense FP8 16.0 % jointly and 6.3 % in
  * stages, NVFP4 14.2 % and 9.9 %; MoE 25.5 % and 30.5 %, the price of
@@ -632,6 +625,16 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	calibration_clamp(&o.base);
 	o.nrows = n;
 	dense_params(&o, rows, n);
+	/*
+	 * The constants dense layers share that no dense row moves (all of
+	 * them for a GPU measured on MoE runs alone; fp8_block_gemm_eff
+	 * where only the MoE runs scale by blocks) stay at the start: MoE
+	 * rows do not tell them from what the estimate misses on MoE
+	 * layers, which made B300's fit, from its 19 MoE runs, put four of
+	 * them on a bound (gemm_eff_max 0.95, gemm_tokens_half 16,
+	 * layer_overhead_s 2 ms, fp8_block_gemm_eff 1; bench/calibration,
+	 * 2026-11-28).
+	 */
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		out->fixed[p] = opts->fixed[p];
 		out->moe_kept[p] = !calibration_param(p)->moe_only &&

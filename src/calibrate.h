@@ -39,7 +39,7 @@ struct calib_fit {
 	bool active[CAL_NPARAMS]; /* some row's prediction depends on it */
 	bool fixed[CAL_NPARAMS];  /* the options kept it at its start */
 	/* Kept at its start: a constant dense layers share that only MoE
-	 * rows move (calibrate.c, fit_subset). */
+	 * rows move (calibrate.c, calibrate_fit_opts). */
 	bool moe_kept[CAL_NPARAMS];
 	/* Fitted once to the MoE runs of every GPU (calibrate_share). */
 	bool shared[CAL_NPARAMS];
