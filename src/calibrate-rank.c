@@ -86,6 +86,27 @@ rank_pairs(const struct calib_row *rows, const double *pred, const int *c,
 		}
 }
 
+/* Where the fastest measured configuration, cr->best, stands among the
+ * predictions: a search that runs the predicted order measures it after
+ * best_place - 1 others, and best_behind says by how much the estimate
+ * missed it. */
+static void
+best_place(const struct calib_row *rows, const double *pred, const int *c,
+           int m, struct calib_campaign_rank *cr)
+{
+	double mine = per_sample(&rows[cr->best], pred[cr->best]);
+	double top = mine;
+
+	cr->best_place = 1;
+	for (int a = 0; a < m; a++) {
+		double p = per_sample(&rows[c[a]], pred[c[a]]);
+
+		cr->best_place += p < mine;
+		top = fmin(top, p);
+	}
+	cr->best_behind = mine / top - 1;
+}
+
 /* Rank the configurations c[0..m) of one campaign into cr. */
 static void
 rank_one(const struct calib_row *rows, const double *pred, const int *c,
@@ -109,6 +130,7 @@ rank_one(const struct calib_row *rows, const double *pred, const int *c,
 	cr->configs = m;
 	cr->best = best;
 	cr->predicted = ties > 1 ? -1 : top;
+	best_place(rows, pred, c, m, cr);
 	cr->near = cr->predicted >= 0 &&
 	           per_sample(&rows[top], rows[top].step_s) <=
 	           (1 + CALIB_RANK_TIE) *

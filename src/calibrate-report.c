@@ -171,13 +171,19 @@ rank_row(const struct gpu_fit *g, const char *group, void *arg)
 		add_share(t, r[k].concordant, r[k].pairs);
 }
 
-/* The row predicted best as a cell: "yes" when it is the best. */
-static const char *
-predicted_cell(const struct gpu_fit *g, const struct calib_campaign_rank *c)
+/* The row predicted best as a cell of t: "yes" when it is the best, else
+ * that row, where the best was placed and how far behind. */
+static void
+add_predicted(struct table *t, const struct gpu_fit *g,
+              const struct calib_campaign_rank *c)
 {
 	if (c->predicted == c->best)
-		return "yes";
-	return c->predicted < 0 ? "(a tie)" : g->rows[c->predicted].where;
+		table_add(t, "yes");
+	else
+		table_add(t, "%s, best placed %d (+%.1f %%)",
+		          c->predicted < 0 ? "(a tie)"
+		          : g->rows[c->predicted].where,
+		          c->best_place, 100 * c->best_behind);
 }
 
 /* Each campaign's best and the configuration predicted best. */
@@ -198,8 +204,8 @@ print_campaigns(FILE *f, const struct gpu_fit *g)
 		table_add(&t, "%s", b[i].campaign);
 		table_add(&t, "%d", b[i].configs);
 		table_add(&t, "%s", g->rows[b[i].best].where);
-		table_add(&t, "%s", predicted_cell(g, &b[i]));
-		table_add(&t, "%s", predicted_cell(g, &c[i]));
+		add_predicted(&t, g, &b[i]);
+		add_predicted(&t, g, &c[i]);
 	}
 	if (m > 0)
 		table_print(&t, f);
@@ -431,6 +437,10 @@ campaigns_json(struct json *j, const struct gpu_fit *g)
 			            g->rows[c[i].predicted].where);
 		else
 			json_null(j, "predicted_cv");
+		json_int(j, "best_place_before", b[i].best_place);
+		json_int(j, "best_place_cv", c[i].best_place);
+		json_number(j, "best_behind_before", b[i].best_behind);
+		json_number(j, "best_behind_cv", c[i].best_behind);
 		json_int(j, "pairs", b[i].pairs);
 		json_number(j, "ordered_before", b[i].concordant);
 		json_number(j, "ordered_cv", c[i].concordant);

@@ -125,6 +125,10 @@ struct calib_campaign_rank {
 	int predicted;    /* the row predicted fastest; -1: two or more tie */
 	bool near;        /* predicted's measured per-sample time within
 	                   * CALIB_RANK_TIE of best's */
+	int best_place;   /* best's place in the predicted order: 1 + the
+	                   * configurations predicted faster */
+	double best_behind; /* best's prediction over the fastest
+	                     * prediction, less 1 (0 when placed first) */
 	int pairs;        /* configurations' pairs not tied as measured */
 	double concordant; /* of them, predicted in the measured order (a
 	                    * predicted tie counts half) */

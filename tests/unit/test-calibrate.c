@@ -636,14 +636,21 @@ test_rank_metric(void)
 	CU_ASSERT_EQUAL(c[0].best, 1);
 	CU_ASSERT_EQUAL(c[0].predicted, 2);
 	CU_ASSERT_FALSE(c[0].near);
+	/* tp 1 (9 s predicted) behind tp 2 (8 s) only: placed second. */
+	CU_ASSERT_EQUAL(c[0].best_place, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c[0].best_behind, 9.0 / 8 - 1, 1e-12);
 	CU_ASSERT_EQUAL(c[0].pairs, 2);
 	CU_ASSERT_DOUBLE_EQUAL(c[0].concordant, 0, 1e-12);
 	CU_ASSERT_STRING_EQUAL(c[1].campaign, "C");
 	CU_ASSERT_EQUAL(c[1].best, 7);
 	CU_ASSERT_EQUAL(c[1].predicted, 7);
 	CU_ASSERT(c[1].near);
+	CU_ASSERT_EQUAL(c[1].best_place, 1);
+	CU_ASSERT_DOUBLE_EQUAL(c[1].best_behind, 0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(c[1].concordant, 1, 1e-12);
 	CU_ASSERT_EQUAL(c[2].predicted, -1);
+	/* In a predicted tie the best is placed first: none is faster. */
+	CU_ASSERT_EQUAL(c[2].best_place, 1);
 	CU_ASSERT_DOUBLE_EQUAL(c[2].concordant, 0.5, 1e-12);
 	free(c);
 
