@@ -334,27 +334,51 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 	return 0;
 }
 
+/*
+ * The next line of f into line (CSV_LINE_MAX bytes), without its line
+ * break: 1 when read, 0 at the end, -1 after saying what is wrong with
+ * line lineno (too long, a NUL byte: not a text file, a read error).
+ * Byte by byte, so that a NUL is seen where fgets would hide it.
+ */
+static int
+csv_getline(FILE *f, char *line, const char *path, int lineno)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			return error("%s:%d:%zu: NUL byte (a measured-runs file "
+			             "is text)", path, lineno, len + 1);
+		if (len + 1 >= CSV_LINE_MAX)
+			return error("%s:%d: line longer than %d bytes", path,
+			             lineno, CSV_LINE_MAX - 1);
+		line[len++] = (char)c;
+	}
+	if (c == EOF && ferror(f))
+		return error_errno("cannot read '%s'", path);
+	if (c == EOF && len == 0)
+		return 0;
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	line[len] = '\0';
+	return 1;
+}
+
 /* The lines of f after the header. */
 static int
 read_lines(struct csv_ctx *cx, FILE *f, char *line)
 {
 	struct csv_line l;
 	const char *why;
-	int status = 0, col;
+	int status = 0, col, got;
 
-	while (status == 0 && fgets(line, CSV_LINE_MAX, f)) {
-		size_t len = strlen(line);
-
+	while (status == 0 &&
+	       (got = csv_getline(f, line, cx->path, cx->lineno + 1)) != 0) {
 		cx->lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		else if (!feof(f))
-			return error("%s:%d: line longer than %d bytes",
-			             cx->path, cx->lineno, CSV_LINE_MAX - 2),
-			       EXIT_DATAERR;
-		if (len > 0 && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (len == 0)
+		if (got < 0)
+			return EXIT_DATAERR;
+		if (line[0] == '\0')
 			continue;
 		if ((col = csv_split(line, &l, &why)) != 0) {
 			error("%s:%d:%d: %s", cx->path, cx->lineno, col, why);
@@ -377,16 +401,17 @@ calib_read_csv(struct calib_input *in, const char *path,
 	                      -1 };
 	FILE *f = fopen_regular(path);
 	const char *why;
-	int status = 0, col;
+	int status = 0, col, got;
 
 	if (f == NULL) {
 		error("cannot read '%s': %s", path, open_error(errno));
 		status = errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
-	} else if (fgets(line, CSV_LINE_MAX, f) == NULL) {
-		error("%s:1: empty file (a header line is required)", path);
+	} else if ((got = csv_getline(f, line, path, 1)) <= 0) {
+		if (got == 0)
+			error("%s:1: empty file (a header line is required)",
+			      path);
 		status = EXIT_DATAERR;
 	} else {
-		line[strcspn(line, "\r\n")] = '\0';
 		header = xstrdup(line);
 		if ((col = csv_split(header, &head, &why)) != 0) {
 			error("%s:1:%d: %s", path, col, why);

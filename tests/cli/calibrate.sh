@@ -274,6 +274,25 @@ expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
 has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
 	"$T/err"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
+# Wrong bytes: a NUL (a binary or corrupt file), an overlong line, no
+# header, each named by file and line; a last line without its line
+# break is still a row.
+{ head -2 "$CSV"; printf 'x\000y\n'; } >"$T/nul.csv"
+expect "a NUL byte" 65 "$PT" calibrate "$T/nul.csv"
+has "... names file, line and column" "nul.csv:3:2: NUL byte" "$T/err"
+{ head -1 "$CSV"; head -c 9000 /dev/zero | tr '\000' a; echo; } \
+	>"$T/long.csv"
+expect "an overlong line" 65 "$PT" calibrate "$T/long.csv"
+has "... names file and line" "long.csv:2: line longer than 8191 bytes" \
+	"$T/err"
+: >"$T/empty.csv"
+expect "an empty file" 65 "$PT" calibrate "$T/empty.csv"
+has "... says a header is required" "empty.csv:1: empty file" "$T/err"
+head -3 "$CSV" | tr -d '\r' | awk 'NR < 3 { print; next } { printf "%s", $0 }' \
+	>"$T/cut.csv"
+expect "a last line without its line break" 0 "$PT" calibrate "$T/cut.csv" \
+	--format json
+same "... is read" "$(jget calibrations.0.runs)" 2
 printf 'calibration = { h100-sxm = {\n  gemm_eff_max = 1.5; }; };\n' \
 	>"$T/over.conf"
 expect "a constant beyond its bound" 78 "$PT" --site "$T/over.conf" \

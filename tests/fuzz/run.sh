@@ -3,6 +3,7 @@
 # FUZZ_SECONDS (default 60), printing how many inputs each survived.
 #
 #   tests/fuzz/run.sh [TARGET...]     targets: logparse template config state
+#                                     measured
 #
 # Needs a configured tree (autoconfig.h) and Debian's clang with
 # libclang-rt-14-dev.  Seeds: tests/fuzz/corpus/TARGET plus, read only,
@@ -17,7 +18,7 @@ cd "$top"
 secs=${FUZZ_SECONDS:-60}
 out=${FUZZ_BUILD:-$top/build-fuzz}
 cc=${FUZZ_CC:-clang}
-targets=${*:-logparse template config state}
+targets=${*:-logparse template config state measured}
 
 command -v "$cc" >/dev/null || {
 	echo "fuzz: $cc not found (apt-get install clang libclang-rt-14-dev)" >&2
