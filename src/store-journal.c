@@ -68,9 +68,17 @@ journal_replay(const char *dir, long after,
 
 		lineno++;
 		/* A last line without newline is a write cut by a crash:
-		 * it never happened. */
-		if (len == 0 || line[len - 1] != '\n')
+		 * it never happened.  Anywhere else a line without one is a
+		 * NUL byte or an overlong line: damage, which must stop the
+		 * replay loudly, not end it quietly before the records that
+		 * follow (a submission among them). */
+		if (len == 0 || line[len - 1] != '\n') {
+			if (!feof(f))
+				ret = error("%s:%d: malformed journal line (a NUL "
+				            "byte, or longer than %zu bytes)",
+				            path, lineno, sizeof line - 2);
 			break;
+		}
 		line[len - 1] = '\0';
 		if (journal_parse(line, &e) != 0 || e.seq != expect) {
 			ret = error("%s:%d: malformed or out-of-order journal "

@@ -249,6 +249,52 @@ replay_fn(void *arg)
 	return journal_replay(((struct replay_arg *)arg)->dir, 0, NULL, NULL);
 }
 
+static int
+journal_open_fn(void *arg)
+{
+	struct store_journal j;
+	int ret = journal_open(&j, ((struct replay_arg *)arg)->dir);
+
+	if (ret == 0)
+		journal_close(&j);
+	return ret;
+}
+
+/* A NUL byte inside the journal is damage, not a torn write: the replay
+ * stops with an error naming the line instead of ending quietly before
+ * the records after it (here a submission), and so does opening the
+ * journal for appends. */
+static void
+test_nul_line_refused(void)
+{
+	static const char text[] =
+		"1 2026-01-01T00:00:00Z planned - n=1\n"
+		"2 2026-01-01T00:00:00Z queued c1\0 -\n"
+		"3 2026-01-01T00:00:00Z submitted c1 job=7\n";
+	char *dir = harness_tmpdir();
+	char *path = xasprintf("%s/journal.log", dir);
+	struct replay_arg ra = { dir };
+	char *err;
+	int fd, ret;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_EQUAL(write(fd, text, sizeof text - 1),
+	                (ssize_t)(sizeof text - 1));
+	close(fd);
+	err = harness_capture_stderr(replay_fn, &ra, &ret);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "journal.log:2: malformed journal "
+	                              "line (a NUL byte"));
+	free(err);
+	err = harness_capture_stderr(journal_open_fn, &ra, &ret);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "journal.log:2:"));
+	free(err);
+	free(path);
+	harness_rmtree(dir);
+	free(dir);
+}
+
 static void
 test_gap_detected(void)
 {
@@ -650,6 +696,7 @@ static const struct harness_test state_tests[] = {
 	{ "truncated and corrupt state", test_truncated_and_corrupt },
 	{ "journal append and replay", test_journal_append_and_replay },
 	{ "torn journal line trimmed", test_torn_line_trimmed },
+	{ "NUL byte in the journal refused", test_nul_line_refused },
 	{ "journal gap detected", test_gap_detected },
 	{ "events fold into the state", test_apply_events },
 	{ "edited journal lines refused", test_events_refused },
