@@ -264,9 +264,15 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		size_t len = strlen(line);
 
 		lineno++;
-		/* plan writes whole lines: one without its end was cut. */
+		/* plan writes whole lines: one without its end was cut, or,
+		 * before the end of the file, holds a NUL byte or is
+		 * longer than any plan writes. */
 		if (len == 0 || line[len - 1] != '\n') {
-			ret = error("%s:%d: truncated line", path, lineno);
+			ret = feof(f) ? error("%s:%d: truncated line", path,
+			                      lineno)
+			      : error("%s:%d: malformed line (a NUL byte, or "
+			              "longer than %zu bytes)", path, lineno,
+			              sizeof line - 2);
 			break;
 		}
 		line[--len] = '\0';

@@ -70,6 +70,12 @@ has "naming the line" "candidates.csv:[0-9]*: truncated line" "$T/err"
 fresh
 : >"$T/c/candidates.csv"
 expect "an empty candidates.csv is refused" 65 "$PT" list "$T/c"
+fresh
+{ head -1 "$T/c/candidates.csv"; printf 'x\000'; tail -n +2 "$T/c/candidates.csv"; } \
+	>"$T/nul" && cp "$T/nul" "$T/c/candidates.csv"
+expect "a NUL byte in candidates.csv is refused" 65 "$PT" list "$T/c"
+has "naming the line and what is wrong" \
+	"candidates.csv:2: malformed line (a NUL byte" "$T/err"
 
 # --- an edited state or journal --------------------------------------------
 fresh
@@ -94,6 +100,14 @@ fresh
 journal_add frobnicated "$(first)" -
 expect "an unknown event is refused" 65 "$PT" status "$T/c"
 has "by name" "unknown event 'frobnicated'" "$T/err"
+# A NUL byte before the journal's end is damage, not a torn last write:
+# the records after it (here a submission) are not quietly dropped.
+fresh
+{ printf 'x\000'; cat "$T/c/journal.log"; } >"$T/j" &&
+	cp "$T/j" "$T/c/journal.log"
+journal_add submitted "$(first)" "job=7 time=1"
+expect "a NUL byte in the journal is refused" 65 "$PT" status "$T/c"
+has "naming its line" "journal.log:1: malformed journal line" "$T/err"
 
 # --- what a user can plant is never followed or waited on ---------------------
 fresh
