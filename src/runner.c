@@ -169,38 +169,73 @@ lookup_accounting(struct runner *r, struct cand_status *c,
 	return ret;
 }
 
+/* What one line of a job's output says of it, given st so far. */
+static enum cand_state
+output_verdict(enum cand_state st, const char *line)
+{
+	if (strstr(line, "DUE TO TIME LIMIT"))
+		return CS_TIMEOUT;
+	if (strstr(line, "oom-kill") || strstr(line, "oom_kill"))
+		return CS_OOM;
+	if (strstr(line, "DUE TO NODE FAILURE"))
+		return CS_NODE_FAIL;
+	if (strstr(line, "DUE TO PREEMPTION"))
+		return CS_PREEMPTED;
+	if (strstr(line, "CANCELLED AT") && st == CS_FAILED)
+		return CS_CANCELLED;
+	if (strstr(line, "[after training is done]") && st == CS_FAILED)
+		return CS_COMPLETED;
+	return st;
+}
+
+/* A line longer than the buffer is judged in pieces that overlap by
+ * this much, so that no verdict is cut in two. */
+#define OUTPUT_OVERLAP 64
+
 /*
  * Without accounting, a job the controller forgot is judged by its own
  * output: Slurm writes its verdicts there, the trainer its last words.
+ * Byte by byte: a trainer that died mid-write can leave NUL bytes or
+ * binary before slurmstepd's line, which must not hide it (unlocked:
+ * the file is the training log, possibly large, read by one thread).
  */
+enum cand_state
+runner_output_state(const char *path)
+{
+	FILE *f = fopen_regular(path);
+	enum cand_state st = CS_FAILED;
+	char line[4096];
+	size_t n = 0;
+	int ch;
+
+	if (f == NULL)
+		return CS_FAILED;
+	while ((ch = getc_unlocked(f)) != EOF) {
+		if (ch != '\n') {
+			line[n++] = (char)(ch == '\0' ? ' ' : ch);
+			if (n < sizeof line - 1)
+				continue;
+		}
+		line[n] = '\0';
+		st = output_verdict(st, line);
+		n = ch == '\n' ? 0 : OUTPUT_OVERLAP;
+		if (n > 0)
+			memmove(line, line + sizeof line - 1 - n, n);
+	}
+	line[n] = '\0';
+	st = output_verdict(st, line);
+	fclose(f);
+	return st;
+}
+
 static enum cand_state
 state_from_output(const struct runner *r, const struct cand_status *c)
 {
 	char *path = xasprintf("%s/runs/%s/slurm-%" PRIu32 ".out",
 	                       r->store->dir, c->name, c->job_id);
-	FILE *f = fopen_regular(path);
-	enum cand_state st = CS_FAILED;
-	char line[4096];
+	enum cand_state st = runner_output_state(path);
 
 	free(path);
-	if (f == NULL)
-		return CS_FAILED;
-	while (fgets(line, sizeof line, f)) {
-		if (strstr(line, "DUE TO TIME LIMIT"))
-			st = CS_TIMEOUT;
-		else if (strstr(line, "oom-kill") || strstr(line, "oom_kill"))
-			st = CS_OOM;
-		else if (strstr(line, "DUE TO NODE FAILURE"))
-			st = CS_NODE_FAIL;
-		else if (strstr(line, "DUE TO PREEMPTION"))
-			st = CS_PREEMPTED;
-		else if (strstr(line, "CANCELLED AT") && st == CS_FAILED)
-			st = CS_CANCELLED;
-		else if (strstr(line, "[after training is done]") &&
-		         st == CS_FAILED)
-			st = CS_COMPLETED;
-	}
-	fclose(f);
 	return st;
 }
 

@@ -38,6 +38,14 @@ void runner_init(struct runner *r, struct store *s, FILE *out,
 void runner_release(struct runner *r);
 
 /*
+ * A job the controller forgot and accounting never knew, judged by its
+ * output file at path: Slurm's verdict (time limit, node failure,
+ * preemption, cancelled), an OOM kill, or the trainer's last words;
+ * CS_FAILED when none, or when the file cannot be read.
+ */
+enum cand_state runner_output_state(const char *path);
+
+/*
  * Ask Slurm where every active job stands and record the transitions
  * (with retries for node failures and preemption).  Returns 0,
  * EXIT_TEMPFAIL when the controller or accounting cannot be reached,

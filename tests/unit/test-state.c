@@ -16,6 +16,7 @@
 
 #include "budget.h"
 #include "harness.h"
+#include "runner.h"
 #include "search.h"
 #include "store-int.h"
 #include "util.h"
@@ -235,6 +236,54 @@ test_torn_line_trimmed(void)
 	CU_ASSERT_STRING_EQUAL(sb.buf, "1 planned - n=1|2 queued c1 -|");
 	strbuf_release(&sb);
 	free(path);
+	harness_rmtree(dir);
+	free(dir);
+}
+
+/* Write size bytes of text to dir/name and judge it as a job's output. */
+static enum cand_state
+output_state_of(const char *dir, const char *text, size_t size)
+{
+	char *path = xasprintf("%s/slurm-1.out", dir);
+	FILE *f = fopen(path, "wb");
+	enum cand_state st;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(text, 1, size, f), size);
+	fclose(f);
+	st = runner_output_state(path);
+	unlink(path);
+	free(path);
+	return st;
+}
+
+/* A forgotten job's output: Slurm's verdict found after NUL bytes a
+ * dying trainer left on the same line, and across the reader's buffer
+ * in an overlong line; nothing found is a failure. */
+static void
+test_output_state(void)
+{
+	static const char nul[] = "step 10\nbin\0\0ary slurmstepd: error: "
+		"*** JOB 5 ON n1 CANCELLED AT 2026-01-01T00:00:00 DUE TO TIME "
+		"LIMIT ***\n";
+	static const char done[] = "[after training is done]\n";
+	static const char fail[] = "Traceback (most recent call last):\n";
+	const char *verdict = " *** DUE TO NODE FAILURE ***";
+	char *dir = harness_tmpdir(), *missing = xasprintf("%s/none", dir);
+	struct strbuf sb = STRBUF_INIT;
+
+	CU_ASSERT_EQUAL(output_state_of(dir, nul, sizeof nul - 1), CS_TIMEOUT);
+	CU_ASSERT_EQUAL(output_state_of(dir, done, sizeof done - 1),
+	                CS_COMPLETED);
+	CU_ASSERT_EQUAL(output_state_of(dir, fail, sizeof fail - 1), CS_FAILED);
+	/* The verdict straddles byte 4095, where the buffer fills. */
+	for (int i = 0; i < 4080; i++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addstr(&sb, verdict);
+	CU_ASSERT_EQUAL(output_state_of(dir, sb.buf, sb.len), CS_NODE_FAIL);
+	CU_ASSERT_EQUAL(runner_output_state(missing), CS_FAILED);
+	strbuf_release(&sb);
+	free(missing);
 	harness_rmtree(dir);
 	free(dir);
 }
@@ -697,6 +746,7 @@ static const struct harness_test state_tests[] = {
 	{ "journal append and replay", test_journal_append_and_replay },
 	{ "torn journal line trimmed", test_torn_line_trimmed },
 	{ "NUL byte in the journal refused", test_nul_line_refused },
+	{ "a forgotten job judged by its output", test_output_state },
 	{ "journal gap detected", test_gap_detected },
 	{ "events fold into the state", test_apply_events },
 	{ "edited journal lines refused", test_events_refused },
