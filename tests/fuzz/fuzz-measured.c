@@ -18,6 +18,7 @@
 
 #include "cmd-calibrate.h"
 #include "error.h"
+#include "fuzz-put.h"
 #include "xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,19 +37,6 @@ static const char campaign[] =
 	"search = { tensor_parallel = [1, 2]; micro_batch_size = [1]; };\n"
 	"run = { template = \"simulated\"; };\n";
 
-static char *
-put(const char *dir, const char *name, const void *data, size_t size)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "wb");
-
-	if (f) {
-		fwrite(data, 1, size, f);
-		fclose(f);
-	}
-	return path;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -60,8 +48,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (mkdtemp(dir) == NULL)
 		return 0;
-	csv = put(dir, "runs.csv", data, size);
-	conf = put(dir, "c.conf", campaign, sizeof campaign - 1);
+	csv = fuzz_put(dir, "runs.csv", data, size);
+	conf = fuzz_put(dir, "c.conf", campaign, sizeof campaign - 1);
 	memset(&in, 0, sizeof in);
 	ret = calib_read_csv(&in, csv, &po, NULL);
 	if (ret != 0 && (ret < 64 || ret > 78))

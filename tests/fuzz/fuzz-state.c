@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz-put.h"
 #include "store-int.h"
 #include "xalloc.h"
 
@@ -27,30 +28,18 @@ count(const struct journal_entry *e, const char *path, void *arg)
 	return store_event_parse(e, path, &ev);
 }
 
-static void
-put(const char *dir, const char *name, const uint8_t *data, size_t size)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "wb");
-
-	if (f) {
-		fwrite(data, 1, size, f);
-		fclose(f);
-	}
-	free(path);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char dir[] = "/tmp/paratune-fuzz-XXXXXX";
 	struct state st;
+	char *state_path, *journal_path;
 	long n = 0;
 
 	if (mkdtemp(dir) == NULL)
 		return 0;
-	put(dir, "state", data, size);
-	put(dir, "journal.log", data, size);
+	state_path = fuzz_put(dir, "state", data, size);
+	journal_path = fuzz_put(dir, "journal.log", data, size);
 	if (state_load(dir, &st) == 0) {
 		for (int i = 0; i < st.n; i++)
 			if (cand_state_name(st.v[i].state)[0] == '?')
@@ -58,15 +47,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		state_release(&st);
 	}
 	journal_replay(dir, 0, count, &n);
-	{
-		char *p = xasprintf("%s/state", dir);
-		char *q = xasprintf("%s/journal.log", dir);
-
-		unlink(p);
-		unlink(q);
-		free(p);
-		free(q);
-	}
+	unlink(state_path);
+	unlink(journal_path);
+	free(state_path);
+	free(journal_path);
 	rmdir(dir);
 	return 0;
 }
