@@ -691,19 +691,127 @@ config_suggest_names(struct strbuf *sb, const char *word,
 }
 
 /*
- * The registry path closest to an unknown one: a sibling in the same
- * group first ("search.tensor_paralel"), then any path ("serch.tp"), then
- * any key by its last part ("tensor_parallel" at the top level).  Inside
- * a model, gpus or patterns group only siblings count.
+ * Names of a key's last part that users bring from elsewhere, with the
+ * key they mean: paratune's own flags and CSV columns (--tp, mbs),
+ * Megatron-LM's arguments (--tensor-model-parallel-size, --seq-length)
+ * and NeMo Auto Configurator's (tensor_parallel_sizes, num_nodes).
+ * Too far from their key for a typo, they would otherwise get no
+ * suggestion or a wrong one ("search.vpp": 'search.fsdp').
+ */
+static const struct key_alias {
+	const char *alias, *key;
+} key_aliases[] = {
+	{ "tp", "tensor_parallel" },
+	{ "tensor_model_parallel_size", "tensor_parallel" },
+	{ "tensor_parallel_size", "tensor_parallel" },
+	{ "tensor_parallel_sizes", "tensor_parallel" },
+	{ "pp", "pipeline_parallel" },
+	{ "pipeline_model_parallel_size", "pipeline_parallel" },
+	{ "pipeline_parallel_size", "pipeline_parallel" },
+	{ "pipeline_parallel_sizes", "pipeline_parallel" },
+	{ "cp", "context_parallel" },
+	{ "context_parallel_size", "context_parallel" },
+	{ "context_parallel_sizes", "context_parallel" },
+	{ "ep", "expert_parallel" },
+	{ "expert_model_parallel_size", "expert_parallel" },
+	{ "expert_parallel_size", "expert_parallel" },
+	{ "expert_parallel_sizes", "expert_parallel" },
+	{ "etp", "expert_tensor_parallel" },
+	{ "expert_tensor_parallel_size", "expert_tensor_parallel" },
+	{ "expert_tensor_parallel_sizes", "expert_tensor_parallel" },
+	{ "vp", "virtual_pipeline" },
+	{ "vpp", "virtual_pipeline" },
+	{ "virtual_pipeline_model_parallel_size", "virtual_pipeline" },
+	{ "virtual_pipeline_parallel_size", "virtual_pipeline" },
+	{ "virtual_pipeline_parallel_sizes", "virtual_pipeline" },
+	{ "mbs", "micro_batch_size" },
+	{ "micro_batch_sizes", "micro_batch_size" },
+	{ "gbs", "global_batch_size" },
+	{ "global_batch_sizes", "global_batch_size" },
+	{ "seq_len", "seq_length" },
+	{ "sequence_length", "seq_length" },
+	{ "encoder_seq_length", "seq_length" },
+	{ "recompute_layers", "recompute_num_layers" },
+	{ "recompute_granularity", "recompute" },
+	{ "num_nodes", "nodes" },
+	{ "num_gpus_per_node", "gpus_per_node" },
+	{ "devices", "gpus_per_node" },
+};
+
+/* Whether a and b are the same name, ignoring case, with '-' read as
+ * '_' (libconfig allows both in a name). */
+static bool
+same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int ca = *a == '-' ? '_' : lower(*a);
+		int cb = *b == '-' ? '_' : lower(*b);
+
+		if (ca != cb)
+			return false;
+	}
+	return *a == *b;
+}
+
+/* The key that word (a last part) is another name of, or NULL. */
+static const char *
+alias_target(const char *word)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(key_aliases); i++)
+		if (same_name(word, key_aliases[i].alias))
+			return key_aliases[i].key;
+	return NULL;
+}
+
+/* The key of in whose last part is name: one in the group of path
+ * (plen long) first, then for a campaign any key outside a member
+ * group, in registry order (search's before base's); or NULL. */
+static const char *
+key_named(const char *name, const char *path, size_t plen, enum key_in in)
+{
+	const struct config_key *any = NULL;
+
+	for (size_t k = 0; k < NKEYS; k++) {
+		const struct config_key *c = &config_registry[k];
+
+		if (c->in != in || strcmp(config_last_part(c->path), name))
+			continue;
+		if (config_key_in_group(c, path, plen))
+			return c->path;
+		if (!any && in == IN_CAMPAIGN && !(c->flags & F_MEMBER))
+			any = c;
+	}
+	return any ? any->path : NULL;
+}
+
+/* Whether key is a group above path ("search" above "search.ep"), which
+ * is no suggestion for it. */
+static bool
+is_ancestor(const char *key, const char *path)
+{
+	size_t n = strlen(key);
+
+	return !strncmp(key, path, n) && path[n] == '.';
+}
+
+/*
+ * The registry path closest to an unknown one: the key it is another
+ * name of (key_aliases), a sibling in the same group ("search.tensor_
+ * paralel"), then any path in another group ("serch.tp"; a sibling was
+ * judged by its last part already), then any key by its last part
+ * ("tensor_parallel" at the top level).  Inside a model, gpus or
+ * patterns group only siblings count.
  */
 const char *
 config_suggest_key(const char *path, enum key_in in)
 {
-	const char *cands[NKEYS];
+	const char *cands[NKEYS], *alias = alias_target(config_last_part(path));
 	const struct config_key *keys[NKEYS];
 	size_t plen = config_parent_len(path);
 	int n = 0, i;
 
+	if (alias && (alias = key_named(alias, path, plen, in)) != NULL)
+		return alias;
 	for (size_t k = 0; k < NKEYS; k++)
 		if (config_registry[k].in == in &&
 		    config_key_in_group(&config_registry[k], path, plen)) {
@@ -716,7 +824,9 @@ config_suggest_key(const char *path, enum key_in in)
 		return NULL;
 	n = 0;
 	for (size_t k = 0; k < NKEYS; k++)
-		if (!(config_registry[k].flags & F_MEMBER)) {
+		if (!(config_registry[k].flags & F_MEMBER) &&
+		    !config_key_in_group(&config_registry[k], path, plen) &&
+		    !is_ancestor(config_registry[k].path, path)) {
 			keys[n] = &config_registry[k];
 			cands[n++] = config_registry[k].path;
 		}

@@ -534,6 +534,8 @@ static void
 test_unknown_keys_suggest(void)
 {
 	static const char *const set[] = { "search.tensor_paralel=[1]" };
+	struct load l;
+	char *dir;
 
 	expect_error(MINIMAL "search = {\n  tensor_paralel = [1, 2];\n};\n",
 	             NULL, 0, (const char *const[]){
@@ -546,6 +548,37 @@ test_unknown_keys_suggest(void)
 	expect_error(MINIMAL "tensor_parallel = [1];\n", NULL, 0,
 	             (const char *const[]){ "camp.conf:4:",
 	             "did you mean 'search.tensor_parallel'?", NULL });
+	/* The names Megatron-LM, NeMo and paratune's own flags use. */
+	expect_error(MINIMAL "search = {\n  tp = [1, 2];\n  vpp = [2];\n"
+	             "  ep = [1];\n  gbs = [64];\n"
+	             "  tensor-model-parallel-size = [1];\n};\n", NULL, 0,
+	             (const char *const[]){
+	             "camp.conf:5: unknown key 'search.tp' (did you mean "
+	             "'search.tensor_parallel'?)",
+	             "camp.conf:6: unknown key 'search.vpp' (did you mean "
+	             "'search.virtual_pipeline'?)",
+	             "camp.conf:7: unknown key 'search.ep' (did you mean "
+	             "'search.expert_parallel'?)",
+	             "camp.conf:8: unknown key 'search.gbs' (did you mean "
+	             "'global_batch_size'?)",
+	             "camp.conf:9: unknown key "
+	             "'search.tensor-model-parallel-size' (did you mean "
+	             "'search.tensor_parallel'?)", NULL });
+	expect_error(MINIMAL "base = {\n  mbs = 2;\n};\nnum_nodes = 2;\n",
+	             NULL, 0, (const char *const[]){
+	             "camp.conf:5: unknown key 'base.mbs' (did you mean "
+	             "'base.micro_batch_size'?)",
+	             "camp.conf:7: unknown key 'num_nodes' (did you mean "
+	             "'nodes'?)", NULL });
+	/* A group above the key is no suggestion for it. */
+	dir = scratch_begin();
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "search = {\n  xq = [1];"
+	                          "\n};\n", NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:5: unknown "
+	                  "key 'search.xq'", NULL }));
+	CU_ASSERT_PTR_NULL(strstr(l.err, "did you mean"));
+	load_release(&l);
+	scratch_end(dir);
 	expect_error(MINIMAL, set, 1, (const char *const[]){
 	             "command line:1: unknown key 'search.tensor_paralel' "
 	             "(did you mean 'search.tensor_parallel'?)", NULL });
