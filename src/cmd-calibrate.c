@@ -211,7 +211,9 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Every input into in; 0 or the first error's exit code. */
+/* Every input into in; 0 or the first error's exit code.  An input
+ * that adds no row is named: a campaign not run yet, or a CSV of other
+ * GPUs, would otherwise leave the fit silently smaller. */
 static int
 read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
             struct calib_input *in)
@@ -220,10 +222,19 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 	int status = 0;
 
 	po.quiet = true;
-	for (int i = 0; i < n && status == 0; i++)
-		status = is_dir(inputs[i])
-		         ? calib_read_dir(in, inputs[i], gpu)
-		         : calib_read_csv(in, inputs[i], &po, gpu);
+	for (int i = 0; i < n && status == 0; i++) {
+		int before = in->n;
+		bool dir = is_dir(inputs[i]);
+
+		status = dir ? calib_read_dir(in, inputs[i], gpu)
+		             : calib_read_csv(in, inputs[i], &po, gpu);
+		if (status == 0 && in->n == before)
+			warning("%s: no measured run%s%s%s%s", inputs[i],
+			        gpu ? " of GPU '" : "", gpu ? gpu : "",
+			        gpu ? "'" : "",
+			        dir ? " (none of its candidates has run to "
+			              "a step time yet)" : "");
+	}
 	return status;
 }
 

@@ -74,6 +74,7 @@ same "... tp 2 safe" "$(jget calibrations.0.rows.2.memory_status_fitted)" safe
 expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
 	--gpu b200
 has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
+has "... naming the CSV" "$CSV: no measured run of GPU 'b200'" "$T/err"
 expect "--folds 1" 64 "$PT" calibrate "$CSV" --folds 1
 
 # ---- ranking, fixed constants, the ordering term -----------------------------
@@ -250,6 +251,8 @@ iter() {
 expect "calibrate a campaign directory with nothing measured" 65 \
 	"$PT" calibrate "$T/dir"
 has "... says so" "no measured run in the input" "$T/err"
+has "... naming the directory" "$T/dir: no measured run (none of its candidates" \
+	"$T/err"
 i=0
 for n in $(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' \
 	"$T/dir/candidates.csv" | head -3); do

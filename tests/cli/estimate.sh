@@ -204,5 +204,18 @@ trays=$(jget pred_step_s)
 check "... slower there ($racks s -> $trays s)" \
 	awk -v a="$racks" -v b="$trays" 'BEGIN { exit !(b > a * 1.01) }'
 
+# ---- a sequence longer than the model's positions ---------------------------
+# Megatron-LM asserts max_position_embeddings >= seq_length; torchtitan
+# sizes its rotary tables from the run and has no such limit.
+expect "seq_length 262144 on llama3_8b (8192 positions)" 0 "$PT" estimate \
+	"$DEMO" -s seq_length=262144 -s search.context_parallel=[8] --tp 4 \
+	--cp 8 --pp 1
+has "... warns that Megatron-LM refuses it" \
+	"262144 is longer than the model's max_position_embeddings" "$T/err"
+expect "... the same for torchtitan" 0 "$PT" estimate "$DEMO" \
+	-s seq_length=262144 -s search.context_parallel=[8] --tp 4 --cp 8 \
+	--pp 1 -s 'framework="torchtitan"'
+hasnt "... without the warning" "max_position_embeddings" "$T/err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
