@@ -42,6 +42,14 @@ static const struct {
 
 /* ---- output ---------------------------------------------------------- */
 
+/* Whether switch s acts on MoE layers only (a dense model shows none). */
+static bool
+moe_only(enum layout_switch s)
+{
+	return s == SW_MOE_DISPATCHER || s == SW_MOE_GROUPED_GEMM ||
+	       s == SW_MOE_A2A_OVERLAP;
+}
+
 /* The switches for people: the name of each one on, NAME=VALUE for a
  * choice and for offloaded layers; nothing for what does not apply. */
 static void
@@ -54,7 +62,7 @@ add_switches(struct strbuf *sb, const struct layout *l, enum precision p,
 
 		if (v < 0 || (v == 0 && layout_switch_kind(s) != SWK_CHOICE))
 			continue;
-		if (s == SW_MOE_DISPATCHER && !moe)
+		if (moe_only(s) && !moe)
 			continue;
 		/* Selective recompute says core_attn, Megatron-LM's default,
 		 * by itself. */
@@ -76,22 +84,25 @@ struct shown {
 	int rank;                 /* planned rank, or LAYOUT_ARG_UNSET */
 };
 
-/* The names of the values from f, space-separated; "" when none. */
+/* The names of the values from f, space-separated; "" when none.  A
+ * dense model's are without the experts' (etp, the MoE switches). */
 static void
-add_sources(struct strbuf *sb, const struct sources *src, enum from f)
+add_sources(struct strbuf *sb, const struct sources *src, enum from f,
+            bool moe)
 {
 	for (int i = 0; i < SF_COUNT; i++)
-		if (src->size[i] == f)
+		if (src->size[i] == f && (moe || i != SF_ETP))
 			strbuf_addf(sb, " %s", layout_args_size_names[i]);
 	for (int i = 0; i < SW_COUNT; i++)
-		if (src->sw[i] == f)
+		if (src->sw[i] == f &&
+		    (moe || !moe_only((enum layout_switch)i)))
 			strbuf_addf(sb, " %s",
 			            layout_switch_name((enum layout_switch)i));
 }
 
 /* One line per kind of source, strongest first. */
 static void
-print_sources(FILE *f, const struct shown *sh)
+print_sources(FILE *f, const struct shown *sh, bool moe)
 {
 	static const enum from order[] = {
 		FROM_FLAG, FROM_PLAN, FROM_BASE, FROM_SEARCH, FROM_DEFAULT,
@@ -101,7 +112,7 @@ print_sources(FILE *f, const struct shown *sh)
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		add_sources(&sb, sh->src, order[i]);
+		add_sources(&sb, sh->src, order[i], moe);
 		if (sb.len) {
 			fprintf(f, "  %-12s %s", label,
 			        from_names[order[i]].table);
@@ -142,16 +153,21 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	const struct memory_breakdown *m = &e->mem;
 	const struct layout *l = &c->layout;
 	struct strbuf sw = STRBUF_INIT;
+	bool moe = cam->model.num_experts > 0;
 
 	fprintf(f, "%s\n", c->name);
-	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d  etp %d  vp %d  "
-	        "dp %d  mbs %d  gbs %d  recompute %s%s\n", l->tp, l->pp, l->cp,
-	        l->ep, layout_etp(l), l->vp, l->dp, l->mbs, l->gbs,
-	        recompute_name(l->recompute), l->sequence_parallel ? "  sp" : "");
-	add_switches(&sw, l, cam->precision, cam->model.num_experts > 0);
+	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d", l->tp, l->pp, l->cp,
+	        l->ep);
+	/* The experts' tp means nothing without experts. */
+	if (moe)
+		fprintf(f, "  etp %d", layout_etp(l));
+	fprintf(f, "  vp %d  dp %d  mbs %d  gbs %d  recompute %s%s\n", l->vp,
+	        l->dp, l->mbs, l->gbs, recompute_name(l->recompute),
+	        l->sequence_parallel ? "  sp" : "");
+	add_switches(&sw, l, cam->precision, moe);
 	fprintf(f, "  switches    %s\n", sw.buf);
 	strbuf_release(&sw);
-	print_sources(f, sh);
+	print_sources(f, sh, moe);
 	fprintf(f, "  parameters   %.3f B total, %.3f B on the most loaded GPU\n",
 	        e->params_total / 1e9, e->params_per_gpu / 1e9);
 	fprintf(f, "  FLOPs/step   %.4g (Megatron)  %.4g (NeMo 72BLsh^2)\n",

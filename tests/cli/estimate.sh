@@ -79,7 +79,8 @@ expect "the table says where values came from" 0 "$PT" estimate "$DEMO" \
 	--pp 2
 has "... a from line for the flag" "^  from         flag: pp$" "$T/out"
 has "... a line for the search" "^ *campaign search list: tp cp ep vp" "$T/out"
-has "... a line for the defaults" "^ *default: etp" "$T/out"
+has "... a line for the defaults" "^ *default: recompute_layers" "$T/out"
+hasnt "... without the experts' tp (a dense model)" "default: etp" "$T/out"
 expect "the base's table names its source" 0 "$PT" estimate "$DEMO"
 has "... base configuration and why" \
 	"^  from         base configuration (NeMo's" "$T/out"
@@ -203,6 +204,15 @@ expect "... and in segments of one tray" 0 "$PT" estimate "$T/405.conf" \
 trays=$(jget pred_step_s)
 check "... slower there ($racks s -> $trays s)" \
 	awk -v a="$racks" -v b="$trays" 'BEGIN { exit !(b > a * 1.01) }'
+
+# ---- what a dense model shows of the MoE switches: nothing ------------------
+expect "estimate a dense model, as a table" 0 "$PT" estimate "$DEMO"
+hasnt "... no experts' tp" " etp " "$T/out"
+hasnt "... no MoE switches" "moe_grouped_gemm" "$T/out"
+expect "estimate an MoE model, as a table" 0 "$PT" estimate "$DEMO" \
+	-s 'model="qwen3_30b_a3b"' --ep 8 --tp 1 --pp 1
+has "... the experts' tp" " etp 1 " "$T/out"
+has "... its MoE switches" "moe_token_dispatcher=alltoall" "$T/out"
 
 # ---- a sequence longer than the model's positions ---------------------------
 # Megatron-LM asserts max_position_embeddings >= seq_length; torchtitan
