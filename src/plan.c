@@ -159,7 +159,14 @@ no_candidate(const struct plan *p)
 /*
  * The base: the campaign's own, else NeMo's base-config rule where it
  * has a valid row, else the safe candidate with the smallest
- * model-parallel size.  Returns -1 after an error.
+ * model-parallel size (the one predicted fastest among those).  NeMo's
+ * rule sizes tp and pp for a dense model of the total parameter count
+ * with ep 1; on an MoE model that puts every expert on every GPU
+ * (Qwen3 30B-A3B on 16 H100: tp 8, pp 2, predicted at 0.3 % MFU), a
+ * layout no one runs and a poor yardstick for the savings results
+ * report, so MoE models take the smallest model-parallel candidate,
+ * which spreads the experts with ep instead.  Returns -1 after an
+ * error.
  */
 static int
 choose_base(struct plan *p)
@@ -176,7 +183,8 @@ choose_base(struct plan *p)
 			return error("base configuration is invalid: %s",
 			             layout_rule_name(r));
 		p->base_source = "the campaign's base section";
-	} else if (nemo_base_config(&c->model,
+	} else if (c->model.num_experts == 0 &&
+	           nemo_base_config(&c->model,
 	                            model_params(&c->model) / 1e9,
 	                            c->seq_length, c->gpu.memory_gib, &tp,
 	                            &pp, &gbs) == 0 &&

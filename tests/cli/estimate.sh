@@ -214,6 +214,18 @@ expect "estimate an MoE model, as a table" 0 "$PT" estimate "$DEMO" \
 has "... the experts' tp" " etp 1 " "$T/out"
 has "... its MoE switches" "moe_token_dispatcher=alltoall" "$T/out"
 
+# ---- the base of an MoE model: not NeMo's dense rule ------------------------
+# NeMo's rule would give Qwen3 30B-A3B on 4 nodes tp 8 and ep 1 (every
+# expert on every GPU); the base spreads the experts instead.
+expect "the base of an MoE campaign" 0 "$PT" estimate "$DEMO" \
+	-s 'model="qwen3_30b_a3b"' -s 'search.expert_parallel=[1,2,4,8]' \
+	--format json
+same "... from the smallest model-parallel candidate" \
+	"$(jget base_source)" \
+	"the safe candidate with the smallest model-parallel size"
+check "... with the experts spread (ep $(jget layout.ep), tp $(jget layout.tp))" \
+	test "$(jget layout.ep)" -gt 1 -a "$(jget layout.tp)" -lt 8
+
 # ---- a sequence longer than the model's positions ---------------------------
 # Megatron-LM asserts max_position_embeddings >= seq_length; torchtitan
 # sizes its rotary tables from the run and has no such limit.
