@@ -61,18 +61,35 @@ axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
 			axis_push(a, i);
 }
 
-/* Whether pp stages split the layers with a first and last stage
- * count the campaign lists (DeepSeek-V3's 61 layers over 16). */
+/* Whether no configuration layer lists either stage layer count (the
+ * built-in [0] stands): each pp then gets its own (layout_auto_stages). */
 static bool
-uneven_splits(const struct settings *c, int pp)
+stages_auto(const struct settings *c)
+{
+	return !settings_origin(c, "search.decoder_first_pipeline_num_layers") &&
+	       !settings_origin(c, "search.decoder_last_pipeline_num_layers");
+}
+
+/* Whether pp stages split the layers with a first and last stage
+ * count the campaign lists (DeepSeek-V3's 61 layers over 16), or, where
+ * it lists none, with the counts layout_auto_stages gives. */
+static bool
+uneven_splits(const struct settings *c, int pp, int world)
 {
 	const struct int_list *f = &c->search.first_stage_layers;
 	const struct int_list *z = &c->search.last_stage_layers;
 	struct layout l;
 
+	if (world % pp != 0)
+		return false; /* tp * pp * cp must divide the GPUs */
 	memset(&l, 0, sizeof(l));
 	l.pp = pp;
 	l.vp = 1;
+	if (stages_auto(c)) {
+		layout_auto_stages(&c->model, &l);
+		return layout_uneven(&l) &&
+		       layout_split_rule(&c->model, &l) == LAYOUT_OK;
+	}
 	for (int i = 0; i < (f->is_auto ? 0 : f->n); i++)
 		for (int j = 0; j < (z->is_auto ? 0 : z->n); j++) {
 			l.first_stage_layers = f->v[i];
@@ -106,7 +123,7 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 			if (m->num_layers % d == 0 ||
 			    (m->num_layers + 1) % d == 0 ||
 			    (m->num_layers + 2) % d == 0 ||
-			    uneven_splits(c, d))
+			    uneven_splits(c, d, world))
 				axis_push(&spec->pp, d);
 	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)
 	 * that leave each rank at least 4096 tokens, where NVIDIA's
@@ -250,8 +267,14 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 		axis_push(&spec->offload, 0);
 	else
 		axis_from_list(&spec->offload, &s->offload_layers);
-	axis_from_list_or_0(&spec->first_layers, &s->first_stage_layers);
-	axis_from_list_or_0(&spec->last_layers, &s->last_stage_layers);
+	if (stages_auto(c)) {
+		axis_push(&spec->first_layers, GRID_STAGES_AUTO);
+		axis_push(&spec->last_layers, GRID_STAGES_AUTO);
+	} else {
+		axis_from_list_or_0(&spec->first_layers,
+		                    &s->first_stage_layers);
+		axis_from_list_or_0(&spec->last_layers, &s->last_stage_layers);
+	}
 	axis_bools(&spec->tp_overlap, s->tp_comm_overlap, BIT(0));
 	axis_bools(&spec->cuda_graphs, s->cuda_graphs, BIT(0));
 	axis_bools(&spec->graph_full_iter, s->cuda_graph_full_iteration,

@@ -691,14 +691,20 @@ outer_rule(const struct walk *wk, const struct layout *l)
 /*
  * The outer combination's stage layer counts: with pp 1 they change
  * nothing, so the first of each list stands as 0 (an even split of one
- * stage) and the others are the same run (RULE_UNEVEN_PP1).
+ * stage) and the others are the same run (RULE_UNEVEN_PP1).  Counts the
+ * campaign leaves automatic follow pp (layout_auto_stages).
  */
 static enum layout_rule
-stage_layers(const struct grid_spec *spec, int f, int z, struct layout *l)
+stage_layers(const struct grid_spec *spec, const struct model *m, int f,
+             int z, struct layout *l)
 {
 	if (l->pp == 1) {
 		l->first_stage_layers = l->last_stage_layers = 0;
 		return f == 0 && z == 0 ? LAYOUT_OK : RULE_UNEVEN_PP1;
+	}
+	if (spec->first_layers.v[f] == GRID_STAGES_AUTO) {
+		layout_auto_stages(m, l);
+		return LAYOUT_OK;
 	}
 	l->first_stage_layers = spec->first_layers.v[f];
 	l->last_stage_layers = spec->last_layers.v[z];
@@ -731,7 +737,7 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 		l.tp = spec->tp.v[a];
 		l.pp = spec->pp.v[b];
 		l.cp = spec->cp.v[c];
-		rule = stage_layers(spec, f, z, &l);
+		rule = stage_layers(spec, w->model, f, z, &l);
 		l.account_embedding = spec->account_embedding.v[d] != 0;
 		l.account_loss = spec->account_loss.v[e] != 0;
 		account_flags(&wk, spec->account_embedding.v[d],

@@ -24,6 +24,10 @@ struct grid_axis {
 	int n;
 };
 
+/* The stage layer counts of a campaign that lists none: each pp's own
+ * (layout_auto_stages), in first_layers and last_layers alone. */
+#define GRID_STAGES_AUTO (-1)
+
 /* Resolved value lists ("auto" expanded) and bounds. */
 struct grid_spec {
 	struct grid_axis tp, pp, cp, ep, etp, vp, mbs, gbs;
@@ -40,7 +44,8 @@ struct grid_spec {
 	struct grid_axis grad_bf16;        /* grad_reduce_in_bf16 0, 1 */
 	struct grid_axis opg;              /* overlap_param_gather -1 auto */
 	struct grid_axis offload;          /* activation offload layers */
-	struct grid_axis first_layers;     /* first stage's layers; 0 even */
+	struct grid_axis first_layers;     /* first stage's layers; 0 even,
+	                                    * GRID_STAGES_AUTO as pp needs */
 	struct grid_axis last_layers;      /* last stage's layers; 0 even */
 	struct grid_axis attention;        /* enum attention_impl */
 	struct grid_axis tp_overlap;       /* tp_comm_overlap 0, 1 */

@@ -324,6 +324,30 @@ fit_account(const struct layout_args *a, const struct settings *c,
 }
 
 /*
+ * Stage layer counts the campaign leaves to paratune follow pp as the
+ * grid gives them (layout_auto_stages: DeepSeek-V3's 61 layers over 8
+ * stages as 8 + 6 x 8 + 5), unless the flags name them or they came
+ * with a planned candidate or the base whose pp the flags keep.
+ */
+static void
+fit_stages(const struct layout_args *a, const struct grid_spec *sp,
+           const struct settings *c, struct layout *l, struct sources *src)
+{
+	unsigned named = BIT(SW_FIRST_STAGE_LAYERS) | BIT(SW_LAST_STAGE_LAYERS);
+	enum from was = src->sw[SW_FIRST_STAGE_LAYERS];
+
+	if (sp->first_layers.n == 0 ||
+	    sp->first_layers.v[0] != GRID_STAGES_AUTO || (a->given & named))
+		return;
+	if ((was == FROM_PLAN || was == FROM_BASE) &&
+	    a->size[SF_PP] == LAYOUT_ARG_UNSET)
+		return;
+	layout_auto_stages(&c->model, l);
+	src->sw[SW_FIRST_STAGE_LAYERS] = FROM_DEFAULT;
+	src->sw[SW_LAST_STAGE_LAYERS] = FROM_DEFAULT;
+}
+
+/*
  * Keep what the flags leave out valid with what they set: vp refitted
  * to a new pp, sequence parallelism re-derived for a new tp, and the
  * switches without effect at the new pp or cp back at their defaults
@@ -351,6 +375,7 @@ fit_unnamed(const struct layout_args *a, const struct grid_spec *sp,
 		src->sw[SW_SEQUENCE_PARALLEL] =
 			switch_searched(c, SW_SEQUENCE_PARALLEL);
 	}
+	fit_stages(a, sp, c, l, src);
 	/* Flags the campaign leaves to paratune follow the new split, as
 	 * the grid sets them (tp 4 pp 8 of a 126-layer model needs them). */
 	fit_account(a, c, l, src);

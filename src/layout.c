@@ -207,6 +207,22 @@ layout_uneven_middle(const struct model *m, const struct layout *l,
 	}
 }
 
+void
+layout_auto_stages(const struct model *m, struct layout *l)
+{
+	int layers = m->num_layers, pp = l->pp, each;
+
+	l->first_stage_layers = l->last_stage_layers = 0;
+	if (pp <= 1 || layers % pp == 0 || (layers + 1) % pp == 0 ||
+	    (layers + 2) % pp == 0)
+		return;
+	each = (layers + pp - 1) / pp;
+	if (layers - each * (pp - 1) < 1)
+		return;
+	l->first_stage_layers = each;
+	l->last_stage_layers = layers - each * (pp - 1);
+}
+
 int
 layout_middle_layers(const struct model *m, const struct layout *l)
 {

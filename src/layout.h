@@ -358,6 +358,16 @@ void layout_uneven_middle(const struct model *m, const struct layout *l,
 /* Layers of the first and of the last stage (pp > 1). */
 int layout_first_layers(const struct model *m, const struct layout *l);
 int layout_last_layers(const struct model *m, const struct layout *l);
+/*
+ * The first and last stages' layer counts a campaign that lists none
+ * gets at l->pp: 0 and 0 (an even split) where the layers, or they plus
+ * the embedding and the loss counted as layers, divide over the stages;
+ * else every stage but the last takes ceil(L / pp) and the last the
+ * rest, the split NVIDIA's DeepSeek-V3 recipes give its 61 layers (pp
+ * 16: 4 + 14 x 4 + 1, pp 8: 8 + 6 x 8 + 5); 0 and 0 again where the
+ * rest would leave the last stage no layer.
+ */
+void layout_auto_stages(const struct model *m, struct layout *l);
 
 /*
  * Whether the layers split over l's pipeline as Megatron-LM allows

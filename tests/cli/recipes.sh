@@ -109,13 +109,47 @@ recipe dsv3-uneven "1,16,1,64,1" --set "$DSV3" --set nodes=128 \
 	--set 'search.decoder_first_pipeline_num_layers=[4]' \
 	--set 'search.decoder_last_pipeline_num_layers=[1]' \
 	--set 'memory.gpu_memory_gb=1000'
+# With no counts listed, each pp gets the split NVIDIA's DeepSeek-V3
+# recipes use: every stage but the last ceil(61 / pp) layers, the last
+# the rest (pp 16: 4 + 14 x 4 + 1; pp 8: 8 + 6 x 8 + 5); listed as an
+# even split ([0]), 61 layers do not split over 16 stages.
+stages() {
+	awk -F, -v pp="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["pp"] == pp { print $c["decoder_first_pipeline_num_layers"] "+" \
+			$c["decoder_last_pipeline_num_layers"]; exit }' \
+		"$T/$1/candidates.csv"
+}
+rm -rf "$T/dsv3-split"
+"$PT" -q plan "$T/base.conf" -o "$T/dsv3-split" --set "$DSV3" --set nodes=128 \
+	--set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[8, 16]' \
+	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
+	--set 'memory.gpu_memory_gb=1000' >"$T/out" 2>&1
+check "no counts listed: 61 layers over 16 stages as 4 + 14 x 4 + 1" \
+	test "$(stages dsv3-split 16)" = "4+1"
+check "... and over 8 as 8 + 6 x 8 + 5" test "$(stages dsv3-split 8)" = "8+5"
+rm -rf "$T/dsv3-auto-pp"
+"$PT" -q plan "$T/base.conf" -o "$T/dsv3-auto-pp" --set "$DSV3" --set nodes=128 \
+	--set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.tensor_parallel=[1]' --set 'search.expert_parallel=[64]' \
+	--set 'search.micro_batch_size=[1]' --set 'memory.gpu_memory_gb=1000' \
+	--set 'search.max_candidates=1000' >"$T/out" 2>&1
+check "... with pp automatic too, pp 16 is searched so" \
+	test "$(stages dsv3-auto-pp 16)" = "4+1"
+expect "... and estimate --pp 8 splits it the same way" 0 "$PT" estimate \
+	"$T/base.conf" --set "$DSV3" --set nodes=128 --set seq_length=4096 \
+	--set 'global_batch_size=[8192]' --set 'memory.gpu_memory_gb=1000' \
+	--tp 1 --pp 8 --ep 64 --mbs 1 --format json
+has "... first stage 8" '"decoder_first_pipeline_num_layers": 8' "$T/out"
+has "... last stage 5" '"decoder_last_pipeline_num_layers": 5' "$T/out"
 rm -rf "$T/dsv3-even"
 "$PT" -q plan "$T/base.conf" -o "$T/dsv3-even" --set "$DSV3" --set nodes=128 \
 	--set seq_length=4096 --set 'global_batch_size=[8192]' \
 	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[16]' \
 	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
-	>"$T/out" 2>&1
-has "without the counts, 61 layers do not split over 16 stages" \
+	--set 'search.decoder_first_pipeline_num_layers=[0]' \
+	--set 'search.decoder_last_pipeline_num_layers=[0]' >"$T/out" 2>&1
+has "an even split listed: 61 layers do not split over 16 stages" \
 	"layers % pp" "$T/out"
 rm -rf "$T/dsv3-auto"
 "$PT" -q plan "$T/base.conf" -o "$T/dsv3-auto" --set "$DSV3" --set nodes=128 \

@@ -271,6 +271,40 @@ test_account_for_split(void)
  * DeepSeek-V3: TP 1, PP 16, EP 64, PP_FIRST 4, PP_LAST 1), and
  * DeepSeek-V2's 60 over 16 with vp 2 as 2 + 14 x 4 + 2.
  */
+/*
+ * The counts a campaign that lists none gets (layout_auto_stages):
+ * NVIDIA's DeepSeek-V3 recipes split 61 layers over 16 stages as
+ * 4 + 14 x 4 + 1 and over 8 as 8 + 6 x 8 + 5 (Megatron-Bridge, as
+ * tests/data/measured records them); even where the layers, or they
+ * and the embedding and loss, divide; even (and then refused) where the
+ * rounded-up share would leave the last stage nothing.
+ */
+static void
+test_auto_stages(void)
+{
+	static const struct { int layers, pp, first, last; } cases[] = {
+		{ 61, 16, 4, 1 }, { 61, 8, 8, 5 }, { 61, 4, 16, 13 },
+		{ 61, 2, 0, 0 },   /* 62 = 2 x 31 with the embedding */
+		{ 61, 1, 0, 0 }, { 61, 32, 0, 0 }, /* 2 x 31 = 62 > 61 */
+		{ 126, 8, 0, 0 },  /* Llama 3.1 405B: 128 with both */
+		{ 80, 16, 0, 0 }, { 94, 16, 0, 0 }, /* 96 = 16 x 6 */
+	};
+	struct fixture f;
+
+	fixture_init(&f, 128, 4096);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct layout l = base(1, cases[i].pp, 1, 1, 8192);
+
+		f.m.num_layers = cases[i].layers;
+		l.first_stage_layers = l.last_stage_layers = 7;
+		layout_auto_stages(&f.m, &l);
+		CU_ASSERT_EQUAL(l.first_stage_layers, cases[i].first);
+		CU_ASSERT_EQUAL(l.last_stage_layers, cases[i].last);
+		if (cases[i].first > 0)
+			CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	}
+}
+
 static void
 test_uneven_pipeline(void)
 {
@@ -899,6 +933,7 @@ static const struct harness_test layout_tests[] = {
 	{ "sequence parallel and recompute", test_sequence_parallel_and_recompute },
 	{ "account flags in the pipeline split", test_account_for_split },
 	{ "uneven pipeline", test_uneven_pipeline },
+	{ "stage counts left to paratune", test_auto_stages },
 	{ "switch rules", test_switch_rules },
 	{ "context parallel communication", test_cp_comm_rules },
 	{ "MoE token dispatchers", test_dispatcher_rules },
