@@ -52,6 +52,24 @@ axis_divisors(struct grid_axis *a, int n, int limit)
 			axis_push(a, d);
 }
 
+/*
+ * Virtual stages that can split layers L over some pipeline: the
+ * divisors of L, and of L + 1 and L + 2 (the embedding and the loss
+ * counted as layers), up to L.  Llama 3.1 405B's 126 layers run in
+ * NVIDIA's recipes as 128 over pp 8 with vp 4 or 8, and Qwen3
+ * 235B-A22B's 94 as 96 over pp 4 with vp 12; 126's and 94's own
+ * divisors have neither.
+ */
+static void
+axis_split_divisors(struct grid_axis *a, int layers)
+{
+	a->n = 0;
+	for (int d = 1; d <= layers; d++)
+		if (layers % d == 0 || (layers + 1) % d == 0 ||
+		    (layers + 2) % d == 0)
+			axis_push(a, d);
+}
+
 static void
 axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
 {
@@ -379,8 +397,7 @@ grid_spec_init(struct grid_spec *spec, const struct settings *c,
 		axis_push(&spec->vp, 1);
 	} else {
 		spec->vp_rule = VP_DIVISORS;
-		axis_divisors(&spec->vp, c->model.num_layers,
-		              c->model.num_layers);
+		axis_split_divisors(&spec->vp, c->model.num_layers);
 	}
 	spec_notes(spec, notes);
 	return 0;

@@ -153,7 +153,8 @@ test_cap_keeps_the_best(void)
 	settings_release(&c);
 }
 
-/* "auto" vp: every divisor of the layers, filtered by the rules. */
+/* "auto" vp: every divisor of the layers, and of the layers with the
+ * embedding and the loss counted (33, 34), filtered by the rules. */
 static void
 test_auto_vp_and_rule_totals(void)
 {
@@ -167,9 +168,9 @@ test_auto_vp_and_rule_totals(void)
 	small_lists(&c);
 	c.search.vp.is_auto = true;
 	run(&c, 1000, &spec, &res, &w);
-	/* Divisors of 32: 1 2 4 8 16 32. */
-	CU_ASSERT_EQUAL(spec.vp.n, 6);
-	CU_ASSERT_EQUAL(res.stats.examined, 16 * 6);
+	/* Divisors of 32: 1 2 4 8 16 32; of 33: 3 11; of 34: 17. */
+	CU_ASSERT_EQUAL(spec.vp.n, 9);
+	CU_ASSERT_EQUAL(res.stats.examined, 16 * 9);
 	for (int r = 0; r < RULE_COUNT; r++)
 		sum += res.stats.by_rule[r];
 	CU_ASSERT_EQUAL(sum, res.stats.invalid + res.stats.no_effect +
