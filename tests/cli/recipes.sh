@@ -119,21 +119,24 @@ stages() {
 			$c["decoder_last_pipeline_num_layers"]; exit }' \
 		"$T/$1/candidates.csv"
 }
-rm -rf "$T/dsv3-split"
-"$PT" -q plan "$T/base.conf" -o "$T/dsv3-split" --set "$DSV3" --set nodes=128 \
-	--set seq_length=4096 --set 'global_batch_size=[8192]' \
-	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[8, 16]' \
-	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
-	--set 'memory.gpu_memory_gb=1000' >"$T/out" 2>&1
+# dsv3_plan DIR SET...: DeepSeek-V3's shape on 128 nodes at tp 1, ep 64,
+# mbs 1 and 1000 GB GPUs, planned into $T/DIR with the settings given.
+dsv3_plan() {
+	d=$1
+	shift
+	rm -rf "${T:?}/$d"
+	"$PT" -q plan "$T/base.conf" -o "$T/$d" --set "$DSV3" --set nodes=128 \
+		--set seq_length=4096 --set 'global_batch_size=[8192]' \
+		--set 'search.tensor_parallel=[1]' \
+		--set 'search.expert_parallel=[64]' \
+		--set 'search.micro_batch_size=[1]' \
+		--set 'memory.gpu_memory_gb=1000' "$@" >"$T/out" 2>&1
+}
+dsv3_plan dsv3-split --set 'search.pipeline_parallel=[8, 16]'
 check "no counts listed: 61 layers over 16 stages as 4 + 14 x 4 + 1" \
 	test "$(stages dsv3-split 16)" = "4+1"
 check "... and over 8 as 8 + 6 x 8 + 5" test "$(stages dsv3-split 8)" = "8+5"
-rm -rf "$T/dsv3-auto-pp"
-"$PT" -q plan "$T/base.conf" -o "$T/dsv3-auto-pp" --set "$DSV3" --set nodes=128 \
-	--set seq_length=4096 --set 'global_batch_size=[8192]' \
-	--set 'search.tensor_parallel=[1]' --set 'search.expert_parallel=[64]' \
-	--set 'search.micro_batch_size=[1]' --set 'memory.gpu_memory_gb=1000' \
-	--set 'search.max_candidates=1000' >"$T/out" 2>&1
+dsv3_plan dsv3-auto-pp --set 'search.max_candidates=1000'
 check "... with pp automatic too, pp 16 is searched so" \
 	test "$(stages dsv3-auto-pp 16)" = "4+1"
 expect "... and estimate --pp 8 splits it the same way" 0 "$PT" estimate \
