@@ -65,8 +65,7 @@ axis_split_divisors(struct grid_axis *a, int layers)
 {
 	a->n = 0;
 	for (int d = 1; d <= layers; d++)
-		if (layers % d == 0 || (layers + 1) % d == 0 ||
-		    (layers + 2) % d == 0)
+		if (layout_divides_split(layers, d))
 			axis_push(a, d);
 }
 
@@ -138,9 +137,7 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 	 * that 126 layers (Llama 3.1 405B) split over 4, 8 or 16 stages. */
 	if (spec->pp.n == 0)
 		for (int d = 1; d <= world && d <= m->num_layers + 2; d++)
-			if (m->num_layers % d == 0 ||
-			    (m->num_layers + 1) % d == 0 ||
-			    (m->num_layers + 2) % d == 0 ||
+			if (layout_divides_split(m->num_layers, d) ||
 			    uneven_splits(c, d, world))
 				axis_push(&spec->pp, d);
 	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)

@@ -213,8 +213,7 @@ layout_auto_stages(const struct model *m, struct layout *l)
 	int layers = m->num_layers, pp = l->pp, each;
 
 	l->first_stage_layers = l->last_stage_layers = 0;
-	if (pp <= 1 || layers % pp == 0 || (layers + 1) % pp == 0 ||
-	    (layers + 2) % pp == 0)
+	if (pp <= 1 || layout_divides_split(layers, pp))
 		return;
 	each = (layers + pp - 1) / pp;
 	if (layers - each * (pp - 1) < 1)

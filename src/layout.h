@@ -336,6 +336,16 @@ layout_split_layers(const struct model *m, const struct layout *l)
 	return m->num_layers + l->account_embedding + l->account_loss;
 }
 
+/* Whether d divides the layers as they are, or with the embedding and
+ * the loss counted as layers (layers + 1, layers + 2): the splits an
+ * even pipeline, and its virtual stages, can take. */
+static inline bool
+layout_divides_split(int layers, int d)
+{
+	return layers % d == 0 || (layers + 1) % d == 0 ||
+	       (layers + 2) % d == 0;
+}
+
 /* Whether the first or the last stage has a layer count of its own. */
 static inline bool
 layout_uneven(const struct layout *l)
