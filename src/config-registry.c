@@ -652,8 +652,27 @@ config_closest(const char *word, const char *const *cands, int n)
 }
 
 /*
+ * How far cands[i] is from word for a suggestion: -1 for a name that
+ * word begins ("h100" for "h100-sxm" and "h100-pcie", which a typo
+ * budget of two would pass over for "h200"), otherwise the edit
+ * distance; INT_MAX when too far to suggest.
+ */
+static int
+suggestion_distance(const char *word, const char *cand)
+{
+	int d;
+
+	if (strlen(word) >= 3 && strlen(cand) > strlen(word) &&
+	    has_prefix(cand, word))
+		return -1;
+	d = edit_distance(word, cand);
+	return d > typo_budget(word) || d >= (int)strlen(cand) ? INT_MAX : d;
+}
+
+/*
  * Append " (did you mean 'a'?)" or " (did you mean 'a', 'b' or 'c'?)":
- * up to three candidates within the typo budget, closest first; nothing
+ * up to three candidates, the names word begins first (in their
+ * order), then those within the typo budget, closest first; nothing
  * when none is close.
  */
 void
@@ -663,9 +682,9 @@ config_suggest_names(struct strbuf *sb, const char *word,
 	int pick[3], dist[3], npick = 0;
 
 	for (int i = 0; i < n; i++) {
-		int d = edit_distance(word, cands[i]), j;
+		int d = suggestion_distance(word, cands[i]), j;
 
-		if (d > typo_budget(word) || d >= (int)strlen(cands[i]))
+		if (d == INT_MAX)
 			continue;
 		for (j = npick; j > 0 && dist[j - 1] > d; j--)
 			if (j < 3) {

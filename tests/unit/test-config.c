@@ -677,6 +677,11 @@ test_unknown_model_and_gpu(void)
 	             "gpu = \"h100-sx\";\n", NULL, 0, (const char *const[]){
 	             "camp.conf:3: key 'gpu': unknown GPU 'h100-sx' (did you "
 	             "mean 'h100-sxm'", NULL });
+	/* A name cut short: every name it begins, before any typo. */
+	expect_error("name = \"t\";\nmodel = \"llama3_8b\";\n"
+	             "gpu = \"h100\";\n", NULL, 0, (const char *const[]){
+	             "camp.conf:3: key 'gpu': unknown GPU 'h100' (did you "
+	             "mean 'h100-sxm', 'h100-pcie' or 'h200'?)", NULL });
 	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\n", NULL, 0,
 	             (const char *const[]){ "camp.conf: key 'model' is not "
 	             "set", NULL });
