@@ -18,7 +18,8 @@
 # Campaigns: a dense 8 B model on 4 nodes (etc/campaigns/demo.conf with
 # pp and mbs up to 4 and both recompute modes: 72 candidates), a 70 B
 # model with vp and cp in the grid (bench/search-70b.conf) and an MoE
-# model with ep (bench/search-moe.conf), each 50 or more candidates.
+# model with ep and etp (bench/search-moe.conf: 112), each 50 or more
+# candidates.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -141,12 +141,14 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 			    uneven_splits(c, d, world))
 				axis_push(&spec->pp, d);
 	/* CP: powers of two dividing seq/2 (the ring splits 2*cp chunks)
-	 * that leave each rank at least 4096 tokens, where NVIDIA's
-	 * recipes start using it (cp 2 at sequence 8192 for Llama 3 70B). */
+	 * that leave each rank at least 2048 tokens, the fewest NVIDIA's
+	 * NeMo recipes give one: cp 2 at sequence 4096 (Nemotron-4 340B,
+	 * Mixtral 8x22B, Qwen3 235B-A22B, Mistral 7B), cp 4 at 8192
+	 * (Llama 3.1 405B) [NeMo nemo/collections/llm/recipes@8cfedd7]. */
 	if (spec->cp.n == 0)
 		for (int k = 1; k <= 32 && k <= world; k *= 2)
 			if (k == 1 || (c->seq_length % (2 * k) == 0 &&
-			               c->seq_length / k >= 4096))
+			               c->seq_length / k >= 2048))
 				axis_push(&spec->cp, k);
 	if (spec->ep.n == 0)
 		axis_divisors(&spec->ep, m->num_experts > 0 ? m->num_experts : 1,
@@ -326,9 +328,16 @@ spec_lists(struct grid_spec *spec, const struct settings *c)
 	if (!s->mbs.is_auto) axis_from_list(&spec->mbs, &s->mbs);
 	if (!c->global_batch_size.is_auto)
 		axis_from_list(&spec->gbs, &c->global_batch_size);
-	if (s->etp.is_auto)
+	/* 0: tp's own size, Megatron-LM's default.  paratune's own search
+	 * also tries 1 on MoE models, the experts unsplit beside tp > 1,
+	 * as NVIDIA's NeMo recipes run Qwen3 (tp 4, ep 4 and 8; NeMo
+	 * nemo/collections/llm/recipes/qwen3.py, expert_tensor_parallel_size
+	 * 1); at tp 1 it is the default's layout again (RULE_ETP_TP). */
+	if (s->etp.is_auto) {
 		axis_push(&spec->etp, 0);
-	else
+		if (s->heuristics == HEUR_MODEL && c->model.num_experts > 0)
+			axis_push(&spec->etp, 1);
+	} else
 		axis_from_list(&spec->etp, &s->etp);
 	if (s->recompute_layers.is_auto)
 		axis_push(&spec->recompute_layers, 0);

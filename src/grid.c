@@ -587,20 +587,29 @@ switches_size(const struct grid_spec *s)
 	return kinds * memory_size(s) * speed_size(s);
 }
 
-/* Everything below tp, pp, cp and the pipeline split. */
+/* Whether etp value v, beside 0 (tp's own size) on the same axis,
+ * gives tp's size again: the layout 0 already gave (etp 1 at tp 1). */
+static bool
+etp_repeats_default(const struct grid_axis *etp, int v, int tp)
+{
+	if (v == 0 || v != tp)
+		return false;
+	for (int i = 0; i < etp->n; i++)
+		if (etp->v[i] == 0)
+			return true;
+	return false;
+}
+
+/* Virtual stages, micro- and global batch sizes, and the switches. */
 static void
-walk_inner(struct walk *wk, struct layout *l)
+walk_batches(struct walk *wk, struct layout *l)
 {
 	const struct grid_spec *s = wk->spec;
 	int nvp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
 
-	for (int a = 0; a < s->ep.n; a++)
-	for (int b = 0; b < s->etp.n; b++)
 	for (int c = 0; c < nvp; c++)
 	for (int d = 0; d < s->mbs.n; d++)
 	for (int e = 0; e < s->gbs.n; e++) {
-		l->ep = s->ep.v[a];
-		l->etp = s->etp.v[b];
 		if (s->vp_rule == VP_NEMO)
 			l->vp = l->pp > 2 ? wk->w->model->num_layers / l->pp : 1;
 		else
@@ -611,13 +620,37 @@ walk_inner(struct walk *wk, struct layout *l)
 	}
 }
 
+/* Combinations walk_batches visits below one call. */
 static long long
-inner_size(const struct grid_spec *s)
+batches_size(const struct grid_spec *s)
 {
 	long long vp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
 
-	return (long long)s->ep.n * s->etp.n * vp * s->mbs.n * s->gbs.n *
-	       switches_size(s);
+	return vp * s->mbs.n * s->gbs.n * switches_size(s);
+}
+
+/* Everything below tp, pp, cp and the pipeline split. */
+static void
+walk_inner(struct walk *wk, struct layout *l)
+{
+	const struct grid_spec *s = wk->spec;
+
+	for (int a = 0; a < s->ep.n; a++)
+	for (int b = 0; b < s->etp.n; b++) {
+		if (etp_repeats_default(&s->etp, s->etp.v[b], l->tp)) {
+			walk_count(wk, batches_size(s), RULE_ETP_TP);
+			continue;
+		}
+		l->ep = s->ep.v[a];
+		l->etp = s->etp.v[b];
+		walk_batches(wk, l);
+	}
+}
+
+static long long
+inner_size(const struct grid_spec *s)
+{
+	return (long long)s->ep.n * s->etp.n * batches_size(s);
 }
 
 long long

@@ -81,6 +81,8 @@ static const struct {
 	[RULE_ACCOUNT] = { "account_for_* need pp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_UNEVEN_PP1] = { "first/last stage layers need pp > 1",
 	                      RULE_KIND_NO_EFFECT },
+	[RULE_ETP_TP] = { "etp equal to tp: the default etp's layout",
+	                  RULE_KIND_NO_EFFECT },
 	[RULE_TP_NVLINK] = { "tp_nvlink: tp inside an NVLink domain",
 	                     RULE_KIND_CONTROL },
 	[RULE_EP_NVLINK] = { "ep_nvlink: ep*etp inside an NVLink domain",

@@ -220,6 +220,8 @@ enum layout_rule {
 	RULE_UNEVEN_PP1,   /* first/last stage layers with pp 1 */
 	RULE_RC_MODULES_NO_EFFECT, /* modules without selective recompute,
 	                            * MoE modules on a dense model */
+	RULE_ETP_TP,       /* etp listed beside its default (tp's own
+	                    * size) and equal to tp: the default's layout */
 	RULE_TP_NVLINK,    /* tp crosses an NVLink domain */
 	RULE_EP_NVLINK,    /* ep*etp crosses an NVLink domain */
 	RULE_CP_SEQ,       /* cp > 1 with seq_length <= hidden_size */

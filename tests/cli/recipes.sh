@@ -1,7 +1,8 @@
 #!/bin/sh
 # recipes.sh - the default rules hide no layout NVIDIA ships in its own
-# recipes (NeMo's llama3_70b and llama31_405b pretraining recipes on H100,
-# an MoE model with experts spread across H100 nodes, 256 GB200 GPUs):
+# recipes (NeMo's llama3_70b, llama31_405b, Qwen3, Mixtral, Nemotron-4
+# and Mistral pretraining recipes on H100, an MoE model with experts
+# spread across H100 nodes, 256 GB200 GPUs):
 # each is planned as a candidate, not removed.
 # Last line: "N passed, N failed".
 
@@ -53,6 +54,38 @@ for ep in 16 32 64; do
 		--set "search.expert_parallel=[$ep]" --set 'search.micro_batch_size=[1]' \
 		--set 'memory.gpu_memory_gb=1000'
 done
+# NeMo 2.0's pretraining recipes as they ship (NVIDIA/NeMo@8cfedd7,
+# nemo/collections/llm/recipes/MODEL.py: pretrain_recipe's and trainer's
+# defaults, the MockDataModule's batch), planned with the default
+# search, nothing listed: each layout, etp included (tp,pp,cp,ep,etp,vp),
+# is a candidate.  Qwen3 sets expert_tensor_parallel_size 1 beside tp 4
+# (qwen3.py); the others leave it at tp's size.
+nemo_recipe() {
+	name=$1 want=$2 model=$3 nodes=$4 seq=$5 gbs=$6
+	rm -rf "$T/nemo-$name"
+	if ! "$PT" -q plan "$T/base.conf" -o "$T/nemo-$name" --set model="$model" \
+		--set nodes="$nodes" --set seq_length="$seq" \
+		--set "global_batch_size=[$gbs]" 2>"$T/err"; then
+		ko "NeMo $name: plan ($(head -1 "$T/err"))"
+		return
+	fi
+	awk -F, 'NR > 1 { print $3 "," $4 "," $5 "," $6 "," $7 "," $8 }' \
+		"$T/nemo-$name/candidates.csv" | grep -qx -- "$want" &&
+		ok "NeMo $name: $want a default candidate" ||
+		ko "NeMo $name: $want not a candidate"
+}
+nemo_recipe qwen3_30b_a3b "4,2,1,4,1,1" qwen3_30b_a3b 1 4096 32
+nemo_recipe qwen3_235b_a22b "4,16,2,8,1,1" qwen3_235b_a22b 16 4096 32
+nemo_recipe mixtral_8x22b "2,4,2,8,2,14" mixtral_8x22b 16 4096 512
+nemo_recipe nemotron4_340b "8,12,2,1,8,8" nemotron4_340b 768 4096 2304
+nemo_recipe mistral_7b "1,1,2,1,1,1" mistral_7b 1 4096 512
+nemo_recipe llama31_405b "8,8,4,1,8,2" llama31_405b 64 8192 512
+# A dense model searches no expert sizes: its candidates are those of
+# etp 0 alone.
+check "a dense model's candidates hold one etp each" \
+	sh -c "! grep -q '_etp_' '$T/nemo-mistral_7b/candidates.csv'"
+check "an MoE model's candidates name the etp they search" \
+	grep -q '_etp_1,' "$T/nemo-qwen3_30b_a3b/candidates.csv"
 # 256 GB200 GPUs (64 nodes of 4) in 72-GPU NVLink domains: tp 4 x pp 4
 # x dp 16, a power-of-two layout (nvl72_align).
 recipe gb200-256 "4,4,1,1,1" --set gpu=gb200 --set nodes=64 \
@@ -75,7 +108,10 @@ check "Llama 3 70B at sequence 8192: the default search has cp 2" \
 	--set nodes=4 --set seq_length=4096 --set 'global_batch_size=[256]' \
 	2>"$T/err"
 check "Mixtral 8x7B: the default search has ep 8" anyrow ep-auto 6 8
-check "but not cp at sequence 4096" sh -c "! awk -F, 'NR > 1 && \$5 != 1 { f = 1 } END { exit !f }' '$T/ep-auto/candidates.csv'"
+# At sequence 4096 cp 2, as NeMo's Mixtral 8x22B and Qwen3 235B-A22B
+# recipes run it (2048 tokens a rank), but not cp 4 (1024).
+check "... cp 2 at sequence 4096" anyrow ep-auto 5 2
+check "... but not cp 4" sh -c "! awk -F, 'NR > 1 && \$5 > 2 { f = 1 } END { exit !f }' '$T/ep-auto/candidates.csv'"
 
 # pipeline_parallel = "auto" on 126 layers: pp 8 with the embedding and
 # the loss counted as layers (only pp 1, 2, 3, 6, 7, 9... divide 126).
@@ -157,6 +193,7 @@ has "an even split listed: 61 layers do not split over 16 stages" \
 rm -rf "$T/dsv3-auto"
 "$PT" -q plan "$T/base.conf" -o "$T/dsv3-auto" --set "$DSV3" --set nodes=128 \
 	--set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.context_parallel=[1]' \
 	--set 'search.tensor_parallel=[1]' --set 'search.expert_parallel=[64]' \
 	--set 'search.micro_batch_size=[1]' --set 'search.max_candidates=1000' \
 	--set 'search.decoder_first_pipeline_num_layers=[0, 4]' \
@@ -189,6 +226,7 @@ check "... and no account_for_* flag with them" \
 rm -rf "$T/ds-preset"
 "$PT" -q plan "$T/base.conf" -o "$T/ds-preset" --set model=deepseek_v3 \
 	--set nodes=128 --set seq_length=4096 --set 'global_batch_size=[8192]' \
+	--set 'search.context_parallel=[1]' \
 	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[16]' \
 	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
 	--set 'search.decoder_first_pipeline_num_layers=[4]' \
@@ -214,6 +252,7 @@ has "... and one MTP layer" "--mtp-num-layers 1 " "$job"
 rm -rf "$T/ds-mod"
 "$PT" -q plan "$T/base.conf" -o "$T/ds-mod" --set model=deepseek_v3 \
 	--set nodes=128 --set seq_length=6144 --set 'global_batch_size=[8192]' \
+	--set 'search.context_parallel=[1]' \
 	--set 'search.tensor_parallel=[2]' --set 'search.pipeline_parallel=[16]' \
 	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
 	--set 'search.expert_tensor_parallel=[1]' \

@@ -569,6 +569,58 @@ test_dispatchers_searched(void)
 	settings_release(&c);
 }
 
+/* "auto" etp on an MoE model: tp's own size and 1, as NeMo's Qwen3
+ * recipes run tp 4 with etp 1; at tp 1 the two are one layout, counted
+ * once as without effect.  NeMo's heuristics and dense models keep
+ * tp's size alone. */
+static void
+test_auto_etp(void)
+{
+	static const int tp[] = { 1, 2 }, two[] = { 2 }, one[] = { 1 };
+	struct settings c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	struct strbuf notes = STRBUF_INIT;
+	int unsplit = 0;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.model = test_mixtral_8x7b();
+	set_list(&c.search.tp, 2, tp);
+	set_list(&c.search.pp, 1, one);
+	set_list(&c.search.ep, 1, two);
+	set_list(&c.search.mbs, 1, one);
+	CU_ASSERT(c.search.etp.is_auto);
+	run(&c, 1000, &spec, &res, &w);
+	CU_ASSERT_EQUAL(spec.etp.n, 2);
+	CU_ASSERT_EQUAL(res.stats.examined, 4);
+	CU_ASSERT_EQUAL(res.stats.valid, 3);
+	CU_ASSERT_EQUAL(res.stats.no_effect, 1);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_ETP_TP], 1);
+	for (int i = 0; i < res.n; i++) {
+		const struct layout *l = &res.v[i].layout;
+
+		if (l->tp == 2 && layout_etp(l) == 1) {
+			unsplit++;
+			CU_ASSERT_PTR_NOT_NULL(strstr(res.v[i].name, "_etp_1"));
+		}
+	}
+	CU_ASSERT_EQUAL(unsplit, 1);
+	grid_result_release(&res);
+	c.search.heuristics = HEUR_NEMO;
+	CU_ASSERT_EQUAL(grid_spec_init(&spec, &c, &notes), 0);
+	CU_ASSERT_EQUAL(spec.etp.n, 1);
+	strbuf_release(&notes);
+	settings_release(&c);
+	campaign_fixture(&c);
+	small_lists(&c);
+	run(&c, 1000, &spec, &res, &w);
+	CU_ASSERT_EQUAL(spec.etp.n, 1);
+	grid_result_release(&res);
+	settings_release(&c);
+}
+
 /* A name longer than a candidate's keeps its head and a hash of the
  * whole, so that names stay unique. */
 static void
@@ -716,6 +768,7 @@ static const struct harness_test grid_tests[] = {
 	{ "fsdp and the distributed optimizer", test_fsdp_counts },
 	{ "recompute kinds and names", test_recompute_kinds_and_names },
 	{ "token dispatchers searched", test_dispatchers_searched },
+	{ "auto etp on MoE models", test_auto_etp },
 	{ "long names stay unique", test_long_names_stay_unique },
 	{ NULL, NULL },
 };
