@@ -54,38 +54,47 @@ for ep in 16 32 64; do
 		--set "search.expert_parallel=[$ep]" --set 'search.micro_batch_size=[1]' \
 		--set 'memory.gpu_memory_gb=1000'
 done
-# NeMo 2.0's pretraining recipes as they ship (NVIDIA/NeMo@8cfedd7,
-# nemo/collections/llm/recipes/MODEL.py: pretrain_recipe's and trainer's
-# defaults, the MockDataModule's batch), planned with the default
-# search, nothing listed: each layout, etp included (tp,pp,cp,ep,etp,vp),
-# is a candidate.  Qwen3 sets expert_tensor_parallel_size 1 beside tp 4
-# (qwen3.py); the others leave it at tp's size.
-nemo_recipe() {
+# NVIDIA's own pretraining recipes as they ship, planned with the
+# default search, nothing listed: each layout, etp included
+# (tp,pp,cp,ep,etp,vp), is a candidate.  NeMo 2.0 (NVIDIA/NeMo@8cfedd7,
+# nemo/collections/llm/recipes/MODEL.py: pretrain_recipe's and
+# trainer's defaults, the MockDataModule's batch): Qwen3 sets
+# expert_tensor_parallel_size 1 beside tp 4 (qwen3.py), the others leave
+# it at tp's size.  Megatron-Bridge's library recipes for H100
+# (NVIDIA-NeMo/Megatron-Bridge@067f987, src/megatron/bridge/recipes/
+# {deepseek,gpt_oss,qwen}/h100/*.py): etp 1 beside tp 2 or 4 throughout.
+shipped() {
 	name=$1 want=$2 model=$3 nodes=$4 seq=$5 gbs=$6
-	rm -rf "$T/nemo-$name"
-	if ! "$PT" -q plan "$T/base.conf" -o "$T/nemo-$name" --set model="$model" \
-		--set nodes="$nodes" --set seq_length="$seq" \
-		--set "global_batch_size=[$gbs]" 2>"$T/err"; then
-		ko "NeMo $name: plan ($(head -1 "$T/err"))"
+	rm -rf "$T/shipped-$name"
+	if ! "$PT" -q plan "$T/base.conf" -o "$T/shipped-$name" \
+		--set model="$model" --set nodes="$nodes" \
+		--set seq_length="$seq" --set "global_batch_size=[$gbs]" \
+		2>"$T/err"; then
+		ko "$name: plan ($(head -1 "$T/err"))"
 		return
 	fi
 	awk -F, 'NR > 1 { print $3 "," $4 "," $5 "," $6 "," $7 "," $8 }' \
-		"$T/nemo-$name/candidates.csv" | grep -qx -- "$want" &&
-		ok "NeMo $name: $want a default candidate" ||
-		ko "NeMo $name: $want not a candidate"
+		"$T/shipped-$name/candidates.csv" | grep -qx -- "$want" &&
+		ok "$name: $want a default candidate" ||
+		ko "$name: $want not a candidate"
 }
-nemo_recipe qwen3_30b_a3b "4,2,1,4,1,1" qwen3_30b_a3b 1 4096 32
-nemo_recipe qwen3_235b_a22b "4,16,2,8,1,1" qwen3_235b_a22b 16 4096 32
-nemo_recipe mixtral_8x22b "2,4,2,8,2,14" mixtral_8x22b 16 4096 512
-nemo_recipe nemotron4_340b "8,12,2,1,8,8" nemotron4_340b 768 4096 2304
-nemo_recipe mistral_7b "1,1,2,1,1,1" mistral_7b 1 4096 512
-nemo_recipe llama31_405b "8,8,4,1,8,2" llama31_405b 64 8192 512
+shipped "NeMo qwen3_30b_a3b" "4,2,1,4,1,1" qwen3_30b_a3b 1 4096 32
+shipped "NeMo qwen3_235b_a22b" "4,16,2,8,1,1" qwen3_235b_a22b 16 4096 32
+shipped "NeMo mixtral_8x22b" "2,4,2,8,2,14" mixtral_8x22b 16 4096 512
+shipped "NeMo nemotron4_340b" "8,12,2,1,8,8" nemotron4_340b 768 4096 2304
+shipped "NeMo mistral_7b" "1,1,2,1,1,1" mistral_7b 1 4096 512
+shipped "NeMo llama31_405b" "8,8,4,1,8,2" llama31_405b 64 8192 512
+shipped "Bridge deepseek_v3 1024 GPUs" "2,16,1,64,1,1" deepseek_v3 128 4096 4096
+shipped "Bridge deepseek_v3 256 GPUs" "2,8,1,32,1,1" deepseek_v3 32 4096 4096
+shipped "Bridge qwen3_235b_a22b 256 GPUs" "4,16,2,8,1,1" qwen3_235b_a22b 32 4096 128
+shipped "Bridge gpt_oss_20b" "2,4,1,4,1,1" gpt_oss_20b 2 4096 512
+shipped "Bridge gpt_oss_120b" "2,4,1,16,1,1" gpt_oss_120b 8 4096 512
 # A dense model searches no expert sizes: its candidates are those of
 # etp 0 alone.
 check "a dense model's candidates hold one etp each" \
-	sh -c "! grep -q '_etp_' '$T/nemo-mistral_7b/candidates.csv'"
+	sh -c "! grep -q '_etp_' '$T/shipped-NeMo mistral_7b/candidates.csv'"
 check "an MoE model's candidates name the etp they search" \
-	grep -q '_etp_1,' "$T/nemo-qwen3_30b_a3b/candidates.csv"
+	grep -q '_etp_1,' "$T/shipped-NeMo qwen3_30b_a3b/candidates.csv"
 # 256 GB200 GPUs (64 nodes of 4) in 72-GPU NVLink domains: tp 4 x pp 4
 # x dp 16, a power-of-two layout (nvl72_align).
 recipe gb200-256 "4,4,1,1,1" --set gpu=gb200 --set nodes=64 \
