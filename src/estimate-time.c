@@ -426,6 +426,23 @@ module_gemm_flops(const struct est *x)
 }
 
 /*
+ * The share of attention's time that its forward takes, which selective
+ * recompute's core_attn module runs again in the backward: Megatron-LM
+ * checkpoints the core attention whatever its kernel, fused included
+ * (Attention._checkpointed_attention_forward, taken whenever
+ * recompute_granularity is selective with core_attn [MLM
+ * transformer/attention.py]).  Unfused, a third of forward and
+ * backward; fused, 2/7: a flash-attention backward recomputes the
+ * scores and takes 2.5 times the forward's FLOPs (Dao, FlashAttention-2,
+ * 2023, section 4.1), so the forward is 1 of 3.5.
+ */
+static double
+attention_forward_share(const struct layout *l)
+{
+	return l->attention == ATTN_FLASH ? 1 / 3.5 : 1 / 3.0;
+}
+
+/*
  * What torchtitan's per-op selective checkpointing re-runs of a layer
  * and micro-batch: the second, fourth and sixth matmuls, wk, wo and w3
  * (the gate's other half; none without a gated MLP), whose outputs it
@@ -678,9 +695,9 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	out->fp8_cast = n * lt->fp8_cast;
 	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
 	out->recompute = nrc * lt->compute / 3;
-	if (l->recompute == RECOMPUTE_SELECTIVE && l->attention == ATTN_UNFUSED &&
+	if (l->recompute == RECOMPUTE_SELECTIVE &&
 	    (x->modules & RCM_BIT(RCM_CORE_ATTN)))
-		out->recompute += n * lt->attn / 3;
+		out->recompute += n * lt->attn * attention_forward_share(l);
 	out->recompute += n * lt->modules;
 	out->tp = lt->tp_ar * (4 * n + 2 * nrc);
 	out->cp = n * lt->cp;

@@ -209,6 +209,50 @@ test_unfused_attention_scores(void)
 	ASSERT_NEAR_REL(eb.mem.activations - ea.mem.activations, expect, 1e-9);
 }
 
+/*
+ * Selective recompute's core_attn module re-runs the attention forward
+ * in the backward, fused kernel included (Megatron-LM checkpoints the
+ * core attention whatever its kernel): 2/7 of the fused attention's
+ * time (FlashAttention-2's backward is 2.5 forwards), a third of the
+ * unfused one's, and nothing without the module.  Fused, it keeps the
+ * same activations.  The attention's time is read off two attention
+ * efficiencies: compute = rest + A / eff.
+ */
+static void
+test_selective_reruns_attention(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct calibration cal = *calibration_default();
+	struct layout sel = layout_of(1, 1, 1, 1, 8), none, mlp;
+	struct estimate es, en, em, e2;
+	double eff = cal.v[CAL_ATTN_EFF_FLASH], a;
+
+	w.cal = &cal;
+	layout_check(&w, &sel);
+	none = sel;
+	none.recompute = RECOMPUTE_NONE;
+	mlp = sel;
+	mlp.recompute_modules = RCM_BIT(RCM_MLP);
+	estimate_layout(&w, &sel, &es);
+	estimate_layout(&w, &none, &en);
+	estimate_layout(&w, &mlp, &em);
+	CU_ASSERT_DOUBLE_EQUAL(en.recompute_s, 0, 1e-12);
+	CU_ASSERT(es.recompute_s > 0);
+	ASSERT_NEAR_REL(es.step_s - en.step_s, es.recompute_s, 1e-9);
+	ASSERT_NEAR_REL(es.mem.activations, en.mem.activations, 1e-12);
+	/* mlp alone re-runs the MLP GEMMs, not the attention. */
+	cal.v[CAL_ATTN_EFF_FLASH] = eff / 2;
+	estimate_layout(&w, &mlp, &e2);
+	ASSERT_NEAR_REL(e2.recompute_s, em.recompute_s, 1e-12);
+	estimate_layout(&w, &sel, &e2);
+	a = (e2.compute_s - es.compute_s) / (2 / eff - 1 / eff) / eff;
+	CU_ASSERT(a > 0);
+	ASSERT_NEAR_REL(es.recompute_s, a * 2 / 7, 1e-9);
+	ASSERT_NEAR_REL(e2.recompute_s, 2 * es.recompute_s, 1e-9);
+}
+
 /* The bubble is (p-1)/v micro-batch slots: ratio (p-1)/(v*m + p-1). */
 static void
 test_pipeline_bubble(void)
@@ -1924,6 +1968,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "DP and CP group", test_dp_cp_group },
 	{ "expert DP group", test_expert_dp_group },
 	{ "recompute methods", test_recompute_methods },
+	{ "selective re-runs the fused attention", test_selective_reruns_attention },
 	{ "account flags and stage balance", test_account_flags_stages },
 	{ "fp8 casts by recipe", test_fp8_casts },
 	{ "fp4: weights and saved inputs", test_fp4_bytes },
