@@ -433,8 +433,10 @@ module_gemm_flops(const struct est *x)
  * recompute_granularity is selective with core_attn [MLM
  * transformer/attention.py]).  Unfused, a third of forward and
  * backward; fused, 2/7: a flash-attention backward recomputes the
- * scores and takes 2.5 times the forward's FLOPs (Dao, FlashAttention-2,
- * 2023, section 4.1), so the forward is 1 of 3.5.
+ * scores and takes 2.5 times the forward's FLOPs, as FlashAttention's
+ * own benchmarks count it (Dao-AILab/flash-attention
+ * benchmarks/benchmark_flash_attention.py, flops(): bwd 2.5 f, fwd_bwd
+ * 3.5 f), so the forward is 1 of 3.5.
  */
 static double
 attention_forward_share(const struct layout *l)

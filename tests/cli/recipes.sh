@@ -63,6 +63,9 @@ done
 # it at tp's size.  Megatron-Bridge's library recipes for H100
 # (NVIDIA-NeMo/Megatron-Bridge@067f987, src/megatron/bridge/recipes/
 # {deepseek,gpt_oss,qwen}/h100/*.py): etp 1 beside tp 2 or 4 throughout.
+# Megatron-LM's examples (NVIDIA/Megatron-LM@d98e8a6, examples/gpt3/
+# train_gpt3_175b_distributed.sh, examples/mixtral/
+# train_mixtral_8x7b_distributed.sh).
 shipped() {
 	name=$1 want=$2 model=$3 nodes=$4 seq=$5 gbs=$6
 	rm -rf "$T/shipped-$name"
@@ -89,6 +92,8 @@ shipped "Bridge deepseek_v3 256 GPUs" "2,8,1,32,1,1" deepseek_v3 32 4096 4096
 shipped "Bridge qwen3_235b_a22b 256 GPUs" "4,16,2,8,1,1" qwen3_235b_a22b 32 4096 128
 shipped "Bridge gpt_oss_20b" "2,4,1,4,1,1" gpt_oss_20b 2 4096 512
 shipped "Bridge gpt_oss_120b" "2,4,1,16,1,1" gpt_oss_120b 8 4096 512
+shipped "Megatron-LM gpt3_175b" "8,16,1,1,8,1" gpt3_175b 16 2048 1536
+shipped "Megatron-LM mixtral_8x7b" "1,4,1,8,1,1" mixtral_8x7b 4 4096 256
 # A dense model searches no expert sizes: its candidates are those of
 # etp 0 alone.
 check "a dense model's candidates hold one etp each" \

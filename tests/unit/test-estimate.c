@@ -213,7 +213,7 @@ test_unfused_attention_scores(void)
  * Selective recompute's core_attn module re-runs the attention forward
  * in the backward, fused kernel included (Megatron-LM checkpoints the
  * core attention whatever its kernel): 2/7 of the fused attention's
- * time (FlashAttention-2's backward is 2.5 forwards), a third of the
+ * time (a flash backward is 2.5 forwards), a third of the
  * unfused one's, and nothing without the module.  Fused, it keeps the
  * same activations.  The attention's time is read off two attention
  * efficiencies: compute = rest + A / eff.
