@@ -698,8 +698,6 @@ config_suggest_names(struct strbuf *sb, const char *word,
 				npick++;
 		}
 	}
-	if (npick == 0 && (pick[0] = closest_index(word, cands, n)) >= 0)
-		npick = 1;
 	if (npick == 0)
 		return;
 	strbuf_addf(sb, " (did you mean '%s'", cands[pick[0]]);

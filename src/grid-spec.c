@@ -153,6 +153,16 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 	if (spec->ep.n == 0)
 		axis_divisors(&spec->ep, m->num_experts > 0 ? m->num_experts : 1,
 		              world);
+	/* ETP: 0, tp's own size (Megatron-LM's default), and on an MoE
+	 * model 1 too, the experts unsplit beside tp > 1, as NVIDIA's NeMo
+	 * recipes run Qwen3 (tp 4, ep 4 and 8; NeMo
+	 * nemo/collections/llm/recipes/qwen3.py, expert_tensor_parallel_size
+	 * 1); at tp 1 it is the default's layout again (RULE_ETP_TP). */
+	if (spec->etp.n == 0) {
+		axis_push(&spec->etp, 0);
+		if (m->num_experts > 0)
+			axis_push(&spec->etp, 1);
+	}
 	/* NeMo's default micro-batch list, a good spread for any size. */
 	if (spec->mbs.n == 0)
 		for (int b = 1; b <= 8; b *= 2)
@@ -187,11 +197,14 @@ spec_auto_nemo(struct grid_spec *spec, const struct settings *c,
 			axis_push(&spec->mbs, ns.mbs[i]);
 	if (c->global_batch_size.is_auto)
 		axis_push(&spec->gbs, ns.gbs);
-	/* NeMo's tables have no CP or EP: its default lists, [1]. */
+	/* NeMo's tables have no CP, EP or ETP: its default lists, [1],
+	 * and ETP at tp's own size. */
 	if (spec->cp.n == 0)
 		axis_push(&spec->cp, 1);
 	if (spec->ep.n == 0)
 		axis_push(&spec->ep, 1);
+	if (spec->etp.n == 0)
+		axis_push(&spec->etp, 0);
 	/* The campaign's bounds narrow the table's; they never widen it.
 	 * Fine-tuning has no table bounds (spec_finetune_mp). */
 	if (c->mode == MODE_FINETUNE)
@@ -328,16 +341,7 @@ spec_lists(struct grid_spec *spec, const struct settings *c)
 	if (!s->mbs.is_auto) axis_from_list(&spec->mbs, &s->mbs);
 	if (!c->global_batch_size.is_auto)
 		axis_from_list(&spec->gbs, &c->global_batch_size);
-	/* 0: tp's own size, Megatron-LM's default.  paratune's own search
-	 * also tries 1 on MoE models, the experts unsplit beside tp > 1,
-	 * as NVIDIA's NeMo recipes run Qwen3 (tp 4, ep 4 and 8; NeMo
-	 * nemo/collections/llm/recipes/qwen3.py, expert_tensor_parallel_size
-	 * 1); at tp 1 it is the default's layout again (RULE_ETP_TP). */
-	if (s->etp.is_auto) {
-		axis_push(&spec->etp, 0);
-		if (s->heuristics == HEUR_MODEL && c->model.num_experts > 0)
-			axis_push(&spec->etp, 1);
-	} else
+	if (!s->etp.is_auto)
 		axis_from_list(&spec->etp, &s->etp);
 	if (s->recompute_layers.is_auto)
 		axis_push(&spec->recompute_layers, 0);

@@ -8,9 +8,9 @@
 
 . "$(dirname "$0")/lib.sh"
 
-# recipe NAME LAYOUT-COLUMNS-PATTERN SETTINGS...: plan a campaign and
-# find the layout (tp,pp,cp,ep,etp,vp of candidates.csv) among its
-# candidates.
+# recipe NAME LAYOUT SETTINGS...: plan a campaign and find the layout
+# (tp,pp,cp,ep,etp,vp of candidates.csv, etp as its effective size)
+# among its candidates.
 recipe() {
 	name=$1 want=$2
 	shift 2
@@ -19,7 +19,7 @@ recipe() {
 		ko "$name: plan ($(head -1 "$T/err"))"
 		return
 	fi
-	awk -F, 'NR > 1 { print $3 "," $4 "," $5 "," $6 "," $8 }' \
+	awk -F, 'NR > 1 { print $3 "," $4 "," $5 "," $6 "," $7 "," $8 }' \
 		"$T/$name/candidates.csv" | grep -qx -- "$want" &&
 		ok "$name: $want kept" || ko "$name: $want removed"
 }
@@ -27,14 +27,14 @@ printf 'name = "recipes";\nmodel = "llama3_70b";\ngpu = "h100-sxm";\nnodes = 8;\
 	>"$T/base.conf"
 
 # Llama 3 70B, sequence 8192 = its hidden size: cp 2 (cp_seq removed it).
-recipe llama3-70b "4,4,2,1,5" --set seq_length=8192 \
+recipe llama3-70b "4,4,2,1,4,5" --set seq_length=8192 \
 	--set 'global_batch_size=[128]' \
 	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
 	--set 'search.context_parallel=[2]' --set 'search.virtual_pipeline=[5]' \
 	--set 'search.micro_batch_size=[1]'
 # Llama 3.1 405B: tp 8 x pp 8 x cp 2 = 128 (max_model_parallel 64 removed
 # it); 126 layers split with the embedding and the loss as layers.
-recipe llama31-405b "8,8,2,1,8" --set model=llama31_405b --set nodes=64 \
+recipe llama31-405b "8,8,2,1,8,8" --set model=llama31_405b --set nodes=64 \
 	--set seq_length=8192 --set 'global_batch_size=[256]' \
 	--set 'search.tensor_parallel=[8]' --set 'search.pipeline_parallel=[8]' \
 	--set 'search.context_parallel=[2]' --set 'search.virtual_pipeline=[8]' \
@@ -44,7 +44,7 @@ recipe llama31-405b "8,8,2,1,8" --set model=llama31_405b --set nodes=64 \
 	--set 'memory.gpu_memory_gb=1000'
 # An MoE model of 64 experts, EP 16-64 across H100 nodes (ep_nvlink).
 for ep in 16 32 64; do
-	recipe "moe-ep$ep" "1,1,1,$ep,1" --set 'model={ num_layers = 8;
+	recipe "moe-ep$ep" "1,1,1,$ep,1,1" --set 'model={ num_layers = 8;
 		hidden_size = 2048; num_attention_heads = 16;
 		num_query_groups = 4; ffn_hidden_size = 1024; vocab_size = 32000;
 		max_position_embeddings = 4096; num_experts = 64;
@@ -66,20 +66,10 @@ done
 # Megatron-LM's examples (NVIDIA/Megatron-LM@d98e8a6, examples/gpt3/
 # train_gpt3_175b_distributed.sh, examples/mixtral/
 # train_mixtral_8x7b_distributed.sh).
+# shipped NAME LAYOUT MODEL NODES SEQ GBS: recipe, the rest by default.
 shipped() {
-	name=$1 want=$2 model=$3 nodes=$4 seq=$5 gbs=$6
-	rm -rf "$T/shipped-$name"
-	if ! "$PT" -q plan "$T/base.conf" -o "$T/shipped-$name" \
-		--set model="$model" --set nodes="$nodes" \
-		--set seq_length="$seq" --set "global_batch_size=[$gbs]" \
-		2>"$T/err"; then
-		ko "$name: plan ($(head -1 "$T/err"))"
-		return
-	fi
-	awk -F, 'NR > 1 { print $3 "," $4 "," $5 "," $6 "," $7 "," $8 }' \
-		"$T/shipped-$name/candidates.csv" | grep -qx -- "$want" &&
-		ok "$name: $want a default candidate" ||
-		ko "$name: $want not a candidate"
+	recipe "$1" "$2" --set model="$3" --set nodes="$4" \
+		--set seq_length="$5" --set "global_batch_size=[$6]"
 }
 shipped "NeMo qwen3_30b_a3b" "4,2,1,4,1,1" qwen3_30b_a3b 1 4096 32
 shipped "NeMo qwen3_235b_a22b" "4,16,2,8,1,1" qwen3_235b_a22b 16 4096 32
@@ -97,12 +87,12 @@ shipped "Megatron-LM mixtral_8x7b" "1,4,1,8,1,1" mixtral_8x7b 4 4096 256
 # A dense model searches no expert sizes: its candidates are those of
 # etp 0 alone.
 check "a dense model's candidates hold one etp each" \
-	sh -c "! grep -q '_etp_' '$T/shipped-NeMo mistral_7b/candidates.csv'"
+	sh -c "! grep -q '_etp_' '$T/NeMo mistral_7b/candidates.csv'"
 check "an MoE model's candidates name the etp they search" \
-	grep -q '_etp_1,' "$T/shipped-NeMo qwen3_30b_a3b/candidates.csv"
+	grep -q '_etp_1,' "$T/NeMo qwen3_30b_a3b/candidates.csv"
 # 256 GB200 GPUs (64 nodes of 4) in 72-GPU NVLink domains: tp 4 x pp 4
 # x dp 16, a power-of-two layout (nvl72_align).
-recipe gb200-256 "4,4,1,1,1" --set gpu=gb200 --set nodes=64 \
+recipe gb200-256 "4,4,1,1,4,1" --set gpu=gb200 --set nodes=64 \
 	--set gpus_per_node=4 --set seq_length=8192 \
 	--set 'global_batch_size=[128]' \
 	--set 'search.tensor_parallel=[4]' --set 'search.pipeline_parallel=[4]' \
@@ -152,7 +142,7 @@ DSV3='model={ num_layers = 61; hidden_size = 7168; num_attention_heads = 128;
 	max_position_embeddings = 4096; num_experts = 256; moe_router_topk = 8;
 	moe_ffn_hidden_size = 2048; swiglu = true; normalization = "RMSNorm";
 	position_embedding_type = "rope"; }'
-recipe dsv3-uneven "1,16,1,64,1" --set "$DSV3" --set nodes=128 \
+recipe dsv3-uneven "1,16,1,64,1,1" --set "$DSV3" --set nodes=128 \
 	--set seq_length=4096 --set 'global_batch_size=[8192]' \
 	--set 'search.tensor_parallel=[1]' --set 'search.pipeline_parallel=[16]' \
 	--set 'search.expert_parallel=[64]' --set 'search.micro_batch_size=[1]' \
