@@ -3,13 +3,15 @@
 /*
  * store-create.c - creating a campaign directory (plan): every file
  * built in a temporary directory beside it, then renamed into place,
- * never over anything that appeared meanwhile, and never over a
- * campaign whose jobs are still in Slurm.
+ * never over anything that appeared meanwhile, never over a
+ * campaign whose jobs are still in Slurm, and with --force over nothing
+ * but a campaign or an empty directory.
  */
 #include "autoconfig.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -169,6 +171,62 @@ absolute_path(const char *dir)
 	return res;
 }
 
+/* Whether a directory holds no entry but . and ..; -1 unreadable. */
+static int
+dir_is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = 1;
+
+	if (d == NULL)
+		return -1;
+	while (empty && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+/*
+ * --force replaces a campaign directory (one with paratune's state and
+ * journal) or an empty directory, nothing else: "plan -o ~/work -f"
+ * must not delete a user's files, nor follow a symbolic link to replace
+ * what it names.  1 for a campaign, 0 for an empty directory, -1 after
+ * an error naming what is there.
+ */
+static int
+check_campaign_shape(const char *dir)
+{
+	char *state = xasprintf("%s/state", dir);
+	char *journal = xasprintf("%s/journal.log", dir);
+	bool campaign = path_exists(state) && path_exists(journal);
+	struct stat st;
+	int empty;
+
+	free(journal);
+	free(state);
+	if (lstat(dir, &st) != 0)
+		return error_errno("cannot replace '%s'", dir);
+	if (S_ISLNK(st.st_mode))
+		return error("cannot replace '%s': it is a symbolic link "
+		             "(plan into the directory it names, or remove "
+		             "the link)", dir);
+	if (!S_ISDIR(st.st_mode))
+		return error("cannot replace '%s': it is not a directory", dir);
+	if (campaign)
+		return 1;
+	if ((empty = dir_is_empty(dir)) < 0)
+		return error_errno("cannot replace '%s'", dir);
+	if (!empty)
+		return error("cannot replace '%s': it is not a campaign "
+		             "directory (no state and journal.log), and "
+		             "--force replaces only campaigns or empty "
+		             "directories; remove it by hand or plan into "
+		             "another", dir);
+	return 0;
+}
+
 /*
  * An existing campaign may be replaced only when Slurm has none of its
  * jobs: replacing it would orphan them and lose their results.  On
@@ -178,16 +236,13 @@ absolute_path(const char *dir)
 static int
 check_replaceable(const char *dir, struct store *old)
 {
-	char *state = xasprintf("%s/state", dir);
 	struct strbuf jobs = STRBUF_INIT;
-	bool campaign = path_exists(state);
 	int n = 0, ret;
 
-	free(state);
 	memset(old, 0, sizeof(*old));
 	old->lock_fd = old->journal.fd = -1;
-	if (!campaign)
-		return 0; /* not a campaign directory: nothing can be lost */
+	if ((ret = check_campaign_shape(dir)) != 1)
+		return ret; /* 0: an empty directory, nothing to lose */
 	ret = store_open(old, dir, STORE_LOCK_TRY);
 	if (ret == 1)
 		return error("cannot replace '%s': another paratune is "

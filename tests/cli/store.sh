@@ -39,6 +39,30 @@ expect "once its jobs are final, --force replaces it" 0 \
 grep -q "job=4711" "$T/c/journal.log" && ko "replaced: a new journal" ||
 	ok "replaced: a new journal"
 
+# --- plan --force replaces a campaign or an empty directory, nothing else
+rm -rf "$T/mine" "$T/empty" "$T/link"
+mkdir "$T/mine" "$T/empty"
+echo precious >"$T/mine/notes.txt"
+expect "plan --force over a directory of other files is refused" 73 \
+	"$PT" plan "$CAMPAIGN" -o "$T/mine" --force
+has "the refusal says what --force replaces" "not a campaign directory" \
+	"$T/err"
+[ "$(cat "$T/mine/notes.txt" 2>/dev/null)" = precious ] &&
+	ok "the user's file is kept" || ko "the user's file is kept"
+ln -s "$T/mine" "$T/link"
+expect "plan --force over a symbolic link is refused" 73 \
+	"$PT" plan "$CAMPAIGN" -o "$T/link" --force
+[ -L "$T/link" ] && [ -f "$T/mine/notes.txt" ] &&
+	ok "the link and what it names are kept" ||
+	ko "the link and what it names are kept"
+expect "plan --force into an empty directory" 0 \
+	"$PT" -q plan "$CAMPAIGN" -o "$T/empty" --force
+[ -f "$T/empty/state" ] && ok "the empty directory became the campaign" ||
+	ko "the empty directory became the campaign"
+[ "$(ls -d "$T"/mine.plan-* "$T"/link.plan-* 2>/dev/null | wc -l)" = 0 ] &&
+	ok "refused plans leave no temporary directory" ||
+	ko "refused plans leave no temporary directory"
+
 # --- concurrent plans to one directory: one wins, none replaces -----------
 rm -rf "$T/race"
 i=0
