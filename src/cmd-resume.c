@@ -7,7 +7,9 @@
  */
 #include "autoconfig.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "cmd-results.h"
@@ -81,6 +83,10 @@ resume_dir(void *arg)
 	                             ctx->site_path);
 	bool finished = false;
 
+	/* Fault injection for the privilege test: a resume that its user
+	 * stopped, holding the campaign's lock. */
+	if (getenv("PARATUNE_TEST_STOP_RESUME"))
+		raise(SIGSTOP);
 	if (status == 1) {
 		if (ctx->verbosity >= 0)
 			fprintf(ctx->out, "%s: another paratune is working on "
@@ -109,6 +115,25 @@ resume_dir(void *arg)
 	return status;
 }
 
+/*
+ * How long root's cron lets a resume acting as a user run: polling, a
+ * few submissions and collecting take seconds, so a child held longer
+ * (stopped by that user, or hung) is killed and the next campaign on
+ * the line is resumed.  PARATUNE_TEST_RESUME_LIMIT shortens it for the
+ * tests, as git's GIT_TEST_* variables do.
+ */
+#define RESUME_AS_OWNER_LIMIT_S 600
+
+static unsigned
+resume_limit_s(void)
+{
+	const char *t = getenv("PARATUNE_TEST_RESUME_LIMIT");
+	long v = t ? strtol(t, NULL, 10) : 0;
+
+	return v > 0 && v < RESUME_AS_OWNER_LIMIT_S ? (unsigned)v
+	       : RESUME_AS_OWNER_LIMIT_S;
+}
+
 static int
 cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -121,7 +146,8 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return status;
 	for (int i = 1; i <= n; i++) {
 		struct resume_call rc = { ctx, argv[i] };
-		int s = owner_run(argv[i], resume_dir, &rc);
+		int s = owner_run_within(argv[i], resume_dir, &rc,
+		                         resume_limit_s());
 
 		/* A broken directory outranks a controller that is down;
 		 * either way the next directory is carried on. */

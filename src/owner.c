@@ -6,8 +6,10 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <grp.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +17,12 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "owner.h"
+#include "xalloc.h"
 
 /* "alice (uid 1000)", or "uid 1000" for an id without a name. */
 static void
@@ -30,6 +34,57 @@ describe_uid(uid_t uid, char *buf, size_t len)
 		snprintf(buf, len, "%s (uid %u)", pw->pw_name, (unsigned)uid);
 	else
 		snprintf(buf, len, "uid %u", (unsigned)uid);
+}
+
+/*
+ * What of the caller's environment a child acting as another user
+ * keeps: the search path, locale, time zone and terminal, and Slurm's
+ * and paratune's own settings.  The rest (a site cron's tokens and
+ * keys) is root's: it would reach the user's DIR/submit.env and, where
+ * run.export passes it on, the user's jobs.
+ */
+static bool
+env_kept(const char *kv)
+{
+	static const char *const keep[] = {
+		"PATH=", "LANG=", "LANGUAGE=", "LC_", "TZ=", "TERM=",
+		"SLURM_CONF=", "PARATUNE_", NULL
+	};
+
+	for (int i = 0; keep[i]; i++)
+		if (!strncmp(kv, keep[i], strlen(keep[i])))
+			return true;
+	return false;
+}
+
+/* Reduce the environment to what env_kept() allows; -1 on failure. */
+static int
+env_reduce(void)
+{
+	size_t n = 0, k = 0;
+	char **kept;
+	int ret = 0;
+
+	while (environ[n])
+		n++;
+	kept = xcalloc(n + 1, sizeof(*kept));
+	for (size_t i = 0; i < n; i++)
+		if (env_kept(environ[i]))
+			kept[k++] = xstrdup(environ[i]);
+	if (clearenv() != 0)
+		ret = -1;
+	for (size_t i = 0; i < k; i++) {
+		char *eq = strchr(kept[i], '=');
+
+		if (ret == 0 && eq) {
+			*eq = '\0';
+			if (setenv(kept[i], eq + 1, 1) != 0)
+				ret = -1;
+		}
+		free(kept[i]);
+	}
+	free(kept);
+	return ret;
 }
 
 /*
@@ -57,6 +112,9 @@ become(uid_t uid, gid_t dir_gid)
 	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 #endif
 	/* libslurm and the job's environment read these. */
+	if (env_reduce() != 0)
+		return error_errno("cannot reduce the environment for uid %u",
+		                   (unsigned)uid);
 	if (pw && (setenv("HOME", pw->pw_dir, 1) != 0 ||
 	           setenv("USER", pw->pw_name, 1) != 0 ||
 	           setenv("LOGNAME", pw->pw_name, 1) != 0))
@@ -65,9 +123,48 @@ become(uid_t uid, gid_t dir_gid)
 	return 0;
 }
 
+/*
+ * Wait for the child pid; with a limit, kill it once limit_s seconds
+ * have passed.  The child runs as the user, who may stop it (SIGSTOP)
+ * or hang it: root's cron must still go on to the next campaign.
+ * The child's wait status, or -1 after an error message.
+ */
+static int
+wait_child(pid_t pid, uid_t uid, unsigned limit_s)
+{
+	const struct timespec tick = { 0, 20000000L }; /* 20 ms */
+	struct timespec t0, now;
+	int status;
+	pid_t r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		r = waitpid(pid, &status, limit_s ? WNOHANG : 0);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return error_errno("cannot wait for process %ld",
+			                   (long)pid);
+		if (r != 0)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= (time_t)limit_s) {
+			error("the process acting as uid %u did not finish in "
+			      "%u s (stopped or hung): killed; what it "
+			      "journaled is kept", (unsigned)uid, limit_s);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -2;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* Run fn in a child as uid; the child's exit code. */
 static int
-run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg)
+run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
+       unsigned limit_s)
 {
 	pid_t pid;
 	int status;
@@ -86,11 +183,11 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg)
 		fflush(stderr);
 		_exit(status);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			error_errno("cannot wait for process %ld", (long)pid);
-			return EXIT_SOFTWARE;
-		}
+	status = wait_child(pid, uid, limit_s);
+	if (status == -2)
+		return EXIT_TEMPFAIL;
+	if (status < 0)
+		return EXIT_SOFTWARE;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	error("the process acting as uid %u was killed by signal %d",
@@ -98,8 +195,48 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg)
 	return EXIT_SOFTWARE;
 }
 
+/*
+ * Whoever can write a campaign directory, or its runs/, can replace its
+ * state and job scripts whatever their own modes, and what they plant
+ * is then submitted with the owner's rights.  Like sshd (StrictModes)
+ * and cron with their files, refuse a directory that its group or
+ * everyone can write, and a runs/ that is a link, another's, or so
+ * writable.  0, or -1 after an error that names the path and the fix.
+ */
+static int
+check_writers(const char *dir, const struct stat *st)
+{
+	char *runs = xasprintf("%s/runs", dir);
+	struct stat rs;
+	const char *path = dir, *why = NULL;
+	mode_t mode = st->st_mode;
+	int ret = 0;
+
+	if (mode & (S_IWGRP | S_IWOTH))
+		why = mode & S_IWOTH ? "every user" : "its group";
+	else if (lstat(runs, &rs) == 0) {
+		path = runs;
+		mode = rs.st_mode;
+		if (S_ISLNK(rs.st_mode))
+			why = "whoever made it a symbolic link";
+		else if (rs.st_uid != st->st_uid)
+			why = "its owner, who does not own the campaign";
+		else if (rs.st_mode & (S_IWGRP | S_IWOTH))
+			why = rs.st_mode & S_IWOTH ? "every user" : "its group";
+	}
+	if (why)
+		ret = error("'%s' can be changed by %s (mode %04o): what is "
+		            "planted there would be submitted as the "
+		            "campaign's owner; refusing it (chmod go-w, or "
+		            "plan the campaign again)", path, why,
+		            (unsigned)(mode & 07777));
+	free(runs);
+	return ret;
+}
+
 int
-owner_run(const char *dir, int (*fn)(void *arg), void *arg)
+owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
+                 unsigned limit_s)
 {
 	uid_t me = geteuid();
 	char owner[96], caller[96];
@@ -113,6 +250,8 @@ owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 		error("'%s' is not a campaign directory", dir);
 		return EXIT_DATAERR;
 	}
+	if (check_writers(dir, &st) != 0)
+		return EXIT_NOPERM;
 	if (st.st_uid == me)
 		return fn(arg);
 	describe_uid(st.st_uid, owner, sizeof owner);
@@ -122,5 +261,11 @@ owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 		      "root may work on it", dir, owner, caller);
 		return EXIT_NOPERM;
 	}
-	return run_as(st.st_uid, st.st_gid, fn, arg);
+	return run_as(st.st_uid, st.st_gid, fn, arg, limit_s);
+}
+
+int
+owner_run(const char *dir, int (*fn)(void *arg), void *arg)
+{
+	return owner_run_within(dir, fn, arg, 0);
 }

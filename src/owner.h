@@ -15,12 +15,26 @@
 #define PARATUNE_OWNER_H
 
 /*
- * Run fn(arg) as the owner of dir and return its exit code.  The caller
- * root and the owner another user: fn runs in a child that has taken the
- * owner's identity for good (HOME, USER and LOGNAME follow), and this
- * returns the child's exit code.  Another caller than the owner or root:
- * refused with EXIT_NOPERM, naming both.  dir missing: EXIT_NOINPUT.
+ * Run fn(arg) as the owner of dir and return its exit code.
+ *   - A directory (or its runs/) that its group or everyone can write is
+ *     refused first, EXIT_NOPERM: what was planted there would run with
+ *     the owner's rights.
+ *   - The caller the owner: fn runs here.
+ *   - The caller root and the owner another user: fn runs in a child
+ *     that has taken the owner's identity for good (HOME, USER and
+ *     LOGNAME follow; of root's environment only PATH, the locale, TZ,
+ *     TERM, SLURM_CONF and PARATUNE_* are kept), and this returns the
+ *     child's exit code.
+ *   - Anyone else: refused with EXIT_NOPERM, naming both.
+ * dir missing: EXIT_NOINPUT.
  */
 int owner_run(const char *dir, int (*fn)(void *arg), void *arg);
+/*
+ * The same, and a child acting as another user that has not finished
+ * in limit_s seconds (0: no limit) is killed: EXIT_TEMPFAIL.  For cron's
+ * resume, which a user could otherwise hold up by stopping the child.
+ */
+int owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
+                     unsigned limit_s);
 
 #endif

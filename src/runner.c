@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -337,6 +338,12 @@ runner_poll(struct runner *r)
 
 /* ---- submitting --------------------------------------------------------------------- */
 
+/*
+ * The job script, read whole: it is what Slurm runs with this user's
+ * rights, so only a file of the user's that nobody else can change is
+ * submitted (a script planted through a link, or left writable by a
+ * group, would run someone else's commands as this user).
+ */
 static char *
 read_script(const char *path)
 {
@@ -344,10 +351,20 @@ read_script(const char *path)
 	char buf[8192];
 	size_t n;
 	FILE *f = fopen_regular(path);
+	struct stat st;
 
 	if (f == NULL) {
 		error("cannot read job script '%s': %s", path,
 		      open_error(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) != 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		error("job script '%s' (owner uid %ld, mode %04o) is not a "
+		      "file of yours that only you can change: refusing to "
+		      "submit it", path, (long)st.st_uid,
+		      (unsigned)(st.st_mode & 07777));
+		fclose(f);
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)

@@ -296,7 +296,7 @@ rename_noreplace(const char *tmp, const char *dir)
 	return 0;
 }
 
-/* Make tmp a private, never world-writable directory beside dir. */
+/* Make tmp a directory beside dir that only its owner can write. */
 static int
 make_temp_dir(char *tmp, const char *dir)
 {
@@ -305,11 +305,12 @@ make_temp_dir(char *tmp, const char *dir)
 	if (mkdtemp(tmp) == NULL)
 		return error_errno("cannot create a directory beside '%s'", dir);
 	/* mkdtemp makes 0700; the campaign follows the user's umask, but
-	 * is never writable by others, who could replace its state and
-	 * journal whatever their own modes (a umask of 000). */
+	 * is never writable by its group or others, who could replace its
+	 * state and job scripts whatever their own modes (a umask of 002
+	 * or 000), and whom owner_run() refuses for that. */
 	mask = umask(0);
 	umask(mask);
-	chmod(tmp, 0777 & ~(mask | S_IWOTH));
+	chmod(tmp, 0777 & ~(mask | S_IWGRP | S_IWOTH));
 	return 0;
 }
 

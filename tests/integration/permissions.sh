@@ -5,9 +5,9 @@
 #   - what paratune creates follows the user's umask (a group that
 #     shares campaigns sets 002, a private user 077), but the state, the
 #     journal and the lock are never writable by others, nor is the
-#     campaign directory itself (whoever can write the directory can
-#     replace the state whatever the state's own mode), even with a
-#     umask of 000;
+#     campaign directory itself writable by its group or others (whoever
+#     can write the directory can replace the state and the job scripts
+#     whatever their own modes), even with a umask of 000;
 #   - a symbolic link planted at DIR/state, DIR/journal.log, DIR/.lock
 #     or DIR/results pointing outside the directory is never followed:
 #     the command refuses, says why, and the file it points to is left
@@ -104,8 +104,8 @@ for um in 022 000 077; do
 		{ fail "plan with umask $um"; continue; }
 	file=$(printf '%o' $((8#644 & ~8#$um)))
 	exe=$(printf '%o' $((8#755 & ~8#$um)))
-	# The directory: the umask, and never writable by others.
-	dir=$(printf '%o' $((8#777 & ~(8#$um | 8#002))))
+	# The directory: the umask, and never writable by group or others.
+	dir=$(printf '%o' $((8#777 & ~(8#$um | 8#022))))
 	check "umask $um: the campaign directory is $dir" modes_are "$dir" "$D"
 	check "umask $um: plan's files are $file" modes_are "$file" \
 		"$D/campaign.conf" "$D/candidates.csv" "$D/plan.txt" \

@@ -104,7 +104,8 @@ for ((i = 0; i < 60; i++)); do
 	if ((submitted == 0)); then
 		for d in alice bob mallory; do
 			# submit as root: it acts as the owner too.
-			timeout 60 "$PT" -q submit "$BASE/$d" >/dev/null 2>&1
+			ROOT_CRON_SECRET=root-only-$$ timeout 60 \
+				"$PT" -q submit "$BASE/$d" >/dev/null 2>&1
 		done
 		submitted=1
 	fi
@@ -152,3 +153,56 @@ check "the moved campaign was worked on as its new owner or refused" \
 	test -z "$(find "$BASE/moved" -user root -print -quit)"
 check "root's status of alice's campaign works (as alice)" \
 	"$PT" status "$BASE/alice" >/dev/null
+check "root's environment stays with root (no submit.env has it)" \
+	bash -c "! grep -rqsF 'root-only-$$' '$BASE'"
+
+# A resume its user stops (here: stops itself, holding the lock) is
+# killed after the limit, and root's cron line goes on to the next.
+stopped() {
+	local rc
+	PARATUNE_TEST_STOP_RESUME=1 PARATUNE_TEST_RESUME_LIMIT=2 \
+		timeout 60 "$PT" resume "$BASE/alice" "$BASE/bob" \
+		>/dev/null 2>"$BASE/../priv-stop.$$"
+	rc=$?
+	[[ $rc == 75 ]] &&
+		[[ $(grep -c 'did not finish in 2 s' "$BASE/../priv-stop.$$") == 2 ]] &&
+		! pgrep -u ptalice -x paratune >/dev/null
+}
+check "a stopped resume is killed after its limit, the next one runs" stopped
+rm -f "$BASE/../priv-stop.$$"
+
+# Directories someone else can write are refused before anything runs:
+# a root-owned campaign in a world-writable place (what a user copies
+# there would be submitted as root), a group-writable one, a runs/ that
+# is a link.
+"$PT" -q plan "$DATA/small.conf" -o "$BASE/rootcamp" || fail "plan as root"
+chmod 1777 "$BASE/rootcamp"
+refused_dir() {
+	local d=$1 why=$2 rc
+	"$PT" resume "$d" >/dev/null 2>"$BASE/../priv-dir.$$"
+	rc=$?
+	[[ $rc == 77 ]] && grep -q "can be changed by $why" "$BASE/../priv-dir.$$"
+}
+check "a root campaign everyone can write is refused (77)" \
+	refused_dir "$BASE/rootcamp" "every user"
+rm -rf "$BASE/rootcamp"
+plan_as ptbob grpw && chmod g+w "$BASE/grpw"
+check "a campaign its group can write is refused (77)" \
+	refused_dir "$BASE/grpw" "its group"
+chmod g-w "$BASE/grpw"
+mv "$BASE/grpw/runs" "$BASE/grpw/runs.real" &&
+	runuser -u ptbob -- ln -s runs.real "$BASE/grpw/runs"
+check "a runs/ that is a symbolic link is refused (77)" \
+	refused_dir "$BASE/grpw" "whoever made it a symbolic link"
+rm -f "$BASE/grpw/runs" && mv "$BASE/grpw/runs.real" "$BASE/grpw/runs"
+# A job script another user could change is never submitted.
+s=$(ls "$BASE"/grpw/runs/*/job.sbatch | head -1)
+runuser -u ptbob -- chmod g+w "$s"
+script_refused() {
+	"$PT" submit "$BASE/grpw" --top 50 >/dev/null 2>"$BASE/../priv-dir.$$"
+	grep -q "is not a file of yours that only you can change" \
+		"$BASE/../priv-dir.$$"
+}
+check "a group-writable job script is refused at submission" script_refused
+"$PT" -q cancel "$BASE/grpw" >/dev/null 2>&1
+rm -f "$BASE/../priv-dir.$$"
