@@ -318,19 +318,90 @@ logparse_stream(struct logparse *lp, FILE *f, const char *name,
 	return ret;
 }
 
+/*
+ * A campaign log larger than twice this is read at its two ends only:
+ * the head has the run's settings, first steps and memory, the tail its
+ * last steps, verdict and failure.  A runaway trainer's log, or a
+ * sparse file of a terabyte of holes that a user planted, would
+ * otherwise hold up root's cron line for hours.
+ */
+#define LOGPARSE_END_BYTES ((long long)512 << 20)
+
+/* Feed up to len bytes of f (all of it when len < 0); with skip_line,
+ * what comes before the first line break is dropped (a line cut by a
+ * seek).  0, or -1 on a read error. */
+static int
+feed_stream(struct log_reader *rd, FILE *f, char *chunk, long long len,
+            bool skip_line)
+{
+	size_t n, want = LOGPARSE_CHUNK;
+
+	while (len != 0) {
+		if (len > 0 && (long long)want > len)
+			want = (size_t)len;
+		if ((n = fread(chunk, 1, want, f)) == 0)
+			break;
+		if (len > 0)
+			len -= (long long)n;
+		if (skip_line) {
+			char *nl = memchr(chunk, '\n', n);
+
+			if (nl == NULL)
+				continue;
+			skip_line = false;
+			logparse_feed(rd, nl + 1, n - (size_t)(nl + 1 - chunk));
+			continue;
+		}
+		logparse_feed(rd, chunk, n);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* Read f's two ends into rd: see LOGPARSE_END_BYTES. */
+static int
+feed_ends(struct log_reader *rd, FILE *f, char *chunk, long long size,
+          const char *name)
+{
+	warning("'%s' has %lld bytes: only its first and last %lld MiB are "
+	        "read (its line numbers after the gap count the lines read)",
+	        name, size, LOGPARSE_END_BYTES >> 20);
+	if (feed_stream(rd, f, chunk, LOGPARSE_END_BYTES, false) != 0)
+		return -1;
+	/* End the line the head cut, then start at the tail's first. */
+	logparse_feed(rd, "\n", 1);
+	if (fseeko(f, (off_t)(size - LOGPARSE_END_BYTES), SEEK_SET) != 0)
+		return -1;
+	return feed_stream(rd, f, chunk, -1, true);
+}
+
 int
-logparse_regular_file(struct logparse *lp, const char *path,
+logparse_regular_file(struct logparse *lp, const char *dir, const char *rel,
                       struct log_result *out)
 {
-	FILE *f = fopen_regular(path);
+	char *path = xasprintf("%s/%s", dir, rel), *chunk;
+	FILE *f = fopen_regular_beneath(dir, rel);
+	struct log_reader *rd;
+	struct stat st;
 	int ret;
 
 	if (f == NULL) {
 		result_init(out, lp, path);
-		return error("cannot read '%s': %s", path, open_error(errno));
+		ret = error("cannot read '%s': %s", path, open_error(errno));
+		free(path);
+		return ret;
 	}
-	ret = logparse_stream(lp, f, path, out);
+	rd = logparse_begin(lp, path, out);
+	chunk = xmalloc(LOGPARSE_CHUNK);
+	if (fstat(fileno(f), &st) == 0 && st.st_size > 2 * LOGPARSE_END_BYTES)
+		ret = feed_ends(rd, f, chunk, (long long)st.st_size, path);
+	else
+		ret = feed_stream(rd, f, chunk, -1, false);
+	if (ret != 0)
+		ret = error_errno("cannot read '%s'", path);
+	logparse_finish(rd);
+	free(chunk);
 	fclose(f);
+	free(path);
 	return ret;
 }
 

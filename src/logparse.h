@@ -214,12 +214,14 @@ int logparse_add_pattern(struct logparse *lp, const char *name,
 int logparse_file(struct logparse *lp, const char *path,
                   struct log_result *out);
 /*
- * The same for a file in a campaign directory, which its owner could
- * have replaced: no symbolic link is followed, a FIFO or device is
- * refused without blocking, only a regular file is read.
+ * The same for the file rel in the campaign directory dir, which its
+ * owner could have replaced: no symbolic link is followed in any part
+ * of rel, a FIFO or device is refused without blocking, only a regular
+ * file is read, and one over 1 GiB only at its two ends (512 MiB each,
+ * with a warning).  out's name is dir/rel.
  */
-int logparse_regular_file(struct logparse *lp, const char *path,
-                          struct log_result *out);
+int logparse_regular_file(struct logparse *lp, const char *dir,
+                          const char *rel, struct log_result *out);
 /* The same from an open stream; name is what results and messages use. */
 int logparse_stream(struct logparse *lp, FILE *f, const char *name,
                     struct log_result *out);

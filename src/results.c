@@ -151,18 +151,14 @@ static void
 log_read_file(struct results *res, struct logparse *lp, const char *name,
               uint32_t id, struct log_read *lr)
 {
-	char *path;
-
 	lr->rel = xasprintf("runs/%s/slurm-%" PRIu32 ".out", name, id);
-	path = xasprintf("%s/%s", res->run.dir, lr->rel);
 	/* A read error is reported there; what was read still counts. */
-	logparse_regular_file(lp, path, &lr->res);
+	logparse_regular_file(lp, res->run.dir, lr->rel, &lr->res);
 	log_result_step_stats(&lr->res, res->run.settings.results.skip_steps,
 	                      &lr->st);
 	free(lr->res.steps);
 	lr->res.steps = NULL;
 	lr->res.nsteps = lr->res.alloc_steps = 0;
-	free(path);
 }
 
 /* Free what log_read_file kept. */

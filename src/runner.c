@@ -192,6 +192,8 @@ output_verdict(enum cand_state st, const char *line)
 /* A line longer than the buffer is judged in pieces that overlap by
  * this much, so that no verdict is cut in two. */
 #define OUTPUT_OVERLAP 64
+/* How much of a job's output's end is searched for Slurm's verdicts. */
+#define OUTPUT_TAIL_BYTES ((off_t)64 << 20)
 
 /*
  * Without accounting, a job the controller forgot is judged by its own
@@ -205,12 +207,17 @@ runner_output_state(const char *path)
 {
 	FILE *f = fopen_regular(path);
 	enum cand_state st = CS_FAILED;
+	struct stat fst;
 	char line[4096];
 	size_t n = 0;
 	int ch;
 
 	if (f == NULL)
 		return CS_FAILED;
+	/* The verdicts are written last: a huge log (or a sparse one a
+	 * user planted) is read at its end only. */
+	if (fstat(fileno(f), &fst) == 0 && fst.st_size > OUTPUT_TAIL_BYTES)
+		(void)fseeko(f, fst.st_size - OUTPUT_TAIL_BYTES, SEEK_SET);
 	while ((ch = getc_unlocked(f)) != EOF) {
 		if (ch != '\n') {
 			line[n++] = (char)(ch == '\0' ? ' ' : ch);

@@ -100,21 +100,20 @@ ran_out_of_memory(const struct store *s, const struct cand_status *c)
 {
 	struct logparse lp;
 	struct log_result r;
-	char *path;
+	char *rel;
 	bool oom;
 
 	if (c->state == CS_OOM)
 		return true;
 	if (c->state != CS_FAILED || c->job_id == 0)
 		return false;
-	path = xasprintf("%s/runs/%s/slurm-%" PRIu32 ".out", s->dir, c->name,
-	                 c->job_id);
+	rel = xasprintf("runs/%s/slurm-%" PRIu32 ".out", c->name, c->job_id);
 	logparse_init(&lp);
-	logparse_regular_file(&lp, path, &r);
+	logparse_regular_file(&lp, s->dir, rel, &r);
 	oom = r.failure == FAILURE_CUDA_OOM || r.failure == FAILURE_HOST_OOM;
 	log_result_release(&r);
 	logparse_release(&lp);
-	free(path);
+	free(rel);
 	return oom;
 }
 

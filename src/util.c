@@ -209,10 +209,11 @@ path_dir(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-FILE *
-fopen_regular(const char *path)
+/* fd as a stream when it is a regular file; closed and NULL (errno
+ * EINVAL for anything else) when not. */
+static FILE *
+fdopen_regular(int fd)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	FILE *f;
 
@@ -236,10 +237,59 @@ fopen_regular(const char *path)
 	return f;
 }
 
+FILE *
+fopen_regular(const char *path)
+{
+	return fdopen_regular(open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	                                 O_CLOEXEC));
+}
+
+static bool
+is_link_at(int at, const char *name)
+{
+	struct stat st;
+
+	return fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISLNK(st.st_mode);
+}
+
+FILE *
+fopen_regular_beneath(const char *dir, const char *rel)
+{
+	char *copy = xstrdup(rel), *part = copy, *slash;
+	int at = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), next, e;
+
+	/* Each directory of rel is opened from the one before, refusing a
+	 * link: a runs/NAME made a link to another's directory is not
+	 * entered, whatever the links' own targets. */
+	while (at >= 0 && (slash = strchr(part, '/')) != NULL) {
+		*slash = '\0';
+		next = openat(at, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		                        O_CLOEXEC);
+		e = errno;
+		if (next < 0 && e == ENOTDIR && is_link_at(at, part))
+			e = ELOOP; /* O_DIRECTORY answers before O_NOFOLLOW */
+		close(at);
+		errno = e;
+		at = next;
+		part = slash + 1;
+	}
+	next = at < 0 ? -1 : openat(at, part, O_RDONLY | O_NOFOLLOW |
+	                                      O_NONBLOCK | O_CLOEXEC);
+	e = errno;
+	if (at >= 0)
+		close(at);
+	free(copy);
+	errno = e;
+	return fdopen_regular(next);
+}
+
 const char *
 open_error(int e)
 {
-	return e == EINVAL ? "not a regular file" : strerror(e);
+	/* O_NOFOLLOW's "Too many levels of symbolic links" misleads. */
+	return e == EINVAL ? "not a regular file"
+	       : e == ELOOP ? "a symbolic link, not followed" : strerror(e);
 }
 
 char *

@@ -34,6 +34,9 @@ bool path_exists(const char *path);
  * EINVAL for what is not a regular file: open_error() spells it).
  */
 FILE *fopen_regular(const char *path);
+/* The same for rel beneath dir, with no symbolic link followed in any
+ * part of rel (a directory made a link is refused too: ELOOP). */
+FILE *fopen_regular_beneath(const char *dir, const char *rel);
 /*
  * The build tree this program runs from, or NULL (allocated): the
  * directory of /proc/self/exe when it holds templates/megatron-lm.sbatch
@@ -43,7 +46,8 @@ FILE *fopen_regular(const char *path);
 char *build_tree_dir(void);
 /* Length of the shell variable name at the start of s (0: none). */
 size_t shell_name_len(const char *s);
-/* strerror(e), with fopen_regular's EINVAL spelled "not a regular file". */
+/* strerror(e), with fopen_regular's EINVAL spelled "not a regular file"
+ * and ELOOP "a symbolic link, not followed". */
 const char *open_error(int e);
 /* The directory part of path, allocated: "." without a slash, "/" for
  * a file in the root. */

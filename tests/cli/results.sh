@@ -615,5 +615,27 @@ print(len(a) == len(b), [(x["name"], k) for x, y in zip(a, b) for k in x if x[k]
 		"$T/with-switches.csv" "$R/results.csv")" "True []"
 cp "$T/candidates.csv" "$D/candidates.csv"
 
+# A log of 3 GiB, nearly all holes (what a user can make in a second to
+# hold up root's cron): its steps at the head and its out-of-memory at
+# the tail are read, the middle is not, and a warning says so.
+L=$D/runs/$OOM/slurm-1016.out
+grep -v -i 'memory\|error\|Traceback' "$L" >"$T/head"
+grep -i 'memory\|error\|Traceback' "$L" >"$T/tail"
+[ -s "$T/tail" ] && ok "the out-of-memory log has a tail to move" ||
+	ko "the out-of-memory log has a tail to move"
+cp "$T/head" "$L" && truncate -s 3G "$L" && cat "$T/tail" >>"$L"
+expect "results over a 3 GiB sparse log" 0 "$PT" -q results "$D"
+has "... warns that only its two ends were read" \
+	"only its first and last 512 MiB are read" "$T/err"
+cells "$D"
+same "... still finds the out of memory at its end" \
+	"$(field oom.csv "$OOM" stop_reason)" oom
+# A run directory made a link is not entered, wherever it points.
+mv "$D/runs/$OOM" "$T/rundir" && ln -s "$T/rundir" "$D/runs/$OOM"
+expect "results with a run directory made a link" 0 "$PT" -q results "$D"
+has "... refuses to read through it, saying why" \
+	"slurm-1016.out': a symbolic link, not followed" "$T/err"
+rm "$D/runs/$OOM" && mv "$T/rundir" "$D/runs/$OOM"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
