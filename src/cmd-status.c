@@ -229,16 +229,17 @@ status_dir(void *arg)
 	struct results_opts o = RESULTS_OPTS_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	struct results res;
-	bool have;
+	bool have = false;
 	struct store r;
-	int status;
+	int status, loaded = 0;
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
 	/* The search's progress needs the logs (what was measured); a
-	 * campaign whose results cannot be read still has its states. */
-	have = r.settings.search.strategy == STRATEGY_ADAPTIVE &&
-	       results_load(&res, sc->dir, &o) == 0;
+	 * campaign whose results cannot be read still has its states,
+	 * shown before the exit code says what could not be read. */
+	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
+		have = (loaded = results_load(&res, sc->dir, &o)) == 0;
 	if (ctx->format == FORMAT_JSON) {
 		status_json(ctx->out, &r.st, r.polled, have ? &res : NULL);
 	} else {
@@ -256,6 +257,8 @@ status_dir(void *arg)
 		results_release(&res);
 	strbuf_release(&sb);
 	store_close(&r, false);
+	if (loaded != 0 && !sc->watch)
+		return loaded;
 	return sc->watch ? watch(ctx, sc->dir, sc->interval) : EXIT_OK;
 }
 

@@ -158,7 +158,7 @@ search_prune(struct store *s, FILE *out, int verbosity)
 	if (queued == 0)
 		return 0;
 	if (store_read_candidates(s->dir, &t) != 0)
-		return -1;
+		return -2;
 	for (int i = 0; i < s->st.n && n >= 0; i++) {
 		const struct cand_status *x = &s->st.v[i];
 		const struct candidate_row *xr;
@@ -255,7 +255,7 @@ search_prove(struct store *s, FILE *out, int verbosity)
 		risky += s->st.v[i].state == CS_PLANNED &&
 		         cand_at_risk(&s->st.v[i]);
 	if (risky > 0 && store_read_candidates(s->dir, &t) != 0)
-		return -1;
+		return -2;
 	for (int i = 0; i < s->st.n && risky > 0 && n >= 0; i++) {
 		const struct cand_status *x = &s->st.v[i];
 		const struct candidate_row *xr;
@@ -275,6 +275,15 @@ search_prove(struct store *s, FILE *out, int verbosity)
 	return total;
 }
 
+/* The exit code of a prove or prune that returned n: a candidates.csv
+ * that cannot be read is the campaign's data, a journal that cannot be
+ * written the disk's. */
+static int
+search_exit(int n)
+{
+	return n == -2 ? EXIT_DATAERR : n < 0 ? EXIT_IOERR : 0;
+}
+
 int
 search_step(struct runner *r)
 {
@@ -283,10 +292,12 @@ search_step(struct runner *r)
 	/* What the runs measured proves what fits and what cannot, before
 	 * anything more is submitted; a candidate proved to fit is queued
 	 * first, so that an out-of-memory run can still prune it. */
-	if (status == 0 && search_prove(r->store, r->out, r->verbosity) < 0)
-		status = EXIT_IOERR;
-	if (status == 0 && search_prune(r->store, r->out, r->verbosity) < 0)
-		status = EXIT_IOERR;
+	if (status == 0)
+		status = search_exit(search_prove(r->store, r->out,
+		                                  r->verbosity));
+	if (status == 0)
+		status = search_exit(search_prune(r->store, r->out,
+		                                  r->verbosity));
 	if (status == 0)
 		status = search_adapt(r);
 	if (status == 0)

@@ -36,7 +36,8 @@ bool search_needs_more_memory(const struct layout *y, const struct layout *x);
  * Under search.strategy = "adaptive": prune every queued candidate that
  * an out-of-memory run (Slurm's OUT_OF_MEMORY, or CUDA's out of memory
  * in its log) proves would run out too.  Returns how many were pruned,
- * or -1 after an error message.
+ * or after an error message -2 (candidates.csv cannot be read) or -1
+ * (the journal cannot be written).
  */
 int search_prune(struct store *s, FILE *out, int verbosity);
 
@@ -50,7 +51,7 @@ int search_prune(struct store *s, FILE *out, int verbosity);
  * the others, as many as policy.max_candidates leaves room for; a
  * stopped search queues none.  Each is proved once: a
  * candidate proved already is not looked at again.  Returns how many
- * were proved now, or -1 after an error message.
+ * were proved now, or -2 or -1 after an error message as search_prune.
  */
 int search_prove(struct store *s, FILE *out, int verbosity);
 

@@ -369,6 +369,13 @@ store_event_apply(struct state *st, const struct store_event *ev,
 	if (k->candidate && (c = state_find(st, ev->name)) == NULL)
 		return error("%s: line %ld: unknown candidate '%s'", path,
 		             ev->seq, ev->name);
+	/* A job id comes only after the intent that asked for it: a line
+	 * added by hand would make cancel and status act on any job. */
+	if (ev->type == EV_SUBMITTED && c && c->state != CS_SUBMITTING)
+		return error("%s: line %ld: job %u for '%s', which was %s, "
+		             "not being submitted: no intent before it", path,
+		             ev->seq, (unsigned)ev->job_id, ev->name,
+		             cand_state_name(c->state));
 	if (k->apply)
 		k->apply(st, c, ev);
 	return 0;

@@ -308,6 +308,11 @@ state_parse_line(struct state *st, char *line, int lineno,
 	}
 	if (parse_candidate(line, &st->v[st->n]) != 0)
 		return -1;
+	/* The name is a directory under runs/: never a path. */
+	if (strchr(st->v[st->n].name, '/') || st->v[st->n].name[0] == '.') {
+		*why = "a candidate name with '/' or a leading '.'";
+		return -1;
+	}
 	if (state_find(st, st->v[st->n].name) != NULL) {
 		*why = "candidate named twice";
 		return -1;

@@ -252,16 +252,23 @@ load_frozen(struct store *s, int flags, const char *site_path)
 	return ret;
 }
 
-/* dir holds a frozen configuration (a regular file, not a link). */
-static bool
-is_campaign(const char *dir)
+/* dir holds a frozen configuration (a regular file, not a link); NULL,
+ * or what is there instead in words. */
+static const char *
+not_campaign(const char *dir)
 {
 	char *path = xasprintf("%s/campaign.conf", dir);
 	struct stat st;
-	bool yes = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	const char *why = NULL;
 
+	if (lstat(path, &st) != 0)
+		why = "no campaign.conf";
+	else if (S_ISLNK(st.st_mode))
+		why = "its campaign.conf is a symbolic link";
+	else if (!S_ISREG(st.st_mode))
+		why = "its campaign.conf is not a regular file";
 	free(path);
-	return yes;
+	return why;
 }
 
 int
@@ -275,6 +282,7 @@ store_open_site(struct store *s, const char *dir, int flags,
                 const char *site_path)
 {
 	char real[PATH_MAX];
+	const char *why;
 	int lock, status;
 
 	memset(s, 0, sizeof(*s));
@@ -286,9 +294,8 @@ store_open_site(struct store *s, const char *dir, int flags,
 	}
 	s->dir = xstrdup(real);
 	/* Nothing is created (a lock file) in what is not a campaign. */
-	if (!is_campaign(s->dir)) {
-		error("'%s' is not a campaign directory (no campaign.conf)",
-		      dir);
+	if ((why = not_campaign(s->dir)) != NULL) {
+		error("'%s' is not a campaign directory (%s)", dir, why);
 		store_close(s, false);
 		return EXIT_NOINPUT;
 	}

@@ -100,6 +100,14 @@ fresh
 expect "a NUL byte in candidates.csv is refused" 65 "$PT" list "$T/c"
 has "naming the line and what is wrong" \
 	"candidates.csv:2: malformed line (a NUL byte" "$T/err"
+fresh
+echo 'garbage,,,' >>"$T/c/candidates.csv"
+expect "status shows the states of a damaged candidates.csv, exit 65" 65 \
+	"$PT" status "$T/c"
+has "... naming the line" "candidates.csv:[0-9]*: malformed candidate row" \
+	"$T/err"
+expect "resume says the campaign's data is damaged (65), not the disk" 65 \
+	"$PT" resume "$T/c"
 
 # --- an edited state or journal --------------------------------------------
 fresh
@@ -124,6 +132,21 @@ fresh
 journal_add frobnicated "$(first)" -
 expect "an unknown event is refused" 65 "$PT" status "$T/c"
 has "by name" "unknown event 'frobnicated'" "$T/err"
+# A job id without the intent that asked for it (a line added by hand)
+# would let cancel and status act on any job.
+fresh
+journal_add queued "$(first)" -
+journal_add submitted "$(first)" "job=4242 time=1"
+expect "a submitted event with no intent before it is refused" 65 \
+	"$PT" status "$T/c"
+has "naming the line, the job and why" \
+	"line 3: job 4242 for '$(first)', which was queued, not being submitted" \
+	"$T/err"
+# A candidate name is a directory under runs/, never a path.
+fresh
+sed "s|^$(first) |../../etc |" "$T/c/state" >"$T/st" && cp "$T/st" "$T/c/state"
+expect "a candidate name that is a path is refused" 65 "$PT" status "$T/c"
+has "saying why" "state:[0-9]*: a candidate name with '/'" "$T/err"
 # A NUL byte before the journal's end is damage, not a torn last write:
 # the records after it (here a submission) are not quietly dropped.
 fresh
@@ -141,6 +164,12 @@ if command -v timeout >/dev/null; then
 		timeout 10 "$PT" status "$T/c"
 	has "saying what it is" "not a regular file" "$T/err"
 fi
+fresh
+mv "$T/c/campaign.conf" "$T/cc" && mkfifo "$T/c/campaign.conf"
+expect "a FIFO as campaign.conf is not waited on" 66 \
+	timeout 10 "$PT" status "$T/c"
+has "... and is named for what it is" \
+	"its campaign.conf is not a regular file" "$T/err"
 fresh
 mv "$T/c/state" "$T/s" && ln -s "$T/s" "$T/c/state"
 expect "a symbolic link as state is refused" 65 "$PT" status "$T/c"
