@@ -10,6 +10,7 @@
 #include "autoconfig.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -122,8 +123,13 @@ list_logs(const char *rundir, uint32_t **ids, int *n)
 
 	*ids = NULL;
 	*n = 0;
-	if (d == NULL)
+	if (d == NULL) {
+		/* Missing: the job left no output.  Unreadable: say so,
+		 * or "left no output" would hide it. */
+		if (errno != ENOENT)
+			error_errno("cannot read run directory '%s'", rundir);
 		return;
+	}
 	while ((e = readdir(d)) != NULL) {
 		uint32_t id = log_job_id(e->d_name);
 

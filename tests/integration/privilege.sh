@@ -153,6 +153,18 @@ check "the moved campaign was worked on as its new owner or refused" \
 	test -z "$(find "$BASE/moved" -user root -print -quit)"
 check "root's status of alice's campaign works (as alice)" \
 	"$PT" status "$BASE/alice" >/dev/null
+# A run directory its owner cannot read is named, not taken for a job
+# that left no output.
+r=$(ls -d "$BASE"/bob/runs/*/ | head -1)
+runuser -u ptbob -- chmod 000 "$r"
+unreadable_named() {
+	as ptbob "$PT" -q results "$BASE/bob" >/dev/null 2>"$BASE/../priv-r.$$"
+	grep -q "cannot read run directory '.*': Permission denied" \
+		"$BASE/../priv-r.$$"
+}
+check "an unreadable run directory is named with the error" unreadable_named
+runuser -u ptbob -- chmod 755 "$r"
+rm -f "$BASE/../priv-r.$$"
 check "root's environment stays with root (no submit.env has it)" \
 	bash -c "! grep -rqsF 'root-only-$$' '$BASE'"
 
