@@ -365,7 +365,24 @@ wants_string(const struct config_key *k)
 	       k->type == KT_MODEL;
 }
 
-/* Parse "v = VALUE;" into cfg; a bare word is taken as a string. */
+/*
+ * Whether "v = VALUE;" read as the one setting v: a VALUE of "4; gpu=x"
+ * reads as two, and all but v would be dropped without a word.
+ */
+static bool
+one_setting(const config_t *cfg)
+{
+	const config_setting_t *root = config_root_setting(cfg);
+
+	return config_setting_length(root) == 1 &&
+	       config_setting_get_member(root, "v") != NULL;
+}
+
+/*
+ * Parse "v = VALUE;" into cfg; a bare word is taken as a string.
+ * Returns -1 when VALUE cannot be read, -2 when it reads as more than
+ * the one setting.
+ */
 static int
 parse_setting_value(config_t *cfg, const struct config_key *k,
                     const char *value)
@@ -376,6 +393,8 @@ parse_setting_value(config_t *cfg, const struct config_key *k,
 	struct strbuf quoted = STRBUF_INIT;
 
 	free(text);
+	if (ok && !one_setting(cfg))
+		return -2;
 	if (ok && !(wants_string(k) && config_setting_is_scalar(v) &&
 	            !config_is_string(v)))
 		return 0;
@@ -417,7 +436,11 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (config_value_includes(eq + 1))
 		ret = error("%s:%d: key '%s': @include is not allowed in a "
 		            "value", ld->file, ld->line, key);
-	else if (parse_setting_value(&cfg, k, eq + 1) != 0)
+	else if ((ret = parse_setting_value(&cfg, k, eq + 1)) == -2)
+		ret = error("%s:%d: --set '%s': the value is more than one "
+		            "setting (give one KEY=VALUE per --set)", ld->file,
+		            ld->line, arg);
+	else if (ret != 0)
 		ret = error("%s:%d: key '%s': cannot read value '%s': %s",
 		            ld->file, ld->line, key, eq + 1,
 		            config_error_text(&cfg));

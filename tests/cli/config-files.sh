@@ -99,6 +99,19 @@ hasnt "... not the scanner's exit" "flex scanner" "$T/err"
 expect "a value on two lines is still read" 0 "$PT" config "$DEMO" \
 	--set "$(printf 'nodes=\n4')"
 
+# A --set value is one setting: what follows a ';' used to be read and
+# dropped, the campaign's gpu kept and the command successful.
+expect "a --set value of two settings is refused" 78 "$PT" config "$DEMO" \
+	-s 'nodes=4; gpu="a100"'
+has "... naming the --set argument" \
+	"command line:1: --set 'nodes=4; gpu=\"a100\"': the value is more than one setting" \
+	"$T/err"
+expect "... as is a key given twice in one" 78 "$PT" config "$DEMO" \
+	--set 'nodes=4;nodes=8'
+expect "one setting per --set still works" 0 "$PT" config "$DEMO" \
+	-s nodes=4 -s gpu=a100-80gb
+has "... and sets both" "^gpu *\"a100-80gb\" *command line:2" "$T/out"
+
 # A site file is checked the same way, before the campaign.
 printf '@include "somedir"\n' >"$T/inc/site.conf"
 expect "a site file's @include of a directory" 78 \
