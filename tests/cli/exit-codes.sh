@@ -23,6 +23,12 @@ done
 expect "no command" 64 "$PT"
 expect "unknown command" 64 "$PT" frobnicate
 expect "submit --top x" 64 "$PT" submit "$T/c" --top x
+# 0 and -1 used to select every candidate, as no --top does.
+for n in 0 -1; do
+	expect "submit --top $n" 64 "$PT" submit "$T/c" --dry-run --top "$n"
+	has "... saying it must be at least 1" "--top must be at least 1" \
+		"$T/err"
+done
 expect "status --interval 0" 64 "$PT" status "$T/c" --interval 0
 
 # --- 66: what is named does not exist ----------------------------------------
