@@ -196,7 +196,9 @@ set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
 		*(int *)o->value = 1;
 		return 0;
 	case OPT_INT:
-		if (parse_int(arg, (int *)o->value) != 0)
+		/* OPT_INT_UNSET is "not given": no one types -2^31. */
+		if (parse_int(arg, (int *)o->value) != 0 ||
+		    *(int *)o->value == OPT_INT_UNSET)
 			return error("option '--%s' wants an integer, not '%s'",
 			             o->long_name, arg);
 		return 0;

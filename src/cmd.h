@@ -10,6 +10,7 @@
 #ifndef PARATUNE_CMD_H
 #define PARATUNE_CMD_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -43,6 +44,14 @@ struct option {
 	const char *argh;     /* argument placeholder for help, e.g. "N" */
 	const char *help;
 };
+
+/*
+ * An OPT_INTEGER's value before the option is given, told apart from
+ * every value a user can give (the parser refuses this one), so that a
+ * command's own "default" sentinel such as -1 or 0 cannot be typed in.
+ * An OPT_NUMBER's is NAN, which no number parses to.
+ */
+#define OPT_INT_UNSET INT_MIN
 
 #define OPT_BOOLEAN(s, l, v, h) { OPT_BOOL, (s), (l), (v), NULL, (h) }
 #define OPT_INTEGER(s, l, v, a, h) { OPT_INT, (s), (l), (v), (a), (h) }
