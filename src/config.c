@@ -242,6 +242,23 @@ check_locked_keys(struct settings *c)
 /* ---- files and the command line --------------------------------------- */
 
 /*
+ * Whether the file that path's stat() gave st is one to read: a regular
+ * file (a symbolic link to one too), or /dev/null as the site file (read
+ * as empty; site_conf_trusted() lets it through).  A FIFO or a pipe
+ * (estimate <(cat FILE)) would be read twice, by the @include check and
+ * by libconfig, the second time empty; /dev/zero never ends; a FIFO with
+ * no writer blocks both.  stat() opens nothing, so none of them blocks.
+ */
+static bool
+regular_input(enum config_layer layer, const char *path,
+              const struct stat *st)
+{
+	return S_ISREG(st->st_mode) ||
+	       (layer == LAYER_SITE && S_ISCHR(st->st_mode) &&
+	        !strcmp(path, "/dev/null"));
+}
+
+/*
  * Read one layer's file.  Returns 0 when read, 1 when it is optional and
  * missing, -1 after an error.
  */
@@ -263,6 +280,9 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	if (S_ISDIR(st.st_mode))
 		return error("cannot read %s '%s': it is a directory", what,
 		             path);
+	if (!regular_input(layer, path, &st))
+		return error("cannot read %s '%s': it is not a regular file",
+		             what, path);
 	dir = path_dir(path);
 	if (config_check_includes(path, dir) != 0) {
 		free(dir);

@@ -277,6 +277,14 @@ expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
 has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
 	"$T/err"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
+# A campaign_file that is a FIFO: refused, not waited on.
+mkfifo "$T/fifo.conf"
+{ head -1 "$CSV"; echo 'fifo.conf,1,1,1,,3.1,,,,'; } >"$T/fifo.csv"
+expect "a campaign_file that is a FIFO" 78 timeout 10 \
+	"$PT" calibrate "$T/fifo.csv"
+has "... is not a regular file" "fifo.conf': it is not a regular file" \
+	"$T/err"
+has "... naming the row" "fifo.csv:2:1: campaign_file 'fifo.conf'" "$T/err"
 # Wrong bytes: a NUL (a binary or corrupt file), an overlong line, no
 # header, each named by file and line; a last line without its line
 # break is still a row.
