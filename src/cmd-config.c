@@ -85,11 +85,6 @@ cmd_config_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status);
 	if (n < 0)
 		goto cleanup;
-	if (ctx->format == FORMAT_CSV) {
-		error("'config' prints a table or json, not csv");
-		status = EXIT_USAGE;
-		goto cleanup;
-	}
 	path = n > 0 ? argv[1] : NULL;
 	status = settings_load_for(&c, ctx->site_path, path, &settings);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)

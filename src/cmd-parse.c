@@ -208,11 +208,8 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status);
 	if (n < 0)
 		return status;
-	if (ctx->format == FORMAT_CSV || min_steps < 0 ||
-	    (skip < 0 && skip != OPT_INT_UNSET)) {
-		error("%s", ctx->format == FORMAT_CSV
-		      ? "'parse' prints table or json, not csv"
-		      : "--skip-steps and --min-steps cannot be negative");
+	if (min_steps < 0 || (skip < 0 && skip != OPT_INT_UNSET)) {
+		error("--skip-steps and --min-steps cannot be negative");
 		return EXIT_USAGE;
 	}
 	if (skip == OPT_INT_UNSET)

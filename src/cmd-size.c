@@ -240,10 +240,6 @@ cmd_size_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_size_entry, opts, argc, argv, 0, 0,
 	                   &status) < 0)
 		return status;
-	if (ctx->format == FORMAT_CSV) {
-		error("'size' prints a table or json, not csv");
-		return EXIT_USAGE;
-	}
 	if (size_check_args(&a, &r.family) != 0)
 		return EXIT_USAGE;
 	size_compute(&a, &r);

@@ -33,7 +33,8 @@ enum opt_type {
 	OPT_DOUBLE,
 	OPT_STRING,   /* const char * */
 	OPT_STRINGS,  /* repeated: appends to a struct str_list */
-	OPT_FORMAT,   /* table|json (|csv where allowed) into ctx->format */
+	OPT_FORMAT,   /* table|json into ctx->format */
+	OPT_FORMAT_CSV, /* table|json|csv: the commands that write csv */
 };
 
 struct option {
@@ -60,6 +61,8 @@ struct option {
 #define OPT_STRLIST(s, l, v, a, h) { OPT_STRINGS, (s), (l), (v), (a), (h) }
 #define OPT_FORMAT_(v) { OPT_FORMAT, 0, "format", (v), "FMT", \
 	"output format: table or json" }
+#define OPT_FORMAT_WITH_CSV(h) { OPT_FORMAT_CSV, 0, "format", NULL, "FMT", \
+	(h) }
 #define OPT_FINISH { OPT_END, 0, NULL, NULL, NULL, NULL }
 
 struct cmd_entry {

@@ -20,6 +20,22 @@ cmds=$("$PT" --help | awk '/^commands:/ { on = 1; next }
 for c in $cmds; do
 	expect "$c --frobnicate" 64 "$PT" "$c" --frobnicate
 done
+# --format: each command takes only what it prints.  csv was taken by
+# every one and printed a table (exit 0); the error offered it to all.
+for c in $cmds; do
+	"$PT" "$c" --help | grep -q -- '--format' || continue
+	if [ "$c" = results ]; then
+		expect "$c --format xml" 64 "$PT" "$c" "$T/c" --format xml
+		has "... lists its formats" "unknown format 'xml' (table, csv or json)" \
+			"$T/err"
+		continue
+	fi
+	expect "$c --format csv" 64 "$PT" "$c" "$T/c" --format csv
+	has "... lists its formats" "unknown format 'csv' (table or json)" \
+		"$T/err"
+done
+expect "results --format csv is still written" 0 "$PT" results "$T/c" \
+	--format csv
 expect "no command" 64 "$PT"
 expect "unknown command" 64 "$PT" frobnicate
 expect "submit --top x" 64 "$PT" submit "$T/c" --top x
