@@ -38,6 +38,8 @@ expect "results --format csv is still written" 0 "$PT" results "$T/c" \
 	--format csv
 expect "no command" 64 "$PT"
 expect "unknown command" 64 "$PT" frobnicate
+expect "--site without its value" 64 "$PT" --site
+has "... says it needs one" "option '--site' needs a value" "$T/err"
 expect "submit --top x" 64 "$PT" submit "$T/c" --top x
 # 0 and -1 used to select every candidate, as no --top does.
 for n in 0 -1; do
@@ -57,6 +59,16 @@ done
 expect "parse of a missing log" 66 "$PT" parse "$T/none.log"
 expect "a missing --site file" 66 "$PT" --site "$T/none.conf" config
 expect "a directory that is not a campaign" 66 "$PT" status "$T"
+# estimate said "cannot read 'DIR/campaign.conf'" with 65 for an empty
+# directory, and 65 for a --rank of a directory that is not there.
+mkdir "$T/empty"
+for c in estimate list status submit resume cancel results; do
+	expect "$c of an empty directory" 66 "$PT" "$c" "$T/empty"
+	has "... is not a campaign directory" "is not a campaign directory" \
+		"$T/err"
+done
+expect "estimate --rank of a missing directory" 66 "$PT" estimate \
+	"$T/none" --rank 1
 
 # --- 65: what is there is damaged ----------------------------------------------
 cp -r "$T/c" "$T/bad"
