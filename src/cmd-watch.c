@@ -344,7 +344,7 @@ cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct watch_opts o = {
 		.pid = OPT_INT_UNSET, .pgid = OPT_INT_UNSET,
 		.sig = SIGTERM, .interval_s = 1.0, .timeout_s = NAN,
-		.skip_steps = OPT_INT_UNSET, .min_steps = 5,
+		.skip_steps = OPT_INT_UNSET, .min_steps = STEADY_MIN_STEPS,
 	};
 	const char *sig = "TERM";
 	double percent = 1.0;
@@ -368,8 +368,8 @@ cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "warm-up steps dropped (default: 10 %, at "
 		            "least 1)"),
 		OPT_INTEGER(0, "min-steps", &o.min_steps, "N",
-		            "measured steps needed at least (default 5; "
-		            "never under 10)"),
+		            "measured steps needed (default 10; fewer "
+		            "count as 10)"),
 		OPT_NUMBER(0, "precision", &percent, "PCT",
 		           "half-width of the 95 % interval, percent of "
 		           "the mean (default 1)"),

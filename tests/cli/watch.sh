@@ -181,6 +181,10 @@ expect "parse --skip-steps 0 is still read" 0 "$PT" parse --skip-steps 0 \
 	"$T/cut.log"
 expect "--help" 0 "$PT" watch --help
 has "... names --pid" '--pid PID' "$T/out"
+# 10 measured steps are needed whatever --min-steps says (steady_check,
+# STEADY_MIN_STEPS): the help said "default 5; never under 10".
+hasnt "... without a default under the floor" 'default 5' "$T/out"
+has "... naming the floor" 'min-steps N.*default 10' "$T/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
