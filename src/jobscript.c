@@ -697,6 +697,7 @@ jobscript_render(const struct settings *c, const struct layout *l,
 {
 	struct template_vars v = TEMPLATE_VARS_INIT;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t start;
 	int ret = -1;
 
 	if (template_path)
@@ -707,7 +708,14 @@ jobscript_render(const struct settings *c, const struct layout *l,
 		goto cleanup;
 	if (jobscript_vars(&v, c, l, name, campaign_dir, run_dir))
 		goto cleanup;
+	start = out->len;
 	ret = template_render(path.buf, text.buf, &v, out);
+	if (ret == 0 && strncmp(out->buf + start, "#!", 2) != 0)
+		/* sbatch refuses it ("This does not look like a batch
+		 * script"), every job of the campaign alike. */
+		ret = error("template '%s': the job script it gives does not "
+		            "start with a '#!' interpreter line (#!/bin/bash)",
+		            path.buf);
 cleanup:
 	template_vars_release(&v);
 	strbuf_release(&text);

@@ -67,6 +67,20 @@ for a in "--days 1e300" "--params 1e300" "--days 1 --tflops 1e300" \
 	hasnt "... printing no inf" "inf" "$T/out"
 done
 
+# A template whose script sbatch would refuse ("This does not look like a
+# batch script"): empty, or without its #! line; plan wrote the jobs and
+# exited 0.
+: >"$T/empty.sbatch"
+tail -n +2 "$SRC/templates/megatron-lm.sbatch" >"$T/noshebang.sbatch"
+for t in empty noshebang; do
+	expect "plan with the $t template is refused" 78 "$PT" plan \
+		"$SRC/etc/campaigns/demo.conf" -o "$T/tmpl-$t" \
+		-s "run.template=$T/$t.sbatch"
+	has "... naming it" "template '$T/$t.sbatch'.*'#!' interpreter line" \
+		"$T/err"
+	check "... and writes no campaign" test ! -e "$T/tmpl-$t"
+done
+
 expect "estimate the base" 0 "$PT" estimate "$LLAMA" --format json
 json "estimate JSON parses"
 for k in params_b params_per_gpu_b flops_per_step memory.weights_gib \
