@@ -140,6 +140,24 @@ expect "an @include of a FIFO, without blocking" 78 timeout 10 \
 has "... is not a regular file" "cannot include 'fifo.conf': not a regular" \
 	"$T/err"
 
+# ---- run.templates_dir as plan uses it ---------------------------------------
+# config showed the built-in directory with origin "default" while plan
+# used $PARATUNE_TEMPLATES.
+PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" >"$T/out" 2>"$T/err"
+has "config shows PARATUNE_TEMPLATES" \
+	"^run.templates_dir *\"$T/tmpl\" *environment (PARATUNE_TEMPLATES)$" \
+	"$T/out"
+PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" --format json >"$T/out"
+v=$(python3 -c 'import json,sys
+e=json.load(open(sys.argv[1]))["values"]["run.templates_dir"]
+print(e["value"], e["file"], e["line"])' "$T/out" 2>/dev/null)
+[ "$v" = "$T/tmpl environment (PARATUNE_TEMPLATES) None" ] &&
+	ok "... and in JSON" || ko "... and in JSON (got '$v')"
+PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" -s run.templates_dir=/y \
+	>"$T/out" 2>"$T/err"
+has "... which a layer's own value overrides" \
+	'^run.templates_dir *"/y" *command line:1$' "$T/out"
+
 # A site file is checked the same way, before the campaign.
 printf '@include "somedir"\n' >"$T/inc/site.conf"
 expect "a site file's @include of a directory" 78 \
