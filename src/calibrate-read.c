@@ -26,6 +26,11 @@
  * short fields and a note). */
 #define CSV_LINE_MAX 8192
 #define CSV_FIELDS_MAX 64
+/* The largest step_s and peak_memory_gib believed: a step of 11 days, a
+ * GPU of 100 TiB.  Beyond is a typo or a unit slip (1e308 weighed as
+ * much as any other row in the fit), refused naming file and line. */
+#define CSV_STEP_S_MAX 1e6
+#define CSV_PEAK_GIB_MAX 1e5
 
 /* ---- bookkeeping --------------------------------------------------------- */
 
@@ -222,15 +227,17 @@ struct csv_ctx {
 	int lineno, campaign, step;
 };
 
-/* A positive number of field i, or an error naming its place. */
+/* A number of field i above 0 and at most max, or an error naming its
+ * place. */
 static int
 field_number(const struct csv_ctx *cx, const struct csv_line *l, int i,
-             double *v)
+             double max, double *v)
 {
-	if (parse_double(l->field[i], v) == 0 && *v > 0 && isfinite(*v))
+	if (parse_double(l->field[i], v) == 0 && *v > 0 && *v <= max)
 		return 0;
-	error("%s:%d:%d: %s '%s' is not a positive number", cx->path,
-	      cx->lineno, l->col[i], cx->head->field[i], l->field[i]);
+	error("%s:%d:%d: %s '%s' is not a number above 0 and at most %g",
+	      cx->path, cx->lineno, l->col[i], cx->head->field[i],
+	      l->field[i], max);
 	return EXIT_DATAERR;
 }
 
@@ -307,11 +314,13 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		      cx->lineno, l->n, cx->head->n);
 		return EXIT_DATAERR;
 	}
-	if ((status = field_number(cx, l, cx->step, &step)) != 0)
+	if ((status = field_number(cx, l, cx->step, CSV_STEP_S_MAX,
+	                           &step)) != 0)
 		return status;
 	for (int i = 0; i < l->n; i++)
 		if (cx->kinds[i] == COL_PEAK && l->field[i][0] &&
-		    (status = field_number(cx, l, i, &peak)) != 0)
+		    (status = field_number(cx, l, i, CSV_PEAK_GIB_MAX,
+		                           &peak)) != 0)
 			return status;
 	if ((p = row_campaign(cx, l, cx->campaign, &status)) == NULL)
 		return status;
@@ -412,7 +421,10 @@ calib_read_csv(struct calib_input *in, const char *path,
 			      path);
 		status = EXIT_DATAERR;
 	} else {
-		header = xstrdup(line);
+		/* A UTF-8 byte order mark, as spreadsheets save CSV, is no
+		 * part of the first column's name. */
+		header = xstrdup(line + (strncmp(line, "\xEF\xBB\xBF", 3)
+		                         ? 0 : 3));
 		if ((col = csv_split(header, &head, &why)) != 0) {
 			error("%s:1:%d: %s", path, col, why);
 			status = EXIT_DATAERR;

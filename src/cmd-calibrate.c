@@ -211,6 +211,28 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * Whether input i is the same file or directory (device and inode) as
+ * an earlier one, said in a warning: `calibrate F.csv F.csv` counted
+ * every row twice, weighing the fit toward it.
+ */
+static bool
+repeated_input(char **inputs, int i)
+{
+	struct stat st, prev;
+
+	if (stat(inputs[i], &st) != 0)
+		return false; /* reading it says what is wrong */
+	for (int j = 0; j < i; j++)
+		if (stat(inputs[j], &prev) == 0 && prev.st_dev == st.st_dev &&
+		    prev.st_ino == st.st_ino) {
+			warning("%s: the same input as '%s': read once",
+			        inputs[i], inputs[j]);
+			return true;
+		}
+	return false;
+}
+
 /* Every input into in; 0 or the first error's exit code.  An input
  * that adds no row is named: a campaign not run yet, or a CSV of other
  * GPUs, would otherwise leave the fit silently smaller. */
@@ -226,6 +248,8 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 		int before = in->n;
 		bool dir = is_dir(inputs[i]);
 
+		if (repeated_input(inputs, i))
+			continue;
 		status = dir ? calib_read_dir(in, inputs[i], gpu)
 		             : calib_read_csv(in, inputs[i], &po, gpu);
 		if (status == 0 && in->n == before)

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "error.h"
+#include "jobscript.h"
 #include "json.h"
 #include "strbuf.h"
 #include "table.h"
@@ -28,10 +29,29 @@ add_row(void *arg, const char *key, const char *value,
 
 	table_add(t, "%s", key);
 	table_add(t, "%s", value ? value : "-");
-	if (origin->file)
+	if (origin->file && origin->line > 0)
 		table_add(t, "%s:%d", origin->file, origin->line);
+	else if (origin->file)
+		table_add(t, "%s", origin->file); /* the environment */
 	else
 		table_add(t, "default");
+}
+
+/*
+ * run.templates_dir as plan uses it: PARATUNE_TEMPLATES, or the build
+ * tree paratune runs from, stands in for the built-in default, which
+ * config showed instead with origin "default".
+ */
+static void
+show_templates_dir(struct settings *c)
+{
+	const char *from;
+	char *dir = jobscript_templates_dir(c, &from);
+
+	if (from)
+		settings_use_templates_dir(c, dir, from);
+	else
+		free(dir);
 }
 
 /* key, value, origin; then why the model has its size. */
@@ -85,13 +105,10 @@ cmd_config_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status);
 	if (n < 0)
 		goto cleanup;
-	if (ctx->format == FORMAT_CSV) {
-		error("'config' prints a table or json, not csv");
-		status = EXIT_USAGE;
-		goto cleanup;
-	}
 	path = n > 0 ? argv[1] : NULL;
 	status = settings_load_for(&c, ctx->site_path, path, &settings);
+	if (status == EXIT_OK)
+		show_templates_dir(&c);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)
 		print_json(ctx->out, &c, path);
 	else if (status == EXIT_OK)

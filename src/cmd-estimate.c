@@ -8,6 +8,7 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,7 +385,12 @@ load_planned_campaign(const char *dir, const struct str_list *settings,
 	int ret = EXIT_OK;
 
 	settings_init(c);
-	if (access(path, R_OK) != 0) {
+	if (access(path, F_OK) != 0 && errno == ENOENT) {
+		/* As list, status and the others say it (exit 66). */
+		error("'%s' is not a campaign directory (no campaign.conf)",
+		      dir);
+		ret = EXIT_NOINPUT;
+	} else if (access(path, R_OK) != 0) {
 		error_errno("cannot read '%s'", path);
 		ret = EXIT_DATAERR;
 	} else {
@@ -552,7 +558,7 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		      "directory plan wrote)", argv[1],
 		      a.name ? "name" : "rank");
 		status = access(argv[1], F_OK) == 0 ? EXIT_USAGE
-		                                    : EXIT_DATAERR;
+		                                    : EXIT_NOINPUT;
 	} else if (planned || is_directory(argv[1])) {
 		struct planned_call pc = { ctx, &a, argv[1], &settings };
 

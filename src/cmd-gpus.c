@@ -109,10 +109,6 @@ cmd_gpus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_gpus_entry, opts, argc, argv, 0, 0,
 	                   &status) < 0)
 		return status;
-	if (ctx->format == FORMAT_CSV) {
-		error("'gpus' prints a table or json, not csv");
-		return EXIT_USAGE;
-	}
 	/* The site and user files may add GPUs or change built-in ones. */
 	status = settings_load_for(&c, ctx->site_path, NULL, NULL);
 	if (status == EXIT_OK && ctx->format == FORMAT_JSON)

@@ -184,10 +184,6 @@ cmd_models_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_models_entry, opts, argc, argv, 0, 0,
 	                   &status) < 0)
 		return status;
-	if (ctx->format == FORMAT_CSV) {
-		error("'models' prints a table or json, not csv");
-		return EXIT_USAGE;
-	}
 	if (ctx->format == FORMAT_JSON)
 		models_json(ctx->out);
 	else

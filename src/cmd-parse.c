@@ -191,7 +191,7 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 static int
 cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	int skip = -1, min_steps = 1, status, n;
+	int skip = OPT_INT_UNSET, min_steps = 1, status, n;
 	const struct option opts[] = {
 		OPT_FORMAT_(NULL),
 		OPT_INTEGER(0, "skip-steps", &skip, "N",
@@ -208,12 +208,12 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status);
 	if (n < 0)
 		return status;
-	if (ctx->format == FORMAT_CSV || min_steps < 0 || skip < -1) {
-		error("%s", ctx->format == FORMAT_CSV
-		      ? "'parse' prints table or json, not csv"
-		      : "--skip-steps and --min-steps cannot be negative");
+	if (min_steps < 0 || (skip < 0 && skip != OPT_INT_UNSET)) {
+		error("--skip-steps and --min-steps cannot be negative");
 		return EXIT_USAGE;
 	}
+	if (skip == OPT_INT_UNSET)
+		skip = -1; /* the default warm-up, as results.skip_steps */
 	items = xcalloc((size_t)n, sizeof(*items));
 	status = parse_files(items, n, argv + 1, skip);
 	for (int i = 0; i < n; i++)

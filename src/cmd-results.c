@@ -158,8 +158,8 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		           "cost_per_gpu_hour)"),
 		OPT_STR(0, "currency", &o.currency, "SYMBOL",
 		        "currency of costs (default $)"),
-		{ OPT_FORMAT, 0, "format", NULL, "FMT",
-		  "output format: table, csv (results.csv) or json" },
+		OPT_FORMAT_WITH_CSV("output format: table, csv (results.csv) "
+		                    "or json"),
 		OPT_FINISH,
 	};
 

@@ -29,6 +29,8 @@ extern const struct cmd_entry cmd_size_entry;
 #define SIZE_DEFAULT_TOKENS_B 1400.0
 #define SIZE_DEFAULT_VOCAB 32000
 #define SIZE_DEFAULT_SEQ 2048
+/* The largest size (B) or time (days) printed: size_check_result. */
+#define SIZE_RESULT_MAX 1e9
 
 /* What the command line asked; days or params is NAN when not given
  * (option parsing accepts finite numbers only). */
@@ -102,6 +104,29 @@ size_compute(const struct size_args *a, struct size_result *r)
 	r->have_arch = sizing_architecture(r->family, r->params_b, a->vocab,
 	                                   a->seq, &r->arch, r->why,
 	                                   sizeof r->why) == 0;
+}
+
+/*
+ * Whether the result is a number to print: each input is finite and
+ * positive, but --days 1e300 (or --tflops 1e300, or --tokens 1e-300)
+ * gives a size of inf, and --params 1 --tflops 1e-300 a time of 1e304
+ * days.  Above SIZE_RESULT_MAX (10^9 B parameters, 10^9 days, a
+ * million times beyond any model or run) it is out of every physical
+ * range.  0, or -1 after an error naming the options that gave it.
+ */
+static int
+size_check_result(const struct size_args *a, const struct size_result *r)
+{
+	bool time = isnan(a->days);
+
+	if (r->params_b <= SIZE_RESULT_MAX && r->days <= SIZE_RESULT_MAX)
+		return 0;
+	return error("%s %g, --gpus %d, --tflops %g and --tokens %g give %s "
+	             "above %g: give values in a physical range",
+	             time ? "--params" : "--days", time ? a->params_b : a->days,
+	             a->gpus, a->tflops, a->tokens_b,
+	             time ? "a training time in days" : "a size in billions",
+	             SIZE_RESULT_MAX);
 }
 
 /* NeMo's sentence (base_config.py, calculate_model_size). */
@@ -215,13 +240,11 @@ cmd_size_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_size_entry, opts, argc, argv, 0, 0,
 	                   &status) < 0)
 		return status;
-	if (ctx->format == FORMAT_CSV) {
-		error("'size' prints a table or json, not csv");
-		return EXIT_USAGE;
-	}
 	if (size_check_args(&a, &r.family) != 0)
 		return EXIT_USAGE;
 	size_compute(&a, &r);
+	if (size_check_result(&a, &r) != 0)
+		return EXIT_USAGE;
 	/* The size stands even where no table row gives it a shape. */
 	if (!r.have_arch && r.why[0])
 		warning("%s", r.why);

@@ -8,6 +8,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ selected(const struct cand_status *c, const struct submit_opts *o,
 	/* Proved to fit by a completed run (fits): safe now. */
 	if (cand_at_risk(c) && !o->include_unsafe)
 		return false;
-	if (o->top > 0 && *taken >= o->top)
+	if (*taken >= o->top)
 		return false;
 	(*taken)++;
 	return true;
@@ -254,7 +255,8 @@ submit_dir(void *arg)
 static int
 cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct submit_opts o = { 0, 0, 0, 0, 0 };
+	/* No --top: every one (0 and negatives are refused, not "all"). */
+	struct submit_opts o = { INT_MAX, 0, 0, 0, 0 };
 	const struct option opts[] = {
 		OPT_INTEGER('n', "top", &o.top, "N",
 		            "only the N best predicted (the base always runs)"),
@@ -274,6 +276,11 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_submit_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
+	if (o.top < 1) {
+		error("--top must be at least 1 (without it, every safe "
+		      "candidate is selected)");
+		return EXIT_USAGE;
+	}
 	sc.dir = argv[1];
 	return owner_run(sc.dir, submit_dir, &sc);
 }

@@ -62,7 +62,7 @@ static const char *const watch_reason_names[] = {
 
 struct watch_opts {
 	const char *log;
-	int pid, pgid;        /* 0: none */
+	int pid, pgid;        /* 0: none (watch_check) */
 	int sig;
 	double interval_s, timeout_s;
 	int max_steps;        /* 0: the log's own total */
@@ -298,23 +298,39 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	return ret;
 }
 
-/* Check the options' values; 0 or -1 after a message. */
+/*
+ * Check the options' values; 0 or -1 after a message.  pid, pgid,
+ * skip_steps and timeout_s come unset (OPT_INT_UNSET, NAN) and leave
+ * with their defaults, so that the sentinels those stand for (0: no
+ * trainer, -1: the default warm-up or timeout) cannot be given.
+ */
 static int
 watch_check(struct watch_opts *o, const char *sig, double percent)
 {
-	if (o->pid < 0 || o->pgid < 0 || (o->pid && o->pgid))
+	bool pid = o->pid != OPT_INT_UNSET, pgid = o->pgid != OPT_INT_UNSET;
+
+	if ((pid && o->pid <= 0) || (pgid && o->pgid <= 0) || (pid && pgid))
 		return error("give one of --pid and --pgid, positive");
+	if (!pid)
+		o->pid = 0;
+	if (!pgid)
+		o->pgid = 0;
 	if (directive_signal(sig, &o->sig) != 0 || o->sig <= 0 ||
 	    o->sig >= 65)
 		return error("--signal: unknown signal '%s'", sig);
 	if (!(o->interval_s >= 0.01 && o->interval_s <= 3600))
 		return error("--interval must be between 0.01 and 3600 "
 		             "seconds");
-	if (!(o->timeout_s >= 0 || o->timeout_s == -1))
+	if (o->timeout_s < 0)
 		return error("--timeout cannot be negative");
-	if (o->max_steps < 0 || o->min_steps < 1 || o->skip_steps < -1)
-		return error("--max-steps cannot be negative, --min-steps "
-		             "must be at least 1, --skip-steps at least -1");
+	if (isnan(o->timeout_s))
+		o->timeout_s = -1;
+	if (o->max_steps < 0 || o->min_steps < 1 ||
+	    (o->skip_steps < 0 && o->skip_steps != OPT_INT_UNSET))
+		return error("--max-steps and --skip-steps cannot be "
+		             "negative, --min-steps must be at least 1");
+	if (o->skip_steps == OPT_INT_UNSET)
+		o->skip_steps = -1;
 	if (!(percent > 0 && percent <= 100))
 		return error("--precision must be a percentage above 0");
 	o->precision = percent / 100;
@@ -326,8 +342,9 @@ static int
 cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct watch_opts o = {
-		.sig = SIGTERM, .interval_s = 1.0, .timeout_s = -1,
-		.skip_steps = -1, .min_steps = 5,
+		.pid = OPT_INT_UNSET, .pgid = OPT_INT_UNSET,
+		.sig = SIGTERM, .interval_s = 1.0, .timeout_s = NAN,
+		.skip_steps = OPT_INT_UNSET, .min_steps = STEADY_MIN_STEPS,
 	};
 	const char *sig = "TERM";
 	double percent = 1.0;
@@ -351,8 +368,8 @@ cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "warm-up steps dropped (default: 10 %, at "
 		            "least 1)"),
 		OPT_INTEGER(0, "min-steps", &o.min_steps, "N",
-		            "measured steps needed at least (default 5; "
-		            "never under 10)"),
+		            "measured steps needed (default 10; fewer "
+		            "count as 10)"),
 		OPT_NUMBER(0, "precision", &percent, "PCT",
 		           "half-width of the 95 % interval, percent of "
 		           "the mean (default 1)"),

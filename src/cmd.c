@@ -187,6 +187,26 @@ own_option(const struct option *opts, const char *a)
 	return find_long(opts, a + 2, len) != NULL;
 }
 
+/*
+ * --format FMT into ctx->format: table or json, and csv only for a
+ * command that writes it (OPT_FORMAT_CSV); the others printed a table
+ * for csv and succeeded.  0, or -1 after naming the ones it takes.
+ */
+static int
+set_format(struct cmd_ctx *ctx, bool csv, const char *arg)
+{
+	if (!strcmp(arg, "table"))
+		ctx->format = FORMAT_TABLE;
+	else if (!strcmp(arg, "json"))
+		ctx->format = FORMAT_JSON;
+	else if (csv && !strcmp(arg, "csv"))
+		ctx->format = FORMAT_CSV;
+	else
+		return error("unknown format '%s' (%s)", arg,
+		             csv ? "table, csv or json" : "table or json");
+	return 0;
+}
+
 /* Store one option's value; returns 0 or -1 after an error message. */
 static int
 set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
@@ -196,7 +216,9 @@ set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
 		*(int *)o->value = 1;
 		return 0;
 	case OPT_INT:
-		if (parse_int(arg, (int *)o->value) != 0)
+		/* OPT_INT_UNSET is "not given": no one types -2^31. */
+		if (parse_int(arg, (int *)o->value) != 0 ||
+		    *(int *)o->value == OPT_INT_UNSET)
 			return error("option '--%s' wants an integer, not '%s'",
 			             o->long_name, arg);
 		return 0;
@@ -212,16 +234,8 @@ set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
 		str_list_push((struct str_list *)o->value, arg);
 		return 0;
 	case OPT_FORMAT:
-		if (!strcmp(arg, "table"))
-			ctx->format = FORMAT_TABLE;
-		else if (!strcmp(arg, "json"))
-			ctx->format = FORMAT_JSON;
-		else if (!strcmp(arg, "csv"))
-			ctx->format = FORMAT_CSV;
-		else
-			return error("unknown format '%s' (table, json or csv)",
-			             arg);
-		return 0;
+	case OPT_FORMAT_CSV:
+		return set_format(ctx, o->type == OPT_FORMAT_CSV, arg);
 	case OPT_END:
 		break;
 	}

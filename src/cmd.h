@@ -10,6 +10,7 @@
 #ifndef PARATUNE_CMD_H
 #define PARATUNE_CMD_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,7 +33,8 @@ enum opt_type {
 	OPT_DOUBLE,
 	OPT_STRING,   /* const char * */
 	OPT_STRINGS,  /* repeated: appends to a struct str_list */
-	OPT_FORMAT,   /* table|json (|csv where allowed) into ctx->format */
+	OPT_FORMAT,   /* table|json into ctx->format */
+	OPT_FORMAT_CSV, /* table|json|csv: the commands that write csv */
 };
 
 struct option {
@@ -44,6 +46,14 @@ struct option {
 	const char *help;
 };
 
+/*
+ * An OPT_INTEGER's value before the option is given, told apart from
+ * every value a user can give (the parser refuses this one), so that a
+ * command's own "default" sentinel such as -1 or 0 cannot be typed in.
+ * An OPT_NUMBER's is NAN, which no number parses to.
+ */
+#define OPT_INT_UNSET INT_MIN
+
 #define OPT_BOOLEAN(s, l, v, h) { OPT_BOOL, (s), (l), (v), NULL, (h) }
 #define OPT_INTEGER(s, l, v, a, h) { OPT_INT, (s), (l), (v), (a), (h) }
 #define OPT_NUMBER(s, l, v, a, h) { OPT_DOUBLE, (s), (l), (v), (a), (h) }
@@ -51,6 +61,8 @@ struct option {
 #define OPT_STRLIST(s, l, v, a, h) { OPT_STRINGS, (s), (l), (v), (a), (h) }
 #define OPT_FORMAT_(v) { OPT_FORMAT, 0, "format", (v), "FMT", \
 	"output format: table or json" }
+#define OPT_FORMAT_WITH_CSV(h) { OPT_FORMAT_CSV, 0, "format", NULL, "FMT", \
+	(h) }
 #define OPT_FINISH { OPT_END, 0, NULL, NULL, NULL, NULL }
 
 struct cmd_entry {

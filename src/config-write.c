@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config-int.h"
@@ -47,6 +48,17 @@ config_record(struct settings *c, const char *key, struct origin o)
 	}
 	c->values[c->nvalues].key = key;
 	c->values[c->nvalues++].origin = o;
+}
+
+/* Public: see config.h. */
+void
+settings_use_templates_dir(struct settings *c, char *dir, const char *from)
+{
+	struct origin o = { config_intern(c, from), 0 };
+
+	free(c->run.templates_dir);
+	c->run.templates_dir = dir;
+	config_record(c, "run.templates_dir", o);
 }
 
 /* The origin of a key, from the provenance list. */
@@ -351,7 +363,7 @@ each_value_json(struct each_ctx *ec, const struct config_key *k,
 	json_begin_object(ec->json, k->path);
 	config_key_json(ec->c, base, k, ec->json, "value");
 	json_string(ec->json, "file", o ? o->file : NULL);
-	if (o)
+	if (o && o->line > 0) /* 0: no file, as the environment */
 		json_int(ec->json, "line", o->line);
 	else
 		json_null(ec->json, "line");

@@ -242,6 +242,23 @@ check_locked_keys(struct settings *c)
 /* ---- files and the command line --------------------------------------- */
 
 /*
+ * Whether the file that path's stat() gave st is one to read: a regular
+ * file (a symbolic link to one too), or /dev/null as the site file (read
+ * as empty; site_conf_trusted() lets it through).  A FIFO or a pipe
+ * (estimate <(cat FILE)) would be read twice, by the @include check and
+ * by libconfig, the second time empty; /dev/zero never ends; a FIFO with
+ * no writer blocks both.  stat() opens nothing, so none of them blocks.
+ */
+static bool
+regular_input(enum config_layer layer, const char *path,
+              const struct stat *st)
+{
+	return S_ISREG(st->st_mode) ||
+	       (layer == LAYER_SITE && S_ISCHR(st->st_mode) &&
+	        !strcmp(path, "/dev/null"));
+}
+
+/*
  * Read one layer's file.  Returns 0 when read, 1 when it is optional and
  * missing, -1 after an error.
  */
@@ -263,6 +280,9 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	if (S_ISDIR(st.st_mode))
 		return error("cannot read %s '%s': it is a directory", what,
 		             path);
+	if (!regular_input(layer, path, &st))
+		return error("cannot read %s '%s': it is not a regular file",
+		             what, path);
 	dir = path_dir(path);
 	if (config_check_includes(path, dir) != 0) {
 		free(dir);
@@ -365,7 +385,24 @@ wants_string(const struct config_key *k)
 	       k->type == KT_MODEL;
 }
 
-/* Parse "v = VALUE;" into cfg; a bare word is taken as a string. */
+/*
+ * Whether "v = VALUE;" read as the one setting v: a VALUE of "4; gpu=x"
+ * reads as two, and all but v would be dropped without a word.
+ */
+static bool
+one_setting(const config_t *cfg)
+{
+	const config_setting_t *root = config_root_setting(cfg);
+
+	return config_setting_length(root) == 1 &&
+	       config_setting_get_member(root, "v") != NULL;
+}
+
+/*
+ * Parse "v = VALUE;" into cfg; a bare word is taken as a string.
+ * Returns -1 when VALUE cannot be read, -2 when it reads as more than
+ * the one setting.
+ */
 static int
 parse_setting_value(config_t *cfg, const struct config_key *k,
                     const char *value)
@@ -376,6 +413,8 @@ parse_setting_value(config_t *cfg, const struct config_key *k,
 	struct strbuf quoted = STRBUF_INIT;
 
 	free(text);
+	if (ok && !one_setting(cfg))
+		return -2;
 	if (ok && !(wants_string(k) && config_setting_is_scalar(v) &&
 	            !config_is_string(v)))
 		return 0;
@@ -417,7 +456,11 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (config_value_includes(eq + 1))
 		ret = error("%s:%d: key '%s': @include is not allowed in a "
 		            "value", ld->file, ld->line, key);
-	else if (parse_setting_value(&cfg, k, eq + 1) != 0)
+	else if ((ret = parse_setting_value(&cfg, k, eq + 1)) == -2)
+		ret = error("%s:%d: --set '%s': the value is more than one "
+		            "setting (give one KEY=VALUE per --set)", ld->file,
+		            ld->line, arg);
+	else if (ret != 0)
 		ret = error("%s:%d: key '%s': cannot read value '%s': %s",
 		            ld->file, ld->line, key, eq + 1,
 		            config_error_text(&cfg));

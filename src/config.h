@@ -254,6 +254,14 @@ int settings_load_for(struct settings *c, const char *site_path,
 #define CONFIG_OPT_SET(list) OPT_STRLIST('s', "set", (list), "KEY=VALUE", \
 	"set a configuration key (repeatable), e.g. nodes=4")
 
+/*
+ * run.templates_dir as used rather than configured: dir (owned from now)
+ * and its origin from (no line), for `config` to show what plan uses
+ * when the environment or the build tree overrides the default.
+ */
+void settings_use_templates_dir(struct settings *c, char *dir,
+                                const char *from);
+
 /* Where key (a registry path such as "nodes") got its value; NULL when
  * it has its built-in default. */
 const struct origin *settings_origin(const struct settings *c,

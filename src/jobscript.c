@@ -626,34 +626,49 @@ ends_with(const char *s, const char *suffix)
 }
 
 /* Public: see jobscript.h. */
+char *
+jobscript_templates_dir(const struct settings *c, const char **from)
+{
+	const char *env = getenv("PARATUNE_TEMPLATES");
+	bool set = c->run.templates_dir &&
+	           settings_origin(c, "run.templates_dir");
+	char *tree = NULL, *dir;
+
+	*from = NULL;
+	/* The built-in default directory gives way to the environment, so
+	 * tests can point anywhere, and to the build tree paratune runs
+	 * from, so that it works before it is installed. */
+	if (env && *env && !set) {
+		*from = "environment (PARATUNE_TEMPLATES)";
+		return xstrdup(env);
+	}
+	if (!set && (tree = build_tree_dir()) != NULL) {
+		*from = "build tree";
+		dir = xasprintf("%s/templates", tree);
+		free(tree);
+		return dir;
+	}
+	return xstrdup(c->run.templates_dir ? c->run.templates_dir
+	                                    : PARATUNE_DATADIR "/templates");
+}
+
+/* Public: see jobscript.h. */
 void
 jobscript_template_path(const struct settings *c, struct strbuf *path)
 {
 	const char *name = c->run.template_name ? c->run.template_name
 	                                        : "megatron-lm";
-	const char *env = getenv("PARATUNE_TEMPLATES");
-	const char *dir = PARATUNE_DATADIR "/templates";
-	bool set = c->run.templates_dir &&
-	           settings_origin(c, "run.templates_dir");
-	char *tree = NULL, *tree_templates = NULL;
+	const char *from;
+	char *dir;
 
 	if (strchr(name, '/')) {
 		strbuf_addstr(path, name);
 		return;
 	}
-	/* The built-in default directory gives way to the environment, so
-	 * tests can point anywhere, and to the build tree paratune runs
-	 * from, so that it works before it is installed. */
-	if (env && *env && !set)
-		dir = env;
-	else if (!set && (tree = build_tree_dir()) != NULL)
-		dir = tree_templates = xasprintf("%s/templates", tree);
-	else if (c->run.templates_dir)
-		dir = c->run.templates_dir;
+	dir = jobscript_templates_dir(c, &from);
 	strbuf_addf(path, "%s/%s%s", dir, name,
 	            ends_with(name, ".sbatch") ? "" : ".sbatch");
-	free(tree_templates);
-	free(tree);
+	free(dir);
 }
 
 /* Read a whole text file into sb; -1 after an error naming it and,
@@ -697,6 +712,7 @@ jobscript_render(const struct settings *c, const struct layout *l,
 {
 	struct template_vars v = TEMPLATE_VARS_INIT;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t start;
 	int ret = -1;
 
 	if (template_path)
@@ -707,7 +723,14 @@ jobscript_render(const struct settings *c, const struct layout *l,
 		goto cleanup;
 	if (jobscript_vars(&v, c, l, name, campaign_dir, run_dir))
 		goto cleanup;
+	start = out->len;
 	ret = template_render(path.buf, text.buf, &v, out);
+	if (ret == 0 && strncmp(out->buf + start, "#!", 2) != 0)
+		/* sbatch refuses it ("This does not look like a batch
+		 * script"), every job of the campaign alike. */
+		ret = error("template '%s': the job script it gives does not "
+		            "start with a '#!' interpreter line (#!/bin/bash)",
+		            path.buf);
 cleanup:
 	template_vars_release(&v);
 	strbuf_release(&text);

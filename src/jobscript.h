@@ -167,6 +167,13 @@ int jobscript_vars(struct template_vars *v, const struct settings *c,
  * appended to path.
  */
 void jobscript_template_path(const struct settings *c, struct strbuf *path);
+/*
+ * The directory jobscript_template_path looks in (the caller frees it),
+ * and in *from where it came from when that is not run.templates_dir
+ * itself: "environment (PARATUNE_TEMPLATES)" or "build tree"; NULL
+ * otherwise.
+ */
+char *jobscript_templates_dir(const struct settings *c, const char **from);
 
 /*
  * Render one candidate's job script from template_path (NULL: the

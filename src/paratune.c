@@ -57,6 +57,10 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 			ctx->site_path = argv[++i];
 		} else if (!strncmp(a, "--site=", 7)) {
 			ctx->site_path = a + 7;
+		} else if (!strcmp(a, "--site")) {
+			error("option '--site' needs a value");
+			usage(stderr);
+			return -EXIT_USAGE - 1000;
 		} else {
 			error("unknown global option '%s'", a);
 			usage(stderr);

@@ -277,6 +277,44 @@ expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
 has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
 	"$T/err"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
+# The campaign files are found next to the CSV.
+D2=$T/d2
+mkdir "$D2"
+cp "$CAMP" "$D2/"
+# A byte order mark (spreadsheets write one) was read into the first
+# column's name: "unknown column '\ufeffcampaign_file'".
+printf '\357\273\277' >"$D2/bom.csv"
+cat "$CSV" >>"$D2/bom.csv"
+expect "a CSV with a UTF-8 byte order mark" 0 "$PT" calibrate "$D2/bom.csv" \
+	--format json
+same "... reads every row" "$(jget calibrations.0.runs)" 10
+# The same file twice counted every row twice.
+cp "$CSV" "$D2/runs.csv"
+ln "$D2/runs.csv" "$D2/again.csv"
+expect "the same CSV twice, under two names" 0 "$PT" calibrate \
+	"$D2/runs.csv" "$D2/again.csv" --format json
+same "... is read once" "$(jget calibrations.0.runs)" 10
+has "... with a warning" "again.csv: the same input as" "$T/err"
+# Absurd measurements weighed in the fit like any other.
+for v in 1e308 0 -1 1e7; do
+	sed "2s/,3\.1487,/,$v,/" "$CSV" >"$D2/step.csv"
+	expect "step_s $v" 65 "$PT" calibrate "$D2/step.csv"
+	has "... refused, naming file and line" \
+		"step.csv:2:[0-9]*: step_s '$v' is not a number above 0 and at most" \
+		"$T/err"
+done
+sed '2s/,3\.1487,,/,3.1487,1e6,/' "$CSV" >"$D2/peak.csv"
+expect "peak_memory_gib 1e6" 65 "$PT" calibrate "$D2/peak.csv"
+has "... refused, naming file and line" \
+	"peak.csv:2:[0-9]*: peak_memory_gib '1e6' is not a number above 0" "$T/err"
+# A campaign_file that is a FIFO: refused, not waited on.
+mkfifo "$T/fifo.conf"
+{ head -1 "$CSV"; echo 'fifo.conf,1,1,1,,3.1,,,,'; } >"$T/fifo.csv"
+expect "a campaign_file that is a FIFO" 78 timeout 10 \
+	"$PT" calibrate "$T/fifo.csv"
+has "... is not a regular file" "fifo.conf': it is not a regular file" \
+	"$T/err"
+has "... naming the row" "fifo.csv:2:1: campaign_file 'fifo.conf'" "$T/err"
 # Wrong bytes: a NUL (a binary or corrupt file), an overlong line, no
 # header, each named by file and line; a last line without its line
 # break is still a row.

@@ -58,6 +58,28 @@ expect "size --days" 0 "$PT" size --gpus 160 --days 5 --tokens 300 \
 [ "$(jget params_b)" = "4.03" ] && ok "size: 4.03 B in 5 days" || \
 	ko "size: 4.03 B in 5 days"
 expect "size without --gpus is a usage error" 64 "$PT" size --days 5
+# Finite inputs whose result is not: "a infB parameter model" was printed.
+for a in "--days 1e300" "--params 1e300" "--days 1 --tflops 1e300" \
+	"--days 1 --tokens 1e-300" "--params 1 --tflops 1e-300"; do
+	# shellcheck disable=SC2086 # two words each
+	expect "size --gpus 8 $a is refused" 64 "$PT" size --gpus 8 $a
+	has "... naming the options" "--tflops .* and --tokens .* give" "$T/err"
+	hasnt "... printing no inf" "inf" "$T/out"
+done
+
+# A template whose script sbatch would refuse ("This does not look like a
+# batch script"): empty, or without its #! line; plan wrote the jobs and
+# exited 0.
+: >"$T/empty.sbatch"
+tail -n +2 "$SRC/templates/megatron-lm.sbatch" >"$T/noshebang.sbatch"
+for t in empty noshebang; do
+	expect "plan with the $t template is refused" 78 "$PT" plan \
+		"$SRC/etc/campaigns/demo.conf" -o "$T/tmpl-$t" \
+		-s "run.template=$T/$t.sbatch"
+	has "... naming it" "template '$T/$t.sbatch'.*'#!' interpreter line" \
+		"$T/err"
+	check "... and writes no campaign" test ! -e "$T/tmpl-$t"
+done
 
 expect "estimate the base" 0 "$PT" estimate "$LLAMA" --format json
 json "estimate JSON parses"

@@ -99,6 +99,65 @@ hasnt "... not the scanner's exit" "flex scanner" "$T/err"
 expect "a value on two lines is still read" 0 "$PT" config "$DEMO" \
 	--set "$(printf 'nodes=\n4')"
 
+# A --set value is one setting: what follows a ';' used to be read and
+# dropped, the campaign's gpu kept and the command successful.
+expect "a --set value of two settings is refused" 78 "$PT" config "$DEMO" \
+	-s 'nodes=4; gpu="a100"'
+has "... naming the --set argument" \
+	"command line:1: --set 'nodes=4; gpu=\"a100\"': the value is more than one setting" \
+	"$T/err"
+expect "... as is a key given twice in one" 78 "$PT" config "$DEMO" \
+	--set 'nodes=4;nodes=8'
+expect "one setting per --set still works" 0 "$PT" config "$DEMO" \
+	-s nodes=4 -s gpu=a100-80gb
+has "... and sets both" "^gpu *\"a100-80gb\" *command line:2" "$T/out"
+
+# ---- a campaign file is a regular file --------------------------------------
+# A pipe was read twice, by the @include check and then by libconfig,
+# which found it empty ("key 'model' is not set"); /dev/zero grew memory
+# without end; a FIFO with no writer blocked.  A symbolic link to a
+# regular file is still followed.
+cat "$DEMO" | "$PT" estimate /dev/stdin >"$T/out" 2>"$T/err"
+[ $? = 78 ] && ok "a pipe as the campaign file is refused" ||
+	ko "a pipe as the campaign file is refused"
+has "... naming it" "campaign file '/dev/stdin': it is not a regular file" \
+	"$T/err"
+hasnt "... not as a file without a model" "is not set" "$T/err"
+expect "/dev/zero as the campaign file" 78 timeout 10 "$PT" config /dev/zero
+has "... is not a regular file" "'/dev/zero': it is not a regular file" \
+	"$T/err"
+mkfifo "$T/fifo.conf"
+expect "a FIFO as the campaign file, without blocking" 78 timeout 10 \
+	"$PT" plan "$T/fifo.conf" -o "$T/fifo-plan"
+has "... is not a regular file" "fifo.conf': it is not a regular file" \
+	"$T/err"
+ln -s "$DEMO" "$T/link.conf"
+expect "a symbolic link to a campaign file is followed" 0 \
+	"$PT" config "$T/link.conf"
+printf '@include "fifo.conf"\n' >"$T/inc-fifo.conf"
+expect "an @include of a FIFO, without blocking" 78 timeout 10 \
+	"$PT" config "$T/inc-fifo.conf"
+has "... is not a regular file" "cannot include 'fifo.conf': not a regular" \
+	"$T/err"
+
+# ---- run.templates_dir as plan uses it ---------------------------------------
+# config showed the built-in directory with origin "default" while plan
+# used $PARATUNE_TEMPLATES.
+PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" >"$T/out" 2>"$T/err"
+has "config shows PARATUNE_TEMPLATES" \
+	"^run.templates_dir *\"$T/tmpl\" *environment (PARATUNE_TEMPLATES)$" \
+	"$T/out"
+PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" --format json >"$T/out"
+v=$(python3 -c 'import json,sys
+e=json.load(open(sys.argv[1]))["values"]["run.templates_dir"]
+print(e["value"], e["file"], e["line"])' "$T/out" 2>/dev/null)
+[ "$v" = "$T/tmpl environment (PARATUNE_TEMPLATES) None" ] &&
+	ok "... and in JSON" || ko "... and in JSON (got '$v')"
+PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" -s run.templates_dir=/y \
+	>"$T/out" 2>"$T/err"
+has "... which a layer's own value overrides" \
+	'^run.templates_dir *"/y" *command line:1$' "$T/out"
+
 # A site file is checked the same way, before the campaign.
 printf '@include "somedir"\n' >"$T/inc/site.conf"
 expect "a site file's @include of a directory" 78 \

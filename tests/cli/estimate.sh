@@ -122,12 +122,14 @@ expect "--rank with --name is a usage error" 64 "$PT" estimate "$T/dir" \
 	--rank 1 --name "$NAME5"
 expect "--rank with a campaign file is a usage error" 64 "$PT" estimate \
 	"$DEMO" --rank 1
-expect "--rank with no such directory is a data error" 65 "$PT" estimate \
+# Missing input (66), as list, status and the others say it.
+expect "--rank with no such directory is missing input" 66 "$PT" estimate \
 	"$T/none" --rank 1
 mkdir "$T/empty"
-expect "a directory without campaign.conf is a data error" 65 "$PT" \
+expect "a directory without campaign.conf is missing input" 66 "$PT" \
 	estimate "$T/empty" --rank 1
-has "... naming the file" "$T/empty/campaign.conf" "$T/err"
+has "... naming the directory" \
+	"'$T/empty' is not a campaign directory (no campaign.conf)" "$T/err"
 
 # ---- sizes whose products overflowed an int ------------------------------
 HUGE="-s search.tensor_parallel=[65536] -s search.pipeline_parallel=[65536]"

@@ -20,9 +20,33 @@ cmds=$("$PT" --help | awk '/^commands:/ { on = 1; next }
 for c in $cmds; do
 	expect "$c --frobnicate" 64 "$PT" "$c" --frobnicate
 done
+# --format: each command takes only what it prints.  csv was taken by
+# every one and printed a table (exit 0); the error offered it to all.
+for c in $cmds; do
+	"$PT" "$c" --help | grep -q -- '--format' || continue
+	if [ "$c" = results ]; then
+		expect "$c --format xml" 64 "$PT" "$c" "$T/c" --format xml
+		has "... lists its formats" "unknown format 'xml' (table, csv or json)" \
+			"$T/err"
+		continue
+	fi
+	expect "$c --format csv" 64 "$PT" "$c" "$T/c" --format csv
+	has "... lists its formats" "unknown format 'csv' (table or json)" \
+		"$T/err"
+done
+expect "results --format csv is still written" 0 "$PT" results "$T/c" \
+	--format csv
 expect "no command" 64 "$PT"
 expect "unknown command" 64 "$PT" frobnicate
+expect "--site without its value" 64 "$PT" --site
+has "... says it needs one" "option '--site' needs a value" "$T/err"
 expect "submit --top x" 64 "$PT" submit "$T/c" --top x
+# 0 and -1 used to select every candidate, as no --top does.
+for n in 0 -1; do
+	expect "submit --top $n" 64 "$PT" submit "$T/c" --dry-run --top "$n"
+	has "... saying it must be at least 1" "--top must be at least 1" \
+		"$T/err"
+done
 expect "status --interval 0" 64 "$PT" status "$T/c" --interval 0
 
 # --- 66: what is named does not exist ----------------------------------------
@@ -35,6 +59,16 @@ done
 expect "parse of a missing log" 66 "$PT" parse "$T/none.log"
 expect "a missing --site file" 66 "$PT" --site "$T/none.conf" config
 expect "a directory that is not a campaign" 66 "$PT" status "$T"
+# estimate said "cannot read 'DIR/campaign.conf'" with 65 for an empty
+# directory, and 65 for a --rank of a directory that is not there.
+mkdir "$T/empty"
+for c in estimate list status submit resume cancel results; do
+	expect "$c of an empty directory" 66 "$PT" "$c" "$T/empty"
+	has "... is not a campaign directory" "is not a campaign directory" \
+		"$T/err"
+done
+expect "estimate --rank of a missing directory" 66 "$PT" estimate \
+	"$T/none" --rank 1
 
 # --- 65: what is there is damaged ----------------------------------------------
 cp -r "$T/c" "$T/bad"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/cli/manpages.sh - the section 5 man pages are complete and clean.
+# tests/cli/manpages.sh - the section 5 man pages are complete and clean,
+# and paratune(1)'s synopses name each command's short options.
 #
 # Every key `paratune config --format json` prints must be documented in
 # paratune.conf(5), every template variable listed in src/jobscript.h in
@@ -72,6 +73,26 @@ awk '/^ \* Candidate$/ { on = 1; next }
 	for (i = 1; i <= n; i++) print w[i]
      }' "$SRCDIR/src/jobscript.h" | sort -u >"$TMP/vars"
 check_documented "$TMPL_PAGE" "template variable" "$TMP/vars"
+
+# paratune(1)'s synopsis of each command names every short option its
+# usage line has ("-f|--force"): plan's -f, submit's -n and -y and
+# status's -w were missing.
+CMDS=$("$BIN" --help | awk '/^commands:/ { on = 1; next }
+	on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
+n=0
+for c in $CMDS; do
+	syn=$(grep "^\.SS \"$c[ \"]" "$SRCDIR/man/paratune.1" | sed 's/\\-/-/g')
+	for s in $("$BIN" "$c" --help | head -1 |
+		grep -o -e '-[a-zA-Z]|--[a-z-]*'); do
+		n=$((n + 1))
+		case $syn in
+		*"$s"*) pass "paratune(1) synopsis of $c names $s" ;;
+		*) fail "paratune(1) synopsis of $c lacks $s" ;;
+		esac
+	done
+done
+[ "$n" -gt 5 ] && pass "found $n short options" ||
+	fail "found only $n short options"
 
 # lint TOOL PAGE COMMAND...: the command must print nothing.
 lint() {

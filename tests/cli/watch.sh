@@ -163,8 +163,28 @@ expect "--pid and --pgid together" 64 "$PT" watch --pid 1 --pgid 1 x
 expect "an unknown signal" 64 "$PT" watch --signal BOGUS x
 expect "a zero interval" 64 "$PT" watch --interval 0 x
 expect "no log" 64 "$PT" watch
+# The defaults' own sentinels (0: no trainer, -1: the default warm-up,
+# no timeout) were accepted when typed; -2 was refused, -1 was not.
+expect "--pid 0" 64 timeout 10 "$PT" watch --pid 0 x
+expect "--pgid 0" 64 timeout 10 "$PT" watch --pgid 0 x
+has "... says positive" "give one of --pid and --pgid, positive" "$T/err"
+expect "--timeout -1" 64 timeout 10 "$PT" watch --timeout -1 x
+has "... says not negative" "--timeout cannot be negative" "$T/err"
+expect "watch --skip-steps -1" 64 timeout 10 "$PT" watch --timeout 1 \
+	--skip-steps -1 x
+has "... says not negative" "--skip-steps cannot be negative" "$T/err"
+expect "parse --skip-steps -1" 64 "$PT" parse --skip-steps -1 x
+has "... says not negative" "--skip-steps and --min-steps cannot be" "$T/err"
+expect "the parser's unset value is not an integer" 64 "$PT" watch \
+	--pid -2147483648 x
+expect "parse --skip-steps 0 is still read" 0 "$PT" parse --skip-steps 0 \
+	"$T/cut.log"
 expect "--help" 0 "$PT" watch --help
 has "... names --pid" '--pid PID' "$T/out"
+# 10 measured steps are needed whatever --min-steps says (steady_check,
+# STEADY_MIN_STEPS): the help said "default 5; never under 10".
+hasnt "... without a default under the floor" 'default 5' "$T/out"
+has "... naming the floor" 'min-steps N.*default 10' "$T/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
