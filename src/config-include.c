@@ -14,6 +14,7 @@
  */
 #include "autoconfig.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,11 +32,58 @@
  * nesting itself, and a cycle ends here. */
 #define INCLUDE_DEPTH_MAX 10
 
-/* Whether the text at p, outside a comment, starts a block comment, and
- * where the line's code ends (a '#' or '//' comment); strings skipped. */
-static bool
-line_code(const char *p, bool in_comment)
+/*
+ * libconfig 1.5 reads an integer literal without an L suffix into an int
+ * and cuts a wider one to 32 bits without a word ("nodes = 4294967300"
+ * reads 4; 1.7 promotes it to 64 bits): the width is checked here, in
+ * the text.  If the literal at p (a word that starts with a digit) is a
+ * decimal or hexadecimal integer that does not fit in an int, its
+ * length; else 0.  *end is the end of the word either way.
+ */
+static size_t
+wide_int_literal(const char *line, const char *p, const char **end)
 {
+	bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+	/* A hexadecimal gives the int's 32 bits; a decimal its value. */
+	unsigned long long cap = hex ? 0xFFFFFFFFULL
+	                         : p > line && p[-1] == '-' ? 2147483648ULL
+	                         : 2147483647ULL;
+	unsigned long long v = 0;
+	const char *q = p + (hex ? 2 : 0);
+	bool wide = false;
+
+	for (; hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q);
+	     q++) {
+		unsigned digit = isdigit((unsigned char)*q)
+		                 ? (unsigned)(*q - '0')
+		                 : (unsigned)(tolower((unsigned char)*q) - 'a') + 10;
+
+		v = v * (hex ? 16 : 10) + digit;
+		if (v > cap) {
+			wide = true;
+			v = cap; /* no overflow of v itself */
+		}
+	}
+	*end = q + strspn(q, "0123456789abcdefABCDEFxXlL.+-");
+	/* A real, or an L-suffixed 64-bit integer, is libconfig's to read
+	 * whole. */
+	if (*q == 'L' || (!hex && (*q == '.' || *q == 'e' || *q == 'E')))
+		return 0;
+	return wide ? (size_t)(q - p) : 0;
+}
+
+/*
+ * Whether the text at p, outside a comment, starts a block comment, and
+ * where the line's code ends (a '#' or '//' comment); strings skipped.
+ * The first integer literal in the code too wide for libconfig 1.5 is
+ * put in *wide (length *wide_len), when wide is not NULL.
+ */
+static bool
+line_code(const char *p, bool in_comment, const char **wide,
+          size_t *wide_len)
+{
+	const char *line = p;
+
 	while (*p) {
 		if (in_comment) {
 			const char *end = strstr(p, "*/");
@@ -55,6 +103,20 @@ line_code(const char *p, bool in_comment)
 		} else if (p[0] == '/' && p[1] == '*') {
 			p += 2;
 			in_comment = true;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			p += strspn(p, "abcdefghijklmnopqrstuvwxyz"
+			               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+		} else if (isdigit((unsigned char)*p)) {
+			const char *end;
+			size_t n = wide_int_literal(line, p, &end);
+
+			if (n && wide && *wide == NULL) {
+				bool neg = p > line && p[-1] == '-';
+
+				*wide = p - neg;
+				*wide_len = n + neg;
+			}
+			p = end;
 		} else {
 			p++;
 		}
@@ -143,6 +205,8 @@ check_file(const struct include_walk *w, const char *path, const char *name,
 	FILE *f = fopen(path, "r");
 	struct strbuf line = STRBUF_INIT;
 	bool in_comment = false;
+	const char *wide = NULL;
+	size_t wide_len = 0;
 	long lineno = 0;
 	int ret = 0;
 
@@ -157,7 +221,11 @@ check_file(const struct include_walk *w, const char *path, const char *name,
 			free(target);
 			continue;
 		}
-		in_comment = line_code(line.buf, in_comment);
+		in_comment = line_code(line.buf, in_comment, &wide, &wide_len);
+		if (wide)
+			ret = error("%s:%ld: integer %.*s is out of range (at "
+			            "most 2147483647)", name, lineno,
+			            (int)wide_len, wide);
 	}
 	strbuf_release(&line);
 	fclose(f);
@@ -173,7 +241,7 @@ config_value_includes(const char *value)
 	const char *nl = strchr(value, '\n');
 	char *line = xstrndup(value, nl ? (size_t)(nl - value)
 	                                : strlen(value));
-	bool in_comment = line_code(line, false), found = false;
+	bool in_comment = line_code(line, false, NULL, NULL), found = false;
 
 	while (!found && nl) {
 		const char *start = nl + 1;
@@ -186,9 +254,34 @@ config_value_includes(const char *value)
 		target = in_comment ? NULL : include_target(line);
 		found = target != NULL;
 		free(target);
-		in_comment = line_code(line, in_comment);
+		in_comment = line_code(line, in_comment, NULL, NULL);
 	}
 	free(line);
+	return found;
+}
+
+/* The first integer literal of a --set value too wide for libconfig
+ * 1.5 (allocated), or NULL. */
+char *
+config_value_wide_int(const char *value)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p = value, *wide = NULL;
+	bool in_comment = false;
+	size_t n = 0;
+	char *found = NULL;
+
+	while (*p && found == NULL) {
+		size_t len = strcspn(p, "\n");
+
+		strbuf_setlen(&line, 0);
+		strbuf_add(&line, p, len);
+		in_comment = line_code(line.buf, in_comment, &wide, &n);
+		if (wide)
+			found = xstrndup(wide, n);
+		p += len + (p[len] == '\n');
+	}
+	strbuf_release(&line);
 	return found;
 }
 

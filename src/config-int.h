@@ -163,6 +163,9 @@ int config_check_includes(const char *path, const char *include_dir);
 /* Whether a --set value holds an @include directive (refused: there is
  * no file it could be relative to, and nothing checks its target). */
 bool config_value_includes(const char *value);
+/* The first integer literal of a --set value that libconfig 1.5 would
+ * cut to 32 bits (allocated), or NULL. */
+char *config_value_wide_int(const char *value);
 
 /* Where a setting came from: its file (an @include'd one included). */
 struct origin config_origin_at(struct loader *ld, const config_setting_t *s);

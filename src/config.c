@@ -437,7 +437,7 @@ apply_setting(struct loader *ld, const char *arg)
 	const char *eq = strchr(arg, '=');
 	const struct config_key *k;
 	config_t cfg;
-	char *key;
+	char *key, *wide = NULL;
 	int ret;
 
 	if (eq == NULL || eq == arg)
@@ -456,6 +456,9 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (config_value_includes(eq + 1))
 		ret = error("%s:%d: key '%s': @include is not allowed in a "
 		            "value", ld->file, ld->line, key);
+	else if ((wide = config_value_wide_int(eq + 1)) != NULL)
+		ret = error("%s:%d: key '%s': integer %s is out of range (at "
+		            "most 2147483647)", ld->file, ld->line, key, wide);
 	else if ((ret = parse_setting_value(&cfg, k, eq + 1)) == -2)
 		ret = error("%s:%d: --set '%s': the value is more than one "
 		            "setting (give one KEY=VALUE per --set)", ld->file,
@@ -467,6 +470,7 @@ apply_setting(struct loader *ld, const char *arg)
 	else
 		ret = apply_key(ld, k, config_lookup(&cfg, "v"));
 	config_destroy(&cfg);
+	free(wide);
 	free(key);
 	return ret;
 }

@@ -140,6 +140,32 @@ expect "an @include of a FIFO, without blocking" 78 timeout 10 \
 has "... is not a regular file" "cannot include 'fifo.conf': not a regular" \
 	"$T/err"
 
+# ---- integers wider than libconfig 1.5 reads ---------------------------------
+# It cut them to 32 bits without a word: 4294967300 read as 4.
+cp "$DEMO" "$T/wide.conf"
+printf 'seq_length = 4294971392;\n' >>"$T/wide.conf"
+expect "a campaign integer wider than 32 bits is refused" 78 \
+	"$PT" config "$T/wide.conf"
+has "... naming file, line and literal" \
+	"wide.conf:$(wc -l <"$T/wide.conf"): integer 4294971392 is out of range" \
+	"$T/err"
+expect "--set nodes=4294967300 is refused, not read as 4" 78 \
+	"$PT" config "$DEMO" -s nodes=4294967300
+has "... naming the key and literal" \
+	"key 'nodes': integer 4294967300 is out of range" "$T/err"
+expect "a wide negative in a list too" 78 \
+	"$PT" config "$DEMO" -s 'search.tensor_parallel=[1, -9999999999]'
+has "... with its sign" "integer -9999999999 is out of range" "$T/err"
+cat >"$T/narrow.conf" <<'EOF'
+# 99999999999 in a comment
+name = "n99999999999";
+model = "llama3_8b";  nodes = 2;  gpus_per_node = 8;  gpu = "h100-sxm";
+seq_length = 0x1000;  /* 4294967296 */
+search = { min_gain = 1e-10; };
+EOF
+expect "digits in comments, strings and reals are not integers" 0 \
+	"$PT" config "$T/narrow.conf"
+
 # ---- run.templates_dir as plan uses it ---------------------------------------
 # config showed the built-in directory with origin "default" while plan
 # used $PARATUNE_TEMPLATES.
