@@ -195,7 +195,7 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	const struct option opts[] = {
 		OPT_FORMAT_(NULL),
 		OPT_INTEGER(0, "skip-steps", &skip, "N",
-		            "warm-up steps dropped (default: 10 %, at "
+		            "warm-up steps dropped (default -1: 10 %, at "
 		            "least 1)"),
 		OPT_INTEGER(0, "min-steps", &min_steps, "N",
 		            "measured steps needed for a step time "
@@ -208,8 +208,9 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status);
 	if (n < 0)
 		return status;
-	if (min_steps < 0 || (skip < 0 && skip != OPT_INT_UNSET)) {
-		error("--skip-steps and --min-steps cannot be negative");
+	if (min_steps < 0 || (skip < -1 && skip != OPT_INT_UNSET)) {
+		error("--skip-steps must be -1 (the default) or more, "
+		      "--min-steps cannot be negative");
 		return EXIT_USAGE;
 	}
 	if (skip == OPT_INT_UNSET)

@@ -299,10 +299,10 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 }
 
 /*
- * Check the options' values; 0 or -1 after a message.  pid, pgid,
- * skip_steps and timeout_s come unset (OPT_INT_UNSET, NAN) and leave
- * with their defaults, so that the sentinels those stand for (0: no
- * trainer, -1: the default warm-up or timeout) cannot be given.
+ * Check the options' values; 0 or -1 after a message.  pid, pgid and
+ * timeout_s come unset (OPT_INT_UNSET, NAN) and leave with their
+ * defaults, so that the sentinels those stand for (0: no trainer, -1:
+ * the default timeout) cannot be given.
  */
 static int
 watch_check(struct watch_opts *o, const char *sig, double percent)
@@ -325,10 +325,13 @@ watch_check(struct watch_opts *o, const char *sig, double percent)
 		return error("--timeout cannot be negative");
 	if (isnan(o->timeout_s))
 		o->timeout_s = -1;
+	/* --skip-steps -1 is results.skip_steps' own default, which the
+	 * job scripts pass on: a value, not a sentinel. */
 	if (o->max_steps < 0 || o->min_steps < 1 ||
-	    (o->skip_steps < 0 && o->skip_steps != OPT_INT_UNSET))
-		return error("--max-steps and --skip-steps cannot be "
-		             "negative, --min-steps must be at least 1");
+	    (o->skip_steps < -1 && o->skip_steps != OPT_INT_UNSET))
+		return error("--max-steps cannot be negative, --skip-steps "
+		             "must be -1 (the default) or more, --min-steps "
+		             "at least 1");
 	if (o->skip_steps == OPT_INT_UNSET)
 		o->skip_steps = -1;
 	if (!(percent > 0 && percent <= 100))
@@ -365,7 +368,7 @@ cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		            "stop the trainer at step N (default: the "
 		            "log's own total)"),
 		OPT_INTEGER(0, "skip-steps", &o.skip_steps, "N",
-		            "warm-up steps dropped (default: 10 %, at "
+		            "warm-up steps dropped (default -1: 10 %, at "
 		            "least 1)"),
 		OPT_INTEGER(0, "min-steps", &o.min_steps, "N",
 		            "measured steps needed (default 10; fewer "

@@ -163,18 +163,24 @@ expect "--pid and --pgid together" 64 "$PT" watch --pid 1 --pgid 1 x
 expect "an unknown signal" 64 "$PT" watch --signal BOGUS x
 expect "a zero interval" 64 "$PT" watch --interval 0 x
 expect "no log" 64 "$PT" watch
-# The defaults' own sentinels (0: no trainer, -1: the default warm-up,
-# no timeout) were accepted when typed; -2 was refused, -1 was not.
+# The defaults' own sentinels (0: no trainer, -1: no timeout) were
+# accepted when typed; -2 was refused, -1 was not.
 expect "--pid 0" 64 timeout 10 "$PT" watch --pid 0 x
 expect "--pgid 0" 64 timeout 10 "$PT" watch --pgid 0 x
 has "... says positive" "give one of --pid and --pgid, positive" "$T/err"
 expect "--timeout -1" 64 timeout 10 "$PT" watch --timeout -1 x
 has "... says not negative" "--timeout cannot be negative" "$T/err"
-expect "watch --skip-steps -1" 64 timeout 10 "$PT" watch --timeout 1 \
-	--skip-steps -1 x
-has "... says not negative" "--skip-steps cannot be negative" "$T/err"
-expect "parse --skip-steps -1" 64 "$PT" parse --skip-steps -1 x
-has "... says not negative" "--skip-steps and --min-steps cannot be" "$T/err"
+# --skip-steps -1 is results.skip_steps' default, which the job scripts
+# render into their watch line: a value; -2 is not.
+expect "watch --skip-steps -2" 64 timeout 10 "$PT" watch --timeout 1 \
+	--skip-steps -2 x
+has "... says -1 or more" "--skip-steps must be -1 (the default) or more" \
+	"$T/err"
+expect "parse --skip-steps -2" 64 "$PT" parse --skip-steps -2 x
+has "... says -1 or more" "--skip-steps must be -1 (the default) or more" \
+	"$T/err"
+expect "parse --skip-steps -1, the default, as a job script gives it" 0 \
+	"$PT" parse --skip-steps -1 "$T/cut.log"
 expect "the parser's unset value is not an integer" 64 "$PT" watch \
 	--pid -2147483648 x
 expect "parse --skip-steps 0 is still read" 0 "$PT" parse --skip-steps 0 \
