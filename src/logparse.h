@@ -214,9 +214,9 @@ int logparse_add_pattern(struct logparse *lp, const char *name,
 int logparse_file(struct logparse *lp, const char *path,
                   struct log_result *out);
 /*
- * The same for the file rel in the campaign directory dir, which its
- * owner could have replaced: no symbolic link is followed in any part
- * of rel, a FIFO or device is refused without blocking, only a regular
+ * The same for the file rel beneath dir (a campaign's runs/), which
+ * its owner could have replaced: no symbolic link is followed in any
+ * part of rel, a FIFO or device is refused without blocking, only a regular
  * file is read, and one over 1 GiB only at its two ends (512 MiB each,
  * with a warning).  out's name is dir/rel.
  */

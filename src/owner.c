@@ -200,8 +200,9 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
  * state and job scripts whatever their own modes, and what they plant
  * is then submitted with the owner's rights.  Like sshd (StrictModes)
  * and cron with their files, refuse a directory that its group or
- * everyone can write, and a runs/ that is a link, another's, or so
- * writable.  0, or -1 after an error that names the path and the fix.
+ * everyone can write, and a runs/ (a link to a bigger file system is
+ * fine) that is another's or so writable.  0, or -1 after an error that
+ * names the path and the fix.
  */
 static int
 check_writers(const char *dir, const struct stat *st)
@@ -214,11 +215,11 @@ check_writers(const char *dir, const struct stat *st)
 
 	if (mode & (S_IWGRP | S_IWOTH))
 		why = mode & S_IWOTH ? "every user" : "its group";
-	else if (lstat(runs, &rs) == 0) {
+	else if (stat(runs, &rs) == 0) {
 		path = runs;
 		mode = rs.st_mode;
-		if (S_ISLNK(rs.st_mode))
-			why = "whoever made it a symbolic link";
+		if (!S_ISDIR(rs.st_mode))
+			why = "whoever put something else than a directory there";
 		else if (rs.st_uid != st->st_uid)
 			why = "its owner, who does not own the campaign";
 		else if (rs.st_mode & (S_IWGRP | S_IWOTH))

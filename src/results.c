@@ -157,9 +157,16 @@ static void
 log_read_file(struct results *res, struct logparse *lp, const char *name,
               uint32_t id, struct log_read *lr)
 {
-	lr->rel = xasprintf("runs/%s/slurm-%" PRIu32 ".out", name, id);
-	/* A read error is reported there; what was read still counts. */
-	logparse_regular_file(lp, res->run.dir, lr->rel, &lr->res);
+	char *runs = xasprintf("%s/runs", res->run.dir);
+	char *rel = xasprintf("%s/slurm-%" PRIu32 ".out", name, id);
+
+	lr->rel = xasprintf("runs/%s", rel);
+	/* runs/ may be a link to a bigger file system (owner_run checked
+	 * whose it is); nothing beneath it is followed.  A read error is
+	 * reported there; what was read still counts. */
+	logparse_regular_file(lp, runs, rel, &lr->res);
+	free(rel);
+	free(runs);
 	log_result_step_stats(&lr->res, res->run.settings.results.skip_steps,
 	                      &lr->st);
 	free(lr->res.steps);

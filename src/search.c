@@ -100,19 +100,21 @@ ran_out_of_memory(const struct store *s, const struct cand_status *c)
 {
 	struct logparse lp;
 	struct log_result r;
-	char *rel;
+	char *rel, *runs;
 	bool oom;
 
 	if (c->state == CS_OOM)
 		return true;
 	if (c->state != CS_FAILED || c->job_id == 0)
 		return false;
-	rel = xasprintf("runs/%s/slurm-%" PRIu32 ".out", c->name, c->job_id);
+	rel = xasprintf("%s/slurm-%" PRIu32 ".out", c->name, c->job_id);
+	runs = xasprintf("%s/runs", s->dir);
 	logparse_init(&lp);
-	logparse_regular_file(&lp, s->dir, rel, &r);
+	logparse_regular_file(&lp, runs, rel, &r);
 	oom = r.failure == FAILURE_CUDA_OOM || r.failure == FAILURE_HOST_OOM;
 	log_result_release(&r);
 	logparse_release(&lp);
+	free(runs);
 	free(rel);
 	return oom;
 }

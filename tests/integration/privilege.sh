@@ -202,10 +202,12 @@ plan_as ptbob grpw && chmod g+w "$BASE/grpw"
 check "a campaign its group can write is refused (77)" \
 	refused_dir "$BASE/grpw" "its group"
 chmod g-w "$BASE/grpw"
+# runs/ may be a link to a bigger file system, to a directory of the
+# owner's; one to another user's is refused.
 mv "$BASE/grpw/runs" "$BASE/grpw/runs.real" &&
-	runuser -u ptbob -- ln -s runs.real "$BASE/grpw/runs"
-check "a runs/ that is a symbolic link is refused (77)" \
-	refused_dir "$BASE/grpw" "whoever made it a symbolic link"
+	runuser -u ptbob -- ln -s "$BASE/alice/runs" "$BASE/grpw/runs"
+check "a runs/ linked to another user's directory is refused (77)" \
+	refused_dir "$BASE/grpw" "its owner, who does not own the campaign"
 rm -f "$BASE/grpw/runs" && mv "$BASE/grpw/runs.real" "$BASE/grpw/runs"
 # A job script another user could change is never submitted.
 s=$(ls "$BASE"/grpw/runs/*/job.sbatch | head -1)
