@@ -204,6 +204,14 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
  * fine) that is another's or so writable.  0, or -1 after an error that
  * names the path and the fix.
  */
+/* Who besides the owner can write a file of this mode, or NULL. */
+static const char *
+other_writers(mode_t mode)
+{
+	return (mode & S_IWOTH) ? "every user"
+	       : (mode & S_IWGRP) ? "its group" : NULL;
+}
+
 static int
 check_writers(const char *dir, const struct stat *st)
 {
@@ -213,17 +221,15 @@ check_writers(const char *dir, const struct stat *st)
 	mode_t mode = st->st_mode;
 	int ret = 0;
 
-	if (mode & (S_IWGRP | S_IWOTH))
-		why = mode & S_IWOTH ? "every user" : "its group";
-	else if (stat(runs, &rs) == 0) {
+	if ((why = other_writers(mode)) == NULL && stat(runs, &rs) == 0) {
 		path = runs;
 		mode = rs.st_mode;
 		if (!S_ISDIR(rs.st_mode))
 			why = "whoever put something else than a directory there";
 		else if (rs.st_uid != st->st_uid)
 			why = "its owner, who does not own the campaign";
-		else if (rs.st_mode & (S_IWGRP | S_IWOTH))
-			why = rs.st_mode & S_IWOTH ? "every user" : "its group";
+		else
+			why = other_writers(rs.st_mode);
 	}
 	if (why)
 		ret = error("'%s' can be changed by %s (mode %04o): what is "

@@ -365,8 +365,7 @@ read_script(const char *path)
 		      open_error(errno));
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) != 0 || st.st_uid != geteuid() ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (fstat(fileno(f), &st) != 0 || !stat_is_private(&st)) {
 		error("job script '%s' (owner uid %ld, mode %04o) is not a "
 		      "file of yours that only you can change: refusing to "
 		      "submit it", path, (long)st.st_uid,

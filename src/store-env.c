@@ -23,6 +23,7 @@
 #include "error.h"
 #include "store.h"
 #include "strbuf.h"
+#include "util.h"
 #include "xalloc.h"
 
 #define SUBMIT_ENV "submit.env"
@@ -127,8 +128,7 @@ open_private(const char *path)
 			return -2;
 		return error_errno("cannot open '%s'", path);
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 0022)) {
+	if (fstat(fd, &st) != 0 || !stat_is_private(&st)) {
 		close(fd);
 		return error("%s: not a regular file of yours that only you "
 		             "can change: refused", path);

@@ -284,6 +284,13 @@ fopen_regular_beneath(const char *dir, const char *rel)
 	return fdopen_regular(next);
 }
 
+bool
+stat_is_private(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() &&
+	       !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
 const char *
 open_error(int e)
 {

@@ -5,6 +5,7 @@
 #define PARATUNE_UTIL_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,6 +38,9 @@ FILE *fopen_regular(const char *path);
 /* The same for rel beneath dir, with no symbolic link followed in any
  * part of rel (a directory made a link is refused too: ELOOP). */
 FILE *fopen_regular_beneath(const char *dir, const char *rel);
+/* Whether st is a regular file of this process's user that nobody else
+ * can write (what is submitted or exported with the user's rights). */
+bool stat_is_private(const struct stat *st);
 /*
  * The build tree this program runs from, or NULL (allocated): the
  * directory of /proc/self/exe when it holds templates/megatron-lm.sbatch
