@@ -17,6 +17,7 @@
 #include "cmd-calibrate.h"
 #include "calibrate-report.h"
 #include "error.h"
+#include "owner.h"
 #include "strlist.h"
 #include "util.h"
 #include "xalloc.h"
@@ -250,6 +251,9 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 
 		if (repeated_input(inputs, i))
 			continue;
+		status = owner_read_here(inputs[i]);
+		if (status != 0)
+			break;
 		status = dir ? calib_read_dir(in, inputs[i], gpu)
 		             : calib_read_csv(in, inputs[i], &po, gpu);
 		if (status == 0 && in->n == before)

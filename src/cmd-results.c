@@ -121,6 +121,16 @@ cmd_results_run(const char *dir, const struct results_opts *o, FILE *out,
 		            res.run.dir);
 	if (out) /* resume -q collects silently */
 		fwrite(sb.buf, 1, sb.len, out);
+	/* Like cp -r: everything readable is written, then the command
+	 * fails, so root's cron does not take a partial table for a whole
+	 * one.  Each log was named on stderr when it was met. */
+	if (res.unreadable > 0 && status == 0) {
+		error("%d log%s or run director%s of '%s' could not be read "
+		      "(named above): the results count only what the others "
+		      "said", res.unreadable, res.unreadable == 1 ? "" : "s",
+		      res.unreadable == 1 ? "y" : "ies", res.run.dir);
+		status = EXIT_DATAERR;
+	}
 cleanup:
 	strbuf_release(&sb);
 	strbuf_release(&summary);

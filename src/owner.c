@@ -276,3 +276,22 @@ owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 {
 	return owner_run_within(dir, fn, arg, 0);
 }
+
+int
+owner_read_here(const char *path)
+{
+	char owner[96];
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode) && check_writers(path, &st) != 0)
+		return EXIT_NOPERM;
+	if (geteuid() != 0 || st.st_uid == 0)
+		return 0;
+	describe_uid(st.st_uid, owner, sizeof owner);
+	error("'%s' belongs to %s: root does not read another user's files "
+	      "with its rights here; run the command as that user "
+	      "(setpriv or runuser)", path, owner);
+	return EXIT_NOPERM;
+}

@@ -37,4 +37,16 @@ int owner_run(const char *dir, int (*fn)(void *arg), void *arg);
 int owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                      unsigned limit_s);
 
+/*
+ * For work that cannot move into a child, because the caller keeps what
+ * it reads (calibrate's measured runs): 0 when path may be read here,
+ * with the caller's own rights.  Root reads only root's files and
+ * directories: another user's could have been made (a link, an
+ * @include in a frozen campaign file) to have root read what that user
+ * cannot; refused with EXIT_NOPERM, naming the owner.  A directory its
+ * group or every user can write is refused as owner_run refuses it.
+ * A path that cannot be stat'ed gives 0: reading it says what is wrong.
+ */
+int owner_read_here(const char *path);
+
 #endif

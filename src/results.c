@@ -113,8 +113,8 @@ compare_ids(const void *a, const void *b)
 }
 
 /* The job ids of rundir's slurm-ID.out files, ascending; none when the
- * directory is missing. */
-static void
+ * directory is missing.  Returns -1 when it is there but unreadable. */
+static int
 list_logs(const char *rundir, uint32_t **ids, int *n)
 {
 	DIR *d = opendir(rundir);
@@ -126,9 +126,9 @@ list_logs(const char *rundir, uint32_t **ids, int *n)
 	if (d == NULL) {
 		/* Missing: the job left no output.  Unreadable: say so,
 		 * or "left no output" would hide it. */
-		if (errno != ENOENT)
-			error_errno("cannot read run directory '%s'", rundir);
-		return;
+		if (errno == ENOENT)
+			return 0;
+		return error_errno("cannot read run directory '%s'", rundir);
 	}
 	while ((e = readdir(d)) != NULL) {
 		uint32_t id = log_job_id(e->d_name);
@@ -141,6 +141,7 @@ list_logs(const char *rundir, uint32_t **ids, int *n)
 	closedir(d);
 	if (*n > 1)
 		qsort(*ids, (size_t)*n, sizeof(**ids), compare_ids);
+	return 0;
 }
 
 /* ---- one candidate ------------------------------------------------------- */
@@ -152,7 +153,10 @@ struct log_read {
 	char *rel;                /* "runs/NAME/slurm-ID.out" */
 };
 
-/* Read runs/NAME/slurm-ID.out into lr; its steps are freed at once. */
+/* Read runs/NAME/slurm-ID.out into lr; its steps are freed at once.
+ * A log that cannot be read (or only in part) is counted in
+ * res->unreadable, so the command ends in an error once it has written
+ * what the others said. */
 static void
 log_read_file(struct results *res, struct logparse *lp, const char *name,
               uint32_t id, struct log_read *lr)
@@ -164,7 +168,8 @@ log_read_file(struct results *res, struct logparse *lp, const char *name,
 	/* runs/ may be a link to a bigger file system (owner_run checked
 	 * whose it is); nothing beneath it is followed.  A read error is
 	 * reported there; what was read still counts. */
-	logparse_regular_file(lp, runs, rel, &lr->res);
+	if (logparse_regular_file(lp, runs, rel, &lr->res) != 0)
+		res->unreadable++;
 	free(rel);
 	free(runs);
 	log_result_step_stats(&lr->res, res->run.settings.results.skip_steps,
@@ -468,7 +473,8 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		return;
 	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
-	list_logs(rundir, &ids, &nids);
+	if (list_logs(rundir, &ids, &nids) != 0)
+		res->unreadable++;
 	row->attempts = nids;
 	/* The state names the newest job; with none, the newest file. */
 	want = s->job_id ? s->job_id : nids ? ids[nids - 1] : 0;

@@ -154,6 +154,9 @@ struct results {
 	                               * to fit */
 	int skipped_no_gain;          /* skipped: nothing left could win */
 	int skipped_budget;           /* skipped: the budget was spent */
+	int unreadable;               /* logs and run directories that
+	                                 could not be read (each named on
+	                                 stderr as it was met) */
 	/* Why the search stopped: "no_gain" or "budget" (a stopped event),
 	 * "all_run" when every selected candidate ended without one, ""
 	 * while it goes on. */

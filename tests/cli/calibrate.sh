@@ -347,5 +347,17 @@ expect "an unknown constant" 78 "$PT" --site "$T/typo.conf" \
 	estimate "$CAMP"
 has "... with a suggestion" "gemm_eff_max" "$T/err"
 
+# Root reads no other user's input with its rights (a planted link or
+# @include would show it root's files): refused before it is opened.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	chown nobody "$CSV"
+	expect "root's calibrate of another user's CSV" 77 \
+		"$PT" calibrate "$CSV"
+	has "... names the file and its owner" \
+		"generated.csv' belongs to nobody" "$T/err"
+	chown root "$CSV"
+	expect "... and reads it once it is root's" 0 "$PT" calibrate "$CSV"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

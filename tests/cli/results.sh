@@ -632,9 +632,16 @@ same "... still finds the out of memory at its end" \
 	"$(field oom.csv "$OOM" stop_reason)" oom
 # A run directory made a link is not entered, wherever it points.
 mv "$D/runs/$OOM" "$T/rundir" && ln -s "$T/rundir" "$D/runs/$OOM"
-expect "results with a run directory made a link" 0 "$PT" -q results "$D"
+rm -f "$D/results/results.csv"
+expect "results with a run directory made a link fails (65)" 65 \
+	"$PT" -q results "$D"
 has "... refuses to read through it, saying why" \
 	"slurm-1016.out': a symbolic link, not followed" "$T/err"
+has "... and says the results are partial" \
+	"1 log or run directory of '$D' could not be read" "$T/err"
+[ -s "$D/results/results.csv" ] &&
+	ok "... after writing what the other logs said" ||
+	ko "... after writing what the other logs said"
 rm "$D/runs/$OOM" && mv "$T/rundir" "$D/runs/$OOM"
 
 echo "$pass passed, $fail failed"

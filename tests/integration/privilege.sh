@@ -158,13 +158,32 @@ check "root's status of alice's campaign works (as alice)" \
 r=$(ls -d "$BASE"/bob/runs/*/ | head -1)
 runuser -u ptbob -- chmod 000 "$r"
 unreadable_named() {
-	as ptbob "$PT" -q results "$BASE/bob" >/dev/null 2>"$BASE/../priv-r.$$"
-	grep -q "cannot read run directory '.*': Permission denied" \
+	local rc=0
+	as ptbob "$PT" -q results "$BASE/bob" >/dev/null \
+		2>"$BASE/../priv-r.$$" || rc=$?
+	[ "$rc" = 65 ] && grep -q "cannot read run directory '.*': Permission denied" \
 		"$BASE/../priv-r.$$"
 }
-check "an unreadable run directory is named with the error" unreadable_named
+check "an unreadable run directory is named, and results exits 65" \
+	unreadable_named
 runuser -u ptbob -- chmod 755 "$r"
 rm -f "$BASE/../priv-r.$$"
+# calibrate keeps what it reads, so it cannot read in a child as the
+# owner: root refuses another user's campaign, which its owner reads.
+root_calibrate_refused() {
+	local rc=0
+	"$PT" calibrate "$BASE/bob" >/dev/null 2>"$BASE/../priv-c.$$" || rc=$?
+	[ "$rc" = 77 ] && grep -q "belongs to ptbob" "$BASE/../priv-c.$$"
+}
+check "root's calibrate of bob's campaign is refused (77), naming bob" \
+	root_calibrate_refused
+owner_calibrates() {
+	local rc=0
+	as ptbob "$PT" calibrate "$BASE/bob" >/dev/null 2>&1 || rc=$?
+	[ "$rc" != 77 ]
+}
+check "bob's own calibrate of it is not refused" owner_calibrates
+rm -f "$BASE/../priv-c.$$"
 check "root's environment stays with root (no submit.env has it)" \
 	bash -c "! grep -rqsF 'root-only-$$' '$BASE'"
 
