@@ -26,6 +26,13 @@ int state_load(const char *dir, struct state *st);
 /* Write DIR/state atomically (temp, fsync, rename, fsync dir). */
 int state_save(const char *dir, const struct state *st);
 void state_release(struct state *st);
+/*
+ * -1, naming both, when two candidates still in Slurm (pending or
+ * running) hold one job id: polling would give each the other's end.
+ * Only an edit of DIR/state or DIR/journal.log makes them; paratune
+ * takes each id from its own submission.
+ */
+int state_check_jobs(const char *dir, const struct state *st);
 
 /* ---- the journal file (store-journal.c) ------------------------------- */
 

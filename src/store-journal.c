@@ -26,9 +26,10 @@
 
 /* ---- reading ------------------------------------------------------------------ */
 
-/* Parse "SEQ TIME EVENT NAME DETAIL"; -1 when malformed. */
+/* Parse "SEQ TIME EVENT NAME DETAIL"; -1 when malformed, with *why set
+ * where "malformed" would not say enough. */
 static int
-journal_parse(char *line, struct journal_entry *e)
+journal_parse(char *line, struct journal_entry *e, const char **why)
 {
 	char stamp[40];
 	int off = 0;
@@ -39,8 +40,15 @@ journal_parse(char *line, struct journal_entry *e)
 	if (sscanf(line, "%ld %39s %23s %191s %n", &e->seq, stamp, e->event, /* NOLINT(cert-err34-c) */
 	           e->name, &off) < 4 || e->seq <= 0)
 		return -1;
-	if (off > 0 && strlen(line + off) < sizeof e->detail)
-		strcpy(e->detail, line + off);
+	if (off == 0)
+		return 0;
+	/* paratune writes at most a few hundred bytes of detail; more is
+	 * an edit, and cutting it would drop a job id or a state. */
+	if (strlen(line + off) >= sizeof e->detail) {
+		*why = "its key=value words are longer than paratune writes";
+		return -1;
+	}
+	strcpy(e->detail, line + off);
 	return 0;
 }
 
@@ -55,6 +63,7 @@ journal_replay(const char *dir, long after,
 	char line[1024];
 	long expect = 1;
 	int lineno = 0, ret = 0;
+	const char *why = NULL;
 
 	if (f == NULL) {
 		ret = errno == ENOENT ? 0
@@ -80,9 +89,10 @@ journal_replay(const char *dir, long after,
 			break;
 		}
 		line[len - 1] = '\0';
-		if (journal_parse(line, &e) != 0 || e.seq != expect) {
+		if (journal_parse(line, &e, &why) != 0 || e.seq != expect) {
 			ret = error("%s:%d: malformed or out-of-order journal "
-			            "line", path, lineno);
+			            "line%s%s", path, lineno, why ? ": " : "",
+			            why ? why : "");
 			break;
 		}
 		expect++;

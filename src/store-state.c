@@ -360,6 +360,28 @@ cleanup:
 	return ret;
 }
 
+int
+state_check_jobs(const char *dir, const struct state *st)
+{
+	for (int i = 0; i < st->n; i++) {
+		const struct cand_status *a = &st->v[i];
+
+		if (a->job_id == 0 || !cand_state_active(a->state))
+			continue;
+		for (int j = i + 1; j < st->n; j++) {
+			const struct cand_status *b = &st->v[j];
+
+			if (b->job_id == a->job_id &&
+			    cand_state_active(b->state))
+				return error("%s/state: candidates '%s' and '%s' "
+				             "both hold job %" PRIu32 " (the "
+				             "state or journal.log was edited)",
+				             dir, a->name, b->name, a->job_id);
+		}
+	}
+	return 0;
+}
+
 void
 state_release(struct state *st)
 {

@@ -118,6 +118,19 @@ expect "a candidate named twice in the state is refused" 65 \
 	"$PT" status "$T/c"
 has "naming the line" "state:[0-9]*: candidate named twice" "$T/err"
 fresh
+# Two candidates in Slurm holding one job would each take the other's
+# end; pending ones on different jobs are fine.
+awk '$2 ~ /state=/ && k < 2 { k++; $2 = "state=pending";
+	for (i = 3; i <= NF; i++) if ($i ~ /^job=/) $i = "job=" (4710 + k) }
+	{ print }' "$T/c/state" >"$T/st" && cp "$T/st" "$T/c/state"
+expect "two pending candidates on their own jobs are read" 0 \
+	"$PT" status "$T/c"
+sed 's/ job=4712 / job=4711 /' "$T/c/state" >"$T/st" && cp "$T/st" "$T/c/state"
+expect "two pending candidates holding one job are refused" 65 \
+	"$PT" status "$T/c"
+has "naming both and the job" "candidates '.*' and '.*' both hold job 4711" \
+	"$T/err"
+fresh
 name=$(first)
 sed "s/^\($name .*\)attempt=0/\1attempt=99999/" "$T/c/state" >"$T/st" &&
 	cp "$T/st" "$T/c/state"
@@ -132,6 +145,14 @@ fresh
 journal_add frobnicated "$(first)" -
 expect "an unknown event is refused" 65 "$PT" status "$T/c"
 has "by name" "unknown event 'frobnicated'" "$T/err"
+# Words longer than paratune writes were dropped whole before, the
+# retry's exclude list with them; now the line is refused.
+fresh
+journal_add retry "$(first)" "exclude=$(printf 'n%.0s' $(seq 600))"
+expect "a journal line with an overlong detail is refused" 65 \
+	"$PT" status "$T/c"
+has "naming the line and why" \
+	"journal.log:2: .*longer than paratune writes" "$T/err"
 # A job id without the intent that asked for it (a line added by hand)
 # would let cancel and status act on any job.
 fresh
