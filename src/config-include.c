@@ -232,57 +232,62 @@ check_file(const struct include_walk *w, const char *path, const char *name,
 	return ret;
 }
 
-/* Whether a --set value holds an @include directive on a line of its own
- * (libconfig reads "v = VALUE;" from memory and would open the target).
- * Its first line follows "v = ", so it cannot be one. */
-bool
-config_value_includes(const char *value)
-{
-	const char *nl = strchr(value, '\n');
-	char *line = xstrndup(value, nl ? (size_t)(nl - value)
-	                                : strlen(value));
-	bool in_comment = line_code(line, false, NULL, NULL), found = false;
-
-	while (!found && nl) {
-		const char *start = nl + 1;
-		char *target;
-
-		nl = strchr(start, '\n');
-		free(line);
-		line = xstrndup(start, nl ? (size_t)(nl - start)
-		                          : strlen(start));
-		target = in_comment ? NULL : include_target(line);
-		found = target != NULL;
-		free(target);
-		in_comment = line_code(line, in_comment, NULL, NULL);
-	}
-	free(line);
-	return found;
-}
-
-/* The first integer literal of a --set value too wide for libconfig
- * 1.5 (allocated), or NULL. */
-char *
-config_value_wide_int(const char *value)
+/*
+ * Read a --set value line by line as check_file reads a file: whether a
+ * line holds an @include directive (libconfig reads "v = VALUE;" from
+ * memory and would open the target; the first line follows "v = ", so
+ * it cannot be one), and into *wide (allocated, or NULL) the first
+ * integer literal too wide for libconfig 1.5.
+ */
+static bool
+scan_value(const char *value, char **wide)
 {
 	struct strbuf line = STRBUF_INIT;
-	const char *p = value, *wide = NULL;
-	bool in_comment = false;
+	const char *p = value, *lit = NULL;
+	bool in_comment = false, includes = false;
 	size_t n = 0;
-	char *found = NULL;
 
-	while (*p && found == NULL) {
+	*wide = NULL;
+	for (;;) {
 		size_t len = strcspn(p, "\n");
+		char *target;
 
 		strbuf_setlen(&line, 0);
 		strbuf_add(&line, p, len);
-		in_comment = line_code(line.buf, in_comment, &wide, &n);
-		if (wide)
-			found = xstrndup(wide, n);
-		p += len + (p[len] == '\n');
+		target = p == value || in_comment ? NULL
+		         : include_target(line.buf);
+		if (target)
+			includes = true;
+		else
+			in_comment = line_code(line.buf, in_comment, &lit, &n);
+		if (lit && *wide == NULL)
+			*wide = xstrndup(lit, n); /* lit points into line */
+		free(target);
+		if (p[len] != '\n')
+			break;
+		p += len + 1;
 	}
 	strbuf_release(&line);
-	return found;
+	return includes;
+}
+
+bool
+config_value_includes(const char *value)
+{
+	char *wide;
+	bool includes = scan_value(value, &wide);
+
+	free(wide);
+	return includes;
+}
+
+char *
+config_value_wide_int(const char *value)
+{
+	char *wide;
+
+	scan_value(value, &wide);
+	return wide;
 }
 
 /* Check the @include targets of the file at path, recursively. */
