@@ -7,9 +7,12 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "directive.h"
 #include "error.h"
@@ -671,34 +674,111 @@ jobscript_template_path(const struct settings *c, struct strbuf *path)
 	free(dir);
 }
 
-/* Read a whole text file into sb; -1 after an error naming it and,
- * when it cannot be opened, the run.template that chose it. */
+/*
+ * The largest template read: sbatch refuses a job script over 4 MiB
+ * (slurm.conf SchedulerParameters max_script_size, 4 MB by default), so
+ * a larger file is a wrong path rather than a template.
+ */
+#define TEMPLATE_FILE_MAX ((size_t)4 << 20)
+static const char template_too_big[] =
+	"larger than 4 MiB, the most sbatch takes in a job script";
+
+/* "cannot open template": the file, and the run.template that chose it. */
+static int
+template_error(const struct settings *c, const char *path, const char *why)
+{
+	struct strbuf where = STRBUF_INIT;
+	int ret;
+
+	key_where(c, "run.template", &where);
+	ret = error("%scannot open template '%s' (run.template '%s'): %s",
+	            where.buf, path,
+	            c->run.template_name ? c->run.template_name : "", why);
+	strbuf_release(&where);
+	return ret;
+}
+
+/* Why the open file fd cannot be a template, or NULL when it can. */
+static const char *
+template_unfit(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return strerror(EISDIR);
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if ((unsigned long long)st.st_size > TEMPLATE_FILE_MAX)
+		return template_too_big;
+	return NULL;
+}
+
+/*
+ * path opened for reading when it is a regular file of a template's
+ * size, else NULL with *why: a FIFO would block plan for good and
+ * /dev/zero fill its memory, each with a half-made campaign beside the
+ * directory.  A symbolic link is followed: the template is the user's.
+ */
+static FILE *
+open_template(const char *path, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *f;
+
+	if (fd < 0) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	if ((*why = template_unfit(fd)) == NULL) {
+		/* Reads of a regular file never block: stdio gets an
+		 * ordinary descriptor. */
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		if ((f = fdopen(fd, "r")) != NULL)
+			return f;
+		*why = strerror(errno);
+	}
+	close(fd);
+	return NULL;
+}
+
+/* The line of the first NUL byte among the len bytes at s. */
+static int
+nul_line(const char *s, size_t len)
+{
+	const char *nul = memchr(s, '\0', len);
+	int line = 1;
+
+	for (const char *p = s; p < nul; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/* Read a whole template into sb; -1 after an error naming it and, when
+ * it cannot be opened, the run.template that chose it. */
 static int
 read_template(const struct settings *c, const char *path, struct strbuf *sb)
 {
-	FILE *f = fopen(path, "r");
-	struct strbuf where = STRBUF_INIT;
+	const char *why = NULL;
+	FILE *f = open_template(path, &why);
 	char buf[8192];
 	size_t n;
 	int ret = 0;
 
-	if (!f) {
-		int e = errno;
-
-		key_where(c, "run.template", &where);
-		ret = error("%scannot open template '%s' (run.template "
-		            "'%s'): %s", where.buf, path,
-		            c->run.template_name ? c->run.template_name : "",
-		            strerror(e));
-		strbuf_release(&where);
-		return ret;
-	}
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+	if (!f)
+		return template_error(c, path, why);
+	/* Bounded again: the file may grow after the check. */
+	while (sb->len <= TEMPLATE_FILE_MAX &&
+	       (n = fread(buf, 1, sizeof buf, f)) > 0)
 		strbuf_add(sb, buf, n);
 	if (ferror(f))
 		ret = error_errno("cannot read template '%s'", path);
+	else if (sb->len > TEMPLATE_FILE_MAX)
+		ret = template_error(c, path, template_too_big);
 	else if (strlen(sb->buf) != sb->len)
-		ret = error("%s: template holds a NUL byte", path);
+		ret = error("%s:%d: template holds a NUL byte (a binary "
+		            "file?)", path, nul_line(sb->buf, sb->len));
 	fclose(f);
 	return ret;
 }

@@ -81,6 +81,32 @@ for t in empty noshebang; do
 	check "... and writes no campaign" test ! -e "$T/tmpl-$t"
 done
 
+# A template that is not a text file of a job script's size: a FIFO held
+# plan for good and /dev/zero ran it out of memory, each leaving a
+# half-made DIR.plan-XXXXXX beside the campaign; a NUL byte was reported
+# without its line.
+mkfifo "$T/fifo.sbatch"
+{ echo '#!/bin/bash'; head -c 4200000 /dev/zero | tr '\0' '#'; } \
+	>"$T/huge.sbatch"
+printf '#!/bin/bash\necho a\n\necho \0b\n' >"$T/nul.sbatch"
+mkdir "$T/planned-odd"
+for t in "$T/fifo.sbatch:not a regular file" "/dev/zero:not a regular file" \
+	"$T/huge.sbatch:larger than 4 MiB"; do
+	f=${t%%:*}
+	expect "plan with template $f is refused" 78 timeout 20 "$PT" plan \
+		"$SRC/etc/campaigns/demo.conf" -o "$T/planned-odd/c" \
+		-s "run.template=$f"
+	has "... naming it and why" \
+		"command line:1: cannot open template '$f'.*: ${t#*:}" "$T/err"
+	check "... and leaving nothing behind" \
+		test -z "$(ls -A "$T/planned-odd")"
+done
+expect "plan with a template holding a NUL byte is refused" 78 "$PT" plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$T/planned-odd/c" \
+	-s "run.template=$T/nul.sbatch"
+has "... naming its line" "$T/nul.sbatch:4: template holds a NUL byte" \
+	"$T/err"
+
 expect "estimate the base" 0 "$PT" estimate "$LLAMA" --format json
 json "estimate JSON parses"
 for k in params_b params_per_gpu_b flops_per_step memory.weights_gib \
