@@ -698,6 +698,40 @@ template_error(const struct settings *c, const char *path, const char *why)
 	return ret;
 }
 
+/*
+ * When the templates directory itself is missing, say so and where it
+ * was set (-1): the run.template line is not what is wrong then.  0 when
+ * run.template is a path or the directory is there.
+ */
+static int
+templates_dir_error(const struct settings *c)
+{
+	const char *from;
+	struct strbuf where = STRBUF_INIT;
+	struct stat st;
+	char *dir;
+	int e = 0;
+
+	if (c->run.template_name && strchr(c->run.template_name, '/'))
+		return 0;
+	dir = jobscript_templates_dir(c, &from);
+	if (stat(dir, &st) != 0)
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	if (e) {
+		if (!from)
+			key_where(c, "run.templates_dir", &where);
+		error("%scannot use templates directory '%s' "
+		      "(run.templates_dir%s%s): %s", where.buf, dir,
+		      from ? ", from the " : "", from ? from : "",
+		      strerror(e));
+	}
+	strbuf_release(&where);
+	free(dir);
+	return e ? -1 : 0;
+}
+
 /* Why the open file fd cannot be a template, or NULL when it can. */
 static const char *
 template_unfit(int fd)
@@ -767,7 +801,8 @@ read_template(const struct settings *c, const char *path, struct strbuf *sb)
 	int ret = 0;
 
 	if (!f)
-		return template_error(c, path, why);
+		return templates_dir_error(c) ? -1
+		       : template_error(c, path, why);
 	/* Bounded again: the file may grow after the check. */
 	while (sb->len <= TEMPLATE_FILE_MAX &&
 	       (n = fread(buf, 1, sizeof buf, f)) > 0)

@@ -183,6 +183,21 @@ PARATUNE_TEMPLATES=$T/tmpl "$PT" config "$DEMO" -s run.templates_dir=/y \
 	>"$T/out" 2>"$T/err"
 has "... which a layer's own value overrides" \
 	'^run.templates_dir *"/y" *command line:1$' "$T/out"
+# A templates directory that is not there: plan blamed the run.template
+# line ("cannot open template 'DIR/simulated.sbatch' (run.template
+# 'simulated')"), where the directory had come from elsewhere.
+expect "plan with run.templates_dir missing" 78 "$PT" plan "$DEMO" \
+	-o "$T/tdir" -s "run.templates_dir=$T/no-such-dir"
+has "... names the directory and where it was set" \
+	"command line:1: cannot use templates directory '$T/no-such-dir' (run.templates_dir): No such file" \
+	"$T/err"
+: >"$T/a-file"
+expect "plan with PARATUNE_TEMPLATES a file" 78 env \
+	PARATUNE_TEMPLATES="$T/a-file" "$PT" plan "$DEMO" -o "$T/tdir"
+has "... names the directory and the environment" \
+	"templates directory '$T/a-file' (run.templates_dir, from the environment (PARATUNE_TEMPLATES)): Not a directory" \
+	"$T/err"
+check "... and plans nothing" test ! -e "$T/tdir"
 
 # A site file is checked the same way, before the campaign.
 printf '@include "somedir"\n' >"$T/inc/site.conf"
