@@ -101,6 +101,16 @@ watch_sleep(double s)
 	nanosleep(&ts, NULL);
 }
 
+/* One --interval, cut to what is left of --timeout (end; 0: none), so
+ * that watch ends at --timeout, not up to an interval after it. */
+static double
+watch_wait(const struct watch_opts *o, double end)
+{
+	double left = end > 0 ? end - watch_now() : o->interval_s;
+
+	return left >= o->interval_s ? o->interval_s : left > 0 ? left : 0;
+}
+
 /* Whether the trainer (process or group) still exists; true when none
  * was named. */
 static bool
@@ -136,7 +146,7 @@ watch_open(struct watch_log *w, const struct watch_opts *o, double end)
 			                       : " and the trainer has ended");
 			return EXIT_NOINPUT;
 		}
-		watch_sleep(o->interval_s);
+		watch_sleep(watch_wait(o, end));
 	}
 }
 
@@ -276,7 +286,7 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	w.rd = logparse_begin(&w.lp, o->log, &w.res);
 	while ((ret = watch_judge(&w, o, end, &s, &why, &done,
 	                          &stop)) == 0 && !done)
-		watch_sleep(o->interval_s);
+		watch_sleep(watch_wait(o, end));
 	logparse_finish(w.rd);
 	fclose(w.f);
 	if (ret == 0 && stop)

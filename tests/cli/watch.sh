@@ -157,6 +157,18 @@ has "... and the cut line noted" 'last line has no line break' "$T/err"
 expect "a missing log, --timeout 0.2" 66 timeout 10 \
 	"$PT" watch --timeout 0.2 --interval 0.05 "$T/missing.log"
 has "... says so" "does not exist (--timeout reached)" "$T/err"
+# --timeout is kept whatever --interval says: the last wait is cut to
+# what is left of it (--timeout 1 --interval 30 took 30 s).
+: >"$T/quiet.log"
+for f in quiet missing; do
+	s0=$(date +%s)
+	expect "a $f log, --timeout 1 --interval 30" "$([ $f = quiet ] &&
+		echo 0 || echo 66)" timeout 20 "$PT" watch --timeout 1 \
+		--interval 30 "$T/$f.log"
+	s1=$(date +%s)
+	check "... ends after about 1 s, not 30 ($((s1 - s0)) s)" \
+		test $((s1 - s0)) -le 5
+done
 
 # ---- usage -------------------------------------------------------------------
 expect "--pid and --pgid together" 64 "$PT" watch --pid 1 --pgid 1 x
