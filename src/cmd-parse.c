@@ -208,9 +208,13 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status);
 	if (n < 0)
 		return status;
-	if (min_steps < 0 || (skip < -1 && skip != OPT_INT_UNSET)) {
-		error("--skip-steps must be -1 (the default) or more, "
-		      "--min-steps cannot be negative");
+	if (skip < -1 && skip != OPT_INT_UNSET) {
+		error("--skip-steps must be -1 (the default) or more, not %d",
+		      skip);
+		return EXIT_USAGE;
+	}
+	if (min_steps < 0) {
+		error("--min-steps must be 0 or more, not %d", min_steps);
 		return EXIT_USAGE;
 	}
 	if (skip == OPT_INT_UNSET)

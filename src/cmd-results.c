@@ -177,11 +177,11 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status) < 0)
 		return status;
 	if (o.top < 0) {
-		error("--top cannot be negative");
+		error("--top must be 0 (all) or more, not %d", o.top);
 		return EXIT_USAGE;
 	}
 	if (cost < 0) {
-		error("--cost-per-gpu-hour cannot be negative");
+		error("--cost-per-gpu-hour must be 0 or more, not %g", cost);
 		return EXIT_USAGE;
 	}
 	if (!isnan(cost))

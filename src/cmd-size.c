@@ -68,14 +68,18 @@ size_check_args(const struct size_args *a, enum sizing_family *family)
 		             a->family);
 	if (a->gpus <= 0)
 		return error("--gpus must be positive, not %d", a->gpus);
-	if (!(a->tflops > 0) || !(a->tokens_b > 0))
-		return error("--tflops and --tokens must be positive");
+	if (!(a->tflops > 0))
+		return error("--tflops must be positive, not %g", a->tflops);
+	if (!(a->tokens_b > 0))
+		return error("--tokens must be positive, not %g", a->tokens_b);
 	if (!isnan(a->days) && !(a->days > 0))
 		return error("--days must be positive, not %g", a->days);
 	if (!isnan(a->params_b) && !(a->params_b > 0))
 		return error("--params must be positive, not %g", a->params_b);
-	if (a->vocab <= 0 || a->seq <= 0)
-		return error("--vocab and --seq must be positive");
+	if (a->vocab <= 0)
+		return error("--vocab must be positive, not %d", a->vocab);
+	if (a->seq <= 0)
+		return error("--seq must be positive, not %d", a->seq);
 	*family = (enum sizing_family)f;
 	return 0;
 }

@@ -280,7 +280,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status) < 0)
 		return status;
 	if (interval < 1)
-		return error("--interval must be at least 1"), EXIT_USAGE;
+		return error("--interval must be at least 1, not %d",
+		             interval), EXIT_USAGE;
 	sc.dir = argv[1];
 	sc.watch = do_watch;
 	sc.interval = interval;

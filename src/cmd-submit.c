@@ -277,8 +277,8 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status) < 0)
 		return status;
 	if (o.top < 1) {
-		error("--top must be at least 1 (without it, every safe "
-		      "candidate is selected)");
+		error("--top must be at least 1, not %d (without it, every "
+		      "safe candidate is selected)", o.top);
 		return EXIT_USAGE;
 	}
 	sc.dir = argv[1];

@@ -319,8 +319,11 @@ watch_check(struct watch_opts *o, const char *sig, double percent)
 {
 	bool pid = o->pid != OPT_INT_UNSET, pgid = o->pgid != OPT_INT_UNSET;
 
-	if ((pid && o->pid <= 0) || (pgid && o->pgid <= 0) || (pid && pgid))
-		return error("give one of --pid and --pgid, positive");
+	if (pid && pgid)
+		return error("give one of --pid and --pgid, not both");
+	if ((pid && o->pid <= 0) || (pgid && o->pgid <= 0))
+		return error("--%s must be a positive id, not %d",
+		             pid ? "pid" : "pgid", pid ? o->pid : o->pgid);
 	if (!pid)
 		o->pid = 0;
 	if (!pgid)
@@ -330,22 +333,28 @@ watch_check(struct watch_opts *o, const char *sig, double percent)
 		return error("--signal: unknown signal '%s'", sig);
 	if (!(o->interval_s >= 0.01 && o->interval_s <= 3600))
 		return error("--interval must be between 0.01 and 3600 "
-		             "seconds");
+		             "seconds, not %g", o->interval_s);
 	if (o->timeout_s < 0)
-		return error("--timeout cannot be negative");
+		return error("--timeout must be 0 (none) or more, not %g",
+		             o->timeout_s);
 	if (isnan(o->timeout_s))
 		o->timeout_s = -1;
+	if (o->max_steps < 0)
+		return error("--max-steps must be 0 (the log's own total) or "
+		             "more, not %d", o->max_steps);
 	/* --skip-steps -1 is results.skip_steps' own default, which the
 	 * job scripts pass on: a value, not a sentinel. */
-	if (o->max_steps < 0 || o->min_steps < 1 ||
-	    (o->skip_steps < -1 && o->skip_steps != OPT_INT_UNSET))
-		return error("--max-steps cannot be negative, --skip-steps "
-		             "must be -1 (the default) or more, --min-steps "
-		             "at least 1");
+	if (o->skip_steps < -1 && o->skip_steps != OPT_INT_UNSET)
+		return error("--skip-steps must be -1 (the default) or more, "
+		             "not %d", o->skip_steps);
 	if (o->skip_steps == OPT_INT_UNSET)
 		o->skip_steps = -1;
+	if (o->min_steps < 1)
+		return error("--min-steps must be at least 1, not %d",
+		             o->min_steps);
 	if (!(percent > 0 && percent <= 100))
-		return error("--precision must be a percentage above 0");
+		return error("--precision must be a percentage above 0 and "
+		             "at most 100, not %g", percent);
 	o->precision = percent / 100;
 	return 0;
 }

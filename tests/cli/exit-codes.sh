@@ -48,6 +48,21 @@ for n in 0 -1; do
 		"$T/err"
 done
 expect "status --interval 0" 64 "$PT" status "$T/c" --interval 0
+has "... naming the value" "error: --interval must be at least 1, not 0$" \
+	"$T/err"
+# One option and its value per message: "--tflops and --tokens must be
+# positive" did not say which, nor what was given.
+for a in "size --gpus 8 --days 3 --tflops 0:--tflops must be positive, not 0" \
+	"size --gpus 8 --days 3 --tokens -1:--tokens must be positive, not -1" \
+	"size --gpus 8 --days 3 --vocab 0:--vocab must be positive, not 0" \
+	"size --gpus 8 --days 3 --seq -4:--seq must be positive, not -4" \
+	"results $T/c --top -1:--top must be 0 (all) or more, not -1" \
+	"results $T/c --cost-per-gpu-hour -3:--cost-per-gpu-hour must be 0 or more, not -3" \
+	"submit $T/c --dry-run --top -2:--top must be at least 1, not -2 "; do
+	# shellcheck disable=SC2086 # the command's words
+	expect "${a%%:*}" 64 "$PT" ${a%%:*}
+	has "... names the option and the value" "error: ${a#*:}" "$T/err"
+done
 
 # --- 66: what is named does not exist ----------------------------------------
 for c in plan estimate config; do

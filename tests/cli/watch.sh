@@ -179,9 +179,11 @@ expect "no log" 64 "$PT" watch
 # accepted when typed; -2 was refused, -1 was not.
 expect "--pid 0" 64 timeout 10 "$PT" watch --pid 0 x
 expect "--pgid 0" 64 timeout 10 "$PT" watch --pgid 0 x
-has "... says positive" "give one of --pid and --pgid, positive" "$T/err"
+has "... says positive, naming the value" "--pgid must be a positive id, not 0" \
+	"$T/err"
 expect "--timeout -1" 64 timeout 10 "$PT" watch --timeout -1 x
-has "... says not negative" "--timeout cannot be negative" "$T/err"
+has "... says 0 or more, naming the value" \
+	"--timeout must be 0 (none) or more, not -1" "$T/err"
 # --skip-steps -1 is results.skip_steps' default, which the job scripts
 # render into their watch line: a value; -2 is not.
 expect "watch --skip-steps -2" 64 timeout 10 "$PT" watch --timeout 1 \
@@ -191,6 +193,20 @@ has "... says -1 or more" "--skip-steps must be -1 (the default) or more" \
 expect "parse --skip-steps -2" 64 "$PT" parse --skip-steps -2 x
 has "... says -1 or more" "--skip-steps must be -1 (the default) or more" \
 	"$T/err"
+# A value out of range is named with its option, alone: "--max-steps -5"
+# was told "--max-steps cannot be negative, --skip-steps must be -1 (the
+# default) or more, --min-steps at least 1", and nothing said which.
+for a in "watch --max-steps -5 x:--max-steps must be 0 (the log's own total) or more, not -5" \
+	"watch --min-steps 0 x:--min-steps must be at least 1, not 0" \
+	"watch --interval 0.001 x:--interval must be between 0.01 and 3600 seconds, not 0.001" \
+	"watch --precision 0 x:--precision must be a percentage above 0 and at most 100, not 0" \
+	"watch --pid -7 x:--pid must be a positive id, not -7" \
+	"parse --min-steps -1 x:--min-steps must be 0 or more, not -1" \
+	"parse --skip-steps -3 x:--skip-steps must be -1 (the default) or more, not -3"; do
+	# shellcheck disable=SC2086 # the command's words
+	expect "${a%%:*}" 64 timeout 10 "$PT" ${a%%:*}
+	has "... names the option and the value" "error: ${a#*:}$" "$T/err"
+done
 expect "parse --skip-steps -1, the default, as a job script gives it" 0 \
 	"$PT" parse --skip-steps -1 "$T/cut.log"
 expect "the parser's unset value is not an integer" 64 "$PT" watch \
