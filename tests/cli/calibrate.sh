@@ -74,7 +74,13 @@ same "... tp 2 safe" "$(jget calibrations.0.rows.2.memory_status_fitted)" safe
 expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
 	--gpu b200
 has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
+has "... and which GPUs it has runs of" "; it has runs of h100-sxm$" "$T/err"
 has "... naming the CSV" "$CSV: no measured run of GPU 'b200'" "$T/err"
+# A misspelt GPU matched nothing and said no more than that.
+expect "--gpu h100sxm, a typo" 65 "$PT" calibrate "$CSV" --gpu h100sxm
+has "... suggests the name" \
+	"GPU 'h100sxm' in the input (did you mean 'h100-sxm'?); it has runs of h100-sxm" \
+	"$T/err"
 expect "--folds 1" 64 "$PT" calibrate "$CSV" --folds 1
 
 # ---- ranking, fixed constants, the ordering term -----------------------------
