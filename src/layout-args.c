@@ -84,6 +84,31 @@ switch_named(const char *name, size_t len)
 	return SW_COUNT;
 }
 
+/* "not NAME=VALUE with a switch's name", with the closest name to a
+ * misspelt one ("fdsp=true": did you mean 'fsdp'?). */
+static int
+unknown_switch(const char *arg, const char *eq)
+{
+	const char *names[SW_COUNT];
+	char *word = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	const char *near;
+
+	for (int s = 0; s < SW_COUNT; s++)
+		names[s] = layout_switch_name((enum layout_switch)s);
+	near = *word ? config_closest(word, names, SW_COUNT) : NULL;
+	free(word);
+	if (near && !eq && !strcmp(near, arg))
+		return error("--switch '%s' needs a value: %s=VALUE", arg,
+		             arg);
+	if (near)
+		return error("--switch '%s': not NAME=VALUE with a switch's "
+		             "name (did you mean '%s'?)", arg, near);
+	return error("--switch '%s': not NAME=VALUE with a switch's name (a "
+	             "column of candidates.csv, from %s to %s)", arg,
+	             layout_switch_name(SW_RECOMPUTE_METHOD),
+	             layout_switch_name(SW_COUNT - 1));
+}
+
 /* One --switch NAME=VALUE; VALUE as candidates.csv writes it, or true
  * and false for 0 and 1. */
 static int
@@ -94,10 +119,7 @@ apply_switch(struct layout_args *a, const char *arg, struct layout *l)
 	const char *v = eq ? eq + 1 : "";
 
 	if (s == SW_COUNT)
-		return error("--switch '%s': not NAME=VALUE with a switch's "
-		             "name (a column of candidates.csv, from %s to %s)",
-		             arg, layout_switch_name(SW_RECOMPUTE_METHOD),
-		             layout_switch_name(SW_COUNT - 1));
+		return unknown_switch(arg, eq);
 	if (layout_switch_kind(s) == SWK_BOOL)
 		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
 	if (!*v || layout_switch_parse(l, s, v) != 0)

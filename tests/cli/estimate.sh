@@ -216,6 +216,21 @@ expect "estimate an MoE model, as a table" 0 "$PT" estimate "$DEMO" \
 has "... the experts' tp" " etp 1 " "$T/out"
 has "... its MoE switches" "moe_token_dispatcher=alltoall" "$T/out"
 
+# ---- a misspelt switch --------------------------------------------------------
+# The message named the range of columns "from recompute_method to
+# cuda_graph_full_iteration" and left the user to find the name.
+expect "--switch fdsp=true, a typo" 64 "$PT" estimate "$DEMO" \
+	--switch fdsp=true
+has "... suggests the switch" \
+	"error: --switch 'fdsp=true': not NAME=VALUE with a switch's name (did you mean 'fsdp'?)" \
+	"$T/err"
+expect "--switch fsdp, without its value" 64 "$PT" estimate "$DEMO" \
+	--switch fsdp
+has "... says so" "error: --switch 'fsdp' needs a value: fsdp=VALUE" "$T/err"
+expect "--switch xyz=1, nothing close" 64 "$PT" estimate "$DEMO" \
+	--switch xyz=1
+has "... names the columns" "a column of candidates.csv" "$T/err"
+
 # ---- the base of an MoE model: not NeMo's dense rule ------------------------
 # NeMo's rule would give Qwen3 30B-A3B on 4 nodes tp 8 and ep 1 (every
 # expert on every GPU); the base spreads the experts instead.
