@@ -107,7 +107,9 @@ write_file_atomic(const char *path, const void *data, size_t len, int mode)
 	          mode);
 
 	if (fd < 0) {
-		error_errno("cannot create '%s'", tmp);
+		/* The file asked for: the temporary name is ours, and a
+		 * missing or unwritable directory is the same for both. */
+		error_errno("cannot create '%s'", path);
 		goto cleanup;
 	}
 	if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {

@@ -119,6 +119,13 @@ done
 # --- 73: an output cannot be created ------------------------------------------------
 expect "plan over an existing directory" 73 "$PT" plan "$CAMPAIGN" -o "$T/c"
 expect "plan under a file" 73 "$PT" plan "$CAMPAIGN" -o "$T/typo.conf/x"
+# A file written in a missing directory is named as asked for: the
+# message named the temporary FILE.tmp.PID beside it.
+expect "watch -o in a missing directory" 73 "$PT" -q watch --timeout 0.1 \
+	-o "$T/no-dir/verdict" "$T/c/plan.txt"
+has "... names the file" \
+	"error: cannot create '$T/no-dir/verdict': No such file or directory" \
+	"$T/err"
 
 # --- 75: Slurm cannot be reached (no configuration at all) -------------------------
 cp -r "$T/c" "$T/noslurm"
