@@ -277,6 +277,12 @@ parse_short(struct cmd_ctx *ctx, const struct option *opts, int argc,
 	for (; *p; p++) {
 		const struct option *o = find_short(opts, *p);
 
+		/* -q and -v are taken here too, in a word with the
+		 * command's own ("-fq"), as they are alone (parse_global). */
+		if (o == NULL && (*p == 'q' || *p == 'v')) {
+			ctx->verbosity = *p == 'q' ? -1 : 1;
+			continue;
+		}
 		if (o == NULL)
 			return error("unknown option '-%c'", *p);
 		if (o->type == OPT_BOOL) {

@@ -193,6 +193,10 @@ for s in "$T"/demo/runs/*/job.sbatch; do
 done && ok "every job script passes bash -n"
 expect "plan refuses to overwrite" 73 "$PT" plan "$CAMPAIGN" -o "$T/demo"
 expect "plan --force replaces" 0 "$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
+# -q in one word with the command's own short options, as the help
+# offers it "here or before the command": "-fq" was "unknown option '-q'".
+expect "plan -fq: --force and --quiet" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo" -fq
+check "... prints nothing" test ! -s "$T/out"
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
 	"$T/demo/campaign.conf" -o "$T/again"
 if cut -d, -f2 "$T/demo/candidates.csv" | cmp -s - \
