@@ -699,25 +699,31 @@ template_error(const struct settings *c, const char *path, const char *why)
 }
 
 /*
- * When the templates directory itself is missing, say so and where it
- * was set (-1): the run.template line is not what is wrong then.  0 when
- * run.template is a path or the directory is there.
+ * When the templates directory that path was looked for in is itself
+ * missing, say so and where it was set (-1): the run.template line is
+ * not what is wrong then.  0 when run.template is a path, path is not
+ * in the directory, or the directory is there.
  */
 static int
-templates_dir_error(const struct settings *c)
+templates_dir_error(const struct settings *c, const char *path)
 {
 	const char *from;
 	struct strbuf where = STRBUF_INIT;
 	struct stat st;
 	char *dir;
+	bool in_dir;
 	int e = 0;
 
 	if (c->run.template_name && strchr(c->run.template_name, '/'))
 		return 0;
 	dir = jobscript_templates_dir(c, &from);
-	if (stat(dir, &st) != 0)
+	/* path was looked for in dir, not named by its own path */
+	in_dir = strncmp(path, dir, strlen(dir)) == 0 &&
+	         path[strlen(dir)] == '/';
+
+	if (in_dir && stat(dir, &st) != 0)
 		e = errno;
-	else if (!S_ISDIR(st.st_mode))
+	else if (in_dir && !S_ISDIR(st.st_mode))
 		e = ENOTDIR;
 	if (e) {
 		if (!from)
@@ -801,7 +807,7 @@ read_template(const struct settings *c, const char *path, struct strbuf *sb)
 	int ret = 0;
 
 	if (!f)
-		return templates_dir_error(c) ? -1
+		return templates_dir_error(c, path) ? -1
 		       : template_error(c, path, why);
 	/* Bounded again: the file may grow after the check. */
 	while (sb->len <= TEMPLATE_FILE_MAX &&
