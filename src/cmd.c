@@ -162,6 +162,8 @@ parse_global(struct cmd_ctx *ctx, const char *a, const char *next)
 		return 1;
 	}
 	if (!strncmp(a, "--site=", 7)) {
+		if (a[7] == '\0')
+			return error("option '--site' needs a value");
 		ctx->site_path = a + 7;
 		return 1;
 	}

@@ -44,6 +44,31 @@ config_kind_name(const config_setting_t *s)
 	}
 }
 
+/* What s is, with its value when it is a string, a fraction or a
+ * boolean: "-s seq_length=4k" is told it gave the string '4k', not only
+ * "a string".  A long string is cut at 40 bytes. */
+static void
+kind_with_value(const config_setting_t *s, char *buf, size_t len)
+{
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_STRING:
+		snprintf(buf, len, "the string '%.40s%s'",
+		         config_setting_get_string(s),
+		         strlen(config_setting_get_string(s)) > 40 ? "..." : "");
+		break;
+	case CONFIG_TYPE_FLOAT:
+		snprintf(buf, len, "the number %g", config_setting_get_float(s));
+		break;
+	case CONFIG_TYPE_BOOL:
+		snprintf(buf, len, "the boolean %s",
+		         config_setting_get_bool(s) ? "true" : "false");
+		break;
+	default:
+		snprintf(buf, len, "%s", config_kind_name(s));
+		break;
+	}
+}
+
 /* Whether a setting is an array or a list. */
 bool
 config_is_list(const config_setting_t *s)
@@ -81,13 +106,15 @@ static int
 read_int(struct loader *ld, const struct config_key *k,
           const config_setting_t *s, int idx, int *out)
 {
-	char where[32];
+	char where[32], what[80];
 	long long v;
 
 	element_prefix(where, sizeof where, idx);
-	if (!is_int(s))
+	if (!is_int(s)) {
+		kind_with_value(s, what, sizeof what);
 		return config_key_error(ld, s, k, "%sexpects an integer, not "
-		                        "%s", where, config_kind_name(s));
+		                        "%s", where, what);
+	}
 	v = config_setting_get_int64(s);
 	if ((double)v < k->min || (double)v > k->max)
 		return config_key_error(ld, s, k, "%s%lld is out of range "
@@ -102,15 +129,18 @@ static int
 read_double(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, double *out)
 {
+	char what[80];
 	double v;
 
 	if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
 		v = config_setting_get_float(s);
 	else if (is_int(s))
 		v = (double)config_setting_get_int64(s);
-	else
+	else {
+		kind_with_value(s, what, sizeof what);
 		return config_key_error(ld, s, k, "expects a number, not %s",
-		                        config_kind_name(s));
+		                        what);
+	}
 	if (!(v >= k->min && v <= k->max))
 		return config_key_error(ld, s, k, "%g is out of range (%g to "
 		                        "%g)", v, k->min, k->max);

@@ -55,9 +55,9 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 			ctx->verbosity = 1;
 		} else if (!strcmp(a, "--site") && i + 1 < argc) {
 			ctx->site_path = argv[++i];
-		} else if (!strncmp(a, "--site=", 7)) {
+		} else if (!strncmp(a, "--site=", 7) && a[7] != '\0') {
 			ctx->site_path = a + 7;
-		} else if (!strcmp(a, "--site")) {
+		} else if (!strcmp(a, "--site") || !strcmp(a, "--site=")) {
 			error("option '--site' needs a value");
 			usage(stderr);
 			return -EXIT_USAGE - 1000;

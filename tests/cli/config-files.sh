@@ -89,6 +89,13 @@ has "... naming the target" "cannot include 'absent.conf'" "$T/err"
 expect "an @include of a file" 0 "$PT" config "$T/inc/good.conf"
 has "... reads it" "^nodes .*nodes.conf:1" "$T/out"
 
+# A value of the wrong type is quoted, so a typo is seen at once.
+expect "--set seq_length=4k" 78 "$PT" config --set seq_length=4k
+has "... quotes the string given" \
+	"key 'seq_length': expects an integer, not the string '4k'" "$T/err"
+expect "--set seq_length=2.5" 78 "$PT" config --set seq_length=2.5
+has "... and the fraction" "expects an integer, not the number 2.5" \
+	"$T/err"
 # A --set value cannot smuggle one in: libconfig would open it from
 # memory, with nothing to check it against.
 expect "an @include in a --set value is refused" 78 "$PT" config \

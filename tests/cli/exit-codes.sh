@@ -40,6 +40,12 @@ expect "no command" 64 "$PT"
 expect "unknown command" 64 "$PT" frobnicate
 expect "--site without its value" 64 "$PT" --site
 has "... says it needs one" "option '--site' needs a value" "$T/err"
+# An empty --site= named no file ('cannot read site configuration ''',
+# 66), before the command or after it.
+expect "--site= before the command" 64 "$PT" --site= config
+has "... says it needs a value" "option '--site' needs a value" "$T/err"
+expect "--site= after the command" 64 "$PT" config --site=
+has "... says it needs a value" "option '--site' needs a value" "$T/err"
 expect "submit --top x" 64 "$PT" submit "$T/c" --top x
 # 0 and -1 used to select every candidate, as no --top does.
 for n in 0 -1; do

@@ -612,7 +612,7 @@ test_type_and_range_errors(void)
 
 	expect_error(MINIMAL "nodes = \"four\";\n", NULL, 0,
 	             (const char *const[]){ "camp.conf:4: key 'nodes': "
-	             "expects an integer, not a string", NULL });
+	             "expects an integer, not the string 'four'", NULL });
 	expect_error(MINIMAL "search = { tensor_parallel = 0; };\n", NULL, 0,
 	             (const char *const[]){ "camp.conf:4: key "
 	             "'search.tensor_parallel': 0 is out of range", NULL });
@@ -622,7 +622,7 @@ test_type_and_range_errors(void)
 	expect_error(MINIMAL "search = {\n pipeline_parallel = (1,\n"
 	             " \"two\");\n};\n", NULL, 0, (const char *const[]){
 	             "camp.conf:6: key 'search.pipeline_parallel': element "
-	             "2: expects an integer, not a string", NULL });
+	             "2: expects an integer, not the string 'two'", NULL });
 	expect_error(MINIMAL "global_batch_size = [8.5];\n", NULL, 0,
 	             (const char *const[]){ "camp.conf:4: key "
 	             "'global_batch_size': element 1: expects an integer",
