@@ -348,17 +348,21 @@ parse_tag(const char *file, int line, const char *s, size_t len,
 		s++, len--;
 		while (len && (*s == ' ' || *s == '\t'))
 			s++, len--;
-	} else if (has_prefix_n(s, len, "q:")) {
-		kind = TOK_QUOTED;
-		s += 2, len -= 2;
-	} else if (has_prefix_n(s, len, "raw:")) {
-		kind = TOK_RAW;
-		s += 4, len -= 4;
+	} else if (has_prefix_n(s, len, "q:") ||
+	           has_prefix_n(s, len, "raw:")) {
+		kind = *s == 'q' ? TOK_QUOTED : TOK_RAW;
+		s += kind == TOK_QUOTED ? 2 : 4;
+		len -= kind == TOK_QUOTED ? 2 : 4;
+		/* '{{ q: name }}' as '{{# name }}' is read */
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
 	}
 	if (!valid_name(s, len))
-		return error("%s:%d: invalid tag '{{%.*s}}'", file, line,
+		return error("%s:%d: invalid tag '{{%.*s}}': a variable name "
+		             "is letters, digits and '_' (at most %d, not "
+		             "starting with a digit)", file, line,
 		             orig_len > TEMPLATE_TAG_SHOWN ? TEMPLATE_TAG_SHOWN
-		             : (int)orig_len, orig);
+		             : (int)orig_len, orig, TEMPLATE_NAME_MAX);
 	tok_push(tl, kind, s, len, line);
 	return 0;
 }

@@ -268,6 +268,9 @@ test_syntax_errors(void)
 	check_error("{{tp-size}}", &v, "t.sbatch:1: invalid tag '{{tp-size}}'");
 	check_error("{{}}", &v, "t.sbatch:1: invalid tag '{{}}'");
 	check_error("{{x:tp}}", &v, "t.sbatch:1: invalid tag '{{x:tp}}'");
+	check_error("{{9tp}}", &v, "t.sbatch:1: invalid tag '{{9tp}}': a "
+	            "variable name is letters, digits and '_' (at most 63, "
+	            "not starting with a digit)");
 	/* Line numbers count newlines inside comments. */
 	check_error("{{! one\ntwo }}\n{{nonesuch}}", &v,
 	            "t.sbatch:3: unknown variable 'nonesuch'");
@@ -331,6 +334,8 @@ test_value_errors(void)
 	/* Balanced quotes, escaped quotes and '#' inside words are fine. */
 	check_render("echo \"a\\\"\" 'b' x#y {{q:text}} # {{q:text}}\n", &v,
 	             "echo \"a\\\"\" 'b' x#y 'it'\\''s' # 'it'\\''s'\n");
+	/* Spaces after 'q:' are read as after '#'. */
+	check_render("x {{ q: text }}\n", &v, "x 'it'\\''s'\n");
 	template_vars_release(&v);
 }
 
