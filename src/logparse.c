@@ -233,6 +233,13 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 	if (r->steps_capped)
 		strbuf_addf(sb, "%smore than %d steps: the rest ignored",
 		            sb->len ? "; " : "", LOGPARSE_STEPS_MAX);
+	if (r->other_format_steps)
+		strbuf_addf(sb, "%s%ld step%s in %s records among the %s "
+		            "ones, read as one run (two runs in one log?)",
+		            sb->len ? "; " : "", r->other_format_steps,
+		            r->other_format_steps == 1 ? "" : "s",
+		            log_format_name(r->other_format),
+		            log_format_name(r->format));
 }
 
 /* ---- reading a whole log ------------------------------------------------ */
@@ -248,6 +255,20 @@ logparse_begin(struct logparse *lp, const char *name, struct log_result *out)
 	strbuf_init(&rd->carry, 0);
 	rd->lineno = 1;
 	return rd;
+}
+
+/* Of the formats other than the one chosen, the one with the most
+ * records: a log of two frameworks' runs mixes step times that mean
+ * different things, which the notes say. */
+static void
+reader_other_format(const struct log_reader *rd, struct log_result *res)
+{
+	for (int f = 1; f < LOG_FORMAT_COUNT; f++)
+		if (f != (int)res->format &&
+		    rd->records[f] > res->other_format_steps) {
+			res->other_format_steps = rd->records[f];
+			res->other_format = (enum log_format)f;
+		}
 }
 
 /* The format with the most records; the weak guess when none. */
@@ -276,6 +297,7 @@ logparse_finish(struct log_reader *rd)
 	}
 	res->lines = rd->lineno - 1 + (rd->line_open ? 1 : 0);
 	res->format = reader_format(rd);
+	reader_other_format(rd, res);
 	res->finished = rd->finished;
 	res->failure = failure_pick(rd->seen, res->finished);
 	e = log_result_evidence(res, res->failure);

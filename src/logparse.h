@@ -169,6 +169,10 @@ struct log_result {
 	long long_lines;               /* lines cut to LOGPARSE_LINE_MAX */
 	bool truncated;                /* no line break at the end */
 	bool steps_capped;             /* more than LOGPARSE_STEPS_MAX steps */
+	/* Steps in the records of a format other than format (two runs in
+	 * one file?), the largest such format's; kept among the steps. */
+	long other_format_steps;
+	enum log_format other_format;
 };
 
 struct logparse_builtin;

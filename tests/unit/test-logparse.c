@@ -906,6 +906,45 @@ test_truncated_last_line(void)
 	logparse_release(&lp);
 }
 
+/* Steps of two formats in one file are read as one run, and the notes
+ * say how many came from the format that lost. */
+static void
+test_mixed_formats_noted(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT, notes = STRBUF_INIT;
+
+	logparse_init(&lp);
+	for (int i = 1; i <= 3; i++)
+		megatron_line(&sb, i, 10, 88000.0, 5.0);
+	strbuf_addstr(&sb, "Training epoch 0, iteration 7/9 | lr: 1e-05 | "
+	              "global_step: 7 | reduced_train_loss: 4.2 | "
+	              "train_step_timing in s: 7.6\n");
+	logparse_buffer(&lp, sb.buf, sb.len, "mixed", &r);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_MEGATRON);
+	CU_ASSERT_EQUAL(r.nsteps, 4);
+	CU_ASSERT_EQUAL(r.other_format_steps, 1);
+	CU_ASSERT_EQUAL(r.other_format, LOG_FORMAT_NEMO2);
+	log_result_notes(&r, &notes);
+	CU_ASSERT_STRING_EQUAL(notes.buf, "1 step in nemo2 records among the "
+	                       "megatron ones, read as one run (two runs in "
+	                       "one log?)");
+	log_result_release(&r);
+	/* One format alone: no note. */
+	strbuf_reset(&notes);
+	strbuf_setlen(&sb, 0);
+	megatron_line(&sb, 1, 10, 88000.0, 5.0);
+	logparse_buffer(&lp, sb.buf, sb.len, "one", &r);
+	CU_ASSERT_EQUAL(r.other_format_steps, 0);
+	log_result_notes(&r, &notes);
+	CU_ASSERT_STRING_EQUAL(notes.buf, "");
+	log_result_release(&r);
+	strbuf_release(&notes);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* A NeMo 1.x bar at step i of 10, then sep. */
 static void
 add_bar(struct strbuf *sb, int i, const char *sep)
@@ -1535,6 +1574,7 @@ static const struct harness_test edge_tests[] = {
 	{ "binary bytes between good lines", test_binary },
 	{ "a 10 MB line", test_huge_line },
 	{ "truncated last line", test_truncated_last_line },
+	{ "two formats in one log are noted", test_mixed_formats_noted },
 	{ "carriage returns and ^M", test_carriage_returns },
 	{ "carriage returns end a NeMo 2.0 record",
 	  test_carriage_returns_nemo2 },
