@@ -70,6 +70,24 @@ check_line(const struct journal_entry *e, const char *path, void *arg)
 }
 
 /*
+ * A missing journal replays as an empty one, which is right only while
+ * the state includes no line of it (plan writes both).  Otherwise the
+ * file is gone, which "the journal lost lines" would hide.
+ */
+static int
+journal_missing(const struct store *s)
+{
+	char *path = xasprintf("%s/journal.log", s->dir);
+	struct stat st;
+	int ret = 0;
+
+	if (s->st.journal_seq > 0 && lstat(path, &st) != 0 && errno == ENOENT)
+		ret = error("cannot read '%s': %s", path, strerror(ENOENT));
+	free(path);
+	return ret;
+}
+
+/*
  * Check the whole journal and that it holds every line the checkpoint
  * includes.  Its lines reach the disk before the checkpoint that names
  * them (store_close), so a shorter journal was cut by something else;
@@ -80,7 +98,8 @@ check_journal(const struct store *s)
 {
 	long lines = 0;
 
-	if (journal_replay(s->dir, 0, check_line, &lines) != 0)
+	if (journal_missing(s) != 0 ||
+	    journal_replay(s->dir, 0, check_line, &lines) != 0)
 		return -1;
 	if (lines < s->st.journal_seq)
 		return error("%s/journal.log: ends at line %ld but %s/state "

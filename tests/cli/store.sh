@@ -176,6 +176,17 @@ fresh
 journal_add submitted "$(first)" "job=7 time=1"
 expect "a NUL byte in the journal is refused" 65 "$PT" status "$T/c"
 has "naming its line" "journal.log:1: malformed journal line" "$T/err"
+# A deleted journal is named as missing: it read as an empty one, and
+# the message blamed the journal for losing the lines the state has.
+fresh
+rm "$T/c/journal.log"
+for c in status resume; do
+	expect "$c of a campaign without its journal" 65 "$PT" "$c" "$T/c"
+	has "... names the missing file" \
+		"cannot read '.*/journal.log': No such file or directory" "$T/err"
+done
+[ -e "$T/c/journal.log" ] && ko "... and no new journal is started" ||
+	ok "... and no new journal is started"
 
 # --- what a user can plant is never followed or waited on ---------------------
 fresh
