@@ -282,6 +282,11 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (interval < 1)
 		return error("--interval must be at least 1, not %d",
 		             interval), EXIT_USAGE;
+	/* --watch appends plain progress lines: after a JSON document
+	 * they would leave standard output no longer JSON. */
+	if (do_watch && ctx->format == FORMAT_JSON)
+		return error("--watch prints progress lines, not JSON: "
+		             "use --watch or --format json"), EXIT_USAGE;
 	sc.dir = argv[1];
 	sc.watch = do_watch;
 	sc.interval = interval;

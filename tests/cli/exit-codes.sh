@@ -56,6 +56,13 @@ done
 expect "status --interval 0" 64 "$PT" status "$T/c" --interval 0
 has "... naming the value" "error: --interval must be at least 1, not 0$" \
 	"$T/err"
+# --watch's progress lines followed the JSON document, so standard
+# output was no longer JSON.
+expect "status --watch --format json" 64 \
+	"$PT" status "$T/c" --watch --format json
+has "... saying the two do not go together" "use --watch or --format json" \
+	"$T/err"
+[ -s "$T/out" ] && ko "... and prints nothing" || ok "... and prints nothing"
 # One option and its value per message: "--tflops and --tokens must be
 # positive" did not say which, nor what was given.
 for a in "size --gpus 8 --days 3 --tflops 0:--tflops must be positive, not 0" \
