@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <arpa/nameser.h>
 #include <netinet/in.h>
@@ -331,7 +332,12 @@ slurm_conf_check(struct strbuf *err)
 	const char *conf = getenv("SLURM_CONF");
 
 	if (conf && *conf) {
-		if (access(conf, R_OK) == 0)
+		struct stat st;
+
+		/* libslurm would read a directory as an empty file. */
+		if (stat(conf, &st) == 0 && S_ISDIR(st.st_mode))
+			errno = EISDIR;
+		else if (access(conf, R_OK) == 0)
 			return 0;
 		strbuf_addf(err, "cannot read SLURM_CONF '%s': %s (set "
 		            "SLURM_CONF to the cluster's slurm.conf)", conf,
@@ -351,6 +357,82 @@ slurm_conf_check(struct strbuf *err)
 	return -1;
 }
 
+#ifdef HAVE_SLURM_INIT
+/* What a child said on the pipe fd, up to its end: its first line, without
+ * libslurm's "paratune: error: " prefix. */
+static void
+read_first_line(int fd, struct strbuf *line)
+{
+	char buf[512], rest[512];
+	size_t len = 0;
+	char *p = buf;
+
+	/* Read to the end, so that the child never blocks on a full pipe. */
+	for (;;) {
+		size_t room = sizeof buf - 1 - len;
+		ssize_t n = room ? read(fd, buf + len, room)
+		                 : read(fd, rest, sizeof rest);
+
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+		if (n > 0 && room)
+			len += (size_t)n;
+	}
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!strncmp(p, "paratune: ", 10))
+		p += 10;
+	if (!strncmp(p, "error: ", 7) || !strncmp(p, "fatal: ", 7))
+		p += 7;
+	strbuf_addstr(line, p);
+}
+
+/*
+ * Whether libslurm can parse the configuration it found.  slurm_init()
+ * calls fatal() on one it cannot (a directory, a typo), which exits the
+ * process with status 1 and libslurm's words only, in the middle of a
+ * submit.  A child reads it first; its first complaint goes into err.
+ */
+static int
+slurm_conf_parse(struct strbuf *err)
+{
+	const char *conf = getenv("SLURM_CONF");
+	int fds[2], status = 0;
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return 0;	/* unchecked: libslurm still says why */
+	/* What is buffered now would be written by both processes. */
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		if (dup2(fds[1], STDERR_FILENO) < 0)
+			_exit(0);
+		slurm_init(NULL);
+		_exit(0);
+	}
+	close(fds[1]);
+	strbuf_addf(err, "Slurm cannot use its configuration%s%s%s: ",
+	            conf && *conf ? " '" : "", conf && *conf ? conf : "",
+	            conf && *conf ? "'" : "");
+	read_first_line(fds[0], err);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		strbuf_reset(err);
+		return 0;
+	}
+	return -1;
+}
+#endif
+
 /* Initialise libslurm and record who we are. */
 struct slurm_conn *
 slurm_open(struct strbuf *err)
@@ -358,7 +440,11 @@ slurm_open(struct strbuf *err)
 	struct strbuf why = STRBUF_INIT;
 	struct slurm_conn *c;
 
-	if (slurm_conf_check(&why) != 0) {
+	if (slurm_conf_check(&why) != 0
+#ifdef HAVE_SLURM_INIT
+	    || slurm_conf_parse(&why) != 0
+#endif
+	    ) {
 		if (err)
 			strbuf_addstr(err, why.buf);
 		strbuf_release(&why);

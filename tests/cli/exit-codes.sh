@@ -149,6 +149,21 @@ grep -q "stays queued: 'paratune resume .*' submits it" "$T/err" &&
 	ko "submit says resume submits what it queued"
 expect "resume of what it queued, without one" 75 \
 	env SLURM_CONF="$T/none/slurm.conf" "$PT" resume "$T/noslurm"
+# A slurm.conf libslurm cannot parse, or a directory, made libslurm's
+# fatal() end the process with status 1 and its words only.
+mkdir "$T/slurmdir"
+printf 'garbage\n' >"$T/garbage.conf"
+for conf in "$T/slurmdir" "$T/garbage.conf"; do
+	expect "resume with SLURM_CONF=${conf#"$T"/}" 75 \
+		env SLURM_CONF="$conf" "$PT" resume "$T/noslurm"
+	has "... names it" "cannot .*SLURM_CONF '$conf'\|configuration '$conf'" \
+		"$T/err"
+done
+has "... and the line libslurm refused" "garbage.conf line 1" "$T/err"
+cp -r "$T/c" "$T/badconf"
+expect "submit with a slurm.conf libslurm cannot parse" 75 \
+	env SLURM_CONF="$T/garbage.conf" "$PT" submit "$T/badconf"
+has "... says what it queued stays queued" "stays queued" "$T/err"
 cp -r "$T/c" "$T/queued"
 SLURM_CONF="$T/none/slurm.conf" "$PT" -q submit "$T/queued" 2>/dev/null
 sed -i 's/ state=queued / state=pending job=4711 /' "$T/queued/state" 2>/dev/null
