@@ -178,8 +178,11 @@ queue_selected(struct store *s, const struct selection *sel,
 		else if (store_queue(s, sel->v[i]) != 0)
 			return EXIT_IOERR;
 	}
-	if (ctx->verbosity >= 0 && !o->dry_run)
-		fprintf(ctx->out, "queued %d candidate%s%s\n", sel->n,
+	/* A dry run with nothing new to queue says so too: silence read
+	 * as a failure to select, or as an empty campaign. */
+	if (ctx->verbosity >= 0 && (!o->dry_run || sel->n == 0))
+		fprintf(ctx->out, "%s %d candidate%s%s\n",
+		        o->dry_run ? "would queue" : "queued", sel->n,
 		        sel->n == 1 ? "" : "s",
 		        sel->n == 0 ? " (all selected ones already were)" : "");
 	if (o->sequential && !o->dry_run && !s->st.sequential &&

@@ -211,6 +211,14 @@ expect "status of a fresh plan" 0 "$PT" status "$T/demo"
 has "status shows planned" "planned" "$T/out"
 expect "submit --dry-run" 0 "$PT" submit "$T/demo" --dry-run --top 2
 has "dry run names the base" "(base)" "$T/out"
+# With every selected candidate queued already, the dry run printed
+# nothing at all.
+cp -r "$T/demo" "$T/queued"
+SLURM_CONF=/nonexistent "$PT" -q submit "$T/queued" --top 2 2>/dev/null
+expect "submit --dry-run with all selected queued" 0 \
+	"$PT" submit "$T/queued" --dry-run --top 2
+has "... says so" "would queue 0 candidates (all selected ones already were)" \
+	"$T/out"
 
 # Configuration errors: exit 78 with file:line and a suggestion.
 printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nsearch = { tensor_paralel = [1]; };\n' >"$T/typo.conf"
