@@ -253,9 +253,12 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 		error_errno("cannot open campaign directory '%s'", dir);
 		return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
 	}
+	/* Most often the campaign file, given for the directory plan made
+	 * of it: nothing there is damaged, as 65 said. */
 	if (!S_ISDIR(st.st_mode)) {
-		error("'%s' is not a campaign directory", dir);
-		return EXIT_DATAERR;
+		error("'%s' is not a campaign directory (not a directory; "
+		      "'paratune plan FILE -o DIR' makes one)", dir);
+		return EXIT_NOINPUT;
 	}
 	if (check_writers(dir, &st) != 0)
 		return EXIT_NOPERM;

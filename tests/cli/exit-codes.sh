@@ -95,6 +95,13 @@ for c in estimate list status submit resume cancel results; do
 	has "... is not a campaign directory" "is not a campaign directory" \
 		"$T/err"
 done
+# The campaign file given for its directory was "damaged data" (65).
+for c in list status submit resume cancel results; do
+	expect "$c of a campaign file, not its directory" 66 \
+		"$PT" "$c" "$SRC/etc/campaigns/demo.conf"
+	has "... says it is not a directory" "(not a directory; 'paratune plan" \
+		"$T/err"
+done
 expect "estimate --rank of a missing directory" 66 "$PT" estimate \
 	"$T/none" --rank 1
 
