@@ -347,13 +347,13 @@ slurm_conf_check(struct strbuf *err)
 	if (access(PARATUNE_SLURM_CONF_DEFAULT, R_OK) == 0 ||
 	    access(SLURM_CONF_CACHE, R_OK) == 0 || slurm_conf_srv())
 		return 0;
-	strbuf_addf(err, "no Slurm configuration: SLURM_CONF is not set, "
+	strbuf_addf(err, "no Slurm configuration: SLURM_CONF is %s, "
 	            "'%s' cannot be read and DNS has no _slurmctld._tcp SRV "
 	            "record for configless Slurm (set SLURM_CONF to the "
 	            "cluster's slurm.conf, publish the SRV record, or build "
 	            "paratune --with-slurm=PREFIX or --with-slurm-conf=FILE "
 	            "of the Slurm installed here)",
-	            PARATUNE_SLURM_CONF_DEFAULT);
+	            conf ? "empty" : "not set", PARATUNE_SLURM_CONF_DEFAULT);
 	return -1;
 }
 

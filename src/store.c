@@ -103,8 +103,9 @@ check_journal(const struct store *s)
 		return -1;
 	if (lines < s->st.journal_seq)
 		return error("%s/journal.log: ends at line %ld but %s/state "
-		             "includes %ld lines: the journal lost lines",
-		             s->dir, lines, s->dir, s->st.journal_seq);
+		             "includes %ld line%s: the journal lost lines",
+		             s->dir, lines, s->dir, s->st.journal_seq,
+		             s->st.journal_seq == 1 ? "" : "s");
 	return 0;
 }
 
@@ -186,21 +187,31 @@ hold_lock_for_test(void)
 		;
 }
 
-/* Take DIR/.lock; 0, 1 when another process holds it, -1 on error. */
+/*
+ * Take DIR/.lock; 0, 1 when another process holds it, -1 when it cannot
+ * be made (the disk), -2 when something else than a lock file is there
+ * (a directory, a link, a FIFO: damage, not a full disk).
+ */
 static int
 take_lock(struct store *s, bool wait)
 {
 	char *path = xasprintf("%s/.lock", s->dir);
 	struct stat st;
+	int e = 0;
 
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 	                  O_CLOEXEC, 0644);
-	if (s->lock_fd < 0 || fstat(s->lock_fd, &st) != 0 ||
-	    !S_ISREG(st.st_mode)) {
-		error("cannot open '%s': %s", path,
-		      open_error(s->lock_fd < 0 ? errno : EINVAL));
+	if (s->lock_fd < 0 || fstat(s->lock_fd, &st) != 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	if (e) {
+		bool planted = e == EISDIR || e == ELOOP || e == EINVAL;
+
+		error("cannot open '%s': %s%s", path, open_error(e),
+		      planted ? " (not a lock file: remove it)" : "");
 		free(path);
-		return -1;
+		return planted ? -2 : -1;
 	}
 	free(path);
 	if (flock(s->lock_fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) {
@@ -322,7 +333,8 @@ store_open_site(struct store *s, const char *dir, int flags,
 		lock = take_lock(s, flags & STORE_LOCK_WAIT);
 		if (lock != 0) {
 			store_close(s, false);
-			return lock == 1 ? 1 : EXIT_IOERR;
+			return lock == 1 ? 1 : lock == -2 ? EXIT_DATAERR
+			       : EXIT_IOERR;
 		}
 		remove_stale_temps(s);
 	}

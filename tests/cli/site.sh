@@ -24,6 +24,9 @@ then
 	has "naming the default file and the configless record" \
 		"_slurmctld._tcp SRV" "$T/err"
 	hasnt "and libslurm did not end the process" "fatal" "$T/err"
+	expect "with SLURM_CONF set but empty, submit exits 75" 75 \
+		env SLURM_CONF= "$PT" submit "$T/c"
+	has "saying it is empty, not unset" "SLURM_CONF is empty" "$T/err"
 fi
 
 # --- the environment submit saw: DIR/submit.env ---------------------------

@@ -145,6 +145,14 @@ fresh
 journal_add frobnicated "$(first)" -
 expect "an unknown event is refused" 65 "$PT" status "$T/c"
 has "by name" "unknown event 'frobnicated'" "$T/err"
+# A directory planted as the lock is damage (65), not a full disk (74).
+fresh
+rm -f "$T/c/.lock" && mkdir "$T/c/.lock"
+expect "a directory planted as .lock is refused as damage" 65 \
+	"$PT" resume "$T/c"
+has "... naming it" "\.lock': Is a directory (not a lock file: remove it)" \
+	"$T/err"
+rmdir "$T/c/.lock"
 # Words longer than paratune writes were dropped whole before, the
 # retry's exclude list with them; now the line is refused.
 fresh
