@@ -116,9 +116,10 @@ while True:
     if want == 0:
         break
     head = "%d %s planned - pad=" % (seq + 1, stamp)
-    # One line of the wanted length when it fits the reader's 1024-byte
-    # line buffer and is long enough to hold its own head; else 400.
-    n = want if len(head) + 2 <= want <= 900 else 400
+    # One line of the wanted length when its words fit the 511 bytes of
+    # detail the reader takes (paratune writes fewer) and it is long
+    # enough to hold its own head; else 300.
+    n = want if len(head) + 2 <= want <= 500 else 300
     with open(path, "a") as f:
         f.write(head + "x" * (n - len(head) - 1) + "\n")
     seq += 1
