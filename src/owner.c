@@ -195,6 +195,14 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
 	return EXIT_SOFTWARE;
 }
 
+/* Who besides the owner can write a file of this mode, or NULL. */
+static const char *
+other_writers(mode_t mode)
+{
+	return (mode & S_IWOTH) ? "every user"
+	       : (mode & S_IWGRP) ? "its group" : NULL;
+}
+
 /*
  * Whoever can write a campaign directory, or its runs/, can replace its
  * state and job scripts whatever their own modes, and what they plant
@@ -204,14 +212,6 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
  * fine) that is another's or so writable.  0, or -1 after an error that
  * names the path and the fix.
  */
-/* Who besides the owner can write a file of this mode, or NULL. */
-static const char *
-other_writers(mode_t mode)
-{
-	return (mode & S_IWOTH) ? "every user"
-	       : (mode & S_IWGRP) ? "its group" : NULL;
-}
-
 static int
 check_writers(const char *dir, const struct stat *st)
 {
