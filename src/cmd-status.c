@@ -265,12 +265,12 @@ status_dir(void *arg)
 static int
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	int do_watch = 0, interval = 5, status;
+	int do_watch = 0, interval = OPT_INT_UNSET, status;
 	const struct option opts[] = {
 		OPT_BOOLEAN('w', "watch", &do_watch,
 		            "refresh the progress line until the campaign ends"),
 		OPT_INTEGER(0, "interval", &interval, "SECONDS",
-		            "seconds between refreshes (default 5)"),
+		            "seconds between --watch refreshes (default 5)"),
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
@@ -279,6 +279,12 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_status_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		return status;
+	/* Only --watch refreshes: an --interval alone would be dropped. */
+	if (interval != OPT_INT_UNSET && !do_watch)
+		return error("--interval needs --watch (it sets how often "
+		             "--watch refreshes)"), EXIT_USAGE;
+	if (interval == OPT_INT_UNSET)
+		interval = 5;
 	if (interval < 1)
 		return error("--interval must be at least 1, not %d",
 		             interval), EXIT_USAGE;

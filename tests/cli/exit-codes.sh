@@ -53,9 +53,16 @@ for n in 0 -1; do
 	has "... saying it must be at least 1" "--top must be at least 1" \
 		"$T/err"
 done
-expect "status --interval 0" 64 "$PT" status "$T/c" --interval 0
+expect "status --watch --interval 0" 64 \
+	"$PT" status "$T/c" --watch --interval 0
 has "... naming the value" "error: --interval must be at least 1, not 0$" \
 	"$T/err"
+# --interval without --watch was dropped without a word: a status table
+# and exit 0, as if it had been taken.
+expect "status --interval 2 without --watch" 64 \
+	"$PT" status "$T/c" --interval 2
+has "... saying it needs --watch" "error: --interval needs --watch" "$T/err"
+[ -s "$T/out" ] && ko "... and prints nothing" || ok "... and prints nothing"
 # --watch's progress lines followed the JSON document, so standard
 # output was no longer JSON.
 expect "status --watch --format json" 64 \
