@@ -824,6 +824,53 @@ read_template(const struct settings *c, const char *path, struct strbuf *sb)
 	return ret;
 }
 
+/* The line of the template's '#!' line: the first that starts with it,
+ * else 1, where one belongs. */
+static int
+shebang_line(const char *text)
+{
+	int line = 1;
+
+	for (const char *p = text; *p; line++) {
+		if (!strncmp(p, "#!", 2))
+			return line;
+		if (!(p = strchr(p, '\n')))
+			break;
+		p++;
+	}
+	return 1;
+}
+
+/*
+ * Check that script starts with a '#!' line naming its interpreter by
+ * its full path; -1 after an error naming the template's file and line.
+ * sbatch refuses a script without one ("This does not look like a batch
+ * script"), and the kernel cannot run '#!' alone or '#!bash' (a file in
+ * the job's working directory): every job of the campaign would fail.
+ */
+static int
+check_shebang(const char *path, const char *text, const char *script)
+{
+	const char *p;
+	size_t n;
+
+	if (strncmp(script, "#!", 2) != 0)
+		return error("%s:1: the job script this template gives does "
+		             "not start with a '#!' interpreter line "
+		             "(#!/bin/bash)", path);
+	p = script + 2;
+	p += strspn(p, " \t");
+	n = strcspn(p, " \t\r\n");
+	if (n == 0)
+		return error("%s:%d: the '#!' line names no interpreter "
+		             "(#!/bin/bash)", path, shebang_line(text));
+	if (*p != '/')
+		return error("%s:%d: the '#!' line's interpreter '%.*s' is "
+		             "not a full path (#!/bin/bash)", path,
+		             shebang_line(text), n > 64 ? 64 : (int)n, p);
+	return 0;
+}
+
 /* Public: see jobscript.h. */
 int
 jobscript_render(const struct settings *c, const struct layout *l,
@@ -846,12 +893,8 @@ jobscript_render(const struct settings *c, const struct layout *l,
 		goto cleanup;
 	start = out->len;
 	ret = template_render(path.buf, text.buf, &v, out);
-	if (ret == 0 && strncmp(out->buf + start, "#!", 2) != 0)
-		/* sbatch refuses it ("This does not look like a batch
-		 * script"), every job of the campaign alike. */
-		ret = error("template '%s': the job script it gives does not "
-		            "start with a '#!' interpreter line (#!/bin/bash)",
-		            path.buf);
+	if (ret == 0)
+		ret = check_shebang(path.buf, text.buf, out->buf + start);
 cleanup:
 	template_vars_release(&v);
 	strbuf_release(&text);

@@ -76,9 +76,25 @@ for t in empty noshebang; do
 	expect "plan with the $t template is refused" 78 "$PT" plan \
 		"$SRC/etc/campaigns/demo.conf" -o "$T/tmpl-$t" \
 		-s "run.template=$T/$t.sbatch"
-	has "... naming it" "template '$T/$t.sbatch'.*'#!' interpreter line" \
-		"$T/err"
+	has "... naming its file and line" \
+		"error: $T/$t.sbatch:1: .*'#!' interpreter line" "$T/err"
 	check "... and writes no campaign" test ! -e "$T/tmpl-$t"
+done
+# A '#!' line the kernel cannot run: no interpreter, or one that is not
+# a full path (looked up in the job's working directory).  Both were
+# planned and every job would have failed.
+printf '#!\necho hi\n' >"$T/bare.sbatch"
+printf '{{! made by hand }}\n#! \t\necho hi\n' >"$T/blank.sbatch"
+printf '#!bash\necho hi\n' >"$T/relative.sbatch"
+for t in "bare:1: the '#!' line names no interpreter" \
+	"blank:2: the '#!' line names no interpreter" \
+	"relative:1: the '#!' line's interpreter 'bash' is not a full path"; do
+	f=$T/${t%%:*}.sbatch
+	expect "plan with the ${t%%:*} '#!' line is refused" 78 "$PT" plan \
+		"$SRC/etc/campaigns/demo.conf" -o "$T/tmpl-${t%%:*}" \
+		-s "run.template=$f"
+	has "... naming its file and line" "error: $f:${t#*:}" "$T/err"
+	check "... and writes no campaign" test ! -e "$T/tmpl-${t%%:*}"
 done
 
 # A template that is not a text file of a job script's size: a FIFO held
