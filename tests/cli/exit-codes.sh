@@ -187,6 +187,16 @@ expect "cancel of a job without a Slurm configuration" 75 \
 [ "$(wc -l <"$T/queued/journal.log")" = "$n" ] &&
 	ok "and nothing was recorded as cancelled" ||
 	ko "and nothing was recorded as cancelled"
+# resume of several directories, as paratune(1) says: the first failure
+# in the order given wins, but a 75 (try again later) gives way to any
+# other failure that follows; 0 only when every directory gave 0.
+for a in "noslurm none:66" "none noslurm:66" "none bad:66" "bad none:65" \
+	"noslurm bad:65" "noslurm queued:75" "c noslurm:75" "c none:66"; do
+	# shellcheck disable=SC2086 # two names
+	set -- ${a%%:*}
+	expect "resume $1 $2" "${a#*:}" env SLURM_CONF="$T/none/slurm.conf" \
+		"$PT" resume "$T/$1" "$T/$2"
+done
 
 # --- 77: another user's campaign ---------------------------------------------------
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
