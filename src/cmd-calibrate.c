@@ -380,7 +380,8 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		           "configurations in the fit (default 0: the "
 		           "error alone)"),
 		OPT_STRLIST(0, "fix", &fix, "KEY[,KEY...]",
-		            "keep these constants at their start values"),
+		            "keep these constants at their start values "
+		            "(repeatable)"),
 		OPT_STRLIST(0, "group", &group, "GROUP",
 		            "only the runs of this group (repeatable)"),
 		OPT_BOOLEAN(0, "pool", &how.pool,
