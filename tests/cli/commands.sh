@@ -307,6 +307,19 @@ case " $(comp paratune status "$T/") " in
 *"$T/demo "*) ok "completion: campaign directories" ;;
 *) ko "completion: campaign directories" ;;
 esac
+# csv was offered to every command, which refuses it but results.
+[ "$(comp paratune list "$T/demo" --format '')" = "table json" ] &&
+	ok "completion: --format of list: table and json" ||
+	ko "completion: --format of list: table and json"
+[ "$(comp paratune results "$T/demo" --format '')" = "table csv json" ] &&
+	ok "completion: --format of results: csv too" ||
+	ko "completion: --format of results: csv too"
+# watch -o writes a file: only directories were offered.
+: >"$T/verdict.txt"
+case " $(comp paratune watch x.log -o "$T/verd") " in
+*" $T/verdict.txt "*) ok "completion: watch -o offers files" ;;
+*) ko "completion: watch -o offers files" ;;
+esac
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
