@@ -94,6 +94,29 @@ done
 [ "$n" -gt 5 ] && pass "found $n short options" ||
 	fail "found only $n short options"
 
+# ... and the same long options as the command's --help, both ways: an
+# option the code takes that the page leaves out, or one the page
+# names that the command refuses (64), is a drift.
+n=0
+for c in $CMDS; do
+	grep "^\.SS \"$c[ \"]" "$SRCDIR/man/paratune.1" | sed 's/\\-/-/g' |
+		grep -o -e '--[a-z][a-z-]*' | sort -u >"$TMP/man-opts"
+	"$BIN" "$c" --help | sed '/^global options/,$d' |
+		grep -o -e '--[a-z][a-z-]*' | grep -v -x -e '--help' |
+		sort -u >"$TMP/help-opts"
+	n=$((n + $(wc -l <"$TMP/help-opts")))
+	for o in $(comm -23 "$TMP/help-opts" "$TMP/man-opts"); do
+		fail "paratune(1) synopsis of $c lacks $o"
+	done
+	for o in $(comm -13 "$TMP/help-opts" "$TMP/man-opts"); do
+		fail "paratune(1) synopsis of $c names $o, which --help does not"
+	done
+	cmp -s "$TMP/help-opts" "$TMP/man-opts" &&
+		pass "paratune(1) synopsis of $c has the options of --help"
+done
+[ "$n" -gt 40 ] && pass "found $n long options" ||
+	fail "found only $n long options"
+
 # lint TOOL PAGE COMMAND...: the command must print nothing.
 lint() {
 	tool=$1
