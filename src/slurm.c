@@ -418,9 +418,10 @@ slurm_conf_parse(struct strbuf *err)
 		_exit(0);
 	}
 	close(fds[1]);
-	strbuf_addf(err, "Slurm cannot use its configuration%s%s%s: ",
-	            conf && *conf ? " '" : "", conf && *conf ? conf : "",
-	            conf && *conf ? "'" : "");
+	strbuf_addstr(err, "Slurm cannot use its configuration");
+	if (conf && *conf)
+		strbuf_addf(err, " '%s'", conf);
+	strbuf_addstr(err, ": ");
 	read_first_line(fds[0], err);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
