@@ -55,6 +55,22 @@ new_row(struct calib_input *in, const char *gpu)
 	return &in->rows[in->n++];
 }
 
+/*
+ * Note a GPU that has a measured run, kept or filtered out, so that a
+ * --gpu matching none can be answered with the names there are
+ * without reading the input again.
+ */
+static void
+saw_gpu(struct calib_input *in, const char *gpu)
+{
+	for (int k = 0; k < in->ngpus_seen; k++)
+		if (!strcmp(in->gpus_seen[k], gpu))
+			return;
+	in->gpus_seen = xrealloc(in->gpus_seen, (size_t)(in->ngpus_seen + 1) *
+	                                        sizeof(char *));
+	in->gpus_seen[in->ngpus_seen++] = gpu;
+}
+
 void
 calib_input_release(struct calib_input *in)
 {
@@ -75,6 +91,7 @@ calib_input_release(struct calib_input *in)
 	free(in->strings);
 	free(in->rows);
 	free(in->gpu);
+	free(in->gpus_seen);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -326,6 +343,7 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		return status;
 	if ((status = row_layout(cx, l, p, &lay)) != 0)
 		return status;
+	saw_gpu(cx->in, p->settings.gpu.name);
 	if (cx->gpu && strcmp(cx->gpu, p->settings.gpu.name))
 		return 0;
 	r = new_row(cx->in, p->settings.gpu.name);
@@ -464,8 +482,6 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 	                              sizeof(struct results *));
 	in->dirs[in->ndirs++] = res;
 	c = &res->run.settings;
-	if (gpu && strcmp(gpu, c->gpu.name))
-		return 0;
 	settings_workload(c, &w);
 	camp = keep(in, xstrdup(dir));
 	for (int i = 0; i < res->n; i++) {
@@ -475,6 +491,9 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 		if (rr->kind != RESULT_MEASURED || !rr->recommendable ||
 		    !(rr->m.step_mean_s > 0))
 			continue;
+		saw_gpu(in, c->gpu.name);
+		if (gpu && strcmp(gpu, c->gpu.name))
+			break;
 		r = new_row(in, c->gpu.name);
 		r->w = w;
 		r->l = rr->cand.layout;

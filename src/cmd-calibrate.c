@@ -270,42 +270,19 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 /*
  * What --gpu missed, for the message when it matched no run: the GPUs
  * the input has runs of, the closest first as a guess, so that a typo
- * ("h100sxm") is answered with the catalog name ("h100-sxm").  The
- * input is read again, unfiltered; it was read without error once.
+ * ("h100sxm") is answered with the catalog name ("h100-sxm").
  */
 static void
-input_gpus(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
-           struct strbuf *sb)
+input_gpus(const struct calib_input *in, const char *gpu, struct strbuf *sb)
 {
-	struct plan_opts po = PLAN_OPTS(ctx);
-	struct calib_input all;
-	const char **names;
 	const char *near;
-	int nn = 0;
 
-	memset(&all, 0, sizeof all);
-	po.quiet = true;
-	for (int i = 0; i < n; i++)
-		if (!repeated_input(inputs, i) &&
-		    (is_dir(inputs[i]) ? calib_read_dir(&all, inputs[i], NULL)
-		     : calib_read_csv(&all, inputs[i], &po, NULL)) != 0)
-			break;
-	names = xcalloc((size_t)all.n + 1, sizeof(*names));
-	for (int i = 0; i < all.n; i++) {
-		int k = 0;
-
-		while (k < nn && strcmp(names[k], all.gpu[i]))
-			k++;
-		if (k == nn)
-			names[nn++] = all.gpu[i];
-	}
-	if (nn > 0 && (near = config_closest(gpu, names, nn)) != NULL)
+	if (in->ngpus_seen > 0 &&
+	    (near = config_closest(gpu, in->gpus_seen, in->ngpus_seen)))
 		strbuf_addf(sb, " (did you mean '%s'?)", near);
-	for (int k = 0; k < nn; k++)
+	for (int k = 0; k < in->ngpus_seen; k++)
 		strbuf_addf(sb, "%s%s", k ? ", " : "; it has runs of ",
-		            names[k]);
-	free(names);
-	calib_input_release(&all);
+		            in->gpus_seen[k]);
 }
 
 /* The constants --fix names (KEY or KEY,KEY...) into o->fixed; 0 or
@@ -417,7 +394,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	if (in.n == 0) {
 		if (gpu)
-			input_gpus(ctx, n, argv + 1, gpu, &sb);
+			input_gpus(&in, gpu, &sb);
 		error("no measured run%s%s%s in the input%s",
 		      gpu ? " of GPU '" : "", gpu ? gpu : "", gpu ? "'" : "",
 		      sb.buf);

@@ -26,6 +26,8 @@ struct calib_input {
 	int ndirs;
 	char **strings;           /* places and groups the rows name */
 	int nstrings;
+	const char **gpus_seen;   /* every GPU with a run, filtered or not */
+	int ngpus_seen;
 };
 
 /*

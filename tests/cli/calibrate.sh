@@ -301,6 +301,14 @@ expect "the same CSV twice, under two names" 0 "$PT" calibrate \
 	"$D2/runs.csv" "$D2/again.csv" --format json
 same "... is read once" "$(jget calibrations.0.runs)" 10
 has "... with a warning" "again.csv: the same input as" "$T/err"
+# The GPUs a --gpu missed were found by reading every input again,
+# which warned of the repeated one a second time.
+expect "the same CSV twice with a --gpu of none of its runs" 65 "$PT" \
+	calibrate "$D2/runs.csv" "$D2/again.csv" --gpu h100sxm
+same "... warns of the repeat once" \
+	"$(grep -c 'again.csv: the same input as' "$T/err")" 1
+has "... and still names the GPUs it has runs of" \
+	"(did you mean 'h100-sxm'?); it has runs of h100-sxm$" "$T/err"
 # Absurd measurements weighed in the fit like any other.
 for v in 1e308 0 -1 1e7; do
 	sed "2s/,3\.1487,/,$v,/" "$CSV" >"$D2/step.csv"
