@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
-/* test-strbuf.c - strbuf invariants. */
+/* test-strbuf.c - strbuf and xasprintf invariants. */
 #include "autoconfig.h"
 
 #include <string.h>
@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 static void
 test_init_is_empty_string(void)
@@ -54,10 +55,30 @@ test_detach_transfers_ownership(void)
 	free(s);
 }
 
+/* Lengths either side of xasprintf's stack buffer (256 bytes). */
+static void
+test_xasprintf_any_length(void)
+{
+	static const size_t lens[] = { 0, 1, 254, 255, 256, 257, 4096 };
+
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		char *want = malloc(lens[i] + 1), *got;
+
+		memset(want, 'a' + (int)(i % 26), lens[i]);
+		want[lens[i]] = '\0';
+		got = xasprintf("%s", want);
+		CU_ASSERT_EQUAL(strlen(got), lens[i]);
+		CU_ASSERT_STRING_EQUAL(got, want);
+		free(got);
+		free(want);
+	}
+}
+
 static const struct harness_test strbuf_tests[] = {
 	{ "init is an empty string", test_init_is_empty_string },
 	{ "addf grows and keeps NUL", test_addf_grows },
 	{ "detach transfers ownership", test_detach_transfers_ownership },
+	{ "xasprintf, short and long", test_xasprintf_any_length },
 	{ NULL, NULL },
 };
 
