@@ -116,7 +116,12 @@ cmd_usage(FILE *f, const struct cmd_entry *entry, const struct option *opts)
 		if (o->argh && n > 0 && (size_t)n < sizeof left)
 			snprintf(left + n, sizeof left - (size_t)n, " %s",
 			         o->argh);
-		fprintf(f, "  %-28s %s\n", left, o->help);
+		/* Too wide for the column: the help goes below, as in
+		 * git's usage, rather than running into the option. */
+		if (strlen(left) > 28)
+			fprintf(f, "  %s\n  %-28s %s\n", left, "", o->help);
+		else
+			fprintf(f, "  %-28s %s\n", left, o->help);
 	}
 	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
 	fprintf(f, "\nglobal options, here or before the command:\n"
