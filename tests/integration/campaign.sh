@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Integration tests of paratune's Slurm side on the local testbed
-# (scripts/testbed): a campaign carried to the end by resume alone, the
+# (scripts/testbed): a campaign carried to the end by resume alone (a dense and an MoE model), the
 # failure kinds Slurm and the trainer produce, a run ended early once its
 # step time is known, retries after a node failure, jobs found in
 # accounting after they left the controller, exactly-once submission
@@ -311,11 +311,35 @@ sys.exit(0 if len(rows) == 1 and rows[0]["stop_reason"] == "steady" and
          rows[0]["measured_steps"] >= 10 else 1)' "$WORK/early.json"
 }
 
+# An MoE model end to end: the expert layout reaches the trainer's
+# arguments, its log is parsed, and results keeps each run's ep.
+test_moe_campaign() {
+	plan moe --set 'model="qwen3_30b_a3b"' \
+		--set 'search.tensor_parallel=[1]' \
+		--set 'search.pipeline_parallel=[2]' \
+		--set 'search.expert_parallel=[4, 8]' || { fail "plan moe"; return; }
+	"$PT" -q submit "$WORK/moe" || { fail "submit moe"; return; }
+	check "MoE: the campaign runs to the end" resume_until "$WORK/moe" 150
+	check "both expert layouts completed" \
+		test "$(state_of "$WORK/moe" ep_)" = "completed completed"
+	check "the trainer was given ep 4 and ep 8" sh -c "
+		grep -q -- '--expert-model-parallel-size 4' '$WORK'/moe/runs/*ep_4*/job.sbatch &&
+		grep -q -- '--expert-model-parallel-size 8' '$WORK'/moe/runs/*ep_8*/job.sbatch"
+	check "no tag submitted twice" no_duplicate_tags "$WORK/moe"
+	"$PT" results "$WORK/moe" --format json >"$WORK/moe.json"
+	check "results: two measured runs, each with its ep" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+eps = sorted(r["ep"] for r in d["results"] if r["measured_steps"] >= 10)
+sys.exit(0 if eps == [4, 8] else 1)' "$WORK/moe.json"
+}
+
 # Run the tests named on the command line, or all of them.
 if (($#)); then
 	for t in "$@"; do "test_$t"; done
 else
 	test_whole_campaign
+	test_moe_campaign
 	test_accounting
 	test_kill_after_submit
 	test_lock
