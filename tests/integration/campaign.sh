@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Integration tests of paratune's Slurm side on the local testbed
-# (scripts/testbed): a campaign carried to the end by resume alone (a dense and an MoE model), the
-# failure kinds Slurm and the trainer produce, a run ended early once its
-# step time is known, retries after a node failure, jobs found in
-# accounting after they left the controller, exactly-once submission
-# across a SIGKILL, the lock, and a controller that is down.  Needs root and a running or startable testbed.
+# (scripts/testbed): a campaign carried to the end by resume alone (a
+# dense and an MoE model), the failure kinds Slurm and the trainer
+# produce, a run ended early once its step time is known, retries after
+# a node failure, jobs found in accounting after they left the
+# controller, exactly-once submission across a SIGKILL, the lock, and a
+# controller that is down.  Needs root and a running or startable
+# testbed.
 # Last line: "N passed, N failed"; exit 1 on any failure.
 
 set -uo pipefail
