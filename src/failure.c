@@ -71,7 +71,10 @@ static const struct failure_rule failure_rules[] = {
 	 * (2.4+); "HIP out of memory" on ROCm. */
 	{ FAILURE_CUDA_OOM, "(?:CUDA|HIP) out of memory" },
 	{ FAILURE_CUDA_OOM, "OutOfMemoryError" },
-	{ FAILURE_CUDA_OOM, "CUDA error: out of memory" },
+	/* The runtime's cudaErrorMemoryAllocation; the driver's
+	 * CUDA_ERROR_OUT_OF_MEMORY through C10_CUDA_DRIVER_CHECK, which the
+	 * allocator's expandable segments (PyTorch 2.1+) raise. */
+	{ FAILURE_CUDA_OOM, "CUDA (?:driver )?error: out of memory" },
 	/* NCCL's alloc.h: "Cuda failure 2 'out of memory'" (older NCCL
 	 * without the number), nccl issues #1235 and Megatron-LM #1509. */
 	{ FAILURE_CUDA_OOM, "Cuda failure (?:[0-9]+ )?'out of memory'" },

@@ -1261,6 +1261,9 @@ test_root_cause(void)
 		  "being killed\n", FAILURE_HOST_OOM, 1 },
 		{ "slurmstepd: error: Exceeded job memory limit\n",
 		  FAILURE_HOST_OOM, 1 },
+		/* PyTorch 2.x with expandable segments, a driver call. */
+		{ "[rank3]: RuntimeError: CUDA driver error: out of memory\n",
+		  FAILURE_CUDA_OOM, 1 },
 		{ "Rank 3, node n1, device 3, iteration 12: Unexpected result "
 		  "nan (message='loss is NaN')\n", FAILURE_NAN_LOSS, 1 },
 	};
