@@ -89,6 +89,9 @@ static const struct failure_rule failure_rules[] = {
 	{ FAILURE_HOST_OOM, "(?<=: )Out Of Memory" },
 	{ FAILURE_HOST_OOM, "[Ee]xceeded (?:job |step )?memory limit" },
 	{ FAILURE_HOST_OOM, "Out of memory: Kill(?:ed)? process" },
+	/* PyTorch's c10 alloc_cpu.cpp when malloc fails (Linux, Windows). */
+	{ FAILURE_HOST_OOM, "DefaultCPUAllocator: (?:can't allocate|not "
+	                    "enough) memory" },
 	/* slurmstepd: "*** STEP 1.0 ON n CANCELLED AT t DUE TO TIME LIMIT". */
 	{ FAILURE_TIMEOUT, "DUE TO TIME LIMIT" },
 	/* PyTorch ProcessGroupNCCL watchdog, every version 1.x to 2.9. */

@@ -1261,6 +1261,10 @@ test_root_cause(void)
 		  "being killed\n", FAILURE_HOST_OOM, 1 },
 		{ "slurmstepd: error: Exceeded job memory limit\n",
 		  FAILURE_HOST_OOM, 1 },
+		{ "RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. "
+		  "DefaultCPUAllocator: can't allocate memory: you tried to "
+		  "allocate 8589934592 bytes. Error code 12 (Cannot allocate "
+		  "memory)\n", FAILURE_HOST_OOM, 1 },
 		/* PyTorch 2.x with expandable segments, a driver call. */
 		{ "[rank3]: RuntimeError: CUDA driver error: out of memory\n",
 		  FAILURE_CUDA_OOM, 1 },
