@@ -504,22 +504,48 @@ median(double *v, int n)
 	return (lo + hi) / 2;
 }
 
+/* The warm-up steps of n: skip_steps, or with -1 10 %, at least 1. */
+static int
+warmup_steps(int skip_steps, int n)
+{
+	int skip = skip_steps >= 0 ? skip_steps : n / 10;
+
+	if (skip_steps < 0 && skip < 1)
+		skip = 1;
+	return skip < n ? skip : n;
+}
+
+/*
+ * The median tokens/s of the steps that report it, after their warm-up
+ * (counted as for step times: a log may give tokens/s without step
+ * times); NAN when none is left.  v holds r->nsteps values.
+ */
+static double
+tokens_median(const struct log_result *r, int skip_steps, double *v)
+{
+	int n = 0, k = 0, skip;
+
+	for (size_t i = 0; i < r->nsteps; i++)
+		n += isfinite(r->steps[i].tokens_per_s);
+	skip = warmup_steps(skip_steps, n);
+	for (size_t i = 0, seen = 0; i < r->nsteps; i++)
+		if (isfinite(r->steps[i].tokens_per_s) && (int)seen++ >= skip)
+			v[k++] = r->steps[i].tokens_per_s;
+	return k ? median(v, k) : NAN;
+}
+
 void
 log_result_step_stats(const struct log_result *r, int skip_steps,
                       struct log_step_stats *st)
 {
 	double *v = xcalloc(r->nsteps + 1, sizeof(*v));
 	double sum = 0, sq = 0;
-	int k = 0, ntok = 0;
+	int k = 0;
 
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < r->nsteps; i++)
 		st->timed += isfinite(r->steps[i].step_time_s);
-	st->skipped = skip_steps >= 0 ? skip_steps : st->timed / 10;
-	if (skip_steps < 0 && st->skipped < 1)
-		st->skipped = 1;
-	if (st->skipped > st->timed)
-		st->skipped = st->timed;
+	st->skipped = warmup_steps(skip_steps, st->timed);
 	st->measured = st->timed - st->skipped;
 	for (size_t i = 0, seen = 0; i < r->nsteps; i++) {
 		if (!isfinite(r->steps[i].step_time_s))
@@ -536,9 +562,6 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 		sq += (v[i] - st->mean_s) * (v[i] - st->mean_s);
 	st->stdev_s = k > 1 ? sqrt(sq / (k - 1)) : k ? 0 : NAN;
 	st->median_s = k ? median(v, k) : NAN;
-	for (size_t i = 0; i < r->nsteps; i++)
-		if (isfinite(r->steps[i].tokens_per_s))
-			v[ntok++] = r->steps[i].tokens_per_s;
-	st->tokens_per_s_median = ntok ? median(v, ntok) : NAN;
+	st->tokens_per_s_median = tokens_median(r, skip_steps, v);
 	free(v);
 }

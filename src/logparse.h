@@ -254,7 +254,7 @@ struct log_step_stats {
 	int nonpositive; /* measured steps timed at zero or less: a clock or
 	                    a logger gone wrong, no measurement */
 	double mean_s, median_s, stdev_s;   /* NAN when measured == 0 */
-	double tokens_per_s_median;         /* NAN when no step has it */
+	double tokens_per_s_median;  /* after the warm-up; NAN if none */
 };
 
 /*

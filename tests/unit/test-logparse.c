@@ -614,6 +614,36 @@ test_only_warmup(void)
 	logparse_release(&lp);
 }
 
+/* Tokens/s leave out the warm-up as step times do: its slow first step
+ * pulled the median of a short run down. */
+static void
+test_tokens_warmup(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct strbuf sb = STRBUF_INIT;
+	static const double tgs[] = { 50, 140, 141 };
+
+	logparse_init(&lp);
+	for (int i = 0; i < 3; i++)
+		strbuf_addf(&sb, " iteration %8d/%8d | elapsed time per "
+		            "iteration (ms): 1000.0 | tokens per gpu per second "
+		            "(tgs): %.1f |\n", i + 1, 3, tgs[i]);
+	parse_text(&lp, sb.buf, &r);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.skipped, 1);
+	CU_ASSERT_DOUBLE_EQUAL(st.tokens_per_s_median, 140.5, 1e-9);
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT_DOUBLE_EQUAL(st.tokens_per_s_median, 140.0, 1e-9);
+	/* All warm-up: no step time, and no tokens/s either. */
+	log_result_step_stats(&r, 3, &st);
+	CU_ASSERT(isnan(st.mean_s) && isnan(st.tokens_per_s_median));
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -1575,6 +1605,7 @@ static const struct harness_test edge_tests[] = {
 	{ "every failure class has a priority", test_failure_priority },
 	{ "empty file", test_empty },
 	{ "only warm-up steps", test_only_warmup },
+	{ "tokens/s after the warm-up", test_tokens_warmup },
 	{ "step statistics", test_step_stats },
 	{ "median of random times", test_median_random },
 	{ "NaN from the start", test_nan_from_start },
