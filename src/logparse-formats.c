@@ -409,27 +409,21 @@ logparse_megatron(struct log_reader *rd, const char *s, size_t n)
 	                        9, megatron_quick);
 
 	while (head < n) {
-		size_t fields = pcre2_get_ovector_pointer(md)[1], region = n;
+		size_t fields = pcre2_get_ovector_pointer(md)[1], region;
 		long step = group_long(md, s, 1), total = group_long(md, s, 2);
 		struct log_step st;
 		bool clean;
 
+		/*
+		 * A record runs to the next record on the line, found first:
+		 * reading each record's fields to the end of the line cost
+		 * the square of its length on a line of many records.
+		 */
+		region = next_head(b->megatron_head, md, s, fields, n,
+		                   "iteration", 9, megatron_quick);
 		step_init(&st, rd);
 		st.step = step;
-		/*
-		 * A record runs to the next record on the line.  A glued
-		 * head makes the field it falls in unclean ("[ts] iteration
-		 * 5/ 10" is no "key: number"), so only an unclean record
-		 * needs the search for it.
-		 */
-		clean = megatron_fields(rd, s, n, fields, n, &st);
-		if (!clean) {
-			region = next_head(b->megatron_head, md, s, fields, n,
-			                   "iteration", 9, megatron_quick);
-			step_init(&st, rd);
-			st.step = step;
-			clean = megatron_fields(rd, s, n, fields, region, &st);
-		}
+		clean = megatron_fields(rd, s, n, fields, region, &st);
 		if (total > 0) {
 			rd->res->total_steps = total;
 			if (step == total)
@@ -550,22 +544,17 @@ logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 	                        "Training epoch ", 15, nemo2_quick);
 
 	while (head < n) {
-		size_t fields = pcre2_get_ovector_pointer(md)[1], region = n;
+		size_t fields = pcre2_get_ovector_pointer(md)[1], region;
 		long iter = group_long(md, s, 2), last = group_long(md, s, 3);
 		long global;
 		struct log_step st;
 		bool clean;
 
-		/* As for Megatron: a glued head makes a field unclean. */
+		/* As for Megatron: the record ends at the next head. */
+		region = next_head(b->nemo2_head, md, s, fields, n,
+		                   "Training epoch ", 15, nemo2_quick);
 		step_init(&st, rd);
-		clean = nemo2_fields(rd, s, n, fields, n, &st, &global);
-		if (!clean) {
-			region = next_head(b->nemo2_head, md, s, fields, n,
-			                   "Training epoch ", 15, nemo2_quick);
-			step_init(&st, rd);
-			clean = nemo2_fields(rd, s, n, fields, region, &st,
-			                     &global);
-		}
+		clean = nemo2_fields(rd, s, n, fields, region, &st, &global);
 		if (iter >= 0) {
 			st.step = global >= 0 ? global : iter;
 			/* "iteration 49/49" is the last of 50 (dgxc-

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -784,6 +785,81 @@ test_nan_from_start(void)
 		CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
 		CU_ASSERT(!r.nan_seen);
 		log_result_release(&r);
+		strbuf_release(&sb);
+	}
+	logparse_release(&lp);
+}
+
+/* CPU seconds to read len bytes of text; its step count in *nsteps. */
+static double
+parse_seconds(struct logparse *lp, const char *text, size_t len,
+              size_t *nsteps)
+{
+	struct log_result r;
+	clock_t t0 = clock();
+	double s;
+
+	logparse_buffer(lp, text, len, "timed", &r);
+	s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	*nsteps = r.nsteps;
+	log_result_release(&r);
+	return s;
+}
+
+/* Record i of a Megatron-LM (h 0) or NeMo 2.0 log, on its own line. */
+static void
+glued_record(struct strbuf *sb, size_t h, int i)
+{
+	if (h == 0)
+		strbuf_addf(sb, " iteration %8d/  100000 | elapsed time per "
+		            "iteration (ms): 1234.5 | lm loss: 2.5E+00 |\n", i);
+	else
+		strbuf_addf(sb, "Training epoch 0, iteration %d/99999 | "
+		            "global_step: %d | reduced_train_loss: 2.1 | "
+		            "train_step_timing in s: 1.5 |\n", i, i);
+}
+
+/*
+ * Records glued on long lines (no line break between them) are read in
+ * time linear in the line: each record's fields were read to the end of
+ * its line, which made eight such lines of 1 MB take tens of seconds
+ * where the same records one a line took a fraction of one.
+ */
+static void
+test_glued_linear(void)
+{
+	static const char *const formats[] = { "megatron", "nemo2" };
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (size_t h = 0; h < 2; h++) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t split_steps, glued_steps;
+		double split_s, glued_s;
+		int i = 1;
+
+		for (int line = 0; line < 8; line++) {
+			size_t start = sb.len;
+
+			for (; sb.len - start < 1000000; i++)
+				glued_record(&sb, h, i);
+		}
+		split_s = parse_seconds(&lp, sb.buf, sb.len, &split_steps);
+		/* Lines of about 900 kB, under LOGPARSE_LINE_MAX; the last
+		 * one ends in a line break, or it would be read as cut. */
+		for (size_t k = 0, from = 0; k < sb.len; k++) {
+			if (sb.buf[k] != '\n')
+				continue;
+			if (k - from < 900000 && k + 1 < sb.len)
+				sb.buf[k] = ' ';
+			else
+				from = k + 1;
+		}
+		glued_s = parse_seconds(&lp, sb.buf, sb.len, &glued_steps);
+		EXPECT(formats[h], "glued steps", glued_steps == split_steps,
+		       "%zu", glued_steps, split_steps);
+		EXPECT(formats[h], "glued seconds", glued_s < 4 * split_s + 1.0,
+		       "%.3f", glued_s, 4 * split_s + 1.0);
 		strbuf_release(&sb);
 	}
 	logparse_release(&lp);
@@ -1610,6 +1686,7 @@ static const struct harness_test edge_tests[] = {
 	{ "median of random times", test_median_random },
 	{ "NaN from the start", test_nan_from_start },
 	{ "binary bytes between good lines", test_binary },
+	{ "records glued on long lines", test_glued_linear },
 	{ "a 10 MB line", test_huge_line },
 	{ "truncated last line", test_truncated_last_line },
 	{ "two formats in one log are noted", test_mixed_formats_noted },
