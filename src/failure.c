@@ -97,8 +97,12 @@ static const struct failure_rule failure_rules[] = {
 	/* PyTorch ProcessGroupNCCL watchdog, every version 1.x to 2.9. */
 	{ FAILURE_NCCL_TIMEOUT, "Watchdog caught collective operation "
 	                        "timeout" },
-	{ FAILURE_NCCL_TIMEOUT, "DistBackendError.*(?:[Tt]imeout|timed out)" },
-	{ FAILURE_NCCL_TIMEOUT, "ProcessGroupNCCL.*\\btimed out" },
+	/* The gap is bounded: failure_scan_line() restarts after each
+	 * match start, and an unbounded one made a line of many
+	 * "ProcessGroupNCCL" cost the square of its length. */
+	{ FAILURE_NCCL_TIMEOUT, "DistBackendError.{0,1024}?(?:[Tt]imeout|"
+	                        "timed out)" },
+	{ FAILURE_NCCL_TIMEOUT, "ProcessGroupNCCL.{0,1024}?\\btimed out" },
 	/* CUDA faults of a kernel, and the driver's Xid reports. */
 	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "an illegal (?:memory access|"
 	                                 "instruction) was encountered" },

@@ -865,6 +865,33 @@ test_glued_linear(void)
 	logparse_release(&lp);
 }
 
+/*
+ * A line of many "ProcessGroupNCCL" with "timed out" at its end is read
+ * in time linear in its length: the failure scan restarts after each
+ * match start, and each match ran on to the end of the line.
+ */
+static void
+test_failure_scan_linear(void)
+{
+	struct logparse lp;
+	struct strbuf sb = STRBUF_INIT;
+	size_t nsteps;
+	double base_s, scan_s;
+
+	logparse_init(&lp);
+	while (sb.len < 900000)
+		strbuf_addstr(&sb, "ProcessGroupXXXX x ");
+	strbuf_addstr(&sb, "timed out\n");
+	base_s = parse_seconds(&lp, sb.buf, sb.len, &nsteps);
+	for (char *p = sb.buf; (p = strstr(p, "XXXX")) != NULL;)
+		memcpy(p, "NCCL", 4);
+	scan_s = parse_seconds(&lp, sb.buf, sb.len, &nsteps);
+	EXPECT("ProcessGroupNCCL line", "seconds", scan_s < 4 * base_s + 1.0,
+	       "%.3f", scan_s, 4 * base_s + 1.0);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* Random bytes with NULs after three good lines, two good lines after. */
 static void
 test_binary(void)
@@ -1371,6 +1398,12 @@ test_root_cause(void)
 		  "DefaultCPUAllocator: can't allocate memory: you tried to "
 		  "allocate 8589934592 bytes. Error code 12 (Cannot allocate "
 		  "memory)\n", FAILURE_HOST_OOM, 1 },
+		{ "torch.distributed.DistBackendError: [3] is setting up NCCL "
+		  "communicator and retrieving ncclUniqueId from [0] via c10d "
+		  "key-value store by key '0', but store->get('0') got error: "
+		  "Socket Timeout\n", FAILURE_NCCL_TIMEOUT, 1 },
+		{ "[E ProcessGroupNCCL.cpp:1182] [Rank 0] Some NCCL operations "
+		  "have failed or timed out.\n", FAILURE_NCCL_TIMEOUT, 1 },
 		/* PyTorch 2.x with expandable segments, a driver call. */
 		{ "[rank3]: RuntimeError: CUDA driver error: out of memory\n",
 		  FAILURE_CUDA_OOM, 1 },
@@ -1687,6 +1720,7 @@ static const struct harness_test edge_tests[] = {
 	{ "NaN from the start", test_nan_from_start },
 	{ "binary bytes between good lines", test_binary },
 	{ "records glued on long lines", test_glued_linear },
+	{ "failure scan of a long line", test_failure_scan_linear },
 	{ "a 10 MB line", test_huge_line },
 	{ "truncated last line", test_truncated_last_line },
 	{ "two formats in one log are noted", test_mixed_formats_noted },
