@@ -358,5 +358,9 @@ failure_join(const char *slurm_state, const struct log_result *r)
 	if (state_is(slurm_state, "CANCELLED"))
 		return log == FAILURE_NONE || log == FAILURE_UNKNOWN ||
 		       log == FAILURE_EXIT_NONZERO ? FAILURE_CANCELLED : log;
+	/* Exit 0: an exception named only by the generic rule did not end
+	 * the job (caught and logged, or "Exception ignored in" at exit). */
+	if (state_is(slurm_state, "COMPLETED") && log == FAILURE_UNKNOWN)
+		return FAILURE_NONE;
 	return log;
 }

@@ -106,7 +106,9 @@ struct log_result;
  *   - CANCELLED keeps a log class that names a cause (a preemption or a
  *     node failure Slurm reported as a cancel, an OOM before a cancel),
  *     and is cancelled otherwise;
- *   - COMPLETED, RUNNING and the rest keep the log's class.
+ *   - COMPLETED keeps the log's class but unknown, which is none: an
+ *     exception that ended the job would have made its exit non-zero;
+ *   - RUNNING and the rest keep the log's class.
  */
 enum failure_class failure_join(const char *slurm_state,
                                 const struct log_result *r);

@@ -1487,6 +1487,14 @@ test_slurm_join(void)
 		{ "COMPLETED", finished, FAILURE_NONE },
 		{ "COMPLETED", "Rank 0: found NaN in local grad norm\n",
 		  FAILURE_NAN_LOSS },
+		/* Exit 0 after an exception logged past the last step. */
+		{ "COMPLETED", " iteration      100/     100 | elapsed time "
+		  "per iteration (ms): 1000.0 |\nException ignored in: <function "
+		  "_MultiProcessingDataLoaderIter.__del__>\nAttributeError: "
+		  "'NoneType' object has no attribute 'python_exit_status'\n",
+		  FAILURE_NONE },
+		{ "completed", "wandb: ERROR Error: api key not configured\n",
+		  FAILURE_NONE },
 		{ NULL, oom, FAILURE_CUDA_OOM },
 		{ "RUNNING", partial, FAILURE_NONE },
 	};
