@@ -73,8 +73,9 @@ static const struct failure_rule failure_rules[] = {
 	{ FAILURE_CUDA_OOM, "OutOfMemoryError" },
 	/* The runtime's cudaErrorMemoryAllocation; the driver's
 	 * CUDA_ERROR_OUT_OF_MEMORY through C10_CUDA_DRIVER_CHECK, which the
-	 * allocator's expandable segments (PyTorch 2.1+) raise. */
-	{ FAILURE_CUDA_OOM, "CUDA (?:driver )?error: out of memory" },
+	 * allocator's expandable segments (PyTorch 2.1+) raise; Transformer
+	 * Engine's NVTE_CHECK_CUDA writes "CUDA Error: ". */
+	{ FAILURE_CUDA_OOM, "CUDA (?:driver )?[Ee]rror: out of memory" },
 	/* NCCL's alloc.h: "Cuda failure 2 'out of memory'" (older NCCL
 	 * without the number), nccl issues #1235 and Megatron-LM #1509. */
 	{ FAILURE_CUDA_OOM, "Cuda failure (?:[0-9]+ )?'out of memory'" },

@@ -1407,6 +1407,10 @@ test_root_cause(void)
 		/* PyTorch 2.x with expandable segments, a driver call. */
 		{ "[rank3]: RuntimeError: CUDA driver error: out of memory\n",
 		  FAILURE_CUDA_OOM, 1 },
+		/* Transformer Engine, under Megatron-LM and NeMo. */
+		{ "RuntimeError: /opt/TransformerEngine/transformer_engine/"
+		  "common/util/cuda_runtime.cpp:89 in function operator(): "
+		  "CUDA Error: out of memory\n", FAILURE_CUDA_OOM, 1 },
 		{ "Rank 3, node n1, device 3, iteration 12: Unexpected result "
 		  "nan (message='loss is NaN')\n", FAILURE_NAN_LOSS, 1 },
 	};
