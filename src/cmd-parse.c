@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -164,6 +165,16 @@ parse_json(FILE *f, const struct parse_item *items, int n)
 	strbuf_release(&sb);
 }
 
+/* The log at path into *res, "-" standing for the standard input as
+ * in cat and grep ('zcat run.log.gz | paratune parse -'). */
+static int
+read_log(struct logparse *lp, const char *path, struct log_result *res)
+{
+	if (strcmp(path, "-"))
+		return logparse_file(lp, path, res);
+	return logparse_stream(lp, stdin, "(standard input)", res);
+}
+
 /* Read every file; 0, or EXIT_NOINPUT when one could not be read. */
 static int
 parse_files(struct parse_item *items, int n, char **paths, int skip)
@@ -175,7 +186,7 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 	for (int i = 0; i < n; i++) {
 		struct parse_item *it = &items[i];
 
-		if (logparse_file(&lp, paths[i], &it->res) != 0)
+		if (read_log(&lp, paths[i], &it->res) != 0)
 			status = it->status = EXIT_NOINPUT;
 		log_result_step_stats(&it->res, skip, &it->stats);
 		it->nsteps = it->res.nsteps;

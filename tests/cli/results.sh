@@ -502,6 +502,14 @@ has "... the summary names the reason" \
 expect "parse of the negative log" 0 "$PT" parse "$B/runs/$NEG/slurm-3001.out"
 has "... notes its step times" \
 	"note: 5 of 5 measured step times are zero or negative" "$T/out"
+# '-' was a file name ("cannot open '-'"): a compressed log had to be
+# unpacked to a file first.
+expect "parse - reads the standard input" 0 sh -c \
+	'"$1" parse - --format json <"$2"' sh "$PT" "$B/runs/$NEG/slurm-3001.out"
+same "... named (standard input), with its steps" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+print(d["file"], d["steps"])' "$T/out")" "(standard input) 6"
 
 # ---- results.patterns become columns ---------------------------------------------
 # Each pattern without a step group is a column of results.csv named
