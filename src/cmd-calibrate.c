@@ -62,7 +62,7 @@ gpus_with_moe(const struct gpu_fit *g, int ng)
  * experts' GEMM efficiency, the dispatch efficiency) fitted once to
  * every GPU's MoE runs, each run with its own GPU's other constants
  * (calibrate_share).  They describe Megatron-LM's MoE layer more than
- * the GPU, and one GPU's runs cover two to four MoE models, too few to
+ * the GPU, and one GPU's runs cover three or four MoE models, too few to
  * tell them apart: on the published runs (bench/calibration,
  * 2026-11-28) the MoE error per GPU, cross-validated, is 17.1 % shared
  * and 25.8 % fitted per GPU.  Each fit's MoE rows, its cross-validated
