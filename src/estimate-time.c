@@ -46,7 +46,7 @@
  * of 64 (2024, arXiv 2407.08608, figure 5: 497 against 648 TFLOP/s at
  * 16k tokens), and no more than that rate with heads of 256.  Modelled
  * as d / (d + 64) relative to 128's, at most 1: 0.75 for GPT-OSS's
- * heads of 64, 0.86 for 96.
+ * heads of 64, 0.9 for 96.
  */
 #define ATTN_HEAD_HALF 64.0
 #define ATTN_HEAD_REF 128.0
