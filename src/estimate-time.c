@@ -99,8 +99,9 @@
  * apart: it is fitted to the published MoE runs (bench/fit-defaults,
  * second stage, with moe_gemm_eff below); the full-iteration rows have
  * no host to wait on and do not pull on it.  DeepSeek-V3's runs (ep 8,
- * 32 local experts) come out 10-23 % slow with it (bench/README.md):
- * the host's time there grows less than in proportion.
+ * 32 local experts) come out slow with it, 11 % on B200 and 23 % on
+ * B300 on average (bench/README.md): the host's time there grows less
+ * than in proportion.
  */
 /*
  * The routed experts' GEMMs run at moe_gemm_eff of a dense GEMM's
