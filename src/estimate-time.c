@@ -206,9 +206,11 @@ tokens_efficiency(const struct est *x, double tokens)
  * 1x128 and 128x128), which GEMMs consume through block-scaled
  * instructions or per-block rescaling, rather than by tensor: the
  * recipes run at different shares of the FP8 peak (the published
- * Blackwell runs of one layout are 4-26 % faster per sample with
- * current scaling than with MXFP8, bench/README.md), so each family has
- * its own efficiency: fp8_gemm_eff and fp8_block_gemm_eff.
+ * Blackwell runs of one campaign and release are 0.9-26 % faster per
+ * sample with current scaling than with MXFP8, 2-7 % where the layout
+ * is the same too; bench/calibration's ranking within one release), so
+ * each family has its own efficiency: fp8_gemm_eff and
+ * fp8_block_gemm_eff.
  */
 static bool
 fp8_block_scaled(enum fp8_recipe r)
