@@ -26,9 +26,9 @@
 static const struct cal_param_info params[CAL_NPARAMS] = {
 	[CAL_GEMM_EFF_MAX] = { "gemm_eff_max",
 		CAL_LO_GEMM_EFF_MAX, CAL_HI_GEMM_EFF_MAX,
-		"a GEMM cannot beat the tensor-core peak; cuBLAS reaches "
-		"80-90 % on large square BF16 GEMMs, 30 % is below any "
-		"recipe's large GEMMs" },
+		"a GEMM cannot beat the tensor-core peak, and clocks and "
+		"tile tails keep even large ones below it; 30 % is below "
+		"any recipe's large GEMMs" },
 	[CAL_GEMM_TOKENS_HALF] = { "gemm_tokens_half",
 		CAL_LO_GEMM_TOKENS_HALF, CAL_HI_GEMM_TOKENS_HALF,
 		"a GEMM of a few tile rows (128-256 tokens) runs at about "

@@ -22,8 +22,9 @@
  * published runs (calibration-defaults.h says which it fits,
  * bench/fit-defaults why it keeps the others hand-set), and a site's
  * `paratune calibrate` fit replaces them.  Large BF16 GEMMs in
- * cuBLAS/Transformer Engine reach about 70-75 % of the H100's dense peak
- * (gemm_eff_max 0.75); narrow per-GPU GEMMs (small h/tp) and short
+ * cuBLAS/Transformer Engine were taken to reach about 75 % of the
+ * H100's dense peak (gemm_eff_max 0.75: a hand-set guess, no
+ * measurement cited; the fit moves it); narrow per-GPU GEMMs (small h/tp) and short
  * micro-batches lose more to tile quantisation and kernel tails,
  * modelled as saturating curves (gemm_tokens_half 192 tokens).  Fused
  * (flash) attention runs at roughly half of peak over forward and
