@@ -135,6 +135,28 @@ supersede(struct log_reader *rd, long line)
 	}
 }
 
+/* Whether a step time is one no run takes (see LOGPARSE_STEP_S_MAX). */
+static bool
+step_time_absurd(double t)
+{
+	return !isnan(t) && !(fabs(t) <= LOGPARSE_STEP_S_MAX);
+}
+
+/* Keep a new step, its time left out when it is absurd. */
+static void
+append_step(struct log_reader *rd, const struct log_step *st)
+{
+	struct log_result *res = rd->res;
+
+	ALLOC_GROW(res->steps, res->nsteps + 1, res->alloc_steps);
+	res->steps[res->nsteps] = *st;
+	if (step_time_absurd(st->step_time_s)) {
+		res->steps[res->nsteps].step_time_s = NAN;
+		if (res->bad_step_times++ == 0)
+			res->bad_step_time_line = st->line;
+	}
+}
+
 void
 reader_add_step(struct log_reader *rd, const struct log_step *st,
                 enum log_format fmt)
@@ -152,7 +174,8 @@ reader_add_step(struct log_reader *rd, const struct log_step *st,
 	if (pos >= 0) {
 		struct log_step *old = &res->steps[pos];
 
-		if (isnan(old->step_time_s) && !isnan(st->step_time_s))
+		if (isnan(old->step_time_s) && !isnan(st->step_time_s) &&
+		    !step_time_absurd(st->step_time_s))
 			*old = *st;
 		return;
 	}
@@ -160,8 +183,7 @@ reader_add_step(struct log_reader *rd, const struct log_step *st,
 		res->steps_capped = true;
 		return;
 	}
-	ALLOC_GROW(res->steps, res->nsteps + 1, res->alloc_steps);
-	res->steps[res->nsteps] = *st;
+	append_step(rd, st);
 	if (rd->nslots) {
 		index_grow(rd, res->nsteps + 1);
 		index_put(rd, res->nsteps);

@@ -233,6 +233,12 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 	if (r->steps_capped)
 		strbuf_addf(sb, "%smore than %d steps: the rest ignored",
 		            sb->len ? "; " : "", LOGPARSE_STEPS_MAX);
+	if (r->bad_step_times)
+		strbuf_addf(sb, "%s%ld step time%s over %.0f s (11 days) left "
+		            "out, the first on line %ld (a damaged log?)",
+		            sb->len ? "; " : "", r->bad_step_times,
+		            r->bad_step_times == 1 ? "" : "s",
+		            LOGPARSE_STEP_S_MAX, r->bad_step_time_line);
 	if (r->other_format_steps)
 		strbuf_addf(sb, "%s%ld step%s in %s records among the %s "
 		            "ones, read as one run (two runs in one log?)",
@@ -501,7 +507,8 @@ median(double *v, int n)
 	for (size_t i = 1; i < k; i++)
 		if (v[i] > lo)
 			lo = v[i];
-	return (lo + hi) / 2;
+	/* Halved first: lo + hi may overflow, their halves cannot. */
+	return lo / 2 + hi / 2;
 }
 
 /* The warm-up steps of n: skip_steps, or with -1 10 %, at least 1. */
@@ -534,12 +541,36 @@ tokens_median(const struct log_result *r, int skip_steps, double *v)
 	return k ? median(v, k) : NAN;
 }
 
+/*
+ * The mean and sample standard deviation of v[0..k), k > 0, without
+ * overflow: both are taken on v scaled by the power of two of its
+ * largest magnitude, which is exact, so the results are those of the
+ * plain sums wherever these do not overflow.
+ */
+static void
+mean_stdev(const double *v, int k, double *mean, double *stdev)
+{
+	double big = 0, sum = 0, sq = 0, m;
+	int e;
+
+	for (int i = 0; i < k; i++)
+		if (fabs(v[i]) > big)
+			big = fabs(v[i]);
+	e = big > 0 ? ilogb(big) : 0;
+	for (int i = 0; i < k; i++)
+		sum += ldexp(v[i], -e);
+	m = sum / k;
+	for (int i = 0; i < k; i++)
+		sq += (ldexp(v[i], -e) - m) * (ldexp(v[i], -e) - m);
+	*mean = ldexp(m, e);
+	*stdev = k > 1 ? ldexp(sqrt(sq / (k - 1)), e) : 0;
+}
+
 void
 log_result_step_stats(const struct log_result *r, int skip_steps,
                       struct log_step_stats *st)
 {
 	double *v = xcalloc(r->nsteps + 1, sizeof(*v));
-	double sum = 0, sq = 0;
 	int k = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -553,14 +584,11 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 		if ((int)seen++ >= st->skipped)
 			v[k++] = r->steps[i].step_time_s;
 	}
-	for (int i = 0; i < k; i++) {
-		sum += v[i];
-		st->nonpositive += !(v[i] > 0);
-	}
-	st->mean_s = k ? sum / k : NAN;
 	for (int i = 0; i < k; i++)
-		sq += (v[i] - st->mean_s) * (v[i] - st->mean_s);
-	st->stdev_s = k > 1 ? sqrt(sq / (k - 1)) : k ? 0 : NAN;
+		st->nonpositive += !(v[i] > 0);
+	st->mean_s = st->stdev_s = NAN;
+	if (k)
+		mean_stdev(v, k, &st->mean_s, &st->stdev_s);
 	st->median_s = k ? median(v, k) : NAN;
 	st->tokens_per_s_median = tokens_median(r, skip_steps, v);
 	free(v);

@@ -93,6 +93,11 @@
 #define LOGPARSE_STEPS_MAX 1000000
 /* Evidence lines are cut to this many bytes (at a UTF-8 boundary). */
 #define LOGPARSE_EVIDENCE_MAX 300
+/* The longest step time believed, seconds: 11 days, as calibrate's
+ * step_s.  A time beyond it, either sign, or infinite, is a damaged
+ * line or a unit slip (1e300 ms): the step is kept without a time and
+ * counted in bad_step_times. */
+#define LOGPARSE_STEP_S_MAX 1e6
 
 enum log_format {
 	LOG_FORMAT_UNKNOWN,
@@ -169,6 +174,10 @@ struct log_result {
 	long long_lines;               /* lines cut to LOGPARSE_LINE_MAX */
 	bool truncated;                /* no line break at the end */
 	bool steps_capped;             /* more than LOGPARSE_STEPS_MAX steps */
+	/* Steps first recorded with a step time beyond LOGPARSE_STEP_S_MAX,
+	 * and the line of the first; kept without a time. */
+	long bad_step_times;
+	long bad_step_time_line;
 	/* Steps in the records of a format other than format (two runs in
 	 * one file?), the largest such format's; kept among the steps. */
 	long other_format_steps;
@@ -268,7 +277,8 @@ void log_result_step_stats(const struct log_result *r, int skip_steps,
 
 /*
  * What reading the file noticed about the file itself, for people (NUL
- * bytes, lines cut, no final line break, too many steps), appended to sb
+ * bytes, lines cut, no final line break, too many steps, step times not
+ * believed), appended to sb
  * as "; "-separated notes; nothing when all was well.
  */
 void log_result_notes(const struct log_result *r, struct strbuf *sb);

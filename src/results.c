@@ -266,7 +266,8 @@ log_measures(const struct log_read *lr, int min_steps)
 	return lr->st.measured >= min_steps && lr->st.nonpositive == 0;
 }
 
-/* Say that lr's step times are no measurement, when they are not. */
+/* Say that lr's step times are no measurement, when they are not, and
+ * which ones no run takes were left out. */
 static void
 row_note_bad_times(struct result_row *row, const struct log_read *lr)
 {
@@ -274,6 +275,13 @@ row_note_bad_times(struct result_row *row, const struct log_read *lr)
 		row_note(row, "%d of %d measured step times are zero or "
 		         "negative in %s: not a measurement",
 		         lr->st.nonpositive, lr->st.measured, lr->rel);
+	if (lr->res.bad_step_times > 0)
+		row_note(row, "%ld step time%s over %.0f s (11 days) left "
+		         "out of %s, the first on line %ld (a damaged log?)",
+		         lr->res.bad_step_times,
+		         lr->res.bad_step_times == 1 ? "" : "s",
+		         LOGPARSE_STEP_S_MAX, lr->rel,
+		         lr->res.bad_step_time_line);
 }
 
 /* What lr's results.patterns captured, one per column. */
@@ -299,6 +307,7 @@ row_measure(struct results *res, struct result_row *row,
 	row->kind = RESULT_MEASURED;
 	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
+	row_note_bad_times(row, lr);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
 	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
 	                row);

@@ -511,6 +511,35 @@ import json, sys
 d = json.load(open(sys.argv[1]))[0]
 print(d["file"], d["steps"])' "$T/out")" "(standard input) 6"
 
+# Step times no run takes (1e300 ms, a 23-digit number: a damaged line or
+# a unit slip) printed 300-digit means and an infinite deviation (null in
+# JSON).  They are left out, counted and noted; the other steps measure.
+HUGE=$(name 8 2 2)
+{ iter 1 12000.0; iter 2 1e300; iter 3 99999999999999999999999
+  iter 4 4000.0; iter 5 5000.0; iter 6 5000.0; iter 7 5000.0
+  iter 8 6000.0; } >"$B/runs/$HUGE/slurm-3004.out"
+setstate "$B" "$HUGE" state=completed job=3004 attempt=1
+expect "parse of a log with absurd step times" 0 "$PT" parse --format json \
+	"$B/runs/$HUGE/slurm-3004.out"
+same "... mean, median and deviation of the others, all finite" \
+	"$(jq_ '[d[0][k] for k in ("measured_steps", "step_time_mean_s", "step_time_median_s", "step_time_stdev_s")]')" \
+	"[5, 5, 5, 0.7071067812]"
+same "... and a note names them" "$(jq_ 'd[0]["notes"]')" \
+	"2 step times over 1000000 s (11 days) left out, the first on line 2 (a damaged log?)"
+expect "parse table of it" 0 "$PT" parse "$B/runs/$HUGE/slurm-3004.out"
+same "... no cell wider than a number" \
+	"$(awk 'NR == 2 { for (i = 1; i <= NF; i++) if (length($i) > 80 && i > 1) print $i }' "$T/out")" ""
+expect "results with absurd step times" 0 "$PT" -q results "$B"
+cells "$B"
+same "... measured from the other steps" \
+	"$(field "$B/results/results.csv" "$HUGE" step_time_mean_s),$(field "$B/results/results.csv" "$HUGE" step_time_stdev_s)" \
+	"5.0000,0.7071"
+case $(field "$B/results/results.csv" "$HUGE" note) in
+*"2 step times over 1000000 s (11 days) left out of runs/$HUGE/slurm-3004.out, the first on line 2"*)
+	ok "... results.csv says which were left out" ;;
+*) ko "... results.csv says which were left out: '$(field "$B/results/results.csv" "$HUGE" note)'" ;;
+esac
+
 # ---- results.patterns become columns ---------------------------------------------
 # Each pattern without a step group is a column of results.csv named
 # after it: what its last match in the measured log captured (the value

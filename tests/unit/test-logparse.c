@@ -736,6 +736,78 @@ test_step_stats(void)
 	logparse_release(&lp);
 }
 
+/* Step times no run takes (1e300 ms, twenty-three digits, -1e12 ms) are
+ * left out and counted, with the line of the first; the step itself is
+ * kept.  "inf" is no number to Megatron's reader: no time, not counted. */
+static void
+test_absurd_step_times(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct strbuf sb = STRBUF_INIT, notes = STRBUF_INIT;
+	static const char *const ms[] = { "2000.0", "1e300",
+		"99999999999999999999999", "4000.0", "inf", "-1e12", "6000.0" };
+
+	logparse_init(&lp);
+	for (int i = 0; i < 7; i++)
+		strbuf_addf(&sb, " iteration %8d/%8d | elapsed time per "
+		            "iteration (ms): %s | lm loss: 1.0E+00 |\n",
+		            i + 1, 7, ms[i]);
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.nsteps, 7);
+	CU_ASSERT_EQUAL(r.bad_step_times, 3);
+	CU_ASSERT_EQUAL(r.bad_step_time_line, 2);
+	CU_ASSERT(isnan(r.steps[1].step_time_s));
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT_EQUAL(st.measured, 3);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 4.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.stdev_s, 2.0, 1e-12);
+	log_result_notes(&r, &notes);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "3 step times over "
+	                              "1000000 s (11 days) left out, the "
+	                              "first on line 2"));
+	log_result_release(&r);
+	/* Eleven days is still a step time. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, " iteration 1/ 1 | elapsed time per iteration "
+	              "(ms): 1000000000.0 |\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.bad_step_times, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 1e6, 1e-6);
+	log_result_release(&r);
+	strbuf_release(&notes);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/* The statistics themselves never overflow: the deviation of steps near
+ * the largest double is finite, as their mean and median are. */
+static void
+test_stats_no_overflow(void)
+{
+	struct log_step steps[4];
+	struct log_result r;
+	struct log_step_stats st;
+	static const double t[] = { 1e308, 1.5e308, 1.7e308, 1.7e308 };
+
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < 4; i++) {
+		memset(&steps[i], 0, sizeof(steps[i]));
+		steps[i].step = i + 1;
+		steps[i].step_time_s = t[i];
+		steps[i].tokens_per_s = NAN;
+	}
+	r.steps = steps;
+	r.nsteps = 4;
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT(isfinite(st.mean_s) && isfinite(st.stdev_s));
+	CU_ASSERT(isfinite(st.median_s));
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s / 1e308, 1.475, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.median_s / 1e308, 1.6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.stdev_s / 1e308, sqrt(0.3275 / 3), 1e-12);
+}
+
 static void
 test_nan_from_start(void)
 {
@@ -1728,6 +1800,8 @@ static const struct harness_test edge_tests[] = {
 	{ "only warm-up steps", test_only_warmup },
 	{ "tokens/s after the warm-up", test_tokens_warmup },
 	{ "step statistics", test_step_stats },
+	{ "absurd step times left out", test_absurd_step_times },
+	{ "statistics never overflow", test_stats_no_overflow },
 	{ "median of random times", test_median_random },
 	{ "NaN from the start", test_nan_from_start },
 	{ "binary bytes between good lines", test_binary },
