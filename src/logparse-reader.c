@@ -225,11 +225,29 @@ keep_max(double *have, double v)
 		*have = v;
 }
 
+/* v, or NAN when it is a reading no GPU gives (see LOGPARSE_MEM_GIB_MAX),
+ * which is counted. */
+static double
+believed_memory(struct log_reader *rd, double v)
+{
+	struct log_result *r = rd->res;
+
+	if (isnan(v) || (v >= 0 && v <= LOGPARSE_MEM_GIB_MAX))
+		return v;
+	if (r->bad_mem_readings++ == 0)
+		r->bad_mem_line = rd->lineno;
+	return NAN;
+}
+
 void
 reader_memory(struct log_reader *rd, double alloc_gib, double reserved_gib,
               double peak_gib)
 {
 	struct log_result *r = rd->res;
+
+	alloc_gib = believed_memory(rd, alloc_gib);
+	reserved_gib = believed_memory(rd, reserved_gib);
+	peak_gib = believed_memory(rd, peak_gib);
 
 	keep_max(&r->mem_max_allocated_gib, alloc_gib);
 	keep_max(&r->mem_max_reserved_gib, reserved_gib);

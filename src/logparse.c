@@ -239,6 +239,12 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 		            sb->len ? "; " : "", r->bad_step_times,
 		            r->bad_step_times == 1 ? "" : "s",
 		            LOGPARSE_STEP_S_MAX, r->bad_step_time_line);
+	if (r->bad_mem_readings)
+		strbuf_addf(sb, "%s%ld memory reading%s over %.0f GiB or below "
+		            "zero left out, the first on line %ld (a damaged "
+		            "log?)", sb->len ? "; " : "", r->bad_mem_readings,
+		            r->bad_mem_readings == 1 ? "" : "s",
+		            LOGPARSE_MEM_GIB_MAX, r->bad_mem_line);
 	if (r->other_format_steps)
 		strbuf_addf(sb, "%s%ld step%s in %s records among the %s "
 		            "ones, read as one run (two runs in one log?)",

@@ -98,6 +98,10 @@
  * line or a unit slip (1e300 ms): the step is kept without a time and
  * counted in bad_step_times. */
 #define LOGPARSE_STEP_S_MAX 1e6
+/* The most memory believed, GiB: 100 TiB, as calibrate's peak_memory_gib.
+ * A reading beyond it, or below zero, is left out and counted in
+ * bad_mem_readings. */
+#define LOGPARSE_MEM_GIB_MAX 1e5
 
 enum log_format {
 	LOG_FORMAT_UNKNOWN,
@@ -178,6 +182,10 @@ struct log_result {
 	 * and the line of the first; kept without a time. */
 	long bad_step_times;
 	long bad_step_time_line;
+	/* Memory readings beyond LOGPARSE_MEM_GIB_MAX or below zero, and the
+	 * line of the first; left out of the memory above. */
+	long bad_mem_readings;
+	long bad_mem_line;
 	/* Steps in the records of a format other than format (two runs in
 	 * one file?), the largest such format's; kept among the steps. */
 	long other_format_steps;
@@ -277,8 +285,8 @@ void log_result_step_stats(const struct log_result *r, int skip_steps,
 
 /*
  * What reading the file noticed about the file itself, for people (NUL
- * bytes, lines cut, no final line break, too many steps, step times not
- * believed), appended to sb
+ * bytes, lines cut, no final line break, too many steps, step times and
+ * memory not believed), appended to sb
  * as "; "-separated notes; nothing when all was well.
  */
 void log_result_notes(const struct log_result *r, struct strbuf *sb);

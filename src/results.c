@@ -267,9 +267,9 @@ log_measures(const struct log_read *lr, int min_steps)
 }
 
 /* Say that lr's step times are no measurement, when they are not, and
- * which ones no run takes were left out. */
+ * which step times and memory readings no run gives were left out. */
 static void
-row_note_bad_times(struct result_row *row, const struct log_read *lr)
+row_note_bad_readings(struct result_row *row, const struct log_read *lr)
 {
 	if (lr->st.nonpositive > 0)
 		row_note(row, "%d of %d measured step times are zero or "
@@ -282,6 +282,12 @@ row_note_bad_times(struct result_row *row, const struct log_read *lr)
 		         lr->res.bad_step_times == 1 ? "" : "s",
 		         LOGPARSE_STEP_S_MAX, lr->rel,
 		         lr->res.bad_step_time_line);
+	if (lr->res.bad_mem_readings > 0)
+		row_note(row, "%ld memory reading%s over %.0f GiB or below "
+		         "zero left out of %s, the first on line %ld (a damaged "
+		         "log?)", lr->res.bad_mem_readings,
+		         lr->res.bad_mem_readings == 1 ? "" : "s",
+		         LOGPARSE_MEM_GIB_MAX, lr->rel, lr->res.bad_mem_line);
 }
 
 /* What lr's results.patterns captured, one per column. */
@@ -307,7 +313,7 @@ row_measure(struct results *res, struct result_row *row,
 	row->kind = RESULT_MEASURED;
 	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
-	row_note_bad_times(row, lr);
+	row_note_bad_readings(row, lr);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
 	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
 	                row);
@@ -501,7 +507,7 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		row_measure(res, row, &newest);
 	else if (!row_measure_older(res, lp, row, ids, nids, want)) {
 		if (have)
-			row_note_bad_times(row, &newest);
+			row_note_bad_readings(row, &newest);
 		row_unmeasured(row, min_steps, have);
 	}
 	if (row->kind == RESULT_MEASURED &&

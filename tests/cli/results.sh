@@ -539,6 +539,27 @@ case $(field "$B/results/results.csv" "$HUGE" note) in
 	ok "... results.csv says which were left out" ;;
 *) ko "... results.csv says which were left out: '$(field "$B/results/results.csv" "$HUGE" note)'" ;;
 esac
+# A memory reading no GPU has (1e30 MiB) printed 30 digits in parse's
+# table and results.csv: it is left out, and the note says so.
+MEMX=$(name 4 1 2)
+{ iter 1 12000.0
+  echo "[Rank 0] (after 1 iterations) memory (MB) | allocated: 1000.0 | max allocated: 1e30 | reserved: 20480.0 | max reserved: 20480.0"
+  iter 2 4000.0; iter 3 5000.0; iter 4 5000.0; iter 5 5000.0
+  iter 6 6000.0; } >"$B/runs/$MEMX/slurm-3005.out"
+setstate "$B" "$MEMX" state=completed job=3005 attempt=1
+expect "parse of a log with absurd memory" 0 "$PT" parse \
+	"$B/runs/$MEMX/slurm-3005.out"
+has "... the believable peak" " 20.0  none" "$T/out"
+has "... and a note" "note: 1 memory reading over 100000 GiB or below zero left out, the first on line 2" "$T/out"
+expect "results with absurd memory" 0 "$PT" -q results "$B"
+cells "$B"
+same "... results.csv has the believable peak" \
+	"$(field "$B/results/results.csv" "$MEMX" mem_peak_gib)" "20.00"
+case $(field "$B/results/results.csv" "$MEMX" note) in
+*"1 memory reading over 100000 GiB or below zero left out of runs/$MEMX/slurm-3005.out, the first on line 2"*)
+	ok "... and says what was left out" ;;
+*) ko "... and says what was left out: '$(field "$B/results/results.csv" "$MEMX" note)'" ;;
+esac
 
 # ---- results.patterns become columns ---------------------------------------------
 # Each pattern without a step group is a column of results.csv named

@@ -781,6 +781,36 @@ test_absurd_step_times(void)
 	logparse_release(&lp);
 }
 
+/* Memory no GPU has (1e30 MiB, an overflow to inf, below zero) is left
+ * out and counted; the believable reading of the same line is kept. */
+static void
+test_absurd_memory(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf notes = STRBUF_INIT;
+	static const char text[] =
+		" iteration 1/ 1 | elapsed time per iteration (ms): 1000.0 |\n"
+		"[Rank 0] (after 1 iterations) memory (MB) | allocated: 1.0 | "
+		"max allocated: 1e30 | reserved: 2.0 | max reserved: 20480.0\n"
+		"[Rank 1] (after 1 iterations) memory (MB) | allocated: 1.0 | "
+		"max allocated: 1e306 | reserved: 2.0 | max reserved: -5\n";
+
+	logparse_init(&lp);
+	parse_text(&lp, text, &r);
+	CU_ASSERT_EQUAL(r.bad_mem_readings, 3);
+	CU_ASSERT_EQUAL(r.bad_mem_line, 2);
+	CU_ASSERT(isnan(r.mem_max_allocated_gib));
+	CU_ASSERT_DOUBLE_EQUAL(r.mem_peak_gib, 20.0, 1e-12);
+	log_result_notes(&r, &notes);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "3 memory readings over "
+	                              "100000 GiB or below zero left out, "
+	                              "the first on line 2"));
+	log_result_release(&r);
+	strbuf_release(&notes);
+	logparse_release(&lp);
+}
+
 /* The statistics themselves never overflow: the deviation of steps near
  * the largest double is finite, as their mean and median are. */
 static void
@@ -1802,6 +1832,7 @@ static const struct harness_test edge_tests[] = {
 	{ "step statistics", test_step_stats },
 	{ "absurd step times left out", test_absurd_step_times },
 	{ "statistics never overflow", test_stats_no_overflow },
+	{ "absurd memory left out", test_absurd_memory },
 	{ "median of random times", test_median_random },
 	{ "NaN from the start", test_nan_from_start },
 	{ "binary bytes between good lines", test_binary },
