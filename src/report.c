@@ -18,6 +18,33 @@
 
 /* ---- numbers for people -------------------------------------------------- */
 
+/* From here on a number has more integer digits than a double holds
+ * (2^53 is 9.0e15): it is written as "1.736e+19", not with invented
+ * digits, and never wider than a dozen characters. */
+#define REPORT_FIXED_MAX 1e15
+
+/* What v cannot be written as a fixed-point number as: "-" when it is
+ * no number, "1.736e+19" when it is too big; false when it can be. */
+static bool
+add_unfixed(struct strbuf *out, double v)
+{
+	if (!isfinite(v))
+		strbuf_addch(out, '-');
+	else if (fabs(v) >= REPORT_FIXED_MAX)
+		strbuf_addf(out, "%.4g", v);
+	else
+		return false;
+	return true;
+}
+
+/* v rounded to decimals: "9.41", or as add_unfixed writes it. */
+static void
+add_number(struct strbuf *out, double v, int decimals)
+{
+	if (!add_unfixed(out, v))
+		strbuf_addf(out, "%.*f", decimals, v);
+}
+
 /* v rounded to decimals, with thousands separated: "21,681.5". */
 static void
 add_grouped(struct strbuf *out, double v, int decimals)
@@ -26,6 +53,8 @@ add_grouped(struct strbuf *out, double v, int decimals)
 	const char *p = buf, *dot;
 	size_t digits;
 
+	if (add_unfixed(out, v))
+		return;
 	snprintf(buf, sizeof buf, "%.*f", decimals, fabs(v));
 	if (v < 0 && strspn(buf, "0.") != strlen(buf))
 		strbuf_addch(out, '-');
@@ -63,7 +92,8 @@ static void
 add_training(struct strbuf *out, const struct results *res,
              const struct result_metrics *m)
 {
-	strbuf_addf(out, "%.2f days, ", m->train_days);
+	add_number(out, m->train_days, 2);
+	strbuf_addstr(out, " days, ");
 	add_grouped(out, m->gpu_hours, 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(m->cost)) {
@@ -108,13 +138,17 @@ summary_speed(struct strbuf *out, const struct results *res,
 	const struct settings *c = &res->run.settings;
 
 	strbuf_addf(out, "  %.3f s per step (median %.3f s, stdev %.3f s, "
-	            "%d steps), %.1f samples/s, ", m->step_mean_s,
-	            m->step_median_s, m->step_stdev_s, m->steps,
-	            m->samples_per_s);
+	            "%d steps), ", m->step_mean_s, m->step_median_s,
+	            m->step_stdev_s, m->steps);
+	add_number(out, m->samples_per_s, 1);
+	strbuf_addstr(out, " samples/s, ");
 	add_grouped(out, m->tokens_per_s_per_gpu, 0);
-	strbuf_addf(out, " tokens/s per GPU,\n  %.1f TFLOP/s per GPU (MFU "
-	            "%.1f %%)\n  training on %g B tokens: ", m->tflops_per_gpu,
-	            m->mfu * 100.0, c->num_tokens_in_b);
+	strbuf_addstr(out, " tokens/s per GPU,\n  ");
+	add_number(out, m->tflops_per_gpu, 1);
+	strbuf_addstr(out, " TFLOP/s per GPU (MFU ");
+	add_number(out, m->mfu * 100.0, 1);
+	strbuf_addf(out, " %%)\n  training on %g B tokens: ",
+	            c->num_tokens_in_b);
 	add_training(out, res, m);
 	strbuf_addch(out, '\n');
 }
@@ -170,7 +204,8 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	            res->speedup >= 1 ? res->speedup : 1.0 / res->speedup,
 	            res->speedup >= 1 ? "faster" : "slower",
 	            res->saved_days >= 0 ? "saves" : "costs");
-	strbuf_addf(out, "%.2f days, ", fabs(res->saved_days));
+	add_number(out, fabs(res->saved_days), 2);
+	strbuf_addstr(out, " days, ");
 	add_grouped(out, fabs(res->saved_gpu_hours), 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(res->saved_cost)) {
@@ -269,17 +304,26 @@ summary_row(struct table *t, const struct results *res, int idx)
 	table_add(t, "%d", l->gbs);
 	table_add(t, "%s", recompute_short(l->recompute));
 	table_add(t, "%.3f", r->m.step_mean_s);
-	table_add(t, "%.1f", r->m.tflops_per_gpu);
-	table_add(t, "%.1f", r->m.mfu * 100.0);
+	add_number(&cost, r->m.tflops_per_gpu, 1);
+	table_add(t, "%s", cost.buf);
+	strbuf_setlen(&cost, 0);
+	add_number(&cost, r->m.mfu * 100.0, 1);
+	table_add(t, "%s", cost.buf);
+	strbuf_setlen(&cost, 0);
 	cell_memory(t, r);
-	table_add(t, "%.2f", r->m.train_days);
+	add_number(&cost, r->m.train_days, 2);
+	table_add(t, "%s", cost.buf);
+	strbuf_setlen(&cost, 0);
 	add_grouped(&cost, r->m.gpu_hours, 0);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
 	if (isfinite(r->m.cost))
 		add_money(&cost, res, r->m.cost);
 	table_add(t, "%s", cost.len ? cost.buf : "-");
-	if (isfinite(r->m.pred_error))
+	if (isfinite(r->m.pred_error) &&
+	    fabs(r->m.pred_error * 100.0) >= REPORT_FIXED_MAX)
+		table_add(t, "%+.4g", r->m.pred_error * 100.0);
+	else if (isfinite(r->m.pred_error))
 		table_add(t, "%+.1f", r->m.pred_error * 100.0);
 	else
 		table_add(t, "-");

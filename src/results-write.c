@@ -301,12 +301,19 @@ cell_get(const struct results *res, const struct result_row *r,
 		cell_other(res, r, c, v);
 }
 
-/* A fixed-point number that never reads "-0.00". */
+/* A fixed-point number that never reads "-0.00"; one with more integer
+ * digits than a double holds (1e15 and up) in ten significant digits,
+ * "3.2e+304", which every CSV reader takes, rather than digits invented
+ * or cut at the buffer's end. */
 static void
 add_fixed(struct strbuf *out, double v, int decimals)
 {
 	char buf[64];
 
+	if (fabs(v) >= 1e15) {
+		strbuf_addf(out, "%.10g", v);
+		return;
+	}
 	snprintf(buf, sizeof buf, "%.*f", decimals, v);
 	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		strbuf_addstr(out, buf + 1);

@@ -560,6 +560,37 @@ case $(field "$B/results/results.csv" "$MEMX" note) in
 	ok "... and says what was left out" ;;
 *) ko "... and says what was left out: '$(field "$B/results/results.csv" "$MEMX" note)'" ;;
 esac
+# The largest values a campaign accepts (1e9 B tokens, 1e6 per GPU-hour)
+# with the longest step believed printed costs of 20 digits and more,
+# most of them invented by printf; a step of 1e-300 ms printed a
+# 300-digit samples/s, "inf TFLOP/s" and a results.csv cell cut at 63
+# characters.  Past 1e15 a number is written as 8.477e+21, no number as -.
+X=$T/extreme
+sed -e 's/num_tokens_in_b = 100;/num_tokens_in_b = 1e9;/' \
+	-e 's/cost_per_gpu_hour = 3.0;/cost_per_gpu_hour = 1e6;/' \
+	"$SRC/etc/campaigns/demo.conf" >"$T/extreme.conf"
+expect "plan a campaign at the largest tokens and cost" 0 "$PT" -q plan \
+	"$T/extreme.conf" -o "$X"
+XSLOW=$(awk -F, '$1 == 1 { print $2 }' "$X/candidates.csv")
+XFAST=$(awk -F, '$1 == 2 { print $2 }' "$X/candidates.csv")
+for j in 1 2 3 4 5 6; do iter $j 999999000.0; done >"$X/runs/$XSLOW/slurm-6001.out"
+setstate "$X" "$XSLOW" state=completed job=6001 attempt=1
+for j in 1 2 3 4 5 6; do iter $j 1e-300; done >"$X/runs/$XFAST/slurm-6002.out"
+setstate "$X" "$XFAST" state=completed job=6002 attempt=1
+expect "results at the extremes" 0 "$PT" results "$X"
+same "... no inf, nan or number of 16 digits or more in the summary" \
+	"$(grep -c -i -E 'inf|nan|[0-9,]{20}' "$T/out")" 0
+has "... the cost written with 4 digits" '\$8.477e+21' "$T/out"
+same "... every results.csv number a number, none cut" "$(python3 -c '
+import csv, sys
+bad = [(r["name"], k, v) for r in csv.DictReader(open(sys.argv[1], newline=""))
+       for k, v in r.items()
+       if k in ("samples_per_s", "tokens_per_s_per_gpu", "train_days",
+                "gpu_hours", "cost", "pred_error") and v
+       and (len(v) > 20 or float(v) != float(v))]
+print(bad)' "$X/results/results.csv")" "[]"
+expect "... JSON of them" 0 "$PT" results "$X" --format json
+check "... parses" python3 -m json.tool "$T/out" /dev/null
 
 # ---- results.patterns become columns ---------------------------------------------
 # Each pattern without a step group is a column of results.csv named
