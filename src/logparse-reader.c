@@ -135,11 +135,13 @@ supersede(struct log_reader *rd, long line)
 	}
 }
 
-/* Whether a step time is one no run takes (see LOGPARSE_STEP_S_MAX). */
+/* Whether a step time is one no run takes (LOGPARSE_STEP_S_MAX and
+ * LOGPARSE_STEP_S_MIN). */
 static bool
 step_time_absurd(double t)
 {
-	return !isnan(t) && !(fabs(t) <= LOGPARSE_STEP_S_MAX);
+	return !isnan(t) && (!(fabs(t) <= LOGPARSE_STEP_S_MAX) ||
+	                     (t > 0 && t < LOGPARSE_STEP_S_MIN));
 }
 
 /* Keep a new step, its time left out when it is absurd. */

@@ -234,8 +234,9 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 		strbuf_addf(sb, "%smore than %d steps: the rest ignored",
 		            sb->len ? "; " : "", LOGPARSE_STEPS_MAX);
 	if (r->bad_step_times)
-		strbuf_addf(sb, "%s%ld step time%s over %.0f s (11 days) left "
-		            "out, the first on line %ld (a damaged log?)",
+		strbuf_addf(sb, "%s%ld step time%s under 1 us or over %.0f s "
+		            "(11 days) left out, the first on line %ld (a "
+		            "damaged log?)",
 		            sb->len ? "; " : "", r->bad_step_times,
 		            r->bad_step_times == 1 ? "" : "s",
 		            LOGPARSE_STEP_S_MAX, r->bad_step_time_line);

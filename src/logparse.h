@@ -98,6 +98,11 @@
  * line or a unit slip (1e300 ms): the step is kept without a time and
  * counted in bad_step_times. */
 #define LOGPARSE_STEP_S_MAX 1e6
+/* The shortest positive step time believed, seconds: 1 us, below one
+ * kernel launch, where 1e-300 ms would rank a run the fastest by a
+ * margin of hundreds of orders.  Zero and negative times are noted
+ * apart (nonpositive), as the clock's and not the line's fault. */
+#define LOGPARSE_STEP_S_MIN 1e-6
 /* The most memory believed, GiB: 100 TiB, as calibrate's peak_memory_gib.
  * A reading beyond it, or below zero, is left out and counted in
  * bad_mem_readings. */

@@ -276,8 +276,9 @@ row_note_bad_readings(struct result_row *row, const struct log_read *lr)
 		         "negative in %s: not a measurement",
 		         lr->st.nonpositive, lr->st.measured, lr->rel);
 	if (lr->res.bad_step_times > 0)
-		row_note(row, "%ld step time%s over %.0f s (11 days) left "
-		         "out of %s, the first on line %ld (a damaged log?)",
+		row_note(row, "%ld step time%s under 1 us or over %.0f s "
+		         "(11 days) left out of %s, the first on line %ld (a "
+		         "damaged log?)",
 		         lr->res.bad_step_times,
 		         lr->res.bad_step_times == 1 ? "" : "s",
 		         LOGPARSE_STEP_S_MAX, lr->rel,

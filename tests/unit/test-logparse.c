@@ -738,7 +738,9 @@ test_step_stats(void)
 
 /* Step times no run takes (1e300 ms, twenty-three digits, -1e12 ms) are
  * left out and counted, with the line of the first; the step itself is
- * kept.  "inf" is no number to Megatron's reader: no time, not counted. */
+ * kept.  "inf" is no number to Megatron's reader: no time, not counted.
+ * Below 1 us (1e-300 ms, which ranked a run the fastest) likewise; zero
+ * is noted apart as a nonpositive time. */
 static void
 test_absurd_step_times(void)
 {
@@ -764,9 +766,22 @@ test_absurd_step_times(void)
 	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 4.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(st.stdev_s, 2.0, 1e-12);
 	log_result_notes(&r, &notes);
-	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "3 step times over "
-	                              "1000000 s (11 days) left out, the "
-	                              "first on line 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "3 step times under 1 us "
+	                              "or over 1000000 s (11 days) left "
+	                              "out, the first on line 2"));
+	log_result_release(&r);
+	/* 1e-300 ms is left out too; 0.001 ms (1 us) and 0 are times. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, " iteration 1/ 3 | elapsed time per iteration "
+	              "(ms): 1e-300 |\n iteration 2/ 3 | elapsed time per "
+	              "iteration (ms): 0.001 |\n iteration 3/ 3 | elapsed "
+	              "time per iteration (ms): 0.0 |\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.bad_step_times, 1);
+	CU_ASSERT_EQUAL(r.bad_step_time_line, 1);
+	CU_ASSERT(isnan(r.steps[0].step_time_s));
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 1e-6, 1e-12);
+	CU_ASSERT_EQUAL(r.steps[2].step_time_s, 0.0);
 	log_result_release(&r);
 	/* Eleven days is still a step time. */
 	strbuf_reset(&sb);
