@@ -16,6 +16,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,15 +34,35 @@
 #define INCLUDE_DEPTH_MAX 10
 
 /*
+ * Whether the real literal from p to end is beyond a double: libconfig
+ * reads 1e400 as inf and 1e-400 as 0 without a word, and the key's
+ * range check would then name a value no one wrote.
+ */
+static bool
+real_out_of_range(const char *p, const char *end)
+{
+	char *text = xstrndup(p, (size_t)(end - p));
+	double v;
+	bool out;
+
+	errno = 0;
+	v = strtod(text, NULL);
+	out = errno == ERANGE || !isfinite(v);
+	free(text);
+	return out;
+}
+
+/*
  * libconfig 1.5 reads an integer literal without an L suffix into an int
  * and cuts a wider one to 32 bits without a word ("nodes = 4294967300"
  * reads 4; 1.7 promotes it to 64 bits): the width is checked here, in
- * the text.  If the literal at p (a word that starts with a digit) is a
- * decimal or hexadecimal integer that does not fit in an int, its
+ * the text, and so is a real's (real_out_of_range).  If the literal at p
+ * (a word that starts with a digit) is a decimal or hexadecimal integer
+ * that does not fit in an int, or a real a double cannot hold, its
  * length; else 0.  *end is the end of the word either way.
  */
 static size_t
-wide_int_literal(const char *line, const char *p, const char **end)
+wide_literal(const char *line, const char *p, const char **end)
 {
 	bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
 	/* A hexadecimal gives the int's 32 bits; a decimal its value. */
@@ -65,18 +86,33 @@ wide_int_literal(const char *line, const char *p, const char **end)
 		}
 	}
 	*end = q + strspn(q, "0123456789abcdefABCDEFxXlL.+-");
-	/* A real, or an L-suffixed 64-bit integer, is libconfig's to read
-	 * whole. */
-	if (*q == 'L' || (!hex && (*q == '.' || *q == 'e' || *q == 'E')))
+	/* An L-suffixed 64-bit integer is libconfig's to read whole. */
+	if (*q == 'L')
 		return 0;
+	if (!hex && (*q == '.' || *q == 'e' || *q == 'E'))
+		return real_out_of_range(p, *end) ? (size_t)(*end - p) : 0;
 	return wide ? (size_t)(q - p) : 0;
+}
+
+void
+config_literal_range(const char *lit, const char **kind, const char **range)
+{
+	bool hex = strstr(lit, "0x") || strstr(lit, "0X");
+
+	if (!hex && strpbrk(lit, ".eE")) {
+		*kind = "number";
+		*range = "0, or a magnitude from 2.2e-308 to 1.8e+308";
+	} else {
+		*kind = "integer";
+		*range = "at most 2147483647";
+	}
 }
 
 /*
  * Whether the text at p, outside a comment, starts a block comment, and
  * where the line's code ends (a '#' or '//' comment); strings skipped.
- * The first integer literal in the code too wide for libconfig 1.5 is
- * put in *wide (length *wide_len), when wide is not NULL.
+ * The first literal in the code out of libconfig 1.5's range is put
+ * in *wide (length *wide_len), when wide is not NULL.
  */
 static bool
 line_code(const char *p, bool in_comment, const char **wide,
@@ -108,7 +144,7 @@ line_code(const char *p, bool in_comment, const char **wide,
 			               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
 		} else if (isdigit((unsigned char)*p)) {
 			const char *end;
-			size_t n = wide_int_literal(line, p, &end);
+			size_t n = wide_literal(line, p, &end);
 
 			if (n && wide && *wide == NULL) {
 				bool neg = p > line && p[-1] == '-';
@@ -197,6 +233,21 @@ check_target(const struct include_walk *w, const char *name, long line,
 	return ret;
 }
 
+/* "FILE:LINE: integer 4294967300 is out of range (at most ...)". */
+static int
+wide_error(const char *name, long lineno, const char *wide, size_t len)
+{
+	char *lit = xstrndup(wide, len);
+	const char *kind, *range;
+	int ret;
+
+	config_literal_range(lit, &kind, &range);
+	ret = error("%s:%ld: %s %s is out of range (%s)", name, lineno, kind,
+	            lit, range);
+	free(lit);
+	return ret;
+}
+
 /* Check every @include of the file at path (named name in messages). */
 static int
 check_file(const struct include_walk *w, const char *path, const char *name,
@@ -223,9 +274,7 @@ check_file(const struct include_walk *w, const char *path, const char *name,
 		}
 		in_comment = line_code(line.buf, in_comment, &wide, &wide_len);
 		if (wide)
-			ret = error("%s:%ld: integer %.*s is out of range (at "
-			            "most 2147483647)", name, lineno,
-			            (int)wide_len, wide);
+			ret = wide_error(name, lineno, wide, wide_len);
 	}
 	strbuf_release(&line);
 	fclose(f);
@@ -282,7 +331,7 @@ config_value_includes(const char *value)
 }
 
 char *
-config_value_wide_int(const char *value)
+config_value_wide_literal(const char *value)
 {
 	char *wide;
 

@@ -163,9 +163,14 @@ int config_check_includes(const char *path, const char *include_dir);
 /* Whether a --set value holds an @include directive (refused: there is
  * no file it could be relative to, and nothing checks its target). */
 bool config_value_includes(const char *value);
-/* The first integer literal of a --set value that libconfig 1.5 would
- * cut to 32 bits (allocated), or NULL. */
-char *config_value_wide_int(const char *value);
+/* The first literal of a --set value that libconfig 1.5 would read
+ * wrong (allocated), or NULL: an integer it would cut to 32 bits, a
+ * real a double cannot hold (1e400 read as inf, 1e-400 as 0). */
+char *config_value_wide_literal(const char *value);
+/* How a literal config_value_wide_literal returned is named ("integer"
+ * or "number") and the range it is out of, both static text. */
+void config_literal_range(const char *lit, const char **kind,
+                          const char **range);
 
 /* Where a setting came from: its file (an @include'd one included). */
 struct origin config_origin_at(struct loader *ld, const config_setting_t *s);

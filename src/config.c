@@ -430,6 +430,17 @@ parse_setting_value(config_t *cfg, const struct config_key *k,
 	return ok ? 0 : -1;
 }
 
+/* "key 'K': number 1e400 is out of range (...)" for a --set value. */
+static int
+wide_error(const struct loader *ld, const char *key, const char *lit)
+{
+	const char *kind, *range;
+
+	config_literal_range(lit, &kind, &range);
+	return error("%s:%d: key '%s': %s %s is out of range (%s)", ld->file,
+	             ld->line, key, kind, lit, range);
+}
+
 /* One "key=value" from the command line. */
 static int
 apply_setting(struct loader *ld, const char *arg)
@@ -456,9 +467,8 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (config_value_includes(eq + 1))
 		ret = error("%s:%d: key '%s': @include is not allowed in a "
 		            "value", ld->file, ld->line, key);
-	else if ((wide = config_value_wide_int(eq + 1)) != NULL)
-		ret = error("%s:%d: key '%s': integer %s is out of range (at "
-		            "most 2147483647)", ld->file, ld->line, key, wide);
+	else if ((wide = config_value_wide_literal(eq + 1)) != NULL)
+		ret = wide_error(ld, key, wide);
 	else if ((ret = parse_setting_value(&cfg, k, eq + 1)) == -2)
 		ret = error("%s:%d: --set '%s': the value is more than one "
 		            "setting (give one KEY=VALUE per --set)", ld->file,

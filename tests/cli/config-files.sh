@@ -163,12 +163,33 @@ has "... naming the key and literal" \
 expect "a wide negative in a list too" 78 \
 	"$PT" config "$DEMO" -s 'search.tensor_parallel=[1, -9999999999]'
 has "... with its sign" "integer -9999999999 is out of range" "$T/err"
+# Reals beyond a double: libconfig read 1e400 as inf and 1e-400 as 0,
+# and the messages named values no one wrote ("inf is out of range") or
+# none at all (cost_per_gpu_hour = 0).
+expect "--set num_tokens_in_b=1e400 is refused" 78 \
+	"$PT" config "$DEMO" -s num_tokens_in_b=1e400
+has "... naming the literal, not inf" \
+	"key 'num_tokens_in_b': number 1e400 is out of range" "$T/err"
+expect "--set cost_per_gpu_hour=1e-400 is refused, not read as 0" 78 \
+	"$PT" config "$DEMO" -s cost_per_gpu_hour=1e-400
+has "... naming the literal" "number 1e-400 is out of range" "$T/err"
+expect "a list element of -1e400 too" 78 \
+	"$PT" config "$DEMO" -s 'search.tensor_parallel=[1, -1e400]'
+has "... with its sign" "number -1e400 is out of range" "$T/err"
+cp "$DEMO" "$T/huge-real.conf"
+printf 'cost_per_gpu_hour = 1.5e999;\n' >>"$T/huge-real.conf"
+expect "a campaign real beyond a double is refused" 78 \
+	"$PT" config "$T/huge-real.conf"
+has "... naming file, line and literal" \
+	"huge-real.conf:$(wc -l <"$T/huge-real.conf"): number 1.5e999 is out" \
+	"$T/err"
 cat >"$T/narrow.conf" <<'EOF'
 # 99999999999 in a comment
 name = "n99999999999";
 model = "llama3_8b";  nodes = 2;  gpus_per_node = 8;  gpu = "h100-sxm";
 seq_length = 0x1000;  /* 4294967296 */
 search = { min_gain = 1e-10; };
+cost_per_gpu_hour = 1.7e-300;  # 1e400 in a comment
 EOF
 expect "digits in comments, strings and reals are not integers" 0 \
 	"$PT" config "$T/narrow.conf"
