@@ -338,6 +338,7 @@ struct walk {
 	grid_progress_fn progress;
 	void *arg;
 	long long total, next_progress;
+	double leaves;          /* grid_leaves' count */
 };
 
 #define PROGRESS_EVERY (1LL << 20)
@@ -744,19 +745,18 @@ stage_layers(const struct grid_spec *spec, const struct model *m, int f,
 	return LAYOUT_OK;
 }
 
-void
-grid_run(const struct grid_spec *spec, const struct workload *w,
-         const char *name_prefix, int cap, struct grid_result *res,
-         grid_progress_fn progress, void *arg)
+/* What walk_outer does with one outer combination and its rule. */
+typedef void (*outer_fn)(struct walk *wk, struct layout *l,
+                         enum layout_rule rule);
+
+/* Every combination of tp, pp, cp and the pipeline split, to visit. */
+static void
+walk_outer(struct walk *wk, outer_fn visit)
 {
-	struct walk wk = { spec, w, name_prefix, res, progress, arg,
-	                   grid_spec_size(spec), PROGRESS_EVERY };
-	long long inner = inner_size(spec);
+	const struct grid_spec *spec = wk->spec;
+	const struct workload *w = wk->w;
 	struct layout l;
 
-	memset(res, 0, sizeof(*res));
-	res->cap = cap > 0 ? cap : 1;
-	res->v = xcalloc((size_t)res->cap, sizeof(*res->v));
 	memset(&l, 0, sizeof(l));
 	for (int a = 0; a < spec->tp.n; a++)
 	for (int b = 0; b < spec->pp.n; b++)
@@ -773,19 +773,58 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 		rule = stage_layers(spec, w->model, f, z, &l);
 		l.account_embedding = spec->account_embedding.v[d] != 0;
 		l.account_loss = spec->account_loss.v[e] != 0;
-		account_flags(&wk, spec->account_embedding.v[d],
+		account_flags(wk, spec->account_embedding.v[d],
 		              spec->account_loss.v[e], &l);
 		if (rule == LAYOUT_OK)
-			rule = outer_rule(&wk, &l);
-		if (rule != LAYOUT_OK) {
-			walk_count(&wk, inner, rule);
-			near_offer(res, &l, rule, false);
-			continue;
-		}
-		walk_inner(&wk, &l);
+			rule = outer_rule(wk, &l);
+		visit(wk, &l, rule);
 	}
-	/* After the flat nest of loops above, not inside it. */
-	if (progress) /* NOLINT(readability-misleading-indentation) */
+}
+
+/* walk_outer's visit for grid_run: count a broken outer combination
+ * whole, walk the rest. */
+static void
+outer_walk(struct walk *wk, struct layout *l, enum layout_rule rule)
+{
+	if (rule != LAYOUT_OK) {
+		walk_count(wk, inner_size(wk->spec), rule);
+		near_offer(wk->res, l, rule, false);
+		return;
+	}
+	walk_inner(wk, l);
+}
+
+/* walk_outer's visit for grid_leaves: add what a kept one walks. */
+static void
+outer_leaves(struct walk *wk, struct layout *l, enum layout_rule rule)
+{
+	(void)l;
+	if (rule == LAYOUT_OK)
+		wk->leaves += (double)inner_size(wk->spec);
+}
+
+double
+grid_leaves(const struct grid_spec *spec, const struct workload *w)
+{
+	struct walk wk = { .spec = spec, .w = w };
+
+	walk_outer(&wk, outer_leaves);
+	return wk.leaves;
+}
+
+void
+grid_run(const struct grid_spec *spec, const struct workload *w,
+         const char *name_prefix, int cap, struct grid_result *res,
+         grid_progress_fn progress, void *arg)
+{
+	struct walk wk = { spec, w, name_prefix, res, progress, arg,
+	                   grid_spec_size(spec), PROGRESS_EVERY, 0 };
+
+	memset(res, 0, sizeof(*res));
+	res->cap = cap > 0 ? cap : 1;
+	res->v = xcalloc((size_t)res->cap, sizeof(*res->v));
+	walk_outer(&wk, outer_walk);
+	if (progress)
 		progress(arg, res->stats.examined, wk.total);
 }
 

@@ -127,6 +127,18 @@ int grid_spec_init(struct grid_spec *spec, const struct settings *c,
  * number of layer divisors), saturating at LLONG_MAX. */
 long long grid_spec_size(const struct grid_spec *spec);
 
+/*
+ * Layouts grid_run would check one by one: the combinations below the
+ * outer ones (tp, pp, cp, the pipeline split) that pass the rules those
+ * decide alone, which are counted out whole.  A double: it can pass
+ * LLONG_MAX.
+ */
+double grid_leaves(const struct grid_spec *spec, const struct workload *w);
+
+/* The most layouts a plan checks one by one (grid_leaves): some 30 s
+ * to a minute; a grid beyond it would run for hours or days. */
+#define GRID_LEAVES_MAX 1e9
+
 typedef void (*grid_progress_fn)(void *arg, long long examined,
                                  long long total);
 

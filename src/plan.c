@@ -339,6 +339,22 @@ summarise(struct plan *p)
 	            calibration_label(&p->settings.calibration));
 }
 
+/* Refuse a grid that would take hours to walk, before walking it. */
+static int
+check_leaves(const struct plan *p)
+{
+	double leaves = grid_leaves(&p->spec, &p->workload);
+
+	if (leaves <= GRID_LEAVES_MAX)
+		return 0;
+	return error("the search would check %.3g layouts one by one (of "
+	             "%lld combinations), more than %.0e: shorten the lists "
+	             "searched for each tp, pp and cp (batch sizes, "
+	             "virtual_pipeline, expert_parallel, recompute and "
+	             "offload layers, the switches)", leaves,
+	             grid_spec_size(&p->spec), GRID_LEAVES_MAX);
+}
+
 int
 plan_build(struct plan *p, const struct plan_opts *o, const char *path,
            const struct str_list *settings)
@@ -364,6 +380,10 @@ plan_build(struct plan *p, const struct plan_opts *o, const char *path,
 	if (notes.len)
 		fputs(notes.buf, stderr);
 	strbuf_release(&notes);
+	if (check_leaves(p) != 0) {
+		plan_release(p);
+		return EXIT_CONFIG;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	progress.tty = isatty(STDERR_FILENO);
 	progress.stats = &p->res.stats;

@@ -173,6 +173,22 @@ has "... names the value" "'maybe' is not a value of fsdp" "$T/err"
 
 expect "plan" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo"
 has "plan summary" "examined 16 combinations" "$T/out"
+# A grid whose inner lists multiply to 8.6 x 10^9 layouts (minutes to
+# days of walking, each checked) is refused before the walk, at once.
+L=$(seq -s, 1 64)
+{ echo 'name = "vast"; model = "llama3_8b"; nodes = 4; gpu = "h100-sxm";'
+  echo "global_batch_size = [$L];"
+  echo "search = { tensor_parallel = [1, 2, 4, 8]; pipeline_parallel = [1, 2];"
+  echo "  micro_batch_size = [$L]; virtual_pipeline = [$L];"
+  echo "  recompute = [\"full\"]; recompute_num_layers = [$L];"
+  echo "  activation_offload_layers = [$L]; };"
+} >"$T/vast.conf"
+expect "plan of a grid of 8.6 x 10^9 layouts is refused" 78 timeout 20 \
+	"$PT" plan "$T/vast.conf" -o "$T/vast"
+has "... saying how many it would check" \
+	"the search would check [0-9.e+]* layouts one by one" "$T/err"
+[ ! -e "$T/vast" ] && ok "... and writing nothing" ||
+	ko "... and writing nothing"
 for f in campaign.conf candidates.csv state journal.log plan.txt; do
 	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
 done
