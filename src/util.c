@@ -3,11 +3,13 @@
 /* util.c - number parsing and file-system helpers. */
 #include "autoconfig.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +21,21 @@
 #include "util.h"
 #include "xalloc.h"
 
+/* Whether s can start a number as written: not empty, no leading blank
+ * (strtol and strtod skip it, and " 5" passed where "5 " failed). */
+static bool
+number_start(const char *s)
+{
+	return s != NULL && *s != '\0' && !isspace((unsigned char)*s);
+}
+
 int
 parse_int(const char *s, int *out)
 {
 	char *end;
 	long v;
 
-	if (s == NULL || *s == '\0')
+	if (!number_start(s))
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
@@ -41,7 +51,9 @@ parse_double(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (s == NULL || *s == '\0')
+	/* strtod reads hexadecimal too: --tflops 0x10 was 16, where --gpus
+	 * 0x10 and every integer refuse it. */
+	if (!number_start(s) || strpbrk(s, "xX"))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);

@@ -11,9 +11,11 @@
 
 struct strbuf;
 
-/* Whole-string decimal integer in int range; 0 or -1. */
+/* Whole-string decimal integer in int range, no leading blank; 0 or
+ * -1. */
 int parse_int(const char *s, int *out);
-/* Whole-string finite floating-point number; 0 or -1. */
+/* Whole-string finite decimal floating-point number, no leading blank,
+ * not hexadecimal; 0 or -1. */
 int parse_double(const char *s, double *out);
 
 /*

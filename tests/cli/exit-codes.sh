@@ -83,6 +83,13 @@ for a in "size --gpus 8 --days 3 --tflops 0:--tflops must be positive, not 0" \
 	expect "${a%%:*}" 64 "$PT" ${a%%:*}
 	has "... names the option and the value" "error: ${a#*:}" "$T/err"
 done
+# A number as strtod reads it was taken whole: --tflops 0x10 as 16 (every
+# integer option refuses 0x10), " 5" as 5 (where "5 " was refused).
+for a in "--tflops 0x10" "--days 0X1p2" "--tokens  300" "--gpus  8"; do
+	expect "size --gpus 8 --days 3 '$a' is refused" 64 "$PT" size \
+		--gpus 8 --days 3 "${a%% *}" "${a#* }"
+	has "... naming the value" "wants an* [a-z]*, not '${a#* }'" "$T/err"
+done
 
 # --- 66: what is named does not exist ----------------------------------------
 for c in plan estimate config; do
