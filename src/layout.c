@@ -52,7 +52,8 @@ static const struct {
 	[RULE_FP8_PARAM] = { "fp8_param_gather needs distopt or fsdp",
 	                     RULE_KIND_INVALID },
 	[RULE_CP_A2A] = { "a2a: heads per tp rank % cp", RULE_KIND_INVALID },
-	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no layer graphs",
+	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no layer "
+	                   "graphs, fewer layers than the model's",
 	                   RULE_KIND_INVALID },
 	[RULE_FLEX_EP] = { "flex dispatcher needs ep*etp > 1",
 	                   RULE_KIND_INVALID },

@@ -165,6 +165,12 @@ expect "estimate --switch with a choice and a count" 0 "$PT" estimate \
 	--pp 1 --recompute none
 has "... in the switches line" \
 	"^  switches .* attention=unfused .*offload_layers=2$" "$T/out"
+# Offloading every layer broke a rule named for pp, recompute and graphs
+# only, with pp 1, no recompute and no graphs.
+expect "estimate --switch offload_layers=32 of 32 layers" 64 "$PT" \
+	estimate "$LLAMA" --switch offload_layers=32 --pp 1 --recompute none
+has "... says the rule wants fewer layers" \
+	"offload needs .*, fewer layers than the model's" "$T/err"
 expect "estimate --switch unknown" 64 "$PT" estimate "$LLAMA" --switch sp=1
 has "... names it" "--switch 'sp=1': not NAME=VALUE" "$T/err"
 expect "estimate --switch bad value" 64 "$PT" estimate "$LLAMA" \
