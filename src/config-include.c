@@ -57,9 +57,10 @@ real_out_of_range(const char *p, const char *end)
  * and cuts a wider one to 32 bits without a word ("nodes = 4294967300"
  * reads 4; 1.7 promotes it to 64 bits): the width is checked here, in
  * the text, and so is a real's (real_out_of_range).  If the literal at p
- * (a word that starts with a digit) is a decimal or hexadecimal integer
- * that does not fit in an int, or a real a double cannot hold, its
- * length; else 0.  *end is the end of the word either way.
+ * (a word that starts with a digit, or a point and a digit) is a decimal
+ * or hexadecimal integer that does not fit in an int, or a real a double
+ * cannot hold, its length; else 0.  *end is the end of the word either
+ * way.
  */
 static size_t
 wide_literal(const char *line, const char *p, const char **end)
@@ -143,13 +144,15 @@ line_code(const char *p, bool in_comment, const char **wide,
 			p += strspn(p, "abcdefghijklmnopqrstuvwxyz"
 			               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
 		} else if (isdigit((unsigned char)*p)) {
+			/* ".5e308" is a real from its point: 5e307. */
+			const char *lit = p > line && p[-1] == '.' ? p - 1 : p;
 			const char *end;
-			size_t n = wide_literal(line, p, &end);
+			size_t n = wide_literal(line, lit, &end);
 
 			if (n && wide && *wide == NULL) {
-				bool neg = p > line && p[-1] == '-';
+				bool neg = lit > line && lit[-1] == '-';
 
-				*wide = p - neg;
+				*wide = lit - neg;
 				*wide_len = n + neg;
 			}
 			p = end;

@@ -176,6 +176,14 @@ has "... naming the literal" "number 1e-400 is out of range" "$T/err"
 expect "a list element of -1e400 too" 78 \
 	"$PT" config "$DEMO" -s 'search.tensor_parallel=[1, -1e400]'
 has "... with its sign" "number -1e400 is out of range" "$T/err"
+# ".5e308" is 5e307, not 5e308: the literal starts at its point.
+expect "--set cost_per_gpu_hour=-.5e400 names the literal whole" 78 \
+	"$PT" config "$DEMO" -s cost_per_gpu_hour=-.5e400
+has "... with its point" "number -.5e400 is out of range" "$T/err"
+expect "--set cost_per_gpu_hour=.5e308 is a number in range for a double" \
+	78 "$PT" config "$DEMO" -s cost_per_gpu_hour=.5e308
+has "... out of the key's range only" "5e+307 is out of range (0 to" \
+	"$T/err"
 cp "$DEMO" "$T/huge-real.conf"
 printf 'cost_per_gpu_hour = 1.5e999;\n' >>"$T/huge-real.conf"
 expect "a campaign real beyond a double is refused" 78 \
