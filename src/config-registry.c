@@ -460,10 +460,11 @@ const struct config_key config_registry[] = {
 	  GPU(peak_tflops[PREC_FP4]), .min = 0, .max = 1e7 },
 	{ .path = "gpus.nvlink_domain", .type = KT_INT, GPU(nvlink_domain),
 	  .min = 1, .max = MAX_PARALLEL },
+	/* Above 0: every collective's time divides by them. */
 	{ .path = "gpus.nvlink_gbs", .type = KT_DOUBLE, GPU(nvlink_gbs),
-	  .min = 0, .max = 1e7 },
+	  .min = 1e-3, .max = 1e7 },
 	{ .path = "gpus.network_gbs", .type = KT_DOUBLE, GPU(network_gbs),
-	  .min = 0, .max = 1e7 },
+	  .min = 1e-3, .max = 1e7 },
 	/* 0: derived from the peak by the estimator (gpu.h). */
 	{ .path = "gpus.hbm_tbs", .type = KT_DOUBLE, GPU(hbm_tbs),
 	  .min = 0, .max = 1e4 },

@@ -191,6 +191,22 @@ expect "a campaign real beyond a double is refused" 78 \
 has "... naming file, line and literal" \
 	"huge-real.conf:$(wc -l <"$T/huge-real.conf"): number 1.5e999 is out" \
 	"$T/err"
+# A GPU with a link of 0 GB/s was taken: every estimate crossing it was
+# an infinite step time, plan wrote "inf" into candidates.csv and every
+# later command refused the directory as malformed.
+cat >"$T/nolink.conf" <<'EOF'
+gpus = ( { name = "nolink"; memory_gib = 80.0; bf16_tflops = 900.0;
+           nvlink_domain = 1; nvlink_gbs = 32.0; network_gbs = 0; } );
+EOF
+expect "a GPU with network_gbs = 0 is refused" 78 \
+	"$PT" --site "$T/nolink.conf" config "$DEMO"
+has "... naming the key" "key 'gpus.network_gbs': 0 is out of range" \
+	"$T/err"
+sed 's/nvlink_gbs = 32.0; network_gbs = 0;/nvlink_gbs = 0; network_gbs = 25.0;/' \
+	"$T/nolink.conf" >"$T/nonvl.conf"
+expect "a GPU with nvlink_gbs = 0 too" 78 \
+	"$PT" --site "$T/nonvl.conf" config "$DEMO"
+has "... naming the key" "key 'gpus.nvlink_gbs': 0 is out of range" "$T/err"
 cat >"$T/narrow.conf" <<'EOF'
 # 99999999999 in a comment
 name = "n99999999999";
