@@ -78,6 +78,12 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_plan_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
 		goto cleanup;
+	/* Else the whole plan is built, then its rename to "" fails. */
+	if (dir && *dir == '\0') {
+		error("option '--output' wants a directory, not ''");
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
 	status = plan_build(&p, &PLAN_OPTS(ctx), argv[1], &settings);
 	if (status != EXIT_OK)
 		goto cleanup;

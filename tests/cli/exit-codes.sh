@@ -90,6 +90,10 @@ for a in "--tflops 0x10" "--days 0X1p2" "--tokens  300" "--gpus  8"; do
 		--gpus 8 --days 3 "${a%% *}" "${a#* }"
 	has "... naming the value" "wants an* [a-z]*, not '${a#* }'" "$T/err"
 done
+# plan -o '' built the whole plan, then failed to rename it to '' (73).
+expect "plan -o ''" 64 "$PT" plan "$SRC/etc/campaigns/demo.conf" -o ''
+has "... names the option" "option '--output' wants a directory, not ''" \
+	"$T/err"
 
 # --- 66: what is named does not exist ----------------------------------------
 for c in plan estimate config; do
