@@ -89,6 +89,7 @@ static void
 heap_offer(struct grid_result *res, const struct candidate *c)
 {
 	if (res->n < res->cap) {
+		ALLOC_GROW(res->v, (size_t)res->n + 1, res->alloc);
 		res->v[res->n] = *c;
 		heap_sift_up(res->v, res->n++);
 		return;
@@ -821,8 +822,9 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 	                   grid_spec_size(spec), PROGRESS_EVERY, 0 };
 
 	memset(res, 0, sizeof(*res));
+	/* v grows with what is kept: search.max_candidates may be 10^9
+	 * (616 GB at once) for a grid of 16. */
 	res->cap = cap > 0 ? cap : 1;
-	res->v = xcalloc((size_t)res->cap, sizeof(*res->v));
 	walk_outer(&wk, outer_walk);
 	if (progress)
 		progress(arg, res->stats.examined, wk.total);
@@ -849,6 +851,7 @@ grid_add_base(struct grid_result *res, const struct grid_spec *spec,
 	/* Full: the base takes the place of the worst kept candidate. */
 	if (res->n == res->cap)
 		res->n--;
+	ALLOC_GROW(res->v, (size_t)res->n + 1, res->alloc);
 	res->v[res->n++] = c;
 	grid_finish(res);
 	for (int i = 0; i < res->n; i++)

@@ -107,7 +107,8 @@ struct grid_near {
 
 struct grid_result {
 	struct candidate *v;
-	int n, cap;
+	int n, cap;               /* kept, and the most kept */
+	size_t alloc;             /* slots of v, grown as candidates come */
 	struct grid_stats stats;
 	char *notes;              /* warnings about the search, or NULL */
 	/* The removed layouts that got furthest through the rules, at

@@ -179,6 +179,11 @@ has "... names the value" "'maybe' is not a value of fsdp" "$T/err"
 
 expect "plan" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo"
 has "plan summary" "examined 16 combinations" "$T/out"
+# The kept candidates' array was allocated for search.max_candidates at
+# once: 10^9 (in range) aborted with 616 GB out of memory, for 16.
+expect "plan with search.max_candidates = 10^9" 0 "$PT" plan "$CAMPAIGN" \
+	-o "$T/maxc" -s search.max_candidates=1000000000
+has "... keeps its 16 candidates" "^kept 16 candidates" "$T/out"
 # A grid whose inner lists multiply to 8.6 x 10^9 layouts (minutes to
 # days of walking, each checked) is refused before the walk, at once.
 L=$(seq -s, 1 64)
