@@ -147,6 +147,13 @@ expect "--pp 2 --vp 65536 is an invalid layout" 64 "$PT" estimate \
 	"$DEMO" --pp 2 --vp 65536
 expect "--tp 100000 is refused" 64 "$PT" estimate "$DEMO" --tp 100000
 has "... naming the option" "^error: --tp 100000 is out of range" "$T/err"
+# Selective recompute ignores the count: it was dropped without a word.
+expect "--recompute-layers 4 with selective recompute is refused" 64 \
+	"$PT" estimate "$DEMO" --recompute selective --recompute-layers 4
+has "... saying it needs full" \
+	"^error: --recompute-layers 4 needs full recompute" "$T/err"
+expect "--recompute-layers 4 with full recompute is taken" 0 \
+	"$PT" estimate "$DEMO" --recompute full --recompute-layers 4 --pp 1
 expect "--mbs 2147483647 is refused" 64 "$PT" estimate "$DEMO" \
 	--mbs 2147483647
 has "... naming the option" "^error: --mbs 2147483647 is out of range" \
