@@ -214,6 +214,40 @@ set_format(struct cmd_ctx *ctx, bool csv, const char *arg)
 	return 0;
 }
 
+/* An integer option's value; 0 or -1 after an error message. */
+static int
+set_int(const struct option *o, const char *arg)
+{
+	int ret = parse_int(arg, (int *)o->value);
+
+	/* OPT_INT_UNSET is "not given": no one types -2^31. */
+	if (ret == 0 && *(int *)o->value == OPT_INT_UNSET)
+		ret = -2;
+	if (ret == -2)
+		return error("option '--%s': %s is out of range (%d to %d)",
+		             o->long_name, arg, INT_MIN + 1, INT_MAX);
+	if (ret != 0)
+		return error("option '--%s' wants an integer, not '%s'",
+		             o->long_name, arg);
+	return 0;
+}
+
+/* A number option's value; 0 or -1 after an error message. */
+static int
+set_double(const struct option *o, const char *arg)
+{
+	int ret = parse_double(arg, (double *)o->value);
+
+	if (ret == -2)
+		return error("option '--%s': %s is out of range (0, or a "
+		             "magnitude from 2.2e-308 to 1.8e+308)",
+		             o->long_name, arg);
+	if (ret != 0)
+		return error("option '--%s' wants a number, not '%s'",
+		             o->long_name, arg);
+	return 0;
+}
+
 /* Store one option's value; returns 0 or -1 after an error message. */
 static int
 set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
@@ -223,17 +257,9 @@ set_option(struct cmd_ctx *ctx, const struct option *o, const char *arg)
 		*(int *)o->value = 1;
 		return 0;
 	case OPT_INT:
-		/* OPT_INT_UNSET is "not given": no one types -2^31. */
-		if (parse_int(arg, (int *)o->value) != 0 ||
-		    *(int *)o->value == OPT_INT_UNSET)
-			return error("option '--%s' wants an integer, not '%s'",
-			             o->long_name, arg);
-		return 0;
+		return set_int(o, arg);
 	case OPT_DOUBLE:
-		if (parse_double(arg, (double *)o->value) != 0)
-			return error("option '--%s' wants a number, not '%s'",
-			             o->long_name, arg);
-		return 0;
+		return set_double(o, arg);
 	case OPT_STRING:
 		*(const char **)o->value = arg;
 		return 0;

@@ -39,7 +39,11 @@ parse_int(const char *s, int *out)
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end != '\0' || v < INT_MIN || v > INT_MAX)
+	if (*end != '\0')
+		return -1;
+	if (errno == ERANGE || v < INT_MIN || v > INT_MAX)
+		return -2;
+	if (errno)
 		return -1;
 	*out = (int)v;
 	return 0;
@@ -57,7 +61,11 @@ parse_double(const char *s, double *out)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end != '\0' || !isfinite(v))
+	if (*end != '\0')
+		return -1;
+	if (errno == ERANGE)
+		return -2; /* 1e400, 1e-400 */
+	if (errno || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;

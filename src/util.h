@@ -11,11 +11,12 @@
 
 struct strbuf;
 
-/* Whole-string decimal integer in int range, no leading blank; 0 or
- * -1. */
+/* Whole-string decimal integer in int range, no leading blank; 0, -2
+ * for an integer out of that range, or -1. */
 int parse_int(const char *s, int *out);
 /* Whole-string finite decimal floating-point number, no leading blank,
- * not hexadecimal; 0 or -1. */
+ * not hexadecimal; 0, -2 for a number beyond a double (1e400, 1e-400),
+ * or -1. */
 int parse_double(const char *s, double *out);
 
 /*

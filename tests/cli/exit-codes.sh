@@ -90,6 +90,14 @@ for a in "--tflops 0x10" "--days 0X1p2" "--tokens  300" "--gpus  8"; do
 		--gpus 8 --days 3 "${a%% *}" "${a#* }"
 	has "... naming the value" "wants an* [a-z]*, not '${a#* }'" "$T/err"
 done
+# A value beyond an int or a double was "not an integer" or "not a
+# number", which it is.
+for a in "--gpus 99999999999999999999" "--tflops 1e400" "--days 1e-400"; do
+	expect "size --gpus 8 --days 3 $a is refused" 64 "$PT" size \
+		--gpus 8 --days 3 "${a%% *}" "${a#* }"
+	has "... as out of range" \
+		"^error: option '${a%% *}': ${a#* } is out of range" "$T/err"
+done
 # plan -o '' built the whole plan, then failed to rename it to '' (73).
 expect "plan -o ''" 64 "$PT" plan "$SRC/etc/campaigns/demo.conf" -o ''
 has "... names the option" "option '--output' wants a directory, not ''" \
