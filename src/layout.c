@@ -38,7 +38,8 @@ static const struct {
 	[RULE_EXPERT_FOLD] = { "ep*etp must divide tp*cp*dp",
 	                       RULE_KIND_INVALID },
 	[RULE_BATCH] = { "gbs % (mbs*dp)", RULE_KIND_INVALID },
-	[RULE_SP] = { "sequence parallel needs tp > 1", RULE_KIND_INVALID },
+	[RULE_SP] = { "sequence parallel needs tp > 1 and (seq_length/cp) % tp",
+	              RULE_KIND_INVALID },
 	[RULE_RECOMPUTE] = { "recompute layers > layers per stage",
 	                     RULE_KIND_INVALID },
 	[RULE_MP_RANGE] = { "model parallel size outside min..max",
@@ -288,7 +289,11 @@ check_shape(const struct workload *w, const struct layout *l)
 		return RULE_SEQ_CP;
 	if (l->ep > 1 && (m->num_experts == 0 || m->num_experts % l->ep != 0))
 		return RULE_EXPERTS;
-	if (l->sequence_parallel && l->tp == 1)
+	/* Megatron-LM scatters each CP rank's tokens over tp
+	 * (tensor_parallel/mappings.py: "First dimension of the tensor
+	 * should be divisible by tensor parallel size"). */
+	if (l->sequence_parallel &&
+	    (l->tp == 1 || (w->seq_length / l->cp) % l->tp != 0))
 		return RULE_SP;
 	return LAYOUT_OK;
 }

@@ -190,7 +190,7 @@ enum layout_rule {
 	RULE_EXPERTS,      /* experts % ep, or ep > 1 on a dense model */
 	RULE_EXPERT_FOLD,  /* etp*ep does not divide tp*cp*dp */
 	RULE_BATCH,        /* gbs % (mbs*dp) */
-	RULE_SP,           /* sequence parallel needs tp > 1 */
+	RULE_SP,           /* sequence parallel: tp > 1, (seq/cp) % tp */
 	RULE_RECOMPUTE,    /* recompute layers beyond the stage's layers */
 	RULE_MP_RANGE,     /* model parallel size outside [min, max] */
 	RULE_TP_OVERLAP,   /* tp_comm_overlap needs sequence parallel */

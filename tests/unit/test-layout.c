@@ -224,6 +224,16 @@ test_sequence_parallel_and_recompute(void)
 	CU_ASSERT_EQUAL(check(&f, l), RULE_RECOMPUTE);
 	l.recompute_layers = 16;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* Each CP rank's tokens are scattered over tp: 4100 % 4 == 0,
+	 * % 8 != 0; with cp 2, 2050 % 2 == 0, % 4 != 0. */
+	fixture_init(&f, 1, 4100);
+	CU_ASSERT_EQUAL(check(&f, base(4, 1, 1, 1, 64)), LAYOUT_OK);
+	CU_ASSERT_EQUAL(check(&f, base(8, 1, 1, 1, 64)), RULE_SP);
+	CU_ASSERT_EQUAL(check(&f, base(2, 1, 2, 1, 64)), LAYOUT_OK);
+	CU_ASSERT_EQUAL(check(&f, base(4, 1, 2, 1, 64)), RULE_SP);
+	l = base(8, 1, 1, 1, 64);
+	l.sequence_parallel = false;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
 /* The pipeline split counts the accounted embedding and loss as layers
