@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -29,8 +30,15 @@ extern const struct cmd_entry cmd_size_entry;
 #define SIZE_DEFAULT_TOKENS_B 1400.0
 #define SIZE_DEFAULT_VOCAB 32000
 #define SIZE_DEFAULT_SEQ 2048
-/* The largest size (B) or time (days) printed: size_check_result. */
+/* The range of a size (B) or a time (days), given or worked out:
+ * 100,000 parameters or 8.64 seconds to 10^9 of either. */
+#define SIZE_RESULT_MIN 1e-4
 #define SIZE_RESULT_MAX 1e9
+/* The range of --tflops and --tokens (billions). */
+#define SIZE_INPUT_MIN 1e-3
+#define SIZE_INPUT_MAX 1e6
+/* Below this NeMo's hundredths round a result to 0. */
+#define SIZE_HUNDREDTHS_MIN 0.005
 
 /* What the command line asked; days or params is NAN when not given
  * (option parsing accepts finite numbers only). */
@@ -49,6 +57,31 @@ struct size_result {
 	struct model arch;
 	char why[256];   /* why there is no architecture */
 };
+
+/* Whether v lies in lo..hi; 0, or -1 after an error naming the option. */
+static int
+size_check_range(const char *option, double v, double lo, double hi)
+{
+	if (isnan(v) || (v >= lo && v <= hi))
+		return 0;
+	return error("%s must be between %.10g and %.10g, not %g", option,
+	             lo, hi, v);
+}
+
+/* The ranges of the numbers given; 0, or -1 after an error message. */
+static int
+size_check_ranges(const struct size_args *a)
+{
+	if (size_check_range("--tflops", a->tflops, SIZE_INPUT_MIN,
+	                     SIZE_INPUT_MAX) != 0 ||
+	    size_check_range("--tokens", a->tokens_b, SIZE_INPUT_MIN,
+	                     SIZE_INPUT_MAX) != 0 ||
+	    size_check_range("--days", a->days, SIZE_RESULT_MIN,
+	                     SIZE_RESULT_MAX) != 0)
+		return -1;
+	return size_check_range("--params", a->params_b, SIZE_RESULT_MIN,
+	                        SIZE_RESULT_MAX);
+}
 
 /* Check the arguments; 0, or -1 after an error message. */
 static int
@@ -80,8 +113,25 @@ size_check_args(const struct size_args *a, enum sizing_family *family)
 		return error("--vocab must be positive, not %d", a->vocab);
 	if (a->seq <= 0)
 		return error("--seq must be positive, not %d", a->seq);
+	if (size_check_ranges(a) != 0)
+		return -1;
 	*family = (enum sizing_family)f;
 	return 0;
+}
+
+/*
+ * NeMo's result, rounded to hundredths, or where that rounds a positive
+ * result to 0, the exact one to three significant digits.
+ */
+static double
+size_shown(double rounded, double exact)
+{
+	char buf[32];
+
+	if (rounded > 0 || !(exact > 0))
+		return rounded;
+	snprintf(buf, sizeof buf, "%.3g", exact);
+	return strtod(buf, NULL);
 }
 
 /* Recommend a size and its architecture, or the time for a size. */
@@ -92,15 +142,23 @@ size_compute(const struct size_args *a, struct size_result *r)
 	r->why[0] = '\0';
 	if (isnan(a->days)) {
 		r->params_b = a->params_b;
-		r->days = sizing_train_days(r->family, a->params_b, a->gpus,
-		                            a->tflops, a->tokens_b);
+		r->days = size_shown(
+			sizing_train_days(r->family, a->params_b, a->gpus,
+			                  a->tflops, a->tokens_b),
+			sizing_exact_train_days(r->family, a->params_b,
+			                        a->gpus, a->tflops,
+			                        a->tokens_b));
 		return;
 	}
 	r->days = a->days;
-	r->params_b = sizing_recommend_params_b(r->family, a->days, a->gpus,
-	                                        a->tflops, a->tokens_b);
-	/* NeMo rounds to hundredths of a billion: a tiny budget gives 0. */
-	if (r->params_b <= 0) {
+	r->params_b = size_shown(
+		sizing_recommend_params_b(r->family, a->days, a->gpus,
+		                          a->tflops, a->tokens_b),
+		sizing_exact_params_b(r->family, a->days, a->gpus, a->tflops,
+		                      a->tokens_b));
+	/* NeMo rounds to hundredths of a billion: it would generate an
+	 * architecture of 0 B. */
+	if (r->params_b < SIZE_HUNDREDTHS_MIN) {
 		snprintf(r->why, sizeof r->why, "the budget recommends under "
 		         "0.005 B parameters, too few for any architecture");
 		return;
@@ -111,37 +169,41 @@ size_compute(const struct size_args *a, struct size_result *r)
 }
 
 /*
- * Whether the result is a number to print: each input is finite and
- * positive, but --days 1e300 (or --tflops 1e300, or --tokens 1e-300)
- * gives a size of inf, and --params 1 --tflops 1e-300 a time of 1e304
- * days.  Above SIZE_RESULT_MAX (10^9 B parameters, 10^9 days, a
- * million times beyond any model or run) it is out of every physical
- * range.  0, or -1 after an error naming the options that gave it.
+ * Whether the result is a number to print: each input is in its range,
+ * but --days 1e9 --gpus 100000 gives a size far beyond any model, and
+ * --params 0.001 --gpus 100000 a time of a second.  Outside
+ * SIZE_RESULT_MIN..SIZE_RESULT_MAX (10^5 parameters or 8.64 seconds to
+ * 10^9 B parameters or 10^9 days) it is out of every physical range.
+ * 0, or -1 after an error naming the options that gave it.
  */
 static int
 size_check_result(const struct size_args *a, const struct size_result *r)
 {
 	bool time = isnan(a->days);
+	double v = time ? r->days : r->params_b;
+	bool above = !(v <= SIZE_RESULT_MAX);
 
-	if (r->params_b <= SIZE_RESULT_MAX && r->days <= SIZE_RESULT_MAX)
+	if (v >= SIZE_RESULT_MIN && !above)
 		return 0;
-	return error("%s %g, --gpus %d, --tflops %g and --tokens %g give %s "
-	             "above %g: give values in a physical range",
+	return error("%s %.10g, --gpus %d, --tflops %.10g and --tokens %.10g "
+	             "give %s %s %.10g: give values in a physical range",
 	             time ? "--params" : "--days", time ? a->params_b : a->days,
 	             a->gpus, a->tflops, a->tokens_b,
 	             time ? "a training time in days" : "a size in billions",
-	             SIZE_RESULT_MAX);
+	             above ? "above" : "below",
+	             above ? SIZE_RESULT_MAX : SIZE_RESULT_MIN);
 }
 
-/* NeMo's sentence (base_config.py, calculate_model_size). */
+/* NeMo's sentence (base_config.py, calculate_model_size); every number
+ * in its range, which %.10g prints without an exponent and in full. */
 static void
 size_print_sentence(FILE *f, const struct size_args *a,
                     const struct size_result *r)
 {
-	fprintf(f, "You can train a %gB parameter model in %g days using %d "
-	        "GPUs. This result assumes you are training to %gB tokens, "
-	        "and each GPU achieves %g TFLOPS.\n", r->params_b, r->days,
-	        a->gpus, a->tokens_b, a->tflops);
+	fprintf(f, "You can train a %.10gB parameter model in %.10g days "
+	        "using %d GPUs. This result assumes you are training to "
+	        "%.10gB tokens, and each GPU achieves %.10g TFLOPS.\n",
+	        r->params_b, r->days, a->gpus, a->tokens_b, a->tflops);
 }
 
 /* The sentence and, with one, the architecture, for people. */
@@ -154,7 +216,7 @@ size_print_table(FILE *f, const struct size_args *a,
 	size_print_sentence(f, a, r);
 	if (!r->have_arch)
 		return;
-	fprintf(f, "\nThe %s architecture NeMo generates for %g B "
+	fprintf(f, "\nThe %s architecture NeMo generates for %.10g B "
 	        "(sequence %d, vocabulary %d):\n",
 	        sizing_family_name(r->family), r->params_b, a->seq, a->vocab);
 	if (m->arch == ARCH_ENCDEC)

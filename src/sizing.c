@@ -85,32 +85,48 @@ sizing_inputs_ok(double a, int num_gpus, double tflops, double tokens_b)
  * divide by zero or return nonsense).
  */
 double
-sizing_recommend_params_b(enum sizing_family f, double days, int num_gpus,
-                          double tflops_per_gpu, double tokens_b)
+sizing_exact_params_b(enum sizing_family f, double days, int num_gpus,
+                      double tflops_per_gpu, double tokens_b)
 {
 	double penalty = f == SIZING_MT5 ? 0.87 : 1.0;
 
 	if (!sizing_inputs_ok(days, num_gpus, tflops_per_gpu, tokens_b))
 		return 0;
-	return sizing_round2(penalty *
-	                     (days * 3600 * 24 * num_gpus * tflops_per_gpu *
-	                      1e12) /
-	                     (8 * tokens_b * 1e9) / 1e9);
+	return penalty * (days * 3600 * 24 * num_gpus * tflops_per_gpu *
+	                  1e12) /
+	       (8 * tokens_b * 1e9) / 1e9;
+}
+
+/* The same, rounded to hundredths as NeMo does. */
+double
+sizing_recommend_params_b(enum sizing_family f, double days, int num_gpus,
+                          double tflops_per_gpu, double tokens_b)
+{
+	return sizing_round2(sizing_exact_params_b(f, days, num_gpus,
+	                                           tflops_per_gpu, tokens_b));
 }
 
 /* _estimate_training_time: the inverse; mT5 takes 1.15 times longer.
  * 0 when an input is not a positive number. */
 double
-sizing_train_days(enum sizing_family f, double params_b, int num_gpus,
-                  double tflops_per_gpu, double tokens_b)
+sizing_exact_train_days(enum sizing_family f, double params_b, int num_gpus,
+                        double tflops_per_gpu, double tokens_b)
 {
 	double penalty = f == SIZING_MT5 ? 1.15 : 1.0;
 
 	if (!sizing_inputs_ok(params_b, num_gpus, tflops_per_gpu, tokens_b))
 		return 0;
-	return sizing_round2(penalty *
-	                     (params_b * 1e9 * 8 * tokens_b * 1e9) /
-	                     (3600.0 * 24 * num_gpus * tflops_per_gpu * 1e12));
+	return penalty * (params_b * 1e9 * 8 * tokens_b * 1e9) /
+	       (3600.0 * 24 * num_gpus * tflops_per_gpu * 1e12);
+}
+
+/* The same, rounded to hundredths as NeMo does. */
+double
+sizing_train_days(enum sizing_family f, double params_b, int num_gpus,
+                  double tflops_per_gpu, double tokens_b)
+{
+	return sizing_round2(sizing_exact_train_days(f, params_b, num_gpus,
+	                                             tflops_per_gpu, tokens_b));
 }
 
 /* ---- size -> hidden size, heads, FFN ------------------------------------ */
@@ -372,7 +388,7 @@ sizing_architecture(enum sizing_family f, double size_b, int vocab_size,
 	row = sizing_row_for(f, size_b);
 	if (!row)
 		return snprintf(why, whylen, "no architecture table row for "
-		                "%g B (%s)", size_b, sizing_tables[f].end), -1;
+		                "%.10g B (%s)", size_b, sizing_tables[f].end), -1;
 	w.hidden = row->hidden;
 	w.heads = row->heads;
 	w.ffn = row->ffn ? row->ffn : 4 * row->hidden;

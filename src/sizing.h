@@ -25,6 +25,14 @@ const char *sizing_family_name(enum sizing_family f);
 double sizing_recommend_params_b(enum sizing_family f, double days,
                                  int num_gpus, double tflops_per_gpu,
                                  double tokens_b);
+/* The same two before rounding (0 when an input is not a positive
+ * number): what the hundredths lose below 0.005. */
+double sizing_exact_params_b(enum sizing_family f, double days,
+                             int num_gpus, double tflops_per_gpu,
+                             double tokens_b);
+double sizing_exact_train_days(enum sizing_family f, double params_b,
+                               int num_gpus, double tflops_per_gpu,
+                               double tokens_b);
 /* D = round(k_t * P*1e9*8*T*1e9 / (86400*N*F*1e12), 2), k_t = 1.15 mT5. */
 double sizing_train_days(enum sizing_family f, double params_b,
                          int num_gpus, double tflops_per_gpu,

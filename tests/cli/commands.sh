@@ -58,14 +58,61 @@ expect "size --days" 0 "$PT" size --gpus 160 --days 5 --tokens 300 \
 [ "$(jget params_b)" = "4.03" ] && ok "size: 4.03 B in 5 days" || \
 	ko "size: 4.03 B in 5 days"
 expect "size without --gpus is a usage error" 64 "$PT" size --days 5
-# Finite inputs whose result is not: "a infB parameter model" was printed.
-for a in "--days 1e300" "--params 1e300" "--days 1 --tflops 1e300" \
-	"--days 1 --tokens 1e-300" "--params 1 --tflops 1e-300"; do
-	# shellcheck disable=SC2086 # two words each
-	expect "size --gpus 8 $a is refused" 64 "$PT" size --gpus 8 $a
-	has "... naming the options" "--tflops .* and --tokens .* give" "$T/err"
+# Finite inputs whose result is not: "a infB parameter model" was printed;
+# and tiny ones whose result NeMo's hundredths made "0 days".  Each is
+# refused by its range.
+for a in "--days 1e300:--days must be between 0.0001 and 1000000000" \
+	"--params 1e300:--params must be between 0.0001 and 1000000000" \
+	"--params 1e-300:--params must be between 0.0001 and 1000000000" \
+	"--days 1e-5:--days must be between 0.0001 and 1000000000" \
+	"--days 1 --tflops 1e300:--tflops must be between 0.001 and 1000000" \
+	"--days 1 --tokens 1e-300:--tokens must be between 0.001 and 1000000" \
+	"--params 1 --tflops 1e-300:--tflops must be between 0.001 and 1000000" \
+	"--params 1 --tokens 1e300:--tokens must be between 0.001 and 1000000"; do
+	# shellcheck disable=SC2086 # two or four words each
+	expect "size --gpus 8 ${a%%:*} is refused" 64 "$PT" size --gpus 8 \
+		${a%%:*}
+	has "... naming the range" "^error: ${a#*:}, not " "$T/err"
 	hasnt "... printing no inf" "inf" "$T/out"
 done
+# Inputs in range whose result is not: too large, or so small that it
+# printed "in 0 days" and "train_days": 0.
+for a in "--days 1e9 --gpus 2147483647 --tflops 1e6 --tokens 0.001:above 1000000000" \
+	"--params 1e9 --gpus 1 --tflops 0.001 --tokens 1e6:above 1000000000" \
+	"--params 1 --gpus 2147483647:below 0.0001" \
+	"--days 0.001 --gpus 8:below 0.0001"; do
+	# shellcheck disable=SC2086 # the options
+	expect "size ${a%%:*} is refused" 64 "$PT" size ${a%%:*}
+	has "... naming the options and the bound" \
+		"--tflops .* and --tokens .* give .* ${a#*:}: " "$T/err"
+	for f in table json; do
+		# shellcheck disable=SC2086 # the options
+		"$PT" size ${a%%:*} --format $f >"$T/out" 2>/dev/null
+		[ -s "$T/out" ] && ko "... prints no $f" || ok "... prints no $f"
+	done
+done
+# Below NeMo's hundredths a result has three significant digits.
+expect "size --params 0.0002 --gpus 64" 0 "$PT" size --gpus 64 \
+	--params 0.0002 --format json
+same "... train_days is 0.00289, not 0" "$(jget train_days)" 0.00289
+expect "size --days 0.03 --gpus 8" 0 "$PT" size --gpus 8 --days 0.03 \
+	--format json
+same "... params_b is 0.000259, not 0" "$(jget params_b)" 0.000259
+has "... and no architecture" '"architecture_error": "the budget recommends under 0.005 B' "$T/out"
+expect "size --params 0.0002 --gpus 64 table" 0 "$PT" size --gpus 64 \
+	--params 0.0002
+has "... says 0.00289 days" "model in 0.00289 days using 64 GPUs" "$T/out"
+# Large numbers in full, without an exponent: "a 2.31928e+06B parameter
+# model" and "--tokens 1e+06" rounded what was given and worked out.
+expect "size --days 1 --gpus 2147483647" 0 "$PT" size --days 1 \
+	--gpus 2147483647 --tokens 1000000
+has "... prints the size in full" "train a 3247B parameter model in 1 days" \
+	"$T/out"
+has "... and the tokens" "training to 1000000B tokens" "$T/out"
+expect "size --params 1234567.891" 0 "$PT" size --params 1234567.891 \
+	--gpus 2147483647 --tokens 0.5
+has "... echoes --params whole" "train a 1234567.891B parameter model" \
+	"$T/out"
 
 # A template whose script sbatch would refuse ("This does not look like a
 # batch script"): empty, or without its #! line; plan wrote the jobs and
