@@ -366,8 +366,11 @@ const struct config_key config_registry[] = {
 	/* Members of model = { ... }: Megatron-LM's argument names. */
 	{ .path = "model.name", .type = KT_NAME, MODEL(m.name),
 	  .size = FIELD_SIZE(struct model, name) },
-	{ .path = "model.family", .type = KT_NAME, MODEL(m.family),
-	  .size = FIELD_SIZE(struct model, family) },
+	/* The family heads every candidate's name, a run directory. */
+	{ .path = "model.family", .type = KT_NAME, .in = IN_MODEL,
+	  .off = offsetof(struct model_group, m.family),
+	  .size = FIELD_SIZE(struct model, family),
+	  .flags = F_MEMBER | F_NAME },
 	{ .path = "model.nemo_recipe", .type = KT_NAME,
 	  .in = IN_MODEL, .off = offsetof(struct model_group, m.nemo_recipe),
 	  .size = FIELD_SIZE(struct model, nemo_recipe),

@@ -59,13 +59,47 @@ candidates_header(struct strbuf *sb, int nswitches)
 		strbuf_addf(sb, ",%s", layout_switch_name((enum layout_switch)s));
 }
 
+/* Drop a fixed-point number's trailing zeros, and its point with them. */
+static void
+trim_zeros(char *num)
+{
+	char *end = num + strlen(num);
+
+	if (!strchr(num, '.'))
+		return;
+	while (end[-1] == '0')
+		*--end = '\0';
+	if (end[-1] == '.')
+		end[-1] = '\0';
+}
+
+/*
+ * A size in billions as a name spells it: hundredths, as NeMo's names
+ * have them ("8.03", "70"), in full however large ("5154110", never
+ * "5.15411e+06"); below 0.005, which hundredths make 0, three significant
+ * digits ("0.00123").  Digits and a point only.
+ */
+static void
+name_size(double size_b, char *num, size_t len)
+{
+	double r = round(size_b * 100) / 100;
+	int decimals = 2;
+
+	if (!(r > 0) && size_b > 0)
+		decimals = 2 - (int)floor(log10(size_b));
+	snprintf(num, len, "%.*f", decimals, r > 0 ? r : size_b);
+	trim_zeros(num);
+}
+
 void
 candidate_name_prefix(const struct settings *c, char *buf, size_t len)
 {
-	double size_b = round(model_params(&c->model) / 1e9 * 100) / 100;
 	const char *family = c->model.family[0] ? c->model.family : "model";
+	/* Room for %.2f of any finite double: 309 digits and change. */
+	char num[400];
 
-	snprintf(buf, len, "%s_%gb_%dnodes", family, size_b, c->nodes);
+	name_size(model_params(&c->model) / 1e9, num, sizeof num);
+	snprintf(buf, len, "%s_%sb_%dnodes", family, num, c->nodes);
 }
 
 /* One CSV row; names are [A-Za-z0-9._-] so nothing needs quoting. */

@@ -404,5 +404,47 @@ case " $(comp paratune watch x.log -o "$T/verd") " in
 *) ko "completion: watch -o offers files" ;;
 esac
 
+# Candidate names of custom models: the size was printed with %g, so a
+# model of two million billion parameters was "custom_2.06161e+06b_..."
+# ('+', an exponent, and rounded), and one of 290,000 parameters
+# "custom_0b_...".  Ordinary sizes keep NeMo's spelling ("8.03b", "70b").
+custom() {
+	sed "s|^model = \"llama3_8b\";|model = { $1 vocab_size = 32000; \
+max_position_embeddings = 4096; };|" "$CAMPAIGN" >"$T/custom.conf"
+}
+for m in "num_layers = 10000; hidden_size = 131072; num_attention_heads = 256;:custom_2061606.07b_4nodes_tp_" \
+	"num_layers = 1; hidden_size = 8; num_attention_heads = 1;:custom_0.00029b_4nodes_tp_" \
+	"num_layers = 32; hidden_size = 4096; num_attention_heads = 32;:custom_6.59b_4nodes_tp_"; do
+	custom "${m%%:*}"
+	rm -rf "$T/custom"
+	expect "plan of a custom model ${m#*:}" 0 "$PT" plan "$T/custom.conf" \
+		-o "$T/custom"
+	n=$(cut -d, -f2 "$T/custom/candidates.csv" | sed 1d |
+		grep -c "^${m#*:}[0-9]")
+	[ "$n" -gt 0 ] && ok "... names it ${m#*:}" ||
+		ko "... names it ${m#*:} ($(sed -n 2p "$T/custom/candidates.csv"))"
+	bad=$(cut -d, -f2 "$T/custom/candidates.csv" | grep -c '[^A-Za-z0-9._-]')
+	same "... every name is [A-Za-z0-9._-]" "$bad" 0
+done
+# A custom model's family heads every name, which is a run directory:
+# "../../x" planned runs/../../x_6.59b_... outside the campaign.
+mkdir -p "$T/fam/in"
+for f in "../../escaped" "a b" "a/b" ".hidden" "-dash"; do
+	custom "family = \"$f\"; num_layers = 32; hidden_size = 4096; num_attention_heads = 32;"
+	expect "custom model family '$f' is refused" 78 "$PT" plan \
+		"$T/custom.conf" -o "$T/fam/in/c"
+	has "... naming the key and the rule" \
+		"key 'model.family': '$f' is not a valid name (letters, digits" \
+		"$T/err"
+	same "... and writes nothing" "$(find "$T/fam" -mindepth 1 | wc -l)" 1
+done
+custom "name = \"my/model x\"; family = \"my-fam_1.0\"; num_layers = 32; hidden_size = 4096; num_attention_heads = 32;"
+rm -rf "$T/custom"
+expect "a custom model name with '/' and a space is only a name" 0 "$PT" \
+	plan "$T/custom.conf" -o "$T/custom"
+same "... names candidates by family" \
+	"$(sed -n 2p "$T/custom/candidates.csv" | cut -d, -f2 | cut -d_ -f1-4)" \
+	"my-fam_1.0_6.59b_4nodes"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
