@@ -153,6 +153,12 @@ split_fields(char *line, char **fields, int max)
 	return n;
 }
 
+bool
+candidate_name_ok(const char *name)
+{
+	return name[0] != '\0' && name[0] != '.' && !strchr(name, '/');
+}
+
 /* Parse one data row; -1 when a field is malformed. */
 static int
 parse_row(char **f, struct candidate_row *r)
@@ -280,12 +286,39 @@ parse_extra(char **f, const struct csv_header *h, struct candidate_row *r)
 	return 0;
 }
 
+/* Data line lineno of path into a new row of t; 0, or -1 after an
+ * error naming the line. */
+static int
+read_row(char *line, const struct csv_header *h, struct candidate_table *t,
+         const char *path, int lineno)
+{
+	char *fields[MAX_FIELDS + 1];
+	struct candidate_row *r;
+
+	if (split_fields(line, fields, MAX_FIELDS + 1) != h->nfields)
+		return error("%s:%d: malformed candidate row", path, lineno);
+	/* The name is a directory under runs/: never a path. */
+	if (!candidate_name_ok(fields[1]))
+		return error("%s:%d: candidate name '%s' has a '/' or a "
+		             "leading '.': not a run directory", path, lineno,
+		             fields[1]);
+	ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
+	r = &t->v[t->n];
+	if (parse_row(fields, r) != 0 ||
+	    (h->nknown > LAYOUT_FIELDS &&
+	     parse_switches(fields, h->nknown - LAYOUT_FIELDS, r) != 0) ||
+	    parse_extra(fields, h, r) != 0)
+		return error("%s:%d: malformed candidate row", path, lineno);
+	t->n++;
+	return 0;
+}
+
 int
 store_read_candidates(const char *dir, struct candidate_table *t)
 {
 	char *path = xasprintf("%s/candidates.csv", dir);
 	FILE *f = fopen_regular(path);
-	char line[4096], *fields[MAX_FIELDS + 1];
+	char line[4096];
 	struct csv_header h = { 0, 0, -1, -1, -1 };
 	int lineno = 0, ret = 0;
 
@@ -317,18 +350,8 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 			}
 			continue;
 		}
-		ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
-		if (split_fields(line, fields, MAX_FIELDS + 1) != h.nfields ||
-		    parse_row(fields, &t->v[t->n]) != 0 ||
-		    (h.nknown > LAYOUT_FIELDS &&
-		     parse_switches(fields, h.nknown - LAYOUT_FIELDS,
-		                    &t->v[t->n]) != 0) ||
-		    parse_extra(fields, &h, &t->v[t->n]) != 0) {
-			ret = error("%s:%d: malformed candidate row", path,
-			            lineno);
+		if ((ret = read_row(line, &h, t, path, lineno)) != 0)
 			break;
-		}
-		t->n++;
 	}
 	/* plan always writes the base configuration: a file without a
 	 * candidate is damaged, not a campaign of none. */

@@ -120,6 +120,13 @@ int store_event_planned(struct store_journal *j, const char *campaign_id,
 
 /* ---- candidates.csv (store-candidates.c) ------------------------------ */
 
+/*
+ * Whether name can be a candidate's: it is a directory under runs/, so
+ * never empty, never with '/' and never starting with '.' ("..").  The
+ * state and candidates.csv are both the owner's to edit.
+ */
+bool candidate_name_ok(const char *name);
+
 /* Write candidates.csv's header line and one row per candidate. */
 void candidates_csv_write(struct strbuf *sb, const struct grid_result *res,
                           enum precision precision);

@@ -308,8 +308,7 @@ state_parse_line(struct state *st, char *line, int lineno,
 	}
 	if (parse_candidate(line, &st->v[st->n]) != 0)
 		return -1;
-	/* The name is a directory under runs/: never a path. */
-	if (strchr(st->v[st->n].name, '/') || st->v[st->n].name[0] == '.') {
+	if (!candidate_name_ok(st->v[st->n].name)) {
 		*why = "a candidate name with '/' or a leading '.'";
 		return -1;
 	}

@@ -108,6 +108,19 @@ has "... naming the line" "candidates.csv:[0-9]*: malformed candidate row" \
 	"$T/err"
 expect "resume says the campaign's data is damaged (65), not the disk" 65 \
 	"$PT" resume "$T/c"
+# A name edited into a path: results listed and read the logs of
+# runs/../../elsewhere, outside the campaign.
+for name in ../../elsewhere a/b .hidden; do
+	fresh
+	awk -F, -v OFS=, -v n="$name" 'NR == 2 { $2 = n } { print }' \
+		"$T/c/candidates.csv" >"$T/edited" &&
+		cp "$T/edited" "$T/c/candidates.csv"
+	expect "a candidate named '$name' in candidates.csv: results refuse it" \
+		65 "$PT" results "$T/c"
+	has "... naming the line and why" \
+		"candidates.csv:2: candidate name '$name' has a '/' or a leading '.'" \
+		"$T/err"
+done
 
 # --- an edited state or journal --------------------------------------------
 fresh
