@@ -1,0 +1,67 @@
+#!/bin/sh
+# bench-plan.sh - time 'paratune plan' on a campaign that keeps N
+# candidates (default 10000, search.max_candidates' default): the search
+# (plan's own "examined ... in S s") and the rest, which is writing the
+# campaign directory (candidates.csv, state, journal and one job script
+# a candidate, synced to the disk before the directory is renamed into
+# place).  Each of RUNS plans (default 3) is printed; the directory is
+# written into $TMPDIR, so its file system is the one measured.
+# Prints figures; asserts nothing.
+#
+# usage: bench/bench-plan.sh [N [RUNS]]   (from the top of the build
+#        tree, or give its path; PARATUNE_BUILDDIR names another build)
+set -eu
+
+n=${1:-10000}
+runs=${2:-3}
+top=$(cd "$(dirname "$0")/.." && pwd)
+pt=${PARATUNE_BUILDDIR:-$top}/paratune
+export PARATUNE_SITE_CONF=/dev/null
+export PARATUNE_TEMPLATES="$top/templates"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/paratune-bench-XXXXXX")
+trap 'rm -rf "$dir"' EXIT INT TERM
+
+# Llama 3 70B on 1024 GPUs: 122,880 combinations, 35,440 valid, so that
+# search.max_candidates up to that keeps as many.
+cat >"$dir/c.conf" <<EOF
+name = "bench-plan";
+model = "llama3_70b";
+nodes = 128;
+gpus_per_node = 8;
+gpu = "h100-sxm";
+seq_length = 8192;
+global_batch_size = 1024;
+run = { template = "megatron-lm"; };
+search = {
+  max_candidates = $n;
+  tensor_parallel = [1, 2, 4, 8];
+  pipeline_parallel = [1, 2, 4, 5, 8, 10, 16, 20];
+  context_parallel = [1, 2, 4, 8];
+  virtual_pipeline = [1, 2, 4, 5, 8, 10];
+  micro_batch_size = [1, 2, 4, 8];
+  recompute = ["none", "selective", "full"];
+  recompute_num_layers = [1, 2, 4, 8];
+  recompute_method = ["block", "uniform"];
+  sequence_parallel = [true, false];
+  attention = ["flash", "unfused"];
+};
+EOF
+
+now() { date +%s.%N; }
+
+i=1
+while [ "$i" -le "$runs" ]; do
+	rm -rf "$dir/c"
+	t0=$(now)
+	"$pt" plan "$dir/c.conf" -o "$dir/c" >"$dir/out" 2>&1
+	t1=$(now)
+	kept=$(ls "$dir/c/runs" | wc -l)
+	search=$(sed -n 's/^examined .* in \([0-9.]*\) s:.*/\1/p' "$dir/out")
+	awk -v a="$t0" -v b="$t1" -v s="$search" -v k="$kept" -v i="$i" \
+		'BEGIN { printf "run %d: plan of %d candidates %.2f s: " \
+		         "search %.2f s, writing %.2f s (%.2f ms a " \
+		         "candidate)\n", i, k, b - a, s, b - a - s,
+		         1000 * (b - a - s) / k }'
+	i=$((i + 1))
+done
+echo "campaign size: $(du -sk "$dir/c" | cut -f1) kB in $(find "$dir/c" | wc -l) files and directories"
