@@ -873,31 +873,59 @@ check_shebang(const char *path, const char *text, const char *script)
 
 /* Public: see jobscript.h. */
 int
+jobscript_template_load(const struct settings *c, const char *template_path,
+                        struct jobscript_template *t)
+{
+	strbuf_init(&t->path, 0);
+	strbuf_init(&t->text, 0);
+	if (template_path)
+		strbuf_addstr(&t->path, template_path);
+	else
+		jobscript_template_path(c, &t->path);
+	return read_template(c, t->path.buf, &t->text);
+}
+
+/* Public: see jobscript.h. */
+void
+jobscript_template_release(struct jobscript_template *t)
+{
+	strbuf_release(&t->text);
+	strbuf_release(&t->path);
+}
+
+/* Public: see jobscript.h. */
+int
+jobscript_render_with(const struct settings *c,
+                      const struct jobscript_template *t,
+                      const struct layout *l, const char *name,
+                      const char *campaign_dir, const char *run_dir,
+                      struct strbuf *out)
+{
+	struct template_vars v = TEMPLATE_VARS_INIT;
+	size_t start = out->len;
+	int ret = -1;
+
+	if (jobscript_vars(&v, c, l, name, campaign_dir, run_dir) == 0)
+		ret = template_render(t->path.buf, t->text.buf, &v, out);
+	if (ret == 0)
+		ret = check_shebang(t->path.buf, t->text.buf, out->buf + start);
+	template_vars_release(&v);
+	return ret;
+}
+
+/* Public: see jobscript.h. */
+int
 jobscript_render(const struct settings *c, const struct layout *l,
                  const char *name, const char *campaign_dir,
                  const char *run_dir, const char *template_path,
                  struct strbuf *out)
 {
-	struct template_vars v = TEMPLATE_VARS_INIT;
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	size_t start;
-	int ret = -1;
+	struct jobscript_template t;
+	int ret = jobscript_template_load(c, template_path, &t);
 
-	if (template_path)
-		strbuf_addstr(&path, template_path);
-	else
-		jobscript_template_path(c, &path);
-	if (read_template(c, path.buf, &text))
-		goto cleanup;
-	if (jobscript_vars(&v, c, l, name, campaign_dir, run_dir))
-		goto cleanup;
-	start = out->len;
-	ret = template_render(path.buf, text.buf, &v, out);
 	if (ret == 0)
-		ret = check_shebang(path.buf, text.buf, out->buf + start);
-cleanup:
-	template_vars_release(&v);
-	strbuf_release(&text);
-	strbuf_release(&path);
+		ret = jobscript_render_with(c, &t, l, name, campaign_dir,
+		                            run_dir, out);
+	jobscript_template_release(&t);
 	return ret;
 }

@@ -175,6 +175,31 @@ void jobscript_template_path(const struct settings *c, struct strbuf *path);
  */
 char *jobscript_templates_dir(const struct settings *c, const char **from);
 
+/* A template read once, for rendering many job scripts. */
+struct jobscript_template {
+	struct strbuf path; /* the file, for messages */
+	struct strbuf text;
+};
+
+/*
+ * Read the template at template_path (NULL: the campaign's, see
+ * jobscript_template_path) into t; 0, or -1 after an error naming it.
+ * t is to be released either way.
+ */
+int jobscript_template_load(const struct settings *c,
+                            const char *template_path,
+                            struct jobscript_template *t);
+void jobscript_template_release(struct jobscript_template *t);
+/*
+ * Render one candidate's job script from the loaded template t and
+ * append it to out; as jobscript_render, without reading the file.
+ */
+int jobscript_render_with(const struct settings *c,
+                          const struct jobscript_template *t,
+                          const struct layout *l, const char *name,
+                          const char *campaign_dir, const char *run_dir,
+                          struct strbuf *out);
+
 /*
  * Render one candidate's job script from template_path (NULL: the
  * campaign's, see jobscript_template_path) and append it to out.  Returns
