@@ -4,8 +4,11 @@
 # (plan's own "examined ... in S s") and the rest, which is writing the
 # campaign directory (candidates.csv, state, journal and one job script
 # a candidate, synced to the disk before the directory is renamed into
-# place).  Each of RUNS plans (default 3) is printed; the directory is
-# written into $TMPDIR, so its file system is the one measured.
+# place).  Each of RUNS plans (default 3) is printed; each writes a
+# directory of its own in $TMPDIR, whose file system is the one
+# measured, all removed at the end: a directory removed just before
+# slows the next plan's file creations on ext4, which skips inodes freed
+# in the last minutes.
 # Prints figures; asserts nothing.
 #
 # usage: bench/bench-plan.sh [N [RUNS]]   (from the top of the build
@@ -51,11 +54,10 @@ now() { date +%s.%N; }
 
 i=1
 while [ "$i" -le "$runs" ]; do
-	rm -rf "$dir/c"
 	t0=$(now)
-	"$pt" plan "$dir/c.conf" -o "$dir/c" >"$dir/out" 2>&1
+	"$pt" plan "$dir/c.conf" -o "$dir/c$i" >"$dir/out" 2>&1
 	t1=$(now)
-	kept=$(ls "$dir/c/runs" | wc -l)
+	kept=$(ls "$dir/c$i/runs" | wc -l)
 	search=$(sed -n 's/^examined .* in \([0-9.]*\) s:.*/\1/p' "$dir/out")
 	awk -v a="$t0" -v b="$t1" -v s="$search" -v k="$kept" -v i="$i" \
 		'BEGIN { printf "run %d: plan of %d candidates %.2f s: " \
@@ -64,4 +66,4 @@ while [ "$i" -le "$runs" ]; do
 		         1000 * (b - a - s) / k }'
 	i=$((i + 1))
 done
-echo "campaign size: $(du -sk "$dir/c" | cut -f1) kB in $(find "$dir/c" | wc -l) files and directories"
+echo "campaign size: $(du -sk "$dir/c1" | cut -f1) kB in $(find "$dir/c1" | wc -l) files and directories"

@@ -28,11 +28,12 @@
 #include "util.h"
 #include "xalloc.h"
 
+/* A file of the plan, synced with the rest by sync_tree. */
 static int
 write_text(const char *dir, const char *name, const struct strbuf *sb)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, sb->buf, sb->len, 0644);
+	int ret = write_file_new(path, sb->buf, sb->len, 0644);
 
 	free(path);
 	return ret;
@@ -90,36 +91,56 @@ write_initial_state(const char *dir, const struct grid_result *res)
 /*
  * Render a candidate's job script into tmp/runs/NAME/job.sbatch, with
  * the paths it will have once tmp is renamed to final_dir, so a user can
- * read every script before anything is submitted.
+ * read every script before anything is submitted.  Not synced here:
+ * fill_dir syncs the whole directory once, after the last write.
  */
 static int
 write_job_script(const char *tmp, const char *final_dir,
-                 const struct settings *c, const struct candidate *cand)
+                 const struct settings *c, const struct jobscript_template *t,
+                 const struct candidate *cand, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *run = xasprintf("%s/runs/%s", tmp, cand->name);
 	char *final_run = xasprintf("%s/runs/%s", final_dir, cand->name);
 	char *path = xasprintf("%s/job.sbatch", run);
 	int ret = EXIT_CANTCREAT;
 
+	strbuf_reset(sb);
 	/* A template that cannot render the campaign is the campaign's
 	 * (or the site's) configuration, not a file that failed. */
-	if (mkdir_p(run, 0755) == 0)
-		ret = jobscript_render(c, &cand->layout, cand->name, final_dir,
-		                       final_run, NULL, &sb) != 0 ? EXIT_CONFIG
-		      : write_file_atomic(path, sb.buf, sb.len, 0755) != 0
+	if (mkdir(run, 0755) != 0)
+		error_errno("cannot create directory '%s'", run);
+	else
+		ret = jobscript_render_with(c, t, &cand->layout, cand->name,
+		                            final_dir, final_run, sb) != 0
+		      ? EXIT_CONFIG
+		      : write_file_new(path, sb->buf, sb->len, 0755) != 0
 		      ? EXIT_CANTCREAT : 0;
-	strbuf_release(&sb);
 	free(path);
 	free(final_run);
 	free(run);
 	return ret;
 }
 
-/* Fill a fresh directory with every file of the plan. */
+/* Every candidate's job script, from the template read once. */
 static int
-fill_dir(const char *tmp, const char *final_dir, const struct settings *c,
-         const struct grid_result *res, const char *summary)
+write_job_scripts(const char *tmp, const char *final_dir,
+                  const struct settings *c, const struct grid_result *res)
+{
+	struct jobscript_template t;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = jobscript_template_load(c, NULL, &t) != 0 ? EXIT_CONFIG : 0;
+
+	for (int i = 0; ret == 0 && i < res->n; i++)
+		ret = write_job_script(tmp, final_dir, c, &t, &res->v[i], &sb);
+	jobscript_template_release(&t);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Every file of the plan in the fresh directory tmp. */
+static int
+write_files(const char *tmp, const char *final_dir, const struct settings *c,
+            const struct grid_result *res, const char *summary)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *runs = xasprintf("%s/runs", tmp);
@@ -136,14 +157,38 @@ fill_dir(const char *tmp, const char *final_dir, const struct settings *c,
 	strbuf_addstr(&sb, summary);
 	if (write_text(tmp, "plan.txt", &sb) != 0 || mkdir_p(runs, 0755))
 		goto cleanup;
-	for (int i = 0; i < res->n; i++)
-		if ((ret = write_job_script(tmp, final_dir, c, &res->v[i])) != 0)
-			goto cleanup;
+	if ((ret = write_job_scripts(tmp, final_dir, c, res)) != 0)
+		goto cleanup;
 	ret = write_initial_state(tmp, res) != 0 ? EXIT_CANTCREAT : 0;
 cleanup:
 	free(runs);
 	strbuf_release(&sb);
 	return ret;
+}
+
+/*
+ * Fill the fresh directory tmp with every file of the plan, and make it
+ * all durable before it is renamed into place: a crash must leave
+ * either the temporary directory or a whole campaign, never one whose
+ * job scripts or state are missing or empty.  Nothing is synced while
+ * the files are written (an fsync a file among the writes, each a
+ * journal commit, took most of a plan's time): sync_tree syncs the lot
+ * once, after the last write.
+ */
+static int
+fill_dir(const char *tmp, const char *final_dir, const struct settings *c,
+         const struct grid_result *res, const char *summary)
+{
+	int fd = sync_tree_open(tmp), ret;
+
+	if (fd < 0)
+		return EXIT_CANTCREAT;
+	ret = write_files(tmp, final_dir, c, res, summary);
+	if (ret != 0) {
+		close(fd);
+		return ret;
+	}
+	return sync_tree(fd, tmp) != 0 ? EXIT_CANTCREAT : 0;
 }
 
 /* dir made absolute through its parent (dir itself need not exist). */
@@ -352,9 +397,10 @@ store_create(const char *dir, const struct settings *c,
 			error_errno("the old campaign is left at '%s'", old_dir);
 		goto fail;
 	}
+	/* The rename itself made durable, as write_file_atomic does. */
+	ret = fsync_parent(dir) != 0 ? EXIT_CANTCREAT : 0;
 	if (old_dir)
 		remove_tree(old_dir);
-	ret = 0;
 	goto cleanup;
 fail:
 	remove_tree(tmp);

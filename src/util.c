@@ -71,8 +71,8 @@ parse_double(const char *s, double *out)
 	return 0;
 }
 
-/* fsync the directory holding path so a rename in it is durable. */
-static int
+/* Public: see util.h. */
+int
 fsync_parent(const char *path)
 {
 	char *dir = xstrdup(path);
@@ -147,6 +147,108 @@ write_file_atomic(const char *path, const void *data, size_t len, int mode)
 cleanup:
 	free(tmp);
 	return ret;
+}
+
+/* Public: see util.h. */
+int
+write_file_new(const char *path, const void *data, size_t len, int mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	              O_CLOEXEC, mode);
+
+	if (fd < 0)
+		return error_errno("cannot create '%s'", path);
+	if (write_all(fd, data, len) != 0) {
+		error_errno("cannot write '%s'", path);
+		close(fd);
+		return -1;
+	}
+	if (close(fd) != 0)
+		return error_errno("cannot write '%s'", path);
+	return 0;
+}
+
+static int fsync_beneath(int fd, const char *path);
+
+/* fsync the entry name of the directory dir (at path): a directory with
+ * all it holds, anything else alone. */
+static int
+fsync_entry(int dir, const char *path, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	                O_CLOEXEC);
+	struct stat st;
+	char *sub;
+	int ret;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		ret = error_errno("cannot sync '%s/%s'", path, name);
+	} else if (S_ISDIR(st.st_mode)) {
+		sub = xasprintf("%s/%s", path, name);
+		ret = fsync_beneath(fd, sub); /* closes fd */
+		free(sub);
+		return ret;
+	} else {
+		ret = fsync(fd) == 0 ? 0
+		      : error_errno("cannot sync '%s/%s'", path, name);
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* fsync what the open directory fd (at path) holds, then fd itself;
+ * stops at the first failure.  Closes fd. */
+static int
+fsync_beneath(int fd, const char *path)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *e;
+	int ret = 0;
+
+	if (d == NULL) {
+		close(fd);
+		return error_errno("cannot read directory '%s'", path);
+	}
+	while (ret == 0 && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret = fsync_entry(dirfd(d), path, e->d_name);
+	if (ret == 0 && fsync(dirfd(d)) != 0)
+		ret = error_errno("cannot sync directory '%s'", path);
+	closedir(d);
+	return ret;
+}
+
+/* Public: see util.h. */
+int
+sync_tree_open(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_errno("cannot open directory '%s'", dir);
+	return fd;
+}
+
+/* Public: see util.h. */
+int
+sync_tree(int fd, const char *dir)
+{
+	/* One writeback of the file system for every file at once, where
+	 * one fsync a file costs a journal commit or a disk cache flush
+	 * each.  It reports the write errors met since fd was opened
+	 * (Linux 5.8 and later).  Where it is refused (a filter on system
+	 * calls), every file and directory is synced one by one. */
+	if (syncfs(fd) == 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != ENOSYS && errno != EPERM) {
+		error_errno("cannot sync '%s'", dir);
+		close(fd);
+		return -1;
+	}
+	return fsync_beneath(fd, dir);
 }
 
 int

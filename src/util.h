@@ -26,6 +26,29 @@ int parse_double(const char *s, double *out);
  */
 int write_file_atomic(const char *path, const void *data, size_t len,
                       int mode);
+/* fsync the directory holding path, so that a rename or a new file in
+ * it is durable; 0 or -1 after an error message. */
+int fsync_parent(const char *path);
+/*
+ * Create path (never there before, not through a symbolic link) with
+ * data, without syncing it: for a file in a directory that sync_tree
+ * makes durable as a whole.  0 or -1 after an error message naming path.
+ */
+int write_file_new(const char *path, const void *data, size_t len,
+                   int mode);
+/*
+ * Make everything under dir durable, dir included, after it was written
+ * whole: for a tree built before it is published (renamed into place).
+ * sync_tree_open opens dir before the first file is written (a file
+ * descriptor, or -1 after an error message); sync_tree syncs the file
+ * system dir is on once (syncfs(2): every file, directory and write
+ * error since the open at once; it waits for other programs' writes to
+ * that file system too), or, where syncfs is refused, each file and
+ * then each directory with fsync.  It closes fd; 0 or -1 after an error
+ * message.
+ */
+int sync_tree_open(const char *dir);
+int sync_tree(int fd, const char *dir);
 /* mkdir -p; 0 or -1 after an error message. */
 int mkdir_p(const char *path, int mode);
 /* Remove a directory tree; 0 or -1. Does not follow symlinks. */

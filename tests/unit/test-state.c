@@ -653,6 +653,43 @@ test_atomic_write_planted(void)
 	free(dir);
 }
 
+/* A plan's files: created fresh, never through a link or over a file
+ * that is there; the tree synced once, with what it holds kept. */
+static void
+test_plan_files_synced(void)
+{
+	char *dir = harness_tmpdir();
+	char *sub = xasprintf("%s/runs", dir);
+	char *path = xasprintf("%s/job.sbatch", sub);
+	char *link = xasprintf("%s/link", sub);
+	char *target = xasprintf("%s/target", dir);
+	char *text;
+	size_t len;
+	int fd = sync_tree_open(dir);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0755), 0);
+	CU_ASSERT_EQUAL(write_file_new(path, "one\n", 4, 0644), 0);
+	CU_ASSERT_EQUAL(write_file_new(path, "two\n", 4, 0644), -1);
+	write_text(target, "untouched\n");
+	CU_ASSERT_EQUAL_FATAL(symlink(target, link), 0);
+	CU_ASSERT_EQUAL(write_file_new(link, "two\n", 4, 0644), -1);
+	CU_ASSERT_EQUAL(sync_tree(fd, dir), 0);
+	text = harness_slurp(path, &len);
+	CU_ASSERT_STRING_EQUAL(text, "one\n");
+	free(text);
+	text = harness_slurp(target, &len);
+	CU_ASSERT_STRING_EQUAL(text, "untouched\n");
+	free(text);
+	CU_ASSERT_EQUAL(sync_tree_open(path), -1); /* not a directory */
+	free(target);
+	free(link);
+	free(path);
+	free(sub);
+	harness_rmtree(dir);
+	free(dir);
+}
+
 /* The monotone relation that pruning rests on. */
 static void
 test_needs_more_memory(void)
@@ -757,6 +794,7 @@ static const struct harness_test state_tests[] = {
 	{ "GPU-hours used and committed", test_budget },
 	{ "what needs at least another's memory", test_needs_more_memory },
 	{ "atomic writes through planted files", test_atomic_write_planted },
+	{ "plan files created fresh and synced", test_plan_files_synced },
 	{ NULL, NULL },
 };
 
