@@ -124,7 +124,10 @@ near_sort(struct grid_result *res)
 void
 grid_finish(struct grid_result *res)
 {
-	qsort(res->v, (size_t)res->n, sizeof(*res->v), qsort_compare);
+	/* v stays NULL until a candidate is kept, and qsort's pointer
+	 * must not be NULL even for none. */
+	if (res->n > 1)
+		qsort(res->v, (size_t)res->n, sizeof(*res->v), qsort_compare);
 	for (int i = 0; i < res->n; i++)
 		res->v[i].rank = i + 1;
 	near_sort(res);
