@@ -71,6 +71,16 @@ settings_origin(const struct settings *c, const char *key)
 	return NULL;
 }
 
+/* Public: see config.h. */
+void
+settings_where(const struct settings *c, const char *key, struct strbuf *sb)
+{
+	const struct origin *o = settings_origin(c, key);
+
+	if (o && o->file)
+		strbuf_addf(sb, "%s:%d: ", o->file, o->line);
+}
+
 /* Whether any layer set key. */
 bool
 config_key_set(const struct settings *c, const char *key)

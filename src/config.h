@@ -267,6 +267,10 @@ void settings_use_templates_dir(struct settings *c, char *dir,
 const struct origin *settings_origin(const struct settings *c,
                                      const char *key);
 
+/* Add "FILE:LINE: " to sb, for an error about key, when a file set it. */
+void settings_where(const struct settings *c, const char *key,
+                    struct strbuf *sb);
+
 /*
  * Call fn for every key in registry order (a model group is given member
  * by member, "model.num_layers"), with its value in one-line libconfig
