@@ -145,6 +145,24 @@ print_stages(FILE *f, const struct estimate *e)
 	fprintf(f, "\n");
 }
 
+/*
+ * A training time given in days, in the unit that shows it: "0.00 days"
+ * says nothing about a small model's few minutes.
+ */
+static const char *
+duration_text(double days, char *buf, size_t len)
+{
+	if (days >= 1 || !(days > 0))
+		snprintf(buf, len, "%.2f days", days);
+	else if (days * 24 >= 1)
+		snprintf(buf, len, "%.1f hours", days * 24);
+	else if (days * 24 * 60 >= 1)
+		snprintf(buf, len, "%.1f minutes", days * 24 * 60);
+	else
+		snprintf(buf, len, "%.1f seconds", days * 24 * 3600);
+	return buf;
+}
+
 static void
 print_table(FILE *f, const struct settings *cam, const struct workload *w,
             const struct candidate *c, double nemo_days,
@@ -155,6 +173,7 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	const struct layout *l = &c->layout;
 	struct strbuf sw = STRBUF_INIT;
 	bool moe = cam->model.num_experts > 0;
+	char ours[32], nemo[32];
 
 	fprintf(f, "%s\n", c->name);
 	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d", l->tp, l->pp, l->cp,
@@ -197,9 +216,11 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	fprintf(f, "  speed        %.0f tokens/s/GPU, %.1f TFLOP/s/GPU, MFU "
 	        "%.1f %%\n", e->tokens_per_s_per_gpu, e->tflops_per_gpu,
 	        100 * e->mfu);
-	fprintf(f, "  training     %.2f days for %g B tokens at the predicted "
-	        "speed; %.2f days at %g TFLOPS/GPU (NeMo's formula)\n",
-	        e->train_days, cam->num_tokens_in_b, nemo_days,
+	fprintf(f, "  training     %s for %g B tokens at the predicted "
+	        "speed; %s at %g TFLOPS/GPU (NeMo's formula)\n",
+	        duration_text(e->train_days, ours, sizeof(ours)),
+	        cam->num_tokens_in_b,
+	        duration_text(nemo_days, nemo, sizeof(nemo)),
 	        cam->tflops_per_gpu);
 }
 
@@ -326,10 +347,13 @@ show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
 	grid_candidate(ec->spec, ec->workload, ec->prefix, l, &c);
 	if (name)
 		snprintf(c.name, sizeof c.name, "%s", name);
-	nemo_days = sizing_train_days(SIZING_GPT3, c.est.params_total / 1e9,
-	                              cam->nodes * cam->gpus_per_node,
-	                              cam->tflops_per_gpu,
-	                              cam->num_tokens_in_b);
+	/* Unrounded: NeMo's two decimals of a day hide a small model's
+	 * hours (`size` keeps them, to give what NeMo gives). */
+	nemo_days = sizing_exact_train_days(SIZING_GPT3,
+	                                    c.est.params_total / 1e9,
+	                                    cam->nodes * cam->gpus_per_node,
+	                                    cam->tflops_per_gpu,
+	                                    cam->num_tokens_in_b);
 	if (ctx->format == FORMAT_JSON)
 		print_json(ctx->out, &c, ec->workload, nemo_days, sh);
 	else

@@ -263,5 +263,22 @@ expect "... the same for torchtitan" 0 "$PT" estimate "$DEMO" \
 	--pp 1 -s 'framework="torchtitan"'
 hasnt "... without the warning" "max_position_embeddings" "$T/err"
 
+# ---- training time in the unit that shows it ----------------------------
+# 0.01 B tokens on 32 GPUs take seconds to minutes: "0.00 days" said
+# nothing, nor did NeMo's formula rounded to two decimals of a day.
+expect "a short training time" 0 "$PT" estimate "$DEMO" \
+	-s num_tokens_in_b=0.01
+has "... is given in seconds" \
+	"training *[0-9.]* seconds for 0.01 B tokens" "$T/out"
+has "... NeMo's formula too, in minutes" \
+	"; [0-9.]* minutes at 140 TFLOPS/GPU" "$T/out"
+expect "a long one" 0 "$PT" estimate "$DEMO" -s num_tokens_in_b=10000
+has "... in days" "training *[0-9]*[.][0-9][0-9] days for 10000 B" "$T/out"
+expect "... and in JSON, in days as before" 0 "$PT" estimate "$DEMO" \
+	-s num_tokens_in_b=0.01 --format json
+check "... train_days below a day" python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not 0 < d["train_days"] < 0.01)' "$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
