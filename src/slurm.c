@@ -359,12 +359,14 @@ slurm_conf_check(struct strbuf *err)
 
 #ifdef HAVE_SLURM_INIT
 /* What a child said on the pipe fd, up to its end: its first line, without
- * libslurm's "paratune: error: " prefix. */
+ * libslurm's "paratune: error: " prefix.  The line names a path, so it
+ * may be as long as one; longer, it is cut and says so. */
 static void
 read_first_line(int fd, struct strbuf *line)
 {
-	char buf[512], rest[512];
+	char buf[4200], rest[512];
 	size_t len = 0;
+	bool cut = false;
 	char *p = buf;
 
 	/* Read to the end, so that the child never blocks on a full pipe. */
@@ -377,8 +379,12 @@ read_first_line(int fd, struct strbuf *line)
 			break;
 		if (n > 0 && room)
 			len += (size_t)n;
+		else if (n > 0)
+			cut = true;
 	}
 	buf[len] = '\0';
+	if (buf[strcspn(buf, "\n")] == '\0' && cut)
+		memcpy(buf + len - 3, "...", 3);
 	buf[strcspn(buf, "\n")] = '\0';
 	if (!strncmp(p, "paratune: ", 10))
 		p += 10;

@@ -193,6 +193,15 @@ for conf in "$T/slurmdir" "$T/garbage.conf"; do
 		"$T/err"
 done
 has "... and the line libslurm refused" "garbage.conf line 1" "$T/err"
+# libslurm's complaint names the file: under a long path it was cut at
+# 511 bytes, before the line number.
+long=$T
+for i in 1 2 3 4 5; do long=$long/$(printf "%0200d" "$i"); done
+mkdir -p "$long" && cp "$T/garbage.conf" "$long/"
+expect "resume with a slurm.conf under a 1000-byte path" 75 \
+	env SLURM_CONF="$long/garbage.conf" "$PT" resume "$T/noslurm"
+has "... still names the line libslurm refused" "garbage.conf line 1" \
+	"$T/err"
 cp -r "$T/c" "$T/badconf"
 expect "submit with a slurm.conf libslurm cannot parse" 75 \
 	env SLURM_CONF="$T/garbage.conf" "$PT" submit "$T/badconf"
