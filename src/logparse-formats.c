@@ -127,29 +127,15 @@ find(const char *s, size_t n, const char *needle, size_t len)
 	return NULL;
 }
 
-/* Blank inside a line (line breaks never reach a parser). */
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* An ASCII digit, whatever the locale. */
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Trim spaces from both ends of [*s, *s + *n). */
 static void
 trim(const char **s, size_t *n)
 {
-	while (*n && is_space(**s)) {
+	while (*n && logparse_is_space(**s)) {
 		(*s)++;
 		(*n)--;
 	}
-	while (*n && is_space((*s)[*n - 1]))
+	while (*n && logparse_is_space((*s)[*n - 1]))
 		(*n)--;
 }
 
@@ -162,7 +148,7 @@ span_long(const char *s, size_t n, long *out)
 	if (n == 0 || n > 18)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (!is_digit(s[i]))
+		if (!logparse_is_digit(s[i]))
 			return false;
 		v = v * 10 + (s[i] - '0');
 	}
@@ -175,11 +161,12 @@ static long
 group_long(pcre2_match_data *md, const char *s, int g)
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	size_t at = 2 * (size_t)g;
 	long v;
 
-	if ((int)pcre2_get_ovector_count(md) <= g || ov[2 * (size_t)g] == PCRE2_UNSET)
+	if ((int)pcre2_get_ovector_count(md) <= g || ov[at] == PCRE2_UNSET)
 		return -1;
-	if (!span_long(s + ov[2 * (size_t)g], ov[2 * (size_t)g + 1] - ov[2 * (size_t)g], &v))
+	if (!span_long(s + ov[at], ov[at + 1] - ov[at], &v))
 		return -1;
 	return v;
 }
@@ -250,7 +237,7 @@ looks_numeric(const char *s, size_t n)
 	    (!strncasecmp(s, "nan", 3) || !strncasecmp(s, "inf", 3)))
 		return n == 3 || (n == 8 && !strncasecmp(s, "infinity", 8));
 	for (size_t i = 0; i < n; i++) {
-		if (is_digit(s[i]))
+		if (logparse_is_digit(s[i]))
 			digit = true;
 		else if (s[i] != '.' && s[i] != 'e' && s[i] != 'E' &&
 		         s[i] != '-' && s[i] != '+')
@@ -276,9 +263,9 @@ next_field(const char **p, const char *end, struct field *f, bool *clean)
 	*p = stop ? stop + 1 : end;
 	if (stop == NULL)
 		stop = end;
-	while (seg < stop && is_space(*seg))
+	while (seg < stop && logparse_is_space(*seg))
 		seg++;
-	while (stop > seg && is_space(stop[-1]))
+	while (stop > seg && logparse_is_space(stop[-1]))
 		stop--;
 	f->key = f->val = seg;
 	f->klen = f->vlen = 0;
@@ -289,9 +276,9 @@ next_field(const char **p, const char *end, struct field *f, bool *clean)
 		*clean = false;
 		return true;
 	}
-	for (k = seg, ke = colon; ke > k && is_space(ke[-1]);)
+	for (k = seg, ke = colon; ke > k && logparse_is_space(ke[-1]);)
 		ke--;
-	for (v = colon + 1; v < stop && is_space(*v);)
+	for (v = colon + 1; v < stop && logparse_is_space(*v);)
 		v++;
 	f->key = k;
 	f->klen = (size_t)(ke - k);
@@ -342,7 +329,7 @@ megatron_field(struct log_reader *rd, const struct field *f,
 			reader_evidence(rd, FAILURE_NAN_LOSS, s, n);
 	} else if (key_is(f, "grad norm")) {
 		/* A number that starts with a digit is finite. */
-		if (f->vlen && !is_digit(f->val[0]) &&
+		if (f->vlen && !logparse_is_digit(f->val[0]) &&
 		    (field_num(f, &special), special))
 			nan_evidence(rd, s, n);
 	}
@@ -393,11 +380,11 @@ next_head(const pcre2_code *re, pcre2_match_data *md, const char *s,
 static bool
 megatron_quick(const char *s, size_t i, size_t n)
 {
-	if (i >= n || !is_space(s[i]))
+	if (i >= n || !logparse_is_space(s[i]))
 		return false;
-	while (i < n && is_space(s[i]))
+	while (i < n && logparse_is_space(s[i]))
 		i++;
-	return i < n && is_digit(s[i]);
+	return i < n && logparse_is_digit(s[i]);
 }
 
 void
@@ -532,7 +519,7 @@ nemo2_fields(struct log_reader *rd, const char *s, size_t n, size_t from,
 static bool
 nemo2_quick(const char *s, size_t i, size_t n)
 {
-	return i < n && is_digit(s[i]);
+	return i < n && logparse_is_digit(s[i]);
 }
 
 void
@@ -659,7 +646,7 @@ titan_fields(struct log_reader *rd, const char *s, size_t i, size_t n,
 		size_t k, v;
 		double num;
 
-		while (i < n && is_space(s[i]))
+		while (i < n && logparse_is_space(s[i]))
 			i++;
 		for (k = i; i < n && (s[i] == '_' || (s[i] >= 'a' &&
 		     s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'));)
@@ -682,7 +669,7 @@ titan_fields(struct log_reader *rd, const char *s, size_t i, size_t n,
 #undef KEY_IS
 		i += 1 + v;
 		/* Units glued to the number: "GiB(52.28%)", "%". */
-		while (i < n && !is_space(s[i]))
+		while (i < n && !logparse_is_space(s[i]))
 			i++;
 		ok = i;
 	}

@@ -48,6 +48,20 @@ struct logparse_user {
 	enum failure_class cls;    /* FAILURE_NONE unless named after one */
 };
 
+/* Blank inside a line (line breaks never reach a parser). */
+static inline bool
+logparse_is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* An ASCII digit, whatever the locale. */
+static inline bool
+logparse_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 /* A byte range of the current line. */
 struct reader_span {
 	size_t start, end;

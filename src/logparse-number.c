@@ -19,20 +19,6 @@
 
 #include "logparse-int.h"
 
-/* Blank inside a line (line breaks never reach a parser). */
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* An ASCII digit, whatever the locale. */
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Powers of ten that are exact doubles (10^22 is the last one). */
 static const double pow10_exact[] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -85,7 +71,7 @@ logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
 	int scale = 0, exp10 = 0;
 	bool neg = false, exact = true;
 
-	while (i < n && is_space(s[i]))
+	while (i < n && logparse_is_space(s[i]))
 		i++;
 	start = i;
 	if (i < n && (s[i] == '-' || s[i] == '+'))
@@ -93,10 +79,11 @@ logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
 	for (; i < n; i++) {
 		/* "5,856": a comma before exactly three digits. */
 		if (commas && s[i] == ',' && digits && i + 3 < n &&
-		    is_digit(s[i + 1]) && is_digit(s[i + 2]) &&
-		    is_digit(s[i + 3]))
+		    logparse_is_digit(s[i + 1]) &&
+		    logparse_is_digit(s[i + 2]) &&
+		    logparse_is_digit(s[i + 3]))
 			continue;
-		if (!is_digit(s[i]))
+		if (!logparse_is_digit(s[i]))
 			break;
 		if (mant < 100000000000000000ull)
 			mant = mant * 10 + (unsigned)(s[i] - '0');
@@ -107,7 +94,7 @@ logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
 		digits++;
 	}
 	if (i < n && s[i] == '.') {
-		for (i++; i < n && is_digit(s[i]); i++) {
+		for (i++; i < n && logparse_is_digit(s[i]); i++) {
 			if (mant < 100000000000000000ull) {
 				mant = mant * 10 + (unsigned)(s[i] - '0');
 				scale--;
@@ -128,8 +115,8 @@ logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
 
 		if (j < n && (s[j] == '-' || s[j] == '+'))
 			eneg = s[j++] == '-';
-		if (j < n && is_digit(s[j])) {
-			for (; j < n && is_digit(s[j]); j++)
+		if (j < n && logparse_is_digit(s[j])) {
+			for (; j < n && logparse_is_digit(s[j]); j++)
 				if (e < 10000)
 					e = e * 10 + (s[j] - '0');
 			exp10 = eneg ? -e : e;
@@ -159,7 +146,7 @@ logparse_number(const char *s, size_t n, bool commas, double *v,
 
 	if (k == 0)
 		return false;
-	while (k < n && is_space(s[k]))
+	while (k < n && logparse_is_space(s[k]))
 		k++;
 	*special = !isfinite(*v);
 	return k == n;
