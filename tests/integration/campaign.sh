@@ -336,21 +336,28 @@ eps = sorted(r["ep"] for r in d["results"] if r["measured_steps"] >= 10)
 sys.exit(0 if eps == [4, 8] else 1)' "$WORK/moe.json"
 }
 
+# timed FUNCTION: run it, then say how long it took (for the log).
+timed() {
+	local t0=$SECONDS
+	"$@"
+	echo "# $1: $((SECONDS - t0)) s"
+}
+
 # Run the tests named on the command line, or all of them.
 if (($#)); then
-	for t in "$@"; do "test_$t"; done
+	for t in "$@"; do timed "test_$t"; done
 else
-	test_whole_campaign
-	test_moe_campaign
-	test_accounting
-	test_kill_after_submit
-	test_lock
-	test_submit_twice
-	test_prune_after_oom
-	test_early_stop
-	test_cuda_oom
-	test_host_oom
-	test_node_fail
-	test_controller_down
-	test_timeout
+	timed test_whole_campaign
+	timed test_moe_campaign
+	timed test_accounting
+	timed test_kill_after_submit
+	timed test_lock
+	timed test_submit_twice
+	timed test_prune_after_oom
+	timed test_early_stop
+	timed test_cuda_oom
+	timed test_host_oom
+	timed test_node_fail
+	timed test_controller_down
+	timed test_timeout
 fi
