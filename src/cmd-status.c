@@ -53,7 +53,9 @@ status_table(FILE *f, const struct state *st)
 		else
 			table_add(&t, "-");
 		table_add(&t, "%s", c->nodes[0] ? c->nodes : "-");
-		if (cand_state_final(c->state))
+		/* Only a job has an exit code: not a candidate cancelled,
+		 * pruned or skipped before its first submission. */
+		if (cand_state_final(c->state) && c->attempt > 0)
 			table_add(&t, "%d", c->exit_code);
 		else
 			table_add(&t, "-");

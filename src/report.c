@@ -224,6 +224,8 @@ report_stop_text(const char *reason)
 	if (!strcmp(reason, "budget"))
 		return "the next job would pass limits.gpu_hours or "
 		       "policy.max_gpu_hours";
+	if (!strcmp(reason, "cancelled"))
+		return "paratune cancel ended what was queued or running";
 	return "every selected candidate ran";
 }
 
@@ -523,6 +525,9 @@ summary_no_best(struct strbuf *out, const struct results *res)
 		            res->count[RESULT_OOM], res->count[RESULT_FAILED]);
 	else if (res->count[RESULT_IN_PROGRESS] > 0)
 		strbuf_addstr(out, "no candidate has been measured yet\n");
+	else if (!strcmp(res->stop_reason, "cancelled"))
+		strbuf_addstr(out, "no candidate was run: the campaign was "
+		              "cancelled before any job started\n");
 	else
 		strbuf_addstr(out, "no candidate was run: submit the campaign "
 		              "first (paratune submit)\n");

@@ -35,8 +35,8 @@ void report_progress_svg(const struct results *res, struct strbuf *out);
 void report_html(const struct results *res, const char *summary,
                  struct strbuf *out);
 
-/* What a results stop_reason ("no_gain", "budget", "all_run") means,
- * in words. */
+/* What a results stop_reason ("no_gain", "budget", "all_run",
+ * "cancelled") means, in words. */
 const char *report_stop_text(const char *reason);
 
 /* Append s with &, <, >, " and ' escaped for XML and HTML text and

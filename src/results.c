@@ -488,6 +488,12 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		           "search.min_gain");
 		return;
 	}
+	/* Cancelled while still queued: no job ran, so nothing failed. */
+	if (s->state == CS_CANCELLED && s->attempt == 0) {
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
+		row_note(row, "cancelled before it was submitted");
+		return;
+	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
 	if (list_logs(rundir, &ids, &nids) != 0)
 		res->unreadable++;
@@ -783,6 +789,16 @@ any_selected(const struct state *st)
 	return false;
 }
 
+/* Whether `cancel` ended any candidate: the campaign did not run out. */
+static bool
+any_cancelled(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].state == CS_CANCELLED)
+			return true;
+	return false;
+}
+
 /* What the campaign spent, against running every candidate. */
 static void
 search_cost(struct results *res, const struct candidate_table *t)
@@ -809,7 +825,8 @@ search_cost(struct results *res, const struct candidate_table *t)
 		memcpy(res->stop_reason, res->run.st.stop_reason,
 		       sizeof res->stop_reason);
 	else if (store_all_final(&res->run.st) && any_selected(&res->run.st))
-		strcpy(res->stop_reason, "all_run");
+		strcpy(res->stop_reason, any_cancelled(&res->run.st)
+		                         ? "cancelled" : "all_run");
 }
 
 /* Load a campaign directory and join, measure and rank. */

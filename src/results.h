@@ -158,7 +158,8 @@ struct results {
 	                                 could not be read (each named on
 	                                 stderr as it was met) */
 	/* Why the search stopped: "no_gain" or "budget" (a stopped event),
-	 * "all_run" when every selected candidate ended without one, ""
+	 * "all_run" when every selected candidate ended without one,
+	 * "cancelled" when they ended so because `cancel` ended some, ""
 	 * while it goes on. */
 	char stop_reason[16];
 };

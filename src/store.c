@@ -417,8 +417,11 @@ store_progress(const struct state *st, struct strbuf *out)
 	            n[CS_COMPLETED], n[CS_RUNNING],
 	            n[CS_PENDING] + n[CS_SUBMITTING], n[CS_QUEUED],
 	            n[CS_OOM] + n[CS_FAILED] + n[CS_TIMEOUT] +
-	            n[CS_NODE_FAIL] + n[CS_PREEMPTED] + n[CS_CANCELLED],
+	            n[CS_NODE_FAIL] + n[CS_PREEMPTED],
 	            selected, n[CS_PLANNED]);
+	/* A user's cancel is no failure of the layout. */
+	if (n[CS_CANCELLED])
+		strbuf_addf(out, "; %d cancelled", n[CS_CANCELLED]);
 	if (n[CS_PRUNED])
 		strbuf_addf(out, "; %d pruned", n[CS_PRUNED]);
 	for (int i = 0; i < st->n; i++)

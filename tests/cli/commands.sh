@@ -309,6 +309,24 @@ expect "submit --dry-run with all selected queued" 0 \
 	"$PT" submit "$T/queued" --dry-run --top 2
 has "... says so" "would queue 0 candidates (all selected ones already were)" \
 	"$T/out"
+# Cancelled before any submission (the two and the base): no job, so no
+# exit code (it said 0).
+cp -r "$T/queued" "$T/never"
+SLURM_CONF=/nonexistent "$PT" -q cancel "$T/never" 2>/dev/null
+expect "status after cancelling what was never submitted" 0 \
+	"$PT" status "$T/never"
+check "... shows no exit code for it" awk '
+	$2 == "cancelled" { n++; if ($3 != 0 || $6 != "-") bad = 1 }
+	END { exit !(n == 3 && !bad) }' "$T/out"
+has "... counts them cancelled, not failed" \
+	"0 failed of 3 selected (13 not selected); 3 cancelled" "$T/out"
+has "... the search stopped by cancel" \
+	"stopped: cancelled (paratune cancel ended" "$T/out"
+expect "results of it" 0 "$PT" results "$T/never"
+has "... no failure, nothing run" "0 failed, 0 in progress, 16 not run" \
+	"$T/out"
+has "... says it was cancelled" "cancelled before any job started" "$T/out"
+hasnt "... and not that Slurm recorded a job" "Slurm recorded" "$T/out"
 
 # Configuration errors: exit 78 with file:line and a suggestion.
 printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nsearch = { tensor_paralel = [1]; };\n' >"$T/typo.conf"
