@@ -34,6 +34,7 @@ struct selection {
 	struct cand_status **v;
 	int n;
 	int total;           /* selected in all, earlier submits included */
+	int cancelled;       /* of those, cancelled: never queued again */
 	double limit_gpu_hours, expected_gpu_hours; /* of the new ones */
 };
 
@@ -81,10 +82,12 @@ select_new(struct store *s, const struct submit_opts *o,
 	/* State entries are in rank order (plan writes them so). */
 	for (int i = 0; i < s->st.n; i++) {
 		struct cand_status *c = &s->st.v[i];
+		bool chosen = selected(c, o, &taken);
 
 		if (c->state != CS_PLANNED)
 			sel->total++;
-		if (!selected(c, o, &taken) || c->state != CS_PLANNED)
+		sel->cancelled += chosen && c->state == CS_CANCELLED;
+		if (!chosen || c->state != CS_PLANNED)
 			continue;
 		sel->v[sel->n++] = c;
 		sel->total++;
@@ -185,6 +188,14 @@ queue_selected(struct store *s, const struct selection *sel,
 		        o->dry_run ? "would queue" : "queued", sel->n,
 		        sel->n == 1 ? "" : "s",
 		        sel->n == 0 ? " (all selected ones already were)" : "");
+	/* Cancel is final: say so to whoever submits again after it. */
+	if (ctx->verbosity >= 0 && sel->cancelled)
+		fprintf(ctx->out, "%d selected candidate%s cancelled and "
+		        "%s not queued again (plan the campaign anew to run "
+		        "%s)\n", sel->cancelled,
+		        sel->cancelled == 1 ? " was" : "s were",
+		        sel->cancelled == 1 ? "is" : "are",
+		        sel->cancelled == 1 ? "it" : "them");
 	if (o->sequential && !o->dry_run && !s->st.sequential &&
 	    store_set_sequential(s) != 0)
 		return EXIT_IOERR;
@@ -223,7 +234,7 @@ submit_dir(void *arg)
 {
 	struct submit_call *sc = arg;
 	const struct submit_opts *o = sc->o;
-	struct selection sel = { NULL, 0, 0, 0, 0 };
+	struct selection sel = { NULL, 0, 0, 0, 0, 0 };
 	struct store s;
 	int status = store_open_site(&s, sc->dir,
 	                             STORE_POLICY | (o->dry_run

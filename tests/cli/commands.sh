@@ -327,6 +327,11 @@ has "... no failure, nothing run" "0 failed, 0 in progress, 16 not run" \
 	"$T/out"
 has "... says it was cancelled" "cancelled before any job started" "$T/out"
 hasnt "... and not that Slurm recorded a job" "Slurm recorded" "$T/out"
+expect "submit again after the cancel" 0 "$PT" submit "$T/never" --top 2 \
+	--dry-run
+has "... says the cancelled ones are not queued again" \
+	"^3 selected candidates were cancelled and are not queued again" \
+	"$T/out"
 
 # Configuration errors: exit 78 with file:line and a suggestion.
 printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nsearch = { tensor_paralel = [1]; };\n' >"$T/typo.conf"
