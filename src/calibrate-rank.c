@@ -70,7 +70,8 @@ rank_pairs(const struct calib_row *rows, const double *pred, const int *c,
 {
 	for (int a = 0; a < m; a++)
 		for (int b = a + 1; b < m; b++) {
-			const struct calib_row *ra = &rows[c[a]], *rb = &rows[c[b]];
+			const struct calib_row *ra = &rows[c[a]],
+			                       *rb = &rows[c[b]];
 			double ma = per_sample(ra, ra->step_s);
 			double mb = per_sample(rb, rb->step_s);
 			double pa = per_sample(ra, pred[c[a]]);

@@ -375,8 +375,8 @@ csv_getline(FILE *f, char *line, const char *path, int lineno)
 
 	while ((c = getc(f)) != EOF && c != '\n') {
 		if (c == '\0')
-			return error("%s:%d:%zu: NUL byte (a measured-runs file "
-			             "is text)", path, lineno, len + 1);
+			return error("%s:%d:%zu: NUL byte (a measured-runs "
+			             "file is text)", path, lineno, len + 1);
 		if (len + 1 >= CSV_LINE_MAX)
 			return error("%s:%d: line longer than %d bytes", path,
 			             lineno, CSV_LINE_MAX - 1);

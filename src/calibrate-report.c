@@ -106,11 +106,11 @@ worse_note(const struct gpu_fit *g, const char *group, void *arg)
 	before = calibrate_mape(g->rows, fit->pred_before, g->n, group, NULL);
 	cv = calibrate_mape(g->rows, fit->pred_cv, g->n, group, NULL);
 	if (cv > before + 0.01)
-		fprintf(f, "  note: %s: %.1f %% cross-validated against %.1f %% "
-		        "with the %s: the fit predicts these runs worse than "
-		        "its start (--fix keeps constants, --group fits a "
-		        "group apart)\n", group, 100 * cv, 100 * before,
-		        calibration_label(g->start));
+		fprintf(f, "  note: %s: %.1f %% cross-validated against "
+		        "%.1f %% with the %s: the fit predicts these runs "
+		        "worse than its start (--fix keeps constants, "
+		        "--group fits a group apart)\n", group, 100 * cv,
+		        100 * before, calibration_label(g->start));
 }
 
 /* Mean |memory error| of the rows with a measured peak; NAN when none. */

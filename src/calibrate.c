@@ -325,7 +325,8 @@ nm_run(struct objective *o, double *x, int m)
 		if (fr < f[0]) {
 			nm_line(e, c, vtx(s, m, m), -2.0, m);  /* expand */
 			fe = objective_eval(o, e);
-			memcpy(vtx(s, m, m), fe < fr ? e : r, (size_t)m * sizeof(*e));
+			memcpy(vtx(s, m, m), fe < fr ? e : r,
+			       (size_t)m * sizeof(*e));
 			f[m] = fmin(fe, fr);
 		} else if (fr < f[m - 1]) {
 			memcpy(vtx(s, m, m), r, (size_t)m * sizeof(*r));
@@ -416,11 +417,11 @@ calibrate_fit_rows(struct objective *o, const int *idx, const bool *in,
  * efficiency, the dispatch efficiency) to the MoE rows, the others
  * kept (those no dense row moves were left out of o->dims by
  * calibrate_fit_opts).  A joint fit lets what the estimate misses on
- * MoE layers (bench/README.md) pull the GEMM efficiencies the dense rows measure:
- * per GPU on the published runs (bench/calibration, 2026-11-26, before
- * moe_gemm_eff), cross-validated, dense FP8 16.0 % jointly and 6.3 % in
- * stages, NVFP4 14.2 % and 9.9 %; MoE 25.5 % and 30.5 %, the price of
- * not bending the dense constants to it.
+ * MoE layers (bench/README.md) pull the GEMM efficiencies the dense
+ * rows measure: per GPU on the published runs (bench/calibration,
+ * 2026-11-26, before moe_gemm_eff), cross-validated, dense FP8 16.0 %
+ * jointly and 6.3 % in stages, NVFP4 14.2 % and 9.9 %; MoE 25.5 % and
+ * 30.5 %, the price of not bending the dense constants to it.
  */
 static void
 fit_subset(struct objective *o, const int *idx, const bool *in, int n,
@@ -588,8 +589,8 @@ dense_params(struct objective *o, const struct calib_row *rows, int n)
 	for (int i = 0; i < k; i++)
 		copy[i] = rows[dense[i]];
 	for (int p = 0; p < CAL_NPARAMS; p++)
-		o->dense_moves[p] = k > 0 &&
-		                    calibrate_param_active(copy, k, &o->base, p);
+		o->dense_moves[p] =
+			k > 0 && calibrate_param_active(copy, k, &o->base, p);
 	free(copy);
 	free(dense);
 }
@@ -639,7 +640,8 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 		out->fixed[p] = opts->fixed[p];
 		out->moe_kept[p] = !calibration_param(p)->moe_only &&
 		                   !o.dense_moves[p];
-		if ((out->active[p] = calibrate_param_active(rows, n, &o.base, p)) &&
+		if ((out->active[p] = calibrate_param_active(rows, n,
+		                                             &o.base, p)) &&
 		    !opts->fixed[p] && !out->moe_kept[p])
 			o.dims[o.ndims++] = p;
 	}
@@ -751,7 +753,8 @@ add_float(struct strbuf *out, double v)
 			char tail[32];
 
 			snprintf(tail, sizeof tail, "%s", e);
-			snprintf(e, sizeof buf - (size_t)(e - buf), ".0%s", tail);
+			snprintf(e, sizeof buf - (size_t)(e - buf), ".0%s",
+			         tail);
 		} else {
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 			         ".0");

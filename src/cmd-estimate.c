@@ -176,8 +176,8 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	char ours[32], nemo[32];
 
 	fprintf(f, "%s\n", c->name);
-	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d", l->tp, l->pp, l->cp,
-	        l->ep);
+	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d", l->tp, l->pp,
+	        l->cp, l->ep);
 	/* The experts' tp means nothing without experts. */
 	if (moe)
 		fprintf(f, "  etp %d", layout_etp(l));
@@ -188,8 +188,8 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	fprintf(f, "  switches    %s\n", sw.buf);
 	strbuf_release(&sw);
 	print_sources(f, sh, moe);
-	fprintf(f, "  parameters   %.3f B total, %.3f B on the most loaded GPU\n",
-	        e->params_total / 1e9, e->params_per_gpu / 1e9);
+	fprintf(f, "  parameters   %.3f B total, %.3f B on the most "
+	        "loaded GPU\n", e->params_total / 1e9, e->params_per_gpu / 1e9);
 	fprintf(f, "  FLOPs/step   %.4g (Megatron)  %.4g (NeMo 72BLsh^2)\n",
 	        e->flops_per_step, e->flops_per_step_nemo);
 	fprintf(f, "  memory/GPU   weights %.2f + gradients %.2f + optimizer "
@@ -199,10 +199,11 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	        m->total / GIB, w->gpu_memory_gib, w->margin_gib,
 	        memory_status_name(e->memory_status));
 	print_stages(f, e);
-	fprintf(f, "  step time    %.3f s: compute %.3f, recompute %.3f, tp %.3f, "
-	        "cp %.3f, ep %.3f, pp %.3f, bubble %.3f, dp %.3f\n", e->step_s,
-	        e->compute_s, e->recompute_s, e->tp_comm_s, e->cp_comm_s,
-	        e->ep_comm_s, e->pp_comm_s, e->bubble_s, e->dp_comm_s);
+	fprintf(f, "  step time    %.3f s: compute %.3f, recompute %.3f, "
+	        "tp %.3f, cp %.3f, ep %.3f, pp %.3f, bubble %.3f, dp %.3f\n",
+	        e->step_s, e->compute_s, e->recompute_s, e->tp_comm_s,
+	        e->cp_comm_s, e->ep_comm_s, e->pp_comm_s, e->bubble_s,
+	        e->dp_comm_s);
 	fprintf(f, "  interval     %.3f to %.3f s (%s)\n", e->step_s_low,
 	        e->step_s_high, calibration_fitted(w->cal)
 	        ? "the calibration's residuals" : "built-in band");
@@ -377,7 +378,8 @@ estimate_campaign(struct cmd_ctx *ctx, struct layout_args *a,
 	struct plan p;
 	int status;
 
-	if ((status = plan_build(&p, &PLAN_OPTS(ctx), path, settings)) != EXIT_OK)
+	if ((status = plan_build(&p, &PLAN_OPTS(ctx), path,
+	                         settings)) != EXIT_OK)
 		return status;
 	ec = (struct est_ctx){ &p.settings, &p.workload, &p.spec, p.prefix };
 	l = p.res.v[p.base].layout;
@@ -553,7 +555,8 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		        "none, selective or full"),
 		OPT_INTEGER(0, "recompute-layers", &a.size[SF_RC_LAYERS], "N",
 		            "layers per stage recomputed (full)"),
-		OPT_STR(0, "attention", &a.attention, "IMPL", "flash or unfused"),
+		OPT_STR(0, "attention", &a.attention, "IMPL",
+		        "flash or unfused"),
 		OPT_BOOLEAN(0, "no-sequence-parallel", &a.no_sp,
 		            "turn sequence parallelism off"),
 		OPT_BOOLEAN(0, "no-distributed-optimizer", &a.no_distopt,

@@ -113,7 +113,8 @@ list_json(FILE *f, const struct candidate_table *t, const struct state *st)
 		json_int(&j, "mbs", r->layout.mbs);
 		json_int(&j, "gbs", r->layout.gbs);
 		json_int(&j, "dp", r->layout.dp);
-		json_string(&j, "recompute", recompute_name(r->layout.recompute));
+		json_string(&j, "recompute",
+		            recompute_name(r->layout.recompute));
 		json_number(&j, "est_memory_gib", r->est_memory_gib);
 		json_string(&j, "memory_status",
 		            memory_status_name(r->memory_status));

@@ -64,7 +64,8 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_STR('o', "output", &dir, "DIR",
 		        "campaign directory (default: the campaign's name)"),
 		OPT_BOOLEAN('f', "force", &force,
-		            "replace an existing campaign (or empty) directory"),
+		            "replace an existing campaign (or empty) "
+		            "directory"),
 		OPT_STRLIST('s', "set", &settings, "KEY=VALUE",
 		            "override a configuration key (repeatable)"),
 		OPT_BOOLEAN(0, "progress", &ctx->progress,

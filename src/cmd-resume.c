@@ -151,7 +151,8 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 		/* A broken directory outranks a controller that is down;
 		 * either way the next directory is carried on. */
-		if (s != EXIT_OK && (worst == EXIT_OK || worst == EXIT_TEMPFAIL))
+		if (s != EXIT_OK &&
+		    (worst == EXIT_OK || worst == EXIT_TEMPFAIL))
 			worst = s;
 	}
 	return worst;

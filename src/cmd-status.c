@@ -270,7 +270,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int do_watch = 0, interval = OPT_INT_UNSET, status;
 	const struct option opts[] = {
 		OPT_BOOLEAN('w', "watch", &do_watch,
-		            "refresh the progress line until the campaign ends"),
+		            "refresh the progress line until the "
+		            "campaign ends"),
 		OPT_INTEGER(0, "interval", &interval, "SECONDS",
 		            "seconds between --watch refreshes (default 5)"),
 		OPT_FORMAT_(NULL),

@@ -116,8 +116,9 @@ check_caps(const struct store *s, const struct selection *sel)
 	struct budget b;
 
 	if (c->policy.max_candidates && sel->total > c->policy.max_candidates) {
-		error("%s: this would select %d candidates; policy.max_candidates "
-		      "= %d (%s): select fewer with --top", s->dir, sel->total,
+		error("%s: this would select %d candidates; "
+		      "policy.max_candidates = %d (%s): select fewer with "
+		      "--top", s->dir, sel->total,
 		      c->policy.max_candidates,
 		      policy_where(c, "policy.max_candidates"));
 		return EXIT_CONFIG;
@@ -126,9 +127,9 @@ check_caps(const struct store *s, const struct selection *sel)
 	if (c->policy.max_gpu_hours > 0 &&
 	    b.committed + sel->limit_gpu_hours > c->policy.max_gpu_hours) {
 		error("%s: this would commit %.1f GPU-hours (%.1f already, %d "
-		      "jobs of %.1f at their time limit); policy.max_gpu_hours = "
-		      "%g (%s): select fewer with --top or shorten "
-		      "limits.max_minutes_per_run", s->dir,
+		      "jobs of %.1f at their time limit); "
+		      "policy.max_gpu_hours = %g (%s): select fewer with --top "
+		      "or shorten limits.max_minutes_per_run", s->dir,
 		      b.committed + sel->limit_gpu_hours, b.committed, sel->n,
 		      budget_job_limit(c), c->policy.max_gpu_hours,
 		      policy_where(c, "policy.max_gpu_hours"));
@@ -275,7 +276,8 @@ cmd_submit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_INTEGER('n', "top", &o.top, "N",
 		            "only the N best predicted (the base always runs)"),
 		OPT_BOOLEAN(0, "include-unsafe", &o.include_unsafe,
-		            "also run candidates at risk of running out of memory"),
+		            "also run candidates at risk of running "
+		            "out of memory"),
 		OPT_BOOLEAN(0, "sequential", &o.sequential,
 		            "one job at a time"),
 		OPT_BOOLEAN(0, "dry-run", &o.dry_run,

@@ -137,7 +137,8 @@ watch_open(struct watch_log *w, const struct watch_opts *o, double end)
 			return EXIT_NOINPUT;
 		}
 		if (errno != ENOENT) {
-			error("cannot read '%s': %s", o->log, open_error(errno));
+			error("cannot read '%s': %s", o->log,
+			      open_error(errno));
 			return EXIT_NOINPUT;
 		}
 		if (!trainer_alive(o) || (end > 0 && watch_now() >= end)) {

@@ -362,10 +362,12 @@ cmd_parse_options(struct cmd_ctx *ctx, const struct cmd_entry *entry,
 			return CMD_HELP;
 		}
 		used = own_option(opts, a) ? 0
-		       : parse_global(ctx, a, i + 1 < argc ? argv[i + 1] : NULL);
+		       : parse_global(ctx, a,
+		                      i + 1 < argc ? argv[i + 1] : NULL);
 		if (used == 0)
-			used = a[1] == '-' ? parse_long(ctx, opts, argc, argv, i)
-			                   : parse_short(ctx, opts, argc, argv, i);
+			used = a[1] == '-'
+			       ? parse_long(ctx, opts, argc, argv, i)
+			       : parse_short(ctx, opts, argc, argv, i);
 		if (used < 0) {
 			print_synopsis(stderr, entry, opts);
 			return -1;

@@ -51,8 +51,8 @@ config_apply_calibration(struct loader *ld, const struct config_key *k,
 
 	if (!config_setting_is_group(s))
 		return config_key_error(ld, s, k, "expects a group: "
-		                        "calibration = { h100-sxm = { ... }; }, "
-		                        "not %s", config_kind_name(s));
+		                        "calibration = { h100-sxm = { ... }; "
+		                        "}, not %s", config_kind_name(s));
 	n = config_setting_length(s);
 	for (int i = 0; i < n; i++)
 		ret |= apply_calibration_entry(ld, k,

@@ -76,9 +76,10 @@ wide_literal(const char *line, const char *p, const char **end)
 
 	for (; hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q);
 	     q++) {
-		unsigned digit = isdigit((unsigned char)*q)
-		                 ? (unsigned)(*q - '0')
-		                 : (unsigned)(tolower((unsigned char)*q) - 'a') + 10;
+		unsigned digit =
+			isdigit((unsigned char)*q)
+			? (unsigned)(*q - '0')
+			: (unsigned)(tolower((unsigned char)*q) - 'a') + 10;
 
 		v = v * (hex ? 16 : 10) + digit;
 		if (v > cap) {
@@ -142,7 +143,8 @@ line_code(const char *p, bool in_comment, const char **wide,
 			in_comment = true;
 		} else if (isalpha((unsigned char)*p) || *p == '_') {
 			p += strspn(p, "abcdefghijklmnopqrstuvwxyz"
-			               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+			               "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			               "0123456789_-");
 		} else if (isdigit((unsigned char)*p)) {
 			/* ".5e308" is a real from its point: 5e307. */
 			const char *lit = p > line && p[-1] == '.' ? p - 1 : p;

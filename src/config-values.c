@@ -54,10 +54,12 @@ kind_with_value(const config_setting_t *s, char *buf, size_t len)
 	case CONFIG_TYPE_STRING:
 		snprintf(buf, len, "the string '%.40s%s'",
 		         config_setting_get_string(s),
-		         strlen(config_setting_get_string(s)) > 40 ? "..." : "");
+		         strlen(config_setting_get_string(s)) > 40
+		         ? "..." : "");
 		break;
 	case CONFIG_TYPE_FLOAT:
-		snprintf(buf, len, "the number %g", config_setting_get_float(s));
+		snprintf(buf, len, "the number %g",
+		         config_setting_get_float(s));
 		break;
 	case CONFIG_TYPE_BOOL:
 		snprintf(buf, len, "the boolean %s",
@@ -173,7 +175,8 @@ read_string(struct loader *ld, const struct config_key *k,
 	char where[32];
 	const char *v;
 
-	*out = ""; /* defined on every path, whatever the error helper returns */
+	*out = ""; /* defined on every path, whatever the error
+	            * helper returns */
 	element_prefix(where, sizeof where, idx);
 	if (!config_is_string(s))
 		return config_key_error(ld, s, k, "%sexpects a string, not %s",
@@ -248,7 +251,8 @@ read_set(struct loader *ld, const struct config_key *k,
 	if (!bad) {
 		strbuf_addstr(&msg, "an empty set");
 	} else {
-		strbuf_addf(&msg, "unknown value '%.*s'; one of:", (int)len, bad);
+		strbuf_addf(&msg, "unknown value '%.*s'; one of:", (int)len,
+		            bad);
 		for (int i = 0; k->choices[i]; i++)
 			strbuf_addf(&msg, "%s %s", i ? "," : "", k->choices[i]);
 	}

@@ -118,7 +118,8 @@ struct config_value {
  * end of loading, once nodes, seq_length and the budget are known.
  */
 struct model_family_spec {
-	char family[16];          /* "gpt3", "t5", "mt5", "bert"; "" when none */
+	char family[16];          /* "gpt3", "t5", "mt5", "bert"; ""
+	                           * when none */
 	double size_b;            /* 0: recommended from the budget */
 	int vocab_size;           /* 0: the family's NeMo default */
 };
@@ -128,7 +129,8 @@ struct settings {
 	char *model_name;        /* preset name, custom name or family */
 	struct model model;      /* resolved architecture */
 	bool model_custom;       /* given as a group, not a preset name */
-	struct model_family_spec model_family; /* how a generated one was asked */
+	struct model_family_spec model_family; /* how a generated one was
+	                                        * asked */
 	char *size_reason;       /* why a size was chosen, or NULL */
 	enum campaign_mode mode;
 	char *peft;              /* "none" or "lora" */

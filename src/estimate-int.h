@@ -74,8 +74,9 @@ struct est {
 	bool sharded;                      /* distributed optimizer or FSDP */
 	unsigned modules;                  /* BIT(RCM_*) selective recompute
 	                                    * re-materialises; 0 without */
-	bool titan_sac;                    /* torchtitan's per-op selective
-	                                    * checkpointing (estimate-memory.c) */
+	bool titan_sac;                    /* torchtitan's per-op
+	                                    * selective checkpointing
+	                                    * (estimate-memory.c) */
 	struct stage stage[3];             /* first, last, rank 1 */
 	int nstages;                       /* 1, 2 or 3 of them */
 };

@@ -54,7 +54,8 @@ torchtitan_bytes_per_param(const struct est *x, double *wt, double *gr,
  * optimizer.resident_bytes_per_param replaces the optimizer's bytes.
  */
 void
-estimate_bytes_per_param(const struct est *x, double *wt, double *gr, double *opt)
+estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
+                         double *opt)
 {
 	if (x->w->framework == FRAMEWORK_TORCHTITAN) {
 		torchtitan_bytes_per_param(x, wt, gr, opt);
@@ -249,11 +250,13 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 	/* Norm inputs, the two GEMM inputs after the norms (which the
 	 * layernorm module discards and recomputes), dropout masks:
 	 * replicated over tp unless sequence parallel splits them. */
-	repl = sb * s->h * (2 * ab + ((rc & RCM_BIT(RCM_LAYERNORM)) ? 0 : 2 * gin) +
+	repl = sb * s->h * (2 * ab +
+	                    ((rc & RCM_BIT(RCM_LAYERNORM)) ? 0 : 2 * gin) +
 	                    (x->dropout ? 2 : 0));
 	/* Q, K, V (mla_up_proj recomputes them from the latents), the
 	 * attention output, softmax statistics. */
-	split = sb * (((rc & RCM_BIT(RCM_MLA_UP_PROJ)) ? 0 : ab * (s->q + 2 * s->kvd)) +
+	split = sb * (((rc & RCM_BIT(RCM_MLA_UP_PROJ)) ? 0
+	               : ab * (s->q + 2 * s->kvd)) +
 	              gin * s->q) + 4 * heads * sb;
 	if (x->l->attention == ATTN_UNFUSED && scores_kept)
 		split += heads * sb * x->seq_local * (2 * ab + 1);

@@ -4,8 +4,9 @@
  * estimate-time.c - the step time of a layout: compute at a calibrated
  * efficiency, TP/CP/EP/PP/DP communication over the catalog's
  * bandwidths (estimate-links.c; the MoE layer's own parts are
- * estimate-moe-time.c), the pipeline bubble and the optimizer step.  Sources are
- * listed at the top of estimate.c and cited where each figure is used.
+ * estimate-moe-time.c), the pipeline bubble and the optimizer step.
+ * Sources are listed at the top of estimate.c and cited where each
+ * figure is used.
  */
 #include "autoconfig.h"
 
@@ -24,18 +25,18 @@
  * `paratune calibrate` fit replaces them.  Large BF16 GEMMs in
  * cuBLAS/Transformer Engine were taken to reach about 75 % of the
  * H100's dense peak (gemm_eff_max 0.75: a hand-set guess, no
- * measurement cited; the fit moves it); narrow per-GPU GEMMs (small h/tp) and short
- * micro-batches lose more to tile quantisation and kernel tails,
- * modelled as saturating curves (gemm_tokens_half 192 tokens).  Fused
- * (flash) attention runs at roughly half of peak over forward and
- * backward (FlashAttention-2 paper, Dao 2023, arXiv 2307.08691: 50-73 %
- * of A100 peak forward, lower backward; attn_eff_flash 0.45); unfused
- * attention far less.  FP8 GEMMs run at the FP8 peak with the BF16
- * efficiency times fp8_gemm_eff for the per-tensor recipes (delayed,
- * tensorwise) and fp8_block_gemm_eff for the block-scaled ones (mxfp8,
- * blockwise): both hand-set 1.0, shipped fitted, the published FP8 runs
- * being slower; the recipes also differ in the casting of the GEMM
- * inputs (fp8_cast_s).
+ * measurement cited; the fit moves it); narrow per-GPU GEMMs (small
+ * h/tp) and short micro-batches lose more to tile quantisation and
+ * kernel tails, modelled as saturating curves (gemm_tokens_half 192
+ * tokens).  Fused (flash) attention runs at roughly half of peak over
+ * forward and backward (FlashAttention-2 paper, Dao 2023, arXiv
+ * 2307.08691: 50-73 % of A100 peak forward, lower backward;
+ * attn_eff_flash 0.45); unfused attention far less.  FP8 GEMMs run at
+ * the FP8 peak with the BF16 efficiency times fp8_gemm_eff for the
+ * per-tensor recipes (delayed, tensorwise) and fp8_block_gemm_eff for
+ * the block-scaled ones (mxfp8, blockwise): both hand-set 1.0, shipped
+ * fitted, the published FP8 runs being slower; the recipes also differ
+ * in the casting of the GEMM inputs (fp8_cast_s).
  */
 #define GEMM_WIDTH_HALF 96.0     /* per-GPU columns at which eff halves */
 #define ATTN_EFF_UNFUSED 0.20
@@ -424,7 +425,8 @@ module_gemm_flops(const struct est *x)
 		fl += shared;
 	if ((x->modules & RCM_BIT(RCM_MLA_UP_PROJ)) && m->kv_lora_rank > 0)
 		fl += 2 * s->L * m->num_attention_heads *
-		      (m->q_lora_rank * (m->qk_head_dim + m->qk_pos_emb_head_dim) +
+		      (m->q_lora_rank * (m->qk_head_dim +
+		                         m->qk_pos_emb_head_dim) +
 		       m->kv_lora_rank * (m->qk_head_dim + m->v_head_dim));
 	return fl;
 }
@@ -624,7 +626,8 @@ pp_bw(const struct est *x)
 {
 	double tcd = x->t * x->c * x->d;
 
-	return estimate_group_bw(x, tcd * x->p, fmax(tcd, estimate_nccl_node_gpus(x)));
+	return estimate_group_bw(x, tcd * x->p,
+	                         fmax(tcd, estimate_nccl_node_gpus(x)));
 }
 
 /* Communication of one layer and one micro-batch [PIPE]. */

@@ -48,7 +48,8 @@ padded_vocab(int vocab, int tp)
 	long long mult = 128LL * (tp > 0 ? tp : 1);
 
 	/* Integer division on purpose: round up to a multiple of mult. */
-	return (double)(((vocab + mult - 1) / mult) * mult); /* NOLINT(bugprone-integer-division) */
+	/* NOLINTNEXTLINE(bugprone-integer-division) */
+	return (double)(((vocab + mult - 1) / mult) * mult);
 }
 
 /*
@@ -215,7 +216,8 @@ layer_dense_params(const struct est *x, bool moe_layer)
 	if (bias || x->w->model->bias_qkv)
 		p += (s->q + 2 * s->kvd) / x->t;
 	if (bias)
-		p += s->h + (moe_layer ? 0 : (2 * s->gated - 1) * s->f / x->t + s->h);
+		p += s->h + (moe_layer ? 0
+		             : (2 * s->gated - 1) * s->f / x->t + s->h);
 	/* Q and K norms of a head's width, a softmax offset per head:
 	 * replicated, and small. */
 	if (x->w->model->qk_layernorm && x->w->model->kv_lora_rank <= 0)
@@ -284,9 +286,9 @@ stage_add_mtp(const struct est *x, struct stage *st, double emb)
  * The stages, with Megatron-LM's split: (layers + flags) / pp layers a
  * rank, one fewer on the first stage with account_embedding and on the
  * last with account_loss; or an uneven pipeline's own first and last
- * counts, the layers left shared by the stages between.  Under 1F1B the first stage holds min(m, p)
- * micro-batches, rank 1 one fewer; interleaving multiplies by
- * 1 + (p-1)/(p*v) [MEM, PIPE].
+ * counts, the layers left shared by the stages between.  Under 1F1B
+ * the first stage holds min(m, p) micro-batches, rank 1 one fewer;
+ * interleaving multiplies by 1 + (p-1)/(p*v) [MEM, PIPE].
  */
 static void
 count_params(struct est *x)

@@ -307,7 +307,8 @@ failure_pick(unsigned seen, bool finished)
 	enum failure_class best = FAILURE_NONE;
 
 	for (int c = 0; c < FAILURE_COUNT; c++)
-		if ((seen & FAILURE_BIT(c)) && failure_rank[c] > failure_rank[best])
+		if ((seen & FAILURE_BIT(c)) &&
+		    failure_rank[c] > failure_rank[best])
 			best = (enum failure_class)c;
 	return best == FAILURE_TIMEOUT && finished ? FAILURE_HUNG_AFTER_FINISH
 	                                           : best;

@@ -161,7 +161,8 @@ gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g)
 
 	if (i >= 0) {
 		/* i >= 0 only when cat->v holds entries. */
-		cat->v[i] = *g; /* NOLINT(clang-analyzer-core.NullDereference) */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
+		cat->v[i] = *g;
 		return;
 	}
 	ALLOC_GROW(cat->v, cat->n + 1, cat->alloc);

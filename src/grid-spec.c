@@ -83,7 +83,8 @@ axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
 static bool
 stages_auto(const struct settings *c)
 {
-	return !settings_origin(c, "search.decoder_first_pipeline_num_layers") &&
+	return !settings_origin(c,
+	                        "search.decoder_first_pipeline_num_layers") &&
 	       !settings_origin(c, "search.decoder_last_pipeline_num_layers");
 }
 
@@ -151,8 +152,8 @@ spec_auto_model(struct grid_spec *spec, const struct settings *c)
 			               c->seq_length / k >= 2048))
 				axis_push(&spec->cp, k);
 	if (spec->ep.n == 0)
-		axis_divisors(&spec->ep, m->num_experts > 0 ? m->num_experts : 1,
-		              world);
+		axis_divisors(&spec->ep,
+		              m->num_experts > 0 ? m->num_experts : 1, world);
 	/* ETP: 0, tp's own size (Megatron-LM's default), and on an MoE
 	 * model 1 too, the experts unsplit beside tp > 1, as NVIDIA's NeMo
 	 * recipes run Qwen3 (tp 4, ep 4 and 8; NeMo
@@ -273,7 +274,8 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	if (s->account_embedding == 0)
 		axis_push(&spec->account_embedding, -1);
 	else
-		axis_from_bits(&spec->account_embedding, s->account_embedding, 2);
+		axis_from_bits(&spec->account_embedding,
+		               s->account_embedding, 2);
 	if (s->account_loss == 0)
 		axis_push(&spec->account_loss, -1);
 	else

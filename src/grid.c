@@ -571,8 +571,8 @@ walk_switches(struct walk *wk, struct layout *l)
 			                           : 0;
 			l->recompute_method = (enum recompute_method)
 				s->recompute_method.v[m];
-			l->recompute_modules = sel ? (unsigned)s->rc_modules.v[r]
-			                           : 0;
+			l->recompute_modules =
+				sel ? (unsigned)s->rc_modules.v[r] : 0;
 			walk_memory(wk, l);
 		}
 	}
@@ -616,7 +616,8 @@ walk_batches(struct walk *wk, struct layout *l)
 	for (int d = 0; d < s->mbs.n; d++)
 	for (int e = 0; e < s->gbs.n; e++) {
 		if (s->vp_rule == VP_NEMO)
-			l->vp = l->pp > 2 ? wk->w->model->num_layers / l->pp : 1;
+			l->vp = l->pp > 2 ? wk->w->model->num_layers / l->pp
+			                  : 1;
 		else
 			l->vp = s->vp.v[c];
 		l->mbs = s->mbs.v[d];
@@ -833,7 +834,7 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 		progress(arg, res->stats.examined, wk.total);
 }
 
-/* ---- the base configuration ---------------------------------------------------- */
+/* ---- the base configuration ------------------------------------------- */
 
 int
 grid_add_base(struct grid_result *res, const struct grid_spec *spec,

@@ -136,7 +136,8 @@ vars_cuda_graphs(struct template_vars *v, const struct layout *l)
 {
 	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
 	template_vars_set_bool(v, "cuda_graph_layers",
-	                       l->cuda_graphs && !layout_full_iteration_graph(l));
+	                       l->cuda_graphs &&
+	                       !layout_full_iteration_graph(l));
 	template_vars_set_bool(v, "cuda_graph_full_iteration",
 	                       layout_full_iteration_graph(l));
 	template_vars_set_bool(v, "moe_full_iteration_graph",

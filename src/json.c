@@ -97,9 +97,17 @@ json_close(struct json *j, char c)
 		strbuf_addch(j->out, '\n');
 }
 
-void json_begin_object(struct json *j, const char *key) { json_open(j, key, '{'); }
+void
+json_begin_object(struct json *j, const char *key)
+{
+	json_open(j, key, '{');
+}
 void json_end_object(struct json *j) { json_close(j, '}'); }
-void json_begin_array(struct json *j, const char *key) { json_open(j, key, '['); }
+void
+json_begin_array(struct json *j, const char *key)
+{
+	json_open(j, key, '[');
+}
 void json_end_array(struct json *j) { json_close(j, ']'); }
 
 void

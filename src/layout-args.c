@@ -450,7 +450,8 @@ layout_args_resolve(struct layout_args *a, const struct grid_spec *sp,
 	if (a->size[SF_RC_LAYERS] > 0 && l->recompute != RECOMPUTE_FULL)
 		return error("--recompute-layers %d needs full recompute "
 		             "(--recompute full), not %s",
-		             a->size[SF_RC_LAYERS], recompute_name(l->recompute));
+		             a->size[SF_RC_LAYERS],
+		             recompute_name(l->recompute));
 	if (start == FROM_SEARCH || !switches_known)
 		switches_from_search(c, l, src);
 	if (apply_switch_flags(a, l, src) != 0)

@@ -215,7 +215,8 @@ layout_set_parse(const char *const *names, const char *text,
 		if ((n = strcspn(text, "+ ")) == 0)
 			continue;
 		for (i = 0; names[i]; i++)
-			if (strlen(names[i]) == n && !strncmp(names[i], text, n))
+			if (strlen(names[i]) == n &&
+			    !strncmp(names[i], text, n))
 				break;
 		if (!names[i]) {
 			*bad = text;

@@ -337,7 +337,8 @@ a2a_overlap_refused(const struct workload *w, const struct layout *l)
 
 	return l->ep <= 1 || l->moe_dispatcher == MOE_DISPATCH_ALLGATHER ||
 	       (l->pp > 1 && l->vp <= 1) || l->recompute == RECOMPUTE_FULL ||
-	       (l->recompute == RECOMPUTE_SELECTIVE && (rc & RCM_BIT(RCM_MOE))) ||
+	       (l->recompute == RECOMPUTE_SELECTIVE &&
+	        (rc & RCM_BIT(RCM_MOE))) ||
 	       w->precision == PREC_FP32 || w->model->mtp_num_layers > 1;
 }
 
@@ -352,7 +353,8 @@ check_moe(const struct workload *w, const struct layout *l)
 {
 	if (w->model->num_experts <= 0)
 		return LAYOUT_OK;
-	if (l->moe_dispatcher == MOE_DISPATCH_FLEX && l->ep * layout_etp(l) <= 1)
+	if (l->moe_dispatcher == MOE_DISPATCH_FLEX &&
+	    l->ep * layout_etp(l) <= 1)
 		return RULE_FLEX_EP;
 	if (l->moe_a2a_overlap && a2a_overlap_refused(w, l))
 		return RULE_A2A_OVERLAP;
@@ -440,7 +442,8 @@ static bool
 modules_no_effect(const struct model *m, const struct layout *l)
 {
 	unsigned rc = layout_recompute_modules(l);
-	unsigned moe = RCM_BIT(RCM_MOE_ACT) | RCM_BIT(RCM_MOE) | RCM_BIT(RCM_SHARED_EXPERTS);
+	unsigned moe = RCM_BIT(RCM_MOE_ACT) | RCM_BIT(RCM_MOE) |
+	               RCM_BIT(RCM_SHARED_EXPERTS);
 
 	if (l->recompute != RECOMPUTE_SELECTIVE)
 		return l->recompute_modules != 0;

@@ -298,7 +298,8 @@ user_number(const struct logparse_user *u, const char *s, int g)
 
 	if (g == 0 || (uint32_t)g >= pcre2_get_ovector_count(u->md) ||
 	    ov[2 * (size_t)g] == PCRE2_UNSET ||
-	    !logparse_number(s + ov[2 * (size_t)g], ov[2 * (size_t)g + 1] - ov[2 * (size_t)g], true,
+	    !logparse_number(s + ov[2 * (size_t)g],
+	                     ov[2 * (size_t)g + 1] - ov[2 * (size_t)g], true,
 	                     &v, &special))
 		return NAN;
 	return v;

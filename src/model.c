@@ -798,16 +798,17 @@ model_validate_mla(const struct model *m, char *why, size_t whylen)
 	if (m->kv_lora_rank <= 0) {
 		if (m->q_lora_rank > 0 || m->qk_head_dim > 0 ||
 		    m->qk_pos_emb_head_dim > 0 || m->v_head_dim > 0)
-			return snprintf(why, whylen, "q_lora_rank, qk_head_dim, "
-			                "qk_pos_emb_head_dim and v_head_dim "
-			                "describe multi-latent attention, which "
-			                "needs kv_lora_rank > 0"), -1;
+			return snprintf(why, whylen, "q_lora_rank, "
+			                "qk_head_dim, qk_pos_emb_head_dim and "
+			                "v_head_dim describe multi-latent "
+			                "attention, which needs "
+			                "kv_lora_rank > 0"), -1;
 		return 0;
 	}
 	if (m->qk_head_dim <= 0 || m->v_head_dim <= 0)
 		return snprintf(why, whylen, "multi-latent attention needs "
-		                "positive qk_head_dim and v_head_dim, not %d and "
-		                "%d", m->qk_head_dim, m->v_head_dim), -1;
+		                "positive qk_head_dim and v_head_dim, not "
+		                "%d and %d", m->qk_head_dim, m->v_head_dim), -1;
 	/* MLA gives every head its own K and V from the latent. */
 	if (m->num_query_groups != m->num_attention_heads)
 		return snprintf(why, whylen, "multi-latent attention has no "
@@ -823,7 +824,8 @@ model_validate_layers(const struct model *m, char *why, size_t whylen)
 {
 	if (m->moe_first_dense_layers > 0 && m->num_experts <= 0)
 		return snprintf(why, whylen, "moe_first_dense_layers %d needs "
-		                "num_experts > 0", m->moe_first_dense_layers), -1;
+		                "num_experts > 0",
+		                m->moe_first_dense_layers), -1;
 	if (m->moe_first_dense_layers >= m->num_layers &&
 	    m->moe_first_dense_layers > 0)
 		return snprintf(why, whylen, "moe_first_dense_layers %d leaves "

@@ -30,7 +30,8 @@ enum softmax_kind { SOFTMAX_VANILLA, SOFTMAX_OFF_BY_ONE, SOFTMAX_LEARNABLE };
 
 struct model {
 	char name[64];        /* preset name ("llama3_8b") or custom name */
-	char family[16];      /* "gpt3", "llama", "mixtral", "bert", "t5", ... */
+	char family[16];      /* "gpt3", "llama", "mixtral", "bert",
+	                       * "t5", ... */
 	char nemo_recipe[64]; /* NeMo 2.0 recipe factory; "" when none */
 	enum model_arch arch;
 	int num_layers;       /* all transformer layers (T5: enc + dec) */

@@ -225,7 +225,8 @@ check_writers(const char *dir, const struct stat *st)
 		path = runs;
 		mode = rs.st_mode;
 		if (!S_ISDIR(rs.st_mode))
-			why = "whoever put something else than a directory there";
+			why = "whoever put something else than a directory "
+			      "there";
 		else if (rs.st_uid != st->st_uid)
 			why = "its owner, who does not own the campaign";
 		else

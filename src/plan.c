@@ -271,11 +271,14 @@ warn_lost_values(const struct plan *p)
 			bool kept = false;
 
 			for (int c = 0; c < p->res.n && !kept; c++)
-				kept = axis_value(&p->res.v[c].layout, a) == l->v[i];
+				kept = axis_value(&p->res.v[c].layout, a) ==
+				       l->v[i];
 			if (!kept)
-				warning("%s lists %d, but no candidate kept it%s%s",
-				        keys[a], l->v[i], controls.len
-				        ? "; search controls removed layouts: " : "",
+				warning("%s lists %d, but no candidate "
+				        "kept it%s%s", keys[a], l->v[i],
+				        controls.len
+				        ? "; search controls removed "
+				          "layouts: " : "",
 				        controls.buf);
 		}
 	}

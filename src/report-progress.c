@@ -108,10 +108,12 @@ prog_axes(struct strbuf *out, const struct results *res, double xmax,
 	for (int k = 0; k <= 4; k++) {
 		double h = xmax * k / 4, s = ymin + (ymax - ymin) * k / 4;
 
-		strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-		            "%.3g</text>\n", px(h, xmax), PROG_Y1 + 16, h);
-		strbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">"
-		            "%.3g</text>\n", PROG_X0 - 6, py(s, ymin, ymax) + 4, s);
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" "
+		            "text-anchor=\"middle\">%.3g</text>\n",
+		            px(h, xmax), PROG_Y1 + 16, h);
+		strbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" "
+		            "text-anchor=\"end\">%.3g</text>\n",
+		            PROG_X0 - 6, py(s, ymin, ymax) + 4, s);
 	}
 	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
 	            "GPU-hours spent</text>\n<text x=\"14\" y=\"%d\" "
@@ -123,7 +125,8 @@ prog_axes(struct strbuf *out, const struct results *res, double xmax,
 		strbuf_addf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 		            "y2=\"%d\" stroke=\"" PROG_ALL "\" "
 		            "stroke-dasharray=\"4 3\"/>\n<text x=\"%.1f\" "
-		            "y=\"%d\" text-anchor=\"end\" fill=\"" PROG_ALL "\">"
+		            "y=\"%d\" text-anchor=\"end\" "
+		            "fill=\"" PROG_ALL "\">"
 		            "every candidate (predicted): %.3g</text>\n",
 		            px(all, xmax), PROG_Y0, px(all, xmax), PROG_Y1,
 		            px(all, xmax) - 4, PROG_Y0 + 12, all);

@@ -235,7 +235,8 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 {
 	double all = res->exhaustive_gpu_hours_estimate;
 
-	strbuf_addf(out, "search: %.1f GPU-hours spent", res->campaign_gpu_hours);
+	strbuf_addf(out, "search: %.1f GPU-hours spent",
+	            res->campaign_gpu_hours);
 	if (all > 0)
 		strbuf_addf(out, ", %.0f %% of the %.1f that running every "
 		            "candidate would take (predicted)",
@@ -247,7 +248,8 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 		strbuf_addf(out, ", %d oom-risk proved to fit by what ran",
 		            res->proved_fits);
 	if (res->skipped_no_gain)
-		strbuf_addf(out, ", %d skipped (no_gain)", res->skipped_no_gain);
+		strbuf_addf(out, ", %d skipped (no_gain)",
+		            res->skipped_no_gain);
 	if (res->skipped_budget)
 		strbuf_addf(out, ", %d skipped (budget)", res->skipped_budget);
 	strbuf_addch(out, '\n');

@@ -344,7 +344,8 @@ results_cell(const struct results *res, const struct result_row *r,
 	if (s != SW_COUNT) {
 		if (switch_value(res, r, s) >= 0)
 			layout_switch_format(&r->cand.layout,
-			                     res->run.settings.precision, s, out);
+			                     res->run.settings.precision, s,
+			                     out);
 		return;
 	}
 	cell_get(res, r, c, &v);
@@ -451,7 +452,8 @@ results_csv(const struct results *res, enum results_file which,
 	const enum results_col *cols = results_columns(which, &ncols);
 
 	for (int i = 0; i < ncols; i++)
-		strbuf_addf(out, "%s%s", i ? "," : "", results_col_name(cols[i]));
+		strbuf_addf(out, "%s%s", i ? "," : "",
+		            results_col_name(cols[i]));
 	if (which == RESULTS_CSV) {
 		for (int k = 0; k < res->npattern_cols; k++)
 			strbuf_addf(out, ",%s", res->pattern_cols[k]);

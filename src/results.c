@@ -285,8 +285,8 @@ row_note_bad_readings(struct result_row *row, const struct log_read *lr)
 		         lr->res.bad_step_time_line);
 	if (lr->res.bad_mem_readings > 0)
 		row_note(row, "%ld memory reading%s over %.0f GiB or below "
-		         "zero left out of %s, the first on line %ld (a damaged "
-		         "log?)", lr->res.bad_mem_readings,
+		         "zero left out of %s, the first on line %ld (a "
+		         "damaged log?)", lr->res.bad_mem_readings,
 		         lr->res.bad_mem_readings == 1 ? "" : "s",
 		         LOGPARSE_MEM_GIB_MAX, lr->rel, lr->res.bad_mem_line);
 }
@@ -302,8 +302,8 @@ row_take_patterns(struct results *res, struct result_row *row,
 	                              sizeof(*row->pattern_values));
 	for (int i = 0; i < res->npattern_cols && i < lr->res.npatterns; i++)
 		if (lr->res.patterns[i].last_text)
-			row->pattern_values[i] =
-				results_clean_text(lr->res.patterns[i].last_text);
+			row->pattern_values[i] = results_clean_text(
+				lr->res.patterns[i].last_text);
 }
 
 /* Measure the row from lr, which logged enough steps. */
@@ -622,11 +622,12 @@ sort_ranked(struct results *res)
 {
 	/* An array of pointers: sizeof(*rows) is a pointer's size. */
 	const struct result_row **rows = xcalloc((size_t)res->nranked + 1,
-	                                         sizeof(*rows)); /* NOLINT(bugprone-sizeof-expression) */
+		sizeof(*rows)); /* NOLINT(bugprone-sizeof-expression) */
 
 	for (int i = 0; i < res->nranked; i++)
 		rows[i] = &res->v[res->ranked[i]];
-	qsort(rows, (size_t)res->nranked, sizeof(*rows), compare_rows); /* NOLINT(bugprone-sizeof-expression) */
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+	qsort(rows, (size_t)res->nranked, sizeof(*rows), compare_rows);
 	for (int i = 0; i < res->nranked; i++)
 		res->ranked[i] = (int)(rows[i] - res->v);
 	free(rows);

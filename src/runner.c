@@ -68,7 +68,7 @@ runner_slurm(struct runner *r)
 	return 0;
 }
 
-/* ---- polling -------------------------------------------------------------------------- */
+/* ---- polling ----------------------------------------------------------- */
 
 static enum cand_state
 from_job_state(enum job_state s)
@@ -343,7 +343,7 @@ runner_poll(struct runner *r)
 	return unreachable ? EXIT_TEMPFAIL : 0;
 }
 
-/* ---- submitting --------------------------------------------------------------------- */
+/* ---- submitting -------------------------------------------------------- */
 
 /*
  * The job script, read whole: it is what Slurm runs with this user's
@@ -524,8 +524,8 @@ submit_one(struct runner *r, struct cand_status *c)
 	if (script == NULL || runner_extras(r, &extras) ||
 	    runner_env(r, &extras, &env))
 		goto cleanup;
-	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id, c->rank,
-	         c->attempt + 1);
+	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id,
+	         c->rank, c->attempt + 1);
 	if (store_intent(r->store, c, tag) != 0) {
 		ret = EXIT_IOERR;
 		goto cleanup;
@@ -546,14 +546,15 @@ submit_one(struct runner *r, struct cand_status *c)
 		ret = store_rejected(r->store, c, "rejected") ? EXIT_IOERR : 0;
 	} else {
 		/* Fault injection for the exactly-once test (as git's
-		 * GIT_TEST_* variables): die between the call and the record. */
+		 * GIT_TEST_* variables): die between the call and the
+		 * record. */
 		if (getenv("PARATUNE_TEST_KILL_AFTER_SUBMIT"))
 			raise(SIGKILL);
 		r->submitted++;
 		ret = store_submitted(r->store, c, id) ? EXIT_IOERR : 0;
 		if (ret == 0 && r->verbosity >= 0)
-			fprintf(r->out, "%s: submitted as job %" PRIu32 " (%s)\n",
-			        c->name, id, tag);
+			fprintf(r->out, "%s: submitted as job %" PRIu32
+			        " (%s)\n", c->name, id, tag);
 	}
 cleanup:
 	str_list_clear(&env);
@@ -585,9 +586,10 @@ over_budget(struct runner *r, const struct cand_status *c)
 	if (after <= k->policy.max_gpu_hours)
 		return false;
 	if (r->verbosity >= 0)
-		fprintf(r->out, "%s: stays queued: submitting it could take the "
-		        "campaign to %.1f GPU-hours, above policy.max_gpu_hours "
-		        "= %g\n", c->name, after, k->policy.max_gpu_hours);
+		fprintf(r->out, "%s: stays queued: submitting it could take "
+		        "the campaign to %.1f GPU-hours, above "
+		        "policy.max_gpu_hours = %g\n", c->name, after,
+		        k->policy.max_gpu_hours);
 	return true;
 }
 
@@ -605,7 +607,8 @@ runner_submit_due(struct runner *r, bool dry_run)
 			if (r->store->st.v[i].state == CS_QUEUED)
 				fprintf(r->out, "would submit %s%s\n",
 				        r->store->st.v[i].name,
-				        r->store->st.v[i].base ? " (base)" : "");
+				        r->store->st.v[i].base
+				        ? " (base)" : "");
 		return 0;
 	}
 	while (active < limit && (c = next_queued(r)) != NULL) {
@@ -620,7 +623,7 @@ runner_submit_due(struct runner *r, bool dry_run)
 	return 0;
 }
 
-/* ---- cancelling ------------------------------------------------------------------- */
+/* ---- cancelling -------------------------------------------------------- */
 
 int
 runner_cancel_all(struct runner *r)

@@ -42,7 +42,8 @@ utf8_decode(const char *s, size_t n, unsigned *cp)
 	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
 		len = 4;
 	else
-		return 0; /* continuation, overlong lead (C0, C1) or > U+10FFFF */
+		return 0; /* continuation, overlong lead (C0, C1)
+		           * or > U+10FFFF */
 	/* The second byte's range excludes overlong forms (E0, F0),
 	 * surrogates (ED) and code points above U+10FFFF (F4). */
 	if (p[0] == 0xe0)

@@ -31,7 +31,7 @@ struct pending {
 	double opt_tps;   /* the low end of its interval, the same way */
 };
 
-/* ---- refit ---------------------------------------------------------------- */
+/* ---- refit ------------------------------------------------------------- */
 
 /* Fit the correction to res's measured runs and record it when they
  * are not the runs the last refit saw.  0 or -1. */
@@ -47,7 +47,8 @@ search_refit(struct store *s, const struct results *res, FILE *out,
 	for (int i = 0; i < res->n; i++) {
 		const struct result_row *row = &res->v[i];
 
-		if (row->kind != RESULT_MEASURED || !(row->cand.pred_step_s > 0) ||
+		if (row->kind != RESULT_MEASURED ||
+		    !(row->cand.pred_step_s > 0) ||
 		    !(row->m.step_mean_s > 0))
 			continue;
 		fit_features(&row->cand.layout, x[n]);
@@ -66,7 +67,7 @@ search_refit(struct store *s, const struct results *res, FILE *out,
 	return ret;
 }
 
-/* ---- ranking ----------------------------------------------------------------- */
+/* ---- ranking ----------------------------------------------------------- */
 
 /* The corrected and optimistic seconds per sample of every queued
  * candidate; *n gets how many.  The caller frees the array. */
@@ -145,7 +146,7 @@ keep_promising(const struct store *s, const struct results *res,
 	return kept;
 }
 
-/* ---- stopping ------------------------------------------------------------------ */
+/* ---- stopping ---------------------------------------------------------- */
 
 /*
  * Record that the search stops, then skip every queued candidate.  A
@@ -214,7 +215,7 @@ active_jobs(const struct state *st)
 	return n;
 }
 
-/* ---- one step ------------------------------------------------------------------- */
+/* ---- one step ---------------------------------------------------------- */
 
 /*
  * Decide what to submit from the ranked, promising candidates p[0..n):

@@ -104,7 +104,8 @@ fit_solve(const double (*x)[FIT_NTERMS], const double *y, int n,
 	memset(a, 0, sizeof(a));
 	memset(b, 0, sizeof(b));
 	for (int j = 0; j < FIT_NTERMS; j++)
-		a[j][j] = j == FIT_GLOBAL ? FIT_LAMBDA_GLOBAL : FIT_LAMBDA_SLOPE;
+		a[j][j] = j == FIT_GLOBAL ? FIT_LAMBDA_GLOBAL
+		                          : FIT_LAMBDA_SLOPE;
 	for (int i = 0; i < n; i++) {
 		if (!isfinite(y[i]))
 			return -1;

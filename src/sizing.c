@@ -388,7 +388,8 @@ sizing_architecture(enum sizing_family f, double size_b, int vocab_size,
 	row = sizing_row_for(f, size_b);
 	if (!row)
 		return snprintf(why, whylen, "no architecture table row for "
-		                "%.10g B (%s)", size_b, sizing_tables[f].end), -1;
+		                "%.10g B (%s)", size_b,
+		                sizing_tables[f].end), -1;
 	w.hidden = row->hidden;
 	w.heads = row->heads;
 	w.ffn = row->ffn ? row->ffn : 4 * row->hidden;

@@ -107,7 +107,7 @@ struct slurm_conn {
 	char *storage;             /* AccountingStorageType, NULL if none */
 };
 
-/* ---- records --------------------------------------------------------------- */
+/* ---- records ------------------------------------------------------------- */
 
 /* Our state for Slurm's state word (base state and flags). */
 enum job_state slurm_state_from(uint32_t word);

@@ -532,7 +532,8 @@ mail_type_bits(unsigned events)
 {
 	static const struct { unsigned ours; uint16_t slurm; } map[] = {
 		{ MAIL_BEGIN, MAIL_JOB_BEGIN }, { MAIL_END, MAIL_JOB_END },
-		{ MAIL_FAIL, MAIL_JOB_FAIL }, { MAIL_REQUEUE, MAIL_JOB_REQUEUE },
+		{ MAIL_FAIL, MAIL_JOB_FAIL },
+		{ MAIL_REQUEUE, MAIL_JOB_REQUEUE },
 		{ MAIL_TIME_LIMIT, MAIL_JOB_TIME100 },
 		{ MAIL_TIME_LIMIT_90, MAIL_JOB_TIME90 },
 		{ MAIL_TIME_LIMIT_80, MAIL_JOB_TIME80 },

@@ -62,7 +62,8 @@ struct slurm_submit_req {
 	const char *comment;     /* free text (the candidate's name) */
 	const char *script;      /* the whole batch script */
 	const char *work_dir;
-	const char *std_out;     /* path pattern, e.g. DIR/runs/N/slurm-%j.out */
+	const char *std_out;     /* path pattern, e.g.
+	                          * DIR/runs/N/slurm-%j.out */
 	const char *std_err;     /* NULL: same as std_out */
 	int time_limit_min;
 	int nodes;
@@ -70,8 +71,10 @@ struct slurm_submit_req {
 	int gpus_per_node;       /* 0: ask for no GPUs */
 	const char *gpu_type;    /* "h100" for gpu:h100:N; NULL: any type */
 	const char *partition, *account, *qos, *reservation; /* NULL: default */
-	const char *exclude;     /* nodes not to use (a retry after a failure) */
-	int segment_nodes;       /* --segment: nodes per NVLink segment; 0: none */
+	const char *exclude;     /* nodes not to use (a retry
+	                          * after a failure) */
+	int segment_nodes;       /* --segment: nodes per NVLink segment;
+	                          * 0: none */
 	bool hold;               /* submit held (benchmarks) */
 	const char *const *env;  /* NAME=VALUE, NULL-terminated; NULL: ours */
 	const struct sbatch_extras *extras; /* slurm.directives; NULL: none */

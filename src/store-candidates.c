@@ -56,7 +56,8 @@ candidates_header(struct strbuf *sb, int nswitches)
 {
 	strbuf_addstr(sb, header_layout);
 	for (int s = 0; s < nswitches; s++)
-		strbuf_addf(sb, ",%s", layout_switch_name((enum layout_switch)s));
+		strbuf_addf(sb, ",%s",
+		            layout_switch_name((enum layout_switch)s));
 }
 
 /* Drop a fixed-point number's trailing zeros, and its point with them. */

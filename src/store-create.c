@@ -301,7 +301,8 @@ check_replaceable(const char *dir, struct store *old)
 		if (!cand_state_active(c->state))
 			continue;
 		if (n++ < 8)
-			strbuf_addf(&jobs, "%s%s (job %u, %s)", n > 1 ? ", " : "",
+			strbuf_addf(&jobs, "%s%s (job %u, %s)",
+			            n > 1 ? ", " : "",
 			            c->name, (unsigned)c->job_id,
 			            cand_state_name(c->state));
 	}
@@ -348,7 +349,8 @@ make_temp_dir(char *tmp, const char *dir)
 	mode_t mask;
 
 	if (mkdtemp(tmp) == NULL)
-		return error_errno("cannot create a directory beside '%s'", dir);
+		return error_errno("cannot create a directory beside '%s'",
+		                   dir);
 	/* mkdtemp makes 0700; the campaign follows the user's umask, but
 	 * is never writable by its group or others, who could replace its
 	 * state and job scripts whatever their own modes (a umask of 002
@@ -387,14 +389,16 @@ store_create(const char *dir, const struct settings *c,
 			goto fail;
 		/* Move the old one aside first so a failure keeps it. */
 		old_dir = xasprintf("%s.old-%ld", dir, (long)getpid());
-		if (rename(dir, old_dir) != 0) { /* NOLINT(readability-suspicious-call-argument): dir moves to old_dir */
+		/* NOLINTNEXTLINE(readability-suspicious-call-argument) */
+		if (rename(dir, old_dir) != 0) { /* dir moves to old_dir */
 			error_errno("cannot move '%s' aside", dir);
 			goto fail;
 		}
 	}
 	if (rename_noreplace(tmp, dir) != 0) {
 		if (old_dir && rename(old_dir, dir) != 0)
-			error_errno("the old campaign is left at '%s'", old_dir);
+			error_errno("the old campaign is left at '%s'",
+			            old_dir);
 		goto fail;
 	}
 	/* The rename itself made durable, as write_file_atomic does. */

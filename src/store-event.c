@@ -211,7 +211,7 @@ store_event_name(enum store_event_type t)
 	return (unsigned)t < EV_COUNT ? kinds[t].name : "?";
 }
 
-/* ---- reading and writing lines -------------------------------------------- */
+/* ---- reading and writing lines ------------------------------------------- */
 
 /* Values never hold spaces or '=': anything odd becomes '_', so that a
  * line stays one record whatever Slurm put in a reason or node list. */
@@ -250,7 +250,8 @@ event_detail(const struct store_event *ev, struct strbuf *sb)
 		else if (text)
 			add_value(sb, text);
 		else
-			strbuf_addf(sb, "%ld", field_number(ev, (enum ev_field)f));
+			strbuf_addf(sb, "%ld",
+			            field_number(ev, (enum ev_field)f));
 	}
 	if (sb->len == 0)
 		strbuf_addch(sb, '-');
@@ -345,8 +346,8 @@ store_event_parse(const struct journal_entry *e, const char *path,
 			*eq = '=';
 		}
 		if (bad)
-			return error("%s:%d: %s event: invalid value '%s'", path,
-			             e->lineno, kinds[t].name, w);
+			return error("%s:%d: %s event: invalid value '%s'",
+			             path, e->lineno, kinds[t].name, w);
 	}
 	if ((ev->has & kinds[t].required) != kinds[t].required)
 		return error("%s:%d: %s event lacks a value it needs", path,
@@ -428,7 +429,7 @@ copy_text(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* ---- the transitions, each beside what applies it -------------------------- */
+/* ---- the transitions, each beside what applies it ------------------------ */
 
 int
 store_event_planned(struct store_journal *j, const char *campaign_id,
@@ -558,7 +559,8 @@ store_job_state(struct store *s, struct cand_status *c,
 	ev.job_id = job->job_id;
 	copy_text(ev.reason, sizeof ev.reason, job->reason);
 	copy_text(ev.source, sizeof ev.source, job->source);
-	ev.has = EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_REASON) | EVBIT(F_SOURCE);
+	ev.has = EVBIT(F_STATE) | EVBIT(F_JOB) | EVBIT(F_REASON) |
+	         EVBIT(F_SOURCE);
 	/* What only Slurm knows; a verdict from the job's output leaves
 	 * the recorded times and nodes as they were. */
 	if (strcmp(job->source, "log")) {
@@ -702,7 +704,7 @@ store_finished(struct store *s)
 	return record(s, &ev, false);
 }
 
-/* ---- the adaptive search ------------------------------------------------------ */
+/* ---- the adaptive search ------------------------------------------------- */
 
 bool
 store_stop_reason_known(const char *reason)

@@ -24,7 +24,7 @@
 #include "util.h"
 #include "xalloc.h"
 
-/* ---- reading ------------------------------------------------------------------ */
+/* ---- reading ----------------------------------------------------------- */
 
 /* Parse "SEQ TIME EVENT NAME DETAIL"; -1 when malformed, with *why set
  * where "malformed" would not say enough. */
@@ -37,7 +37,8 @@ journal_parse(char *line, struct journal_entry *e, const char **why)
 	memset(e, 0, sizeof(*e));
 	/* An overflowing seq parses as LONG_MAX, which the gap check then
 	 * rejects, so sscanf's silence on overflow costs nothing here. */
-	if (sscanf(line, "%ld %39s %23s %191s %n", &e->seq, stamp, e->event, /* NOLINT(cert-err34-c) */
+	/* NOLINTNEXTLINE(cert-err34-c) */
+	if (sscanf(line, "%ld %39s %23s %191s %n", &e->seq, stamp, e->event,
 	           e->name, &off) < 4 || e->seq <= 0)
 		return -1;
 	if (off == 0)
@@ -83,9 +84,10 @@ journal_replay(const char *dir, long after,
 		 * follow (a submission among them). */
 		if (len == 0 || line[len - 1] != '\n') {
 			if (!feof(f))
-				ret = error("%s:%d: malformed journal line (a NUL "
-				            "byte, or longer than %zu bytes)",
-				            path, lineno, sizeof line - 2);
+				ret = error("%s:%d: malformed journal line "
+				            "(a NUL byte, or longer than "
+				            "%zu bytes)", path, lineno,
+				            sizeof line - 2);
 			break;
 		}
 		line[len - 1] = '\0';

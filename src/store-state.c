@@ -91,7 +91,7 @@ state_find_tag(struct state *st, const char *tag)
 	return NULL;
 }
 
-/* ---- writing -------------------------------------------------------------- */
+/* ---- writing ----------------------------------------------------------- */
 
 /* Values never hold spaces: replace anything odd so a line stays one
  * record whatever Slurm put in a reason or node list. */
@@ -156,7 +156,7 @@ state_save(const char *dir, const struct state *st)
 	return ret;
 }
 
-/* ---- reading ---------------------------------------------------------------- */
+/* ---- reading ----------------------------------------------------------- */
 
 static int
 copy_word(char *dst, size_t len, const char *v)
@@ -197,15 +197,20 @@ apply_word(struct cand_status *c, const char *key, const char *v)
 		return (s = cand_state_parse(v)) < 0 ? -1
 		       : (c->state = (enum cand_state)s, 0);
 	if (!strcmp(key, "tag")) return copy_word(c->tag, sizeof c->tag, v);
-	if (!strcmp(key, "nodes")) return copy_word(c->nodes, sizeof c->nodes, v);
-	if (!strcmp(key, "reason")) return copy_word(c->reason, sizeof c->reason, v);
-	if (!strcmp(key, "exclude")) return copy_word(c->exclude, sizeof c->exclude, v);
-	if (!strcmp(key, "source")) return copy_word(c->source, sizeof c->source, v);
+	if (!strcmp(key, "nodes"))
+		return copy_word(c->nodes, sizeof c->nodes, v);
+	if (!strcmp(key, "reason"))
+		return copy_word(c->reason, sizeof c->reason, v);
+	if (!strcmp(key, "exclude"))
+		return copy_word(c->exclude, sizeof c->exclude, v);
+	if (!strcmp(key, "source"))
+		return copy_word(c->source, sizeof c->source, v);
 	if (!strcmp(key, "by")) return copy_word(c->by, sizeof c->by, v);
 	if (!strcmp(key, "fits"))
 		return copy_word(c->fits_by, sizeof c->fits_by, v);
 	if (!strcmp(key, "rank"))
-		return parse_ranged(v, 1, INT_MAX, &n) ? -1 : (c->rank = (int)n, 0);
+		return parse_ranged(v, 1, INT_MAX, &n) ? -1
+		       : (c->rank = (int)n, 0);
 	if (!strcmp(key, "base") || !strcmp(key, "unsafe")) {
 		if (parse_ranged(v, 0, 1, &n))
 			return -1;
@@ -372,9 +377,10 @@ state_check_jobs(const char *dir, const struct state *st)
 
 			if (b->job_id == a->job_id &&
 			    cand_state_active(b->state))
-				return error("%s/state: candidates '%s' and '%s' "
-				             "both hold job %" PRIu32 " (the "
-				             "state or journal.log was edited)",
+				return error("%s/state: candidates '%s' and "
+				             "'%s' both hold job %" PRIu32
+				             " (the state or journal.log "
+				             "was edited)",
 				             dir, a->name, b->name, a->job_id);
 		}
 	}

@@ -134,7 +134,7 @@ replay_journal(struct store *s, bool writable)
 	return 0;
 }
 
-/* ---- the lock --------------------------------------------------------------- */
+/* ---- the lock ----------------------------------------------------------- */
 
 /*
  * A run killed while it wrote DIR/state or rewrote DIR/candidates.csv
@@ -253,7 +253,7 @@ store_mark_polled(struct store *s)
 	s->polled = (long)time(NULL);
 }
 
-/* ---- opening and closing ------------------------------------------------------ */
+/* ---- opening and closing ------------------------------------------------ */
 
 /*
  * The frozen campaign, with no user layer.  Under STORE_POLICY the
@@ -379,7 +379,7 @@ store_close(struct store *s, bool save)
 	return ret;
 }
 
-/* ---- what a reader asks ------------------------------------------------------ */
+/* ---- what a reader asks ------------------------------------------------- */
 
 void
 store_counts(const struct state *st, int counts[CS_COUNT])

@@ -57,7 +57,8 @@ strbuf_grow(struct strbuf *sb, size_t extra)
 		sb->buf = NULL;
 	ALLOC_GROW(sb->buf, need, sb->alloc);
 	if (fresh) /* ALLOC_GROW() has allocated it */
-		sb->buf[0] = '\0'; /* NOLINT(clang-analyzer-core.NullDereference) */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
+		sb->buf[0] = '\0';
 }
 
 void

@@ -337,8 +337,8 @@ parse_tag(const char *file, int line, const char *s, size_t len,
 		while (len && (*s == ' ' || *s == '\t'))
 			s++, len--;
 		if (len == 0)
-			return error("%s:%d: '{{refuse:}}' without a reason", file,
-			             line);
+			return error("%s:%d: '{{refuse:}}' without a reason",
+			             file, line);
 		tok_push(tl, TOK_REFUSE, s, len, line);
 		return 0;
 	}

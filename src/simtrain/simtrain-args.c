@@ -7,9 +7,10 @@
  * Names, defaults and choices are Megatron-LM's (megatron/training/
  * arguments.py at 3efa8c2, 2024; --num-virtual-stages-per-pipeline-rank,
  * --decoder-first/last-pipeline-num-layers and --attention-backend are
- * later additions, see the notes on launch interfaces).  Megatron builds its parser with allow_abbrev=False, so
- * only exact names match; an unknown flag is argparse's
- * "unrecognized arguments" error with exit status 2.
+ * later additions, see the notes on launch interfaces).  Megatron
+ * builds its parser with allow_abbrev=False, so only exact names
+ * match; an unknown flag is argparse's "unrecognized arguments"
+ * error with exit status 2.
  */
 #include "autoconfig.h"
 

@@ -318,7 +318,8 @@ check_moe_freq(const struct simtrain_args *a, struct simtrain_failure *f)
 {
 	int dense, total;
 
-	if (simtrain_moe_freq_first_dense(a->moe_layer_freq, &dense, &total) != 0)
+	if (simtrain_moe_freq_first_dense(a->moe_layer_freq, &dense,
+	                                  &total) != 0)
 		return raise(f, "ValueError", STAGE_MODEL, &at_moe_freq,
 		             "Invalid moe_layer_freq: %s (paratune-simtrain "
 		             "simulates 1 and \"([0]*K+[1]*M)\")",
@@ -422,7 +423,8 @@ check_switches(const struct simtrain_args *a, struct simtrain_failure *f)
 	    !a->no_check_for_nan_in_loss_and_grad)
 		return ASSERT_FAIL(f, &at_graph_nan, "%s",
 		                   "--no-check-for-nan-in-loss-and-grad should "
-		                   "be set with --cuda-graph-impl=full_iteration "
+		                   "be set with "
+		                   "--cuda-graph-impl=full_iteration "
 		                   "for training.");
 	/* Megatron turns sequence parallelism off when tp is 1 first. */
 	if (a->tp_comm_overlap && !(a->sequence_parallel && a->tp > 1))
@@ -496,8 +498,8 @@ check_recompute(const struct simtrain_args *a, struct simtrain_failure *f)
 		return 0;
 	if (!strcmp(g, "full") && per_layer_graphs(a))
 		return raise(f, "AssertionError", STAGE_MODEL,
-		             &at_graph_recompute, "%s", "full recompute is only "
-		             "supported with full iteration CUDA graph.");
+		             &at_graph_recompute, "%s", "full recompute is "
+		             "only supported with full iteration CUDA graph.");
 	if (!strcmp(g, "full") && !a->recompute_method)
 		return raise(f, "ValueError", STAGE_MODEL, &at_full_method,
 		             "Using recompute_granularity: full so "

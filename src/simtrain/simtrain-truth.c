@@ -8,11 +8,12 @@
  * no flaw of a search that learns from measurements can show.  A truth
  * file (PARATUNE_SIM_TRUTH, a CSV "name,step_s,peak_memory_gib" keyed by
  * candidate name; scripts/truth writes one) gives the candidate
- * PARATUNE_CANDIDATE (the job script exports it) a step time and a peak memory of its own: the
- * run takes that step time, with the usual per-step jitter but without
- * the estimator-based bias, and a peak above the GPU's memory ends in
- * CUDA's out-of-memory error as a real run does.  A candidate the file
- * does not name keeps the estimator's figures, and the log says so.
+ * PARATUNE_CANDIDATE (the job script exports it) a step time and a
+ * peak memory of its own: the run takes that step time, with the
+ * usual per-step jitter but without the estimator-based bias, and a
+ * peak above the GPU's memory ends in CUDA's out-of-memory error as
+ * a real run does.  A candidate the file does not name keeps the
+ * estimator's figures, and the log says so.
  */
 #include "autoconfig.h"
 
@@ -51,8 +52,8 @@ truth_lookup(const char *path, const char *name, double *step_s,
 	int lineno = 0, ret = 0;
 
 	if (f == NULL) {
-		fprintf(stderr, "%s: warning: cannot read truth file '%s': %s\n",
-		        SIMTRAIN_PROG, path, open_error(errno));
+		fprintf(stderr, "%s: warning: cannot read truth file "
+		        "'%s': %s\n", SIMTRAIN_PROG, path, open_error(errno));
 		return -1;
 	}
 	while (ret == 0 && fgets(line, sizeof line, f)) {
