@@ -34,6 +34,15 @@ rank_of(const struct state *st, const char *name)
 	return 0;
 }
 
+/* Only a job that ended has an exit code: not one still pending or
+ * running, nor a candidate cancelled, pruned or skipped before its
+ * first submission.  The table shows "-" and JSON null for the rest. */
+static bool
+has_exit_code(const struct cand_status *c)
+{
+	return cand_state_final(c->state) && c->attempt > 0;
+}
+
 static void
 status_table(FILE *f, const struct state *st)
 {
@@ -53,9 +62,7 @@ status_table(FILE *f, const struct state *st)
 		else
 			table_add(&t, "-");
 		table_add(&t, "%s", c->nodes[0] ? c->nodes : "-");
-		/* Only a job has an exit code: not a candidate cancelled,
-		 * pruned or skipped before its first submission. */
-		if (cand_state_final(c->state) && c->attempt > 0)
+		if (has_exit_code(c))
 			table_add(&t, "%d", c->exit_code);
 		else
 			table_add(&t, "-");
@@ -170,7 +177,10 @@ status_json(FILE *f, const struct state *st, long polled,
 		json_int(&j, "attempt", c->attempt);
 		json_int(&j, "job_id", c->job_id);
 		json_string(&j, "nodes", c->nodes);
-		json_int(&j, "exit_code", c->exit_code);
+		if (has_exit_code(c))
+			json_int(&j, "exit_code", c->exit_code);
+		else
+			json_null(&j, "exit_code");
 		json_string(&j, "reason", c->reason);
 		if (c->fits_by[0])
 			json_string(&j, "fits_by", c->fits_by);

@@ -309,6 +309,14 @@ expect "submit --dry-run with all selected queued" 0 \
 	"$PT" submit "$T/queued" --dry-run --top 2
 has "... says so" "would queue 0 candidates (all selected ones already were)" \
 	"$T/out"
+# No job has ended, so JSON has no exit code either: it said 0 for each
+# queued candidate where the table shows "-".
+expect "status --format json of queued candidates" 0 \
+	"$PT" status "$T/queued" --format json
+exits=$(python3 -c 'import json,sys
+print(*sorted({repr(c["exit_code"]) for c in json.load(open(sys.argv[1]))["candidates"]}))' \
+	"$T/out" 2>&1)
+same "... gives exit_code null" "$exits" "None"
 # Cancelled before any submission (the two and the base): no job, so no
 # exit code (it said 0).
 cp -r "$T/queued" "$T/never"
@@ -322,6 +330,11 @@ has "... counts them cancelled, not failed" \
 	"0 failed of 3 selected (13 not selected); 3 cancelled" "$T/out"
 has "... the search stopped by cancel" \
 	"stopped: cancelled (paratune cancel ended" "$T/out"
+expect "status --format json of them" 0 "$PT" status "$T/never" --format json
+exits=$(python3 -c 'import json,sys
+print(*sorted({repr(c["exit_code"]) for c in json.load(open(sys.argv[1]))["candidates"]}))' \
+	"$T/out" 2>&1)
+same "... gives exit_code null, as the table its -" "$exits" "None"
 expect "results of it" 0 "$PT" results "$T/never"
 has "... no failure, nothing run" "0 failed, 0 in progress, 16 not run" \
 	"$T/out"
