@@ -464,7 +464,7 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 	struct log_read newest;
 	uint32_t *ids, want;
 	char *rundir;
-	bool have = false;
+	bool have = false, listed;
 	int nids;
 
 	if (s == NULL) {
@@ -495,9 +495,20 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		return;
 	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
-	if (list_logs(rundir, &ids, &nids) != 0)
+	listed = list_logs(rundir, &ids, &nids) == 0;
+	if (!listed)
 		res->unreadable++;
 	row->attempts = nids;
+	/* Cancelled while its job was pending: it never started (no node,
+	 * no output), so the layout did not fail either. */
+	if (s->state == CS_CANCELLED && listed && nids == 0 && !s->nodes[0]) {
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
+		row_note(row, "cancelled before job %" PRIu32 " started",
+		         s->job_id);
+		free(rundir);
+		free(ids);
+		return;
+	}
 	/* The state names the newest job; with none, the newest file. */
 	want = s->job_id ? s->job_id : nids ? ids[nids - 1] : 0;
 	for (int i = 0; i < nids && !have; i++)

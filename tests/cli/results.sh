@@ -733,5 +733,24 @@ has "... and says the results are partial" \
 	ko "... after writing what the other logs said"
 rm "$D/runs/$OOM" && mv "$T/rundir" "$D/runs/$OOM"
 
+# A job cancelled while it was pending never started: no node, no
+# output.  It was counted failed, "job 2001 left no output; Slurm
+# recorded the job as cancelled", where status counts it cancelled; it
+# is not run, as it was while planned.
+"$PT" -q results "$D" --format json >"$T/out" 2>/dev/null
+before=$(jq_ '"%d failed, %d not run" % (len(d["failed"]), d["not_run"])')
+PENDING=$(name 8 2 2)
+setstate "$D" "$PENDING" state=cancelled job=2001 attempt=1
+"$PT" -q results "$D" --format json >"$T/out" 2>/dev/null
+after=$(jq_ '"%d failed, %d not run" % (len(d["failed"]), d["not_run"])')
+same "... still counted not run, not failed" "$after" "$before"
+expect "results after" 0 "$PT" results "$D"
+cells "$D"
+same "... in no CSV file" \
+	"$(awk -F'\t' -v n="$PENDING" '$2 == n { print $1 }' "$T/cells" | sort -u)" ""
+if grep -q "Slurm recorded" "$T/out" && grep "Slurm recorded" "$T/out" |
+	grep -q "$PENDING"; then ko "... nor in the summary's failures"
+else ok "... nor in the summary's failures"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
