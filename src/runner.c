@@ -112,7 +112,7 @@ record_job(struct runner *r, struct cand_status *c,
 	if (ret == 0 && r->verbosity >= 0 && next != prev)
 		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 "%s%s)\n",
 		        c->name, cand_state_name(prev), cand_state_name(next),
-		        job->job_id, job->nodes[0] ? " on " : "", job->nodes);
+		        job->job_id, c->nodes[0] ? " on " : "", c->nodes);
 	return ret;
 }
 

@@ -523,6 +523,12 @@ apply_intent(struct state *st, struct cand_status *c,
 	c->job_id = 0;
 	c->submit_time = ev->time;
 	memcpy(c->tag, ev->tag, sizeof c->tag);
+	/* What Slurm said of the previous attempt's job is not this one's:
+	 * a retry pending behind its exclusion showed the failed job's
+	 * nodes and reason.  Its times stay: the budget counts them. */
+	c->nodes[0] = '\0';
+	c->reason[0] = '\0';
+	c->exit_code = c->exit_signal = 0;
 }
 
 int
@@ -548,6 +554,17 @@ apply_submitted(struct state *st, struct cand_status *c,
 		c->submit_time = ev->time;
 }
 
+/* Whether the nodes recorded while job ran stand for it now that it
+ * ended: the controller drops a node from an ending job's list as the
+ * node fails or finishes, so that a node failure on gpu[3-4] came back
+ * as "gpu4", the one node that did not fail. */
+static bool
+nodes_of_ended(const struct cand_status *c, const struct job_report *job)
+{
+	return cand_state_final(job->state) && c->nodes[0] &&
+	       c->job_id == job->job_id;
+}
+
 int
 store_job_state(struct store *s, struct cand_status *c,
                 const struct job_report *job)
@@ -568,7 +585,8 @@ store_job_state(struct store *s, struct cand_status *c,
 		ev.exit_signal = job->exit_signal;
 		ev.start_time = job->start_time;
 		ev.end_time = job->end_time;
-		copy_text(ev.nodes, sizeof ev.nodes, job->nodes);
+		copy_text(ev.nodes, sizeof ev.nodes,
+		          nodes_of_ended(c, job) ? c->nodes : job->nodes);
 		ev.has = JOB_FIELDS;
 	}
 	return record(s, &ev, false);

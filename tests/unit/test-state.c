@@ -522,6 +522,7 @@ test_transitions_replay(void)
 	rep.state = CS_NODE_FAIL;
 	rep.reason = "a reason with spaces";
 	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_STRING_EQUAL(c->reason, "a_reason_with_spaces");
 	CU_ASSERT_EQUAL(store_retry(&s, c, c->nodes), 0);
 	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-2"), 0);
 	CU_ASSERT_EQUAL(store_requeue_lost(&s, c), 0);
@@ -531,7 +532,8 @@ test_transitions_replay(void)
 	CU_ASSERT_EQUAL(c->state, CS_QUEUED);
 	CU_ASSERT_EQUAL(c->attempt, 2);
 	CU_ASSERT_STRING_EQUAL(c->exclude, "gpu[1-2]");
-	CU_ASSERT_STRING_EQUAL(c->reason, "a_reason_with_spaces");
+	/* The next attempt's intent forgot the failed job's reason. */
+	CU_ASSERT_STRING_EQUAL(c->reason, "");
 	journal_close(&s.journal);
 	{
 		struct strbuf sb = STRBUF_INIT;
@@ -561,6 +563,54 @@ test_transitions_replay(void)
 	CU_ASSERT(copy.sequential);
 	CU_ASSERT_EQUAL(copy.journal_seq, 11);
 	state_release(&copy);
+	state_release(&s.st);
+	harness_rmtree(dir);
+	free(dir);
+}
+
+/* A node failure on gpu[3-4] came back from the controller as "gpu4",
+ * the node that did not fail, and the retry avoided it; the retry's
+ * pending job then showed the failed job's nodes and reason. */
+static void
+test_node_fail_nodes(void)
+{
+	char *dir = harness_tmpdir();
+	struct store s;
+	struct job_report rep = { CS_RUNNING, 77, 0, 0, 1000, 0,
+	                          "gpu[3-4]", "", "controller" };
+	struct cand_status *c;
+
+	memset(&s, 0, sizeof(s));
+	s.dir = dir;
+	two_candidates(&s.st);
+	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
+	c = &s.st.v[1];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	rep.state = CS_NODE_FAIL;
+	rep.nodes = "gpu4";
+	rep.reason = "NodeDown";
+	rep.exit_signal = 15;
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_STRING_EQUAL(c->nodes, "gpu[3-4]");
+	CU_ASSERT_EQUAL(store_retry(&s, c, c->nodes), 0);
+	CU_ASSERT_STRING_EQUAL(c->exclude, "gpu[3-4]");
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-2"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 78), 0);
+	CU_ASSERT_STRING_EQUAL(c->nodes, "");
+	CU_ASSERT_STRING_EQUAL(c->reason, "");
+	CU_ASSERT_EQUAL(c->exit_signal, 0);
+	/* Its times stay for the budget. */
+	CU_ASSERT_EQUAL(c->start_time, 1000);
+	/* A job that ended before a node was recorded keeps Slurm's. */
+	rep.job_id = 78;
+	rep.state = CS_COMPLETED;
+	rep.nodes = "gpu[1-2]";
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_STRING_EQUAL(c->nodes, "gpu[1-2]");
+	journal_close(&s.journal);
 	state_release(&s.st);
 	harness_rmtree(dir);
 	free(dir);
@@ -788,6 +838,7 @@ static const struct harness_test state_tests[] = {
 	{ "events fold into the state", test_apply_events },
 	{ "edited journal lines refused", test_events_refused },
 	{ "transitions replay to the same state", test_transitions_replay },
+	{ "a failed job keeps the nodes it ran on", test_node_fail_nodes },
 	{ "search events replay to the same state",
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
