@@ -39,6 +39,14 @@ cancel_dir(void *arg)
 	if (status == 0)
 		status = runner_cancel_all(&r);
 	runner_release(&r);
+	/* "cannot reach Slurm" alone left open whether the campaign was
+	 * cancelled: what it did not reach still runs, and resume would
+	 * still submit what is queued. */
+	if (status == EXIT_TEMPFAIL)
+		warning("the campaign is not cancelled, or only in part: "
+		        "its jobs may still run and resume still submits "
+		        "what is queued; run 'paratune cancel %s' again once "
+		        "Slurm answers", cc->dir);
 	if (store_close(&s, true) != 0 && status == 0)
 		status = EXIT_IOERR;
 	return status;

@@ -345,6 +345,21 @@ expect "submit again after the cancel" 0 "$PT" submit "$T/never" --top 2 \
 has "... says the cancelled ones are not queued again" \
 	"^3 selected candidates were cancelled and are not queued again" \
 	"$T/out"
+# A cancel that cannot reach Slurm (a job of the campaign pending) exits
+# 75 and said only "cannot reach Slurm": whether anything was cancelled,
+# and what to do, was left open.
+cp -r "$T/queued" "$T/pend"
+awk '$2 == "state=queued" && !done { $2 = "state=pending"
+	sub(/ attempt=0 job=0 /, " attempt=1 job=4242 "); done = 1 } { print }' \
+	"$T/pend/state" >"$T/pend/state.new" && mv "$T/pend/state.new" "$T/pend/state"
+check "... (a candidate made pending)" grep -q 'state=pending.* job=4242 ' \
+	"$T/pend/state"
+expect "cancel without Slurm" 75 env SLURM_CONF=/nonexistent \
+	"$PT" cancel "$T/pend"
+has "... says the campaign is not cancelled" \
+	"the campaign is not cancelled, or only in part" "$T/err"
+has "... and to cancel again" "run 'paratune cancel $T/pend' again once Slurm answers" \
+	"$T/err"
 
 # Configuration errors: exit 78 with file:line and a suggestion.
 printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nsearch = { tensor_paralel = [1]; };\n' >"$T/typo.conf"
