@@ -138,6 +138,15 @@ check_caps(const struct store *s, const struct selection *sel)
 	return 0;
 }
 
+/* Whether the adaptive search has stopped: it skips whatever is queued
+ * from then on, so a selection commits nothing. */
+static bool
+search_stopped(const struct store *s)
+{
+	return s->settings.search.strategy == STRATEGY_ADAPTIVE &&
+	       s->st.stop_reason[0];
+}
+
 /* Say what the selection commits; on a terminal, a large one needs
  * --yes (policy.confirm_gpu_hours). */
 static int
@@ -147,6 +156,15 @@ confirm(const struct store *s, const struct selection *sel,
 	const struct settings *c = &s->settings;
 	double need = c->policy.confirm_gpu_hours;
 
+	/* It said "at most N GPU-hours" of jobs that are never submitted. */
+	if (sel->n > 0 && search_stopped(s)) {
+		if (ctx->verbosity >= 0)
+			fprintf(ctx->out, "selecting %d candidate%s, which "
+			        "the search skips: it stopped (%s) and runs "
+			        "nothing more; nothing is submitted\n", sel->n,
+			        sel->n == 1 ? "" : "s", s->st.stop_reason);
+		return 0;
+	}
 	if (sel->n > 0 && ctx->verbosity >= 0) {
 		fprintf(ctx->out, "selecting %d candidate%s: at most %.1f "
 		        "GPU-hours at their time limits, about %.1f predicted",

@@ -345,6 +345,23 @@ expect "submit again after the cancel" 0 "$PT" submit "$T/never" --top 2 \
 has "... says the cancelled ones are not queued again" \
 	"^3 selected candidates were cancelled and are not queued again" \
 	"$T/out"
+# A submit after the adaptive search stopped: what it selects is
+# skipped, never submitted, yet it said "at most 5.3 GPU-hours".
+cp -r "$T/demo" "$T/stopped"
+sed '/^journal /a stopped no_gain' "$T/stopped/state" >"$T/stopped/state.new" &&
+	mv "$T/stopped/state.new" "$T/stopped/state"
+expect "submit --dry-run after the search stopped" 0 \
+	"$PT" submit "$T/stopped" --dry-run --top 2
+has "... says the search skips them" \
+	"selecting 3 candidates, which the search skips: it stopped (no_gain)" \
+	"$T/out"
+hasnt "... commits no GPU-hours" "GPU-hours" "$T/out"
+expect "submit after the search stopped" 0 env SLURM_CONF=/nonexistent \
+	"$PT" submit "$T/stopped" --top 2
+has "... nothing is submitted" "nothing is submitted" "$T/out"
+expect "... status" 0 "$PT" status "$T/stopped"
+has "... shows them skipped" "; 3 skipped; search stopped: no_gain" "$T/out"
+
 # A cancel that cannot reach Slurm (a job of the campaign pending) exits
 # 75 and said only "cannot reach Slurm": whether anything was cancelled,
 # and what to do, was left open.
