@@ -29,11 +29,13 @@ budget_job_expected(const struct settings *c, double pred_step_s)
 	return pred_step_s > 0 && h < limit ? h : limit;
 }
 
-/* Seconds a started job has run by now (0 when it has not started). */
+/* Seconds a started job has run by now (0 when it has not started).
+ * A running job's end time is Slurm's expected end, its start plus the
+ * time limit: counted as spent, the whole limit showed spent at once. */
 static double
 job_seconds(const struct cand_status *c, long now)
 {
-	long end = c->end_time > 0 ? c->end_time : now;
+	long end = c->end_time > 0 && c->end_time < now ? c->end_time : now;
 
 	return c->start_time > 0 && end > c->start_time
 	       ? (double)(end - c->start_time) : 0.0;

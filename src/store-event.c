@@ -189,7 +189,7 @@ static const struct event_kind kinds[] = {
 	[EV_RETRY] = { "retry", true, 0, EVBIT(F_EXCLUDE), apply_retry },
 	[EV_REJECTED] = { "rejected", true, 0, EVBIT(F_REASON),
 		apply_rejected },
-	[EV_CANCELLED] = { "cancelled", true, 0, EVBIT(F_JOB),
+	[EV_CANCELLED] = { "cancelled", true, 0, EVBIT(F_JOB) | EVBIT(F_END),
 		apply_cancelled },
 	[EV_PRUNED] = { "pruned", true, EVBIT(F_BY), EVBIT(F_BY),
 		apply_pruned },
@@ -661,6 +661,12 @@ store_cancelled(struct store *s, struct cand_status *c)
 	event_init(&ev, EV_CANCELLED, c);
 	ev.job_id = c->job_id;
 	ev.has = EVBIT(F_JOB);
+	/* A job that started ends now: the end recorded while it ran was
+	 * Slurm's expected one, and its whole time limit counted spent. */
+	if (c->start_time > 0 && c->end_time > (long)time(NULL)) {
+		ev.end_time = (long)time(NULL);
+		ev.has |= EVBIT(F_END);
+	}
 	return record(s, &ev, false);
 }
 
@@ -668,8 +674,10 @@ static void
 apply_cancelled(struct state *st, struct cand_status *c,
                 const struct store_event *ev)
 {
-	(void)st, (void)ev;
+	(void)st;
 	c->state = CS_CANCELLED;
+	if (ev->has & EVBIT(F_END))
+		c->end_time = ev->end_time;
 }
 
 int

@@ -125,7 +125,8 @@ struct cand_status *state_find_tag(struct state *st, const char *tag);
  *   retry      a node failure or preemption sends it back to the queue
  *              (exclude=NODES for the next attempt)
  *   rejected   Slurm refused the submission: final (reason=WHY)
- *   cancelled  `cancel` ended it (job=ID, 0 when never submitted)
+ *   cancelled  `cancel` ended it (job=ID, 0 when never submitted;
+ *              end=T when it ended a job that ran)
  *   pruned     a measurement proved it would run out of memory: final,
  *              never submitted (by=NAME, the candidate that ran out)
  *   fits       a measurement proved that a candidate planned as

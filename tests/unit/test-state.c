@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -823,8 +824,55 @@ test_budget(void)
 	                       1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(budget_job_expected(&s.settings, 0), 8.0,
 	                       1e-9);
+	/* Slurm gives a running job its expected end, start plus the time
+	 * limit: 15 minutes in, 4 GPU-hours were used, not the limit's 8. */
+	s.st.v[0].state = CS_RUNNING;
+	s.st.v[0].end_time = 1000 + 1800;
+	budget_compute(&s, 1000 + 900, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 4.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.committed, 8.0, 1e-9);
 	state_release(&s.st);
 	settings_release(&s.settings);
+}
+
+/* Cancelling a running job records its end: the expected end Slurm
+ * gave while it ran counted its whole time limit spent. */
+static void
+test_cancel_ends_job(void)
+{
+	char *dir = harness_tmpdir();
+	long now = (long)time(NULL);
+	struct store s;
+	struct state copy;
+	struct job_report rep = { CS_RUNNING, 77, 0, 0, 0, 0,
+	                          "gpu[1-2]", "", "controller" };
+	struct cand_status *c;
+
+	rep.start_time = now - 60;
+	rep.end_time = now + 3600;
+	memset(&s, 0, sizeof(s));
+	s.dir = dir;
+	two_candidates(&s.st);
+	two_candidates(&copy);
+	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
+	c = &s.st.v[1];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_EQUAL(store_cancelled(&s, c), 0);
+	CU_ASSERT(c->end_time >= now && c->end_time < now + 3600);
+	/* One never submitted has no end. */
+	CU_ASSERT_EQUAL(store_cancelled(&s, &s.st.v[0]), 0);
+	CU_ASSERT_EQUAL(s.st.v[0].end_time, 0);
+	journal_close(&s.journal);
+	CU_ASSERT_EQUAL(journal_replay(dir, 0, replay_into, &copy), 0);
+	CU_ASSERT_EQUAL(copy.v[1].end_time, c->end_time);
+	CU_ASSERT_EQUAL(copy.v[1].state, CS_CANCELLED);
+	state_release(&copy);
+	state_release(&s.st);
+	harness_rmtree(dir);
+	free(dir);
 }
 
 static const struct harness_test state_tests[] = {
@@ -843,6 +891,7 @@ static const struct harness_test state_tests[] = {
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
 	{ "GPU-hours used and committed", test_budget },
+	{ "cancel records a running job's end", test_cancel_ends_job },
 	{ "what needs at least another's memory", test_needs_more_memory },
 	{ "atomic writes through planted files", test_atomic_write_planted },
 	{ "plan files created fresh and synced", test_plan_files_synced },
