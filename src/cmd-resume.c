@@ -146,8 +146,16 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return status;
 	for (int i = 1; i <= n; i++) {
 		struct resume_call rc = { ctx, argv[i] };
-		int s = owner_run_within(argv[i], resume_dir, &rc,
-		                         resume_limit_s());
+		int s;
+
+		/* Its lines name candidates, not the campaign: two campaigns
+		 * of one file name the same ones. */
+		if (n > 1 && ctx->verbosity >= 0) {
+			fprintf(ctx->out, "%s:\n", argv[i]);
+			fflush(ctx->out);
+		}
+		s = owner_run_within(argv[i], resume_dir, &rc,
+		                     resume_limit_s());
 
 		/* A broken directory outranks a controller that is down;
 		 * either way the next directory is carried on. */

@@ -362,6 +362,23 @@ has "... nothing is submitted" "nothing is submitted" "$T/out"
 expect "... status" 0 "$PT" status "$T/stopped"
 has "... shows them skipped" "; 3 skipped; search stopped: no_gain" "$T/out"
 
+# resume of two campaigns planned from one file: their lines name the
+# same candidates, so each directory's lines follow its name.
+for d in r1 r2; do
+	cp -r "$T/queued" "$T/$d"
+	sed '/^journal /a stopped no_gain' "$T/$d/state" >"$T/$d/state.new" &&
+		mv "$T/$d/state.new" "$T/$d/state"
+done
+expect "resume of two directories" 0 env SLURM_CONF=/nonexistent \
+	"$PT" resume "$T/r1" "$T/r2"
+check "... names each before its lines" awk -v a="$T/r1:" -v b="$T/r2:" '
+	$0 == a { n = 1; next } $0 == b { n = 2; next }
+	/^search stopped \(/ { seen[n]++ }
+	END { exit !(seen[1] == 1 && seen[2] == 1) }' "$T/out"
+expect "resume -q of two directories" 0 env SLURM_CONF=/nonexistent \
+	"$PT" -q resume "$T/r1" "$T/r2"
+check "... prints nothing" test ! -s "$T/out"
+
 # A cancel that cannot reach Slurm (a job of the campaign pending) exits
 # 75 and said only "cannot reach Slurm": whether anything was cancelled,
 # and what to do, was left open.
