@@ -530,6 +530,13 @@ summary_no_best(struct strbuf *out, const struct results *res)
 	else if (!strcmp(res->stop_reason, "cancelled"))
 		strbuf_addstr(out, "no candidate was run: the campaign was "
 		              "cancelled before any job started\n");
+	/* It said "submit the campaign first" of one submitted whose
+	 * search skipped everything (a budget below one job's limit). */
+	else if (res->stop_reason[0])
+		strbuf_addf(out, "no candidate was run: the search stopped "
+		            "before any job started (%s: %s)\n",
+		            res->stop_reason,
+		            report_stop_text(res->stop_reason));
 	else
 		strbuf_addstr(out, "no candidate was run: submit the campaign "
 		              "first (paratune submit)\n");

@@ -362,6 +362,20 @@ has "... nothing is submitted" "nothing is submitted" "$T/out"
 expect "... status" 0 "$PT" status "$T/stopped"
 has "... shows them skipped" "; 3 skipped; search stopped: no_gain" "$T/out"
 
+# A budget below one job's limit: the search skips everything before
+# any job starts, and results said "submit the campaign first".
+expect "plan with limits.gpu_hours below one job" 0 "$PT" -q plan \
+	"$CAMPAIGN" -o "$T/poor" --set limits.gpu_hours=1
+expect "... submit" 0 env SLURM_CONF=/nonexistent \
+	"$PT" submit "$T/poor" --top 2
+has "... the search stops for the budget" \
+	"search stopped (budget): 3 candidates skipped" "$T/out"
+expect "... results" 0 "$PT" results "$T/poor"
+has "... says the search stopped before any job started" \
+	"no candidate was run: the search stopped before any job started (budget: " \
+	"$T/out"
+hasnt "... not to submit it" "submit the campaign first" "$T/out"
+
 # resume of two campaigns planned from one file: their lines name the
 # same candidates, so each directory's lines follow its name.
 for d in r1 r2; do
