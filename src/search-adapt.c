@@ -205,6 +205,31 @@ budget_room(const struct store *s)
 	return room < job ? 0 : (int)fmin(floor(room / job), (double)s->st.n);
 }
 
+/* Why the budget stops the search, in numbers: "search stopped
+ * (budget)" alone did not say that a cap below one job's time limit
+ * lets nothing run, which only a new plan with a larger cap or a
+ * shorter limit mends. */
+static void
+budget_stop_note(const struct store *s, FILE *out, int verbosity)
+{
+	const struct settings *k = &s->settings;
+	double cap = gpu_hours_cap(k);
+	const char *key = cap == k->limits.gpu_hours ? "limits.gpu_hours"
+	                                             : "policy.max_gpu_hours";
+	struct budget b;
+
+	if (verbosity < 0)
+		return;
+	budget_compute(s, (long)time(NULL), &b);
+	fprintf(out, "budget: %.1f of %g GPU-hours used (%s); a job may "
+	        "take %.1f at its time limit\n", b.committed - b.queued, cap,
+	        key, budget_job_limit(k));
+	if (cap < budget_job_limit(k))
+		fprintf(out, "budget: not one job fits: plan again with a "
+		        "larger %s or a shorter limits.max_minutes_per_run\n",
+		        key);
+}
+
 static int
 active_jobs(const struct state *st)
 {
@@ -231,8 +256,10 @@ search_choose(struct runner *r, struct pending *p, int queued, int n)
 
 	if (queued > 0 && n == 0 && active == 0)
 		return search_stop(s, STORE_STOP_NO_GAIN, r->out, r->verbosity);
-	if (n > 0 && room == 0 && active == 0)
+	if (n > 0 && room == 0 && active == 0) {
+		budget_stop_note(s, r->out, r->verbosity);
 		return search_stop(s, STORE_STOP_BUDGET, r->out, r->verbosity);
+	}
 	if (room >= 0 && n > room)
 		n = room;
 	r->order = xcalloc((size_t)n + 1, sizeof(struct cand_status *));

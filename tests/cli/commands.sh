@@ -370,6 +370,11 @@ expect "... submit" 0 env SLURM_CONF=/nonexistent \
 	"$PT" submit "$T/poor" --top 2
 has "... the search stops for the budget" \
 	"search stopped (budget): 3 candidates skipped" "$T/out"
+has "... saying why in numbers" \
+	"budget: 0.0 of 1 GPU-hours used (limits.gpu_hours); a job may take 2.7 at its time limit" \
+	"$T/out"
+has "... and what to do" "not one job fits: plan again with a larger limits.gpu_hours" \
+	"$T/out"
 expect "... results" 0 "$PT" results "$T/poor"
 has "... says the search stopped before any job started" \
 	"no candidate was run: the search stopped before any job started (budget: " \
