@@ -225,7 +225,10 @@ report_stop_text(const char *reason)
 		return "the next job would pass limits.gpu_hours or "
 		       "policy.max_gpu_hours";
 	if (!strcmp(reason, "cancelled"))
-		return "paratune cancel ended what was queued or running";
+		/* Slurm's own cancel (scancel) reads the same in the
+		 * state: it was blamed on paratune cancel. */
+		return "a cancel ended some of its jobs: paratune cancel, "
+		       "or scancel in Slurm";
 	return "every selected candidate ran";
 }
 

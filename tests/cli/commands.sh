@@ -329,7 +329,7 @@ check "... shows no exit code for it" awk '
 has "... counts them cancelled, not failed" \
 	"0 failed of 3 selected (13 not selected); 3 cancelled" "$T/out"
 has "... the search stopped by cancel" \
-	"stopped: cancelled (paratune cancel ended" "$T/out"
+	"stopped: cancelled (a cancel ended some of its jobs" "$T/out"
 expect "status --format json of them" 0 "$PT" status "$T/never" --format json
 exits=$(python3 -c 'import json,sys
 print(*sorted({repr(c["exit_code"]) for c in json.load(open(sys.argv[1]))["candidates"]}))' \
@@ -345,6 +345,18 @@ expect "submit again after the cancel" 0 "$PT" submit "$T/never" --top 2 \
 has "... says the cancelled ones are not queued again" \
 	"^3 selected candidates were cancelled and are not queued again" \
 	"$T/out"
+# Jobs cancelled in Slurm (scancel), not by paratune cancel: the stop
+# said "paratune cancel ended what was queued or running".
+cp -r "$T/queued" "$T/scancel"
+awk '$2 == "state=queued" { $2 = "state=cancelled"; n++
+	sub(/ attempt=0 job=0 /, " attempt=1 job=" 4300 + n " ") } { print }' \
+	"$T/scancel/state" >"$T/scancel/state.new" &&
+	mv "$T/scancel/state.new" "$T/scancel/state"
+expect "status after scancel of every job" 0 "$PT" status "$T/scancel"
+has "... says a cancel stopped it" "stopped: cancelled (a cancel ended" \
+	"$T/out"
+hasnt "... not that paratune cancel did" "paratune cancel ended" "$T/out"
+
 # A submit after the adaptive search stopped: what it selects is
 # skipped, never submitted, yet it said "at most 5.3 GPU-hours".
 cp -r "$T/demo" "$T/stopped"
