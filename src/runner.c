@@ -630,7 +630,7 @@ runner_cancel_all(struct runner *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct state *st = &r->store->st;
-	int ret = 0, s;
+	int ret = 0, s, n = 0;
 
 	for (int i = 0; i < st->n && ret == 0; i++) {
 		struct cand_status *c = &st->v[i];
@@ -657,7 +657,12 @@ runner_cancel_all(struct runner *r)
 		if (r->verbosity >= 0)
 			fprintf(r->out, "%s: cancelled%s\n", c->name,
 			        c->job_id ? "" : " (not submitted)");
+		n++;
 	}
+	/* Silence read as a cancel that did nothing, or failed. */
+	if (ret == 0 && n == 0 && r->verbosity >= 0)
+		fprintf(r->out, "nothing to cancel: no candidate is queued or "
+		        "has a job in Slurm\n");
 	strbuf_release(&err);
 	return ret;
 }

@@ -345,6 +345,10 @@ expect "submit again after the cancel" 0 "$PT" submit "$T/never" --top 2 \
 has "... says the cancelled ones are not queued again" \
 	"^3 selected candidates were cancelled and are not queued again" \
 	"$T/out"
+# A second cancel has nothing left to cancel: it printed nothing.
+expect "cancel of a cancelled campaign" 0 env SLURM_CONF=/nonexistent \
+	"$PT" cancel "$T/never"
+has "... says there is nothing to cancel" "^nothing to cancel: " "$T/out"
 # Jobs cancelled in Slurm (scancel), not by paratune cancel: the stop
 # said "paratune cancel ended what was queued or running".
 cp -r "$T/queued" "$T/scancel"
