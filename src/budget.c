@@ -32,8 +32,8 @@ budget_job_expected(const struct settings *c, double pred_step_s)
 /* Seconds a started job has run by now (0 when it has not started).
  * A running job's end time is Slurm's expected end, its start plus the
  * time limit: counted as spent, the whole limit showed spent at once. */
-static double
-job_seconds(const struct cand_status *c, long now)
+double
+budget_job_seconds(const struct cand_status *c, long now)
 {
 	long end = c->end_time > 0 && c->end_time < now ? c->end_time : now;
 
@@ -50,7 +50,7 @@ budget_compute(const struct store *s, long now, struct budget *b)
 	b->used = b->committed = b->queued = 0;
 	for (int i = 0; i < s->st.n; i++) {
 		const struct cand_status *c = &s->st.v[i];
-		double used = job_seconds(c, now) / 3600.0 * job_gpus(k);
+		double used = budget_job_seconds(c, now) / 3600.0 * job_gpus(k);
 
 		b->used += used;
 		/* A running job may take the rest of its limit; one still

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget.h"
 #include "report.h"
 #include "xalloc.h"
 
@@ -65,13 +66,15 @@ prog_points(const struct results *res, int *n)
 		const struct result_row *r = &res->v[i];
 		const struct cand_status *s = status_of(&res->run.st,
 		                                        r->cand.name);
-		long end;
+		double secs;
 
 		if (s == NULL || s->start_time <= 0)
 			continue;
-		end = s->end_time > s->start_time ? s->end_time : now;
-		p[*n].end = end;
-		p[*n].hours = (double)(end - s->start_time) / 3600.0 * gpus;
+		/* As status counts it: a running job up to now, not to the
+		 * end of its time limit. */
+		secs = budget_job_seconds(s, now);
+		p[*n].end = s->start_time + (long)secs;
+		p[*n].hours = secs / 3600.0 * gpus;
 		p[*n].step_s = r->kind == RESULT_MEASURED && r->recommendable
 		               ? r->m.step_mean_s : NAN;
 		(*n)++;

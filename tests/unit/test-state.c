@@ -831,6 +831,9 @@ test_budget(void)
 	budget_compute(&s, 1000 + 900, &b);
 	CU_ASSERT_DOUBLE_EQUAL(b.used, 4.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(b.committed, 8.0, 1e-9);
+	/* report.html's progress chart places it by the same time. */
+	CU_ASSERT_DOUBLE_EQUAL(budget_job_seconds(&s.st.v[0], 1000 + 900),
+	                       900.0, 1e-9);
 	state_release(&s.st);
 	settings_release(&s.settings);
 }
