@@ -196,6 +196,20 @@ status_json(FILE *f, const struct state *st, long polled,
 	strbuf_release(&sb);
 }
 
+/* Only resume submits what is queued: without cron running it, a
+ * campaign waits for ever, and status (or --watch) said nothing. */
+static void
+queued_hint(FILE *f, const struct state *st, const char *dir)
+{
+	int n = 0;
+
+	for (int i = 0; i < st->n; i++)
+		n += st->v[i].state == CS_QUEUED;
+	if (n > 0)
+		fprintf(f, "%d queued: only 'paratune resume %s' submits "
+		        "them (run it from cron)\n", n, dir);
+}
+
 /* Re-read the recorded state every interval until nothing is active. */
 static int
 watch(struct cmd_ctx *ctx, const char *dir, int interval)
@@ -264,6 +278,7 @@ status_dir(void *arg)
 			status_search(&sb, &res);
 			fprintf(ctx->out, "%s\n", sb.buf);
 		}
+		queued_hint(ctx->out, &r.st, sc->dir);
 	}
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		results_release(&res);

@@ -309,6 +309,10 @@ expect "submit --dry-run with all selected queued" 0 \
 	"$PT" submit "$T/queued" --dry-run --top 2
 has "... says so" "would queue 0 candidates (all selected ones already were)" \
 	"$T/out"
+# Queued candidates wait for resume: status did not say so.
+expect "status of queued candidates" 0 "$PT" status "$T/queued"
+has "... says what submits them" \
+	"^3 queued: only 'paratune resume $T/queued' submits them" "$T/out"
 # No job has ended, so JSON has no exit code either: it said 0 for each
 # queued candidate where the table shows "-".
 expect "status --format json of queued candidates" 0 \
