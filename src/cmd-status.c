@@ -113,7 +113,9 @@ status_search(struct strbuf *sb, const struct results *res)
 		strbuf_addf(sb, "; best so far %s at %.3f s a step",
 		            res->v[res->best].cand.name,
 		            res->v[res->best].m.step_mean_s);
-	strbuf_addf(sb, "; %.1f GPU-hours spent", res->campaign_gpu_hours);
+	strbuf_addstr(sb, "; ");
+	report_add_gpu_hours(sb, res->campaign_gpu_hours);
+	strbuf_addstr(sb, " spent");
 	if (res->stop_reason[0])
 		strbuf_addf(sb, "; stopped: %s (%s)", res->stop_reason,
 		            report_stop_text(res->stop_reason));

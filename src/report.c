@@ -232,6 +232,12 @@ report_stop_text(const char *reason)
 	return "every selected candidate ran";
 }
 
+void
+report_add_gpu_hours(struct strbuf *out, double h)
+{
+	strbuf_addf(out, h < 0.995 ? "%.2f GPU-hours" : "%.1f GPU-hours", h);
+}
+
 /* What the search cost against running every candidate. */
 static void
 summary_search_cost(struct strbuf *out, const struct results *res)
@@ -240,6 +246,9 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 
 	strbuf_addf(out, "search: %.1f GPU-hours spent",
 	            res->campaign_gpu_hours);
+	strbuf_addstr(out, "search: ");
+	report_add_gpu_hours(out, res->campaign_gpu_hours);
+	strbuf_addstr(out, " spent");
 	if (all > 0)
 		strbuf_addf(out, ", %.0f %% of the %.1f that running every "
 		            "candidate would take (predicted)",

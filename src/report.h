@@ -39,6 +39,10 @@ void report_html(const struct results *res, const char *summary,
  * "cancelled") means, in words. */
 const char *report_stop_text(const char *reason);
 
+/* Append "N GPU-hours", N with two decimals under 1 (a short campaign's
+ * 0.03 printed as 0.0 beside its "1 %"), one above. */
+void report_add_gpu_hours(struct strbuf *out, double h);
+
 /* Append s with &, <, >, " and ' escaped for XML and HTML text and
  * attribute values; control characters become spaces. */
 void report_escape(struct strbuf *out, const char *s);

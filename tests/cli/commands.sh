@@ -309,6 +309,18 @@ expect "submit --dry-run with all selected queued" 0 \
 	"$PT" submit "$T/queued" --dry-run --top 2
 has "... says so" "would queue 0 candidates (all selected ones already were)" \
 	"$T/out"
+# A job of 5 s on 32 GPUs spent 0.04 GPU-hours: it printed "0.0
+# GPU-hours spent", beside "1 %" of what running every one would take.
+cp -r "$T/queued" "$T/short"
+awk '$2 == "state=queued" && !done { $2 = "state=completed"; done = 1
+	sub(/ attempt=0 job=0 /, " attempt=1 job=4400 ")
+	sub(/ start=0 end=0 /, " start=1000 end=1005 ") } { print }' \
+	"$T/short/state" >"$T/short/state.new" &&
+	mv "$T/short/state.new" "$T/short/state"
+expect "status after a 5 s job" 0 "$PT" status "$T/short"
+has "... spent 0.04 GPU-hours" "; 0.04 GPU-hours spent" "$T/out"
+expect "results after it" 0 "$PT" results "$T/short"
+has "... the same" "^search: 0.04 GPU-hours spent" "$T/out"
 # Queued candidates wait for resume: status did not say so.
 expect "status of queued candidates" 0 "$PT" status "$T/queued"
 has "... says what submits them" \
