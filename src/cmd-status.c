@@ -36,11 +36,12 @@ rank_of(const struct state *st, const char *name)
 
 /* Only a job that ended has an exit code: not one still pending or
  * running, nor a candidate cancelled, pruned or skipped before its
- * first submission.  The table shows "-" and JSON null for the rest. */
+ * first submission, nor one whose submission Slurm rejected (no job).
+ * The table shows "-" and JSON null for the rest. */
 static bool
 has_exit_code(const struct cand_status *c)
 {
-	return cand_state_final(c->state) && c->attempt > 0;
+	return cand_state_final(c->state) && c->attempt > 0 && c->job_id;
 }
 
 static void

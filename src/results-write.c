@@ -281,8 +281,15 @@ cell_other(const struct results *res, const struct result_row *r,
 	case RC_STATE:
 		v->s = r->in_state ? cand_state_name(r->state) : NULL;
 		break;
-	case RC_EXIT_CODE: v->i = r->exit_code; v->has_int = true; break;
-	case RC_EXIT_SIGNAL: v->i = r->exit_signal; v->has_int = true; break;
+	/* Only a job exits: empty for a submission Slurm rejected. */
+	case RC_EXIT_CODE:
+		v->i = r->exit_code;
+		v->has_int = r->job_id != 0;
+		break;
+	case RC_EXIT_SIGNAL:
+		v->i = r->exit_signal;
+		v->has_int = r->job_id != 0;
+		break;
 	case RC_REASON: v->s = r->reason[0] ? r->reason : NULL; break;
 	case RC_NOTE: v->s = r->note; break;
 	case RC_STOP_REASON: v->s = r->stop_reason; break;

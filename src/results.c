@@ -494,6 +494,18 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		row_note(row, "cancelled before it was submitted");
 		return;
 	}
+	/* Slurm refused the submission: no job ran, none exited.  It said
+	 * "exit_nonzero; no job was started; Slurm recorded the job as
+	 * failed". */
+	if (s->state == CS_FAILED && s->job_id == 0 &&
+	    !strcmp(s->reason, "rejected")) {
+		row->kind = RESULT_FAILED;
+		row->failure = FAILURE_UNKNOWN;
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
+		row_note(row, "Slurm rejected its submission: no job (submit "
+		         "or resume printed why)");
+		return;
+	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
 	listed = list_logs(rundir, &ids, &nids) == 0;
 	if (!listed)

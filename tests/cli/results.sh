@@ -752,5 +752,22 @@ if grep -q "Slurm recorded" "$T/out" && grep "Slurm recorded" "$T/out" |
 	grep -q "$PENDING"; then ko "... nor in the summary's failures"
 else ok "... nor in the summary's failures"; fi
 
+# A submission Slurm rejected (an unknown partition): no job, so no
+# exit code, and no "exit_nonzero; no job was started; Slurm recorded
+# the job as failed".
+REJECTED=$(name 4 2 2)
+setstate "$D" "$REJECTED" state=failed attempt=1 reason=rejected
+expect "results with a rejected submission" 0 "$PT" results "$D"
+has "... says Slurm rejected it" "$REJECTED: unknown; Slurm rejected its submission" \
+	"$T/out"
+cells "$D"
+same "... class unknown" "$(field failed.csv "$REJECTED" failure_class)" unknown
+same "... no exit code" "$(field failed.csv "$REJECTED" exit_code)" ""
+same "... nor signal" "$(field failed.csv "$REJECTED" exit_signal)" ""
+expect "status of it" 0 "$PT" status "$D"
+check "... shows no exit code" awk -v n="$REJECTED" '
+	$NF == n { found = 1; if ($6 != "-") bad = 1 }
+	END { exit !(found && !bad) }' "$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
