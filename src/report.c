@@ -298,6 +298,11 @@ cell_note(struct table *t, const struct results *res, int idx)
 		            failure_class_name(r->failure));
 	if (!r->recommendable)
 		strbuf_addf(&sb, "%snot recommended", sb.len ? ", " : "");
+	/* Measured while its job runs on: the counts put it with the
+	 * measured, not in progress, and nothing else said it ran on. */
+	if (cand_state_active(r->state) || r->state == CS_QUEUED)
+		strbuf_addf(&sb, "%sstill %s", sb.len ? ", " : "",
+		            cand_state_name(r->state));
 	table_add(t, "%s", sb.len ? sb.buf : "");
 	strbuf_release(&sb);
 }

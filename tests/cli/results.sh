@@ -769,5 +769,13 @@ check "... shows no exit code" awk -v n="$REJECTED" '
 	$NF == n { found = 1; if ($6 != "-") bad = 1 }
 	END { exit !(found && !bad) }' "$T/out"
 
+# Measured while its job still runs: counted measured, not in progress,
+# and the summary's table did not say that it ran on (results.csv did).
+ONGOING=$(name 4 2 1)
+simlog "$D" "$ONGOING" 2101
+setstate "$D" "$ONGOING" state=running job=2101 attempt=1
+expect "results with a measured job still running" 0 "$PT" results "$D"
+has "... its row in the table says so" " still running\$" "$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
