@@ -454,6 +454,48 @@ row_stop_reason(const struct result_row *row, const struct log_read *nl,
 	}
 }
 
+/* A candidate that never had a job to read: never selected, pruned,
+ * skipped, cancelled before its submission or refused by Slurm.  Says
+ * why and returns true; false for one to read the logs of. */
+static bool
+row_without_job(struct result_row *row, const struct cand_status *s)
+{
+	if (s->state == CS_PLANNED)
+		return true;
+	if (s->state == CS_PRUNED) {
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
+		row_note(row, "pruned: needs at least the memory of %s, which "
+		         "ran out", s->by);
+		return true;
+	}
+	if (s->state == CS_SKIPPED) {
+		row_note(row, "skipped: %s", !strcmp(s->reason, "budget")
+		         ? "the GPU-hour budget was spent"
+		         : "it could not beat the best measured by "
+		           "search.min_gain");
+		return true;
+	}
+	/* Cancelled while still queued: no job ran, so nothing failed. */
+	if (s->state == CS_CANCELLED && s->attempt == 0) {
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
+		row_note(row, "cancelled before it was submitted");
+		return true;
+	}
+	/* Slurm refused the submission: no job ran, none exited.  It said
+	 * "exit_nonzero; no job was started; Slurm recorded the job as
+	 * failed". */
+	if (s->state == CS_FAILED && s->job_id == 0 &&
+	    !strcmp(s->reason, "rejected")) {
+		row->kind = RESULT_FAILED;
+		row->failure = FAILURE_UNKNOWN;
+		row->stop_reason = row_stop_reason(row, NULL, NULL);
+		row_note(row, "Slurm rejected its submission: no job (submit "
+		         "or resume printed why)");
+		return true;
+	}
+	return false;
+}
+
 /* Join one candidate's state and logs. */
 static void
 row_collect(struct results *res, struct logparse *lp, struct result_row *row)
@@ -473,39 +515,8 @@ row_collect(struct results *res, struct logparse *lp, struct result_row *row)
 		return;
 	}
 	row_take_state(row, s);
-	if (s->state == CS_PLANNED)
+	if (row_without_job(row, s))
 		return;
-	if (s->state == CS_PRUNED) {
-		row->stop_reason = row_stop_reason(row, NULL, NULL);
-		row_note(row, "pruned: needs at least the memory of %s, which "
-		         "ran out", s->by);
-		return;
-	}
-	if (s->state == CS_SKIPPED) {
-		row_note(row, "skipped: %s", !strcmp(s->reason, "budget")
-		         ? "the GPU-hour budget was spent"
-		         : "it could not beat the best measured by "
-		           "search.min_gain");
-		return;
-	}
-	/* Cancelled while still queued: no job ran, so nothing failed. */
-	if (s->state == CS_CANCELLED && s->attempt == 0) {
-		row->stop_reason = row_stop_reason(row, NULL, NULL);
-		row_note(row, "cancelled before it was submitted");
-		return;
-	}
-	/* Slurm refused the submission: no job ran, none exited.  It said
-	 * "exit_nonzero; no job was started; Slurm recorded the job as
-	 * failed". */
-	if (s->state == CS_FAILED && s->job_id == 0 &&
-	    !strcmp(s->reason, "rejected")) {
-		row->kind = RESULT_FAILED;
-		row->failure = FAILURE_UNKNOWN;
-		row->stop_reason = row_stop_reason(row, NULL, NULL);
-		row_note(row, "Slurm rejected its submission: no job (submit "
-		         "or resume printed why)");
-		return;
-	}
 	rundir = xasprintf("%s/runs/%s", res->run.dir, row->cand.name);
 	listed = list_logs(rundir, &ids, &nids) == 0;
 	if (!listed)
