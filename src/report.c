@@ -244,8 +244,6 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 {
 	double all = res->exhaustive_gpu_hours_estimate;
 
-	strbuf_addf(out, "search: %.1f GPU-hours spent",
-	            res->campaign_gpu_hours);
 	strbuf_addstr(out, "search: ");
 	report_add_gpu_hours(out, res->campaign_gpu_hours);
 	strbuf_addstr(out, " spent");
