@@ -17,6 +17,7 @@
 #include "error.h"
 #include "results.h"
 #include "owner.h"
+#include "safe-text.h"
 #include "runner.h"
 #include "search.h"
 
@@ -134,6 +135,19 @@ resume_limit_s(void)
 	       : RESUME_AS_OWNER_LIMIT_S;
 }
 
+/* "DIR:", its control characters spelled out: a cron line's glob
+ * hands root directory names that users chose. */
+static void
+print_dir_line(FILE *out, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	safe_text_append(&sb, dir);
+	fprintf(out, "%s:\n", sb.buf);
+	fflush(out);
+	strbuf_release(&sb);
+}
+
 static int
 cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -150,10 +164,8 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 		/* Its lines name candidates, not the campaign: two campaigns
 		 * of one file name the same ones. */
-		if (n > 1 && ctx->verbosity >= 0) {
-			fprintf(ctx->out, "%s:\n", argv[i]);
-			fflush(ctx->out);
-		}
+		if (n > 1 && ctx->verbosity >= 0)
+			print_dir_line(ctx->out, argv[i]);
 		s = owner_run_within(argv[i], resume_dir, &rc,
 		                     resume_limit_s());
 

@@ -429,6 +429,15 @@ check "... names each before its lines" awk -v a="$T/r1:" -v b="$T/r2:" '
 expect "resume -q of two directories" 0 env SLURM_CONF=/nonexistent \
 	"$PT" -q resume "$T/r1" "$T/r2"
 check "... prints nothing" test ! -s "$T/out"
+# A directory name is the user's (root's cron globs users' directories):
+# its control characters are spelled out, not sent to the terminal.
+esc=$(printf 'r\033[2Jx')
+cp -r "$T/r1" "$T/$esc"
+expect "resume of a directory whose name holds an escape" 0 \
+	env SLURM_CONF=/nonexistent "$PT" resume "$T/r1" "$T/$esc"
+has "... names it spelled out" '/r\\x1b\[2Jx:$' "$T/out"
+check "... and no escape reaches the output" \
+	sh -c "! grep -q \"$(printf '\033')\" '$T/out'"
 
 # A cancel that cannot reach Slurm (a job of the campaign pending) exits
 # 75 and said only "cannot reach Slurm": whether anything was cancelled,
