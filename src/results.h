@@ -198,6 +198,11 @@ double results_time_per_sample(const struct result_row *r);
  * SVG and HTML, which all need that. */
 char *results_clean_text(const char *s);
 
+/* Fill row (its candidate set, its metrics cleared) from the state and
+ * the logs of its run directory (results-row.c; for results_load). */
+void results_row_collect(struct results *res, struct logparse *lp,
+                         struct result_row *row);
+
 /* The memory compared with the headroom: the measured peak when the log
  * reports one, else the planner's estimate; GiB. */
 double results_memory_gib(const struct result_row *r);
