@@ -42,6 +42,17 @@ two_candidates(struct state *st)
 	st->v[1].state = CS_PLANNED;
 }
 
+/* A store of two_candidates() in dir with its journal open: where the
+ * transition tests start. */
+static void
+journal_store(struct store *s, char *dir)
+{
+	memset(s, 0, sizeof(*s));
+	s->dir = dir;
+	two_candidates(&s->st);
+	CU_ASSERT_EQUAL_FATAL(journal_open(&s->journal, dir), 0);
+}
+
 static void
 write_text(const char *path, const char *text)
 {
@@ -509,11 +520,8 @@ test_transitions_replay(void)
 	                          "gpu[1-2]", "", "controller" };
 	struct cand_status *c;
 
-	memset(&s, 0, sizeof(s));
-	s.dir = dir;
-	two_candidates(&s.st);
+	journal_store(&s, dir);
 	two_candidates(&copy);
-	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
 	c = &s.st.v[1];
 	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
 	CU_ASSERT_EQUAL(store_set_sequential(&s), 0);
@@ -581,10 +589,7 @@ test_node_fail_nodes(void)
 	                          "gpu[3-4]", "", "controller" };
 	struct cand_status *c;
 
-	memset(&s, 0, sizeof(s));
-	s.dir = dir;
-	two_candidates(&s.st);
-	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
+	journal_store(&s, dir);
 	c = &s.st.v[1];
 	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
 	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
@@ -627,13 +632,10 @@ test_search_events_replay(void)
 	struct state copy, back;
 	struct fit_model m;
 
-	memset(&s, 0, sizeof(s));
 	memset(&m, 0, sizeof(m));
-	s.dir = dir;
-	two_candidates(&s.st);
+	journal_store(&s, dir);
 	two_candidates(&copy);
 	s.st.v[1].state = copy.v[1].state = CS_QUEUED;
-	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
 	m.runs = 2;
 	m.coef[FIT_GLOBAL] = 0.123456789;
 	m.coef[FIT_TP] = -0.02;
@@ -853,11 +855,8 @@ test_cancel_ends_job(void)
 
 	rep.start_time = now - 60;
 	rep.end_time = now + 3600;
-	memset(&s, 0, sizeof(s));
-	s.dir = dir;
-	two_candidates(&s.st);
+	journal_store(&s, dir);
 	two_candidates(&copy);
-	CU_ASSERT_EQUAL_FATAL(journal_open(&s.journal, dir), 0);
 	c = &s.st.v[1];
 	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
 	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
