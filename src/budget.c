@@ -6,6 +6,7 @@
 #include "autoconfig.h"
 
 #include "budget.h"
+#include "safe-text.h"
 
 static double
 job_gpus(const struct settings *c)
@@ -63,4 +64,56 @@ budget_compute(const struct store *s, long now, struct budget *b)
 			b->queued += limit;
 	}
 	b->committed += b->used;
+}
+
+bool
+budget_holds_queued(const struct store *s, const struct settings *site,
+                    long now, double *after)
+{
+	struct budget b;
+	double sum;
+
+	if (site->policy.max_gpu_hours <= 0)
+		return false;
+	budget_compute(s, now, &b);
+	if (b.queued <= 0)
+		return false;
+	sum = b.committed - b.queued + budget_job_limit(&s->settings);
+	if (after)
+		*after = sum;
+	return sum > site->policy.max_gpu_hours;
+}
+
+/* A campaign held with no job left in Slurm waits for the site, not for
+ * a job's end: status said "only resume submits them" of candidates
+ * that resume never would, and --watch waited for ever. */
+void
+budget_held_text(const struct store *s, const struct settings *site,
+                 long now, struct strbuf *out)
+{
+	int queued = 0, active = 0;
+	double after = 0;
+	const struct origin *o;
+
+	if (!budget_holds_queued(s, site, now, &after))
+		return;
+	for (int i = 0; i < s->st.n; i++) {
+		queued += s->st.v[i].state == CS_QUEUED;
+		active += cand_state_active(s->st.v[i].state);
+	}
+	strbuf_addf(out, "%d queued, held by policy.max_gpu_hours = %g",
+	            queued, site->policy.max_gpu_hours);
+	if ((o = settings_origin(site, "policy.max_gpu_hours")) && o->file)
+		strbuf_addf(out, " (%s:%d)", o->file, o->line);
+	strbuf_addf(out, ": the next job could take the campaign to %.1f "
+	            "GPU-hours; ", after);
+	if (active > 0)
+		strbuf_addf(out, "it waits for the %d active job%s to end",
+		            active, active == 1 ? "" : "s");
+	else {
+		strbuf_addstr(out, "nothing runs until the site raises the "
+		              "cap ('paratune cancel ");
+		safe_text_append(out, s->dir);
+		strbuf_addstr(out, "' ends the campaign)");
+	}
 }

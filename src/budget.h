@@ -13,6 +13,7 @@
 #define PARATUNE_BUDGET_H
 
 #include "store.h"
+#include "strbuf.h"
 
 struct budget {
 	double used;       /* started jobs, from Slurm's times */
@@ -31,5 +32,21 @@ double budget_job_expected(const struct settings *c, double pred_step_s);
 double budget_job_seconds(const struct cand_status *c, long now);
 /* What the campaign in s has used and committed at time now. */
 void budget_compute(const struct store *s, long now, struct budget *b);
+
+/*
+ * Whether the site's policy.max_gpu_hours, as site holds it (the
+ * store's own settings when opened under STORE_POLICY), holds the
+ * campaign's queued candidates back at time now: what it has used and
+ * its submitted jobs may still take, plus one more job's whole limit,
+ * passes the cap.  *after (may be NULL) is set to that sum.
+ */
+bool budget_holds_queued(const struct store *s, const struct settings *site,
+                         long now, double *after);
+/*
+ * Add why the queued candidates are held, and what frees them, to out
+ * (no newline).  Only when budget_holds_queued() says they are.
+ */
+void budget_held_text(const struct store *s, const struct settings *site,
+                      long now, struct strbuf *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
@@ -149,9 +150,10 @@ status_json_search(struct json *j, const struct results *res)
 }
 
 static void
-status_json(FILE *f, const struct state *st, long polled,
+status_json(FILE *f, const struct store *s, const struct settings *site,
             const struct results *res)
 {
+	const struct state *st = &s->st;
 	struct strbuf sb = STRBUF_INIT;
 	struct json j;
 	int n[CS_COUNT];
@@ -160,13 +162,13 @@ status_json(FILE *f, const struct state *st, long polled,
 	json_init(&j, &sb, true);
 	json_begin_object(&j, NULL);
 	json_string(&j, "campaign_id", st->campaign_id);
-	if (polled > 0)
-		json_int(&j, "last_polled", polled);
+	if (s->polled > 0)
+		json_int(&j, "last_polled", s->polled);
 	else
 		json_null(&j, "last_polled");
 	json_begin_object(&j, "counts");
-	for (int s = 0; s < CS_COUNT; s++)
-		json_int(&j, cand_state_name((enum cand_state)s), n[s]);
+	for (int k = 0; k < CS_COUNT; k++)
+		json_int(&j, cand_state_name((enum cand_state)k), n[k]);
 	json_end_object(&j);
 	json_begin_array(&j, "candidates");
 	for (int i = 0; i < st->n; i++) {
@@ -192,6 +194,10 @@ status_json(FILE *f, const struct state *st, long polled,
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	if (budget_holds_queued(s, site, (long)time(NULL), NULL))
+		json_string(&j, "held_by", "policy.max_gpu_hours");
+	else
+		json_null(&j, "held_by");
 	if (res)
 		status_json_search(&j, res);
 	json_end_object(&j);
@@ -200,24 +206,46 @@ status_json(FILE *f, const struct state *st, long polled,
 }
 
 /* Only resume submits what is queued: without cron running it, a
- * campaign waits for ever, and status (or --watch) said nothing. */
+ * campaign waits for ever, and status (or --watch) said nothing.  Nor
+ * does resume submit what the site's GPU-hour cap holds back. */
 static void
-queued_hint(FILE *f, const struct state *st, const char *dir)
+queued_hint(FILE *f, const struct store *s, const struct settings *site)
 {
+	struct strbuf sb = STRBUF_INIT;
 	int n = 0;
 
-	for (int i = 0; i < st->n; i++)
-		n += st->v[i].state == CS_QUEUED;
+	budget_held_text(s, site, (long)time(NULL), &sb);
+	if (sb.len > 0) {
+		fprintf(f, "%s\n", sb.buf);
+		strbuf_release(&sb);
+		return;
+	}
+	for (int i = 0; i < s->st.n; i++)
+		n += s->st.v[i].state == CS_QUEUED;
 	if (n > 0)
 		fprintf(f, "%d queued: only 'paratune resume %s' submits "
-		        "them (run it from cron)\n", n, dir);
+		        "them (run it from cron)\n", n, s->dir);
 }
 
-/* Re-read the recorded state every interval until nothing is active. */
+/* Whether the campaign will change without someone acting: a job is in
+ * Slurm, or a queued candidate that resume may submit. */
+static bool
+still_moving(const struct store *s, const struct settings *site)
+{
+	for (int i = 0; i < s->st.n; i++)
+		if (cand_state_active(s->st.v[i].state))
+			return true;
+	return !store_all_final(&s->st) &&
+	       !budget_holds_queued(s, site, (long)time(NULL), NULL);
+}
+
+/* Re-read the recorded state every interval until nothing moves. */
 static int
-watch(struct cmd_ctx *ctx, const char *dir, int interval)
+watch(struct cmd_ctx *ctx, const char *dir, int interval,
+      const struct settings *site)
 {
 	bool tty = isatty(fileno(ctx->out));
+	struct strbuf held = STRBUF_INIT;
 
 	for (;;) {
 		struct store r;
@@ -226,10 +254,12 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval)
 		int s = store_open(&r, dir, STORE_READ_ONLY);
 
 		if (s != 0)
-			return s;
+			return strbuf_release(&held), s;
 		store_progress(&r.st, &sb);
 		add_polled(&sb, r.polled);
-		done = store_all_final(&r.st);
+		done = !still_moving(&r, site);
+		if (done)
+			budget_held_text(&r, site, (long)time(NULL), &held);
 		fprintf(ctx->out, tty ? "\r\033[K%s" : "%s\n", sb.buf);
 		fflush(ctx->out);
 		strbuf_release(&sb);
@@ -240,6 +270,9 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval)
 	}
 	if (tty)
 		fputc('\n', ctx->out);
+	if (held.len > 0)
+		fprintf(ctx->out, "%s\n", held.buf);
+	strbuf_release(&held);
 	return EXIT_OK;
 }
 
@@ -248,6 +281,23 @@ struct status_call {
 	const char *dir;
 	int watch, interval;
 };
+
+/*
+ * The site's caps as they stand now (a reader opens the campaign
+ * without them): whether policy.max_gpu_hours holds queued candidates
+ * back.  A site file that cannot be read has said why; no cap then.
+ */
+static void
+load_site_policy(struct settings *site)
+{
+	struct config_sources src = { .no_user = true };
+
+	settings_init(site);
+	if (settings_load(site, &src) != 0) {
+		settings_release(site);
+		settings_init(site);
+	}
+}
 
 /* Show where the campaign stands, as the directory's owner. */
 static int
@@ -259,18 +309,20 @@ status_dir(void *arg)
 	struct strbuf sb = STRBUF_INIT;
 	struct results res;
 	bool have = false;
+	struct settings site;
 	struct store r;
 	int status, loaded = 0;
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
+	load_site_policy(&site);
 	/* The search's progress needs the logs (what was measured); a
 	 * campaign whose results cannot be read still has its states,
 	 * shown before the exit code says what could not be read. */
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		have = (loaded = results_load(&res, sc->dir, &o)) == 0;
 	if (ctx->format == FORMAT_JSON) {
-		status_json(ctx->out, &r.st, r.polled, have ? &res : NULL);
+		status_json(ctx->out, &r, &site, have ? &res : NULL);
 	} else {
 		status_table(ctx->out, &r.st);
 		store_progress(&r.st, &sb);
@@ -281,15 +333,18 @@ status_dir(void *arg)
 			status_search(&sb, &res);
 			fprintf(ctx->out, "%s\n", sb.buf);
 		}
-		queued_hint(ctx->out, &r.st, sc->dir);
+		queued_hint(ctx->out, &r, &site);
 	}
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		results_release(&res);
 	strbuf_release(&sb);
 	store_close(&r, false);
 	if (loaded != 0 && !sc->watch)
-		return loaded;
-	return sc->watch ? watch(ctx, sc->dir, sc->interval) : EXIT_OK;
+		status = loaded;
+	else if (sc->watch)
+		status = watch(ctx, sc->dir, sc->interval, &site);
+	settings_release(&site);
+	return status;
 }
 
 static int

@@ -576,14 +576,9 @@ static bool
 over_budget(struct runner *r, const struct cand_status *c)
 {
 	const struct settings *k = &r->store->settings;
-	struct budget b;
 	double after;
 
-	if (k->policy.max_gpu_hours <= 0)
-		return false;
-	budget_compute(r->store, (long)time(NULL), &b);
-	after = b.committed - b.queued + budget_job_limit(k);
-	if (after <= k->policy.max_gpu_hours)
+	if (!budget_holds_queued(r->store, k, (long)time(NULL), &after))
 		return false;
 	if (r->verbosity >= 0)
 		fprintf(r->out, "%s: stays queued: submitting it could take "

@@ -291,5 +291,41 @@ has "on a terminal, a large selection needs --yes" \
 grep -q ' queued ' "$T/c/journal.log" && ko "and nothing is queued without it" ||
 	ok "and nothing is queued without it"
 
+# --- a cap lowered after submit holds the queued ones back ---------------
+# strategy = all: the adaptive search stops instead.  Without Slurm the
+# submit queues and then cannot reach it (75).
+rm -rf "$T/c"
+"$PT" -q plan "$CAMPAIGN" -o "$T/c" --set search.strategy=all \
+	>/dev/null 2>&1
+PARATUNE_SITE_CONF=/dev/null "$PT" -q submit "$T/c" --top 1 >/dev/null 2>&1
+expect "without a cap, status says resume submits the queued ones" 0 \
+	"$PT" status "$T/c"
+has "... from cron" "2 queued: only 'paratune resume .*' submits them" \
+	"$T/out"
+caps "max_gpu_hours = 0.01;"
+expect "resume under a cap below one job submits nothing" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" resume "$T/c"
+has "... saying it stays queued" "stays queued: .* above policy.max_gpu_hours" \
+	"$T/out"
+expect "status reads the site's cap" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" status "$T/c"
+has "... names it and where it is set" \
+	"2 queued, held by policy.max_gpu_hours = 0.01 (.*caps.conf:1)" "$T/out"
+has "... and that nothing runs until the site raises it" \
+	"nothing runs until the site raises the cap ('paratune cancel" "$T/out"
+hasnt "... not that resume would submit them" "only 'paratune resume" \
+	"$T/out"
+expect "status --format json" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" status "$T/c" \
+	--format json
+has "... says what holds them" '"held_by": "policy.max_gpu_hours"' "$T/out"
+expect "status --watch ends: nothing can change without the site" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" timeout 30 "$PT" status \
+	"$T/c" --watch --interval 1
+has "... saying why" "held by policy.max_gpu_hours" "$T/out"
+expect "under the site's file without the cap, status --format json" 0 \
+	"$PT" status "$T/c" --format json
+has "... nothing holds them" '"held_by": null' "$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
