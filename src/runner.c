@@ -106,7 +106,10 @@ record_job(struct runner *r, struct cand_status *c,
 	};
 	int ret;
 
-	if (next == prev && (next != CS_RUNNING || c->nodes[0]))
+	/* A pending job's reason (Priority, Resources, a hold) is all
+	 * status can say of why it waits: kept as Slurm says it now. */
+	if (next == prev && (next != CS_RUNNING || c->nodes[0]) &&
+	    (next != CS_PENDING || !store_reason_differs(c, job->reason)))
 		return 0;
 	ret = store_job_state(r->store, c, &rep);
 	if (ret == 0 && r->verbosity >= 0 && next != prev)

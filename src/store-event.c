@@ -592,6 +592,15 @@ store_job_state(struct store *s, struct cand_status *c,
 	return record(s, &ev, false);
 }
 
+bool
+store_reason_differs(const struct cand_status *c, const char *reason)
+{
+	char text[sizeof c->reason];
+
+	copy_text(text, sizeof text, reason);
+	return strcmp(text, c->reason) != 0;
+}
+
 static void
 apply_state(struct state *st, struct cand_status *c,
             const struct store_event *ev)

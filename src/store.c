@@ -416,9 +416,16 @@ store_progress(const struct state *st, struct strbuf *out)
 	            "%d failed of %d selected (%d not selected)",
 	            n[CS_COMPLETED], n[CS_RUNNING],
 	            n[CS_PENDING] + n[CS_SUBMITTING], n[CS_QUEUED],
-	            n[CS_OOM] + n[CS_FAILED] + n[CS_TIMEOUT] +
-	            n[CS_NODE_FAIL] + n[CS_PREEMPTED],
-	            selected, n[CS_PLANNED]);
+	            n[CS_OOM] + n[CS_FAILED], selected, n[CS_PLANNED]);
+	/* Slurm ended these, not the layout: results may have measured
+	 * them (enough steps before the end), so "failed" was false. */
+	if (n[CS_TIMEOUT])
+		strbuf_addf(out, "; %d timed out", n[CS_TIMEOUT]);
+	if (n[CS_NODE_FAIL])
+		strbuf_addf(out, "; %d ended by node failure",
+		            n[CS_NODE_FAIL]);
+	if (n[CS_PREEMPTED])
+		strbuf_addf(out, "; %d preempted", n[CS_PREEMPTED]);
 	/* A user's cancel is no failure of the layout. */
 	if (n[CS_CANCELLED])
 		strbuf_addf(out, "; %d cancelled", n[CS_CANCELLED]);

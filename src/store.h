@@ -237,6 +237,9 @@ int store_submitted(struct store *s, struct cand_status *c,
                     uint32_t job_id);
 int store_job_state(struct store *s, struct cand_status *c,
                     const struct job_report *job);
+/* Whether Slurm's reason differs from the one c records, as recorded
+ * (a pending job's reason changes while its state does not). */
+bool store_reason_differs(const struct cand_status *c, const char *reason);
 int store_retry(struct store *s, struct cand_status *c,
                 const char *exclude);
 int store_rejected(struct store *s, struct cand_status *c,

@@ -336,6 +336,41 @@ eps = sorted(r["ep"] for r in d["results"] if r["measured_steps"] >= 10)
 sys.exit(0 if eps == [4, 8] else 1)' "$WORK/moe.json"
 }
 
+# reason_of DIR NAME_PART: the recorded reason of the candidate.
+reason_of() {
+	"$PT" status "$1" --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join(c["reason"] for c in d["candidates"] if sys.argv[1] in c["name"]))' "$2"
+}
+
+# A job that waits shows why, as Slurm says it now: the reason seen
+# first was kept while the job stayed pending.
+test_pending_reason() {
+	local id blocker
+	blocker=$(sbatch --parsable -N4 --exclusive -o /dev/null \
+		--wrap 'sleep 300') || { fail "a job filling every node"; return; }
+	plan waits --set 'search.tensor_parallel=[8]' ||
+		{ fail "plan waits"; return; }
+	"$PT" -q submit "$WORK/waits"
+	id=$(awk '$3 == "submitted" && $4 ~ /tp_8/ {sub("job=", "", $5)
+		print $5; exit}' "$WORK/waits/journal.log")
+	"$PT" -q resume "$WORK/waits"
+	check "behind a job filling every node, it is pending with a reason" \
+		test "$(state_of "$WORK/waits" tp_8) $(reason_of "$WORK/waits" tp_8 |
+		tr -d -c 'A-Za-z')" != "pending "
+	scontrol hold "$id"
+	"$PT" -q resume "$WORK/waits"
+	check "held, it is pending for the hold" \
+		test "$(state_of "$WORK/waits" tp_8) $(reason_of "$WORK/waits" tp_8)" \
+		= "pending JobHeldAdmin"
+	"$PT" -q resume "$WORK/waits"
+	check "a reason unchanged is journaled once" \
+		test "$(grep -c 'reason=JobHeldAdmin' "$WORK/waits/journal.log")" = 1
+	"$PT" -q cancel "$WORK/waits"
+	scancel "$blocker"
+}
+
 # timed FUNCTION: run it, then say how long it took (for the log).
 timed() {
 	local t0=$SECONDS
@@ -352,6 +387,7 @@ else
 	timed test_accounting
 	timed test_kill_after_submit
 	timed test_lock
+	timed test_pending_reason
 	timed test_submit_twice
 	timed test_prune_after_oom
 	timed test_early_stop

@@ -840,6 +840,81 @@ test_budget(void)
 	settings_release(&s.settings);
 }
 
+/* The progress line counts as failed what failed, not what Slurm ended
+ * (a time limit, a node, preemption), which results may have measured. */
+static void
+test_progress_counts(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct state st;
+
+	two_candidates(&st);
+	st.v[0].state = CS_TIMEOUT;
+	st.v[1].state = CS_OOM;
+	store_progress(&st, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "0 done, 0 running, 0 pending, "
+	                       "0 queued, 1 failed of 2 selected (0 not "
+	                       "selected); 1 timed out");
+	strbuf_reset(&sb);
+	st.v[0].state = CS_NODE_FAIL;
+	st.v[1].state = CS_PREEMPTED;
+	store_progress(&st, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, " 0 failed of 2 selected"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "; 1 ended by node failure; "
+	                              "1 preempted"));
+	strbuf_release(&sb);
+	state_release(&st);
+}
+
+/* The site's cap holds queued candidates back when one more job at its
+ * whole limit would pass it; the text says what frees them. */
+static void
+test_budget_holds(void)
+{
+	struct store s;
+	struct settings site;
+	struct strbuf sb = STRBUF_INIT;
+	double after = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.dir = (char *)"camp";
+	settings_init(&s.settings);
+	settings_init(&site);
+	s.settings.nodes = 2;
+	s.settings.gpus_per_node = 8;
+	s.settings.limits.max_minutes_per_run = 30;  /* 8 GPU-hours */
+	two_candidates(&s.st);
+	s.st.v[0].state = CS_COMPLETED;              /* 2 used */
+	s.st.v[0].start_time = 1000;
+	s.st.v[0].end_time = 1000 + 450;
+	s.st.v[1].state = CS_QUEUED;
+	CU_ASSERT_FALSE(budget_holds_queued(&s, &site, 5000, NULL));
+	site.policy.max_gpu_hours = 10;              /* 2 + 8 fits */
+	CU_ASSERT_FALSE(budget_holds_queued(&s, &site, 5000, &after));
+	CU_ASSERT_DOUBLE_EQUAL(after, 10.0, 1e-9);
+	site.policy.max_gpu_hours = 9.5;
+	CU_ASSERT_TRUE(budget_holds_queued(&s, &site, 5000, NULL));
+	budget_held_text(&s, &site, 5000, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "1 queued, held by "
+	                       "policy.max_gpu_hours = 9.5: the next job "
+	                       "could take the campaign to 10.0 GPU-hours; "
+	                       "nothing runs until the site raises the cap "
+	                       "('paratune cancel camp' ends the campaign)");
+	/* With a job in Slurm, its end may free the budget. */
+	s.st.v[0].state = CS_PENDING;
+	strbuf_reset(&sb);
+	budget_held_text(&s, &site, 5000, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "it waits for the 1 active "
+	                              "job to end"));
+	/* Nothing queued: nothing held. */
+	s.st.v[1].state = CS_COMPLETED;
+	CU_ASSERT_FALSE(budget_holds_queued(&s, &site, 5000, NULL));
+	strbuf_release(&sb);
+	state_release(&s.st);
+	settings_release(&s.settings);
+	settings_release(&site);
+}
+
 /* Cancelling a running job records its end: the expected end Slurm
  * gave while it ran counted its whole time limit spent. */
 static void
@@ -893,6 +968,8 @@ static const struct harness_test state_tests[] = {
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
 	{ "GPU-hours used and committed", test_budget },
+	{ "the site's cap holds queued candidates", test_budget_holds },
+	{ "the progress line's counts", test_progress_counts },
 	{ "cancel records a running job's end", test_cancel_ends_job },
 	{ "what needs at least another's memory", test_needs_more_memory },
 	{ "atomic writes through planted files", test_atomic_write_planted },
