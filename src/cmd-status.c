@@ -215,16 +215,14 @@ queued_hint(FILE *f, const struct store *s, const struct settings *site)
 	int n = 0;
 
 	budget_held_text(s, site, (long)time(NULL), &sb);
-	if (sb.len > 0) {
-		fprintf(f, "%s\n", sb.buf);
-		strbuf_release(&sb);
-		return;
-	}
 	for (int i = 0; i < s->st.n; i++)
 		n += s->st.v[i].state == CS_QUEUED;
-	if (n > 0)
+	if (sb.len > 0)
+		fprintf(f, "%s\n", sb.buf);
+	else if (n > 0)
 		fprintf(f, "%d queued: only 'paratune resume %s' submits "
 		        "them (run it from cron)\n", n, s->dir);
+	strbuf_release(&sb);
 }
 
 /* Whether the campaign will change without someone acting: a job is in
@@ -253,8 +251,10 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval,
 		bool done;
 		int s = store_open(&r, dir, STORE_READ_ONLY);
 
-		if (s != 0)
-			return strbuf_release(&held), s;
+		if (s != 0) {
+			strbuf_release(&held);
+			return s;
+		}
 		store_progress(&r.st, &sb);
 		add_polled(&sb, r.polled);
 		done = !still_moving(&r, site);

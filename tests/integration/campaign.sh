@@ -385,7 +385,10 @@ timed() {
 ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	pending_reason submit_twice prune_after_oom early_stop cuda_oom
 	host_oom node_fail controller_down timeout"
-for t in ${@:-$ALL}; do
-	[[ " ${ITEST_SKIP:-} " == *" $t "* ]] && continue
-	timed "test_$t"
-done
+if (($#)); then
+	for t in "$@"; do timed "test_$t"; done
+else
+	for t in $ALL; do
+		[[ " ${ITEST_SKIP:-} " == *" $t "* ]] || timed "test_$t"
+	done
+fi
