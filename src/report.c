@@ -109,6 +109,7 @@ static void
 summary_campaign(struct strbuf *out, const struct results *res)
 {
 	const struct settings *c = &res->run.settings;
+	int cancelled = 0;
 
 	strbuf_addf(out, "campaign %s: %s on %d node%s x %d %s (%d GPUs), %s, "
 	            "sequence %d, %g B tokens\n", c->name, c->model_name,
@@ -117,9 +118,17 @@ summary_campaign(struct strbuf *out, const struct results *res)
 	            precision_name(c->precision), c->seq_length,
 	            c->num_tokens_in_b);
 	strbuf_addf(out, "%d candidates: %d measured, %d out of memory, "
-	            "%d failed, %d in progress, %d not run\n", res->n,
-	            res->count[RESULT_MEASURED], res->count[RESULT_OOM],
-	            res->count[RESULT_FAILED],
+	            "%d failed", res->n, res->count[RESULT_MEASURED],
+	            res->count[RESULT_OOM], res->count[RESULT_FAILED]);
+	/* A run cancelled before enough steps has no result, but its
+	 * layout did not fail: say how many of the failed those are. */
+	for (int i = 0; i < res->n; i++)
+		cancelled += res->v[i].kind == RESULT_FAILED &&
+		             res->v[i].failure == FAILURE_CANCELLED;
+	if (cancelled > 0)
+		strbuf_addf(out, " (%d cancelled before enough steps)",
+		            cancelled);
+	strbuf_addf(out, ", %d in progress, %d not run\n",
 	            res->count[RESULT_IN_PROGRESS],
 	            res->count[RESULT_NOT_RUN]);
 	strbuf_addf(out, "predictions: calibration %s\n",

@@ -777,5 +777,16 @@ setstate "$D" "$ONGOING" state=running job=2101 attempt=1
 expect "results with a measured job still running" 0 "$PT" results "$D"
 has "... its row in the table says so" " still running\$" "$T/out"
 
+# Cancelled while it ran, before enough steps: no result, but no failure
+# of its layout either; the headline counted it failed and no more.
+STOPPED=$(name 8 1 1)
+simlog "$D" "$STOPPED" 2201 hang:3
+echo "slurmstepd: error: *** JOB 2201 ON node-1 CANCELLED AT 2026-01-01T00:00:00 ***" \
+	>>"$D/runs/$STOPPED/slurm-2201.out"
+setstate "$D" "$STOPPED" state=cancelled job=2201 attempt=1 nodes=gpu1
+expect "results with a run cancelled before enough steps" 0 "$PT" results "$D"
+has "... the headline says how many failed were cancelled" \
+	" failed (1 cancelled before enough steps), " "$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
