@@ -89,6 +89,30 @@ from_job_state(enum job_state s)
 	}
 }
 
+static int lookup_accounting(struct runner *r, struct cand_status *c,
+                             const struct slurm_job **job);
+
+/*
+ * The nodes c's job ran on.  The controller drops a failed node from an
+ * ending job's list, so a node failure first seen after the job ended
+ * (no nodes recorded while it ran) named only the nodes that survived,
+ * and the retry avoided those; accounting keeps the whole allocation.
+ */
+static const char *
+job_nodes(struct runner *r, struct cand_status *c,
+          const struct slurm_job *job)
+{
+	const struct slurm_job *acct = NULL;
+
+	if (from_job_state(job->state) != CS_NODE_FAIL || c->nodes[0] ||
+	    job->from_accounting)
+		return job->nodes;
+	if (lookup_accounting(r, c, &acct) == SLURM_E_OK && acct &&
+	    acct->nodes[0])
+		return acct->nodes;
+	return job->nodes;
+}
+
 /* Record what Slurm says of c's job, printing the transition. */
 static int
 record_job(struct runner *r, struct cand_status *c,
@@ -100,7 +124,7 @@ record_job(struct runner *r, struct cand_status *c,
 		.state = next, .job_id = job->job_id,
 		.exit_code = job->exit_code, .exit_signal = job->exit_signal,
 		.start_time = (long)job->start_time,
-		.end_time = (long)job->end_time, .nodes = job->nodes,
+		.end_time = (long)job->end_time,
 		.reason = job->reason,
 		.source = job->from_accounting ? "accounting" : "controller",
 	};
@@ -111,6 +135,7 @@ record_job(struct runner *r, struct cand_status *c,
 	if (next == prev && (next != CS_RUNNING || c->nodes[0]) &&
 	    (next != CS_PENDING || !store_reason_differs(c, job->reason)))
 		return 0;
+	rep.nodes = job_nodes(r, c, job);
 	ret = store_job_state(r->store, c, &rep);
 	if (ret == 0 && r->verbosity >= 0 && next != prev)
 		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 "%s%s)\n",

@@ -336,6 +336,47 @@ eps = sorted(r["ep"] for r in d["results"] if r["measured_steps"] >= 10)
 sys.exit(0 if eps == [4, 8] else 1)' "$WORK/moe.json"
 }
 
+# A node failure that resume first sees once the job is ending: the
+# controller then lists only the node that did not fail, and the retry
+# avoided that healthy node, not the failed one.
+test_node_fail_unseen() {
+	local id nodes down i st=
+	plan unseen --set 'search.tensor_parallel=[8]' \
+		--set 'env=["PARATUNE_SIM_FAULT=hang"]' \
+		--set 'limits.max_concurrent_jobs=1' \
+		--set 'limits.max_minutes_per_run=3' || { fail "plan unseen"; return; }
+	"$PT" -q submit "$WORK/unseen"
+	id=$(awk '$3 == "submitted" {sub("job=", "", $5); print $5; exit}' \
+		"$WORK/unseen/journal.log")
+	for ((i = 0; i < 30; i++)); do
+		st=$(squeue -h -j "$id" -o %T)
+		[[ $st == RUNNING ]] && break
+		sleep 0.5
+	done
+	nodes=$(squeue -h -j "$id" -o %N)
+	# Accounting hears of the start a moment later.
+	for ((i = 0; i < 30; i++)); do
+		[[ $(sacct -n -X -j "$id" -o NodeList%60 | tr -d ' ') == "$nodes" ]] &&
+			break
+		sleep 0.5
+	done
+	down=$(scontrol show hostnames "$nodes" | head -1)
+	scontrol update nodename="$down" state=down reason=paratune-test
+	sleep 2
+	"$PT" -q resume "$WORK/unseen"
+	check "first seen ending, the node failure keeps all its nodes" \
+		awk -v j="job=$id" -v n="nodes=$nodes" '
+			$3 == "state" && $5 == "state=node_fail" && $6 == j {
+				for (i = 7; i <= NF; i++) found += $i == n }
+			END { exit !found }' "$WORK/unseen/journal.log"
+	check "and the retry avoids them all" \
+		awk -v x="exclude=$nodes" '$3 == "retry" && $5 == x { found = 1 }
+			END { exit !found }' "$WORK/unseen/journal.log"
+	"$PT" -q cancel "$WORK/unseen"
+	# Back already when its slurmd registered (ReturnToService=2).
+	scontrol update nodename="$down" state=resume 2>/dev/null || true
+}
+
 # reason_of DIR NAME_PART: the recorded reason of the candidate.
 reason_of() {
 	"$PT" status "$1" --format json | python3 -c '
@@ -384,7 +425,7 @@ timed() {
 # CPUs).
 ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	pending_reason submit_twice prune_after_oom early_stop cuda_oom
-	host_oom node_fail controller_down timeout"
+	host_oom node_fail node_fail_unseen controller_down timeout"
 if (($#)); then
 	for t in "$@"; do timed "test_$t"; done
 else
