@@ -209,7 +209,8 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
  * campaign waits for ever, and status (or --watch) said nothing.  Nor
  * does resume submit what the site's GPU-hour cap holds back. */
 static void
-queued_hint(FILE *f, const struct store *s, const struct settings *site)
+queued_hint(FILE *f, const struct store *s, const struct settings *site,
+            bool site_read)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int n = 0;
@@ -219,6 +220,9 @@ queued_hint(FILE *f, const struct store *s, const struct settings *site)
 		n += s->st.v[i].state == CS_QUEUED;
 	if (sb.len > 0)
 		fprintf(f, "%s\n", sb.buf);
+	else if (n > 0 && !site_read)
+		fprintf(f, "%d queued: resume submits nothing while the site "
+		        "file cannot be read (above)\n", n);
 	else if (n > 0)
 		fprintf(f, "%d queued: only 'paratune resume %s' submits "
 		        "them (run it from cron)\n", n, s->dir);
@@ -285,18 +289,20 @@ struct status_call {
 /*
  * The site's caps as they stand now (a reader opens the campaign
  * without them): whether policy.max_gpu_hours holds queued candidates
- * back.  A site file that cannot be read has said why; no cap then.
+ * back.  False for a site file that cannot be read (it said why): no
+ * cap is known then, and resume submits nothing.
  */
-static void
+static bool
 load_site_policy(struct settings *site)
 {
 	struct config_sources src = { .no_user = true };
 
 	settings_init(site);
-	if (settings_load(site, &src) != 0) {
-		settings_release(site);
-		settings_init(site);
-	}
+	if (settings_load(site, &src) == 0)
+		return true;
+	settings_release(site);
+	settings_init(site);
+	return false;
 }
 
 /* Show where the campaign stands, as the directory's owner. */
@@ -308,14 +314,14 @@ status_dir(void *arg)
 	struct results_opts o = RESULTS_OPTS_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	struct results res;
-	bool have = false;
+	bool have = false, site_read;
 	struct settings site;
 	struct store r;
 	int status, loaded = 0;
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
-	load_site_policy(&site);
+	site_read = load_site_policy(&site);
 	/* The search's progress needs the logs (what was measured); a
 	 * campaign whose results cannot be read still has its states,
 	 * shown before the exit code says what could not be read. */
@@ -333,7 +339,7 @@ status_dir(void *arg)
 			status_search(&sb, &res);
 			fprintf(ctx->out, "%s\n", sb.buf);
 		}
-		queued_hint(ctx->out, &r, &site);
+		queued_hint(ctx->out, &r, &site, site_read);
 	}
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		results_release(&res);

@@ -276,8 +276,10 @@ load_frozen(struct store *s, int flags, const char *site_path)
 	settings_init(&s->settings);
 	ret = settings_load(&s->settings, &src);
 	if (ret != 0 && (flags & STORE_POLICY))
-		error("%s: the campaign does not comply with the site's policy "
-		      "now: nothing is submitted", s->dir);
+		/* The error above is the site file's own (a syntax error)
+		 * or a lock or cap the frozen campaign breaks now. */
+		error("%s: the campaign cannot be loaded under the site file "
+		      "as it is now (above): nothing is submitted", s->dir);
 	free(path);
 	return ret;
 }

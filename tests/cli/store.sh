@@ -323,6 +323,13 @@ expect "status --watch ends: nothing can change without the site" 0 \
 	env PARATUNE_SITE_CONF="$T/etc/caps.conf" timeout 30 "$PT" status \
 	"$T/c" --watch --interval 1
 has "... saying why" "held by policy.max_gpu_hours" "$T/out"
+printf 'policy = { max_gpu_hours = ; };\n' >"$T/etc/caps.conf"
+expect "status with a site file that cannot be read" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" status "$T/c"
+has "... says why" "caps.conf:1: syntax error" "$T/err"
+has "... and that resume submits nothing meanwhile" \
+	"2 queued: resume submits nothing while the site file cannot be read" \
+	"$T/out"
 expect "under the site's file without the cap, status --format json" 0 \
 	"$PT" status "$T/c" --format json
 has "... nothing holds them" '"held_by": null' "$T/out"
