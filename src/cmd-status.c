@@ -293,9 +293,10 @@ struct status_call {
  * cap is known then, and resume submits nothing.
  */
 static bool
-load_site_policy(struct settings *site)
+load_site_policy(struct settings *site, const char *site_path)
 {
-	struct config_sources src = { .no_user = true };
+	struct config_sources src = { .no_user = true,
+	                              .site_path = site_path };
 
 	settings_init(site);
 	if (settings_load(site, &src) == 0)
@@ -321,7 +322,7 @@ status_dir(void *arg)
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
-	site_read = load_site_policy(&site);
+	site_read = load_site_policy(&site, ctx->site_path);
 	/* The search's progress needs the logs (what was measured); a
 	 * campaign whose results cannot be read still has its states,
 	 * shown before the exit code says what could not be read. */

@@ -323,6 +323,9 @@ expect "status --watch ends: nothing can change without the site" 0 \
 	env PARATUNE_SITE_CONF="$T/etc/caps.conf" timeout 30 "$PT" status \
 	"$T/c" --watch --interval 1
 has "... saying why" "held by policy.max_gpu_hours" "$T/out"
+expect "status --site FILE reads that site file" 0 \
+	"$PT" --site "$T/etc/caps.conf" status "$T/c"
+has "... and its cap" "held by policy.max_gpu_hours = 0.01" "$T/out"
 printf 'policy = { max_gpu_hours = ; };\n' >"$T/etc/caps.conf"
 expect "status with a site file that cannot be read" 0 \
 	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" status "$T/c"
