@@ -144,13 +144,21 @@ struct results_call {
 	struct cmd_ctx *ctx;
 };
 
-/* cmd_results_run as the directory's owner (owner.h). */
+/* cmd_results_run as the directory's owner (owner.h), with the site's
+ * caps as they are now: whether one holds queued candidates back. */
 static int
 results_as_owner(void *arg)
 {
 	struct results_call *rc = arg;
+	struct results_opts o = *rc->o;
+	struct settings site;
+	int status;
 
-	return cmd_results_run(rc->dir, rc->o, rc->ctx->out, rc->ctx->format);
+	if (settings_load_site(&site, rc->ctx->site_path))
+		o.site = &site;
+	status = cmd_results_run(rc->dir, &o, rc->ctx->out, rc->ctx->format);
+	settings_release(&site);
+	return status;
 }
 
 /* Parse the options and run cmd_results_run. */

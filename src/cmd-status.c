@@ -286,26 +286,6 @@ struct status_call {
 	int watch, interval;
 };
 
-/*
- * The site's caps as they stand now (a reader opens the campaign
- * without them): whether policy.max_gpu_hours holds queued candidates
- * back.  False for a site file that cannot be read (it said why): no
- * cap is known then, and resume submits nothing.
- */
-static bool
-load_site_policy(struct settings *site, const char *site_path)
-{
-	struct config_sources src = { .no_user = true,
-	                              .site_path = site_path };
-
-	settings_init(site);
-	if (settings_load(site, &src) == 0)
-		return true;
-	settings_release(site);
-	settings_init(site);
-	return false;
-}
-
 /* Show where the campaign stands, as the directory's owner. */
 static int
 status_dir(void *arg)
@@ -322,7 +302,9 @@ status_dir(void *arg)
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
-	site_read = load_site_policy(&site, ctx->site_path);
+	/* The site's caps as they stand now (a reader opens the
+	 * campaign without them). */
+	site_read = settings_load_site(&site, ctx->site_path);
 	/* The search's progress needs the logs (what was measured); a
 	 * campaign whose results cannot be read still has its states,
 	 * shown before the exit code says what could not be read. */

@@ -251,6 +251,14 @@ int settings_load(struct settings *c, const struct config_sources *src);
 int settings_load_for(struct settings *c, const char *site_path,
                       const char *path, const struct str_list *settings);
 
+/*
+ * The site file alone (site_path, else the usual one; no user file, no
+ * campaign), for a reader that opened a campaign without the site's
+ * caps and asks what they hold back now.  False when it cannot be read
+ * (said why); c then has the defaults, no cap.  Release c either way.
+ */
+bool settings_load_site(struct settings *c, const char *site_path);
+
 /* The --set option every command that loads a campaign offers (needs
  * cmd.h where it is used). */
 #define CONFIG_OPT_SET(list) OPT_STRLIST('s', "set", (list), "KEY=VALUE", \

@@ -525,13 +525,21 @@ summary_in_progress(struct strbuf *out, const struct results *res)
 {
 	if (res->count[RESULT_IN_PROGRESS] == 0)
 		return;
-	strbuf_addf(out, "\nin progress (%d, no measurement yet: run "
-	            "results again when the campaign ends):\n",
-	            res->count[RESULT_IN_PROGRESS]);
+	/* Held by the site's cap with no job left, the campaign would
+	 * never end as "run results again" promised. */
+	if (res->held)
+		strbuf_addf(out, "\nin progress (%d, no measurement yet):\n",
+		            res->count[RESULT_IN_PROGRESS]);
+	else
+		strbuf_addf(out, "\nin progress (%d, no measurement yet: run "
+		            "results again when the campaign ends):\n",
+		            res->count[RESULT_IN_PROGRESS]);
 	for (int i = 0; i < res->n; i++)
 		if (res->v[i].kind == RESULT_IN_PROGRESS)
 			strbuf_addf(out, "  %s: %s\n", res->v[i].cand.name,
 			            cand_state_name(res->v[i].state));
+	if (res->held)
+		strbuf_addf(out, "%s\n", res->held);
 }
 
 /* Why there is no best configuration. */

@@ -399,6 +399,20 @@ search_cost(struct results *res, const struct candidate_table *t)
 }
 
 /* Load a campaign directory and join, measure and rank. */
+/* Why the site's cap holds the queued candidates back; NULL if not. */
+static char *
+held_text(const struct store *s, const struct settings *site)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	budget_held_text(s, site, (long)time(NULL), &sb);
+	if (sb.len == 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 int
 results_load(struct results *res, const char *dir,
              const struct results_opts *o)
@@ -435,6 +449,8 @@ results_load(struct results *res, const char *dir,
 	candidate_table_release(&t);
 	if (status == 0)
 		results_rank(res);
+	if (o->site)
+		res->held = held_text(&res->run, o->site);
 	return status;
 }
 
@@ -455,6 +471,7 @@ results_release(struct results *res)
 	for (int k = 0; k < res->npattern_cols; k++)
 		free(res->pattern_cols[k]);
 	free(res->pattern_cols);
+	free(res->held);
 	free(res->v);
 	free(res->ranked);
 	free(res->currency);

@@ -64,8 +64,10 @@ struct results_opts {
 	int top;                  /* rows in the top table; 0: all */
 	double cost_per_gpu_hour; /* < 0: the campaign's cost_per_gpu_hour */
 	const char *currency;     /* NULL: "$" */
+	const struct settings *site; /* the site's caps now (status,
+	                                results); NULL: not known */
 };
-#define RESULTS_OPTS_INIT { RESULTS_TOP_DEFAULT, -1.0, NULL }
+#define RESULTS_OPTS_INIT { RESULTS_TOP_DEFAULT, -1.0, NULL, NULL }
 
 enum result_kind {
 	RESULT_NOT_RUN,
@@ -162,6 +164,9 @@ struct results {
 	 * "cancelled" when they ended so because `cancel` ended some, ""
 	 * while it goes on. */
 	char stop_reason[16];
+	/* Why the queued candidates wait, when the site's cap holds them
+	 * (budget_held_text, with results_opts.site); NULL otherwise. */
+	char *held;
 };
 
 /*

@@ -323,6 +323,15 @@ expect "status --watch ends: nothing can change without the site" 0 \
 	env PARATUNE_SITE_CONF="$T/etc/caps.conf" timeout 30 "$PT" status \
 	"$T/c" --watch --interval 1
 has "... saying why" "held by policy.max_gpu_hours" "$T/out"
+expect "results under the cap" 0 \
+	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" results "$T/c"
+has "... says what holds the queued ones" \
+	"^2 queued, held by policy.max_gpu_hours = 0.01" "$T/out"
+hasnt "... not to wait for the campaign's end" "when the campaign ends" \
+	"$T/out"
+expect "results without it" 0 "$PT" results "$T/c"
+has "... says to run it again when the campaign ends" \
+	"run results again when the campaign ends" "$T/out"
 expect "status --site FILE reads that site file" 0 \
 	"$PT" --site "$T/etc/caps.conf" status "$T/c"
 has "... and its cap" "held by policy.max_gpu_hours = 0.01" "$T/out"
