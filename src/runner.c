@@ -89,8 +89,40 @@ from_job_state(enum job_state s)
 	}
 }
 
-static int lookup_accounting(struct runner *r, struct cand_status *c,
-                             const struct slurm_job **job);
+static const struct slurm_job *
+find_job(const struct slurm_job *jobs, int n, const struct cand_status *c)
+{
+	for (int i = 0; i < n; i++) {
+		if (c->job_id && jobs[i].job_id == c->job_id)
+			return &jobs[i];
+		if (!c->job_id && c->tag[0] && !strcmp(jobs[i].name, c->tag))
+			return &jobs[i];
+	}
+	return NULL;
+}
+
+/* A job the controller forgot: accounting, by id or by tag. */
+static int
+lookup_accounting(struct runner *r, struct cand_status *c,
+                  const struct slurm_job **job)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct slurm_job *jobs;
+	int n, ret;
+
+	ret = c->job_id
+	      ? slurm_accounting(r->slurm, &c->job_id, 1, NULL, 0, &jobs, &n,
+	                         &err)
+	      : slurm_accounting(r->slurm, NULL, 0, c->tag,
+	                         c->submit_time - 60, &jobs, &n, &err);
+	*job = NULL;
+	if (ret == SLURM_E_OK)
+		*job = find_job(jobs, n, c);
+	if (ret == SLURM_E_UNREACHABLE)
+		error("slurmdbd: %s", err.buf);
+	strbuf_release(&err);
+	return ret;
+}
 
 /*
  * The nodes c's job ran on.  The controller drops a failed node from an
@@ -161,41 +193,6 @@ maybe_retry(struct runner *r, struct cand_status *c)
 		        c->state == CS_NODE_FAIL ? c->nodes : "");
 	return store_retry(r->store, c,
 	                   c->state == CS_NODE_FAIL ? c->nodes : "");
-}
-
-static const struct slurm_job *
-find_job(const struct slurm_job *jobs, int n, const struct cand_status *c)
-{
-	for (int i = 0; i < n; i++) {
-		if (c->job_id && jobs[i].job_id == c->job_id)
-			return &jobs[i];
-		if (!c->job_id && c->tag[0] && !strcmp(jobs[i].name, c->tag))
-			return &jobs[i];
-	}
-	return NULL;
-}
-
-/* A job the controller forgot: accounting, by id or by tag. */
-static int
-lookup_accounting(struct runner *r, struct cand_status *c,
-                  const struct slurm_job **job)
-{
-	struct strbuf err = STRBUF_INIT;
-	const struct slurm_job *jobs;
-	int n, ret;
-
-	ret = c->job_id
-	      ? slurm_accounting(r->slurm, &c->job_id, 1, NULL, 0, &jobs, &n,
-	                         &err)
-	      : slurm_accounting(r->slurm, NULL, 0, c->tag,
-	                         c->submit_time - 60, &jobs, &n, &err);
-	*job = NULL;
-	if (ret == SLURM_E_OK)
-		*job = find_job(jobs, n, c);
-	if (ret == SLURM_E_UNREACHABLE)
-		error("slurmdbd: %s", err.buf);
-	strbuf_release(&err);
-	return ret;
 }
 
 /* What one line of a job's output says of it, given st so far. */
