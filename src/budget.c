@@ -91,18 +91,15 @@ void
 budget_held_text(const struct store *s, const struct settings *site,
                  long now, struct strbuf *out)
 {
-	int queued = 0, active = 0;
+	int n[CS_COUNT], active = store_active_count(&s->st);
 	double after = 0;
 	const struct origin *o;
 
 	if (!budget_holds_queued(s, site, now, &after))
 		return;
-	for (int i = 0; i < s->st.n; i++) {
-		queued += s->st.v[i].state == CS_QUEUED;
-		active += cand_state_active(s->st.v[i].state);
-	}
+	store_counts(&s->st, n);
 	strbuf_addf(out, "%d queued, held by policy.max_gpu_hours = %g",
-	            queued, site->policy.max_gpu_hours);
+	            n[CS_QUEUED], site->policy.max_gpu_hours);
 	if ((o = settings_origin(site, "policy.max_gpu_hours")) && o->file)
 		strbuf_addf(out, " (%s:%d)", o->file, o->line);
 	strbuf_addf(out, ": the next job could take the campaign to %.1f "

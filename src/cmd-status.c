@@ -20,6 +20,7 @@
 #include "owner.h"
 #include "report.h"
 #include "results.h"
+#include "safe-text.h"
 #include "store.h"
 #include "table.h"
 
@@ -213,19 +214,22 @@ queued_hint(FILE *f, const struct store *s, const struct settings *site,
             bool site_read)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int n = 0;
+	int n[CS_COUNT];
 
+	store_counts(&s->st, n);
 	budget_held_text(s, site, (long)time(NULL), &sb);
-	for (int i = 0; i < s->st.n; i++)
-		n += s->st.v[i].state == CS_QUEUED;
+	if (sb.len == 0 && n[CS_QUEUED] > 0 && !site_read) {
+		strbuf_addf(&sb, "%d queued: resume submits nothing while the "
+		            "site file cannot be read (above)", n[CS_QUEUED]);
+	} else if (sb.len == 0 && n[CS_QUEUED] > 0) {
+		/* Named as written, control characters spelled out. */
+		strbuf_addf(&sb, "%d queued: only 'paratune resume ",
+		            n[CS_QUEUED]);
+		safe_text_append(&sb, s->dir);
+		strbuf_addstr(&sb, "' submits them (run it from cron)");
+	}
 	if (sb.len > 0)
 		fprintf(f, "%s\n", sb.buf);
-	else if (n > 0 && !site_read)
-		fprintf(f, "%d queued: resume submits nothing while the site "
-		        "file cannot be read (above)\n", n);
-	else if (n > 0)
-		fprintf(f, "%d queued: only 'paratune resume %s' submits "
-		        "them (run it from cron)\n", n, s->dir);
 	strbuf_release(&sb);
 }
 
@@ -234,11 +238,9 @@ queued_hint(FILE *f, const struct store *s, const struct settings *site,
 static bool
 still_moving(const struct store *s, const struct settings *site)
 {
-	for (int i = 0; i < s->st.n; i++)
-		if (cand_state_active(s->st.v[i].state))
-			return true;
-	return !store_all_final(&s->st) &&
-	       !budget_holds_queued(s, site, (long)time(NULL), NULL);
+	return store_active_count(&s->st) > 0 ||
+	       (!store_all_final(&s->st) &&
+	        !budget_holds_queued(s, site, (long)time(NULL), NULL));
 }
 
 /* Re-read the recorded state every interval until nothing moves. */

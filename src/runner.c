@@ -430,16 +430,6 @@ next_queued(struct runner *r)
 	return best;
 }
 
-static int
-active_count(const struct state *st)
-{
-	int n = 0;
-
-	for (int i = 0; i < st->n; i++)
-		n += cand_state_active(st->v[i].state);
-	return n;
-}
-
 static void
 fill_request(const struct runner *r, const struct cand_status *c,
              struct slurm_submit_req *req, const char *run,
@@ -619,7 +609,7 @@ runner_submit_due(struct runner *r, bool dry_run)
 	const struct store *s = r->store;
 	int limit = s->st.sequential ? 1
 	            : s->settings.limits.max_concurrent_jobs;
-	int active = active_count(&s->st), ret;
+	int active = store_active_count(&s->st), ret;
 	struct cand_status *c;
 
 	if (dry_run) {

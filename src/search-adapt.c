@@ -230,16 +230,6 @@ budget_stop_note(const struct store *s, FILE *out, int verbosity)
 		        key);
 }
 
-static int
-active_jobs(const struct state *st)
-{
-	int n = 0;
-
-	for (int i = 0; i < st->n; i++)
-		n += cand_state_active(st->v[i].state);
-	return n;
-}
-
 /* ---- one step ---------------------------------------------------------- */
 
 /*
@@ -252,7 +242,7 @@ static int
 search_choose(struct runner *r, struct pending *p, int queued, int n)
 {
 	struct store *s = r->store;
-	int room = budget_room(s), active = active_jobs(&s->st);
+	int room = budget_room(s), active = store_active_count(&s->st);
 
 	if (queued > 0 && n == 0 && active == 0)
 		return search_stop(s, STORE_STOP_NO_GAIN, r->out, r->verbosity);

@@ -401,6 +401,16 @@ store_all_final(const struct state *st)
 	return true;
 }
 
+int
+store_active_count(const struct state *st)
+{
+	int n = 0;
+
+	for (int i = 0; i < st->n; i++)
+		n += cand_state_active(st->v[i].state);
+	return n;
+}
+
 bool
 cand_at_risk(const struct cand_status *c)
 {

@@ -265,6 +265,8 @@ void store_counts(const struct state *st, int counts[CS_COUNT]);
 void store_progress(const struct state *st, struct strbuf *out);
 /* Nothing queued or active. */
 bool store_all_final(const struct state *st);
+/* How many candidates have a job in Slurm, or one being submitted. */
+int store_active_count(const struct state *st);
 /* Planned as oom-risk and not proved to fit since (fits). */
 bool cand_at_risk(const struct cand_status *c);
 
