@@ -32,15 +32,17 @@ struct parse_item {
 	int status;              /* 0, or the exit code it calls for */
 };
 
-/* The reader's notes on a file, and step times that measure nothing. */
+/* The reader's notes on a file, and step times that measure nothing
+ * (left out of the figures and of the steps measured). */
 static void
 parse_notes(const struct parse_item *it, struct strbuf *sb)
 {
 	log_result_notes(&it->res, sb);
 	if (it->stats.nonpositive > 0)
-		strbuf_addf(sb, "%s%d of %d measured step times are zero or "
-		            "negative: not a measurement", sb->len ? "; " : "",
-		            it->stats.nonpositive, it->stats.measured);
+		strbuf_addf(sb, "%s%d of %d step times after the warm-up are "
+		            "zero or negative: not a measurement, left out",
+		            sb->len ? "; " : "", it->stats.nonpositive,
+		            it->stats.measured);
 }
 
 /* "12.3" or "-" for a number that is not there. */
@@ -69,7 +71,7 @@ parse_table(FILE *f, const struct parse_item *items, int n)
 		table_add(&t, "%s", r->name);
 		table_add(&t, "%s", log_format_name(r->format));
 		table_add(&t, "%zu", items[i].nsteps);
-		table_add(&t, "%d", items[i].stats.measured);
+		table_add(&t, "%d", items[i].stats.counted);
 		cell_number(&t, items[i].stats.mean_s, 3);
 		cell_number(&t, items[i].stats.median_s, 3);
 		cell_number(&t, r->mem_peak_gib, 1);
@@ -118,7 +120,7 @@ parse_json_item(struct json *j, const struct parse_item *it)
 	json_string(j, "file", r->name);
 	json_string(j, "format", log_format_name(r->format));
 	json_int(j, "steps", (long long)it->nsteps);
-	json_int(j, "measured_steps", it->stats.measured);
+	json_int(j, "measured_steps", it->stats.counted);
 	json_number(j, "step_time_mean_s", it->stats.mean_s);
 	json_number(j, "step_time_median_s", it->stats.median_s);
 	json_number(j, "step_time_stdev_s", it->stats.stdev_s);
@@ -233,7 +235,7 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	items = xcalloc((size_t)n, sizeof(*items));
 	status = parse_files(items, n, argv + 1, skip);
 	for (int i = 0; i < n; i++)
-		if (items[i].stats.measured < min_steps) {
+		if (items[i].stats.counted < min_steps) {
 			items[i].stats.mean_s = items[i].stats.median_s = NAN;
 			items[i].stats.stdev_s = NAN;
 		}

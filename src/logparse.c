@@ -586,13 +586,19 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 	st->skipped = warmup_steps(skip_steps, st->timed);
 	st->measured = st->timed - st->skipped;
 	for (size_t i = 0, seen = 0; i < r->nsteps; i++) {
-		if (!isfinite(r->steps[i].step_time_s))
+		double t = r->steps[i].step_time_s;
+
+		if (!isfinite(t) || (int)seen++ < st->skipped)
 			continue;
-		if ((int)seen++ >= st->skipped)
-			v[k++] = r->steps[i].step_time_s;
+		/* A time of zero or less is the clock's fault, not a fast
+		 * step: in the figures it would pull the mean and median
+		 * towards zero or below, so it is only counted, for the
+		 * note. */
+		st->nonpositive += !(t > 0);
+		if (t >= LOGPARSE_STEP_S_MIN)
+			v[k++] = t;
 	}
-	for (int i = 0; i < k; i++)
-		st->nonpositive += !(v[i] > 0);
+	st->counted = k;
 	st->mean_s = st->stdev_s = NAN;
 	if (k)
 		mean_stdev(v, k, &st->mean_s, &st->stdev_s);

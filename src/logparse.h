@@ -275,7 +275,9 @@ struct log_step_stats {
 	int measured;    /* timed - skipped */
 	int nonpositive; /* measured steps timed at zero or less: a clock or
 	                    a logger gone wrong, no measurement */
-	double mean_s, median_s, stdev_s;   /* NAN when measured == 0 */
+	int counted;     /* measured steps timed at LOGPARSE_STEP_S_MIN or
+	                    more: those the figures below are taken over */
+	double mean_s, median_s, stdev_s;   /* NAN when counted == 0 */
 	double tokens_per_s_median;  /* after the warm-up; NAN if none */
 };
 
@@ -283,7 +285,9 @@ struct log_step_stats {
  * Statistics of r's step times after dropping the first skip_steps timed
  * steps (in log order) as warm-up; skip_steps < 0 means the default, the
  * first 10 % and at least 1 (NeMo's get_results drops the first step).
- * stdev is the sample standard deviation (0 for one step).
+ * Zero and negative times count as timed and measured, in nonpositive,
+ * but not in counted, the mean, the median or the deviation.  stdev is
+ * the sample standard deviation (0 for one step).
  */
 void log_result_step_stats(const struct log_result *r, int skip_steps,
                            struct log_step_stats *st);

@@ -501,7 +501,35 @@ has "... the summary names the reason" \
 	"$NEG: unknown.*zero or negative" "$T/out"
 expect "parse of the negative log" 0 "$PT" parse "$B/runs/$NEG/slurm-3001.out"
 has "... notes its step times" \
-	"note: 5 of 5 measured step times are zero or negative" "$T/out"
+	"note: 5 of 5 step times after the warm-up are zero or negative" "$T/out"
+has "... and measures nothing: no mean, no median" \
+	"slurm-3001.out  megatron  *6  *0  *-  *-  " "$T/out"
+expect "parse of the negative log: JSON" 0 "$PT" parse --format json \
+	"$B/runs/$NEG/slurm-3001.out"
+same "... no measured step, no statistics" \
+	"$(jq_ '[d[0][k] for k in ("measured_steps", "step_time_mean_s", "step_time_median_s", "step_time_stdev_s")]')" \
+	"[0, None, None, None]"
+# Zero and negative times among real ones were averaged in: 9, 1, 0, 0,
+# 0, 1 s gave a mean of 0.4 s and a median of 0; with -3 s instead of a
+# 0, a mean of -0.2 s.  They are left out of every figure.
+MIX=$T/mixed.log
+{ iter 1 9000.0; iter 2 1000.0; iter 3 0.0; iter 4 -3000.0; iter 5 0.0
+  iter 6 2000.0; } >"$MIX"
+expect "parse of zero and negative times among real ones" 0 "$PT" parse \
+	--format json "$MIX"
+same "... the statistics of the two real ones" \
+	"$(jq_ '[d[0][k] for k in ("measured_steps", "step_time_mean_s", "step_time_median_s", "step_time_stdev_s")]')" \
+	"[2, 1.5, 1.5, 0.7071067812]"
+same "... and the note counts the others" "$(jq_ 'd[0]["notes"]')" \
+	"3 of 5 step times after the warm-up are zero or negative: not a measurement, left out"
+expect "... the table" 0 "$PT" parse "$MIX"
+has "... 2 measured, mean and median 1.5 s" \
+	"mixed.log  megatron  *6  *2  *1.500  *1.500  " "$T/out"
+expect "... --min-steps 3 counts the real ones alone" 0 "$PT" parse \
+	--min-steps 3 --format json "$MIX"
+same "... too few: no statistics" \
+	"$(jq_ '[d[0][k] for k in ("step_time_mean_s", "step_time_median_s")]')" \
+	"[None, None]"
 # '-' was a file name ("cannot open '-'"): a compressed log had to be
 # unpacked to a file first.
 expect "parse - reads the standard input" 0 sh -c \

@@ -735,6 +735,56 @@ test_step_stats(void)
 	logparse_release(&lp);
 }
 
+/* Zero and negative step times (a clock or a logger gone wrong) are
+ * counted but measure nothing: the mean, median and deviation are of
+ * the others (they were 0.4 and 0 s for 9, 1, 0, 0, 0, 1 s), and absent
+ * when none is left.  A zero in the warm-up is warm-up still. */
+static void
+test_nonpositive_step_times(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct strbuf sb = STRBUF_INIT;
+	static const double ms[] = { 9000, 1000, 0, 0, 0, 1000, -3000, 4000 };
+	static const double bad_ms[] = { 9000, 0, -1000, 0, -1000, 0 };
+
+	logparse_init(&lp);
+	for (int i = 0; i < 8; i++)
+		megatron_line(&sb, i + 1, 8, ms[i], 5.0);
+	parse_text(&lp, sb.buf, &r);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.timed, 8);
+	CU_ASSERT_EQUAL(st.skipped, 1);
+	CU_ASSERT_EQUAL(st.measured, 7);
+	CU_ASSERT_EQUAL(st.nonpositive, 4);
+	CU_ASSERT_EQUAL(st.counted, 3);
+	/* 1, 1 and 4 s. */
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.median_s, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.stdev_s, sqrt(3.0), 1e-12);
+	/* The warm-up is counted among all timed steps, in log order. */
+	log_result_step_stats(&r, 3, &st);
+	CU_ASSERT_EQUAL(st.nonpositive, 3);
+	CU_ASSERT_EQUAL(st.counted, 2);
+	CU_ASSERT_DOUBLE_EQUAL(st.median_s, 2.5, 1e-12);
+	log_result_release(&r);
+	/* Nothing above zero after the warm-up: no figures at all. */
+	strbuf_reset(&sb);
+	for (int i = 0; i < 6; i++)
+		megatron_line(&sb, i + 1, 6, bad_ms[i], 5.0);
+	parse_text(&lp, sb.buf, &r);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.measured, 5);
+	CU_ASSERT_EQUAL(st.nonpositive, 5);
+	CU_ASSERT_EQUAL(st.counted, 0);
+	CU_ASSERT(isnan(st.mean_s) && isnan(st.median_s));
+	CU_ASSERT(isnan(st.stdev_s));
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* Step times no run takes (1e300 ms, twenty-three digits, -1e12 ms) are
  * left out and counted, with the line of the first; the step itself is
  * kept.  "inf" is no number to Megatron's reader: no time, not counted.
@@ -1837,6 +1887,7 @@ static const struct harness_test edge_tests[] = {
 	{ "only warm-up steps", test_only_warmup },
 	{ "tokens/s after the warm-up", test_tokens_warmup },
 	{ "step statistics", test_step_stats },
+	{ "zero and negative step times", test_nonpositive_step_times },
 	{ "absurd step times left out", test_absurd_step_times },
 	{ "statistics never overflow", test_stats_no_overflow },
 	{ "absurd memory left out", test_absurd_memory },
