@@ -17,10 +17,13 @@
  * (SchedMD/slurm src/srun/srun.c, _forward_signal); the job templates
  * therefore ask Megatron-LM for SIGUSR2 and pass --signal USR2.
  *
- * The log is opened once as a file a user could have planted: no
- * symbolic link is followed and a FIFO or device is refused without
- * blocking (fopen_regular); reading it never blocks, and every wait is
- * one --interval, bounded in all by --timeout.
+ * The log is opened as a file a user could have planted: no symbolic
+ * link is followed and a FIFO or device is refused without blocking
+ * (fopen_regular); reading it never blocks, and every wait is one
+ * --interval, bounded in all by --timeout.  A log truncated, rewritten
+ * or replaced (rotated) under watch is read again from its start, and
+ * opened again with the same care when the path names another file:
+ * steps from two runs are not one run's.
  */
 #include "autoconfig.h"
 
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +51,10 @@ extern const struct cmd_entry cmd_watch_entry;
 
 /* Without a trainer to watch, give up after an hour. */
 #define WATCH_TIMEOUT_ALONE 3600.0
+/* The last bytes read that are read again before each read, to see the
+ * log rewritten in place: a truncation followed at once by more than
+ * was read leaves the size no smaller, but not these bytes the same. */
+#define WATCH_TAIL 4096
 
 /* Why watch ended: the first word of its verdict. */
 enum watch_reason {
@@ -60,6 +68,19 @@ static const char *const watch_reason_names[] = {
 	"steady", "max_steps", "exited", "timeout",
 };
 
+/* How the log is no longer what was read. */
+enum watch_change {
+	WATCH_SAME,       /* it only grew, or did not */
+	WATCH_REPLACED,   /* the path names another file: rotated, or
+	                     written anew under the same name */
+	WATCH_TRUNCATED,  /* shorter than what was read */
+	WATCH_REWRITTEN,  /* the last bytes read are not there any more */
+};
+
+static const char *const watch_change_names[] = {
+	NULL, "replaced", "truncated", "rewritten",
+};
+
 struct watch_opts {
 	const char *log;
 	int pid, pgid;        /* 0: none (watch_check) */
@@ -69,6 +90,7 @@ struct watch_opts {
 	int skip_steps, min_steps;
 	double precision;     /* relative half-width, 0.01 for 1 % */
 	const char *output;   /* NULL: stdout */
+	bool quiet;           /* -q: no warnings */
 };
 
 /* The log being followed. */
@@ -78,6 +100,12 @@ struct watch_log {
 	struct log_result res;
 	struct log_reader *rd;
 	bool eof_seen;        /* the last read found no new bytes */
+	/* The file open: another at the path is a new log. */
+	dev_t dev;
+	ino_t ino;
+	off_t offset;         /* the bytes read from it */
+	char tail[WATCH_TAIL];  /* the last of them, tail_len in all */
+	size_t tail_len;
 };
 
 /* Seconds on a clock that does not jump. */
@@ -123,24 +151,54 @@ trainer_alive(const struct watch_opts *o)
 	return kill(target, 0) == 0 || errno != ESRCH;
 }
 
+/* Follow f, just opened at o->log, from its start, instead of the file
+ * followed so far: 0, or an exit code after a message (f closed). */
+static int
+watch_attach(struct watch_log *w, FILE *f, const struct watch_opts *o)
+{
+	struct stat st;
+
+	/* Without its identity another file at the path cannot be told
+	 * from it. */
+	if (fstat(fileno(f), &st) != 0) {
+		error_errno("cannot read '%s'", o->log);
+		fclose(f);
+		return EXIT_IOERR;
+	}
+	if (w->f)
+		fclose(w->f);
+	w->f = f;
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+	w->offset = 0;
+	w->tail_len = 0;
+	return 0;
+}
+
+/* Say why the log at o->log cannot be opened (errno, other than
+ * ENOENT); returns the exit code. */
+static int
+watch_open_error(const struct watch_opts *o)
+{
+	if (errno == ELOOP)
+		error("cannot read '%s': it is a symbolic link, which watch "
+		      "does not follow", o->log);
+	else
+		error("cannot read '%s': %s", o->log, open_error(errno));
+	return EXIT_NOINPUT;
+}
+
 /* Open the log once it exists: 0, or an exit code after a message. */
 static int
 watch_open(struct watch_log *w, const struct watch_opts *o, double end)
 {
 	for (;;) {
-		w->f = fopen_regular(o->log);
-		if (w->f)
-			return 0;
-		if (errno == ELOOP) {
-			error("cannot read '%s': it is a symbolic link, "
-			      "which watch does not follow", o->log);
-			return EXIT_NOINPUT;
-		}
-		if (errno != ENOENT) {
-			error("cannot read '%s': %s", o->log,
-			      open_error(errno));
-			return EXIT_NOINPUT;
-		}
+		FILE *f = fopen_regular(o->log);
+
+		if (f)
+			return watch_attach(w, f, o);
+		if (errno != ENOENT)
+			return watch_open_error(o);
 		if (!trainer_alive(o) || (end > 0 && watch_now() >= end)) {
 			error("cannot read '%s': it does not exist%s", o->log,
 			      trainer_alive(o) ? " (--timeout reached)"
@@ -151,13 +209,101 @@ watch_open(struct watch_log *w, const struct watch_opts *o, double end)
 	}
 }
 
-/* Read what the log gained since the last call. */
+/* Count n more bytes read, buf, keeping the last WATCH_TAIL. */
+static void
+watch_keep_tail(struct watch_log *w, const char *buf, size_t n)
+{
+	size_t keep = w->tail_len;
+
+	if (n >= WATCH_TAIL) {
+		buf += n - WATCH_TAIL;
+		n = WATCH_TAIL;
+	}
+	if (keep > WATCH_TAIL - n)
+		keep = WATCH_TAIL - n;
+	memmove(w->tail, w->tail + w->tail_len - keep, keep);
+	memcpy(w->tail + keep, buf, n);
+	w->tail_len = keep + n;
+	w->offset += (off_t)n;
+}
+
+/* How the log at path changed since the last read.  A path that names
+ * nothing keeps the file open: a trainer may still write to it, and a
+ * new one is seen when it comes. */
+static enum watch_change
+watch_changed(const struct watch_log *w, const char *path)
+{
+	char old[WATCH_TAIL];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) == 0 &&
+	    (st.st_dev != w->dev || st.st_ino != w->ino))
+		return WATCH_REPLACED;
+	if (fstat(fileno(w->f), &st) == 0 && st.st_size < w->offset)
+		return WATCH_TRUNCATED;
+	if (w->tail_len == 0)
+		return WATCH_SAME;
+	n = pread(fileno(w->f), old, w->tail_len,
+	          w->offset - (off_t)w->tail_len);
+	/* A read that fails says nothing; the next read() tells. */
+	if (n >= 0 && ((size_t)n != w->tail_len ||
+	               memcmp(old, w->tail, w->tail_len)))
+		return WATCH_REWRITTEN;
+	return WATCH_SAME;
+}
+
+/*
+ * Read the log from its start again after the change how (the file at
+ * the path opened anew when it was replaced), forgetting every step:
+ * 0, or an exit code after a message.
+ */
+static int
+watch_restart(struct watch_log *w, const struct watch_opts *o,
+              enum watch_change how)
+{
+	int ret;
+
+	if (how == WATCH_REPLACED) {
+		FILE *f = fopen_regular(o->log);
+
+		/* Gone again since: keep the one open until another. */
+		if (f == NULL && errno == ENOENT)
+			return 0;
+		if (f == NULL)
+			return watch_open_error(o);
+		if ((ret = watch_attach(w, f, o)) != 0)
+			return ret;
+	} else {
+		if (lseek(fileno(w->f), 0, SEEK_SET) < 0) {
+			error_errno("cannot read '%s' again", o->log);
+			return EXIT_IOERR;
+		}
+		w->offset = 0;
+		w->tail_len = 0;
+	}
+	if (!o->quiet)
+		warning("'%s' was %s: reading it again from the start, "
+		        "without the steps read so far", o->log,
+		        watch_change_names[how]);
+	logparse_finish(w->rd);
+	log_result_release(&w->res);
+	w->rd = logparse_begin(&w->lp, o->log, &w->res);
+	return 0;
+}
+
+/* Read what the log gained since the last call, from its start again
+ * when it is no longer what was read. */
 static int
 watch_read(struct watch_log *w, const struct watch_opts *o)
 {
+	enum watch_change how = watch_changed(w, o->log);
 	char buf[65536];
 	ssize_t n;
+	int ret;
 
+	if (how != WATCH_SAME && (ret = watch_restart(w, o, how)) != 0)
+		return ret;
 	w->eof_seen = false;
 	while ((n = read(fileno(w->f), buf, sizeof buf)) != 0) {
 		if (n < 0) {
@@ -167,6 +313,7 @@ watch_read(struct watch_log *w, const struct watch_opts *o)
 			return EXIT_IOERR;
 		}
 		logparse_feed(w->rd, buf, (size_t)n);
+		watch_keep_tail(w, buf, (size_t)n);
 	}
 	w->eof_seen = true;
 	return 0;
@@ -405,6 +552,7 @@ cmd_watch_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	                   &status) < 0)
 		return status;
 	o.log = argv[1];
+	o.quiet = ctx->verbosity < 0;
 	if (watch_check(&o, sig, percent) != 0)
 		return EXIT_USAGE;
 	return watch_run(ctx, &o);

@@ -24,6 +24,9 @@ steady_ms() { if [ "$1" = 1 ]; then echo 3000.0;
 	elif [ $(($1 % 2)) = 0 ]; then echo 1000.0; else echo 1010.0; fi; }
 # noisy_ms STEP: 1000 and 1500 ms in turn: +-20 %, never known to 1 %.
 noisy_ms() { if [ $(($1 % 2)) = 0 ]; then echo 1000.0; else echo 1500.0; fi; }
+# fast_ms, slow_ms: 1 s and 5 s every step, a first run and a second.
+fast_ms() { echo 1000.0; }
+slow_ms() { echo 5000.0; }
 
 # log FILE KIND N: N steps of a 40-step run.
 log() {
@@ -128,6 +131,55 @@ has "... exited with the 3 measured steps" '^exited .* n=3 step=4$' "$T/out"
 expect "a trainer that ends before its log exists" 66 timeout 30 \
 	"$PT" watch --pid $! --interval 0.05 "$T/never.log"
 has "... says so" "cannot read '.*never.log': it does not exist and the trainer has ended" "$T/err"
+
+# ---- a log truncated, rewritten or replaced under watch --------------------
+# watch read on from where it was: a log emptied and written anew by a
+# second run gave the steps of both as one ("max_steps step_s=4.88889
+# +-4.61% n=36"), and one shorter than what was read was read from the
+# middle of a line, or not at all.  It starts over from the new start.
+log "$T/again.log" fast 5
+log "$T/again.new" slow 40
+(sleep 1; : >"$T/again.log"; cat "$T/again.new" >>"$T/again.log") &
+expect "a log emptied and written anew" 0 timeout 30 \
+	"$PT" watch --timeout 6 --interval 0.2 "$T/again.log"
+wait $!
+has "... the second run alone" '^steady step_s=5 +-0\.00% n=36 step=40$' \
+	"$T/out"
+has "... and a warning naming the log" \
+	"warning: '.*again.log' was [a-z]*: reading it again from the start" \
+	"$T/err"
+log "$T/shrunk.log" fast 8
+log "$T/shrunk.new" slow 6
+(sleep 0.5; cat "$T/shrunk.new" >"$T/shrunk.log") &
+expect "a log written anew, shorter than what was read" 0 timeout 30 \
+	"$PT" watch --timeout 1.5 --interval 0.1 "$T/shrunk.log"
+wait $!
+has "... its 6 steps, not the first run's 8" \
+	'^timeout step_s=5 +-0\.00% n=5 step=6$' "$T/out"
+has "... said to be truncated" "'.*shrunk.log' was truncated" "$T/err"
+log "$T/rot.log" fast 8
+log "$T/rot.new" slow 12
+(sleep 0.5; mv "$T/rot.log" "$T/rot.log.1"; mv "$T/rot.new" "$T/rot.log") &
+expect "a log rotated: another file at the path" 0 timeout 30 \
+	"$PT" watch --timeout 6 --interval 0.1 "$T/rot.log"
+wait $!
+has "... the new file alone" '^steady step_s=5 +-0\.00% n=11 step=12$' \
+	"$T/out"
+has "... said to be replaced" "'.*rot.log' was replaced" "$T/err"
+# The file opened anew is opened with the same care as the first.
+log "$T/swap.log" fast 8
+(sleep 0.5; ln -s "$T/again.new" "$T/swap.tmp"
+ mv "$T/swap.tmp" "$T/swap.log") &
+expect "a log replaced by a symbolic link" 66 timeout 30 \
+	"$PT" watch --timeout 6 --interval 0.1 "$T/swap.log"
+wait $!
+has "... is not followed" "'.*swap.log': it is a symbolic link" "$T/err"
+log "$T/pipe.log" fast 8
+(sleep 0.5; rm "$T/pipe.log"; mkfifo "$T/pipe.log") &
+expect "a log replaced by a FIFO" 66 timeout 30 \
+	"$PT" watch --timeout 6 --interval 0.1 "$T/pipe.log"
+wait $!
+has "... is refused" "cannot read '.*pipe.log': not a regular file" "$T/err"
 
 # ---- hostile and broken logs: clear errors, no hang ------------------------
 mkfifo "$T/fifo"
