@@ -17,6 +17,7 @@
 
 #include "cmd-calibrate.h"
 #include "layout-args.h"
+#include "owner.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -272,6 +273,9 @@ row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
 		error("%s:%d:%d: campaign_file '%s': %s", cx->path, cx->lineno,
 		      l->col[i], f, f[0] ? open_error(errno) : "empty");
 		*status = EXIT_NOINPUT;
+	} else if ((*status = owner_read_here(path)) != 0) {
+		error("%s:%d:%d: campaign_file '%s' is refused (above)",
+		      cx->path, cx->lineno, l->col[i], f);
 	} else {
 		p = campaign_plan(cx->in, path, cx->po, status);
 		if (p == NULL)
@@ -473,6 +477,16 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 	struct workload w;
 	int status = results_load(res, dir, &o);
 
+	if (status == 0 && res->unreadable > 0) {
+		/* A fit from the runs that could be read would be silently
+		 * smaller than the campaign: each log was named above. */
+		error("%d log%s or run director%s of '%s' could not be read "
+		      "(named above): nothing is fitted from a part of a "
+		      "campaign", res->unreadable,
+		      res->unreadable == 1 ? "" : "s",
+		      res->unreadable == 1 ? "y" : "ies", dir);
+		status = EXIT_DATAERR;
+	}
 	if (status != 0) {
 		results_release(res);
 		free(res);

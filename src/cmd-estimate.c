@@ -330,6 +330,30 @@ struct est_ctx {
 	const char *prefix;
 };
 
+/*
+ * "invalid layout: RULE (the numbers)": the rule alone does not say
+ * which values broke it, nor what a default (etp, dp) became.
+ */
+static void
+invalid_layout(const struct workload *w, const struct layout *l,
+               enum layout_rule rule)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "tp %d pp %d cp %d", l->tp, l->pp, l->cp);
+	if (w->model->num_experts > 0)
+		strbuf_addf(&sb, " ep %d etp %d%s", l->ep, layout_etp(l),
+		            l->etp ? "" : " (tp's)");
+	strbuf_addf(&sb, " vp %d mbs %d gbs %d", l->vp, l->mbs, l->gbs);
+	/* dp is known once the sizes divide the GPUs. */
+	if (rule != RULE_WORLD)
+		strbuf_addf(&sb, " dp %d", l->dp);
+	strbuf_addf(&sb, "; %d GPUs, %d layers", workload_world(w),
+	            w->model->num_layers);
+	error("invalid layout: %s (%s)", layout_rule_name(rule), sb.buf);
+	strbuf_release(&sb);
+}
+
 /* Check, estimate and print l; name, when not NULL, replaces the name
  * the grid would give (a planned candidate keeps its own). */
 static int
@@ -342,7 +366,7 @@ show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
 	double nemo_days;
 
 	if (rule != LAYOUT_OK) {
-		error("invalid layout: %s", layout_rule_name(rule));
+		invalid_layout(ec->workload, l, rule);
 		return EXIT_USAGE;
 	}
 	grid_candidate(ec->spec, ec->workload, ec->prefix, l, &c);
@@ -492,9 +516,10 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 	if (layout_args_resolve(a, &spec, &c, FROM_PLAN, row.switches_known,
 	                        &row.layout, &src) != 0)
 		status = EXIT_USAGE;
-	else
+	else /* flags or --set change what the planned name says */
 		status = show(ctx, &ec, &row.layout,
-		              layout_args_any(a) ? NULL : row.name, &sh);
+		              layout_args_any(a) || settings->n > 0
+		              ? NULL : row.name, &sh);
 cleanup:
 	strbuf_release(&notes);
 	settings_release(&c);

@@ -75,6 +75,7 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FINISH,
 	};
 	struct plan p;
+	struct plan_opts po;
 
 	if (cmd_parse_args(ctx, &cmd_plan_entry, opts, argc, argv, 1, 1,
 	                   &status) < 0)
@@ -85,7 +86,9 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		status = EXIT_USAGE;
 		goto cleanup;
 	}
-	status = plan_build(&p, &PLAN_OPTS(ctx), argv[1], &settings);
+	po = PLAN_OPTS(ctx);
+	po.searched_only = true;
+	status = plan_build(&p, &po, argv[1], &settings);
 	if (status != EXIT_OK)
 		goto cleanup;
 	if (dir == NULL)

@@ -150,7 +150,8 @@ struct loader {
 	const char *file;       /* interned: the layer's file, "command line" */
 	const char *dir;        /* the layer file's directory, for @include */
 	int line;               /* command line: the setting's number, else 0 */
-	bool missing;           /* a file that must exist does not */
+	bool missing;           /* a file that must exist does not, or
+	                           cannot be read */
 };
 
 /*

@@ -332,6 +332,15 @@ check_campaign(struct settings *c, const struct config_sources *src)
 		                          "search.max_model_parallel %d",
 		                          s->min_model_parallel,
 		                          s->max_model_parallel);
+	/* A margin the GPU cannot leave makes every candidate oom-risk,
+	 * and submit would then leave every one out. */
+	if (c->gpu.memory_gib > 0 &&
+	    c->memory.margin_gb >= c->gpu.memory_gib)
+		ret = config_origin_error(c, "memory.margin_gb", "%g GB "
+		                          "leaves nothing of the %s's %g GiB: "
+		                          "every candidate would be oom-risk",
+		                          c->memory.margin_gb, c->gpu.name,
+		                          c->gpu.memory_gib);
 	if (c->results.min_steps + skip > c->limits.max_steps_per_run)
 		ret = config_origin_error(c, "results.min_steps", "%d measured "
 		                          "steps after %d skipped do not fit "

@@ -22,12 +22,14 @@
  */
 #include "autoconfig.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "config-int.h"
@@ -274,15 +276,26 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	if (stat(path, &st) != 0) {
 		if (errno == ENOENT && !must_exist)
 			return 1;
-		ld->missing = errno == ENOENT;
+		ld->missing = errno == ENOENT || errno == EACCES;
 		return error_errno("cannot read %s '%s'", what, path);
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
+		/* Missing input, as estimate and list say a directory
+		 * without campaign.conf is. */
+		ld->missing = true;
 		return error("cannot read %s '%s': it is a directory", what,
 		             path);
+	}
 	if (!regular_input(layer, path, &st))
 		return error("cannot read %s '%s': it is not a regular file",
 		             what, path);
+	if (access(path, R_OK) != 0) {
+		/* libconfig says only that it could not read the file:
+		 * say why, and make it missing input (66) as a file that
+		 * is not there. */
+		ld->missing = true;
+		return error_errno("cannot read %s '%s'", what, path);
+	}
 	dir = path_dir(path);
 	if (config_check_includes(path, dir) != 0) {
 		free(dir);
@@ -454,7 +467,14 @@ apply_setting(struct loader *ld, const char *arg)
 	if (eq == NULL || eq == arg)
 		return error("%s:%d: '%s' is not KEY=VALUE", ld->file, ld->line,
 		             arg);
+	/* "KEY = VALUE" as in a file: the value is read by libconfig,
+	 * which skips its blanks; the key's are trimmed here. */
+	while (isspace((unsigned char)*arg))
+		arg++;
 	key = xstrndup(arg, (size_t)(eq - arg));
+	for (size_t n = strlen(key); n > 0 &&
+	     isspace((unsigned char)key[n - 1]); n--)
+		key[n - 1] = '\0';
 	k = config_registry_find(key);
 	config_init(&cfg);
 	if (k && (k->flags & F_MEMBER))

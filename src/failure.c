@@ -362,7 +362,11 @@ failure_join(const char *slurm_state, const struct log_result *r)
 		       log == FAILURE_EXIT_NONZERO ? FAILURE_CANCELLED : log;
 	/* Exit 0: an exception named only by the generic rule did not end
 	 * the job (caught and logged, or "Exception ignored in" at exit). */
-	if (state_is(slurm_state, "COMPLETED") && log == FAILURE_UNKNOWN)
+	/* Exit 0 after the log said training was done: whatever a line
+	 * mentioned ("CUDA out of memory" in an echoed comment, a caught
+	 * error), it did not stop the run. */
+	if (state_is(slurm_state, "COMPLETED") &&
+	    (log == FAILURE_UNKNOWN || finished))
 		return FAILURE_NONE;
 	return log;
 }

@@ -108,6 +108,7 @@ struct log_result;
  *     and is cancelled otherwise;
  *   - COMPLETED keeps the log's class but unknown, which is none: an
  *     exception that ended the job would have made its exit non-zero;
+ *     after the log's "training is done" marker any class is none;
  *   - RUNNING and the rest keep the log's class.
  */
 enum failure_class failure_join(const char *slurm_state,

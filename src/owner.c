@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -281,21 +282,72 @@ owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 	return owner_run_within(dir, fn, arg, 0);
 }
 
+/*
+ * The first component of path, from the root down, that is not root's
+ * (a directory whose owner can rename what is in it, a link its owner
+ * can point elsewhere, the file itself), allocated, with its owner in
+ * *uid and in *last whether it is the file; NULL when every one is
+ * root's or cannot be stat'ed.
+ */
+static char *
+foreign_component(const char *path, uid_t *uid, bool *last)
+{
+	char cwd[PATH_MAX];
+	char *abs = path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL
+	            ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
+	char *p = abs;
+	struct stat st;
+
+	for (;;) {
+		char *slash = strchr(p + 1, '/');
+
+		if (slash)
+			*slash = '\0';
+		if (lstat(abs, &st) == 0 && st.st_uid != 0) {
+			*uid = st.st_uid;
+			*last = slash == NULL;
+			return abs;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+		p = slash;
+	}
+	free(abs);
+	return NULL;
+}
+
 int
 owner_read_here(const char *path)
 {
-	char owner[96];
+	char owner[96], real[PATH_MAX], *at;
 	struct stat st;
+	uid_t uid = 0;
+	bool last = false;
 
 	if (stat(path, &st) != 0)
 		return 0;
 	if (S_ISDIR(st.st_mode) && check_writers(path, &st) != 0)
 		return EXIT_NOPERM;
-	if (geteuid() != 0 || st.st_uid == 0)
+	if (geteuid() != 0)
 		return 0;
-	describe_uid(st.st_uid, owner, sizeof owner);
-	error("'%s' belongs to %s: root does not read another user's files "
-	      "with its rights here; run the command as that user "
-	      "(setpriv or runuser)", path, owner);
+	/* The path as written, then as resolved: a link of root's may
+	 * lead through another user's directory. */
+	at = foreign_component(path, &uid, &last);
+	if (at == NULL && realpath(path, real) != NULL)
+		at = foreign_component(real, &uid, &last);
+	if (at == NULL)
+		return 0;
+	describe_uid(uid, owner, sizeof owner);
+	if (last)
+		error("'%s' belongs to %s: root does not read another user's "
+		      "files with its rights here; run the command as that "
+		      "user (setpriv or runuser)", path, owner);
+	else
+		error("'%s' is reached through '%s', which belongs to %s: "
+		      "root does not read along another user's paths with its "
+		      "rights here; run the command as that user (setpriv or "
+		      "runuser)", path, at, owner);
+	free(at);
 	return EXIT_NOPERM;
 }

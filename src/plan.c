@@ -165,16 +165,20 @@ no_candidate(const struct plan *p)
  * (Qwen3 30B-A3B on 16 H100: tp 8, pp 2, predicted at 0.3 % MFU), a
  * layout no one runs and a poor yardstick for the savings results
  * report, so MoE models take the smallest model-parallel candidate,
- * which spreads the experts with ep instead.  Returns -1 after an
- * error.
+ * which spreads the experts with ep instead.  With searched_only (plan),
+ * a search that kept no combination is refused even where a base would
+ * be valid: a campaign of nothing but a base outside the lists the user
+ * searched is not what was asked for.  Returns -1 after an error.
  */
 static int
-choose_base(struct plan *p)
+choose_base(struct plan *p, bool searched_only)
 {
 	const struct settings *c = &p->settings;
 	struct layout l;
 	int tp, pp, gbs;
 
+	if (p->res.n == 0 && searched_only)
+		return no_candidate(p);
 	if (c->base.set) {
 		enum layout_rule r;
 
@@ -401,7 +405,7 @@ plan_build(struct plan *p, const struct plan_opts *o, const char *path,
 	             (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!o->quiet)
 		warn_lost_values(p);
-	if (choose_base(p) != 0) {
+	if (choose_base(p, o->searched_only) != 0) {
 		plan_release(p);
 		return EXIT_CONFIG;
 	}

@@ -33,12 +33,14 @@ struct plan_opts {
 	const char *site_path;   /* --site, or NULL */
 	bool quiet;              /* -q: no progress line */
 	bool progress;           /* --progress: one even off a terminal */
+	bool searched_only;      /* refuse a grid that kept nothing, even
+	                            with a valid base (plan) */
 };
 /* The options of a command's struct cmd_ctx, as a compound literal
  * (needs cmd.h where it is used: the library does not know the command
  * layer). */
 #define PLAN_OPTS(ctx) ((struct plan_opts){ (ctx)->site_path, \
-	(ctx)->verbosity < 0, (ctx)->progress != 0 })
+	(ctx)->verbosity < 0, (ctx)->progress != 0, false })
 
 /*
  * Load the campaign at path (with o's site and the --set settings), run

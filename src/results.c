@@ -445,6 +445,8 @@ results_load(struct results *res, const char *dir,
 		results_row_collect(res, &lp, row);
 	}
 	logparse_release(&lp);
+	if (status == 0)
+		candidates_missing_from(&t, &res->run.st);
 	search_cost(res, &t);
 	candidate_table_release(&t);
 	if (status == 0)

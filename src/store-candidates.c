@@ -314,6 +314,71 @@ read_row(char *line, const struct csv_header *h, struct candidate_table *t,
 	return 0;
 }
 
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of t's rows sorted, for lookups (free the array only). */
+static const char **
+sorted_names(const struct candidate_table *t)
+{
+	const char **v = xcalloc((size_t)t->n + 1, sizeof(*v));
+
+	for (int i = 0; i < t->n; i++)
+		v[i] = t->v[i].name;
+	qsort(v, (size_t)t->n, sizeof(*v), compare_names);
+	return v;
+}
+
+/* A name written on two rows: results would count its runs twice. */
+static int
+check_unique(const struct candidate_table *t, const char *path)
+{
+	const char **v = sorted_names(t);
+	const char *twice = NULL;
+	int ret = 0;
+
+	for (int i = 1; i < t->n && twice == NULL; i++)
+		if (strcmp(v[i - 1], v[i]) == 0)
+			twice = v[i];
+	/* Line 1 is the header: row i is line i + 2. */
+	for (int i = 0, first = 0; twice && i < t->n && ret == 0; i++)
+		if (strcmp(t->v[i].name, twice) != 0)
+			continue;
+		else if (first == 0)
+			first = i + 2;
+		else
+			ret = error("%s:%d: candidate '%s' is listed twice "
+			            "(first on line %d)", path, i + 2, twice,
+			            first);
+	free(v);
+	return ret;
+}
+
+int
+candidates_missing_from(const struct candidate_table *t,
+                        const struct state *st)
+{
+	const char **v = sorted_names(t);
+	int missing = 0;
+
+	for (int i = 0; i < st->n; i++) {
+		const char *name = st->v[i].name;
+
+		if (bsearch(&name, v, (size_t)t->n, sizeof(*v),
+		            compare_names) != NULL)
+			continue;
+		missing++;
+		warning("'%s' is in the state (%s) but not in candidates.csv: "
+		        "its runs are not counted", name,
+		        cand_state_name(st->v[i].state));
+	}
+	free(v);
+	return missing;
+}
+
 int
 store_read_candidates(const char *dir, struct candidate_table *t)
 {
@@ -361,6 +426,8 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 	else if (ret == 0 && t->n == 0)
 		ret = error("%s: no candidate (plan writes at least the base "
 		            "configuration)", path);
+	else if (ret == 0)
+		ret = check_unique(t, path);
 	if (f)
 		fclose(f);
 cleanup:

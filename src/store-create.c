@@ -191,7 +191,12 @@ fill_dir(const char *tmp, const char *final_dir, const struct settings *c,
 	return sync_tree(fd, tmp) != 0 ? EXIT_CANTCREAT : 0;
 }
 
-/* dir made absolute through its parent (dir itself need not exist). */
+/*
+ * dir made absolute through its parent (dir itself need not exist),
+ * without trailing slashes: "new/" names the directory new, and the
+ * temporary directory goes beside it, not into it.  A last component
+ * of . or .. names an existing directory: resolved whole.
+ */
 static char *
 absolute_path(const char *dir)
 {
@@ -201,19 +206,36 @@ absolute_path(const char *dir)
 	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
 		copy[strlen(copy) - 1] = '\0';
 	slash = strrchr(copy, '/');
-	if (slash == NULL) {
-		base = copy;
+	base = slash ? slash + 1 : copy;
+	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		res = xstrdup(realpath(copy, real) ? real : copy);
+	} else if (slash == NULL) {
 		res = realpath(".", real) ? xasprintf("%s/%s", real, base)
 		                          : xstrdup(copy);
 	} else {
 		*slash = '\0';
-		base = slash + 1;
 		res = realpath(copy[0] ? copy : "/", real)
 		      ? xasprintf("%s/%s", strcmp(real, "/") ? real : "", base)
-		      : xstrdup(dir);
+		      : xasprintf("%s/%s", copy, base);
 	}
 	free(copy);
 	return res;
+}
+
+/*
+ * Whether dir is the working directory or holds it: replacing it would
+ * leave the user's shell in a deleted directory, where the new campaign
+ * is not seen.
+ */
+static bool
+holds_working_dir(const char *dir)
+{
+	char cwd[PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return false;
+	return strncmp(cwd, dir, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/');
 }
 
 /* Whether a directory holds no entry but . and ..; -1 unreadable. */
@@ -241,17 +263,17 @@ dir_is_empty(const char *dir)
  * an error naming what is there.
  */
 static int
-check_campaign_shape(const char *dir)
+check_campaign_shape(const char *path, const char *dir)
 {
-	char *state = xasprintf("%s/state", dir);
-	char *journal = xasprintf("%s/journal.log", dir);
+	char *state = xasprintf("%s/state", path);
+	char *journal = xasprintf("%s/journal.log", path);
 	bool campaign = path_exists(state) && path_exists(journal);
 	struct stat st;
 	int empty;
 
 	free(journal);
 	free(state);
-	if (lstat(dir, &st) != 0)
+	if (lstat(path, &st) != 0)
 		return error_errno("cannot replace '%s'", dir);
 	if (S_ISLNK(st.st_mode))
 		return error("cannot replace '%s': it is a symbolic link "
@@ -261,7 +283,7 @@ check_campaign_shape(const char *dir)
 		return error("cannot replace '%s': it is not a directory", dir);
 	if (campaign)
 		return 1;
-	if ((empty = dir_is_empty(dir)) < 0)
+	if ((empty = dir_is_empty(path)) < 0)
 		return error_errno("cannot replace '%s'", dir);
 	if (!empty)
 		return error("cannot replace '%s': it is not a campaign "
@@ -279,16 +301,16 @@ check_campaign_shape(const char *dir)
  * caller), so that no resume submits from it while it is replaced.
  */
 static int
-check_replaceable(const char *dir, struct store *old)
+check_replaceable(const char *path, const char *dir, struct store *old)
 {
 	struct strbuf jobs = STRBUF_INIT;
 	int n = 0, ret;
 
 	memset(old, 0, sizeof(*old));
 	old->lock_fd = old->journal.fd = -1;
-	if ((ret = check_campaign_shape(dir)) != 1)
+	if ((ret = check_campaign_shape(path, dir)) != 1)
 		return ret; /* 0: an empty directory, nothing to lose */
-	ret = store_open(old, dir, STORE_LOCK_TRY);
+	ret = store_open(old, path, STORE_LOCK_TRY);
 	if (ret == 1)
 		return error("cannot replace '%s': another paratune is "
 		             "working on it", dir);
@@ -319,13 +341,14 @@ check_replaceable(const char *dir, struct store *old)
 }
 
 /*
- * Rename tmp to dir only when nothing is there: a directory that
+ * Rename tmp to path (dir, as the user named it) only when nothing is
+ * there: a directory that
  * appeared while we planned (another plan, a user's files) is kept.
  */
 static int
-rename_noreplace(const char *tmp, const char *dir)
+rename_noreplace(const char *tmp, const char *path, const char *dir)
 {
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE) == 0)
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
 		return 0;
 	if (errno == EEXIST || errno == ENOTEMPTY)
 		return error("'%s' appeared while planning; it is kept (plan "
@@ -335,9 +358,9 @@ rename_noreplace(const char *tmp, const char *dir)
 	/* A file system without RENAME_NOREPLACE: an empty directory can
 	 * still be replaced in the instant between the check and the
 	 * rename, but nothing with files in it. */
-	if (path_exists(dir))
+	if (path_exists(path))
 		return error("'%s' appeared while planning; it is kept", dir);
-	if (rename(tmp, dir) != 0)
+	if (rename(tmp, path) != 0)
 		return error_errno("cannot rename '%s' to '%s'", tmp, dir);
 	return 0;
 }
@@ -366,43 +389,48 @@ store_create(const char *dir, const struct settings *c,
              const struct grid_result *res, const char *summary,
              bool force)
 {
-	char *tmp = xasprintf("%s.plan-XXXXXX", dir);
-	char *old_dir = NULL, *final_dir = NULL;
+	char *final_dir = absolute_path(dir);
+	char *tmp = xasprintf("%s.plan-XXXXXX", final_dir);
+	char *old_dir = NULL;
 	struct store old;
 	int ret = EXIT_CANTCREAT, filled;
 
 	memset(&old, 0, sizeof(old));
 	old.lock_fd = old.journal.fd = -1;
-	if (path_exists(dir) && !force) {
+	if (path_exists(final_dir) && !force) {
 		error("'%s' already exists (use --force to replace it)", dir);
+		goto cleanup;
+	}
+	if (path_exists(final_dir) && holds_working_dir(final_dir)) {
+		error("cannot replace '%s': it holds the working directory "
+		      "(plan from outside it, or into another directory)", dir);
 		goto cleanup;
 	}
 	if (make_temp_dir(tmp, dir) != 0)
 		goto cleanup;
-	final_dir = absolute_path(dir);
 	if ((filled = fill_dir(tmp, final_dir, c, res, summary)) != 0) {
 		ret = filled;
 		goto fail;
 	}
-	if (force && path_exists(dir)) {
-		if (check_replaceable(dir, &old) != 0)
+	if (force && path_exists(final_dir)) {
+		if (check_replaceable(final_dir, dir, &old) != 0)
 			goto fail;
 		/* Move the old one aside first so a failure keeps it. */
-		old_dir = xasprintf("%s.old-%ld", dir, (long)getpid());
+		old_dir = xasprintf("%s.old-%ld", final_dir, (long)getpid());
 		/* NOLINTNEXTLINE(readability-suspicious-call-argument) */
-		if (rename(dir, old_dir) != 0) { /* dir moves to old_dir */
+		if (rename(final_dir, old_dir) != 0) { /* dir to old_dir */
 			error_errno("cannot move '%s' aside", dir);
 			goto fail;
 		}
 	}
-	if (rename_noreplace(tmp, dir) != 0) {
-		if (old_dir && rename(old_dir, dir) != 0)
+	if (rename_noreplace(tmp, final_dir, dir) != 0) {
+		if (old_dir && rename(old_dir, final_dir) != 0)
 			error_errno("the old campaign is left at '%s'",
 			            old_dir);
 		goto fail;
 	}
 	/* The rename itself made durable, as write_file_atomic does. */
-	ret = fsync_parent(dir) != 0 ? EXIT_CANTCREAT : 0;
+	ret = fsync_parent(final_dir) != 0 ? EXIT_CANTCREAT : 0;
 	if (old_dir)
 		remove_tree(old_dir);
 	goto cleanup;

@@ -337,6 +337,10 @@ struct candidate_table {
  */
 int store_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
+/* Warn of every candidate of st that t does not list (its runs would be
+ * left out without a word); returns how many. */
+int candidates_missing_from(const struct candidate_table *t,
+                            const struct state *st);
 /*
  * Give candidates.csv a last column pred_now_step_s, each row's
  * pred_step_s corrected by m (fit_predict, "%.4f"), replacing the one

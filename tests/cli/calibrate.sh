@@ -275,6 +275,20 @@ same "... measured step time, the log's mean" \
 same "... three folds at most" "$(jget calibrations.0.folds)" 3
 expect "a directory and a file together" 0 "$PT" calibrate "$T/dir" "$CSV"
 has "... thirteen runs" "^h100-sxm: 13 measured runs" "$T/out"
+# A log that cannot be read (a planted link is not followed): nothing is
+# fitted from the rest of the campaign, as results fails then too.
+n=$(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' "$T/dir/candidates.csv" |
+	head -1)
+mv "$T/dir/runs/$n/slurm-2001.out" "$T/moved.out"
+ln -s "$T/moved.out" "$T/dir/runs/$n/slurm-2001.out"
+expect "a campaign directory with a log that cannot be read" 65 \
+	"$PT" calibrate "$T/dir" -o "$T/partial.conf"
+has "... names the log" "slurm-2001.out'" "$T/err"
+has "... and why nothing is fitted" "1 log or run directory of '$T/dir' could not be read" \
+	"$T/err"
+check "... and writes no calibration" test ! -e "$T/partial.conf"
+rm "$T/dir/runs/$n/slurm-2001.out"
+mv "$T/moved.out" "$T/dir/runs/$n/slurm-2001.out"
 
 # ---- errors -----------------------------------------------------------------
 sed 's/^campaign_file,tp/campaign_file,tpp/' "$CSV" >"$T/bad.csv"
@@ -371,6 +385,29 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 		"generated.csv' belongs to nobody" "$T/err"
 	chown root "$CSV"
 	expect "... and reads it once it is root's" 0 "$PT" calibrate "$CSV"
+	# The campaign files a CSV of root's names are read with root's
+	# rights too: none reached through another user's directory or
+	# link, none of another user's.
+	mkdir "$T/nob"
+	ln -s "$CAMP" "$T/nob/linked.conf"
+	cp "$CAMP" "$T/nob/own.conf"
+	chown -hR nobody "$T/nob"
+	for f in linked own; do
+		{ head -1 "$CSV"
+		  sed -n 2p "$CSV" | sed "s|^llama3_8b_h100.conf,|nob/$f.conf,|"
+		} >"$T/$f.csv"
+	done
+	expect "a campaign_file through another user's directory" 77 \
+		"$PT" calibrate "$T/linked.csv"
+	has "... names the row and the directory's owner" \
+		"reached through '.*/nob', which belongs to nobody" "$T/err"
+	has "... and the row" "linked.csv:2:1: campaign_file" "$T/err"
+	chown root "$T/nob"
+	expect "a campaign_file of another user's" 77 \
+		"$PT" calibrate "$T/own.csv"
+	has "... names the file and its owner" \
+		"own.conf' belongs to nobody" "$T/err"
+	hasnt "... which is not read" "llama3_8b" "$T/err"
 fi
 
 echo "$pass passed, $fail failed"

@@ -182,6 +182,11 @@ expect "estimate a given layout" 0 "$PT" estimate "$LLAMA" --tp 2 --pp 2 \
 	--format json
 [ "$(jget layout.tp)" = 2 ] && ok "estimate uses --tp" || ko "estimate uses --tp"
 expect "estimate an invalid layout" 64 "$PT" estimate "$LLAMA" --tp 3
+expect "... with a batch that does not divide" 64 "$PT" estimate "$LLAMA" \
+	--tp 8 --pp 8 --mbs 3
+has "... names the rule and the numbers that broke it" \
+	"invalid layout: gbs % (mbs\*dp) (tp 8 pp 8 cp 1 vp 1 mbs 3 gbs [0-9]* dp 1; [0-9]* GPUs, 32 layers)" \
+	"$T/err"
 # The switches: what follows them follows, what is named is kept.
 expect "estimate --no-distributed-optimizer" 0 "$PT" estimate "$LLAMA" \
 	--no-distributed-optimizer --format json
@@ -287,6 +292,24 @@ expect "plan --force replaces" 0 "$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
 # offers it "here or before the command": "-fq" was "unknown option '-q'".
 expect "plan -fq: --force and --quiet" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo" -fq
 check "... prints nothing" test ! -s "$T/out"
+# -o with a trailing slash names the directory, not a place inside it
+# (the temporary directory went into the one not made yet).
+expect "plan -o DIR/ (trailing slash)" 0 "$PT" -q plan "$CAMPAIGN" \
+	-o "$T/slash/"
+check "... makes DIR" test -f "$T/slash/state"
+# --force into the directory "." names: replacing the working directory
+# would leave the shell in a deleted one; DIR/. from outside is DIR.
+mkdir "$T/empty-here"
+abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+expect "plan -o . -f inside the directory is refused" 73 sh -c \
+	'cd "$1" && exec "$2" -q plan "$3" -o . -f' sh "$T/empty-here" \
+	"$(abs "$PT")" "$(abs "$CAMPAIGN")"
+has "... saying it holds the working directory" \
+	"holds the working directory" "$T/err"
+check "... leaving it empty" test -z "$(ls -A "$T/empty-here")"
+expect "plan -o DIR/. -f replaces the empty DIR" 0 "$PT" -q plan \
+	"$CAMPAIGN" -o "$T/empty-here/." -f
+check "... which is now the campaign" test -f "$T/empty-here/state"
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
 	"$T/demo/campaign.conf" -o "$T/again"
 if cut -d, -f2 "$T/demo/candidates.csv" | cmp -s - \

@@ -118,6 +118,29 @@ expect "... as is a key given twice in one" 78 "$PT" config "$DEMO" \
 expect "one setting per --set still works" 0 "$PT" config "$DEMO" \
 	-s nodes=4 -s gpu=a100-80gb
 has "... and sets both" "^gpu *\"a100-80gb\" *command line:2" "$T/out"
+# Blanks around '=' as a file has them: the key's were part of its name
+# ("unknown key 'nodes ' (did you mean 'nodes'?)").
+expect "a --set 'KEY = VALUE' with blanks" 0 "$PT" config "$DEMO" \
+	-s ' nodes = 4'
+has "... sets the key" "^nodes *4 *command line:1" "$T/out"
+# A margin the GPU cannot leave made every candidate oom-risk without a
+# word, and submit left them all out.
+expect "memory.margin_gb beyond the GPU's memory" 78 "$PT" config "$DEMO" \
+	-s memory.margin_gb=100
+has "... says why, naming the GPU" \
+	"key 'memory.margin_gb': 100 GB leaves nothing of the .*GiB" "$T/err"
+
+# A campaign file its reader may not read: missing input (66) with the
+# reason, as a file that is not there (libconfig says only "cannot read").
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
+	command -v setpriv >/dev/null; then
+	mkdir "$T/pub" && chmod 711 "$T" && chmod 755 "$T/pub"
+	cp "$DEMO" "$T/pub/private.conf" && chmod 600 "$T/pub/private.conf"
+	expect "a campaign file its reader cannot read" 66 setpriv \
+		--reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		env HOME=/nonexistent "$PT" config "$T/pub/private.conf"
+	has "... says why" "private.conf': Permission denied" "$T/err"
+fi
 
 # ---- a campaign file is a regular file --------------------------------------
 # A pipe was read twice, by the @include check and then by libconfig,

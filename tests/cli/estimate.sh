@@ -109,6 +109,14 @@ expect "estimate --rank 2 --mbs 4: a flag changes what it names" 0 \
 same "... mbs from the flag" "$(jget layout.mbs)/$(jget sources.mbs)" 4/flag
 same "... tp from the plan" "$(jget layout.tp)/$(jget sources.tp)" \
 	"$(csv 2 tp)/plan"
+# A --set setting changes what the planned name says: the name shown is
+# built again from the settings used, not the plan's.
+expect "estimate --rank 3 -s seq_length=2048" 0 "$PT" estimate "$T/dir" \
+	--rank 3 -s seq_length=2048 --format json
+case $(jget name) in
+*_seq_2048_*) ok "... names the sequence length set" ;;
+*) ko "... names the sequence length set ($(jget name))" ;;
+esac
 expect "estimate --rank 3, table" 0 "$PT" estimate "$T/dir" --rank 3
 has "... planned candidate with its rank" \
 	"^  from         planned candidate (rank 3): tp" "$T/out"
@@ -134,10 +142,15 @@ has "... naming the directory" \
 # ---- sizes whose products overflowed an int ------------------------------
 HUGE="-s search.tensor_parallel=[65536] -s search.pipeline_parallel=[65536]"
 # shellcheck disable=SC2086
-expect "a campaign with tp = pp = 65536 plans (no SIGFPE)" 0 "$PT" plan \
-	"$DEMO" $HUGE -o "$T/huge"
+# Every searched combination is invalid: plan refuses it (a campaign of
+# nothing but a base outside the lists searched is not what was asked
+# for) and names the rule, though the base it would add is valid.
+expect "a campaign with tp = pp = 65536 is refused (no SIGFPE)" 78 "$PT" \
+	plan "$DEMO" $HUGE -o "$T/huge"
 has "... every combination invalid by the world rule" \
-	"tp\*pp\*cp must divide the GPU count" "$T/out"
+	"tp\*pp\*cp must divide the GPU count" "$T/err"
+has "... said as no valid candidate" "^error: no valid candidate" "$T/err"
+check "... and no campaign directory is left" test ! -e "$T/huge"
 # shellcheck disable=SC2086
 expect "... and estimates its base" 0 "$PT" estimate "$DEMO" $HUGE
 expect "--tp 65536 --pp 65536 is an invalid layout" 64 "$PT" estimate \

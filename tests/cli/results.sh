@@ -460,6 +460,34 @@ expect "nothing succeeded: JSON" 0 "$PT" results "$E" --format json
 same "... best and speed-up null" "$(jq_ '(d["best"], d["speedup"], d["saved"]["days"])')" \
 	"(None, None, None)"
 
+# ---- tables that disagree, logs that mention a failure ---------------------------
+F=$T/edited
+cp -a "$D" "$F" && rm -rf "$F/results"
+# A measured run whose row was cut from candidates.csv: said, not dropped
+# without a word.
+grep -v ",$CLEAN2," "$D/candidates.csv" >"$F/candidates.csv"
+expect "a state entry without its candidates.csv row" 0 "$PT" results "$F"
+has "... is named" "'$CLEAN2' is in the state (completed) but not in candidates.csv" \
+	"$T/err"
+# A row written twice would count its runs twice.
+{ cat "$D/candidates.csv"; grep ",$CLEAN1," "$D/candidates.csv"; } \
+	>"$F/candidates.csv"
+expect "a candidate listed twice in candidates.csv" 65 "$PT" results "$F"
+has "... names file, line and candidate" \
+	"candidates.csv:$(($(wc -l <"$D/candidates.csv") + 1)): candidate '$CLEAN1' is listed twice (first on line " \
+	"$T/err"
+cp "$D/candidates.csv" "$F/candidates.csv"
+# A job that exited 0 after the log said training was done did not fail,
+# whatever an echoed line mentions.
+log=$F/runs/$CLEAN1/slurm-1001.out
+{ echo "+ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True # avoid CUDA out of memory"
+  cat "$D/runs/$CLEAN1/slurm-1001.out"; } >"$log"
+expect "a completed run whose log mentions CUDA out of memory" 0 \
+	"$PT" results "$F"
+cells "$F"
+check "... is measured, not an OOM" test -n "$(field results.csv "$CLEAN1" step_time_mean_s)"
+check "... and not in oom.csv" test -z "$(field oom.csv "$CLEAN1" name)"
+
 # ---- step times that are no measurement -----------------------------------------
 # A log whose step times are zero or negative (a clock that went back, a
 # logger that prints 0.0) measured nothing: such a run is neither ranked

@@ -41,7 +41,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char dir[] = "/tmp/paratune-fuzz-XXXXXX";
-	struct plan_opts po = { NULL, true, false };
+	struct plan_opts po = { NULL, true, false, false };
 	struct calib_input in;
 	char *csv, *conf;
 	int ret;

@@ -775,7 +775,7 @@ static int
 read_csv_fn(void *arg)
 {
 	struct csv_case *cc = arg;
-	struct plan_opts po = { NULL, true, false };
+	struct plan_opts po = { NULL, true, false, false };
 
 	return calib_read_csv(&cc->in, cc->path, &po, NULL);
 }

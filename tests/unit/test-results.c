@@ -359,7 +359,7 @@ test_escape(void)
 static int
 plan_campaign(const char *tmp, char **dir)
 {
-	struct plan_opts o = { "/dev/null", true, false };
+	struct plan_opts o = { "/dev/null", true, false, false };
 	struct plan p;
 	char *conf = xasprintf("%s/unit.conf", tmp);
 	char *templates = harness_srcpath("templates");
