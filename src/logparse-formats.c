@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "error.h"
 #include "logparse-int.h"
@@ -675,6 +676,91 @@ titan_fields(struct log_reader *rd, const char *s, size_t i, size_t n,
 	}
 }
 
+/*
+ * The first time stamp "YYYY-MM-DD HH:MM:SS" (or with a 'T'), with its
+ * fraction after ',' or '.', in s[0..n): torchtitan's logger writes
+ * "2025-03-12 11:10:21,511".  Whole seconds and the fraction apart, so
+ * that the difference of two keeps the milliseconds exact.  false when
+ * there is none.
+ */
+static bool
+titan_clock(const char *s, size_t n, long long *sec, double *frac)
+{
+	static const char shape[] = "dddd-dd-dd dd:dd:dd";
+	const size_t len = sizeof shape - 1;
+
+	for (size_t i = 0; i + len <= n; i++) {
+		int v[6] = { 0 }, f = 0;
+		double scale = 0.1;
+		struct tm tm;
+		size_t k;
+
+		for (k = 0; k < len; k++) {
+			char c = s[i + k];
+
+			if (shape[k] == 'd' ? c < '0' || c > '9'
+			    : shape[k] == ' ' ? c != ' ' && c != 'T'
+			    : c != shape[k])
+				break;
+			if (shape[k] == 'd')
+				v[f] = v[f] * 10 + (c - '0');
+			else
+				f++;
+		}
+		if (k < len)
+			continue;
+		*frac = 0;
+		for (k = i + len + 1; i + len < n && (s[i + len] == ',' ||
+		     s[i + len] == '.') && k < n && s[k] >= '0' &&
+		     s[k] <= '9'; k++, scale /= 10)
+			*frac += (s[k] - '0') * scale;
+		memset(&tm, 0, sizeof tm);
+		tm.tm_year = v[0] - 1900;
+		tm.tm_mon = v[1] - 1;
+		tm.tm_mday = v[2];
+		tm.tm_hour = v[3];
+		tm.tm_min = v[4];
+		tm.tm_sec = v[5];
+		/* Local or UTC, only differences are used: timegm keeps
+		 * them free of daylight-saving steps. */
+		*sec = (long long)timegm(&tm);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * torchtitan logs tokens per second, not a step time: the time between
+ * two step lines over the steps between them is one (one step apart, or
+ * its log_freq).  The same step again (another rank's line) is passed
+ * over; a step back (a restarted run) starts again from it; a clock
+ * that stood still or went back gives no time.
+ */
+static void
+titan_step_time(struct log_reader *rd, const char *s, size_t head,
+                struct log_step *st)
+{
+	size_t start = head;
+	long long sec;
+	double frac, dt;
+
+	while (start > 0 && s[start - 1] != '\n')
+		start--;
+	if (!titan_clock(s + start, head - start, &sec, &frac))
+		return;
+	if (rd->titan_clocked && st->step == rd->titan_step)
+		return;
+	dt = (double)(sec - rd->titan_sec) + (frac - rd->titan_frac);
+	if (rd->titan_clocked && st->step > rd->titan_step && dt > 0) {
+		st->step_time_s = dt / (double)(st->step - rd->titan_step);
+		rd->res->clocked_steps++;
+	}
+	rd->titan_clocked = true;
+	rd->titan_step = st->step;
+	rd->titan_sec = sec;
+	rd->titan_frac = frac;
+}
+
 void
 logparse_torchtitan(struct log_reader *rd, const char *s, size_t n)
 {
@@ -701,6 +787,7 @@ logparse_torchtitan(struct log_reader *rd, const char *s, size_t n)
 		if (!isfinite(loss))
 			nan_evidence(rd, s, n);
 		i = titan_fields(rd, s, i + k, n, &st);
+		titan_step_time(rd, s, head, &st);
 		at = i > at ? i : at;
 		reader_add_step(rd, &st, LOG_FORMAT_TORCHTITAN);
 		reader_clean_span(rd, head, i);

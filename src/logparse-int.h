@@ -92,6 +92,13 @@ struct log_reader {
 	long records[LOG_FORMAT_COUNT];
 	enum log_format weak_format; /* from keys alone, when no record */
 
+	/* torchtitan's last step line with a time stamp (titan_clock). */
+	bool titan_clocked;        /* titan_step and its time are set */
+	long titan_step;
+	long long titan_sec;       /* its time stamp: seconds since the
+	                              epoch (UTC or not) and fraction */
+	double titan_frac;
+
 	/* Failure evidence. */
 	unsigned seen;             /* FAILURE_BIT per class with evidence */
 	bool finished;

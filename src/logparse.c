@@ -246,6 +246,11 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 		            "log?)", sb->len ? "; " : "", r->bad_mem_readings,
 		            r->bad_mem_readings == 1 ? "" : "s",
 		            LOGPARSE_MEM_GIB_MAX, r->bad_mem_line);
+	if (r->clocked_steps)
+		strbuf_addf(sb, "%s%ld step time%s from the time stamps of the "
+		            "step lines (the format logs none)",
+		            sb->len ? "; " : "", r->clocked_steps,
+		            r->clocked_steps == 1 ? "" : "s");
 	if (r->other_format_steps)
 		strbuf_addf(sb, "%s%ld step%s in %s records among the %s "
 		            "ones, read as one run (two runs in one log?)",

@@ -195,6 +195,8 @@ struct log_result {
 	 * one file?), the largest such format's; kept among the steps. */
 	long other_format_steps;
 	enum log_format other_format;
+	/* Steps whose time is the time stamps' (torchtitan logs none). */
+	long clocked_steps;
 };
 
 struct logparse_builtin;

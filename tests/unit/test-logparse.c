@@ -236,15 +236,21 @@ static const struct real_case real_cases[] = {
 	  NM1, 1, 2000, 1.900, 2.600, 2000, 1.900, 2.600,
 	  FAILURE_NONE, 0, false, 603000 },
 
-	/* torchtitan: no step time in the log */
+	/* torchtitan: no step time in the log; the time stamps of two step
+	 * lines over the steps between them give one (none for the first:
+	 * 19:46:19,145 - 19:46:17,508 = 1.637 s; 16:04:50,821 - 16:04:49,702
+	 * = 1.119 s; 10 steps in 22:32:00,846 - 22:31:46,869 = 13.977 s;
+	 * 22,092 - 22,009 = 0.083 s). */
 	{ "torchtitan_step_grad_norm_all_ranks_torchtitan_pr2389.log", TT,
-	  2, 4, NA, 7.62585, 5, NA, 7.07623, FAILURE_NONE, 0, false, -1 },
+	  2, 4, NA, 7.62585, 5, 1.637, 7.07623, FAILURE_NONE, 0, false, -1 },
 	{ "torchtitan_step_padded_memory_torchtitan_pr3393.log", TT,
-	  5, 14, NA, 3.24405, 18, NA, 3.54399, FAILURE_NONE, 0, false, -1 },
+	  5, 14, NA, 3.24405, 18, 1.119, 3.54399, FAILURE_NONE, 0, false,
+	  -1 },
 	{ "torchtitan_step_rank_prefixed_torchtitan_pr1287.log", TT,
-	  6, 200, NA, 6.1384, 250, NA, 5.8383, FAILURE_NONE, 0, false, -1 },
+	  6, 200, NA, 6.1384, 250, 1.3977, 5.8383, FAILURE_NONE, 0, false,
+	  -1 },
 	{ "torchtitan_step_small_model_reloop_torchtitan_pr950.log", TT,
-	  8, 22, NA, 6.2250, 29, NA, 6.1441, FAILURE_NONE, 0, false, -1 },
+	  8, 22, NA, 6.2250, 29, 0.083, 6.1441, FAILURE_NONE, 0, false, -1 },
 
 	/* CUDA out of memory in every wording */
 	{ "oom_nccl_cublas_megatronlm_issue1509.log",
@@ -486,6 +492,11 @@ test_real_values(void)
 		ASSERT_NEAR_REL(r.steps[0].mem_gib, 49.66, REL);
 		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 49.66, REL);
 		CU_ASSERT_EQUAL(r.steps[0].line, 2);
+		/* The clocked step time agrees with the logged throughput:
+		 * tps x step time is one sequence of 8192 tokens a GPU. */
+		ASSERT_NEAR_REL(r.steps[5].tokens_per_s *
+		                r.steps[5].step_time_s, 8192, 0.02);
+		CU_ASSERT_EQUAL(r.clocked_steps, 5);
 		log_result_release(&r);
 	}
 	/* Seven ranks print step 4 (two of them with another tflops). */
