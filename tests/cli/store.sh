@@ -346,5 +346,15 @@ expect "under the site's file without the cap, status --format json" 0 \
 	"$PT" status "$T/c" --format json
 has "... nothing holds them" '"held_by": null' "$T/out"
 
+# The journal's last line break removed: that line is a torn write,
+# which never happened, but the state includes it, so the file was cut
+# or edited after; said so, not only "ends at line N".
+printf '%s' "$(cat "$T/c/journal.log")" >"$T/c/journal.cut"
+mv "$T/c/journal.cut" "$T/c/journal.log"
+expect "a journal whose last line lost its line break" 65 "$PT" status "$T/c"
+has "... says the last line has none" \
+	"and a line without its line break (cut or edited) but .*state includes" \
+	"$T/err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
