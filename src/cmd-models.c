@@ -184,6 +184,8 @@ cmd_models_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_models_entry, opts, argc, argv, 0, 0,
 	                   &status) < 0)
 		return status;
+	if ((status = cmd_check_site(ctx)) != EXIT_OK)
+		return status;
 	if (ctx->format == FORMAT_JSON)
 		models_json(ctx->out);
 	else

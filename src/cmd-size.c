@@ -306,6 +306,8 @@ cmd_size_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_parse_args(ctx, &cmd_size_entry, opts, argc, argv, 0, 0,
 	                   &status) < 0)
 		return status;
+	if ((status = cmd_check_site(ctx)) != EXIT_OK)
+		return status;
 	if (size_check_args(&a, &r.family) != 0)
 		return EXIT_USAGE;
 	size_compute(&a, &r);

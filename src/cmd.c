@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "error.h"
@@ -400,4 +401,22 @@ cmd_parse_args(struct cmd_ctx *ctx, const struct cmd_entry *entry,
 		return -1;
 	}
 	return n;
+}
+
+int
+cmd_check_site(const struct cmd_ctx *ctx)
+{
+	struct config_sources src;
+	struct settings c;
+	int status;
+
+	if (ctx->site_path == NULL)
+		return EXIT_OK;
+	memset(&src, 0, sizeof src);
+	src.site_path = ctx->site_path;
+	src.no_user = true;
+	settings_init(&c);
+	status = settings_load(&c, &src);
+	settings_release(&c);
+	return status;
 }

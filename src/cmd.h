@@ -107,4 +107,12 @@ int cmd_parse_args(struct cmd_ctx *ctx, const struct cmd_entry *entry,
                    const struct option *opts, int argc, char **argv,
                    int min_args, int max_args, int *status);
 
+/*
+ * For a command that reads no site file (models, size): a --site FILE
+ * named is still read, so that a missing or broken one is said (66 or
+ * 78, as every other command says it) rather than passed over.  EXIT_OK
+ * when none is named or it reads.
+ */
+int cmd_check_site(const struct cmd_ctx *ctx);
+
 #endif

@@ -261,6 +261,54 @@ regular_input(enum config_layer layer, const char *path,
 }
 
 /*
+ * What libconfig's parse error leaves out, from line `line` of the file
+ * at path: " (a binary file?)" when the file holds control bytes, and
+ * for "duplicate setting name" the name, when the line sets one key.
+ */
+static void
+syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
+{
+	FILE *f = fopen_regular(path);
+	char buf[4096], key[128] = "";
+	int n = 0, keys = 0, c;
+	long bytes = 0;
+
+	if (f == NULL)
+		return;
+	while (bytes++ < 65536 && (c = getc(f)) != EOF)
+		if (c == 0 || (c < 32 && c != '\t' && c != '\n' &&
+		               c != '\r' && c != '\f')) {
+			strbuf_addstr(sb, " (a binary file, not libconfig "
+			              "text?)");
+			fclose(f);
+			return;
+		}
+	rewind(f);
+	while (n < line && fgets(buf, sizeof buf, f))
+		n++;
+	fclose(f);
+	if (n != line || strcmp(text, "duplicate setting name") != 0)
+		return;
+	for (const char *p = buf; *p; p++) {
+		size_t len = 0;
+
+		if (!isalpha((unsigned char)*p) && *p != '*')
+			continue;
+		while (isalnum((unsigned char)p[len]) || p[len] == '_' ||
+		       p[len] == '-' || p[len] == '*')
+			len++;
+		if (p[strspn(p + len, " \t") + len] == '=' ||
+		    p[strspn(p + len, " \t") + len] == ':') {
+			if (keys++ == 0 && len < sizeof key)
+				snprintf(key, sizeof key, "%.*s", (int)len, p);
+		}
+		p += len - 1;
+	}
+	if (keys == 1 && key[0])
+		strbuf_addf(sb, " '%s'", key);
+}
+
+/*
  * Read one layer's file.  Returns 0 when read, 1 when it is optional and
  * missing, -1 after an error.
  */
@@ -311,10 +359,17 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 		ret = apply_group(ld, config_root_setting(&cfg), NULL);
 	else if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
 		ret = error("cannot read %s '%s'", what, path);
-	else
-		ret = error("%s:%d: %s",
-		            source_name(ld, config_error_file(&cfg)),
-		            config_error_line(&cfg), config_error_text(&cfg));
+	else {
+		struct strbuf hint = STRBUF_INIT;
+		const char *file = config_error_file(&cfg);
+
+		syntax_hint(file ? file : path, config_error_line(&cfg),
+		            config_error_text(&cfg), &hint);
+		ret = error("%s:%d: %s%s", source_name(ld, file),
+		            config_error_line(&cfg), config_error_text(&cfg),
+		            hint.buf);
+		strbuf_release(&hint);
+	}
 	config_destroy(&cfg);
 	ld->dir = NULL;
 	free(dir);

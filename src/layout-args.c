@@ -452,6 +452,11 @@ layout_args_resolve(struct layout_args *a, const struct grid_spec *sp,
 		             "(--recompute full), not %s",
 		             a->size[SF_RC_LAYERS],
 		             recompute_name(l->recompute));
+	/* A dense model has no expert layers: the size would be dropped
+	 * without a word (ep > 1 fails the layout's experts rule). */
+	if (a->size[SF_ETP] > 1 && c->model.num_experts == 0)
+		return error("--etp %d needs an MoE model; %s has no experts",
+		             a->size[SF_ETP], c->model.name);
 	if (start == FROM_SEARCH || !switches_known)
 		switches_from_search(c, l, src);
 	if (apply_switch_flags(a, l, src) != 0)

@@ -142,6 +142,17 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 	has "... says why" "private.conf': Permission denied" "$T/err"
 fi
 
+# libconfig's parse errors leave out what to look for: the key set twice,
+# and that the file is no text at all.
+printf 'name = "d";\nnodes = 2;\nmodel = "llama3_8b";\nnodes = 4;\n' \
+	>"$T/twice.conf"
+expect "a key set twice" 78 "$PT" config "$T/twice.conf"
+has "... names the key" "twice.conf:4: duplicate setting name 'nodes'" \
+	"$T/err"
+printf '\177ELF\002\001\001\000\000\000\002\000>\000\n' >"$T/binary.conf"
+expect "a binary file as a campaign file" 78 "$PT" config "$T/binary.conf"
+has "... says it is not text" "binary.conf:1: .*(a binary file" "$T/err"
+
 # ---- a campaign file is a regular file --------------------------------------
 # A pipe was read twice, by the @include check and then by libconfig,
 # which found it empty ("key 'model' is not set"); /dev/zero grew memory

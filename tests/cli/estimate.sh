@@ -165,6 +165,10 @@ expect "--recompute-layers 4 with selective recompute is refused" 64 \
 	"$PT" estimate "$DEMO" --recompute selective --recompute-layers 4
 has "... saying it needs full" \
 	"^error: --recompute-layers 4 needs full recompute" "$T/err"
+expect "--etp 2 on a dense model is refused" 64 "$PT" estimate "$DEMO" \
+	--etp 2
+has "... saying it needs experts" "^error: --etp 2 needs an MoE model" \
+	"$T/err"
 expect "--recompute-layers 4 with full recompute is taken" 0 \
 	"$PT" estimate "$DEMO" --recompute full --recompute-layers 4 --pp 1
 expect "--mbs 2147483647 is refused" 64 "$PT" estimate "$DEMO" \

@@ -112,6 +112,17 @@ for c in list status submit resume cancel results; do
 done
 expect "parse of a missing log" 66 "$PT" parse "$T/none.log"
 expect "a missing --site file" 66 "$PT" --site "$T/none.conf" config
+# models and size read no site file, but one named was passed over
+# without a word, missing or broken.
+expect "models with a missing --site file" 66 "$PT" --site "$T/none.conf" \
+	models
+printf 'policy = ;\n' >"$T/broken-site.conf"
+expect "size with a broken --site file" 78 "$PT" --site \
+	"$T/broken-site.conf" size --gpus 8 --days 1
+has "... naming file and line" "broken-site.conf:1: syntax error" "$T/err"
+# A directory named as the campaign file is missing input, as estimate
+# and list say a directory without campaign.conf is.
+expect "config of a directory" 66 "$PT" config "$T"
 expect "a directory that is not a campaign" 66 "$PT" status "$T"
 # estimate said "cannot read 'DIR/campaign.conf'" with 65 for an empty
 # directory, and 65 for a --rank of a directory that is not there.
