@@ -257,7 +257,8 @@ event_detail(const struct store_event *ev, struct strbuf *sb)
 		strbuf_addch(sb, '-');
 }
 
-/* One key=value word into ev; -1 when it is not valid. */
+/* One key=value word into ev; -1 when it is not valid, -2 when its key
+ * was given before (paratune writes each once: the second is an edit). */
 static int
 parse_word(struct store_event *ev, const char *key, const char *v)
 {
@@ -274,6 +275,8 @@ parse_word(struct store_event *ev, const char *key, const char *v)
 			break;
 	if (f == F_COUNT)
 		return 0;
+	if (ev->has & EVBIT(f))
+		return -2;
 	ev->has |= EVBIT(f);
 	if (f == F_STATE)
 		return (s = cand_state_parse(v)) < 0 ? -1
@@ -345,6 +348,10 @@ store_event_parse(const struct journal_entry *e, const char *path,
 			bad = parse_word(ev, w, eq + 1);
 			*eq = '=';
 		}
+		if (bad == -2)
+			return error("%s:%d: %s event: '%.*s' given twice",
+			             path, e->lineno, kinds[t].name,
+			             (int)(eq - w), w);
 		if (bad)
 			return error("%s:%d: %s event: invalid value '%s'",
 			             path, e->lineno, kinds[t].name, w);
@@ -368,12 +375,12 @@ store_event_apply(struct state *st, const struct store_event *ev,
 
 	st->journal_seq = ev->seq;
 	if (k->candidate && (c = state_find(st, ev->name)) == NULL)
-		return error("%s: line %ld: unknown candidate '%s'", path,
+		return error("%s:%ld: unknown candidate '%s'", path,
 		             ev->seq, ev->name);
 	/* A job id comes only after the intent that asked for it: a line
 	 * added by hand would make cancel and status act on any job. */
 	if (ev->type == EV_SUBMITTED && c && c->state != CS_SUBMITTING)
-		return error("%s: line %ld: job %u for '%s', which was %s, "
+		return error("%s:%ld: job %u for '%s', which was %s, "
 		             "not being submitted: no intent before it", path,
 		             ev->seq, (unsigned)ev->job_id, ev->name,
 		             cand_state_name(c->state));

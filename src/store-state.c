@@ -350,6 +350,13 @@ state_load(const char *dir, struct state *st)
 		line[len - 1] = '\0';
 		r = state_parse_line(st, line, lineno, &why);
 	}
+	/* paratune writes nothing after "end": what follows was added by
+	 * hand, and the next checkpoint would drop it without a word. */
+	if (r == 1 && fgets(line, sizeof line, f)) {
+		lineno++;
+		why = "text after the end line";
+		r = -1;
+	}
 	if (r < 0)
 		error("%s:%d: %s", path, lineno, why);
 	else if (r == 0)

@@ -182,8 +182,17 @@ journal_add submitted "$(first)" "job=4242 time=1"
 expect "a submitted event with no intent before it is refused" 65 \
 	"$PT" status "$T/c"
 has "naming the line, the job and why" \
-	"line 3: job 4242 for '$(first)', which was queued, not being submitted" \
+	"journal.log:3: job 4242 for '$(first)', which was queued, not being submitted" \
 	"$T/err"
+# A key written twice (paratune writes each once): the last one won.
+fresh
+journal_add queued "$(first)" -
+journal_add intent "$(first)" "tag=pt-x-1-1 attempt=1 time=1"
+journal_add submitted "$(first)" "job=4711 job=4712 time=1"
+expect "a journal line with a key given twice is refused" 65 \
+	"$PT" status "$T/c"
+has "naming the line and the key" \
+	"journal.log:4: submitted event: 'job' given twice" "$T/err"
 # A candidate name is a directory under runs/, never a path.
 fresh
 sed "s|^$(first) |../../etc |" "$T/c/state" >"$T/st" && cp "$T/st" "$T/c/state"
@@ -345,6 +354,15 @@ has "... and that resume submits nothing meanwhile" \
 expect "under the site's file without the cap, status --format json" 0 \
 	"$PT" status "$T/c" --format json
 has "... nothing holds them" '"held_by": null' "$T/out"
+
+# Text after the state's end line was read past and dropped at the next
+# checkpoint: refused, naming the line.
+cp "$T/c/state" "$T/state.kept"
+echo "extra" >>"$T/c/state"
+expect "text after the state's end line" 65 "$PT" status "$T/c"
+has "... names file and line" \
+	"state:$(wc -l <"$T/c/state"): text after the end line" "$T/err"
+cp "$T/state.kept" "$T/c/state"
 
 # The journal's last line break removed: that line is a torn write,
 # which never happened, but the state includes it, so the file was cut
