@@ -269,7 +269,7 @@ static void
 syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
 {
 	FILE *f = fopen_regular(path);
-	char buf[4096], key[128] = "";
+	char buf[4096] = "", key[128] = "";
 	int n = 0, keys = 0, c;
 	long bytes = 0;
 

@@ -710,10 +710,13 @@ titan_clock(const char *s, size_t n, long long *sec, double *frac)
 		if (k < len)
 			continue;
 		*frac = 0;
-		for (k = i + len + 1; i + len < n && (s[i + len] == ',' ||
-		     s[i + len] == '.') && k < n && s[k] >= '0' &&
-		     s[k] <= '9'; k++, scale /= 10)
-			*frac += (s[k] - '0') * scale;
+		k = i + len + 1;
+		while (i + len < n && (s[i + len] == ',' ||
+		       s[i + len] == '.') && k < n && s[k] >= '0' &&
+		       s[k] <= '9') {
+			*frac += (s[k++] - '0') * scale;
+			scale /= 10;
+		}
 		memset(&tm, 0, sizeof tm);
 		tm.tm_year = v[0] - 1900;
 		tm.tm_mon = v[1] - 1;
