@@ -318,17 +318,12 @@ foreign_component(const char *path, uid_t *uid, bool *last)
 }
 
 int
-owner_read_here(const char *path)
+owner_root_path(const char *path)
 {
 	char owner[96], real[PATH_MAX], *at;
-	struct stat st;
 	uid_t uid = 0;
 	bool last = false;
 
-	if (stat(path, &st) != 0)
-		return 0;
-	if (S_ISDIR(st.st_mode) && check_writers(path, &st) != 0)
-		return EXIT_NOPERM;
 	if (geteuid() != 0)
 		return 0;
 	/* The path as written, then as resolved: a link of root's may
@@ -340,14 +335,26 @@ owner_read_here(const char *path)
 		return 0;
 	describe_uid(uid, owner, sizeof owner);
 	if (last)
-		error("'%s' belongs to %s: root does not read another user's "
+		error("'%s' belongs to %s: root does not use another user's "
 		      "files with its rights here; run the command as that "
 		      "user (setpriv or runuser)", path, owner);
 	else
 		error("'%s' is reached through '%s', which belongs to %s: "
-		      "root does not read along another user's paths with its "
+		      "root does not go along another user's paths with its "
 		      "rights here; run the command as that user (setpriv or "
 		      "runuser)", path, at, owner);
 	free(at);
 	return EXIT_NOPERM;
+}
+
+int
+owner_read_here(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode) && check_writers(path, &st) != 0)
+		return EXIT_NOPERM;
+	return owner_root_path(path);
 }

@@ -48,5 +48,13 @@ int owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
  * A path that cannot be stat'ed gives 0: reading it says what is wrong.
  */
 int owner_read_here(const char *path);
+/*
+ * Run as root, 0 when path (which need not exist) and every directory
+ * and link on the way to it, as written and as resolved, are root's;
+ * else EXIT_NOPERM after an error naming the one that is not and its
+ * owner, whose user can rename or replace what is there.  0 for any
+ * other caller.
+ */
+int owner_root_path(const char *path);
 
 #endif

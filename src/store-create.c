@@ -24,6 +24,7 @@
 
 #include "error.h"
 #include "jobscript.h"
+#include "owner.h"
 #include "store-int.h"
 #include "util.h"
 #include "xalloc.h"
@@ -397,6 +398,11 @@ store_create(const char *dir, const struct settings *c,
 
 	memset(&old, 0, sizeof(old));
 	old.lock_fd = old.journal.fd = -1;
+	/* Root plans only where no other user can rename or plant what it
+	 * writes beside and removes (the old campaign under --force). */
+	if ((ret = owner_root_path(final_dir)) != 0)
+		goto cleanup;
+	ret = EXIT_CANTCREAT;
 	if (path_exists(final_dir) && !force) {
 		error("'%s' already exists (use --force to replace it)", dir);
 		goto cleanup;

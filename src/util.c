@@ -271,35 +271,47 @@ mkdir_p(const char *path, int mode)
 	return ret;
 }
 
+/*
+ * Remove the entry name of directory parent and, for a directory,
+ * everything in it, never following a symbolic link: each directory is
+ * opened from its parent's descriptor with O_NOFOLLOW, so one renamed
+ * away and replaced by a link meanwhile (a user's, under root's plan
+ * --force) cannot lead the removal anywhere else; the link itself is
+ * what gets removed.
+ */
+static int
+remove_at(int parent, const char *name)
+{
+	struct dirent *e;
+	int fd, ret = 0;
+	DIR *d;
+
+	if (unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	            O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    remove_at(dirfd(d), e->d_name) != 0)
+			ret = -1;
+	closedir(d);
+	if (unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+		ret = -1;
+	return ret;
+}
+
 int
 remove_tree(const char *path)
 {
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	int ret = 0;
-
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	d = opendir(path);
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		char *p;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		p = xasprintf("%s/%s", path, e->d_name);
-		if (remove_tree(p) != 0)
-			ret = -1;
-		free(p);
-	}
-	closedir(d);
-	if (rmdir(path) != 0)
-		ret = -1;
-	return ret;
+	return remove_at(AT_FDCWD, path);
 }
 
 bool

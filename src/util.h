@@ -51,7 +51,8 @@ int sync_tree_open(const char *dir);
 int sync_tree(int fd, const char *dir);
 /* mkdir -p; 0 or -1 after an error message. */
 int mkdir_p(const char *path, int mode);
-/* Remove a directory tree; 0 or -1. Does not follow symlinks. */
+/* Remove a directory tree; 0 or -1.  Follows no symbolic link, also
+ * one put in place of a directory while it runs. */
 int remove_tree(const char *path);
 bool path_exists(const char *path);
 /*

@@ -310,6 +310,26 @@ check "... leaving it empty" test -z "$(ls -A "$T/empty-here")"
 expect "plan -o DIR/. -f replaces the empty DIR" 0 "$PT" -q plan \
 	"$CAMPAIGN" -o "$T/empty-here/." -f
 check "... which is now the campaign" test -f "$T/empty-here/state"
+# Root plans only where no other user can rename or plant what it writes
+# beside and removes: in a user's directory, --force's removal of the old
+# campaign could be led by a link the user swaps in to root's files.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
+	command -v setpriv >/dev/null; then
+	chmod 711 "$T"
+	install -d -o nobody "$T/nob"
+	expect "a user plans in their directory" 0 setpriv --reuid=nobody \
+		--regid="$(id -g nobody)" --clear-groups env HOME=/nonexistent \
+		"$(abs "$PT")" -q plan "$(abs "$CAMPAIGN")" -o "$T/nob/c"
+	expect "root's plan --force over it is refused" 77 "$PT" -q plan \
+		"$CAMPAIGN" -o "$T/nob/c" --force
+	has "... naming the user's directory" \
+		"reached through '$T/nob', which belongs to nobody" "$T/err"
+	check "... and the user's campaign is kept" sh -c \
+		"test -f '$T/nob/c/state' && test \"\$(stat -c %U '$T/nob/c')\" = nobody"
+	expect "root's plan into the user's directory is refused" 77 "$PT" -q \
+		plan "$CAMPAIGN" -o "$T/nob/new"
+	check "... and makes nothing there" test ! -e "$T/nob/new"
+fi
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
 	"$T/demo/campaign.conf" -o "$T/again"
 if cut -d, -f2 "$T/demo/candidates.csv" | cmp -s - \
