@@ -23,6 +23,17 @@
 
 extern const struct cmd_entry cmd_resume_entry;
 
+/* Whether a candidate was ever selected (submit, the search): a plan
+ * no one submitted has not ended, though nothing in it is active. */
+static bool
+any_selected(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].state != CS_PLANNED)
+			return true;
+	return false;
+}
+
 /* Poll and submit what is due; journal "finished" when all is final. */
 static int
 drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
@@ -33,7 +44,12 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 	runner_init(&r, s, ctx->out, ctx->verbosity);
 	status = search_step(&r);
 	runner_release(&r);
-	if (status == 0 && store_all_final(&s->st) && s->transitions > 0) {
+	/* Once per ending: after this run's transitions, or after those
+	 * of a submit or cancel that made the last one (the journal does
+	 * not end with "finished" yet). */
+	if (status == 0 && store_all_final(&s->st) &&
+	    (s->transitions > 0 ||
+	     (!s->journal_ends_finished && any_selected(&s->st)))) {
 		struct strbuf sb = STRBUF_INIT;
 
 		store_progress(&s->st, &sb);

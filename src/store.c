@@ -59,14 +59,23 @@ replay_one(const struct journal_entry *e, const char *path, void *arg)
 	return store_event_apply(rc->st, &ev, path);
 }
 
+/* What check_line learns of the whole journal. */
+struct journal_check {
+	long lines;
+	bool ends_finished;   /* the last line is a "finished" event */
+};
+
 /* Every line parses as an event; count them. */
 static int
 check_line(const struct journal_entry *e, const char *path, void *arg)
 {
+	struct journal_check *jc = arg;
 	struct store_event ev;
+	int ret = store_event_parse(e, path, &ev);
 
-	*(long *)arg = e->seq;
-	return store_event_parse(e, path, &ev);
+	jc->lines = e->seq;
+	jc->ends_finished = ret == 0 && ev.type == EV_FINISHED;
+	return ret;
 }
 
 /*
@@ -112,15 +121,18 @@ file_ends_unterminated(const char *path)
 }
 
 static int
-check_journal(const struct store *s)
+check_journal(struct store *s)
 {
-	long lines = 0;
+	struct journal_check jc = { 0, false };
+	long lines;
 	char *path;
 	bool torn;
 
 	if (journal_missing(s) != 0 ||
-	    journal_replay(s->dir, 0, check_line, &lines) != 0)
+	    journal_replay(s->dir, 0, check_line, &jc) != 0)
 		return -1;
+	lines = jc.lines;
+	s->journal_ends_finished = jc.ends_finished;
 	if (lines >= s->st.journal_seq)
 		return 0;
 	/* A last line without its break is a write a crash cut, which

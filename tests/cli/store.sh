@@ -355,6 +355,27 @@ expect "under the site's file without the cap, status --format json" 0 \
 	"$PT" status "$T/c" --format json
 has "... nothing holds them" '"held_by": null' "$T/out"
 
+# resume records "finished" (and collects) once every selected candidate
+# has ended, also when another command (cancel, submit's poll) made the
+# last transition and checkpointed it: it waited for one of its own.
+fresh
+name=$(first)
+journal_add queued "$name" -
+journal_add intent "$name" "tag=pt-x-1-1 attempt=1 time=1"
+journal_add submitted "$name" "job=4711 time=1"
+journal_add state "$name" "state=completed job=4711 exit=0 source=controller"
+expect "cancel with nothing left to cancel checkpoints the journal" 0 \
+	"$PT" cancel "$T/c"
+has "... whose lines the state now includes" "^journal 5$" "$T/c/state"
+expect "resume after it" 0 "$PT" resume "$T/c"
+has "... records finished" "^6 .* finished - -$" "$T/c/journal.log"
+check "... and collects the results" test -f "$T/c/results/results.csv"
+expect "resume again" 0 "$PT" resume "$T/c"
+check "... records nothing more" test "$(wc -l <"$T/c/journal.log")" = 6
+fresh
+expect "resume on a plan no one submitted" 0 "$PT" resume "$T/c"
+check "... records no finished" test "$(wc -l <"$T/c/journal.log")" = 1
+
 # Text after the state's end line was read past and dropped at the next
 # checkpoint: refused, naming the line.
 cp "$T/c/state" "$T/state.kept"
