@@ -183,11 +183,12 @@ maybe_retry(struct runner *r, struct cand_status *c)
 {
 	if (c->state != CS_NODE_FAIL && c->state != CS_PREEMPTED)
 		return 0;
-	if (c->attempt > r->store->settings.limits.retries)
+	/* Submissions that never reached Slurm ran nothing to retry. */
+	if (c->attempt - c->lost > r->store->settings.limits.retries)
 		return 0;
 	if (r->verbosity >= 0)
 		fprintf(r->out, "%s: retrying (attempt %d of %d)%s%s\n",
-		        c->name, c->attempt + 1,
+		        c->name, c->attempt - c->lost + 1,
 		        r->store->settings.limits.retries + 1,
 		        c->state == CS_NODE_FAIL ? " avoiding " : "",
 		        c->state == CS_NODE_FAIL ? c->nodes : "");

@@ -480,7 +480,11 @@ static void
 apply_queued(struct state *st, struct cand_status *c,
              const struct store_event *ev)
 {
-	(void)st, (void)ev;
+	(void)st;
+	/* A submission that never reached Slurm tried nothing: counted
+	 * apart, so that limits.retries is spent on jobs that ran. */
+	if ((ev->has & EVBIT(F_LOST)) && c->lost < c->attempt)
+		c->lost++;
 	c->state = CS_QUEUED;
 }
 

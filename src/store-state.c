@@ -124,6 +124,8 @@ state_line(struct strbuf *sb, const struct cand_status *c)
 		add_word(sb, "by", c->by);
 	if (c->fits_by[0])
 		add_word(sb, "fits", c->fits_by);
+	if (c->lost > 0)
+		strbuf_addf(sb, " lost=%d", c->lost);
 	strbuf_addch(sb, '\n');
 }
 
@@ -220,6 +222,9 @@ apply_word(struct cand_status *c, const char *key, const char *v)
 	if (!strcmp(key, "attempt"))
 		return parse_ranged(v, 0, STORE_MAX_ATTEMPT, &n) ? -1
 		       : (c->attempt = (int)n, 0);
+	if (!strcmp(key, "lost"))
+		return parse_ranged(v, 0, STORE_MAX_ATTEMPT, &n) ? -1
+		       : (c->lost = (int)n, 0);
 	if (!strcmp(key, "job"))
 		return parse_ranged(v, 0, UINT32_MAX, &n) ? -1
 		       : (c->job_id = (uint32_t)n, 0);

@@ -76,6 +76,8 @@ struct cand_status {
 	bool base;
 	bool unsafe;          /* planned as oom-risk */
 	int attempt;          /* 0 before the first submission */
+	int lost;             /* of those, submissions that never reached
+	                         Slurm (queued again): no try of the layout */
 	uint32_t job_id;      /* 0 while none is known */
 	char tag[64];         /* job name in Slurm */
 	int exit_code, exit_signal;

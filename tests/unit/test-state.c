@@ -70,8 +70,12 @@ test_round_trip(void)
 
 	two_candidates(&a);
 	strcpy(a.v[1].fits_by, "llama_8b_tp_1");
+	a.v[0].attempt = 3;
+	a.v[0].lost = 2;
 	CU_ASSERT_EQUAL_FATAL(state_save(dir, &a), 0);
 	CU_ASSERT_EQUAL_FATAL(state_load(dir, &b), 0);
+	CU_ASSERT_EQUAL(b.v[0].lost, 2);
+	CU_ASSERT_EQUAL(b.v[1].lost, 0);
 	CU_ASSERT_STRING_EQUAL(b.v[1].fits_by, "llama_8b_tp_1");
 	CU_ASSERT_STRING_EQUAL(b.v[0].fits_by, "");
 	CU_ASSERT_EQUAL(b.n, 2);
@@ -540,6 +544,9 @@ test_transitions_replay(void)
 	CU_ASSERT_EQUAL(s.transitions, 11);
 	CU_ASSERT_EQUAL(c->state, CS_QUEUED);
 	CU_ASSERT_EQUAL(c->attempt, 2);
+	/* The second submission never reached Slurm: no try of the layout,
+	 * so limits.retries is not spent on it. */
+	CU_ASSERT_EQUAL(c->lost, 1);
 	CU_ASSERT_STRING_EQUAL(c->exclude, "gpu[1-2]");
 	/* The next attempt's intent forgot the failed job's reason. */
 	CU_ASSERT_STRING_EQUAL(c->reason, "");
@@ -560,6 +567,7 @@ test_transitions_replay(void)
 
 		CU_ASSERT_EQUAL(x->state, y->state);
 		CU_ASSERT_EQUAL(x->attempt, y->attempt);
+		CU_ASSERT_EQUAL(x->lost, y->lost);
 		CU_ASSERT_EQUAL(x->job_id, y->job_id);
 		CU_ASSERT_EQUAL(x->start_time, y->start_time);
 		CU_ASSERT_EQUAL(x->submit_time, y->submit_time);
