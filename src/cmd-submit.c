@@ -193,10 +193,12 @@ queue_selected(struct store *s, const struct selection *sel,
 	for (int i = 0; i < sel->n; i++) {
 		const struct cand_status *c = sel->v[i];
 
-		if (o->dry_run)
-			fprintf(ctx->out, "would queue %s%s%s\n", c->name,
+		if (o->dry_run) /* as confirm() said: queued, then skipped */
+			fprintf(ctx->out, "would queue %s%s%s%s\n", c->name,
 			        c->base ? " (base)" : "",
-			        cand_at_risk(c) ? " (oom-risk)" : "");
+			        cand_at_risk(c) ? " (oom-risk)" : "",
+			        search_stopped(s) ? ", which the stopped search "
+			        "then skips" : "");
 		else if (store_queue(s, sel->v[i]) != 0)
 			return EXIT_IOERR;
 	}

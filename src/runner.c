@@ -557,7 +557,12 @@ submit_one(struct runner *r, struct cand_status *c)
 		error("cannot submit %s: %s", c->name, err.buf);
 		ret = EXIT_TEMPFAIL;
 	} else if (s != SLURM_E_OK) {
-		error("Slurm rejected %s: %s", c->name, err.buf);
+		/* A retry avoids the failed job's nodes: say so, or a
+		 * campaign that needs all of them reads as Slurm's fault. */
+		error("Slurm rejected %s: %s%s%s%s", c->name, err.buf,
+		      c->exclude[0] ? " (paratune asked it to avoid " : "",
+		      c->exclude, c->exclude[0] ? ", where its failed "
+		      "attempt ran)" : "");
 		r->rejected++;
 		ret = store_rejected(r->store, c, "rejected") ? EXIT_IOERR : 0;
 	} else {

@@ -696,6 +696,8 @@ apply_cancelled(struct state *st, struct cand_status *c,
 {
 	(void)st;
 	c->state = CS_CANCELLED;
+	/* Why it was pending is no longer why anything is. */
+	c->reason[0] = '\0';
 	if (ev->has & EVBIT(F_END))
 		c->end_time = ev->end_time;
 }

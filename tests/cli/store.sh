@@ -376,6 +376,29 @@ fresh
 expect "resume on a plan no one submitted" 0 "$PT" resume "$T/c"
 check "... records no finished" test "$(wc -l <"$T/c/journal.log")" = 1
 
+# A cancelled candidate shows no pending reason: why it waited is no
+# longer why anything is.
+fresh
+name=$(first)
+journal_add queued "$name" -
+journal_add intent "$name" "tag=pt-x-1-1 attempt=1 time=1"
+journal_add submitted "$name" "job=4711 time=1"
+journal_add state "$name" "state=pending job=4711 reason=Resources source=controller"
+expect "status of a pending job" 0 "$PT" status "$T/c"
+has "... shows why it waits" "Resources" "$T/out"
+journal_add cancelled "$name" "job=4711"
+expect "status once it is cancelled" 0 "$PT" status "$T/c"
+hasnt "... no longer shows the reason" "Resources" "$T/out"
+# A dry run on a stopped search says what a submit would: queued, then
+# skipped ("would queue" alone contradicted "nothing is submitted").
+fresh
+journal_add stopped - "reason=no_gain"
+expect "submit --dry-run on a stopped search" 0 "$PT" submit "$T/c" \
+	--top 2 --dry-run
+has "... says nothing is submitted" "nothing is submitted" "$T/out"
+has "... and that the search skips what it would queue" \
+	"^would queue .*, which the stopped search then skips$" "$T/out"
+
 # Text after the state's end line was read past and dropped at the next
 # checkpoint: refused, naming the line.
 cp "$T/c/state" "$T/state.kept"
@@ -388,6 +411,7 @@ cp "$T/state.kept" "$T/c/state"
 # The journal's last line break removed: that line is a torn write,
 # which never happened, but the state includes it, so the file was cut
 # or edited after; said so, not only "ends at line N".
+fresh
 printf '%s' "$(cat "$T/c/journal.log")" >"$T/c/journal.cut"
 mv "$T/c/journal.cut" "$T/c/journal.log"
 expect "a journal whose last line lost its line break" 65 "$PT" status "$T/c"
