@@ -197,8 +197,8 @@ queue_selected(struct store *s, const struct selection *sel,
 			fprintf(ctx->out, "would queue %s%s%s%s\n", c->name,
 			        c->base ? " (base)" : "",
 			        cand_at_risk(c) ? " (oom-risk)" : "",
-			        search_stopped(s) ? ", which the stopped search "
-			        "then skips" : "");
+			        search_stopped(s) ? ", which the stopped "
+			        "search then skips" : "");
 		else if (store_queue(s, sel->v[i]) != 0)
 			return EXIT_IOERR;
 	}

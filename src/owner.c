@@ -264,6 +264,12 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	}
 	if (check_writers(dir, &st) != 0)
 		return EXIT_NOPERM;
+	/* Root works on a directory of its own with its own rights only
+	 * when no other user's directory or link leads there: that user
+	 * could point the path at a directory of theirs once it was
+	 * checked. */
+	if (st.st_uid == me && me == 0 && owner_root_path(dir) != 0)
+		return EXIT_NOPERM;
 	if (st.st_uid == me)
 		return fn(arg);
 	describe_uid(st.st_uid, owner, sizeof owner);

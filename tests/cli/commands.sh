@@ -329,6 +329,14 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 	expect "root's plan into the user's directory is refused" 77 "$PT" -q \
 		plan "$CAMPAIGN" -o "$T/nob/new"
 	check "... and makes nothing there" test ! -e "$T/nob/new"
+	# A campaign of root's reached through the user's directory: the
+	# user could point that path at a directory of theirs once root
+	# checked it, so root does not work on it with its own rights.
+	"$PT" -q plan "$CAMPAIGN" -o "$T/rootc" && mv "$T/rootc" "$T/nob/rootc"
+	expect "root's status of its campaign inside a user's directory" 77 \
+		"$PT" status "$T/nob/rootc"
+	has "... naming the user's directory" \
+		"reached through '$T/nob', which belongs to nobody" "$T/err"
 fi
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
 	"$T/demo/campaign.conf" -o "$T/again"
