@@ -23,17 +23,6 @@
 
 extern const struct cmd_entry cmd_resume_entry;
 
-/* Whether a candidate was ever selected (submit, the search): a plan
- * no one submitted has not ended, though nothing in it is active. */
-static bool
-any_selected(const struct state *st)
-{
-	for (int i = 0; i < st->n; i++)
-		if (st->v[i].state != CS_PLANNED)
-			return true;
-	return false;
-}
-
 /* Poll and submit what is due; journal "finished" when all is final. */
 static int
 drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
@@ -49,7 +38,7 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 	 * not end with "finished" yet). */
 	if (status == 0 && store_all_final(&s->st) &&
 	    (s->transitions > 0 ||
-	     (!s->journal_ends_finished && any_selected(&s->st)))) {
+	     (!s->journal_ends_finished && store_any_selected(&s->st)))) {
 		struct strbuf sb = STRBUF_INIT;
 
 		store_progress(&s->st, &sb);

@@ -348,16 +348,6 @@ results_settings(struct results *res, const struct results_opts *o)
 	res->peak_tflops = c->gpu.peak_tflops[c->precision];
 }
 
-/* Whether any candidate was selected to run. */
-static bool
-any_selected(const struct state *st)
-{
-	for (int i = 0; i < st->n; i++)
-		if (st->v[i].state != CS_PLANNED)
-			return true;
-	return false;
-}
-
 /* Whether `cancel` ended any candidate: the campaign did not run out. */
 static bool
 any_cancelled(const struct state *st)
@@ -393,7 +383,7 @@ search_cost(struct results *res, const struct candidate_table *t)
 	if (res->run.st.stop_reason[0])
 		memcpy(res->stop_reason, res->run.st.stop_reason,
 		       sizeof res->stop_reason);
-	else if (store_all_final(&res->run.st) && any_selected(&res->run.st))
+	else if (store_all_final(&res->run.st) && store_any_selected(&res->run.st))
 		strcpy(res->stop_reason, any_cancelled(&res->run.st)
 		                         ? "cancelled" : "all_run");
 }

@@ -440,6 +440,15 @@ store_all_final(const struct state *st)
 	return true;
 }
 
+bool
+store_any_selected(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].state != CS_PLANNED)
+			return true;
+	return false;
+}
+
 int
 store_active_count(const struct state *st)
 {

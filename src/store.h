@@ -269,6 +269,9 @@ void store_counts(const struct state *st, int counts[CS_COUNT]);
 void store_progress(const struct state *st, struct strbuf *out);
 /* Nothing queued or active. */
 bool store_all_final(const struct state *st);
+/* Whether a candidate was ever selected (submit, the search): a plan
+ * no one submitted has not ended, though nothing in it is active. */
+bool store_any_selected(const struct state *st);
 /* How many candidates have a job in Slurm, or one being submitted. */
 int store_active_count(const struct state *st);
 /* Planned as oom-risk and not proved to fit since (fits). */
