@@ -34,11 +34,11 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 	status = search_step(&r);
 	runner_release(&r);
 	/* Once per ending: after this run's transitions, or after those
-	 * of a submit or cancel that made the last one (the journal does
-	 * not end with "finished" yet). */
+	 * of a submit or cancel that made the last one (no "finished"
+	 * after the last candidate's event yet). */
 	if (status == 0 && store_all_final(&s->st) &&
 	    (s->transitions > 0 ||
-	     (!s->journal_ends_finished && store_any_selected(&s->st)))) {
+	     (!s->journal_ended && store_any_selected(&s->st)))) {
 		struct strbuf sb = STRBUF_INIT;
 
 		store_progress(&s->st, &sb);

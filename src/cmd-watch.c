@@ -215,6 +215,8 @@ watch_keep_tail(struct watch_log *w, const char *buf, size_t n)
 {
 	size_t keep = w->tail_len;
 
+	/* Every byte read counts, also those the tail does not keep. */
+	w->offset += (off_t)n;
 	if (n >= WATCH_TAIL) {
 		buf += n - WATCH_TAIL;
 		n = WATCH_TAIL;
@@ -224,7 +226,6 @@ watch_keep_tail(struct watch_log *w, const char *buf, size_t n)
 	memmove(w->tail, w->tail + w->tail_len - keep, keep);
 	memcpy(w->tail + keep, buf, n);
 	w->tail_len = keep + n;
-	w->offset += (off_t)n;
 }
 
 /* How the log at path changed since the last read.  A path that names

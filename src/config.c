@@ -284,10 +284,13 @@ syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
 			return;
 		}
 	rewind(f);
-	while (n < line && fgets(buf, sizeof buf, f))
-		n++;
+	/* Lines counted by their breaks: one longer than buf is one. */
+	for (n = 1; n < line && (c = getc(f)) != EOF;)
+		n += c == '\n';
+	if (n != line || fgets(buf, sizeof buf, f) == NULL)
+		buf[0] = '\0';
 	fclose(f);
-	if (n != line || strcmp(text, "duplicate setting name") != 0)
+	if (buf[0] == '\0' || strcmp(text, "duplicate setting name") != 0)
 		return;
 	for (const char *p = buf; *p; p++) {
 		size_t len = 0;

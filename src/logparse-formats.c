@@ -724,8 +724,9 @@ titan_clock(const char *s, size_t n, long long *sec, double *frac)
 		tm.tm_hour = v[3];
 		tm.tm_min = v[4];
 		tm.tm_sec = v[5];
-		/* Local or UTC, only differences are used: timegm keeps
-		 * them free of daylight-saving steps. */
+		/* Only differences are used, local time or UTC; a
+		 * daylight-saving step in a log of local time is a gap
+		 * (titan_step_time). */
 		*sec = (long long)timegm(&tm);
 		return true;
 	}
@@ -755,8 +756,18 @@ titan_step_time(struct log_reader *rd, const char *s, size_t head,
 		return;
 	dt = (double)(sec - rd->titan_sec) + (frac - rd->titan_frac);
 	if (rd->titan_clocked && st->step > rd->titan_step && dt > 0) {
-		st->step_time_s = dt / (double)(st->step - rd->titan_step);
-		rd->res->clocked_steps++;
+		double per = dt / (double)(st->step - rd->titan_step);
+
+		/* Ten times the last is no step but a gap the lines span
+		 * (a checkpoint, an evaluation, a restart that went on
+		 * counting, a clock put forward): no time. */
+		if (rd->titan_last_s > 0 && per > 10 * rd->titan_last_s) {
+			rd->res->clock_gaps++;
+		} else {
+			st->step_time_s = per;
+			rd->titan_last_s = per;
+			rd->res->clocked_steps++;
+		}
 	}
 	rd->titan_clocked = true;
 	rd->titan_step = st->step;

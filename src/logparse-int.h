@@ -98,6 +98,7 @@ struct log_reader {
 	long long titan_sec;       /* its time stamp: seconds since the
 	                              epoch (UTC or not) and fraction */
 	double titan_frac;
+	double titan_last_s;       /* the last step time it gave; 0 */
 
 	/* Failure evidence. */
 	unsigned seen;             /* FAILURE_BIT per class with evidence */

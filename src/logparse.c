@@ -251,6 +251,12 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 		            "step lines (the format logs none)",
 		            sb->len ? "; " : "", r->clocked_steps,
 		            r->clocked_steps == 1 ? "" : "s");
+	if (r->clock_gaps)
+		strbuf_addf(sb, "%s%ld gap%s between step lines over ten "
+		            "times the step time before, left untimed "
+		            "(a checkpoint, an evaluation, a restart?)",
+		            sb->len ? "; " : "", r->clock_gaps,
+		            r->clock_gaps == 1 ? "" : "s");
 	if (r->other_format_steps)
 		strbuf_addf(sb, "%s%ld step%s in %s records among the %s "
 		            "ones, read as one run (two runs in one log?)",

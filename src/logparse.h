@@ -195,8 +195,10 @@ struct log_result {
 	 * one file?), the largest such format's; kept among the steps. */
 	long other_format_steps;
 	enum log_format other_format;
-	/* Steps whose time is the time stamps' (torchtitan logs none). */
+	/* Steps whose time is the time stamps' (torchtitan logs none), and
+	 * those left untimed as a gap: ten times the last such time. */
 	long clocked_steps;
+	long clock_gaps;
 };
 
 struct logparse_builtin;

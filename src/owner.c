@@ -289,14 +289,17 @@ owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 }
 
 /*
- * The first component of path, from the root down, that is not root's
- * (a directory whose owner can rename what is in it, a link its owner
- * can point elsewhere, the file itself), allocated, with its owner in
- * *uid and in *last whether it is the file; NULL when every one is
- * root's or cannot be stat'ed.
+ * The first component of path, from the root down, that another user
+ * can change: one not root's (a directory whose owner can rename what
+ * is in it, a link its owner can point elsewhere, the file itself), or
+ * a directory its group or every user can write without the sticky bit
+ * (any of them can rename what is in it; /tmp's bit keeps them to their
+ * own).  Allocated, with in *uid its owner, in *writable whether it is
+ * the second kind and in *last whether it is the file; NULL when there
+ * is none or the rest cannot be stat'ed.
  */
 static char *
-foreign_component(const char *path, uid_t *uid, bool *last)
+foreign_component(const char *path, uid_t *uid, bool *writable, bool *last)
 {
 	char cwd[PATH_MAX];
 	char *abs = path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL
@@ -309,8 +312,12 @@ foreign_component(const char *path, uid_t *uid, bool *last)
 
 		if (slash)
 			*slash = '\0';
-		if (lstat(abs, &st) == 0 && st.st_uid != 0) {
+		if (lstat(abs, &st) == 0 &&
+		    (st.st_uid != 0 || (S_ISDIR(st.st_mode) &&
+		     (st.st_mode & (S_IWGRP | S_IWOTH)) &&
+		     !(st.st_mode & S_ISVTX)))) {
 			*uid = st.st_uid;
+			*writable = st.st_uid == 0;
 			*last = slash == NULL;
 			return abs;
 		}
@@ -328,27 +335,33 @@ owner_root_path(const char *path)
 {
 	char owner[96], real[PATH_MAX], *at;
 	uid_t uid = 0;
-	bool last = false;
+	bool writable = false, last = false;
 
 	if (geteuid() != 0)
 		return 0;
 	/* The path as written, then as resolved: a link of root's may
 	 * lead through another user's directory. */
-	at = foreign_component(path, &uid, &last);
+	at = foreign_component(path, &uid, &writable, &last);
 	if (at == NULL && realpath(path, real) != NULL)
-		at = foreign_component(real, &uid, &last);
+		at = foreign_component(real, &uid, &writable, &last);
 	if (at == NULL)
 		return 0;
 	describe_uid(uid, owner, sizeof owner);
-	if (last)
+	if (writable)
+		error("'%s'%s%s%s can be changed by its group or every user "
+		      "(no sticky bit): root does not use such a path with "
+		      "its rights here", path, last ? "" : " is reached "
+		      "through '", last ? "" : at, last ? "" : "', which");
+	else if (last)
 		error("'%s' belongs to %s: root does not use another user's "
 		      "files with its rights here; run the command as that "
 		      "user (setpriv or runuser)", path, owner);
 	else
 		error("'%s' is reached through '%s', which belongs to %s: "
 		      "root does not go along another user's paths with its "
-		      "rights here; run the command as that user (setpriv or "
-		      "runuser)", path, at, owner);
+		      "rights here; use a path through root's own "
+		      "directories, or run the command as that user (setpriv "
+		      "or runuser)", path, at, owner);
 	free(at);
 	return EXIT_NOPERM;
 }

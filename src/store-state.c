@@ -260,7 +260,8 @@ parse_candidate(char *line, struct cand_status *c)
 		if (apply_word(c, w, eq + 1) != 0)
 			return -1;
 	}
-	return 0;
+	/* Lost submissions are some of the attempts, never more. */
+	return c->lost > c->attempt ? -1 : 0;
 }
 
 /* "model RUNS SIGMA COEF,...": the last refit. */

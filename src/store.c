@@ -62,7 +62,7 @@ replay_one(const struct journal_entry *e, const char *path, void *arg)
 /* What check_line learns of the whole journal. */
 struct journal_check {
 	long lines;
-	bool ends_finished;   /* the last line is a "finished" event */
+	bool ended;   /* a "finished" event, and no candidate's after it */
 };
 
 /* Every line parses as an event; count them. */
@@ -74,7 +74,11 @@ check_line(const struct journal_entry *e, const char *path, void *arg)
 	int ret = store_event_parse(e, path, &ev);
 
 	jc->lines = e->seq;
-	jc->ends_finished = ret == 0 && ev.type == EV_FINISHED;
+	/* Events of no candidate (a policy, a refit) change no ending. */
+	if (ret == 0 && ev.type == EV_FINISHED)
+		jc->ended = true;
+	else if (ret == 0 && ev.name[0])
+		jc->ended = false;
 	return ret;
 }
 
@@ -132,7 +136,7 @@ check_journal(struct store *s)
 	    journal_replay(s->dir, 0, check_line, &jc) != 0)
 		return -1;
 	lines = jc.lines;
-	s->journal_ends_finished = jc.ends_finished;
+	s->journal_ended = jc.ended;
 	if (lines >= s->st.journal_seq)
 		return 0;
 	/* A last line without its break is a write a crash cut, which

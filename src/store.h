@@ -194,8 +194,8 @@ struct store {
 	struct store_journal journal;
 	int lock_fd;
 	int transitions;          /* events recorded by this run */
-	bool journal_ends_finished; /* when opened, its last event was
-	                               "finished" */
+	bool journal_ended;       /* when opened, it held a "finished" and
+	                             no candidate's event after it */
 	long polled;              /* when Slurm last answered a poll; 0 */
 };
 

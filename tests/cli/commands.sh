@@ -337,6 +337,17 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 		"$PT" status "$T/nob/rootc"
 	has "... naming the user's directory" \
 		"reached through '$T/nob', which belongs to nobody" "$T/err"
+	# A directory of root's that every user can write, without the
+	# sticky bit: any of them can rename what is in it.
+	mkdir "$T/shared" && chmod 777 "$T/shared"
+	expect "root's plan into a directory every user can write" 77 \
+		"$PT" -q plan "$CAMPAIGN" -o "$T/shared/c"
+	has "... saying why" \
+		"reached through '$T/shared', which can be changed by its group or every user" \
+		"$T/err"
+	chmod 1777 "$T/shared"
+	expect "... but with the sticky bit, as /tmp has, it plans" 0 \
+		"$PT" -q plan "$CAMPAIGN" -o "$T/shared/c"
 fi
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
 	"$T/demo/campaign.conf" -o "$T/again"

@@ -372,6 +372,13 @@ has "... records finished" "^6 .* finished - -$" "$T/c/journal.log"
 check "... and collects the results" test -f "$T/c/results/results.csv"
 expect "resume again" 0 "$PT" resume "$T/c"
 check "... records nothing more" test "$(wc -l <"$T/c/journal.log")" = 6
+# An event of no candidate after it (submit --sequential's policy) ends
+# nothing anew.
+journal_add policy - "sequential=1"
+expect "... a policy event after it, checkpointed" 0 "$PT" cancel "$T/c"
+expect "resume after that" 0 "$PT" resume "$T/c"
+check "... records no second finished" \
+	test "$(grep -c ' finished ' "$T/c/journal.log")" = 1
 fresh
 expect "resume on a plan no one submitted" 0 "$PT" resume "$T/c"
 check "... records no finished" test "$(wc -l <"$T/c/journal.log")" = 1

@@ -137,6 +137,12 @@ has "... says so" "cannot read '.*never.log': it does not exist and the trainer 
 # second run gave the steps of both as one ("max_steps step_s=4.88889
 # +-4.61% n=36"), and one shorter than what was read was read from the
 # middle of a line, or not at all.  It starts over from the new start.
+# A healthy log of more than the 4 KiB tail kept: the offset counted only
+# what the tail kept, and every poll took the log for rewritten.
+log "$T/long.log" fast 60
+expect "a log longer than the tail kept, left alone" 0 timeout 30 \
+	"$PT" watch --timeout 1.5 --interval 0.2 "$T/long.log"
+hasnt "... is never taken for rewritten" "reading it again" "$T/err"
 log "$T/again.log" fast 5
 log "$T/again.new" slow 40
 (sleep 1; : >"$T/again.log"; cat "$T/again.new" >>"$T/again.log") &

@@ -746,6 +746,44 @@ test_step_stats(void)
 	logparse_release(&lp);
 }
 
+/* torchtitan's step times from its time stamps: a step again (another
+ * rank) is passed over, a gap of ten times the step before (here a
+ * checkpoint of 60 s) is left untimed, and the steps after are timed. */
+static void
+test_titan_clock(void)
+{
+	static const char text[] =
+	    "[titan] 2025-12-31 23:59:58,500 - root - INFO - step:  1  "
+	    "loss:  9.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2025-12-31 23:59:59,750 - root - INFO - step:  2  "
+	    "loss:  8.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2025-12-31 23:59:59,750 - root - INFO - step:  2  "
+	    "loss:  8.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2026-01-01 00:00:01,000 - root - INFO - step:  3  "
+	    "loss:  7.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2026-01-01 00:01:01,000 - root - INFO - step:  4  "
+	    "loss:  6.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2026-01-01 00:01:02,250 - root - INFO - step:  5  "
+	    "loss:  5.0  memory:  1.0GiB(1%)  tps: 100\n";
+	struct logparse lp;
+	struct log_result r;
+
+	logparse_init(&lp);
+	parse_text(&lp, text, &r);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_TORCHTITAN);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 5);
+	CU_ASSERT(isnan(r.steps[0].step_time_s));
+	/* Across the new year: 1.25 s. */
+	ASSERT_NEAR_REL(r.steps[1].step_time_s, 1.25, REL);
+	ASSERT_NEAR_REL(r.steps[2].step_time_s, 1.25, REL);
+	CU_ASSERT(isnan(r.steps[3].step_time_s));
+	ASSERT_NEAR_REL(r.steps[4].step_time_s, 1.25, REL);
+	CU_ASSERT_EQUAL(r.clocked_steps, 3);
+	CU_ASSERT_EQUAL(r.clock_gaps, 1);
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
 /* Zero and negative step times (a clock or a logger gone wrong) are
  * counted but measure nothing: the mean, median and deviation are of
  * the others (they were 0.4 and 0 s for 9, 1, 0, 0, 0, 1 s), and absent
@@ -1899,6 +1937,7 @@ static const struct harness_test edge_tests[] = {
 	{ "tokens/s after the warm-up", test_tokens_warmup },
 	{ "step statistics", test_step_stats },
 	{ "zero and negative step times", test_nonpositive_step_times },
+	{ "torchtitan step times from time stamps", test_titan_clock },
 	{ "absurd step times left out", test_absurd_step_times },
 	{ "statistics never overflow", test_stats_no_overflow },
 	{ "absurd memory left out", test_absurd_memory },

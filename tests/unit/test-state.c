@@ -76,6 +76,14 @@ test_round_trip(void)
 	CU_ASSERT_EQUAL_FATAL(state_load(dir, &b), 0);
 	CU_ASSERT_EQUAL(b.v[0].lost, 2);
 	CU_ASSERT_EQUAL(b.v[1].lost, 0);
+	state_release(&b);
+	/* More lost than attempts is no state paratune writes. */
+	a.v[0].lost = 4;
+	CU_ASSERT_EQUAL_FATAL(state_save(dir, &a), 0);
+	CU_ASSERT_NOT_EQUAL(state_load(dir, &b), 0);
+	a.v[0].lost = 2;
+	CU_ASSERT_EQUAL_FATAL(state_save(dir, &a), 0);
+	CU_ASSERT_EQUAL_FATAL(state_load(dir, &b), 0);
 	CU_ASSERT_STRING_EQUAL(b.v[1].fits_by, "llama_8b_tp_1");
 	CU_ASSERT_STRING_EQUAL(b.v[0].fits_by, "");
 	CU_ASSERT_EQUAL(b.n, 2);
