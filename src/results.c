@@ -383,7 +383,8 @@ search_cost(struct results *res, const struct candidate_table *t)
 	if (res->run.st.stop_reason[0])
 		memcpy(res->stop_reason, res->run.st.stop_reason,
 		       sizeof res->stop_reason);
-	else if (store_all_final(&res->run.st) && store_any_selected(&res->run.st))
+	else if (store_all_final(&res->run.st) &&
+	         store_any_selected(&res->run.st))
 		strcpy(res->stop_reason, any_cancelled(&res->run.st)
 		                         ? "cancelled" : "all_run");
 }
