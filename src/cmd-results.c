@@ -154,7 +154,7 @@ results_as_owner(void *arg)
 	struct settings site;
 	int status;
 
-	if (settings_load_site(&site, rc->ctx->site_path))
+	if (settings_load_site(&site, rc->ctx->site_path) == 0)
 		o.site = &site;
 	status = cmd_results_run(rc->dir, &o, rc->ctx->out, rc->ctx->format);
 	settings_release(&site);

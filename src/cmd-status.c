@@ -306,7 +306,7 @@ status_dir(void *arg)
 		return status;
 	/* The site's caps as they stand now (a reader opens the
 	 * campaign without them). */
-	site_read = settings_load_site(&site, ctx->site_path);
+	site_read = settings_load_site(&site, ctx->site_path) == 0;
 	/* The search's progress needs the logs (what was measured); a
 	 * campaign whose results cannot be read still has its states,
 	 * shown before the exit code says what could not be read. */

@@ -151,6 +151,14 @@ trainer_alive(const struct watch_opts *o)
 	return kill(target, 0) == 0 || errno != ESRCH;
 }
 
+/* Nothing of the open file read yet. */
+static void
+watch_from_start(struct watch_log *w)
+{
+	w->offset = 0;
+	w->tail_len = 0;
+}
+
 /* Follow f, just opened at o->log, from its start, instead of the file
  * followed so far: 0, or an exit code after a message (f closed). */
 static int
@@ -170,8 +178,7 @@ watch_attach(struct watch_log *w, FILE *f, const struct watch_opts *o)
 	w->f = f;
 	w->dev = st.st_dev;
 	w->ino = st.st_ino;
-	w->offset = 0;
-	w->tail_len = 0;
+	watch_from_start(w);
 	return 0;
 }
 
@@ -280,8 +287,7 @@ watch_restart(struct watch_log *w, const struct watch_opts *o,
 			error_errno("cannot read '%s' again", o->log);
 			return EXIT_IOERR;
 		}
-		w->offset = 0;
-		w->tail_len = 0;
+		watch_from_start(w);
 	}
 	if (!o->quiet)
 		warning("'%s' was %s: reading it again from the start, "

@@ -406,17 +406,12 @@ cmd_parse_args(struct cmd_ctx *ctx, const struct cmd_entry *entry,
 int
 cmd_check_site(const struct cmd_ctx *ctx)
 {
-	struct config_sources src;
 	struct settings c;
 	int status;
 
 	if (ctx->site_path == NULL)
 		return EXIT_OK;
-	memset(&src, 0, sizeof src);
-	src.site_path = ctx->site_path;
-	src.no_user = true;
-	settings_init(&c);
-	status = settings_load(&c, &src);
+	status = settings_load_site(&c, ctx->site_path);
 	settings_release(&c);
 	return status;
 }

@@ -800,18 +800,19 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->segment_nodes = settings_segment_directive(c);
 }
 
-bool
+int
 settings_load_site(struct settings *c, const char *site_path)
 {
 	struct config_sources src;
+	int status;
 
 	memset(&src, 0, sizeof src);
 	src.site_path = site_path;
 	src.no_user = true;
 	settings_init(c);
-	if (settings_load(c, &src) == 0)
-		return true;
+	if ((status = settings_load(c, &src)) == 0)
+		return 0;
 	settings_release(c);
 	settings_init(c);
-	return false;
+	return status;
 }

@@ -254,10 +254,11 @@ int settings_load_for(struct settings *c, const char *site_path,
 /*
  * The site file alone (site_path, else the usual one; no user file, no
  * campaign), for a reader that opened a campaign without the site's
- * caps and asks what they hold back now.  False when it cannot be read
- * (said why); c then has the defaults, no cap.  Release c either way.
+ * caps and asks what they hold back now.  0, or when it cannot be read
+ * (said why) EXIT_NOINPUT or EXIT_CONFIG as settings_load returns them;
+ * c then has the defaults, no cap.  Release c either way.
  */
-bool settings_load_site(struct settings *c, const char *site_path);
+int settings_load_site(struct settings *c, const char *site_path);
 
 /* The --set option every command that loads a campaign offers (needs
  * cmd.h where it is used). */

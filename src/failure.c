@@ -361,10 +361,9 @@ failure_join(const char *slurm_state, const struct log_result *r)
 		return log == FAILURE_NONE || log == FAILURE_UNKNOWN ||
 		       log == FAILURE_EXIT_NONZERO ? FAILURE_CANCELLED : log;
 	/* Exit 0: an exception named only by the generic rule did not end
-	 * the job (caught and logged, or "Exception ignored in" at exit). */
-	/* Exit 0 after the log said training was done: whatever a line
-	 * mentioned ("CUDA out of memory" in an echoed comment, a caught
-	 * error), it did not stop the run. */
+	 * the job (caught and logged, or "Exception ignored in" at exit),
+	 * and after the log said training was done nothing a line named
+	 * ("CUDA out of memory" in an echoed comment) stopped the run. */
 	if (state_is(slurm_state, "COMPLETED") &&
 	    (log == FAILURE_UNKNOWN || finished))
 		return FAILURE_NONE;

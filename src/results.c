@@ -389,7 +389,6 @@ search_cost(struct results *res, const struct candidate_table *t)
 		                         ? "cancelled" : "all_run");
 }
 
-/* Load a campaign directory and join, measure and rank. */
 /* Why the site's cap holds the queued candidates back; NULL if not. */
 static char *
 held_text(const struct store *s, const struct settings *site)
@@ -404,6 +403,7 @@ held_text(const struct store *s, const struct settings *site)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* Load a campaign directory and join, measure and rank. */
 int
 results_load(struct results *res, const char *dir,
              const struct results_opts *o)

@@ -181,14 +181,16 @@ record_job(struct runner *r, struct cand_status *c,
 static int
 maybe_retry(struct runner *r, struct cand_status *c)
 {
+	/* Submissions that never reached Slurm ran nothing to retry. */
+	int ran = c->attempt - c->lost;
+
 	if (c->state != CS_NODE_FAIL && c->state != CS_PREEMPTED)
 		return 0;
-	/* Submissions that never reached Slurm ran nothing to retry. */
-	if (c->attempt - c->lost > r->store->settings.limits.retries)
+	if (ran > r->store->settings.limits.retries)
 		return 0;
 	if (r->verbosity >= 0)
 		fprintf(r->out, "%s: retrying (attempt %d of %d)%s%s\n",
-		        c->name, c->attempt - c->lost + 1,
+		        c->name, ran + 1,
 		        r->store->settings.limits.retries + 1,
 		        c->state == CS_NODE_FAIL ? " avoiding " : "",
 		        c->state == CS_NODE_FAIL ? c->nodes : "");

@@ -343,8 +343,8 @@ check_replaceable(const char *path, const char *dir, struct store *old)
 
 /*
  * Rename tmp to path (dir, as the user named it) only when nothing is
- * there: a directory that
- * appeared while we planned (another plan, a user's files) is kept.
+ * there: a directory that appeared while we planned (another plan, a
+ * user's files) is kept.
  */
 static int
 rename_noreplace(const char *tmp, const char *path, const char *dir)
@@ -400,9 +400,10 @@ store_create(const char *dir, const struct settings *c,
 	old.lock_fd = old.journal.fd = -1;
 	/* Root plans only where no other user can rename or plant what it
 	 * writes beside and removes (the old campaign under --force). */
-	if ((ret = owner_root_path(final_dir)) != 0)
+	if (owner_root_path(final_dir) != 0) {
+		ret = EXIT_NOPERM;
 		goto cleanup;
-	ret = EXIT_CANTCREAT;
+	}
 	if (path_exists(final_dir) && !force) {
 		error("'%s' already exists (use --force to replace it)", dir);
 		goto cleanup;

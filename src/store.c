@@ -100,12 +100,6 @@ journal_missing(const struct store *s)
 	return ret;
 }
 
-/*
- * Check the whole journal and that it holds every line the checkpoint
- * includes.  Its lines reach the disk before the checkpoint that names
- * them (store_close), so a shorter journal was cut by something else;
- * appending to it would reuse sequence numbers that replay then skips.
- */
 /* Whether the regular file at path ends with a byte that is not a line
  * break (not followed if a link; false when it cannot be read). */
 static bool
@@ -124,6 +118,12 @@ file_ends_unterminated(const char *path)
 	return c != '\n';
 }
 
+/*
+ * Check the whole journal and that it holds every line the checkpoint
+ * includes.  Its lines reach the disk before the checkpoint that names
+ * them (store_close), so a shorter journal was cut by something else;
+ * appending to it would reuse sequence numbers that replay then skips.
+ */
 static int
 check_journal(struct store *s)
 {
