@@ -121,25 +121,6 @@ resume_dir(void *arg)
 	return status;
 }
 
-/*
- * How long root's cron lets a resume acting as a user run: polling, a
- * few submissions and collecting take seconds, so a child held longer
- * (stopped by that user, or hung) is killed and the next campaign on
- * the line is resumed.  PARATUNE_TEST_RESUME_LIMIT shortens it for the
- * tests, as git's GIT_TEST_* variables do.
- */
-#define RESUME_AS_OWNER_LIMIT_S 600
-
-static unsigned
-resume_limit_s(void)
-{
-	const char *t = getenv("PARATUNE_TEST_RESUME_LIMIT");
-	long v = t ? strtol(t, NULL, 10) : 0;
-
-	return v > 0 && v < RESUME_AS_OWNER_LIMIT_S ? (unsigned)v
-	       : RESUME_AS_OWNER_LIMIT_S;
-}
-
 /* "DIR:", its control characters spelled out: a cron line's glob
  * hands root directory names that users chose. */
 static void
@@ -171,8 +152,7 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		 * of one file name the same ones. */
 		if (n > 1 && ctx->verbosity >= 0)
 			print_dir_line(ctx->out, argv[i]);
-		s = owner_run_within(argv[i], resume_dir, &rc,
-		                     resume_limit_s());
+		s = owner_run(argv[i], resume_dir, &rc);
 
 		/* A broken directory outranks a controller that is down;
 		 * either way the next directory is carried on. */

@@ -373,7 +373,9 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	sc.dir = argv[1];
 	sc.watch = do_watch;
 	sc.interval = interval;
-	return owner_run(sc.dir, status_dir, &sc);
+	/* --watch runs until it is interrupted: no limit. */
+	return do_watch ? owner_run_within(sc.dir, status_dir, &sc, 0)
+	                : owner_run(sc.dir, status_dir, &sc);
 }
 
 const struct cmd_entry cmd_status_entry = {

@@ -179,7 +179,12 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
 		return EXIT_TEMPFAIL;
 	}
 	if (pid == 0) {
-		status = become(uid, gid) != 0 ? EXIT_NOPERM : fn(arg);
+		status = become(uid, gid);
+		/* Fault injection for the privilege test: a child that the
+		 * user it acts as has stopped. */
+		if (status == 0 && getenv("PARATUNE_TEST_STOP_OWNER"))
+			raise(SIGSTOP);
+		status = status != 0 ? EXIT_NOPERM : fn(arg);
 		fflush(stdout);
 		fflush(stderr);
 		_exit(status);
@@ -282,10 +287,21 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	return run_as(st.st_uid, st.st_gid, fn, arg, limit_s);
 }
 
+/* OWNER_CHILD_LIMIT_S, or the tests' shorter PARATUNE_TEST_OWNER_LIMIT. */
+static unsigned
+owner_limit_s(void)
+{
+	const char *t = getenv("PARATUNE_TEST_OWNER_LIMIT");
+	long v = t ? strtol(t, NULL, 10) : 0;
+
+	return v > 0 && v < OWNER_CHILD_LIMIT_S ? (unsigned)v
+	       : OWNER_CHILD_LIMIT_S;
+}
+
 int
 owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 {
-	return owner_run_within(dir, fn, arg, 0);
+	return owner_run_within(dir, fn, arg, owner_limit_s());
 }
 
 /*

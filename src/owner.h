@@ -24,15 +24,22 @@
  *     that has taken the owner's identity for good (HOME, USER and
  *     LOGNAME follow; of root's environment only PATH, the locale, TZ,
  *     TERM, SLURM_CONF and PARATUNE_* are kept), and this returns the
- *     child's exit code.
+ *     child's exit code.  That user can stop or hang the child, so one
+ *     that has not finished in OWNER_CHILD_LIMIT_S is killed:
+ *     EXIT_TEMPFAIL, and root's cron line goes on.
  *   - Anyone else: refused with EXIT_NOPERM, naming both.
  * dir missing: EXIT_NOINPUT.
  */
 int owner_run(const char *dir, int (*fn)(void *arg), void *arg);
 /*
- * The same, and a child acting as another user that has not finished
- * in limit_s seconds (0: no limit) is killed: EXIT_TEMPFAIL.  For cron's
- * resume, which a user could otherwise hold up by stopping the child.
+ * Polling, a few submissions, parsing a campaign's logs take seconds;
+ * ten minutes is far beyond any of them.  PARATUNE_TEST_OWNER_LIMIT
+ * shortens it for the tests, as git's GIT_TEST_* variables do.
+ */
+#define OWNER_CHILD_LIMIT_S 600
+/*
+ * The same with a limit of limit_s seconds, 0 for none: for what runs
+ * until its caller interrupts it (status --watch).
  */
 int owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                      unsigned limit_s);

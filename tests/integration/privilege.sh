@@ -191,7 +191,7 @@ check "root's environment stays with root (no submit.env has it)" \
 # killed after the limit, and root's cron line goes on to the next.
 stopped() {
 	local rc
-	PARATUNE_TEST_STOP_RESUME=1 PARATUNE_TEST_RESUME_LIMIT=2 \
+	PARATUNE_TEST_STOP_RESUME=1 PARATUNE_TEST_OWNER_LIMIT=2 \
 		timeout 60 "$PT" resume "$BASE/alice" "$BASE/bob" \
 		>/dev/null 2>"$BASE/../priv-stop.$$"
 	rc=$?
@@ -200,6 +200,22 @@ stopped() {
 		! pgrep -u ptalice -x paratune >/dev/null
 }
 check "a stopped resume is killed after its limit, the next one runs" stopped
+rm -f "$BASE/../priv-stop.$$"
+# Every other command root runs as a user has the same limit; only
+# status --watch, which runs until interrupted, has none.
+stopped_cmd() {
+	local rc
+	PARATUNE_TEST_STOP_OWNER=1 PARATUNE_TEST_OWNER_LIMIT=2 \
+		timeout 60 "$PT" "$@" "$BASE/bob" >/dev/null \
+		2>"$BASE/../priv-stop.$$"
+	rc=$?
+	[[ $rc == 75 ]] && grep -q 'did not finish in 2 s' "$BASE/../priv-stop.$$" &&
+		! pgrep -u ptbob -x paratune >/dev/null
+}
+for c in status list results; do
+	check "root's $c of a campaign its user stopped is killed (75)" \
+		stopped_cmd "$c"
+done
 rm -f "$BASE/../priv-stop.$$"
 
 # Directories someone else can write are refused before anything runs:
