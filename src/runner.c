@@ -548,6 +548,10 @@ submit_one(struct runner *r, struct cand_status *c)
 		ret = EXIT_IOERR;
 		goto cleanup;
 	}
+	/* Fault injection for the lost-submission test: die between the
+	 * intent and the call, which then never reaches Slurm. */
+	if (getenv("PARATUNE_TEST_KILL_BEFORE_SUBMIT"))
+		raise(SIGKILL);
 	fill_request(r, c, &req, run, out);
 	warn_segments(r, &req);
 	req.script = script;

@@ -132,10 +132,17 @@ test_timeout() {
 test_node_fail() {
 	local node i
 	plan nodefail --set 'search.tensor_parallel=[8]' \
+		--set 'base.tensor_parallel=8' \
 		--set 'env=["PARATUNE_SIM_FAULT=hang"]' \
 		--set 'limits.max_minutes_per_run=3' || { fail "plan nodefail"; return; }
-	"$PT" -q submit "$WORK/nodefail"
-	for ((i = 0; i < 30; i++)); do
+	# Its first submission dies before reaching Slurm: after the
+	# intent's grace, resume queues it again, and that lost attempt
+	# must not spend the one retry that limits.retries allows.
+	PARATUNE_TEST_KILL_BEFORE_SUBMIT=1 "$PT" -q submit "$WORK/nodefail"
+	check "a submission killed before the call leaves an intent only" \
+		test "$(awk '$3 == "intent"' "$WORK/nodefail/journal.log" |
+			wc -l)" = 1
+	for ((i = 0; i < 45; i++)); do
 		"$PT" -q resume "$WORK/nodefail"
 		[[ $(state_of "$WORK/nodefail" tp_8) == running ]] && break
 		sleep 1
@@ -146,10 +153,12 @@ test_node_fail() {
 	scontrol update nodename="$node" state=down reason=paratune-test
 	sleep 3
 	"$PT" -q resume "$WORK/nodefail"
-	check "a node failure is retried" grep -q " retry .*exclude=" \
-		"$WORK/nodefail/journal.log"
-	check "the retry is a second attempt avoiding the node" \
-		grep -q "attempt=2" "$WORK/nodefail/journal.log"
+	check "the intent that never reached Slurm was queued again" \
+		grep -q " queued .*lost=" "$WORK/nodefail/journal.log"
+	check "a node failure is retried, the lost attempt not counted" \
+		grep -q " retry .*exclude=" "$WORK/nodefail/journal.log"
+	check "the retry is a third attempt avoiding the node" \
+		grep -q " intent .*attempt=3" "$WORK/nodefail/journal.log"
 	"$PT" -q cancel "$WORK/nodefail"
 	scontrol update nodename="$node" state=resume
 	check "cancel records every job cancelled" \
