@@ -224,10 +224,26 @@ layer_dense_params(const struct est *x, bool moe_layer)
 		p += 2 * s->dk;
 	if (x->w->model->softmax_type == SOFTMAX_LEARNABLE)
 		p += x->w->model->num_attention_heads;
+	/* A T5 decoder layer's cross-attention and its norm, averaged over
+	 * the layers as model_layer_params() averages them. */
+	p += (double)model_cross_layers(x->w->model) / s->L *
+	     (attn_params(s) / x->t + norms / 2);
 	if (!moe_layer)
 		return p + mlp_params(s, s->f) / x->t;
 	/* Router replicated; shared experts split like a dense MLP. */
 	return p + s->h * s->E + mlp_params(s, s->shared_f) / x->t;
+}
+
+/* One MoE layer's routed experts on one GPU, with their biases
+ * (GPT-OSS's): E experts over the etp x ep group. */
+static double
+layer_expert_params(const struct est *x)
+{
+	const struct shape *s = &x->s;
+	double bias = x->w->model->bias_linear
+	              ? (2 * s->gated - 1) * s->fe + s->h : 0;
+
+	return s->E * (mlp_params(s, s->fe) + bias) / (x->te * x->e);
 }
 
 /* Dense layers among layers [from, from + n): all of a dense model's,
@@ -253,8 +269,7 @@ stage_init(const struct est *x, struct stage *st, double from, double n,
 	st->layers = n;
 	st->dense = nd * layer_dense_params(x, false) +
 	            (n - nd) * layer_dense_params(x, moe);
-	st->expert = moe ? (n - nd) * x->s.E * mlp_params(&x->s, x->s.fe) /
-	                   (x->te * x->e) : 0;
+	st->expert = moe ? (n - nd) * layer_expert_params(x) : 0;
 	st->first = first;
 	st->last = last;
 	st->inflight = 1;
@@ -299,20 +314,22 @@ count_params(struct est *x)
 	double rank = layout_split_layers(mo, l) / x->p;
 	double nfirst = rank - l->account_embedding;
 	double nlast = rank - l->account_loss;
-	double emb = s->V * s->h / x->t, pos = 0, vpf;
+	double emb = s->V * s->h / x->t, pos, rest, vpf;
 	struct stage *first = &x->stage[0], *last = &x->stage[1];
 
 	x->layer_dense = (1 - x->moe_frac) * layer_dense_params(x, false) +
 	                 x->moe_frac * layer_dense_params(x, true);
-	x->layer_expert = x->moe_frac * s->E * mlp_params(s, s->fe) /
-	                  (x->te * x->e);
-	if (mo->position_embedding_type == POS_LEARNED)
-		pos = (double)mo->max_position_embeddings * s->h;
+	x->layer_expert = x->moe_frac * layer_expert_params(x);
+	/* Learned positions and BERT's token types, not split over tp;
+	 * the final norms and the heads model.c counts, on the last. */
+	pos = model_embedding_params(mo) - (double)mo->vocab_size * s->h *
+	                                   (mo->untie_embeddings ? 2 : 1);
+	rest = model_other_params(mo);
 	if (x->p == 1) {
 		/* One stage holds everything; tied weights are one copy. */
 		x->nstages = 1;
 		stage_init(x, first, 0, s->L, true, true);
-		first->dense += s->h + (mo->untie_embeddings ? emb : 0) +
+		first->dense += rest + (mo->untie_embeddings ? emb : 0) +
 		                emb + pos;
 		stage_add_mtp(x, first, emb);
 		return;
@@ -330,7 +347,7 @@ count_params(struct est *x)
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
 	stage_init(x, last, s->L - nlast, nlast, false, true);
-	last->dense += s->h + emb;
+	last->dense += rest + emb;
 	stage_add_mtp(x, last, emb);
 	if (x->nstages == 3) {
 		stage_init(x, &x->stage[2], nfirst, rank, false, false);

@@ -602,6 +602,13 @@ model_encdec_encoder_layers(const struct model *m)
 	return m->encoder_layers > 0 ? m->encoder_layers : m->num_layers / 2;
 }
 
+int
+model_cross_layers(const struct model *m)
+{
+	return m->arch == ARCH_ENCDEC
+	       ? m->num_layers - model_encdec_encoder_layers(m) : 0;
+}
+
 /* MoE layers: all but the first dense ones (Megatron-LM's
  * --moe-layer-freq "([0]*K+[1]*(L-K))"); none in a dense model. */
 int
@@ -697,7 +704,7 @@ model_embedding_params(const struct model *m)
  * position biases, and BERT's pooler, MLM transform (dense + norm +
  * output bias) and next-sentence classifier.
  */
-static double
+double
 model_other_params(const struct model *m)
 {
 	double h = m->hidden_size;

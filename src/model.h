@@ -97,6 +97,11 @@ double model_embedding_params(const struct model *m);
 double model_attn_params(const struct model *m);
 /* Parameters of the multi-token-prediction layers. */
 double model_mtp_params(const struct model *m);
+/* Final norms, T5's relative position biases, BERT's pooler and heads:
+ * what is neither a layer nor an embedding. */
+double model_other_params(const struct model *m);
+/* Layers with cross-attention (a T5 decoder's); 0 for other models. */
+int model_cross_layers(const struct model *m);
 /* MoE layers of m (all but the first dense ones); 0 for a dense model. */
 int model_moe_layers(const struct model *m);
 /* Whether layer i (0-based) uses sliding-window attention. */

@@ -296,6 +296,20 @@ expect "... and in JSON, in days as before" 0 "$PT" estimate "$DEMO" \
 check "... train_days below a day" python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 sys.exit(not 0 < d["train_days"] < 0.01)' "$T/out"
+# NeMo's formula takes the model's family: mT5 trains 1.15 times
+# longer than GPT-3 of its size, as `size --family mt5` says.
+cat >"$T/mt5.conf" <<'EOF2'
+name = "mt5"; model = { family = "mt5"; size_b = 10.0; };
+nodes = 16; gpus_per_node = 8; gpu = "h100-sxm";
+seq_length = 512; global_batch_size = 1024; num_tokens_in_b = 1000;
+EOF2
+expect "an mT5 campaign" 0 "$PT" estimate "$T/mt5.conf" --format json
+check "... NeMo's formula with mT5's factor, as size gives it" \
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+p = d["params_b"]
+days = 8 * p * 1e9 * 1000e9 * 1.15 / (128 * 140e12) / 86400
+sys.exit(abs(d["train_days_nemo_formula"] / days - 1) > 1e-7)' "$T/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
