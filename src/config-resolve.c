@@ -349,7 +349,7 @@ check_campaign(struct settings *c, const struct config_sources *src)
 		                          c->limits.max_steps_per_run);
 	/* Megatron-LM's check: torchtitan sizes its rotary tables from
 	 * the run's own max_seq_len and has no such limit. */
-	if (c->framework == FRAMEWORK_MEGATRON &&
+	if (!src->frozen && c->framework == FRAMEWORK_MEGATRON &&
 	    c->model.max_position_embeddings > 0 &&
 	    c->seq_length > c->model.max_position_embeddings) {
 		char where[512];

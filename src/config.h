@@ -225,6 +225,9 @@ struct config_sources {
 	 * or a bare word taken as a string ("h100-sxm", "auto"). */
 	const char *const *settings;
 	int nsettings;
+	/* A planned campaign's frozen file: its warnings were given when
+	 * it was planned, and each list or cron resume would repeat them. */
+	bool frozen;
 };
 
 /* Defaults only; use before settings_load or on its own. */

@@ -316,6 +316,7 @@ load_frozen(struct store *s, int flags, const char *site_path)
 	src.site_path = site_path;
 	src.no_user = true;
 	src.campaign_path = path;
+	src.frozen = true;
 	settings_init(&s->settings);
 	ret = settings_load(&s->settings, &src);
 	if (ret != 0 && (flags & STORE_POLICY))

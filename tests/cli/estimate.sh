@@ -279,6 +279,12 @@ expect "... the same for torchtitan" 0 "$PT" estimate "$DEMO" \
 	-s seq_length=262144 -s search.context_parallel=[8] --tp 4 --cp 8 \
 	--pp 1 -s 'framework="torchtitan"'
 hasnt "... without the warning" "max_position_embeddings" "$T/err"
+expect "... planned, the warning is given" 0 "$PT" -q plan "$DEMO" \
+	-s seq_length=16384 -o "$T/longseq"
+has "... once" "16384 is longer than the model's" "$T/err"
+expect "... and not again by each list of the campaign" 0 "$PT" list \
+	"$T/longseq"
+hasnt "... (a cron log would repeat it)" "max_position_embeddings" "$T/err"
 
 # ---- training time in the unit that shows it ----------------------------
 # 0.01 B tokens on 32 GPUs take seconds to minutes: "0.00 days" said
