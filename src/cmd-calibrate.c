@@ -435,4 +435,5 @@ const struct cmd_entry cmd_calibrate_entry = {
 	"calibrate", NULL, "INPUT...",
 	"fit the estimator's constants to measured runs",
 	cmd_calibrate_exec,
+	NULL,
 };

@@ -69,4 +69,5 @@ cmd_cancel_exec(struct cmd_ctx *ctx, int argc, char **argv)
 const struct cmd_entry cmd_cancel_entry = {
 	"cancel", NULL, "DIR", "cancel every job of a campaign",
 	cmd_cancel_exec,
+	NULL,
 };

@@ -123,4 +123,5 @@ const struct cmd_entry cmd_config_entry = {
 	"config", NULL, "[CAMPAIGN]",
 	"print the merged configuration with the origin of every value",
 	cmd_config_exec,
+	NULL,
 };

@@ -639,4 +639,5 @@ const struct cmd_entry cmd_estimate_entry = {
 	"memory breakdown and predicted speed of the base, a planned "
 	"candidate or a given layout",
 	cmd_estimate_exec,
+	NULL,
 };

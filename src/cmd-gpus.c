@@ -123,4 +123,5 @@ const struct cmd_entry cmd_gpus_entry = {
 	"gpus", NULL, NULL,
 	"list the GPU catalog: memory, peak TFLOPS, NVLink and network",
 	cmd_gpus_exec,
+	NULL,
 };

@@ -183,4 +183,5 @@ const struct cmd_entry cmd_list_entry = {
 	"list", NULL, "DIR",
 	"the candidates of a campaign with memory status and predicted rank",
 	cmd_list_exec,
+	NULL,
 };

@@ -197,4 +197,5 @@ const struct cmd_entry cmd_models_entry = {
 	"models", NULL, NULL,
 	"list the preset architectures and their parameter counts",
 	cmd_models_exec,
+	NULL,
 };

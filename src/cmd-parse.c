@@ -253,4 +253,5 @@ const struct cmd_entry cmd_parse_entry = {
 	"parse", NULL, "LOG...",
 	"read training logs: format, steps, step time, failure and evidence",
 	cmd_parse_exec,
+	NULL,
 };

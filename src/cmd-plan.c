@@ -115,4 +115,5 @@ const struct cmd_entry cmd_plan_entry = {
 	"CAMPAIGN",
 	"expand, estimate and rank the candidates into a campaign directory",
 	cmd_plan_exec,
+	NULL,
 };

@@ -206,4 +206,5 @@ const struct cmd_entry cmd_results_entry = {
 	"what the campaign measured: best configuration, speed-up, cost, "
 	"failures",
 	cmd_results_exec,
+	NULL,
 };

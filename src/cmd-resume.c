@@ -167,4 +167,5 @@ const struct cmd_entry cmd_resume_entry = {
 	"resume", NULL, "DIR...",
 	"poll, submit what is due and collect (run it from cron)",
 	cmd_resume_exec,
+	NULL,
 };

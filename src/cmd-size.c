@@ -195,14 +195,15 @@ size_check_result(const struct size_args *a, const struct size_result *r)
 }
 
 /* NeMo's sentence (base_config.py, calculate_model_size); every number
- * in its range, which %.10g prints without an exponent and in full. */
+ * in its range (hundredths up to 10^9, inputs of up to three decimals
+ * up to 10^6), which %.15g prints without an exponent and in full. */
 static void
 size_print_sentence(FILE *f, const struct size_args *a,
                     const struct size_result *r)
 {
-	fprintf(f, "You can train a %.10gB parameter model in %.10g days "
+	fprintf(f, "You can train a %.15gB parameter model in %.15g days "
 	        "using %d GPUs. This result assumes you are training to "
-	        "%.10gB tokens, and each GPU achieves %.10g TFLOPS.\n",
+	        "%.15gB tokens, and each GPU achieves %.15g TFLOPS.\n",
 	        r->params_b, r->days, a->gpus, a->tokens_b, a->tflops);
 }
 
@@ -248,11 +249,11 @@ size_print_json(FILE *f, const struct size_args *a,
 	json_init(&j, &sb, true);
 	json_begin_object(&j, NULL);
 	json_string(&j, "family", sizing_family_name(r->family));
-	json_number(&j, "params_b", r->params_b);
-	json_number(&j, "train_days", r->days);
+	json_number_full(&j, "params_b", r->params_b);
+	json_number_full(&j, "train_days", r->days);
 	json_int(&j, "num_gpus", a->gpus);
-	json_number(&j, "tflops_per_gpu", a->tflops);
-	json_number(&j, "tokens_b", a->tokens_b);
+	json_number_full(&j, "tflops_per_gpu", a->tflops);
+	json_number_full(&j, "tokens_b", a->tokens_b);
 	if (r->have_arch) {
 		json_string(&j, "name", m->name);
 		json_int(&j, "num_layers", m->num_layers);
@@ -327,4 +328,6 @@ const struct cmd_entry cmd_size_entry = {
 	"size", NULL, NULL,
 	"NeMo's model size for a time budget, or training days for a size",
 	cmd_size_exec,
+	"--gpus N [--tflops F] [--tokens T] (--days D | --params B) "
+	"[--family F] [--vocab V] [--seq S] [--format FMT]",
 };

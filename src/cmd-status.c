@@ -382,4 +382,5 @@ const struct cmd_entry cmd_status_entry = {
 	"status", NULL, "DIR",
 	"where each candidate of a campaign stands",
 	cmd_status_exec,
+	NULL,
 };

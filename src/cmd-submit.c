@@ -325,4 +325,5 @@ const struct cmd_entry cmd_submit_entry = {
 	"submit", NULL, "DIR",
 	"select candidates and submit them to Slurm",
 	cmd_submit_exec,
+	NULL,
 };

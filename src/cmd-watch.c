@@ -569,4 +569,5 @@ const struct cmd_entry cmd_watch_entry = {
 	"watch", NULL, "LOG",
 	"follow a training log; end the run once its step time is known",
 	cmd_watch_exec,
+	NULL,
 };

@@ -72,6 +72,10 @@ cmd_synopsis(struct strbuf *sb, const struct cmd_entry *entry,
              const struct option *opts)
 {
 	strbuf_addf(sb, "usage: paratune %s", entry->name);
+	if (entry->synopsis) {
+		strbuf_addf(sb, " %s", entry->synopsis);
+		return;
+	}
 	if (entry->args)
 		strbuf_addf(sb, " %s", entry->args);
 	for (const struct option *o = opts; o->type != OPT_END; o++) {

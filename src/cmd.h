@@ -71,6 +71,9 @@ struct cmd_entry {
 	const char *args;      /* positional part of the usage line */
 	const char *summary;   /* one line for `paratune --help` */
 	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
+	/* The usage line after the name, where the one made from args and
+	 * the options would show a required option as optional. */
+	const char *synopsis;
 };
 
 /* The table, NULL-terminated, in help order. */

@@ -128,6 +128,13 @@ json_number(struct json *j, const char *key, double v)
 }
 
 void
+json_number_full(struct json *j, const char *key, double v)
+{
+	json_prefix(j, key);
+	format_number(j->out, v, 15);
+}
+
+void
 json_int(struct json *j, const char *key, long long v)
 {
 	json_prefix(j, key);

@@ -31,6 +31,9 @@ void json_end_array(struct json *j);
 /* key is NULL inside arrays. */
 void json_string(struct json *j, const char *key, const char *s);
 void json_number(struct json *j, const char *key, double v);
+/* v with 15 significant digits, not 10: every decimal of up to 15
+ * digits (a figure in hundredths up to 10^13) comes out in full. */
+void json_number_full(struct json *j, const char *key, double v);
 void json_int(struct json *j, const char *key, long long v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);

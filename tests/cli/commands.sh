@@ -113,6 +113,17 @@ expect "size --params 1234567.891" 0 "$PT" size --params 1234567.891 \
 	--gpus 2147483647 --tokens 0.5
 has "... echoes --params whole" "train a 1234567.891B parameter model" \
 	"$T/out"
+# size needs --gpus and one of --days and --params, as paratune(1) says.
+expect "size --help" 0 "$PT" size --help
+has "... shows --gpus required, --days or --params" \
+	"^usage: paratune size --gpus N .*(--days D | --params B)" "$T/out"
+# Hundreds of millions of days keep their hundredths, here and in JSON.
+expect "size with a result of 750,345,158.77 days" 0 "$PT" size --gpus 1 \
+	--params 1000 --tokens 1000 --tflops 0.1234
+has "... keeps its hundredths" "model in 750345158.77 days" "$T/out"
+expect "... in JSON" 0 "$PT" size --gpus 1 --params 1000 --tokens 1000 \
+	--tflops 0.1234 --format json
+same "... train_days" "$(jget train_days)" 750345158.77
 
 # A template whose script sbatch would refuse ("This does not look like a
 # batch script"): empty, or without its #! line; plan wrote the jobs and
