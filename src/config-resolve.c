@@ -336,7 +336,7 @@ check_campaign(struct settings *c, const struct config_sources *src)
 	 * and submit would then leave every one out. */
 	if (c->gpu.memory_gib > 0 &&
 	    c->memory.margin_gb >= c->gpu.memory_gib)
-		ret = config_origin_error(c, "memory.margin_gb", "%g GB "
+		ret = config_origin_error(c, "memory.margin_gb", "%g GiB "
 		                          "leaves nothing of the %s's %g GiB: "
 		                          "every candidate would be oom-risk",
 		                          c->memory.margin_gb, c->gpu.name,

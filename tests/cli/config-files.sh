@@ -128,7 +128,7 @@ has "... sets the key" "^nodes *4 *command line:1" "$T/out"
 expect "memory.margin_gb beyond the GPU's memory" 78 "$PT" config "$DEMO" \
 	-s memory.margin_gb=100
 has "... says why, naming the GPU" \
-	"key 'memory.margin_gb': 100 GB leaves nothing of the .*GiB" "$T/err"
+	"key 'memory.margin_gb': 100 GiB leaves nothing of the .*GiB" "$T/err"
 
 # A campaign file its reader may not read: missing input (66) with the
 # reason, as a file that is not there (libconfig says only "cannot read").
