@@ -461,6 +461,13 @@ layout_args_resolve(struct layout_args *a, const struct grid_spec *sp,
 		switches_from_search(c, l, src);
 	if (apply_switch_flags(a, l, src) != 0)
 		return -1;
+	/* The same for the method, which only full recompute renders. */
+	if ((a->given & BIT(SW_RECOMPUTE_METHOD)) &&
+	    l->recompute != RECOMPUTE_FULL)
+		return error("--switch recompute_method=%s needs full "
+		             "recompute (--recompute full), not %s",
+		             recompute_method_name(l->recompute_method),
+		             recompute_name(l->recompute));
 	fit_unnamed(a, sp, c, l, src);
 	follow_switches(a, c, l, src);
 	return 0;

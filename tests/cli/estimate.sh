@@ -165,6 +165,12 @@ expect "--recompute-layers 4 with selective recompute is refused" 64 \
 	"$PT" estimate "$DEMO" --recompute selective --recompute-layers 4
 has "... saying it needs full" \
 	"^error: --recompute-layers 4 needs full recompute" "$T/err"
+expect "... and so is the method" 64 "$PT" estimate "$DEMO" \
+	--switch recompute_method=uniform
+has "... saying it needs full" \
+	"^error: --switch recompute_method=uniform needs full recompute" "$T/err"
+expect "... which full recompute takes" 0 "$PT" estimate "$DEMO" \
+	--recompute full --switch recompute_method=uniform
 expect "--etp 2 on a dense model is refused" 64 "$PT" estimate "$DEMO" \
 	--etp 2
 has "... saying it needs experts" "^error: --etp 2 needs an MoE model" \
