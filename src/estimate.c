@@ -139,6 +139,8 @@ score_flops(const struct model *m, const struct shape *s, int seq_length)
 	for (int i = 0; i < m->num_layers; i++)
 		windowed += model_layer_windowed(m, i);
 	total = (s->L - windowed) * keys + windowed * win;
+	/* A T5 decoder layer's cross-attention sees every encoder key. */
+	total += (double)model_cross_layers(m) * seq_length;
 	return 12.0 * s->score_w * total;
 }
 
@@ -154,7 +156,7 @@ flops_per_token(const struct model *m, int seq_length,
 	phi = m->swiglu ? 3.0 : 2.0;
 	moe_ffn = 6.0 * s.h * phi * (s.fe * s.k + s.shared_f);
 	fp->layers = 6.0 * s.h * phi * s.f * s.Ldense + moe_ffn * s.Lmoe +
-	             6.0 * s.L * s.attn_w;
+	             6.0 * (s.L + model_cross_layers(m)) * s.attn_w;
 	fp->experts = 6.0 * s.h * phi * s.fe * s.k * s.Lmoe;
 	fp->logits = 6.0 * s.h * m->vocab_size;
 	fp->scores = score_flops(m, &s, seq_length);

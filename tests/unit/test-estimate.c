@@ -1092,6 +1092,21 @@ test_sliding_window_flops(void)
 	                12.0 * 64 * 64 * 18 * (2048 - 128), 1e-9);
 }
 
+/* T5's decoder layers add cross-attention: t5_220m's 12 of them, each
+ * Q, K, V and output projections (4 x 768 x 768, 6 FLOPs a weight and
+ * token) and scores and values over all 512 encoder keys (12 x 768 x
+ * 512 a token), against the same stacks without it. */
+static void
+test_t5_cross_attention_flops(void)
+{
+	struct model m = *model_preset_find("t5_220m");
+	double with = estimate_flops_per_step(&m, 512, 1) / 512;
+
+	m.arch = ARCH_ENCODER;
+	ASSERT_NEAR_REL(with - estimate_flops_per_step(&m, 512, 1) / 512,
+	                12 * (6.0 * 4 * 768 * 768 + 12.0 * 768 * 512), 1e-9);
+}
+
 /* On one GPU the estimator holds every parameter model.c counts, for
  * every preset (MLA, dense first layers, shared experts, MTP, QK norms,
  * GPT-OSS's expert biases, T5's cross-attention, BERT's heads), and the rows Megatron-LM pads
@@ -1910,6 +1925,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "DeepSeek-V3 FLOPs by hand (MLA, dense layers, MTP)",
 	  test_deepseek_v3_flops },
 	{ "sliding-window FLOPs", test_sliding_window_flops },
+	{ "T5's cross-attention FLOPs", test_t5_cross_attention_flops },
 	{ "every preset: the whole model on one GPU",
 	  test_presets_whole_model },
 	{ "dense first layers on the first stage, MTP on the last",
