@@ -32,8 +32,9 @@ set_text(struct template_vars *v, const char *name, const char *s)
  * Selective recompute's modules when they are not Megatron-LM's default
  * (core_attn alone), unset otherwise: recompute_modules as separate
  * words for --recompute-modules (nargs='+'; the names are identifiers,
- * so the text needs no quoting) and recompute_modules_list as a Python
- * list for NeMo's model.config.recompute_modules.
+ * so the text needs no quoting).  recompute_modules_list, always set,
+ * the modules (that default included) as a Python list for NeMo's
+ * model.config.recompute_modules.
  */
 static void
 vars_recompute_modules(struct template_vars *v, const struct layout *l)
@@ -41,7 +42,9 @@ vars_recompute_modules(struct template_vars *v, const struct layout *l)
 	struct strbuf words = STRBUF_INIT, list = STRBUF_INIT;
 
 	template_vars_set_str(v, "recompute_modules", NULL);
-	template_vars_set_str(v, "recompute_modules_list", NULL);
+	/* Always for NeMo: a recipe's own modules (DeepSeek-V3's
+	 * mla_up_proj and layernorm) would otherwise stay. */
+	template_vars_set_str(v, "recompute_modules_list", "[\"core_attn\"]");
 	if (l->recompute != RECOMPUTE_SELECTIVE || l->recompute_modules == 0)
 		return;
 	layout_switch_set_names(SW_RECOMPUTE_MODULES,
@@ -145,6 +148,23 @@ vars_cuda_graphs(struct template_vars *v, const struct layout *l)
 	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
 }
 
+/*
+ * Megatron-LM's --attention-backend for the layout's attention.  With
+ * "flash", Megatron-LM turns Transformer Engine's other kernels off, and
+ * TE's flash path takes neither a softmax offset (GPT-OSS's sinks) nor
+ * fp32 inputs (dot_product_attention/utils.py): the run would stop with
+ * no backend available.  Those get "auto", TE's own choice among the
+ * kernels that can run them.
+ */
+static const char *
+attention_backend(const struct settings *c, const struct layout *l)
+{
+	if (l->attention != ATTN_FLASH)
+		return attention_name(l->attention);
+	return c->model.softmax_type != SOFTMAX_VANILLA ||
+	       c->precision == PREC_FP32 ? "auto" : "flash";
+}
+
 static void
 vars_switches(struct template_vars *v, const struct settings *c,
               const struct layout *l)
@@ -153,6 +173,8 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_bool(v, "distributed_optimizer",
 	                       l->distributed_optimizer);
 	template_vars_set_str(v, "attention", attention_name(l->attention));
+	template_vars_set_str(v, "attention_backend",
+	                      attention_backend(c, l));
 	template_vars_set_bool(v, "account_embedding", l->account_embedding);
 	template_vars_set_bool(v, "account_loss", l->account_loss);
 	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
@@ -170,6 +192,8 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	                      moe_dispatcher_name(l->moe_dispatcher));
 	template_vars_set_bool(v, "moe_flex",
 	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
+	template_vars_set_bool(v, "moe_alltoall",
+	                       l->moe_dispatcher == MOE_DISPATCH_ALLTOALL);
 	template_vars_set_str(v, "moe_flex_backend",
 	                      layout_full_iteration_graph(l) ? "hybridep"
 	                                                     : "deepep");
@@ -269,6 +293,8 @@ vars_model_arch(struct template_vars *v, const struct model *m)
 		"vanilla", "off-by-one", "learnable",
 	};
 
+	/* pretrain_gpt.py builds decoders only. */
+	template_vars_set_bool(v, "decoder_only", m->arch == ARCH_DECODER);
 	template_vars_set_bool(v, "mla", m->kv_lora_rank > 0);
 	template_vars_set_int(v, "q_lora_rank", m->q_lora_rank);
 	template_vars_set_int(v, "kv_lora_rank", m->kv_lora_rank);

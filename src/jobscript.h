@@ -36,18 +36,27 @@
  *                         otherwise
  *   recompute_num_layers  full: Megatron-LM's --recompute-num-layers (the
  *                         layers of a model chunk for uniform with 0)
+ *   recompute_modules     selective, not core_attn alone: the modules as
+ *                         words for --recompute-modules; unset otherwise
+ *   recompute_modules_list   always: the modules as a Python list for
+ *                         NeMo (["core_attn"] by default, or when not
+ *                         selective); write it with q:
  *   sequence_parallel distributed_optimizer   booleans
  *   attention             "flash" or "unfused"
+ *   attention_backend     --attention-backend: the attention, or "auto"
+ *                         for flash where TE's flash kernels cannot run
+ *                         the model (a softmax offset, fp32)
  *   account_embedding account_loss   booleans: the pipeline split counts
  *                         the embedding / the loss as a layer
  *   fp8_recipe            "delayed", "tensorwise", "mxfp8", "blockwise"
  *                         (fp8_param_gather under fp4: --fp4-param-gather)
  *   fp8_param_gather cuda_graphs tp_comm_overlap overlap_grad_reduce
- *   overlap_param_gather fsdp moe_grouped_gemm   booleans
+ *   overlap_param_gather fsdp moe_grouped_gemm grad_reduce_in_bf16
+ *                         booleans
  *   activation_offload_layers   layers whose activations go to the host,
  *                         0 = none
  *   moe_token_dispatcher  "alltoall", "allgather" or "flex"
- *   moe_flex              boolean: the dispatcher is flex
+ *   moe_flex moe_alltoall   booleans: the dispatcher is flex, alltoall
  *   moe_flex_backend      its backend: "deepep", or "hybridep" under a
  *                         full-iteration graph
  *   moe_a2a_overlap       boolean: EP all-to-alls under another
@@ -83,6 +92,8 @@
  *   moe_shared_expert_intermediate_size   shared experts' width (0: none)
  *   moe_layer_freq        "([0]*K+[1]*(L-K))" for K dense first layers of
  *                         an MoE model, unset otherwise (write {{q:...}})
+ *   decoder_only          boolean: neither an encoder nor an
+ *                         encoder-decoder (pretrain_gpt.py builds those)
  *   mla                   boolean: multi-latent attention
  *   q_lora_rank kv_lora_rank qk_head_dim qk_pos_emb_head_dim v_head_dim
  *                         its shape (0 without MLA; q_lora_rank 0: none)

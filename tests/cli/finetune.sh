@@ -28,6 +28,29 @@ has "saying why and what to use" \
 [ -e "$T/lora-mlm" ] && ko "and no campaign is left" ||
 	ok "and no campaign is left"
 
+# pretrain_gpt.py builds decoders: T5 (and BERT) would run as a GPT of
+# as many layers, without cross-attention, not the model estimated.
+T5SET="--set model=\"t5_220m\" --set seq_length=512"
+T5SET="$T5SET --set search.tensor_parallel=[1] --set search.sequence_parallel=[false]"
+# shellcheck disable=SC2086
+expect "T5 with the Megatron-LM template is refused" 78 "$PT" -q plan \
+	"$LLAMA" -o "$T/t5-mlm" $T5SET
+has "... saying pretrain_gpt.py builds decoders only" \
+	"megatron-lm.sbatch:[0-9]*: .*builds decoders only.*nemo2" "$T/err"
+# shellcheck disable=SC2086
+expect "... and plans with the NeMo 2.0 template" 0 "$PT" -q plan "$LLAMA" \
+	-o "$T/t5-nemo" $T5SET --set run.template=nemo2
+has "... which runs NeMo's T5 recipe" \
+	'nemo llm pretrain --factory t5_220m --yes' "$(jobscript t5-nemo)"
+
+# Selective recompute's modules reach NeMo as a quoted Python list.
+expect "NeMo 2.0 with recompute modules other than the default" 0 "$PT" -q \
+	plan "$LLAMA" -o "$T/rcm-nemo" --set run.template=nemo2 \
+	--set 'search.recompute_modules=["core_attn+mlp"]'
+has "... renders them as a quoted list" \
+	"model.config.recompute_modules='\\[\"core_attn\",\"mlp\"\\]'" \
+	"$(jobscript rcm-nemo)"
+
 expect "a LoRA campaign plans with the NeMo 2.0 template" 0 \
 	plan_ft lora --set peft=lora --set run.template=nemo2
 has "it runs NeMo's fine-tuning recipe" \

@@ -171,6 +171,8 @@ static const char *const nemo_known_keys[] = {
 	 * (moe_enable_deepep: Megatron-LM core before the flex backends
 	 * had a name of their own; still accepted, as deepep). */
 	"model.config.moe_token_dispatcher_type",
+	"model.config.moe_shared_expert_overlap",
+	"model.config.recompute_modules",
 	"model.config.moe_enable_deepep",
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
@@ -1123,8 +1125,12 @@ check_megatron_training(const struct real_case *rc,
 		                rc->offload);
 	else
 		expect_flag(rc, argv, "--cpu-offloading-num-layers", NULL);
+	/* TE's flash kernels run neither GPT-OSS's softmax offset nor
+	 * fp32: Megatron-LM's "flash" would leave no kernel, so auto. */
 	expect_flag(rc, argv, "--attention-backend",
-	            rc->attention == ATTN_FLASH ? "flash" : "unfused");
+	            rc->attention != ATTN_FLASH ? "unfused"
+	            : rc->model == M_GPT_OSS_120B ||
+	              rc->precision == PREC_FP32 ? "auto" : "flash");
 	expect_switch(rc, argv, "--mock-data", true);
 	expect_flag(rc, argv, "--tokenizer-type", "NullTokenizer");
 	/* settings_init: 50 steps, 20 minutes; 20 - max(2, 20 / 10) = 18 */
@@ -1296,7 +1302,8 @@ expect_int_override(const struct real_case *rc,
 	free(s);
 }
 
-/* num_layers_in_WHICH_pipeline_stage: the number, or not given at 0. */
+/* num_layers_in_WHICH_pipeline_stage: the number, or None at 0, so that
+ * a recipe's own counts (DeepSeek-V3's 3 and 2) do not stay. */
 static void
 expect_stage_override(const struct real_case *rc,
                       const struct str_list *argv, const char *which,
@@ -1306,7 +1313,7 @@ expect_stage_override(const struct real_case *rc,
 	                      "stage", which);
 
 	if (want == 0)
-		expect_override(rc, argv, key, NULL);
+		expect_override(rc, argv, key, "None");
 	else
 		expect_int_override(rc, argv, key, want);
 	free(key);
@@ -1387,6 +1394,9 @@ check_nemo_recompute(const struct real_case *rc,
 	                full ? rc->recompute_method : "None");
 	expect_override(rc, argv, "model.config.recompute_num_layers",
 	                full ? rc->recompute_num : "None");
+	/* Always, so that a recipe's own modules do not stay. */
+	expect_override(rc, argv, "model.config.recompute_modules",
+	                "[\"core_attn\"]");
 	expect_override(rc, argv, "optim.config.use_distributed_optimizer",
 	                py_bool(rc->distopt || rc->fsdp));
 	expect_override(rc, argv, "trainer.strategy.ddp.overlap_param_gather",
@@ -1421,6 +1431,11 @@ check_nemo_switches(const struct real_case *rc, const struct str_list *argv)
 	expect_override(rc, argv, "model.config.moe_enable_deepep",
 	                moe && rc->dispatcher == MOE_DISPATCH_FLEX
 	                ? "True" : NULL);
+	/* Shared-expert overlap, on in DeepSeek-V3's config, runs with the
+	 * alltoall dispatcher only. */
+	expect_override(rc, argv, "model.config.moe_shared_expert_overlap",
+	                moe && rc->dispatcher != MOE_DISPATCH_ALLTOALL
+	                ? "False" : NULL);
 	expect_override(rc, argv, "model.config.cpu_offloading",
 	                rc->offload ? "True" : NULL);
 	expect_override(rc, argv, "model.config.cpu_offloading_weights",
