@@ -594,6 +594,8 @@ vars_mode(struct template_vars *v, const struct settings *c)
 	 * finetune factory under the model's name. */
 	template_vars_set_str(v, "nemo_task", finetune ? "finetune"
 	                                               : "pretrain");
+	template_vars_set_bool(v, "nemo_recipe_has_task",
+	                       model_nemo_has_task(&c->model, finetune));
 }
 
 /* run.simulated_truth, absolute: a relative one is the campaign

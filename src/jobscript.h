@@ -78,6 +78,8 @@
  * Model
  *   model_name            as the campaign names it (user text)
  *   nemo_recipe           NeMo 2.0 recipe factory; unset when none
+ *   nemo_recipe_has_task  boolean: the recipe registers a factory for
+ *                         the mode's command (pretrain or finetune)
  *   num_layers hidden_size ffn_hidden_size num_attention_heads
  *   num_query_groups kv_channels vocab_size max_position_embeddings
  *   max_positions         the larger of max_position_embeddings and

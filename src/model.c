@@ -602,6 +602,36 @@ model_encdec_encoder_layers(const struct model *m)
 	return m->encoder_layers > 0 ? m->encoder_layers : m->num_layers / 2;
 }
 
+/*
+ * The recipes that register one task only; every other one of the
+ * presets' registers both [NeMo 8cfedd7 nemo/collections/llm/recipes/
+ * NAME.py, its @run.cli.factory(target=pretrain|finetune) functions].
+ */
+static const struct {
+	const char *recipe;
+	bool pretrain, finetune;
+} nemo_one_task[] = {
+	{ "bert_110m", true, false },
+	{ "bert_340m", true, false },
+	{ "gpt3_175b", true, false },
+	{ "gpt_oss_20b", false, true },
+	{ "gpt_oss_120b", false, true },
+};
+
+bool
+model_nemo_has_task(const struct model *m, bool finetune)
+{
+	size_t n = sizeof nemo_one_task / sizeof nemo_one_task[0];
+
+	if (!m->nemo_recipe[0])
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(nemo_one_task[i].recipe, m->nemo_recipe))
+			return finetune ? nemo_one_task[i].finetune
+			                : nemo_one_task[i].pretrain;
+	return true;
+}
+
 int
 model_cross_layers(const struct model *m)
 {

@@ -85,6 +85,10 @@ const struct model *model_preset_find(const char *name);
  */
 const char *model_activation_name(const struct model *m);
 
+/* Whether m's NeMo 2.0 recipe registers a factory for finetuning
+ * (finetune true) or pretraining; false without a recipe. */
+bool model_nemo_has_task(const struct model *m, bool finetune);
+
 /* Total parameter count (all experts). */
 double model_params(const struct model *m);
 /* Parameters touched per token (top-k experts only). */
