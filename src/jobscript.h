@@ -95,7 +95,8 @@
  *   moe_layer_freq        "([0]*K+[1]*(L-K))" for K dense first layers of
  *                         an MoE model, unset otherwise (write {{q:...}})
  *   decoder_only          boolean: neither an encoder nor an
- *                         encoder-decoder (pretrain_gpt.py builds those)
+ *                         encoder-decoder (pretrain_gpt.py builds only
+ *                         decoders)
  *   mla                   boolean: multi-latent attention
  *   q_lora_rank kv_lora_rank qk_head_dim qk_pos_emb_head_dim v_head_dim
  *                         its shape (0 without MLA; q_lora_rank 0: none)

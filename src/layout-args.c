@@ -461,7 +461,8 @@ layout_args_resolve(struct layout_args *a, const struct grid_spec *sp,
 		switches_from_search(c, l, src);
 	if (apply_switch_flags(a, l, src) != 0)
 		return -1;
-	/* The same for the method, which only full recompute renders. */
+	/* The method too: only full recompute renders it, so it would
+	 * be dropped without a word as well. */
 	if ((a->given & BIT(SW_RECOMPUTE_METHOD)) &&
 	    l->recompute != RECOMPUTE_FULL)
 		return error("--switch recompute_method=%s needs full "
