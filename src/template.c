@@ -51,7 +51,7 @@ static struct template_var *
 vars_find(const struct template_vars *vars, const char *s, size_t len)
 {
 	for (size_t i = 0; i < vars->n; i++)
-		if (strlen(vars->v[i].name) == len &&
+		if (vars->v[i].name_len == len &&
 		    !memcmp(vars->v[i].name, s, len))
 			return &vars->v[i];
 	return NULL;
@@ -62,12 +62,14 @@ static void
 vars_put(struct template_vars *vars, const char *name, const char *value,
          bool raw)
 {
-	struct template_var *var = vars_find(vars, name, strlen(name));
+	size_t len = strlen(name);
+	struct template_var *var = vars_find(vars, name, len);
 
 	if (!var) {
 		ALLOC_GROW(vars->v, vars->n + 1, vars->alloc);
 		var = &vars->v[vars->n++];
 		var->name = xstrdup(name);
+		var->name_len = len;
 	} else {
 		free(var->value);
 	}

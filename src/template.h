@@ -43,6 +43,7 @@
 /* One variable; value NULL means declared but not set. */
 struct template_var {
 	char *name;
+	size_t name_len;	/* strlen(name): lookups compare it first */
 	char *value;
 	bool raw;   /* generated and escaped by paratune: {{raw:name}} ok */
 };
