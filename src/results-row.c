@@ -166,7 +166,9 @@ row_classify(struct result_row *row, const struct log_read *nl)
 	if (nl == NULL)
 		return;
 	row->log = xstrdup(nl->rel);
-	row->log_steps = nl->st.measured;
+	/* As parse counts them: a step timed at zero or less measured
+	 * nothing. */
+	row->log_steps = nl->st.counted;
 	row->mem_peak_gib = nl->res.mem_peak_gib;
 	e = log_result_evidence(&nl->res, row->failure);
 	/* Slurm's FAILED or CANCELLED over an exception the classifier does

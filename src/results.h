@@ -109,7 +109,8 @@ struct result_row {
 	char *log;                    /* newest attempt's log, relative to
 	                                 DIR; NULL when it left none */
 	char *measured_log;           /* the log measured, or NULL */
-	int log_steps;                /* measured steps in the newest log */
+	int log_steps;                /* steps the newest log measured,
+	                                 timed above zero (parse's count) */
 	char *note;                   /* why it has no measurement, or NULL */
 	double mem_peak_gib;          /* the measured log's peak; NAN */
 	char **pattern_values;        /* measured: per results.patterns

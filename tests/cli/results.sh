@@ -519,6 +519,11 @@ case $(field "$B/results/failed.csv" "$NEG" note) in
 	ok "... failed.csv says why (negative)" ;;
 *) ko "... failed.csv says why (negative): '$(field "$B/results/failed.csv" "$NEG" note)'" ;;
 esac
+# failed.csv counted the five zero times as measured steps, where parse
+# counts none of them.
+same "... failed.csv's measured steps are parse's: none" \
+	"$(field "$B/results/failed.csv" "$NEG" measured_steps)/$(field "$B/results/failed.csv" "$ZERO" measured_steps)" \
+	"0/0"
 case $(field "$B/results/failed.csv" "$ZERO" note) in
 *"5 of 5 measured step times are zero or negative"*)
 	ok "... failed.csv says why (zero)" ;;
