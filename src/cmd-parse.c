@@ -16,6 +16,7 @@
 #include "error.h"
 #include "json.h"
 #include "logparse.h"
+#include "owner.h"
 #include "safe-text.h"
 #include "table.h"
 #include "xalloc.h"
@@ -167,17 +168,28 @@ parse_json(FILE *f, const struct parse_item *items, int n)
 	strbuf_release(&sb);
 }
 
-/* The log at path into *res, "-" standing for the standard input as
- * in cat and grep ('zcat run.log.gz | paratune parse -'). */
+/*
+ * The log at path into *res, "-" standing for the standard input as in
+ * cat and grep ('zcat run.log.gz | paratune parse -').  0, EXIT_NOINPUT
+ * when it cannot be read, EXIT_NOPERM when root refuses it: a log in a
+ * user's directory can be that user's link to root's files, or a FIFO
+ * the user holds open.
+ */
 static int
 read_log(struct logparse *lp, const char *path, struct log_result *res)
 {
-	if (strcmp(path, "-"))
-		return logparse_file(lp, path, res);
-	return logparse_stream(lp, stdin, "(standard input)", res);
+	if (!strcmp(path, "-"))
+		return logparse_stream(lp, stdin, "(standard input)", res) != 0
+		       ? EXIT_NOINPUT : 0;
+	if (owner_root_path(path) != 0) {
+		logparse_result_empty(lp, path, res);
+		return EXIT_NOPERM;
+	}
+	return logparse_file(lp, path, res) != 0 ? EXIT_NOINPUT : 0;
 }
 
-/* Read every file; 0, or EXIT_NOINPUT when one could not be read. */
+/* Read every file; 0, or the exit code of the last that could not be
+ * read, EXIT_NOPERM before any other. */
 static int
 parse_files(struct parse_item *items, int n, char **paths, int skip)
 {
@@ -188,8 +200,9 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 	for (int i = 0; i < n; i++) {
 		struct parse_item *it = &items[i];
 
-		if (read_log(&lp, paths[i], &it->res) != 0)
-			status = it->status = EXIT_NOINPUT;
+		it->status = read_log(&lp, paths[i], &it->res);
+		if (it->status != 0 && status != EXIT_NOPERM)
+			status = it->status;
 		log_result_step_stats(&it->res, skip, &it->stats);
 		it->nsteps = it->res.nsteps;
 		free(it->res.steps);

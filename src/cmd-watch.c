@@ -42,6 +42,7 @@
 #include "directive.h"
 #include "error.h"
 #include "logparse.h"
+#include "owner.h"
 #include "steady.h"
 #include "strbuf.h"
 #include "util.h"
@@ -435,6 +436,10 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	int ret;
 
 	memset(&w, 0, sizeof(w));
+	/* Run as root (which jobs do not), only along root's own paths:
+	 * another user's could lead to root's files. */
+	if (owner_root_path(o->log) != 0)
+		return EXIT_NOPERM;
 	if ((ret = watch_open(&w, o, end)) != 0)
 		return ret;
 	logparse_init(&w.lp);

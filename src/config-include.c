@@ -26,6 +26,7 @@
 
 #include "config-int.h"
 #include "error.h"
+#include "owner.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -200,6 +201,7 @@ struct include_walk {
 	const char *dir;        /* libconfig's include directory */
 	bool qualify;           /* name an included file DIR/TARGET, as the
 	                           loader does when the top path has a '/' */
+	bool *refused;          /* set when root refuses a target */
 };
 
 static int check_file(const struct include_walk *w, const char *path,
@@ -231,7 +233,11 @@ check_target(const struct include_walk *w, const char *name, long line,
 	else if (access(full, R_OK) != 0)
 		ret = error_errno("%s:%ld: cannot include '%s'", name, line,
 		                  target);
-	else if (depth + 1 < INCLUDE_DEPTH_MAX)
+	else if (owner_root_path(full) != 0) {
+		*w->refused = true;
+		ret = error("%s:%ld: not including '%s' with root's rights",
+		            name, line, target);
+	} else if (depth + 1 < INCLUDE_DEPTH_MAX)
 		ret = check_file(w, full, w->qualify ? full : target,
 		                 depth + 1);
 	free(full);
@@ -346,9 +352,11 @@ config_value_wide_literal(const char *value)
 
 /* Check the @include targets of the file at path, recursively. */
 int
-config_check_includes(const char *path, const char *include_dir)
+config_check_includes(const char *path, const char *include_dir,
+                      bool *refused)
 {
-	struct include_walk w = { include_dir, strchr(path, '/') != NULL };
+	struct include_walk w = { include_dir, strchr(path, '/') != NULL,
+	                          refused };
 
 	return check_file(&w, path, path, 0);
 }

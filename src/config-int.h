@@ -152,15 +152,20 @@ struct loader {
 	int line;               /* command line: the setting's number, else 0 */
 	bool missing;           /* a file that must exist does not, or
 	                           cannot be read */
+	bool refused;           /* root refused to read a file another
+	                           user could change (owner_root_path) */
 };
 
 /*
  * Check that every @include of the file at path, and of the files it
  * includes, names a readable regular file in include_dir (config-include.c):
- * libconfig 1.5 exits the process on a directory.  0, or -1 after an
- * error naming the file and line of the @include.
+ * libconfig 1.5 exits the process on a directory.  Run as root, the
+ * file must also be one that no other user can change or lead elsewhere
+ * (owner_root_path), else *refused is set.  0, or -1 after an error
+ * naming the file and line of the @include.
  */
-int config_check_includes(const char *path, const char *include_dir);
+int config_check_includes(const char *path, const char *include_dir,
+                          bool *refused);
 /* Whether a --set value holds an @include directive (refused: there is
  * no file it could be relative to, and nothing checks its target). */
 bool config_value_includes(const char *value);

@@ -35,6 +35,7 @@
 #include "config-int.h"
 #include "directive.h"
 #include "error.h"
+#include "owner.h"
 #include "site-trust.h"
 #include "util.h"
 #include "xalloc.h"
@@ -347,8 +348,15 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 		ld->missing = true;
 		return error_errno("cannot read %s '%s'", what, path);
 	}
+	/* Run as root, a file another user can change or point elsewhere
+	 * would show root's files to that user (a link, an @include) or
+	 * set what root's jobs run: refused, as calibrate refuses it. */
+	if (owner_root_path(path) != 0) {
+		ld->refused = true;
+		return -1;
+	}
 	dir = path_dir(path);
-	if (config_check_includes(path, dir) != 0) {
+	if (config_check_includes(path, dir, &ld->refused) != 0) {
 		free(dir);
 		return -1;
 	}
@@ -714,12 +722,12 @@ settings_load(struct settings *c, const struct config_sources *src)
 
 	/* A file named that does not exist is missing input (66), not a
 	 * configuration that is wrong. */
-	if (load_site(&ld, src) != 0 || load_user(&ld, src) != 0)
-		return ld.missing ? EXIT_NOINPUT : EXIT_CONFIG;
-	if (src->campaign_path &&
-	    load_file(&ld, LAYER_CAMPAIGN, src->campaign_path, true,
-	              "campaign file") != 0)
-		return ld.missing ? EXIT_NOINPUT : EXIT_CONFIG;
+	if (load_site(&ld, src) != 0 || load_user(&ld, src) != 0 ||
+	    (src->campaign_path &&
+	     load_file(&ld, LAYER_CAMPAIGN, src->campaign_path, true,
+	               "campaign file") != 0))
+		return ld.refused ? EXIT_NOPERM : ld.missing ? EXIT_NOINPUT
+		       : EXIT_CONFIG;
 	if (load_settings(&ld, src) != 0 || config_finish(c, src) != 0)
 		return EXIT_CONFIG;
 	return 0;

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "jobscript.h"
+#include "owner.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -201,11 +202,16 @@ static int
 read_template(const struct settings *c, const char *path, struct strbuf *sb)
 {
 	const char *why = NULL;
-	FILE *f = open_template(path, &why);
+	FILE *f;
 	char buf[8192];
 	size_t n;
 	int ret = 0;
 
+	/* Run as root, a template another user can change would write
+	 * root's job scripts. */
+	if (owner_root_path(path) != 0)
+		return -1;
+	f = open_template(path, &why);
 	if (!f)
 		return templates_dir_error(c, path) ? -1
 		       : template_error(c, path, why);

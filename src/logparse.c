@@ -451,6 +451,13 @@ logparse_regular_file(struct logparse *lp, const char *dir, const char *rel,
 	return ret;
 }
 
+void
+logparse_result_empty(const struct logparse *lp, const char *name,
+                      struct log_result *out)
+{
+	result_init(out, lp, name);
+}
+
 int
 logparse_file(struct logparse *lp, const char *path, struct log_result *out)
 {

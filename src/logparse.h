@@ -243,6 +243,9 @@ int logparse_add_pattern(struct logparse *lp, const char *name,
  */
 int logparse_file(struct logparse *lp, const char *path,
                   struct log_result *out);
+/* An empty result for a log named name that was not read. */
+void logparse_result_empty(const struct logparse *lp, const char *name,
+                           struct log_result *out);
 /*
  * The same for the file rel beneath dir (a campaign's runs/), which
  * its owner could have replaced: no symbolic link is followed in any

@@ -248,13 +248,144 @@ check_writers(const char *dir, const struct stat *st)
 	return ret;
 }
 
+/*
+ * The first component of path, from the root down, that a user other
+ * than root and trusted can change: one neither of theirs (a directory
+ * whose owner can rename what is in it, a link its owner can point
+ * elsewhere, the file itself), or a directory its group or every user
+ * can write without the sticky bit (any of them can rename what is in
+ * it; /tmp's bit keeps them to their own).  Allocated, with in *uid its
+ * owner, in *writable whether it is the second kind and in *last
+ * whether it is the file; NULL when there is none or the rest cannot be
+ * stat'ed.
+ */
+static char *
+foreign_component(const char *path, uid_t trusted, uid_t *uid,
+                  bool *writable, bool *last)
+{
+	char cwd[PATH_MAX];
+	char *abs = path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL
+	            ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
+	char *p = abs;
+	struct stat st;
+
+	for (;;) {
+		char *slash = strchr(p + 1, '/');
+
+		if (slash)
+			*slash = '\0';
+		if (lstat(abs, &st) == 0 &&
+		    ((st.st_uid != 0 && st.st_uid != trusted) ||
+		     (S_ISDIR(st.st_mode) &&
+		      (st.st_mode & (S_IWGRP | S_IWOTH)) &&
+		      !(st.st_mode & S_ISVTX)))) {
+			*uid = st.st_uid;
+			*writable = st.st_uid == 0 || st.st_uid == trusted;
+			*last = slash == NULL;
+			return abs;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+		p = slash;
+	}
+	free(abs);
+	return NULL;
+}
+
+/*
+ * The component foreign_component() finds on path as written, else on
+ * path as resolved (a link of a trusted user's may lead through another
+ * user's directory); NULL when there is none.
+ */
+static char *
+foreign_on_path(const char *path, uid_t trusted, uid_t *uid, bool *writable,
+                bool *last)
+{
+	char real[PATH_MAX], *at;
+
+	at = foreign_component(path, trusted, uid, writable, last);
+	if (at == NULL && realpath(path, real) != NULL)
+		at = foreign_component(real, trusted, uid, writable, last);
+	return at;
+}
+
+int
+owner_root_path(const char *path)
+{
+	char owner[96], *at;
+	uid_t uid = 0;
+	bool writable = false, last = false;
+
+	if (geteuid() != 0)
+		return 0;
+	at = foreign_on_path(path, 0, &uid, &writable, &last);
+	if (at == NULL)
+		return 0;
+	describe_uid(uid, owner, sizeof owner);
+	if (writable)
+		error("'%s'%s%s%s can be changed by its group or every user "
+		      "(no sticky bit): root does not use such a path with "
+		      "its rights here", path, last ? "" : " is reached "
+		      "through '", last ? "" : at, last ? "" : "', which");
+	else if (last)
+		error("'%s' belongs to %s: root does not use another user's "
+		      "files with its rights here; run the command as that "
+		      "user (setpriv or runuser)", path, owner);
+	else
+		error("'%s' is reached through '%s', which belongs to %s: "
+		      "root does not go along another user's paths with its "
+		      "rights here; use a path through root's own "
+		      "directories, or run the command as that user (setpriv "
+		      "or runuser)", path, at, owner);
+	free(at);
+	return EXIT_NOPERM;
+}
+
+/*
+ * Root is about to act as the owner of the campaign directory dir: 0
+ * when only root and that owner can change where dir leads, else an
+ * error naming what another user can change.  A link or directory of a
+ * third user's on the way would let that user show root one campaign
+ * (whose owner root then becomes) and hand the child another: their
+ * own, into which it would write what it read with the first owner's
+ * rights.
+ */
+static int
+owner_path_held(const char *dir, uid_t owner_uid)
+{
+	char owner[96], other[96], *at;
+	uid_t uid = 0;
+	bool writable = false, last = false;
+
+	at = foreign_on_path(dir, owner_uid, &uid, &writable, &last);
+	if (at == NULL)
+		return 0;
+	describe_uid(owner_uid, owner, sizeof owner);
+	describe_uid(uid, other, sizeof other);
+	if (writable)
+		error("'%s' is reached through '%s', which its group or every "
+		      "user can change (no sticky bit): root does not act as "
+		      "the campaign's owner %s through such a path", dir, at,
+		      owner);
+	else
+		error("'%s'%s%s%s belongs to %s, not to the campaign's owner "
+		      "%s: that user could turn the path to another campaign "
+		      "while root acts as its owner; refusing it (name the "
+		      "campaign by a path through root's and its owner's own "
+		      "directories)", dir, last ? "" : " is reached through '",
+		      last ? "" : at, last ? "" : "', which", other, owner);
+	free(at);
+	return EXIT_NOPERM;
+}
+
 int
 owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                  unsigned limit_s)
 {
 	uid_t me = geteuid();
 	char owner[96], caller[96];
-	struct stat st;
+	struct stat st, again;
 
 	if (stat(dir, &st) != 0) {
 		error_errno("cannot open campaign directory '%s'", dir);
@@ -284,6 +415,16 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 		      "root may work on it", dir, owner, caller);
 		return EXIT_NOPERM;
 	}
+	if (owner_path_held(dir, st.st_uid) != 0)
+		return EXIT_NOPERM;
+	/* The path checked, the directory it leads to must still be the
+	 * one whose owner the child becomes. */
+	if (stat(dir, &again) != 0 || again.st_dev != st.st_dev ||
+	    again.st_ino != st.st_ino) {
+		error("campaign directory '%s' changed while it was checked; "
+		      "not acting on it", dir);
+		return EXIT_TEMPFAIL;
+	}
 	return run_as(st.st_uid, st.st_gid, fn, arg, limit_s);
 }
 
@@ -302,84 +443,6 @@ int
 owner_run(const char *dir, int (*fn)(void *arg), void *arg)
 {
 	return owner_run_within(dir, fn, arg, owner_limit_s());
-}
-
-/*
- * The first component of path, from the root down, that another user
- * can change: one not root's (a directory whose owner can rename what
- * is in it, a link its owner can point elsewhere, the file itself), or
- * a directory its group or every user can write without the sticky bit
- * (any of them can rename what is in it; /tmp's bit keeps them to their
- * own).  Allocated, with in *uid its owner, in *writable whether it is
- * the second kind and in *last whether it is the file; NULL when there
- * is none or the rest cannot be stat'ed.
- */
-static char *
-foreign_component(const char *path, uid_t *uid, bool *writable, bool *last)
-{
-	char cwd[PATH_MAX];
-	char *abs = path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL
-	            ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
-	char *p = abs;
-	struct stat st;
-
-	for (;;) {
-		char *slash = strchr(p + 1, '/');
-
-		if (slash)
-			*slash = '\0';
-		if (lstat(abs, &st) == 0 &&
-		    (st.st_uid != 0 || (S_ISDIR(st.st_mode) &&
-		     (st.st_mode & (S_IWGRP | S_IWOTH)) &&
-		     !(st.st_mode & S_ISVTX)))) {
-			*uid = st.st_uid;
-			*writable = st.st_uid == 0;
-			*last = slash == NULL;
-			return abs;
-		}
-		if (slash == NULL)
-			break;
-		*slash = '/';
-		p = slash;
-	}
-	free(abs);
-	return NULL;
-}
-
-int
-owner_root_path(const char *path)
-{
-	char owner[96], real[PATH_MAX], *at;
-	uid_t uid = 0;
-	bool writable = false, last = false;
-
-	if (geteuid() != 0)
-		return 0;
-	/* The path as written, then as resolved: a link of root's may
-	 * lead through another user's directory. */
-	at = foreign_component(path, &uid, &writable, &last);
-	if (at == NULL && realpath(path, real) != NULL)
-		at = foreign_component(real, &uid, &writable, &last);
-	if (at == NULL)
-		return 0;
-	describe_uid(uid, owner, sizeof owner);
-	if (writable)
-		error("'%s'%s%s%s can be changed by its group or every user "
-		      "(no sticky bit): root does not use such a path with "
-		      "its rights here", path, last ? "" : " is reached "
-		      "through '", last ? "" : at, last ? "" : "', which");
-	else if (last)
-		error("'%s' belongs to %s: root does not use another user's "
-		      "files with its rights here; run the command as that "
-		      "user (setpriv or runuser)", path, owner);
-	else
-		error("'%s' is reached through '%s', which belongs to %s: "
-		      "root does not go along another user's paths with its "
-		      "rights here; use a path through root's own "
-		      "directories, or run the command as that user (setpriv "
-		      "or runuser)", path, at, owner);
-	free(at);
-	return EXIT_NOPERM;
 }
 
 int

@@ -20,8 +20,11 @@
  *     refused first, EXIT_NOPERM: what was planted there would run with
  *     the owner's rights.
  *   - The caller the owner: fn runs here.
- *   - The caller root and the owner another user: fn runs in a child
- *     that has taken the owner's identity for good (HOME, USER and
+ *   - The caller root and the owner another user: refused with
+ *     EXIT_NOPERM when a third user's directory or link lies on dir's
+ *     path, as written or as resolved (that user could turn the path
+ *     to a directory of theirs once the owner was known); else fn runs
+ *     in a child that has taken the owner's identity for good (HOME, USER and
  *     LOGNAME follow; of root's environment only PATH, the locale, TZ,
  *     TERM, SLURM_CONF and PARATUNE_* are kept), and this returns the
  *     child's exit code.  That user can stop or hang the child, so one

@@ -359,6 +359,73 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 	chmod 1777 "$T/shared"
 	expect "... but with the sticky bit, as /tmp has, it plans" 0 \
 		"$PT" -q plan "$CAMPAIGN" -o "$T/shared/c"
+	# Root acts as a campaign's owner only along a path that no third
+	# user can turn: with daemon's link to nobody's campaign, daemon
+	# could show root nobody's campaign, then hand the child (acting as
+	# nobody) a directory of daemon's to write what it read into.
+	if id daemon >/dev/null 2>&1; then
+		ln -s "$T/nob/c" "$T/dlink" && chown -h daemon "$T/dlink"
+		expect "root's list through a third user's link is refused" 77 \
+			"$PT" list "$T/dlink"
+		has "... naming the link's owner and the campaign's" \
+			"'$T/dlink' belongs to daemon (uid [0-9]*), not to the campaign's owner nobody" \
+			"$T/err"
+		chown -h nobody "$T/dlink"
+		expect "... the owner's own link is followed" 0 "$PT" list \
+			"$T/dlink"
+		install -d -o daemon "$T/dd"
+		ln -s "$T/nob/c" "$T/dd/c"
+		expect "root's list through a third user's directory is refused" \
+			77 "$PT" list "$T/dd/c"
+		has "... naming that directory" \
+			"reached through '$T/dd', which belongs to daemon" "$T/err"
+		expect "... as is resume, before any Slurm call" 77 \
+			env SLURM_CONF=/nonexistent "$PT" -q resume "$T/dd/c"
+	fi
+	# Root reads no campaign file, @include, template or log that
+	# another user can change or point at root's files.
+	cp "$CAMPAIGN" "$T/nob/own.conf" && chown nobody "$T/nob/own.conf"
+	printf 'secret = "root-only";\n' >"$T/secret.conf"
+	chmod 600 "$T/secret.conf"
+	ln -s "$T/secret.conf" "$T/nob/linked.conf"
+	for c in config estimate; do
+		expect "root's $c of a user's campaign file is refused" 77 \
+			"$PT" "$c" "$T/nob/own.conf"
+		has "... naming the user's directory" \
+			"reached through '$T/nob', which belongs to nobody" "$T/err"
+	done
+	expect "root's plan of a user's campaign file is refused" 77 \
+		"$PT" -q plan "$T/nob/own.conf" -o "$T/from-user"
+	check "... and makes nothing" test ! -e "$T/from-user"
+	expect "root's config of a user's link to root's file is refused" 77 \
+		"$PT" config "$T/nob/linked.conf"
+	hasnt "... showing nothing of it" "root-only" "$T/out"
+	{ cat "$CAMPAIGN"; echo '@include "nob/own.conf"'; } >"$T/inc.conf"
+	expect "root's campaign including a user's file is refused" 77 \
+		"$PT" config "$T/inc.conf"
+	has "... naming the @include's line" \
+		"inc.conf:$(($(wc -l <"$CAMPAIGN") + 1)): not including 'nob/own.conf'" \
+		"$T/err"
+	cp -r "$SRC/templates" "$T/nob/tpl" && chown -R nobody "$T/nob/tpl"
+	expect "root's plan with a user's templates is refused" 78 env \
+		PARATUNE_TEMPLATES="$T/nob/tpl" "$PT" -q plan "$CAMPAIGN" \
+		-o "$T/user-tpl"
+	has "... naming the template's way" \
+		"tpl/.*reached through '$T/nob', which belongs to nobody" "$T/err"
+	printf 'iteration 1/ 10 | elapsed time per iteration (ms): 5.0\n' \
+		>"$T/secret.log"
+	chmod 600 "$T/secret.log"
+	ln -s "$T/secret.log" "$T/nob/slurm-1.out"
+	mkfifo "$T/nob/slurm-2.out"
+	chown -h nobody "$T/nob/slurm-1.out" "$T/nob/slurm-2.out"
+	expect "root's parse of a user's link to root's log is refused" 77 \
+		"$PT" parse "$T/nob/slurm-1.out"
+	has "... which is not read" "(unreadable)" "$T/out"
+	expect "root's parse of a user's FIFO is refused, not waited on" 77 \
+		timeout 20 "$PT" parse "$T/nob/slurm-2.out"
+	expect "root's watch of a user's log is refused" 77 timeout 20 \
+		"$PT" watch "$T/nob/slurm-1.out" --timeout 1
+	expect "... root's own log is parsed" 0 "$PT" parse "$T/secret.log"
 fi
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
 	"$T/demo/campaign.conf" -o "$T/again"
