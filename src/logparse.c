@@ -461,18 +461,22 @@ logparse_result_empty(const struct logparse *lp, const char *name,
 int
 logparse_file(struct logparse *lp, const char *path, struct log_result *out)
 {
-	FILE *f = fopen(path, "rb");
+	/* A FIFO would block the open, /dev/zero never end: a regular file
+	 * only, as the exit status promises ('-' reads a pipe). */
+	FILE *f = fopen_regular_follow(path);
 	struct stat st;
 	int ret;
 
 	if (f == NULL) {
+		int e = errno;
+
 		result_init(out, lp, path);
-		return error_errno("cannot open '%s'", path);
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		result_init(out, lp, path);
-		return error("cannot read '%s': it is a directory", path);
+		if (e == EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return error("cannot read '%s': it is a directory",
+			             path);
+		return error("cannot open '%s': %s%s", path, open_error(e),
+		             e == EINVAL ? " (a pipe or device: give it "
+		             "as '-', on the standard input)" : "");
 	}
 	ret = logparse_stream(lp, f, path, out);
 	fclose(f);

@@ -563,6 +563,17 @@ expect "... --min-steps 3 counts the real ones alone" 0 "$PT" parse \
 same "... too few: no statistics" \
 	"$(jq_ '[d[0][k] for k in ("step_time_mean_s", "step_time_median_s")]')" \
 	"[None, None]"
+# A FIFO blocked parse's open until something wrote to it, /dev/zero
+# was read for ever: only a regular file is read (a pipe as '-').
+mkfifo "$T/fifo.log"
+expect "parse of a FIFO is refused, not waited on" 66 timeout 20 \
+	"$PT" parse "$T/fifo.log"
+has "... saying how to read a pipe" "not a regular file.*give it as '-'" \
+	"$T/err"
+expect "parse of /dev/zero is refused, not read for ever" 66 timeout 20 \
+	"$PT" parse /dev/zero
+ln -s "$MIX" "$T/mixed-link.log"
+expect "... a link to a log is followed" 0 "$PT" parse "$T/mixed-link.log"
 # '-' was a file name ("cannot open '-'"): a compressed log had to be
 # unpacked to a file first.
 expect "parse - reads the standard input" 0 sh -c \
