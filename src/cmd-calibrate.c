@@ -235,6 +235,29 @@ repeated_input(char **inputs, int i)
 	return false;
 }
 
+/*
+ * Whether the output file out is one of the inputs (device and inode),
+ * said in an error: `calibrate runs.csv -o runs.csv` replaced the
+ * measured runs with the calibration, silently.
+ */
+static bool
+output_is_input(const char *out, int n, char **inputs)
+{
+	struct stat ost, ist;
+
+	if (stat(out, &ost) != 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (stat(inputs[i], &ist) == 0 && ist.st_dev == ost.st_dev &&
+		    ist.st_ino == ost.st_ino) {
+			error("-o %s is the input '%s': writing the "
+			      "calibration would replace it; name another "
+			      "file", out, inputs[i]);
+			return true;
+		}
+	return false;
+}
+
 /* Every input into in; 0 or the first error's exit code.  An input
  * that adds no row is named: a campaign not run yet, or a CSV of other
  * GPUs, would otherwise leave the fit silently smaller. */
@@ -386,6 +409,10 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (how.pool && out) {
 		error("--pool with -o: a fit to every GPU's runs is no GPU's "
 		      "calibration");
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
+	if (out && output_is_input(out, n, argv + 1)) {
 		status = EXIT_USAGE;
 		goto cleanup;
 	}

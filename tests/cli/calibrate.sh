@@ -112,6 +112,13 @@ has "... as all GPUs" "^all GPUs: 10 measured runs" "$T/out"
 expect "--pool with -o" 64 "$PT" calibrate "$CSV" --pool -o "$T/pool.conf"
 has "... is no GPU's calibration" "no GPU's calibration" "$T/err"
 check "... and writes nothing" test ! -e "$T/pool.conf"
+# -o naming an input replaced the measured runs with the calibration.
+cp "$CSV" "$T/self.csv"
+ln "$T/self.csv" "$T/self-hard.csv"
+expect "-o naming an input (by another name) is refused" 64 \
+	"$PT" calibrate "$T/self.csv" -o "$T/self-hard.csv"
+has "... saying what it would replace" "would replace it" "$T/err"
+check "... which is kept" cmp -s "$CSV" "$T/self.csv"
 expect "--group of no row" 65 "$PT" calibrate "$CSV" --group moe
 has "... says so" "no measured run of the groups named" "$T/err"
 expect "--group dense-bf16" 0 "$PT" calibrate "$CSV" --group moe \
