@@ -261,6 +261,29 @@ regular_input(enum config_layer layer, const char *path,
 	        !strcmp(path, "/dev/null"));
 }
 
+/* The keys line sets ("name =" or "name:"), in order, into names. */
+static void
+line_keys(const char *line, struct str_list *names)
+{
+	for (const char *p = line; *p; p++) {
+		size_t len = 0, gap;
+
+		if (!isalpha((unsigned char)*p) && *p != '*')
+			continue;
+		while (isalnum((unsigned char)p[len]) || p[len] == '_' ||
+		       p[len] == '-' || p[len] == '*')
+			len++;
+		gap = strspn(p + len, " \t") + len;
+		if (p[gap] == '=' || p[gap] == ':') {
+			char *name = xstrndup(p, len);
+
+			str_list_push(names, name);
+			free(name);
+		}
+		p += len - 1;
+	}
+}
+
 /*
  * What libconfig's parse error leaves out, from line `line` of the file
  * at path: " (a binary file?)" when the file holds control bytes, and
@@ -270,8 +293,10 @@ static void
 syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
 {
 	FILE *f = fopen_regular(path);
-	char buf[4096] = "", key[128] = "";
-	int n = 0, keys = 0, c;
+	struct str_list names = STR_LIST_INIT;
+	const char *twice = NULL;
+	char buf[4096] = "";
+	int n = 0, c;
 	long bytes = 0;
 
 	if (f == NULL)
@@ -293,23 +318,20 @@ syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
 	fclose(f);
 	if (buf[0] == '\0' || strcmp(text, "duplicate setting name") != 0)
 		return;
-	for (const char *p = buf; *p; p++) {
-		size_t len = 0;
-
-		if (!isalpha((unsigned char)*p) && *p != '*')
-			continue;
-		while (isalnum((unsigned char)p[len]) || p[len] == '_' ||
-		       p[len] == '-' || p[len] == '*')
-			len++;
-		if (p[strspn(p + len, " \t") + len] == '=' ||
-		    p[strspn(p + len, " \t") + len] == ':') {
-			if (keys++ == 0 && len < sizeof key)
-				snprintf(key, sizeof key, "%.*s", (int)len, p);
-		}
-		p += len - 1;
-	}
-	if (keys == 1 && key[0])
-		strbuf_addf(sb, " '%s'", key);
+	line_keys(buf, &names);
+	/* One key: that one; one set twice on the line: that one; else
+	 * every key the line sets, one of which was set before. */
+	for (int i = 0; i < names.n && !twice; i++)
+		for (int j = i + 1; j < names.n && !twice; j++)
+			if (!strcmp(names.v[i], names.v[j]))
+				twice = names.v[i];
+	if (twice || names.n == 1)
+		strbuf_addf(sb, " '%s'", twice ? twice : names.v[0]);
+	else
+		for (int i = 0; i < names.n; i++)
+			strbuf_addf(sb, "%s'%s'%s", i ? ", " : " (one of ",
+			            names.v[i], i + 1 < names.n ? "" : ")");
+	str_list_clear(&names);
 }
 
 /*

@@ -149,6 +149,18 @@ printf 'name = "d";\nnodes = 2;\nmodel = "llama3_8b";\nnodes = 4;\n' \
 expect "a key set twice" 78 "$PT" config "$T/twice.conf"
 has "... names the key" "twice.conf:4: duplicate setting name 'nodes'" \
 	"$T/err"
+# With more than one key on the line, no key was named at all.
+printf 'name = "d"; nodes = 2;\nmodel = "llama3_8b"; gpu = "h100-sxm"; nodes = 4;\n' \
+	>"$T/twice-line.conf"
+expect "a key set twice on a line of several" 78 "$PT" config \
+	"$T/twice-line.conf"
+has "... names the line's keys" \
+	"twice-line.conf:2: duplicate setting name (one of 'model', 'gpu', 'nodes')" \
+	"$T/err"
+printf 'name = "d"; nodes = 2; nodes = 4;\n' >"$T/twice-same.conf"
+expect "a key set twice on one line" 78 "$PT" config "$T/twice-same.conf"
+has "... names it" "twice-same.conf:1: duplicate setting name 'nodes'" \
+	"$T/err"
 printf '\177ELF\002\001\001\000\000\000\002\000>\000\n' >"$T/binary.conf"
 expect "a binary file as a campaign file" 78 "$PT" config "$T/binary.conf"
 has "... says it is not text" "binary.conf:1: .*(a binary file" "$T/err"
