@@ -316,6 +316,12 @@ parse_fixed(const struct str_list *fix, struct calib_opts *o)
 	for (int i = 0; i < fix->n; i++) {
 		char *list = xstrdup(fix->v[i]), *save = NULL;
 
+		/* "--fix ," fixed nothing and said nothing. */
+		if (strspn(list, ",") == strlen(list)) {
+			error("--fix '%s': no constant named", list);
+			free(list);
+			return EXIT_USAGE;
+		}
 		for (char *k = strtok_r(list, ",", &save); k;
 		     k = strtok_r(NULL, ",", &save)) {
 			int p = calibration_param_find(k);

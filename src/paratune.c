@@ -47,12 +47,24 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return -EXIT_OK - 1000;
 		} else if (!strcmp(a, "--version")) {
+			if (i + 1 < argc) {
+				error("--version takes nothing after it, not "
+				      "'%s'", argv[i + 1]);
+				return -EXIT_USAGE - 1000;
+			}
 			printf("paratune %s\n", PACKAGE_VERSION);
 			return -EXIT_OK - 1000;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			ctx->verbosity = -1;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			ctx->verbosity = 1;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet") ||
+		           !strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			int v = a[1] == 'q' || a[2] == 'q' ? -1 : 1;
+
+			/* The last one won without a word: a cron line
+			 * with both printed what it had asked not to. */
+			if (ctx->verbosity == -v) {
+				error("-q and -v together: give one");
+				return -EXIT_USAGE - 1000;
+			}
+			ctx->verbosity = v;
 		} else if (!strcmp(a, "--site") && i + 1 < argc) {
 			ctx->site_path = argv[++i];
 		} else if (!strncmp(a, "--site=", 7) && a[7] != '\0') {

@@ -103,6 +103,11 @@ check "... the others fitted" python3 -c "import sys; sys.exit(0 if \
 	$(jget calibrations.0.constants.attn_eff_flash.fitted) != 0.45 else 1)"
 expect "--fix an unknown constant" 64 "$PT" calibrate "$CSV" --fix gemm_eff
 has "... names it" "--fix 'gemm_eff': not a constant" "$T/err"
+for f in , ""; do
+	expect "--fix '$f' names no constant" 64 "$PT" calibrate "$CSV" \
+		--fix "$f"
+	has "... and says so" "--fix '$f': no constant named" "$T/err"
+done
 expect "--rank-weight below 0" 64 "$PT" calibrate "$CSV" --rank-weight -1
 expect "--rank-weight 3" 0 "$PT" calibrate "$CSV" --rank-weight 3
 

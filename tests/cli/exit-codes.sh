@@ -37,6 +37,16 @@ done
 expect "results --format csv is still written" 0 "$PT" results "$T/c" \
 	--format csv
 expect "no command" 64 "$PT"
+# -q with -v: the last one won without a word; --version dropped what
+# followed it.
+expect "-q with -v" 64 "$PT" -q -v models
+has "... says to give one" "error: -q and -v together: give one" "$T/err"
+expect "--verbose with --quiet" 64 "$PT" --verbose --quiet models
+expect "-v twice is still verbose" 0 "$PT" -v -v models
+expect "--version with something after it" 64 "$PT" --version models
+has "... naming it" "--version takes nothing after it, not 'models'" \
+	"$T/err"
+expect "--version" 0 "$PT" --version
 expect "unknown command" 64 "$PT" frobnicate
 expect "--site without its value" 64 "$PT" --site
 has "... says it needs one" "option '--site' needs a value" "$T/err"
