@@ -231,6 +231,22 @@ hold_lock_for_test(void)
 }
 
 /*
+ * Wait for the lock another process holds (a submit or a resume, for
+ * seconds most often), saying so first: a wait without a word looked
+ * like a hang.  0, or -1 after an error.
+ */
+static int
+wait_lock(int fd, const char *path)
+{
+	fprintf(stderr, "waiting for '%s': another paratune is working on "
+	        "the campaign\n", path);
+	while (flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR)
+			return error_errno("cannot lock '%s'", path);
+	return 0;
+}
+
+/*
  * Take DIR/.lock; 0, 1 when another process holds it, -1 when it cannot
  * be made (the disk), -2 when something else than a lock file is there
  * (a directory, a link, a FIFO: damage, not a full disk).
@@ -240,7 +256,7 @@ take_lock(struct store *s, bool wait)
 {
 	char *path = xasprintf("%s/.lock", s->dir);
 	struct stat st;
-	int e = 0;
+	int e = 0, ret;
 
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 	                  O_CLOEXEC, 0644);
@@ -256,12 +272,13 @@ take_lock(struct store *s, bool wait)
 		free(path);
 		return planted ? -2 : -1;
 	}
+	ret = flock(s->lock_fd, LOCK_EX | LOCK_NB) == 0 ? 0
+	      : errno != EWOULDBLOCK ? error_errno("cannot lock '%s'", path)
+	      : !wait ? 1 : wait_lock(s->lock_fd, path);
 	free(path);
-	if (flock(s->lock_fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) {
+	if (ret == 0)
 		hold_lock_for_test();
-		return 0;
-	}
-	return errno == EWOULDBLOCK ? 1 : error_errno("cannot lock");
+	return ret;
 }
 
 /*

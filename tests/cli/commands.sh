@@ -441,6 +441,19 @@ expect "status of a fresh plan" 0 "$PT" status "$T/demo"
 has "status shows planned" "planned" "$T/out"
 expect "submit --dry-run" 0 "$PT" submit "$T/demo" --dry-run --top 2
 has "dry run names the base" "(base)" "$T/out"
+# cancel waits for the lock a submit or resume holds; it waited without
+# a word, which looked like a hang.
+if command -v flock >/dev/null; then
+	cp -r "$T/demo" "$T/lockwait"
+	flock "$T/lockwait/.lock" sleep 2 &
+	sleep 0.5
+	expect "cancel while another holds the lock waits, then goes on" 0 \
+		env SLURM_CONF=/nonexistent "$PT" cancel "$T/lockwait"
+	has "... saying what it waits for" \
+		"waiting for '.*lockwait/.lock': another paratune is working" \
+		"$T/err"
+	wait
+fi
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
 cp -r "$T/demo" "$T/queued"
