@@ -9,10 +9,12 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "logparse-int.h"
@@ -451,6 +453,39 @@ logparse_regular_file(struct logparse *lp, const char *dir, const char *rel,
 	return ret;
 }
 
+/*
+ * path opened for reading without ever blocking: a regular file, or a
+ * pipe or FIFO (parse <(zcat LOG.gz)), whose open would wait for a
+ * writer: one with none reads as empty.  A device (/dev/zero never
+ * ends) or a socket is refused.  NULL with errno set, EISDIR for a
+ * directory, EINVAL for a device or socket.
+ */
+static FILE *
+open_log(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		e = EINVAL;
+	else {
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		if ((f = fdopen(fd, "rb")) != NULL)
+			return f;
+		e = errno;
+	}
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
 void
 logparse_result_empty(const struct logparse *lp, const char *name,
                       struct log_result *out)
@@ -461,22 +496,20 @@ logparse_result_empty(const struct logparse *lp, const char *name,
 int
 logparse_file(struct logparse *lp, const char *path, struct log_result *out)
 {
-	/* A FIFO would block the open, /dev/zero never end: a regular file
-	 * only, as the exit status promises ('-' reads a pipe). */
-	FILE *f = fopen_regular_follow(path);
-	struct stat st;
+	FILE *f = open_log(path);
 	int ret;
 
 	if (f == NULL) {
 		int e = errno;
 
 		result_init(out, lp, path);
-		if (e == EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		if (e == EISDIR)
 			return error("cannot read '%s': it is a directory",
 			             path);
-		return error("cannot open '%s': %s%s", path, open_error(e),
-		             e == EINVAL ? " (a pipe or device: give it "
-		             "as '-', on the standard input)" : "");
+		if (e == EINVAL)
+			return error("cannot read '%s': a device or socket, not "
+			             "a log", path);
+		return error("cannot open '%s': %s", path, strerror(e));
 	}
 	ret = logparse_stream(lp, f, path, out);
 	fclose(f);

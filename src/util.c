@@ -380,12 +380,6 @@ fopen_regular(const char *path)
 	                                 O_CLOEXEC));
 }
 
-FILE *
-fopen_regular_follow(const char *path)
-{
-	return fdopen_regular(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-}
-
 static bool
 is_link_at(int at, const char *name)
 {

@@ -62,8 +62,6 @@ bool path_exists(const char *path);
  * EINVAL for what is not a regular file: open_error() spells it).
  */
 FILE *fopen_regular(const char *path);
-/* The same, following symbolic links: for a file the caller names. */
-FILE *fopen_regular_follow(const char *path);
 /* The same for rel beneath dir, with no symbolic link followed in any
  * part of rel (a directory made a link is refused too: ELOOP). */
 FILE *fopen_regular_beneath(const char *dir, const char *rel);
