@@ -201,16 +201,16 @@ struct include_walk {
 	const char *dir;        /* libconfig's include directory */
 	bool qualify;           /* name an included file DIR/TARGET, as the
 	                           loader does when the top path has a '/' */
-	bool *refused;          /* set when root refuses a target */
+	bool refused;           /* set when root refuses a target */
 };
 
-static int check_file(const struct include_walk *w, const char *path,
+static int check_file(struct include_walk *w, const char *path,
                       const char *name, int depth);
 
 /* One target named at name:line: a readable regular file, checked in
  * turn.  libconfig opens include_dir/TARGET, an absolute TARGET too. */
 static int
-check_target(const struct include_walk *w, const char *name, long line,
+check_target(struct include_walk *w, const char *name, long line,
              const char *target, int depth)
 {
 	char *full = xasprintf("%s/%s", w->dir, target);
@@ -234,7 +234,7 @@ check_target(const struct include_walk *w, const char *name, long line,
 		ret = error_errno("%s:%ld: cannot include '%s'", name, line,
 		                  target);
 	else if (owner_root_path(full) != 0) {
-		*w->refused = true;
+		w->refused = true;
 		ret = error("%s:%ld: not including '%s' with root's rights",
 		            name, line, target);
 	} else if (depth + 1 < INCLUDE_DEPTH_MAX)
@@ -261,7 +261,7 @@ wide_error(const char *name, long lineno, const char *wide, size_t len)
 
 /* Check every @include of the file at path (named name in messages). */
 static int
-check_file(const struct include_walk *w, const char *path, const char *name,
+check_file(struct include_walk *w, const char *path, const char *name,
            int depth)
 {
 	FILE *f = fopen(path, "r");
@@ -356,7 +356,9 @@ config_check_includes(const char *path, const char *include_dir,
                       bool *refused)
 {
 	struct include_walk w = { include_dir, strchr(path, '/') != NULL,
-	                          refused };
+	                          false };
+	int ret = check_file(&w, path, path, 0);
 
-	return check_file(&w, path, path, 0);
+	*refused = w.refused;
+	return ret;
 }

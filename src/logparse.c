@@ -507,8 +507,8 @@ logparse_file(struct logparse *lp, const char *path, struct log_result *out)
 			return error("cannot read '%s': it is a directory",
 			             path);
 		if (e == EINVAL)
-			return error("cannot read '%s': a device or socket, not "
-			             "a log", path);
+			return error("cannot read '%s': a device or socket, "
+			             "not a log", path);
 		return error("cannot open '%s': %s", path, strerror(e));
 	}
 	ret = logparse_stream(lp, f, path, out);
