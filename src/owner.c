@@ -249,15 +249,53 @@ check_writers(const char *dir, const struct stat *st)
 }
 
 /*
+ * Whether gid is uid's own group: its primary group, with no other
+ * member.  Under user private groups (a group per user, umask 002) a
+ * user's directories are group-writable and nobody else is the wiser;
+ * Debian's sshd counts such a group as its user for StrictModes.
+ */
+static bool
+private_group(uid_t uid, gid_t gid)
+{
+	struct passwd *pw = getpwuid(uid);
+	struct group *gr;
+	char name[256];
+
+	if (pw == NULL || pw->pw_gid != gid ||
+	    strlen(pw->pw_name) >= sizeof name)
+		return false;
+	strcpy(name, pw->pw_name);
+	if ((gr = getgrgid(gid)) == NULL)
+		return false;
+	for (char **m = gr->gr_mem; *m; m++)
+		if (strcmp(*m, name) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * Whether users besides the owner of the directory st can rename what
+ * is in it: everyone, or its group (but its owner's own), can write
+ * it, and no sticky bit keeps each of them to their own entries.
+ */
+static bool
+others_can_rename(const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode) || (st->st_mode & S_ISVTX))
+		return false;
+	return (st->st_mode & S_IWOTH) ||
+	       ((st->st_mode & S_IWGRP) &&
+	        !private_group(st->st_uid, st->st_gid));
+}
+
+/*
  * The first component of path, from the root down, that a user other
  * than root and trusted can change: one neither of theirs (a directory
  * whose owner can rename what is in it, a link its owner can point
- * elsewhere, the file itself), or a directory its group or every user
- * can write without the sticky bit (any of them can rename what is in
- * it; /tmp's bit keeps them to their own).  Allocated, with in *uid its
- * owner, in *writable whether it is the second kind and in *last
- * whether it is the file; NULL when there is none or the rest cannot be
- * stat'ed.
+ * elsewhere, the file itself), or a directory others_can_rename().
+ * Allocated, with in *uid its owner, in *writable whether it is the
+ * second kind and in *last whether it is the file; NULL when there is
+ * none or the rest cannot be stat'ed.
  */
 static char *
 foreign_component(const char *path, uid_t trusted, uid_t *uid,
@@ -276,9 +314,7 @@ foreign_component(const char *path, uid_t trusted, uid_t *uid,
 			*slash = '\0';
 		if (lstat(abs, &st) == 0 &&
 		    ((st.st_uid != 0 && st.st_uid != trusted) ||
-		     (S_ISDIR(st.st_mode) &&
-		      (st.st_mode & (S_IWGRP | S_IWOTH)) &&
-		      !(st.st_mode & S_ISVTX)))) {
+		     others_can_rename(&st))) {
 			*uid = st.st_uid;
 			*writable = st.st_uid == 0 || st.st_uid == trusted;
 			*last = slash == NULL;

@@ -381,6 +381,22 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 			"reached through '$T/dd', which belongs to daemon" "$T/err"
 		expect "... as is resume, before any Slurm call" 77 \
 			env SLURM_CONF=/nonexistent "$PT" -q resume "$T/dd/c"
+		# A group-writable directory of the owner's: refused when
+		# its group is shared, taken as the owner's when it is the
+		# owner's own (user private groups, umask 002).
+		install -d -o nobody -g daemon -m 775 "$T/gw"
+		ln -s "$T/nob/c" "$T/gw/c" && chown -h nobody "$T/gw/c"
+		expect "root's list through a directory a group can write" 77 \
+			"$PT" list "$T/gw/c"
+		has "... saying so" \
+			"reached through '$T/gw', which its group or every user can change" \
+			"$T/err"
+		if [ -z "$(getent group "$(id -g nobody)" | cut -d: -f4)" ]
+		then
+			chgrp "$(id -g nobody)" "$T/gw"
+			expect "... but not its owner's own group" 0 \
+				"$PT" list "$T/gw/c"
+		fi
 	fi
 	# Root reads no campaign file, @include, template or log that
 	# another user can change or point at root's files.
