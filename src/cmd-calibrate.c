@@ -213,49 +213,48 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/*
- * Whether input i is the same file or directory (device and inode) as
- * an earlier one, said in a warning: `calibrate F.csv F.csv` counted
- * every row twice, weighing the fit toward it.
- */
+/* The index of the first of inputs[0..n) that is the same file or
+ * directory as path (device and inode), or -1. */
+static int
+input_index(const char *path, char **inputs, int n)
+{
+	struct stat st, in;
+
+	if (stat(path, &st) != 0)
+		return -1; /* reading or writing it says what is wrong */
+	for (int i = 0; i < n; i++)
+		if (stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev &&
+		    in.st_ino == st.st_ino)
+			return i;
+	return -1;
+}
+
+/* Whether input i repeats an earlier one, said in a warning:
+ * `calibrate F.csv F.csv` counted every row twice, weighing the fit
+ * toward it. */
 static bool
 repeated_input(char **inputs, int i)
 {
-	struct stat st, prev;
+	int j = input_index(inputs[i], inputs, i);
 
-	if (stat(inputs[i], &st) != 0)
-		return false; /* reading it says what is wrong */
-	for (int j = 0; j < i; j++)
-		if (stat(inputs[j], &prev) == 0 && prev.st_dev == st.st_dev &&
-		    prev.st_ino == st.st_ino) {
-			warning("%s: the same input as '%s': read once",
-			        inputs[i], inputs[j]);
-			return true;
-		}
-	return false;
+	if (j >= 0)
+		warning("%s: the same input as '%s': read once", inputs[i],
+		        inputs[j]);
+	return j >= 0;
 }
 
-/*
- * Whether the output file out is one of the inputs (device and inode),
- * said in an error: `calibrate runs.csv -o runs.csv` replaced the
- * measured runs with the calibration, silently.
- */
+/* Whether the output file out is one of the inputs, said in an error:
+ * `calibrate runs.csv -o runs.csv` replaced the measured runs with the
+ * calibration, silently. */
 static bool
 output_is_input(const char *out, int n, char **inputs)
 {
-	struct stat ost, ist;
+	int i = input_index(out, inputs, n);
 
-	if (stat(out, &ost) != 0)
-		return false;
-	for (int i = 0; i < n; i++)
-		if (stat(inputs[i], &ist) == 0 && ist.st_dev == ost.st_dev &&
-		    ist.st_ino == ost.st_ino) {
-			error("-o %s is the input '%s': writing the "
-			      "calibration would replace it; name another "
-			      "file", out, inputs[i]);
-			return true;
-		}
-	return false;
+	if (i >= 0)
+		error("-o %s is the input '%s': writing the calibration would "
+		      "replace it; name another file", out, inputs[i]);
+	return i >= 0;
 }
 
 /* Every input into in; 0 or the first error's exit code.  An input

@@ -9,12 +9,10 @@
 #include "autoconfig.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "error.h"
 #include "logparse-int.h"
@@ -453,39 +451,6 @@ logparse_regular_file(struct logparse *lp, const char *dir, const char *rel,
 	return ret;
 }
 
-/*
- * path opened for reading without ever blocking: a regular file, or a
- * pipe or FIFO (parse <(zcat LOG.gz)), whose open would wait for a
- * writer: one with none reads as empty.  A device (/dev/zero never
- * ends) or a socket is refused.  NULL with errno set, EISDIR for a
- * directory, EINVAL for a device or socket.
- */
-static FILE *
-open_log(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0)
-		e = errno;
-	else if (S_ISDIR(st.st_mode))
-		e = EISDIR;
-	else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		e = EINVAL;
-	else {
-		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		if ((f = fdopen(fd, "rb")) != NULL)
-			return f;
-		e = errno;
-	}
-	close(fd);
-	errno = e;
-	return NULL;
-}
-
 void
 logparse_result_empty(const struct logparse *lp, const char *name,
                       struct log_result *out)
@@ -496,14 +461,16 @@ logparse_result_empty(const struct logparse *lp, const char *name,
 int
 logparse_file(struct logparse *lp, const char *path, struct log_result *out)
 {
-	FILE *f = open_log(path);
+	/* A FIFO would block the open, /dev/zero never end. */
+	FILE *f = fopen_named(path);
+	struct stat st;
 	int ret;
 
 	if (f == NULL) {
 		int e = errno;
 
 		result_init(out, lp, path);
-		if (e == EISDIR)
+		if (e == EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			return error("cannot read '%s': it is a directory",
 			             path);
 		if (e == EINVAL)

@@ -251,8 +251,8 @@ check_writers(const char *dir, const struct stat *st)
 /*
  * Whether gid is uid's own group: its primary group, with no other
  * member.  Under user private groups (a group per user, umask 002) a
- * user's directories are group-writable and nobody else is the wiser;
- * Debian's sshd counts such a group as its user for StrictModes.
+ * user's directories are group-writable, yet no other user can write
+ * them.
  */
 static bool
 private_group(uid_t uid, gid_t gid)
@@ -436,32 +436,28 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	}
 	if (check_writers(dir, &st) != 0)
 		return EXIT_NOPERM;
-	/* Root works on a directory of its own with its own rights only
-	 * when no other user's directory or link leads there: that user
-	 * could point the path at a directory of theirs once it was
-	 * checked. */
-	if (st.st_uid == me && me == 0 && owner_root_path(dir) != 0)
-		return EXIT_NOPERM;
-	if (st.st_uid == me)
+	if (st.st_uid == me && me != 0)
 		return fn(arg);
-	describe_uid(st.st_uid, owner, sizeof owner);
 	if (me != 0) {
+		describe_uid(st.st_uid, owner, sizeof owner);
 		describe_uid(me, caller, sizeof caller);
 		error("'%s' belongs to %s, and this is %s: only its owner or "
 		      "root may work on it", dir, owner, caller);
 		return EXIT_NOPERM;
 	}
+	/* Root, on a campaign of its own or another's: the path checked,
+	 * the directory it leads to must still be the one whose owner's
+	 * rights the work takes. */
 	if (owner_path_held(dir, st.st_uid) != 0)
 		return EXIT_NOPERM;
-	/* The path checked, the directory it leads to must still be the
-	 * one whose owner the child becomes. */
 	if (stat(dir, &again) != 0 || again.st_dev != st.st_dev ||
 	    again.st_ino != st.st_ino) {
 		error("campaign directory '%s' changed while it was checked; "
 		      "not acting on it", dir);
 		return EXIT_TEMPFAIL;
 	}
-	return run_as(st.st_uid, st.st_gid, fn, arg, limit_s);
+	return st.st_uid == me ? fn(arg)
+	       : run_as(st.st_uid, st.st_gid, fn, arg, limit_s);
 }
 
 /* OWNER_CHILD_LIMIT_S, or the tests' shorter PARATUNE_TEST_OWNER_LIMIT. */

@@ -33,6 +33,15 @@ usage(FILE *f)
 	           "'paratune COMMAND --help' describes one command.\n");
 }
 
+/* -1 for -q or --quiet, 1 for -v or --verbose, else 0. */
+static int
+verbosity_option(const char *a)
+{
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		return -1;
+	return !strcmp(a, "-v") || !strcmp(a, "--verbose");
+}
+
 /* Consume global options; returns the index of the command word, or a
  * negative exit code to return now. */
 static int
@@ -54,9 +63,8 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 			}
 			printf("paratune %s\n", PACKAGE_VERSION);
 			return -EXIT_OK - 1000;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet") ||
-		           !strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			int v = a[1] == 'q' || a[2] == 'q' ? -1 : 1;
+		} else if (verbosity_option(a) != 0) {
+			int v = verbosity_option(a);
 
 			/* The last one won without a word: a cron line
 			 * with both printed what it had asked not to. */

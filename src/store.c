@@ -272,9 +272,12 @@ take_lock(struct store *s, bool wait)
 		free(path);
 		return planted ? -2 : -1;
 	}
-	ret = flock(s->lock_fd, LOCK_EX | LOCK_NB) == 0 ? 0
-	      : errno != EWOULDBLOCK ? error_errno("cannot lock '%s'", path)
-	      : !wait ? 1 : wait_lock(s->lock_fd, path);
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) == 0)
+		ret = 0;
+	else if (errno != EWOULDBLOCK)
+		ret = error_errno("cannot lock '%s'", path);
+	else
+		ret = wait ? wait_lock(s->lock_fd, path) : 1;
 	free(path);
 	if (ret == 0)
 		hold_lock_for_test();

@@ -345,17 +345,18 @@ path_dir(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-/* fd as a stream when it is a regular file; closed and NULL (errno
- * EINVAL for anything else) when not. */
+/* fd as a stream when it is a regular file, or with pipes a pipe or
+ * FIFO; closed and NULL (errno EINVAL for anything else) when not. */
 static FILE *
-fdopen_regular(int fd)
+fdopen_kind(int fd, bool pipes)
 {
 	struct stat st;
 	FILE *f;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0 ||
+	    !(S_ISREG(st.st_mode) || (pipes && S_ISFIFO(st.st_mode)))) {
 		int e = errno;
 
 		if (fstat(fd, &st) == 0)
@@ -364,8 +365,8 @@ fdopen_regular(int fd)
 		errno = e;
 		return NULL;
 	}
-	/* Reads of a regular file never block; clear the flag anyway so
-	 * that stdio sees an ordinary descriptor. */
+	/* Reads of a regular file never block, and a pipe's should wait
+	 * for its writer: stdio gets an ordinary descriptor. */
 	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f = fdopen(fd, "r");
 	if (f == NULL)
@@ -376,8 +377,15 @@ fdopen_regular(int fd)
 FILE *
 fopen_regular(const char *path)
 {
-	return fdopen_regular(open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	                                 O_CLOEXEC));
+	return fdopen_kind(open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	                              O_CLOEXEC), false);
+}
+
+FILE *
+fopen_named(const char *path)
+{
+	return fdopen_kind(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC),
+	                   true);
 }
 
 static bool
@@ -417,7 +425,7 @@ fopen_regular_beneath(const char *dir, const char *rel)
 		close(at);
 	free(copy);
 	errno = e;
-	return fdopen_regular(next);
+	return fdopen_kind(next, false);
 }
 
 bool

@@ -62,6 +62,13 @@ bool path_exists(const char *path);
  * EINVAL for what is not a regular file: open_error() spells it).
  */
 FILE *fopen_regular(const char *path);
+/*
+ * Open path, a file the caller named, for reading: links are followed,
+ * a regular file or a pipe is read (a FIFO's open never waits for a
+ * writer: one with none reads as empty), anything else is refused
+ * (EINVAL).  NULL with errno set.
+ */
+FILE *fopen_named(const char *path);
 /* The same for rel beneath dir, with no symbolic link followed in any
  * part of rel (a directory made a link is refused too: ELOOP). */
 FILE *fopen_regular_beneath(const char *dir, const char *rel);
