@@ -68,6 +68,21 @@ cmd_find(const char *name, bool *ambiguous)
 }
 
 void
+cmd_ambiguous(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(name);
+
+	for (int i = 0; cmd_table[i]; i++)
+		if (!strncmp(cmd_table[i]->name, name, len))
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+			            cmd_table[i]->name);
+	error("ambiguous command '%s': %s (see 'paratune --help')", name,
+	      sb.buf);
+	strbuf_release(&sb);
+}
+
+void
 cmd_synopsis(struct strbuf *sb, const struct cmd_entry *entry,
              const struct option *opts)
 {

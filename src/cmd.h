@@ -82,6 +82,8 @@ extern const struct cmd_entry *const cmd_table[];
 /* Exact name or alias first, then a unique prefix; NULL otherwise, with
  * *ambiguous set when several commands share the prefix. */
 const struct cmd_entry *cmd_find(const char *name, bool *ambiguous);
+/* The usage error for a prefix several commands share, naming them. */
+void cmd_ambiguous(const char *name);
 
 /*
  * Parse options in argv[1..argc) against opts; positional arguments are

@@ -8,6 +8,7 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +95,31 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 	return i;
 }
 
+/*
+ * What a command printed must have reached its file: a full disk or a
+ * closed pipe behind stdout would otherwise leave a cut table or CSV
+ * and a success status for the script that redirected it.  A command
+ * that failed already keeps its own status.
+ */
+static int
+close_stdout(int status)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+	bool failed = e != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0) {
+		e = e ? e : errno;
+		failed = true;
+	}
+	if (!failed)
+		return status;
+	if (e)
+		error("cannot write the standard output: %s", strerror(e));
+	else
+		error("cannot write the standard output");
+	return status == EXIT_OK ? EXIT_IOERR : status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -103,12 +129,15 @@ main(int argc, char **argv)
 	int i = parse_globals(&ctx, argc, argv);
 
 	if (i < 0)
-		return -(i + 1000);
+		return close_stdout(-(i + 1000));
 	entry = cmd_find(argv[i], &ambiguous);
 	if (entry == NULL) {
-		error("%s command '%s' (see 'paratune --help')",
-		      ambiguous ? "ambiguous" : "unknown", argv[i]);
+		if (ambiguous)
+			cmd_ambiguous(argv[i]);
+		else
+			error("unknown command '%s' (see 'paratune --help')",
+			      argv[i]);
 		return EXIT_USAGE;
 	}
-	return entry->exec(&ctx, argc - i, argv + i);
+	return close_stdout(entry->exec(&ctx, argc - i, argv + i));
 }

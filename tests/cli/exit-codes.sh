@@ -48,6 +48,27 @@ has "... naming it" "--version takes nothing after it, not 'models'" \
 	"$T/err"
 expect "--version" 0 "$PT" --version
 expect "unknown command" 64 "$PT" frobnicate
+# A prefix of several commands said only "ambiguous".
+expect "ambiguous command" 64 "$PT" c
+has "... naming the commands it could be" \
+	"ambiguous command 'c': cancel, calibrate, config" "$T/err"
+# Output that never reached its file (a full disk behind stdout) exited
+# 0 with a cut table: every command's writes are checked at exit.
+if [ -w /dev/full ]; then
+	printf ' iteration        1/      10 | elapsed time per iteration (ms): %s\n' \
+		1000.0 >"$T/one.log"
+	for args in models "list $T/c --format json" \
+	    "results $T/c --format csv" "parse $T/one.log"; do
+		# shellcheck disable=SC2086
+		"$PT" $args >/dev/full 2>"$T/err"
+		got=$?
+		if [ "$got" = 74 ] && grep -q \
+		    "cannot write the standard output" "$T/err"
+		then ok "${args%% *} >/dev/full: 74, saying so"
+		else ko "${args%% *} >/dev/full: 74, saying so (exit $got)"
+		fi
+	done
+fi
 expect "--site without its value" 64 "$PT" --site
 has "... says it needs one" "option '--site' needs a value" "$T/err"
 # An empty --site= named no file ('cannot read site configuration ''',
