@@ -415,6 +415,23 @@ owner_path_held(const char *dir, uid_t owner_uid)
 	return EXIT_NOPERM;
 }
 
+/*
+ * Whether dir has a campaign.conf at all (of any kind: the store judges
+ * what it is).  Asked before the writers of dir, so that /tmp or a home
+ * directory given by mistake is "not a campaign" (66), not a directory
+ * to chmod (77).  Only a name is looked up; nothing is read or made.
+ */
+static bool
+campaign_file_there(const char *dir)
+{
+	char *path = xasprintf("%s/campaign.conf", dir);
+	struct stat st;
+	bool there = lstat(path, &st) == 0 || errno != ENOENT;
+
+	free(path);
+	return there;
+}
+
 int
 owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                  unsigned limit_s)
@@ -432,6 +449,11 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	if (!S_ISDIR(st.st_mode)) {
 		error("'%s' is not a campaign directory (not a directory; "
 		      "'paratune plan FILE -o DIR' makes one)", dir);
+		return EXIT_NOINPUT;
+	}
+	if (!campaign_file_there(dir)) {
+		error("'%s' is not a campaign directory (no campaign.conf)",
+		      dir);
 		return EXIT_NOINPUT;
 	}
 	if (check_writers(dir, &st) != 0)

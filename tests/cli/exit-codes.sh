@@ -142,6 +142,15 @@ for c in list status submit resume cancel results; do
 	expect "$c of a missing directory" 66 "$PT" "$c" "$T/none"
 done
 expect "parse of a missing log" 66 "$PT" parse "$T/none.log"
+# A directory everyone can write that holds no campaign (/tmp given by
+# mistake) was refused as 77 with advice to chmod it.
+mkdir "$T/open" && chmod 1777 "$T/open"
+for c in list status results estimate; do
+	expect "$c of a mode-1777 directory with no campaign" 66 \
+		"$PT" "$c" "$T/open"
+	has "... says it is not a campaign" "not a campaign directory (no campaign.conf)" \
+		"$T/err"
+done
 expect "a missing --site file" 66 "$PT" --site "$T/none.conf" config
 # models and size read no site file, but one named was passed over
 # without a word, missing or broken.
