@@ -47,7 +47,8 @@ print_json(FILE *f, const struct plan *p, const char *dir)
 	plan_stats_json(&j, p);
 	json_begin_array(&j, "candidates");
 	for (int i = 0; i < p->res.n; i++)
-		plan_candidate_json(&j, &p->res.v[i]);
+		plan_candidate_json(&j, &p->res.v[i],
+		                    p->settings.precision);
 	json_end_array(&j);
 	json_end_object(&j);
 	fwrite(sb.buf, 1, sb.len, f);

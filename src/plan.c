@@ -13,6 +13,7 @@
 
 #include "store.h"
 #include "error.h"
+#include "layout-switch.h"
 #include "nemo-heuristics.h"
 #include "plan.h"
 
@@ -457,7 +458,8 @@ plan_stats_json(struct json *j, const struct plan *p)
 }
 
 void
-plan_candidate_json(struct json *j, const struct candidate *c)
+plan_candidate_json(struct json *j, const struct candidate *c,
+                    enum precision precision)
 {
 	const struct layout *l = &c->layout;
 	const struct memory_breakdown *m = &c->est.mem;
@@ -476,30 +478,12 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_int(j, "dp", l->dp);
 	json_string(j, "recompute", recompute_name(l->recompute));
 	json_int(j, "recompute_layers", l->recompute_layers);
-	json_bool(j, "sequence_parallel", l->sequence_parallel);
-	json_bool(j, "distributed_optimizer", l->distributed_optimizer);
-	json_string(j, "attention", attention_name(l->attention));
-	json_string(j, "recompute_method",
-	            recompute_method_name(l->recompute_method));
-	json_bool(j, "account_for_embedding_in_pipeline_split",
-	          l->account_embedding);
-	json_bool(j, "account_for_loss_in_pipeline_split", l->account_loss);
-	json_string(j, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
-	json_bool(j, "fp8_param_gather", l->fp8_param_gather);
-	json_bool(j, "cuda_graphs", l->cuda_graphs);
-	json_bool(j, "tp_comm_overlap", l->tp_comm_overlap);
-	json_bool(j, "overlap_grad_reduce", l->overlap_grad_reduce);
-	json_bool(j, "overlap_param_gather", l->overlap_param_gather);
-	json_bool(j, "fsdp", l->fsdp);
-	json_string(j, "cp_comm_type", cp_comm_name(l->cp_comm));
-	json_bool(j, "moe_grouped_gemm", l->moe_grouped_gemm);
-	json_string(j, "moe_token_dispatcher",
-	            moe_dispatcher_name(l->moe_dispatcher));
-	json_bool(j, "moe_a2a_overlap", l->moe_a2a_overlap);
-	json_bool(j, "cuda_graph_full_iteration", l->cuda_graph_full_iteration);
-	json_int(j, "offload_layers", l->offload_layers);
-	json_int(j, "decoder_first_pipeline_num_layers", l->first_stage_layers);
-	json_int(j, "decoder_last_pipeline_num_layers", l->last_stage_layers);
+	/* The switches as estimate and results give them: one that does
+	 * not apply to the layout (fp8_recipe in BF16) is null. */
+	for (int s = 0; s < SW_COUNT; s++)
+		layout_switch_json(j, (enum layout_switch)s,
+		                   layout_switch_get(l, precision,
+		                                     (enum layout_switch)s));
 	json_begin_object(j, "memory");
 	json_number(j, "weights_gib", m->weights / GIB);
 	json_number(j, "gradients_gib", m->gradients / GIB);
@@ -511,6 +495,8 @@ plan_candidate_json(struct json *j, const struct candidate *c)
 	json_string(j, "memory_status",
 	            memory_status_name(c->est.memory_status));
 	json_number(j, "pred_step_s", c->est.step_s);
+	json_number(j, "pred_step_s_low", c->est.step_s_low);
+	json_number(j, "pred_step_s_high", c->est.step_s_high);
 	json_number(j, "pred_bubble_ratio", c->est.bubble_ratio);
 	json_number(j, "pred_unbalance_ratio", c->est.unbalance_ratio);
 	json_number(j, "pred_tokens_per_s_per_gpu",

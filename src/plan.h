@@ -64,6 +64,7 @@ void plan_search_switches(const struct settings *c, struct layout *l);
 /* JSON of the grid statistics ("examined", "invalid", ...). */
 void plan_stats_json(struct json *j, const struct plan *p);
 /* JSON object of one candidate (memory breakdown included). */
-void plan_candidate_json(struct json *j, const struct candidate *c);
+void plan_candidate_json(struct json *j, const struct candidate *c,
+                         enum precision precision);
 
 #endif
