@@ -103,5 +103,28 @@ slurm_conf 'gpu_type = ""; partition = "";'
 expect "an empty gpu_type or partition clears what a site set" 0 \
 	"$PT" -q plan "$T/s.conf" -o "$T/s2"
 
+# --- the shipped site file, its examples uncommented -----------------------
+# Its comments gave defaults that were not (search.relax "none relaxed",
+# the pipeline-split switches false) and its relax example narrowed the
+# search it said it widened.  Every commented group, uncommented, must
+# load, and the stated relax default must be the built-in one.
+awk '/^#[a-z_]+ = \{$/ { sub(/^#/, ""); blk = 1; print; next }
+	blk && /^#};$/ { print "};"; blk = 0; next }
+	blk && /^#  #/ { next }
+	blk { sub(/^#/, ""); print; next }
+	{ print }' "$SRC/etc/paratune.conf" >"$T/site-all.conf"
+expect "etc/paratune.conf with every example group uncommented loads" 0 \
+	"$PT" --site "$T/site-all.conf" config
+for key in search.relax search.account_for_embedding_in_pipeline_split \
+    search.strategy search.min_gain limits.gpu_hours run.early_stop; do
+	# The value: every field between the key and its origin.
+	got=$(awk -v k="$key" '$1 == k { $1 = ""; $NF = ""; print }' "$T/out")
+	want=$(PARATUNE_SITE_CONF= "$PT" config | awk -v k="$key" \
+		'$1 == k { $1 = ""; $NF = ""; print }')
+	same_default="$key: the example states the default ($want)"
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "$same_default"
+	else ko "$same_default, got '$got'"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
