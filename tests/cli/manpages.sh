@@ -139,5 +139,20 @@ for page in "$CONF_PAGE" "$TMPL_PAGE"; do
 	lint mandoc "$page" mandoc -T lint
 done
 
+# paratune.conf(5)'s example campaign plans, and the FSDP it searches can
+# be valid: it searched fsdp with the distributed optimizer always on,
+# which FSDP replaces, so none of its FSDP layouts could run.
+awk '/^A campaign:$/ { on = 1; next } on && /^\.nf$/ { print_ = 1; next }
+	print_ && /^\.fi$/ { exit } print_ { print }' "$CONF_PAGE" |
+	sed 's/\\-/-/g' >"$TMP/example.conf"
+if PARATUNE_SITE_CONF= PARATUNE_TEMPLATES=$SRCDIR/templates "$BIN" plan \
+    "$TMP/example.conf" -o "$TMP/example" >"$TMP/out" 2>&1 &&
+    ! grep -q "no FSDP candidate" "$TMP/out" &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fsdp") c = i }
+	NR > 1 && $c == 1 { n++ } END { exit !(n > 0) }' \
+	"$TMP/example/candidates.csv"
+then pass "paratune.conf(5)'s example campaign plans FSDP candidates"
+else fail "paratune.conf(5)'s example campaign plans FSDP candidates"; fi
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
