@@ -244,17 +244,48 @@ check_target(struct include_walk *w, const char *name, long line,
 	return ret;
 }
 
-/* "FILE:LINE: integer 4294967300 is out of range (at most ...)". */
+/*
+ * The name set to the literal at wide on line, "nodes" of "nodes =
+ * 3000000000;": its length, and *key where it starts; 0 when the
+ * literal is not a setting's whole value (an element of a list).
+ */
+static size_t
+literal_key(const char *line, const char *wide, const char **key)
+{
+	const char *p = wide, *end;
+
+	while (p > line && isspace((unsigned char)p[-1]))
+		p--;
+	if (p == line || (p[-1] != '=' && p[-1] != ':'))
+		return 0;
+	for (p--; p > line && isspace((unsigned char)p[-1]); p--)
+		;
+	end = p;
+	while (p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
+	                    p[-1] == '-' || p[-1] == '*'))
+		p--;
+	*key = p;
+	return (size_t)(end - p);
+}
+
+/* "FILE:LINE: key 'nodes': integer 4294967300 is out of range (at most
+ * ...)", the key left out where the literal has none. */
 static int
-wide_error(const char *name, long lineno, const char *wide, size_t len)
+wide_error(const char *name, long lineno, const char *line,
+           const char *wide, size_t len)
 {
 	char *lit = xstrndup(wide, len);
-	const char *kind, *range;
+	const char *kind, *range, *key = NULL;
+	size_t klen = literal_key(line, wide, &key);
 	int ret;
 
 	config_literal_range(lit, &kind, &range);
-	ret = error("%s:%ld: %s %s is out of range (%s)", name, lineno, kind,
-	            lit, range);
+	if (klen)
+		ret = error("%s:%ld: key '%.*s': %s %s is out of range (%s)",
+		            name, lineno, (int)klen, key, kind, lit, range);
+	else
+		ret = error("%s:%ld: %s %s is out of range (%s)", name,
+		            lineno, kind, lit, range);
 	free(lit);
 	return ret;
 }
@@ -285,7 +316,8 @@ check_file(struct include_walk *w, const char *path, const char *name,
 		}
 		in_comment = line_code(line.buf, in_comment, &wide, &wide_len);
 		if (wide)
-			ret = wide_error(name, lineno, wide, wide_len);
+			ret = wide_error(name, lineno, line.buf, wide,
+			                 wide_len);
 	}
 	strbuf_release(&line);
 	fclose(f);

@@ -199,8 +199,8 @@ cp "$DEMO" "$T/wide.conf"
 printf 'seq_length = 4294971392;\n' >>"$T/wide.conf"
 expect "a campaign integer wider than 32 bits is refused" 78 \
 	"$PT" config "$T/wide.conf"
-has "... naming file, line and literal" \
-	"wide.conf:$(wc -l <"$T/wide.conf"): integer 4294971392 is out of range" \
+has "... naming file, line, key and literal" \
+	"wide.conf:$(wc -l <"$T/wide.conf"): key 'seq_length': integer 4294971392 is out of range" \
 	"$T/err"
 expect "--set nodes=4294967300 is refused, not read as 4" 78 \
 	"$PT" config "$DEMO" -s nodes=4294967300
@@ -234,8 +234,8 @@ cp "$DEMO" "$T/huge-real.conf"
 printf 'cost_per_gpu_hour = 1.5e999;\n' >>"$T/huge-real.conf"
 expect "a campaign real beyond a double is refused" 78 \
 	"$PT" config "$T/huge-real.conf"
-has "... naming file, line and literal" \
-	"huge-real.conf:$(wc -l <"$T/huge-real.conf"): number 1.5e999 is out" \
+has "... naming file, line, key and literal" \
+	"huge-real.conf:$(wc -l <"$T/huge-real.conf"): key 'cost_per_gpu_hour': number 1.5e999 is out" \
 	"$T/err"
 # A GPU with a link of 0 GB/s was taken: every estimate crossing it was
 # an infinite step time, plan wrote "inf" into candidates.csv and every
