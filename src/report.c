@@ -238,6 +238,8 @@ report_stop_text(const char *reason)
 		 * state: it was blamed on paratune cancel. */
 		return "a cancel ended some of its jobs: paratune cancel, "
 		       "or scancel in Slurm";
+	if (!strcmp(reason, "rejected"))
+		return "Slurm rejected every submission: no candidate ran";
 	return "every selected candidate ran";
 }
 

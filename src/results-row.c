@@ -383,6 +383,30 @@ row_stop_reason(const struct result_row *row, const struct log_read *nl,
 /* A candidate that never had a job to read: never selected, pruned,
  * skipped, cancelled before its submission or refused by Slurm.  Says
  * why and returns true; false for one to read the logs of. */
+
+/*
+ * "Slurm rejected its submission: no job (Slurm: WORDS)", the words the
+ * state kept after "rejected:" (runner.c, rejected_reason), its
+ * underscores spaces again; campaigns before they were kept say only
+ * that submit or resume printed why.
+ */
+static void
+rejected_note(struct result_row *row, const char *reason)
+{
+	char *why = xstrdup(reason[8] == ':' ? reason + 9 : "");
+
+	for (char *p = why; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	if (*why)
+		row_note(row, "Slurm rejected its submission: no job (Slurm: "
+		         "%s)", why);
+	else
+		row_note(row, "Slurm rejected its submission: no job (submit "
+		         "or resume printed why)");
+	free(why);
+}
+
 static bool
 row_without_job(struct result_row *row, const struct cand_status *s)
 {
@@ -411,12 +435,11 @@ row_without_job(struct result_row *row, const struct cand_status *s)
 	 * "exit_nonzero; no job was started; Slurm recorded the job as
 	 * failed". */
 	if (s->state == CS_FAILED && s->job_id == 0 &&
-	    !strcmp(s->reason, "rejected")) {
+	    !strncmp(s->reason, "rejected", 8)) {
 		row->kind = RESULT_FAILED;
 		row->failure = FAILURE_UNKNOWN;
 		row->stop_reason = row_stop_reason(row, NULL, NULL);
-		row_note(row, "Slurm rejected its submission: no job (submit "
-		         "or resume printed why)");
+		rejected_note(row, s->reason);
 		return true;
 	}
 	return false;

@@ -358,6 +358,17 @@ any_cancelled(const struct state *st)
 	return false;
 }
 
+/* Whether no candidate ever had a job: Slurm rejected every one that
+ * was submitted ("every selected candidate ran" said the opposite). */
+static bool
+none_ran(const struct state *st)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->v[i].job_id != 0)
+			return false;
+	return true;
+}
+
 /* What the campaign spent, against running every candidate. */
 static void
 search_cost(struct results *res, const struct candidate_table *t)
@@ -386,7 +397,9 @@ search_cost(struct results *res, const struct candidate_table *t)
 	else if (store_all_final(&res->run.st) &&
 	         store_any_selected(&res->run.st))
 		strcpy(res->stop_reason, any_cancelled(&res->run.st)
-		                         ? "cancelled" : "all_run");
+		                         ? "cancelled"
+		                         : none_ran(&res->run.st) ? "rejected"
+		                         : "all_run");
 }
 
 /* Why the site's cap holds the queued candidates back; NULL if not. */

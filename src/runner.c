@@ -8,8 +8,13 @@
  */
 #include "autoconfig.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +37,12 @@
 /* How long a job known to neither the controller nor accounting is
  * waited for before its own output decides what happened to it. */
 #define ACCOUNTING_LAG_S 300
+/* How far before its intent a job is looked for by tag in accounting.
+ * The intent's time is this host's clock and the record's the
+ * controller's: a submit host two minutes ahead missed its own job with
+ * a minute's slack, and submitted the candidate again.  The tag alone
+ * names the job; the window only bounds slurmdbd's search. */
+#define INTENT_CLOCK_SLACK_S (7L * 86400)
 
 void
 runner_init(struct runner *r, struct store *s, FILE *out, int verbosity)
@@ -89,15 +100,34 @@ from_job_state(enum job_state s)
 	}
 }
 
+/*
+ * c's job among jobs: by its id once known, by its tag before.  A job of
+ * that id under another name is not c's: a controller that lost its
+ * state numbers jobs from 1 again, and the id c recorded may now be
+ * anyone's job (this user's, submitted by hand), which paratune must
+ * neither adopt nor cancel.
+ */
 static const struct slurm_job *
 find_job(const struct slurm_job *jobs, int n, const struct cand_status *c)
 {
 	for (int i = 0; i < n; i++) {
-		if (c->job_id && jobs[i].job_id == c->job_id)
-			return &jobs[i];
-		if (!c->job_id && c->tag[0] && !strcmp(jobs[i].name, c->tag))
+		bool named = c->tag[0] && !strcmp(jobs[i].name, c->tag);
+
+		if (c->job_id ? jobs[i].job_id == c->job_id &&
+		                (named || !c->tag[0])
+		              : named)
 			return &jobs[i];
 	}
+	return NULL;
+}
+
+/* A job of c's id that is not c's (see find_job), or NULL. */
+static const struct slurm_job *
+id_reused(const struct slurm_job *jobs, int n, const struct cand_status *c)
+{
+	for (int i = 0; c->job_id && c->tag[0] && i < n; i++)
+		if (jobs[i].job_id == c->job_id && strcmp(jobs[i].name, c->tag))
+			return &jobs[i];
 	return NULL;
 }
 
@@ -114,7 +144,8 @@ lookup_accounting(struct runner *r, struct cand_status *c,
 	      ? slurm_accounting(r->slurm, &c->job_id, 1, NULL, 0, &jobs, &n,
 	                         &err)
 	      : slurm_accounting(r->slurm, NULL, 0, c->tag,
-	                         c->submit_time - 60, &jobs, &n, &err);
+	                         c->submit_time - INTENT_CLOCK_SLACK_S, &jobs,
+	                         &n, &err);
 	*job = NULL;
 	if (ret == SLURM_E_OK)
 		*job = find_job(jobs, n, c);
@@ -275,20 +306,88 @@ state_from_output(const struct runner *r, const struct cand_status *c)
 	return st;
 }
 
+/* N of a name "slurm-N.out" (the output sbatch was given), else 0. */
+static unsigned long
+output_job_id(const char *name)
+{
+	char *end;
+	unsigned long id;
+
+	if (strncmp(name, "slurm-", 6) || !isdigit((unsigned char)name[6]))
+		return 0;
+	errno = 0;
+	id = strtoul(name + 6, &end, 10);
+	return errno || strcmp(end, ".out") ? 0 : id;
+}
+
+/*
+ * The job an interrupted submission made, from the output it left: the
+ * newest runs/NAME/slurm-ID.out written since the intent (an earlier
+ * attempt's output was last written before it).  0 when there is none.
+ * Where no accounting is kept, a job that ran and left the controller
+ * (MinJobAge) before this run is known only by that file; without it,
+ * it was called lost and the candidate ran twice.  The intent's time
+ * and the file's are both this file system's clock as this host sees
+ * it.
+ */
+static uint32_t
+output_since_intent(const struct runner *r, const struct cand_status *c)
+{
+	char *dir = xasprintf("%s/runs/%s", r->store->dir, c->name);
+	DIR *d = opendir(dir);
+	const struct dirent *e;
+	uint32_t newest = 0;
+
+	while (d && (e = readdir(d)) != NULL) {
+		unsigned long id = output_job_id(e->d_name);
+		struct stat st;
+
+		if (id == 0 || id > UINT32_MAX ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_mtime < c->submit_time)
+			continue;
+		if (id > newest)
+			newest = (uint32_t)id;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return newest;
+}
+
+/* An intent neither the controller nor accounting knows: the job its
+ * output shows, or a submission that never reached Slurm. */
+static int
+intent_unknown(struct runner *r, struct cand_status *c)
+{
+	uint32_t id;
+
+	if (time(NULL) - c->submit_time < INTENT_GRACE_S)
+		return 0; /* accounting may not know it yet */
+	if ((id = output_since_intent(r, c)) == 0) {
+		if (r->verbosity >= 0)
+			fprintf(r->out, "%s: job %s never reached Slurm; "
+			        "queued again\n", c->name, c->tag);
+		return store_requeue_lost(r->store, c);
+	}
+	if (r->verbosity >= 0)
+		fprintf(r->out, "%s: job %s reached Slurm as job %" PRIu32
+		        " (its output is there)\n", c->name, c->tag, id);
+	return store_submitted(r->store, c, id);
+}
+
 /* Neither the controller nor accounting knows the job. */
 static int
 job_unknown(struct runner *r, struct cand_status *c)
 {
 	struct job_report rep = { 0 };
 	enum cand_state st;
+	int ret;
 
 	if (c->state == CS_SUBMITTING) {
-		if (time(NULL) - c->submit_time < INTENT_GRACE_S)
-			return 0; /* accounting may not know it yet */
-		if (r->verbosity >= 0)
-			fprintf(r->out, "%s: job %s never reached Slurm; "
-			        "queued again\n", c->name, c->tag);
-		return store_requeue_lost(r->store, c);
+		if ((ret = intent_unknown(r, c)) != 0 ||
+		    c->state == CS_SUBMITTING || c->state == CS_QUEUED)
+			return ret;
 	}
 	st = state_from_output(r, c);
 	if (r->verbosity >= 0)
@@ -525,6 +624,20 @@ runner_env(const struct runner *r, const struct sbatch_extras *x,
  * journaled and fsync'd before the call, so a crash after the call is
  * resolved by finding the tag in Slurm rather than by submitting again.
  */
+/*
+ * The reason recorded for a rejected submission, into out: "rejected:"
+ * and Slurm's own words, what follows slurm_fail's "cannot submit job
+ * 'TAG': ", as much as the state's reason holds.  results shows it,
+ * where the submit's message is long gone under cron.
+ */
+static void
+rejected_reason(const char *err, char *out, size_t len)
+{
+	const char *why = strstr(err, ": ");
+
+	snprintf(out, len, "rejected%s%s", why ? ":" : "", why ? why + 2 : "");
+}
+
 static int
 submit_one(struct runner *r, struct cand_status *c)
 {
@@ -535,7 +648,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	char *run = xasprintf("%s/runs/%s", r->store->dir, c->name);
 	char *out = xasprintf("%s/slurm-%%j.out", run);
 	char *spath = xasprintf("%s/job.sbatch", run);
-	char tag[64], *script = read_script(spath);
+	char tag[64], why[64], *script = read_script(spath);
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
@@ -562,6 +675,16 @@ submit_one(struct runner *r, struct cand_status *c)
 		/* The intent stays: the next run looks the tag up first. */
 		error("cannot submit %s: %s", c->name, err.buf);
 		ret = EXIT_TEMPFAIL;
+	} else if (s == SLURM_E_REFUSED_NOW) {
+		/* A drained partition refuses every candidate alike: each
+		 * failed for good burnt the campaign for a maintenance.
+		 * Slurm made no job, so the candidate is queued again (no
+		 * try spent) and the round stops here. */
+		error("Slurm refuses %s for now: %s; it stays queued, and "
+		      "resume submits it once Slurm takes it", c->name,
+		      err.buf);
+		ret = store_requeue_lost(r->store, c) ? EXIT_IOERR
+		                                      : EXIT_TEMPFAIL;
 	} else if (s != SLURM_E_OK) {
 		/* A retry avoids the failed job's nodes: say so, or a
 		 * campaign that needs all of them reads as Slurm's fault. */
@@ -570,7 +693,8 @@ submit_one(struct runner *r, struct cand_status *c)
 		      c->exclude, c->exclude[0] ? ", where its failed "
 		      "attempt ran)" : "");
 		r->rejected++;
-		ret = store_rejected(r->store, c, "rejected") ? EXIT_IOERR : 0;
+		rejected_reason(err.buf, why, sizeof why);
+		ret = store_rejected(r->store, c, why) ? EXIT_IOERR : 0;
 	} else {
 		/* Fault injection for the exactly-once test (as git's
 		 * GIT_TEST_* variables): die between the call and the
@@ -647,6 +771,29 @@ runner_submit_due(struct runner *r, bool dry_run)
 
 /* ---- cancelling -------------------------------------------------------- */
 
+/*
+ * Whether the controller now holds c's job id under another name, which
+ * cancel must leave alone (find_job): said, and c's own job, gone with
+ * the controller's old state, can run no more.  A poll that fails says
+ * nothing here; the cancel's own answer decides then.
+ */
+static bool
+cancel_reused(struct runner *r, const struct cand_status *c)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct slurm_job *jobs, *other;
+	int n;
+
+	other = slurm_poll(r->slurm, &jobs, &n, &err) == SLURM_E_OK
+	        ? id_reused(jobs, n, c) : NULL;
+	strbuf_release(&err);
+	if (other)
+		warning("%s: job %" PRIu32 " is no longer %s but '%s' (the "
+		        "controller gave its id again): not cancelling it",
+		        c->name, c->job_id, c->tag, other->name);
+	return other != NULL;
+}
+
 int
 runner_cancel_all(struct runner *r)
 {
@@ -664,8 +811,9 @@ runner_cancel_all(struct runner *r)
 		/* A job Slurm may still run is never recorded as
 		 * cancelled: resume would stop polling it.  One Slurm has
 		 * forgotten (NOT_FOUND) can run no more. */
-		if (c->job_id && (s = slurm_cancel(r->slurm, c->job_id, &err))
-		                 != SLURM_E_OK && s != SLURM_E_NOT_FOUND) {
+		s = c->job_id && !cancel_reused(r, c)
+		    ? slurm_cancel(r->slurm, c->job_id, &err) : SLURM_E_OK;
+		if (s != SLURM_E_OK && s != SLURM_E_NOT_FOUND) {
 			error("cannot cancel job %" PRIu32 " of %s: %s",
 			      c->job_id, c->name, err.buf);
 			ret = s == SLURM_E_UNREACHABLE ? EXIT_TEMPFAIL

@@ -66,6 +66,15 @@ acct_connect(struct slurm_conn *c, struct strbuf *err)
 	return SLURM_E_UNREACHABLE;
 }
 
+/* A time of an accounting record; 0 for none.  A job that never
+ * started (cancelled while it waited) has NO_VAL there, which read as a
+ * start in 2106 and an end before it. */
+static time_t
+acct_time(time_t t)
+{
+	return t > 0 && t < (time_t)NO_VAL ? t : 0;
+}
+
 /* Our record of a job from its accounting record. */
 static void
 job_from_rec(struct slurm_job *j, const slurmdb_job_rec_t *in)
@@ -80,9 +89,9 @@ job_from_rec(struct slurm_job *j, const slurmdb_job_rec_t *in)
 	/* slurmdbd writes "None assigned" for a job that never ran. */
 	if (in->nodes && strcmp(in->nodes, "None assigned"))
 		slurm_copy(j->nodes, sizeof j->nodes, in->nodes);
-	j->submit_time = in->submit;
-	j->start_time = in->start;
-	j->end_time = in->end;
+	j->submit_time = acct_time(in->submit);
+	j->start_time = acct_time(in->start);
+	j->end_time = acct_time(in->end);
 	j->from_accounting = true;
 }
 
@@ -120,9 +129,10 @@ acct_collect(struct slurm_conn *c, SLURM_LIST list, const char *prefix,
  * - NO_TRUNC: real start and end times, not clipped to the window (else
  *   a running job's end reads "now");
  * - NO_STEP: steps are not needed, and cost a query per job;
- * - no DUP: one record per job id, the newest (rows come sorted by
- *   submit time, newest first), which is the one to believe when an id
- *   was reused after the controller lost its state.
+ * - DUP by id: every record of the id, not only the newest.  A
+ *   controller that lost its state numbers jobs from 1 again, and the
+ *   newest job of a reused id is someone else's; the caller picks its
+ *   own by name.  By name, one record per id is all there is to see.
  * The lists hold the caller's own strings and records, so they have no
  * destructors and slurmdb_destroy_job_cond() (which would xfree() them)
  * is not used.
@@ -141,6 +151,7 @@ acct_cond(slurmdb_job_cond_t *cond, char *cluster, char *uid,
 	cond->db_flags = SLURMDB_JOB_FLAG_NOTSET;
 	cond->exitcode = -1;
 	if (nids > 0) {
+		cond->flags |= JOBCOND_FLAG_DUP;
 		cond->step_list = slurm_list_create(NULL);
 		for (int i = 0; i < nids; i++)
 			slurm_list_append(cond->step_list, &steps[i]);

@@ -237,6 +237,9 @@ slurm_err_class(int e)
 		return SLURM_E_UNREACHABLE;
 	if (e == ESLURM_INVALID_JOB_ID)
 		return SLURM_E_NOT_FOUND;
+	if (e == ESLURM_PARTITION_NOT_AVAIL || e == ESLURM_PARTITION_DOWN ||
+	    e == ESLURM_RESERVATION_MAINT || e == ESLURM_QOS_THRES)
+		return SLURM_E_REFUSED_NOW;
 	return SLURM_E_REJECTED;
 }
 

@@ -93,6 +93,10 @@ enum slurm_err {
 	SLURM_E_UNREACHABLE = -1, /* controller or slurmdbd down: exit 75 */
 	SLURM_E_REJECTED = -2,    /* the controller refused the request */
 	SLURM_E_NOT_FOUND = -3,
+	/* Refused for a state of the cluster a sysadmin changes back (a
+	 * partition drained or down, a reservation's maintenance, a QOS
+	 * threshold): the same request may be taken later. */
+	SLURM_E_REFUSED_NOW = -4,
 };
 
 struct slurm_conn;
@@ -120,10 +124,12 @@ int slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
 
 /*
  * Look jobs up in accounting (for jobs the controller already forgot):
- * by id when ids is not NULL, else every job of this user whose name
- * starts with name_prefix, submitted since `since`.  The result array is
- * owned by c until the next call.  SLURM_E_NOT_FOUND when accounting is
- * not configured (the caller falls back to the job's own output).
+ * by id when ids is not NULL (every job that had the id: a controller
+ * that lost its state gives ids again), else every job of this user
+ * whose name starts with name_prefix, submitted since `since`.  The
+ * result array is owned by c until the next call.  SLURM_E_NOT_FOUND
+ * when accounting is not configured (the caller falls back to the job's
+ * own output).
  */
 int slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
                      const char *name_prefix, time_t since,

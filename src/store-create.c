@@ -156,7 +156,8 @@ write_files(const char *tmp, const char *final_dir, const struct settings *c,
 		goto cleanup;
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, summary);
-	if (write_text(tmp, "plan.txt", &sb) != 0 || mkdir_p(runs, 0755))
+	if (write_text(tmp, "plan.txt", &sb) != 0 ||
+	    store_home_write(tmp, final_dir) != 0 || mkdir_p(runs, 0755))
 		goto cleanup;
 	if ((ret = write_job_scripts(tmp, final_dir, c, res)) != 0)
 		goto cleanup;

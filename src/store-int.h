@@ -23,6 +23,15 @@
  * paratune wrote.
  */
 int state_load(const char *dir, struct state *st);
+
+/* store-home.c: DIR/home, the absolute path plan gave the campaign.
+ * Write the home path (absolute) into where/home; 0 or -1 after an
+ * error. */
+int store_home_write(const char *where, const char *home_path);
+/* A campaign opened to act on (submit, resume, cancel): 0, or
+ * EXIT_DATAERR for a copy of a campaign that still lives at its home,
+ * after a message naming both; a moved one takes its place as home. */
+int store_home_check(struct store *s);
 /* Write DIR/state atomically (temp, fsync, rename, fsync dir). */
 int state_save(const char *dir, const struct state *st);
 void state_release(struct state *st);

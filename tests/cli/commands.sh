@@ -482,7 +482,7 @@ has "dry run names the base" "(base)" "$T/out"
 # cancel waits for the lock a submit or resume holds; it waited without
 # a word, which looked like a hang.
 if command -v flock >/dev/null; then
-	cp -r "$T/demo" "$T/lockwait"
+	cp -r "$T/demo" "$T/lockwait" && rm "$T/lockwait/home"
 	flock "$T/lockwait/.lock" sleep 2 &
 	sleep 0.5
 	expect "cancel while another holds the lock waits, then goes on" 0 \
@@ -494,7 +494,7 @@ if command -v flock >/dev/null; then
 fi
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
-cp -r "$T/demo" "$T/queued"
+cp -r "$T/demo" "$T/queued" && rm "$T/queued/home"
 SLURM_CONF=/nonexistent "$PT" -q submit "$T/queued" --top 2 2>/dev/null
 expect "submit --dry-run with all selected queued" 0 \
 	"$PT" submit "$T/queued" --dry-run --top 2
@@ -502,7 +502,7 @@ has "... says so" "would queue 0 candidates (all selected ones already were)" \
 	"$T/out"
 # A job of 5 s on 32 GPUs spent 0.04 GPU-hours: it printed "0.0
 # GPU-hours spent", beside "1 %" of what running every one would take.
-cp -r "$T/queued" "$T/short"
+cp -r "$T/queued" "$T/short" && rm "$T/short/home"
 awk '$2 == "state=queued" && !done { $2 = "state=completed"; done = 1
 	sub(/ attempt=0 job=0 /, " attempt=1 job=4400 ")
 	sub(/ start=0 end=0 /, " start=1000 end=1005 ") } { print }' \
@@ -526,7 +526,7 @@ print(*sorted({repr(c["exit_code"]) for c in json.load(open(sys.argv[1]))["candi
 same "... gives exit_code null" "$exits" "None"
 # Cancelled before any submission (the two and the base): no job, so no
 # exit code (it said 0).
-cp -r "$T/queued" "$T/never"
+cp -r "$T/queued" "$T/never" && rm "$T/never/home"
 SLURM_CONF=/nonexistent "$PT" -q cancel "$T/never" 2>/dev/null
 expect "status after cancelling what was never submitted" 0 \
 	"$PT" status "$T/never"
@@ -558,7 +558,7 @@ expect "cancel of a cancelled campaign" 0 env SLURM_CONF=/nonexistent \
 has "... says there is nothing to cancel" "^nothing to cancel: " "$T/out"
 # Jobs cancelled in Slurm (scancel), not by paratune cancel: the stop
 # said "paratune cancel ended what was queued or running".
-cp -r "$T/queued" "$T/scancel"
+cp -r "$T/queued" "$T/scancel" && rm "$T/scancel/home"
 awk '$2 == "state=queued" { $2 = "state=cancelled"; n++
 	sub(/ attempt=0 job=0 /, " attempt=1 job=" 4300 + n " ") } { print }' \
 	"$T/scancel/state" >"$T/scancel/state.new" &&
@@ -570,7 +570,7 @@ hasnt "... not that paratune cancel did" "paratune cancel ended" "$T/out"
 
 # A submit after the adaptive search stopped: what it selects is
 # skipped, never submitted, yet it said "at most 5.3 GPU-hours".
-cp -r "$T/demo" "$T/stopped"
+cp -r "$T/demo" "$T/stopped" && rm "$T/stopped/home"
 sed '/^journal /a stopped no_gain' "$T/stopped/state" >"$T/stopped/state.new" &&
 	mv "$T/stopped/state.new" "$T/stopped/state"
 expect "submit --dry-run after the search stopped" 0 \
@@ -607,7 +607,7 @@ hasnt "... not to submit it" "submit the campaign first" "$T/out"
 # resume of two campaigns planned from one file: their lines name the
 # same candidates, so each directory's lines follow its name.
 for d in r1 r2; do
-	cp -r "$T/queued" "$T/$d"
+	cp -r "$T/queued" "$T/$d" && rm "$T/$d/home"
 	sed '/^journal /a stopped no_gain' "$T/$d/state" >"$T/$d/state.new" &&
 		mv "$T/$d/state.new" "$T/$d/state"
 done
@@ -623,7 +623,7 @@ check "... prints nothing" test ! -s "$T/out"
 # A directory name is the user's (root's cron globs users' directories):
 # its control characters are spelled out, not sent to the terminal.
 esc=$(printf 'r\033[2Jx')
-cp -r "$T/r1" "$T/$esc"
+cp -r "$T/r1" "$T/$esc" && rm "$T/$esc/home"
 expect "resume of a directory whose name holds an escape" 0 \
 	env SLURM_CONF=/nonexistent "$PT" resume "$T/r1" "$T/$esc"
 has "... names it spelled out" '/r\\x1b\[2Jx:$' "$T/out"
@@ -633,7 +633,7 @@ check "... and no escape reaches the output" \
 # A cancel that cannot reach Slurm (a job of the campaign pending) exits
 # 75 and said only "cannot reach Slurm": whether anything was cancelled,
 # and what to do, was left open.
-cp -r "$T/queued" "$T/pend"
+cp -r "$T/queued" "$T/pend" && rm "$T/pend/home"
 awk '$2 == "state=queued" && !done { $2 = "state=pending"
 	sub(/ attempt=0 job=0 /, " attempt=1 job=4242 "); done = 1 } { print }' \
 	"$T/pend/state" >"$T/pend/state.new" && mv "$T/pend/state.new" "$T/pend/state"

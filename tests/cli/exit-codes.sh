@@ -183,12 +183,12 @@ expect "estimate --rank of a missing directory" 66 "$PT" estimate \
 	"$T/none" --rank 1
 
 # --- 65: what is there is damaged ----------------------------------------------
-cp -r "$T/c" "$T/bad"
+cp -r "$T/c" "$T/bad" && rm "$T/bad/home"
 head -c 40 "$T/c/state" >"$T/bad/state"
 for c in status submit resume cancel results; do
 	expect "$c of a cut state" 65 "$PT" "$c" "$T/bad"
 done
-cp -r "$T/c" "$T/badcsv"
+cp -r "$T/c" "$T/badcsv" && rm "$T/badcsv/home"
 : >"$T/badcsv/candidates.csv"
 expect "list of an empty candidates.csv" 65 "$PT" list "$T/badcsv"
 expect "estimate DIR of an empty candidates.csv" 65 \
@@ -225,7 +225,7 @@ has "... names the file" \
 	"$T/err"
 
 # --- 75: Slurm cannot be reached (no configuration at all) -------------------------
-cp -r "$T/c" "$T/noslurm"
+cp -r "$T/c" "$T/noslurm" && rm "$T/noslurm/home"
 expect "submit without a Slurm configuration" 75 \
 	env SLURM_CONF="$T/none/slurm.conf" "$PT" submit "$T/noslurm"
 grep -q "stays queued: 'paratune resume .*' submits it" "$T/err" &&
@@ -253,11 +253,11 @@ expect "resume with a slurm.conf under a 1000-byte path" 75 \
 	env SLURM_CONF="$long/garbage.conf" "$PT" resume "$T/noslurm"
 has "... still names the line libslurm refused" "garbage.conf line 1" \
 	"$T/err"
-cp -r "$T/c" "$T/badconf"
+cp -r "$T/c" "$T/badconf" && rm "$T/badconf/home"
 expect "submit with a slurm.conf libslurm cannot parse" 75 \
 	env SLURM_CONF="$T/garbage.conf" "$PT" submit "$T/badconf"
 has "... says what it queued stays queued" "stays queued" "$T/err"
-cp -r "$T/c" "$T/queued"
+cp -r "$T/c" "$T/queued" && rm "$T/queued/home"
 SLURM_CONF="$T/none/slurm.conf" "$PT" -q submit "$T/queued" 2>/dev/null
 sed -i 's/ state=queued / state=pending job=4711 /' "$T/queued/state" 2>/dev/null
 n=$(wc -l <"$T/queued/journal.log")

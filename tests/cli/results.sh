@@ -840,6 +840,13 @@ cells "$D"
 same "... class unknown" "$(field failed.csv "$REJECTED" failure_class)" unknown
 same "... no exit code" "$(field failed.csv "$REJECTED" exit_code)" ""
 same "... nor signal" "$(field failed.csv "$REJECTED" exit_signal)" ""
+# Slurm's words, kept in the state since they were (runner.c).
+setstate "$D" "$REJECTED" state=failed attempt=1 \
+	reason=rejected:Invalid_partition_name_specified
+expect "results with Slurm's reason kept" 0 "$PT" results "$D"
+has "... gives it" \
+	"Slurm rejected its submission: no job (Slurm: Invalid partition name specified)" \
+	"$T/out"
 expect "status of it" 0 "$PT" status "$D"
 check "... shows no exit code" awk -v n="$REJECTED" '
 	$NF == n { found = 1; if ($6 != "-") bad = 1 }

@@ -19,6 +19,9 @@ journal_add() {
 		>>"$T/c/journal.log"
 }
 first() { awk '$2 ~ /state=/ {print $1; exit}' "$T/c/state"; }
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else ko "$1 (got '$2', wanted '$3')"; fi
+}
 
 # --- plan --force never orphans jobs -----------------------------------
 fresh
@@ -425,6 +428,43 @@ expect "a journal whose last line lost its line break" 65 "$PT" status "$T/c"
 has "... says the last line has none" \
 	"and a line without its line break (cut or edited) but .*state includes" \
 	"$T/err"
+
+# --- a copy of a campaign never acts as it -------------------------------
+# cp -a campaign campaign.bak beside it, in the directory a cron line
+# resumes with a glob: both submitted every queued candidate under the
+# same job names, and each took the other's jobs for its own.
+fresh
+rm -rf "$T/copy" "$T/moved"
+cp -a "$T/c" "$T/copy"
+expect "cancel in a copy of a campaign is refused" 65 "$PT" cancel "$T/copy"
+has "... naming the copy and where the campaign is" \
+	"'$T/copy' is a copy of the campaign at '$T/c'" "$T/err"
+for c in submit resume; do
+	expect "$c in the copy too" 65 "$PT" "$c" "$T/copy"
+done
+expect "the copy's status is still shown (it acts on nothing)" 0 \
+	"$PT" status "$T/copy"
+expect "the campaign itself goes on" 0 "$PT" cancel "$T/c"
+mv "$T/c" "$T/moved"
+expect "moved on its file system, it goes on" 0 "$PT" cancel "$T/moved"
+same "... its home follows it" "$(head -n 1 "$T/moved/home")" "$T/moved"
+expect "the copy, its original moved, is still refused" 65 \
+	"$PT" cancel "$T/copy"
+has "... saying what it may be and what to do" \
+	"remove '$T/copy/home' to make this its place" "$T/err"
+ln -s "$T/moved" "$T/alias"
+expect "the campaign by a symbolic link is the campaign" 0 \
+	"$PT" cancel "$T/alias"
+same "... its home unchanged" "$(head -n 1 "$T/moved/home")" "$T/moved"
+rm "$T/copy/home"
+expect "a copy whose home was removed is a place of its own" 0 \
+	"$PT" cancel "$T/copy"
+same "... its home is where it is" "$(head -n 1 "$T/copy/home")" "$T/copy"
+rm "$T/copy/home"
+ln -s /etc/passwd "$T/copy/home"
+expect "a home that is a symbolic link is refused" 65 "$PT" cancel "$T/copy"
+has "... naming it" "cannot read '$T/copy/home'" "$T/err"
+rm -rf "$T/copy" "$T/moved" "$T/alias"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

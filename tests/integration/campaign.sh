@@ -258,6 +258,14 @@ test_submit_twice() {
 	check "every submission rejected: submit exits 69 ($n)" test "$n" = 69
 	check "and says so" grep -q "rejected every submission" \
 		"$WORK/rejected.err"
+	# Slurm's words were only in submit's message (syslog's, under
+	# cron), and the search said every selected candidate ran.
+	"$PT" results "$WORK/rejected" >"$WORK/rejected.out" 2>&1
+	check "results gives Slurm's reason" grep -q \
+		"Slurm rejected its submission: no job (Slurm: Invalid partition" \
+		"$WORK/rejected.out"
+	check "and says the search stopped as no candidate ran" grep -q \
+		"search stopped: rejected" "$WORK/rejected.out"
 }
 
 # search.strategy = "adaptive": a real CUDA out of memory (the simulated

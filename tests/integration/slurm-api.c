@@ -136,11 +136,13 @@ wait_gone(struct it *t, uint32_t id)
 	return false;
 }
 
-/* Ask accounting until it holds job id in a final state. */
+/* Ask accounting until it holds job id in a final state (by id, every
+ * job that had the id: the one of this run's names, prefix or t->tag). */
 static bool
 wait_accounting(struct it *t, const uint32_t *id, const char *prefix,
                 uint32_t want, struct slurm_job *out)
 {
+	const char *mine = prefix ? prefix : t->tag;
 	double end = now_s() + ACCT_TIMEOUT_S;
 	struct strbuf err = STRBUF_INIT;
 	const struct slurm_job *jobs;
@@ -155,6 +157,7 @@ wait_accounting(struct it *t, const uint32_t *id, const char *prefix,
 		}
 		for (int i = 0; i < n; i++) {
 			if (jobs[i].job_id == want &&
+			    !strncmp(jobs[i].name, mine, strlen(mine)) &&
 			    job_state_final(jobs[i].state)) {
 				*out = jobs[i];
 				strbuf_release(&err);
