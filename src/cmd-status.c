@@ -50,7 +50,7 @@ static void
 status_table(FILE *f, const struct state *st)
 {
 	static const char *const cols[] = { ">rank", "state", ">attempt",
-		">job", "nodes", ">exit", "reason", "name", NULL };
+		">job", "nodelist", ">exit", "reason", "name", NULL };
 	struct table t;
 
 	table_init(&t, cols);
@@ -182,12 +182,20 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 		json_string(&j, "state", cand_state_name(c->state));
 		json_int(&j, "attempt", c->attempt);
 		json_int(&j, "job_id", c->job_id);
-		json_string(&j, "nodes", c->nodes);
+		/* The allocation, as Slurm's NodeList: "nodes" is a
+		 * count in results, and a key means one thing. */
+		if (c->nodes[0])
+			json_string(&j, "nodelist", c->nodes);
+		else
+			json_null(&j, "nodelist");
 		if (has_exit_code(c))
 			json_int(&j, "exit_code", c->exit_code);
 		else
 			json_null(&j, "exit_code");
-		json_string(&j, "reason", c->reason);
+		if (c->reason[0])
+			json_string(&j, "reason", c->reason);
+		else
+			json_null(&j, "reason");
 		if (c->fits_by[0])
 			json_string(&j, "fits_by", c->fits_by);
 		else

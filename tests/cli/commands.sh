@@ -524,6 +524,12 @@ exits=$(python3 -c 'import json,sys
 print(*sorted({repr(c["exit_code"]) for c in json.load(open(sys.argv[1]))["candidates"]}))' \
 	"$T/out" 2>&1)
 same "... gives exit_code null" "$exits" "None"
+# "nodes" was the allocation here and a count in results' JSON; an
+# empty reason was "" here and null there.
+keys=$(python3 -c 'import json,sys
+c = json.load(open(sys.argv[1]))["candidates"][0]
+print("nodes" in c, repr(c["nodelist"]), repr(c["reason"]))' "$T/out" 2>&1)
+same "... nodelist null, no 'nodes', reason null" "$keys" "False None None"
 # Cancelled before any submission (the two and the base): no job, so no
 # exit code (it said 0).
 cp -r "$T/queued" "$T/never" && rm "$T/never/home"

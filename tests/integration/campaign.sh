@@ -399,7 +399,7 @@ reason_of() {
 	"$PT" status "$1" --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-print(" ".join(c["reason"] for c in d["candidates"] if sys.argv[1] in c["name"]))' "$2"
+print(" ".join(c["reason"] or "" for c in d["candidates"] if sys.argv[1] in c["name"]))' "$2"
 }
 
 # A job that waits shows why, as Slurm says it now: the reason seen
