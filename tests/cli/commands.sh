@@ -474,6 +474,15 @@ else ko "same candidates from the frozen campaign"; fi
 expect "list" 0 "$PT" list "$T/demo" --format json
 json "list JSON parses"
 [ "$(jget 0.rank)" = 1 ] && ok "list ranks from 1" || ko "list ranks from 1"
+# plan printed its unrounded step time to three decimals, list the
+# four-decimal one of candidates.csv: 2.935 against 2.936.
+"$PT" plan "$CAMPAIGN" -o "$T/agree" | awk '$2 == "safe" || $2 == "oom-risk" {
+	print $1, $5 }' >"$T/plan.steps"
+"$PT" list "$T/agree" --format json | python3 -c 'import json,sys
+for c in json.load(sys.stdin):
+    print(c["rank"], "%.3f" % c["pred_step_s"])' >"$T/list.steps"
+check "plan and list print the same step times" \
+	cmp -s "$T/plan.steps" "$T/list.steps"
 expect "list of a missing directory" 66 "$PT" list "$T/none"
 expect "status of a fresh plan" 0 "$PT" status "$T/demo"
 has "status shows planned" "planned" "$T/out"
