@@ -53,7 +53,12 @@ parse_globals(struct cmd_ctx *ctx, int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		if (!strcmp(a, "--")) {
+			/* The end of the global options: what follows is
+			 * the command, as getopt ends options there. */
+			i++;
+			break;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return -EXIT_OK - 1000;
 		} else if (!strcmp(a, "--version")) {

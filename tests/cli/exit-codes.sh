@@ -48,6 +48,9 @@ has "... naming it" "--version takes nothing after it, not 'models'" \
 	"$T/err"
 expect "--version" 0 "$PT" --version
 expect "unknown command" 64 "$PT" frobnicate
+# '--' ended nothing: "unknown global option '--'".
+expect "-- before the command ends the global options" 0 "$PT" -q -- models
+expect "... and a command is still needed after it" 64 "$PT" --
 # A prefix of several commands said only "ambiguous".
 expect "ambiguous command" 64 "$PT" c
 has "... naming the commands it could be" \
