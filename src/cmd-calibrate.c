@@ -363,6 +363,23 @@ check_options(const struct calib_opts *o, const char *name)
 	return 0;
 }
 
+/* The groups of the input's runs, in sb: "dense-fp8, moe". */
+static void
+input_groups(const struct calib_input *in, struct strbuf *sb)
+{
+	struct str_list seen = STR_LIST_INIT;
+
+	strbuf_reset(sb);
+	for (int i = 0; i < in->n; i++) {
+		if (str_list_find(&seen, in->rows[i].group) >= 0)
+			continue;
+		str_list_push(&seen, in->rows[i].group);
+		strbuf_addf(sb, "%s%s", sb->len ? ", " : "",
+		            in->rows[i].group);
+	}
+	str_list_clear(&seen);
+}
+
 static int
 cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -435,7 +452,15 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ng = fit_gpus(&in, name, &how, &g);
 	if (ng == 0) {
-		error("no measured run of the groups named in the input");
+		struct strbuf asked = STRBUF_INIT;
+
+		for (int i = 0; i < group.n; i++)
+			strbuf_addf(&asked, "%s'%s'", i ? " or " : "",
+			            group.v[i]);
+		input_groups(&in, &sb);
+		error("no measured run of group %s in the input (its groups: "
+		      "%s)", asked.buf, sb.buf);
+		strbuf_release(&asked);
 		status = EXIT_DATAERR;
 		goto cleanup;
 	}

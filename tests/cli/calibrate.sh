@@ -125,7 +125,9 @@ expect "-o naming an input (by another name) is refused" 64 \
 has "... saying what it would replace" "would replace it" "$T/err"
 check "... which is kept" cmp -s "$CSV" "$T/self.csv"
 expect "--group of no row" 65 "$PT" calibrate "$CSV" --group moe
-has "... says so" "no measured run of the groups named" "$T/err"
+# It named neither the group asked for nor those there are.
+has "... naming it and the input's groups" \
+	"no measured run of group 'moe' in the input (its groups: dense-" "$T/err"
 expect "--group dense-bf16" 0 "$PT" calibrate "$CSV" --group moe \
 	--group dense-bf16 --format json
 same "... keeps its ten rows" "$(jget calibrations.0.runs)" 10
