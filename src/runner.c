@@ -176,6 +176,31 @@ job_nodes(struct runner *r, struct cand_status *c,
 	return job->nodes;
 }
 
+/*
+ * Whether a pending job's reason is one it cannot get past by waiting:
+ * a limit of its partition, association or QOS, or a request Slurm
+ * cannot meet, which only the sysadmin or a new plan changes.  Resume
+ * said nothing of those, and under cron the campaign waited in silence.
+ */
+static bool
+reason_blocks(const char *reason)
+{
+	static const char *const blocking[] = {
+		"PartitionTimeLimit", "PartitionNodeLimit", "PartitionConfig",
+		"BadConstraints",
+		"InvalidAccount", "InvalidQOS",
+		"AssocMaxWallDurationPerJobLimit",
+		"QOSMaxWallDurationPerJobLimit", "AssocMaxNodesPerJobLimit",
+		"QOSMaxNodePerJobLimit", "AssocMaxGRESPerJob",
+		"QOSMaxGRESPerJob", "QOSMinGRES", NULL,
+	};
+
+	for (int i = 0; blocking[i]; i++)
+		if (!strcmp(reason, blocking[i]))
+			return true;
+	return false;
+}
+
 /* Record what Slurm says of c's job, printing the transition. */
 static int
 record_job(struct runner *r, struct cand_status *c,
@@ -199,6 +224,12 @@ record_job(struct runner *r, struct cand_status *c,
 	    (next != CS_PENDING || !store_reason_differs(c, job->reason)))
 		return 0;
 	rep.nodes = job_nodes(r, c, job);
+	if (next == CS_PENDING && reason_blocks(job->reason) &&
+	    store_reason_differs(c, job->reason))
+		warning("%s: job %" PRIu32 " cannot start while Slurm says "
+		        "%s: it waits until the cluster's limits or the job "
+		        "change ('paratune cancel' gives it up)", c->name,
+		        job->job_id, job->reason);
 	ret = store_job_state(r->store, c, &rep);
 	if (ret == 0 && r->verbosity >= 0 && next != prev)
 		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 "%s%s)\n",

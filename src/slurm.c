@@ -123,7 +123,9 @@ slurm_state_from(uint32_t word)
 
 /* Reason names as squeue prints them (job_reason_string() in Slurm
  * 22.05's src/common/slurm_protocol_defs.c, which libslurm does not
- * declare publicly); the rarer limit reasons are shown by number. */
+ * declare publicly); the rarer limit reasons are shown by number.
+ * PartitionConfig is what a job past its partition's MaxTime waited
+ * on in the testbed (Slurm 22.05, tests/integration/admin.sh). */
 static const char *const job_reason_names[] = {
 	[WAIT_PRIORITY] = "Priority",
 	[WAIT_DEPENDENCY] = "Dependency",
@@ -165,6 +167,10 @@ static const char *const job_reason_names[] = {
 	[WAIT_QOS] = "QOSNotAllowed",
 	[WAIT_ACCOUNT] = "AccountNotAllowed",
 	[WAIT_DEP_INVALID] = "DependencyNeverSatisfied",
+	/* The limits a job cannot wait past (runner.c, reason_blocks). */
+	[WAIT_QOS_MAX_WALL_PER_JOB] = "QOSMaxWallDurationPerJobLimit",
+	[WAIT_ASSOC_MAX_WALL_PER_JOB] = "AssocMaxWallDurationPerJobLimit",
+	[WAIT_PART_CONFIG] = "PartitionConfig",
 };
 
 #define JOB_REASON_COUNT \

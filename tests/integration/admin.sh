@@ -5,7 +5,8 @@
 #      queued: Slurm refuses every submission, and every candidate was
 #      failed for good, the whole campaign lost to it.  Now submit exits
 #      75 saying why, the candidates stay queued, and resume submits
-#      them once the partition is up.
+#      them once the partition is up.  A partition's MaxTime lowered
+#      below the jobs' limit: resume says once that they cannot start.
 #   2. slurmctld started again from an empty state directory (a lost
 #      StateSaveLocation): it numbers jobs from 1 again, and the id a
 #      candidate recorded becomes another job of the same user.  resume
@@ -47,7 +48,8 @@ fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 
 finish() {
-	scontrol update partitionname=debug state=up >/dev/null 2>&1
+	scontrol update partitionname=debug state=up maxtime=INFINITE \
+		>/dev/null 2>&1
 	if [[ -n $CONF_SAVED ]]; then
 		cp "$CONF_SAVED" "$SLURM_CONF"
 		"$TESTBED" stop slurmctld >/dev/null 2>&1
@@ -130,6 +132,22 @@ check "... and no try was spent: each is its first attempt that ran" \
 	test -z "$(awk '$3 == "rejected"' "$D/journal.log")"
 "$PT" -q cancel "$D" >/dev/null 2>&1
 
+# A partition's MaxTime lowered below the jobs' limit: they wait for
+# ever, and resume said nothing of it.
+D=$WORK/maxtime
+plan maxtime 50 '[1]' || { fail "plan maxtime"; exit 1; }
+scontrol update partitionname=debug maxtime=1
+"$PT" -q submit "$D" --yes 2>/dev/null
+"$PT" -q resume "$D" 2>"$WORK/err.maxtime"
+sed 's/^/  /' "$WORK/err.maxtime"
+check "a job that cannot start under the partition's MaxTime is said, under -q" \
+	grep -qE "cannot start while Slurm says Partition(Config|TimeLimit)" \
+	"$WORK/err.maxtime"
+"$PT" -q resume "$D" 2>"$WORK/err.maxtime2"
+check "... once, not at every run" test ! -s "$WORK/err.maxtime2"
+scontrol update partitionname=debug maxtime=INFINITE
+"$PT" -q cancel "$D" >/dev/null 2>&1
+
 # ---- 2. the controller's state lost: job ids given again ------------------
 echo "--- controller state lost (at $((SECONDS - T0)) s)"
 # lost_state: slurmctld started again from an empty state directory,
@@ -142,9 +160,12 @@ lost_state() {
 D=$WORK/reuse
 plan reuse 50 '[1]' || { fail "plan reuse"; exit 1; }
 lost_state
-"$PT" -q submit "$D" --yes
+# Held before it can start: it waits on the partition's MaxTime first.
+scontrol update partitionname=debug maxtime=1
+"$PT" -q submit "$D" --yes 2>/dev/null
 ID=$(job_ids "$D" | head -n 1)
 scontrol hold "$ID"
+scontrol update partitionname=debug maxtime=INFINITE
 check "job $ID held and in accounting" wait_for 30 in_accounting "$ID"
 "$PT" -q resume "$D"
 lost_state
@@ -170,9 +191,11 @@ D=$WORK/reuse2
 plan reuse2 50 '[1]' || { fail "plan reuse2"; exit 1; }
 lost_state
 "$TESTBED" stop slurmdbd >/dev/null
-"$PT" -q submit "$D" --yes
+scontrol update partitionname=debug maxtime=1
+"$PT" -q submit "$D" --yes 2>/dev/null
 ID=$(job_ids "$D" | head -n 1)
 scontrol hold "$ID"
+scontrol update partitionname=debug maxtime=INFINITE
 rm -f "$TESTBED_DIR"/state/dbd.messages*
 lost_state
 rm -f "$TESTBED_DIR"/state/dbd.messages*

@@ -116,6 +116,9 @@ enum job_state_reason {
 	WAIT_QOS = 37,
 	WAIT_ACCOUNT = 38,
 	WAIT_DEP_INVALID = 39,
+	WAIT_QOS_MAX_WALL_PER_JOB = 51,
+	WAIT_ASSOC_MAX_WALL_PER_JOB = 69,
+	WAIT_PART_CONFIG = 178,
 };
 
 /* ---- job and step ids ---------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include <slurm/slurm.h>
 
 /* slurmdb_job_cond_t.flags */
+#define JOBCOND_FLAG_DUP SLURM_BIT(0)
 #define JOBCOND_FLAG_NO_STEP SLURM_BIT(1)
 #define JOBCOND_FLAG_NO_TRUNC SLURM_BIT(2)
 #define JOBCOND_FLAG_NO_DEFAULT_USAGE SLURM_BIT(7)
