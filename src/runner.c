@@ -13,9 +13,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -185,14 +185,13 @@ job_nodes(struct runner *r, struct cand_status *c,
 static bool
 reason_blocks(const char *reason)
 {
+	/* As slurm.c names them (job_reason_names). */
 	static const char *const blocking[] = {
 		"PartitionTimeLimit", "PartitionNodeLimit", "PartitionConfig",
-		"BadConstraints",
-		"InvalidAccount", "InvalidQOS",
-		"AssocMaxWallDurationPerJobLimit",
-		"QOSMaxWallDurationPerJobLimit", "AssocMaxNodesPerJobLimit",
-		"QOSMaxNodePerJobLimit", "AssocMaxGRESPerJob",
-		"QOSMaxGRESPerJob", "QOSMinGRES", NULL,
+		"BadConstraints", "InvalidAccount", "InvalidQOS",
+		"QOSNotAllowed", "AccountNotAllowed",
+		"QOSMaxWallDurationPerJobLimit",
+		"AssocMaxWallDurationPerJobLimit", NULL,
 	};
 
 	for (int i = 0; blocking[i]; i++)
@@ -651,11 +650,6 @@ runner_env(const struct runner *r, const struct sbatch_extras *x,
 }
 
 /*
- * Submit one candidate exactly once: the intent (with the job's tag) is
- * journaled and fsync'd before the call, so a crash after the call is
- * resolved by finding the tag in Slurm rather than by submitting again.
- */
-/*
  * The reason recorded for a rejected submission, into out: "rejected:"
  * and Slurm's own words, what follows slurm_fail's "cannot submit job
  * 'TAG': ", as much as the state's reason holds.  results shows it,
@@ -669,6 +663,11 @@ rejected_reason(const char *err, char *out, size_t len)
 	snprintf(out, len, "rejected%s%s", why ? ":" : "", why ? why + 2 : "");
 }
 
+/*
+ * Submit one candidate exactly once: the intent (with the job's tag) is
+ * journaled and fsync'd before the call, so a crash after the call is
+ * resolved by finding the tag in Slurm rather than by submitting again.
+ */
 static int
 submit_one(struct runner *r, struct cand_status *c)
 {
@@ -803,21 +802,23 @@ runner_submit_due(struct runner *r, bool dry_run)
 /* ---- cancelling -------------------------------------------------------- */
 
 /*
- * Whether the controller now holds c's job id under another name, which
+ * Whether the controller holds c's job id under another name, which
  * cancel must leave alone (find_job): said, and c's own job, gone with
- * the controller's old state, can run no more.  A poll that fails says
- * nothing here; the cancel's own answer decides then.
+ * the controller's old state, can run no more.  The controller's jobs
+ * are asked once a cancel (*jobs, *n; *n < 0 before); a poll that fails
+ * says nothing here, and the cancel's own answer decides then.
  */
 static bool
-cancel_reused(struct runner *r, const struct cand_status *c)
+cancel_reused(struct runner *r, const struct slurm_job **jobs, int *n,
+              const struct cand_status *c)
 {
 	struct strbuf err = STRBUF_INIT;
-	const struct slurm_job *jobs, *other;
-	int n;
+	const struct slurm_job *other;
 
-	other = slurm_poll(r->slurm, &jobs, &n, &err) == SLURM_E_OK
-	        ? id_reused(jobs, n, c) : NULL;
+	if (*n < 0 && slurm_poll(r->slurm, jobs, n, &err) != SLURM_E_OK)
+		*n = 0;
 	strbuf_release(&err);
+	other = id_reused(*jobs, *n, c);
 	if (other)
 		warning("%s: job %" PRIu32 " is no longer %s but '%s' (the "
 		        "controller gave its id again): not cancelling it",
@@ -830,7 +831,8 @@ runner_cancel_all(struct runner *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct state *st = &r->store->st;
-	int ret = 0, s, n = 0;
+	const struct slurm_job *jobs = NULL;
+	int ret = 0, s, n = 0, njobs = -1;
 
 	for (int i = 0; i < st->n && ret == 0; i++) {
 		struct cand_status *c = &st->v[i];
@@ -842,7 +844,7 @@ runner_cancel_all(struct runner *r)
 		/* A job Slurm may still run is never recorded as
 		 * cancelled: resume would stop polling it.  One Slurm has
 		 * forgotten (NOT_FOUND) can run no more. */
-		s = c->job_id && !cancel_reused(r, c)
+		s = c->job_id && !cancel_reused(r, &jobs, &njobs, c)
 		    ? slurm_cancel(r->slurm, c->job_id, &err) : SLURM_E_OK;
 		if (s != SLURM_E_OK && s != SLURM_E_NOT_FOUND) {
 			error("cannot cancel job %" PRIu32 " of %s: %s",
