@@ -28,24 +28,10 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-TESTBED=$ROOT/scripts/testbed
-export PARATUNE_TEMPLATES=$ROOT/templates
-export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
-export PARATUNE_SITE_CONF=/dev/null
-PASS=0
-FAIL=0
-DONE=0
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/paratune-admin.XXXXXX)
+SUITE=admin
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 CONF_SAVED=
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 
 finish() {
 	scontrol update partitionname=debug state=up maxtime=INFINITE \
@@ -56,14 +42,7 @@ finish() {
 		"$TESTBED" start slurmctld >/dev/null 2>&1
 	fi
 	scancel -u root -n userjob >/dev/null 2>&1
-	if ((FAIL > 0 || !DONE)) || [[ -n ${PARATUNE_TEST_KEEP_WORK:-} ]]; then
-		echo "--- kept for inspection: $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-	echo "took $((SECONDS - T0)) s"
-	echo "$PASS passed, $FAIL failed"
-	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+	suite_end
 }
 trap finish EXIT
 
@@ -71,46 +50,13 @@ trap finish EXIT
 eval "$("$TESTBED" env)"
 TESTBED_DIR=$(dirname "$SLURM_CONF")
 
-# plan NAME SPEEDUP TP-LIST: one-node candidates of the torture campaign.
-plan() {
-	"$PT" -q plan "$DATA/torture.conf" -o "$WORK/$1" \
-		--set "env=[\"PARATUNE_SIM_SPEEDUP=$2\"]" \
-		--set "search.tensor_parallel=$3" \
-		--set 'search.pipeline_parallel=[1]' \
-		--set 'search.micro_batch_size=[1]' \
-		--set 'search.recompute=["none"]' >/dev/null
-}
-
-# states DIR: the candidates' states, sorted, on one line.
-states() {
-	"$PT" status "$1" --format json | python3 -c '
-import json, sys
-print(" ".join(sorted(c["state"] for c in json.load(sys.stdin)["candidates"])))'
-}
-
-# job_ids DIR: the job ids the journal recorded.
-job_ids() {
-	awk '$3 == "submitted" { sub("job=", "", $5); print $5 }' "$1/journal.log"
-}
-
-# wait_for SECONDS CMD...: poll CMD every second.
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit; i++)); do
-		"$@" && return 0
-		sleep 1
-	done
-	return 1
-}
-
 in_accounting() { sacct -n -X -j "$1" -o JobID 2>/dev/null | grep -q .; }
 gone() { ! scontrol show job "$1" >/dev/null 2>&1; }
 
 # ---- 1. the partition drained while candidates wait ----------------------
 echo "--- partition drained (at $((SECONDS - T0)) s)"
 D=$WORK/drain
-plan drain 50 '[1, 2]' || { fail "plan drain"; exit 1; }
+plan_one_node drain 50 '[1, 2]' || { fail "plan drain"; exit 1; }
 scontrol update partitionname=debug state=drain
 "$PT" submit "$D" --yes >"$WORK/out.drain" 2>"$WORK/err.drain"
 rc=$?
@@ -135,7 +81,7 @@ check "... and no try was spent: each is its first attempt that ran" \
 # A partition's MaxTime lowered below the jobs' limit: they wait for
 # ever, and resume said nothing of it.
 D=$WORK/maxtime
-plan maxtime 50 '[1]' || { fail "plan maxtime"; exit 1; }
+plan_one_node maxtime 50 '[1]' || { fail "plan maxtime"; exit 1; }
 scontrol update partitionname=debug maxtime=1
 "$PT" -q submit "$D" --yes 2>/dev/null
 "$PT" -q resume "$D" 2>"$WORK/err.maxtime"
@@ -158,7 +104,7 @@ lost_state() {
 	"$TESTBED" start slurmctld >/dev/null
 }
 D=$WORK/reuse
-plan reuse 50 '[1]' || { fail "plan reuse"; exit 1; }
+plan_one_node reuse 50 '[1]' || { fail "plan reuse"; exit 1; }
 lost_state
 # Held before it can start: it waits on the partition's MaxTime first.
 scontrol update partitionname=debug maxtime=1
@@ -188,7 +134,7 @@ scancel -n userjob >/dev/null 2>&1
 # candidate waits for accounting with the id on the user's job: cancel
 # must look at the job's name before it kills.
 D=$WORK/reuse2
-plan reuse2 50 '[1]' || { fail "plan reuse2"; exit 1; }
+plan_one_node reuse2 50 '[1]' || { fail "plan reuse2"; exit 1; }
 lost_state
 "$TESTBED" stop slurmdbd >/dev/null
 scontrol update partitionname=debug maxtime=1
@@ -225,7 +171,7 @@ sed -i '/^AccountingStorage/d' "$SLURM_CONF"
 "$TESTBED" stop slurmctld >/dev/null
 "$TESTBED" start slurmctld >/dev/null
 D=$WORK/noacct
-plan noacct 50 '[1]' || { fail "plan noacct"; exit 1; }
+plan_one_node noacct 50 '[1]' || { fail "plan noacct"; exit 1; }
 PARATUNE_TEST_KILL_AFTER_SUBMIT=1 "$PT" -q submit "$D" --yes 2>/dev/null
 out_file() { ls "$D"/runs/*/slurm-*.out 2>/dev/null | head -n 1; }
 wait_for 60 eval 'test -n "$(out_file)"'

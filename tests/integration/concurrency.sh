@@ -32,39 +32,18 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-TESTBED=$ROOT/scripts/testbed
-export PARATUNE_TEMPLATES=$ROOT/templates
-export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
-export PARATUNE_SITE_CONF=/dev/null
+SUITE=concurrency
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 ROUNDS=${CONCURRENCY_ROUNDS:-50}
 PROCS=10
 MAX_ACTIVE=8 # limits.max_concurrent_jobs in data/torture.conf
 HOLD_MS=${CONCURRENCY_HOLD_MS:-500}
-PASS=0
-FAIL=0
-DONE=0
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/paratune-concurrency.XXXXXX)
 DIR=$WORK/campaign
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 
 finish() {
 	[[ -d $DIR ]] && "$PT" -q cancel "$DIR" >/dev/null 2>&1
-	if ((FAIL > 0 || !DONE)); then
-		echo "--- kept for inspection: $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-	echo "took $((SECONDS - T0)) s"
-	echo "$PASS passed, $FAIL failed"
-	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+	suite_end
 }
 trap finish EXIT
 

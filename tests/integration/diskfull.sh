@@ -33,24 +33,10 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-TESTBED=$ROOT/scripts/testbed
-export PARATUNE_TEMPLATES=$ROOT/templates
-export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
-export PARATUNE_SITE_CONF=/dev/null
-PASS=0
-FAIL=0
-DONE=0
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/paratune-diskfull.XXXXXX)
+SUITE=diskfull
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 MNT=$WORK/mnt
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 
 finish() {
 	local d
@@ -58,14 +44,7 @@ finish() {
 		[[ -f $d/state ]] && "$PT" -q cancel "$d" >/dev/null 2>&1
 	done
 	mountpoint -q "$MNT" && umount "$MNT"
-	if ((FAIL > 0 || !DONE)); then
-		echo "--- kept for inspection: $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-	echo "took $((SECONDS - T0)) s"
-	echo "$PASS passed, $FAIL failed"
-	exit $((FAIL == 0 && (PASS > 0 || SKIPPED) ? 0 : 1))
+	suite_end
 }
 SKIPPED=0
 trap finish EXIT

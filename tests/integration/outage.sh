@@ -22,51 +22,20 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-TESTBED=$ROOT/scripts/testbed
-export PARATUNE_TEMPLATES=$ROOT/templates
-export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
-export PARATUNE_SITE_CONF=/dev/null
-PASS=0
-FAIL=0
-DONE=0
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/paratune-outage.XXXXXX)
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
+SUITE=outage
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 finish() {
 	"$TESTBED" start slurmdbd >/dev/null 2>&1
 	"$TESTBED" start slurmctld >/dev/null 2>&1
-	if ((FAIL > 0 || !DONE)) || [[ -n ${PARATUNE_TEST_KEEP_WORK:-} ]]; then
-		echo "--- kept for inspection: $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-	echo "took $((SECONDS - T0)) s"
-	echo "$PASS passed, $FAIL failed"
-	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+	suite_end
 }
 trap finish EXIT
 
 "$TESTBED" up >/dev/null || { fail "testbed up"; exit 1; }
 eval "$("$TESTBED" env)"
 START=$(date -d "@$(($(date +%s) - 5))" +%Y-%m-%dT%H:%M:%S)
-
-# plan NAME SPEEDUP TP-LIST MBS-LIST: one-node candidates.
-plan() {
-	"$PT" -q plan "$DATA/torture.conf" -o "$WORK/$1" \
-		--set "env=[\"PARATUNE_SIM_SPEEDUP=$2\"]" \
-		--set "search.tensor_parallel=$3" \
-		--set 'search.pipeline_parallel=[1]' \
-		--set "search.micro_batch_size=$4" \
-		--set 'search.recompute=["none"]' >/dev/null
-}
 
 resume_until_finished() {
 	local t0=$SECONDS
@@ -77,11 +46,6 @@ resume_until_finished() {
 		sleep 1
 	done
 	return 1
-}
-
-# job_ids DIR: the job ids the journal recorded.
-job_ids() {
-	awk '$3 == "submitted" { sub("job=", "", $5); print $5 }' "$1/journal.log"
 }
 
 # gone IDS...: none of the jobs is known to the controller any more.
@@ -99,24 +63,6 @@ in_accounting() {
 	id=$(awk '/^campaign /{print $2}' "$2/state")
 	[[ $(sacct -a -X -n -P -S "$START" -o JobName 2>/dev/null |
 		grep -c "^pt-$id-") -ge $1 ]]
-}
-
-# wait_for SECONDS CMD...: poll CMD every second.
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit; i++)); do
-		"$@" && return 0
-		sleep 1
-	done
-	return 1
-}
-
-# states DIR: the candidates' states, sorted, on one line.
-states() {
-	"$PT" status "$1" --format json | python3 -c '
-import json, sys
-print(" ".join(sorted(c["state"] for c in json.load(sys.stdin)["candidates"])))'
 }
 
 no_duplicate_tags() {
@@ -152,7 +98,7 @@ for c in json.load(sys.stdin)["candidates"]:
 # ---- 1. slurmdbd down while the jobs leave the controller -------------------
 echo "--- slurmdbd down (at $((SECONDS - T0)) s)"
 D=$WORK/dbd
-plan dbd 5 '[1, 2, 4, 8]' '[1]' || { fail "plan dbd"; exit 1; }
+plan_one_node dbd 5 '[1, 2, 4, 8]' '[1]' || { fail "plan dbd"; exit 1; }
 "$PT" -q submit "$D" || fail "submit"
 mapfile -t IDS < <(job_ids "$D")
 check "4 jobs submitted (${IDS[*]})" test "${#IDS[@]}" = 4
@@ -189,7 +135,7 @@ check "one intent per candidate" \
 # ---- 2. slurmctld restarted in the middle of the campaign -------------------
 echo "--- slurmctld restart (at $((SECONDS - T0)) s)"
 D=$WORK/ctld
-plan ctld 2 '[1, 2, 4, 8]' '[1, 2, 4]' || { fail "plan ctld"; exit 1; }
+plan_one_node ctld 2 '[1, 2, 4, 8]' '[1, 2, 4]' || { fail "plan ctld"; exit 1; }
 "$PT" -q submit "$D" || fail "submit"
 for ((i = 0; i < 5; i++)); do "$PT" -q resume "$D"; sleep 1; done
 before=$(md5sum <"$D/state")

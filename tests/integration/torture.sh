@@ -56,38 +56,17 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-TESTBED=$ROOT/scripts/testbed
-export PARATUNE_TEMPLATES=$ROOT/templates
-export PARATUNE_SIMTRAIN=$BUILD/paratune-simtrain
-export PARATUNE_SITE_CONF=/dev/null
+SUITE=torture
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 KILLS=${TORTURE_KILLS:-200}
 SPEEDUP=${TORTURE_SIM_SPEEDUP:-2}
 MAX_ROUNDS=${TORTURE_MAX_ROUNDS:-6}
 EVERY=${TORTURE_RESUME_EVERY:-4}
 FINISH_LIMIT=${TORTURE_FINISH_SECONDS:-300}
-PASS=0
-FAIL=0
-DONE=0
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/paratune-torture.XXXXXX)
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 
 finish() {
-	if ((FAIL > 0 || !DONE)); then
-		echo "--- kept for inspection: $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-	echo "took $((SECONDS - T0)) s"
-	echo "$PASS passed, $FAIL failed"
-	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
+	suite_end
 }
 trap finish EXIT
 
