@@ -223,8 +223,11 @@ record_job(struct runner *r, struct cand_status *c,
 	    (next != CS_PENDING || !store_reason_differs(c, job->reason)))
 		return 0;
 	rep.nodes = job_nodes(r, c, job);
+	/* Once a wait: Slurm calls one limit by two names as its
+	 * scheduler passes (on the testbed, a job past the partition's
+	 * MaxTime waits on PartitionConfig, then PartitionTimeLimit). */
 	if (next == CS_PENDING && reason_blocks(job->reason) &&
-	    store_reason_differs(c, job->reason))
+	    !(prev == CS_PENDING && reason_blocks(c->reason)))
 		warning("%s: job %" PRIu32 " cannot start while Slurm says "
 		        "%s: it waits until the cluster's limits or the job "
 		        "change ('paratune cancel' gives it up)", c->name,

@@ -124,8 +124,9 @@ slurm_state_from(uint32_t word)
 /* Reason names as squeue prints them (job_reason_string() in Slurm
  * 22.05's src/common/slurm_protocol_defs.c, which libslurm does not
  * declare publicly); the rarer limit reasons are shown by number.
- * PartitionConfig is what a job past its partition's MaxTime waited
- * on in the testbed (Slurm 22.05, tests/integration/admin.sh). */
+ * PartitionConfig is what a job past its partition's MaxTime waits on
+ * first in the testbed (Slurm 22.05), PartitionTimeLimit a few seconds
+ * later (tests/integration/admin.sh). */
 static const char *const job_reason_names[] = {
 	[WAIT_PRIORITY] = "Priority",
 	[WAIT_DEPENDENCY] = "Dependency",

@@ -89,7 +89,11 @@ sed 's/^/  /' "$WORK/err.maxtime"
 check "a job that cannot start under the partition's MaxTime is said, under -q" \
 	grep -qE "cannot start while Slurm says Partition(Config|TimeLimit)" \
 	"$WORK/err.maxtime"
+# Slurm names the wait PartitionConfig, then PartitionTimeLimit once its
+# scheduler has passed (within seconds): one wait, said once.
+wait_for 20 eval '[[ $(squeue -h -n "$(awk "/^campaign /{print \"pt-\" \$2 \"-1-1\"}" "$D/state")" -o %r) == PartitionTimeLimit ]]'
 "$PT" -q resume "$D" 2>"$WORK/err.maxtime2"
+sed 's/^/  /' "$WORK/err.maxtime2"
 check "... once, not at every run" test ! -s "$WORK/err.maxtime2"
 scontrol update partitionname=debug maxtime=INFINITE
 "$PT" -q cancel "$D" >/dev/null 2>&1
