@@ -311,10 +311,7 @@ print_json(FILE *f, const struct candidate *c, const struct workload *w,
 	json_int(&j, "gbs", c->layout.gbs);
 	json_string(&j, "recompute", recompute_name(c->layout.recompute));
 	json_int(&j, "recompute_layers", c->layout.recompute_layers);
-	for (int s = 0; s < SW_COUNT; s++)
-		layout_switch_json(&j, (enum layout_switch)s,
-		                   layout_switch_get(&c->layout, precision,
-		                                     (enum layout_switch)s));
+	layout_switches_json(&j, &c->layout, precision);
 	json_end_object(&j);
 	sources_json(&j, sh);
 	json_end_object(&j);

@@ -265,6 +265,16 @@ layout_switch_json(struct json *j, enum layout_switch s, int v)
 		json_string(j, name, layout_switch_choice(s, v));
 }
 
+void
+layout_switches_json(struct json *j, const struct layout *l,
+                     enum precision p)
+{
+	for (int s = 0; s < SW_COUNT; s++)
+		layout_switch_json(j, (enum layout_switch)s,
+		                   layout_switch_get(l, p,
+		                                     (enum layout_switch)s));
+}
+
 int
 layout_switch_parse(struct layout *l, enum layout_switch s,
                     const char *text)

@@ -50,6 +50,10 @@ void layout_switch_format(const struct layout *l, enum precision p,
 /* Write value v of s (layout_switch_get's) as JSON under its name:
  * true/false, a count or a name; null when v is -1. */
 void layout_switch_json(struct json *j, enum layout_switch s, int v);
+/* Every switch of l in p as JSON (layout_switch_json), in table order:
+ * what plan, estimate and results give for a layout. */
+void layout_switches_json(struct json *j, const struct layout *l,
+                          enum precision p);
 
 /*
  * A set of names written "a+b" (spaces separate too) as a mask of their

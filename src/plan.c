@@ -480,10 +480,7 @@ plan_candidate_json(struct json *j, const struct candidate *c,
 	json_int(j, "recompute_layers", l->recompute_layers);
 	/* The switches as estimate and results give them: one that does
 	 * not apply to the layout (fp8_recipe in BF16) is null. */
-	for (int s = 0; s < SW_COUNT; s++)
-		layout_switch_json(j, (enum layout_switch)s,
-		                   layout_switch_get(l, precision,
-		                                     (enum layout_switch)s));
+	layout_switches_json(j, l, precision);
 	json_begin_object(j, "memory");
 	json_number(j, "weights_gib", m->weights / GIB);
 	json_number(j, "gradients_gib", m->gradients / GIB);
