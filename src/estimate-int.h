@@ -129,6 +129,7 @@ double estimate_moe_comm_s(const struct est *x);
 double estimate_moe_exposed_s(const struct est *x, double comm,
                               double compute);
 double estimate_moe_kernels_s(const struct est *x);
+double estimate_moe_setup_s(const struct est *x);
 double estimate_moe_ranks_per_token(const struct est *x);
 
 #endif

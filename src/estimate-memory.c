@@ -475,6 +475,8 @@ memory_activations(const struct est *x, const struct stage *st)
  * 256 received tokens (288 for 16 to 64 ranks, 560 for 128, 720 above),
  * each with room for 128 top-k indices (8 bytes), weights and scales
  * (4 each), and for each RDMA peer 128 tokens twice, plus 1 MiB.
+ * The hybridep backend's own buffers (csrc/hybrid_ep) are not modelled
+ * apart: it is given DeepEP's.
  */
 #define DEEPEP_CHANNELS 10.0
 #define DEEPEP_NVL_PEERS 8.0
@@ -501,8 +503,8 @@ memory_buffers(const struct est *x, double activations)
 	            (x->e > 1);
 	double graphs = !x->l->cuda_graphs ? 0
 	              : x->p > 1 ? CUDA_GRAPH_PP_BYTES : CUDA_GRAPH_BYTES;
-	double deepep = x->l->moe_dispatcher == MOE_DISPATCH_FLEX
-	                ? deepep_buffer_bytes(x) : 0;
+	double deepep = layout_flex_dispatcher(x->l) ? deepep_buffer_bytes(x)
+	                                             : 0;
 
 	return BUFFER_BASE_BYTES + comms * BUFFER_PER_COMM_BYTES +
 	       x->k[CAL_MEM_FRAGMENTATION] * activations + graphs + deepep;

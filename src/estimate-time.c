@@ -114,7 +114,8 @@
  * moe_layer_overhead_s to the published MoE runs (bench/fit-defaults,
  * second stage): 0.37 on 2026-11-28, with the MoE error of the built-in
  * constants at 15.2 %, 15.8 % cross-validated (24.8 % with a host time
- * alone, 2026-11-26).  One host time per layer did not fit both
+ * alone, 2026-11-26); 0.35 on 2026-11-29, once hybridep was costed apart
+ * from flex and four runs of one build joined (16.5 %, 17.1 %).  One host time per layer did not fit both
  * GPT-OSS 120B's 16,384-token micro-batches and Qwen3 235B-A22B's 256
  * micro-batches of 4,096 (bench/README.md); a part in proportion to the
  * experts' work does most of that.
@@ -557,7 +558,8 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	lt->compute = moe_host_floor(x, layer_gemm_s(x, fp, tokens) +
 	                                lt->attn + elem + lt->fp8_cast +
 	                                launch_overhead_s(x) +
-	                                estimate_moe_kernels_s(x));
+	                                estimate_moe_kernels_s(x) +
+	                                estimate_moe_setup_s(x));
 	/* Megatron-LM quantizes inside the transformer layers only
 	 * (get_fp4_context per layer [MLM fp4_utils.py]): under FP4 the
 	 * output layer runs in BF16, at the BF16 rate and efficiency. */

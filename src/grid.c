@@ -178,7 +178,8 @@ searched(const struct grid_axis *a)
  * names, which hold only [A-Za-z0-9._-]. */
 static const char *const fp8_short[] = { "dl", "tw", "mx", "bw" };
 static const char *const cp_comm_short[] = { "p2p", "ag", "a2a", "a2ap2p" };
-static const char *const dispatcher_short[] = { "a2a", "ag", "flex" };
+static const char *const dispatcher_short[] = { "a2a", "ag", "flex",
+                                                "hep" };
 /* Recompute modules in enum recompute_module order. */
 static const char *const rc_module_short[] = {
 	"ca", "ma", "ln", "mla", "mlp", "moe", "se",

@@ -131,7 +131,7 @@ vars_cp_comm(struct template_vars *v, const struct settings *c,
  * CUDA graphs: per layer (Transformer Engine's) or the whole iteration;
  * an MoE model captured whole takes the settings of NVIDIA's recipes
  * that capture MoE models (layout.c, graphs_refused): the hybridep
- * backend of the flex dispatcher, a budget of 1.5 times the balanced
+ * dispatcher (check_moe requires it), a budget of 1.5 times the balanced
  * share per expert rank, paged stashing, Transformer Engine's op fuser.
  */
 static void
@@ -145,7 +145,7 @@ vars_cuda_graphs(struct template_vars *v, const struct layout *l)
 	                       layout_full_iteration_graph(l));
 	template_vars_set_bool(v, "moe_full_iteration_graph",
 	                       layout_full_iteration_graph(l) &&
-	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
+	                       l->moe_dispatcher == MOE_DISPATCH_HYBRIDEP);
 }
 
 /*
@@ -163,6 +163,23 @@ attention_backend(const struct settings *c, const struct layout *l)
 		return attention_name(l->attention);
 	return c->model.softmax_type != SOFTMAX_VANILLA ||
 	       c->precision == PREC_FP32 ? "auto" : "flash";
+}
+
+/* hybridep is Megatron-LM's flex dispatcher on its hybridep backend. */
+static void
+vars_dispatcher(struct template_vars *v, const struct layout *l)
+{
+	bool hybridep = l->moe_dispatcher == MOE_DISPATCH_HYBRIDEP;
+
+	template_vars_set_str(v, "moe_token_dispatcher",
+	                      layout_flex_dispatcher(l)
+	                      ? "flex" : moe_dispatcher_name(l->moe_dispatcher));
+	template_vars_set_bool(v, "moe_flex", layout_flex_dispatcher(l));
+	template_vars_set_bool(v, "moe_hybridep", hybridep);
+	template_vars_set_bool(v, "moe_alltoall",
+	                       l->moe_dispatcher == MOE_DISPATCH_ALLTOALL);
+	template_vars_set_str(v, "moe_flex_backend",
+	                      hybridep ? "hybridep" : "deepep");
 }
 
 static void
@@ -188,15 +205,7 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	                       l->overlap_param_gather);
 	template_vars_set_bool(v, "fsdp", l->fsdp);
 	template_vars_set_bool(v, "moe_grouped_gemm", l->moe_grouped_gemm);
-	template_vars_set_str(v, "moe_token_dispatcher",
-	                      moe_dispatcher_name(l->moe_dispatcher));
-	template_vars_set_bool(v, "moe_flex",
-	                       l->moe_dispatcher == MOE_DISPATCH_FLEX);
-	template_vars_set_bool(v, "moe_alltoall",
-	                       l->moe_dispatcher == MOE_DISPATCH_ALLTOALL);
-	template_vars_set_str(v, "moe_flex_backend",
-	                      layout_full_iteration_graph(l) ? "hybridep"
-	                                                     : "deepep");
+	vars_dispatcher(v, l);
 	template_vars_set_bool(v, "moe_a2a_overlap", l->moe_a2a_overlap);
 	template_vars_set_int(v, "activation_offload_layers",
 	                      l->offload_layers);

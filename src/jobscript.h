@@ -55,10 +55,11 @@
  *                         booleans
  *   activation_offload_layers   layers whose activations go to the host,
  *                         0 = none
- *   moe_token_dispatcher  "alltoall", "allgather" or "flex"
- *   moe_flex moe_alltoall   booleans: the dispatcher is flex, alltoall
- *   moe_flex_backend      its backend: "deepep", or "hybridep" under a
- *                         full-iteration graph
+ *   moe_token_dispatcher  "alltoall", "allgather" or "flex" (Megatron-LM's
+ *                         type: hybridep is flex on the hybridep backend)
+ *   moe_flex moe_hybridep moe_alltoall   booleans: the dispatcher is
+ *                         flex (either backend), hybridep, alltoall
+ *   moe_flex_backend      flex's backend: "deepep" or "hybridep"
  *   moe_a2a_overlap       boolean: EP all-to-alls under another
  *                         micro-batch's compute, wgrad delayed
  *   cuda_graph_layers cuda_graph_full_iteration   booleans: CUDA graphs

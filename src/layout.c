@@ -56,15 +56,15 @@ static const struct {
 	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no layer "
 	                   "graphs, fewer layers than the model's",
 	                   RULE_KIND_INVALID },
-	[RULE_FLEX_EP] = { "flex dispatcher needs ep*etp > 1",
+	[RULE_FLEX_EP] = { "flex and hybridep dispatchers need ep*etp > 1",
 	                   RULE_KIND_INVALID },
-	[RULE_A2A_OVERLAP] = { "moe_a2a_overlap needs ep > 1, alltoall/flex, "
+	[RULE_A2A_OVERLAP] = { "moe_a2a_overlap needs ep > 1, not allgather, "
 	                       "vp with pp > 1, no full or moe recompute, "
 	                       "bf16/fp16/fp8, <= 1 MTP layer",
 	                       RULE_KIND_INVALID },
 	[RULE_GRAPHS_FULL] = { "cuda_graphs with full recompute need "
 	                       "cuda_graph_full_iteration", RULE_KIND_INVALID },
-	[RULE_GRAPH_MOE] = { "cuda_graph_full_iteration on MoE needs flex, "
+	[RULE_GRAPH_MOE] = { "cuda_graph_full_iteration on MoE needs hybridep, "
 	                     "grouped GEMM, no offload", RULE_KIND_INVALID },
 	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
 	                      "mla_up_proj MLA, neither moe_act nor layernorm "
@@ -118,7 +118,7 @@ const char *const cp_comm_names[] = {
 	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
 };
 const char *const moe_dispatcher_names[] = {
-	"alltoall", "allgather", "flex", NULL
+	"alltoall", "allgather", "flex", "hybridep", NULL
 };
 
 const char *
@@ -323,7 +323,8 @@ check_modules(const struct workload *w, const struct layout *l)
 /*
  * What the EP all-to-all overlap asserts [MLM transformer_config.py
  * __post_init__, overlap_moe_expert_parallel_comm]: expert parallelism,
- * the alltoall or flex dispatcher, virtual pipeline stages when pp > 1,
+ * the alltoall or flex dispatcher (either backend), virtual pipeline
+ * stages when pp > 1,
  * no full recomputation (nor its method and layer count) and no "moe" in
  * recompute_modules, a bf16 or fp16 model (FP8 runs a bf16 model), at
  * most one MTP layer.  --delay-wgrad-compute, which the switch renders
@@ -343,8 +344,8 @@ a2a_overlap_refused(const struct workload *w, const struct layout *l)
 }
 
 /*
- * The token dispatchers as Megatron-LM builds them: flex's DeepEP
- * buffer "requires TPxEP > 1" over the expert tensor and expert
+ * The token dispatchers as Megatron-LM builds them: flex's buffer, on
+ * either backend, "requires TPxEP > 1" over the expert tensor and expert
  * parallel group [MLM token_dispatcher.py MoEFlexTokenDispatcher];
  * allgather and alltoall run with any sizes.
  */
@@ -353,13 +354,12 @@ check_moe(const struct workload *w, const struct layout *l)
 {
 	if (w->model->num_experts <= 0)
 		return LAYOUT_OK;
-	if (l->moe_dispatcher == MOE_DISPATCH_FLEX &&
-	    l->ep * layout_etp(l) <= 1)
+	if (layout_flex_dispatcher(l) && l->ep * layout_etp(l) <= 1)
 		return RULE_FLEX_EP;
 	if (l->moe_a2a_overlap && a2a_overlap_refused(w, l))
 		return RULE_A2A_OVERLAP;
 	if (layout_full_iteration_graph(l) &&
-	    (l->moe_dispatcher != MOE_DISPATCH_FLEX || !l->moe_grouped_gemm ||
+	    (l->moe_dispatcher != MOE_DISPATCH_HYBRIDEP || !l->moe_grouped_gemm ||
 	     l->offload_layers > 0))
 		return RULE_GRAPH_MOE;
 	return LAYOUT_OK;
@@ -371,6 +371,13 @@ layout_full_iteration_graph(const struct layout *l)
 	return l->cuda_graphs && l->cuda_graph_full_iteration;
 }
 
+bool
+layout_flex_dispatcher(const struct layout *l)
+{
+	return l->moe_dispatcher == MOE_DISPATCH_FLEX ||
+	       l->moe_dispatcher == MOE_DISPATCH_HYBRIDEP;
+}
+
 /*
  * CUDA graphs [MLM transformer_config.py __post_init__, Megatron-LM
  * 2b343d7 (December 2025) on]: with graphs on, "full recompute is only
@@ -379,8 +386,9 @@ layout_full_iteration_graph(const struct layout *l)
  * graph cannot hold the host synchronisations of a dropless MoE layer:
  * NVIDIA's recipes that capture MoE models give every expert rank a
  * fixed token budget (moe_expert_rank_capacity_factor 1.5, which needs
- * the flex dispatcher's hybridep or ncclep backend, and Transformer
- * Engine's op fuser, which needs grouped GEMM) and stash activations in
+ * the flex dispatcher's hybridep or ncclep backend, so paratune's
+ * hybridep, and Transformer Engine's op fuser, which needs grouped
+ * GEMM) and stash activations in
  * pages (moe_paged_stash, which refuses CPU offloading)
  * [Megatron-Bridge v0.5.0 scripts/performance/configs/qwen/
  * qwen3_llm_pretrain.py and gpt_oss/gpt_oss_llm_pretrain.py
@@ -712,12 +720,12 @@ cp_comm_name(enum cp_comm c)
 	return (unsigned)c <= CP_COMM_A2A_P2P ? cp_comm_names[c] : "?";
 }
 
-/* "alltoall", "allgather" or "flex". */
+/* "alltoall", "allgather", "flex" or "hybridep". */
 const char *
 moe_dispatcher_name(enum moe_dispatcher d)
 {
-	return (unsigned)d <= MOE_DISPATCH_FLEX ? moe_dispatcher_names[d]
-	                                        : "?";
+	return (unsigned)d <= MOE_DISPATCH_HYBRIDEP ? moe_dispatcher_names[d]
+	                                            : "?";
 }
 
 /* The index of s among names, or -1. */

@@ -70,9 +70,12 @@ enum framework { FRAMEWORK_MEGATRON, FRAMEWORK_TORCHTITAN };
 /* Megatron-LM's --moe-token-dispatcher-type.  Its own default is
  * allgather; paratune's is alltoall, which its templates always passed
  * and NVIDIA's performance recipes run.  flex is the fused DeepEP
- * dispatch (--moe-flex-dispatcher-backend deepep). */
+ * dispatch (--moe-flex-dispatcher-backend deepep), hybridep the flex
+ * dispatcher on NVIDIA's HybridEP backend (--moe-token-dispatcher-type
+ * flex --moe-flex-dispatcher-backend hybridep): the two cost differently
+ * (estimate-moe-time.c), so they are two values of one key. */
 enum moe_dispatcher { MOE_DISPATCH_ALLTOALL, MOE_DISPATCH_ALLGATHER,
-                      MOE_DISPATCH_FLEX };
+                      MOE_DISPATCH_FLEX, MOE_DISPATCH_HYBRIDEP };
 
 /*
  * A zeroed layout (with the sizes filled in) is Megatron-LM's default for
@@ -200,12 +203,12 @@ enum layout_rule {
 	RULE_FP8_PARAM,    /* fp8_param_gather needs distopt or FSDP */
 	RULE_CP_A2A,       /* a2a: heads and KV heads per tp rank % cp */
 	RULE_OFFLOAD,      /* offload: pp 1, no recompute, no graphs */
-	RULE_FLEX_EP,      /* flex (DeepEP) needs ep*etp > 1 */
-	RULE_A2A_OVERLAP,  /* moe_a2a_overlap: ep > 1, alltoall or flex, vp
+	RULE_FLEX_EP,      /* flex or hybridep needs ep*etp > 1 */
+	RULE_A2A_OVERLAP,  /* moe_a2a_overlap: ep > 1, not allgather, vp
 	                    * with pp > 1, no full recompute nor moe module,
 	                    * not fp32, at most one MTP layer */
 	RULE_GRAPHS_FULL,  /* per-layer CUDA graphs with full recompute */
-	RULE_GRAPH_MOE,    /* full-iteration graph of an MoE model: flex,
+	RULE_GRAPH_MOE,    /* full-iteration graph of an MoE model: hybridep,
 	                    * grouped GEMM, no CPU offloading */
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
@@ -243,6 +246,8 @@ enum rule_kind {
 /* Whether the whole iteration is one CUDA graph (cuda_graphs with
  * cuda_graph_full_iteration), not a graph per layer. */
 bool layout_full_iteration_graph(const struct layout *l);
+/* The dispatcher is flex on either backend (deepep or hybridep). */
+bool layout_flex_dispatcher(const struct layout *l);
 
 /* Short name of a rule for tables ("attention heads % tp"). */
 const char *layout_rule_name(enum layout_rule r);

@@ -164,9 +164,13 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 		l->distributed_optimizer = false;
 	l->cp_comm = c < 0 || a->cp == 1 ? CP_COMM_P2P : (enum cp_comm)c;
 	l->moe_grouped_gemm = a->moe_grouped_gemm;
-	/* The flex backends are one fused dispatch to the estimator. */
+	/* flex on hybridep is the estimator's hybridep; on deepep or
+	 * ncclep (not modelled apart), its flex. */
 	l->moe_dispatcher = d < 0 || a->num_experts <= 0
 	                    ? MOE_DISPATCH_ALLTOALL : (enum moe_dispatcher)d;
+	if (l->moe_dispatcher == MOE_DISPATCH_FLEX &&
+	    !strcmp(a->moe_flex_dispatcher_backend, "hybridep"))
+		l->moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
 	l->moe_a2a_overlap = a->overlap_moe_expert_parallel_comm &&
 	                     a->num_experts > 0;
 	l->offload_layers = a->cpu_offloading_num_layers > 0

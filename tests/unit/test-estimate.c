@@ -1656,8 +1656,9 @@ test_moe_host_floor(void)
 
 /*
  * A full-iteration CUDA graph has no host in it: Qwen3 30B-A3B as above
- * (flex, grouped GEMM) predicts with it what per-layer graphs predict
- * with layer_overhead_s and moe_layer_overhead_s at 0.  Per-layer
+ * (hybridep, grouped GEMM) predicts with it what per-layer graphs predict
+ * with layer_overhead_s, moe_layer_overhead_s and hybridep_setup_s at
+ * 0 (its fixed token budgets size hybridep's buffers).  Per-layer
  * graphs with the MoE layer's host time at 0 are slower by 48 x 32 x
  * their eager half of layer_overhead_s of compute, and with the
  * built-in constants slower again (the host floor).
@@ -1674,7 +1675,7 @@ test_full_iteration_graph(void)
 	struct estimate full, layers, quiet, launches;
 
 	l.ep = 8;
-	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	l.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
 	l.moe_grouped_gemm = true;
 	l.cuda_graphs = l.cuda_graph_full_iteration = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
@@ -1682,6 +1683,7 @@ test_full_iteration_graph(void)
 	l.cuda_graph_full_iteration = false;
 	estimate_layout(&w, &l, &layers);
 	cal.v[CAL_LAYER_OVERHEAD_S] = cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	cal.v[CAL_HYBRIDEP_SETUP_S] = 0;
 	w.cal = &cal;
 	estimate_layout(&w, &l, &quiet);
 	cal.v[CAL_LAYER_OVERHEAD_S] = k->v[CAL_LAYER_OVERHEAD_S];
@@ -1709,6 +1711,13 @@ test_full_iteration_graph(void)
  * The kernels: flex skips alltoall's permutation before the send (read
  * 4096 rows, write 8192), forward and backward: 2 x 12,288 rows x
  * 8192 B = 201.3 MB at 3.35 TB/s, 120.2 us a layer, 3.846 ms for 32.
+ * hybridep moves flex's tokens after gathering the routing map, 4096
+ * tokens x 8 experts bytes from each of 7 others: 229,376 B, 0.59967 us
+ * a layer, 19.19 us for 32; it fuses flex's remaining permutation (4
+ * passes over 8192 copies, forward and backward: 2 x 4 x 8192 x 8192 B
+ * = 536.9 MB, 160.26 us a layer, 5.1284 ms for 32), and waits its
+ * set-up once a layer: 32 x hybridep_setup_s, none in a full-iteration
+ * graph.
  */
 static void
 test_moe_dispatchers_by_hand(void)
@@ -1718,10 +1727,11 @@ test_moe_dispatchers_by_hand(void)
 	struct workload w = workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct calibration cal = *calibration_default();
-	struct estimate a2a, ag, flex;
+	struct estimate a2a, ag, flex, hep, setup;
 
 	/* The kernels' difference by hand: no host floor over them. */
 	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	cal.v[CAL_HYBRIDEP_SETUP_S] = 0;
 	w.cal = &cal;
 	l.ep = 8;
 	l.etp = 1;
@@ -1737,6 +1747,26 @@ test_moe_dispatchers_by_hand(void)
 	ASSERT_NEAR_REL(ag.ep_comm_s, 0.0786007, 1e-5);
 	ASSERT_NEAR_REL(flex.ep_comm_s, 0.0196502, 1e-5);
 	ASSERT_NEAR_REL(a2a.compute_s - flex.compute_s, 0.00384624, 1e-4);
+	l.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &hep);
+	ASSERT_NEAR_REL(hep.ep_comm_s - flex.ep_comm_s, 19.1895e-6, 1e-4);
+	ASSERT_NEAR_REL(flex.compute_s - hep.compute_s, 0.0051284, 1e-4);
+	CU_ASSERT_DOUBLE_EQUAL(hep.mem.buffers, flex.mem.buffers, 1);
+	cal.v[CAL_HYBRIDEP_SETUP_S] = 1e-3;
+	estimate_layout(&w, &l, &setup);
+	ASSERT_NEAR_REL(setup.compute_s - hep.compute_s, 32e-3, 1e-9);
+	l.moe_grouped_gemm = l.cuda_graphs = true;
+	l.cuda_graph_full_iteration = true;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &setup);
+	cal.v[CAL_HYBRIDEP_SETUP_S] = 0;
+	estimate_layout(&w, &l, &hep);
+	ASSERT_NEAR_REL(setup.compute_s, hep.compute_s, 1e-12);
+	l = layout_of(1, 1, 1, 1, 8);
+	l.ep = 8;
+	l.etp = 1;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	/* DeepEP's buffers, 8 NVLink peers: 10 channels x 8 peers x 256
 	 * tokens x (4096 x 2 + 128 x 16 bytes) = 209,715,200 bytes; over
 	 * etp 2 x ep 8 on two nodes, 288 tokens for the 8 NVLink peers and

@@ -454,7 +454,11 @@ test_dispatcher_rules(void)
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_FLEX_EP);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FLEX_EP), RULE_KIND_INVALID);
+	l.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FLEX_EP);
 	l.ep = 8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	l = base(2, 1, 1, 1, 64);  /* ep 1 with etp 2: TPxEP = 2 */
 	l.ep = 1;
@@ -462,6 +466,10 @@ test_dispatcher_rules(void)
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	CU_ASSERT_STRING_EQUAL(moe_dispatcher_name(MOE_DISPATCH_FLEX), "flex");
+	CU_ASSERT_STRING_EQUAL(moe_dispatcher_name(MOE_DISPATCH_HYBRIDEP),
+	                       "hybridep");
+	CU_ASSERT_EQUAL(layout_choice_parse(moe_dispatcher_names, "hybridep"),
+	                MOE_DISPATCH_HYBRIDEP);
 	fixture_init(&f, 1, 4096);
 	l = base(1, 1, 1, 1, 64);
 	l.moe_a2a_overlap = true;
@@ -489,6 +497,8 @@ test_a2a_overlap_rules(void)
 	CU_ASSERT_EQUAL(check(&f, ok), LAYOUT_OK);
 	l = ok;
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	l.moe_dispatcher = MOE_DISPATCH_ALLGATHER;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_A2A_OVERLAP);
@@ -613,11 +623,13 @@ test_cuda_graph_rules(void)
 	moe.ep = 8;
 	moe.etp = 1;
 	moe.moe_grouped_gemm = true;
-	moe.moe_dispatcher = MOE_DISPATCH_FLEX;
+	moe.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
 	moe.cuda_graphs = moe.cuda_graph_full_iteration = true;
 	CU_ASSERT_EQUAL(check(&f, moe), LAYOUT_OK);
 	l = moe;
 	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPH_MOE);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;  /* deepep: no token budget */
 	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPH_MOE);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPH_MOE), RULE_KIND_INVALID);
 	l = moe;

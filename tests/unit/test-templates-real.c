@@ -471,8 +471,8 @@ static const struct real_case grid[] = {
 	  .nemo_refuses = "the full-iteration CUDA graph came" },
 	/* An MoE model in one graph: flex on hybridep, fixed expert-rank
 	 * budgets and paged stashing (Megatron-Bridge v0.5.0's
-	 * set_full_iter_cg_configs). */
-	{ .what = "moe flex full-iteration graph", .model = M_MIXTRAL_8X7B,
+	 * set_full_iter_cg_configs).  NeMo 25.07 has neither. */
+	{ .what = "moe hybridep full-iteration graph", .model = M_MIXTRAL_8X7B,
 	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 4096,
 	  .precision = PREC_BF16, .tp = 1, .pp = 1, .cp = 1, .ep = 8,
 	  .etp = 1, .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
@@ -480,9 +480,9 @@ static const struct real_case grid[] = {
 	  .rc_method = RECOMPUTE_BLOCK, .recompute_method = "block",
 	  .recompute_num = "1", .distopt = true, .ogr = true,
 	  .opg = true, .attention = ATTN_FLASH, .grouped_gemm = true,
-	  .dispatcher = MOE_DISPATCH_FLEX, .cuda_graphs = true,
+	  .dispatcher = MOE_DISPATCH_HYBRIDEP, .cuda_graphs = true,
 	  .full_iteration = true, .max_positions = "32768",
-	  .nemo_refuses = "the full-iteration CUDA graph came" },
+	  .nemo_refuses = "hybridep backend (moe_flex_dispatcher_backend)" },
 	/* MoE with one GEMM per expert and all-gather CP. */
 	{ .what = "moe all_gather no grouped gemm", .model = M_MIXTRAL_8X7B,
 	  .gpu = "h100-sxm", .nodes = 2, .seq_length = 4096,
@@ -1029,6 +1029,22 @@ check_megatron_arch(const struct real_case *rc, const struct str_list *argv)
 	expect_flag(rc, argv, "--softmax-type", oss ? "learnable" : NULL);
 }
 
+/* Megatron-LM's dispatcher type: hybridep is flex on its backend. */
+static const char *
+megatron_dispatcher(const struct real_case *rc)
+{
+	return rc->dispatcher == MOE_DISPATCH_HYBRIDEP
+	       ? "flex" : moe_dispatcher_name(rc->dispatcher);
+}
+
+/* The flex dispatcher's backend, or NULL under another dispatcher. */
+static const char *
+flex_backend(const struct real_case *rc)
+{
+	return rc->dispatcher == MOE_DISPATCH_HYBRIDEP ? "hybridep"
+	       : rc->dispatcher == MOE_DISPATCH_FLEX ? "deepep" : NULL;
+}
+
 /* The model's shape. */
 static void
 check_megatron_model(const struct real_case *rc,
@@ -1052,10 +1068,9 @@ check_megatron_model(const struct real_case *rc,
 	expect_switch(rc, argv, "--moe-grouped-gemm",
 	              m->experts && rc->grouped_gemm);
 	expect_flag(rc, argv, "--moe-token-dispatcher-type",
-	            m->experts ? moe_dispatcher_name(rc->dispatcher) : NULL);
+	            m->experts ? megatron_dispatcher(rc) : NULL);
 	expect_flag(rc, argv, "--moe-flex-dispatcher-backend",
-	            m->experts && rc->dispatcher == MOE_DISPATCH_FLEX
-	            ? (rc->full_iteration ? "hybridep" : "deepep") : NULL);
+	            m->experts ? flex_backend(rc) : NULL);
 	expect_flag(rc, argv, "--moe-expert-rank-capacity-factor",
 	            m->experts && rc->full_iteration ? "1.5" : NULL);
 	expect_switch(rc, argv, "--moe-paged-stash",
@@ -1429,7 +1444,7 @@ check_nemo_switches(const struct real_case *rc, const struct str_list *argv)
 	expect_override(rc, argv, "model.config.moe_grouped_gemm",
 	                moe ? py_bool(rc->grouped_gemm) : NULL);
 	expect_override(rc, argv, "model.config.moe_token_dispatcher_type",
-	                moe ? moe_dispatcher_name(rc->dispatcher) : NULL);
+	                moe ? megatron_dispatcher(rc) : NULL);
 	expect_override(rc, argv, "model.config.moe_enable_deepep",
 	                moe && rc->dispatcher == MOE_DISPATCH_FLEX
 	                ? "True" : NULL);
@@ -1799,6 +1814,7 @@ test_grid_covers_every_switch(void)
 			rc->ep > 1 && !rc->grouped_gemm, rc->offload > 0,
 			rc->dispatcher == MOE_DISPATCH_ALLGATHER,
 			rc->dispatcher == MOE_DISPATCH_FLEX,
+			rc->dispatcher == MOE_DISPATCH_HYBRIDEP,
 			rc->a2a_overlap,
 			rc->full_iteration && rc->ep > 1,
 			rc->full_iteration && rc->ep == 1,
@@ -1808,9 +1824,9 @@ test_grid_covers_every_switch(void)
 			if (on[bit])
 				seen |= 1ULL << bit;
 	}
-	/* 62 conditions, each met by some case */
-	CU_ASSERT_EQUAL(bit, 62);
-	CU_ASSERT_EQUAL(seen, (1ULL << 62) - 1);
+	/* 63 conditions, each met by some case */
+	CU_ASSERT_EQUAL(bit, 63);
+	CU_ASSERT_EQUAL(seen, (1ULL << 63) - 1);
 }
 
 /* Every case through megatron-lm.sbatch. */
