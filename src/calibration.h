@@ -34,7 +34,7 @@ enum cal_param {
 	CAL_FP4_GEMM_EFF,       /* NVFP4 GEMM efficiency over BF16's */
 	CAL_MOE_LAYER_OVERHEAD_S, /* host time per MoE layer, micro-batch */
 	CAL_MOE_GEMM_EFF,       /* routed experts' GEMMs over a dense one's */
-	CAL_HYBRIDEP_SETUP_S,   /* hybridep's set-up per dispatch */
+	CAL_HYBRIDEP_TOKEN_S,   /* hybridep's set-up per token dispatched */
 	CAL_NPARAMS,
 };
 
@@ -58,8 +58,8 @@ enum cal_param {
 #define CAL_HI_MOE_DISPATCH_EFF 1.0
 #define CAL_LO_MOE_LAYER_OVERHEAD_S 0.0
 #define CAL_HI_MOE_LAYER_OVERHEAD_S 0.005
-#define CAL_LO_HYBRIDEP_SETUP_S 0.0
-#define CAL_HI_HYBRIDEP_SETUP_S 0.005
+#define CAL_LO_HYBRIDEP_TOKEN_S 0.0
+#define CAL_HI_HYBRIDEP_TOKEN_S 3e-7
 #define CAL_LO_MOE_GEMM_EFF 0.2
 #define CAL_HI_MOE_GEMM_EFF 1.0
 #define CAL_LO_MEM_FRAGMENTATION 0.0

@@ -494,7 +494,7 @@ const struct config_key config_registry[] = {
 	CAL_KEY("fp4_gemm_eff", FP4_GEMM_EFF),
 	CAL_KEY("moe_layer_overhead_s", MOE_LAYER_OVERHEAD_S),
 	CAL_KEY("moe_gemm_eff", MOE_GEMM_EFF),
-	CAL_KEY("hybridep_setup_s", HYBRIDEP_SETUP_S),
+	CAL_KEY("hybridep_token_s", HYBRIDEP_TOKEN_S),
 	{ .path = "calibration.residual_low", .type = KT_DOUBLE,
 	  CALIB(residual_low), .min = -5, .max = 0 },
 	{ .path = "calibration.residual_high", .type = KT_DOUBLE,

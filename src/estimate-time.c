@@ -115,7 +115,8 @@
  * second stage): 0.37 on 2026-11-28, with the MoE error of the built-in
  * constants at 15.2 %, 15.8 % cross-validated (24.8 % with a host time
  * alone, 2026-11-26); 0.35 on 2026-11-29, once hybridep was costed apart
- * from flex and four runs of one build joined (16.5 %, 17.1 %).  One host time per layer did not fit both
+ * from flex and four runs of one build joined (15.9 %, 16.5 %).  One
+ * host time per layer did not fit both
  * GPT-OSS 120B's 16,384-token micro-batches and Qwen3 235B-A22B's 256
  * micro-batches of 4,096 (bench/README.md); a part in proportion to the
  * experts' work does most of that.

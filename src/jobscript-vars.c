@@ -170,10 +170,10 @@ static void
 vars_dispatcher(struct template_vars *v, const struct layout *l)
 {
 	bool hybridep = l->moe_dispatcher == MOE_DISPATCH_HYBRIDEP;
+	const char *type = layout_flex_dispatcher(l)
+	                   ? "flex" : moe_dispatcher_name(l->moe_dispatcher);
 
-	template_vars_set_str(v, "moe_token_dispatcher",
-	                      layout_flex_dispatcher(l)
-	                      ? "flex" : moe_dispatcher_name(l->moe_dispatcher));
+	template_vars_set_str(v, "moe_token_dispatcher", type);
 	template_vars_set_bool(v, "moe_flex", layout_flex_dispatcher(l));
 	template_vars_set_bool(v, "moe_hybridep", hybridep);
 	template_vars_set_bool(v, "moe_alltoall",

@@ -359,8 +359,8 @@ check_moe(const struct workload *w, const struct layout *l)
 	if (l->moe_a2a_overlap && a2a_overlap_refused(w, l))
 		return RULE_A2A_OVERLAP;
 	if (layout_full_iteration_graph(l) &&
-	    (l->moe_dispatcher != MOE_DISPATCH_HYBRIDEP || !l->moe_grouped_gemm ||
-	     l->offload_layers > 0))
+	    (l->moe_dispatcher != MOE_DISPATCH_HYBRIDEP ||
+	     !l->moe_grouped_gemm || l->offload_layers > 0))
 		return RULE_GRAPH_MOE;
 	return LAYOUT_OK;
 }

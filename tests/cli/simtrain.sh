@@ -293,6 +293,22 @@ run mla WORLD_SIZE=2 RANK=1 -- $SMALL $MLA \
 	--moe-layer-freq '([0]*2+[1]*14)' --expert-model-parallel-size 2
 check "MLA, shared experts, dense first layers, MTP: exit 0" rc_is mla 0
 check "... 10 iteration lines" [ "$(iterations mla)" -eq 10 ]
+# The flex dispatcher on each of Megatron-LM's backends (hybridep is
+# costed apart from DeepEP, ncclep as DeepEP: simtrain-setup.c).  The
+# step times cannot tell them apart here: the simulated bias is drawn
+# from every flag's value.
+for b in deepep hybridep ncclep; do
+	# shellcheck disable=SC2086
+	run "flex_$b" WORLD_SIZE=2 RANK=1 -- $SMALL $MLA \
+		--moe-layer-freq '([0]*2+[1]*14)' --expert-model-parallel-size 2 \
+		--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend "$b"
+	check "flex on $b: exit 0, 10 iterations" \
+		[ "$(cat "$TMP/flex_$b.rc")" = 0 ] && [ "$(iterations "flex_$b")" -eq 10 ]
+done
+# shellcheck disable=SC2086
+run hep_type -- $SMALL --num-experts 8 --moe-token-dispatcher-type hybridep
+check "--moe-token-dispatcher-type hybridep: exit 2, as Megatron-LM's parser" \
+	rc_is hep_type 2
 # shellcheck disable=SC2086
 run swa -- $SMALL --window-size 128,0 --window-attn-skip-freq 2 \
 	--softmax-type learnable --add-qkv-bias

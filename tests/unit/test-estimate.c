@@ -1657,7 +1657,7 @@ test_moe_host_floor(void)
 /*
  * A full-iteration CUDA graph has no host in it: Qwen3 30B-A3B as above
  * (hybridep, grouped GEMM) predicts with it what per-layer graphs predict
- * with layer_overhead_s, moe_layer_overhead_s and hybridep_setup_s at
+ * with layer_overhead_s, moe_layer_overhead_s and hybridep_token_s at
  * 0 (its fixed token budgets size hybridep's buffers).  Per-layer
  * graphs with the MoE layer's host time at 0 are slower by 48 x 32 x
  * their eager half of layer_overhead_s of compute, and with the
@@ -1683,7 +1683,7 @@ test_full_iteration_graph(void)
 	l.cuda_graph_full_iteration = false;
 	estimate_layout(&w, &l, &layers);
 	cal.v[CAL_LAYER_OVERHEAD_S] = cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
-	cal.v[CAL_HYBRIDEP_SETUP_S] = 0;
+	cal.v[CAL_HYBRIDEP_TOKEN_S] = 0;
 	w.cal = &cal;
 	estimate_layout(&w, &l, &quiet);
 	cal.v[CAL_LAYER_OVERHEAD_S] = k->v[CAL_LAYER_OVERHEAD_S];
@@ -1716,8 +1716,8 @@ test_full_iteration_graph(void)
  * a layer, 19.19 us for 32; it fuses flex's remaining permutation (4
  * passes over 8192 copies, forward and backward: 2 x 4 x 8192 x 8192 B
  * = 536.9 MB, 160.26 us a layer, 5.1284 ms for 32), and waits its
- * set-up once a layer: 32 x hybridep_setup_s, none in a full-iteration
- * graph.
+ * set-up once a layer, hybridep_token_s a token routed: at 100 ns,
+ * 32 x 4096 x 100 ns = 13.1072 ms; none in a full-iteration graph.
  */
 static void
 test_moe_dispatchers_by_hand(void)
@@ -1731,7 +1731,7 @@ test_moe_dispatchers_by_hand(void)
 
 	/* The kernels' difference by hand: no host floor over them. */
 	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
-	cal.v[CAL_HYBRIDEP_SETUP_S] = 0;
+	cal.v[CAL_HYBRIDEP_TOKEN_S] = 0;
 	w.cal = &cal;
 	l.ep = 8;
 	l.etp = 1;
@@ -1753,14 +1753,14 @@ test_moe_dispatchers_by_hand(void)
 	ASSERT_NEAR_REL(hep.ep_comm_s - flex.ep_comm_s, 19.1895e-6, 1e-4);
 	ASSERT_NEAR_REL(flex.compute_s - hep.compute_s, 0.0051284, 1e-4);
 	CU_ASSERT_DOUBLE_EQUAL(hep.mem.buffers, flex.mem.buffers, 1);
-	cal.v[CAL_HYBRIDEP_SETUP_S] = 1e-3;
+	cal.v[CAL_HYBRIDEP_TOKEN_S] = 100e-9;
 	estimate_layout(&w, &l, &setup);
-	ASSERT_NEAR_REL(setup.compute_s - hep.compute_s, 32e-3, 1e-9);
+	ASSERT_NEAR_REL(setup.compute_s - hep.compute_s, 0.0131072, 1e-9);
 	l.moe_grouped_gemm = l.cuda_graphs = true;
 	l.cuda_graph_full_iteration = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &setup);
-	cal.v[CAL_HYBRIDEP_SETUP_S] = 0;
+	cal.v[CAL_HYBRIDEP_TOKEN_S] = 0;
 	estimate_layout(&w, &l, &hep);
 	ASSERT_NEAR_REL(setup.compute_s, hep.compute_s, 1e-12);
 	l = layout_of(1, 1, 1, 1, 8);
