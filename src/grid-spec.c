@@ -318,7 +318,7 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	               : BIT(CP_COMM_P2P), 4);
 	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
 	axis_from_bits(&spec->dispatcher, s->moe_dispatcher ? s->moe_dispatcher
-	               : BIT(MOE_DISPATCH_ALLTOALL), 3);
+	               : BIT(MOE_DISPATCH_ALLTOALL), MOE_DISPATCH_HYBRIDEP + 1);
 	axis_bools(&spec->a2a_overlap, s->moe_a2a_overlap, BIT(0));
 	if (c->model.num_experts == 0) {
 		spec->grouped_gemm.n = spec->dispatcher.n = 1;

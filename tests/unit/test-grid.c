@@ -533,12 +533,13 @@ test_dispatchers_searched(void)
 	struct grid_spec spec;
 	struct grid_result res;
 	struct workload w;
-	int flex = 0, ag = 0;
+	int flex = 0, ag = 0, hep = 0;
 
 	campaign_fixture(&c);
 	small_lists(&c);
 	c.search.moe_dispatcher = BIT(MOE_DISPATCH_ALLGATHER) |
-	                          BIT(MOE_DISPATCH_FLEX);
+	                          BIT(MOE_DISPATCH_FLEX) |
+	                          BIT(MOE_DISPATCH_HYBRIDEP);
 	run(&c, 1000, &spec, &res, &w);
 	CU_ASSERT_EQUAL(spec.dispatcher.n, 1);
 	CU_ASSERT_EQUAL(spec.dispatcher.v[0], MOE_DISPATCH_ALLTOALL);
@@ -549,7 +550,7 @@ test_dispatchers_searched(void)
 	set_list(&c.search.etp, 1, one);
 	set_list(&c.search.tp, 1, one);
 	run(&c, 1000, &spec, &res, &w);
-	CU_ASSERT_EQUAL(spec.dispatcher.n, 2);
+	CU_ASSERT_EQUAL(spec.dispatcher.n, 3);
 	for (int i = 0; i < res.n; i++) {
 		const struct layout *l = &res.v[i].layout;
 		const char *name = res.v[i].name;
@@ -558,12 +559,17 @@ test_dispatchers_searched(void)
 			flex++;
 			CU_ASSERT_EQUAL(l->ep, 8);
 			CU_ASSERT_PTR_NOT_NULL(strstr(name, "_disp_flex"));
+		} else if (l->moe_dispatcher == MOE_DISPATCH_HYBRIDEP) {
+			hep++;
+			CU_ASSERT_EQUAL(l->ep, 8);
+			CU_ASSERT_PTR_NOT_NULL(strstr(name, "_disp_hep"));
 		} else {
 			ag++;
 			CU_ASSERT_PTR_NOT_NULL(strstr(name, "_disp_ag"));
 		}
 	}
 	CU_ASSERT(flex > 0);
+	CU_ASSERT_EQUAL(hep, flex);
 	CU_ASSERT(ag > flex);   /* ep 1 has allgather only */
 	grid_result_release(&res);
 	settings_release(&c);
