@@ -176,30 +176,6 @@ job_nodes(struct runner *r, struct cand_status *c,
 	return job->nodes;
 }
 
-/*
- * Whether a pending job's reason is one it cannot get past by waiting:
- * a limit of its partition, association or QOS, or a request Slurm
- * cannot meet, which only the sysadmin or a new plan changes.  Resume
- * said nothing of those, and under cron the campaign waited in silence.
- */
-static bool
-reason_blocks(const char *reason)
-{
-	/* As slurm.c names them (job_reason_names). */
-	static const char *const blocking[] = {
-		"PartitionTimeLimit", "PartitionNodeLimit", "PartitionConfig",
-		"BadConstraints", "InvalidAccount", "InvalidQOS",
-		"QOSNotAllowed", "AccountNotAllowed",
-		"QOSMaxWallDurationPerJobLimit",
-		"AssocMaxWallDurationPerJobLimit", NULL,
-	};
-
-	for (int i = 0; blocking[i]; i++)
-		if (!strcmp(reason, blocking[i]))
-			return true;
-	return false;
-}
-
 /* Record what Slurm says of c's job, printing the transition. */
 static int
 record_job(struct runner *r, struct cand_status *c,
@@ -226,8 +202,8 @@ record_job(struct runner *r, struct cand_status *c,
 	/* Once a wait: Slurm calls one limit by two names as its
 	 * scheduler passes (on the testbed, a job past the partition's
 	 * MaxTime waits on PartitionConfig, then PartitionTimeLimit). */
-	if (next == CS_PENDING && reason_blocks(job->reason) &&
-	    !(prev == CS_PENDING && reason_blocks(c->reason)))
+	if (next == CS_PENDING && slurm_reason_blocks(job->reason) &&
+	    !(prev == CS_PENDING && slurm_reason_blocks(c->reason)))
 		warning("%s: job %" PRIu32 " cannot start while Slurm says "
 		        "%s: it waits until the cluster's limits or the job "
 		        "change ('paratune cancel' gives it up)", c->name,

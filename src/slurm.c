@@ -168,7 +168,7 @@ static const char *const job_reason_names[] = {
 	[WAIT_QOS] = "QOSNotAllowed",
 	[WAIT_ACCOUNT] = "AccountNotAllowed",
 	[WAIT_DEP_INVALID] = "DependencyNeverSatisfied",
-	/* The limits a job cannot wait past (runner.c, reason_blocks). */
+	/* The limits a job cannot wait past (reason_blocking). */
 	[WAIT_QOS_MAX_WALL_PER_JOB] = "QOSMaxWallDurationPerJobLimit",
 	[WAIT_ASSOC_MAX_WALL_PER_JOB] = "AssocMaxWallDurationPerJobLimit",
 	[WAIT_PART_CONFIG] = "PartitionConfig",
@@ -192,6 +192,28 @@ slurm_reason(char *dst, size_t size, uint32_t reason, const char *desc)
 		snprintf(dst, size, "reason-%u", (unsigned)reason);
 	else
 		dst[0] = '\0';
+}
+
+/*
+ * The reasons a pending job cannot get past by waiting: a limit of its
+ * partition, association or QOS, or a request Slurm cannot meet, which
+ * only the sysadmin or a new plan changes.
+ */
+static const bool reason_blocking[JOB_REASON_COUNT] = {
+	[WAIT_PART_TIME_LIMIT] = true, [WAIT_PART_NODE_LIMIT] = true,
+	[WAIT_PART_CONFIG] = true, [FAIL_BAD_CONSTRAINTS] = true,
+	[FAIL_ACCOUNT] = true, [FAIL_QOS] = true, [WAIT_QOS] = true,
+	[WAIT_ACCOUNT] = true, [WAIT_QOS_MAX_WALL_PER_JOB] = true,
+	[WAIT_ASSOC_MAX_WALL_PER_JOB] = true,
+};
+
+bool
+slurm_reason_blocks(const char *reason)
+{
+	for (size_t i = 0; i < JOB_REASON_COUNT; i++)
+		if (reason_blocking[i] && !strcmp(reason, job_reason_names[i]))
+			return true;
+	return false;
 }
 
 /* Split a wait() status as sacct does: "exit:signal". */

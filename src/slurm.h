@@ -57,6 +57,11 @@ struct slurm_job {
 	bool from_accounting;    /* found in slurmdbd, not the controller */
 };
 
+/* Whether a pending job's reason (its name, as slurm_job.reason holds
+ * it) is one it cannot get past by waiting: PartitionTimeLimit and the
+ * other limits only the sysadmin or a new plan changes. */
+bool slurm_reason_blocks(const char *reason);
+
 struct slurm_submit_req {
 	const char *name;        /* job name, carries the tag */
 	const char *comment;     /* free text (the candidate's name) */

@@ -56,6 +56,14 @@ moegr=$(printf '%.2f' "$moeg")
 has "... and the experts' GEMM efficiency ($moegr)" \
 	"moe_gemm_eff.*default fitted, $moegr" "$SRC/man/paratune.conf.5"
 has "... which it fits with it" "moe_gemm_eff: fitted, hand-set 1.0" "$H"
+hep=$(sed -n 's|^	\([0-9.e+-]*\), /\* hybridep_token_s:.*|\1|p' "$H")
+expect "bench/fit-hybridep fits the pairs of one build" 0 \
+	env PARATUNE_BIN="$PT" "$SRC/bench/fit-hybridep"
+check "... the value the header keeps ($hep)" \
+	grep -q "^hybridep_token_s = $hep " "$T/out"
+manhep=$(printf '%s' "$hep" | sed 's/e-0*/e\\\\-/')
+has "... and paratune.conf(5) says so ($manhep)" \
+	"hybridep_token_s.*default $manhep" "$SRC/man/paratune.conf.5"
 expect "an unknown option" 64 "$FD" --bogus
 
 echo "$pass passed, $fail failed"

@@ -13,75 +13,23 @@
 
 DATA=$SRC/tests/data/measured
 
-# csv_rows FILE: the CSV's rows as tab-separated fields, quotes removed,
-# each line prefixed with its line number (RFC 4180 quoting, no
-# newlines inside fields, as the data files are written).
-csv_rows() {
-	awk 'BEGIN { OFS = "\t" }
-	{
-		out = ""; f = ""; q = 0
-		for (i = 1; i <= length($0); i++) {
-			c = substr($0, i, 1)
-			if (q) {
-				if (c == "\"" && substr($0, i + 1, 1) == "\"") {
-					f = f c; i++
-				} else if (c == "\"") q = 0
-				else f = f c
-			} else if (c == "\"") q = 1
-			else if (c == ",") { out = out f "\t"; f = "" }
-			else f = f c
-		}
-		print NR "\t" out f
-	}' "$1"
-}
-
-# field NAME: the current row's value of column NAME ("" when absent).
-field() {
-	i=1
-	for h in $header; do
-		if [ "$h" = "$1" ]; then
-			printf '%s\n' "$row" | cut -f "$((i + 1))"
-			return
-		fi
-		i=$((i + 1))
-	done
-}
+. "$DATA/rows.sh"
 
 # json_num KEY FILE: the first number after "KEY": in FILE.
 json_num() {
 	sed -n "s/^ *\"$1\": \\([-0-9.e+]*\\).*/\\1/p" "$2" | head -1
 }
 
-# estimate_row CSV: builds the row's estimate command and runs it into
-# $T/est.json; returns its exit status.
+# estimate_row CSV: the current row's estimate (rows.sh, estimate_args)
+# into $T/est.json; returns its exit status.
 estimate_row() {
-	dir=$(dirname "$1")
-	set -- "$dir/$(field campaign_file)"
-	for c in tp pp cp ep etp vp mbs gbs recompute; do
-		v=$(field $c)
-		[ -n "$v" ] && set -- "$@" "--$c" "$v"
-	done
-	v=$(field recompute_layers)
-	[ -n "$v" ] && set -- "$@" --recompute-layers "$v"
-	for c in recompute_method sequence_parallel distributed_optimizer \
-	    attention account_for_embedding_in_pipeline_split \
-	    account_for_loss_in_pipeline_split fp8_recipe fp8_param_gather \
-	    cuda_graphs tp_comm_overlap overlap_grad_reduce \
-	    overlap_param_gather fsdp cp_comm_type moe_grouped_gemm \
-	    offload_layers decoder_first_pipeline_num_layers \
-	    decoder_last_pipeline_num_layers recompute_modules \
-	    grad_reduce_in_bf16 moe_token_dispatcher moe_a2a_overlap \
-	    cuda_graph_full_iteration; do
-		v=$(field $c)
-		[ -z "$v" ] && continue
-		s=$c
-		case $c in
-		*layers | recompute_method | attention | fp8_recipe | \
-		cp_comm_type | moe_token_dispatcher) ;;
-		*) case $v in 0) v=false ;; 1) v=true ;; esac ;;
-		esac
-		set -- "$@" --switch "$s=$v"
-	done
+	args=$(estimate_args "$1")
+	set --
+	while IFS= read -r a; do
+		set -- "$@" "$a"
+	done <<EOF
+$args
+EOF
 	"$PT" estimate "$@" --format json >"$T/est.json" 2>"$T/err"
 }
 
