@@ -411,6 +411,38 @@ job_unknown(struct runner *r, struct cand_status *c)
 	return store_job_state(r->store, c, &rep);
 }
 
+/*
+ * A job that runs in another directory than c's run directory: the
+ * campaign was moved, or copied with its state (the copy finds the
+ * original's jobs by their tags), after the job was submitted.  The
+ * job writes its output where it runs, so this campaign would record
+ * its end without its log.  Said on every poll while the job lasts,
+ * since only the user can mend it.  Two paths of one directory (a bind
+ * mount) are no move: stat only reads their metadata.
+ */
+static void
+warn_elsewhere(const struct runner *r, const struct cand_status *c,
+               const struct slurm_job *job)
+{
+	char *run;
+	struct stat was, here;
+
+	if (!job->work_dir[0])
+		return;
+	run = xasprintf("%s/runs/%s", r->store->dir, c->name);
+	if (strcmp(job->work_dir, run) &&
+	    !(stat(job->work_dir, &was) == 0 && stat(run, &here) == 0 &&
+	      was.st_dev == here.st_dev && was.st_ino == here.st_ino))
+		warning("%s: job %" PRIu32 " runs in %s, not in this "
+		        "campaign (%s): the campaign was moved or copied "
+		        "after the job was submitted, and its output goes "
+		        "there; move the campaign back before the job ends, "
+		        "or cancel the job ('paratune cancel') and submit "
+		        "again", c->name, job->job_id, job->work_dir,
+		        r->store->dir);
+	free(run);
+}
+
 /* One candidate's job: controller, then accounting, then its output. */
 static int
 poll_one(struct runner *r, struct cand_status *c,
@@ -436,10 +468,12 @@ poll_one(struct runner *r, struct cand_status *c,
 		    time(NULL) - c->submit_time < ACCOUNTING_LAG_S)
 			return 0;
 	}
-	if (job == NULL)
+	if (job == NULL) {
 		ret = job_unknown(r, c);
-	else
+	} else {
+		warn_elsewhere(r, c, job);
 		ret = record_job(r, c, job);
+	}
 	return ret == 0 ? maybe_retry(r, c) : ret;
 }
 

@@ -778,6 +778,8 @@ job_from_info(struct slurm_job *j, const slurm_job_info_t *in)
 	slurm_reason(j->reason, sizeof j->reason, in->state_reason,
 	             in->state_desc);
 	slurm_copy(j->nodes, sizeof j->nodes, in->nodes);
+	if (in->work_dir && strlen(in->work_dir) < sizeof j->work_dir)
+		slurm_copy(j->work_dir, sizeof j->work_dir, in->work_dir);
 	j->submit_time = in->submit_time;
 	j->start_time = in->start_time;
 	j->end_time = in->end_time;

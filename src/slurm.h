@@ -53,6 +53,9 @@ struct slurm_job {
 	int exit_signal;         /* signal that ended it, 0 if none */
 	char reason[64];         /* pending/failure reason, "" if none */
 	char nodes[256];         /* node list, "" while pending */
+	char work_dir[1024];     /* the directory it was submitted to run
+	                          * in; "" if unknown (accounting) or too
+	                          * long to hold */
 	time_t submit_time, start_time, end_time;
 	bool from_accounting;    /* found in slurmdbd, not the controller */
 };

@@ -4,8 +4,8 @@
 # dense and an MoE model), the failure kinds Slurm and the trainer
 # produce, a run ended early once its step time is known, retries after
 # a node failure, jobs found in accounting after they left the
-# controller, exactly-once submission across a SIGKILL, the lock, and a
-# controller that is down.  Needs root and a running or startable
+# controller, exactly-once submission across a SIGKILL, the lock, a
+# campaign moved while its job waits, and a controller that is down.  Needs root and a running or startable
 # testbed.
 # Last line: "N passed, N failed"; exit 1 on any failure.
 
@@ -425,6 +425,20 @@ test_pending_reason() {
 	"$PT" -q resume "$WORK/waits"
 	check "a reason unchanged is journaled once" \
 		test "$(grep -c 'reason=JobHeldAdmin' "$WORK/waits/journal.log")" = 1
+	# Moved while its job waits: the job still runs in the old place,
+	# where its output will go, and resume says so and records nothing
+	# new; moved back, it is quiet again.
+	mv "$WORK/waits" "$WORK/moved"
+	"$PT" -q resume "$WORK/moved" 2>"$WORK/moved.err"
+	check "moved, resume names the job and where it runs" \
+		grep -q "job $id runs in $WORK/waits/runs/.*not in this campaign ($WORK/moved)" \
+		"$WORK/moved.err"
+	check "  and the job stays pending" \
+		test "$(state_of "$WORK/moved" tp_8)" = pending
+	mv "$WORK/moved" "$WORK/waits"
+	"$PT" -q resume "$WORK/waits" 2>"$WORK/back.err"
+	check "moved back, resume says nothing of it" \
+		bash -c '! grep -q "runs in" "$1"' _ "$WORK/back.err"
 	"$PT" -q cancel "$WORK/waits"
 	scancel "$blocker"
 }

@@ -277,6 +277,8 @@ test_two_node_job(struct it *t)
 	      (unsigned)id, job_state_name(job.state), job.exit_code,
 	      job.exit_signal);
 	check(t, !strcmp(job.name, name), "name is the tag (%s)", job.name);
+	check(t, !strcmp(job.work_dir, t->dir), "the working directory is "
+	      "the one submitted (%s)", job.work_dir);
 	/* Testbed nodes are gpu1..gpu4: two of them make a range or a
 	 * comma-separated list, never a single name. */
 	check(t, job.nodes[0] && (strchr(job.nodes, '[') ||

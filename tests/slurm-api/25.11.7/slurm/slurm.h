@@ -238,6 +238,7 @@ typedef struct job_info {
 	uint32_t state_reason; /* uint16_t up to 22.05 */
 	time_t submit_time;
 	uint32_t user_id;
+	char *work_dir;
 } slurm_job_info_t;
 
 typedef struct job_info_msg {
