@@ -475,8 +475,6 @@ memory_activations(const struct est *x, const struct stage *st)
  * 256 received tokens (288 for 16 to 64 ranks, 560 for 128, 720 above),
  * each with room for 128 top-k indices (8 bytes), weights and scales
  * (4 each), and for each RDMA peer 128 tokens twice, plus 1 MiB.
- * The hybridep backend's own buffers (csrc/hybrid_ep) are not modelled
- * apart: it is given DeepEP's.
  */
 #define DEEPEP_CHANNELS 10.0
 #define DEEPEP_NVL_PEERS 8.0
@@ -496,6 +494,49 @@ deepep_buffer_bytes(const struct est *x)
 	return bytes;
 }
 
+/*
+ * HybridEP's buffers, the hybridep backend's (deepseek-ai/DeepEP branch
+ * hybrid-ep, csrc/hybrid_ep/buffer/intranode.cu, NVLCoordinator, and
+ * internode_doca.cu, RDMACoordinator), sized for the worst case: every
+ * token of the group routed to one GPU.  Megatron-LM sizes them by the
+ * tokens a GPU routes (fused_a2a.py, init_hybrid_ep_buffer: seq_len as
+ * max_num_of_tokens_per_rank), once for its group of etp x ep ranks.
+ * For T tokens, n ranks, r of them in an NVLink domain: n x T slots,
+ * shared by dispatch and combine, each a BF16 token (2h bytes; HybridEP
+ * has no FP8 dispatch), its probabilities for the E/ep experts of each
+ * of the r GPUs (4 bytes each) and a scale per 128 values (4 bytes).
+ * Across n / r domains the RDMA side adds T of its own tokens, with the
+ * probabilities of every expert, and for each other domain a dispatch
+ * slot (token, probabilities, scales) and two combine slots (token and
+ * probabilities).  Its few flags and per-block counters are left out.
+ * GPT-OSS 120B at mbs 4 and ep 64 in one NVL72: 6.7 GB.
+ */
+static double
+hybridep_buffer_bytes(const struct est *x)
+{
+	double n = x->te * x->e, r = fmin(n, estimate_nccl_node_gpus(x));
+	double tokens = x->seq_local * x->b / x->t, h = x->s.h;
+	double probs = 4 * x->s.E / x->e * r, scales = 4 * h / 128;
+	double slot = 2 * h + probs + scales, domains = n / r;
+	double bytes = n * tokens * slot;
+
+	if (domains > 1)
+		bytes += tokens * (2 * h + probs * domains + scales) +
+		         tokens * (domains - 1) * (slot + 2 * (2 * h + probs));
+	return bytes;
+}
+
+/* The flex dispatcher's buffers, by its backend. */
+static double
+flex_buffer_bytes(const struct est *x)
+{
+	switch (x->l->moe_dispatcher) {
+	case MOE_DISPATCH_FLEX: return deepep_buffer_bytes(x);
+	case MOE_DISPATCH_HYBRIDEP: return hybridep_buffer_bytes(x);
+	default: return 0;
+	}
+}
+
 static double
 memory_buffers(const struct est *x, double activations)
 {
@@ -503,11 +544,10 @@ memory_buffers(const struct est *x, double activations)
 	            (x->e > 1);
 	double graphs = !x->l->cuda_graphs ? 0
 	              : x->p > 1 ? CUDA_GRAPH_PP_BYTES : CUDA_GRAPH_BYTES;
-	double deepep = layout_flex_dispatcher(x->l) ? deepep_buffer_bytes(x)
-	                                             : 0;
 
 	return BUFFER_BASE_BYTES + comms * BUFFER_PER_COMM_BYTES +
-	       x->k[CAL_MEM_FRAGMENTATION] * activations + graphs + deepep;
+	       x->k[CAL_MEM_FRAGMENTATION] * activations + graphs +
+	       flex_buffer_bytes(x);
 }
 
 /* Where stage i of x->stage (first, last, rank 1) is listed: first,

@@ -1752,7 +1752,12 @@ test_moe_dispatchers_by_hand(void)
 	estimate_layout(&w, &l, &hep);
 	ASSERT_NEAR_REL(hep.ep_comm_s - flex.ep_comm_s, 19.1895e-6, 1e-4);
 	ASSERT_NEAR_REL(flex.compute_s - hep.compute_s, 0.0051284, 1e-4);
-	CU_ASSERT_DOUBLE_EQUAL(hep.mem.buffers, flex.mem.buffers, 1);
+	/* HybridEP's buffers: 8 ranks x 4096 tokens slots of a 4096 x 2
+	 * byte token, 1 expert x 8 GPUs x 4 bytes of probabilities and
+	 * 4096 / 128 x 4 bytes of scales: 8 x 4096 x 8352 = 273,678,336
+	 * bytes. */
+	ASSERT_NEAR_REL(hep.mem.buffers - a2a.mem.buffers, 273678336.0,
+	                1e-9);
 	cal.v[CAL_HYBRIDEP_TOKEN_S] = 100e-9;
 	estimate_layout(&w, &l, &setup);
 	ASSERT_NEAR_REL(setup.compute_s - hep.compute_s, 0.0131072, 1e-9);
@@ -1783,6 +1788,15 @@ test_moe_dispatchers_by_hand(void)
 	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
 	estimate_layout(&w, &l, &a2a);
 	ASSERT_NEAR_REL(flex.mem.buffers - a2a.mem.buffers, 289406976.0,
+	                1e-9);
+	/* HybridEP over the two nodes' NVLink domains, 2048 tokens a GPU
+	 * (tp 2): 16 x 2048 slots of 8352 bytes; over RDMA 2048 of its own
+	 * (8192 + 2 domains x 32 + 128 bytes) and, for the other domain,
+	 * 2048 x (8352 + 2 x (8192 + 32)): 341,639,168 bytes. */
+	l.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &hep);
+	ASSERT_NEAR_REL(hep.mem.buffers - a2a.mem.buffers, 341639168.0,
 	                1e-9);
 }
 
