@@ -120,6 +120,8 @@ double estimate_a2a_s(const struct est *x, double bytes, double n,
 /* Seconds of a ring all-reduce of bytes over n ranks at bw bytes/s
  * (estimate-links.c). */
 double estimate_allreduce_s(double bytes, double n, double bw);
+/* Tokens one GPU routes per micro-batch (estimate-moe-time.c). */
+double estimate_moe_tokens_in(const struct est *x);
 /* estimate-moe-time.c, per layer and micro-batch, weighted by the share
  * of MoE layers: the dispatcher's communication forward and backward,
  * the part of comm the EP all-to-all overlap leaves exposed behind

@@ -515,7 +515,7 @@ static double
 hybridep_buffer_bytes(const struct est *x)
 {
 	double n = x->te * x->e, r = fmin(n, estimate_nccl_node_gpus(x));
-	double tokens = x->seq_local * x->b / x->t, h = x->s.h;
+	double tokens = estimate_moe_tokens_in(x), h = x->s.h;
 	double probs = 4 * x->s.E / x->e * r, scales = 4 * h / 128;
 	double slot = 2 * h + probs + scales, domains = n / r;
 	double bytes = n * tokens * slot;

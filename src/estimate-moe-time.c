@@ -20,8 +20,8 @@
 
 /* Tokens one GPU routes per micro-batch: sequence parallelism splits a
  * tp group's tokens (Megatron-LM requires it with MoE and tp > 1). */
-static double
-tokens_in(const struct est *x)
+double
+estimate_moe_tokens_in(const struct est *x)
 {
 	return x->seq_local * x->b / x->t;
 }
@@ -81,13 +81,15 @@ routing_map_s(const struct est *x, double n)
 {
 	if (x->l->moe_dispatcher != MOE_DISPATCH_HYBRIDEP)
 		return 0;
-	return tokens_in(x) * x->s.E * (n - 1) / estimate_group_bw(x, n, 1);
+	return estimate_moe_tokens_in(x) * x->s.E * (n - 1) /
+	       estimate_group_bw(x, n, 1);
 }
 
 double
 estimate_moe_comm_s(const struct est *x)
 {
-	double row = x->act_bytes * x->s.h * tokens_in(x), n = x->te * x->e;
+	double row = x->act_bytes * x->s.h * estimate_moe_tokens_in(x);
+	double n = x->te * x->e;
 	double bytes_s;
 
 	if (n <= 1)
@@ -162,7 +164,8 @@ estimate_moe_exposed_s(const struct est *x, double comm, double compute)
 double
 estimate_moe_kernels_s(const struct est *x)
 {
-	double tok = tokens_in(x), copies = estimate_moe_token_copies(x);
+	double tok = estimate_moe_tokens_in(x);
+	double copies = estimate_moe_token_copies(x);
 	double row = x->act_bytes * x->s.h, n = x->te * x->e, bytes;
 
 	switch (x->l->moe_dispatcher) {
@@ -214,5 +217,6 @@ estimate_moe_setup_s(const struct est *x)
 	if (x->l->moe_dispatcher != MOE_DISPATCH_HYBRIDEP ||
 	    layout_full_iteration_graph(x->l))
 		return 0;
-	return x->k[CAL_HYBRIDEP_TOKEN_S] * tokens_in(x) * x->moe_frac;
+	return x->k[CAL_HYBRIDEP_TOKEN_S] * estimate_moe_tokens_in(x) *
+	       x->moe_frac;
 }

@@ -61,6 +61,13 @@ runner_release(struct runner *r)
 	r->slurm = NULL;
 }
 
+/* c's run directory: its job script, where its job runs and writes. */
+static char *
+run_dir(const struct runner *r, const struct cand_status *c)
+{
+	return xasprintf("%s/runs/%s", r->store->dir, c->name);
+}
+
 /* Connect to Slurm on first use; EXIT_TEMPFAIL when impossible. */
 static int
 runner_slurm(struct runner *r)
@@ -307,11 +314,12 @@ runner_output_state(const char *path)
 static enum cand_state
 state_from_output(const struct runner *r, const struct cand_status *c)
 {
-	char *path = xasprintf("%s/runs/%s/slurm-%" PRIu32 ".out",
-	                       r->store->dir, c->name, c->job_id);
+	char *dir = run_dir(r, c);
+	char *path = xasprintf("%s/slurm-%" PRIu32 ".out", dir, c->job_id);
 	enum cand_state st = runner_output_state(path);
 
 	free(path);
+	free(dir);
 	return st;
 }
 
@@ -342,7 +350,7 @@ output_job_id(const char *name)
 static uint32_t
 output_since_intent(const struct runner *r, const struct cand_status *c)
 {
-	char *dir = xasprintf("%s/runs/%s", r->store->dir, c->name);
+	char *dir = run_dir(r, c);
 	DIR *d = opendir(dir);
 	const struct dirent *e;
 	uint32_t newest = 0;
@@ -429,7 +437,7 @@ warn_elsewhere(const struct runner *r, const struct cand_status *c,
 
 	if (!job->work_dir[0])
 		return;
-	run = xasprintf("%s/runs/%s", r->store->dir, c->name);
+	run = run_dir(r, c);
 	if (strcmp(job->work_dir, run) &&
 	    !(stat(job->work_dir, &was) == 0 && stat(run, &here) == 0 &&
 	      was.st_dev == here.st_dev && was.st_ino == here.st_ino))
@@ -688,7 +696,7 @@ submit_one(struct runner *r, struct cand_status *c)
 	struct sbatch_extras extras;
 	struct str_list env = STR_LIST_INIT;
 	struct strbuf err = STRBUF_INIT;
-	char *run = xasprintf("%s/runs/%s", r->store->dir, c->name);
+	char *run = run_dir(r, c);
 	char *out = xasprintf("%s/slurm-%%j.out", run);
 	char *spath = xasprintf("%s/job.sbatch", run);
 	char tag[64], why[64], *script = read_script(spath);

@@ -5,8 +5,8 @@
 # produce, a run ended early once its step time is known, retries after
 # a node failure, jobs found in accounting after they left the
 # controller, exactly-once submission across a SIGKILL, the lock, a
-# campaign moved while its job waits, and a controller that is down.  Needs root and a running or startable
-# testbed.
+# campaign moved while its job waits, and a controller that is down.
+# Needs root and a running or startable testbed.
 # Last line: "N passed, N failed"; exit 1 on any failure.
 
 set -uo pipefail
