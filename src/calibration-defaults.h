@@ -59,8 +59,8 @@
 	0.1, /* memory_fragmentation: hand-set (fixed) */ \
 	0.668839, /* fp8_block_gemm_eff: fitted, hand-set 1.0 */ \
 	0.555634, /* fp4_gemm_eff: fitted, hand-set 1.0 */ \
-	0.000511028, /* moe_layer_overhead_s: fitted, hand-set 0.0 */ \
-	0.348943, /* moe_gemm_eff: fitted, hand-set 1.0 */ \
+	0.000511048, /* moe_layer_overhead_s: fitted, hand-set 0.0 */ \
+	0.348977, /* moe_gemm_eff: fitted, hand-set 1.0 */ \
 	6.9e-08, /* hybridep_token_s: hand-set (fixed) */ \
 }
 
