@@ -147,7 +147,7 @@ cmd_usage(FILE *f, const struct cmd_entry *entry, const struct option *opts)
 	fprintf(f, "\nglobal options, here or before the command:\n"
 	           "  %-28s %s\n  %-28s %s\n  %-28s %s\n",
 	           "    --site FILE", "site configuration file",
-	           "-q, --quiet", "print only errors and warnings",
+	           "-q, --quiet", "print only errors, warnings and reports",
 	           "-v, --verbose", "print more detail");
 }
 

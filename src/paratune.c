@@ -27,7 +27,7 @@ usage(FILE *f)
 	fprintf(f, "\nglobal options:\n"
 	           "  --site FILE   site configuration (default "
 	           PARATUNE_SYSCONFDIR "/paratune.conf)\n"
-	           "  -q, --quiet   print only errors and warnings\n"
+	           "  -q, --quiet   print only errors, warnings and reports\n"
 	           "  -v, --verbose print more detail\n"
 	           "  --version     print the version and exit\n"
 	           "  -h, --help    show this help and exit\n\n"

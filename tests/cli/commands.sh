@@ -325,6 +325,12 @@ expect "plan --force replaces" 0 "$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
 # offers it "here or before the command": "-fq" was "unknown option '-q'".
 expect "plan -fq: --force and --quiet" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo" -fq
 check "... prints nothing" test ! -s "$T/out"
+# -q keeps a report and drops the rest (paratune(1), -q): list is run
+# for its table, plan for its directory.
+expect "-q list" 0 "$PT" -q list "$T/demo"
+has "... still prints its table" "pred_step_s" "$T/out"
+expect "-q estimate" 0 "$PT" -q estimate "$CAMPAIGN"
+check "... still prints its estimate" test -s "$T/out"
 # -o with a trailing slash names the directory, not a place inside it
 # (the temporary directory went into the one not made yet).
 expect "plan -o DIR/ (trailing slash)" 0 "$PT" -q plan "$CAMPAIGN" \
