@@ -175,7 +175,8 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		           "price of one GPU-hour (default: the campaign's "
 		           "cost_per_gpu_hour)"),
 		OPT_STR(0, "currency", &o.currency, "SYMBOL",
-		        "currency of costs (default $)"),
+		        "currency of costs (default: the campaign's "
+		        "currency, $)"),
 		OPT_FORMAT_WITH_CSV("output format: table, csv (results.csv) "
 		                    "or json"),
 		OPT_FINISH,

@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "owner.h"
+#include "report.h"
 #include "runner.h"
 #include "search.h"
 #include "xalloc.h"
@@ -147,6 +148,24 @@ search_stopped(const struct store *s)
 	       s->st.stop_reason[0];
 }
 
+/* " (cost at most $540, about $90)", in the campaign's currency. */
+static void
+print_cost(FILE *out, const struct settings *c, const struct selection *sel)
+{
+	const char *currency = c->currency;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, " (cost at most ");
+	report_add_money(&sb, currency,
+	                 sel->limit_gpu_hours * c->cost_per_gpu_hour);
+	strbuf_addstr(&sb, ", about ");
+	report_add_money(&sb, currency,
+	                 sel->expected_gpu_hours * c->cost_per_gpu_hour);
+	strbuf_addch(&sb, ')');
+	fputs(sb.buf, out);
+	strbuf_release(&sb);
+}
+
 /* Say what the selection commits; on a terminal, a large one needs
  * --yes (policy.confirm_gpu_hours). */
 static int
@@ -171,9 +190,7 @@ confirm(const struct store *s, const struct selection *sel,
 		        sel->n, sel->n == 1 ? "" : "s", sel->limit_gpu_hours,
 		        sel->expected_gpu_hours);
 		if (c->cost_per_gpu_hour > 0)
-			fprintf(ctx->out, " (cost at most %.2f, about %.2f)",
-			        sel->limit_gpu_hours * c->cost_per_gpu_hour,
-			        sel->expected_gpu_hours * c->cost_per_gpu_hour);
+			print_cost(ctx->out, c, sel);
 		fputc('\n', ctx->out);
 	}
 	if (need > 0 && sel->limit_gpu_hours > need && !o->yes &&

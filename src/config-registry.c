@@ -131,6 +131,8 @@ const struct config_key config_registry[] = {
 	  CAMP(max_training_days), .min = 1e-3, .max = 36525 },
 	{ .path = "cost_per_gpu_hour", .type = KT_DOUBLE,
 	  CAMP(cost_per_gpu_hour), .min = 0, .max = 1e6 },
+	{ .path = "currency", .type = KT_STRING, CAMP(currency),
+	  .flags = F_SYMBOL },
 
 	{ .path = "search", .type = KT_GROUP },
 	{ .path = "search.heuristics", .type = KT_ENUM,

@@ -630,6 +630,7 @@ settings_init(struct settings *c)
 	c->num_tokens_in_b = 300;
 	c->tflops_per_gpu = 140;
 	c->max_training_days = 2;
+	c->currency = xstrdup("$");
 	c->search.heuristics = HEUR_MODEL;
 	c->search.tp.is_auto = c->search.pp.is_auto = true;
 	c->search.vp.is_auto = c->search.mbs.is_auto = true;
@@ -707,7 +708,8 @@ settings_release(struct settings *c)
 {
 	char **strings[] = {
 		&c->name, &c->model_name, &c->size_reason, &c->peft,
-		&c->gpu_name, &c->run.template_name, &c->run.templates_dir,
+		&c->gpu_name, &c->currency, &c->run.template_name,
+		&c->run.templates_dir,
 		&c->run.simulated_truth,
 		&c->slurm.partition, &c->slurm.account, &c->slurm.qos,
 		&c->slurm.reservation, &c->container.image,

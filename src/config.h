@@ -147,6 +147,7 @@ struct settings {
 	double tflops_per_gpu;
 	double max_training_days;
 	double cost_per_gpu_hour;
+	char *currency;          /* of cost_per_gpu_hour, "$" by default */
 	struct search_space search;
 	struct base_config base;
 	struct {

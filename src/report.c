@@ -68,23 +68,28 @@ add_grouped(struct strbuf *out, double v, int decimals)
 	strbuf_addstr(out, buf + digits);
 }
 
-/* Money: "$21,681", or "21,681 EUR" for a currency written in letters. */
-static void
-add_money(struct strbuf *out, const struct results *res, double v)
+void
+report_add_money(struct strbuf *out, const char *currency, double v)
 {
 	bool letters = false;
 
-	for (const char *p = res->currency; *p; p++)
+	for (const char *p = currency; *p; p++)
 		letters |= isalpha((unsigned char)*p) != 0;
 	if (v < 0) {
 		strbuf_addch(out, '-');
 		v = -v;
 	}
 	if (!letters)
-		strbuf_addstr(out, res->currency);
+		strbuf_addstr(out, currency);
 	add_grouped(out, v, 0);
 	if (letters)
-		strbuf_addf(out, " %s", res->currency);
+		strbuf_addf(out, " %s", currency);
+}
+
+static void
+add_money(struct strbuf *out, const struct results *res, double v)
+{
+	report_add_money(out, res->currency, v);
 }
 
 /* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate). */

@@ -342,7 +342,7 @@ results_settings(struct results *res, const struct results_opts *o)
 	res->cost_per_gpu_hour = o->cost_per_gpu_hour >= 0
 	                         ? o->cost_per_gpu_hour
 	                         : c->cost_per_gpu_hour;
-	res->currency = xstrdup(o->currency ? o->currency : "$");
+	res->currency = xstrdup(o->currency ? o->currency : c->currency);
 	/* c->gpu carries memory.gpu_memory_gb already (config-gpu.c). */
 	res->capacity_gib = c->gpu.memory_gib;
 	res->peak_tflops = c->gpu.peak_tflops[c->precision];

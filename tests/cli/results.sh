@@ -33,6 +33,7 @@ expect() {
 		ko "$d (exit $got, wanted $want)"; cat "$T/err"; fi
 }
 has() { if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi; }
+hasnt() { if grep -q -- "$2" "$3"; then ko "$1"; else ok "$1"; fi; }
 # same DESC GOT WANT
 same() {
 	if [ "$2" = "$3" ]; then ok "$1"; else ko "$1 (got '$2', wanted '$3')"; fi
@@ -459,6 +460,29 @@ same "... results.csv is its header" "$(wc -l <"$E/results/results.csv")" 1
 expect "nothing succeeded: JSON" 0 "$PT" results "$E" --format json
 same "... best and speed-up null" "$(jq_ '(d["best"], d["speedup"], d["saved"]["days"])')" \
 	"(None, None, None)"
+
+# ---- the campaign's currency ---------------------------------------------------
+# Costs without a currency key were dollars in results and bare numbers
+# in submit: the key names it for both, --currency overrides it.
+C=$T/euro
+expect "plan a campaign priced in EUR" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$C" -s currency=EUR
+simlog "$C" "$CLEAN1" 3001
+setstate "$C" "$CLEAN1" state=completed job=3001 attempt=1
+expect "results of it" 0 "$PT" results "$C"
+has "... costs in EUR, after the amount" "[0-9] EUR" "$T/out"
+hasnt "... and no dollar sign" '\$' "$T/out"
+expect "results --format json" 0 "$PT" results "$C" --format json
+same "... currency EUR" "$(jq_ 'd["currency"]')" EUR
+expect "results --currency overrides it" 0 "$PT" results "$C" --currency '£'
+has "... before the amount" "£[0-9]" "$T/out"
+hasnt "... and not EUR" "EUR" "$T/out"
+expect "submit --dry-run says the cost in it" 0 "$PT" submit "$C" --dry-run
+has "... cost at most N EUR" "(cost at most [0-9,]* EUR, about [0-9,]* EUR)" "$T/out"
+expect "a currency with an escape sequence is refused" 78 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$T/esc" -s "currency=$(printf '\033[2J')"
+has "... naming the key" "key 'currency'.*is not a currency symbol" "$T/err"
+hasnt "... and the sequence is not printed raw" "$(printf '\033')" "$T/err"
 
 # ---- tables that disagree, logs that mention a failure ---------------------------
 F=$T/edited
