@@ -202,6 +202,13 @@ estimate_moe_kernels_s(const struct est *x)
  * of the calibration is set from those pairs (bench/fit-hybridep: 69 ns
  * a token, 1.13 ms for GPT-OSS's micro-batches of 16,384 tokens).
  *
+ * Per-layer CUDA graphs do not hide it, even with the moe_preprocess
+ * scope: MoELayer.preprocess() only hands the routing map and
+ * probabilities to the dispatcher (setup_metadata stores and reshapes
+ * them), and the gather, scan and sizing run inside hybrid_ep_dispatch,
+ * in the dispatch that stays eager [MLM token_dispatcher.py,
+ * _HybridEPManager; transformer_config.py, cuda_graph_modules].
+ *
  * Taken in proportion to the tokens the GPU routes, as the scan's work
  * is, rather than as a time per dispatch: the form is a choice made on
  * the published runs (bench/calibration, 2026-11-29, everything else
