@@ -494,6 +494,17 @@ expect "status of a fresh plan" 0 "$PT" status "$T/demo"
 has "status shows planned" "planned" "$T/out"
 expect "submit --dry-run" 0 "$PT" submit "$T/demo" --dry-run --top 2
 has "dry run names the base" "(base)" "$T/out"
+# The example MoE campaign: NVIDIA's own layout for Qwen3 30B-A3B on 8
+# B200 (Megatron-Bridge's performance configs: ep 8, mbs 4, MXFP8,
+# hybridep, per-layer graphs, no recompute) is a safe candidate.
+expect "plan the example MoE campaign" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf" -o "$T/moe"
+same "... NVIDIA's recipe is a safe candidate" "$(awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["tp"] == 1 && $c["pp"] == 1 && $c["ep"] == 8 && $c["mbs"] == 4 &&
+	$c["fp8_recipe"] == "mxfp8" && $c["moe_token_dispatcher"] == "hybridep" &&
+	$c["cuda_graphs"] == 1 && $c["recompute"] == "none" { print $c["memory_status"] }
+	' "$T/moe/candidates.csv")" safe
 # cancel waits for the lock a submit or resume holds; it waited without
 # a word, which looked like a hang.
 if command -v flock >/dev/null; then

@@ -23,7 +23,7 @@ awk '/^## A five-minute tour/ { on = 1 } on && /scripts\/testbed/ { exit }
 [ "$(wc -l <"$T/tour")" -ge 5 ] && ok "the README's tour has its commands" ||
 	ko "the README's tour has its commands"
 while read -r line; do
-	cmd=$(echo "$line" | sed "s#/tmp/demo#$T/demo#g; s#^\./paratune#$build/paratune#")
+	cmd=$(echo "$line" | sed "s#/tmp/#$T/#g; s#^\./paratune#$build/paratune#")
 	( cd "$SRC" && eval "$cmd" ) >"$T/out" 2>"$T/err" &&
 		ok "$line" || { ko "$line"; cat "$T/err"; }
 done <"$T/tour"
