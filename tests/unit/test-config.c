@@ -1239,6 +1239,36 @@ test_knob_keys(void)
 	scratch_end(dir);
 }
 
+/* currency: "$" unless set; a UTF-8 symbol or letters pass, a long
+ * string or a control character does not (what a terminal would act on
+ * never reaches one through a cost). */
+static void
+test_currency(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(l.c.currency, "$");
+	load_release(&l);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"currency = \"\xe2\x82\xac\";\n", NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(l.c.currency, "\xe2\x82\xac");
+	load_release(&l);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL
+		"currency = \"CHF\";\n", NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(l.c.currency, "CHF");
+	load_release(&l);
+	scratch_end(dir);
+	expect_error(MINIMAL "currency = \"US dollars\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'currency': "
+	             "'US dollars' is not a currency symbol (at most 8 "
+	             "bytes, no control character)", NULL });
+	expect_error(MINIMAL "currency = \"\\x1b[2J\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'currency'",
+	             "is not a currency symbol", NULL });
+}
+
 /* Mistakes in the new keys, each at its file and line. */
 static void
 test_knob_errors(void)
@@ -1744,6 +1774,7 @@ static const struct harness_test knob_tests[] = {
 	{ "defaults", test_knob_defaults },
 	{ "every key", test_knob_keys },
 	{ "errors", test_knob_errors },
+	{ "currency", test_currency },
 	{ "base switches", test_base_switches },
 	{ "round trip", test_knobs_round_trip },
 	{ NULL, NULL },
