@@ -81,7 +81,9 @@ report_add_money(struct strbuf *out, const char *currency, double v)
 	}
 	if (!letters)
 		strbuf_addstr(out, currency);
-	add_grouped(out, v, 0);
+	/* Cents only where they are a figure's sizeable part: a short test
+	 * selection's "$0.45" was "$0". */
+	add_grouped(out, v, v < 100 ? 2 : 0);
 	if (letters)
 		strbuf_addf(out, " %s", currency);
 }

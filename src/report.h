@@ -35,8 +35,9 @@ void report_progress_svg(const struct results *res, struct strbuf *out);
 void report_html(const struct results *res, const char *summary,
                  struct strbuf *out);
 
-/* Money, rounded to a unit and grouped: "$21,681", or "21,681 EUR" for
- * a currency written in letters. */
+/* Money, grouped, to the unit from 100 on and to the cent below it:
+ * "$21,681", "$0.45", or "21,681 EUR" for a currency written in
+ * letters. */
 void report_add_money(struct strbuf *out, const char *currency, double v);
 
 /* What a results stop_reason ("no_gain", "budget", "all_run",

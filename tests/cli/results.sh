@@ -478,7 +478,12 @@ expect "results --currency overrides it" 0 "$PT" results "$C" --currency '£'
 has "... before the amount" "£[0-9]" "$T/out"
 hasnt "... and not EUR" "EUR" "$T/out"
 expect "submit --dry-run says the cost in it" 0 "$PT" submit "$C" --dry-run
-has "... cost at most N EUR" "(cost at most [0-9,]* EUR, about [0-9,]* EUR)" "$T/out"
+has "... cost at most N EUR" "(cost at most [0-9,.]* EUR, about [0-9,.]* EUR)" "$T/out"
+# Under 100, to the cent: a short selection cost "$0".
+expect "plan it at a cent a GPU-hour" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$T/cent" -s cost_per_gpu_hour=0.01
+expect "submit --dry-run of it" 0 "$PT" submit "$T/cent" --dry-run
+has "... says the cents" '(cost at most \$0\.[0-9][0-9], about \$0\.[0-9][0-9])' "$T/out"
 expect "a currency with an escape sequence is refused" 78 "$PT" -q plan \
 	"$SRC/etc/campaigns/demo.conf" -o "$T/esc" -s "currency=$(printf '\033[2J')"
 has "... naming the key" "key 'currency'.*is not a currency symbol" "$T/err"
