@@ -43,14 +43,20 @@ struct selection {
  * Whether a candidate is one the options select.  --top N counts the
  * best N safe candidates (or any, with --include-unsafe) in rank order,
  * whether or not an earlier submit already selected them, so that the
- * same command run twice selects nothing new.
+ * same command run twice selects nothing new.  The base is always
+ * selected, since results measure everything against it; it takes one
+ * of the N places when it ranks among them ("--top 1" of a campaign
+ * whose base ranks first selected the first two).
  */
 static bool
 selected(const struct cand_status *c, const struct submit_opts *o,
          int *taken)
 {
-	if (c->base)
-		return true; /* results measure everything against it */
+	if (c->base) {
+		if (*taken < o->top)
+			(*taken)++;
+		return true;
+	}
 	/* Proved to fit by a completed run (fits): safe now. */
 	if (cand_at_risk(c) && !o->include_unsafe)
 		return false;

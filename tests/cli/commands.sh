@@ -505,6 +505,14 @@ same "... NVIDIA's recipe is a safe candidate" "$(awk -F, '
 	$c["fp8_recipe"] == "mxfp8" && $c["moe_token_dispatcher"] == "hybridep" &&
 	$c["cuda_graphs"] == 1 && $c["recompute"] == "none" { print $c["memory_status"] }
 	' "$T/moe/candidates.csv")" safe
+# Its base ranks first: --top 1 is the base alone (it selected the first
+# two, the base taking no place of the N).
+expect "submit --top 1 where the base ranks first" 0 "$PT" submit \
+	"$T/moe" --dry-run --top 1
+has "... selects one candidate" "^selecting 1 candidate:" "$T/out"
+has "... the base" "^would queue .* (base)$" "$T/out"
+expect "submit --top 3 there" 0 "$PT" submit "$T/moe" --dry-run --top 3
+has "... selects three" "^selecting 3 candidates:" "$T/out"
 # cancel waits for the lock a submit or resume holds; it waited without
 # a word, which looked like a hang.
 if command -v flock >/dev/null; then
