@@ -242,9 +242,17 @@ test_submit_twice() {
 	n=$(grep -c ' queued ' "$WORK/twice/journal.log")
 	check "submit --top 1 twice queues the base and one candidate ($n)" \
 		test "$n" = 2
+	# The base ranks second: it is one of the best two, so --top 2 adds
+	# nothing, and --top 3 the third.
+	check "the base ranks second" test "$(awk -F, \
+		'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["base"] == 1 { print $c["rank"] }' "$WORK/twice/candidates.csv")" = 2
 	"$PT" -q submit "$WORK/twice" --top 2
 	n=$(grep -c ' queued ' "$WORK/twice/journal.log")
-	check "then --top 2 queues one more ($n)" test "$n" = 3
+	check "then --top 2 queues nothing new ($n)" test "$n" = 2
+	"$PT" -q submit "$WORK/twice" --top 3
+	n=$(grep -c ' queued ' "$WORK/twice/journal.log")
+	check "then --top 3 queues one more ($n)" test "$n" = 3
 	"$PT" -q resume "$WORK/twice"
 	check "status says when Slurm was polled" \
 		sh -c "'$PT' status '$WORK/twice' | grep -q 'Slurm polled [0-9]* s ago'"
