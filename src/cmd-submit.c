@@ -45,8 +45,7 @@ struct selection {
  * whether or not an earlier submit already selected them, so that the
  * same command run twice selects nothing new.  The base is always
  * selected, since results measure everything against it; it takes one
- * of the N places when it ranks among them ("--top 1" of a campaign
- * whose base ranks first selected the first two).
+ * of the N places when it ranks among them.
  */
 static bool
 selected(const struct cand_status *c, const struct submit_opts *o,

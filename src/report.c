@@ -88,12 +88,6 @@ report_add_money(struct strbuf *out, const char *currency, double v)
 		strbuf_addf(out, " %s", currency);
 }
 
-static void
-add_money(struct strbuf *out, const struct results *res, double v)
-{
-	report_add_money(out, res->currency, v);
-}
-
 /* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate). */
 static void
 add_training(struct strbuf *out, const struct results *res,
@@ -105,7 +99,7 @@ add_training(struct strbuf *out, const struct results *res,
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(m->cost)) {
 		strbuf_addstr(out, ", ");
-		add_money(out, res, m->cost);
+		report_add_money(out, res->currency, m->cost);
 	}
 }
 
@@ -226,7 +220,7 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(res->saved_cost)) {
 		strbuf_addstr(out, " and ");
-		add_money(out, res, fabs(res->saved_cost));
+		report_add_money(out, res->currency, fabs(res->saved_cost));
 	}
 	strbuf_addstr(out, " over the whole training\n");
 }
@@ -355,7 +349,7 @@ summary_row(struct table *t, const struct results *res, int idx)
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
 	if (isfinite(r->m.cost))
-		add_money(&cost, res, r->m.cost);
+		report_add_money(&cost, res->currency, r->m.cost);
 	table_add(t, "%s", cost.len ? cost.buf : "-");
 	if (isfinite(r->m.pred_error) &&
 	    fabs(r->m.pred_error * 100.0) >= REPORT_FIXED_MAX)

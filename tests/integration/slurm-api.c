@@ -98,8 +98,9 @@ poll_job(struct it *t, uint32_t id, struct slurm_job *out, int *ret)
 	return false;
 }
 
-static bool accounted_final(struct it *t, uint32_t id,
-                            struct slurm_job *out);
+static bool accounted_final(struct it *t, const uint32_t *ids,
+                            const char *prefix, uint32_t want,
+                            struct slurm_job *out, int *ret);
 
 /* Poll until job id is final, printing each state it passes.  A job
  * the controller no longer holds ended more than MinJobAge (2 s here)
@@ -110,7 +111,7 @@ wait_final(struct it *t, uint32_t id, struct slurm_job *job)
 {
 	enum job_state last = JOB_ST_UNKNOWN;
 	double end = now_s() + RUN_TIMEOUT_S;
-	int ret;
+	int ret, acct;
 
 	while (now_s() < end) {
 		bool held = poll_job(t, id, job, &ret);
@@ -123,7 +124,8 @@ wait_final(struct it *t, uint32_t id, struct slurm_job *job)
 		}
 		if (last != JOB_ST_UNKNOWN && job_state_final(last))
 			return true;
-		if (!held && ret == SLURM_E_OK && accounted_final(t, id, job)) {
+		if (!held && ret == SLURM_E_OK &&
+		    accounted_final(t, &id, NULL, id, job, &acct)) {
 			printf("     job %u: %s (accounting)\n", (unsigned)id,
 			       job_state_name(job->state));
 			return true;
@@ -149,25 +151,30 @@ wait_gone(struct it *t, uint32_t id)
 	return false;
 }
 
-/* Whether accounting holds job id of this run (t->tag) in a final
- * state, asked once. */
+/* Whether one query of accounting (by ids, else by prefix) holds job
+ * want of this run (its names start with prefix, else t->tag) in a
+ * final state. */
 static bool
-accounted_final(struct it *t, uint32_t id, struct slurm_job *out)
+accounted_final(struct it *t, const uint32_t *ids, const char *prefix,
+                uint32_t want, struct slurm_job *out, int *ret)
 {
+	const char *mine = prefix ? prefix : t->tag;
 	struct strbuf err = STRBUF_INIT;
 	const struct slurm_job *jobs;
 	bool found = false;
 	int n;
 
-	if (slurm_accounting(t->conn, &id, 1, NULL, time(NULL) - 3600,
-	                     &jobs, &n, &err) == SLURM_E_OK)
-		for (int i = 0; i < n && !found; i++)
-			if (jobs[i].job_id == id &&
-			    !strncmp(jobs[i].name, t->tag, strlen(t->tag)) &&
-			    job_state_final(jobs[i].state)) {
-				*out = jobs[i];
-				found = true;
-			}
+	*ret = slurm_accounting(t->conn, ids, ids ? 1 : 0, prefix,
+	                        time(NULL) - 3600, &jobs, &n, &err);
+	if (*ret != SLURM_E_OK)
+		printf("     accounting: %s\n", err.buf);
+	for (int i = 0; *ret == SLURM_E_OK && i < n && !found; i++)
+		if (jobs[i].job_id == want &&
+		    !strncmp(jobs[i].name, mine, strlen(mine)) &&
+		    job_state_final(jobs[i].state)) {
+			*out = jobs[i];
+			found = true;
+		}
 	strbuf_release(&err);
 	return found;
 }
@@ -178,31 +185,16 @@ static bool
 wait_accounting(struct it *t, const uint32_t *id, const char *prefix,
                 uint32_t want, struct slurm_job *out)
 {
-	const char *mine = prefix ? prefix : t->tag;
 	double end = now_s() + ACCT_TIMEOUT_S;
-	struct strbuf err = STRBUF_INIT;
-	const struct slurm_job *jobs;
-	int n, ret;
+	int ret;
 
 	while (now_s() < end) {
-		ret = slurm_accounting(t->conn, id, id ? 1 : 0, prefix,
-		                       time(NULL) - 3600, &jobs, &n, &err);
-		if (ret != SLURM_E_OK) {
-			printf("     accounting: %s\n", err.buf);
+		if (accounted_final(t, id, prefix, want, out, &ret))
+			return true;
+		if (ret != SLURM_E_OK)
 			break;
-		}
-		for (int i = 0; i < n; i++) {
-			if (jobs[i].job_id == want &&
-			    !strncmp(jobs[i].name, mine, strlen(mine)) &&
-			    job_state_final(jobs[i].state)) {
-				*out = jobs[i];
-				strbuf_release(&err);
-				return true;
-			}
-		}
 		usleep(500 * 1000);
 	}
-	strbuf_release(&err);
 	return false;
 }
 
