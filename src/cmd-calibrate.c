@@ -438,6 +438,13 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		status = EXIT_USAGE;
 		goto cleanup;
 	}
+	/* Refused or unwritable, said before the fit rather than after. */
+	if (out && (status = owner_root_new_path(out)) != 0)
+		goto cleanup;
+	if (out && output_file_check(out) != 0) {
+		status = EXIT_CANTCREAT;
+		goto cleanup;
+	}
 	how.start = hand_set ? calibration_hand_set() : calibration_default();
 	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
 		goto cleanup;

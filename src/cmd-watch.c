@@ -438,8 +438,13 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	memset(&w, 0, sizeof(w));
 	/* Run as root (which jobs do not), only along root's own paths:
 	 * another user's could lead to root's files. */
-	if (owner_root_path(o->log) != 0)
+	if (owner_root_path(o->log) != 0 ||
+	    (o->output && owner_root_new_path(o->output) != 0))
 		return EXIT_NOPERM;
+	/* A verdict that cannot be written, said now: not once the
+	 * trainer is stopped. */
+	if (o->output && output_file_check(o->output) != 0)
+		return EXIT_CANTCREAT;
 	if ((ret = watch_open(&w, o, end)) != 0)
 		return ret;
 	logparse_init(&w.lp);

@@ -55,16 +55,28 @@ int owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
  * @include in a frozen campaign file) to have root read what that user
  * cannot; refused with EXIT_NOPERM, naming the owner.  A directory its
  * group or every user can write is refused as owner_run refuses it.
- * A path that cannot be stat'ed gives 0: reading it says what is wrong.
+ * A path that does not exist gives 0 where no other user could create
+ * it (reading it then says what is wrong), else EXIT_NOPERM as
+ * owner_root_path() says.
  */
 int owner_read_here(const char *path);
 /*
- * Run as root, 0 when path (which need not exist) and every directory
- * and link on the way to it, as written and as resolved, are root's;
- * else EXIT_NOPERM after an error naming the one that is not and its
- * owner, whose user can rename or replace what is there.  0 for any
- * other caller.
+ * Run as root, 0 when path and every directory and link on the way to
+ * it, as written and as resolved, are root's, and no other user can
+ * write a directory on the way where no sticky bit keeps them to their
+ * own entries; else EXIT_NOPERM after an error naming the one that is
+ * not and its owner, whose user can rename or replace what is there.
+ * path need not exist, but a missing name on the way is refused where
+ * another user could create it (in /tmp, say): it could be their link
+ * by the time root opens it.  0 for any other caller.
  */
 int owner_root_path(const char *path);
+/*
+ * The same for a file that root makes under a temporary name and
+ * renames to path (write_file_atomic, plan's directory): its last name
+ * may be missing in a directory others can write, since the rename
+ * replaces whatever they put there.
+ */
+int owner_root_new_path(const char *path);
 
 #endif

@@ -400,8 +400,10 @@ store_create(const char *dir, const struct settings *c,
 	memset(&old, 0, sizeof(old));
 	old.lock_fd = old.journal.fd = -1;
 	/* Root plans only where no other user can rename or plant what it
-	 * writes beside and removes (the old campaign under --force). */
-	if (owner_root_path(final_dir) != 0) {
+	 * writes beside and removes (the old campaign under --force): the
+	 * path as given, whose links absolute_path() has resolved. */
+	if (owner_root_new_path(dir) != 0 ||
+	    owner_root_new_path(final_dir) != 0) {
 		ret = EXIT_NOPERM;
 		goto cleanup;
 	}

@@ -333,6 +333,28 @@ format_number(struct strbuf *sb, double v, int digits)
 	strbuf_addf(sb, "%.*g", digits, v);
 }
 
+int
+output_file_check(const char *path)
+{
+	char *dir = path_dir(path);
+	struct stat st;
+	int ret = 0;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		ret = -1;
+	} else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		ret = -1;
+	} else if (access(dir, W_OK | X_OK) != 0) {
+		ret = -1;  /* missing or not ours to write: errno says */
+	}
+	if (ret != 0)
+		error_errno("cannot create '%s'", path);
+	free(dir);
+	return ret;
+}
+
 char *
 path_dir(const char *path)
 {

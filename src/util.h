@@ -26,6 +26,12 @@ int parse_double(const char *s, double *out);
  */
 int write_file_atomic(const char *path, const void *data, size_t len,
                       int mode);
+/*
+ * Before long work whose result goes to path: 0 when write_file_atomic
+ * could make it now (its directory exists and may be written, and path
+ * is not a directory), else -1 after the error it would give.
+ */
+int output_file_check(const char *path);
 /* fsync the directory holding path, so that a rename or a new file in
  * it is durable; 0 or -1 after an error message. */
 int fsync_parent(const char *path);

@@ -422,6 +422,12 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	has "... names the file and its owner" \
 		"own.conf' belongs to nobody" "$T/err"
 	hasnt "... which is not read" "llama3_8b" "$T/err"
+	# Its output through a user's link to a directory of root's.
+	mkdir -m 700 "$T/rootonly"
+	ln -s "$T/rootonly" "$T/nob/out" && chown -h nobody "$T/nob/out"
+	expect "root's calibrate -o through a user's link" 77 \
+		"$PT" calibrate "$CSV" -o "$T/nob/out/cal.conf"
+	check "... writes nothing there" test -z "$(ls -A "$T/rootonly")"
 fi
 
 echo "$pass passed, $fail failed"

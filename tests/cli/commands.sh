@@ -419,11 +419,27 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 		has "... saying so" \
 			"reached through '$T/gw', which its group or every user can change" \
 			"$T/err"
-		if [ -z "$(getent group "$(id -g nobody)" | cut -d: -f4)" ]
-		then
-			chgrp "$(id -g nobody)" "$T/gw"
-			expect "... but not its owner's own group" 0 \
-				"$PT" list "$T/gw/c"
+		# nobody's primary group (nogroup) lists no member, as a
+		# "users" group that every user has as primary lists none;
+		# it is no user's private group, so it is refused too.
+		chgrp "$(id -g nobody)" "$T/gw"
+		if [ "$(id -gn nobody)" != nobody ]; then
+			expect "... and so is a primary group not named after its owner" \
+				77 "$PT" list "$T/gw/c"
+		fi
+		# daemon's private group (named after it, its primary
+		# group alone): a group-writable directory of daemon's
+		# holds daemon's campaign.
+		if [ "$(id -gn daemon)" = daemon ] &&
+			[ -z "$(getent group daemon | cut -d: -f4)" ] &&
+			[ "$(getent passwd | awk -F: -v g="$(id -g daemon)" \
+				'$4 == g' | wc -l)" = 1 ]; then
+			install -d -o daemon -g daemon -m 775 "$T/dgw"
+			"$PT" -q plan "$CAMPAIGN" -o "$T/dgw-c" &&
+				mv "$T/dgw-c" "$T/dgw/c" &&
+				chown -R daemon:daemon "$T/dgw/c"
+			expect "... but its owner's private group is" 0 \
+				"$PT" -q list "$T/dgw/c"
 		fi
 	fi
 	# Root reads no campaign file, @include, template or log that
@@ -469,6 +485,27 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 		timeout 20 "$PT" parse "$T/nob/slurm-2.out"
 	expect "root's watch of a user's log is refused" 77 timeout 20 \
 		"$PT" watch "$T/nob/slurm-1.out" --timeout 1
+	# A name missing while root checks a path, where other users
+	# could make it (/tmp): it could be theirs by the time root opens
+	# it, as a user's directory renamed away and back would be.
+	expect "root's parse of a missing name in a shared directory" 77 \
+		"$PT" parse "$T/shared/gone/slurm-1.out"
+	has "... saying others could create it" \
+		"reached through '$T/shared/gone', which does not exist and which other users could create" \
+		"$T/err"
+	expect "... where only root can make it, only not found" 66 \
+		"$PT" parse "$T/gone/slurm-1.out"
+	# Root's output through a user's link to root's directory.
+	mkdir -m 700 "$T/rootonly"
+	ln -s "$T/rootonly" "$T/nob/out" && chown -h nobody "$T/nob/out"
+	expect "root's plan -o through a user's link is refused" 77 \
+		"$PT" -q plan "$CAMPAIGN" -o "$T/nob/out/x"
+	has "... naming the user's directory" \
+		"reached through '$T/nob', which belongs to nobody" "$T/err"
+	expect "... as is watch -o, before watching" 77 timeout 20 \
+		"$PT" watch "$T/secret.log" --timeout 1 -o "$T/nob/out/v"
+	check "... and nothing is made in root's directory" \
+		test -z "$(ls -A "$T/rootonly")"
 	expect "... root's own log is parsed" 0 "$PT" parse "$T/secret.log"
 fi
 expect "the frozen campaign plans the same" 0 "$PT" -q plan \
