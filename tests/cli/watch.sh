@@ -86,6 +86,17 @@ expect "--max-steps 25 on a noisy log: max_steps" 0 \
 	"$PT" watch --max-steps 25 --timeout 1 "$T/short.log"
 has "... at step 30, the last logged" '^max_steps .* step=30$' "$T/out"
 
+# A verdict file that cannot be made was said once the watch was over
+# (the trainer stopped, the verdict lost): now before it starts.
+: >"$T/empty.log"
+sleep 60 &
+spid=$!
+expect "-o into a missing directory" 73 timeout 20 \
+	"$PT" watch --pid "$spid" -o "$T/none/v.txt" "$T/empty.log"
+has "... named" "cannot create '$T/none/v.txt'" "$T/err"
+check "... before watching: the trainer is left running" kill -0 "$spid"
+kill "$spid"
+
 # ---- a live trainer ----------------------------------------------------------
 : >"$T/live.log"
 trainer "$T/live.log" steady
