@@ -58,7 +58,10 @@ measured_times(const struct log_result *r, int skipped, int *n)
 }
 
 /* Lag-1 autocorrelation of v[0..n) about mean; NAN under 3 values or
- * with no spread at all. */
+ * with no spread at all.  Identical times (a log's 2763.0 ms each step)
+ * differ from their mean by its rounding alone, all on one side: their
+ * "correlation" came out near 1 and the interval infinite, so a spread
+ * under 1e-12 of the mean counts as none. */
 static double
 lag1(const double *v, int n, double mean)
 {
@@ -70,7 +73,7 @@ lag1(const double *v, int n, double mean)
 		den += (v[i] - mean) * (v[i] - mean);
 	for (int i = 0; i + 1 < n; i++)
 		num += (v[i] - mean) * (v[i + 1] - mean);
-	return den > 0 ? num / den : NAN;
+	return den > n * (1e-12 * mean) * (1e-12 * mean) ? num / den : NAN;
 }
 
 void

@@ -2000,6 +2000,13 @@ alternating_ms(int i)
 	return i == 1 ? 3000.0 : i % 2 ? 1010.0 : 1000.0;
 }
 
+/* 3 s of warm-up, then 2763 ms every step, as a log rounds them. */
+static double
+constant_ms(int i)
+{
+	return i == 1 ? 3000.0 : 2763.0;
+}
+
 /* A clock drifting from 1000 to 1100 ms: each step is like the last. */
 static double
 drifting_ms(int i)
@@ -2059,6 +2066,15 @@ test_steady_rule(void)
 	CU_ASSERT(s.r1 > 0.8);
 	CU_ASSERT(s.n_eff < 4);
 	CU_ASSERT_FALSE(s.known);
+	log_result_release(&r);
+	/* The same time every step: known, to within nothing (its mean's
+	 * rounding had made the steps look correlated, the interval
+	 * infinite). */
+	steady_log(&lp, 30, constant_ms, &r);
+	steady_check(&r, -1, 5, 0.01, &s);
+	CU_ASSERT_TRUE(s.known);
+	CU_ASSERT(s.half_rel < 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.n_eff, 27, 1e-9);
 	log_result_release(&r);
 	logparse_release(&lp);
 }
