@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cmd-results.h"
+#include "config.h"
 #include "error.h"
 #include "owner.h"
 #include "report.h"
@@ -191,6 +192,12 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (cost < 0) {
 		error("--cost-per-gpu-hour must be 0 or more, not %g", cost);
+		return EXIT_USAGE;
+	}
+	if (o.currency && !config_valid_currency(o.currency)) {
+		error("--currency '%s' is not a currency symbol (1 to %d "
+		      "bytes, no control character)", o.currency,
+		      CURRENCY_MAX);
 		return EXIT_USAGE;
 	}
 	if (!isnan(cost))

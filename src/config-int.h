@@ -68,9 +68,7 @@ enum config_layer {
 #define F_OPTION 0x10u  /* each string is a command-line option ("-...") */
 #define F_EMPTY  0x20u  /* KT_KINDS: an empty list means none of them */
 #define F_EXPORT 0x40u  /* KT_STRINGS: run.export, replaced whole */
-#define F_SYMBOL 0x80u  /* a unit printed beside figures: at most
-                         * SYMBOL_MAX bytes, no control character */
-#define SYMBOL_MAX 8
+#define F_SYMBOL 0x80u  /* a currency: config_valid_currency() */
 
 struct config_key {
 	const char *path;       /* "search.tensor_parallel" */

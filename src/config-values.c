@@ -163,13 +163,10 @@ config_valid_name(const char *s)
 	return true;
 }
 
-/* A currency is printed beside every cost, on terminals and in cron
- * mail: short, and nothing a terminal would act on (a UTF-8 symbol such
- * as the euro sign passes: none of its bytes is a control character). */
-static bool
-valid_symbol(const char *v)
+bool
+config_valid_currency(const char *v)
 {
-	if (strlen(v) > SYMBOL_MAX)
+	if (*v == '\0' || strlen(v) > CURRENCY_MAX)
 		return false;
 	for (; *v; v++)
 		if ((unsigned char)*v < 0x20 || *v == 0x7f)
@@ -207,10 +204,10 @@ read_string(struct loader *ld, const struct config_key *k,
 		                        "(letters, digits, '.', '_' and '-', "
 		                        "not starting with '.' or '-')", where,
 		                        v);
-	if ((k->flags & F_SYMBOL) && !valid_symbol(v))
+	if ((k->flags & F_SYMBOL) && !config_valid_currency(v))
 		return config_key_error(ld, s, k, "%s'%s' is not a currency "
 		                        "symbol (at most %d bytes, no control "
-		                        "character)", where, v, SYMBOL_MAX);
+		                        "character)", where, v, CURRENCY_MAX);
 	if ((k->flags & F_OPTION) && v[0] != '-')
 		return config_key_error(ld, s, k, "%s'%s' is not an option "
 		                        "(such as \"--exclusive\")", where, v);

@@ -325,6 +325,15 @@ void settings_workload(const struct settings *c, struct workload *w);
 int settings_segment_nodes(const struct settings *c);
 /* The --segment of slurm.directives; 0 when none sets one. */
 int settings_segment_directive(const struct settings *c);
+/*
+ * Whether s may name a currency (the currency key, results --currency):
+ * it is printed beside every cost, on terminals and in cron mail, so 1
+ * to CURRENCY_MAX bytes and nothing a terminal would act on (a UTF-8
+ * symbol such as the euro sign passes: none of its bytes is a control
+ * character).
+ */
+#define CURRENCY_MAX 8
+bool config_valid_currency(const char *s);
 
 /*
  * The switches of a default layout for campaign c (everything but the

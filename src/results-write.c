@@ -9,6 +9,7 @@
  */
 #include "autoconfig.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -419,6 +420,19 @@ pattern_value(const struct results *res, const struct result_row *r,
 	       ? r->pattern_values[k] : NULL;
 }
 
+/* Whether s is a number whole, as a spreadsheet would read it. */
+static bool
+is_number(const char *s)
+{
+	char *end;
+	double v;
+
+	if (*s == '\0' || isspace((unsigned char)*s))
+		return false;
+	v = strtod(s, &end);
+	return *end == '\0' && isfinite(v) && !strpbrk(s, "xXpP");
+}
+
 /* One CSV line of row r with the given columns; a measured row ends with
  * the results.patterns columns. */
 static void
@@ -444,7 +458,12 @@ csv_row(const struct results *res, const struct result_row *r,
 		const char *v = pattern_value(res, r, k);
 
 		strbuf_addch(out, ',');
-		results_csv_field(out, v ? v : "");
+		/* What a pattern captured came from the log: a number
+		 * (a loss of -1.5) as it is, any other text neutralised. */
+		if (v && !is_number(v))
+			csv_cell_append(out, v);
+		else
+			results_csv_field(out, v ? v : "");
 	}
 	strbuf_addch(out, '\n');
 	strbuf_release(&cell);

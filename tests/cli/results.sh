@@ -488,6 +488,16 @@ expect "a currency with an escape sequence is refused" 78 "$PT" -q plan \
 	"$SRC/etc/campaigns/demo.conf" -o "$T/esc" -s "currency=$(printf '\033[2J')"
 has "... naming the key" "key 'currency'.*is not a currency symbol" "$T/err"
 hasnt "... and the sequence is not printed raw" "$(printf '\033')" "$T/err"
+# The option is printed in the same places: held to the same rule.
+expect "results --currency with an escape sequence is refused" 64 \
+	"$PT" results "$C" --currency "$(printf '\033[31m')"
+has "... saying why" "is not a currency symbol" "$T/err"
+hasnt "... without printing it raw" "$(printf '\033')" "$T/err"
+check "... nor writing it into the summary" sh -c \
+	"! grep -q \"\$(printf '\\033')\" '$C/results/summary.txt'"
+expect "results --currency ''" 64 "$PT" results "$C" --currency ''
+expect "results --currency of 9 bytes" 64 "$PT" results "$C" \
+	--currency ABCDEFGHI
 
 # ---- tables that disagree, logs that mention a failure ---------------------------
 F=$T/edited
@@ -710,7 +720,9 @@ results = { patterns = (
   { name = "scaler"; regex = "loss scale"; },
   { name = "never"; regex = "no such line"; },
   { name = "rank"; regex = "iteration +([0-9]+)/"; },
-  { name = "status"; regex = "(lm loss)"; }
+  { name = "status"; regex = "(lm loss)"; },
+  { name = "memo"; regex = "NOTE: (.*)"; },
+  { name = "delta"; regex = "delta (-?[0-9.]+)"; }
 ); };
 EOF
 } >"$T/patterns.conf"
@@ -720,6 +732,7 @@ expect "plan a campaign with results.patterns" 0 "$PT" -q plan \
   echo "custom: throughput 12.5 widgets"
   iter 4 5000.0; iter 5 5000.0
   echo "custom: throughput 123.5 widgets"
+  echo 'NOTE: =HYPERLINK("http://x")'; echo "delta -1.5"
   iter 6 6000.0; } >"$P/runs/$HAND/slurm-4001.out"
 setstate "$P" "$HAND" state=completed job=4001 attempt=1
 { iter 1 12000.0; iter 2 4000.0; iter 3 5000.0; iter 4 5000.0
@@ -727,7 +740,7 @@ setstate "$P" "$HAND" state=completed job=4001 attempt=1
 setstate "$P" "$CLEAN1" state=completed job=4002 attempt=1
 expect "results with patterns" 0 "$PT" results "$P"
 case $(head -1 "$P/results/results.csv") in
-*,widgets,skipped,scaler,never,pattern_rank,pattern_status)
+*,widgets,skipped,scaler,never,pattern_rank,pattern_status,memo,delta)
 	ok "... a column per pattern, last" ;;
 *) ko "... a column per pattern, last: $(head -1 "$P/results/results.csv")" ;;
 esac
@@ -746,6 +759,12 @@ same "... a name taken by a column gets a prefix" \
 same "... and the rank stays the plan's" \
 	"$(field "$P/results/results.csv" "$HAND" rank)" \
 	"$(awk -F, -v n="$HAND" '$2 == n { print $1 }' "$P/candidates.csv")"
+# What a pattern captured comes from the log: text that a spreadsheet
+# would run as a formula is neutralised as the evidence is, a number not.
+same "... a captured formula is quoted, not run" \
+	"$(field "$P/results/results.csv" "$HAND" memo)" "'=HYPERLINK(\"http://x\")"
+same "... a captured negative number stays a number" \
+	"$(field "$P/results/results.csv" "$HAND" delta)" -1.5
 expect "results --format json with patterns" 0 "$PT" results "$P" --format json
 same "... JSON: numbers as numbers, text as text, none as null" \
 	"$(jq_ '[[r["widgets"], r["skipped"], r["scaler"], r["never"]] for r in d["results"] if r["name"] == "'"$HAND"'"][0]')" \
@@ -756,6 +775,16 @@ same "... JSON keys of results match the CSV columns" \
 same "... best's keys too, after its status" \
 	"$(jq_ '",".join(list(d["best"].keys())[1:])')" \
 	"$(head -1 "$P/results/results.csv")"
+
+# One list naming a pattern twice lost the first without a word; a name
+# with the prefix of renamed columns could give two columns one name.
+for dup in '"skipped"' '"pattern_rank"'; do
+	sed 's/name = "never"/name = '"$dup"'/' "$T/patterns.conf" >"$T/dup.conf"
+	expect "results.patterns naming $dup again is refused" 78 \
+		"$PT" config "$T/dup.conf"
+	has "... naming the line" "dup.conf:[0-9]*: key 'results.patterns': pattern name" \
+		"$T/err"
+done
 
 # ---- the switches ------------------------------------------------------------
 # Each file ends with the layout's switches, from candidates.csv; what
