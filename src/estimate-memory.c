@@ -421,9 +421,11 @@ titan_tp_transient(const struct est *x)
 }
 
 /*
- * Activations on a stage: its in-flight micro-batches, the embedding's
- * output on the first stage, and on the last one micro-batch plus the
- * logits (logit_bytes).
+ * Activations on a stage: its in-flight micro-batches (one on the last
+ * stage but with interleaving), the embedding's output on the first
+ * stage, and on the last the logits of one (logit_bytes): its last
+ * model chunk, which holds the output layer, runs each micro-batch's
+ * backward right after its forward.
  */
 static double
 memory_activations(const struct est *x, const struct stage *st)
@@ -444,7 +446,7 @@ memory_activations(const struct est *x, const struct stage *st)
 	if (st->first)
 		return st->inflight * (act + emb) + working;
 	if (st->last)
-		return act + logits + working;
+		return st->inflight * act + logits + working;
 	return st->inflight * act + working;
 }
 

@@ -300,12 +300,33 @@ stage_add_mtp(const struct est *x, struct stage *st, double emb)
 }
 
 /*
+ * Micro-batches' worth of activations pipeline rank r holds at its
+ * peak.  Under 1F1B min(m, p - r) [PIPE].  Interleaved, Megatron-LM
+ * runs a warm-up of 2(p-r-1) + (v-1)p model-chunk micro-batches, at
+ * most all m*v of them, and holds one more in steady state, each of a
+ * chunk of 1/v of the stage's layers (schedules.py,
+ * get_pp_rank_microbatches, microbatch_group_size_per_vp_stage p by
+ * default): p + (p-1)/v on the first rank, as [MEM] has it, but
+ * p - (p-1)/v on the last, not one (the estimate held one there until
+ * 2026-11-30, and no cap at m on the first).
+ */
+static double
+inflight_at(const struct est *x, double r)
+{
+	double chunks;
+
+	if (x->v <= 1)
+		return fmin(x->m, x->p - r);
+	chunks = 2 * (x->p - r - 1) + (x->v - 1) * x->p + 1;
+	return fmin(chunks, x->m * x->v) / x->v;
+}
+
+/*
  * The stages, with Megatron-LM's split: (layers + flags) / pp layers a
  * rank, one fewer on the first stage with account_embedding and on the
  * last with account_loss; or an uneven pipeline's own first and last
- * counts, the layers left shared by the stages between.  Under 1F1B
- * the first stage holds min(m, p) micro-batches, rank 1 one fewer;
- * interleaving multiplies by 1 + (p-1)/(p*v) [MEM, PIPE].
+ * counts, the layers left shared by the stages between; what each
+ * holds in flight, inflight_at().
  */
 static void
 count_params(struct est *x)
@@ -316,7 +337,7 @@ count_params(struct est *x)
 	double rank = layout_split_layers(mo, l) / x->p;
 	double nfirst = rank - l->account_embedding;
 	double nlast = rank - l->account_loss;
-	double emb = s->V * s->h / x->t, pos, rest, vpf;
+	double emb = s->V * s->h / x->t, pos, rest;
 	struct stage *first = &x->stage[0], *last = &x->stage[1];
 
 	x->layer_dense = (1 - x->moe_frac) * layer_dense_params(x, false) +
@@ -341,20 +362,19 @@ count_params(struct est *x)
 		nfirst = layout_first_layers(mo, l);
 		nlast = layout_last_layers(mo, l);
 	}
-	vpf = x->v > 1 ? 1 + (x->p - 1) / (x->p * x->v) : 1;
 	x->nstages = x->p > 2 ? 3 : 2;
 	stage_init(x, first, 0, nfirst, true, false);
 	first->dense += emb + pos;
-	first->inflight = x->v > 1 ? x->p * vpf : fmin(x->m, x->p);
+	first->inflight = inflight_at(x, 0);
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
 	stage_init(x, last, s->L - nlast, nlast, false, true);
 	last->dense += rest + emb;
+	last->inflight = inflight_at(x, x->p - 1);
 	stage_add_mtp(x, last, emb);
 	if (x->nstages == 3) {
 		stage_init(x, &x->stage[2], nfirst, rank, false, false);
-		x->stage[2].inflight = x->v > 1 ? (x->p - 1) * vpf
-		                                : fmin(x->m, x->p - 1);
+		x->stage[2].inflight = inflight_at(x, 1);
 	}
 }
 

@@ -922,6 +922,49 @@ test_uneven_pipeline_stages(void)
 	CU_ASSERT_EQUAL(e.stages[0].total, e.mem.total);
 }
 
+/* Stage i's memory of l on w, interleaved over vp model chunks. */
+static double
+stage_total(const struct workload *w, struct layout l, int vp, int i)
+{
+	struct estimate e;
+
+	l.vp = vp;
+	CU_ASSERT_EQUAL_FATAL(layout_check(w, &l), LAYOUT_OK);
+	estimate_layout(w, &l, &e);
+	return e.stages[i].total;
+}
+
+/*
+ * Interleaving, pp 2 and vp 2 [Megatron-LM schedules.py,
+ * get_pp_rank_microbatches]: rank r warms up 2(p-r-1) + (v-1)p chunks
+ * of half a stage and holds one more, at most all m*v.  With m 8 the
+ * first stage goes from 2 micro-batches (1F1B) to 5/2, and the last
+ * from 1 to 3/2: each half a micro-batch more, with the buffers that
+ * grow with them (the last stage held one whatever vp until
+ * 2026-11-30).  With m 2 the first stage holds all 2
+ * either way, and the last still 3/2.
+ */
+static void
+test_interleaved_inflight(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout many = layout_of(1, 2, 1, 1, 32);  /* dp 4, m 8 */
+	struct layout two = layout_of(1, 2, 1, 1, 8);    /* dp 4, m 2 */
+	double first = stage_total(&w, many, 2, 0) - stage_total(&w, many, 1, 0);
+	double last = stage_total(&w, many, 2, 1) - stage_total(&w, many, 1, 1);
+	double first2 = stage_total(&w, two, 2, 0) - stage_total(&w, two, 1, 0);
+	double last2 = stage_total(&w, two, 2, 1) - stage_total(&w, two, 1, 1);
+
+	CU_ASSERT(first > 1e9);  /* half a micro-batch of 16 layers */
+	/* The first stage's half holds the embedding's output too. */
+	ASSERT_NEAR_REL(last, first, 0.01);
+	CU_ASSERT(last < first);
+	ASSERT_NEAR_REL(last2, last, 1e-9);
+	CU_ASSERT(fabs(first2) < 1e-3 * first);
+}
+
 /*
  * Context parallelism over 2 GPUs of a node, s 8192, tp 1, dp 4, gbs 8
  * (2 micro-batches): all_gather exposes 2 x (c-1) x 2 x 2 B x 4096 x
@@ -1972,6 +2015,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "T5's cross-attention FLOPs", test_t5_cross_attention_flops },
 	{ "every preset: the whole model on one GPU",
 	  test_presets_whole_model },
+	{ "interleaving: micro-batches in flight per stage",
+	  test_interleaved_inflight },
 	{ "dense first layers on the first stage, MTP on the last",
 	  test_first_dense_layers_stage },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
