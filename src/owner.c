@@ -23,6 +23,7 @@
 
 #include "error.h"
 #include "owner.h"
+#include "store.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -411,8 +412,9 @@ foreign_component(const char *path, uid_t trusted, bool new_ok,
 }
 
 /*
- * path resolved: realpath() of its longest prefix that exists, and the
- * names after it as written.  Allocated; NULL when no prefix resolves
+ * path resolved: realpath() of its longest prefix that exists (and is
+ * a directory, but for the whole path), and the names after it as
+ * written.  Allocated; NULL when no prefix resolves
  * or a name after it is "." or "..", which only the missing directory
  * could give a meaning.
  */
@@ -430,7 +432,8 @@ resolve_existing(const char *path)
 			                tail);
 			break;
 		}
-		if (errno != ENOENT || (cut = strrchr(head, '/')) == NULL ||
+		if ((errno != ENOENT && errno != ENOTDIR) ||
+		    (cut = strrchr(head, '/')) == NULL ||
 		    !strcmp(cut + 1, ".") || !strcmp(cut + 1, ".."))
 			break;
 		*cut = '\0';
@@ -610,23 +613,6 @@ runs_link_held(const char *dir, uid_t owner_uid)
 	return ret;
 }
 
-/*
- * Whether dir has a campaign.conf at all (of any kind: the store judges
- * what it is).  Asked before the writers of dir, so that /tmp or a home
- * directory given by mistake is "not a campaign" (66), not a directory
- * to chmod (77).  Only a name is looked up; nothing is read or made.
- */
-static bool
-campaign_file_there(const char *dir)
-{
-	char *path = xasprintf("%s/campaign.conf", dir);
-	struct stat st;
-	bool there = lstat(path, &st) == 0 || errno != ENOENT;
-
-	free(path);
-	return there;
-}
-
 int
 owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                  unsigned limit_s)
@@ -646,7 +632,7 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 		      "'paratune plan FILE -o DIR' makes one)", dir);
 		return EXIT_NOINPUT;
 	}
-	if (!campaign_file_there(dir)) {
+	if (!store_has_campaign_file(dir)) {
 		error("'%s' is not a campaign directory (no campaign.conf)",
 		      dir);
 		return EXIT_NOINPUT;
