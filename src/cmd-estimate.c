@@ -337,16 +337,7 @@ invalid_layout(const struct workload *w, const struct layout *l,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "tp %d pp %d cp %d", l->tp, l->pp, l->cp);
-	if (w->model->num_experts > 0)
-		strbuf_addf(&sb, " ep %d etp %d%s", l->ep, layout_etp(l),
-		            l->etp ? "" : " (tp's)");
-	strbuf_addf(&sb, " vp %d mbs %d gbs %d", l->vp, l->mbs, l->gbs);
-	/* dp is known once the sizes divide the GPUs. */
-	if (rule != RULE_WORLD)
-		strbuf_addf(&sb, " dp %d", l->dp);
-	strbuf_addf(&sb, "; %d GPUs, %d layers", workload_world(w),
-	            w->model->num_layers);
+	layout_describe(&sb, w, l, rule);
 	error("invalid layout: %s (%s)", layout_rule_name(rule), sb.buf);
 	strbuf_release(&sb);
 }

@@ -457,6 +457,9 @@ layout_args_resolve(struct layout_args *a, const struct grid_spec *sp,
 	if (a->size[SF_ETP] > 1 && c->model.num_experts == 0)
 		return error("--etp %d needs an MoE model; %s has no experts",
 		             a->size[SF_ETP], c->model.name);
+	if (a->size[SF_EP] > 1 && c->model.num_experts == 0)
+		return error("--ep %d needs an MoE model; %s has no experts",
+		             a->size[SF_EP], c->model.name);
 	if (start == FROM_SEARCH || !switches_known)
 		switches_from_search(c, l, src);
 	if (apply_switch_flags(a, l, src) != 0)

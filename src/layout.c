@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "strbuf.h"
 
 static const struct {
 	const char *name;
@@ -72,6 +73,8 @@ static const struct {
 	[RULE_RC_MODULES_NO_EFFECT] = { "recompute_modules need selective "
 	                                "recompute (MoE ones an MoE model)",
 	                                RULE_KIND_NO_EFFECT },
+	[RULE_MXFP8_GPU] = { "mxfp8 needs MX tensor cores (Blackwell)",
+	                     RULE_KIND_INVALID },
 	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
@@ -438,6 +441,13 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
+	/* MXFP8 scales blocks of 32 values in the tensor cores, which
+	 * Blackwell has and Hopper lacks: Transformer Engine refuses it
+	 * below compute capability 10.0 (check_mxfp8_support).  The
+	 * catalog marks such cores by an FP4 peak, which needs them too. */
+	if (w->precision == PREC_FP8 && l->fp8_recipe == FP8_MXFP8 &&
+	    w->gpu && !(w->gpu->peak_tflops[PREC_FP4] > 0))
+		return RULE_MXFP8_GPU;
 	if (check_moe(w, l) != LAYOUT_OK)
 		return check_moe(w, l);
 	return check_modules(w, l);
@@ -485,6 +495,21 @@ check_no_effect(const struct workload *w, const struct layout *l)
 	if (modules_no_effect(w->model, l))
 		return RULE_RC_MODULES_NO_EFFECT;
 	return LAYOUT_OK;
+}
+
+void
+layout_describe(struct strbuf *sb, const struct workload *w,
+                const struct layout *l, enum layout_rule r)
+{
+	strbuf_addf(sb, "tp %d pp %d cp %d", l->tp, l->pp, l->cp);
+	if (w->model->num_experts > 0)
+		strbuf_addf(sb, " ep %d etp %d%s", l->ep, layout_etp(l),
+		            l->etp ? "" : " (tp's)");
+	strbuf_addf(sb, " vp %d mbs %d gbs %d", l->vp, l->mbs, l->gbs);
+	if (r != RULE_WORLD)
+		strbuf_addf(sb, " dp %d", l->dp);
+	strbuf_addf(sb, "; %d GPUs, %d layers", workload_world(w),
+	            w->model->num_layers);
 }
 
 enum layout_rule

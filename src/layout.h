@@ -213,6 +213,8 @@ enum layout_rule {
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */
+	RULE_MXFP8_GPU,    /* mxfp8 on a GPU without block-scaled (MX)
+	                    * tensor cores */
 	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
 	                    * fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
@@ -251,6 +253,14 @@ bool layout_flex_dispatcher(const struct layout *l);
 
 /* Short name of a rule for tables ("attention heads % tp"). */
 const char *layout_rule_name(enum layout_rule r);
+struct strbuf;
+/*
+ * Append the values that rule r judges l by, for an error about it:
+ * "tp 1 pp 2 cp 1 vp 1 mbs 3 gbs 256 dp 8; 16 GPUs, 32 layers" (ep and
+ * etp for an MoE model; dp once the sizes divide the GPUs).
+ */
+void layout_describe(struct strbuf *sb, const struct workload *w,
+                     const struct layout *l, enum layout_rule r);
 /* Which kind of rule r is. */
 enum rule_kind layout_rule_kind(enum layout_rule r);
 

@@ -157,6 +157,30 @@ no_candidate(const struct plan *p)
 	return EXIT_CONFIG;
 }
 
+/* The campaign's base section breaks rule r: where it was set, the
+ * rule, and the values it judged.  -1. */
+static int
+base_invalid(const struct plan *p, const struct layout *l,
+             enum layout_rule r)
+{
+	static const char *const keys[] = {
+		"base.micro_batch_size", "base.global_batch_size",
+		"base.tensor_parallel", "base.pipeline_parallel",
+		"base.context_parallel", "base.virtual_pipeline",
+		"base.expert_parallel", NULL
+	};
+	struct strbuf where = STRBUF_INIT, what = STRBUF_INIT;
+
+	for (int i = 0; keys[i] && where.len == 0; i++)
+		settings_where(&p->settings, keys[i], &where);
+	layout_describe(&what, &p->workload, l, r);
+	error("%sbase configuration is invalid: %s (%s)", where.buf,
+	      layout_rule_name(r), what.buf);
+	strbuf_release(&where);
+	strbuf_release(&what);
+	return -1;
+}
+
 /*
  * The base: the campaign's own, else NeMo's base-config rule where it
  * has a valid row, else the safe candidate with the smallest
@@ -185,8 +209,7 @@ choose_base(struct plan *p, bool searched_only)
 
 		l = c->base.layout;
 		if ((r = layout_check(&p->workload, &l)) != LAYOUT_OK)
-			return error("base configuration is invalid: %s",
-			             layout_rule_name(r));
+			return base_invalid(p, &l, r);
 		p->base_source = "the campaign's base section";
 	} else if (c->model.num_experts == 0 &&
 	           nemo_base_config(&c->model,

@@ -175,6 +175,26 @@ expect "--etp 2 on a dense model is refused" 64 "$PT" estimate "$DEMO" \
 	--etp 2
 has "... saying it needs experts" "^error: --etp 2 needs an MoE model" \
 	"$T/err"
+# --ep the same (it said "invalid layout: experts % ep", a rule whose
+# cause was the model).
+expect "--ep 2 on a dense model is refused" 64 "$PT" estimate "$DEMO" \
+	--ep 2
+has "... saying it needs experts" "^error: --ep 2 needs an MoE model" \
+	"$T/err"
+# MXFP8 scales blocks in Blackwell's tensor cores; Hopper has none.
+expect "mxfp8 on an H100 is an invalid layout" 64 "$PT" estimate \
+	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
+	--switch fp8_recipe=mxfp8
+has "... saying it needs Blackwell" "mxfp8 needs MX tensor cores" "$T/err"
+expect "... and on a B200 it is estimated" 0 "$PT" estimate \
+	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
+	-s 'gpu="b200"' --switch fp8_recipe=mxfp8
+# A base section that breaks a rule is named by its line, with values.
+{ cat "$DEMO"; echo 'base = { micro_batch_size = 3; };'; } >"$T/badbase.conf"
+expect "an invalid base section" 78 "$PT" estimate "$T/badbase.conf"
+has "... named by file and line, with the values it breaks" \
+	"badbase.conf:$(($(wc -l <"$DEMO") + 1)): base configuration is invalid: gbs % (mbs\*dp) (tp 1 pp 1 cp 1 vp 1 mbs 3 gbs [0-9]* dp [0-9]*;" \
+	"$T/err"
 expect "--recompute-layers 4 with full recompute is taken" 0 \
 	"$PT" estimate "$DEMO" --recompute full --recompute-layers 4 --pp 1
 expect "--mbs 2147483647 is refused" 64 "$PT" estimate "$DEMO" \

@@ -413,8 +413,14 @@ test_switch_rules(void)
 	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
 	f.w.precision = PREC_FP8;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* MXFP8 needs Blackwell's block-scaled tensor cores: Transformer
+	 * Engine refuses it on Hopper (check_mxfp8_support); the catalog
+	 * marks such GPUs by an FP4 peak. */
 	l.fp8_recipe = FP8_MXFP8;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_MXFP8_GPU);
+	f.g.peak_tflops[PREC_FP4] = 2 * f.g.peak_tflops[PREC_FP8];
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.g.peak_tflops[PREC_FP4] = 0;
 	f.w.precision = PREC_BF16;
 	l.fp8_param_gather = false;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
