@@ -19,6 +19,7 @@
 #include "calibrate-report.h"
 #include "error.h"
 #include "owner.h"
+#include "store.h"
 #include "strlist.h"
 #include "util.h"
 #include "xalloc.h"
@@ -274,6 +275,15 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 
 		if (repeated_input(inputs, i))
 			continue;
+		/* /tmp given by mistake is "not a campaign" (66), as list
+		 * and results say, not a directory to chmod (77). */
+		if (dir && !store_has_campaign_file(inputs[i])) {
+			error("'%s' is not a campaign directory (no "
+			      "campaign.conf) nor a CSV of measured runs",
+			      inputs[i]);
+			status = EXIT_NOINPUT;
+			break;
+		}
 		status = owner_read_here(inputs[i]);
 		if (status != 0)
 			break;

@@ -527,3 +527,14 @@ store_progress(const struct state *st, struct strbuf *out)
 	if (st->stop_reason[0])
 		strbuf_addf(out, "; search stopped: %s", st->stop_reason);
 }
+
+bool
+store_has_campaign_file(const char *dir)
+{
+	char *path = xasprintf("%s/campaign.conf", dir);
+	struct stat st;
+	bool there = lstat(path, &st) == 0 || errno != ENOENT;
+
+	free(path);
+	return there;
+}

@@ -220,6 +220,13 @@ int store_open(struct store *s, const char *dir, int flags);
 int store_open_site(struct store *s, const char *dir, int flags,
                     const char *site_path);
 /*
+ * Whether dir has a campaign.conf at all (of any kind: store_open judges
+ * what it is).  Asked before the writers of dir are, so that /tmp or a
+ * home directory given by mistake is "not a campaign" (66), not a
+ * directory to chmod (77).  Only a name is looked up; nothing is read.
+ */
+bool store_has_campaign_file(const char *dir);
+/*
  * Checkpoint the state when save and anything changed, then release
  * everything.  Returns 0 or EXIT_IOERR after an error message.
  */

@@ -389,6 +389,14 @@ expect "an unknown constant" 78 "$PT" --site "$T/typo.conf" \
 	estimate "$CAMP"
 has "... with a suggestion" "gemm_eff_max" "$T/err"
 
+# A directory that is no campaign (/tmp given by mistake) is said to be
+# none, as list and results say, before who can write it is judged.
+mkdir "$T/plain" && chmod 1777 "$T/plain"
+expect "calibrate of a directory without campaign.conf" 66 \
+	"$PT" calibrate "$T/plain"
+has "... saying it is not a campaign" "is not a campaign directory" "$T/err"
+hasnt "... not advising chmod" "chmod" "$T/err"
+
 # Root reads no other user's input with its rights (a planted link or
 # @include would show it root's files): refused before it is opened.
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
