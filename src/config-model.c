@@ -121,6 +121,15 @@ model_fill_defaults(struct loader *ld, const struct config_key *k,
 	return 0;
 }
 
+/* The first of the keys that make a model group an architecture. */
+static const char *
+architecture_key(const config_setting_t *s)
+{
+	return config_has_member(s, "num_layers") ? "num_layers"
+	       : config_has_member(s, "hidden_size") ? "hidden_size"
+	       : "num_attention_heads";
+}
+
 /* model = { num_layers = ...; ... }: an architecture of one's own. */
 static int
 set_model_custom(struct loader *ld, const struct config_key *k,
@@ -134,14 +143,19 @@ set_model_custom(struct loader *ld, const struct config_key *k,
 	};
 	char why[256];
 
+	/* Before the keys it lacks: a family to generate from, given an
+	 * architecture's key as well, lacks nothing but its mistake. */
+	if (config_has_member(s, "size_b"))
+		return config_key_error(ld, s, k, "size_b generates an "
+		                        "architecture from a family (with "
+		                        "only name, family, size_b and "
+		                        "vocab_size); '%s' belongs to an "
+		                        "explicit architecture instead",
+		                        architecture_key(s));
 	for (int i = 0; required[i]; i++)
 		if (!config_has_member(s, required[i]))
 			return config_key_error(ld, s, k, "an architecture "
 			                        "needs '%s'", required[i]);
-	if (config_has_member(s, "size_b"))
-		return config_key_error(ld, s, k, "size_b goes with a family "
-		                        "to generate, not with an explicit "
-		                        "architecture");
 	if (model_fill_defaults(ld, k, s, &mg->m) != 0)
 		return -1;
 	if (model_validate(&mg->m, why, sizeof why) != 0)

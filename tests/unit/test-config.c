@@ -1003,6 +1003,15 @@ test_family_with_size(void)
 	             "model = { family = \"llama\"; size_b = 5.0; };\n", NULL,
 	             0, (const char *const[]){ "camp.conf:3: key "
 	             "'model.family': 'llama' cannot be generated", NULL });
+	/* With an architecture's key beside it: said to be the mistake,
+	 * not "needs 'hidden_size'". */
+	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\n"
+	             "model = { family = \"gpt3\"; size_b = 5.0; "
+	             "num_layers = 32; };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:3: key 'model': "
+	             "size_b generates an architecture from a family",
+	             "'num_layers' belongs to an explicit architecture",
+	             NULL });
 }
 
 static void
