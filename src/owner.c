@@ -53,6 +53,7 @@ struct foreign {
 	char *at;     /* the path up to that name (allocated) */
 	uid_t uid;    /* the owner of it, or of the directory it is in */
 	bool last;    /* it is the path's last name */
+	int err;      /* FOREIGN_UNCHECKED: why, an errno; 0: no reason */
 };
 
 /*
@@ -340,8 +341,10 @@ missing_component(char *abs, char *cut, uid_t trusted, struct foreign *f)
 	*cut = '\0';
 	ret = stat(cut == abs ? "/" : abs, &parent);
 	*cut = save;
-	if (ret != 0)
+	if (ret != 0) {
+		f->err = errno;
 		return FOREIGN_UNCHECKED;
+	}
 	f->uid = parent.st_uid;
 	if (parent.st_uid != 0 && parent.st_uid != trusted)
 		return FOREIGN_OWNED;
@@ -384,8 +387,10 @@ foreign_component(const char *path, uid_t trusted, bool new_ok,
 			*slash = '\0';
 		f->last = slash == NULL;
 		if (lstat(abs, &st) != 0) {
-			if (errno != ENOENT && errno != ENOTDIR)
+			if (errno != ENOENT && errno != ENOTDIR) {
 				f->why = FOREIGN_UNCHECKED;
+				f->err = errno;
+			}
 			else if (!(new_ok && f->last))
 				f->why = missing_component(abs, p, trusted, f);
 			/* Nothing below a missing name exists. */
@@ -461,6 +466,7 @@ foreign_on_path(const char *path, uid_t trusted, bool new_ok,
 	if (foreign_component(path, trusted, new_ok, f) != FOREIGN_NONE)
 		return f->why;
 	if ((real = resolve_existing(path)) == NULL) {
+		f->err = errno;
 		f->at = xstrdup(path);
 		f->last = true;
 		return f->why = FOREIGN_UNCHECKED;
@@ -498,7 +504,7 @@ root_path_error(const char *path, const struct foreign *f)
 	case FOREIGN_UNCHECKED:
 		error("'%s': cannot check who can change '%s' (%s): root "
 		      "does not use such a path with its rights here", path,
-		      f->at, errno ? strerror(errno) : "it does not resolve");
+		      f->at, f->err ? strerror(f->err) : "it does not resolve");
 		break;
 	case FOREIGN_RENAMABLE:
 		name_path(&sb, path, f);
@@ -532,7 +538,6 @@ root_path_check(const char *path, bool new_ok)
 
 	if (geteuid() != 0)
 		return 0;
-	errno = 0;
 	if (foreign_on_path(path, 0, new_ok, &f) != FOREIGN_NONE)
 		ret = root_path_error(path, &f);
 	free(f.at);
@@ -568,7 +573,6 @@ owner_path_held(const char *dir, uid_t owner_uid)
 	char owner[96], other[96];
 	struct foreign f;
 
-	errno = 0;
 	if (foreign_on_path(dir, owner_uid, false, &f) == FOREIGN_NONE)
 		return 0;
 	describe_uid(owner_uid, owner, sizeof owner);
