@@ -308,7 +308,9 @@ stage_add_mtp(const struct est *x, struct stage *st, double emb)
  * get_pp_rank_microbatches, microbatch_group_size_per_vp_stage p by
  * default): p + (p-1)/v on the first rank, as [MEM] has it, but
  * p - (p-1)/v on the last, not one (the estimate held one there until
- * 2026-11-30, and no cap at m on the first).
+ * 2026-11-30, and no cap at m on the first).  moe_a2a_overlap
+ * (overlap_moe_expert_parallel_comm) warms up one chunk more, so that
+ * each 1F1B step's forward and backward are independent.
  */
 static double
 inflight_at(const struct est *x, double r)
@@ -317,7 +319,8 @@ inflight_at(const struct est *x, double r)
 
 	if (x->v <= 1)
 		return fmin(x->m, x->p - r);
-	chunks = 2 * (x->p - r - 1) + (x->v - 1) * x->p + 1;
+	chunks = 2 * (x->p - r - 1) + (x->v - 1) * x->p + 1 +
+	         (x->l->moe_a2a_overlap ? 1 : 0);
 	return fmin(chunks, x->m * x->v) / x->v;
 }
 
