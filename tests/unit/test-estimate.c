@@ -965,6 +965,29 @@ test_interleaved_inflight(void)
 	CU_ASSERT(fabs(first2) < 1e-3 * first);
 }
 
+/* moe_a2a_overlap warms up one chunk more: on the last stage of pp 2
+ * vp 2, 2 micro-batches' worth instead of 3/2, the half that vp 2 adds
+ * to 1F1B's one again. */
+static void
+test_a2a_overlap_inflight(void)
+{
+	struct model m = test_mixtral_8x7b();
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct layout l = layout_of(1, 2, 1, 1, 32);
+	double vp2, a2a;
+
+	l.ep = 4;
+	l.etp = 1;
+	vp2 = stage_total(&w, l, 2, 1) - stage_total(&w, l, 1, 1);
+	l.moe_a2a_overlap = true;
+	a2a = stage_total(&w, l, 2, 1);
+	l.moe_a2a_overlap = false;
+	a2a -= stage_total(&w, l, 2, 1);
+	CU_ASSERT(vp2 > 1e8);
+	ASSERT_NEAR_REL(a2a, vp2, 1e-6);
+}
+
 /*
  * Context parallelism over 2 GPUs of a node, s 8192, tp 1, dp 4, gbs 8
  * (2 micro-batches): all_gather exposes 2 x (c-1) x 2 x 2 B x 4096 x
@@ -2017,6 +2040,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_presets_whole_model },
 	{ "interleaving: micro-batches in flight per stage",
 	  test_interleaved_inflight },
+	{ "moe_a2a_overlap: one chunk more in flight",
+	  test_a2a_overlap_inflight },
 	{ "dense first layers on the first stage, MTP on the last",
 	  test_first_dense_layers_stage },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
