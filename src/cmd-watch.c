@@ -402,7 +402,11 @@ watch_judge(struct watch_log *w, const struct watch_opts *o, double end,
 		return EXIT_DATAERR;
 	}
 	steady_check(r, o->skip_steps, o->min_steps, o->precision, s);
-	at_total = r->total_steps > 0 && s->last_step >= r->total_steps;
+	/* The reader's own word first: NeMo 2.0 counts global_step
+	 * from 0, so its last (19 of "iteration 19/19") is one short of
+	 * the total of 20. */
+	at_total = r->finished ||
+	           (r->total_steps > 0 && s->last_step >= r->total_steps);
 	*done = true;
 	*stop = false;
 	/* A trainer that ended by itself was not stopped by the figure. */

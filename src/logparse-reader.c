@@ -655,4 +655,6 @@ logparse_feed(struct log_reader *rd, const void *buf, size_t len)
 	}
 	rd->line_open = end[-1] != '\n';
 	rd->feed_end = NULL;
+	/* Known as soon as it is read: watch ends a run on it. */
+	rd->res->finished = rd->finished;
 }
