@@ -19,6 +19,7 @@
 #include "owner.h"
 #include "safe-text.h"
 #include "table.h"
+#include "util.h"
 #include "xalloc.h"
 
 extern const struct cmd_entry cmd_parse_entry;
@@ -188,6 +189,41 @@ read_log(struct logparse *lp, const char *path, struct log_result *res)
 	return logparse_file(lp, path, res) != 0 ? EXIT_NOINPUT : 0;
 }
 
+/* Whether the file at path starts as gzip's files do (1f 8b). */
+static bool
+gzip_file(const char *path)
+{
+	unsigned char magic[2];
+	FILE *f = strcmp(path, "-") ? fopen_regular(path) : NULL;
+	bool gz;
+
+	if (f == NULL)
+		return false;
+	gz = fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f &&
+	     magic[1] == 0x8b;
+	fclose(f);
+	return gz;
+}
+
+/*
+ * A file with NUL bytes and no step is no training log: said, and
+ * EXIT_DATAERR, as watch says it.  Its row reads "unknown, 0 steps,
+ * none", which alone looked like a clean run.
+ */
+static int
+not_a_log(const char *path, const struct log_result *r)
+{
+	if (r->nul_bytes == 0 || r->nsteps > 0)
+		return 0;
+	if (gzip_file(path))
+		error("'%s' is compressed (gzip): decompress it into 'paratune "
+		      "parse -' (zcat %s | paratune parse -)", path, path);
+	else
+		error("'%s' is not a training log: NUL byte at offset %lld "
+		      "and no step", path, r->first_nul_offset);
+	return EXIT_DATAERR;
+}
+
 /* Read every file; 0, or the exit code of the last that could not be
  * read, EXIT_NOPERM before any other. */
 static int
@@ -201,6 +237,8 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 		struct parse_item *it = &items[i];
 
 		it->status = read_log(&lp, paths[i], &it->res);
+		if (it->status == 0)
+			it->status = not_a_log(paths[i], &it->res);
 		if (it->status != 0 && status != EXIT_NOPERM)
 			status = it->status;
 		log_result_step_stats(&it->res, skip, &it->stats);

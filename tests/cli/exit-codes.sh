@@ -145,6 +145,18 @@ for c in list status submit resume cancel results; do
 	expect "$c of a missing directory" 66 "$PT" "$c" "$T/none"
 done
 expect "parse of a missing log" 66 "$PT" parse "$T/none.log"
+# A compressed or binary file read as "unknown, 0 steps, none": a
+# clean-looking row, exit 0.  It is no training log (65), as watch says.
+gzip -c "$T/one.log" >"$T/one.log.gz"
+expect "parse of a gzip-compressed log" 65 "$PT" parse "$T/one.log.gz"
+has "... saying so, and how to read it" \
+	"is compressed (gzip): decompress it.*zcat" "$T/err"
+expect "... which zcat into 'parse -' reads" 0 sh -c \
+	"zcat '$T/one.log.gz' | '$PT' parse -"
+printf 'PK\003\004\000\000junk\n' >"$T/binary.log"
+expect "parse of a binary file" 65 "$PT" parse "$T/binary.log"
+has "... not a training log" "is not a training log: NUL byte at offset 4" \
+	"$T/err"
 # A directory everyone can write that holds no campaign (/tmp given by
 # mistake) was refused as 77 with advice to chmod it.
 mkdir "$T/open" && chmod 1777 "$T/open"
