@@ -554,7 +554,7 @@ reader_flush(struct log_reader *rd)
 
 /* The next break of each kind at or after the last search; end if none. */
 struct breaks {
-	const char *nl, *cr, *caret_m;
+	const char *nl, *cr, *caret_m, *nul;
 };
 
 /* The next "^M" in [p, end); end when none is complete in the chunk. */
@@ -575,7 +575,11 @@ find_caret_m(const char *p, const char *end)
 
 /* The next line break in [p, end) and its length, or NULL.  Each kind
  * is searched again only once p has passed its last position, so a
- * chunk is scanned once per kind whatever its lines. */
+ * chunk is scanned once per kind whatever its lines.  A run of NUL
+ * bytes breaks a line too: a node that crashed leaves such a hole in
+ * its log, and what was written after it (the failure) would otherwise
+ * be glued to the line before it, or cut with it past
+ * LOGPARSE_LINE_MAX. */
 static const char *
 next_break(struct breaks *bk, const char *p, const char *end, size_t *len)
 {
@@ -593,12 +597,22 @@ next_break(struct breaks *bk, const char *p, const char *end, size_t *len)
 	}
 	if (bk->caret_m == NULL || bk->caret_m < p)
 		bk->caret_m = find_caret_m(p, end);
+	if (bk->nul == NULL || bk->nul < p) {
+		bk->nul = memchr(p, '\0', (size_t)(end - p));
+		if (bk->nul == NULL)
+			bk->nul = end;
+	}
 	b = bk->nl < bk->cr ? bk->nl : bk->cr;
 	if (bk->caret_m < b)
 		b = bk->caret_m;
+	if (bk->nul < b)
+		b = bk->nul;
 	if (b == end)
 		return NULL;
 	*len = b == bk->caret_m ? 2 : 1;
+	if (b == bk->nul)
+		while (b + *len < end && b[*len] == '\0')
+			(*len)++;
 	return b;
 }
 
@@ -622,7 +636,7 @@ void
 logparse_feed(struct log_reader *rd, const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;
-	struct breaks bk = { NULL, NULL, NULL };
+	struct breaks bk = { NULL, NULL, NULL, NULL };
 
 	if (len == 0)
 		return;

@@ -1148,6 +1148,39 @@ test_binary(void)
 	logparse_release(&lp);
 }
 
+/*
+ * A node that crashed leaves a hole of NUL bytes in its log, with what
+ * was written after it on the same "line": past 1 MiB of it the line
+ * was cut and the failure lost, and under that its evidence began with
+ * the hole.  A run of NULs breaks the line.
+ */
+static void
+test_nul_hole(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+	const char *fail = "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT "
+	                   "2026-11-25T10:05:00 DUE TO NODE FAILURE ***";
+
+	logparse_init(&lp);
+	for (int i = 1; i <= 3; i++)
+		megatron_line(&sb, i, 10, 1000.0, 5.0);
+	strbuf_addstr(&sb, " [2026-11-25 10:00:04] iteration        4/");
+	for (int i = 0; i < 2 * 1024 * 1024; i++)
+		strbuf_addch(&sb, '\0');
+	strbuf_addf(&sb, "%s\n", fail);
+	logparse_buffer(&lp, sb.buf, sb.len, "hole", &r);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NODE_FAIL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.evidence.text);
+	CU_ASSERT_STRING_EQUAL(r.evidence.text, fail);
+	CU_ASSERT_EQUAL(r.evidence.line, 4);
+	CU_ASSERT_EQUAL(r.nul_bytes, 2 * 1024 * 1024);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* Write data to a fresh file in dir; the caller frees the path. */
 static char *
 write_tmp(const char *dir, const char *name, const char *data, size_t len)
@@ -1944,6 +1977,7 @@ static const struct harness_test edge_tests[] = {
 	{ "median of random times", test_median_random },
 	{ "NaN from the start", test_nan_from_start },
 	{ "binary bytes between good lines", test_binary },
+	{ "a hole of NUL bytes before the failure", test_nul_hole },
 	{ "records glued on long lines", test_glued_records },
 	{ "failure scan of a long line", test_failure_scan_long_line },
 	{ "a 10 MB line", test_huge_line },
