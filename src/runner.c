@@ -685,6 +685,33 @@ rejected_reason(const char *err, char *out, size_t len)
 }
 
 /*
+ * Slurm's output file pattern for the run directory run: "%" written
+ * "%%", which Slurm reads as a "%" (sbatch(1), filename pattern), as it
+ * would read a campaign at /scratch/50%/x's "%/" as a symbol and the job
+ * fail with no output.  A backslash would turn every symbol off, %j
+ * included: NULL after an error naming the path.
+ */
+static char *
+output_pattern(const char *run)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strchr(run, '\\')) {
+		error("'%s' holds a backslash, which Slurm's output file "
+		      "pattern cannot hold (it turns off %%j): plan the "
+		      "campaign under a path without one", run);
+		return NULL;
+	}
+	for (const char *p = run; *p; p++) {
+		if (*p == '%')
+			strbuf_addch(&sb, '%');
+		strbuf_addch(&sb, *p);
+	}
+	strbuf_addstr(&sb, "/slurm-%j.out");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
  * Submit one candidate exactly once: the intent (with the job's tag) is
  * journaled and fsync'd before the call, so a crash after the call is
  * resolved by finding the tag in Slurm rather than by submitting again.
@@ -697,13 +724,13 @@ submit_one(struct runner *r, struct cand_status *c)
 	struct str_list env = STR_LIST_INIT;
 	struct strbuf err = STRBUF_INIT;
 	char *run = run_dir(r, c);
-	char *out = xasprintf("%s/slurm-%%j.out", run);
+	char *out = output_pattern(run);
 	char *spath = xasprintf("%s/job.sbatch", run);
 	char tag[64], why[64], *script = read_script(spath);
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
-	if (script == NULL || runner_extras(r, &extras) ||
+	if (out == NULL || script == NULL || runner_extras(r, &extras) ||
 	    runner_env(r, &extras, &env))
 		goto cleanup;
 	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id,

@@ -98,6 +98,20 @@ test_accounting() {
 	resume_until "$WORK/acct" 120
 }
 
+# A campaign under a path with "%": Slurm reads the output file's path
+# as a pattern, and "%j" of the directory's name made every job fail
+# with no output.
+test_percent_path() {
+	plan 'fifty%jx' --set 'search.tensor_parallel=[8]' ||
+		{ fail "plan fifty%jx"; return; }
+	"$PT" -q submit "$WORK/fifty%jx"
+	resume_until "$WORK/fifty%jx" 90
+	check "a campaign under a path with % completes" \
+		test "$(state_of "$WORK/fifty%jx" tp_8)" = completed
+	check "... its log where the path says" \
+		grep -q 'iteration *20/ *20' "$WORK"/fifty%jx/runs/*/slurm-*.out
+}
+
 test_cuda_oom() {
 	plan cudaoom --set 'search.tensor_parallel=[1]' \
 		--set 'search.micro_batch_size=[8]' || { fail "plan oom"; return; }
@@ -464,6 +478,7 @@ timed() {
 # CPUs).
 ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	pending_reason submit_twice prune_after_oom early_stop cuda_oom
+	percent_path
 	host_oom node_fail node_fail_unseen controller_down timeout"
 if (($#)); then
 	for t in "$@"; do timed "test_$t"; done
