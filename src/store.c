@@ -252,7 +252,7 @@ wait_lock(int fd, const char *path)
  * (a directory, a link, a FIFO: damage, not a full disk).
  */
 static int
-take_lock(struct store *s, bool wait)
+take_lock_once(struct store *s, bool wait)
 {
 	char *path = xasprintf("%s/.lock", s->dir);
 	struct stat st;
@@ -279,9 +279,47 @@ take_lock(struct store *s, bool wait)
 	else
 		ret = wait ? wait_lock(s->lock_fd, path) : 1;
 	free(path);
-	if (ret == 0)
-		hold_lock_for_test();
 	return ret;
+}
+
+/* Whether DIR/.lock is still the file the lock was taken on. */
+static bool
+lock_still_there(const struct store *s)
+{
+	char *path = xasprintf("%s/.lock", s->dir);
+	struct stat now, held;
+	bool same = lstat(path, &now) == 0 && fstat(s->lock_fd, &held) == 0 &&
+	            now.st_dev == held.st_dev && now.st_ino == held.st_ino;
+
+	free(path);
+	return same;
+}
+
+/*
+ * take_lock_once, again while the lock taken is no longer DIR's: plan
+ * --force replaced the campaign while this process waited, and the
+ * lock it got is the old directory's, which a newcomer to the new one
+ * would not see (two submits at once, one journal).
+ */
+static int
+take_lock(struct store *s, bool wait)
+{
+	int ret;
+
+	for (int tries = 0;; tries++) {
+		if ((ret = take_lock_once(s, wait)) != 0)
+			return ret;
+		if (lock_still_there(s))
+			break;
+		close(s->lock_fd);
+		s->lock_fd = -1;
+		if (tries == 8)
+			return error("'%s/.lock' keeps being replaced (the "
+			             "campaign planned again and again?)",
+			             s->dir);
+	}
+	hold_lock_for_test();
+	return 0;
 }
 
 /*

@@ -562,6 +562,24 @@ if command -v flock >/dev/null; then
 		"waiting for '.*lockwait/.lock': another paratune is working" \
 		"$T/err"
 	wait
+	# The campaign replaced while cancel waits (plan --force): the
+	# lock it then gets is the old directory's, which a newcomer to
+	# the new one does not see.  It takes the new one's, and waits
+	# for that one's holder too.
+	flock "$T/lockwait/.lock" sleep 2 &
+	sleep 0.3
+	env SLURM_CONF=/nonexistent "$PT" cancel "$T/lockwait" \
+		>"$T/out" 2>"$T/err2" &
+	cpid=$!
+	sleep 0.5
+	mv "$T/lockwait" "$T/lockwait.old" && cp -r "$T/lockwait.old" "$T/lockwait"
+	flock "$T/lockwait/.lock" sleep 3 &
+	wait "$cpid"
+	check "cancel over a campaign replaced while it waited: exit 0" \
+		test $? = 0
+	same "... it waited for the new campaign's lock too" \
+		"$(grep -c "waiting for '.*lockwait/.lock'" "$T/err2")" 2
+	wait
 fi
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
