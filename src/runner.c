@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -817,6 +818,32 @@ over_budget(struct runner *r, const struct cand_status *c)
 	return true;
 }
 
+/*
+ * 0 when the file system of path has room for what a job writes there,
+ * else EXIT_IOERR after an error.  On a full one the campaign went on
+ * submitting: every job wrote an empty log, was recorded completed
+ * with no output and failed, and the queue burnt away while the state
+ * could not even be saved.
+ */
+static int
+room_at(const char *path, const char *what)
+{
+	struct statvfs fs;
+	double free_mib;
+
+	if (statvfs(path, &fs) != 0)
+		return 0;  /* not knowable here: the writes will tell */
+	free_mib = (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0;
+	if (free_mib >= RUNNER_MIN_FREE_MIB &&
+	    (fs.f_files == 0 || fs.f_favail > 0))
+		return 0;
+	error("%s '%s' has %.1f MiB%s free, under %d: not submitting until "
+	      "there is room (its jobs would write no log and fail)", what,
+	      path, free_mib, fs.f_files && !fs.f_favail ? " and no inode"
+	      : "", RUNNER_MIN_FREE_MIB);
+	return EXIT_IOERR;
+}
+
 int
 runner_submit_due(struct runner *r, bool dry_run)
 {
@@ -836,8 +863,17 @@ runner_submit_due(struct runner *r, bool dry_run)
 		return 0;
 	}
 	while (active < limit && (c = next_queued(r)) != NULL) {
+		char *run;
+
 		if (over_budget(r, c))
 			break;
+		run = run_dir(r, c);
+		ret = room_at(s->dir, "the campaign directory");
+		if (ret == 0)
+			ret = room_at(run, "the run directory");
+		free(run);
+		if (ret != 0)
+			return ret;
 		if ((ret = runner_slurm(r)) != 0)
 			return ret;
 		if ((ret = submit_one(r, c)) != 0)

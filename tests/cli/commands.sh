@@ -581,6 +581,23 @@ if command -v flock >/dev/null; then
 		"$(grep -c "waiting for '.*lockwait/.lock'" "$T/err2")" 2
 	wait
 fi
+# A full file system under the campaign: submitting went on, every job
+# wrote an empty log and failed.  Nothing is submitted there now (74,
+# before Slurm is asked: 75 would say it was).  Root mounts a small
+# tmpfs where it may; elsewhere the check is skipped.
+mkdir "$T/tiny"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=8m tmpfs "$T/tiny" 2>/dev/null
+then
+	"$PT" -q plan "$CAMPAIGN" -o "$T/tiny/c"
+	expect "submit on a file system with 8 MiB free" 74 \
+		env SLURM_CONF=/nonexistent "$PT" submit "$T/tiny/c" --top 1
+	has "... saying why, before Slurm is asked" \
+		"the campaign directory '.*tiny/c' has [0-9.]* MiB free, under 64: not submitting" \
+		"$T/err"
+	check "... and nothing is queued as submitted" \
+		test -z "$(grep ' submitted ' "$T/tiny/c/journal.log")"
+	umount "$T/tiny"
+fi
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
 cp -r "$T/demo" "$T/queued" && rm "$T/queued/home"
