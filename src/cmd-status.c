@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -251,6 +252,41 @@ still_moving(const struct store *s, const struct settings *site)
 	        !budget_holds_queued(s, site, (long)time(NULL), NULL));
 }
 
+/*
+ * The columns of the terminal at fd, 0 when unknown.  The progress line
+ * is redrawn with "\r\033[K", which clears the row the cursor is on:
+ * one wider than the terminal wrapped, and each redraw left the rows
+ * above it behind.
+ */
+static int
+terminal_columns(int fd)
+{
+	struct winsize ws;
+
+	return ioctl(fd, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
+/* Cut sb to fit cols - 1 columns (ASCII but for whole UTF-8 runes). */
+static void
+fit_line(struct strbuf *sb, int cols)
+{
+	size_t cut = 0, n = 0;
+
+	if (cols < 2)
+		return;
+	for (size_t i = 0; i < sb->len; i++) {
+		if (((unsigned char)sb->buf[i] & 0xc0) == 0x80)
+			continue;  /* a rune's continuation byte */
+		if (n == (size_t)cols - 1) {
+			cut = i;
+			break;
+		}
+		n++;
+	}
+	if (cut > 0)
+		strbuf_setlen(sb, cut);
+}
+
 /* Re-read the recorded state every interval until nothing moves. */
 static int
 watch(struct cmd_ctx *ctx, const char *dir, int interval,
@@ -274,6 +310,8 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval,
 		done = !still_moving(&r, site);
 		if (done)
 			budget_held_text(&r, site, (long)time(NULL), &held);
+		if (tty)
+			fit_line(&sb, terminal_columns(fileno(ctx->out)));
 		fprintf(ctx->out, tty ? "\r\033[K%s" : "%s\n", sb.buf);
 		fflush(ctx->out);
 		strbuf_release(&sb);

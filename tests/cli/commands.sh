@@ -598,6 +598,36 @@ then
 		test -z "$(grep ' submitted ' "$T/tiny/c/journal.log")"
 	umount "$T/tiny"
 fi
+# status --watch redraws its progress line with "\r ESC[K", which
+# clears one row: a line wider than the terminal wrapped, and each
+# redraw left the rows above behind.  On a 40-column terminal it fits in
+# 39.  ptywidth CMD...: the redrawn lines' count and widest width.
+ptywidth() {
+	python3 - "$@" <<'PY'
+import os, pty, sys, time, fcntl, termios, struct, select, signal
+pid, fd = pty.fork()
+if pid == 0:
+    fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 40, 0, 0))
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = b''
+end = time.time() + 2.5
+while time.time() < end:
+    r, _, _ = select.select([fd], [], [], 0.2)
+    if r:
+        try:
+            out += os.read(fd, 65536)
+        except OSError:
+            break
+os.kill(pid, signal.SIGTERM)
+os.waitpid(pid, 0)
+segs = [s for s in out.replace(b'\x1b[K', b'').split(b'\r') if s.strip()]
+segs = [x.split(b'\r')[0].split(b'\n')[0] for x in out.split(b'\r\x1b[K')[1:]]
+print(len(segs), max((len(x.decode('utf-8', 'replace')) for x in segs), default=-1))
+PY
+}
+set -- $(ptywidth "$PT" status "$T/demo" --watch --interval 1)
+check "status --watch on a 40-column terminal: its line fits ($*)" \
+	test "${1:-0}" -ge 1 -a "${2:-99}" -le 39
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
 cp -r "$T/demo" "$T/queued" && rm "$T/queued/home"
