@@ -45,6 +45,16 @@
  * names the job; the window only bounds slurmdbd's search. */
 #define INTENT_CLOCK_SLACK_S (7L * 86400)
 
+/* ACCOUNTING_LAG_S, or the tests' shorter PARATUNE_TEST_ACCOUNTING_LAG. */
+static long
+accounting_lag_s(void)
+{
+	const char *t = getenv("PARATUNE_TEST_ACCOUNTING_LAG");
+	long v = t ? strtol(t, NULL, 10) : -1;
+
+	return v >= 0 && v < ACCOUNTING_LAG_S ? v : ACCOUNTING_LAG_S;
+}
+
 void
 runner_init(struct runner *r, struct store *s, FILE *out, int verbosity)
 {
@@ -324,6 +334,20 @@ state_from_output(const struct runner *r, const struct cand_status *c)
 	return st;
 }
 
+/* Whether c's job left its output file (any kind of file). */
+static bool
+output_exists(const struct runner *r, const struct cand_status *c)
+{
+	char *dir = run_dir(r, c);
+	char *path = xasprintf("%s/slurm-%" PRIu32 ".out", dir, c->job_id);
+	struct stat st;
+	bool there = lstat(path, &st) == 0 || errno != ENOENT;
+
+	free(path);
+	free(dir);
+	return there;
+}
+
 /* N of a name "slurm-N.out" (the output sbatch was given), else 0. */
 static unsigned long
 output_job_id(const char *name)
@@ -407,6 +431,18 @@ job_unknown(struct runner *r, struct cand_status *c)
 		    c->state == CS_SUBMITTING || c->state == CS_QUEUED)
 			return ret;
 	}
+	/* Last seen pending, with no output (Slurm makes it when the job
+	 * starts): it never ran (a controller that lost its state, no
+	 * accounting), and tried nothing; queued again, as a lost intent
+	 * is, not a failure that costs the candidate its place. */
+	if (c->state == CS_PENDING && !output_exists(r, c)) {
+		if (r->verbosity >= 0)
+			fprintf(r->out, "%s: job %" PRIu32 " vanished before "
+			        "it started (no output, unknown to "
+			        "accounting); queued again\n", c->name,
+			        c->job_id);
+		return store_requeue_lost(r->store, c);
+	}
 	st = state_from_output(r, c);
 	if (r->verbosity >= 0)
 		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 " gone; judged "
@@ -474,7 +510,7 @@ poll_one(struct runner *r, struct cand_status *c,
 		 * controller forgets it: give it time before guessing. */
 		if (job == NULL && ret == SLURM_E_OK &&
 		    c->state != CS_SUBMITTING &&
-		    time(NULL) - c->submit_time < ACCOUNTING_LAG_S)
+		    time(NULL) - c->submit_time < accounting_lag_s())
 			return 0;
 	}
 	if (job == NULL) {

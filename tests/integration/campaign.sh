@@ -416,6 +416,27 @@ test_node_fail_unseen() {
 	scontrol update nodename="$down" state=resume 2>/dev/null || true
 }
 
+# A job that vanished while pending (the controller and accounting
+# lost it: here the testbed made afresh) never ran: it is queued again,
+# as a lost submission is, not recorded as a failure.
+test_pending_vanished() {
+	plan gone --set 'search.tensor_parallel=[8]' || { fail "plan gone"; return; }
+	scontrol update nodename=gpu[1-4] state=drain reason=paratune-test
+	"$PT" -q submit "$WORK/gone"
+	check "its job waits in Slurm's queue" \
+		test "$(state_of "$WORK/gone" tp_8)" = pending
+	"$TESTBED" down >/dev/null 2>&1
+	"$TESTBED" up >/dev/null || { fail "testbed up again"; return; }
+	PARATUNE_TEST_ACCOUNTING_LAG=0 "$PT" -q resume "$WORK/gone"
+	check "a pending job that vanished is queued again" \
+		grep -q ' queued .*lost' "$WORK/gone/journal.log"
+	check "... not recorded as a failure" \
+		sh -c "! grep -q 'state=failed' '$WORK/gone/journal.log'"
+	resume_until "$WORK/gone" 90
+	check "... and then runs" \
+		test "$(state_of "$WORK/gone" tp_8)" = completed
+}
+
 # reason_of DIR NAME_PART: the recorded reason of the candidate.
 reason_of() {
 	"$PT" status "$1" --format json | python3 -c '
@@ -478,7 +499,7 @@ timed() {
 # CPUs).
 ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	pending_reason submit_twice prune_after_oom early_stop cuda_oom
-	percent_path
+	percent_path pending_vanished
 	host_oom node_fail node_fail_unseen controller_down timeout"
 if (($#)); then
 	for t in "$@"; do timed "test_$t"; done
