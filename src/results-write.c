@@ -242,6 +242,14 @@ cell_metric(const struct result_row *r, enum results_col c, struct cell *v)
 	return true;
 }
 
+/* Whether r's candidate has not ended (planned, queued, pending,
+ * running): its exit and failure class are not known yet. */
+static bool
+row_undecided(const struct result_row *r)
+{
+	return r->in_state && !cand_state_final(r->state);
+}
+
 /* The state and log part of a row. */
 static void
 cell_other(const struct results *res, const struct result_row *r,
@@ -273,7 +281,11 @@ cell_other(const struct results *res, const struct result_row *r,
 		v->s = memory_status_name(r->cand.memory_status);
 		break;
 	case RC_BASE: v->b = r->cand.base; break;
-	case RC_CLASS: v->s = failure_class_name(r->failure); break;
+	/* Undecided while the job is pending or running (the base's
+	 * object in JSON): null, as status has it. */
+	case RC_CLASS:
+		v->s = row_undecided(r) ? NULL : failure_class_name(r->failure);
+		break;
 	case RC_EVIDENCE: v->s = r->evidence; break;
 	case RC_LINE: v->i = r->line; v->has_int = r->line > 0; break;
 	case RC_LOG:
@@ -282,14 +294,15 @@ cell_other(const struct results *res, const struct result_row *r,
 	case RC_STATE:
 		v->s = r->in_state ? cand_state_name(r->state) : NULL;
 		break;
-	/* Only a job exits: empty for a submission Slurm rejected. */
+	/* Only a job that ended exits: empty for a submission Slurm
+	 * rejected, and for one pending or running. */
 	case RC_EXIT_CODE:
 		v->i = r->exit_code;
-		v->has_int = r->job_id != 0;
+		v->has_int = r->job_id != 0 && !row_undecided(r);
 		break;
 	case RC_EXIT_SIGNAL:
 		v->i = r->exit_signal;
-		v->has_int = r->job_id != 0;
+		v->has_int = r->job_id != 0 && !row_undecided(r);
 		break;
 	case RC_REASON: v->s = r->reason[0] ? r->reason : NULL; break;
 	case RC_NOTE: v->s = r->note; break;

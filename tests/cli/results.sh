@@ -786,6 +786,16 @@ for dup in '"skipped"' '"pattern_rank"'; do
 		"$T/err"
 done
 
+# The base still pending: its exit and failure class are not known yet,
+# null as status has them (they read 0, 0 and "none").
+cp -a "$D" "$T/pend" && rm -rf "$T/pend/results"
+rm -f "$T/pend/runs/$BASE"/slurm-*.out
+setstate "$T/pend" "$BASE" state=pending job=7777 attempt=1
+expect "results with the base pending" 0 "$PT" results "$T/pend" --format json
+same "... its exit code, signal and failure class are null" \
+	"$(jq_ '[d["base"][k] for k in ("exit_code", "exit_signal", "failure_class")]')" \
+	"[None, None, None]"
+
 # ---- the switches ------------------------------------------------------------
 # Each file ends with the layout's switches, from candidates.csv; what
 # does not apply (no FP8 in bf16, no method with selective recompute, no
