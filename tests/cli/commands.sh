@@ -605,7 +605,11 @@ fi
 ptywidth() {
 	python3 - "$@" <<'PY'
 import os, pty, sys, time, fcntl, termios, struct, select, signal
-pid, fd = pty.fork()
+try:
+    pid, fd = pty.fork()
+except OSError:
+    print('skip')  # no pseudo-terminal here
+    sys.exit(0)
 if pid == 0:
     fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 40, 0, 0))
     os.execvp(sys.argv[1], sys.argv[1:])
@@ -626,8 +630,9 @@ print(len(segs), max((len(x.decode('utf-8', 'replace')) for x in segs), default=
 PY
 }
 set -- $(ptywidth "$PT" status "$T/demo" --watch --interval 1)
-check "status --watch on a 40-column terminal: its line fits ($*)" \
-	test "${1:-0}" -ge 1 -a "${2:-99}" -le 39
+[ "$1" = skip ] ||
+	check "status --watch on a 40-column terminal: its line fits ($*)" \
+		test "${1:-0}" -ge 1 -a "${2:-99}" -le 39
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
 cp -r "$T/demo" "$T/queued" && rm "$T/queued/home"
