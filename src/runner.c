@@ -856,7 +856,7 @@ over_budget(struct runner *r, const struct cand_status *c)
 
 /*
  * 0 when the file system of path has room for what a job writes there,
- * else EXIT_IOERR after an error.  On a full one the campaign went on
+ * else EXIT_IOERR after an error (what is "the run directory").  On a full one the campaign went on
  * submitting: every job wrote an empty log, was recorded completed
  * with no output and failed, and the queue burnt away while the state
  * could not even be saved.
@@ -903,10 +903,12 @@ runner_submit_due(struct runner *r, bool dry_run)
 
 		if (over_budget(r, c))
 			break;
+		/* Where the job writes; the campaign's own files are
+		 * small, and a failed write of them is said and undone
+		 * (a campaign directory on a small file system, its runs/
+		 * a link to a big one, is fine: diskfull.sh). */
 		run = run_dir(r, c);
-		ret = room_at(s->dir, "the campaign directory");
-		if (ret == 0)
-			ret = room_at(run, "the run directory");
+		ret = room_at(run, "the run directory");
 		free(run);
 		if (ret != 0)
 			return ret;

@@ -54,17 +54,16 @@ enum cand_state runner_output_state(const char *path);
 int runner_poll(struct runner *r);
 
 /*
- * Free space a job's run directory (and the campaign's) needs before it
- * is submitted: a training log of a few thousand steps, with room to
- * spare, and the state saved beside it.  A site's scratch with less is
- * full.
+ * Free space a job's run directory needs before it is submitted: a
+ * training log of a few thousand steps, with room to spare.  A site's
+ * scratch with less is full.
  */
 #define RUNNER_MIN_FREE_MIB 64
 
 /*
  * Submit queued candidates (r->order's, when set) while fewer than the
- * limit are active, none while the campaign's or the run's file system
- * has under RUNNER_MIN_FREE_MIB free.
+ * limit are active, none while the run's file system has under
+ * RUNNER_MIN_FREE_MIB free.
  * dry_run prints what would be submitted.  0, EXIT_TEMPFAIL when Slurm
  * cannot be reached (the intent stays for the next run), EXIT_IOERR on
  * a full file system, or another exit code after an error message.

@@ -592,7 +592,7 @@ then
 	expect "submit on a file system with 8 MiB free" 74 \
 		env SLURM_CONF=/nonexistent "$PT" submit "$T/tiny/c" --top 1
 	has "... saying why, before Slurm is asked" \
-		"the campaign directory '.*tiny/c' has [0-9.]* MiB free, under 64: not submitting" \
+		"the run directory '.*tiny/c/runs/.*' has [0-9.]* MiB free, under 64: not submitting" \
 		"$T/err"
 	check "... and nothing is queued as submitted" \
 		test -z "$(grep ' submitted ' "$T/tiny/c/journal.log")"
