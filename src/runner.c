@@ -855,11 +855,11 @@ over_budget(struct runner *r, const struct cand_status *c)
 }
 
 /*
- * 0 when the file system of path has room for what a job writes there,
- * else EXIT_IOERR after an error (what is "the run directory").  On a full one the campaign went on
- * submitting: every job wrote an empty log, was recorded completed
- * with no output and failed, and the queue burnt away while the state
- * could not even be saved.
+ * 0 when the file system of path (what: "the run directory") has room
+ * for what a job writes there, else EXIT_IOERR after an error.  On a
+ * full one the campaign went on submitting: every job wrote an empty
+ * log, was recorded completed with no output and failed, and the queue
+ * burnt away while the state could not even be saved.
  */
 static int
 room_at(const char *path, const char *what)
