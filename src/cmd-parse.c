@@ -30,6 +30,7 @@ extern const struct cmd_entry cmd_parse_entry;
 struct parse_item {
 	struct log_result res;   /* without its steps */
 	size_t nsteps;
+	long last_step;          /* the highest step logged; -1: none */
 	struct log_step_stats stats;
 	int status;              /* 0, or the exit code it calls for */
 };
@@ -128,6 +129,12 @@ parse_json_item(struct json *j, const struct parse_item *it)
 	json_number(j, "step_time_stdev_s", it->stats.stdev_s);
 	json_number(j, "tokens_per_s_per_gpu_median",
 	            it->stats.tokens_per_s_median);
+	/* steps counts the records a log kept (one in ten at
+	 * --log-interval 10): the step reached is another figure. */
+	if (it->last_step >= 0)
+		json_int(j, "last_step", it->last_step);
+	else
+		json_null(j, "last_step");
 	if (r->total_steps >= 0)
 		json_int(j, "total_steps", r->total_steps);
 	else
@@ -243,6 +250,10 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 			status = it->status;
 		log_result_step_stats(&it->res, skip, &it->stats);
 		it->nsteps = it->res.nsteps;
+		it->last_step = -1;
+		for (size_t k = 0; k < it->res.nsteps; k++)
+			if (it->res.steps[k].step > it->last_step)
+				it->last_step = it->res.steps[k].step;
 		free(it->res.steps);
 		it->res.steps = NULL;
 		it->res.nsteps = it->res.alloc_steps = 0;

@@ -581,6 +581,16 @@ expect "parse of the negative log: JSON" 0 "$PT" parse --format json \
 same "... no measured step, no statistics" \
 	"$(jq_ '[d[0][k] for k in ("measured_steps", "step_time_mean_s", "step_time_median_s", "step_time_stdev_s")]')" \
 	"[0, None, None, None]"
+# steps counts the records a log keeps: one in ten at --log-interval 10.
+# Beside total_steps it read as the steps done; last_step is the step
+# reached.
+SPARSE=$T/sparse.log
+{ iter 10 1000.0; iter 20 1000.0; iter 30 1000.0; } >"$SPARSE"
+expect "parse of a log kept every tenth step" 0 "$PT" parse --format json \
+	"$SPARSE"
+same "... three records, step 30 reached, of 6" \
+	"$(jq_ '[d[0][k] for k in ("steps", "last_step", "total_steps")]')" \
+	"[3, 30, 6]"
 # Zero and negative times among real ones were averaged in: 9, 1, 0, 0,
 # 0, 1 s gave a mean of 0.4 s and a median of 0; with -3 s instead of a
 # 0, a mean of -0.2 s.  They are left out of every figure.
