@@ -322,15 +322,24 @@ runner_output_state(const char *path)
 	return st;
 }
 
-static enum cand_state
-state_from_output(const struct runner *r, const struct cand_status *c)
+/* c's job's output file, runs/NAME/slurm-ID.out (allocated). */
+static char *
+job_output(const struct runner *r, const struct cand_status *c)
 {
 	char *dir = run_dir(r, c);
 	char *path = xasprintf("%s/slurm-%" PRIu32 ".out", dir, c->job_id);
+
+	free(dir);
+	return path;
+}
+
+static enum cand_state
+state_from_output(const struct runner *r, const struct cand_status *c)
+{
+	char *path = job_output(r, c);
 	enum cand_state st = runner_output_state(path);
 
 	free(path);
-	free(dir);
 	return st;
 }
 
@@ -338,13 +347,11 @@ state_from_output(const struct runner *r, const struct cand_status *c)
 static bool
 output_exists(const struct runner *r, const struct cand_status *c)
 {
-	char *dir = run_dir(r, c);
-	char *path = xasprintf("%s/slurm-%" PRIu32 ".out", dir, c->job_id);
+	char *path = job_output(r, c);
 	struct stat st;
 	bool there = lstat(path, &st) == 0 || errno != ENOENT;
 
 	free(path);
-	free(dir);
 	return there;
 }
 
