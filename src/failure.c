@@ -38,6 +38,7 @@ static const char *const failure_names[] = {
 	[FAILURE_TIMEOUT] = "timeout",
 	[FAILURE_HUNG_AFTER_FINISH] = "hung_after_finish",
 	[FAILURE_NCCL_TIMEOUT] = "nccl_timeout",
+	[FAILURE_NCCL_ERROR] = "nccl_error",
 	[FAILURE_ILLEGAL_MEMORY_ACCESS] = "illegal_memory_access",
 	[FAILURE_NAN_LOSS] = "nan_loss",
 	[FAILURE_NODE_FAIL] = "node_fail",
@@ -104,6 +105,17 @@ static const struct failure_rule failure_rules[] = {
 	{ FAILURE_NCCL_TIMEOUT, "DistBackendError.{0,1024}?(?:[Tt]imeout|"
 	                        "timed out)" },
 	{ FAILURE_NCCL_TIMEOUT, "ProcessGroupNCCL.{0,1024}?\\btimed out" },
+	/* NCCL's own error results: PyTorch's NCCLUtils "NCCL error in:
+	 * NCCLUtils.hpp:82, invalid argument, NCCL version 2.4.8" (every
+	 * version), "NCCL error: unhandled system error" (an abort's
+	 * reason), "NCCL Error 2:" (THD); the ncclResult_t names torch
+	 * 2.x prints after it; a DistBackendError without a timeout (the
+	 * rule above takes those, as it comes first). */
+	{ FAILURE_NCCL_ERROR, "NCCL [Ee]rror\\b" },
+	{ FAILURE_NCCL_ERROR, "nccl(?:UnhandledCudaError|SystemError|"
+	                      "InternalError|InvalidArgument|InvalidUsage|"
+	                      "RemoteError)\\b" },
+	{ FAILURE_NCCL_ERROR, "DistBackendError" },
 	/* CUDA faults of a kernel, and the driver's Xid reports. */
 	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "an illegal (?:memory access|"
 	                                 "instruction) was encountered" },
@@ -163,13 +175,14 @@ static const struct failure_rule failure_rules[] = {
  */
 static const int failure_rank[] = {
 	[FAILURE_NONE] = 0,
-	[FAILURE_NODE_FAIL] = 12,
-	[FAILURE_PREEMPTED] = 11,
-	[FAILURE_CUDA_OOM] = 10,
-	[FAILURE_HOST_OOM] = 9,
-	[FAILURE_ILLEGAL_MEMORY_ACCESS] = 8,
-	[FAILURE_NAN_LOSS] = 7,
-	[FAILURE_NCCL_TIMEOUT] = 6,
+	[FAILURE_NODE_FAIL] = 13,
+	[FAILURE_PREEMPTED] = 12,
+	[FAILURE_CUDA_OOM] = 11,
+	[FAILURE_HOST_OOM] = 10,
+	[FAILURE_ILLEGAL_MEMORY_ACCESS] = 9,
+	[FAILURE_NAN_LOSS] = 8,
+	[FAILURE_NCCL_TIMEOUT] = 7,
+	[FAILURE_NCCL_ERROR] = 6,
 	[FAILURE_TIMEOUT] = 5,
 	[FAILURE_HUNG_AFTER_FINISH] = 4,
 	[FAILURE_EXIT_NONZERO] = 3,

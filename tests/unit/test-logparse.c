@@ -317,8 +317,9 @@ static const struct real_case real_cases[] = {
 	  NOSTEP(UNK), FAILURE_PREEMPTED, 1, false, -1 },
 	{ "slurm_preemption_interleaved_tqdm_torchrun_palmetto_chatexport.log",
 	  NOSTEP(UNK), FAILURE_PREEMPTED, 1, false, -1 },
+	/* NCCL's "invalid argument", then srun's exit codes. */
 	{ "slurm_srun_exit_code_nccl_error_parlai_issue3084.log",
-	  NOSTEP(UNK), FAILURE_EXIT_NONZERO, 2, false, -1 },
+	  NOSTEP(UNK), FAILURE_NCCL_ERROR, 1, false, -1 },
 	/* "[after training is done]" then the time limit: a hung exit. */
 	{ "slurm_timelimit_after_training_megatron-bridge_issue1656.log",
 	  NOSTEP(UNK), FAILURE_HUNG_AFTER_FINISH, 4, true, -1 },
@@ -1654,6 +1655,43 @@ test_root_cause(void)
 		  "CUDA Error: out of memory\n", FAILURE_CUDA_OOM, 1 },
 		{ "Rank 3, node n1, device 3, iteration 12: Unexpected result "
 		  "nan (message='loss is NaN')\n", FAILURE_NAN_LOSS, 1 },
+		/* NCCL's own errors, in PyTorch 2.x's wording. */
+		{ "[rank2]: torch.distributed.DistBackendError: NCCL error in: "
+		  "ProcessGroupNCCL.cpp:2027, remote process exited or there "
+		  "was a network error, NCCL version 2.21.5\n"
+		  "srun: error: n1: tasks 0-7: Exited with exit code 1\n",
+		  FAILURE_NCCL_ERROR, 1 },
+		{ "ncclSystemError: System call (e.g. socket, malloc) or "
+		  "external library call failed or device error.\n",
+		  FAILURE_NCCL_ERROR, 1 },
+		{ "[rank0]: torch.distributed.DistBackendError: [0] is setting "
+		  "up NCCL communicator and retrieving ncclUniqueId from [0] "
+		  "via c10d key-value store by key '0:1', but store->get"
+		  "('0:1') got error: Connection reset by peer\n",
+		  FAILURE_NCCL_ERROR, 1 },
+		/* The watchdog's terminate names a DistBackendError, its
+		 * what() the timeout: the timeout is the cause. */
+		{ "terminate called after throwing an instance of "
+		  "'c10::DistBackendError'\n  what():  [PG 1 Rank 7] "
+		  "Process group watchdog thread terminated with exception: "
+		  "[Rank 7] Watchdog caught collective operation timeout: "
+		  "WorkNCCL(SeqNum=199)\n", FAILURE_NCCL_TIMEOUT, 2 },
+		/* A rank timed out; the others lost it. */
+		{ "[rank1]: RuntimeError: NCCL communicator was aborted on "
+		  "rank 1.\n[rank0]: ncclRemoteError: A call failed possibly "
+		  "due to a network error or a remote process exiting "
+		  "prematurely.\n[rank3]: [Rank 3] Watchdog caught collective "
+		  "operation timeout: WorkNCCL(SeqNum=5)\n",
+		  FAILURE_NCCL_TIMEOUT, 3 },
+		/* An allocation inside NCCL is out of memory first. */
+		{ "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, "
+		  "unhandled cuda error, NCCL version 2.14.3\n"
+		  "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+		  "Last error:\nCuda failure 'out of memory'\n",
+		  FAILURE_CUDA_OOM, 4 },
+		/* Not NCCL errors: the environment variable, and a word. */
+		{ "TORCH_NCCL_ASYNC_ERROR_HANDLING=1 NCCL ErrorHandler\n",
+		  FAILURE_NONE, 0 },
 	};
 	struct logparse lp;
 
@@ -1719,6 +1757,9 @@ test_slurm_join(void)
 		{ "timeout", "", FAILURE_TIMEOUT },
 		{ "DEADLINE", partial, FAILURE_TIMEOUT },
 		{ "TIMEOUT", oom, FAILURE_CUDA_OOM },
+		{ "TIMEOUT", "RuntimeError: NCCL error in: NCCLUtils.hpp:82, "
+		  "invalid argument, NCCL version 2.4.8\n",
+		  FAILURE_NCCL_ERROR },
 		{ "FAILED", oom, FAILURE_CUDA_OOM },
 		{ "FAILED", partial, FAILURE_EXIT_NONZERO },
 		{ "FAILED", "KeyError: 'x'\n", FAILURE_EXIT_NONZERO },

@@ -287,6 +287,8 @@ test_recommendable_classes(void)
 	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_NAN_LOSS));
 	CU_ASSERT_FALSE(
 		results_class_recommendable(FAILURE_ILLEGAL_MEMORY_ACCESS));
+	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_NCCL_TIMEOUT));
+	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_NCCL_ERROR));
 }
 
 /* ---- text ---------------------------------------------------------------- */
