@@ -41,6 +41,7 @@ static const char *const failure_names[] = {
 	[FAILURE_NCCL_ERROR] = "nccl_error",
 	[FAILURE_ILLEGAL_MEMORY_ACCESS] = "illegal_memory_access",
 	[FAILURE_NAN_LOSS] = "nan_loss",
+	[FAILURE_STRAGGLER] = "straggler",
 	[FAILURE_NODE_FAIL] = "node_fail",
 	[FAILURE_PREEMPTED] = "preempted",
 	[FAILURE_CANCELLED] = "cancelled",
@@ -134,6 +135,10 @@ static const struct failure_rule failure_rules[] = {
 	/* Megatron grad norm (NVIDIA dgxc-benchmarking pretrain_log_parser.py
 	 * flags the same), torchtitan grad_norm. */
 	{ FAILURE_NAN_LOSS, "\\bgrad[ _]norm\\s*:\\s*-?(?:nan|inf)\\b" },
+	/* nvidia-resiliency-ext's StragglerDetectionCallback (NeMo 2.0) with
+	 * stop_if_detected logs this, then every rank exits 1; its report
+	 * alone ("STRAGGLER DETECTION WARNING") stops nothing. */
+	{ FAILURE_STRAGGLER, "Detected stragglers\\. Terminating training" },
 	{ FAILURE_NODE_FAIL, "DUE TO NODE FAILURE|Node failure on|"
 	                     "\\bNODE_FAIL\\b" },
 	/* slurmstepd, sacct, and NeMo's PreemptionCallback. */
@@ -175,12 +180,13 @@ static const struct failure_rule failure_rules[] = {
  */
 static const int failure_rank[] = {
 	[FAILURE_NONE] = 0,
-	[FAILURE_NODE_FAIL] = 13,
-	[FAILURE_PREEMPTED] = 12,
-	[FAILURE_CUDA_OOM] = 11,
-	[FAILURE_HOST_OOM] = 10,
-	[FAILURE_ILLEGAL_MEMORY_ACCESS] = 9,
-	[FAILURE_NAN_LOSS] = 8,
+	[FAILURE_NODE_FAIL] = 14,
+	[FAILURE_PREEMPTED] = 13,
+	[FAILURE_CUDA_OOM] = 12,
+	[FAILURE_HOST_OOM] = 11,
+	[FAILURE_ILLEGAL_MEMORY_ACCESS] = 10,
+	[FAILURE_NAN_LOSS] = 9,
+	[FAILURE_STRAGGLER] = 8,
 	[FAILURE_NCCL_TIMEOUT] = 7,
 	[FAILURE_NCCL_ERROR] = 6,
 	[FAILURE_TIMEOUT] = 5,

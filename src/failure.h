@@ -14,25 +14,30 @@
  * it, wherever the two appear in the log):
  *
  *   node_fail > preempted > cuda_oom > host_oom > illegal_memory_access >
- *   nan_loss > nccl_timeout > nccl_error > timeout | hung_after_finish >
- *   exit_nonzero > cancelled > unknown
+ *   nan_loss > straggler > nccl_timeout > nccl_error >
+ *   timeout | hung_after_finish > exit_nonzero > cancelled > unknown
  *
  * Why: the scheduler's events (a dead node, a preemption) kill every rank,
  * and the NCCL errors, CUDA errors and exit codes that follow are their
  * consequences; an out-of-memory error or a GPU fault on one rank leaves
  * the other ranks waiting in a collective until the NCCL watchdog fires,
  * so the watchdog timeout is a consequence too; a NaN assert on one rank
- * hangs the others the same way; a watchdog that times out aborts its
- * communicator, so what was pending on it fails with NCCL errors
- * (PyTorch's DistBackendError, "NCCL communicator was aborted") and the
- * peers of the rank that died see ncclRemoteError: beside a timeout an
- * NCCL error is its consequence, alone it is the cause (a bad argument,
- * a system or network failure), more telling than the exit code that
- * follows it; a hang that reaches the time limit is reported by Slurm as
- * a time limit; srun's "Exited with exit code" and slurmstepd's plain
- * "CANCELLED" follow from every failure above, so they are the root
- * cause only when nothing more specific was logged; and an exception we
- * do not recognise is the last resort.
+ * hangs the others the same way; NeMo's straggler detection stops every
+ * rank with exit status 1 once it finds GPUs slow, and ranks that leave
+ * at different times fail in their collectives, so the NCCL errors and
+ * exit codes after it are its consequence, while a layout that broke (an
+ * OOM, a fault, a NaN) says more than the slowness the detector saw; a
+ * watchdog that times out aborts its communicator, so what was pending on
+ * it fails with NCCL errors (PyTorch's DistBackendError, "NCCL
+ * communicator was aborted") and the peers of the rank that died see
+ * ncclRemoteError: beside a timeout an NCCL error is its consequence,
+ * alone it is the cause (a bad argument, a system or network failure),
+ * more telling than the exit code that follows it; a hang that reaches
+ * the time limit is reported by Slurm as a time limit; srun's "Exited
+ * with exit code" and slurmstepd's plain "CANCELLED" follow from every
+ * failure above, so they are the root cause only when nothing more
+ * specific was logged; and an exception we do not recognise is the last
+ * resort.
  */
 #ifndef PARATUNE_FAILURE_H
 #define PARATUNE_FAILURE_H
@@ -52,6 +57,7 @@ enum failure_class {
 	FAILURE_NCCL_ERROR,            /* "nccl_error": not a timeout */
 	FAILURE_ILLEGAL_MEMORY_ACCESS, /* "illegal_memory_access", Xid */
 	FAILURE_NAN_LOSS,              /* "nan_loss" */
+	FAILURE_STRAGGLER,             /* "straggler": slow GPUs stopped it */
 	FAILURE_NODE_FAIL,             /* "node_fail" */
 	FAILURE_PREEMPTED,             /* "preempted" */
 	FAILURE_CANCELLED,             /* "cancelled" */

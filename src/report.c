@@ -481,9 +481,11 @@ summary_recommend(struct strbuf *out, const struct results *res)
 		if (r->place >= res->v[res->best].place)
 			break;
 		strbuf_addf(out, "  not recommended although faster: rank %d "
-		            "%s ended in %s after its measured steps\n",
+		            "%s ended in %s after its measured steps%s\n",
 		            r->cand.rank, r->cand.name,
-		            failure_class_name(r->failure));
+		            failure_class_name(r->failure),
+		            results_class_times_suspect(r->failure)
+		            ? " (slow GPUs slowed them: run it again)" : "");
 	}
 }
 
@@ -545,6 +547,33 @@ summary_in_progress(struct strbuf *out, const struct results *res)
 		strbuf_addf(out, "%s\n", res->held);
 }
 
+/* Why none of the measured candidates is recommended: failures that
+ * condemn their layouts, or step times slowed by stragglers, which
+ * condemn nothing but are no measurement either. */
+static void
+no_best_measured(struct strbuf *out, const struct results *res)
+{
+	int suspect = 0;
+
+	for (int i = 0; i < res->nranked; i++)
+		suspect += results_class_times_suspect(
+			res->v[res->ranked[i]].failure);
+	if (suspect == 0)
+		strbuf_addf(out, "no recommendation: each of the %d measured "
+		            "candidates ended in a failure that condemns its "
+		            "layout\n", res->nranked);
+	else if (suspect == res->nranked)
+		strbuf_addf(out, "no recommendation: slow GPUs (stragglers) "
+		            "slowed the steps of each of the %d measured "
+		            "candidates: run them again\n", res->nranked);
+	else
+		strbuf_addf(out, "no recommendation: of the %d measured "
+		            "candidates, %d ended in a failure that condemns "
+		            "its layout, and slow GPUs (stragglers) slowed the "
+		            "steps of %d: run those again\n", res->nranked,
+		            res->nranked - suspect, suspect);
+}
+
 /* Why there is no best configuration. */
 static void
 summary_no_best(struct strbuf *out, const struct results *res)
@@ -553,9 +582,7 @@ summary_no_best(struct strbuf *out, const struct results *res)
 
 	strbuf_addch(out, '\n');
 	if (res->nranked > 0)
-		strbuf_addf(out, "no recommendation: each of the %d measured "
-		            "candidates ended in a failure that condemns its "
-		            "layout\n", res->nranked);
+		no_best_measured(out, res);
 	else if (ran > 0)
 		strbuf_addf(out, "no candidate was measured: %d ran out of "
 		            "memory and %d failed otherwise; why each, below\n",

@@ -245,6 +245,11 @@ row_measure(struct results *res, struct result_row *row,
 	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
 	                row);
 	row->recommendable = results_class_recommendable(row->failure);
+	/* Not recommended, yet nothing is wrong with the layout: say so,
+	 * and what to do. */
+	if (results_class_times_suspect(row->failure))
+		row_note(row, "slow GPUs (stragglers) slowed its steps: its "
+		         "step times are suspect; run it again to measure it");
 }
 
 /* The newest attempt had too few steps: look for an older one that

@@ -134,7 +134,8 @@ results_measure(const struct settings *c, double cost_per_gpu_hour,
 		m->pred_error = (pred - mean) / mean;
 }
 
-/* Classes that end a run without condemning its layout. */
+/* Classes that end a run without condemning its layout or the step
+ * times it measured. */
 bool
 results_class_recommendable(enum failure_class c)
 {
@@ -147,8 +148,16 @@ results_class_recommendable(enum failure_class c)
 	case FAILURE_CANCELLED:
 		return true;
 	default:
+		/* straggler is the cluster's doing too, but the slow GPUs
+		 * slowed the steps it would be recommended by. */
 		return false;
 	}
+}
+
+bool
+results_class_times_suspect(enum failure_class c)
+{
+	return c == FAILURE_STRAGGLER;
 }
 
 /* The ranking key: mean step time over the global batch. */

@@ -189,8 +189,13 @@ void results_measure(const struct settings *c, double cost_per_gpu_hour,
 
 /* Whether a measured run that ended in class c may be recommended: not
  * when the class says the layout itself broke (out of memory, NaN loss,
- * a GPU fault, a crash). */
+ * a GPU fault, a crash), nor when its step times are suspect. */
 bool results_class_recommendable(enum failure_class c);
+/* Whether the step times of a run that ended in class c are suspect
+ * though its layout did not fail: straggler, whose slow GPUs slowed the
+ * steps before the detector stopped the run.  Such a run is measured
+ * but neither recommended nor fitted; running it again measures it. */
+bool results_class_times_suspect(enum failure_class c);
 
 /* Order the measured rows, pick best, cheapest and roomy, and compare
  * best with base; results_load calls it. */

@@ -47,7 +47,9 @@ search_refit(struct store *s, const struct results *res, FILE *out,
 	for (int i = 0; i < res->n; i++) {
 		const struct result_row *row = &res->v[i];
 
+		/* Steps slowed by stragglers would skew the fit. */
 		if (row->kind != RESULT_MEASURED ||
+		    results_class_times_suspect(row->failure) ||
 		    !(row->cand.pred_step_s > 0) ||
 		    !(row->m.step_mean_s > 0))
 			continue;

@@ -527,6 +527,50 @@ cells "$F"
 check "... is measured, not an OOM" test -n "$(field results.csv "$CLEAN1" step_time_mean_s)"
 check "... and not in oom.csv" test -z "$(field oom.csv "$CLEAN1" name)"
 
+# ---- stragglers --------------------------------------------------------------
+# NeMo's straggler detection stopped a run after its measured steps: the
+# slow GPUs were the cluster's doing, but they slowed the steps, so the
+# run is measured and shown, never recommended, and its note says to run
+# it again.
+S=$T/straggler
+expect "plan a campaign for a straggler" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$S"
+STRAG=$(name 1 2 2) GOOD=$(name 4 2 2)
+# nemo N S: a NeMo 2.0 step line of a 20-step run taking S seconds
+nemo() {
+	printf 'Training epoch 0, iteration %d/19 | lr: 1.649e-06 | global_batch_size: 256 | global_step: %d | reduced_train_loss: 11.03 | train_step_timing in s: %s | consumed_samples: %d\n' \
+		"$1" "$1" "$2" $((($1 + 1) * 256))
+}
+{ for j in 0 1 2 3 4 5 6 7 8 9; do nemo $j 4.0; done
+  echo "[NeMo E 2025-03-07 22:43:58 straggler_det_callback:239] Detected stragglers. Terminating training..."
+  echo "E0307 22:44:04.918000 192252 torch/distributed/elastic/multiprocessing/api.py:862] failed (exitcode: 1) local_rank: 0 (pid: 192322) of binary: /usr/bin/python"
+} >"$S/runs/$STRAG/slurm-4001.out"
+setstate "$S" "$STRAG" state=failed job=4001 attempt=1 exit=1
+for j in 0 1 2 3 4 5 6 7 8 9; do nemo $j 5.0; done >"$S/runs/$GOOD/slurm-4002.out"
+setstate "$S" "$GOOD" state=completed job=4002 attempt=1
+expect "results with a straggler" 0 "$PT" results "$S"
+has "... the faster straggler is not recommended, and why" \
+	"not recommended although faster: rank [0-9]* $STRAG ended in straggler after its measured steps (slow GPUs slowed them: run it again)" \
+	"$T/out"
+expect "... JSON" 0 "$PT" results "$S" --format json
+same "... both measured, the straggler first" \
+	"$(jq_ '[(r["name"], r["failure_class"]) for r in d["results"]]')" \
+	"[('$STRAG', 'straggler'), ('$GOOD', 'none')]"
+same "... the clean run is recommended" \
+	"$(jq_ 'd["recommendations"]["fastest"]')" "$GOOD"
+cells "$S"
+case $(field "$S/results/results.csv" "$STRAG" note) in
+*"slow GPUs (stragglers) slowed its steps"*"run it again"*)
+	ok "... results.csv's note says to run it again" ;;
+*) ko "... results.csv's note: '$(field "$S/results/results.csv" "$STRAG" note)'" ;;
+esac
+setstate "$S" "$GOOD" state=planned job=0 attempt=0
+rm -f "$S/runs/$GOOD/slurm-4002.out"
+expect "results with the straggler alone measured" 0 "$PT" results "$S"
+has "... no recommendation, and no layout condemned" \
+	"no recommendation: slow GPUs (stragglers) slowed the steps of each of the 1 measured candidates: run them again" \
+	"$T/out"
+
 # ---- step times that are no measurement -----------------------------------------
 # A log whose step times are zero or negative (a clock that went back, a
 # logger that prints 0.0) measured nothing: such a run is neither ranked

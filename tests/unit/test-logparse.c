@@ -176,9 +176,10 @@ static const struct real_case real_cases[] = {
 	{ "nemo2_resume_reordered_fields_nemo_resiliency_demo.log",
 	  NM2, 10, 10, 10.26, 11.03, 19, 7.592, 11.03,
 	  FAILURE_NONE, 0, true, 20 },
+	/* The detector's stop, then torchrun's exit codes. */
 	{ "nemo2_straggler_detection_terminate_childfailederror_nemo_"
 	  "resiliency_demo.log", NM2, 6, 10, 7.599, 11.03, 15, 7.611, 11.03,
-	  FAILURE_EXIT_NONZERO, 43, false, 20 },
+	  FAILURE_STRAGGLER, 31, false, 20 },
 	{ "nemo2_train_step_timing_bionemo-recipes_pr740.log", NM2,
 	  6, 120, 0.03146, 1.233, 125, 0.03147, 1.34,
 	  FAILURE_NONE, 0, false, 150 },
@@ -1689,6 +1690,23 @@ test_root_cause(void)
 		  "ncclUnhandledCudaError: Call to CUDA function failed.\n"
 		  "Last error:\nCuda failure 'out of memory'\n",
 		  FAILURE_CUDA_OOM, 4 },
+		/* The straggler detection stops every rank; the others then
+		 * time out or exit 1. */
+		{ "[NeMo E 2025-03-07 22:43:58 straggler_det_callback:239] "
+		  "Detected stragglers. Terminating training...\n"
+		  "[rank3]: [Rank 3] Watchdog caught collective operation "
+		  "timeout: WorkNCCL(SeqNum=5)\nE0307 22:44:04.918000 192252 "
+		  "api.py:862] failed (exitcode: 1) local_rank: 0\n",
+		  FAILURE_STRAGGLER, 1 },
+		/* Its report alone stops nothing. */
+		{ "[NeMo W 2025-03-07 22:43:58 straggler_det_callback:106] "
+		  "STRAGGLER DETECTION WARNING: Some GPUs have worse relative "
+		  "performance. Affected ranks: {StragglerId(rank=5)}\n",
+		  FAILURE_NONE, 0 },
+		/* A NaN says more than the slowness it came with. */
+		{ "Detected stragglers. Terminating training...\n"
+		  "Rank 0: found NaN in local grad norm\n", FAILURE_NAN_LOSS,
+		  2 },
 		/* Not NCCL errors: the environment variable, and a word. */
 		{ "TORCH_NCCL_ASYNC_ERROR_HANDLING=1 NCCL ErrorHandler\n",
 		  FAILURE_NONE, 0 },

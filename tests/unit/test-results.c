@@ -289,6 +289,12 @@ test_recommendable_classes(void)
 		results_class_recommendable(FAILURE_ILLEGAL_MEMORY_ACCESS));
 	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_NCCL_TIMEOUT));
 	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_NCCL_ERROR));
+	/* The cluster's doing, but its steps were slowed. */
+	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_STRAGGLER));
+	for (int c = 0; c < FAILURE_COUNT; c++)
+		CU_ASSERT_EQUAL(
+			results_class_times_suspect((enum failure_class)c),
+			c == FAILURE_STRAGGLER);
 }
 
 /* ---- text ---------------------------------------------------------------- */
