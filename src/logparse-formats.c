@@ -415,7 +415,7 @@ logparse_megatron(struct log_reader *rd, const char *s, size_t n)
 		if (total > 0) {
 			rd->res->total_steps = total;
 			if (step == total)
-				rd->finished = true;
+				reader_finished(rd);
 		}
 		if (step >= 0)
 			reader_add_step(rd, &st, LOG_FORMAT_MEGATRON);
@@ -551,7 +551,7 @@ logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 			if (last >= 0) {
 				rd->res->total_steps = last + 1;
 				if (iter == last)
-					rd->finished = true;
+					reader_finished(rd);
 			}
 			reader_add_step(rd, &st, LOG_FORMAT_NEMO2);
 			if (clean)
@@ -627,7 +627,7 @@ logparse_nemo1(struct log_reader *rd, const char *s, size_t n)
 		if (total > 0) {
 			rd->res->total_steps = total;
 			if (count == total)
-				rd->finished = true;
+				reader_finished(rd);
 		}
 		reader_add_step(rd, &st, LOG_FORMAT_NEMO1);
 		reader_clean_span(rd, ov[0], ov[1]);

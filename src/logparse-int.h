@@ -103,6 +103,7 @@ struct log_reader {
 	/* Failure evidence. */
 	unsigned seen;             /* FAILURE_BIT per class with evidence */
 	bool finished;
+	long finished_line;        /* where it was first seen finished */
 
 	/* Parts of the current line that are clean step records: the
 	 * failure patterns are run on the rest only. */
@@ -118,6 +119,8 @@ void log_evidence_clear(struct log_evidence *e);
 /* Add a step record (deduplicated; see logparse.h). */
 void reader_add_step(struct log_reader *rd, const struct log_step *st,
                      enum log_format fmt);
+/* The run has done all its steps, as the current line shows. */
+void reader_finished(struct log_reader *rd);
 /* Keep line s[0..n) as evidence of class c when it is the first. */
 void reader_evidence(struct log_reader *rd, enum failure_class c,
                      const char *s, size_t n);

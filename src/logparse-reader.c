@@ -197,6 +197,14 @@ reader_add_step(struct log_reader *rd, const struct log_step *st,
 }
 
 void
+reader_finished(struct log_reader *rd)
+{
+	if (!rd->finished)
+		rd->finished_line = rd->lineno;
+	rd->finished = true;
+}
+
+void
 reader_evidence(struct log_reader *rd, enum failure_class c, const char *s,
                 size_t n)
 {
@@ -424,7 +432,7 @@ reader_failures(struct log_reader *rd, const char *s, size_t n)
 			at = rd->spans[i].end;
 	}
 	if (hits.finished)
-		rd->finished = true;
+		reader_finished(rd);
 	for (int c = 1; c < FAILURE_COUNT; c++)
 		if (hits.classes & FAILURE_BIT(c))
 			reader_evidence(rd, (enum failure_class)c, s, n);

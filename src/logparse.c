@@ -307,6 +307,32 @@ reader_format(const struct log_reader *rd)
 	return best != LOG_FORMAT_UNKNOWN ? best : rd->weak_format;
 }
 
+/*
+ * The classes the root cause is picked from.  An exception or a non-zero
+ * exit that only the generic rules name, first logged once the run had
+ * done all its steps, is its teardown's (a data loader's __del__, a rank
+ * that left the store first), not what ended training: left out, its
+ * evidence kept for the join with Slurm's state.
+ */
+static unsigned
+classes_before_finish(const struct log_reader *rd)
+{
+	static const enum failure_class teardown[] = {
+		FAILURE_UNKNOWN, FAILURE_EXIT_NONZERO,
+	};
+	unsigned seen = rd->seen;
+
+	if (!rd->finished)
+		return seen;
+	for (size_t i = 0; i < sizeof teardown / sizeof teardown[0]; i++) {
+		const struct log_evidence *e = &rd->res->seen[teardown[i]];
+
+		if (e->text && e->line >= rd->finished_line)
+			seen &= ~FAILURE_BIT(teardown[i]);
+	}
+	return seen;
+}
+
 void
 logparse_finish(struct log_reader *rd)
 {
@@ -323,7 +349,7 @@ logparse_finish(struct log_reader *rd)
 	res->format = reader_format(rd);
 	reader_other_format(rd, res);
 	res->finished = rd->finished;
-	res->failure = failure_pick(rd->seen, res->finished);
+	res->failure = failure_pick(classes_before_finish(rd), res->finished);
 	e = log_result_evidence(res, res->failure);
 	if (e) {
 		res->evidence.line = e->line;

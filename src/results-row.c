@@ -155,6 +155,26 @@ row_note(struct result_row *row, const char *fmt, ...)
 	row->note = strbuf_detach(&sb, NULL);
 }
 
+/* The evidence of what only the generic rules name (an exception, a
+ * non-zero exit) when the log names no cause: the log's class first,
+ * then an exit, then an exception, which a finished run's teardown may
+ * have left out of the class.  NULL when there is none. */
+static const struct log_evidence *
+generic_evidence(const struct log_result *r)
+{
+	const struct log_evidence *e;
+
+	if (r->failure != FAILURE_NONE && r->failure != FAILURE_UNKNOWN &&
+	    r->failure != FAILURE_EXIT_NONZERO)
+		return NULL;
+	e = log_result_evidence(r, r->failure);
+	if (e == NULL)
+		e = log_result_evidence(r, FAILURE_EXIT_NONZERO);
+	if (e == NULL)
+		e = log_result_evidence(r, FAILURE_UNKNOWN);
+	return e;
+}
+
 /* The class and its evidence from the newest attempt (nl NULL: none). */
 static void
 row_classify(struct result_row *row, const struct log_read *nl)
@@ -174,10 +194,8 @@ row_classify(struct result_row *row, const struct log_read *nl)
 	/* Slurm's FAILED or CANCELLED over an exception the classifier does
 	 * not know: that exception is still the best evidence there is. */
 	if (e == NULL && (row->failure == FAILURE_EXIT_NONZERO ||
-	                  row->failure == FAILURE_CANCELLED) &&
-	    (nl->res.failure == FAILURE_UNKNOWN ||
-	     nl->res.failure == FAILURE_EXIT_NONZERO))
-		e = log_result_evidence(&nl->res, nl->res.failure);
+	                  row->failure == FAILURE_CANCELLED))
+		e = generic_evidence(&nl->res);
 	if (e && e->text) {
 		row->line = e->line;
 		row->evidence = results_clean_text(e->text);

@@ -635,6 +635,18 @@ expect "parse of a log kept every tenth step" 0 "$PT" parse --format json \
 same "... three records, step 30 reached, of 6" \
 	"$(jq_ '[d[0][k] for k in ("steps", "last_step", "total_steps")]')" \
 	"[3, 30, 6]"
+# An exception and srun's exit code after the last step are the
+# teardown's: the run that did every step is no failure to parse.
+DONE=$T/teardown.log
+{ for j in 1 2 3 4 5 6; do iter $j 1000.0; done
+  echo "[after training is done] datetime: 2024-05-01 10:01:00"
+  echo "torch.distributed.DistStoreError: Socket Timeout"
+  echo "srun: error: node-1: task 3: Exited with exit code 1"; } >"$DONE"
+expect "parse of a finished run with a teardown exception" 0 "$PT" parse \
+	--format json "$DONE"
+same "... finished, and no failure" \
+	"$(jq_ '(d[0]["finished"], d[0]["failure"]["class"], d[0]["measured_steps"])')" \
+	"(True, 'none', 5)"
 # Zero and negative times among real ones were averaged in: 9, 1, 0, 0,
 # 0, 1 s gave a mean of 0.4 s and a median of 0; with -3 s instead of a
 # 0, a mean of -0.2 s.  They are left out of every figure.

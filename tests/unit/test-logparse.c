@@ -1707,6 +1707,33 @@ test_root_cause(void)
 		{ "Detected stragglers. Terminating training...\n"
 		  "Rank 0: found NaN in local grad norm\n", FAILURE_NAN_LOSS,
 		  2 },
+		/* After the last step, an exception and an exit code are the
+		 * teardown's: the run did every step. */
+		{ " iteration        6/       6 | elapsed time per iteration "
+		  "(ms): 1000.0 |\n[after training is done] datetime: "
+		  "2024-05-01 10:01:00\ntorch.distributed.DistStoreError: "
+		  "Socket Timeout\nsrun: error: n1: task 3: Exited with exit "
+		  "code 1\n", FAILURE_NONE, 0 },
+		{ "Training epoch 0, iteration 9/9 | global_step: 9 | "
+		  "train_step_timing in s: 1.5\n`Trainer.fit` stopped: "
+		  "`max_steps=10` reached.\nException ignored in: <function "
+		  "_MultiProcessingDataLoaderIter.__del__>\nAttributeError: "
+		  "'NoneType' object has no attribute 'python_exit_status'\n"
+		  "[rank0]: ChildFailedError:\n", FAILURE_NONE, 0 },
+		/* On the bar's own line, behind a carriage return. */
+		{ "Epoch 0: 100%|##| 10/10 [00:10<00:00, "
+		  "train_step_timing in s=1.0]\rRuntimeError: teardown\n",
+		  FAILURE_NONE, 0 },
+		/* A cause the log names still counts after the finish. */
+		{ " iteration        6/       6 | elapsed time per iteration "
+		  "(ms): 1000.0 |\ntorch.OutOfMemoryError: CUDA out of "
+		  "memory.\n", FAILURE_CUDA_OOM, 2 },
+		/* An exception before the marker, with no step after it,
+		 * may have ended training: it counts. */
+		{ " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nValueError: bad batch\n[after training is "
+		  "done] datetime: 2024-05-01 10:01:00\n", FAILURE_UNKNOWN,
+		  2 },
 		/* Not NCCL errors: the environment variable, and a word. */
 		{ "TORCH_NCCL_ASYNC_ERROR_HANDLING=1 NCCL ErrorHandler\n",
 		  FAILURE_NONE, 0 },
@@ -1725,6 +1752,30 @@ test_root_cause(void)
 		            cases[i].line);
 		log_result_release(&r);
 	}
+	logparse_release(&lp);
+}
+
+/* A finished run's teardown exception is no root cause, but its line
+ * is kept, for the join with a FAILED state to show. */
+static void
+test_teardown_evidence(void)
+{
+	struct logparse lp;
+	struct log_result r;
+
+	logparse_init(&lp);
+	parse_text(&lp, " iteration        6/       6 | elapsed time per "
+	           "iteration (ms): 1000.0 |\nException ignored in: <function "
+	           "_MultiProcessingDataLoaderIter.__del__>\nAttributeError: "
+	           "'NoneType' object has no attribute "
+	           "'python_exit_status'\n", &r);
+	CU_ASSERT(r.finished);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	CU_ASSERT_PTR_NULL(r.evidence.text);
+	CU_ASSERT_EQUAL(r.seen[FAILURE_UNKNOWN].line, 3);
+	CU_ASSERT_EQUAL(failure_join("FAILED", &r), FAILURE_EXIT_NONZERO);
+	CU_ASSERT_EQUAL(failure_join("COMPLETED", &r), FAILURE_NONE);
+	log_result_release(&r);
 	logparse_release(&lp);
 }
 
@@ -1799,6 +1850,10 @@ test_slurm_join(void)
 		  FAILURE_NONE },
 		{ "completed", "wandb: ERROR Error: api key not configured\n",
 		  FAILURE_NONE },
+		/* A finished run whose teardown failed: Slurm saw the exit. */
+		{ "FAILED", " iteration      100/     100 | elapsed time per "
+		  "iteration (ms): 1000.0 |\nRuntimeError: teardown\n",
+		  FAILURE_EXIT_NONZERO },
 		{ NULL, oom, FAILURE_CUDA_OOM },
 		{ "RUNNING", partial, FAILURE_NONE },
 	};
@@ -2060,6 +2115,7 @@ static const struct harness_test pattern_tests[] = {
 
 static const struct harness_test failure_tests[] = {
 	{ "root cause by priority", test_root_cause },
+	{ "a finished run's teardown", test_teardown_evidence },
 	{ "class and format names", test_class_names },
 	{ "join with the Slurm state", test_slurm_join },
 	{ NULL, NULL },
