@@ -17,6 +17,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -601,6 +602,68 @@ nemo1_postfix(struct log_reader *rd, const char *p, const char *end,
 	}
 }
 
+/* Epochs given a start of their own; a bar of a later one counts as
+ * of the last of them (a damaged line, not a run of that many). */
+#define NEMO1_EPOCHS_MAX 65536
+
+/* a + b, or LONG_MAX where that overflows (both non-negative). */
+static long
+add_capped(long a, long b)
+{
+	return a > LONG_MAX - b ? LONG_MAX : a + b;
+}
+
+/*
+ * The global step of a NeMo 1.x bar at count in epoch e.  The counter
+ * starts again at every epoch (NeMo's CustomProgressBar shows the
+ * optimizer steps of the epoch, get_current_epoch_step, over max_steps;
+ * Lightning's bar the batches of the epoch), so an epoch starts where
+ * the one before it ended, at its highest count.  An epoch shown again
+ * (a restart from its checkpoint) keeps the start it had, and its steps
+ * repeat as a restart's do; epochs the log skips add no steps.
+ */
+static long
+nemo1_global(struct log_reader *rd, long e, long count)
+{
+	size_t n = rd->nemo1_epochs;
+
+	if (e >= NEMO1_EPOCHS_MAX)
+		e = NEMO1_EPOCHS_MAX - 1;
+	if ((size_t)e >= n) {
+		long start = n ? add_capped(rd->nemo1_base[n - 1],
+		                            rd->nemo1_top) : 0;
+
+		rd->nemo1_base = xreallocarray(rd->nemo1_base, (size_t)e + 1,
+		                               sizeof(*rd->nemo1_base));
+		for (size_t i = n; i <= (size_t)e; i++)
+			rd->nemo1_base[i] = start;
+		rd->nemo1_epochs = (size_t)e + 1;
+		rd->nemo1_top = 0;
+	}
+	if ((size_t)e + 1 == rd->nemo1_epochs && count > rd->nemo1_top)
+		rd->nemo1_top = count;
+	return add_capped(rd->nemo1_base[e], count);
+}
+
+/*
+ * A bar at global step step of total: the run is finished at its total
+ * (CustomProgressBar's is max_steps).  Lightning's own bar counts the
+ * batches of one epoch over that epoch's: a later epoch goes past it,
+ * and the finish the end of the first seemed to be is withdrawn, unless
+ * the log said so itself.
+ */
+static void
+nemo1_total(struct log_reader *rd, long step, long total)
+{
+	rd->res->total_steps = total;
+	if (step == total)
+		reader_finished(rd);
+	else if (step > total && rd->finished && !rd->finish_said) {
+		rd->finished = false;
+		rd->finished_line = 0;
+	}
+}
+
 void
 logparse_nemo1(struct log_reader *rd, const char *s, size_t n)
 {
@@ -613,22 +676,20 @@ logparse_nemo1(struct log_reader *rd, const char *s, size_t n)
 	while (at < n && pcre2_match(b->nemo1_bar, (PCRE2_SPTR)s, n, at, 0,
 	                             md, NULL) > 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		long epoch = group_long(md, s, 1);
 		long count = group_long(md, s, 2), total = group_long(md, s, 3);
 		struct log_step st;
 
 		if (count < 0)
 			count = group_long(md, s, 4);
 		at = ov[1];
-		if (count < 0)
+		if (count < 0 || epoch < 0)
 			continue;
 		step_init(&st, rd);
-		st.step = count;
+		st.step = nemo1_global(rd, epoch, count);
 		nemo1_postfix(rd, s + ov[10], s + ov[11], &st, s, n);
-		if (total > 0) {
-			rd->res->total_steps = total;
-			if (count == total)
-				reader_finished(rd);
-		}
+		if (total > 0)
+			nemo1_total(rd, st.step, total);
 		reader_add_step(rd, &st, LOG_FORMAT_NEMO1);
 		reader_clean_span(rd, ov[0], ov[1]);
 	}

@@ -100,10 +100,17 @@ struct log_reader {
 	double titan_frac;
 	double titan_last_s;       /* the last step time it gave; 0 */
 
+	/* NeMo 1.x bars count the steps of their epoch: the global step
+	 * that epoch e starts after (nemo1_global). */
+	long *nemo1_base;
+	size_t nemo1_epochs;       /* epochs 0..nemo1_epochs-1 have one */
+	long nemo1_top;            /* the highest count of the last */
+
 	/* Failure evidence. */
 	unsigned seen;             /* FAILURE_BIT per class with evidence */
 	bool finished;
 	long finished_line;        /* where it was first seen finished */
+	bool finish_said;          /* by a marker, not by a step count */
 
 	/* Parts of the current line that are clean step records: the
 	 * failure patterns are run on the rest only. */

@@ -431,8 +431,10 @@ reader_failures(struct log_reader *rd, const char *s, size_t n)
 		if (i < rd->nspans && rd->spans[i].end > at)
 			at = rd->spans[i].end;
 	}
-	if (hits.finished)
+	if (hits.finished) {
 		reader_finished(rd);
+		rd->finish_said = true;
+	}
 	for (int c = 1; c < FAILURE_COUNT; c++)
 		if (hits.classes & FAILURE_BIT(c))
 			reader_evidence(rd, (enum failure_class)c, s, n);

@@ -356,6 +356,7 @@ logparse_finish(struct log_reader *rd)
 		res->evidence.text = xstrdup(e->text);
 	}
 	strbuf_release(&rd->carry);
+	free(rd->nemo1_base);
 	free(rd->scratch);
 	free(rd->padded);
 	free(rd->slots);

@@ -18,8 +18,9 @@
  * What a step is.  The step number is what the log prints: Megatron's
  * iteration (1-based, one record per --log-interval), NeMo 2.0's
  * global_step (0-based; iteration when absent, since iteration restarts
- * at every epoch), the tqdm counter of a NeMo 1.x bar (its global_step
- * postfix is rounded to three digits, "3.2e+4"), torchtitan's step.
+ * at every epoch), the tqdm counter of a NeMo 1.x bar, counted on from
+ * epoch to epoch as it restarts at each (its global_step postfix is
+ * rounded to three digits, "3.2e+4"), torchtitan's step.
  * Records are deduplicated by step number: redrawn progress bars and
  * several ranks print the same step, and a run restarted from a checkpoint
  * prints steps again.  The FIRST complete record of a step is kept (a
@@ -47,10 +48,11 @@
  * before and after them are kept.
  *
  * Finished: the last step equals the run's total (Megatron "I/N" with
- * I = N, NeMo 2.0 iteration N of N, a NeMo 1.x bar at 100 %) or the log
- * says so ("[after training is done]", "`Trainer.fit` stopped:
- * `max_steps=N` reached", torchtitan's "Training completed").  A time
- * limit after that is hung_after_finish, not timeout.
+ * I = N, NeMo 2.0 iteration N of N, a NeMo 1.x bar whose step, counted
+ * over its epochs, is its total) or the log says so ("[after training is
+ * done]", "`Trainer.fit` stopped: `max_steps=N` reached", torchtitan's
+ * "Training completed").  A time limit after that is hung_after_finish,
+ * not timeout.
  *
  * Memory is bounded whatever the file size: one line of at most
  * LOGPARSE_LINE_MAX bytes, a 64 KiB read buffer, and one record per

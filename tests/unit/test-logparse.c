@@ -1365,6 +1365,92 @@ test_carriage_returns(void)
 	logparse_release(&lp);
 }
 
+/* A bar of NeMo 1.x's CustomProgressBar (nlp_overrides.py): "Epoch E",
+ * the optimizer steps of that epoch over max_steps, then the postfix. */
+static void
+add_epoch_bar(struct strbuf *sb, int epoch, int i, int max_steps,
+              double step_s)
+{
+	strbuf_addf(sb, "Epoch %d: : %3d%%|##  | %d/%d [00:%02d<00:10, "
+	            "reduced_train_loss=2.000, train_step_timing in s=%.3f]"
+	            "\r", epoch, 100 * i / max_steps, i, max_steps, i % 60,
+	            step_s);
+}
+
+/*
+ * NeMo 1.x's bar counts the steps of its epoch: the counter starts again
+ * at every epoch (CustomProgressBar.get_current_epoch_step), and over the
+ * total (max_steps) a run of several epochs never reaches 100 % within
+ * one.  Epoch 1's steps were read as epoch 0's again and dropped: an
+ * epoch starts where the one before it ended.  A restart that shows an
+ * epoch again repeats its steps, which are kept as first seen.
+ */
+static void
+test_nemo1_epochs(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+
+	logparse_init(&lp);
+	/* Three epochs of 4 steps (drawn twice each), max_steps 12. */
+	for (int e = 0; e < 3; e++) {
+		for (int i = 1; i <= 4; i++) {
+			add_epoch_bar(&sb, e, i, 12, 1.0 + e);
+			add_epoch_bar(&sb, e, i, 12, 1.0 + e);
+		}
+		strbuf_addstr(&sb, "\n");
+	}
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_NEMO1);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 12);
+	for (size_t k = 0; k < 12; k++) {
+		CU_ASSERT_EQUAL(r.steps[k].step, (long)k + 1);
+		CU_ASSERT_DOUBLE_EQUAL(r.steps[k].step_time_s,
+		                       1.0 + (double)(k / 4), 1e-12);
+		CU_ASSERT_EQUAL(r.steps[k].line, (long)(k / 4) + 1);
+	}
+	CU_ASSERT_EQUAL(r.total_steps, 12);
+	CU_ASSERT(r.finished);
+	log_result_release(&r);
+	/* Stopped in epoch 1, restarted from its checkpoint at step 2 of
+	 * it: steps 6 and 7 come again, and 8 is new. */
+	strbuf_reset(&sb);
+	for (int i = 1; i <= 4; i++)
+		add_epoch_bar(&sb, 0, i, 12, 1.0);
+	for (int i = 1; i <= 3; i++)
+		add_epoch_bar(&sb, 1, i, 12, 2.0);
+	strbuf_addstr(&sb, "\nRestoring states from the checkpoint\n");
+	for (int i = 2; i <= 4; i++)
+		add_epoch_bar(&sb, 1, i, 12, 9.0);
+	strbuf_addstr(&sb, "\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 8);
+	CU_ASSERT_EQUAL(r.steps[6].step, 7);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[6].step_time_s, 2.0, 1e-12);
+	CU_ASSERT_EQUAL(r.steps[7].step, 8);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[7].step_time_s, 9.0, 1e-12);
+	CU_ASSERT(!r.finished);
+	log_result_release(&r);
+	/* Lightning's own bar: the batches of an epoch over the epoch's.
+	 * The end of epoch 0 is no finish once epoch 1 goes past it, and
+	 * an exception in epoch 1 is no teardown. */
+	strbuf_reset(&sb);
+	for (int e = 0; e < 2; e++)
+		for (int i = 1; i <= 4; i++)
+			strbuf_addf(&sb, "Epoch %d:  %d%%|#  | %d/4 "
+			            "[00:01<00:01, 1.00it/s, loss=2.0]\n", e,
+			            25 * i, i);
+	strbuf_addstr(&sb, "RuntimeError: bad batch\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.nsteps, 8);
+	CU_ASSERT(!r.finished);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_UNKNOWN);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* A NeMo 2.0 record ends at the line break: a "^M" or "\r" left in the
  * line would make "1.5^M" no number.  Fed whole and byte by byte, so a
  * "^M" cut between two chunks is seen too. */
@@ -2098,6 +2184,7 @@ static const struct harness_test edge_tests[] = {
 	{ "truncated last line", test_truncated_last_line },
 	{ "two formats in one log are noted", test_mixed_formats_noted },
 	{ "carriage returns and ^M", test_carriage_returns },
+	{ "NeMo 1.x epochs count on", test_nemo1_epochs },
 	{ "carriage returns end a NeMo 2.0 record",
 	  test_carriage_returns_nemo2 },
 	{ "glued records", test_glued },
