@@ -794,10 +794,36 @@ titan_clock(const char *s, size_t n, long long *sec, double *frac)
 	return false;
 }
 
+/* The rank a line's prefix s[0..n) names: torchrun's "[rank3]:" or
+ * srun -l's " 3: "; -1 when it names none. */
+static long
+titan_rank(const char *s, size_t n)
+{
+	const char *p = find(s, n, "[rank", 5);
+	size_t i = 0, d;
+	long r;
+
+	if (p) {
+		i = (size_t)(p - s) + 5;
+		for (d = i; d < n && logparse_is_digit(s[d]); d++)
+			;
+		return d < n && s[d] == ']' && span_long(s + i, d - i, &r)
+		       ? r : -1;
+	}
+	while (i < n && s[i] == ' ')
+		i++;
+	for (d = i; d < n && logparse_is_digit(s[d]); d++)
+		;
+	return d < n && s[d] == ':' && span_long(s + i, d - i, &r) ? r : -1;
+}
+
 /*
  * torchtitan logs tokens per second, not a step time: the time between
  * two step lines over the steps between them is one (one step apart, or
- * its log_freq).  The same step again (another rank's line) is passed
+ * its log_freq).  Every rank may print its lines, and a rank's come late
+ * when its pipe is flushed late: the clock reads the lines of the first
+ * rank seen alone (a step keeps its first record, but one without a
+ * time gives way to the first with one).  The same step again is passed
  * over; a step back (a restarted run) starts again from it; a clock
  * that stood still or went back gives no time.
  */
@@ -808,11 +834,16 @@ titan_step_time(struct log_reader *rd, const char *s, size_t head,
 	size_t start = head;
 	long long sec;
 	double frac, dt;
+	long rank;
 
 	while (start > 0 && s[start - 1] != '\n')
 		start--;
 	if (!titan_clock(s + start, head - start, &sec, &frac))
 		return;
+	rank = titan_rank(s + start, head - start);
+	if (rd->titan_clocked && rank != rd->titan_rank)
+		return;
+	rd->titan_rank = rank;
 	if (rd->titan_clocked && st->step == rd->titan_step)
 		return;
 	dt = (double)(sec - rd->titan_sec) + (frac - rd->titan_frac);

@@ -99,6 +99,8 @@ struct log_reader {
 	                              epoch (UTC or not) and fraction */
 	double titan_frac;
 	double titan_last_s;       /* the last step time it gave; 0 */
+	long titan_rank;           /* the rank whose lines it reads: the
+	                              first seen, -1 when none is named */
 
 	/* NeMo 1.x bars count the steps of their epoch: the global step
 	 * that epoch e starts after (nemo1_global). */

@@ -30,7 +30,10 @@
  *
  * Step time.  torchtitan prints no step time, and deriving one from tps
  * needs the tokens per step, which the log does not print: its steps
- * keep step_time_s NAN and carry tokens_per_s.  A NeMo 1.x bar without
+ * carry tokens_per_s, and their time is that between the time stamps of
+ * two step lines over the steps between them (clocked_steps), the lines
+ * of one rank, the first seen, where every rank prints its own (named
+ * by torchrun's "[rank3]:" or srun -l's "3: ").  A NeMo 1.x bar without
  * train_step_timing (tqdm's smoothed "s/it" covers validation and data
  * loading too) has no step time either.
  *

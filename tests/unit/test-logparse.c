@@ -786,6 +786,60 @@ test_titan_clock(void)
 	logparse_release(&lp);
 }
 
+/* A torchtitan step line of rank r at ms milliseconds past 00:00:00,
+ * prefixed as torchrun (fmt 0) or srun -l (fmt 1) prefixes it. */
+static void
+titan_rank_line(struct strbuf *sb, int fmt, int r, int step, long ms)
+{
+	if (fmt == 0)
+		strbuf_addf(sb, "[rank%d]:", r);
+	else
+		strbuf_addf(sb, "%2d: ", r);
+	strbuf_addf(sb, "[titan] 2025-06-16 00:%02ld:%02ld,%03ld - root - "
+	            "INFO - step: %2d  loss:  6.1384  memory: 49.66GiB"
+	            "(52.28%%)  tps: 5,856  tflops: 339.16  mfu: 34.29%%\n",
+	            ms / 60000, ms / 1000 % 60, ms % 1000, step);
+}
+
+/*
+ * Every rank prints its step lines, and a rank's output can come late
+ * (each rank's pipe is flushed on its own): rank 1's step 1 after rank
+ * 0's step 2.  Each step is counted once, and its time is the time
+ * stamps' of one rank, the first seen: rank 1's late line (its clock
+ * 0.2 s behind) was taken for a restart and its time stamp mixed with
+ * rank 0's, 1.4 s where every step took 1.5 s.
+ */
+static void
+test_titan_interleaved_ranks(void)
+{
+	struct logparse lp;
+
+	logparse_init(&lp);
+	for (int fmt = 0; fmt < 2; fmt++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct log_result r;
+
+		for (int i = 1; i <= 10; i++) {
+			titan_rank_line(&sb, fmt, 0, i, 1500L * i);
+			if (i > 1)
+				titan_rank_line(&sb, fmt, 1, i - 1,
+				                1500L * (i - 1) + 200);
+		}
+		parse_text(&lp, sb.buf, &r);
+		CU_ASSERT_EQUAL(r.format, LOG_FORMAT_TORCHTITAN);
+		CU_ASSERT_EQUAL_FATAL(r.nsteps, 10);
+		CU_ASSERT(isnan(r.steps[0].step_time_s));
+		for (size_t k = 1; k < 10; k++) {
+			CU_ASSERT_EQUAL(r.steps[k].step, (long)k + 1);
+			ASSERT_NEAR_REL(r.steps[k].step_time_s, 1.5, REL);
+		}
+		CU_ASSERT_EQUAL(r.clocked_steps, 9);
+		log_result_release(&r);
+		strbuf_release(&sb);
+	}
+	logparse_release(&lp);
+}
+
 /* Zero and negative step times (a clock or a logger gone wrong) are
  * counted but measure nothing: the mean, median and deviation are of
  * the others (they were 0.4 and 0 s for 9, 1, 0, 0, 0, 1 s), and absent
@@ -2171,6 +2225,7 @@ static const struct harness_test edge_tests[] = {
 	{ "step statistics", test_step_stats },
 	{ "zero and negative step times", test_nonpositive_step_times },
 	{ "torchtitan step times from time stamps", test_titan_clock },
+	{ "torchtitan ranks interleaved", test_titan_interleaved_ranks },
 	{ "absurd step times left out", test_absurd_step_times },
 	{ "statistics never overflow", test_stats_no_overflow },
 	{ "absurd memory left out", test_absurd_memory },
