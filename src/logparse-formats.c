@@ -548,10 +548,12 @@ logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 			st.step = global >= 0 ? global : iter;
 			/* "iteration 49/49" is the last of 50 (dgxc-
 			 * benchmarking llama3.1 README: global_step 49 of
-			 * a 50-step run). */
+			 * a 50-step run).  The iteration restarts at every
+			 * epoch, the total does not: a run of several
+			 * epochs ends at the global step that is it. */
 			if (last >= 0) {
 				rd->res->total_steps = last + 1;
-				if (iter == last)
+				if (iter == last || global == last)
 					reader_finished(rd);
 			}
 			reader_add_step(rd, &st, LOG_FORMAT_NEMO2);

@@ -51,11 +51,11 @@
  * before and after them are kept.
  *
  * Finished: the last step equals the run's total (Megatron "I/N" with
- * I = N, NeMo 2.0 iteration N of N, a NeMo 1.x bar whose step, counted
- * over its epochs, is its total) or the log says so ("[after training is
- * done]", "`Trainer.fit` stopped: `max_steps=N` reached", torchtitan's
- * "Training completed").  A time limit after that is hung_after_finish,
- * not timeout.
+ * I = N, NeMo 2.0 iteration or global_step N of N, a NeMo 1.x bar whose
+ * step, counted over its epochs, is its total) or the log says so
+ * ("[after training is done]", "`Trainer.fit` stopped: `max_steps=N`
+ * reached", torchtitan's "Training completed").  A time limit after that
+ * is hung_after_finish, not timeout.
  *
  * Memory is bounded whatever the file size: one line of at most
  * LOGPARSE_LINE_MAX bytes, a 64 KiB read buffer, and one record per

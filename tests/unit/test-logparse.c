@@ -1505,6 +1505,38 @@ test_nemo1_epochs(void)
 	logparse_release(&lp);
 }
 
+/*
+ * NeMo 2.0's iteration restarts at every epoch and its total is the
+ * run's (max_steps - 1, 0-based): a run of several epochs ends at an
+ * iteration under it, at the global step that is its total ("Training
+ * epoch 1, iteration 0/19 | ... global_step: 19" in the resiliency demo,
+ * max_steps 20).  It was not seen finished, and an exception of its
+ * teardown was its failure.
+ */
+static void
+test_nemo2_epochs(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+
+	logparse_init(&lp);
+	for (int g = 0; g < 10; g++)
+		strbuf_addf(&sb, "Training epoch %d, iteration %d/9 | "
+		            "global_step: %d | reduced_train_loss: 3.5 | "
+		            "train_step_timing in s: 1.5\n", g / 6, g % 6, g);
+	strbuf_addstr(&sb, "AttributeError: 'NoneType' object has no "
+	              "attribute 'python_exit_status'\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.nsteps, 10);
+	CU_ASSERT_EQUAL(r.total_steps, 10);
+	CU_ASSERT(r.finished);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* A NeMo 2.0 record ends at the line break: a "^M" or "\r" left in the
  * line would make "1.5^M" no number.  Fed whole and byte by byte, so a
  * "^M" cut between two chunks is seen too. */
@@ -2240,6 +2272,7 @@ static const struct harness_test edge_tests[] = {
 	{ "two formats in one log are noted", test_mixed_formats_noted },
 	{ "carriage returns and ^M", test_carriage_returns },
 	{ "NeMo 1.x epochs count on", test_nemo1_epochs },
+	{ "NeMo 2.0 epochs end at the last global step", test_nemo2_epochs },
 	{ "carriage returns end a NeMo 2.0 record",
 	  test_carriage_returns_nemo2 },
 	{ "glued records", test_glued },
