@@ -320,8 +320,11 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	axis_from_bits(&spec->dispatcher, s->moe_dispatcher ? s->moe_dispatcher
 	               : BIT(MOE_DISPATCH_ALLTOALL), MOE_DISPATCH_HYBRIDEP + 1);
 	axis_bools(&spec->a2a_overlap, s->moe_a2a_overlap, BIT(0));
+	/* A dense model has no experts for these to change: each axis holds
+	 * its default alone, the base's too (grid_add_base). */
 	if (c->model.num_experts == 0) {
 		spec->grouped_gemm.n = spec->dispatcher.n = 1;
+		spec->grouped_gemm.v[0] = 1;
 		spec->dispatcher.v[0] = MOE_DISPATCH_ALLTOALL;
 		spec->a2a_overlap.n = 1;
 		spec->a2a_overlap.v[0] = 0;
@@ -345,6 +348,12 @@ spec_lists(struct grid_spec *spec, const struct settings *c)
 		axis_from_list(&spec->gbs, &c->global_batch_size);
 	if (!s->etp.is_auto)
 		axis_from_list(&spec->etp, &s->etp);
+	/* ETP splits experts: a dense model keeps tp's own (0), as its
+	 * base does, whatever a shared campaign file lists. */
+	if (c->model.num_experts == 0) {
+		spec->etp.n = 1;
+		spec->etp.v[0] = 0;
+	}
 	if (s->recompute_layers.is_auto)
 		axis_push(&spec->recompute_layers, 0);
 	else

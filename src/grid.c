@@ -289,37 +289,48 @@ name_hash(const char *s, size_t n)
 	return h;
 }
 
-/*
- * The NeMo naming scheme, extended for the axes this campaign searches.
- * A name too long for a candidate keeps its head and ends in a hash of
- * the whole, so that names stay unique.
- */
+/* The NeMo naming scheme, extended for the axes this campaign searches. */
+static void
+name_layout(const struct grid_spec *spec, const struct workload *w,
+            const char *prefix, const struct layout *l, struct name_buf *b)
+{
+	name_add(b, "%s_tp_%d_pp_%d_cp_%d_ep_%d_mbs_%d_vp_", prefix, l->tp,
+	         l->pp, l->cp, l->ep, l->mbs);
+	if (l->vp > 1)
+		name_add(b, "%d", l->vp);
+	else
+		name_add(b, "None");
+	name_add(b, "_seq_%d_gbs_%d", w->seq_length, l->gbs);
+	name_recompute(spec, w, l, b);
+	name_switches(spec, l, b);
+}
+
+/* Give c the name in b.  A name too long for a candidate keeps its
+ * head and ends in a hash of the whole, so that names stay unique. */
+static void
+name_store(struct name_buf *b, struct candidate *c)
+{
+	size_t keep = sizeof c->name - 11; /* "_h", 8 digits, NUL */
+
+	if (b->n < sizeof c->name) {
+		memcpy(c->name, b->s, b->n + 1);
+		return;
+	}
+	if (b->n > sizeof b->s - 1)
+		b->n = sizeof b->s - 1;
+	memcpy(c->name, b->s, keep);
+	snprintf(c->name + keep, sizeof c->name - keep, "_h%08x",
+	         name_hash(b->s, b->n));
+}
+
 static void
 candidate_name(const struct grid_spec *spec, const struct workload *w,
                const char *prefix, struct candidate *c)
 {
-	const struct layout *l = &c->layout;
 	struct name_buf b = { .n = 0 };
-	size_t keep = sizeof c->name - 11; /* "_h", 8 digits, NUL */
 
-	name_add(&b, "%s_tp_%d_pp_%d_cp_%d_ep_%d_mbs_%d_vp_", prefix, l->tp,
-	         l->pp, l->cp, l->ep, l->mbs);
-	if (l->vp > 1)
-		name_add(&b, "%d", l->vp);
-	else
-		name_add(&b, "None");
-	name_add(&b, "_seq_%d_gbs_%d", w->seq_length, l->gbs);
-	name_recompute(spec, w, l, &b);
-	name_switches(spec, l, &b);
-	if (b.n < sizeof c->name) {
-		memcpy(c->name, b.s, b.n + 1);
-		return;
-	}
-	if (b.n > sizeof b.s - 1)
-		b.n = sizeof b.s - 1;
-	memcpy(c->name, b.s, keep);
-	snprintf(c->name + keep, sizeof c->name - keep, "_h%08x",
-	         name_hash(b.s, b.n));
+	name_layout(spec, w, prefix, &c->layout, &b);
+	name_store(&b, c);
 }
 
 void
@@ -837,6 +848,29 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
 
 /* ---- the base configuration ------------------------------------------- */
 
+/*
+ * The base can differ from a candidate of the same sizes only where the
+ * names do not look: a switch the campaign sets for the base and does
+ * not search (base.cuda_graphs with no search.cuda_graphs).  Its name
+ * then ends in "_base", so that the two keep run directories of their
+ * own.
+ */
+static void
+base_name_unique(const struct grid_result *res, const struct grid_spec *spec,
+                 const struct workload *w, const char *prefix,
+                 struct candidate *base)
+{
+	struct name_buf b = { .n = 0 };
+
+	for (int i = 0; i < res->n; i++)
+		if (!strcmp(res->v[i].name, base->name)) {
+			name_layout(spec, w, prefix, &base->layout, &b);
+			name_add(&b, "_base");
+			name_store(&b, base);
+			return;
+		}
+}
+
 int
 grid_add_base(struct grid_result *res, const struct grid_spec *spec,
               const struct workload *w, const char *name_prefix,
@@ -852,6 +886,7 @@ grid_add_base(struct grid_result *res, const struct grid_spec *spec,
 		}
 	grid_candidate(spec, w, name_prefix, base, &c);
 	c.base = true;
+	base_name_unique(res, spec, w, name_prefix, &c);
 	grid_finish(res);
 	/* Full: the base takes the place of the worst kept candidate. */
 	if (res->n == res->cap)
