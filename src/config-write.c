@@ -81,6 +81,29 @@ settings_where(const struct settings *c, const char *key, struct strbuf *sb)
 		strbuf_addf(sb, "%s:%d: ", o->file, o->line);
 }
 
+/* Public: see config.h.  Files are compared by name only to keep one
+ * file's keys together; within a file the line decides. */
+const char *
+settings_first_in(const struct settings *c, const char *group)
+{
+	const struct origin *best = NULL;
+	const char *key = NULL;
+	size_t n = strlen(group);
+
+	for (int i = 0; i < c->nvalues; i++) {
+		const struct origin *o = &c->values[i].origin;
+
+		if (strncmp(c->values[i].key, group, n) || !o->file)
+			continue;
+		if (!best || (!strcmp(o->file, best->file) &&
+		              o->line < best->line)) {
+			best = o;
+			key = c->values[i].key;
+		}
+	}
+	return key;
+}
+
 /* Whether any layer set key. */
 bool
 config_key_set(const struct settings *c, const char *key)

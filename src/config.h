@@ -285,6 +285,9 @@ const struct origin *settings_origin(const struct settings *c,
 /* Add "FILE:LINE: " to sb, for an error about key, when a file set it. */
 void settings_where(const struct settings *c, const char *key,
                     struct strbuf *sb);
+/* The key under group (a prefix such as "base.") that a file set
+ * first, by file and line; NULL when no file set one. */
+const char *settings_first_in(const struct settings *c, const char *group);
 
 /*
  * Call fn for every key in registry order (a model group is given member

@@ -502,7 +502,9 @@ layout_describe(struct strbuf *sb, const struct workload *w,
                 const struct layout *l, enum layout_rule r)
 {
 	strbuf_addf(sb, "tp %d pp %d cp %d", l->tp, l->pp, l->cp);
-	if (w->model->num_experts > 0)
+	if (w->model->num_experts == 0 && l->ep > 1)
+		strbuf_addf(sb, " ep %d", l->ep);
+	else if (w->model->num_experts > 0)
 		strbuf_addf(sb, " ep %d etp %d%s", l->ep, layout_etp(l),
 		            l->etp ? "" : " (tp's)");
 	strbuf_addf(sb, " vp %d mbs %d gbs %d", l->vp, l->mbs, l->gbs);
@@ -510,6 +512,8 @@ layout_describe(struct strbuf *sb, const struct workload *w,
 		strbuf_addf(sb, " dp %d", l->dp);
 	strbuf_addf(sb, "; %d GPUs, %d layers", workload_world(w),
 	            w->model->num_layers);
+	if (w->model->num_experts == 0 && l->ep > 1)
+		strbuf_addstr(sb, ", no experts");
 }
 
 enum layout_rule

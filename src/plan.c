@@ -170,9 +170,15 @@ base_invalid(const struct plan *p, const struct layout *l,
 		"base.expert_parallel", NULL
 	};
 	struct strbuf where = STRBUF_INIT, what = STRBUF_INIT;
+	const char *first;
 
 	for (int i = 0; keys[i] && where.len == 0; i++)
 		settings_where(&p->settings, keys[i], &where);
+	/* A switch of the base (sequence_parallel, fp8_recipe, ...) broke
+	 * the rule: the section's first key says where it is. */
+	if (where.len == 0 && (first = settings_first_in(&p->settings,
+	                                                  "base.")))
+		settings_where(&p->settings, first, &where);
 	layout_describe(&what, &p->workload, l, r);
 	error("%sbase configuration is invalid: %s (%s)", where.buf,
 	      layout_rule_name(r), what.buf);

@@ -195,6 +195,19 @@ expect "an invalid base section" 78 "$PT" estimate "$T/badbase.conf"
 has "... named by file and line, with the values it breaks" \
 	"badbase.conf:$(($(wc -l <"$DEMO") + 1)): base configuration is invalid: gbs % (mbs\*dp) (tp 1 pp 1 cp 1 vp 1 mbs 3 gbs [0-9]* dp [0-9]*;" \
 	"$T/err"
+# A base switch that breaks a rule was reported with no place at all:
+# the section's first key names it.
+{ cat "$DEMO"; echo 'base = {'; echo '  sequence_parallel = true; };'; } \
+	>"$T/basesp.conf"
+expect "a base switch that breaks a rule" 78 "$PT" estimate "$T/basesp.conf"
+has "... named by the section's file and line" \
+	"basesp.conf:$(($(wc -l <"$DEMO") + 2)): base configuration is invalid: sequence parallel" \
+	"$T/err"
+{ cat "$DEMO"; echo 'base = { expert_parallel = 2; };'; } >"$T/baseep.conf"
+expect "a base with ep 2 on a dense model" 78 "$PT" estimate \
+	"$T/baseep.conf"
+has "... saying the model has no experts" \
+	"experts % ep (tp 1 pp 1 cp 1 ep 2 .*, no experts)" "$T/err"
 expect "--recompute-layers 4 with full recompute is taken" 0 \
 	"$PT" estimate "$DEMO" --recompute full --recompute-layers 4 --pp 1
 expect "--mbs 2147483647 is refused" 64 "$PT" estimate "$DEMO" \
