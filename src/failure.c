@@ -37,6 +37,7 @@ static const char *const failure_names[] = {
 	[FAILURE_HOST_OOM] = "host_oom",
 	[FAILURE_TIMEOUT] = "timeout",
 	[FAILURE_HUNG_AFTER_FINISH] = "hung_after_finish",
+	[FAILURE_FAILED_AFTER_FINISH] = "failed_after_finish",
 	[FAILURE_NCCL_TIMEOUT] = "nccl_timeout",
 	[FAILURE_NCCL_ERROR] = "nccl_error",
 	[FAILURE_ILLEGAL_MEMORY_ACCESS] = "illegal_memory_access",
@@ -191,6 +192,7 @@ static const int failure_rank[] = {
 	[FAILURE_NCCL_ERROR] = 6,
 	[FAILURE_TIMEOUT] = 5,
 	[FAILURE_HUNG_AFTER_FINISH] = 4,
+	[FAILURE_FAILED_AFTER_FINISH] = 4,
 	[FAILURE_EXIT_NONZERO] = 3,
 	[FAILURE_CANCELLED] = 2,
 	[FAILURE_UNKNOWN] = 1,
@@ -373,9 +375,13 @@ failure_join(const char *slurm_state, const struct log_result *r)
 			return log;
 		return finished ? FAILURE_HUNG_AFTER_FINISH : FAILURE_TIMEOUT;
 	}
-	if (state_is(slurm_state, "FAILED"))
-		return log == FAILURE_NONE || log == FAILURE_UNKNOWN
-		       ? FAILURE_EXIT_NONZERO : log;
+	if (state_is(slurm_state, "FAILED")) {
+		if (log != FAILURE_NONE && log != FAILURE_UNKNOWN &&
+		    log != FAILURE_EXIT_NONZERO)
+			return log;
+		return finished ? FAILURE_FAILED_AFTER_FINISH
+		                : FAILURE_EXIT_NONZERO;
+	}
 	if (state_is(slurm_state, "CANCELLED"))
 		return log == FAILURE_NONE || log == FAILURE_UNKNOWN ||
 		       log == FAILURE_EXIT_NONZERO ? FAILURE_CANCELLED : log;

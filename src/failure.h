@@ -15,7 +15,8 @@
  *
  *   node_fail > preempted > cuda_oom > host_oom > illegal_memory_access >
  *   nan_loss > straggler > nccl_timeout > nccl_error >
- *   timeout | hung_after_finish > exit_nonzero > cancelled > unknown
+ *   timeout | hung_after_finish | failed_after_finish > exit_nonzero >
+ *   cancelled > unknown
  *
  * Why: the scheduler's events (a dead node, a preemption) kill every rank,
  * and the NCCL errors, CUDA errors and exit codes that follow are their
@@ -37,7 +38,10 @@
  * with exit code" and slurmstepd's plain "CANCELLED" follow from every
  * failure above, so they are the root cause only when nothing more
  * specific was logged; and an exception we do not recognise is the last
- * resort.
+ * resort.  The two "after finish" classes are failure_join()'s alone:
+ * the job ended badly (its time limit, or a non-zero exit that only
+ * exit_nonzero or unknown would name) after its log ran every step, so
+ * the steps it measured stand.
  */
 #ifndef PARATUNE_FAILURE_H
 #define PARATUNE_FAILURE_H
@@ -53,6 +57,7 @@ enum failure_class {
 	FAILURE_HOST_OOM,              /* "host_oom" */
 	FAILURE_TIMEOUT,               /* "timeout": too slow for its steps */
 	FAILURE_HUNG_AFTER_FINISH,     /* "hung_after_finish" */
+	FAILURE_FAILED_AFTER_FINISH,   /* "failed_after_finish" */
 	FAILURE_NCCL_TIMEOUT,          /* "nccl_timeout" */
 	FAILURE_NCCL_ERROR,            /* "nccl_error": not a timeout */
 	FAILURE_ILLEGAL_MEMORY_ACCESS, /* "illegal_memory_access", Xid */

@@ -211,6 +211,10 @@ log_result_evidence(const struct log_result *r, enum failure_class c)
 {
 	if (c == FAILURE_HUNG_AFTER_FINISH)
 		c = FAILURE_TIMEOUT;
+	/* Its teardown's line, as exit_nonzero's or unknown's. */
+	if (c == FAILURE_FAILED_AFTER_FINISH)
+		c = r->seen[FAILURE_EXIT_NONZERO].text ? FAILURE_EXIT_NONZERO
+		                                       : FAILURE_UNKNOWN;
 	if ((int)c <= 0 || c >= FAILURE_COUNT)
 		return NULL;
 	return r->seen[c].text ? &r->seen[c] : NULL;

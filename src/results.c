@@ -143,6 +143,7 @@ results_class_recommendable(enum failure_class c)
 	case FAILURE_NONE:
 	case FAILURE_TIMEOUT:           /* the time limit, after its steps */
 	case FAILURE_HUNG_AFTER_FINISH: /* at exit, after every step */
+	case FAILURE_FAILED_AFTER_FINISH:
 	case FAILURE_NODE_FAIL:         /* the cluster's doing */
 	case FAILURE_PREEMPTED:
 	case FAILURE_CANCELLED:

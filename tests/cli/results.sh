@@ -1005,5 +1005,24 @@ expect "results with a run cancelled before enough steps" 0 "$PT" results "$D"
 has "... the headline says how many failed were cancelled" \
 	" failed (1 cancelled before enough steps), " "$T/out"
 
+# A job Slurm recorded as failed after its log ran every step (an
+# exception at teardown): failed_after_finish, its steps measured and
+# recommendable, with the teardown's line as evidence.  It was
+# exit_nonzero, never recommended, however sound its measurement.
+F=$T/faf
+expect "plan a campaign for a teardown failure" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$F"
+n=$(awk -F, 'NR == 2 { print $2 }' "$F/candidates.csv")
+simlog "$F" "$n" 2001
+echo "RuntimeError: checkpoint writer gone at exit" >>"$F/runs/$n/slurm-2001.out"
+setstate "$F" "$n" state=failed job=2001 attempt=1 exit=1
+expect "results of a job that failed at teardown" 0 "$PT" results "$F"
+cp "$T/out" "$T/faf.out"
+cells "$F"
+same "... failed_after_finish" \
+	"$(field "$F/results/results.csv" "$n" failure_class)" \
+	failed_after_finish
+has "... and recommended" "fastest: rank 1 $n" "$T/faf.out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1945,7 +1945,10 @@ test_teardown_evidence(void)
 	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
 	CU_ASSERT_PTR_NULL(r.evidence.text);
 	CU_ASSERT_EQUAL(r.seen[FAILURE_UNKNOWN].line, 3);
-	CU_ASSERT_EQUAL(failure_join("FAILED", &r), FAILURE_EXIT_NONZERO);
+	CU_ASSERT_EQUAL(failure_join("FAILED", &r),
+	                FAILURE_FAILED_AFTER_FINISH);
+	CU_ASSERT_EQUAL(log_result_evidence(&r, FAILURE_FAILED_AFTER_FINISH),
+	                &r.seen[FAILURE_UNKNOWN]);
 	CU_ASSERT_EQUAL(failure_join("COMPLETED", &r), FAILURE_NONE);
 	log_result_release(&r);
 	logparse_release(&lp);
@@ -2003,6 +2006,9 @@ test_slurm_join(void)
 		  FAILURE_NCCL_ERROR },
 		{ "FAILED", oom, FAILURE_CUDA_OOM },
 		{ "FAILED", partial, FAILURE_EXIT_NONZERO },
+		/* Every step ran, then the exit code (a teardown's): the
+		 * steps stand. */
+		{ "FAILED", finished, FAILURE_FAILED_AFTER_FINISH },
 		{ "FAILED", "KeyError: 'x'\n", FAILURE_EXIT_NONZERO },
 		{ "NODE_FAIL", oom, FAILURE_NODE_FAIL },
 		{ "BOOT_FAIL", "", FAILURE_NODE_FAIL },
@@ -2022,10 +2028,11 @@ test_slurm_join(void)
 		  FAILURE_NONE },
 		{ "completed", "wandb: ERROR Error: api key not configured\n",
 		  FAILURE_NONE },
-		/* A finished run whose teardown failed: Slurm saw the exit. */
+		/* A finished run whose teardown failed: Slurm saw the exit,
+		 * and the steps stand. */
 		{ "FAILED", " iteration      100/     100 | elapsed time per "
 		  "iteration (ms): 1000.0 |\nRuntimeError: teardown\n",
-		  FAILURE_EXIT_NONZERO },
+		  FAILURE_FAILED_AFTER_FINISH },
 		{ NULL, oom, FAILURE_CUDA_OOM },
 		{ "RUNNING", partial, FAILURE_NONE },
 	};

@@ -281,6 +281,8 @@ test_recommendable_classes(void)
 	CU_ASSERT_TRUE(results_class_recommendable(FAILURE_NONE));
 	CU_ASSERT_TRUE(results_class_recommendable(FAILURE_TIMEOUT));
 	CU_ASSERT_TRUE(results_class_recommendable(FAILURE_HUNG_AFTER_FINISH));
+	CU_ASSERT_TRUE(
+		results_class_recommendable(FAILURE_FAILED_AFTER_FINISH));
 	CU_ASSERT_TRUE(results_class_recommendable(FAILURE_PREEMPTED));
 	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_CUDA_OOM));
 	CU_ASSERT_FALSE(results_class_recommendable(FAILURE_HOST_OOM));
