@@ -386,6 +386,43 @@ load_frozen(struct store *s, int flags, const char *site_path)
 	return ret;
 }
 
+/*
+ * Whether campaign.conf was edited since plan in what shapes the plan:
+ * the model or the node count, which candidate names carry
+ * (candidate_name_prefix).  Jobs would then ask Slurm for other nodes
+ * than their scripts were rendered for, and results would price and
+ * size runs that did not happen.  Submitting (STORE_POLICY) is refused;
+ * readers and cancel warn, so that what runs can still be seen and
+ * stopped.  -1 when refused.
+ */
+static int
+frozen_reshaped(const struct store *s, int flags)
+{
+	char prefix[512];
+	size_t n;
+
+	if (s->st.n == 0)
+		return 0;
+	candidate_name_prefix(&s->settings, prefix, sizeof prefix);
+	n = strlen(prefix);
+	for (int i = 0; i < s->st.n; i++) {
+		const char *name = s->st.v[i].name;
+
+		if (!strncmp(name, prefix, n) && !strncmp(name + n, "_tp_", 4))
+			continue;
+		if (flags & STORE_POLICY)
+			return error("%s/campaign.conf: its model or nodes "
+			             "changed since plan ('%s' was planned; it "
+			             "now gives %s): plan it again, nothing is "
+			             "submitted", s->dir, name, prefix);
+		warning("%s/campaign.conf: its model or nodes changed since "
+		        "plan ('%s' was planned; it now gives %s)", s->dir,
+		        name, prefix);
+		return 0;
+	}
+	return 0;
+}
+
 /* dir holds a frozen configuration (a regular file, not a link); NULL,
  * or what is there instead in words. */
 static const char *
@@ -449,6 +486,10 @@ store_open_site(struct store *s, const char *dir, int flags,
 	if (state_load(s->dir, &s->st) != 0) {
 		store_close(s, false);
 		return EXIT_DATAERR;
+	}
+	if (frozen_reshaped(s, flags) != 0) {
+		store_close(s, false);
+		return EXIT_CONFIG;
 	}
 	status = replay_journal(s, !(flags & STORE_READ_ONLY));
 	if (status == 0 && state_check_jobs(s->dir, &s->st) != 0)

@@ -273,6 +273,24 @@ has "naming the key and the site file" \
 expect "resume refuses it too" 78 \
 	env PARATUNE_SITE_CONF="$T/etc/site.conf" "$PT" resume "$T/c"
 
+# An edit of the frozen campaign that reshapes the plan (its nodes): jobs
+# would ask Slurm for 4 nodes with scripts rendered for 2, and results
+# would price runs that did not happen.
+rm -rf "$T/c"
+"$PT" -q plan "$CAMPAIGN" -o "$T/c" --set nodes=2 >/dev/null 2>&1
+sed -i 's/^nodes = 2;/nodes = 4;/' "$T/c/campaign.conf"
+grep -q '^nodes = 4;' "$T/c/campaign.conf" &&
+	ok "the frozen campaign's nodes were edited" ||
+	ko "the frozen campaign's nodes were edited"
+expect "submit of a campaign whose nodes changed since plan" 78 \
+	"$PT" submit "$T/c" --dry-run
+has "... says what changed, and to plan again" \
+	"its model or nodes changed since plan .*_2nodes_tp_.* now gives .*_4nodes): plan it again" \
+	"$T/err"
+expect "... resume refuses it too" 78 "$PT" resume "$T/c"
+expect "... status still reads it" 0 "$PT" status "$T/c"
+has "... with a warning" "warning: .*its model or nodes changed" "$T/err"
+
 # --- caps on what a campaign selects and commits ---------------------------------
 caps() {
 	printf 'policy = { %s };\n' "$1" >"$T/etc/caps.conf"
