@@ -388,36 +388,39 @@ load_frozen(struct store *s, int flags, const char *site_path)
 
 /*
  * Whether campaign.conf was edited since plan in what shapes the plan:
- * the model or the node count, which candidate names carry
- * (candidate_name_prefix).  Jobs would then ask Slurm for other nodes
- * than their scripts were rendered for, and results would price and
- * size runs that did not happen.  Submitting (STORE_POLICY) is refused;
- * readers and cancel warn, so that what runs can still be seen and
- * stopped.  -1 when refused.
+ * the node count or the model family, which candidate names carry
+ * ("{family}_{size}b_{nodes}nodes_tp_...", candidate_name_prefix).  The
+ * size is not compared: a release that counts parameters better names
+ * the same model anew.  Jobs would ask Slurm for other nodes than their
+ * scripts were rendered for, and results would price runs that did not
+ * happen.  Submitting (STORE_POLICY) is refused; readers and cancel
+ * warn, so that what runs can still be seen and stopped.  -1 when
+ * refused.
  */
 static int
 frozen_reshaped(const struct store *s, int flags)
 {
-	char prefix[512];
-	size_t n;
+	const struct settings *c = &s->settings;
+	const char *family = c->model.family[0] ? c->model.family : "model";
+	char nodes[32];
+	size_t n = strlen(family);
 
-	if (s->st.n == 0)
-		return 0;
-	candidate_name_prefix(&s->settings, prefix, sizeof prefix);
-	n = strlen(prefix);
+	snprintf(nodes, sizeof nodes, "_%dnodes_tp_", c->nodes);
 	for (int i = 0; i < s->st.n; i++) {
 		const char *name = s->st.v[i].name;
 
-		if (!strncmp(name, prefix, n) && !strncmp(name + n, "_tp_", 4))
+		if (!strncmp(name, family, n) && name[n] == '_' &&
+		    strstr(name, nodes))
 			continue;
 		if (flags & STORE_POLICY)
-			return error("%s/campaign.conf: its model or nodes "
-			             "changed since plan ('%s' was planned; it "
-			             "now gives %s): plan it again, nothing is "
-			             "submitted", s->dir, name, prefix);
-		warning("%s/campaign.conf: its model or nodes changed since "
-		        "plan ('%s' was planned; it now gives %s)", s->dir,
-		        name, prefix);
+			return error("%s/campaign.conf: its nodes or model "
+			             "changed since plan (it gives %s on %d "
+			             "nodes; '%s' was planned): plan it again, "
+			             "nothing is submitted", s->dir, family,
+			             c->nodes, name);
+		warning("%s/campaign.conf: its nodes or model changed since "
+		        "plan (it gives %s on %d nodes; '%s' was planned)",
+		        s->dir, family, c->nodes, name);
 		return 0;
 	}
 	return 0;

@@ -285,11 +285,11 @@ grep -q '^nodes = 4;' "$T/c/campaign.conf" &&
 expect "submit of a campaign whose nodes changed since plan" 78 \
 	"$PT" submit "$T/c" --dry-run
 has "... says what changed, and to plan again" \
-	"its model or nodes changed since plan .*_2nodes_tp_.* now gives .*_4nodes): plan it again" \
+	"its nodes or model changed since plan (it gives llama on 4 nodes; '.*_2nodes_tp_.*' was planned): plan it again" \
 	"$T/err"
 expect "... resume refuses it too" 78 "$PT" resume "$T/c"
 expect "... status still reads it" 0 "$PT" status "$T/c"
-has "... with a warning" "warning: .*its model or nodes changed" "$T/err"
+has "... with a warning" "warning: .*its nodes or model changed" "$T/err"
 
 # --- caps on what a campaign selects and commits ---------------------------------
 caps() {
