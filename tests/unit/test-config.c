@@ -824,6 +824,34 @@ test_policy_caps(void)
 	scratch_end(dir);
 }
 
+/* A cap of 0 is no cap, as the man page and the sample site file say:
+ * it was refused as out of range. */
+static void
+test_policy_caps_zero(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf",
+		"policy = {\n  max_nodes = 0;\n  max_concurrent_jobs = 0;\n"
+		"  max_candidates = 0;\n};\n");
+	struct load l;
+
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "nodes = 64;\n"
+	                                "limits = { max_concurrent_jobs = 40; "
+	                                "};\n", NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(l.err, "");
+	CU_ASSERT_EQUAL(l.c.nodes, 64);
+	CU_ASSERT_EQUAL(l.c.limits.max_concurrent_jobs, 40);
+	CU_ASSERT_EQUAL(l.c.policy.max_candidates, 0);
+	load_release(&l);
+	/* The built-in 8 concurrent jobs stay 8. */
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.limits.max_concurrent_jobs, 8);
+	load_release(&l);
+	free(site);
+	scratch_end(dir);
+}
+
 /* ---- models -------------------------------------------------------------- */
 
 static void
@@ -1753,6 +1781,7 @@ static const struct harness_test policy_tests[] = {
 	{ "locked keys", test_locked_keys },
 	{ "locked keys must exist", test_locked_key_must_exist },
 	{ "max_nodes and max_concurrent_jobs", test_policy_caps },
+	{ "a cap of 0 caps nothing", test_policy_caps_zero },
 	{ NULL, NULL },
 };
 
