@@ -90,9 +90,15 @@ config_apply_gpus(struct loader *ld, const struct config_key *k,
 		                        "gpus = ( { name = \"...\"; ... } ), "
 		                        "not %s", config_kind_name(s));
 	n = config_setting_length(s);
-	for (int i = 0; i < n; i++)
-		ret |= apply_gpu_entry(ld, k,
-		                       config_setting_get_elem(s, (unsigned)i));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e =
+			config_setting_get_elem(s, (unsigned)i);
+
+		if (config_entry_once(ld, k, s, i, "GPU") != 0)
+			ret = -1;
+		else
+			ret |= apply_gpu_entry(ld, k, e);
+	}
 	return ret;
 }
 

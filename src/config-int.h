@@ -209,6 +209,11 @@ bool config_valid_name(const char *s);
  * be a key of that group. */
 int config_apply_members(struct loader *ld, const config_setting_t *s,
                          const char *prefix, enum key_in in, void *base);
+/* Entry i of list s (gpus, results.patterns): 0 when no earlier entry
+ * of the list has its name, else -1 after "key 'K': WHAT name 'N' is
+ * given twice (first on line L)". */
+int config_entry_once(struct loader *ld, const struct config_key *k,
+                      const config_setting_t *s, int i, const char *what);
 /* Store a top-level or group-member key of the campaign and record where
  * it came from. */
 int config_apply_leaf(struct loader *ld, const struct config_key *k,

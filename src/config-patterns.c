@@ -102,33 +102,6 @@ cleanup:
 	return ret;
 }
 
-/*
- * The entry of list s before index i with the name entry i has, or
- * NULL.  A later layer's pattern replaces a lower one's of its name (a
- * campaign's over the site's); within one list, the first would be lost
- * without a word.
- */
-static const config_setting_t *
-earlier_same_name(const config_setting_t *s, int i)
-{
-	const char *name = NULL, *other = NULL;
-	const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-
-	if (!config_setting_is_group(e) ||
-	    !config_setting_lookup_string(e, "name", &name))
-		return NULL;
-	for (int j = 0; j < i; j++) {
-		const config_setting_t *f =
-			config_setting_get_elem(s, (unsigned)j);
-
-		if (config_setting_is_group(f) &&
-		    config_setting_lookup_string(f, "name", &other) &&
-		    !strcmp(name, other))
-			return f;
-	}
-	return NULL;
-}
-
 /* results.patterns = ( { name = ...; regex = ...; }, ... ). */
 int
 config_apply_patterns(struct loader *ld, const struct config_key *k,
@@ -145,19 +118,11 @@ config_apply_patterns(struct loader *ld, const struct config_key *k,
 	for (int i = 0; i < n; i++) {
 		const config_setting_t *e =
 			config_setting_get_elem(s, (unsigned)i);
-		const config_setting_t *first = earlier_same_name(s, i);
-		const char *name = NULL;
 
-		if (first) {
-			int line = (int)config_setting_source_line(first);
-
-			config_setting_lookup_string(e, "name", &name);
-			ret |= config_key_error(ld, e, k, "pattern name '%s' "
-			                        "is given twice (first on line "
-			                        "%d)", name, line);
-			continue;
-		}
-		ret |= apply_pattern(ld, k, e);
+		if (config_entry_once(ld, k, s, i, "pattern") != 0)
+			ret = -1;
+		else
+			ret |= apply_pattern(ld, k, e);
 	}
 	return ret;
 }

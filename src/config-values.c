@@ -504,7 +504,19 @@ env_name_len(const char *s)
 	return n && s[n] == '=' ? n : 0;
 }
 
-/* env = ["NAME=VALUE", ...]: merged by NAME, the later layer winning. */
+/* The element of add before index i that sets the variable add.v[i]
+ * (whose name is n bytes long) sets, or -1. */
+static int
+env_earlier(const struct str_list *add, int i, size_t n)
+{
+	for (int j = 0; j < i; j++)
+		if (!strncmp(add->v[j], add->v[i], n + 1))
+			return j;
+	return -1;
+}
+
+/* env = ["NAME=VALUE", ...]: merged by NAME, the later layer winning;
+ * within one list the first of two would be lost without a word. */
 static int
 apply_env(struct loader *ld, const struct config_key *k,
           const config_setting_t *s)
@@ -520,6 +532,13 @@ apply_env(struct loader *ld, const struct config_key *k,
 			ret = config_key_error(ld, s, k, "'%s' is not "
 			                       "NAME=VALUE with a variable "
 			                       "name", add.v[i]);
+			break;
+		}
+		if ((j = env_earlier(&add, i, n)) >= 0) {
+			ret = config_key_error(ld, s, k, "element %d: "
+			                       "variable '%.*s' is given "
+			                       "twice (first in element %d)",
+			                       i + 1, (int)n, add.v[i], j + 1);
 			break;
 		}
 		for (j = 0; j < env->n; j++)
@@ -621,6 +640,51 @@ config_apply_members(struct loader *ld, const config_setting_t *s,
 		free(path);
 	}
 	return ret;
+}
+
+/* The entry of list s before index i with the name entry i has, or
+ * NULL. */
+static const config_setting_t *
+earlier_same_name(const config_setting_t *s, int i)
+{
+	const char *name = NULL, *other = NULL;
+	const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+
+	if (!config_setting_is_group(e) ||
+	    !config_setting_lookup_string(e, "name", &name))
+		return NULL;
+	for (int j = 0; j < i; j++) {
+		const config_setting_t *f =
+			config_setting_get_elem(s, (unsigned)j);
+
+		if (config_setting_is_group(f) &&
+		    config_setting_lookup_string(f, "name", &other) &&
+		    !strcmp(name, other))
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * A later layer's entry replaces a lower one's of its name (a
+ * campaign's over the site's); within one list, the first of two would
+ * be lost without a word.
+ */
+int
+config_entry_once(struct loader *ld, const struct config_key *k,
+                  const config_setting_t *s, int i, const char *what)
+{
+	const config_setting_t *first = earlier_same_name(s, i);
+	const char *name = NULL;
+
+	if (first == NULL)
+		return 0;
+	config_setting_lookup_string(config_setting_get_elem(s, (unsigned)i),
+	                             "name", &name);
+	return config_key_error(ld, config_setting_get_elem(s, (unsigned)i),
+	                        k, "%s name '%s' is given twice (first on "
+	                        "line %d)", what, name,
+	                        (int)config_setting_source_line(first));
 }
 
 /* Whether a group names a member. */

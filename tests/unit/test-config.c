@@ -1468,6 +1468,51 @@ test_gpu_catalog_overrides(void)
 	             "'gpus.memory_gib'?)", NULL });
 }
 
+/* One list naming a GPU or a variable twice kept the second without a
+ * word; a later layer's entry still changes a lower one's. */
+static void
+test_list_entry_twice(void)
+{
+	struct load l;
+	char *dir, *site;
+
+	expect_error(MINIMAL "gpus = (\n"
+	             "  { name = \"lab\"; memory_gib = 24.0; bf16_tflops = "
+	             "100.0; nvlink_domain = 2; nvlink_gbs = 50.0; "
+	             "network_gbs = 12.5; },\n"
+	             "  { name = \"lab\"; memory_gib = 40.0; }\n);\n", NULL,
+	             0, (const char *const[]){ "camp.conf:6: key 'gpus': "
+	             "GPU name 'lab' is given twice (first on line 5)",
+	             NULL });
+	expect_error(MINIMAL "env = [\"NCCL_DEBUG=INFO\", \"A=1\", "
+	             "\"NCCL_DEBUG=WARN\"];\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'env': element "
+	             "3: variable 'NCCL_DEBUG' is given twice (first in "
+	             "element 1)", NULL });
+	dir = scratch_begin();
+	site = scratch_file(dir, "site.conf",
+		"gpus = ( { name = \"h100-lab\"; memory_gib = 79.6; "
+		"bf16_tflops = 989.4; nvlink_domain = 8; nvlink_gbs = 450.0; "
+		"network_gbs = 25.0; } );\n"
+		"env = [\"NCCL_DEBUG=INFO\"];\n");
+	setenv("PARATUNE_SITE_CONF", site, 1);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, "name = \"t\";\n"
+	                                "model = \"llama3_8b\";\n"
+	                                "gpu = \"h100-lab\";\n"
+	                                "gpus = ( { name = \"h100-lab\"; "
+	                                "memory_gib = 40.0; } );\n"
+	                                "env = [\"NCCL_DEBUG=WARN\"];\n",
+	                                NULL, 0), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.memory_gib, 40.0, 0);
+	CU_ASSERT_EQUAL(l.c.gpu.nvlink_domain, 8);
+	CU_ASSERT_EQUAL(l.c.env.n, 1);
+	CU_ASSERT(str_list_find(&l.c.env, "NCCL_DEBUG=WARN") == 0);
+	load_release(&l);
+	setenv("PARATUNE_SITE_CONF", "", 1);
+	free(site);
+	scratch_end(dir);
+}
+
 /* ---- writing ------------------------------------------------------------- */
 
 /* Every architecture field (not the published count) agrees. */
@@ -1795,6 +1840,8 @@ static const struct harness_test model_tests[] = {
 	{ "framework and its loss kernels", test_framework_loss_kernel },
 	{ "base configuration defaults", test_base_defaults },
 	{ "GPU catalog overrides", test_gpu_catalog_overrides },
+	{ "a GPU or a variable named twice in a list",
+	  test_list_entry_twice },
 	{ "workload", test_workload },
 	{ NULL, NULL },
 };
