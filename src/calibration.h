@@ -125,6 +125,10 @@ void calibration_clamp(struct calibration *cal);
 struct calibration_entry {
 	char gpu[32];
 	struct calibration cal;
+	/* Where a configuration file last named the GPU, for messages
+	 * (file is the reader's copy of the name); NULL when none did. */
+	const char *file;
+	int line;
 };
 
 struct calibration_set {

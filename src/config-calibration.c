@@ -7,9 +7,11 @@
  */
 #include "autoconfig.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "config-int.h"
+#include "error.h"
 
 /* One GPU = { ... } member: overrides that GPU's constants key by key
  * (a later layer changes what it names, the rest stays). */
@@ -19,6 +21,7 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 {
 	const char *gpu = config_setting_name(e);
 	struct calibration_entry *ent;
+	struct origin o;
 
 	if (!config_setting_is_group(e))
 		return config_key_error(ld, e, k, "each member is a group "
@@ -29,6 +32,9 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 		return config_key_error(ld, e, k, "'%s' is not a GPU name",
 		                        gpu ? gpu : "");
 	ent = calibration_set_get(&ld->c->calibrations, gpu);
+	o = config_origin_at(ld, e);
+	ent->file = o.file;
+	ent->line = o.line;
 	if (config_apply_members(ld, e, "calibration", IN_CALIBRATION,
 	                         &ent->cal) != 0)
 		return -1;
@@ -61,7 +67,40 @@ config_apply_calibration(struct loader *ld, const struct config_key *k,
 	return ret;
 }
 
-void
+/*
+ * Every calibrated GPU must be in the catalog, the built-in one or what
+ * a layer's gpus added: a misspelt name calibrated nothing and the
+ * campaign ran on the built-in defaults without a word.  A site may
+ * calibrate GPUs that the campaign does not use.
+ */
+static int
+check_calibrated_gpus(const struct settings *c)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < c->calibrations.n; i++) {
+		const struct calibration_entry *e = &c->calibrations.v[i];
+		struct strbuf hint = STRBUF_INIT;
+		char where[512];
+
+		if (gpu_catalog_find(&c->gpus, e->gpu))
+			continue;
+		if (e->file)
+			snprintf(where, sizeof where, "%s:%d", e->file,
+			         e->line);
+		else
+			config_origin_text(c, "calibration", where,
+			                   sizeof where);
+		config_suggest_gpu(c, e->gpu, &hint);
+		ret = error("%s: key 'calibration': unknown GPU '%s'%s; "
+		            "'paratune gpus' lists the catalog", where, e->gpu,
+		            hint.buf);
+		strbuf_release(&hint);
+	}
+	return ret;
+}
+
+int
 config_resolve_calibration(struct settings *c)
 {
 	const struct calibration_entry *e = c->gpu_name
@@ -71,4 +110,5 @@ config_resolve_calibration(struct settings *c)
 		c->calibration = e->cal;
 	else
 		calibration_init(&c->calibration);
+	return check_calibrated_gpus(c);
 }

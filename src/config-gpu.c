@@ -104,6 +104,18 @@ config_apply_gpus(struct loader *ld, const struct config_key *k,
 
 /* ---- the campaign's GPU ------------------------------------------------ */
 
+void
+config_suggest_gpu(const struct settings *c, const char *name,
+                   struct strbuf *sb)
+{
+	const char **names = xcalloc(c->gpus.n + 1, sizeof(*names));
+
+	for (size_t i = 0; i < c->gpus.n; i++)
+		names[i] = c->gpus.v[i].name;
+	config_suggest_names(sb, name, names, (int)c->gpus.n);
+	free(names);
+}
+
 /* Copy the campaign's GPU from the catalog, with memory.gpu_memory_gb. */
 int
 config_resolve_gpu(struct settings *c, const struct config_sources *src)
@@ -120,17 +132,13 @@ config_resolve_gpu(struct settings *c, const struct config_sources *src)
 	g = gpu_catalog_find(&c->gpus, c->gpu_name);
 	if (g == NULL) {
 		struct strbuf hint = STRBUF_INIT;
-		const char **names = xcalloc(c->gpus.n + 1, sizeof(*names));
 		int ret;
 
-		for (size_t i = 0; i < c->gpus.n; i++)
-			names[i] = c->gpus.v[i].name;
-		config_suggest_names(&hint, c->gpu_name, names, (int)c->gpus.n);
+		config_suggest_gpu(c, c->gpu_name, &hint);
 		ret = config_origin_error(c, "gpu", "unknown GPU '%s'%s; "
 		                          "'paratune gpus' lists the catalog",
 		                          c->gpu_name, hint.buf);
 		strbuf_release(&hint);
-		free(names);
 		return ret;
 	}
 	c->gpu = *g;

@@ -369,9 +369,9 @@ int
 config_finish(struct settings *c, const struct config_sources *src)
 {
 	if (config_resolve_model(c, src) != 0 ||
-	    config_resolve_gpu(c, src) != 0)
+	    config_resolve_gpu(c, src) != 0 ||
+	    config_resolve_calibration(c) != 0)
 		return -1;
-	config_resolve_calibration(c);
 	resolve_base(c);
 	return check_campaign(c, src);
 }

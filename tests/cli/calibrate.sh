@@ -388,6 +388,30 @@ printf 'calibration = { h100-sxm = { gemm_eff_maxx = 0.5; }; };\n' \
 expect "an unknown constant" 78 "$PT" --site "$T/typo.conf" \
 	estimate "$CAMP"
 has "... with a suggestion" "gemm_eff_max" "$T/err"
+# A misspelt GPU calibrated nothing: estimate ran on the built-in
+# defaults without a word.  A site may still calibrate GPUs a campaign
+# does not use, built-in ones or those a gpus entry adds.
+printf 'calibration = {\n  h100-sxn = { gemm_eff_max = 0.5; };\n};\n' \
+	>"$T/gpu-typo.conf"
+expect "a calibration of a GPU in no catalog" 78 "$PT" \
+	--site "$T/gpu-typo.conf" estimate "$CAMP"
+has "... names file, line and GPU, with a suggestion" \
+	"gpu-typo.conf:2: key 'calibration': unknown GPU 'h100-sxn' (did you mean 'h100-sxm'?)" \
+	"$T/err"
+LAB='name = "lab-gpu"; memory_gib = 24.0; bf16_tflops = 100.0;
+  nvlink_domain = 2; nvlink_gbs = 50.0; network_gbs = 12.5;'
+printf 'gpus = ( { %s } );\ncalibration = {\n  b200 = { gemm_eff_max = 0.5; };\n  lab-gpu = { gemm_eff_max = 0.5; };\n};\n' \
+	"$LAB" >"$T/other-gpus.conf"
+expect "calibrations of GPUs the campaign does not use" 0 "$PT" \
+	--site "$T/other-gpus.conf" estimate "$CAMP"
+{ cat "$CAMP"; printf 'gpus = ( { %s } );\n' "$LAB"; } >"$T/lab-camp.conf"
+printf 'calibration = { lab-gpo = { gemm_eff_max = 0.5; }; };\n' \
+	>"$T/lab-typo.conf"
+expect "a calibration of a GPU near a campaign's own" 78 "$PT" \
+	--site "$T/lab-typo.conf" estimate "$T/lab-camp.conf"
+has "... suggests the campaign's GPU" \
+	"lab-typo.conf:1: key 'calibration': unknown GPU 'lab-gpo' (did you mean 'lab-gpu'?)" \
+	"$T/err"
 
 # A directory that is no campaign (/tmp given by mistake) is said to be
 # none, as list and results say, before who can write it is judged.
