@@ -304,12 +304,113 @@ check_segment(struct settings *c)
 	                           "campaign's %d", seg, seg, c->nodes);
 }
 
+/* Of keys that conflict, in order of preference, the first a layer
+ * set; the first when none was (a default that conflicts with
+ * another). */
+static const char *
+set_key(const struct settings *c, const char *const *keys, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (config_key_set(c, keys[i]))
+			return keys[i];
+	return keys[0];
+}
+
+/* " (KEY, FILE:LINE)" or " (KEY, built-in default)" for a key that the
+ * error does not name, so that the user sees where each value came
+ * from; "" for the key it names. */
+static void
+other_key_note(const struct settings *c, const char *key,
+               const char *named, char *buf, size_t len)
+{
+	char where[512];
+
+	if (!strcmp(key, named)) {
+		buf[0] = '\0';
+		return;
+	}
+	config_origin_text(c, key, where, sizeof where);
+	snprintf(buf, len, " (%s, %s)", key, where);
+}
+
+/* The key that gave the campaign GPU its memory: memory.gpu_memory_gb
+ * when set, else the gpus entry a layer added or changed, else gpu
+ * (the built-in catalog's entry). */
+static const char *
+gpu_memory_key(const struct settings *c)
+{
+	if (c->memory.gpu_memory_gb > 0)
+		return "memory.gpu_memory_gb";
+	if (str_list_find(&c->gpus_set, c->gpu.name) >= 0)
+		return "gpus";
+	return "gpu";
+}
+
+/*
+ * A margin the GPU cannot leave makes every candidate oom-risk, and
+ * submit would then leave every one out.  The error names the margin
+ * when a layer set it, else the key that gave the GPU its memory: a
+ * built-in default is not what the user has to change.
+ */
+static int
+check_margin(const struct settings *c)
+{
+	const char *keys[] = { "memory.margin_gb", gpu_memory_key(c) };
+	const char *named = set_key(c, keys, 2);
+	char note[600];
+
+	if (!(c->gpu.memory_gib > 0) ||
+	    c->memory.margin_gb < c->gpu.memory_gib)
+		return 0;
+	if (named == keys[0]) {
+		/* The built-in catalog's memory needs no note. */
+		if (strcmp(keys[1], "gpu"))
+			other_key_note(c, keys[1], named, note, sizeof note);
+		else
+			note[0] = '\0';
+		return config_origin_error(c, named, "%g GiB leaves nothing "
+		                           "of the %s's %g GiB%s: every "
+		                           "candidate would be oom-risk",
+		                           c->memory.margin_gb, c->gpu.name,
+		                           c->gpu.memory_gib, note);
+	}
+	other_key_note(c, keys[0], named, note, sizeof note);
+	return config_origin_error(c, named, "the %s's %g GiB leave nothing "
+	                           "after a margin of %g GiB%s: every "
+	                           "candidate would be oom-risk",
+	                           c->gpu.name, c->gpu.memory_gib,
+	                           c->memory.margin_gb, note);
+}
+
+/* The measured steps after the skipped ones must fit in one run; the
+ * error names the key a layer set, and where the others came from. */
+static int
+check_steps(const struct settings *c)
+{
+	static const char *const keys[] = {
+		"results.min_steps", "results.skip_steps",
+		"limits.max_steps_per_run",
+	};
+	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
+	const char *named = set_key(c, keys, 3);
+	char note[3][600];
+
+	if (c->results.min_steps + skip <= c->limits.max_steps_per_run)
+		return 0;
+	for (int i = 0; i < 3; i++)
+		other_key_note(c, keys[i], named, note[i], sizeof note[i]);
+	return config_origin_error(c, named, "%d measured steps%s after %d "
+	                           "skipped%s do not fit in %d steps per "
+	                           "run%s", c->results.min_steps, note[0],
+	                           skip, note[1], c->limits.max_steps_per_run,
+	                           note[2]);
+}
+
 /* Checks across keys, once every layer is read. */
 static int
 check_campaign(struct settings *c, const struct config_sources *src)
 {
 	const struct search_space *s = &c->search;
-	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
 	int ret = check_policy(c);
 
 	if (check_loss_kernel(c) != 0 || check_segment(c) != 0)
@@ -332,21 +433,10 @@ check_campaign(struct settings *c, const struct config_sources *src)
 		                          "search.max_model_parallel %d",
 		                          s->min_model_parallel,
 		                          s->max_model_parallel);
-	/* A margin the GPU cannot leave makes every candidate oom-risk,
-	 * and submit would then leave every one out. */
-	if (c->gpu.memory_gib > 0 &&
-	    c->memory.margin_gb >= c->gpu.memory_gib)
-		ret = config_origin_error(c, "memory.margin_gb", "%g GiB "
-		                          "leaves nothing of the %s's %g GiB: "
-		                          "every candidate would be oom-risk",
-		                          c->memory.margin_gb, c->gpu.name,
-		                          c->gpu.memory_gib);
-	if (c->results.min_steps + skip > c->limits.max_steps_per_run)
-		ret = config_origin_error(c, "results.min_steps", "%d measured "
-		                          "steps after %d skipped do not fit "
-		                          "in limits.max_steps_per_run %d",
-		                          c->results.min_steps, skip,
-		                          c->limits.max_steps_per_run);
+	if (check_margin(c) != 0)
+		ret = -1;
+	if (check_steps(c) != 0)
+		ret = -1;
 	/* Megatron-LM's check: torchtitan sizes its rotary tables from
 	 * the run's own max_seq_len and has no such limit. */
 	if (!src->frozen && c->framework == FRAMEWORK_MEGATRON &&

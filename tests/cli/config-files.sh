@@ -129,6 +129,27 @@ expect "memory.margin_gb beyond the GPU's memory" 78 "$PT" config "$DEMO" \
 	-s memory.margin_gb=100
 has "... says why, naming the GPU" \
 	"key 'memory.margin_gb': 100 GiB leaves nothing of the .*GiB" "$T/err"
+# A conflict with a built-in default was blamed on the default
+# ("built-in default: key 'memory.margin_gb'"), which the user never set:
+# the key the user set is named, with its line, and the other key with
+# where its value came from.
+conflict() {
+	printf 'name = "d"; model = "llama3_8b"; nodes = 4; gpu = "h100-sxm";\n%s\n' \
+		"$1" >"$T/conflict.conf"
+	expect "$1 against a default" 78 "$PT" config "$T/conflict.conf"
+	has "... names the key set, at its line" "conflict.conf:2: key '$2'" \
+		"$T/err"
+	has "... and the default it meets" "$3" "$T/err"
+	hasnt "... not a default" "built-in default: key" "$T/err"
+}
+conflict 'memory = { gpu_memory_gb = 3.0; };' memory.gpu_memory_gb \
+	"the h100-sxm's 3 GiB leave nothing after a margin of 4 GiB (memory.margin_gb, built-in default)"
+conflict 'gpus = ( { name = "h100-sxm"; memory_gib = 1.5; } );' gpus \
+	"the h100-sxm's 1.5 GiB leave nothing after a margin of 4 GiB (memory.margin_gb, built-in default)"
+conflict 'limits = { max_steps_per_run = 3; };' limits.max_steps_per_run \
+	"5 measured steps (results.min_steps, built-in default) after 1 skipped (results.skip_steps, built-in default) do not fit in 3 steps per run$"
+conflict 'results = { skip_steps = 1000000000; };' results.skip_steps \
+	"after 1000000000 skipped do not fit in 50 steps per run (limits.max_steps_per_run, built-in default)"
 
 # A campaign file its reader may not read: missing input (66) with the
 # reason, as a file that is not there (libconfig says only "cannot read").
