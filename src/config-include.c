@@ -300,13 +300,14 @@ check_file(struct include_walk *w, const char *path, const char *name,
 	bool in_comment = false;
 	const char *wide = NULL;
 	size_t wide_len = 0;
-	long lineno = 0;
+	long lineno = 0, comment_line = 0;
 	int ret = 0;
 
 	if (f == NULL)
 		return 0; /* libconfig reports what it cannot open */
 	while (ret == 0 && read_line(f, &line)) {
 		char *target = in_comment ? NULL : include_target(line.buf);
+		bool was_in_comment = in_comment;
 
 		lineno++;
 		if (target) {
@@ -315,10 +316,19 @@ check_file(struct include_walk *w, const char *path, const char *name,
 			continue;
 		}
 		in_comment = line_code(line.buf, in_comment, &wide, &wide_len);
+		/* Open at the end of the line: opened on it, unless it was
+		 * open already and the line has no end mark to close it. */
+		if (in_comment && (!was_in_comment || strstr(line.buf, "*/")))
+			comment_line = lineno;
 		if (wide)
 			ret = wide_error(name, lineno, line.buf, wide,
 			                 wide_len);
 	}
+	/* libconfig 1.5 takes the end of the file as the comment's end:
+	 * every setting after a stray opening would be dropped unseen. */
+	if (ret == 0 && in_comment)
+		ret = error("%s:%ld: a comment opened here is never closed",
+		            name, comment_line);
 	strbuf_release(&line);
 	fclose(f);
 	return ret;

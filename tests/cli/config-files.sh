@@ -182,6 +182,15 @@ printf 'name = "d"; nodes = 2; nodes = 4;\n' >"$T/twice-same.conf"
 expect "a key set twice on one line" 78 "$PT" config "$T/twice-same.conf"
 has "... names it" "twice-same.conf:1: duplicate setting name 'nodes'" \
 	"$T/err"
+# A comment never closed: libconfig 1.5 takes the end of the file for
+# its end, and the settings below it were dropped without a word.
+{ cat "$DEMO"; printf '/* temporarily off\nnodes = 16;\n'; } \
+	>"$T/open-comment.conf"
+line=$(($(wc -l <"$DEMO") + 1))
+expect "a comment never closed" 78 "$PT" config "$T/open-comment.conf"
+has "... named at the line where it opened" \
+	"open-comment.conf:$line: a comment opened here is never closed" \
+	"$T/err"
 printf '\177ELF\002\001\001\000\000\000\002\000>\000\n' >"$T/binary.conf"
 expect "a binary file as a campaign file" 78 "$PT" config "$T/binary.conf"
 has "... says it is not text" "binary.conf:1: .*(a binary file" "$T/err"

@@ -707,6 +707,48 @@ test_syntax_error_and_missing_file(void)
 	scratch_end(dir);
 }
 
+/*
+ * A comment never closed: libconfig 1.5 takes the end of the file for
+ * its end, and dropped every setting below it without a word.  Named
+ * at the line where it opened, in the campaign, an included file and
+ * the site file.
+ */
+static void
+test_unclosed_comment(void)
+{
+	char *dir = scratch_begin();
+	char *part = scratch_file(dir, "part.conf", "nodes = 3;\n"
+	                          "/* a */ /* b\n*/ /* off\nnodes = 16;\n");
+	char *site = scratch_file(dir, "site.conf", "/*\n * off\n");
+	struct load l;
+
+	expect_error(MINIMAL "nodes = 4;\n/* temporarily off\nnodes = 16;\n"
+	             "seq_length = 8192;\n", NULL, 0, (const char *const[]){
+	             "camp.conf:5: a comment opened here is never closed",
+	             NULL });
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"part.conf\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "part.conf:3: a comment "
+	          "opened here is never closed", NULL }));
+	load_release(&l);
+	memset(&l, 0, sizeof l);
+	l.src.site_path = site;
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "site.conf:1: a comment "
+	          "opened here is never closed", NULL }));
+	load_release(&l);
+	/* Closed, on a later line or the same one, it is only a comment. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "nodes = 4; /* a */\n"
+	                          "/*\nnodes = 16;\n*/ seq_length = 8192;\n",
+	                          NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 4);
+	CU_ASSERT_EQUAL(l.c.seq_length, 8192);
+	load_release(&l);
+	free(part);
+	free(site);
+	scratch_end(dir);
+}
+
 static void
 test_layer_permissions(void)
 {
@@ -1818,6 +1860,7 @@ static const struct harness_test error_tests[] = {
 	  test_segment_directive_divides },
 	{ "unknown model and GPU", test_unknown_model_and_gpu },
 	{ "syntax error, missing file", test_syntax_error_and_missing_file },
+	{ "a comment never closed", test_unclosed_comment },
 	{ "keys limited to layers", test_layer_permissions },
 	{ NULL, NULL },
 };
