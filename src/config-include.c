@@ -166,22 +166,41 @@ line_code(const char *p, bool in_comment, const char **wide,
 	return in_comment;
 }
 
-/* The target of an "@include" line as libconfig's scanner reads it
- * (^[ \t]*@include[ \t]+"...", taken up to the next quote as it is), or
- * NULL when the line is no directive. */
-static char *
-include_target(const char *line)
+/*
+ * Whether line is an "@include" directive as libconfig's scanner reads
+ * one (^[ \t]*@include[ \t]+"): 0 when it is not; 1 with its target in
+ * *target (allocated) and in *rest the code after the closing quote;
+ * -1 when the quote is not closed on the line.  The scanner takes the
+ * name on to the next quote, across line breaks, so a missing quote
+ * made the lines below part of the name (or, with no quote after them,
+ * dropped them unread).  "\\" and "\"" are a backslash and a quote; the
+ * scanner leaves any other backslash out of the name, and so does this.
+ */
+static int
+include_target(const char *line, char **target, const char **rest)
 {
-	const char *p = line + strspn(line, " \t"), *end;
+	const char *p = line + strspn(line, " \t");
+	struct strbuf name = STRBUF_INIT;
 
 	if (strncmp(p, "@include", 8) != 0 || !strchr(" \t", p[8]) ||
 	    p[8] == '\0')
-		return NULL;
+		return 0;
 	p += 8;
 	p += strspn(p, " \t");
-	if (*p != '"' || (end = strchr(p + 1, '"')) == NULL)
-		return NULL;
-	return xstrndup(p + 1, (size_t)(end - p - 1));
+	if (*p != '"')
+		return 0;
+	for (p++; *p && *p != '"'; p++)
+		if (*p != '\\')
+			strbuf_addch(&name, *p);
+		else if (p[1] == '\\' || p[1] == '"')
+			strbuf_addch(&name, *++p);
+	if (*p != '"') {
+		strbuf_release(&name);
+		return -1;
+	}
+	*target = strbuf_detach(&name, NULL);
+	*rest = p + 1;
+	return 1;
 }
 
 /* The next line of f into sb, without its line break; false at the end. */
@@ -306,16 +325,25 @@ check_file(struct include_walk *w, const char *path, const char *name,
 	if (f == NULL)
 		return 0; /* libconfig reports what it cannot open */
 	while (ret == 0 && read_line(f, &line)) {
-		char *target = in_comment ? NULL : include_target(line.buf);
+		const char *code = line.buf;
 		bool was_in_comment = in_comment;
+		char *target = NULL;
+		int inc = in_comment ? 0 : include_target(line.buf, &target,
+		                                          &code);
 
 		lineno++;
-		if (target) {
+		if (inc < 0) {
+			ret = error("%s:%ld: the @include's file name has no "
+			            "closing quote", name, lineno);
+			break;
+		}
+		if (inc > 0) {
 			ret = check_target(w, name, lineno, target, depth);
 			free(target);
-			continue;
+			if (ret != 0)
+				break;
 		}
-		in_comment = line_code(line.buf, in_comment, &wide, &wide_len);
+		in_comment = line_code(code, in_comment, &wide, &wide_len);
 		/* Open at the end of the line: opened on it, unless it was
 		 * open already and the line has no end mark to close it. */
 		if (in_comment && (!was_in_comment || strstr(line.buf, "*/")))
@@ -352,13 +380,14 @@ scan_value(const char *value, char **wide)
 	*wide = NULL;
 	for (;;) {
 		size_t len = strcspn(p, "\n");
-		char *target;
+		const char *code;
+		char *target = NULL;
 
 		strbuf_setlen(&line, 0);
 		strbuf_add(&line, p, len);
-		target = p == value || in_comment ? NULL
-		         : include_target(line.buf);
-		if (target)
+		/* Closed or not, an @include is refused. */
+		if (p != value && !in_comment &&
+		    include_target(line.buf, &target, &code) != 0)
 			includes = true;
 		else
 			in_comment = line_code(line.buf, in_comment, &lit, &n);

@@ -89,6 +89,17 @@ has "... naming the target" "cannot include 'absent.conf'" "$T/err"
 expect "an @include of a file" 0 "$PT" config "$T/inc/good.conf"
 has "... reads it" "^nodes .*nodes.conf:1" "$T/out"
 
+# An @include's name without its closing quote: libconfig read the lines
+# below as part of the name, dropped unread when no quote followed.
+{ cat "$DEMO"; printf '@include "site-extra.conf\nnodes = 16;\n'; } \
+	>"$T/inc/unquoted.conf"
+line=$(($(wc -l <"$DEMO") + 1))
+expect "an @include without its closing quote" 78 \
+	"$PT" config "$T/inc/unquoted.conf"
+has "... naming file and line" \
+	"unquoted.conf:$line: the @include's file name has no closing quote" \
+	"$T/err"
+
 # A value of the wrong type is quoted, so a typo is seen at once.
 expect "--set seq_length=4k" 78 "$PT" config --set seq_length=4k
 has "... quotes the string given" \
@@ -100,6 +111,10 @@ has "... and the fraction" "expects an integer, not the number 2.5" \
 # memory, with nothing to check it against.
 expect "an @include in a --set value is refused" 78 "$PT" config \
 	--set "$(printf 'nodes=4\n@include "%s"' "$T/inc/somedir")"
+has "... saying so" "command line:1: key 'nodes': @include is not allowed" \
+	"$T/err"
+expect "... its closing quote left out too" 78 "$PT" config "$DEMO" \
+	--set "$(printf 'nodes=4\n@include "%s' "$T/inc/somedir")"
 has "... saying so" "command line:1: key 'nodes': @include is not allowed" \
 	"$T/err"
 hasnt "... not the scanner's exit" "flex scanner" "$T/err"

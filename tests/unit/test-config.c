@@ -490,6 +490,51 @@ test_include_origins(void)
 	scratch_end(dir);
 }
 
+/*
+ * libconfig's scanner reads an @include's file name on to the next
+ * quote, across lines: with the quote left out, the lines below were
+ * dropped unread or became part of the name ("cannot open include
+ * file", naming none), and the directive went unchecked.
+ */
+static void
+test_include_quotes(void)
+{
+	char *dir = scratch_begin();
+	char *part = scratch_file(dir, "q\"uote.conf", "nodes = 3;\n");
+	struct load l;
+
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "nodes = 4;\n@include "
+	                          "\"site-extra.conf\nnodes = 16;\n", NULL,
+	                          0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:5: the "
+	          "@include's file name has no closing quote", NULL }));
+	load_release(&l);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"x.conf\n"
+	                          "nodes = \"16\";\n", NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:4: the "
+	          "@include's file name has no closing quote", NULL }));
+	load_release(&l);
+	/* An escaped quote is part of the name, not its end. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"q\\\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:4: the "
+	          "@include's file name has no closing quote", NULL }));
+	load_release(&l);
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "@include "
+	                                "\"q\\\"uote.conf\"\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 3);
+	load_release(&l);
+	/* What follows the closing quote is read as code. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include "
+	                          "\"q\\\"uote.conf\" /* off\nnodes = 16;\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:4: a comment "
+	          "opened here is never closed", NULL }));
+	load_release(&l);
+	free(part);
+	scratch_end(dir);
+}
+
 static void
 test_command_line_settings(void)
 {
@@ -1849,6 +1894,7 @@ static const struct harness_test layer_tests[] = {
 	{ "XDG_CONFIG_HOME before HOME", test_xdg_config_home_wins },
 	{ "site file lookup", test_site_file_lookup },
 	{ "@include", test_include_origins },
+	{ "@include's quotes", test_include_quotes },
 	{ "command-line settings", test_command_line_settings },
 	{ NULL, NULL },
 };
