@@ -67,8 +67,10 @@ static size_t
 wide_literal(const char *line, const char *p, const char **end)
 {
 	bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
-	/* A hexadecimal gives the int's 32 bits; a decimal its value. */
-	unsigned long long cap = hex ? 0xFFFFFFFFULL
+	/* A hexadecimal has no sign: libconfig reads one from 0x80000000
+	 * to 0xFFFFFFFF into the int's sign bit, a negative no one wrote
+	 * (0xFFFFFFFF is -1, "auto" or "no limit" for some keys). */
+	unsigned long long cap = hex ? 0x7FFFFFFFULL
 	                         : p > line && p[-1] == '-' ? 2147483648ULL
 	                         : 2147483647ULL;
 	unsigned long long v = 0;
@@ -107,7 +109,7 @@ config_literal_range(const char *lit, const char **kind, const char **range)
 		*range = "0, or a magnitude from 2.2e-308 to 1.8e+308";
 	} else {
 		*kind = "integer";
-		*range = "at most 2147483647";
+		*range = hex ? "at most 0x7FFFFFFF" : "at most 2147483647";
 	}
 }
 

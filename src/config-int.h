@@ -171,8 +171,9 @@ int config_check_includes(const char *path, const char *include_dir,
  * no file it could be relative to, and nothing checks its target). */
 bool config_value_includes(const char *value);
 /* The first literal of a --set value that libconfig 1.5 would read
- * wrong (allocated), or NULL: an integer it would cut to 32 bits, a
- * real a double cannot hold (1e400 read as inf, 1e-400 as 0). */
+ * wrong (allocated), or NULL: an integer it would cut to 32 bits or
+ * read as a negative (0xFFFFFFFF as -1), a real a double cannot hold
+ * (1e400 read as inf, 1e-400 as 0). */
 char *config_value_wide_literal(const char *value);
 /* How a literal config_value_wide_literal returned is named ("integer"
  * or "number") and the range it is out of, both static text. */

@@ -254,6 +254,23 @@ has "... naming the key and literal" \
 expect "a wide negative in a list too" 78 \
 	"$PT" config "$DEMO" -s 'search.tensor_parallel=[1, -9999999999]'
 has "... with its sign" "integer -9999999999 is out of range" "$T/err"
+# A hexadecimal from 0x80000000 to 0xFFFFFFFF was read as a negative
+# without a word: skip_steps = 0xFFFFFFFF as -1 ("auto").
+cp "$DEMO" "$T/hex.conf"
+printf 'results = { skip_steps = 0xFFFFFFFF; };\n' >>"$T/hex.conf"
+expect "a hexadecimal above 0x7FFFFFFF is refused, not read as -1" 78 \
+	"$PT" config "$T/hex.conf"
+has "... naming file, line and the literal as written" \
+	"hex.conf:$(wc -l <"$T/hex.conf"): key '.*skip_steps': integer 0xFFFFFFFF is out of range (at most 0x7FFFFFFF)" \
+	"$T/err"
+expect "--set nodes=0x80000000 too, not read as -2147483648" 78 \
+	"$PT" config "$DEMO" -s nodes=0x80000000
+has "... naming the key and literal" \
+	"key 'nodes': integer 0x80000000 is out of range" "$T/err"
+expect "--set nodes=0x7FFFFFFF is read as itself" 78 \
+	"$PT" config "$DEMO" -s nodes=0x7FFFFFFF
+has "... out of the key's range only" "2147483647 is out of range (1 to" \
+	"$T/err"
 # Reals beyond a double: libconfig read 1e400 as inf and 1e-400 as 0,
 # and the messages named values no one wrote ("inf is out of range") or
 # none at all (cost_per_gpu_hour = 0).

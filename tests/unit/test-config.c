@@ -664,6 +664,11 @@ test_type_and_range_errors(void)
 	expect_error(MINIMAL "seq_length = -1;\n", NULL, 0,
 	             (const char *const[]){ "camp.conf:4: key 'seq_length': "
 	             "-1 is out of range", NULL });
+	/* libconfig 1.5 read 0xFFFFFFFF as -1: "no limit" here. */
+	expect_error(MINIMAL "search = { max_pipeline_bubble_ratio = "
+	             "0xFFFFFFFF; };\n", NULL, 0, (const char *const[]){
+	             "camp.conf:4: key '", "max_pipeline_bubble_ratio': "
+	             "integer 0xFFFFFFFF is out of range", NULL });
 	expect_error(MINIMAL "search = {\n pipeline_parallel = (1,\n"
 	             " \"two\");\n};\n", NULL, 0, (const char *const[]){
 	             "camp.conf:6: key 'search.pipeline_parallel': element "
