@@ -31,7 +31,7 @@
 #include "xalloc.h"
 
 /* libconfig's own limit (MAX_INCLUDE_DEPTH): deeper, it reports the
- * nesting itself, and a cycle ends here. */
+ * nesting itself.  A cycle is refused before it gets there. */
 #define INCLUDE_DEPTH_MAX 10
 
 /*
@@ -223,10 +223,24 @@ struct include_walk {
 	bool qualify;           /* name an included file DIR/TARGET, as the
 	                           loader does when the top path has a '/' */
 	bool refused;           /* set when root refuses a target */
+	dev_t dev[INCLUDE_DEPTH_MAX]; /* the files being read, the top */
+	ino_t ino[INCLUDE_DEPTH_MAX]; /* one first, by their identity */
 };
 
 static int check_file(struct include_walk *w, const char *path,
                       const char *name, int depth);
+
+/* The depth of the file being read that st is (a file that includes
+ * the one at depth, or that one itself), or -1. */
+static int
+include_cycle(const struct include_walk *w, const struct stat *st,
+              int depth)
+{
+	for (int i = 0; i <= depth; i++)
+		if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino)
+			return i;
+	return -1;
+}
 
 /* One target named at name:line: a readable regular file, checked in
  * turn.  libconfig opens include_dir/TARGET, an absolute TARGET too. */
@@ -236,7 +250,7 @@ check_target(struct include_walk *w, const char *name, long line,
 {
 	char *full = xasprintf("%s/%s", w->dir, target);
 	struct stat st;
-	int ret = 0;
+	int ret = 0, cycle;
 
 	if (stat(full, &st) != 0)
 		/* libconfig 1.5 puts the directory before an absolute
@@ -254,6 +268,15 @@ check_target(struct include_walk *w, const char *name, long line,
 	else if (access(full, R_OK) != 0)
 		ret = error_errno("%s:%ld: cannot include '%s'", name, line,
 		                  target);
+	/* libconfig would read it again and again, to its depth limit:
+	 * its message was the first key set twice ("duplicate setting
+	 * name"), at line 1 of a file no one had changed. */
+	else if ((cycle = include_cycle(w, &st, depth)) == depth)
+		ret = error("%s:%ld: cannot include '%s': the file includes "
+		            "itself", name, line, target);
+	else if (cycle >= 0)
+		ret = error("%s:%ld: cannot include '%s': it includes this "
+		            "file (an @include cycle)", name, line, target);
 	else if (owner_root_path(full) != 0) {
 		w->refused = true;
 		ret = error("%s:%ld: not including '%s' with root's rights",
@@ -322,10 +345,15 @@ check_file(struct include_walk *w, const char *path, const char *name,
 	const char *wide = NULL;
 	size_t wide_len = 0;
 	long lineno = 0, comment_line = 0;
+	struct stat st;
 	int ret = 0;
 
 	if (f == NULL)
 		return 0; /* libconfig reports what it cannot open */
+	if (fstat(fileno(f), &st) != 0)
+		memset(&st, 0, sizeof(st)); /* no file is 0:0 */
+	w->dev[depth] = st.st_dev;
+	w->ino[depth] = st.st_ino;
 	while (ret == 0 && read_line(f, &line)) {
 		const char *code = line.buf;
 		bool was_in_comment = in_comment;
@@ -428,8 +456,8 @@ int
 config_check_includes(const char *path, const char *include_dir,
                       bool *refused)
 {
-	struct include_walk w = { include_dir, strchr(path, '/') != NULL,
-	                          false };
+	struct include_walk w = { .dir = include_dir,
+	                          .qualify = strchr(path, '/') != NULL };
 	int ret = check_file(&w, path, path, 0);
 
 	*refused = w.refused;

@@ -160,7 +160,8 @@ struct loader {
 /*
  * Check that every @include of the file at path, and of the files it
  * includes, names a readable regular file in include_dir (config-include.c):
- * libconfig 1.5 exits the process on a directory.  Run as root, the
+ * libconfig 1.5 exits the process on a directory.  A file that includes
+ * itself, or one that includes it, is refused.  Run as root, the
  * file must also be one that no other user can change or lead elsewhere
  * (owner_root_path), else *refused is set.  0, or -1 after an error
  * naming the file and line of the @include.

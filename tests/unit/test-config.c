@@ -535,6 +535,43 @@ test_include_quotes(void)
 	scratch_end(dir);
 }
 
+/* A file that includes itself, or a file that includes it: libconfig
+ * read it again to its depth limit and blamed the first key it set
+ * ("camp.conf:1: duplicate setting name 'name'"). */
+static void
+test_include_cycle(void)
+{
+	char *dir = scratch_begin();
+	char *a = scratch_file(dir, "a.conf", "@include \"b.conf\"\n");
+	char *b = scratch_file(dir, "b.conf", "nodes = 2;\n@include "
+	                       "\"a.conf\"\n");
+	char *twice = scratch_file(dir, "twice.conf", "@include \"b2.conf\"\n"
+	                           "@include \"b2.conf\"\n");
+	char *b2 = scratch_file(dir, "b2.conf", "\n");
+	struct load l;
+
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"camp.conf\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "camp.conf:4: cannot "
+	          "include 'camp.conf': the file includes itself", NULL }));
+	load_release(&l);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"a.conf\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "b.conf:2: cannot "
+	          "include 'a.conf': it includes this file (an @include "
+	          "cycle)", NULL }));
+	load_release(&l);
+	/* The same file twice, one after the other, is no cycle. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"twice.conf\"\n",
+	                          NULL, 0), 0);
+	load_release(&l);
+	free(a);
+	free(b);
+	free(twice);
+	free(b2);
+	scratch_end(dir);
+}
+
 static void
 test_command_line_settings(void)
 {
@@ -1900,6 +1937,7 @@ static const struct harness_test layer_tests[] = {
 	{ "site file lookup", test_site_file_lookup },
 	{ "@include", test_include_origins },
 	{ "@include's quotes", test_include_quotes },
+	{ "an @include cycle", test_include_cycle },
 	{ "command-line settings", test_command_line_settings },
 	{ NULL, NULL },
 };
