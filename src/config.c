@@ -286,8 +286,9 @@ line_keys(const char *line, struct str_list *names)
 
 /*
  * What libconfig's parse error leaves out, from line `line` of the file
- * at path: " (a binary file?)" when the file holds control bytes, and
- * for "duplicate setting name" the name, when the line sets one key.
+ * at path: that the file starts with a byte order mark, " (a binary
+ * file?)" when it holds control bytes, and for "duplicate setting name"
+ * the name, when the line sets one key.
  */
 static void
 syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
@@ -301,6 +302,16 @@ syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
 
 	if (f == NULL)
 		return;
+	/* Some Windows editors start a UTF-8 file with one; libconfig
+	 * reads its three bytes as code, a bare "syntax error". */
+	if (line == 1 && fgets(buf, 4, f) && !strcmp(buf, "\xEF\xBB\xBF")) {
+		strbuf_addstr(sb, " (the file starts with a UTF-8 byte order "
+		              "mark: save it without one)");
+		fclose(f);
+		return;
+	}
+	rewind(f);
+	buf[0] = '\0';
 	while (bytes++ < 65536 && (c = getc(f)) != EOF)
 		if (c == 0 || (c < 32 && c != '\t' && c != '\n' &&
 		               c != '\r' && c != '\f')) {

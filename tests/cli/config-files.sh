@@ -206,6 +206,11 @@ expect "a comment never closed" 78 "$PT" config "$T/open-comment.conf"
 has "... named at the line where it opened" \
 	"open-comment.conf:$line: a comment opened here is never closed" \
 	"$T/err"
+{ printf '\357\273\277'; cat "$DEMO"; } >"$T/bom.conf"
+expect "a file that starts with a UTF-8 byte order mark" 78 \
+	"$PT" config "$T/bom.conf"
+has "... says so" "bom.conf:1: syntax error (the file starts with a UTF-8 byte order mark" \
+	"$T/err"
 printf '\177ELF\002\001\001\000\000\000\002\000>\000\n' >"$T/binary.conf"
 expect "a binary file as a campaign file" 78 "$PT" config "$T/binary.conf"
 has "... says it is not text" "binary.conf:1: .*(a binary file" "$T/err"

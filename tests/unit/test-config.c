@@ -785,6 +785,10 @@ test_syntax_error_and_missing_file(void)
 
 	expect_error(MINIMAL "nodes = ;\n", NULL, 0, (const char *const[]){
 	             "camp.conf:4: syntax error", NULL });
+	/* A byte order mark was a bare syntax error at line 1. */
+	expect_error("\xEF\xBB\xBF" MINIMAL, NULL, 0, (const char *const[]){
+	             "camp.conf:1: syntax error (the file starts with a "
+	             "UTF-8 byte order mark: save it without one)", NULL });
 	memset(&l, 0, sizeof l);
 	l.src.campaign_path = "/nonexistent/campaign.conf";
 	CU_ASSERT_EQUAL(load_run(&l), EXIT_NOINPUT);
