@@ -34,6 +34,8 @@
  * nesting itself.  A cycle is refused before it gets there. */
 #define INCLUDE_DEPTH_MAX 10
 
+/* ---- literals libconfig 1.5 reads wrong ---------------------------------- */
+
 /*
  * Whether the real literal from p to end is beyond a double: libconfig
  * reads 1e400 as inf and 1e-400 as 0 without a word, and the key's
@@ -113,60 +115,194 @@ config_literal_range(const char *lit, const char **kind, const char **range)
 	}
 }
 
+/* ---- the code of a line -------------------------------------------------- */
+
+/* Groups, lists and arrays open deeper than this are not named. */
+#define SCAN_DEPTH_MAX 32
+
 /*
- * Whether the text at p, outside a comment, starts a block comment, and
- * where the line's code ends (a '#' or '//' comment); strings skipped.
- * The first literal in the code out of libconfig 1.5's range is put
- * in *wide (length *wide_len), when wide is not NULL.
+ * What the scan of a file's code carries from one line to the next, as
+ * libconfig's scanner would see it: whether a comment is open; the key
+ * of the innermost open group, list or array ("search.tensor_parallel")
+ * and the setting name last read, to name a value by; and the first
+ * literal libconfig 1.5 would read wrong, with that key.
  */
+struct code_scan {
+	bool in_comment;
+	struct strbuf key;      /* the open groups', lists' and arrays'
+	                           names, joined with '.' */
+	size_t depth;           /* how many are open */
+	size_t key_len[SCAN_DEPTH_MAX]; /* key's length outside each */
+	char open[SCAN_DEPTH_MAX]; /* '{', '(' or '[' */
+	struct strbuf name;     /* the last setting name read */
+	bool assigned;          /* its '=' read, its value not yet */
+	const char *wide;       /* that literal, in the line scanned */
+	size_t wide_len;
+	struct strbuf wide_key; /* its key, or "" */
+};
+
+#define CODE_SCAN_INIT \
+	{ false, STRBUF_INIT, 0, { 0 }, { 0 }, STRBUF_INIT, false, NULL, 0, \
+	  STRBUF_INIT }
+
+/* Free what a scan holds. */
+static void
+code_scan_release(struct code_scan *s)
+{
+	strbuf_release(&s->key);
+	strbuf_release(&s->name);
+	strbuf_release(&s->wide_key);
+}
+
+/* The innermost open group, list or array ('{', '(', '['), or 0. */
+static char
+scan_top(const struct code_scan *s)
+{
+	if (s->depth == 0 || s->depth > SCAN_DEPTH_MAX)
+		return 0;
+	return s->open[s->depth - 1];
+}
+
+/* Whether a value read now is an element of a list or an array. */
 static bool
-line_code(const char *p, bool in_comment, const char **wide,
-          size_t *wide_len)
+scan_in_list(const struct code_scan *s)
+{
+	return !s->assigned && (scan_top(s) == '(' || scan_top(s) == '[');
+}
+
+/* The key a value read now is set to, into sb: "" when it is neither
+ * a setting's value nor an element (text libconfig will refuse). */
+static void
+scan_value_key(const struct code_scan *s, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (!s->assigned && !scan_in_list(s))
+		return;
+	strbuf_add(sb, s->key.buf, s->key.len);
+	if (s->assigned) {
+		if (sb->len)
+			strbuf_addch(sb, '.');
+		strbuf_add(sb, s->name.buf, s->name.len);
+	}
+}
+
+/* A group, list or array opened: a setting's value names it. */
+static void
+scan_open(struct code_scan *s, char bracket)
+{
+	if (s->depth < SCAN_DEPTH_MAX) {
+		s->key_len[s->depth] = s->key.len;
+		s->open[s->depth] = bracket;
+		if (s->assigned) {
+			if (s->key.len)
+				strbuf_addch(&s->key, '.');
+			strbuf_add(&s->key, s->name.buf, s->name.len);
+		}
+	}
+	s->depth++;
+	s->assigned = false;
+}
+
+/* A group, list or array closed (one never opened is libconfig's to
+ * report). */
+static void
+scan_close(struct code_scan *s)
+{
+	if (s->depth == 0)
+		return;
+	if (--s->depth < SCAN_DEPTH_MAX)
+		strbuf_setlen(&s->key, s->key_len[s->depth]);
+	s->assigned = false;
+}
+
+/* A name: a setting's, or a value (true, false) where one is due. */
+static void
+scan_name(struct code_scan *s, const char *p, size_t len)
+{
+	if (s->assigned || scan_in_list(s)) {
+		s->assigned = false;
+		return;
+	}
+	strbuf_reset(&s->name);
+	strbuf_add(&s->name, p, len);
+}
+
+/* The number literal at p (lit, with its point): its end; the first one
+ * out of libconfig 1.5's range is kept, with its key and sign. */
+static const char *
+scan_number(struct code_scan *s, const char *line, const char *lit)
+{
+	const char *end;
+	size_t n = wide_literal(line, lit, &end);
+
+	if (n && s->wide == NULL) {
+		bool neg = lit > line && lit[-1] == '-';
+
+		s->wide = lit - neg;
+		s->wide_len = n + neg;
+		scan_value_key(s, &s->wide_key);
+	}
+	s->assigned = false;
+	return end;
+}
+
+/*
+ * Scan one line's code from p on; a '#' or '//' comment ends it.  The
+ * first literal of the line out of libconfig 1.5's range is put in
+ * s->wide, when none was before.
+ */
+static void
+scan_line(struct code_scan *s, const char *p)
 {
 	const char *line = p;
 
 	while (*p) {
-		if (in_comment) {
+		if (s->in_comment) {
 			const char *end = strstr(p, "*/");
 
 			if (end == NULL)
-				return true;
+				return;
 			p = end + 2;
-			in_comment = false;
+			s->in_comment = false;
 		} else if (*p == '"') {
 			for (p++; *p && *p != '"'; p++)
 				if (*p == '\\' && p[1])
 					p++;
 			if (*p)
 				p++;
+			s->assigned = false;
 		} else if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
 			break;
 		} else if (p[0] == '/' && p[1] == '*') {
 			p += 2;
-			in_comment = true;
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			p += strspn(p, "abcdefghijklmnopqrstuvwxyz"
-			               "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			               "0123456789_-");
+			s->in_comment = true;
+		} else if (isalpha((unsigned char)*p) || *p == '_' ||
+		           *p == '*') {
+			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+			                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			                       "0123456789_-*");
+
+			scan_name(s, p, len);
+			p += len;
 		} else if (isdigit((unsigned char)*p)) {
 			/* ".5e308" is a real from its point: 5e307. */
-			const char *lit = p > line && p[-1] == '.' ? p - 1 : p;
-			const char *end;
-			size_t n = wide_literal(line, lit, &end);
-
-			if (n && wide && *wide == NULL) {
-				bool neg = lit > line && lit[-1] == '-';
-
-				*wide = lit - neg;
-				*wide_len = n + neg;
-			}
-			p = end;
+			p = scan_number(s, line, p > line && p[-1] == '.'
+			                ? p - 1 : p);
 		} else {
+			if (*p == '=' || *p == ':')
+				s->assigned = true;
+			else if (*p == '{' || *p == '(' || *p == '[')
+				scan_open(s, *p);
+			else if (*p == '}' || *p == ')' || *p == ']')
+				scan_close(s);
+			else if (*p == ';' || *p == ',')
+				s->assigned = false;
 			p++;
 		}
 	}
-	return in_comment;
 }
+
+/* ---- @include targets ---------------------------------------------------- */
 
 /*
  * Whether line is an "@include" directive as libconfig's scanner reads
@@ -228,7 +364,7 @@ struct include_walk {
 };
 
 static int check_file(struct include_walk *w, const char *path,
-                      const char *name, int depth);
+                      const char *name, int depth, const char *key);
 
 /* The depth of the file being read that st is (a file that includes
  * the one at depth, or that one itself), or -1. */
@@ -242,11 +378,12 @@ include_cycle(const struct include_walk *w, const struct stat *st,
 	return -1;
 }
 
-/* One target named at name:line: a readable regular file, checked in
- * turn.  libconfig opens include_dir/TARGET, an absolute TARGET too. */
+/* One target named at name:line, inside the group key: a readable
+ * regular file, checked in turn.  libconfig opens include_dir/TARGET,
+ * an absolute TARGET too. */
 static int
 check_target(struct include_walk *w, const char *name, long line,
-             const char *target, int depth)
+             const char *target, int depth, const char *key)
 {
 	char *full = xasprintf("%s/%s", w->dir, target);
 	struct stat st;
@@ -283,50 +420,24 @@ check_target(struct include_walk *w, const char *name, long line,
 		            name, line, target);
 	} else if (depth + 1 < INCLUDE_DEPTH_MAX)
 		ret = check_file(w, full, w->qualify ? full : target,
-		                 depth + 1);
+		                 depth + 1, key);
 	free(full);
 	return ret;
 }
 
-/*
- * The name set to the literal at wide on line, "nodes" of "nodes =
- * 3000000000;": its length, and *key where it starts; 0 when the
- * literal is not a setting's whole value (an element of a list).
- */
-static size_t
-literal_key(const char *line, const char *wide, const char **key)
-{
-	const char *p = wide, *end;
-
-	while (p > line && isspace((unsigned char)p[-1]))
-		p--;
-	if (p == line || (p[-1] != '=' && p[-1] != ':'))
-		return 0;
-	for (p--; p > line && isspace((unsigned char)p[-1]); p--)
-		;
-	end = p;
-	while (p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
-	                    p[-1] == '-' || p[-1] == '*'))
-		p--;
-	*key = p;
-	return (size_t)(end - p);
-}
-
-/* "FILE:LINE: key 'nodes': integer 4294967300 is out of range (at most
- * ...)", the key left out where the literal has none. */
+/* "FILE:LINE: key 'search.tensor_parallel': integer 4294967300 is out of
+ * range (at most ...)", the key left out where the literal has none. */
 static int
-wide_error(const char *name, long lineno, const char *line,
-           const char *wide, size_t len)
+wide_error(const char *name, long lineno, const struct code_scan *s)
 {
-	char *lit = xstrndup(wide, len);
-	const char *kind, *range, *key = NULL;
-	size_t klen = literal_key(line, wide, &key);
+	char *lit = xstrndup(s->wide, s->wide_len);
+	const char *kind, *range;
 	int ret;
 
 	config_literal_range(lit, &kind, &range);
-	if (klen)
-		ret = error("%s:%ld: key '%.*s': %s %s is out of range (%s)",
-		            name, lineno, (int)klen, key, kind, lit, range);
+	if (s->wide_key.len)
+		ret = error("%s:%ld: key '%s': %s %s is out of range (%s)",
+		            name, lineno, s->wide_key.buf, kind, lit, range);
 	else
 		ret = error("%s:%ld: %s %s is out of range (%s)", name,
 		            lineno, kind, lit, range);
@@ -334,16 +445,15 @@ wide_error(const char *name, long lineno, const char *line,
 	return ret;
 }
 
-/* Check every @include of the file at path (named name in messages). */
+/* Check every @include of the file at path (named name in messages),
+ * whose settings are members of the group key ("" at the top). */
 static int
 check_file(struct include_walk *w, const char *path, const char *name,
-           int depth)
+           int depth, const char *key)
 {
 	FILE *f = fopen(path, "r");
 	struct strbuf line = STRBUF_INIT;
-	bool in_comment = false;
-	const char *wide = NULL;
-	size_t wide_len = 0;
+	struct code_scan s = CODE_SCAN_INIT;
 	long lineno = 0, comment_line = 0;
 	struct stat st;
 	int ret = 0;
@@ -354,12 +464,13 @@ check_file(struct include_walk *w, const char *path, const char *name,
 		memset(&st, 0, sizeof(st)); /* no file is 0:0 */
 	w->dev[depth] = st.st_dev;
 	w->ino[depth] = st.st_ino;
+	strbuf_addstr(&s.key, key);
 	while (ret == 0 && read_line(f, &line)) {
 		const char *code = line.buf;
-		bool was_in_comment = in_comment;
+		bool was_in_comment = s.in_comment;
 		char *target = NULL;
-		int inc = in_comment ? 0 : include_target(line.buf, &target,
-		                                          &code);
+		int inc = s.in_comment ? 0 : include_target(line.buf, &target,
+		                                            &code);
 
 		lineno++;
 		if (inc < 0) {
@@ -368,29 +479,33 @@ check_file(struct include_walk *w, const char *path, const char *name,
 			break;
 		}
 		if (inc > 0) {
-			ret = check_target(w, name, lineno, target, depth);
+			ret = check_target(w, name, lineno, target, depth,
+			                   s.key.buf);
 			free(target);
 			if (ret != 0)
 				break;
 		}
-		in_comment = line_code(code, in_comment, &wide, &wide_len);
+		scan_line(&s, code);
 		/* Open at the end of the line: opened on it, unless it was
 		 * open already and the line has no end mark to close it. */
-		if (in_comment && (!was_in_comment || strstr(line.buf, "*/")))
+		if (s.in_comment &&
+		    (!was_in_comment || strstr(line.buf, "*/")))
 			comment_line = lineno;
-		if (wide)
-			ret = wide_error(name, lineno, line.buf, wide,
-			                 wide_len);
+		if (s.wide)
+			ret = wide_error(name, lineno, &s);
 	}
 	/* libconfig 1.5 takes the end of the file as the comment's end:
 	 * every setting after a stray opening would be dropped unseen. */
-	if (ret == 0 && in_comment)
+	if (ret == 0 && s.in_comment)
 		ret = error("%s:%ld: a comment opened here is never closed",
 		            name, comment_line);
+	code_scan_release(&s);
 	strbuf_release(&line);
 	fclose(f);
 	return ret;
 }
+
+/* ---- --set values and the public interface ------------------------------- */
 
 /*
  * Read a --set value line by line as check_file reads a file: whether a
@@ -403,9 +518,9 @@ static bool
 scan_value(const char *value, char **wide)
 {
 	struct strbuf line = STRBUF_INIT;
-	const char *p = value, *lit = NULL;
-	bool in_comment = false, includes = false;
-	size_t n = 0;
+	struct code_scan s = CODE_SCAN_INIT;
+	const char *p = value;
+	bool includes = false;
 
 	*wide = NULL;
 	for (;;) {
@@ -416,18 +531,19 @@ scan_value(const char *value, char **wide)
 		strbuf_setlen(&line, 0);
 		strbuf_add(&line, p, len);
 		/* Closed or not, an @include is refused. */
-		if (p != value && !in_comment &&
+		if (p != value && !s.in_comment &&
 		    include_target(line.buf, &target, &code) != 0)
 			includes = true;
 		else
-			in_comment = line_code(line.buf, in_comment, &lit, &n);
-		if (lit && *wide == NULL)
-			*wide = xstrndup(lit, n); /* lit points into line */
+			scan_line(&s, line.buf);
+		if (s.wide && *wide == NULL) /* s.wide points into line */
+			*wide = xstrndup(s.wide, s.wide_len);
 		free(target);
 		if (p[len] != '\n')
 			break;
 		p += len + 1;
 	}
+	code_scan_release(&s);
 	strbuf_release(&line);
 	return includes;
 }
@@ -458,7 +574,7 @@ config_check_includes(const char *path, const char *include_dir,
 {
 	struct include_walk w = { .dir = include_dir,
 	                          .qualify = strchr(path, '/') != NULL };
-	int ret = check_file(&w, path, path, 0);
+	int ret = check_file(&w, path, path, 0, "");
 
 	*refused = w.refused;
 	return ret;

@@ -704,7 +704,7 @@ test_type_and_range_errors(void)
 	/* libconfig 1.5 read 0xFFFFFFFF as -1: "no limit" here. */
 	expect_error(MINIMAL "search = { max_pipeline_bubble_ratio = "
 	             "0xFFFFFFFF; };\n", NULL, 0, (const char *const[]){
-	             "camp.conf:4: key '", "max_pipeline_bubble_ratio': "
+	             "camp.conf:4: key 'search.max_pipeline_bubble_ratio': "
 	             "integer 0xFFFFFFFF is out of range", NULL });
 	expect_error(MINIMAL "search = {\n pipeline_parallel = (1,\n"
 	             " \"two\");\n};\n", NULL, 0, (const char *const[]){
@@ -795,6 +795,55 @@ test_syntax_error_and_missing_file(void)
 	CU_ASSERT(strstr(l.err, "cannot read campaign file "
 	                 "'/nonexistent/campaign.conf'") != NULL);
 	load_release(&l);
+	scratch_end(dir);
+}
+
+/*
+ * A literal libconfig 1.5 would read wrong is refused before it reads
+ * it, naming the key as the rest of the checks do: a member by its
+ * group ("policy.max_nodes", not "max_nodes"), an element by its list,
+ * which had no key at all.
+ */
+static void
+test_wide_literal_keys(void)
+{
+	char *dir = scratch_begin();
+	char *site = scratch_file(dir, "site.conf", "policy = {\n"
+	                          "  max_nodes = 2147483648;\n};\n");
+	char *part = scratch_file(dir, "part.conf", "micro_batch_size = "
+	                          "[1, 0x80000000];\n");
+	struct load l;
+
+	expect_error(MINIMAL "search = { tensor_parallel = [1, 4294967298]; "
+	             "};\n", NULL, 0, (const char *const[]){ "camp.conf:4: "
+	             "key 'search.tensor_parallel': integer 4294967298 is out "
+	             "of range", NULL });
+	expect_error(MINIMAL "search = {\n  pipeline_parallel = (1,\n"
+	             "    -9999999999);\n};\n", NULL, 0, (const char *const[]){
+	             "camp.conf:6: key 'search.pipeline_parallel': integer "
+	             "-9999999999 is out of range", NULL });
+	/* "true" is a value, not the name of the next key. */
+	expect_error(MINIMAL "gpus = ( { name = \"x\"; vendor = true;\n"
+	             "  bf16_tflops = 1e400; } );\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:5: key "
+	             "'gpus.bf16_tflops': number 1e400 is out of range", NULL });
+	memset(&l, 0, sizeof l);
+	l.src.site_path = site;
+	CU_ASSERT_EQUAL(load_run(&l), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "site.conf:2: key "
+	          "'policy.max_nodes': integer 2147483648 is out of range",
+	          NULL }));
+	load_release(&l);
+	/* An @include inside a group: its settings are the group's. */
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "search = {\n@include "
+	                          "\"part.conf\"\n};\n", NULL, 0),
+	                EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "part.conf:1: key "
+	          "'search.micro_batch_size': integer 0x80000000 is out of "
+	          "range", NULL }));
+	load_release(&l);
+	free(site);
+	free(part);
 	scratch_end(dir);
 }
 
@@ -1954,6 +2003,7 @@ static const struct harness_test error_tests[] = {
 	{ "unknown model and GPU", test_unknown_model_and_gpu },
 	{ "syntax error, missing file", test_syntax_error_and_missing_file },
 	{ "a comment never closed", test_unclosed_comment },
+	{ "literals out of range name their key", test_wide_literal_keys },
 	{ "keys limited to layers", test_layer_permissions },
 	{ NULL, NULL },
 };
