@@ -134,16 +134,20 @@ struct code_scan {
 	size_t depth;           /* how many are open */
 	size_t key_len[SCAN_DEPTH_MAX]; /* key's length outside each */
 	char open[SCAN_DEPTH_MAX]; /* '{', '(' or '[' */
+	char kind[SCAN_DEPTH_MAX]; /* an array's first element's type */
 	struct strbuf name;     /* the last setting name read */
 	bool assigned;          /* its '=' read, its value not yet */
 	const char *wide;       /* that literal, in the line scanned */
 	size_t wide_len;
 	struct strbuf wide_key; /* its key, or "" */
+	char mixed[2];          /* the first array with elements of two
+	                           types: those types (scan_kind_name) */
+	struct strbuf mixed_key; /* and its key */
 };
 
 #define CODE_SCAN_INIT \
-	{ false, STRBUF_INIT, 0, { 0 }, { 0 }, STRBUF_INIT, false, NULL, 0, \
-	  STRBUF_INIT }
+	{ false, STRBUF_INIT, 0, { 0 }, { 0 }, { 0 }, STRBUF_INIT, false, \
+	  NULL, 0, STRBUF_INIT, { 0 }, STRBUF_INIT }
 
 /* Free what a scan holds. */
 static void
@@ -152,6 +156,7 @@ code_scan_release(struct code_scan *s)
 	strbuf_release(&s->key);
 	strbuf_release(&s->name);
 	strbuf_release(&s->wide_key);
+	strbuf_release(&s->mixed_key);
 }
 
 /* The innermost open group, list or array ('{', '(', '['), or 0. */
@@ -193,6 +198,7 @@ scan_open(struct code_scan *s, char bracket)
 	if (s->depth < SCAN_DEPTH_MAX) {
 		s->key_len[s->depth] = s->key.len;
 		s->open[s->depth] = bracket;
+		s->kind[s->depth] = 0;
 		if (s->assigned) {
 			if (s->key.len)
 				strbuf_addch(&s->key, '.');
@@ -215,16 +221,69 @@ scan_close(struct code_scan *s)
 	s->assigned = false;
 }
 
+/* How a message names a value's type ("an integer" for 'i'). */
+static const char *
+scan_kind_name(char kind)
+{
+	switch (kind) {
+	case 'b': return "a boolean";
+	case 'i': return "an integer";
+	case 'l': return "a 64-bit integer";
+	case 'f': return "a number";
+	default: return "a string";
+	}
+}
+
+/*
+ * A value of type kind read (scan_kind_name's letters): libconfig holds
+ * an array's elements to its first one's type, int and 64-bit int
+ * apart, and its "mismatched element type in array" names no key: the
+ * first array to mix them is kept for syntax_hint's message.
+ */
+static void
+scan_read(struct code_scan *s, char kind)
+{
+	if (scan_in_list(s) && scan_top(s) == '[') {
+		char *first = &s->kind[s->depth - 1];
+
+		if (*first == 0)
+			*first = kind;
+		else if (*first != kind && s->mixed[0] == 0) {
+			s->mixed[0] = *first;
+			s->mixed[1] = kind;
+			strbuf_add(&s->mixed_key, s->key.buf, s->key.len);
+		}
+	}
+	s->assigned = false;
+}
+
 /* A name: a setting's, or a value (true, false) where one is due. */
 static void
 scan_name(struct code_scan *s, const char *p, size_t len)
 {
 	if (s->assigned || scan_in_list(s)) {
-		s->assigned = false;
+		scan_read(s, 'b');
 		return;
 	}
 	strbuf_reset(&s->name);
 	strbuf_add(&s->name, p, len);
+}
+
+/* The type of the number literal from p to end, as scan_read takes
+ * it: an L suffix makes a 64-bit integer, a point or an exponent a
+ * real (in a decimal: 'e' is a digit in a hexadecimal). */
+static char
+scan_number_kind(const char *p, const char *end)
+{
+	bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+
+	for (const char *q = p; q < end; q++)
+		if (*q == 'L')
+			return 'l';
+	for (const char *q = p; !hex && q < end; q++)
+		if (*q == '.' || *q == 'e' || *q == 'E')
+			return 'f';
+	return 'i';
 }
 
 /* The number literal at p (lit, with its point): its end; the first one
@@ -242,7 +301,7 @@ scan_number(struct code_scan *s, const char *line, const char *lit)
 		s->wide_len = n + neg;
 		scan_value_key(s, &s->wide_key);
 	}
-	s->assigned = false;
+	scan_read(s, scan_number_kind(lit, end));
 	return end;
 }
 
@@ -270,7 +329,7 @@ scan_line(struct code_scan *s, const char *p)
 					p++;
 			if (*p)
 				p++;
-			s->assigned = false;
+			scan_read(s, 's');
 		} else if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
 			break;
 		} else if (p[0] == '/' && p[1] == '*') {
@@ -578,4 +637,33 @@ config_check_includes(const char *path, const char *include_dir,
 
 	*refused = w.refused;
 	return ret;
+}
+
+void
+config_array_mismatch(const char *path, long line, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "r");
+	struct strbuf text = STRBUF_INIT;
+	struct code_scan s = CODE_SCAN_INIT;
+
+	if (f == NULL)
+		return;
+	for (long n = 1; n <= line && s.mixed[0] == 0 &&
+	     read_line(f, &text); n++) {
+		const char *code = text.buf;
+		char *target = NULL;
+
+		if (s.in_comment ||
+		    include_target(text.buf, &target, &code) >= 0)
+			scan_line(&s, code);
+		free(target);
+	}
+	if (s.mixed[0] && s.mixed_key.len)
+		strbuf_addf(sb, " '%s'", s.mixed_key.buf);
+	if (s.mixed[0])
+		strbuf_addf(sb, " (%s, then %s)", scan_kind_name(s.mixed[0]),
+		            scan_kind_name(s.mixed[1]));
+	code_scan_release(&s);
+	strbuf_release(&text);
+	fclose(f);
 }

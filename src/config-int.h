@@ -176,6 +176,11 @@ bool config_value_includes(const char *value);
  * read as a negative (0xFFFFFFFF as -1), a real a double cannot hold
  * (1e400 read as inf, 1e-400 as 0). */
 char *config_value_wide_literal(const char *value);
+/* For libconfig's "mismatched element type in array" at line `line` of
+ * the file at path, which names neither: " 'KEY' (an integer, then a
+ * string)" into sb, of the file's first array to mix two types, when
+ * it is open by that line. */
+void config_array_mismatch(const char *path, long line, struct strbuf *sb);
 /* How a literal config_value_wide_literal returned is named ("integer"
  * or "number") and the range it is out of, both static text. */
 void config_literal_range(const char *lit, const char **kind,

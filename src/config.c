@@ -287,8 +287,9 @@ line_keys(const char *line, struct str_list *names)
 /*
  * What libconfig's parse error leaves out, from line `line` of the file
  * at path: that the file starts with a byte order mark, " (a binary
- * file?)" when it holds control bytes, and for "duplicate setting name"
- * the name, when the line sets one key.
+ * file?)" when it holds control bytes, for "duplicate setting name" the
+ * name, when the line sets one key, and for "mismatched element type in
+ * array" the array's key and the two types.
  */
 static void
 syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
@@ -327,6 +328,8 @@ syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
 	if (n != line || fgets(buf, sizeof buf, f) == NULL)
 		buf[0] = '\0';
 	fclose(f);
+	if (!strcmp(text, "mismatched element type in array"))
+		config_array_mismatch(path, line, sb);
 	if (buf[0] == '\0' || strcmp(text, "duplicate setting name") != 0)
 		return;
 	line_keys(buf, &names);

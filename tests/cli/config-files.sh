@@ -206,6 +206,11 @@ expect "a comment never closed" 78 "$PT" config "$T/open-comment.conf"
 has "... named at the line where it opened" \
 	"open-comment.conf:$line: a comment opened here is never closed" \
 	"$T/err"
+{ cat "$DEMO"; echo 'env = ["NCCL_DEBUG=INFO", 2];'; } >"$T/mixed.conf"
+expect "an array of a string and an integer" 78 "$PT" config "$T/mixed.conf"
+has "... names the array's key and the types" \
+	"mixed.conf:$(wc -l <"$T/mixed.conf"): mismatched element type in array 'env' (a string, then an integer)" \
+	"$T/err"
 { printf '\357\273\277'; cat "$DEMO"; } >"$T/bom.conf"
 expect "a file that starts with a UTF-8 byte order mark" 78 \
 	"$PT" config "$T/bom.conf"

@@ -785,6 +785,15 @@ test_syntax_error_and_missing_file(void)
 
 	expect_error(MINIMAL "nodes = ;\n", NULL, 0, (const char *const[]){
 	             "camp.conf:4: syntax error", NULL });
+	/* libconfig names no key for an array of two types. */
+	expect_error(MINIMAL "search = { tensor_parallel = [1, \"2\"]; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: mismatched "
+	             "element type in array 'search.tensor_parallel' (an "
+	             "integer, then a string)", NULL });
+	expect_error(MINIMAL "search = {\n  recompute = [\"selective\",\n"
+	             "    true];\n};\n", NULL, 0, (const char *const[]){
+	             "mismatched element type in array 'search.recompute' "
+	             "(a string, then a boolean)", NULL });
 	/* A byte order mark was a bare syntax error at line 1. */
 	expect_error("\xEF\xBB\xBF" MINIMAL, NULL, 0, (const char *const[]){
 	             "camp.conf:1: syntax error (the file starts with a "
