@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "safe-text.h"
 #include "table.h"
 
 /* ---- numbers for people -------------------------------------------------- */
@@ -79,13 +80,17 @@ report_add_money(struct strbuf *out, const char *currency, double v)
 		strbuf_addch(out, '-');
 		v = -v;
 	}
+	/* The currency is the campaign's text and this line reaches
+	 * terminals and cron mail: escaped, whatever the loader let by. */
 	if (!letters)
-		strbuf_addstr(out, currency);
+		safe_text_append(out, currency);
 	/* Cents only where they are a figure's sizeable part: a short test
 	 * selection's "$0.45" was "$0". */
 	add_grouped(out, v, v < 100 ? 2 : 0);
-	if (letters)
-		strbuf_addf(out, " %s", currency);
+	if (letters) {
+		strbuf_addch(out, ' ');
+		safe_text_append(out, currency);
+	}
 }
 
 /* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate). */
@@ -112,12 +117,19 @@ summary_campaign(struct strbuf *out, const struct results *res)
 	const struct settings *c = &res->run.settings;
 	int cancelled = 0;
 
-	strbuf_addf(out, "campaign %s: %s on %d node%s x %d %s (%d GPUs), %s, "
-	            "sequence %d, %g B tokens\n", c->name, c->model_name,
-	            c->nodes, c->nodes == 1 ? "" : "s", c->gpus_per_node,
-	            c->gpu.name, c->nodes * c->gpus_per_node,
-	            precision_name(c->precision), c->seq_length,
-	            c->num_tokens_in_b);
+	/* The names come from the campaign file, and root's cron shows
+	 * this head to its owner's terminal and mail: escaped, so that
+	 * no name can drive them, whatever the loader let by. */
+	strbuf_addstr(out, "campaign ");
+	safe_text_append(out, c->name);
+	strbuf_addstr(out, ": ");
+	safe_text_append(out, c->model_name);
+	strbuf_addf(out, " on %d node%s x %d ", c->nodes,
+	            c->nodes == 1 ? "" : "s", c->gpus_per_node);
+	safe_text_append(out, c->gpu.name);
+	strbuf_addf(out, " (%d GPUs), %s, sequence %d, %g B tokens\n",
+	            c->nodes * c->gpus_per_node, precision_name(c->precision),
+	            c->seq_length, c->num_tokens_in_b);
 	strbuf_addf(out, "%d candidates: %d measured, %d out of memory, "
 	            "%d failed", res->n, res->count[RESULT_MEASURED],
 	            res->count[RESULT_OOM], res->count[RESULT_FAILED]);

@@ -490,6 +490,34 @@ check_oom_csv(const struct results *res)
 	strbuf_release(&sb);
 }
 
+/* What the campaign file gave reaches the summary's head and its costs
+ * escaped: the summary is printed on terminals and in cron mail. */
+static void
+check_summary_escaped(struct results *res)
+{
+	char model[] = "evil\x1b]0;pwned\x07\x1b[2J";
+	char currency[] = "\xc2\x9b" "2J"; /* U+009B, a C1 CSI */
+	char *keep_model = res->run.settings.model_name;
+	char *keep_currency = res->currency;
+	struct strbuf sb = STRBUF_INIT;
+
+	res->run.settings.model_name = model;
+	res->currency = currency;
+	report_summary(res, 3, &sb);
+	CU_ASSERT_PTR_NULL(strchr(sb.buf, '\x1b'));
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "\xc2\x9b"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "campaign unit: "
+	                              "evil\\x1b]0;pwned\\x07\\x1b[2J on 4"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "\\u{009b}2J"));
+	strbuf_setlen(&sb, 0);
+	/* submit's cost line writes money the same way. */
+	report_add_money(&sb, "\x1b[8m", 3.0);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "3.00 \\x1b[8m");
+	strbuf_release(&sb);
+	res->run.settings.model_name = keep_model;
+	res->currency = keep_currency;
+}
+
 static int
 write_files_cb(void *arg)
 {
@@ -546,6 +574,7 @@ test_campaign_dir(void)
 	CU_ASSERT_EQUAL_FATAL(results_load(&res, dir, &o), 0);
 	check_campaign(&res, &t);
 	check_oom_csv(&res);
+	check_summary_escaped(&res);
 	CU_ASSERT_EQUAL(cmd_results_write_files(&res, "summary\n"), 0);
 	csv = xasprintf("%s/results/failed.csv", dir);
 	CU_ASSERT_TRUE(path_exists(csv));
