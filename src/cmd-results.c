@@ -196,7 +196,7 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (o.currency && !config_valid_currency(o.currency)) {
 		error("--currency '%s' is not a currency symbol (1 to %d "
-		      "bytes, no control character)", o.currency,
+		      "bytes of printable UTF-8 text)", o.currency,
 		      CURRENCY_MAX);
 		return EXIT_USAGE;
 	}

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "job-env.h"
 #include "layout-switch.h"
+#include "safe-text.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -166,18 +167,38 @@ config_valid_name(const char *s)
 bool
 config_valid_currency(const char *v)
 {
-	if (*v == '\0' || strlen(v) > CURRENCY_MAX)
-		return false;
-	for (; *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return false;
-	return true;
+	return *v != '\0' && strlen(v) <= CURRENCY_MAX &&
+	       safe_text_plain(v, NULL);
+}
+
+/*
+ * Whether a string setting is plain text (safe_text_plain): values are
+ * printed on terminals -- other users' too, when root's cron runs
+ * paratune over their campaigns -- and in cron mail and job scripts, so
+ * none may carry what a terminal acts on (ESC ] 0 ; retitles it, 0x9b
+ * is a one-byte CSI) or what reorders the text shown.  Every string key
+ * comes here, so no key can forget to check.
+ */
+static int
+check_plain(struct loader *ld, const struct config_key *k,
+            const config_setting_t *s, const char *where, const char *v)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	if (!safe_text_plain(v, &why))
+		ret = config_key_error(ld, s, k, "%s'%s' holds %s (only "
+		                       "printable UTF-8 text is allowed)",
+		                       where, v, why.buf);
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
  * A string setting: never a line break (values end up in sbatch scripts
- * line by line), empty only where F_CLEAR allows, a name where F_NAME
- * asks for one, a short symbol where F_SYMBOL does.
+ * line by line), plain text (check_plain), empty only where F_CLEAR
+ * allows, a name where F_NAME asks for one, a short symbol where
+ * F_SYMBOL does.
  */
 static int
 read_string(struct loader *ld, const struct config_key *k,
@@ -196,6 +217,8 @@ read_string(struct loader *ld, const struct config_key *k,
 	if (strpbrk(v, "\n\r"))
 		return config_key_error(ld, s, k, "%scontains a line break",
 		                        where);
+	if (check_plain(ld, k, s, where, v) != 0)
+		return -1;
 	if (*v == '\0' && !(k->flags & F_CLEAR))
 		return config_key_error(ld, s, k, "%sis empty", where);
 	/* An empty name is the F_CLEAR case above, not a bad name. */

@@ -331,9 +331,9 @@ int settings_segment_directive(const struct settings *c);
 /*
  * Whether s may name a currency (the currency key, results --currency):
  * it is printed beside every cost, on terminals and in cron mail, so 1
- * to CURRENCY_MAX bytes and nothing a terminal would act on (a UTF-8
- * symbol such as the euro sign passes: none of its bytes is a control
- * character).
+ * to CURRENCY_MAX bytes of plain text (safe_text_plain: valid UTF-8,
+ * nothing a terminal would act on, C1 and bidi controls included; a
+ * symbol such as the euro sign passes).
  */
 #define CURRENCY_MAX 8
 bool config_valid_currency(const char *s);

@@ -122,6 +122,13 @@ add_control(struct strbuf *out, unsigned cp, unsigned keep)
 	}
 }
 
+/* C0, DEL and C1: what a terminal acts on rather than shows. */
+static bool
+is_control(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+}
+
 static void
 escape_append(struct strbuf *out, const char *s, size_t n, unsigned keep)
 {
@@ -132,7 +139,7 @@ escape_append(struct strbuf *out, const char *s, size_t n, unsigned keep)
 		if (l == 0) {
 			strbuf_addstr(out, REPLACEMENT);
 			l = 1;
-		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
+		} else if (is_control(cp)) {
 			add_control(out, cp, keep);
 		} else if (is_bidi_control(cp)) {
 			strbuf_addf(out, "\\u{%04x}", cp);
@@ -152,6 +159,32 @@ void
 safe_text_append_lines(struct strbuf *out, const char *s)
 {
 	escape_append(out, s, strlen(s), KEEP_LINES);
+}
+
+bool
+safe_text_plain(const char *s, struct strbuf *why)
+{
+	size_t n = strlen(s);
+	unsigned cp;
+
+	for (size_t i = 0, l; i < n; i += l) {
+		l = utf8_decode(s + i, n - i, &cp);
+		if (l != 0 && !is_control(cp) && !is_bidi_control(cp))
+			continue;
+		if (why == NULL)
+			return false;
+		if (l == 0) {
+			strbuf_addf(why, "invalid UTF-8 (the byte 0x%02x)",
+			            (unsigned char)s[i]);
+		} else {
+			strbuf_addstr(why, is_control(cp) ? "the control "
+			              "character " : "the bidi control ");
+			add_control(why, cp, KEEP_NONE);
+		}
+		strbuf_addf(why, " at byte %zu", i + 1);
+		return false;
+	}
+	return true;
 }
 
 /* Append s as an RFC 4180 field, quoted when it needs to be. */

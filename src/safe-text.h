@@ -41,6 +41,15 @@ void safe_text_append(struct strbuf *out, const char *s);
 void safe_text_append_lines(struct strbuf *out, const char *s);
 
 /*
+ * Whether s is plain text, as a configuration value must be: valid
+ * UTF-8 holding none of what safe_text_append spells out (C0 controls,
+ * tab and line breaks included, DEL, C1 controls, bidi controls).  If
+ * not and why is not NULL, why gets the first offender and where it is:
+ * "the control character \x1b at byte 5".
+ */
+bool safe_text_plain(const char *s, struct strbuf *why);
+
+/*
  * Append s as one CSV field of text that came from a log or a user:
  * as safe_text_append, but newlines kept (the field is quoted); a cell
  * starting with '=', '+', '-', '@', a tab or a carriage return is

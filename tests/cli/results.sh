@@ -486,7 +486,8 @@ expect "submit --dry-run of it" 0 "$PT" submit "$T/cent" --dry-run
 has "... says the cents" '(cost at most \$0\.[0-9][0-9], about \$0\.[0-9][0-9])' "$T/out"
 expect "a currency with an escape sequence is refused" 78 "$PT" -q plan \
 	"$SRC/etc/campaigns/demo.conf" -o "$T/esc" -s "currency=$(printf '\033[2J')"
-has "... naming the key" "key 'currency'.*is not a currency symbol" "$T/err"
+has "... naming the key" "key 'currency'.*holds the control character" \
+	"$T/err"
 hasnt "... and the sequence is not printed raw" "$(printf '\033')" "$T/err"
 # The option is printed in the same places: held to the same rule.
 expect "results --currency with an escape sequence is refused" 64 \

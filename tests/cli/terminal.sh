@@ -65,6 +65,36 @@ sed "s/^name = \"demo\";/name = \"demo$EVIL\";/" \
 clean "an error quoting a name prints no control character" "$T/out"
 has "and still quotes it" "demox\\\\x1b]0;owned" "$T/out"
 
+# --- control text in a campaign's free-form strings ------------------------
+# A model name that retitles and clears the terminal, an 8-bit CSI for a
+# currency, an image that hides what follows, a C1 NEL in an env value
+# and a right-to-left override in the name of a log pattern: the plan
+# is refused at load time, each value named by file, line and key and
+# shown escaped.  libconfig reads "\x1b" in a string as the byte.
+cat >"$T/ctl.conf" <<'EOF'
+name = "demo"; nodes = 4; gpu = "h100-sxm"; seq_length = 4096;
+global_batch_size = 256;
+model = { name = "evil\x1b]0;pwned\x07\x1b[2J"; num_layers = 32;
+  hidden_size = 4096; num_attention_heads = 32; vocab_size = 128256; };
+cost_per_gpu_hour = 3.0; currency = "\x9b2J";
+container = { image = "nvcr.io#nvidia/nemo:25.04\x1b[8m"; };
+env = ["NCCL_DEBUG=INFO\xc2\x85"];
+results = { patterns = ( { name = "x\xe2\x80\xaey"; regex = "x"; } ); };
+EOF
+expect "control text in a campaign's strings is refused" 78 \
+	"$PT" plan "$T/ctl.conf" -o "$T/ctl"
+cat "$T/out" "$T/err" >"$T/all"
+clean "... printing no control character and valid UTF-8" "$T/all"
+has "... the model name, escaped" \
+	"ctl.conf:3: key 'model.name': 'evil\\\\x1b]0;pwned\\\\x07" "$T/err"
+has "... the 8-bit CSI" "ctl.conf:5: key 'currency': .*byte 0x9b" "$T/err"
+has "... the image" "ctl.conf:6: key 'container.image'" "$T/err"
+has "... the C1 control in env" \
+	"ctl.conf:7: key 'env': .*control character \\\\u{0085}" "$T/err"
+has "... the bidi control" \
+	"ctl.conf:8: key 'results.patterns.name': .*bidi control" "$T/err"
+check "... and plans nothing" test ! -e "$T/ctl"
+
 # --- results: a log line that a spreadsheet would run ----------------------
 D=$T/r
 "$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$D" >/dev/null 2>&1

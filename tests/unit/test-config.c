@@ -1493,8 +1493,58 @@ test_currency(void)
 	             "'US dollars' is not a currency symbol (at most 8 "
 	             "bytes, no control character)", NULL });
 	expect_error(MINIMAL "currency = \"\\x1b[2J\";\n", NULL, 0,
-	             (const char *const[]){ "camp.conf:4: key 'currency'",
-	             "is not a currency symbol", NULL });
+	             (const char *const[]){ "camp.conf:4: key 'currency': "
+	             "'\\x1b[2J' holds the control character \\x1b at "
+	             "byte 1", NULL });
+}
+
+/*
+ * Every string key refuses what a terminal would act on or what reorders
+ * the text shown (C0, tab included, DEL, C1 in UTF-8 or as a raw byte,
+ * bidi controls) and invalid UTF-8, naming file, line and key and
+ * showing the value escaped: the values are printed on other users'
+ * terminals and in cron mail.  libconfig reads "\x1b" as the byte.
+ */
+static void
+test_plain_strings(void)
+{
+	expect_error("name = \"t\";\ngpu = \"h100-sxm\";\n"
+	             "model = { name = \"evil\\x1b]0;pwned\\x07\"; "
+	             "num_layers = 32; hidden_size = 4096; "
+	             "num_attention_heads = 32; vocab_size = 128256; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:3: key "
+	             "'model.name': 'evil\\x1b]0;pwned\\x07' holds the "
+	             "control character \\x1b at byte 5 (only printable "
+	             "UTF-8 text is allowed)", NULL });
+	/* A lone 0x9b, the 8-bit CSI, is no UTF-8. */
+	expect_error(MINIMAL "currency = \"\\x9b" "2J\";\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key 'currency': ",
+	             "holds invalid UTF-8 (the byte 0x9b) at byte 1", NULL });
+	expect_error(MINIMAL "container = { image = \"nemo:25.04\\x1b[8m\"; "
+	             "};\n", NULL, 0, (const char *const[]){ "camp.conf:4: "
+	             "key 'container.image': 'nemo:25.04\\x1b[8m' holds the "
+	             "control character \\x1b at byte 11", NULL });
+	/* U+0085 (NEL), a C1 control in UTF-8, in an env value. */
+	expect_error(MINIMAL "env = [\"A=1\", \"B=x\\xc2\\x85\"];\n", NULL,
+	             0, (const char *const[]){ "camp.conf:4: key 'env': "
+	             "element 2: 'B=x\\u{0085}' holds the control character "
+	             "\\u{0085} at byte 4", NULL });
+	/* RIGHT-TO-LEFT OVERRIDE in a template name, a tab in a regex. */
+	expect_error(MINIMAL "run = { template = \"a\\xe2\\x80\\xaeb\"; };\n",
+	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
+	             "'run.template': 'a\\u{202e}b' holds the bidi control "
+	             "\\u{202e} at byte 2", NULL });
+	expect_error(MINIMAL "results = { patterns = ( { name = \"x\"; "
+	             "regex = \"a\\tb\"; } ); };\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'results.patterns.regex': 'a\\tb' holds the control "
+	             "character \\t at byte 2", NULL });
+	/* The same through --set. */
+	expect_error(MINIMAL, (const char *const[]){
+	             "slurm.directives=[\"--comment=\\xe2\\x81\\xa6x\"]" }, 1,
+	             (const char *const[]){ "key 'slurm.directives': element "
+	             "1: '--comment=\\u{2066}x' holds the bidi control "
+	             "\\u{2066} at byte 11", NULL });
 }
 
 /* Mistakes in the new keys, each at its file and line. */
@@ -2055,6 +2105,7 @@ static const struct harness_test knob_tests[] = {
 	{ "every key", test_knob_keys },
 	{ "errors", test_knob_errors },
 	{ "currency", test_currency },
+	{ "strings are plain text", test_plain_strings },
 	{ "base switches", test_base_switches },
 	{ "round trip", test_knobs_round_trip },
 	{ NULL, NULL },

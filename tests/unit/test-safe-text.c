@@ -89,6 +89,49 @@ test_invalid_utf8_replaced(void)
 	CU_ASSERT_TRUE(utf8_valid("", 0));
 }
 
+/* Whether s is plain text; why, when it is not, must equal want. */
+static void
+check_plain(const char *s, const char *want)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	CU_ASSERT_EQUAL(safe_text_plain(s, &why), want == NULL);
+	CU_ASSERT_EQUAL(safe_text_plain(s, NULL), want == NULL);
+	CU_ASSERT_STRING_EQUAL(why.buf, want ? want : "");
+	strbuf_release(&why);
+}
+
+static void
+test_plain_text(void)
+{
+	check_plain("", NULL);
+	check_plain("nvcr.io#nvidia/nemo:25.04", NULL);
+	check_plain("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80", NULL);
+	/* U+00A0, just above C1, and U+2028 are shown, not acted on. */
+	check_plain("a\xc2\xa0" "b\xe2\x80\xa8", NULL);
+	check_plain("evil\x1b]0;x\x07", "the control character \\x1b at "
+	            "byte 5");
+	check_plain("a\tb", "the control character \\t at byte 2");
+	check_plain("del\x7f", "the control character \\x7f at byte 4");
+	/* C1 in UTF-8 (U+0085, U+009B) and as a raw byte. */
+	check_plain("x\xc2\x85", "the control character \\u{0085} at "
+	            "byte 2");
+	check_plain("\xc2\x9b" "2J", "the control character \\u{009b} at "
+	            "byte 1");
+	check_plain("\x9b" "2J", "invalid UTF-8 (the byte 0x9b) at byte 1");
+	check_plain("ok\xe6\x97", "invalid UTF-8 (the byte 0xe6) at "
+	            "byte 3");
+	/* The bidi overrides, isolates and marks. */
+	check_plain("ab\xe2\x80\xae" "cd", "the bidi control \\u{202e} at "
+	            "byte 3");
+	check_plain("\xe2\x81\xa6", "the bidi control \\u{2066} at "
+	            "byte 1");
+	check_plain("\xe2\x81\xa9", "the bidi control \\u{2069} at "
+	            "byte 1");
+	check_plain("\xe2\x80\x8f", "the bidi control \\u{200f} at "
+	            "byte 1");
+}
+
 static void
 test_csv_neutralised(void)
 {
@@ -181,6 +224,7 @@ test_error_escaped(void)
 static const struct harness_test safe_text_tests[] = {
 	{ "control characters escaped", test_controls_escaped },
 	{ "invalid UTF-8 replaced", test_invalid_utf8_replaced },
+	{ "plain text told from control text", test_plain_text },
 	{ "CSV cells neutralised", test_csv_neutralised },
 	{ "table cells escaped", test_table_cells_escaped },
 	{ "JSON strings valid and escaped", test_json_valid },
