@@ -12,6 +12,7 @@
 
 #include "config-int.h"
 #include "error.h"
+#include "util.h"
 
 /* One GPU = { ... } member: overrides that GPU's constants key by key
  * (a later layer changes what it names, the rest stays). */
@@ -22,6 +23,7 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 	const char *gpu = config_setting_name(e);
 	struct calibration_entry *ent;
 	struct origin o;
+	char q[QUOTE_CUT_SIZE];
 
 	if (!config_setting_is_group(e))
 		return config_key_error(ld, e, k, "each member is a group "
@@ -29,8 +31,8 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 		                        "not %s", config_kind_name(e));
 	if (gpu == NULL || !config_valid_name(gpu) ||
 	    strlen(gpu) >= sizeof ent->gpu)
-		return config_key_error(ld, e, k, "'%s' is not a GPU name",
-		                        gpu ? gpu : "");
+		return config_key_error(ld, e, k, "%s is not a GPU name",
+		                        quote_cut(gpu ? gpu : "", q));
 	ent = calibration_set_get(&ld->c->calibrations, gpu);
 	o = config_origin_at(ld, e);
 	ent->file = o.file;

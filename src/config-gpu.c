@@ -12,6 +12,7 @@
 
 #include "config-int.h"
 #include "error.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* ---- catalog entries --------------------------------------------------- */
@@ -132,12 +133,13 @@ config_resolve_gpu(struct settings *c, const struct config_sources *src)
 	g = gpu_catalog_find(&c->gpus, c->gpu_name);
 	if (g == NULL) {
 		struct strbuf hint = STRBUF_INIT;
+		char q[QUOTE_CUT_SIZE];
 		int ret;
 
 		config_suggest_gpu(c, c->gpu_name, &hint);
-		ret = config_origin_error(c, "gpu", "unknown GPU '%s'%s; "
+		ret = config_origin_error(c, "gpu", "unknown GPU %s%s; "
 		                          "'paratune gpus' lists the catalog",
-		                          c->gpu_name, hint.buf);
+		                          quote_cut(c->gpu_name, q), hint.buf);
 		strbuf_release(&hint);
 		return ret;
 	}

@@ -28,6 +28,7 @@
 #include "error.h"
 #include "owner.h"
 #include "strbuf.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* libconfig's own limit (MAX_INCLUDE_DEPTH): deeper, it reports the
@@ -491,15 +492,17 @@ wide_error(const char *name, long lineno, const struct code_scan *s)
 {
 	char *lit = xstrndup(s->wide, s->wide_len);
 	const char *kind, *range;
+	char q[QUOTE_CUT_SIZE];
 	int ret;
 
 	config_literal_range(lit, &kind, &range);
+	text_cut(lit, q);
 	if (s->wide_key.len)
 		ret = error("%s:%ld: key '%s': %s %s is out of range (%s)",
-		            name, lineno, s->wide_key.buf, kind, lit, range);
+		            name, lineno, s->wide_key.buf, kind, q, range);
 	else
 		ret = error("%s:%ld: %s %s is out of range (%s)", name,
-		            lineno, kind, lit, range);
+		            lineno, kind, q, range);
 	free(lit);
 	return ret;
 }

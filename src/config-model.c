@@ -15,6 +15,7 @@
 #include "config-int.h"
 #include "error.h"
 #include "sizing.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* ---- reading the model key --------------------------------------------- */
@@ -41,6 +42,7 @@ set_model_preset(struct loader *ld, const struct config_key *k,
 	size_t n = model_preset_count();
 	const char **names;
 	struct strbuf hint = STRBUF_INIT;
+	char q[QUOTE_CUT_SIZE];
 	int ret;
 
 	if (m) {
@@ -53,8 +55,9 @@ set_model_preset(struct loader *ld, const struct config_key *k,
 	for (size_t i = 0; i < n; i++)
 		names[i] = model_preset_at(i)->name;
 	config_suggest_names(&hint, name, names, (int)n);
-	ret = config_key_error(ld, s, k, "unknown model '%s'%s; 'paratune "
-	                       "models' lists the presets", name, hint.buf);
+	ret = config_key_error(ld, s, k, "unknown model %s%s; 'paratune "
+	                       "models' lists the presets", quote_cut(name, q),
+	                       hint.buf);
 	strbuf_release(&hint);
 	free(names);
 	return ret;

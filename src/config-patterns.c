@@ -13,6 +13,7 @@
 #include "config-int.h"
 #include "error.h"
 #include "logparse.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* A regex compiles as the log parser compiles it (the parser's own
@@ -21,14 +22,11 @@ static int
 check_regex(struct loader *ld, const struct config_key *k,
             const config_setting_t *e, const char *regex)
 {
-	size_t len = strlen(regex) + 512; /* the regex, offset, message */
-	char *err = xmalloc(len);
-	int ret = 0;
+	char err[QUOTE_CUT_SIZE + 512]; /* the regex cut, offset, message */
 
-	if (logparse_check_regex(regex, err, len) != 0)
-		ret = config_key_error(ld, e, k, "%s", err);
-	free(err);
-	return ret;
+	if (logparse_check_regex(regex, err, sizeof err) != 0)
+		return config_key_error(ld, e, k, "%s", err);
+	return 0;
 }
 
 /* Whether s is a pattern name: letters, digits and '_' (a CSV column). */
@@ -70,6 +68,7 @@ apply_pattern(struct loader *ld, const struct config_key *k,
               const config_setting_t *e)
 {
 	struct log_pattern p = { NULL, NULL };
+	char q[QUOTE_CUT_SIZE];
 	int ret = -1;
 
 	if (!config_setting_is_group(e))
@@ -83,13 +82,13 @@ apply_pattern(struct loader *ld, const struct config_key *k,
 		config_key_error(ld, e, k, "each entry needs a name and a "
 		                 "regex");
 	else if (!valid_pattern_name(p.name))
-		config_key_error(ld, e, k, "pattern name '%s' is not letters, "
-		                 "digits and '_'", p.name);
+		config_key_error(ld, e, k, "pattern name %s is not letters, "
+		                 "digits and '_'", quote_cut(p.name, q));
 	else if (!strncmp(p.name, "pattern_", 8))
-		config_key_error(ld, e, k, "pattern name '%s': names starting "
+		config_key_error(ld, e, k, "pattern name %s: names starting "
 		                 "with 'pattern_' are kept for the columns of "
 		                 "patterns named like a column of results.csv",
-		                 p.name);
+		                 quote_cut(p.name, q));
 	else if (check_regex(ld, k, e, p.regex) == 0)
 		ret = 0;
 	if (ret == 0) {

@@ -45,18 +45,21 @@ config_kind_name(const config_setting_t *s)
 	}
 }
 
+/* Room for kind_with_value's text. */
+#define KIND_SIZE (QUOTE_CUT_SIZE + 16)
+
 /* What s is, with its value when it is a string, a fraction or a
  * boolean: "-s seq_length=4k" is told it gave the string '4k', not only
- * "a string".  A long string is cut at 40 bytes. */
+ * "a string".  A long string is cut (quote_cut). */
 static void
 kind_with_value(const config_setting_t *s, char *buf, size_t len)
 {
+	char q[QUOTE_CUT_SIZE];
+
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_STRING:
-		snprintf(buf, len, "the string '%.40s%s'",
-		         config_setting_get_string(s),
-		         strlen(config_setting_get_string(s)) > 40
-		         ? "..." : "");
+		snprintf(buf, len, "the string %s",
+		         quote_cut(config_setting_get_string(s), q));
 		break;
 	case CONFIG_TYPE_FLOAT:
 		snprintf(buf, len, "the number %g",
@@ -109,7 +112,7 @@ static int
 read_int(struct loader *ld, const struct config_key *k,
           const config_setting_t *s, int idx, int *out)
 {
-	char where[32], what[80];
+	char where[32], what[KIND_SIZE];
 	long long v;
 
 	element_prefix(where, sizeof where, idx);
@@ -132,7 +135,7 @@ static int
 read_double(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, double *out)
 {
-	char what[80];
+	char what[KIND_SIZE];
 	double v;
 
 	if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
@@ -184,12 +187,13 @@ check_plain(struct loader *ld, const struct config_key *k,
             const config_setting_t *s, const char *where, const char *v)
 {
 	struct strbuf why = STRBUF_INIT;
+	char q[QUOTE_CUT_SIZE];
 	int ret = 0;
 
 	if (!safe_text_plain(v, &why))
-		ret = config_key_error(ld, s, k, "%s'%s' holds %s (only "
+		ret = config_key_error(ld, s, k, "%s%s holds %s (only "
 		                       "printable UTF-8 text is allowed)",
-		                       where, v, why.buf);
+		                       where, quote_cut(v, q), why.buf);
 	strbuf_release(&why);
 	return ret;
 }
@@ -204,7 +208,7 @@ static int
 read_string(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, int idx, const char **out)
 {
-	char where[32];
+	char where[32], q[QUOTE_CUT_SIZE];
 	const char *v;
 
 	*out = ""; /* defined on every path, whatever the error
@@ -223,17 +227,19 @@ read_string(struct loader *ld, const struct config_key *k,
 		return config_key_error(ld, s, k, "%sis empty", where);
 	/* An empty name is the F_CLEAR case above, not a bad name. */
 	if ((k->flags & F_NAME) && *v && !config_valid_name(v))
-		return config_key_error(ld, s, k, "%s'%s' is not a valid name "
+		return config_key_error(ld, s, k, "%s%s is not a valid name "
 		                        "(letters, digits, '.', '_' and '-', "
 		                        "not starting with '.' or '-')", where,
-		                        v);
+		                        quote_cut(v, q));
 	if ((k->flags & F_SYMBOL) && !config_valid_currency(v))
-		return config_key_error(ld, s, k, "%s'%s' is not a currency "
+		return config_key_error(ld, s, k, "%s%s is not a currency "
 		                        "symbol (at most %d bytes, no control "
-		                        "character)", where, v, CURRENCY_MAX);
+		                        "character)", where, quote_cut(v, q),
+		                        CURRENCY_MAX);
 	if ((k->flags & F_OPTION) && v[0] != '-')
-		return config_key_error(ld, s, k, "%s'%s' is not an option "
-		                        "(such as \"--exclusive\")", where, v);
+		return config_key_error(ld, s, k, "%s%s is not an option "
+		                        "(such as \"--exclusive\")", where,
+		                        quote_cut(v, q));
 	*out = v;
 	return 0;
 }
@@ -244,6 +250,7 @@ read_choice(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, int idx, int *out)
 {
 	struct strbuf msg = STRBUF_INIT;
+	char q[QUOTE_CUT_SIZE];
 	const char *v;
 	int n, ret;
 
@@ -257,7 +264,7 @@ read_choice(struct loader *ld, const struct config_key *k,
 		}
 	if (idx >= 0)
 		strbuf_addf(&msg, "element %d: ", idx + 1);
-	strbuf_addf(&msg, "unknown value '%s'", v);
+	strbuf_addf(&msg, "unknown value %s", quote_cut(v, q));
 	config_suggest_names(&msg, v, k->choices, n);
 	strbuf_addstr(&msg, "; one of:");
 	for (int i = 0; i < n; i++)
@@ -273,6 +280,7 @@ read_set(struct loader *ld, const struct config_key *k,
          const config_setting_t *s, int idx, int *out)
 {
 	struct strbuf msg = STRBUF_INIT;
+	char q[QUOTE_CUT_SIZE], *word;
 	unsigned mask;
 	const char *v, *bad;
 	size_t len;
@@ -289,8 +297,10 @@ read_set(struct loader *ld, const struct config_key *k,
 	if (!bad) {
 		strbuf_addstr(&msg, "an empty set");
 	} else {
-		strbuf_addf(&msg, "unknown value '%.*s'; one of:", (int)len,
-		            bad);
+		word = xstrndup(bad, len);
+		strbuf_addf(&msg, "unknown value %s; one of:",
+		            quote_cut(word, q));
+		free(word);
 		for (int i = 0; k->choices[i]; i++)
 			strbuf_addf(&msg, "%s %s", i ? "," : "", k->choices[i]);
 	}
@@ -333,6 +343,7 @@ store_scalar(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, void *base)
 {
 	void *p = (char *)base + k->off;
+	char q[QUOTE_CUT_SIZE];
 	const char *str;
 	int v;
 
@@ -358,9 +369,9 @@ store_scalar(struct loader *ld, const struct config_key *k,
 		if (read_string(ld, k, s, -1, &str) != 0)
 			return -1;
 		if (strlen(str) >= k->size)
-			return config_key_error(ld, s, k, "'%s' is longer than "
-			                        "%zu characters", str,
-			                        k->size - 1);
+			return config_key_error(ld, s, k, "%s is longer than "
+			                        "%zu characters",
+			                        quote_cut(str, q), k->size - 1);
 		memcpy(p, str, strlen(str) + 1);
 		return 0;
 	case KT_ENUM:
@@ -409,14 +420,13 @@ read_ints(struct loader *ld, const struct config_key *k,
 				return -1;
 		l.n = n;
 	} else {
-		const char *str = config_is_string(s)
-			? config_setting_get_string(s) : NULL;
+		char what[KIND_SIZE];
 
+		kind_with_value(s, what, sizeof what);
 		return config_key_error(ld, s, k, "expects an integer, a list "
-		                        "of integers%s, not %s%s%s%s",
+		                        "of integers%s, not %s",
 		                        k->flags & F_AUTO ? " or \"auto\"" : "",
-		                        config_kind_name(s), str ? " '" : "",
-		                        str ? str : "", str ? "'" : "");
+		                        what);
 	}
 	*out = l;
 	return 0;
@@ -545,6 +555,7 @@ apply_env(struct loader *ld, const struct config_key *k,
           const config_setting_t *s)
 {
 	struct str_list add = STR_LIST_INIT, *env = &ld->c->env;
+	char q[QUOTE_CUT_SIZE];
 	int ret = read_strings(ld, k, s, &add);
 
 	for (int i = 0; i < add.n && ret == 0; i++) {
@@ -552,9 +563,9 @@ apply_env(struct loader *ld, const struct config_key *k,
 		int j;
 
 		if (n == 0) {
-			ret = config_key_error(ld, s, k, "'%s' is not "
+			ret = config_key_error(ld, s, k, "%s is not "
 			                       "NAME=VALUE with a variable "
-			                       "name", add.v[i]);
+			                       "name", quote_cut(add.v[i], q));
 			break;
 		}
 		if ((j = env_earlier(&add, i, n)) >= 0) {
@@ -588,13 +599,16 @@ check_export(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, struct str_list *l,
              const struct str_list *add)
 {
+	char q[QUOTE_CUT_SIZE];
+
 	for (int i = 0; i < add->n; i++) {
 		const char *e = add->v[i];
 
 		if (strcmp(e, "ALL") && strcmp(e, "NONE") &&
 		    !job_env_export_valid(e))
-			return config_key_error(ld, s, k, "'%s' is not ALL, "
-			                        "NONE, NAME or NAME=VALUE", e);
+			return config_key_error(ld, s, k, "%s is not ALL, "
+			                        "NONE, NAME or NAME=VALUE",
+			                        quote_cut(e, q));
 	}
 	if (str_list_find(add, "ALL") >= 0 && str_list_find(add, "NONE") >= 0)
 		return config_key_error(ld, s, k, "ALL and NONE together");
@@ -699,14 +713,15 @@ config_entry_once(struct loader *ld, const struct config_key *k,
 {
 	const config_setting_t *first = earlier_same_name(s, i);
 	const char *name = NULL;
+	char q[QUOTE_CUT_SIZE];
 
 	if (first == NULL)
 		return 0;
 	config_setting_lookup_string(config_setting_get_elem(s, (unsigned)i),
 	                             "name", &name);
 	return config_key_error(ld, config_setting_get_elem(s, (unsigned)i),
-	                        k, "%s name '%s' is given twice (first on "
-	                        "line %d)", what, name,
+	                        k, "%s name %s is given twice (first on "
+	                        "line %d)", what, quote_cut(name ? name : "", q),
 	                        (int)config_setting_source_line(first));
 }
 

@@ -550,10 +550,11 @@ static int
 wide_error(const struct loader *ld, const char *key, const char *lit)
 {
 	const char *kind, *range;
+	char q[QUOTE_CUT_SIZE];
 
 	config_literal_range(lit, &kind, &range);
 	return error("%s:%d: key '%s': %s %s is out of range (%s)", ld->file,
-	             ld->line, key, kind, lit, range);
+	             ld->line, key, kind, text_cut(lit, q), range);
 }
 
 /* One "key=value" from the command line. */
@@ -563,12 +564,12 @@ apply_setting(struct loader *ld, const char *arg)
 	const char *eq = strchr(arg, '=');
 	const struct config_key *k;
 	config_t cfg;
-	char *key, *wide = NULL;
+	char *key, *wide = NULL, q[QUOTE_CUT_SIZE];
 	int ret;
 
 	if (eq == NULL || eq == arg)
-		return error("%s:%d: '%s' is not KEY=VALUE", ld->file, ld->line,
-		             arg);
+		return error("%s:%d: %s is not KEY=VALUE", ld->file, ld->line,
+		             quote_cut(arg, q));
 	/* "KEY = VALUE" as in a file: the value is read by libconfig,
 	 * which skips its blanks; the key's are trimmed here. */
 	while (isspace((unsigned char)*arg))
@@ -592,12 +593,12 @@ apply_setting(struct loader *ld, const char *arg)
 	else if ((wide = config_value_wide_literal(eq + 1)) != NULL)
 		ret = wide_error(ld, key, wide);
 	else if ((ret = parse_setting_value(&cfg, k, eq + 1)) == -2)
-		ret = error("%s:%d: --set '%s': the value is more than one "
+		ret = error("%s:%d: --set %s: the value is more than one "
 		            "setting (give one KEY=VALUE per --set)", ld->file,
-		            ld->line, arg);
+		            ld->line, quote_cut(arg, q));
 	else if (ret != 0)
-		ret = error("%s:%d: key '%s': cannot read value '%s': %s",
-		            ld->file, ld->line, key, eq + 1,
+		ret = error("%s:%d: key '%s': cannot read value %s: %s",
+		            ld->file, ld->line, key, quote_cut(eq + 1, q),
 		            config_error_text(&cfg));
 	else
 		ret = apply_key(ld, k, config_lookup(&cfg, "v"));

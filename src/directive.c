@@ -13,6 +13,7 @@
 
 #include "directive.h"
 #include "strbuf.h"
+#include "util.h"
 
 const char sbatch_extras_supported[] =
 	"--exclusive[=user|mcs], --mem, --mem-per-cpu, --mem-per-gpu, "
@@ -363,11 +364,14 @@ int
 sbatch_extras_add(struct sbatch_extras *x, const char *directive,
                   struct strbuf *err)
 {
-	char name[64];
+	char name[64], q[QUOTE_CUT_SIZE];
 	const char *eq, *value = NULL;
 	size_t n;
 	int r;
 
+	/* A long directive is cut in the message, which must still say
+	 * why. */
+	quote_cut(directive, q);
 	if (strncmp(directive, "--", 2) != 0)
 		goto unknown;
 	eq = strchr(directive, '=');
@@ -380,20 +384,18 @@ sbatch_extras_add(struct sbatch_extras *x, const char *directive,
 		value = eq + 1;
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
 		if (strcmp(name, reserved[i].option) == 0) {
-			strbuf_addf(err, "'%s': --%s is set by %s", directive,
-			            name, reserved[i].owner);
+			strbuf_addf(err, "%s: --%s is set by %s", q, name,
+			            reserved[i].owner);
 			return -1;
 		}
 	r = apply(x, name, value);
 	if (r == -1)
-		strbuf_addf(err, "'%s': not a valid value for --%s", directive,
-		            name);
+		strbuf_addf(err, "%s: not a valid value for --%s", q, name);
 	if (r != -2)
 		return r ? -1 : 0;
 unknown:
-	strbuf_addf(err, "'%s' is not an option paratune can give Slurm "
+	strbuf_addf(err, "%s is not an option paratune can give Slurm "
 	            "(it submits through libslurm, which reads no #SBATCH "
-	            "line); it accepts %s", directive,
-	            sbatch_extras_supported);
+	            "line); it accepts %s", q, sbatch_extras_supported);
 	return -1;
 }

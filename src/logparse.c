@@ -77,10 +77,12 @@ compile_user(const char *regex, char *err, size_t errlen)
 
 	if (re == NULL) {
 		PCRE2_UCHAR msg[256];
+		char q[QUOTE_CUT_SIZE];
 
 		pcre2_get_error_message(code, msg, sizeof msg);
-		snprintf(err, errlen, "regex '%s' does not compile at offset "
-		         "%zu: %s", regex, (size_t)off, (char *)msg);
+		snprintf(err, errlen, "regex %s does not compile at offset "
+		         "%zu: %s", quote_cut(regex, q), (size_t)off,
+		         (char *)msg);
 	}
 	return re;
 }

@@ -333,6 +333,38 @@ format_number(struct strbuf *sb, double v, int digits)
 	strbuf_addf(sb, "%.*g", digits, v);
 }
 
+/* quote_cut and text_cut, with q around the text. */
+static const char *
+cut(const char *s, char *buf, const char *q)
+{
+	size_t n = strlen(s), shown = QUOTE_CUT_SHOWN;
+
+	if (n <= shown) {
+		snprintf(buf, QUOTE_CUT_SIZE, "%s%s%s", q, s, q);
+		return buf;
+	}
+	/* Back to the start of a character (at most three bytes, the
+	 * longest tail): a cut one would show as U+FFFD. */
+	while (shown > QUOTE_CUT_SHOWN - 3 &&
+	       ((unsigned char)s[shown] & 0xc0) == 0x80)
+		shown--;
+	snprintf(buf, QUOTE_CUT_SIZE, "%s%.*s...%s (%zu bytes)", q, (int)shown,
+	         s, q, n);
+	return buf;
+}
+
+const char *
+quote_cut(const char *s, char *buf)
+{
+	return cut(s, buf, "'");
+}
+
+const char *
+text_cut(const char *s, char *buf)
+{
+	return cut(s, buf, "");
+}
+
 int
 output_file_check(const char *path)
 {

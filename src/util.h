@@ -99,4 +99,19 @@ char *path_dir(const char *path);
 /* Append a formatted double with %.*g but never "-0" or "nan". */
 void format_number(struct strbuf *sb, double v, int digits);
 
+/* How much of a value quote_cut shows, and the room its text needs. */
+#define QUOTE_CUT_SHOWN 40
+#define QUOTE_CUT_SIZE (QUOTE_CUT_SHOWN + 48)
+/*
+ * s in single quotes for a message, 'llama3_8b', or when longer than
+ * QUOTE_CUT_SHOWN bytes its start (not cutting a UTF-8 character) and
+ * its length, 'ZZZZ...' (100000 bytes): a long value would push the
+ * rest of the message out of sight, or out of its buffer.  Written into
+ * buf, QUOTE_CUT_SIZE bytes; returns buf.
+ */
+const char *quote_cut(const char *s, char *buf);
+/* The same without the quotes, for a number: 1e400, or 1000...
+ * (100000 bytes). */
+const char *text_cut(const char *s, char *buf);
+
 #endif

@@ -25,6 +25,7 @@
 #include "layout.h"
 #include "model.h"
 #include "strbuf.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -1547,6 +1548,86 @@ test_plain_strings(void)
 	             "\\u{2066} at byte 11", NULL });
 }
 
+/* 40 of the 100,000 'Z's test_long_values_cut's values are made of. */
+#define Z10 "ZZZZZZZZZZ"
+#define Z40 Z10 Z10 Z10 Z10
+
+/* Expect head, 100,000 'Z's and tail as a campaign to fail with
+ * wanted. */
+static void
+expect_long_error(const char *head, const char *tail,
+                  const char *const *wanted)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addstr(&t, head);
+	strbuf_addchars(&t, 'Z', 100000);
+	strbuf_addstr(&t, tail);
+	expect_error(t.buf, NULL, 0, wanted);
+	strbuf_release(&t);
+}
+
+/*
+ * An error quoting a long value shows its first 40 bytes and its length,
+ * never a character cut in two: the value whole pushed the suggestion,
+ * the choices or the reason itself out of the message's buffer.
+ */
+static void
+test_long_values_cut(void)
+{
+	char q[QUOTE_CUT_SIZE], *z = xmalloc(100001), *arg;
+
+	CU_ASSERT_STRING_EQUAL(quote_cut("llama3_8b", q), "'llama3_8b'");
+	CU_ASSERT_STRING_EQUAL(quote_cut(Z40, q), "'" Z40 "'");
+	CU_ASSERT_STRING_EQUAL(quote_cut(Z40 "a", q),
+	                       "'" Z40 "...' (41 bytes)");
+	/* 39 bytes and an e-acute (C3 A9) across the 40th: cut before it. */
+	CU_ASSERT_STRING_EQUAL(quote_cut(Z10 Z10 Z10 "ZZZZZZZZZ\xc3\xa9z", q),
+	                       "'" Z10 Z10 Z10 "ZZZZZZZZZ...' (42 bytes)");
+	CU_ASSERT_STRING_EQUAL(text_cut(Z40 "0", q), Z40 "... (41 bytes)");
+	expect_long_error(MINIMAL "search = { moe_token_dispatcher = \"",
+	                  "\"; };\n", (const char *const[]){ "camp.conf:4: "
+	                  "key 'search.moe_token_dispatcher': unknown value '"
+	                  Z40 "...' (100000 bytes); one of: alltoall, "
+	                  "allgather, flex, hybridep\n", NULL });
+	expect_long_error("name = \"t\";\ngpu = \"h100-sxm\";\nmodel = \"",
+	                  "\";\n", (const char *const[]){ "camp.conf:3: key "
+	                  "'model': unknown model '" Z40 "...' (100000 bytes); "
+	                  "'paratune models' lists the presets\n", NULL });
+	expect_long_error("name = \"t b", "\";\nmodel = \"llama3_8b\";\n",
+	                  (const char *const[]){ "camp.conf:1: key 'name': "
+	                  "'t bZZZ", "...' (100003 bytes) is not a valid name "
+	                  "(letters, digits", NULL });
+	expect_long_error(MINIMAL "env = [\"", "\"];\n",
+	                  (const char *const[]){ "camp.conf:4: key 'env': '"
+	                  Z40 "...' (100000 bytes) is not NAME=VALUE with a "
+	                  "variable name\n", NULL });
+	expect_long_error(MINIMAL "slurm = { directives = [\"--",
+	                  "\"]; };\n", (const char *const[]){ "camp.conf:4: key "
+	                  "'slurm.directives': '--ZZZ", "...' (100002 bytes) is "
+	                  "not an option paratune can give Slurm", "it accepts",
+	                  NULL });
+	expect_long_error(MINIMAL "results = { patterns = ( { name = \"x\"; "
+	                  "regex = \"(", "\"; } ); };\n",
+	                  (const char *const[]){ "camp.conf:4: key "
+	                  "'results.patterns': regex '(ZZZ", "...' "
+	                  "(100001 bytes) does not compile at offset 100001: ",
+	                  NULL });
+	/* The command line: not KEY=VALUE, and a value libconfig cannot
+	 * read. */
+	memset(z, 'Z', 100000);
+	z[100000] = '\0';
+	expect_error(MINIMAL, (const char *const[]){ z }, 1,
+	             (const char *const[]){ "'" Z40 "...' (100000 bytes) is "
+	             "not KEY=VALUE\n", NULL });
+	arg = xasprintf("seq_length=[%s", z);
+	expect_error(MINIMAL, (const char *const[]){ arg }, 1,
+	             (const char *const[]){ "key 'seq_length': cannot read "
+	             "value '[ZZZ", "...' (100001 bytes): ", NULL });
+	free(arg);
+	free(z);
+}
+
 /* Mistakes in the new keys, each at its file and line. */
 static void
 test_knob_errors(void)
@@ -1582,7 +1663,7 @@ test_knob_errors(void)
 	expect_error(MINIMAL "search = { activation_offload_layers = \"auto\";"
 	             " };\n", NULL, 0, (const char *const[]){ "camp.conf:4: "
 	             "key 'search.activation_offload_layers': expects an "
-	             "integer, a list of integers, not a string 'auto'",
+	             "integer, a list of integers, not the string 'auto'",
 	             NULL });
 	expect_error(MINIMAL "search = { activation_offload_layers = -1; };\n",
 	             NULL, 0, (const char *const[]){ "camp.conf:4: key "
@@ -2106,6 +2187,7 @@ static const struct harness_test knob_tests[] = {
 	{ "errors", test_knob_errors },
 	{ "currency", test_currency },
 	{ "strings are plain text", test_plain_strings },
+	{ "long values cut in errors", test_long_values_cut },
 	{ "base switches", test_base_switches },
 	{ "round trip", test_knobs_round_trip },
 	{ NULL, NULL },
