@@ -75,7 +75,9 @@ struct config_key {
 	enum key_type type;
 	enum key_in in;
 	size_t off;             /* offset of the field in the 'in' struct */
-	size_t size;            /* KT_NAME: size of the char array */
+	size_t size;            /* KT_NAME: size of the char array;
+	                         * KT_STRING: a limit, at most size - 1
+	                         * bytes (0: none) */
 	double min, max;        /* numbers and list elements */
 	unsigned layers;        /* BIT(LAYER_*) that may set it; 0: all */
 	unsigned flags;

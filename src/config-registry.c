@@ -95,7 +95,7 @@ _Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
 
 const struct config_key config_registry[] = {
 	{ .path = "name", .type = KT_STRING, CAMP(name), .layers = RUN_ONLY,
-	  .flags = F_NAME },
+	  .size = CAMPAIGN_NAME_MAX + 1, .flags = F_NAME },
 	{ .path = "model", .type = KT_MODEL, CAMP(model) },
 	{ .path = "mode", .type = KT_ENUM, CAMP(mode), .choices = mode_names },
 	{ .path = "peft", .type = KT_ENUM_STRING, CAMP(peft),
@@ -293,12 +293,15 @@ const struct config_key config_registry[] = {
 	  CAMP(optimizer.transient_bytes_per_param), .min = 0, .max = 1024 },
 
 	{ .path = "run", .type = KT_GROUP },
-	{ .path = "run.template", .type = KT_STRING, CAMP(run.template_name) },
+	/* Paths (a template is a name or a path): no longer than a path
+	 * can be, or the open fails far from the key that gave it. */
+	{ .path = "run.template", .type = KT_STRING, CAMP(run.template_name),
+	  .size = PATH_MAX },
 	{ .path = "run.templates_dir", .type = KT_STRING,
-	  CAMP(run.templates_dir) },
+	  CAMP(run.templates_dir), .size = PATH_MAX },
 	/* Relative to the campaign directory, where scripts/truth writes. */
 	{ .path = "run.simulated_truth", .type = KT_STRING,
-	  CAMP(run.simulated_truth), .flags = F_CLEAR },
+	  CAMP(run.simulated_truth), .size = PATH_MAX, .flags = F_CLEAR },
 	/* A watcher ends each run once its step time is known. */
 	{ .path = "run.early_stop", .type = KT_BOOL, CAMP(run.early_stop) },
 	/* sbatch's --export: what of submit's environment jobs get. */

@@ -201,8 +201,8 @@ check_plain(struct loader *ld, const struct config_key *k,
 /*
  * A string setting: never a line break (values end up in sbatch scripts
  * line by line), plain text (check_plain), empty only where F_CLEAR
- * allows, a name where F_NAME asks for one, a short symbol where
- * F_SYMBOL does.
+ * allows, shorter than k->size where it is set, a name where F_NAME
+ * asks for one, a short symbol where F_SYMBOL does.
  */
 static int
 read_string(struct loader *ld, const struct config_key *k,
@@ -225,6 +225,10 @@ read_string(struct loader *ld, const struct config_key *k,
 		return -1;
 	if (*v == '\0' && !(k->flags & F_CLEAR))
 		return config_key_error(ld, s, k, "%sis empty", where);
+	if (k->size && strlen(v) >= k->size)
+		return config_key_error(ld, s, k, "%s%s is longer than %zu "
+		                        "bytes", where, quote_cut(v, q),
+		                        k->size - 1);
 	/* An empty name is the F_CLEAR case above, not a bad name. */
 	if ((k->flags & F_NAME) && *v && !config_valid_name(v))
 		return config_key_error(ld, s, k, "%s%s is not a valid name "
@@ -343,7 +347,6 @@ store_scalar(struct loader *ld, const struct config_key *k,
              const config_setting_t *s, void *base)
 {
 	void *p = (char *)base + k->off;
-	char q[QUOTE_CUT_SIZE];
 	const char *str;
 	int v;
 
@@ -366,12 +369,9 @@ store_scalar(struct loader *ld, const struct config_key *k,
 		*(char **)p = *str ? xstrdup(str) : NULL;
 		return 0;
 	case KT_NAME:
+		/* read_string held it to k->size, the array's. */
 		if (read_string(ld, k, s, -1, &str) != 0)
 			return -1;
-		if (strlen(str) >= k->size)
-			return config_key_error(ld, s, k, "%s is longer than "
-			                        "%zu characters",
-			                        quote_cut(str, q), k->size - 1);
 		memcpy(p, str, strlen(str) + 1);
 		return 0;
 	case KT_ENUM:

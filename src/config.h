@@ -336,6 +336,13 @@ int settings_segment_directive(const struct settings *c);
  * symbol such as the euro sign passes).
  */
 #define CURRENCY_MAX 8
+/*
+ * The longest campaign name, in bytes.  The name is the campaign
+ * directory's when plan is given no -o, and plan first builds it as
+ * NAME.plan-XXXXXX: a file name holds at most NAME_MAX (255) bytes, and
+ * 128 leaves room for that and for whatever else a site puts beside it.
+ */
+#define CAMPAIGN_NAME_MAX 128
 bool config_valid_currency(const char *s);
 
 /*

@@ -51,6 +51,29 @@ printf 'slurm = { partition = "-x"; };\n' >>"$T/plain.conf"
 expect "a partition that is no name is still refused" 78 \
 	"$PT" config "$T/plain.conf"
 
+# ---- a campaign name plan can make a directory of --------------------------
+# Without -o the name is the directory's, built first as NAME.plan-XXXXXX:
+# a 300-byte name loaded, then failed there ("File name too long", exit
+# 77).  128 bytes is the limit, said at the name's line.
+n128=$(printf '%0128d' 0 | tr 0 n)
+sed "s/^name = \"demo\";/name = \"$n128\";/" "$DEMO" >"$T/n128.conf"
+sed "s/^name = \"demo\";/name = \"${n128}n\";/" "$DEMO" >"$T/n129.conf"
+sed "s/^name = \"demo\";/name = \"$n128$n128${n128}n\";/" "$DEMO" \
+	>"$T/n385.conf"
+mkdir "$T/names"
+pt=$(cd "$(dirname "$PT")" && pwd)/$(basename "$PT")
+# plan_here CONF: plan CONF without -o, in $T/names.
+plan_here() { sh -c 'cd "$1" && exec "$2" -q plan "$3"' sh "$T/names" "$pt" "$1"; }
+expect "a name of 128 bytes is planned without -o" 0 plan_here "$T/n128.conf"
+check "... into a directory of that name" test -d "$T/names/$n128"
+expect "a name of 129 bytes is a config error" 78 plan_here "$T/n129.conf"
+has "... naming the file, line and key" \
+	"n129.conf:[0-9]*: key 'name': 'nnnn*\.\.\.' (129 bytes) is longer than 128 bytes" \
+	"$T/err"
+expect "... as is one of 385 bytes, before any directory is made" 78 \
+	plan_here "$T/n385.conf"
+check "... and none was" test "$(ls "$T/names" | wc -l)" -eq 1
+
 # ---- @include of something that is not a file ----------------------------
 mkdir "$T/inc" "$T/inc/somedir"
 { cat "$DEMO"; echo '@include "somedir"'; } >"$T/inc/dir.conf"

@@ -1594,10 +1594,10 @@ test_long_values_cut(void)
 	                  "\";\n", (const char *const[]){ "camp.conf:3: key "
 	                  "'model': unknown model '" Z40 "...' (100000 bytes); "
 	                  "'paratune models' lists the presets\n", NULL });
-	expect_long_error("name = \"t b", "\";\nmodel = \"llama3_8b\";\n",
-	                  (const char *const[]){ "camp.conf:1: key 'name': "
-	                  "'t bZZZ", "...' (100003 bytes) is not a valid name "
-	                  "(letters, digits", NULL });
+	expect_long_error(MINIMAL "slurm = { partition = \"t b", "\"; };\n",
+	                  (const char *const[]){ "camp.conf:4: key "
+	                  "'slurm.partition': 't bZZZ", "...' (100003 bytes) "
+	                  "is not a valid name (letters, digits", NULL });
 	expect_long_error(MINIMAL "env = [\"", "\"];\n",
 	                  (const char *const[]){ "camp.conf:4: key 'env': '"
 	                  Z40 "...' (100000 bytes) is not NAME=VALUE with a "
@@ -1626,6 +1626,45 @@ test_long_values_cut(void)
 	             "value '[ZZZ", "...' (100001 bytes): ", NULL });
 	free(arg);
 	free(z);
+}
+
+/*
+ * name is at most CAMPAIGN_NAME_MAX bytes: plan without -o makes it a
+ * directory, first as NAME.plan-XXXXXX, and a 300-byte name failed
+ * there ("File name too long") after loading fine.  The path keys are
+ * held to PATH_MAX the same way, at their file and line.
+ */
+static void
+test_string_limits(void)
+{
+	char *dir = scratch_begin(), *text;
+	struct load l;
+	struct strbuf name = STRBUF_INIT;
+
+	strbuf_addchars(&name, 'n', CAMPAIGN_NAME_MAX);
+	text = xasprintf("name = \"%s\";\nmodel = \"llama3_8b\";\n"
+	                 "gpu = \"h100-sxm\";\n", name.buf);
+	CU_ASSERT_EQUAL(load_text(&l, dir, text, NULL, 0), 0);
+	CU_ASSERT_EQUAL(strlen(l.c.name), CAMPAIGN_NAME_MAX);
+	load_release(&l);
+	scratch_end(dir);
+	free(text);
+	strbuf_addch(&name, 'n');
+	text = xasprintf("model = \"llama3_8b\";\nname = \"%s\";\n",
+	                 name.buf);
+	expect_error(text, NULL, 0, (const char *const[]){ "camp.conf:2: "
+	             "key 'name': 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...' "
+	             "(129 bytes) is longer than 128 bytes", NULL });
+	free(text);
+	strbuf_release(&name);
+	expect_long_error(MINIMAL "run = { template = \"", "\"; };\n",
+	                  (const char *const[]){ "camp.conf:4: key "
+	                  "'run.template': '" Z40 "...' (100000 bytes) is "
+	                  "longer than 4095 bytes", NULL });
+	expect_long_error(MINIMAL "run = { templates_dir = \"/", "\"; };\n",
+	                  (const char *const[]){ "camp.conf:4: key "
+	                  "'run.templates_dir': ", "is longer than 4095 bytes",
+	                  NULL });
 }
 
 /* Mistakes in the new keys, each at its file and line. */
@@ -2188,6 +2227,7 @@ static const struct harness_test knob_tests[] = {
 	{ "currency", test_currency },
 	{ "strings are plain text", test_plain_strings },
 	{ "long values cut in errors", test_long_values_cut },
+	{ "name and paths have a length limit", test_string_limits },
 	{ "base switches", test_base_switches },
 	{ "round trip", test_knobs_round_trip },
 	{ NULL, NULL },
