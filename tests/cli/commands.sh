@@ -316,6 +316,23 @@ bad=$(awk -F, 'NR > 1 { n++ }
 	ko "searched switches agree with the names: $bad"
 n=$(ls "$T/demo/runs" | wc -l)
 [ "$n" = 16 ] && ok "a run directory per candidate" || ko "runs: $n"
+# Megatron-LM's dropout defaults to 0.1, which the estimate does not
+# assume for a RoPE model and which CUDA graphs refuse under selective
+# recompute: the Megatron-LM template says the model's own.
+expect "plan an MoE campaign with the Megatron-LM template" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf" -o "$T/drop" --force \
+	-s 'run.template="megatron-lm"'
+d=$(cat "$T"/drop/runs/*/job.sbatch | grep -c -- \
+	'--attention-dropout 0.0 --hidden-dropout 0.0')
+same "... every script without dropout (RoPE)" "$d" \
+	"$(ls "$T/drop/runs" | wc -l)"
+expect "plan a GPT-3 campaign with the Megatron-LM template" 0 "$PT" -q plan \
+	"$CAMPAIGN" -o "$T/drop3" --force -s 'model="gpt3_1p3b"' \
+	-s 'run.template="megatron-lm"'
+d=$(cat "$T"/drop3/runs/*/job.sbatch | grep -c -- \
+	'--attention-dropout 0.1 --hidden-dropout 0.1')
+same "... every script with GPT-3's dropout" "$d" \
+	"$(ls "$T/drop3/runs" | wc -l)"
 # A base that differs from a candidate of its sizes only where names do
 # not look (a switch set for the base and not searched) planned as a
 # second candidate of that name: plan failed, exit 73, on its run
