@@ -38,6 +38,8 @@ static const struct {
 	[RULE_EXPERTS] = { "experts % ep", RULE_KIND_INVALID },
 	[RULE_EXPERT_FOLD] = { "ep*etp must divide tp*cp*dp",
 	                       RULE_KIND_INVALID },
+	[RULE_MOE_BIAS] = { "experts with biases need etp 1",
+	                    RULE_KIND_INVALID },
 	[RULE_BATCH] = { "gbs % (mbs*dp)", RULE_KIND_INVALID },
 	[RULE_SP] = { "sequence parallel needs tp > 1 and (seq_length/cp) % tp",
 	              RULE_KIND_INVALID },
@@ -292,6 +294,11 @@ check_shape(const struct workload *w, const struct layout *l)
 		return RULE_SEQ_CP;
 	if (l->ep > 1 && (m->num_experts == 0 || m->num_experts % l->ep != 0))
 		return RULE_EXPERTS;
+	/* "Bias in Moe is only supported when ETP==1" (Megatron-LM
+	 * TransformerConfig, add_bias_linear with an expert tensor parallel
+	 * size above 1): GPT-OSS's experts keep their biases. */
+	if (m->num_experts > 0 && m->bias_linear && layout_etp(l) > 1)
+		return RULE_MOE_BIAS;
 	/* Megatron-LM scatters each CP rank's tokens over tp
 	 * (tensor_parallel/mappings.py: "First dimension of the tensor
 	 * should be divisible by tensor parallel size"). */

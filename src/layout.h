@@ -192,6 +192,7 @@ enum layout_rule {
 	RULE_SEQ_CP,       /* seq % (2*cp) */
 	RULE_EXPERTS,      /* experts % ep, or ep > 1 on a dense model */
 	RULE_EXPERT_FOLD,  /* etp*ep does not divide tp*cp*dp */
+	RULE_MOE_BIAS,     /* experts with biases split over etp > 1 */
 	RULE_BATCH,        /* gbs % (mbs*dp) */
 	RULE_SP,           /* sequence parallel: tp > 1, (seq/cp) % tp */
 	RULE_RECOMPUTE,    /* recompute layers beyond the stage's layers */

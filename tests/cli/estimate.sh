@@ -208,6 +208,17 @@ expect "a base with ep 2 on a dense model" 78 "$PT" estimate \
 	"$T/baseep.conf"
 has "... saying the model has no experts" \
 	"experts % ep (tp 1 pp 1 cp 1 ep 2 .*, no experts)" "$T/err"
+# GPT-OSS's experts have biases, which Megatron-LM splits over etp 1
+# only: the plan kept etp 2 (and tp's 2 for etp 0), and the runs died.
+printf 'name = "go"; model = "gpt_oss_120b"; nodes = 8; gpus_per_node = 8;\ngpu = "b200"; seq_length = 4096; global_batch_size = 512;\nsearch = { tensor_parallel = [2]; expert_parallel = [16]; };\n' \
+	>"$T/gptoss.conf"
+expect "GPT-OSS at etp 2" 64 "$PT" estimate "$T/gptoss.conf" --tp 2 --ep 16 \
+	--etp 2
+has "... is refused: experts with biases" \
+	"invalid layout: experts with biases need etp 1" "$T/err"
+expect "... its plan" 0 "$PT" -q plan "$T/gptoss.conf" -o "$T/gptoss"
+d=$(awk -F, 'NR > 1 && $7 != 1' "$T/gptoss/candidates.csv" | wc -l)
+same "... keeps etp 1 alone" "$d" 0
 expect "--recompute-layers 4 with full recompute is taken" 0 \
 	"$PT" estimate "$DEMO" --recompute full --recompute-layers 4 --pp 1
 expect "--mbs 2147483647 is refused" 64 "$PT" estimate "$DEMO" \

@@ -195,6 +195,15 @@ test_experts(void)
 	CU_ASSERT_EQUAL(check(&f, l), RULE_EXPERT_FOLD);
 	l.etp = 1; /* 8 divides 8: EP is not multiplied into MP */
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* Experts with biases (GPT-OSS): Megatron-LM takes etp 1 only,
+	 * and etp 0 is tp's 2. */
+	f.m.bias_linear = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.etp = 0;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_MOE_BIAS);
+	l.etp = 2;
+	l.ep = 4;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_MOE_BIAS);
 }
 
 static void
