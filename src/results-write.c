@@ -396,7 +396,8 @@ void
 results_csv_field(struct strbuf *out, const char *s)
 {
 	size_t n = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") != NULL ||
+	/* The semicolon too: csv_quote (safe-text.c) says why. */
+	bool quote = strpbrk(s, ",;\"\r\n") != NULL ||
 	             (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
 
 	if (!quote) {

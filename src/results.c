@@ -18,63 +18,36 @@
 #include "estimate.h"
 #include "budget.h"
 #include "results.h"
+#include "safe-text.h"
 #include "util.h"
 #include "xalloc.h"
 
 /* ---- text from logs ------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 when it
- * is not one: no overlong forms, no surrogates, nothing past U+10FFFF
- * (RFC 3629, section 4). */
-static size_t
-utf8_sequence(const unsigned char *p, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2, cp = p[0] & 0x1fu;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3, cp = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4, cp = p[0] & 0x07u;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* Copy s as valid UTF-8 without control characters. */
+/*
+ * Copy s as valid UTF-8 showing nothing a terminal acts on: C0, DEL and
+ * C1 controls and the bidi controls that reorder a line become spaces
+ * (safe_text_shown), invalid bytes U+FFFD.
+ */
 char *
 results_clean_text(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
 
 	while (n > 0) {
-		size_t len = utf8_sequence(p, n);
+		unsigned cp;
+		size_t len = utf8_decode(s, n, &cp);
 
 		if (len == 0) {
 			strbuf_addstr(&sb, "\xef\xbf\xbd"); /* U+FFFD */
 			len = 1;
-		} else if (len == 1 && (*p < 0x20 || *p == 0x7f)) {
+		} else if (!safe_text_shown(cp)) {
 			strbuf_addch(&sb, ' ');
 		} else {
-			strbuf_add(&sb, p, len);
+			strbuf_add(&sb, s, len);
 		}
-		p += len;
+		s += len;
 		n -= len;
 	}
 	return strbuf_detach(&sb, NULL);

@@ -129,6 +129,12 @@ is_control(unsigned cp)
 	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 }
 
+bool
+safe_text_shown(unsigned cp)
+{
+	return !is_control(cp) && !is_bidi_control(cp);
+}
+
 static void
 escape_append(struct strbuf *out, const char *s, size_t n, unsigned keep)
 {
@@ -187,11 +193,14 @@ safe_text_plain(const char *s, struct strbuf *why)
 	return true;
 }
 
-/* Append s as an RFC 4180 field, quoted when it needs to be. */
+/* Append s as an RFC 4180 field, quoted when it needs to be: for a
+ * comma, a quote or a line end, and for a semicolon, the separator of
+ * spreadsheets in locales whose decimal mark is a comma, which would
+ * split the cell there (and evaluate a "=..." after it). */
 static void
 csv_quote(struct strbuf *out, const char *s, size_t n)
 {
-	if (!strpbrk(s, ",\"\r\n") && (n == 0 || (s[0] != ' ' &&
+	if (!strpbrk(s, ",;\"\r\n") && (n == 0 || (s[0] != ' ' &&
 	                                          s[n - 1] != ' '))) {
 		strbuf_add(out, s, n);
 		return;

@@ -27,6 +27,9 @@
 size_t utf8_decode(const char *s, size_t n, unsigned *cp);
 /* Whether s[0..n) is valid UTF-8. */
 bool utf8_valid(const char *s, size_t n);
+/* Whether code point cp is shown as itself: not a C0, DEL or C1
+ * control, nor a bidi control that reorders the text around it. */
+bool safe_text_shown(unsigned cp);
 /* Append s[0..n) with each invalid byte replaced by U+FFFD. */
 void utf8_repair_append(struct strbuf *out, const char *s, size_t n);
 

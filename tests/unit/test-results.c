@@ -319,6 +319,9 @@ test_csv_quoting(void)
 	check_field("plain", "plain");
 	check_field("", "");
 	check_field("a,b", "\"a,b\"");
+	/* A semicolon separates cells where the decimal mark is a comma:
+	 * unquoted, "=cmd" after it would be a formula of its own. */
+	check_field("oom;=cmd|' /C calc'!A0", "\"oom;=cmd|' /C calc'!A0\"");
 	check_field("say \"hi\"", "\"say \"\"hi\"\"\"");
 	check_field("two\nlines", "\"two\nlines\"");
 	check_field("cr\r", "\"cr\r\"");
@@ -339,6 +342,10 @@ test_clean_text(void)
 {
 	check_clean("ok", "ok");
 	check_clean("tab\there\x01", "tab here ");
+	/* C1 controls as UTF-8 (U+009B, a CSI to xterm) and a bidi
+	 * override (U+202E) reach no terminal either. */
+	check_clean("a\xc2\x9b" "31mb", "a 31mb");
+	check_clean("x\xe2\x80\xaey", "x y");
 	/* Valid: é (C3 A9), € (E2 82 AC), 😀 (F0 9F 98 80). */
 	check_clean("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
 	            "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
