@@ -274,6 +274,15 @@ check_shebang(const char *path, const char *text, const char *script)
 		return error("%s:%d: the '#!' line's interpreter '%.*s' is "
 		             "not a full path (#!/bin/bash)", path,
 		             shebang_line(text), n > 64 ? 64 : (int)n, p);
+	/* A file saved with CRLF line ends: the kernel would look for
+	 * "/bin/bash\r".  sbatch refuses such a script itself, but libslurm
+	 * takes it as it is, and the job fails with no output. */
+	if (strchr(script, '\r'))
+		return error("%s:%d: the job script holds a carriage return "
+		             "(a file saved with CRLF line ends?): the '#!' "
+		             "line would name an interpreter ending in \\r; "
+		             "save it with LF line ends", path,
+		             shebang_line(text));
 	return 0;
 }
 

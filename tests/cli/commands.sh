@@ -180,6 +180,15 @@ expect "plan with a template holding a NUL byte is refused" 78 "$PT" plan \
 	-s "run.template=$T/nul.sbatch"
 has "... naming its line" "$T/nul.sbatch:4: template holds a NUL byte" \
 	"$T/err"
+# A template saved with CRLF line ends gave scripts whose '#!' line names
+# "/bin/bash\r": libslurm submits them as they are, and every job failed
+# with no output.
+sed 's/$/\r/' "$SRC/templates/simulated.sbatch" >"$T/crlf.sbatch"
+expect "plan with a CRLF template is refused" 78 "$PT" plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$T/planned-odd/c" \
+	-s "run.template=$T/crlf.sbatch"
+has "... saying why" "crlf.sbatch:1: the job script holds a carriage return" \
+	"$T/err"
 
 expect "estimate the base" 0 "$PT" estimate "$LLAMA" --format json
 json "estimate JSON parses"
