@@ -721,7 +721,8 @@ config_entry_once(struct loader *ld, const struct config_key *k,
 	                             "name", &name);
 	return config_key_error(ld, config_setting_get_elem(s, (unsigned)i),
 	                        k, "%s name %s is given twice (first on "
-	                        "line %d)", what, quote_cut(name ? name : "", q),
+	                        "line %d)", what,
+	                        quote_cut(name ? name : "", q),
 	                        (int)config_setting_source_line(first));
 }
 
