@@ -82,25 +82,13 @@ int
 config_apply_gpus(struct loader *ld, const struct config_key *k,
                   const config_setting_t *s)
 {
-	int ret = 0, n;
-
 	if (config_setting_is_group(s))
 		return apply_gpu_entry(ld, k, s);
 	if (!config_is_list(s))
 		return config_key_error(ld, s, k, "expects a list of groups: "
 		                        "gpus = ( { name = \"...\"; ... } ), "
 		                        "not %s", config_kind_name(s));
-	n = config_setting_length(s);
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *e =
-			config_setting_get_elem(s, (unsigned)i);
-
-		if (config_entry_once(ld, k, s, i, "GPU") != 0)
-			ret = -1;
-		else
-			ret |= apply_gpu_entry(ld, k, e);
-	}
-	return ret;
+	return config_apply_entries(ld, k, s, "GPU", apply_gpu_entry);
 }
 
 /* ---- the campaign's GPU ------------------------------------------------ */

@@ -223,6 +223,13 @@ int config_apply_members(struct loader *ld, const config_setting_t *s,
  * given twice (first on line L)". */
 int config_entry_once(struct loader *ld, const struct config_key *k,
                       const config_setting_t *s, int i, const char *what);
+/* Apply each entry of list s with apply, an entry whose name an earlier
+ * one gave refused instead (config_entry_once); -1 after any error. */
+int config_apply_entries(struct loader *ld, const struct config_key *k,
+                         const config_setting_t *s, const char *what,
+                         int (*apply)(struct loader *,
+                                      const struct config_key *,
+                                      const config_setting_t *));
 /* Store a top-level or group-member key of the campaign and record where
  * it came from. */
 int config_apply_leaf(struct loader *ld, const struct config_key *k,

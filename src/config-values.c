@@ -726,6 +726,25 @@ config_entry_once(struct loader *ld, const struct config_key *k,
 	                        (int)config_setting_source_line(first));
 }
 
+/* Public: see config-int.h. */
+int
+config_apply_entries(struct loader *ld, const struct config_key *k,
+                     const config_setting_t *s, const char *what,
+                     int (*apply)(struct loader *, const struct config_key *,
+                                  const config_setting_t *))
+{
+	int ret = 0, n = config_setting_length(s);
+
+	for (int i = 0; i < n; i++) {
+		if (config_entry_once(ld, k, s, i, what) != 0)
+			ret = -1;
+		else
+			ret |= apply(ld, k,
+			             config_setting_get_elem(s, (unsigned)i));
+	}
+	return ret;
+}
+
 /* Whether a group names a member. */
 bool
 config_has_member(const config_setting_t *s, const char *name)
