@@ -166,13 +166,20 @@ template_shell_quote(struct strbuf *out, const char *s)
 /*
  * Where the shell stands after the output so far: enough of its lexer
  * (POSIX "Token Recognition") to know whether a value would land inside
- * quotes, after a backslash or in a comment.
+ * quotes, after a backslash, in a comment, in a `...` command
+ * substitution or in bash's $'...'.
  */
-enum shell_state { SH_PLAIN, SH_SQUOTE, SH_DQUOTE, SH_COMMENT };
+enum shell_state {
+	SH_PLAIN, SH_SQUOTE, SH_DQUOTE, SH_COMMENT,
+	SH_BACKQUOTE,  /* `...`, opened in SH_PLAIN or SH_DQUOTE */
+	SH_DOLLAR_SQUOTE,  /* $'...': backslash escapes are live */
+};
 
 struct shell_lex {
 	enum shell_state state;
+	enum shell_state outer;  /* the state a `...` returns to */
 	bool escaped;  /* the previous character was an unquoted backslash */
+	bool dollar;   /* it was a '$' that starts an expansion ("$$" is one) */
 	int prev;      /* previous character in SH_PLAIN; 0 at the start */
 };
 
@@ -183,23 +190,45 @@ shell_word_start(int prev)
 	return prev == 0 || strchr(" \t\n;&|()<>", prev) != NULL;
 }
 
+/* Open a `...`; the text up to the next unescaped backquote is its. */
+static void
+shell_open_backquote(struct shell_lex *lx)
+{
+	lx->outer = lx->state;
+	lx->state = SH_BACKQUOTE;
+}
+
+/* Advance the lexer over one character in SH_PLAIN. */
+static void
+shell_lex_plain(struct shell_lex *lx, int c)
+{
+	bool dollar = false;
+
+	if (lx->escaped)
+		lx->escaped = false;
+	else if (c == '\\')
+		lx->escaped = true;
+	else if (c == '\'')
+		lx->state = lx->dollar ? SH_DOLLAR_SQUOTE : SH_SQUOTE;
+	else if (c == '"')
+		lx->state = SH_DQUOTE;
+	else if (c == '`')
+		shell_open_backquote(lx);
+	else if (c == '#' && shell_word_start(lx->prev))
+		lx->state = SH_COMMENT;
+	else if (c == '$')
+		dollar = !lx->dollar;
+	lx->dollar = dollar;
+	lx->prev = c;
+}
+
 /* Advance the lexer over one character. */
 static void
 shell_lex_char(struct shell_lex *lx, int c)
 {
 	switch (lx->state) {
 	case SH_PLAIN:
-		if (lx->escaped)
-			lx->escaped = false;
-		else if (c == '\\')
-			lx->escaped = true;
-		else if (c == '\'')
-			lx->state = SH_SQUOTE;
-		else if (c == '"')
-			lx->state = SH_DQUOTE;
-		else if (c == '#' && shell_word_start(lx->prev))
-			lx->state = SH_COMMENT;
-		lx->prev = c;
+		shell_lex_plain(lx, c);
 		break;
 	case SH_SQUOTE:
 		if (c == '\'')
@@ -212,6 +241,22 @@ shell_lex_char(struct shell_lex *lx, int c)
 		else if (c == '\\')
 			lx->escaped = true;
 		else if (c == '"')
+			lx->state = SH_PLAIN;
+		else if (c == '`')
+			shell_open_backquote(lx);
+		lx->prev = c;
+		break;
+	case SH_BACKQUOTE:
+	case SH_DOLLAR_SQUOTE:
+		/* Either ends at the first closing character that no
+		 * backslash escapes; quotes inside `...` do not count. */
+		if (lx->escaped)
+			lx->escaped = false;
+		else if (c == '\\')
+			lx->escaped = true;
+		else if (lx->state == SH_BACKQUOTE && c == '`')
+			lx->state = lx->outer;
+		else if (lx->state == SH_DOLLAR_SQUOTE && c == '\'')
 			lx->state = SH_PLAIN;
 		lx->prev = c;
 		break;
@@ -573,13 +618,36 @@ tag_prefix(enum tok_kind kind)
 	return kind == TOK_QUOTED ? "q:" : kind == TOK_RAW ? "raw:" : "";
 }
 
-/* Refuse q: and raw: where the shell would not take them as written. */
+/*
+ * Refuse a substitution where the shell would not take it as written:
+ * any inside `...` or $'...', q: and raw: inside quotes or after '\' or
+ * '$', and a value with a newline in a comment.
+ */
 static int
 check_context(const struct render *r, const struct tok *t, const char *value)
 {
 	const char *form = tag_prefix(t->kind);
 	int n = (int)t->len;
 
+	/* In `...` the shell takes a backslash off "\\", "\`" and "\$"
+	 * before it reads the command, so a quoted value loses backslashes
+	 * and its backquote ends the substitution; the command is a script
+	 * of its own, whose quoting this lexer does not follow. */
+	if (r->lex.state == SH_BACKQUOTE)
+		return error("%s:%d: {{%s%.*s}} is inside backquotes `...`; "
+		             "write the command as $(...)", r->file, t->line,
+		             form, n, t->s);
+	/* In $'...' a single quote does not quote and "\x", "\0", "\u" or
+	 * "\c" before a tag reads the value's first characters as part of
+	 * an escape. */
+	if (r->lex.state == SH_DOLLAR_SQUOTE)
+		return error("%s:%d: {{%s%.*s}} is inside $'...', where "
+		             "backslash escapes are live; put it outside the "
+		             "quotes", r->file, t->line, form, n, t->s);
+	/* Elsewhere a safe word needs no check: it holds no quote,
+	 * backslash or backquote. */
+	if (t->kind == TOK_VAR)
+		return 0;
 	if (r->lex.state == SH_SQUOTE || r->lex.state == SH_DQUOTE)
 		return error("%s:%d: {{%s%.*s}} is inside shell quotes; put "
 		             "it outside them", r->file, t->line, form, n,
@@ -608,6 +676,8 @@ substitute(struct render *r, const struct tok *t,
 		return error("%s:%d: variable '%s' is not set here; guard it "
 		             "with {{#%s}}...{{/%s}}", r->file, t->line,
 		             var->name, var->name, var->name);
+	if (check_context(r, t, var->value))
+		return -1;
 	if (t->kind == TOK_VAR) {
 		if (!template_safe_word(var->value))
 			return error("%s:%d: value of '%s' is not a "
@@ -616,8 +686,6 @@ substitute(struct render *r, const struct tok *t,
 		emit(r, var->value, strlen(var->value));
 		return 0;
 	}
-	if (check_context(r, t, var->value))
-		return -1;
 	if (t->kind == TOK_RAW) {
 		emit(r, var->value, strlen(var->value));
 	} else {

@@ -24,7 +24,12 @@
  * follows the shell's quoting of the text around a tag and refuses q: and
  * raw: inside quotes (where a single-quoted word would come apart), and
  * a value with a newline inside a comment (the rest would run as a
- * command).  Here-documents are not followed: do not put values in them.
+ * command).  It refuses every substitution, plain ones too, inside `...`
+ * (the shell strips backslashes before it reads the command, and a
+ * backquote in the value would end it: write $(...)) and inside bash's
+ * $'...' (backslash escapes are live there, and a "\x" before a tag
+ * would take the value's first characters).  Here-documents are not
+ * followed: do not put values in them.
  *
  * Rendering is one pass over a token list with an explicit section stack
  * (depth at most TEMPLATE_MAX_DEPTH), so time is linear in the template

@@ -189,6 +189,22 @@ expect "plan with a CRLF template is refused" 78 "$PT" plan \
 	-s "run.template=$T/crlf.sbatch"
 has "... saying why" "crlf.sbatch:1: the job script holds a carriage return" \
 	"$T/err"
+# A value in `...` or bash's $'...': the quoting of {{q:}} does not hold
+# there (a backquote in the value ended the command substitution, and in
+# $'...' \' does not end the quotes), so a user's value could run as a
+# command.  Refused at plan time, with the template's file and line.
+printf '#!/bin/bash\n# `...` and $'"'"'...'"'"' in a comment are fine\n%s\n' \
+	'cd `dirname {{q:run_dir}}`' >"$T/backquote.sbatch"
+printf '#!/bin/bash\necho "`date`" $$'"'"'{{name}}'"'"'\n%s\n' \
+	"echo \$'\\t{{name}}'" >"$T/dollar-quote.sbatch"
+for t in "backquote:3: {{q:run_dir}} is inside backquotes" \
+	"dollar-quote:3: {{name}} is inside \\\$'...'"; do
+	f=$T/${t%%:*}.sbatch
+	expect "plan with a value in the ${t%%:*} template is refused" 78 \
+		"$PT" plan "$SRC/etc/campaigns/demo.conf" \
+		-o "$T/planned-odd/c" -s "run.template=$f"
+	has "... naming its file and line" "error: $f:${t#*:}" "$T/err"
+done
 
 expect "estimate the base" 0 "$PT" estimate "$LLAMA" --format json
 json "estimate JSON parses"

@@ -339,6 +339,107 @@ test_value_errors(void)
 	template_vars_release(&v);
 }
 
+/*
+ * Backquotes and $'...' change what a backslash and a quote mean: a
+ * single-quoted word in `...` loses a backslash of each pair and ends at
+ * a backquote of its own, and in $'...' it is no quoting at all.  No
+ * substitution goes there, not even a safe word, which $'\x..' would
+ * read as part of an escape.
+ */
+static void
+test_backquotes_and_dollar_quotes(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_error("x=`echo {{q:text}}`", &v,
+	            "t.sbatch:1: {{q:text}} is inside backquotes `...`; "
+	            "write the command as $(...)");
+	check_error("x=\"`echo {{q:text}}`\"", &v,
+	            "t.sbatch:1: {{q:text}} is inside backquotes");
+	check_error("x=\"`echo \"{{q:text}}\"`\"", &v,
+	            "t.sbatch:1: {{q:text}} is inside backquotes");
+	check_error("x=`\n\n{{raw:exports}}`", &v,
+	            "t.sbatch:3: {{raw:exports}} is inside backquotes");
+	check_error("x=`echo {{tp}}`", &v,
+	            "t.sbatch:1: {{tp}} is inside backquotes");
+	check_error("x=`echo \\{{q:text}}`", &v, "is inside backquotes");
+	check_error("x=`echo \\`date\\` {{tp}}`", &v, "is inside backquotes");
+	check_error("x=`echo \\\\\\`{{tp}}`", &v, "is inside backquotes");
+	check_error("echo $'{{q:text}}'", &v,
+	            "t.sbatch:1: {{q:text}} is inside $'...', where "
+	            "backslash escapes are live; put it outside the quotes");
+	check_error("echo $'\\x{{tp}}'", &v, "{{tp}} is inside $'...'");
+	check_error("echo $'it\\'s {{q:text}} '", &v,
+	            "t.sbatch:1: {{q:text}} is inside $'...'");
+	check_error("echo $'it\\'s\n{{tp}}'", &v,
+	            "t.sbatch:2: {{tp}} is inside $'...'");
+	check_error("echo x$'{{tp}}'", &v, "{{tp}} is inside $'...'");
+	check_error("echo $$$'{{tp}}'", &v, "{{tp}} is inside $'...'");
+	check_error("echo $'\\\\{{raw:exports}}'", &v,
+	            "{{raw:exports}} is inside $'...'");
+	/* A '$' that starts no expansion, then a plain single quote. */
+	check_render("echo $$'{{tp}}' \\$'{{tp}}' \"$\"'{{tp}}' ${x}'{{tp}}'",
+	             &v, "echo $$'2' \\$'2' \"$\"'2' ${x}'2'");
+	check_error("echo $$'{{q:text}}'", &v,
+	            "{{q:text}} is inside shell quotes");
+	/* Backquotes and $' that are not one: escaped, quoted, commented. */
+	check_render("echo \\`{{q:text}}\\` \"\\`\" '`' \"$'\" {{q:text}}",
+	             &v, "echo \\`'it'\\''s'\\` \"\\`\" '`' \"$'\" "
+	             "'it'\\''s'");
+	check_render("# `it's $'\n{{q:text}}", &v, "# `it's $'\n'it'\\''s'");
+	check_render("echo \"$'{{tp}}\"", &v, "echo \"$'2\"");
+	/* After the closing backquote or quote, as before. */
+	check_render("x=`date` \"`date`\" `echo \\\\` $'\\'\\\\' {{q:text}}",
+	             &v, "x=`date` \"`date`\" `echo \\\\` $'\\'\\\\' "
+	             "'it'\\''s'");
+	check_error("x=\"`date`{{q:text}}\"", &v,
+	            "{{q:text}} is inside shell quotes");
+	/* A quote does not hide the closing backquote, and '#' after it is
+	 * in the same word. */
+	check_render("x=`echo \"'\"` {{q:text}}", &v,
+	             "x=`echo \"'\"` 'it'\\''s'");
+	check_render("x=`date`#{{raw:exports}}", &v,
+	             "x=`date`#export A='1'\nexport B='2'");
+	template_vars_release(&v);
+}
+
+/*
+ * bash takes a value after a closed `...` and $'...' literally: the
+ * renderer's idea of where they end is the shell's.
+ */
+static void
+test_values_after_backquotes_survive_bash(void)
+{
+	const char *values[] = {
+		"it's", "`echo injected`", "\\`", "'\\''", "a\\\\b", "$'\\n'",
+	};
+
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		struct template_vars v;
+		struct strbuf cmd = STRBUF_INIT;
+		char *script, *got, *want;
+
+		template_vars_init(&v);
+		template_vars_set_str(&v, "x", values[i]);
+		script = render("printf '%s|' `printf a` \"`printf b`\" "
+		                "`printf '\\\\'` \\` $'\\'\\\\' $$'c' "
+		                "{{q:x}}", &v);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+		strbuf_addstr(&cmd, "bash -c ");
+		template_shell_quote(&cmd, script);
+		strbuf_addstr(&cmd, " | sed 's/[0-9]*c|/c|/'");
+		got = run_shell(cmd.buf);
+		want = xasprintf("a|b|\\|`|'\\|c|%s|", values[i]);
+		CU_ASSERT_STRING_EQUAL(got, want);
+		free(want);
+		free(got);
+		free(script);
+		strbuf_release(&cmd);
+		template_vars_release(&v);
+	}
+}
+
 /* ---- shell quoting ------------------------------------------------------- */
 
 static void
@@ -1132,6 +1233,8 @@ static const struct harness_test language_tests[] = {
 	{ "syntax errors name file and line", test_syntax_errors },
 	{ "value errors", test_value_errors },
 	{ "refuse tags", test_refuse },
+	{ "no values in backquotes or $'...'",
+	  test_backquotes_and_dollar_quotes },
 	{ NULL, NULL },
 };
 
@@ -1140,6 +1243,8 @@ static const struct harness_test quoting_tests[] = {
 	{ "single-quote form", test_quote_form },
 	{ "quoted values survive /bin/sh",
 	  test_quoted_values_survive_the_shell },
+	{ "values after `...` and $'...' survive bash",
+	  test_values_after_backquotes_survive_bash },
 	{ NULL, NULL },
 };
 
