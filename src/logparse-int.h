@@ -3,7 +3,10 @@
 /*
  * logparse-int.h - what the log reader's own files share: the entry
  * points (logparse.c), the line reader (logparse-reader.c), the record
- * parsers (logparse-formats.c) and the number parser (logparse-number.c).
+ * heads of the built-in formats (logparse-formats.c), what their
+ * parsers share (logparse-record.c), the parsers themselves
+ * (logparse-megatron.c, logparse-nemo2.c, logparse-nemo1.c,
+ * logparse-torchtitan.c) and the number parser (logparse-number.c).
  * PCRE2's types stay here and in failure.c, behind logparse.h and
  * failure.h.  Not for other modules (the unit tests aside).
  */
@@ -13,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -152,14 +156,71 @@ bool logparse_number(const char *s, size_t n, bool commas, double *v,
 size_t logparse_number_prefix(const char *s, size_t n, bool commas,
                               double *v);
 
-/* Record parsers, called for every line (they filter cheaply first). */
+/*
+ * What the record parsers share (logparse-record.c).
+ *
+ * The first needle[0..len) in s[0..n), or NULL.
+ */
+const char *logparse_find(const char *s, size_t n, const char *needle,
+                          size_t len);
+/* A whole non-negative integer of at most 18 digits. */
+bool logparse_span_long(const char *s, size_t n, long *out);
+/* Group g of the last match in md as an integer; -1 when unset. */
+long logparse_group_long(pcre2_match_data *md, const char *s, int g);
+/* A step on the current line that says nothing yet. */
+void logparse_step_init(struct log_step *st, struct log_reader *rd);
+
+/* A field "key: value" of a '|'-separated record (Megatron, NeMo 2.0). */
+struct logparse_field {
+	const char *key, *val;
+	size_t klen, vlen;
+};
+
+/* Whether field f has key k.  (Inline: a parser tries its keys on every
+ * field one after the other, and strlen of a literal folds away.) */
+static inline bool
+logparse_key_is(const struct logparse_field *f, const char *k)
+{
+	size_t n = strlen(k);
+
+	return f->klen == n && !memcmp(f->key, k, n);
+}
+
+/* The value of f as a number (NAN when it is none); *special is set for
+ * nan and inf. */
+double logparse_field_num(const struct logparse_field *f, bool *special);
+/* The value of f as a finite number, or NAN. */
+double logparse_field_value(const struct logparse_field *f);
+/*
+ * The next '|'-separated field of [*p, end).  Returns false at the end.
+ * *clean is cleared when the field is not "key: number" or empty.
+ */
+bool logparse_next_field(const char **p, const char *end,
+                         struct logparse_field *f, bool *clean);
+
+/*
+ * The next record head at or after from: the next place where word
+ * (wlen bytes, from the head pattern) is followed by what quick() accepts,
+ * confirmed by a match of re (compiled anchored; left in md).  Returns
+ * its offset, or n.
+ */
+size_t logparse_next_head(const pcre2_code *re, pcre2_match_data *md,
+                          const char *s, size_t from, size_t n,
+                          const char *word, size_t wlen,
+                          bool (*quick)(const char *s, size_t i, size_t n));
+/* A nan or inf loss (or grad norm): the run is diverging. */
+void logparse_nan_evidence(struct log_reader *rd, const char *s, size_t n);
+
+/* Record parsers, called for every line (they filter cheaply first):
+ * logparse-megatron.c, logparse-nemo2.c, logparse-nemo1.c and
+ * logparse-torchtitan.c. */
 void logparse_megatron(struct log_reader *rd, const char *s, size_t n);
 void logparse_megatron_memory(struct log_reader *rd, const char *s,
                               size_t n);
 void logparse_nemo2(struct log_reader *rd, const char *s, size_t n);
 void logparse_nemo1(struct log_reader *rd, const char *s, size_t n);
 void logparse_torchtitan(struct log_reader *rd, const char *s, size_t n);
-/* Compile the record heads into lp. */
+/* Compile the record heads into lp (logparse-formats.c). */
 void logparse_formats_init(struct logparse *lp);
 void logparse_formats_release(struct logparse *lp);
 

@@ -4,7 +4,9 @@
  * logparse.c - the entry points: compiled patterns, extra patterns,
  * reading a file, a stream or a buffer, the result and its step-time
  * statistics.  The line reader is in logparse-reader.c, the record
- * parsers in logparse-formats.c, the failure patterns in failure.c.
+ * heads in logparse-formats.c, the record parsers in logparse-megatron.c,
+ * logparse-nemo2.c, logparse-nemo1.c and logparse-torchtitan.c (what
+ * they share in logparse-record.c), the failure patterns in failure.c.
  */
 #include "autoconfig.h"
 
