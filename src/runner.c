@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -871,19 +870,17 @@ over_budget(struct runner *r, const struct cand_status *c)
 static int
 room_at(const char *path, const char *what)
 {
-	struct statvfs fs;
 	double free_mib;
+	bool inodes;
 
-	if (statvfs(path, &fs) != 0)
+	if (fs_room(path, &free_mib, &inodes) != 0)
 		return 0;  /* not knowable here: the writes will tell */
-	free_mib = (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0;
-	if (free_mib >= RUNNER_MIN_FREE_MIB &&
-	    (fs.f_files == 0 || fs.f_favail > 0))
+	if (free_mib >= RUNNER_MIN_FREE_MIB && inodes)
 		return 0;
 	error("%s '%s' has %.1f MiB%s free, under %d: not submitting until "
 	      "there is room (its jobs would write no log and fail)", what,
-	      path, free_mib, fs.f_files && !fs.f_favail ? " and no inode"
-	      : "", RUNNER_MIN_FREE_MIB);
+	      path, free_mib, inodes ? "" : " and no inode",
+	      RUNNER_MIN_FREE_MIB);
 	return EXIT_IOERR;
 }
 

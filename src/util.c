@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -320,6 +321,18 @@ path_exists(const char *path)
 	struct stat st;
 
 	return lstat(path, &st) == 0;
+}
+
+int
+fs_room(const char *path, double *free_mib, bool *inodes)
+{
+	struct statvfs fs;
+
+	if (statvfs(path, &fs) != 0)
+		return -1;
+	*free_mib = (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0;
+	*inodes = fs.f_files == 0 || fs.f_favail > 0;
+	return 0;
 }
 
 void

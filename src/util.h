@@ -62,6 +62,13 @@ int mkdir_p(const char *path, int mode);
 int remove_tree(const char *path);
 bool path_exists(const char *path);
 /*
+ * The room on the file system of path for this user: *free_mib MiB
+ * (statvfs's f_bavail blocks), and in *inodes whether a file can still
+ * be made there (an inode is free, or the file system counts none).
+ * 0, or -1 with errno set when statvfs cannot tell.
+ */
+int fs_room(const char *path, double *free_mib, bool *inodes);
+/*
  * Open path for reading as a file a user could have planted: no symbolic
  * link is followed, a FIFO or device never blocks the open, and anything
  * but a regular file is refused.  NULL with errno set (ELOOP for a link,
