@@ -431,9 +431,7 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	               w->framework == FRAMEWORK_TORCHTITAN;
 	x->modules = l->recompute == RECOMPUTE_SELECTIVE && !x->titan_sac
 	             ? layout_recompute_modules(l) : 0;
-	/* GPT-3, BERT and T5 recipes train with dropout 0.1; the RoPE-era
-	 * recipes (Llama, Mistral, Qwen, ...) set it to 0. */
-	x->dropout = w->model->position_embedding_type != POS_ROPE;
+	x->dropout = model_dropout(w->model);
 	count_params(x);
 	estimate_layer_activation_sizes(x);
 	flops_per_token(w->model, w->seq_length, &x->fp);

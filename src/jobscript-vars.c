@@ -365,13 +365,11 @@ vars_model(struct template_vars *v, const struct settings *c)
 	                      m->normalization == NORM_RMSNORM ? "RMSNorm"
 	                                                       : "LayerNorm");
 	template_vars_set_bool(v, "rope", pos == POS_ROPE);
-	/* What the estimate takes (estimate.c): the RoPE-era recipes train
-	 * without dropout, the GPT-3, BERT and T5 ones with 0.1.  Said
-	 * always, since Megatron-LM's default is 0.1, and CUDA graphs refuse
-	 * dropout under selective recompute ("attention dropout is not
-	 * supported with graphed attention recomputation",
-	 * TransformerConfig). */
-	template_vars_set_str(v, "dropout", pos == POS_ROPE ? "0.0" : "0.1");
+	/* What the estimate takes (model_dropout).  Said always, since
+	 * Megatron-LM's default is 0.1, and CUDA graphs refuse dropout
+	 * under selective recompute ("attention dropout is not supported
+	 * with graphed attention recomputation", TransformerConfig). */
+	template_vars_set_str(v, "dropout", model_dropout(m) ? "0.1" : "0.0");
 	template_vars_set_str(v, "position_embedding_type",
 	                      position_embedding_name(pos));
 	template_vars_set_bool(v, "untie_embeddings", m->untie_embeddings);

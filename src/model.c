@@ -225,6 +225,12 @@ model_layer_windowed(const struct model *m, int i)
 	       (i + 1) % m->window_attn_skip_freq != 0;
 }
 
+bool
+model_dropout(const struct model *m)
+{
+	return m->position_embedding_type != POS_ROPE;
+}
+
 /* One layer's parameters, averaged over encoder and decoder layers. */
 double
 model_layer_params(const struct model *m)

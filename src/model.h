@@ -110,6 +110,10 @@ int model_cross_layers(const struct model *m);
 int model_moe_layers(const struct model *m);
 /* Whether layer i (0-based) uses sliding-window attention. */
 bool model_layer_windowed(const struct model *m, int i);
+/* Whether m trains with dropout (0.1 on the attention probabilities
+ * and the hidden states): the GPT-3, BERT and T5 recipes do, the
+ * RoPE-era ones (Llama, Mistral, Qwen, ...) set it to 0. */
+bool model_dropout(const struct model *m);
 
 /*
  * Check that a (custom) architecture is self-consistent; on failure
