@@ -818,6 +818,25 @@ settings_segment_nodes(const struct settings *c)
 	                              c->gpu.nvlink_domain);
 }
 
+/*
+ * The per-layer CUDA graphs the campaign's template renders: NeMo 2.0's
+ * for the nemo2 template, named or as a path to nemo2.sbatch, else
+ * Transformer Engine's, as Megatron-LM's template and the simulated
+ * one pass them.
+ */
+static enum layer_graphs
+template_layer_graphs(const struct settings *c)
+{
+	const char *name = c->run.template_name, *slash;
+
+	if (!name)
+		return LAYER_GRAPHS_TE;
+	if ((slash = strrchr(name, '/')) != NULL)
+		name = slash + 1;
+	return !strcmp(name, "nemo2") || !strcmp(name, "nemo2.sbatch")
+	       ? LAYER_GRAPHS_NEMO2 : LAYER_GRAPHS_TE;
+}
+
 /* What the estimator needs, pointing into c. */
 void
 settings_workload(const struct settings *c, struct workload *w)
@@ -839,6 +858,7 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->moe_token_imbalance = c->moe_token_imbalance;
 	w->ce_fusion = c->cross_entropy_fusion;
 	w->framework = c->framework;
+	w->layer_graphs = template_layer_graphs(c);
 	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;

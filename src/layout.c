@@ -67,6 +67,8 @@ static const struct {
 	                       RULE_KIND_INVALID },
 	[RULE_GRAPHS_FULL] = { "cuda_graphs with full recompute need "
 	                       "cuda_graph_full_iteration", RULE_KIND_INVALID },
+	[RULE_GRAPHS_NEMO2] = { "nemo2: per-layer cuda_graphs take no "
+	                        "recompute", RULE_KIND_INVALID },
 	[RULE_GRAPH_MOE] = { "cuda_graph_full_iteration on MoE needs hybridep, "
 	                     "grouped GEMM, no offload", RULE_KIND_INVALID },
 	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
@@ -390,26 +392,41 @@ layout_flex_dispatcher(const struct layout *l)
 
 /*
  * CUDA graphs [MLM transformer_config.py __post_init__, Megatron-LM
- * 2b343d7 (December 2025) on]: with graphs on, "full recompute is only
- * supported with full iteration CUDA graph"; CPU offloading refuses
- * per-layer graphs but not the full-iteration one.  A full-iteration
- * graph cannot hold the host synchronisations of a dropless MoE layer:
- * NVIDIA's recipes that capture MoE models give every expert rank a
- * fixed token budget (moe_expert_rank_capacity_factor 1.5, which needs
- * the flex dispatcher's hybridep or ncclep backend, so paratune's
- * hybridep, and Transformer Engine's op fuser, which needs grouped
- * GEMM) and stash activations in
- * pages (moe_paged_stash, which refuses CPU offloading)
+ * 2b343d7 (December 2025) on; lines 2798-2858 at d98e8a64]: with graphs
+ * on, "full recompute is only supported with full iteration CUDA
+ * graph", and CPU offloading refuses per-layer graphs but not the
+ * full-iteration one.  NeMo 2.0's per-layer graphs refuse more: its
+ * 25.07 container runs Megatron core 0.13 (NeMo v2.4.0
+ * requirements/manifest.json pins Megatron-LM 03f7793, 0.13.0rc1),
+ * whose enable_cuda_graph raises "CUDA graphs not supported with
+ * activation recomputation." for any recompute_granularity, selective
+ * as well as full (transformer_config.py:1164-1168 there; the same
+ * through core 0.15).  NVIDIA's NeMo performance scripts reset the
+ * recipe's recompute wherever they turn graphs on.
+ *
+ * A full-iteration graph cannot hold the host synchronisations of a
+ * dropless MoE layer: NVIDIA's recipes that capture MoE models give
+ * every expert rank a fixed token budget
+ * (moe_expert_rank_capacity_factor 1.5, which needs the flex
+ * dispatcher's hybridep or ncclep backend, so paratune's hybridep, and
+ * Transformer Engine's op fuser, which needs grouped GEMM) and stash
+ * activations in pages (moe_paged_stash, which refuses CPU offloading)
  * [Megatron-Bridge v0.5.0 scripts/performance/configs/qwen/
  * qwen3_llm_pretrain.py and gpt_oss/gpt_oss_llm_pretrain.py
  * set_full_iter_cg_configs; utils/overrides.py
  * cutedsl_fused_grouped_mlp]: check_moe says so.
  */
-static bool
-graphs_refused(const struct layout *l)
+static enum layout_rule
+graphs_rule(const struct workload *w, const struct layout *l)
 {
-	return l->cuda_graphs && !l->cuda_graph_full_iteration &&
-	       (l->recompute == RECOMPUTE_FULL || l->offload_layers > 0);
+	if (!l->cuda_graphs || l->cuda_graph_full_iteration)
+		return LAYOUT_OK;
+	if (l->offload_layers > 0)
+		return RULE_OFFLOAD;
+	if (w->layer_graphs == LAYER_GRAPHS_NEMO2 &&
+	    l->recompute != RECOMPUTE_NONE)
+		return RULE_GRAPHS_NEMO2;
+	return l->recompute == RECOMPUTE_FULL ? RULE_GRAPHS_FULL : LAYOUT_OK;
 }
 
 /*
@@ -427,6 +444,7 @@ check_switches(const struct workload *w, const struct layout *l)
 {
 	bool sharded = l->distributed_optimizer || l->fsdp;
 	const struct model *m = w->model;
+	enum layout_rule r;
 
 	if (l->tp_comm_overlap && !l->sequence_parallel)
 		return RULE_TP_OVERLAP;
@@ -442,8 +460,8 @@ check_switches(const struct workload *w, const struct layout *l)
 	if (l->cp > 1 && l->cp_comm == CP_COMM_A2A &&
 	    !a2a_splits_heads(m, l->tp, l->cp))
 		return RULE_CP_A2A;
-	if (graphs_refused(l))
-		return l->offload_layers > 0 ? RULE_OFFLOAD : RULE_GRAPHS_FULL;
+	if ((r = graphs_rule(w, l)) != LAYOUT_OK)
+		return r;
 	if (l->offload_layers > 0 &&
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))

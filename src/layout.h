@@ -67,6 +67,15 @@ enum ce_fusion {
  * templates render Megatron-LM's only. */
 enum framework { FRAMEWORK_MEGATRON, FRAMEWORK_TORCHTITAN };
 
+/*
+ * The per-layer CUDA graphs a job script asks for, whose Megatron cores
+ * take different recomputation: Transformer Engine's on the core of
+ * Megatron-LM's own template (d98e8a64: selective recompute, and full
+ * in a full-iteration graph only), or NeMo 2.0's enable_cuda_graph on
+ * the core of its 25.07 container (0.13: no recomputation at all).
+ */
+enum layer_graphs { LAYER_GRAPHS_TE, LAYER_GRAPHS_NEMO2 };
+
 /* Megatron-LM's --moe-token-dispatcher-type.  Its own default is
  * allgather; paratune's is alltoall, which its templates always passed
  * and NVIDIA's performance recipes run.  flex is the fused DeepEP
@@ -164,6 +173,7 @@ struct workload {
 	double moe_token_imbalance;
 	enum ce_fusion ce_fusion;  /* the loss's cross-entropy kernel */
 	enum framework framework;  /* whose training code runs */
+	enum layer_graphs layer_graphs; /* the template's (run.template) */
 	/* Optimizer bytes per parameter replacing the precision's resident
 	 * state (master weights and moments) when opt_resident_set, and a
 	 * temporary buffer of the optimizer step (nnScaler's
@@ -209,6 +219,8 @@ enum layout_rule {
 	                    * with pp > 1, no full recompute nor moe module,
 	                    * not fp32, at most one MTP layer */
 	RULE_GRAPHS_FULL,  /* per-layer CUDA graphs with full recompute */
+	RULE_GRAPHS_NEMO2, /* NeMo 2.0's per-layer CUDA graphs with any
+	                    * recompute */
 	RULE_GRAPH_MOE,    /* full-iteration graph of an MoE model: hybridep,
 	                    * grouped GEMM, no CPU offloading */
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj

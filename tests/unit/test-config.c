@@ -2104,6 +2104,16 @@ test_json_values(void)
 static void
 test_workload(void)
 {
+	static const struct {
+		const char *template;
+		enum layer_graphs want;
+	} graphs[] = {
+		{ "nemo2", LAYER_GRAPHS_NEMO2 },
+		{ "/site/templates/nemo2.sbatch", LAYER_GRAPHS_NEMO2 },
+		{ "megatron-lm", LAYER_GRAPHS_TE },
+		{ "simulated", LAYER_GRAPHS_TE },
+		{ "/site/nemo2-old.sbatch", LAYER_GRAPHS_TE },
+	};
 	char *dir = scratch_begin();
 	struct workload w;
 	struct load l;
@@ -2126,6 +2136,14 @@ test_workload(void)
 	CU_ASSERT_DOUBLE_EQUAL(w.gpu_memory_gib, 40.0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(w.margin_gib, 6.0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(w.num_tokens_b, 300, 0);
+	CU_ASSERT_EQUAL(w.layer_graphs, LAYER_GRAPHS_TE);
+	/* The nemo2 template, by name or path, renders NeMo 2.0's graphs. */
+	for (size_t i = 0; i < sizeof graphs / sizeof graphs[0]; i++) {
+		free(l.c.run.template_name);
+		l.c.run.template_name = xstrdup(graphs[i].template);
+		settings_workload(&l.c, &w);
+		CU_ASSERT_EQUAL(w.layer_graphs, graphs[i].want);
+	}
 	load_release(&l);
 	scratch_end(dir);
 }

@@ -659,6 +659,39 @@ test_cuda_graph_rules(void)
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
+/*
+ * NeMo 2.0's per-layer graphs (enable_cuda_graph on the Megatron core
+ * 0.13 of its 25.07 container) take no recomputation, selective
+ * included; Transformer Engine's on today's core take selective.
+ */
+static void
+test_nemo2_graph_rules(void)
+{
+	struct fixture f;
+	struct layout l = base(1, 1, 1, 1, 64);
+
+	fixture_init(&f, 1, 4096);
+	l.cuda_graphs = true;
+	l.recompute = RECOMPUTE_SELECTIVE;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.layer_graphs = LAYER_GRAPHS_NEMO2;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_NEMO2);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPHS_NEMO2),
+	                RULE_KIND_INVALID);
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_layers = 1;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_NEMO2);
+	l.recompute = RECOMPUTE_NONE;
+	l.recompute_layers = 0;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.offload_layers = 4;   /* offloading refuses the graphs first */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_OFFLOAD);
+	l.offload_layers = 0;
+	l.cuda_graphs = false;  /* recompute without graphs */
+	l.recompute = RECOMPUTE_SELECTIVE;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+}
+
 /* The tuning guide's placement rules, and relaxing each by name. */
 static void
 test_topology_rules(void)
@@ -976,6 +1009,7 @@ static const struct harness_test layout_tests[] = {
 	{ "MoE token dispatchers", test_dispatcher_rules },
 	{ "MoE all-to-all overlap", test_a2a_overlap_rules },
 	{ "CUDA graphs", test_cuda_graph_rules },
+	{ "NeMo 2.0's CUDA graphs", test_nemo2_graph_rules },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },
 	{ "NVL72 alignment", test_nvl72_alignment },

@@ -1,0 +1,84 @@
+#!/bin/sh
+# graphs.sh - CUDA graphs with recomputation: no planned candidate
+# renders a combination its template's Megatron core refuses, and those
+# left out are counted under their rule.  NeMo 2.0's per-layer graphs
+# (enable_cuda_graph on the 0.13 core of its 25.07 container) take no
+# recomputation at all; Megatron-LM's Transformer Engine graphs take
+# selective but not full.  Runs the build tree's binary; no Slurm needed.
+# Last line: "N passed, N failed".
+
+. "$(dirname "$0")/lib.sh"
+
+DEMO=$SRC/etc/campaigns/demo.conf
+
+# graphs_plan DIR TEMPLATE [--set K=V]...: demo.conf with every
+# recompute kind, with and without graphs, through TEMPLATE.
+graphs_plan() {
+	dir=$1 tmpl=$2
+	shift 2
+	"$PT" -q plan "$DEMO" -o "$T/$dir" --set "run.template=$tmpl" \
+		--set 'search.cuda_graphs=[false,true]' \
+		--set 'search.recompute=["none","selective","full"]' "$@"
+}
+
+# scripts DIR PATTERN...: how many of DIR's job scripts match every
+# PATTERN (grep -E).
+scripts() {
+	dir=$1
+	shift
+	n=0
+	for f in "$T/$dir"/runs/*/job.sbatch; do
+		m=1
+		for p in "$@"; do
+			grep -Eq -- "$p" "$f" || m=0
+		done
+		n=$((n + m))
+	done
+	echo "$n"
+}
+
+expect "NeMo 2.0 with graphs and every recompute kind plans" 0 \
+	graphs_plan nemo nemo2
+has "... counting the graphs with recompute under their rule" \
+	'invalid: *nemo2: per-layer cuda_graphs take no recompute' \
+	"$T/nemo/plan.txt"
+check "... rendering no graph with recompute" \
+	test "$(scripts nemo 'enable_cuda_graph=True' \
+		'recompute_granularity=(full|selective)')" = 0
+check "... but graphs without it" \
+	test "$(scripts nemo 'enable_cuda_graph=True' \
+		'recompute_granularity=None')" -gt 0
+check "... and recompute without graphs" \
+	test "$(scripts nemo 'enable_cuda_graph=False' \
+		'recompute_granularity=selective')" -gt 0
+
+expect "Megatron-LM with graphs and every recompute kind plans" 0 \
+	graphs_plan mlm megatron-lm
+hasnt "... leaving NeMo 2.0's rule out" 'nemo2: per-layer' \
+	"$T/mlm/plan.txt"
+has "... counting per-layer graphs with full recompute" \
+	'invalid: *cuda_graphs with full recompute need' "$T/mlm/plan.txt"
+check "... rendering no per-layer graph with full recompute" \
+	test "$(scripts mlm 'cuda-graph-impl transformer_engine' \
+		'recompute-granularity full')" = 0
+check "... but per-layer graphs with selective recompute" \
+	test "$(scripts mlm 'cuda-graph-impl transformer_engine' \
+		'recompute-granularity selective')" -gt 0
+
+# A base the nemo2 template cannot run is refused, naming the rule.
+expect "a NeMo 2.0 base with graphs and recompute is refused" 78 \
+	"$PT" -q plan "$DEMO" -o "$T/base" --set run.template=nemo2 \
+	--set 'base={ tensor_parallel = 2; pipeline_parallel = 1;
+		micro_batch_size = 1; recompute = "selective";
+		cuda_graphs = true; }'
+has "... saying why" \
+	'base configuration is invalid: nemo2: per-layer cuda_graphs' \
+	"$T/err"
+
+for f in "$T"/*/runs/*/job.sbatch; do
+	bash -n "$f" || ko "bash -n $f"
+done
+ok "every rendered script parses"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
