@@ -368,7 +368,8 @@ vars_model(struct template_vars *v, const struct settings *c)
 	/* What the estimate takes (model_dropout).  Said always, since
 	 * Megatron-LM's default is 0.1, and CUDA graphs refuse dropout
 	 * under selective recompute ("attention dropout is not supported
-	 * with graphed attention recomputation", TransformerConfig). */
+	 * with graphed attention recomputation", TransformerConfig), which
+	 * the layout rules leave out with it (layout.c, graphed_dropout). */
 	template_vars_set_str(v, "dropout", model_dropout(m) ? "0.1" : "0.0");
 	template_vars_set_str(v, "position_embedding_type",
 	                      position_embedding_name(pos));

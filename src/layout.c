@@ -69,6 +69,8 @@ static const struct {
 	                       "cuda_graph_full_iteration", RULE_KIND_INVALID },
 	[RULE_GRAPHS_NEMO2] = { "nemo2: per-layer cuda_graphs take no "
 	                        "recompute", RULE_KIND_INVALID },
+	[RULE_GRAPHS_DROPOUT] = { "cuda_graphs with dropout: no core_attn, "
+	                          "mlp or moe recompute", RULE_KIND_INVALID },
 	[RULE_GRAPH_MOE] = { "cuda_graph_full_iteration on MoE needs hybridep, "
 	                     "grouped GEMM, no offload", RULE_KIND_INVALID },
 	[RULE_RC_MODULES] = { "recompute_modules: moe_act needs grouped GEMM, "
@@ -391,6 +393,28 @@ layout_flex_dispatcher(const struct layout *l)
 }
 
 /*
+ * Whether selective recompute re-runs a module that draws random numbers
+ * inside a CUDA graph that captures it [MLM transformer_config.py
+ * __post_init__, 2b343d7 on; lines 2871-2899 at d98e8a64: "Graphed
+ * recompute module doesn't accept random number"].  With attention
+ * dropout, core_attn is refused ("attention dropout is not supported
+ * with graphed attention recomputation"); with hidden dropout, mlp and
+ * moe ("hidden dropout is not supported with graphed MLP/MoE
+ * recomputation").  Every module is inside the graph: the templates
+ * capture whole layers (no --cuda-graph-modules) or the whole
+ * iteration, and render both dropouts 0.1 where model_dropout says so.
+ */
+static bool
+graphed_dropout(const struct model *m, const struct layout *l)
+{
+	unsigned random = RCM_BIT(RCM_CORE_ATTN) | RCM_BIT(RCM_MLP) |
+	                  RCM_BIT(RCM_MOE);
+
+	return l->recompute == RECOMPUTE_SELECTIVE && model_dropout(m) &&
+	       (layout_recompute_modules(l) & random) != 0;
+}
+
+/*
  * CUDA graphs [MLM transformer_config.py __post_init__, Megatron-LM
  * 2b343d7 (December 2025) on; lines 2798-2858 at d98e8a64]: with graphs
  * on, "full recompute is only supported with full iteration CUDA
@@ -402,7 +426,8 @@ layout_flex_dispatcher(const struct layout *l)
  * activation recomputation." for any recompute_granularity, selective
  * as well as full (transformer_config.py:1164-1168 there; the same
  * through core 0.15).  NVIDIA's NeMo performance scripts reset the
- * recipe's recompute wherever they turn graphs on.
+ * recipe's recompute wherever they turn graphs on.  Selective recompute
+ * of a module with dropout, in either graph: graphed_dropout.
  *
  * A full-iteration graph cannot hold the host synchronisations of a
  * dropless MoE layer: NVIDIA's recipes that capture MoE models give
@@ -419,14 +444,18 @@ layout_flex_dispatcher(const struct layout *l)
 static enum layout_rule
 graphs_rule(const struct workload *w, const struct layout *l)
 {
-	if (!l->cuda_graphs || l->cuda_graph_full_iteration)
-		return LAYOUT_OK;
-	if (l->offload_layers > 0)
+	bool layers = l->cuda_graphs && !l->cuda_graph_full_iteration;
+
+	if (layers && l->offload_layers > 0)
 		return RULE_OFFLOAD;
-	if (w->layer_graphs == LAYER_GRAPHS_NEMO2 &&
+	if (layers && w->layer_graphs == LAYER_GRAPHS_NEMO2 &&
 	    l->recompute != RECOMPUTE_NONE)
 		return RULE_GRAPHS_NEMO2;
-	return l->recompute == RECOMPUTE_FULL ? RULE_GRAPHS_FULL : LAYOUT_OK;
+	if (layers && l->recompute == RECOMPUTE_FULL)
+		return RULE_GRAPHS_FULL;
+	if (l->cuda_graphs && graphed_dropout(w->model, l))
+		return RULE_GRAPHS_DROPOUT;
+	return LAYOUT_OK;
 }
 
 /*

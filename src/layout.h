@@ -221,6 +221,8 @@ enum layout_rule {
 	RULE_GRAPHS_FULL,  /* per-layer CUDA graphs with full recompute */
 	RULE_GRAPHS_NEMO2, /* NeMo 2.0's per-layer CUDA graphs with any
 	                    * recompute */
+	RULE_GRAPHS_DROPOUT, /* CUDA graphs with selective recompute of
+	                      * a module that drops out */
 	RULE_GRAPH_MOE,    /* full-iteration graph of an MoE model: hybridep,
 	                    * grouped GEMM, no CPU offloading */
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj

@@ -4,7 +4,8 @@
 # left out are counted under their rule.  NeMo 2.0's per-layer graphs
 # (enable_cuda_graph on the 0.13 core of its 25.07 container) take no
 # recomputation at all; Megatron-LM's Transformer Engine graphs take
-# selective but not full.  Runs the build tree's binary; no Slurm needed.
+# selective but not full, and no selective recompute of a module with
+# dropout (GPT-3's 0.1).  Runs the build tree's binary; no Slurm needed.
 # Last line: "N passed, N failed".
 
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +23,7 @@ graphs_plan() {
 }
 
 # scripts DIR PATTERN...: how many of DIR's job scripts match every
-# PATTERN (grep -E).
+# PATTERN (grep -E), and none of those written !PATTERN.
 scripts() {
 	dir=$1
 	shift
@@ -30,7 +31,10 @@ scripts() {
 	for f in "$T/$dir"/runs/*/job.sbatch; do
 		m=1
 		for p in "$@"; do
-			grep -Eq -- "$p" "$f" || m=0
+			case $p in
+			!*) ! grep -Eq -- "${p#!}" "$f" || m=0 ;;
+			*) grep -Eq -- "$p" "$f" || m=0 ;;
+			esac
 		done
 		n=$((n + m))
 	done
@@ -64,6 +68,45 @@ check "... rendering no per-layer graph with full recompute" \
 check "... but per-layer graphs with selective recompute" \
 	test "$(scripts mlm 'cuda-graph-impl transformer_engine' \
 		'recompute-granularity selective')" -gt 0
+
+# random_graphed DIR: how many of DIR's scripts recompute, in a graph,
+# a module that drops out: core_attn (the default, no
+# --recompute-modules), mlp or moe.
+random_graphed() {
+	n=0
+	for f in "$T/$1"/runs/*/job.sbatch; do
+		grep -q -- '--cuda-graph-impl' "$f" &&
+		grep -q -- '--recompute-granularity selective' "$f" &&
+		grep -q -- '--attention-dropout 0.1 --hidden-dropout 0.1' \
+			"$f" || continue
+		m=$(sed -n 's/.*--recompute-modules \([a-z_ ]*\).*/\1/p' "$f")
+		case " ${m:-core_attn} " in
+		*" core_attn "*|*" mlp "*|*" moe "*) n=$((n + 1)) ;;
+		esac
+	done
+	echo "$n"
+}
+
+expect "GPT-3 (dropout 0.1) with graphs and recompute modules plans" 0 \
+	graphs_plan gpt megatron-lm --set model=gpt3_1p3b \
+	--set seq_length=2048 --set 'search.recompute=["selective"]' \
+	--set 'search.recompute_modules=["core_attn","layernorm","mlp",
+		"core_attn+layernorm"]'
+has "... counting graphed recompute of dropout under its rule" \
+	'invalid: *cuda_graphs with dropout: no core_attn, mlp or moe' \
+	"$T/gpt/plan.txt"
+check "... rendering no graph that recomputes a module with dropout" \
+	test "$(random_graphed gpt)" = 0
+check "... but graphs that recompute the norms" \
+	test "$(scripts gpt 'cuda-graph-impl transformer_engine' \
+		'recompute-modules layernorm \\$')" -gt 0
+check "... and core_attn recompute without graphs" \
+	test "$(scripts gpt 'recompute-granularity selective' \
+		'!recompute-modules' '!cuda-graph-impl')" -gt 0
+check "Llama 3 (no dropout) keeps graphs with core_attn recompute" \
+	test "$(scripts mlm 'cuda-graph-impl transformer_engine' \
+		'recompute-granularity selective' '!recompute-modules' \
+		'dropout 0\.0 ')" -gt 0
 
 # A base the nemo2 template cannot run is refused, naming the rule.
 expect "a NeMo 2.0 base with graphs and recompute is refused" 78 \

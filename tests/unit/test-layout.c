@@ -692,6 +692,42 @@ test_nemo2_graph_rules(void)
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
+/*
+ * A graph that captures the whole layer or step refuses selective
+ * recompute of a module with dropout (transformer_config.py): core_attn
+ * with attention dropout, mlp and moe with hidden dropout.  GPT-3's
+ * learned positions mean dropout 0.1; Llama 3's RoPE none.
+ */
+static void
+test_graph_dropout_rule(void)
+{
+	struct fixture f;
+	struct layout l = base(1, 1, 1, 1, 64);
+
+	fixture_init(&f, 1, 2048);
+	l.cuda_graphs = true;
+	l.recompute = RECOMPUTE_SELECTIVE;        /* core_attn */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK); /* Llama 3: no dropout */
+	f.m.position_embedding_type = POS_LEARNED;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_DROPOUT);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPHS_DROPOUT),
+	                RULE_KIND_INVALID);
+	l.cuda_graph_full_iteration = true;       /* the whole step too */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_DROPOUT);
+	l.recompute_modules = RCM_BIT(RCM_LAYERNORM); /* no random numbers */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.cuda_graph_full_iteration = false;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.recompute_modules |= RCM_BIT(RCM_MLP);  /* hidden dropout */
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_DROPOUT);
+	l.cuda_graphs = false;                    /* no graph */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.cuda_graphs = true;
+	l.recompute = RECOMPUTE_NONE;
+	l.recompute_modules = 0;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+}
+
 /* The tuning guide's placement rules, and relaxing each by name. */
 static void
 test_topology_rules(void)
@@ -1010,6 +1046,7 @@ static const struct harness_test layout_tests[] = {
 	{ "MoE all-to-all overlap", test_a2a_overlap_rules },
 	{ "CUDA graphs", test_cuda_graph_rules },
 	{ "NeMo 2.0's CUDA graphs", test_nemo2_graph_rules },
+	{ "CUDA graphs and dropout", test_graph_dropout_rule },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },
 	{ "NVL72 alignment", test_nvl72_alignment },
