@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd-results.h"
 #include "cmd.h"
@@ -90,9 +91,11 @@ resume_dir(void *arg)
 	bool finished = false;
 
 	/* Fault injection for the privilege test: a resume that its user
-	 * stopped, holding the campaign's lock. */
+	 * stopped, or that hangs, holding the campaign's lock. */
 	if (getenv("PARATUNE_TEST_STOP_RESUME"))
 		raise(SIGSTOP);
+	while (getenv("PARATUNE_TEST_HANG_RESUME"))
+		pause();
 	if (status == 1) {
 		if (ctx->verbosity >= 0)
 			fprintf(ctx->out, "%s: another paratune is working on "

@@ -146,7 +146,12 @@ become(uid_t uid, gid_t dir_gid)
 /*
  * Wait for the child pid; with a limit, kill it once limit_s seconds
  * have passed.  The child runs as the user, who may stop it (SIGSTOP)
- * or hang it: root's cron must still go on to the next campaign.
+ * or hang it: root's cron must still go on to the next campaign.  A
+ * stopped child is continued at once rather than left to run out the
+ * limit: it does root's errand, and ten minutes of each campaign on a
+ * cron line would delay every user listed after it.  (After a job
+ * control stop of the whole group, a terminal's ^Z, the group is
+ * continued already and the signal changes nothing.)
  * The child's wait status, or -1 after an error message.
  */
 static int
@@ -159,7 +164,12 @@ wait_child(pid_t pid, uid_t uid, unsigned limit_s)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		r = waitpid(pid, &status, limit_s ? WNOHANG : 0);
+		r = waitpid(pid, &status,
+		            WUNTRACED | (limit_s ? WNOHANG : 0));
+		if (r == pid && WIFSTOPPED(status)) {
+			kill(pid, SIGCONT);
+			continue;
+		}
 		if (r == pid)
 			return status;
 		if (r < 0 && errno != EINTR)
@@ -200,9 +210,11 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
 	if (pid == 0) {
 		status = become(uid, gid);
 		/* Fault injection for the privilege test: a child that the
-		 * user it acts as has stopped. */
+		 * user it acts as has stopped, or hung. */
 		if (status == 0 && getenv("PARATUNE_TEST_STOP_OWNER"))
 			raise(SIGSTOP);
+		while (status == 0 && getenv("PARATUNE_TEST_HANG_OWNER"))
+			pause();
 		status = status != 0 ? EXIT_NOPERM : fn(arg);
 		fflush(stdout);
 		fflush(stderr);

@@ -27,9 +27,10 @@
  *     in a child that has taken the owner's identity for good (HOME, USER and
  *     LOGNAME follow; of root's environment only PATH, the locale, TZ,
  *     TERM, SLURM_CONF and PARATUNE_* are kept), and this returns the
- *     child's exit code.  That user can stop or hang the child, so one
- *     that has not finished in OWNER_CHILD_LIMIT_S is killed:
- *     EXIT_TEMPFAIL, and root's cron line goes on.
+ *     child's exit code.  That user can stop or hang the child: a
+ *     stopped one is continued, and one that has not finished in
+ *     OWNER_CHILD_LIMIT_S is killed: EXIT_TEMPFAIL, and root's cron line
+ *     goes on.
  *   - Anyone else: refused with EXIT_NOPERM, naming both.
  * dir missing: EXIT_NOINPUT.
  */

@@ -188,10 +188,19 @@ check "root's environment stays with root (no submit.env has it)" \
 	bash -c "! grep -rqsF 'root-only-$$' '$BASE'"
 
 # A resume its user stops (here: stops itself, holding the lock) is
-# killed after the limit, and root's cron line goes on to the next.
+# continued at once and finishes; one that hangs is killed after the
+# limit, and root's cron line goes on to the next.
 stopped() {
+	local rc=0
+	PARATUNE_TEST_STOP_RESUME=1 PARATUNE_TEST_OWNER_LIMIT=20 \
+		timeout 60 "$PT" resume "$BASE/alice" "$BASE/bob" \
+		>/dev/null 2>"$BASE/../priv-stop.$$" || rc=$?
+	[[ $rc != 75 ]] && ! grep -q 'did not finish' "$BASE/../priv-stop.$$"
+}
+check "a stopped resume is continued and finishes" stopped
+hung() {
 	local rc
-	PARATUNE_TEST_STOP_RESUME=1 PARATUNE_TEST_OWNER_LIMIT=2 \
+	PARATUNE_TEST_HANG_RESUME=1 PARATUNE_TEST_OWNER_LIMIT=2 \
 		timeout 60 "$PT" resume "$BASE/alice" "$BASE/bob" \
 		>/dev/null 2>"$BASE/../priv-stop.$$"
 	rc=$?
@@ -199,22 +208,29 @@ stopped() {
 		[[ $(grep -c 'did not finish in 2 s' "$BASE/../priv-stop.$$") == 2 ]] &&
 		! pgrep -u ptalice -x paratune >/dev/null
 }
-check "a stopped resume is killed after its limit, the next one runs" stopped
+check "a hung resume is killed after its limit, the next one runs" hung
 rm -f "$BASE/../priv-stop.$$"
 # Every other command root runs as a user has the same limit; only
-# status --watch, which runs until interrupted, has none.
-stopped_cmd() {
-	local rc
-	PARATUNE_TEST_STOP_OWNER=1 PARATUNE_TEST_OWNER_LIMIT=2 \
+# status --watch, which runs until interrupted, has none.  A stopped
+# one is continued.
+owner_cmd() {
+	local rc=0 fault=$1
+	shift
+	env "$fault=1" PARATUNE_TEST_OWNER_LIMIT=2 \
 		timeout 60 "$PT" "$@" "$BASE/bob" >/dev/null \
-		2>"$BASE/../priv-stop.$$"
-	rc=$?
+		2>"$BASE/../priv-stop.$$" || rc=$?
+	if [[ $fault == PARATUNE_TEST_STOP_OWNER ]]; then
+		[[ $rc != 75 ]] && ! grep -q 'did not finish' "$BASE/../priv-stop.$$"
+		return
+	fi
 	[[ $rc == 75 ]] && grep -q 'did not finish in 2 s' "$BASE/../priv-stop.$$" &&
 		! pgrep -u ptbob -x paratune >/dev/null
 }
 for c in status list results; do
-	check "root's $c of a campaign its user stopped is killed (75)" \
-		stopped_cmd "$c"
+	check "root's $c of a campaign its user stopped is continued" \
+		owner_cmd PARATUNE_TEST_STOP_OWNER "$c"
+	check "root's $c of a campaign whose child hangs is killed (75)" \
+		owner_cmd PARATUNE_TEST_HANG_OWNER "$c"
 done
 rm -f "$BASE/../priv-stop.$$"
 
