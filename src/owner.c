@@ -180,7 +180,7 @@ wait_child(pid_t pid, uid_t uid, unsigned limit_s)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)limit_s) {
 			error("the process acting as uid %u did not finish in "
-			      "%u s (stopped or hung): killed; what it "
+			      "%u s (hung): killed; what it "
 			      "journaled is kept", (unsigned)uid, limit_s);
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
