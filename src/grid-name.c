@@ -75,13 +75,17 @@ name_modules(const struct grid_spec *spec, const struct layout *l,
 		}
 }
 
-/* The recompute part of a name: "_rc_sel", "_rc_full4" (block, layers
- * recomputed per stage), "_rc_unif2" (uniform, layers per chunk). */
+/*
+ * The recompute part of a name: "_rc_sel", "_rc_full4" (block, layers
+ * recomputed per model chunk), "_rc_unif2" (uniform, layers per run),
+ * told from the run (layout_recompute_effective), so that the counts
+ * and methods the grid keeps apart have names apart.
+ */
 static void
 name_recompute(const struct grid_spec *spec, const struct workload *w,
                const struct layout *l, struct name_buf *b)
 {
-	int split = layout_split_layers(w->model, l);
+	enum recompute_method method;
 	int layers;
 
 	if (!searched(&spec->recompute) && !searched(&spec->recompute_layers) &&
@@ -89,15 +93,13 @@ name_recompute(const struct grid_spec *spec, const struct workload *w,
 		return;
 	if (l->recompute != RECOMPUTE_FULL) {
 		name_add(b, "_rc_%s", recompute_short(l->recompute));
-	} else if (l->recompute_method == RECOMPUTE_UNIFORM) {
-		layers = l->recompute_layers ? l->recompute_layers
-		         : split / (l->pp * (l->vp > 1 ? l->vp : 1));
-		name_add(b, "_rc_unif%d", layers);
-	} else {
-		layers = l->recompute_layers ? l->recompute_layers
-		         : split / l->pp;
-		name_add(b, "_rc_full%d", layers);
+		return;
 	}
+	layout_recompute_effective(w->model, l, &method, &layers);
+	if (method == RECOMPUTE_UNIFORM)
+		name_add(b, "_rc_unif%d", layers);
+	else
+		name_add(b, "_rc_full%d", layers);
 }
 
 /* The switches this campaign searches, one token each. */

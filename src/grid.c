@@ -163,6 +163,7 @@ struct walk {
 	void *arg;
 	long long total, next_progress;
 	double leaves;          /* grid_leaves' count */
+	bool rc_repeat;         /* the recompute an earlier pair gave */
 };
 
 #define PROGRESS_EVERY (1LL << 20)
@@ -262,6 +263,10 @@ walk_leaf(struct walk *wk, struct layout *l)
 	enum layout_rule rule = layout_check(wk->w, l);
 	struct candidate c;
 
+	/* After layout_check, so that an invalid layout is blamed on its
+	 * rule: a repeat is a valid layout the grid already has. */
+	if (rule == LAYOUT_OK && wk->rc_repeat)
+		rule = RULE_RC_SAME;
 	if (rule == LAYOUT_OK)
 		rule = layout_topology(wk->w, l, wk->spec->relax);
 	if (rule != LAYOUT_OK) {
@@ -370,6 +375,36 @@ memory_size(const struct grid_spec *s)
 	       s->opg.n * s->offload.n * s->grad_bf16.n;
 }
 
+/*
+ * Whether full recompute's count b and method m give the run of a pair
+ * before them in the lists (layout_recompute_effective): 0 and a chunk's
+ * own count, uniform 1 and block over every layer.  The first pair
+ * listed stands, so that the grid runs each recompute once; a count past
+ * the stage is RULE_RECOMPUTE's, neither a repeat nor one to repeat.
+ */
+static bool
+recompute_repeats(const struct walk *wk, const struct layout *l, int b,
+                  int m)
+{
+	const struct grid_spec *s = wk->spec;
+	const struct model *md = wk->w->model;
+	int limit = layout_recompute_limit(md, l);
+	struct layout x = *l;
+
+	if (l->recompute_layers > limit)
+		return false;
+	for (int i = 0; i <= b; i++)
+		for (int j = 0; j < (i < b ? s->recompute_method.n : m); j++) {
+			x.recompute_layers = s->recompute_layers.v[i];
+			x.recompute_method = (enum recompute_method)
+				s->recompute_method.v[j];
+			if (x.recompute_layers <= limit &&
+			    layout_recompute_same(md, &x, l))
+				return true;
+		}
+	return false;
+}
+
 /* Recompute kinds; layer counts and methods only for full recompute. */
 static void
 walk_switches(struct walk *wk, struct layout *l)
@@ -393,6 +428,7 @@ walk_switches(struct walk *wk, struct layout *l)
 				s->recompute_method.v[m];
 			l->recompute_modules =
 				sel ? (unsigned)s->rc_modules.v[r] : 0;
+			wk->rc_repeat = full && recompute_repeats(wk, l, b, m);
 			walk_memory(wk, l);
 		}
 	}
@@ -643,7 +679,7 @@ grid_run(const struct grid_spec *spec, const struct workload *w,
          grid_progress_fn progress, void *arg)
 {
 	struct walk wk = { spec, w, name_prefix, res, progress, arg,
-	                   grid_spec_size(spec), PROGRESS_EVERY, 0 };
+	                   grid_spec_size(spec), PROGRESS_EVERY, 0, false };
 
 	memset(res, 0, sizeof(*res));
 	/* v grows with what is kept: search.max_candidates may be 10^9
@@ -663,8 +699,10 @@ grid_add_base(struct grid_result *res, const struct grid_spec *spec,
 {
 	struct candidate c;
 
+	/* The same run spelled otherwise (recompute 0 beside the chunk's
+	 * own count) is the base too: the grid kept it once. */
 	for (int i = 0; i < res->n; i++)
-		if (layout_equal(&res->v[i].layout, base)) {
+		if (layout_same_run(w->model, &res->v[i].layout, base)) {
 			res->v[i].base = true;
 			grid_finish(res);
 			return i;

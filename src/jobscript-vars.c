@@ -72,8 +72,7 @@ static void
 vars_recompute(struct template_vars *v, const struct settings *c,
                const struct layout *l)
 {
-	int vp = l->vp > 1 ? l->vp : 1;
-	int chunk = layout_middle_layers(&c->model, l) / vp;
+	int chunk = layout_uniform_whole(&c->model, l);
 	bool full = l->recompute == RECOMPUTE_FULL;
 	bool uniform = l->recompute_method == RECOMPUTE_UNIFORM;
 

@@ -92,6 +92,8 @@ static const struct {
 	[RULE_ACCOUNT] = { "account_for_* need pp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_UNEVEN_PP1] = { "first/last stage layers need pp > 1",
 	                      RULE_KIND_NO_EFFECT },
+	[RULE_RC_SAME] = { "recompute count/method: the same run as an "
+	                   "earlier one", RULE_KIND_NO_EFFECT },
 	[RULE_ETP_TP] = { "etp equal to tp: the default etp's layout",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_TP_NVLINK] = { "tp_nvlink: tp inside an NVLink domain",
@@ -276,6 +278,81 @@ fewest_stage_layers(const struct model *m, const struct layout *l)
 	if (l->pp == 2 || n == 0)
 		return f < z ? f : z;
 	return n < f ? (n < z ? n : z) : (f < z ? f : z);
+}
+
+int
+layout_recompute_limit(const struct model *m, const struct layout *l)
+{
+	return fewest_stage_layers(m, l);
+}
+
+int
+layout_largest_chunk(const struct model *m, const struct layout *l)
+{
+	int vp = l->vp > 1 ? l->vp : 1;
+	int n = layout_middle_layers(m, l);
+	int f = layout_first_layers(m, l), z = layout_last_layers(m, l);
+
+	if (f > n)
+		n = f;
+	if (z > n)
+		n = z;
+	/* Rounded up: a layout whose vp does not divide is refused later
+	 * (RULE_VP), and must not come out as 0 layers before. */
+	n = (n + vp - 1) / vp;
+	return n > 1 ? n : 1;
+}
+
+int
+layout_uniform_whole(const struct model *m, const struct layout *l)
+{
+	return layout_middle_layers(m, l) / (l->vp > 1 ? l->vp : 1);
+}
+
+/*
+ * Megatron-LM applies --recompute-num-layers to each model chunk
+ * (transformer_block.py _checkpointed_forward): block checkpoints layers
+ * [0, N) one at a time, so any N from the chunk's layers up is every
+ * layer, as uniform in runs of one is; uniform checkpoints [0, N),
+ * [N, 2N), ... and indexes past a chunk it does not divide, so only the
+ * count uniform 0 renders as (layout_uniform_whole) is that run again.
+ */
+void
+layout_recompute_effective(const struct model *m, const struct layout *l,
+                           enum recompute_method *method, int *layers)
+{
+	int chunk = layout_largest_chunk(m, l);
+	int n = l->recompute_layers;
+
+	*method = l->recompute_method;
+	if (*method == RECOMPUTE_UNIFORM && n <= 0)
+		n = layout_uniform_whole(m, l);
+	if (*method == RECOMPUTE_UNIFORM && n == 1) {
+		*method = RECOMPUTE_BLOCK;
+		n = 0;
+	}
+	if (*method == RECOMPUTE_BLOCK && (n <= 0 || n > chunk))
+		n = chunk;
+	*layers = n;
+}
+
+bool
+layout_recompute_same(const struct model *m, const struct layout *a,
+                      const struct layout *b)
+{
+	enum recompute_method ma, mb;
+	int na, nb;
+
+	if (a->recompute != b->recompute)
+		return false;
+	if (a->recompute == RECOMPUTE_SELECTIVE)
+		return layout_recompute_modules(a) ==
+		       layout_recompute_modules(b);
+	if (a->recompute != RECOMPUTE_FULL)
+		return true;
+	layout_recompute_effective(m, a, &ma, &na);
+	layout_recompute_effective(m, b, &mb, &nb);
+	return ma == mb && na == nb;
 }
 
 /* Rules that depend only on the model shape and tp/pp/vp/cp/ep. */
@@ -851,4 +928,19 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->moe_a2a_overlap == b->moe_a2a_overlap &&
 	       a->cuda_graph_full_iteration == b->cuda_graph_full_iteration &&
 	       a->offload_layers == b->offload_layers;
+}
+
+bool
+layout_same_run(const struct model *m, const struct layout *a,
+                const struct layout *b)
+{
+	struct layout x = *b;
+
+	if (!layout_recompute_same(m, a, b))
+		return false;
+	/* Spelled as a spells it, the rest must be equal. */
+	x.recompute_layers = a->recompute_layers;
+	x.recompute_method = a->recompute_method;
+	x.recompute_modules = a->recompute_modules;
+	return layout_equal(a, &x);
 }

@@ -240,6 +240,8 @@ enum layout_rule {
 	RULE_UNEVEN_PP1,   /* first/last stage layers with pp 1 */
 	RULE_RC_MODULES_NO_EFFECT, /* modules without selective recompute,
 	                            * MoE modules on a dense model */
+	RULE_RC_SAME,      /* full recompute's count and method: the run
+	                    * an earlier pair of the lists gives */
 	RULE_ETP_TP,       /* etp listed beside its default (tp's own
 	                    * size) and equal to tp: the default's layout */
 	RULE_TP_NVLINK,    /* tp crosses an NVLink domain */
@@ -411,6 +413,29 @@ int layout_last_layers(const struct model *m, const struct layout *l);
  */
 void layout_auto_stages(const struct model *m, struct layout *l);
 
+/* The most transformer layers one model chunk (a stage's share over
+ * vp) holds, at least 1. */
+int layout_largest_chunk(const struct model *m, const struct layout *l);
+/* The most layers full recompute may name (RULE_RECOMPUTE): an even
+ * split's share of a stage, or an uneven pipeline's smallest stage. */
+int layout_recompute_limit(const struct model *m, const struct layout *l);
+/* The count uniform recompute of 0 (each chunk in one run) renders as:
+ * a middle stage's chunk. */
+int layout_uniform_whole(const struct model *m, const struct layout *l);
+/*
+ * Full recompute's method and count as the run does them, so that two
+ * spellings of one run compare equal: block over a count of 0, or of at
+ * least the largest chunk, is every layer one at a time, as uniform in
+ * runs of one is (block, the largest chunk); uniform over 0 is uniform
+ * over layout_uniform_whole.
+ */
+void layout_recompute_effective(const struct model *m, const struct layout *l,
+                                enum recompute_method *method, int *layers);
+/* Whether a and b recompute alike: one kind, and with full recompute
+ * one effective method and count, with selective one module set. */
+bool layout_recompute_same(const struct model *m, const struct layout *a,
+                           const struct layout *b);
+
 /*
  * Whether the layers split over l's pipeline as Megatron-LM allows
  * (transformer_config.py __post_init__): RULE_LAYERS_PP, RULE_UNEVEN or
@@ -447,6 +472,10 @@ int layout_cp_a2a_size(const struct workload *w, const struct layout *l);
 
 /* Same configuration (dp is derived and not compared). */
 bool layout_equal(const struct layout *a, const struct layout *b);
+/* The same run: equal but for how the recompute is spelled
+ * (layout_recompute_same). */
+bool layout_same_run(const struct model *m, const struct layout *a,
+                     const struct layout *b);
 
 const char *recompute_name(enum recompute r);  /* "none", "selective", "full" */
 const char *recompute_short(enum recompute r); /* "none", "sel", "full" */

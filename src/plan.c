@@ -348,7 +348,8 @@ summarise_counts(struct plan *p)
 		              "run)\n");
 	if (st->no_effect)
 		strbuf_addstr(sb, "  (no effect: the switch changes nothing "
-		              "there; its default's run is kept)\n");
+		              "there; the run is kept once, with\n"
+		              "   its default or the first value listed)\n");
 	if (st->removed)
 		strbuf_addstr(sb, "  (removed by a search control: "
 		              "search.relax turns off a placement rule\n"

@@ -341,6 +341,29 @@ bad=$(awk -F, 'NR > 1 { n++ }
 	ko "searched switches agree with the names: $bad"
 n=$(ls "$T/demo/runs" | wc -l)
 [ "$n" = 16 ] && ok "a run directory per candidate" || ko "runs: $n"
+# Every recompute axis searched at once.  Block over a count of 0 and
+# over a chunk's own count (8 layers a stage at pp 4) are one run, which
+# was planned twice under one name: plan failed (73) making the second's
+# run directory.  Each run is kept once, its job script its own.
+expect "plan searching every recompute axis" 0 "$PT" -q plan "$CAMPAIGN" \
+	-o "$T/rc" -s 'search.pipeline_parallel=[1,2,4]' \
+	-s 'search.virtual_pipeline=[1,2]' \
+	-s 'search.recompute=["none","selective","full"]' \
+	-s 'search.recompute_num_layers=[0,1,2,4,8,16]' \
+	-s 'search.recompute_method=["block","uniform"]' \
+	-s 'search.recompute_modules=["core_attn","mlp","core_attn+mlp"]' \
+	-s 'search.max_candidates=100000'
+d=$(cut -d, -f2 "$T/rc/candidates.csv" | sort | uniq -d)
+same "... names unique" "$d" ""
+n=$(($(wc -l <"$T/rc/candidates.csv") - 1))
+same "... a run directory per candidate" "$(ls "$T/rc/runs" | wc -l)" "$n"
+d=$(for r in "$T"/rc/runs/*; do
+	sed "s/${r##*/}//g" "$r/job.sbatch" | cksum
+done | sort | uniq -d)
+same "... no two job scripts alike but for the name" "$d" ""
+has "... the repeats counted without effect" \
+	"recompute count/method: the same run as an earlier one" \
+	"$T/rc/plan.txt"
 # Megatron-LM's dropout defaults to 0.1, which the estimate does not
 # assume for a RoPE model and which CUDA graphs refuse under selective
 # recompute: the Megatron-LM template says the model's own.

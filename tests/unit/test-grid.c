@@ -522,6 +522,62 @@ test_recompute_kinds_and_names(void)
 	settings_release(&c);
 }
 
+/*
+ * One run spelled twice is kept once.  Full recompute x {0, 16, 4}
+ * layers x {block, uniform}: at pp 1 (a chunk of 32) six runs; at pp 2
+ * (16) block over 16 is block over 0, every layer, and uniform over 16
+ * is uniform over 0, the chunk in one run: four runs and two repeats,
+ * the first listed kept.  14 layouts valid (test_counts_by_hand), 6 of
+ * them at pp 2.  A base spelled as a repeat is the kept candidate.
+ */
+static void
+test_recompute_repeats(void)
+{
+	static const int layers[] = { 0, 16, 4 };
+	struct settings c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	struct layout base;
+	int i, all = 0;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.search.recompute = BIT(RECOMPUTE_FULL);
+	set_list(&c.search.recompute_layers, 3, layers);
+	c.search.recompute_method = BIT(RECOMPUTE_BLOCK) |
+	                            BIT(RECOMPUTE_UNIFORM);
+	run(&c, 1000, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.examined, 96LL);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_RC_SAME], 12LL);
+	CU_ASSERT_EQUAL(res.stats.no_effect, 12LL);
+	CU_ASSERT_EQUAL(res.stats.valid, 72LL); /* 8 x 6 + 6 x 4 */
+	CU_ASSERT_EQUAL(res.n, 72);
+	for (i = 0; i < res.n; i++) {
+		const struct layout *l = &res.v[i].layout;
+
+		for (int j = 0; j < i; j++)
+			CU_ASSERT(strcmp(res.v[i].name, res.v[j].name) != 0);
+		if (l->pp == 2 && strstr(res.v[i].name, "_rc_full16")) {
+			CU_ASSERT_EQUAL(l->recompute_layers, 0);
+			all++;
+		}
+	}
+	CU_ASSERT_EQUAL(all, 6);
+	for (i = 0; i < res.n; i++)
+		if (res.v[i].layout.pp == 2 &&
+		    res.v[i].layout.recompute_layers == 0 &&
+		    res.v[i].layout.recompute_method == RECOMPUTE_BLOCK)
+			break;
+	CU_ASSERT_FATAL(i < res.n);
+	base = res.v[i].layout;
+	base.recompute_layers = 16;
+	CU_ASSERT_EQUAL(grid_add_base(&res, &spec, &w, "x", &base), i);
+	CU_ASSERT_EQUAL(res.n, 72);
+	grid_result_release(&res);
+	settings_release(&c);
+}
+
 /* Token dispatchers, searched: each MoE candidate three times, named
  * _disp_a2a/_ag/_flex, flex only where ep*etp > 1; on a dense model the
  * axis is alltoall alone whatever the campaign lists. */
@@ -773,6 +829,7 @@ static const struct harness_test grid_tests[] = {
 	{ "account flags counts", test_account_flags_counts },
 	{ "fsdp and the distributed optimizer", test_fsdp_counts },
 	{ "recompute kinds and names", test_recompute_kinds_and_names },
+	{ "recompute spelled twice kept once", test_recompute_repeats },
 	{ "token dispatchers searched", test_dispatchers_searched },
 	{ "auto etp on MoE models", test_auto_etp },
 	{ "long names stay unique", test_long_names_stay_unique },

@@ -837,6 +837,86 @@ test_rule_names_and_kinds(void)
 	CU_ASSERT_EQUAL(layout_choice_parse(cp_comm_names, "allgather"), -1);
 }
 
+/* Full recompute's method and count as a run does them (llama3 8B, 32
+ * layers: pp 4 gives chunks of 8, with vp 2 of 4). */
+static int
+effective(const struct fixture *f, const struct layout *l,
+          enum recompute_method *m)
+{
+	int n;
+
+	layout_recompute_effective(&f->m, l, m, &n);
+	return n;
+}
+
+/*
+ * Block over 0 layers, over the chunk's own count, or past it (up to
+ * the stage's, which vp 2 allows), and uniform in runs of one, are one
+ * run: every layer one at a time.  Uniform over 0 is uniform over the
+ * chunk, which it renders as; a shorter block or run is a run of its
+ * own.  An uneven pipeline's largest chunk decides for block.
+ */
+static void
+test_recompute_effective(void)
+{
+	struct fixture f;
+	struct layout l = base(1, 4, 1, 1, 64), x;
+	enum recompute_method m;
+
+	fixture_init(&f, 4, 4096);
+	l.recompute = RECOMPUTE_FULL;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 8);
+	CU_ASSERT_EQUAL(m, RECOMPUTE_BLOCK);
+	l.recompute_layers = 8;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 8);
+	CU_ASSERT_EQUAL(m, RECOMPUTE_BLOCK);
+	l.recompute_layers = 4;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 4);
+	l.recompute_method = RECOMPUTE_UNIFORM;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 4);
+	CU_ASSERT_EQUAL(m, RECOMPUTE_UNIFORM);
+	l.recompute_layers = 1;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 8);
+	CU_ASSERT_EQUAL(m, RECOMPUTE_BLOCK);
+	l.recompute_layers = 0;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 8);
+	CU_ASSERT_EQUAL(m, RECOMPUTE_UNIFORM);
+	l.vp = 2;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 4);
+	l.recompute_method = RECOMPUTE_BLOCK;
+	l.recompute_layers = 8; /* past the chunk, within the stage */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 4);
+	x = l;
+	x.recompute_layers = 0;
+	CU_ASSERT_TRUE(layout_recompute_same(&f.m, &l, &x));
+	CU_ASSERT_TRUE(layout_same_run(&f.m, &l, &x));
+	CU_ASSERT_FALSE(layout_equal(&l, &x));
+	x.recompute_method = RECOMPUTE_UNIFORM; /* the chunk in one run */
+	CU_ASSERT_FALSE(layout_recompute_same(&f.m, &l, &x));
+	x.recompute_layers = 1;
+	CU_ASSERT_TRUE(layout_same_run(&f.m, &l, &x));
+	x.cuda_graphs = true; /* the rest still counts */
+	CU_ASSERT_FALSE(layout_same_run(&f.m, &l, &x));
+	/* 10 + 6 + 6 + 10: block 6 leaves layers of the end stages. */
+	l = base(1, 4, 1, 1, 64);
+	l.recompute = RECOMPUTE_FULL;
+	l.first_stage_layers = l.last_stage_layers = 10;
+	CU_ASSERT_EQUAL(layout_largest_chunk(&f.m, &l), 10);
+	CU_ASSERT_EQUAL(layout_recompute_limit(&f.m, &l), 6);
+	l.recompute_layers = 6;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 6);
+	l.recompute_layers = 0;
+	CU_ASSERT_EQUAL(effective(&f, &l, &m), 10);
+	/* Selective recompute: the modules, core_attn being the default. */
+	l.recompute = x.recompute = RECOMPUTE_SELECTIVE;
+	l.recompute_modules = RCM_BIT(RCM_CORE_ATTN);
+	x.recompute_modules = 0;
+	CU_ASSERT_TRUE(layout_recompute_same(&f.m, &l, &x));
+	x.recompute_modules = RCM_BIT(RCM_MLP);
+	CU_ASSERT_FALSE(layout_recompute_same(&f.m, &l, &x));
+}
+
 /* Two layouts differing in one switch are different configurations. */
 static void
 test_equal_sees_switches(void)
@@ -1051,6 +1131,7 @@ static const struct harness_test layout_tests[] = {
 	{ "placement rules and relax", test_topology_rules },
 	{ "NVL72 alignment", test_nvl72_alignment },
 	{ "rule names and kinds", test_rule_names_and_kinds },
+	{ "full recompute as it runs", test_recompute_effective },
 	{ "layout_equal sees the switches", test_equal_sees_switches },
 	{ "names parse", test_names_parse },
 	{ "switch cells round trip", test_switch_cells_round_trip },
