@@ -69,6 +69,7 @@ enum config_layer {
 #define F_EMPTY  0x20u  /* KT_KINDS: an empty list means none of them */
 #define F_EXPORT 0x40u  /* KT_STRINGS: run.export, replaced whole */
 #define F_SYMBOL 0x80u  /* a currency: config_valid_currency() */
+#define F_RECIPE 0x100u /* a NeMo recipe factory: config_check_recipe() */
 
 struct config_key {
 	const char *path;       /* "search.tensor_parallel" */
@@ -157,6 +158,8 @@ struct loader {
 	                           cannot be read */
 	bool refused;           /* root refused to read a file another
 	                           user could change (owner_root_path) */
+	bool quiet;             /* a frozen campaign: its warnings were
+	                           given when it was planned */
 };
 
 /*
@@ -214,6 +217,10 @@ bool config_is_string(const config_setting_t *s);
 bool config_has_member(const config_setting_t *s, const char *name);
 /* Letters, digits, '.', '_' and '-', not starting with '.' or '-'. */
 bool config_valid_name(const char *s);
+/* model.nemo_recipe's value v at setting s: 0, or -1 after an error
+ * when it cannot name a recipe factory (config-model.c). */
+int config_check_recipe(struct loader *ld, const struct config_key *k,
+                        const config_setting_t *s, const char *v);
 /* Members of a model, gpus or patterns group into base; each member must
  * be a key of that group. */
 int config_apply_members(struct loader *ld, const config_setting_t *s,

@@ -63,6 +63,90 @@ set_model_preset(struct loader *ld, const struct config_key *k,
 	return ret;
 }
 
+/*
+ * Whether v can name a NeMo 2.0 recipe factory: NeMo-Run resolves
+ * "nemo llm pretrain --factory NAME" as a registered Python name or a
+ * dotted path to one (nemo_run/cli/cli_parser.py parse_factory), so a
+ * Python identifier or identifiers joined by '.'.  ASCII only, which
+ * also keeps it one shell word in nemo2.sbatch.
+ */
+static bool
+recipe_syntax_ok(const char *v)
+{
+	bool start = true;
+
+	for (; *v; v++) {
+		if (*v == '.' && !start) {
+			start = true;
+			continue;
+		}
+		if (!(*v == '_' || (*v >= 'a' && *v <= 'z') ||
+		      (*v >= 'A' && *v <= 'Z') ||
+		      (!start && *v >= '0' && *v <= '9')))
+			return false;
+		start = false;
+	}
+	return !start;
+}
+
+/* The recipes the presets name, each once, into *names (allocated). */
+static int
+preset_recipes(const char ***names)
+{
+	size_t n = model_preset_count();
+	int k = 0;
+
+	*names = xcalloc(n ? n : 1, sizeof(**names));
+	for (size_t i = 0; i < n; i++) {
+		const char *r = model_preset_at(i)->nemo_recipe;
+		int j;
+
+		for (j = 0; j < k && strcmp((*names)[j], r); j++)
+			;
+		if (*r && j == k)
+			(*names)[k++] = r;
+	}
+	return k;
+}
+
+/*
+ * model.nemo_recipe.  Refused when it cannot name a factory at all
+ * (recipe_syntax_ok).  A well-formed name no preset carries stays: NeMo
+ * has recipes paratune has no preset for, and one can register one's
+ * own, so the list is not the set of valid names.  Only one a typo away
+ * from a preset's recipe gets a warning, with the ones it is near.
+ */
+int
+config_check_recipe(struct loader *ld, const struct config_key *k,
+                    const config_setting_t *s, const char *v)
+{
+	struct strbuf hint = STRBUF_INIT;
+	const char **names;
+	int n = preset_recipes(&names), i, ret = 0;
+	char q[QUOTE_CUT_SIZE];
+
+	for (i = 0; i < n && strcmp(names[i], v); i++)
+		;
+	if (i == n)
+		config_suggest_names(&hint, v, names, n);
+	if (!recipe_syntax_ok(v)) {
+		ret = config_key_error(ld, s, k, "%s is not a recipe factory "
+		                       "name (a Python identifier, or "
+		                       "identifiers joined by '.')%s",
+		                       quote_cut(v, q), hint.buf);
+	} else if (hint.len && !ld->quiet) {
+		struct origin o = config_origin_at(ld, s);
+
+		warning("%s:%d: key '%s': %s is not a "
+		        "preset's recipe%s; it is kept, for a recipe of "
+		        "NeMo's without a preset or one of one's own",
+		        o.file, o.line, k->path, quote_cut(v, q), hint.buf);
+	}
+	strbuf_release(&hint);
+	free(names);
+	return ret;
+}
+
 /* Megatron-LM's defaults for a custom architecture (Megatron-LM d98e8a6,
  * megatron/core/transformer/transformer_config.py and
  * megatron/training/arguments.py). */

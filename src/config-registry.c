@@ -380,7 +380,7 @@ const struct config_key config_registry[] = {
 	{ .path = "model.nemo_recipe", .type = KT_NAME,
 	  .in = IN_MODEL, .off = offsetof(struct model_group, m.nemo_recipe),
 	  .size = FIELD_SIZE(struct model, nemo_recipe),
-	  .flags = F_MEMBER | F_CLEAR },
+	  .flags = F_MEMBER | F_CLEAR | F_RECIPE },
 	{ .path = "model.arch", .type = KT_ENUM, MODEL(m.arch),
 	  .choices = arch_names },
 	{ .path = "model.num_layers", .type = KT_INT, MODEL(m.num_layers),

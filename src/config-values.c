@@ -202,7 +202,8 @@ check_plain(struct loader *ld, const struct config_key *k,
  * A string setting: never a line break (values end up in sbatch scripts
  * line by line), plain text (check_plain), empty only where F_CLEAR
  * allows, shorter than k->size where it is set, a name where F_NAME
- * asks for one, a short symbol where F_SYMBOL does.
+ * asks for one, a short symbol where F_SYMBOL does, a recipe factory
+ * where F_RECIPE does.
  */
 static int
 read_string(struct loader *ld, const struct config_key *k,
@@ -240,6 +241,9 @@ read_string(struct loader *ld, const struct config_key *k,
 		                        "symbol (at most %d bytes, no control "
 		                        "character)", where, quote_cut(v, q),
 		                        CURRENCY_MAX);
+	if ((k->flags & F_RECIPE) && *v &&
+	    config_check_recipe(ld, k, s, v) != 0)
+		return -1;
 	if ((k->flags & F_OPTION) && v[0] != '-')
 		return config_key_error(ld, s, k, "%s%s is not an option "
 		                        "(such as \"--exclusive\")", where,

@@ -757,7 +757,7 @@ settings_release(struct settings *c)
 int
 settings_load(struct settings *c, const struct config_sources *src)
 {
-	struct loader ld = { .c = c };
+	struct loader ld = { .c = c, .quiet = src->frozen };
 
 	/* A file named that does not exist is missing input (66), not a
 	 * configuration that is wrong. */

@@ -426,5 +426,46 @@ has "... naming the first campaign's @include" \
 has "... and goes on to the second" \
 	"r2/campaign.conf:[0-9]*: cannot include 'absent.conf'" "$T/err"
 
+# ---- model.nemo_recipe names a recipe factory -----------------------------
+# nemo2.sbatch runs "nemo llm pretrain --factory RECIPE": a name that is
+# no Python identifier or dotted path of them was taken, to fail in the
+# job ("llama3-8b") or when plan rendered the script ("x;id"), far from
+# the line that set it.  A typo of a preset's recipe is warned of there.
+# recipe FILE VALUE: demo.conf with a model of its own naming VALUE.
+recipe() {
+	{ grep -v '^model = ' "$DEMO"
+	  echo 'model = { name = "mine"; num_layers = 32; hidden_size = 4096;'
+	  echo '  num_attention_heads = 32; vocab_size = 128256;'
+	  echo '  max_position_embeddings = 8192;'
+	  echo "  nemo_recipe = \"$2\"; };"
+	} >"$T/$1.conf"
+	line=$(grep -n nemo_recipe "$T/$1.conf" | cut -d: -f1)
+}
+recipe rc-dash llama3-8b
+expect "model.nemo_recipe that is no Python name is refused" 78 \
+	"$PT" config "$T/rc-dash.conf"
+k="key 'model.nemo_recipe'"
+has "... at its line, naming the value" \
+	"rc-dash.conf:$line: $k: 'llama3-8b' is not a recipe factory name" \
+	"$T/err"
+has "... and the preset recipe it is near" "did you mean 'llama3_8b'" \
+	"$T/err"
+recipe rc-shell 'x;id'
+expect "... nor one with shell syntax" 78 "$PT" config "$T/rc-shell.conf"
+recipe rc-dot my_recipes.llama_custom
+expect "a dotted path to a recipe of one's own is taken" 0 \
+	"$PT" config "$T/rc-dot.conf"
+hasnt "... without a warning" "nemo_recipe" "$T/err"
+recipe rc-typo llama3_8bb
+expect "a preset recipe's typo is taken" 0 "$PT" -q plan \
+	"$T/rc-typo.conf" -o "$T/rc-typo" -s 'run.template="nemo2"'
+has "... with a warning at its line" \
+	"^warning: .*rc-typo.conf:$line: $k: 'llama3_8bb' is not a preset's" \
+	"$T/err"
+has "... and the recipe it is near" \
+	"preset's recipe (did you mean 'llama3_8b'" "$T/err"
+expect "... given once: status of the campaign" 0 "$PT" status "$T/rc-typo"
+hasnt "... says nothing of it" "nemo_recipe" "$T/err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

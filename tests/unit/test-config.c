@@ -2213,8 +2213,76 @@ static const struct harness_test policy_tests[] = {
 	{ NULL, NULL },
 };
 
+/* A custom model naming recipe r, model.nemo_recipe on line 5. */
+static char *
+recipe_campaign(const char *r)
+{
+	return xasprintf("name = \"t\";\ngpu = \"h100-sxm\";\nmodel = {\n"
+	                 "  num_layers = 4; hidden_size = 512;\n"
+	                 "  nemo_recipe = \"%s\";\n"
+	                 "  num_attention_heads = 8; vocab_size = 32000;\n"
+	                 "  max_position_embeddings = 2048;\n};\n", r);
+}
+
+/*
+ * model.nemo_recipe: every preset's recipe is taken without a word (a
+ * frozen campaign.conf writes it back as a custom model's); a Python
+ * name of one's own, dotted or not, too; a typo of a preset's is taken
+ * with a warning; what is no Python name is refused at its line.
+ */
+static void
+test_nemo_recipe(void)
+{
+	char *dir = scratch_begin(), *text;
+	struct load l;
+
+	for (size_t i = 0; i < model_preset_count(); i++) {
+		const char *r = model_preset_at(i)->nemo_recipe;
+
+		if (!*r)
+			continue;
+		text = recipe_campaign(r);
+		CU_ASSERT_EQUAL(load_text(&l, dir, text, NULL, 0), 0);
+		CU_ASSERT_STRING_EQUAL(l.err, "");
+		CU_ASSERT_STRING_EQUAL(l.c.model.nemo_recipe, r);
+		load_release(&l);
+		free(text);
+	}
+	text = recipe_campaign("site_recipes.my_8b");
+	CU_ASSERT_EQUAL(load_text(&l, dir, text, NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(l.err, "");
+	load_release(&l);
+	free(text);
+	text = recipe_campaign("mixtral_8x7");
+	CU_ASSERT_EQUAL(load_text(&l, dir, text, NULL, 0), 0);
+	CU_ASSERT(strstr(l.err, "warning: ") != NULL);
+	CU_ASSERT(strstr(l.err, "camp.conf:5: key 'model.nemo_recipe': "
+	                 "'mixtral_8x7' is not a preset's recipe (did you "
+	                 "mean 'mixtral_8x7b'") != NULL);
+	load_release(&l);
+	free(text);
+	scratch_end(dir);
+	text = recipe_campaign("mixtral-8x7b");
+	expect_error(text, NULL, 0, (const char *const[]){
+	             "camp.conf:5: key 'model.nemo_recipe': 'mixtral-8x7b' "
+	             "is not a recipe factory name", "did you mean "
+	             "'mixtral_8x7b'", NULL });
+	free(text);
+	for (int i = 0; i < 4; i++) {
+		static const char *const bad[] = {
+			"$(id)", "8b", "a..b", "recipes.",
+		};
+
+		text = recipe_campaign(bad[i]);
+		expect_error(text, NULL, 0, (const char *const[]){
+		             "camp.conf:5: key 'model.nemo_recipe'", NULL });
+		free(text);
+	}
+}
+
 static const struct harness_test model_tests[] = {
 	{ "custom architecture", test_custom_architecture },
+	{ "model.nemo_recipe", test_nemo_recipe },
 	{ "architecture keys (MLA, dense layers, MTP, windows)",
 	  test_architecture_keys },
 	{ "family with size_b", test_family_with_size },
