@@ -303,10 +303,23 @@ layout_largest_chunk(const struct model *m, const struct layout *l)
 	return n > 1 ? n : 1;
 }
 
+/*
+ * Uniform runs as long as a middle stage's chunk.  A pipeline of two
+ * uneven stages has no middle one: its smaller stage's chunk then, the
+ * longest run RULE_RECOMPUTE lets full recompute name.  Never 0:
+ * Megatron-LM's uniform loop steps by the count (recompute.py,
+ * "layer_idx += self.config.recompute_num_layers") and would not end.
+ */
 int
 layout_uniform_whole(const struct model *m, const struct layout *l)
 {
-	return layout_middle_layers(m, l) / (l->vp > 1 ? l->vp : 1);
+	int vp = l->vp > 1 ? l->vp : 1;
+	int n = layout_middle_layers(m, l);
+
+	if (n <= 0)
+		n = fewest_stage_layers(m, l);
+	n /= vp;
+	return n > 1 ? n : 1;
 }
 
 /*

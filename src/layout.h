@@ -420,7 +420,8 @@ int layout_largest_chunk(const struct model *m, const struct layout *l);
  * split's share of a stage, or an uneven pipeline's smallest stage. */
 int layout_recompute_limit(const struct model *m, const struct layout *l);
 /* The count uniform recompute of 0 (each chunk in one run) renders as:
- * a middle stage's chunk. */
+ * a middle stage's chunk (without one, the smaller stage's), at least
+ * 1. */
 int layout_uniform_whole(const struct model *m, const struct layout *l);
 /*
  * Full recompute's method and count as the run does them, so that two

@@ -364,6 +364,22 @@ same "... no two job scripts alike but for the name" "$d" ""
 has "... the repeats counted without effect" \
 	"recompute count/method: the same run as an earlier one" \
 	"$T/rc/plan.txt"
+# Uniform over 0 (each chunk one run) on two uneven stages, which leave
+# no middle stage to take the run's length from, was rendered as
+# --recompute-num-layers 0: Megatron-LM's uniform loop steps by the
+# count and never ends.
+expect "plan uniform 0 on two uneven stages" 0 "$PT" -q plan "$CAMPAIGN" \
+	-o "$T/u0" -s 'search.pipeline_parallel=[2]' \
+	-s 'search.decoder_first_pipeline_num_layers=[14]' \
+	-s 'search.decoder_last_pipeline_num_layers=[18]' \
+	-s 'search.recompute=["full"]' -s 'search.recompute_method=["uniform"]' \
+	-s 'search.recompute_num_layers=[0]'
+d=$(grep -l -- '--recompute-num-layers 14 ' "$T"/u0/runs/*pp_2*/job.sbatch |
+	wc -l)
+same "... in runs of the smaller stage's 14 layers" "$d" \
+	"$(ls -d "$T"/u0/runs/*pp_2* | wc -l)"
+check "... never a count of 0" \
+	bash -c "! grep -q -- '--recompute-num-layers 0 ' $T/u0/runs/*/job.sbatch"
 # Megatron-LM's dropout defaults to 0.1, which the estimate does not
 # assume for a RoPE model and which CUDA graphs refuse under selective
 # recompute: the Megatron-LM template says the model's own.
