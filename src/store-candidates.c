@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "layout-switch.h"
+#include "safe-text.h"
 #include "store-int.h"
 #include "util.h"
 #include "xalloc.h"
@@ -155,9 +156,22 @@ split_fields(char *line, char **fields, int max)
 }
 
 bool
-candidate_name_ok(const char *name)
+candidate_name_ok(const char *name, struct strbuf *why)
 {
-	return name[0] != '\0' && name[0] != '.' && !strchr(name, '/');
+	struct strbuf what = STRBUF_INIT;
+	bool ok = false;
+
+	if (name[0] == '\0')
+		strbuf_addstr(why, "is empty");
+	else if (name[0] == '.' || strchr(name, '/'))
+		strbuf_addstr(why, "has a '/' or a leading '.': not a run "
+		              "directory");
+	else if (!safe_text_plain(name, &what))
+		strbuf_addf(why, "holds %s: no plan writes one", what.buf);
+	else
+		ok = true;
+	strbuf_release(&what);
+	return ok;
 }
 
 /* Parse one data row; -1 when a field is malformed. */
@@ -294,15 +308,19 @@ read_row(char *line, const struct csv_header *h, struct candidate_table *t,
          const char *path, int lineno)
 {
 	char *fields[MAX_FIELDS + 1];
+	struct strbuf why = STRBUF_INIT;
 	struct candidate_row *r;
 
 	if (split_fields(line, fields, MAX_FIELDS + 1) != h->nfields)
 		return error("%s:%d: malformed candidate row", path, lineno);
-	/* The name is a directory under runs/: never a path. */
-	if (!candidate_name_ok(fields[1]))
-		return error("%s:%d: candidate name '%s' has a '/' or a "
-		             "leading '.': not a run directory", path, lineno,
-		             fields[1]);
+	/* The name is a directory under runs/: never a path.  A refused
+	 * row fails the whole read: no row is passed over. */
+	if (!candidate_name_ok(fields[1], &why)) {
+		error("%s:%d: candidate name '%s' %s", path, lineno, fields[1],
+		      why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
 	ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
 	r = &t->v[t->n];
 	if (parse_row(fields, r) != 0 ||

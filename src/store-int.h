@@ -131,10 +131,14 @@ int store_event_planned(struct store_journal *j, const char *campaign_id,
 
 /*
  * Whether name can be a candidate's: it is a directory under runs/, so
- * never empty, never with '/' and never starting with '.' ("..").  The
- * state and candidates.csv are both the owner's to edit.
+ * never empty, never with '/' and never starting with '.' (".."), and
+ * it is plain text (safe_text_plain), since root's cron prints it.
+ * plan writes [A-Za-z0-9._-] alone; a name an earlier release made of
+ * any printable family stays readable.  The state and candidates.csv
+ * are both the owner's to edit.  If not, why gets what is wrong: "is
+ * empty", "has a '/' or a leading '.': ...", "holds the control ...".
  */
-bool candidate_name_ok(const char *name);
+bool candidate_name_ok(const char *name, struct strbuf *why);
 
 /* Write candidates.csv's header line and one row per candidate. */
 void candidates_csv_write(struct strbuf *sb, const struct grid_result *res,

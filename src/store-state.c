@@ -285,13 +285,26 @@ state_parse_model(struct state *st, char *rest)
 	return 0;
 }
 
+/* Whether name cannot be a candidate's; why then says so. */
+static bool
+name_refused(const char *name, struct strbuf *why)
+{
+	struct strbuf what = STRBUF_INIT;
+	bool refused = !candidate_name_ok(name, &what);
+
+	if (refused)
+		strbuf_addf(why, "candidate name '%s' %s", name, what.buf);
+	strbuf_release(&what);
+	return refused;
+}
+
 /*
  * Parse one line into st; returns 1 at "end", 0 to go on, -1 on error
- * (with *why set when a plain "malformed" would not say enough).
+ * (with why set when a plain "malformed" would not say enough).
  */
 static int
 state_parse_line(struct state *st, char *line, int lineno,
-                 const char **why)
+                 struct strbuf *why)
 {
 	long seq;
 
@@ -319,12 +332,10 @@ state_parse_line(struct state *st, char *line, int lineno,
 	}
 	if (parse_candidate(line, &st->v[st->n]) != 0)
 		return -1;
-	if (!candidate_name_ok(st->v[st->n].name)) {
-		*why = "a candidate name with '/' or a leading '.'";
+	if (name_refused(st->v[st->n].name, why))
 		return -1;
-	}
 	if (state_find(st, st->v[st->n].name) != NULL) {
-		*why = "candidate named twice";
+		strbuf_addstr(why, "candidate named twice");
 		return -1;
 	}
 	st->n++;
@@ -337,7 +348,7 @@ state_load(const char *dir, struct state *st)
 	char *path = xasprintf("%s/state", dir);
 	FILE *f = fopen_regular(path);
 	char line[2048];
-	const char *why = "malformed state line";
+	struct strbuf why = STRBUF_INIT;
 	int lineno = 0, r = 0, ret = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -360,11 +371,12 @@ state_load(const char *dir, struct state *st)
 	 * hand, and the next checkpoint would drop it without a word. */
 	if (r == 1 && fgets(line, sizeof line, f)) {
 		lineno++;
-		why = "text after the end line";
+		strbuf_addstr(&why, "text after the end line");
 		r = -1;
 	}
 	if (r < 0)
-		error("%s:%d: %s", path, lineno, why);
+		error("%s:%d: %s", path, lineno,
+		      why.len ? why.buf : "malformed state line");
 	else if (r == 0)
 		error("%s: truncated (no end line)", path);
 	else
@@ -373,6 +385,7 @@ state_load(const char *dir, struct state *st)
 cleanup:
 	if (ret != 0)
 		state_release(st);
+	strbuf_release(&why);
 	free(path);
 	return ret;
 }

@@ -4,8 +4,10 @@
 # read: each is refused with its file and key, or rendered so that
 # running the job script with bash executes nothing of it and passes it
 # verbatim.  Also: a site configuration that another user could change is
-# refused, with the reason.  No Slurm needed: the job scripts run under
-# bash with a stub srun that records its arguments and environment.
+# refused, with the reason; a candidate name that holds a terminal
+# escape is refused, printing nothing raw.  No Slurm needed: the job
+# scripts run under bash with a stub srun that records its arguments
+# and environment.
 # Last line: "N passed, N failed".
 
 PT=${PARATUNE_BIN:-./paratune}
@@ -222,6 +224,71 @@ check "a FIFO as site config: refused, not read" \
 check "/dev/null is an empty site config" \
 	env PARATUNE_SITE_CONF=/dev/null "$PT" -q plan \
 	"$SRC/etc/campaigns/demo.conf" -o "$T/null-plan"
+
+# ---- names that drive a terminal -----------------------------------------
+# Root's cron prints what users named: a candidate name edited in the
+# state, candidates.csv and runs/.  An escape sequence in one (retitle,
+# clear the screen) never reaches the output raw: a name no plan writes
+# is refused, naming the file and line.
+ESC=$(printf '\033')
+EVIL=$(printf '\033]0;PWNED\007\033[2J')
+export PARATUNE_SITE_CONF=/dev/null SLURM_CONF=/nonexistent
+# run CMD...: CMD's exit status in $rc, its stdout and stderr in $T/all.
+run() { "$@" >"$T/all" 2>&1 </dev/null; rc=$?; }
+# noesc DESC: no raw ESC byte in $T/all.
+noesc() { check "$1" test "$(grep -c "$ESC" "$T/all")" = 0; }
+# refused DESC PATTERN: exit 65, an error matching PATTERN, no raw ESC.
+refused() {
+	check "$1: exit 65 (got $rc)" test "$rc" = 65
+	check "  naming the file, the line and the name, escaped" \
+		grep -q -- "$2" "$T/all"
+	noesc "  and no raw escape reaches the output"
+}
+N=$T/names
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$N" >/dev/null 2>&1
+base=$(awk -F, 'NR > 1 && $19 == 1 { print $2 }' "$N/candidates.csv")
+cp -r "$N" "$T/csv-only"
+cp "$N/candidates.csv" "$T/keep.csv"
+sed -i "s/$base/$base$EVIL/" "$N/candidates.csv" "$N/state" &&
+	mv "$N/runs/$base" "$N/runs/$base$EVIL"
+bad="state:[0-9]*: candidate name '$base\\\\x1b]0;PWNED\\\\x07"
+bad="$bad\\\\x1b\[2J' holds the control character \\\\x1b at byte"
+run "$PT" submit --dry-run "$N" --top 1
+refused "submit --dry-run of a name with an escape" "$bad"
+run "$PT" submit "$N" --top 1
+refused "submit of it" "$bad"
+run "$PT" cancel "$N"
+refused "cancel of it" "$bad"
+run "$PT" resume "$N"
+refused "resume of it" "$bad"
+run "$PT" results "$N"
+refused "results of it" "$bad"
+# candidates.csv alone: its row is refused, not passed over.
+C=$T/csv-only
+rm "$C/home"
+sed -i "s/,$base,/,$base$EVIL,/" "$C/candidates.csv"
+run "$PT" results "$C"
+refused "results of an escape in candidates.csv alone" \
+	"candidates.csv:[0-9]*: candidate name '$base\\\\x1b]0;PWNED"
+check "  and writes no results" test ! -e "$C/results"
+run "$PT" submit --dry-run "$C"
+refused "submit --dry-run of it" "candidates.csv:[0-9]*: candidate name"
+# Other text no plan writes in a name: a C1 CSI, a right-to-left
+# override, invalid UTF-8, a tab.
+bad_name() {
+	V=$2 awk -F, -v OFS=, 'NR == 2 { $2 = $2 ENVIRON["V"] } { print }' \
+		"$T/keep.csv" >"$C/candidates.csv"
+	run "$PT" list "$C"
+	refused "list of a name holding $1" \
+		"candidates.csv:2: candidate name .* holds $3"
+}
+bad_name "a C1 CSI" "$(printf '\302\2332J')" "the control character"
+bad_name "a right-to-left override" "$(printf '\342\200\256')" \
+	"the bidi control"
+bad_name "invalid UTF-8" "$(printf '\377')" "invalid UTF-8"
+bad_name "a tab" "$(printf 'a\tb')" "the control character \\\\t"
+
+unset PARATUNE_SITE_CONF SLURM_CONF
 
 echo "($NVALUES hostile values)"
 echo "$pass passed, $fail failed"

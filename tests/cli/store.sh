@@ -200,7 +200,9 @@ has "naming the line and the key" \
 fresh
 sed "s|^$(first) |../../etc |" "$T/c/state" >"$T/st" && cp "$T/st" "$T/c/state"
 expect "a candidate name that is a path is refused" 65 "$PT" status "$T/c"
-has "saying why" "state:[0-9]*: a candidate name with '/'" "$T/err"
+has "saying why" \
+	"state:[0-9]*: candidate name '../../etc' has a '/' or a leading '.'" \
+	"$T/err"
 # A NUL byte before the journal's end is damage, not a torn last write:
 # the records after it (here a submission) are not quietly dropped.
 fresh

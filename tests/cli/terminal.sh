@@ -52,9 +52,12 @@ f[1] += evil
 lines[1] = b','.join(f)
 open(p, 'wb').write(b'\n'.join(lines))
 PY
+# No plan writes such a name: list refuses it, naming the line.
 "$PT" list "$T/c" >"$T/out" 2>&1
+check "list refuses the name (exit $?)" test $? = 65
 clean "list prints no control character and valid UTF-8" "$T/out"
-has "list shows the name, escaped" 'x\\x1b]0;owned' "$T/out"
+has "list shows the name, escaped" \
+	'candidates.csv:2: candidate name .*x\\x1b]0;owned' "$T/out"
 "$PT" list "$T/c" --format json >"$T/out" 2>&1
 clean "list --format json is valid UTF-8 with no control character" "$T/out"
 

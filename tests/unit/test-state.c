@@ -164,6 +164,13 @@ test_state_refused(void)
 		{ "a state=queued rank=1 base=2\n", "state:4: malformed" },
 		{ "model 1 0.1 0,0\n", "state:4: malformed" },
 		{ "stopped whim\n", "state:4: malformed" },
+		{ "../x state=queued rank=1\n", "state:4: candidate name "
+		  "'../x' has a '/' or a leading '.'" },
+		{ "a\x1b]0;x\x07 state=queued rank=1\n", "state:4: candidate "
+		  "name 'a\\x1b]0;x\\x07' holds the control character "
+		  "\\x1b at byte 2" },
+		{ "a\xe2\x80\xae state=queued rank=1\n", "state:4: candidate "
+		  "name 'a\\u{202e}' holds the bidi control" },
 	};
 	char *dir = harness_tmpdir();
 	char *path = xasprintf("%s/state", dir);
