@@ -19,6 +19,7 @@
 #include "calibrate-report.h"
 #include "error.h"
 #include "owner.h"
+#include "safe-text.h"
 #include "store.h"
 #include "strlist.h"
 #include "util.h"
@@ -495,7 +496,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			calibrate_report_table(ctx->out, &g[k],
 			                       ctx->verbosity > 0);
 	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
-		fprintf(ctx->out, "wrote %s\n", out);
+		safe_text_line(ctx->out, "wrote %s", out);
 cleanup:
 	str_list_clear(&fix);
 	str_list_clear(&group);

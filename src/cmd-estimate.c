@@ -23,6 +23,7 @@
 #include "layout-switch.h"
 #include "owner.h"
 #include "plan.h"
+#include "safe-text.h"
 #include "sizing.h"
 #include "store.h"
 #include "table.h"
@@ -175,7 +176,7 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	bool moe = cam->model.num_experts > 0;
 	char ours[32], nemo[32];
 
-	fprintf(f, "%s\n", c->name);
+	safe_text_line(f, "%s", c->name);
 	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d", l->tp, l->pp,
 	        l->cp, l->ep);
 	/* The experts' tp means nothing without experts. */

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "nemo-heuristics.h"
 #include "plan.h"
+#include "safe-text.h"
 #include "xalloc.h"
 
 extern const struct cmd_entry cmd_plan_entry;
@@ -32,10 +33,12 @@ extern const struct cmd_entry cmd_plan_entry;
 static void
 print_candidate(FILE *f, const struct candidate *c)
 {
-	fprintf(f, "%4d  %-8s %7.1f GiB  %8.3f s  %6.1f TFLOP/s  %s%s\n",
-	        c->rank, memory_status_name(c->est.memory_status),
-	        c->est.mem.total / GIB, round(c->est.step_s * 1e4) / 1e4,
-	        c->est.tflops_per_gpu, c->name, c->base ? "  (base)" : "");
+	safe_text_line(f, "%4d  %-8s %7.1f GiB  %8.3f s  %6.1f TFLOP/s  %s%s",
+	               c->rank, memory_status_name(c->est.memory_status),
+	               c->est.mem.total / GIB,
+	               round(c->est.step_s * 1e4) / 1e4,
+	               c->est.tflops_per_gpu, c->name,
+	               c->base ? "  (base)" : "");
 }
 
 static void
@@ -106,7 +109,7 @@ cmd_plan_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		for (int i = 0; i < p.res.n; i++)
 			print_candidate(ctx->out, &p.res.v[i]);
 		fprintf(ctx->out, "%s", p.summary.buf);
-		fprintf(ctx->out, "wrote %s\n", dir);
+		safe_text_line(ctx->out, "wrote %s", dir);
 	}
 	plan_release(&p);
 cleanup:

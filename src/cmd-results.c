@@ -22,6 +22,7 @@
 #include "error.h"
 #include "owner.h"
 #include "report.h"
+#include "safe-text.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -96,6 +97,17 @@ cmd_results_write_files(const struct results *res, const char *summary)
 
 /* ---- the command --------------------------------------------------------- */
 
+/* "wrote DIR/results/: ...", the directory's control characters spelled
+ * out: root's cron collects users' campaigns. */
+static void
+add_wrote(struct strbuf *sb, const char *dir)
+{
+	strbuf_addstr(sb, "\nwrote ");
+	safe_text_append(sb, dir);
+	strbuf_addstr(sb, "/results/: results.csv, oom.csv, failed.csv, "
+	              "summary.txt, chart.svg, report.html\n");
+}
+
 /* Load, write DIR/results/ and print in the format asked. */
 int
 cmd_results_run(const char *dir, const struct results_opts *o, FILE *out,
@@ -117,9 +129,7 @@ cmd_results_run(const char *dir, const struct results_opts *o, FILE *out,
 	else
 		strbuf_addstr(&sb, summary.buf);
 	if (format == FORMAT_TABLE && status == 0)
-		strbuf_addf(&sb, "\nwrote %s/results/: results.csv, oom.csv, "
-		            "failed.csv, summary.txt, chart.svg, report.html\n",
-		            res.run.dir);
+		add_wrote(&sb, res.run.dir);
 	if (out) /* resume -q collects silently */
 		fwrite(sb.buf, 1, sb.len, out);
 	/* Like cp -r: everything readable is written, then the command

@@ -46,7 +46,8 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
 		if (store_finished(s) != 0)
 			status = EXIT_IOERR;
 		else if (ctx->verbosity >= 0)
-			fprintf(ctx->out, "%s: finished: %s\n", s->dir, sb.buf);
+			safe_text_line(ctx->out, "%s: finished: %s", s->dir,
+			               sb.buf);
 		strbuf_release(&sb);
 		*finished = status == 0;
 	}
@@ -72,9 +73,9 @@ too_soon(const struct store *s, const struct cmd_ctx *ctx)
 	if (min <= 0 || s->polled <= 0 || ago >= min || ago < 0)
 		return false;
 	if (ctx->verbosity >= 0)
-		fprintf(ctx->out, "%s: Slurm was polled %ld s ago; the site "
-		        "allows one poll every %ld s (policy.min_poll_interval)"
-		        "\n", s->dir, ago, min);
+		safe_text_line(ctx->out, "%s: Slurm was polled %ld s ago; the "
+		               "site allows one poll every %ld s "
+		               "(policy.min_poll_interval)", s->dir, ago, min);
 	return true;
 }
 
@@ -98,8 +99,8 @@ resume_dir(void *arg)
 		pause();
 	if (status == 1) {
 		if (ctx->verbosity >= 0)
-			fprintf(ctx->out, "%s: another paratune is working on "
-			        "it\n", dir);
+			safe_text_line(ctx->out, "%s: another paratune is "
+			               "working on it", dir);
 		return EXIT_OK;
 	}
 	if (status != 0)

@@ -113,10 +113,12 @@ status_search(struct strbuf *sb, const struct results *res)
 	if (st->model.runs > 0)
 		strbuf_addf(sb, "; refit on %d runs: predictions x%.3f",
 		            st->model.runs, fit_factor(&st->model));
-	if (res->best >= 0)
-		strbuf_addf(sb, "; best so far %s at %.3f s a step",
-		            res->v[res->best].cand.name,
+	if (res->best >= 0) {
+		strbuf_addstr(sb, "; best so far ");
+		safe_text_append(sb, res->v[res->best].cand.name);
+		strbuf_addf(sb, " at %.3f s a step",
 		            res->v[res->best].m.step_mean_s);
+	}
 	strbuf_addstr(sb, "; ");
 	report_add_gpu_hours(sb, res->campaign_gpu_hours);
 	strbuf_addstr(sb, " spent");

@@ -21,6 +21,7 @@
 #include "owner.h"
 #include "report.h"
 #include "runner.h"
+#include "safe-text.h"
 #include "search.h"
 #include "xalloc.h"
 
@@ -216,11 +217,11 @@ queue_selected(struct store *s, const struct selection *sel,
 		const struct cand_status *c = sel->v[i];
 
 		if (o->dry_run) /* as confirm() said: queued, then skipped */
-			fprintf(ctx->out, "would queue %s%s%s%s\n", c->name,
-			        c->base ? " (base)" : "",
-			        cand_at_risk(c) ? " (oom-risk)" : "",
-			        search_stopped(s) ? ", which the stopped "
-			        "search then skips" : "");
+			safe_text_line(ctx->out, "would queue %s%s%s%s",
+			               c->name, c->base ? " (base)" : "",
+			               cand_at_risk(c) ? " (oom-risk)" : "",
+			               search_stopped(s) ? ", which the "
+			               "stopped search then skips" : "");
 		else if (store_queue(s, sel->v[i]) != 0)
 			return EXIT_IOERR;
 	}

@@ -618,21 +618,28 @@ summary_no_best(struct strbuf *out, const struct results *res)
 		summary_pick(out, res, "base", res->base);
 }
 
-/* The whole summary, as printed and as summary.txt. */
+/* The whole summary, as printed and as summary.txt.  Its lines name
+ * candidates, which root's cron shows to their owner's terminal and
+ * mail: the whole text passes through the escaping once more, so that
+ * no name can drive them, whatever the readers let by. */
 void
 report_summary(const struct results *res, int top, struct strbuf *out)
 {
-	summary_campaign(out, res);
+	struct strbuf sb = STRBUF_INIT;
+
+	summary_campaign(&sb, res);
 	if (res->best >= 0) {
-		summary_best_base(out, res);
-		summary_top(out, res, top);
-		summary_recommend(out, res);
+		summary_best_base(&sb, res);
+		summary_top(&sb, res, top);
+		summary_recommend(&sb, res);
 	} else {
-		summary_no_best(out, res);
-		summary_top(out, res, top);
+		summary_no_best(&sb, res);
+		summary_top(&sb, res, top);
 	}
-	summary_failures(out, res, RESULT_OOM, "out of memory", "oom.csv");
-	summary_failures(out, res, RESULT_FAILED, "failed", "failed.csv");
-	summary_in_progress(out, res);
-	summary_search_cost(out, res);
+	summary_failures(&sb, res, RESULT_OOM, "out of memory", "oom.csv");
+	summary_failures(&sb, res, RESULT_FAILED, "failed", "failed.csv");
+	summary_in_progress(&sb, res);
+	summary_search_cost(&sb, res);
+	safe_text_append_lines(out, sb.buf);
+	strbuf_release(&sb);
 }

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "job-env.h"
 #include "runner.h"
+#include "safe-text.h"
 #include "slurm.h"
 #include "util.h"
 #include "xalloc.h"
@@ -227,9 +228,10 @@ record_job(struct runner *r, struct cand_status *c,
 		        job->job_id, job->reason);
 	ret = store_job_state(r->store, c, &rep);
 	if (ret == 0 && r->verbosity >= 0 && next != prev)
-		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 "%s%s)\n",
-		        c->name, cand_state_name(prev), cand_state_name(next),
-		        job->job_id, c->nodes[0] ? " on " : "", c->nodes);
+		safe_text_line(r->out, "%s: %s -> %s (job %" PRIu32 "%s%s)",
+		               c->name, cand_state_name(prev),
+		               cand_state_name(next), job->job_id,
+		               c->nodes[0] ? " on " : "", c->nodes);
 	return ret;
 }
 
@@ -246,11 +248,11 @@ maybe_retry(struct runner *r, struct cand_status *c)
 	if (ran > r->store->settings.limits.retries)
 		return 0;
 	if (r->verbosity >= 0)
-		fprintf(r->out, "%s: retrying (attempt %d of %d)%s%s\n",
-		        c->name, ran + 1,
-		        r->store->settings.limits.retries + 1,
-		        c->state == CS_NODE_FAIL ? " avoiding " : "",
-		        c->state == CS_NODE_FAIL ? c->nodes : "");
+		safe_text_line(r->out, "%s: retrying (attempt %d of %d)%s%s",
+		               c->name, ran + 1,
+		               r->store->settings.limits.retries + 1,
+		               c->state == CS_NODE_FAIL ? " avoiding " : "",
+		               c->state == CS_NODE_FAIL ? c->nodes : "");
 	return store_retry(r->store, c,
 	                   c->state == CS_NODE_FAIL ? c->nodes : "");
 }
@@ -414,13 +416,14 @@ intent_unknown(struct runner *r, struct cand_status *c)
 		return 0; /* accounting may not know it yet */
 	if ((id = output_since_intent(r, c)) == 0) {
 		if (r->verbosity >= 0)
-			fprintf(r->out, "%s: job %s never reached Slurm; "
-			        "queued again\n", c->name, c->tag);
+			safe_text_line(r->out, "%s: job %s never reached "
+			               "Slurm; queued again", c->name, c->tag);
 		return store_requeue_lost(r->store, c);
 	}
 	if (r->verbosity >= 0)
-		fprintf(r->out, "%s: job %s reached Slurm as job %" PRIu32
-		        " (its output is there)\n", c->name, c->tag, id);
+		safe_text_line(r->out, "%s: job %s reached Slurm as job %"
+		               PRIu32 " (its output is there)", c->name,
+		               c->tag, id);
 	return store_submitted(r->store, c, id);
 }
 
@@ -443,18 +446,18 @@ job_unknown(struct runner *r, struct cand_status *c)
 	 * is, not a failure that costs the candidate its place. */
 	if (c->state == CS_PENDING && !output_exists(r, c)) {
 		if (r->verbosity >= 0)
-			fprintf(r->out, "%s: job %" PRIu32 " vanished before "
-			        "it started (no output, unknown to "
-			        "accounting); queued again\n", c->name,
-			        c->job_id);
+			safe_text_line(r->out, "%s: job %" PRIu32 " vanished "
+			               "before it started (no output, unknown "
+			               "to accounting); queued again", c->name,
+			               c->job_id);
 		return store_requeue_lost(r->store, c);
 	}
 	st = state_from_output(r, c);
 	if (r->verbosity >= 0)
-		fprintf(r->out, "%s: %s -> %s (job %" PRIu32 " gone; judged "
-		        "from its output)\n", c->name,
-		        cand_state_name(c->state), cand_state_name(st),
-		        c->job_id);
+		safe_text_line(r->out, "%s: %s -> %s (job %" PRIu32 " gone; "
+		               "judged from its output)", c->name,
+		               cand_state_name(c->state), cand_state_name(st),
+		               c->job_id);
 	rep.state = st;
 	rep.job_id = c->job_id;
 	rep.reason = st == CS_FAILED ? "vanished" : "";
@@ -825,8 +828,8 @@ submit_one(struct runner *r, struct cand_status *c)
 		r->submitted++;
 		ret = store_submitted(r->store, c, id) ? EXIT_IOERR : 0;
 		if (ret == 0 && r->verbosity >= 0)
-			fprintf(r->out, "%s: submitted as job %" PRIu32
-			        " (%s)\n", c->name, id, tag);
+			safe_text_line(r->out, "%s: submitted as job %" PRIu32
+			               " (%s)", c->name, id, tag);
 	}
 cleanup:
 	str_list_clear(&env);
@@ -853,10 +856,10 @@ over_budget(struct runner *r, const struct cand_status *c)
 	if (!budget_holds_queued(r->store, k, (long)time(NULL), &after))
 		return false;
 	if (r->verbosity >= 0)
-		fprintf(r->out, "%s: stays queued: submitting it could take "
-		        "the campaign to %.1f GPU-hours, above "
-		        "policy.max_gpu_hours = %g\n", c->name, after,
-		        k->policy.max_gpu_hours);
+		safe_text_line(r->out, "%s: stays queued: submitting it "
+		               "could take the campaign to %.1f GPU-hours, "
+		               "above policy.max_gpu_hours = %g", c->name,
+		               after, k->policy.max_gpu_hours);
 	return true;
 }
 
@@ -896,10 +899,10 @@ runner_submit_due(struct runner *r, bool dry_run)
 	if (dry_run) {
 		for (int i = 0; i < r->store->st.n; i++)
 			if (r->store->st.v[i].state == CS_QUEUED)
-				fprintf(r->out, "would submit %s%s\n",
-				        r->store->st.v[i].name,
-				        r->store->st.v[i].base
-				        ? " (base)" : "");
+				safe_text_line(r->out, "would submit %s%s",
+				               r->store->st.v[i].name,
+				               r->store->st.v[i].base
+				               ? " (base)" : "");
 		return 0;
 	}
 	while (active < limit && (c = next_queued(r)) != NULL) {
@@ -984,8 +987,8 @@ runner_cancel_all(struct runner *r)
 			break;
 		}
 		if (r->verbosity >= 0)
-			fprintf(r->out, "%s: cancelled%s\n", c->name,
-			        c->job_id ? "" : " (not submitted)");
+			safe_text_line(r->out, "%s: cancelled%s", c->name,
+			               c->job_id ? "" : " (not submitted)");
 		n++;
 	}
 	/* Silence read as a cancel that did nothing, or failed. */

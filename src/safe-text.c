@@ -3,6 +3,7 @@
 /* safe-text.c - escaping for terminals, UTF-8 repair, CSV cells. */
 #include "autoconfig.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "safe-text.h"
@@ -165,6 +166,22 @@ void
 safe_text_append_lines(struct strbuf *out, const char *s)
 {
 	escape_append(out, s, strlen(s), KEEP_LINES);
+}
+
+void
+safe_text_line(FILE *out, const char *fmt, ...)
+{
+	struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&text, fmt, ap);
+	va_end(ap);
+	safe_text_append(&line, text.buf);
+	strbuf_addch(&line, '\n');
+	fputs(line.buf, out);
+	strbuf_release(&text);
+	strbuf_release(&line);
 }
 
 bool

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "strbuf.h"
 
@@ -42,6 +43,15 @@ void utf8_repair_append(struct strbuf *out, const char *s, size_t n);
 void safe_text_append(struct strbuf *out, const char *s);
 /* The same, keeping newlines and tabs (messages of several lines). */
 void safe_text_append_lines(struct strbuf *out, const char *s);
+
+/*
+ * Print fmt's text and a newline on out in one write, all of it escaped
+ * as safe_text_append does, as error() writes its messages: a line that
+ * names a candidate or a directory, which users chose.  fmt holds no
+ * newline of its own.
+ */
+void safe_text_line(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * Whether s is plain text, as a configuration value must be: valid

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "logparse.h"
 #include "runner.h"
+#include "safe-text.h"
 #include "search.h"
 #include "xalloc.h"
 
@@ -140,8 +141,9 @@ prune_by(struct store *s, const struct candidate_table *t,
 		if (store_pruned(s, y, x->name) != 0)
 			return -1;
 		if (verbosity >= 0)
-			fprintf(out, "%s: pruned: needs at least the memory of "
-			        "%s, which ran out\n", y->name, x->name);
+			safe_text_line(out, "%s: pruned: needs at least the "
+			               "memory of %s, which ran out", y->name,
+			               x->name);
 		pruned++;
 	}
 	return pruned;
@@ -198,8 +200,9 @@ prove_by(struct store *s, const struct candidate_table *t,
 		if (store_fits(s, y, x->name) != 0)
 			return -1;
 		if (verbosity >= 0)
-			fprintf(out, "%s: fits: needs at most the memory "
-			        "of %s, which completed\n", y->name, x->name);
+			safe_text_line(out, "%s: fits: needs at most the "
+			               "memory of %s, which completed", y->name,
+			               x->name);
 		proved++;
 	}
 	return proved;
@@ -239,8 +242,8 @@ queue_proved(struct store *s, FILE *out, int verbosity)
 		if (store_queue(s, c) != 0)
 			return -1;
 		if (verbosity >= 0)
-			fprintf(out, "%s: queued: proved to fit by %s\n",
-			        c->name, c->fits_by);
+			safe_text_line(out, "%s: queued: proved to fit by %s",
+			               c->name, c->fits_by);
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "safe-text.h"
 #include "store-int.h"
 #include "util.h"
 #include "xalloc.h"
@@ -238,8 +239,8 @@ hold_lock_for_test(void)
 static int
 wait_lock(int fd, const char *path)
 {
-	fprintf(stderr, "waiting for '%s': another paratune is working on "
-	        "the campaign\n", path);
+	safe_text_line(stderr, "waiting for '%s': another paratune is "
+	               "working on the campaign", path);
 	while (flock(fd, LOCK_EX) != 0)
 		if (errno != EINTR)
 			return error_errno("cannot lock '%s'", path);

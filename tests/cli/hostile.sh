@@ -5,9 +5,9 @@
 # running the job script with bash executes nothing of it and passes it
 # verbatim.  Also: a site configuration that another user could change is
 # refused, with the reason; a candidate name that holds a terminal
-# escape is refused, printing nothing raw.  No Slurm needed: the job
-# scripts run under bash with a stub srun that records its arguments
-# and environment.
+# escape is refused, and a directory name that does is spelled out,
+# printing nothing raw.  No Slurm needed: the job scripts run under bash
+# with a stub srun that records its arguments and environment.
 # Last line: "N passed, N failed".
 
 PT=${PARATUNE_BIN:-./paratune}
@@ -225,11 +225,12 @@ check "/dev/null is an empty site config" \
 	env PARATUNE_SITE_CONF=/dev/null "$PT" -q plan \
 	"$SRC/etc/campaigns/demo.conf" -o "$T/null-plan"
 
-# ---- names that drive a terminal -----------------------------------------
+# ---- names and directories that drive a terminal ------------------------
 # Root's cron prints what users named: a candidate name edited in the
-# state, candidates.csv and runs/.  An escape sequence in one (retitle,
-# clear the screen) never reaches the output raw: a name no plan writes
-# is refused, naming the file and line.
+# state, candidates.csv and runs/, and a campaign directory's own name.
+# An escape sequence in either (retitle, clear the screen) never reaches
+# the output raw: a name no plan writes is refused, naming the file and
+# line, and a directory is spelled out.
 ESC=$(printf '\033')
 EVIL=$(printf '\033]0;PWNED\007\033[2J')
 export PARATUNE_SITE_CONF=/dev/null SLURM_CONF=/nonexistent
@@ -288,6 +289,54 @@ bad_name "a right-to-left override" "$(printf '\342\200\256')" \
 bad_name "invalid UTF-8" "$(printf '\377')" "invalid UTF-8"
 bad_name "a tab" "$(printf 'a\tb')" "the control character \\\\t"
 
+# A campaign directory whose name holds the escape: each line that names
+# it spells the escape out.
+mkdir -p "$T/d"
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/d/t" >/dev/null 2>&1
+D="$T/d/c$EVIL"
+mv "$T/d/t" "$D"
+run "$PT" submit "$D" --top 1
+check "submit of a directory named with an escape queues (exit $rc)" \
+	test "$rc" = 75
+noesc "  and prints no raw escape"
+if command -v flock >/dev/null; then
+	flock "$D/.lock" sleep 2 &
+	sleep 0.5
+	run "$PT" resume "$T"/d/c*
+	check "resume while its owner holds the lock: exit 0" test "$rc" = 0
+	check "  naming it spelled out" grep -q \
+		'/c\\x1b]0;PWNED\\x07\\x1b\[2J: another paratune is working' \
+		"$T/all"
+	noesc "  and no raw escape"
+	run "$PT" cancel "$D"
+	check "cancel waiting for the lock: exit 0" test "$rc" = 0
+	check "  names the lock spelled out" grep -q \
+		"waiting for '.*/c\\\\x1b]0;PWNED.*/.lock'" "$T/all"
+	noesc "  and no raw escape"
+	wait
+else
+	echo "skip - the lock held by another (no flock)"
+	run "$PT" cancel "$D"
+fi
+printf '\n' >"$D/.lock" # polled just now
+echo 'policy = { min_poll_interval = 3600; };' >"$T/poll.conf"
+chmod 644 "$T/poll.conf"
+run env PARATUNE_SITE_CONF="$T/poll.conf" "$PT" resume "$D"
+check "resume too soon after a poll: exit 0" test "$rc" = 0
+check "  naming it spelled out" grep -q \
+	'/c\\x1b]0;PWNED\\x07\\x1b\[2J: Slurm was polled' "$T/all"
+noesc "  and no raw escape"
+run "$PT" resume "$D"
+check "resume of the cancelled campaign: finished, collected (exit $rc)" \
+	test "$rc" = 0
+check "  naming it spelled out" grep -q \
+	'/c\\x1b]0;PWNED\\x07\\x1b\[2J: finished' "$T/all"
+check "  and where it wrote" grep -q \
+	'^wrote .*/c\\x1b]0;PWNED\\x07\\x1b\[2J/results/' "$T/all"
+noesc "  and no raw escape"
+run "$PT" results "$D"
+check "results of it: exit 0 (got $rc)" test "$rc" = 0
+noesc "  and no raw escape"
 unset PARATUNE_SITE_CONF SLURM_CONF
 
 echo "($NVALUES hostile values)"

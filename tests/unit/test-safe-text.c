@@ -221,6 +221,27 @@ test_error_escaped(void)
 	free(err);
 }
 
+/* A line naming a candidate or a directory: the arguments spelled out,
+ * its own newline kept. */
+static void
+test_line_escaped(void)
+{
+	FILE *f = tmpfile();
+	char out[128];
+	size_t len;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	safe_text_line(f, "%s: finished in %d s", "/h/c\x1b]0;x\x07\n\xff",
+	               3);
+	len = (size_t)ftell(f);
+	rewind(f);
+	CU_ASSERT_EQUAL_FATAL(fread(out, 1, len, f), len);
+	out[len] = '\0';
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(out, "/h/c\\x1b]0;x\\x07\\n" FFFD
+	                       ": finished in 3 s\n");
+}
+
 static const struct harness_test safe_text_tests[] = {
 	{ "control characters escaped", test_controls_escaped },
 	{ "invalid UTF-8 replaced", test_invalid_utf8_replaced },
@@ -229,6 +250,7 @@ static const struct harness_test safe_text_tests[] = {
 	{ "table cells escaped", test_table_cells_escaped },
 	{ "JSON strings valid and escaped", test_json_valid },
 	{ "error messages escaped", test_error_escaped },
+	{ "printed lines escaped", test_line_escaped },
 	{ "SVG and HTML text valid UTF-8", test_report_escape_valid },
 	{ NULL, NULL },
 };
