@@ -23,6 +23,7 @@
 #include "layout-switch.h"
 #include "owner.h"
 #include "plan.h"
+#include "report.h"
 #include "safe-text.h"
 #include "sizing.h"
 #include "store.h"
@@ -146,24 +147,6 @@ print_stages(FILE *f, const struct estimate *e)
 	fprintf(f, "\n");
 }
 
-/*
- * A training time given in days, in the unit that shows it: "0.00 days"
- * says nothing about a small model's few minutes.
- */
-static const char *
-duration_text(double days, char *buf, size_t len)
-{
-	if (days >= 1 || !(days > 0))
-		snprintf(buf, len, "%.2f days", days);
-	else if (days * 24 >= 1)
-		snprintf(buf, len, "%.1f hours", days * 24);
-	else if (days * 24 * 60 >= 1)
-		snprintf(buf, len, "%.1f minutes", days * 24 * 60);
-	else
-		snprintf(buf, len, "%.1f seconds", days * 24 * 3600);
-	return buf;
-}
-
 static void
 print_table(FILE *f, const struct settings *cam, const struct workload *w,
             const struct candidate *c, double nemo_days,
@@ -174,7 +157,7 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	const struct layout *l = &c->layout;
 	struct strbuf sw = STRBUF_INIT;
 	bool moe = cam->model.num_experts > 0;
-	char ours[32], nemo[32];
+	struct strbuf ours = STRBUF_INIT, nemo = STRBUF_INIT;
 
 	safe_text_line(f, "%s", c->name);
 	fprintf(f, "  layout       tp %d  pp %d  cp %d  ep %d", l->tp, l->pp,
@@ -218,12 +201,13 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	fprintf(f, "  speed        %.0f tokens/s/GPU, %.1f TFLOP/s/GPU, MFU "
 	        "%.1f %%\n", e->tokens_per_s_per_gpu, e->tflops_per_gpu,
 	        100 * e->mfu);
+	report_add_duration(&ours, e->train_days);
+	report_add_duration(&nemo, nemo_days);
 	fprintf(f, "  training     %s for %g B tokens at the predicted "
-	        "speed; %s at %g TFLOPS/GPU (NeMo's formula)\n",
-	        duration_text(e->train_days, ours, sizeof(ours)),
-	        cam->num_tokens_in_b,
-	        duration_text(nemo_days, nemo, sizeof(nemo)),
-	        cam->tflops_per_gpu);
+	        "speed; %s at %g TFLOPS/GPU (NeMo's formula)\n", ours.buf,
+	        cam->num_tokens_in_b, nemo.buf, cam->tflops_per_gpu);
+	strbuf_release(&ours);
+	strbuf_release(&nemo);
 }
 
 /* "sources": { "tp": "flag", ..., "sequence_parallel": "search", ... } */

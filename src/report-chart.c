@@ -397,12 +397,13 @@ html_headline(struct strbuf *out, const struct results *res)
 	if (res->best < 0)
 		strbuf_addstr(&sb, "No configuration can be recommended: see "
 		              "why each candidate failed below.");
-	else
-		strbuf_addf(&sb, "Train with %s: %.1f TFLOP/s per GPU, %.2f "
-		            "days for the whole training.",
+	else {
+		strbuf_addf(&sb, "Train with %s: %.1f TFLOP/s per GPU, ",
 		            res->v[res->best].cand.name,
-		            res->v[res->best].m.tflops_per_gpu,
-		            res->v[res->best].m.train_days);
+		            res->v[res->best].m.tflops_per_gpu);
+		report_add_duration(&sb, res->v[res->best].m.train_days);
+		strbuf_addstr(&sb, " for the whole training.");
+	}
 	if (isfinite(res->speedup))
 		strbuf_addf(&sb, " %.2fx the speed of the base configuration.",
 		            res->speedup);

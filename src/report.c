@@ -16,6 +16,7 @@
 #include "report.h"
 #include "safe-text.h"
 #include "table.h"
+#include "util.h"
 
 /* ---- numbers for people -------------------------------------------------- */
 
@@ -46,6 +47,21 @@ add_number(struct strbuf *out, double v, int decimals)
 		strbuf_addf(out, "%.*f", decimals, v);
 }
 
+/* v to decimals, or to two significant digits where those would show
+ * fewer of a nonzero v: a short training's "0.00 days" said nothing. */
+static void
+add_figure(struct strbuf *out, double v, int decimals)
+{
+	int d = figure_decimals(v, decimals, 2);
+
+	if (add_unfixed(out, v))
+		return;
+	if (d < 0)
+		strbuf_addf(out, "%.2g", v);
+	else
+		strbuf_addf(out, "%.*f", d, v);
+}
+
 /* v rounded to decimals, with thousands separated: "21,681.5". */
 static void
 add_grouped(struct strbuf *out, double v, int decimals)
@@ -69,6 +85,35 @@ add_grouped(struct strbuf *out, double v, int decimals)
 	strbuf_addstr(out, buf + digits);
 }
 
+/* add_grouped with add_figure's digits: "7,227" GPU-hours, but "0.44"
+ * of a short training, not "0". */
+static void
+add_grouped_figure(struct strbuf *out, double v, int decimals)
+{
+	int d = figure_decimals(v, decimals, 2);
+
+	if (d < 0 && !add_unfixed(out, v))
+		strbuf_addf(out, "%.2g", v);
+	else if (d >= 0)
+		add_grouped(out, v, d);
+}
+
+void
+report_add_duration(struct strbuf *out, double days)
+{
+	if (days >= 1 || !(days > 0)) {
+		add_number(out, days, 2);
+		strbuf_addstr(out, " days");
+	} else if (days * 24 >= 1) {
+		strbuf_addf(out, "%.1f hours", days * 24);
+	} else if (days * 24 * 60 >= 1) {
+		strbuf_addf(out, "%.1f minutes", days * 24 * 60);
+	} else {
+		add_figure(out, days * 24 * 3600, 1);
+		strbuf_addstr(out, " seconds");
+	}
+}
+
 void
 report_add_money(struct strbuf *out, const char *currency, double v)
 {
@@ -85,22 +130,27 @@ report_add_money(struct strbuf *out, const char *currency, double v)
 	if (!letters)
 		safe_text_append(out, currency);
 	/* Cents only where they are a figure's sizeable part: a short test
-	 * selection's "$0.45" was "$0". */
-	add_grouped(out, v, v < 100 ? 2 : 0);
+	 * selection's "$0.45" was "$0".  Below half a cent, two
+	 * significant digits: a known cost never reads "$0.00". */
+	if (v > 0 && v < 0.005)
+		add_grouped_figure(out, v, 2);
+	else
+		add_grouped(out, v, v < 100 ? 2 : 0);
 	if (letters) {
 		strbuf_addch(out, ' ');
 		safe_text_append(out, currency);
 	}
 }
 
-/* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate). */
+/* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate);
+ * "25.3 minutes, 0.45 GPU-hours, $1.35" for a short one. */
 static void
 add_training(struct strbuf *out, const struct results *res,
              const struct result_metrics *m)
 {
-	add_number(out, m->train_days, 2);
-	strbuf_addstr(out, " days, ");
-	add_grouped(out, m->gpu_hours, 0);
+	report_add_duration(out, m->train_days);
+	strbuf_addstr(out, ", ");
+	add_grouped_figure(out, m->gpu_hours, 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(m->cost)) {
 		strbuf_addstr(out, ", ");
@@ -226,9 +276,9 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	            res->speedup >= 1 ? res->speedup : 1.0 / res->speedup,
 	            res->speedup >= 1 ? "faster" : "slower",
 	            res->saved_days >= 0 ? "saves" : "costs");
-	add_number(out, fabs(res->saved_days), 2);
-	strbuf_addstr(out, " days, ");
-	add_grouped(out, fabs(res->saved_gpu_hours), 0);
+	report_add_duration(out, fabs(res->saved_days));
+	strbuf_addstr(out, ", ");
+	add_grouped_figure(out, fabs(res->saved_gpu_hours), 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(res->saved_cost)) {
 		strbuf_addstr(out, " and ");
@@ -354,10 +404,10 @@ summary_row(struct table *t, const struct results *res, int idx)
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
 	cell_memory(t, r);
-	add_number(&cost, r->m.train_days, 2);
+	add_figure(&cost, r->m.train_days, 2);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
-	add_grouped(&cost, r->m.gpu_hours, 0);
+	add_grouped_figure(&cost, r->m.gpu_hours, 0);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
 	if (isfinite(r->m.cost))

@@ -40,6 +40,11 @@ void report_html(const struct results *res, const char *summary,
  * letters. */
 void report_add_money(struct strbuf *out, const char *currency, double v);
 
+/* A training time given in days, in the unit that shows it: "9.41
+ * days", or under a day "3.2 hours", "25.3 minutes", "4.1 seconds"
+ * ("0.00 days" said nothing about a short training's minutes). */
+void report_add_duration(struct strbuf *out, double days);
+
 /* What a results stop_reason ("no_gain", "budget", "all_run",
  * "cancelled") means, in words. */
 const char *report_stop_text(const char *reason);

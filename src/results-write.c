@@ -31,7 +31,16 @@ struct column {
 	const char *name;
 	enum cell_type type;
 	int decimals;           /* CT_NUM in CSV: enough for the unit */
+	int sig;                /* CT_NUM: at least these significant
+	                           digits, more decimals if need be; 0:
+	                           decimals alone */
 };
+
+/* The training's days, GPU-hours and cost keep three significant
+ * digits: a training of 0.001 B tokens took 0.0004 days and 0.3
+ * GPU-hours, written 0.000 and 0.0, while its cost kept its cents.
+ * From 0.1 days, 10 GPU-hours and 1 of money up nothing changes. */
+#define TRAINING_SIG 3
 
 static const struct column columns[RC_COUNT] = {
 	[RC_RANK] = { "rank", CT_INT, 0 },
@@ -59,9 +68,9 @@ static const struct column columns[RC_COUNT] = {
 	[RC_TOKENS] = { "tokens_per_s_per_gpu", CT_NUM, 1 },
 	[RC_TFLOPS] = { "tflops_per_gpu", CT_NUM, 2 },
 	[RC_MFU] = { "mfu", CT_NUM, 4 },
-	[RC_DAYS] = { "train_days", CT_NUM, 3 },
-	[RC_GPU_HOURS] = { "gpu_hours", CT_NUM, 1 },
-	[RC_COST] = { "cost", CT_NUM, 2 },
+	[RC_DAYS] = { "train_days", CT_NUM, 3, TRAINING_SIG },
+	[RC_GPU_HOURS] = { "gpu_hours", CT_NUM, 1, TRAINING_SIG },
+	[RC_COST] = { "cost", CT_NUM, 2, TRAINING_SIG },
 	[RC_PRED_STEP] = { "pred_step_s", CT_NUM, 4 },
 	[RC_PRED_ERROR] = { "pred_error", CT_NUM, 4 },
 	[RC_TFLOPS_NEMO] = { "tflops_per_gpu_nemo_formula", CT_NUM, 2 },
@@ -325,14 +334,17 @@ cell_get(const struct results *res, const struct result_row *r,
 /* A fixed-point number that never reads "-0.00"; one with more integer
  * digits than a double holds (1e15 and up) in ten significant digits,
  * "3.2e+304", which every CSV reader takes, rather than digits invented
- * or cut at the buffer's end. */
+ * or cut at the buffer's end.  With sig > 0, at least sig significant
+ * digits, in "%g" form where fixed point would take too many. */
 static void
-add_fixed(struct strbuf *out, double v, int decimals)
+add_fixed(struct strbuf *out, double v, int decimals, int sig)
 {
 	char buf[64];
 
-	if (fabs(v) >= 1e15) {
-		strbuf_addf(out, "%.10g", v);
+	if (sig > 0)
+		decimals = figure_decimals(v, decimals, sig);
+	if (fabs(v) >= 1e15 || decimals < 0) {
+		strbuf_addf(out, "%.*g", decimals < 0 ? sig : 10, v);
 		return;
 	}
 	snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -377,7 +389,8 @@ results_cell(const struct results *res, const struct result_row *r,
 		break;
 	case CT_NUM:
 		if (isfinite(v.d))
-			add_fixed(out, v.d, columns[c].decimals);
+			add_fixed(out, v.d, columns[c].decimals,
+			          columns[c].sig);
 		break;
 	case CT_STR:
 		if (v.s)

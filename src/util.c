@@ -346,6 +346,21 @@ format_number(struct strbuf *sb, double v, int digits)
 	strbuf_addf(sb, "%.*g", digits, v);
 }
 
+int
+figure_decimals(double v, int decimals, int sig)
+{
+	int need;
+
+	if (!isfinite(v) || v == 0)
+		return decimals;
+	/* The first significant digit is 10^mag's: sig of them show
+	 * with sig - 1 - mag decimals. */
+	need = sig - 1 - (int)floor(log10(fabs(v)));
+	if (need <= decimals)
+		return decimals;
+	return need <= FIGURE_DECIMALS_MAX ? need : -1;
+}
+
 /* quote_cut and text_cut, with q around the text. */
 static const char *
 cut(const char *s, char *buf, const char *q)

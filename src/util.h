@@ -105,6 +105,15 @@ const char *open_error(int e);
 char *path_dir(const char *path);
 /* Append a formatted double with %.*g but never "-0" or "nan". */
 void format_number(struct strbuf *sb, double v, int digits);
+/* The most decimals figure_decimals asks for. */
+#define FIGURE_DECIMALS_MAX 12
+/*
+ * The decimals to write v with in fixed point: decimals, or more where
+ * these would show fewer than sig significant digits of a nonzero v (a
+ * short training's 0.0004 days read 0.000); -1 where that takes more
+ * than FIGURE_DECIMALS_MAX, for "%.*g" with sig digits instead.
+ */
+int figure_decimals(double v, int decimals, int sig);
 
 /* How much of a value quote_cut shows, and the room its text needs. */
 #define QUOTE_CUT_SHOWN 40

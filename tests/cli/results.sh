@@ -299,8 +299,9 @@ same "GPU-hours = days x 24 x 32" "$(jq_ '
 abs(d["best"]["gpu_hours"] - d["best"]["train_days"] * 24 * 32) < 1e-6')" True
 same "cost saved = GPU-hours saved x 3" "$(jq_ '
 abs(d["saved"]["cost"] - 3 * d["saved"]["gpu_hours"]) < 1e-6')" True
+# The time saved is in days from a day on, in hours (or minutes) below.
 has "summary states the speed-up" \
-	"best against base: $(jq_ '"%.2f" % d["speedup"]')x faster; switching saves $(jq_ '"%.2f" % d["saved"]["days"]') days" \
+	"best against base: $(jq_ '"%.2f" % d["speedup"]')x faster; switching saves $(jq_ '(lambda t: "%.2f days" % t if t >= 1 else "%.1f hours" % (t * 24) if t * 24 >= 1 else "%.1f minutes" % (t * 1440))(d["saved"]["days"])')" \
 	"$T/summary"
 same "JSON numbers are numbers" "$(jq_ 'type(d["results"][0]["tflops_per_gpu"]).__name__')" float
 same "JSON unknowns are null" "$(jq_ '[x for x in d["failed"] if x["name"] == "'"$NOLOG"'"][0]["line"]')" None
@@ -1024,6 +1025,48 @@ same "... failed_after_finish" \
 	"$(field "$F/results/results.csv" "$n" failure_class)" \
 	failed_after_finish
 has "... and recommended" "fastest: rank 1 $n" "$T/faf.out"
+
+# ---- short trainings ------------------------------------------------------------
+# 0.01 B tokens at 3 s a step of 1,048,576 tokens take 28.6 s, 0.25
+# GPU-hours on 32 GPUs and $0.76; the summary said "0.00 days, 0
+# GPU-hours, $0.76" and "saves 0.00 days, 0 GPU-hours and $1.02", and
+# results.csv wrote 0.000 days and 0.0 GPU-hours for 0.001 B tokens.
+# steps DIR NAME JOB MS: a 6-step log of MS each (the first a warm-up)
+steps() {
+	for j in 1 2 3 4 5 6; do iter $j "$4"; done >"$1/runs/$2/slurm-$3.out"
+	setstate "$1" "$2" state=completed job="$3" attempt=1
+}
+Q=$T/short
+sed 's/num_tokens_in_b = 100;/num_tokens_in_b = 0.01;/' \
+	"$SRC/etc/campaigns/demo.conf" >"$T/short.conf"
+expect "plan a campaign of 0.01 B tokens" 0 "$PT" -q plan "$T/short.conf" \
+	-o "$Q"
+steps "$Q" "$CLEAN1" 8001 3000.0
+steps "$Q" "$BASE" 8002 7000.0
+expect "results of a short training" 0 "$PT" results "$Q"
+has "... its time in seconds, its GPU-hours to two digits" \
+	"training on 0.01 B tokens: 28.6 seconds, 0.25 GPU-hours, \$0.76" \
+	"$T/out"
+has "... the base's in minutes" "1.1 minutes, 0.59 GPU-hours, \$1.78" \
+	"$T/out"
+has "... what switching saves, likewise" \
+	"switching saves 38.1 seconds, 0.34 GPU-hours and \$1.02 over" "$T/out"
+hasnt "... no zero days or GPU-hours" "0\.00 days\| 0 GPU-hours" "$T/out"
+has "... the table's days and GPU-hours too" " 0\.00033 *0\.25 *\$0\.76 " \
+	"$T/out"
+sed 's/num_tokens_in_b = 100;/num_tokens_in_b = 0.001;/' \
+	"$SRC/etc/campaigns/demo.conf" >"$T/short.conf"
+rm -rf "$Q"
+expect "plan a campaign of 0.001 B tokens" 0 "$PT" -q plan "$T/short.conf" \
+	-o "$Q"
+steps "$Q" "$CLEAN1" 8001 3000.0
+expect "results of it" 0 "$PT" -q results "$Q"
+cells "$Q"
+# 1e6 / 1,048,576 steps of 3 s: 2.861 s = 3.3114e-5 days, 0.025431
+# GPU-hours, $0.076294.
+same "... results.csv keeps three significant digits" \
+	"$(field "$Q/results/results.csv" "$CLEAN1" train_days),$(field "$Q/results/results.csv" "$CLEAN1" gpu_hours),$(field "$Q/results/results.csv" "$CLEAN1" cost)" \
+	"0.0000331,0.0254,0.0763"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

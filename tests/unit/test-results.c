@@ -299,6 +299,78 @@ test_recommendable_classes(void)
 			c == FAILURE_STRAGGLER);
 }
 
+/* ---- short trainings ----------------------------------------------------- */
+
+/* One cell of results.csv for a row with these training figures. */
+static void
+check_cell(const struct result_row *r, enum results_col c, const char *want)
+{
+	struct results res;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&res, 0, sizeof(res));
+	results_cell(&res, r, c, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void
+check_duration(double days, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	report_add_duration(&sb, days);
+	CU_ASSERT_STRING_EQUAL(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/* A training of 0.001 B tokens wrote 0.000 days and 0.0 GPU-hours
+ * beside its cost in cents; the summary said "0.00 days". */
+static void
+test_short_training(void)
+{
+	struct result_row r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = RESULT_MEASURED;
+	r.m.train_days = 0.0000110376;
+	r.m.gpu_hours = 0.00847711;
+	r.m.cost = 0.0254313;
+	check_cell(&r, RC_DAYS, "0.0000110");
+	check_cell(&r, RC_GPU_HOURS, "0.00848");
+	check_cell(&r, RC_COST, "0.0254");
+	/* Normal values as before. */
+	r.m.train_days = 5.51895;
+	r.m.gpu_hours = 4238.55;
+	r.m.cost = 12715.66;
+	check_cell(&r, RC_DAYS, "5.519");
+	check_cell(&r, RC_GPU_HOURS, "4238.6");
+	check_cell(&r, RC_COST, "12715.66");
+	/* Too small for fixed point: significant digits all the same. */
+	r.m.train_days = 1.5e-300;
+	check_cell(&r, RC_DAYS, "1.5e-300");
+	CU_ASSERT_EQUAL(figure_decimals(0.0, 3, 3), 3);
+	CU_ASSERT_EQUAL(figure_decimals(0.25, 1, 2), 2);
+	CU_ASSERT_EQUAL(figure_decimals(-0.0012, 2, 2), 4);
+	CU_ASSERT_EQUAL(figure_decimals(1e-20, 2, 2), -1);
+	check_duration(9.414, "9.41 days");
+	check_duration(0.5, "12.0 hours");
+	check_duration(0.0176, "25.3 minutes");
+	check_duration(47.68 / 86400, "47.7 seconds");
+	check_duration(0.012 / 86400, "0.012 seconds");
+	check_duration(0.0, "0.00 days");
+	/* Money keeps its cents, but a known cost never reads $0.00. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		report_add_money(&sb, "$", 0.0012);
+		strbuf_addch(&sb, ' ');
+		report_add_money(&sb, "$", 0.45);
+		CU_ASSERT_STRING_EQUAL(sb.buf, "$0.0012 $0.45");
+		strbuf_release(&sb);
+	}
+}
+
 /* ---- text ---------------------------------------------------------------- */
 
 static void
@@ -598,6 +670,7 @@ static const struct harness_test results_tests[] = {
 	{ "metrics worked out by hand", test_metrics_by_hand },
 	{ "ranking, recommendation and savings", test_rank_and_savings },
 	{ "which classes may be recommended", test_recommendable_classes },
+	{ "short trainings keep their digits", test_short_training },
 	{ "CSV fields quoted as RFC 4180 says", test_csv_quoting },
 	{ "log text made valid UTF-8", test_clean_text },
 	{ "XML and HTML escaping", test_escape },
