@@ -404,7 +404,10 @@ html_headline(struct strbuf *out, const struct results *res)
 		report_add_duration(&sb, res->v[res->best].m.train_days);
 		strbuf_addstr(&sb, " for the whole training.");
 	}
-	if (isfinite(res->speedup))
+	if (res->within_noise)
+		strbuf_addstr(&sb, " The base configuration is as fast, "
+		              "within noise.");
+	else if (isfinite(res->speedup))
 		strbuf_addf(&sb, " %.2fx the speed of the base configuration.",
 		            res->speedup);
 	strbuf_addstr(out, "<p id=\"headline\"><strong>");

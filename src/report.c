@@ -272,6 +272,15 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	summary_pick(out, res, "base", res->base);
 	if (!isfinite(res->speedup))
 		return;
+	/* "1.00x faster; switching saves 0.00 days" recommended a change
+	 * for a difference the measurement cannot tell from none. */
+	if (res->within_noise) {
+		strbuf_addf(out, "best against base: the base is as fast as "
+		            "the best (within noise), %.3fx measured; "
+		            "switching gains nothing measurable\n",
+		            res->speedup);
+		return;
+	}
 	strbuf_addf(out, "best against base: %.2fx %s; switching %s ",
 	            res->speedup >= 1 ? res->speedup : 1.0 / res->speedup,
 	            res->speedup >= 1 ? "faster" : "slower",

@@ -151,8 +151,9 @@ results_memory_gib(const struct result_row *r)
 
 /* ---- ranking ------------------------------------------------------------- */
 
-/* Fastest first; ties by the planner's rank, then by name (qsort on
- * pointers to rows). */
+/* Fastest first; ties to the base (switching to a configuration
+ * exactly as fast gains nothing), then by the planner's rank, then by
+ * name (qsort on pointers to rows). */
 static int
 compare_rows(const void *pa, const void *pb)
 {
@@ -162,6 +163,8 @@ compare_rows(const void *pa, const void *pb)
 
 	if (x != y)
 		return x < y ? -1 : 1;
+	if (a->cand.base != b->cand.base)
+		return a->cand.base ? -1 : 1;
 	if (a->cand.rank != b->cand.rank)
 		return a->cand.rank < b->cand.rank ? -1 : 1;
 	return strcmp(a->cand.name, b->cand.name);
@@ -213,6 +216,30 @@ pick_recommendations(struct results *res)
 	}
 }
 
+/* The variance of r's mean time per sample: the sample variance of its
+ * step times over its steps, scaled as the mean is; NAN when the
+ * standard deviation is unknown. */
+static double
+mean_variance(const struct result_row *r)
+{
+	double se = results_time_per_sample(r) * r->m.step_stdev_s /
+	            r->m.step_mean_s;
+
+	return r->m.steps > 0 ? se * se / r->m.steps : NAN;
+}
+
+bool
+results_within_noise(const struct result_row *b, const struct result_row *x)
+{
+	double tb = results_time_per_sample(b);
+	double diff = fabs(tb - results_time_per_sample(x));
+	double se = sqrt(mean_variance(b) + mean_variance(x));
+
+	if (diff <= RESULTS_NOISE_REL * tb)
+		return true;
+	return isfinite(se) && diff <= RESULTS_NOISE_SE * se;
+}
+
 /* Best against base, when both were measured. */
 static void
 compare_with_base(struct results *res)
@@ -221,11 +248,14 @@ compare_with_base(struct results *res)
 
 	res->speedup = res->saved_days = NAN;
 	res->saved_gpu_hours = res->saved_cost = NAN;
+	res->within_noise = false;
 	if (res->best < 0 || res->base < 0 ||
 	    res->v[res->base].kind != RESULT_MEASURED)
 		return;
 	b = &res->v[res->base];
 	x = &res->v[res->best];
+	res->within_noise = res->best != res->base &&
+	                    results_within_noise(b, x);
 	res->speedup = results_time_per_sample(b) /
 	               results_time_per_sample(x);
 	res->saved_days = b->m.train_days - x->m.train_days;

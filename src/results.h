@@ -56,6 +56,21 @@
 /* The headroom the third recommendation asks for: 10 % of the GPU's
  * memory left free at the peak (issue 4, section 4). */
 #define RESULTS_HEADROOM 0.10
+/*
+ * When the best's gain over the base is no gain: the difference of their
+ * mean times per sample is at most RESULTS_NOISE_SE standard errors of
+ * that difference (each mean's from its sample standard deviation over
+ * its measured steps), or at most RESULTS_NOISE_REL of the base's time.
+ * Two standard errors are the usual 95 % band of a difference of means;
+ * successive step times are correlated, which makes the band if anything
+ * too narrow, and a spread of zero (identical logged times) makes it
+ * none, hence the floor: below half a percent the speed-up prints as
+ * 1.00x, and the saving it names is the clock's, not the layout's.
+ * With a standard deviation unknown (one measured step) the floor alone
+ * applies.
+ */
+#define RESULTS_NOISE_SE 2.0
+#define RESULTS_NOISE_REL 0.005
 /* Rows of the top table unless --top says otherwise (NeMo's get_results
  * prints output_top_n = 10). */
 #define RESULTS_TOP_DEFAULT 10
@@ -147,6 +162,9 @@ struct results {
 	/* Best over base when both are measured; NAN otherwise. */
 	double speedup;
 	double saved_days, saved_gpu_hours, saved_cost;
+	/* The best is another than the base, but its gain over it is
+	 * within the noise (results_within_noise). */
+	bool within_noise;
 	/* What the search cost: GPU-hours the campaign's jobs used (Slurm's
 	 * start and end times by their GPUs), against what running every
 	 * candidate would have (each at its predicted step time for
@@ -200,6 +218,11 @@ bool results_class_times_suspect(enum failure_class c);
 /* Order the measured rows, pick best, cheapest and roomy, and compare
  * best with base; results_load calls it. */
 void results_rank(struct results *res);
+
+/* Whether x's mean time per sample differs from b's by no more than
+ * the noise of the two measurements (RESULTS_NOISE_SE, _REL). */
+bool results_within_noise(const struct result_row *b,
+                          const struct result_row *x);
 
 /* Seconds per sample: how results are ordered (fastest first). */
 double results_time_per_sample(const struct result_row *r);

@@ -1068,5 +1068,44 @@ same "... results.csv keeps three significant digits" \
 	"$(field "$Q/results/results.csv" "$CLEAN1" train_days),$(field "$Q/results/results.csv" "$CLEAN1" gpu_hours),$(field "$Q/results/results.csv" "$CLEAN1" cost)" \
 	"0.0000331,0.0254,0.0763"
 
+# ---- a tie with the base ---------------------------------------------------------
+# The base and rank 1 both at 2000 ms: the tie went to rank 1, "1.00x
+# faster; switching saves 0.00 days, 0 GPU-hours and $0.00".  A tie is
+# the base's; a gain within the noise of the two measurements is none.
+# spread DIR NAME JOB MS...: a log of these step times (the first a warm-up)
+spread() {
+	d=$1 n=$2 j=$3 i=1
+	shift 3
+	for ms in "$@"; do iter $i "$ms"; i=$((i + 1)); done \
+		>"$d/runs/$n/slurm-$j.out"
+	setstate "$d" "$n" state=completed job="$j" attempt=1
+}
+Z=$T/tie
+expect "plan a campaign for a tie" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$Z"
+steps "$Z" "$CLEAN1" 9001 2000.0
+steps "$Z" "$BASE" 9002 2000.0
+expect "results of a tie with the base" 0 "$PT" results "$Z"
+has "... the base is best" "^best: rank 9  $BASE" "$T/out"
+has "... and says it is already the fastest" \
+	"base: the same configuration: the base is already the fastest" "$T/out"
+hasnt "... no switching" "switching" "$T/out"
+# Means 1.994 and 2.000 s, deviations 0.010 and 0.016 s over 5 steps:
+# the 6 ms are under two standard errors (2 x 8.4 ms) and 0.5 %.
+spread "$Z" "$CLEAN1" 9001 9000 1990 2000 1980 1995 2005
+spread "$Z" "$BASE" 9002 9000 2000 2010 1990 2020 1980
+expect "results of a gain within noise" 0 "$PT" results "$Z"
+has "... says the base is as fast" \
+	"best against base: the base is as fast as the best (within noise), 1.003x measured; switching gains nothing measurable" \
+	"$T/out"
+hasnt "... and no saving" "switching saves" "$T/out"
+expect "... JSON flags it" 0 "$PT" results "$Z" --format json
+same "... within_noise" "$(jq_ 'd["within_noise"]')" True
+# 1.800 s against 2.000 s with the same spreads: a gain.
+spread "$Z" "$CLEAN1" 9001 9000 1790 1800 1780 1795 1835
+expect "results of a gain beyond the noise" 0 "$PT" results "$Z"
+has "... states it" "best against base: 1.1[0-9]x faster; switching saves" \
+	"$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

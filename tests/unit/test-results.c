@@ -275,6 +275,64 @@ test_rank_and_savings(void)
 	free(res.ranked);
 }
 
+/* Two measured rows of gbs 256 with their mean, stdev and steps. */
+static void
+set_spread(struct result_row *r, double mean, double stdev, int steps)
+{
+	r->m.step_mean_s = mean;
+	r->m.step_stdev_s = stdev;
+	r->m.steps = steps;
+}
+
+/* A tie with the base recommended switching for nothing: "1.00x
+ * faster; switching saves 0.00 days". */
+static void
+test_tie_and_noise(void)
+{
+	struct results res;
+
+	memset(&res, 0, sizeof(res));
+	res.capacity_gib = 80.0;
+	res.n = 2;
+	res.v = xcalloc(2, sizeof(*res.v));
+	/* The base ranks after the other candidate in the plan. */
+	set_row(&res.v[0], "a", 2.0, 256, 60.0, FAILURE_NONE, false);
+	set_row(&res.v[1], "base", 2.0, 256, 60.0, FAILURE_NONE, true);
+	res.v[0].cand.rank = 1;
+	res.v[1].cand.rank = 9;
+	set_spread(&res.v[0], 2.0, 0.0, 20);
+	set_spread(&res.v[1], 2.0, 0.0, 20);
+	results_rank(&res);
+	CU_ASSERT_EQUAL(res.best, 1);
+	CU_ASSERT_EQUAL(res.ranked[0], 1);
+	CU_ASSERT_FALSE(res.within_noise);
+
+	/* 1.990 s against 2.000 s, each with a 0.02 s spread over 20
+	 * steps: standard error sqrt(2 x 0.02^2 / 20) = 0.00632 s, the
+	 * 0.010 s difference under two of them. */
+	set_spread(&res.v[0], 1.990, 0.02, 20);
+	set_spread(&res.v[1], 2.000, 0.02, 20);
+	results_rank(&res);
+	CU_ASSERT_EQUAL(res.best, 0);
+	CU_ASSERT_TRUE(res.within_noise);
+	/* With 200 steps each the error is 0.002 s: a gain. */
+	set_spread(&res.v[0], 1.990, 0.02, 200);
+	set_spread(&res.v[1], 2.000, 0.02, 200);
+	results_rank(&res);
+	CU_ASSERT_FALSE(res.within_noise);
+	/* No spread at all: under 0.5 % is noise, above it a gain. */
+	set_spread(&res.v[0], 1.995, 0.0, 200);
+	set_spread(&res.v[1], 2.000, 0.0, 200);
+	results_rank(&res);
+	CU_ASSERT_TRUE(res.within_noise);
+	set_spread(&res.v[0], 1.980, 0.0, 200);
+	results_rank(&res);
+	CU_ASSERT_FALSE(res.within_noise);
+	CU_ASSERT_DOUBLE_EQUAL(res.speedup, 2.0 / 1.98, 1e-12);
+	free(res.v);
+	free(res.ranked);
+}
+
 static void
 test_recommendable_classes(void)
 {
@@ -669,6 +727,7 @@ test_campaign_dir(void)
 static const struct harness_test results_tests[] = {
 	{ "metrics worked out by hand", test_metrics_by_hand },
 	{ "ranking, recommendation and savings", test_rank_and_savings },
+	{ "a tie or a gain within noise is no gain", test_tie_and_noise },
 	{ "which classes may be recommended", test_recommendable_classes },
 	{ "short trainings keep their digits", test_short_training },
 	{ "CSV fields quoted as RFC 4180 says", test_csv_quoting },
