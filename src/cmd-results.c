@@ -115,11 +115,18 @@ cmd_results_run(const char *dir, const struct results_opts *o, FILE *out,
 {
 	struct results res;
 	struct strbuf summary = STRBUF_INIT, sb = STRBUF_INIT;
-	int status = results_load(&res, dir, o);
+	int status = results_load(&res, dir, o), mfu;
 
 	if (status != 0)
 		goto cleanup;
 	report_summary(&res, o->top, &summary);
+	mfu = report_mfu_impossible_count(&res);
+	/* Said on stderr too: --format json and csv print no summary. */
+	if (mfu > 0)
+		warning("%d measured candidate%s of '%s' show%s an MFU above "
+		        "100 %%, more than the GPU's dense peak: not "
+		        "recommended (the note in results.csv says why)", mfu,
+		        mfu == 1 ? "" : "s", res.run.dir, mfu == 1 ? "s" : "");
 	if (cmd_results_write_files(&res, summary.buf) != 0)
 		status = EXIT_CANTCREAT;
 	if (format == FORMAT_JSON)

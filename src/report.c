@@ -160,6 +160,32 @@ add_training(struct strbuf *out, const struct results *res,
 
 /* ---- the head ------------------------------------------------------------ */
 
+int
+report_mfu_impossible_count(const struct results *res)
+{
+	int n = 0;
+
+	for (int i = 0; i < res->nranked; i++)
+		n += results_mfu_impossible(&res->v[res->ranked[i]]);
+	return n;
+}
+
+/* Measured MFUs above 100 %, which no GPU reaches. */
+static void
+summary_mfu_warning(struct strbuf *out, const struct results *res)
+{
+	int n = report_mfu_impossible_count(res);
+
+	if (n == 0)
+		return;
+	strbuf_addf(out, "warning: %d measured candidate%s show%s an MFU "
+	            "above 100 %%, more than the GPU's dense peak: the "
+	            "campaign's gpu or precision, the global batch size or "
+	            "the log%s wrong; not recommended\n", n,
+	            n == 1 ? "" : "s", n == 1 ? "s" : "",
+	            n == 1 ? " is" : "s are");
+}
+
 /* The campaign and how many candidates are in each group. */
 static void
 summary_campaign(struct strbuf *out, const struct results *res)
@@ -199,6 +225,7 @@ summary_campaign(struct strbuf *out, const struct results *res)
 	if (res->cost_per_gpu_hour <= 0)
 		strbuf_addstr(out, "(no cost_per_gpu_hour: costs are not "
 		              "shown; set it or pass --cost-per-gpu-hour)\n");
+	summary_mfu_warning(out, res);
 }
 
 /* Two lines on a measured row's speed and what it means for training. */
@@ -219,8 +246,9 @@ summary_speed(struct strbuf *out, const struct results *res,
 	add_number(out, m->tflops_per_gpu, 1);
 	strbuf_addstr(out, " TFLOP/s per GPU (MFU ");
 	add_number(out, m->mfu * 100.0, 1);
-	strbuf_addf(out, " %%)\n  training on %g B tokens: ",
-	            c->num_tokens_in_b);
+	strbuf_addf(out, " %%%s)\n  training on %g B tokens: ",
+	            results_mfu_impossible(r) ? ", above 100 %: see the "
+	            "warning above" : "", c->num_tokens_in_b);
 	add_training(out, res, m);
 	strbuf_addch(out, '\n');
 }
@@ -253,6 +281,25 @@ summary_pick(struct strbuf *out, const struct results *res,
 		strbuf_addstr(out, "not run: no comparison\n");
 }
 
+/* Why a measured base is not compared with the best: its times do not
+ * count. */
+static void
+summary_no_comparison(struct strbuf *out, const struct result_row *b)
+{
+	strbuf_addstr(out, "best against base: no comparison: ");
+	if (results_class_times_suspect(b->failure))
+		strbuf_addstr(out, "slow GPUs (stragglers) slowed the base's "
+		              "steps, its step times are suspect: run it "
+		              "again\n");
+	else if (results_class_recommendable(b->failure))
+		strbuf_addstr(out, "the base's MFU is above 100 %, its "
+		              "figures are wrong\n");
+	else
+		strbuf_addf(out, "the base ended in %s after its measured "
+		            "steps, a failure that condemns its layout\n",
+		            failure_class_name(b->failure));
+}
+
 /* Best, base, and what switching from base to best gains. */
 static void
 summary_best_base(struct strbuf *out, const struct results *res)
@@ -270,6 +317,8 @@ summary_best_base(struct strbuf *out, const struct results *res)
 		return;
 	}
 	summary_pick(out, res, "base", res->base);
+	if (res->v[res->base].kind == RESULT_MEASURED && res->no_comparison)
+		summary_no_comparison(out, &res->v[res->base]);
 	if (!isfinite(res->speedup))
 		return;
 	/* "1.00x faster; switching saves 0.00 days" recommended a change
@@ -377,6 +426,8 @@ cell_note(struct table *t, const struct results *res, int idx)
 	if (r->failure != FAILURE_NONE)
 		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
 		            failure_class_name(r->failure));
+	if (results_mfu_impossible(r))
+		strbuf_addf(&sb, "%sMFU over 100 %%", sb.len ? ", " : "");
 	if (!r->recommendable)
 		strbuf_addf(&sb, "%snot recommended", sb.len ? ", " : "");
 	/* Measured while its job runs on: the counts put it with the
@@ -551,12 +602,20 @@ summary_recommend(struct strbuf *out, const struct results *res)
 
 		if (r->place >= res->v[res->best].place)
 			break;
-		strbuf_addf(out, "  not recommended although faster: rank %d "
-		            "%s ended in %s after its measured steps%s\n",
-		            r->cand.rank, r->cand.name,
-		            failure_class_name(r->failure),
-		            results_class_times_suspect(r->failure)
-		            ? " (slow GPUs slowed them: run it again)" : "");
+		if (results_class_recommendable(r->failure))
+			strbuf_addf(out, "  not recommended although faster: "
+			            "rank %d %s shows an MFU of %.1f %%, above "
+			            "100 %%: its figures are wrong\n",
+			            r->cand.rank, r->cand.name,
+			            r->m.mfu * 100.0);
+		else
+			strbuf_addf(out, "  not recommended although faster: "
+			            "rank %d %s ended in %s after its measured "
+			            "steps%s\n", r->cand.rank, r->cand.name,
+			            failure_class_name(r->failure),
+			            results_class_times_suspect(r->failure)
+			            ? " (slow GPUs slowed them: run it again)"
+			            : "");
 	}
 }
 
@@ -619,30 +678,67 @@ summary_in_progress(struct strbuf *out, const struct results *res)
 }
 
 /* Why none of the measured candidates is recommended: failures that
- * condemn their layouts, or step times slowed by stragglers, which
- * condemn nothing but are no measurement either. */
+ * condemn their layouts, step times slowed by stragglers, which condemn
+ * nothing but are no measurement either, or an MFU above 100 %, which
+ * says the figures are wrong.  Each kind's count sits between the two
+ * halves of its clause. */
+static const char *const no_best_clause[3][2] = {
+	{ "", " ended in a failure that condemns its layout" },
+	{ "slow GPUs (stragglers) slowed the steps of ", ": run those again" },
+	{ "", " show an MFU above 100 % (check the campaign's gpu, precision "
+	  "and global batch size, and the logs)" },
+};
+
+/* The text when every measured candidate is of one kind. */
+static void
+no_best_each(struct strbuf *out, int kind, int n)
+{
+	if (kind == 0)
+		strbuf_addf(out, "no recommendation: each of the %d measured "
+		            "candidates ended in a failure that condemns its "
+		            "layout\n", n);
+	else if (kind == 1)
+		strbuf_addf(out, "no recommendation: slow GPUs (stragglers) "
+		            "slowed the steps of each of the %d measured "
+		            "candidates: run them again\n", n);
+	else
+		strbuf_addf(out, "no recommendation: each of the %d measured "
+		            "candidates shows an MFU above 100 %%: check the "
+		            "campaign's gpu, precision and global batch size, "
+		            "and the logs\n", n);
+}
+
 static void
 no_best_measured(struct strbuf *out, const struct results *res)
 {
-	int suspect = 0;
+	int n[3] = { 0, 0, 0 }, kinds = 0, done = 0;
 
-	for (int i = 0; i < res->nranked; i++)
-		suspect += results_class_times_suspect(
-			res->v[res->ranked[i]].failure);
-	if (suspect == 0)
-		strbuf_addf(out, "no recommendation: each of the %d measured "
-		            "candidates ended in a failure that condemns its "
-		            "layout\n", res->nranked);
-	else if (suspect == res->nranked)
-		strbuf_addf(out, "no recommendation: slow GPUs (stragglers) "
-		            "slowed the steps of each of the %d measured "
-		            "candidates: run them again\n", res->nranked);
-	else
-		strbuf_addf(out, "no recommendation: of the %d measured "
-		            "candidates, %d ended in a failure that condemns "
-		            "its layout, and slow GPUs (stragglers) slowed the "
-		            "steps of %d: run those again\n", res->nranked,
-		            res->nranked - suspect, suspect);
+	for (int i = 0; i < res->nranked; i++) {
+		enum failure_class f = res->v[res->ranked[i]].failure;
+
+		/* Condemned, suspect, or allowed by its class and so
+		 * refused for its MFU. */
+		n[results_class_times_suspect(f) ? 1
+		  : results_class_recommendable(f) ? 2 : 0]++;
+	}
+	for (int k = 0; k < 3; k++)
+		kinds += n[k] > 0;
+	for (int k = 0; kinds == 1 && k < 3; k++)
+		if (n[k] > 0)
+			no_best_each(out, k, n[k]);
+	if (kinds == 1)
+		return;
+	strbuf_addf(out, "no recommendation: of the %d measured candidates, ",
+	            res->nranked);
+	for (int k = 0; k < 3; k++) {
+		if (n[k] == 0)
+			continue;
+		if (done++)
+			strbuf_addstr(out, done == kinds ? ", and " : ", ");
+		strbuf_addf(out, "%s%d%s", no_best_clause[k][0], n[k],
+		            no_best_clause[k][1]);
+	}
+	strbuf_addch(out, '\n');
 }
 
 /* Why there is no best configuration. */

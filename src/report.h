@@ -40,6 +40,10 @@ void report_html(const struct results *res, const char *summary,
  * letters. */
 void report_add_money(struct strbuf *out, const char *currency, double v);
 
+/* How many measured rows show an MFU above 100 % (results_mfu_
+ * impossible), for the summary's warning and the command's. */
+int report_mfu_impossible_count(const struct results *res);
+
 /* A training time given in days, in the unit that shows it: "9.41
  * days", or under a day "3.2 hours", "25.3 minutes", "4.1 seconds"
  * ("0.00 days" said nothing about a short training's minutes). */

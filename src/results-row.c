@@ -268,6 +268,14 @@ row_measure(struct results *res, struct result_row *row,
 	if (results_class_times_suspect(row->failure))
 		row_note(row, "slow GPUs (stragglers) slowed its steps: its "
 		         "step times are suspect; run it again to measure it");
+	/* 106.5 % was shown and the row recommended: its time per sample
+	 * is no more to be trusted than its MFU. */
+	if (results_mfu_impossible(row)) {
+		row->recommendable = false;
+		row_note(row, "MFU %.1f %% is above 100 %%: the campaign's gpu "
+		         "or precision, the global batch size or the log is "
+		         "wrong; not recommended", row->m.mfu * 100.0);
+	}
 }
 
 /* The newest attempt had too few steps: look for an older one that

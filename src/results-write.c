@@ -627,6 +627,7 @@ json_recommendations(struct json *j, const struct results *res)
 {
 	json_number(j, "speedup", res->speedup);
 	json_bool(j, "within_noise", res->within_noise);
+	json_string(j, "no_comparison", res->no_comparison);
 	json_begin_object(j, "saved");
 	json_number(j, "days", res->saved_days);
 	json_number(j, "gpu_hours", res->saved_gpu_hours);

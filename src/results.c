@@ -134,6 +134,12 @@ results_class_times_suspect(enum failure_class c)
 	return c == FAILURE_STRAGGLER;
 }
 
+bool
+results_mfu_impossible(const struct result_row *r)
+{
+	return isfinite(r->m.mfu) && r->m.mfu > RESULTS_MFU_MAX;
+}
+
 /* The ranking key: mean step time over the global batch. */
 double
 results_time_per_sample(const struct result_row *r)
@@ -240,7 +246,32 @@ results_within_noise(const struct result_row *b, const struct result_row *x)
 	return isfinite(se) && diff <= RESULTS_NOISE_SE * se;
 }
 
-/* Best against base, when both were measured. */
+/* Why best and base cannot be compared; NULL when they can.  A base
+ * measured but not recommendable (its steps slowed by stragglers, a
+ * failure that condemns its layout, an impossible MFU) has times no
+ * saving can be counted from: "1.33x slower; switching costs" came of
+ * a straggler's. */
+static const char *
+no_comparison(const struct results *res)
+{
+	const struct result_row *b;
+
+	if (res->best < 0)
+		return "no_best";
+	if (res->base < 0)
+		return "no_base";
+	b = &res->v[res->base];
+	if (b->kind != RESULT_MEASURED)
+		return "base_not_measured";
+	if (results_class_times_suspect(b->failure))
+		return "base_times_suspect";
+	if (!b->recommendable)
+		return "base_not_recommendable";
+	return NULL;
+}
+
+/* Best against base, when both were measured and the base's times
+ * count. */
 static void
 compare_with_base(struct results *res)
 {
@@ -249,8 +280,8 @@ compare_with_base(struct results *res)
 	res->speedup = res->saved_days = NAN;
 	res->saved_gpu_hours = res->saved_cost = NAN;
 	res->within_noise = false;
-	if (res->best < 0 || res->base < 0 ||
-	    res->v[res->base].kind != RESULT_MEASURED)
+	res->no_comparison = no_comparison(res);
+	if (res->no_comparison)
 		return;
 	b = &res->v[res->base];
 	x = &res->v[res->best];
@@ -440,6 +471,7 @@ results_load(struct results *res, const char *dir,
 
 	memset(res, 0, sizeof(*res));
 	res->best = res->base = res->cheapest = res->roomy = -1;
+	res->no_comparison = "no_best";
 	res->speedup = res->saved_days = NAN;
 	res->saved_gpu_hours = res->saved_cost = NAN;
 	status = store_open(&res->run, dir, STORE_READ_ONLY);

@@ -71,6 +71,10 @@
  */
 #define RESULTS_NOISE_SE 2.0
 #define RESULTS_NOISE_REL 0.005
+/* The largest MFU a measurement can have: model FLOPs are at most the
+ * FLOPs a GPU does (recomputation only adds), and those at most its
+ * dense peak. */
+#define RESULTS_MFU_MAX 1.0
 /* Rows of the top table unless --top says otherwise (NeMo's get_results
  * prints output_top_n = 10). */
 #define RESULTS_TOP_DEFAULT 10
@@ -165,6 +169,11 @@ struct results {
 	/* The best is another than the base, but its gain over it is
 	 * within the noise (results_within_noise). */
 	bool within_noise;
+	/* Why there is no comparison, NULL when there is one: "no_best",
+	 * "no_base", "base_not_measured", "base_times_suspect" (a
+	 * straggler) or "base_not_recommendable" (measured, then a
+	 * failure that condemns its layout, or an impossible MFU). */
+	const char *no_comparison;
 	/* What the search cost: GPU-hours the campaign's jobs used (Slurm's
 	 * start and end times by their GPUs), against what running every
 	 * candidate would have (each at its predicted step time for
@@ -214,6 +223,12 @@ bool results_class_recommendable(enum failure_class c);
  * steps before the detector stopped the run.  Such a run is measured
  * but neither recommended nor fitted; running it again measures it. */
 bool results_class_times_suspect(enum failure_class c);
+
+/* Whether r's MFU is above RESULTS_MFU_MAX: more model FLOPs than the
+ * GPU's dense peak, which no run does.  Its figures are wrong (the
+ * campaign's gpu or precision, the global batch size, or the log), so
+ * it is noted and not recommended (results-row.c). */
+bool results_mfu_impossible(const struct result_row *r);
 
 /* Order the measured rows, pick best, cheapest and roomy, and compare
  * best with base; results_load calls it. */

@@ -1107,5 +1107,67 @@ expect "results of a gain beyond the noise" 0 "$PT" results "$Z"
 has "... states it" "best against base: 1.1[0-9]x faster; switching saves" \
 	"$T/out"
 
+# ---- a base whose times do not count ------------------------------------------------
+# A base stopped by NeMo's straggler detection after its steps, at 1.5 s
+# a step (106.5 % MFU), against rank 1 at 2 s: "best against base: 1.33x
+# slower; switching costs ...", speed-up 0.75 in JSON with negative
+# savings.  Its times are suspect: no comparison, and the MFU above
+# 100 % is flagged.
+V=$T/base-suspect
+expect "plan a campaign for a suspect base" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$V"
+{ for j in 0 1 2 3 4 5 6 7 8 9; do nemo $j 1.5; done
+  echo "[NeMo E 2025-03-07 22:43:58 straggler_det_callback:239] Detected stragglers. Terminating training..."
+} >"$V/runs/$BASE/slurm-9101.out"
+setstate "$V" "$BASE" state=failed job=9101 attempt=1 exit=1
+for j in 0 1 2 3 4 5 6 7 8 9; do nemo $j 2.0; done \
+	>"$V/runs/$CLEAN1/slurm-9102.out"
+setstate "$V" "$CLEAN1" state=completed job=9102 attempt=1
+expect "results with a straggler base" 0 "$PT" results "$V"
+has "... no comparison, and why" \
+	"best against base: no comparison: slow GPUs (stragglers) slowed the base's steps" \
+	"$T/out"
+hasnt "... no switching" "switching" "$T/out"
+has "... the MFU above 100 % is flagged" "(MFU 106.5 %, above 100 %" "$T/out"
+has "... with a warning" "warning: 1 measured candidate shows an MFU above 100 %" \
+	"$T/out"
+has "... on stderr too" "an MFU above 100 %" "$T/err"
+expect "... JSON" 0 "$PT" results "$V" --format json
+same "... speed-up and savings null, and why" \
+	"$(jq_ '(d["speedup"], d["saved"]["days"], d["saved"]["cost"], d["no_comparison"])')" \
+	"(None, None, None, 'base_times_suspect')"
+case $(jq_ 'd["base"]["note"]') in
+*"MFU 106.5 % is above 100 %"*) ok "... the base's note says so" ;;
+*) ko "... the base's note: '$(jq_ 'd["base"]["note"]')'" ;;
+esac
+# A base that measured its steps and then lost its loss to NaN.
+{ for j in 1 2 3 4 5 6; do iter $j 2500.0; done
+  echo "AssertionError: found NaN in local grad norm in backward pass"
+} >"$V/runs/$BASE/slurm-9101.out"
+expect "results with a base ended in nan_loss" 0 "$PT" results "$V"
+has "... no comparison, and why" \
+	"best against base: no comparison: the base ended in nan_loss after its measured steps" \
+	"$T/out"
+hasnt "... no switching" "switching" "$T/out"
+hasnt "... and no MFU warning" "warning" "$T/out"
+expect "... JSON" 0 "$PT" results "$V" --format json
+same "... speed-up null, and why" "$(jq_ '(d["speedup"], d["no_comparison"])')" \
+	"(None, 'base_not_recommendable')"
+# A clean base, and a faster candidate whose 1.5 s steps make 106.5 %
+# MFU: noted, not recommended, so the base is best.
+for j in 1 2 3 4 5 6; do iter $j 2500.0; done >"$V/runs/$BASE/slurm-9101.out"
+setstate "$V" "$BASE" state=completed exit=0
+for j in 1 2 3 4 5 6; do iter $j 1500.0; done >"$V/runs/$CLEAN1/slurm-9102.out"
+expect "results with an MFU above 100 %" 0 "$PT" results "$V" --format json
+same "... not recommended: the base is best" \
+	"$(jq_ '(d["recommendations"]["fastest"], d["no_comparison"])')" \
+	"('$BASE', None)"
+has "... a warning on stderr" "1 measured candidate of '.*' shows an MFU above 100 %" \
+	"$T/err"
+expect "... the summary" 0 "$PT" results "$V"
+has "... says why it is not recommended" \
+	"not recommended although faster: rank 1 $CLEAN1 shows an MFU of 106.5 %" \
+	"$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -172,6 +172,16 @@ test_metrics_by_hand(void)
 	/* Predicted 2.2 s against 2 s measured: 10 % too slow. */
 	CU_ASSERT_DOUBLE_EQUAL(row.m.pred_error, 0.1, 1e-12);
 
+	/* Above the dense peak is no measurement: 0.7 s a step is 109 %
+	 * MFU. */
+	CU_ASSERT_FALSE(results_mfu_impossible(&row));
+	st.mean_s = 0.7;
+	results_measure(&c, 3.0, &st, &row);
+	ASSERT_NEAR_REL(row.m.mfu, 382.063110782976 / 989.4 * 2 / 0.7,
+	                1e-9);
+	CU_ASSERT_TRUE(results_mfu_impossible(&row));
+	st.mean_s = 2.0;
+
 	/* No price: no cost, everything else the same. */
 	results_measure(&c, 0.0, &st, &row);
 	CU_ASSERT_TRUE(isnan(row.m.cost));
@@ -253,6 +263,23 @@ test_rank_and_savings(void)
 	                       1e-9);
 	CU_ASSERT_EQUAL(res.count[RESULT_MEASURED], 5);
 
+	CU_ASSERT_PTR_NULL(res.no_comparison);
+
+	/* The base measured, then its times suspect (a straggler) or its
+	 * layout condemned (NaN): no comparison, not "3.2x faster". */
+	res.v[4].failure = FAILURE_STRAGGLER;
+	res.v[4].recommendable = false;
+	results_rank(&res);
+	CU_ASSERT_EQUAL(res.best, 3);
+	CU_ASSERT_TRUE(isnan(res.speedup));
+	CU_ASSERT_TRUE(isnan(res.saved_cost));
+	CU_ASSERT_STRING_EQUAL(res.no_comparison, "base_times_suspect");
+	res.v[4].failure = FAILURE_NAN_LOSS;
+	results_rank(&res);
+	CU_ASSERT_TRUE(isnan(res.speedup));
+	CU_ASSERT_STRING_EQUAL(res.no_comparison, "base_not_recommendable");
+	res.v[4].recommendable = true;
+
 	/* The base failed: nothing to compare, no division by zero. */
 	res.v[4].kind = RESULT_FAILED;
 	res.v[4].failure = FAILURE_CUDA_OOM;
@@ -263,6 +290,7 @@ test_rank_and_savings(void)
 	CU_ASSERT_TRUE(isnan(res.saved_days));
 	CU_ASSERT_TRUE(isnan(res.saved_cost));
 	CU_ASSERT_EQUAL(res.v[4].place, 0);
+	CU_ASSERT_STRING_EQUAL(res.no_comparison, "base_not_measured");
 
 	/* Nothing recommendable: no best, no pick at all. */
 	for (int i = 0; i < 4; i++)
