@@ -179,6 +179,29 @@ results_as_owner(void *arg)
 	return status;
 }
 
+/* 0 when --cost-per-gpu-hour (NAN: not given) is within the range of
+ * the key it overrides; 1e308 was taken, and every cost became
+ * infinite and vanished from the summary. */
+static int
+check_cost(double cost)
+{
+	double lo, hi;
+
+	if (isnan(cost))
+		return 0;
+	if (!config_key_range("cost_per_gpu_hour", &lo, &hi))
+		bug("cost_per_gpu_hour is no number key");
+	if (cost < lo)
+		error("--cost-per-gpu-hour must be %g or more, not %g", lo,
+		      cost);
+	else if (cost > hi)
+		error("--cost-per-gpu-hour must be at most %g, as the key "
+		      "cost_per_gpu_hour, not %.15g", hi, cost);
+	else
+		return 0;
+	return EXIT_USAGE;
+}
+
 /* Parse the options and run cmd_results_run. */
 static int
 cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -207,10 +230,8 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		error("--top must be 0 (all) or more, not %d", o.top);
 		return EXIT_USAGE;
 	}
-	if (cost < 0) {
-		error("--cost-per-gpu-hour must be 0 or more, not %g", cost);
+	if (check_cost(cost) != 0)
 		return EXIT_USAGE;
-	}
 	if (o.currency && !config_valid_currency(o.currency)) {
 		error("--currency '%s' is not a currency symbol (1 to %d "
 		      "bytes of printable UTF-8 text)", o.currency,

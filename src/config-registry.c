@@ -529,6 +529,19 @@ config_registry_find(const char *path)
 	return NULL;
 }
 
+bool
+config_key_range(const char *path, double *min, double *max)
+{
+	const struct config_key *k = config_registry_find(path);
+
+	if (!k || (k->type != KT_INT && k->type != KT_DOUBLE &&
+	           k->type != KT_INTS))
+		return false;
+	*min = k->min;
+	*max = k->max;
+	return true;
+}
+
 /* Length of the parent group's path ("search" in "search.tp"); 0 at top. */
 size_t
 config_parent_len(const char *path)

@@ -355,6 +355,13 @@ bool config_valid_currency(const char *s);
  */
 void settings_default_switches(const struct settings *c, struct layout *l);
 
+/*
+ * The range of the number key at path ("cost_per_gpu_hour") as the
+ * registry holds it, so that an option overriding a key refuses what
+ * the key would; false when path names no number key.
+ */
+bool config_key_range(const char *path, double *min, double *max);
+
 /* Closest string by edit distance among candidates, or NULL if none is
  * close enough to be a plausible typo. */
 const char *config_closest(const char *word, const char *const *cands,

@@ -112,6 +112,7 @@ for a in "size --gpus 8 --days 3 --tflops 0:--tflops must be positive, not 0" \
 	"size --gpus 8 --days 3 --seq -4:--seq must be positive, not -4" \
 	"results $T/c --top -1:--top must be 0 (all) or more, not -1" \
 	"results $T/c --cost-per-gpu-hour -3:--cost-per-gpu-hour must be 0 or more, not -3" \
+	"results $T/c --cost-per-gpu-hour 1e308:--cost-per-gpu-hour must be at most 1e+06, as the key cost_per_gpu_hour, not 1e+308" \
 	"submit $T/c --dry-run --top -2:--top must be at least 1, not -2 "; do
 	# shellcheck disable=SC2086 # the command's words
 	expect "${a%%:*}" 64 "$PT" ${a%%:*}

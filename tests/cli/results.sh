@@ -437,6 +437,17 @@ same "every CSV column and JSON key in RESULT FILES" "$missing" ""
 
 # ---- errors ----------------------------------------------------------------
 expect "negative --top" 64 "$PT" results "$D" --top -1
+# The option overrides cost_per_gpu_hour, a number from 0 to 1e6, but
+# took any: 1e308 made every cost infinite, and costs vanished.
+expect "--cost-per-gpu-hour above the key's range" 64 "$PT" results "$D" \
+	--cost-per-gpu-hour 1e7
+has "... names the bound and the key" \
+	"error: --cost-per-gpu-hour must be at most 1e+06, as the key cost_per_gpu_hour, not 10000000" \
+	"$T/err"
+expect "--cost-per-gpu-hour 1e308" 64 "$PT" results "$D" \
+	--cost-per-gpu-hour 1e308
+expect "--cost-per-gpu-hour at the key's bound" 0 "$PT" -q results "$D" \
+	--cost-per-gpu-hour 1e6
 expect "unknown format" 64 "$PT" results "$D" --format xml
 expect "missing directory" 66 "$PT" results "$T/none"
 rm -rf "$R" && mkdir "$T/elsewhere" && ln -s "$T/elsewhere" "$R"

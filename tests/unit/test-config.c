@@ -1499,6 +1499,26 @@ test_currency(void)
 	             "byte 1", NULL });
 }
 
+/* An option that overrides a number key takes its range from the
+ * registry: results --cost-per-gpu-hour took 1e308. */
+static void
+test_key_range(void)
+{
+	double lo = -1, hi = -1;
+
+	CU_ASSERT_TRUE(config_key_range("cost_per_gpu_hour", &lo, &hi));
+	CU_ASSERT_DOUBLE_EQUAL(lo, 0.0, 0.0);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 1e6, 0.0);
+	CU_ASSERT_TRUE(config_key_range("nodes", &lo, &hi));
+	CU_ASSERT_DOUBLE_EQUAL(lo, 1.0, 0.0);
+	CU_ASSERT_FALSE(config_key_range("currency", &lo, &hi));
+	CU_ASSERT_FALSE(config_key_range("no_such_key", &lo, &hi));
+	expect_error(MINIMAL "cost_per_gpu_hour = 1e7;\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:4: key "
+	             "'cost_per_gpu_hour': 1e+07 is out of range (0 to "
+	             "1e+06)", NULL });
+}
+
 /*
  * Every string key refuses what a terminal would act on or what reorders
  * the text shown (C0, tab included, DEL, C1 in UTF-8 or as a raw byte,
@@ -2311,6 +2331,7 @@ static const struct harness_test knob_tests[] = {
 	{ "every key", test_knob_keys },
 	{ "errors", test_knob_errors },
 	{ "currency", test_currency },
+	{ "a number key's range, for options", test_key_range },
 	{ "strings are plain text", test_plain_strings },
 	{ "long values cut in errors", test_long_values_cut },
 	{ "name and paths have a length limit", test_string_limits },
