@@ -609,7 +609,9 @@ tokens_median(const struct log_result *r, int skip_steps, double *v)
  * The mean and sample standard deviation of v[0..k), k > 0, without
  * overflow: both are taken on v scaled by the power of two of its
  * largest magnitude, which is exact, so the results are those of the
- * plain sums wherever these do not overflow.
+ * plain sums wherever these do not overflow.  One value has no sample
+ * deviation (k - 1 = 0 degrees of freedom): NAN, not the 0 that claimed
+ * a step time known exactly.
  */
 static void
 mean_stdev(const double *v, int k, double *mean, double *stdev)
@@ -627,7 +629,7 @@ mean_stdev(const double *v, int k, double *mean, double *stdev)
 	for (int i = 0; i < k; i++)
 		sq += (ldexp(v[i], -e) - m) * (ldexp(v[i], -e) - m);
 	*mean = ldexp(m, e);
-	*stdev = k > 1 ? ldexp(sqrt(sq / (k - 1)), e) : 0;
+	*stdev = k > 1 ? ldexp(sqrt(sq / (k - 1)), e) : NAN;
 }
 
 void

@@ -291,7 +291,9 @@ struct log_step_stats {
 	                    a logger gone wrong, no measurement */
 	int counted;     /* measured steps timed at LOGPARSE_STEP_S_MIN or
 	                    more: those the figures below are taken over */
-	double mean_s, median_s, stdev_s;   /* NAN when counted == 0 */
+	double mean_s, median_s, stdev_s;   /* NAN when counted == 0; the
+	                                       (sample) stdev_s also when
+	                                       counted == 1 */
 	double tokens_per_s_median;  /* after the warm-up; NAN if none */
 };
 

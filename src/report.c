@@ -236,9 +236,14 @@ summary_speed(struct strbuf *out, const struct results *res,
 	const struct result_metrics *m = &r->m;
 	const struct settings *c = &res->run.settings;
 
-	strbuf_addf(out, "  %.3f s per step (median %.3f s, stdev %.3f s, "
-	            "%d steps), ", m->step_mean_s, m->step_median_s,
-	            m->step_stdev_s, m->steps);
+	strbuf_addf(out, "  %.3f s per step (median %.3f s, ",
+	            m->step_mean_s, m->step_median_s);
+	/* One step has no sample deviation. */
+	if (isfinite(m->step_stdev_s))
+		strbuf_addf(out, "stdev %.3f s", m->step_stdev_s);
+	else
+		strbuf_addstr(out, "stdev unknown");
+	strbuf_addf(out, ", %d step%s), ", m->steps, m->steps == 1 ? "" : "s");
 	add_number(out, m->samples_per_s, 1);
 	strbuf_addstr(out, " samples/s, ");
 	add_grouped(out, m->tokens_per_s_per_gpu, 0);

@@ -100,7 +100,8 @@ enum result_kind {
 /* What a measured candidate's step times mean; NAN where unknown. */
 struct result_metrics {
 	int steps;                    /* measured steps (after warm-up) */
-	double step_mean_s, step_median_s, step_stdev_s;
+	double step_mean_s, step_median_s, step_stdev_s; /* the sample
+	                                 stdev: NAN for a single step */
 	double samples_per_s;         /* gbs / mean */
 	double tokens_per_s_per_gpu;  /* gbs * seq / mean / GPUs */
 	double tflops_per_gpu;        /* Megatron-LM's FLOPs / mean / GPUs */

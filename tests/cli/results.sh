@@ -1180,5 +1180,29 @@ has "... says why it is not recommended" \
 	"not recommended although faster: rank 1 $CLEAN1 shows an MFU of 106.5 %" \
 	"$T/out"
 
+# ---- a single measured step ----------------------------------------------------------
+# results.min_steps may be 1: one step after the warm-up has no sample
+# standard deviation, which read 0.0000 in results.csv and "stdev 0.000
+# s, 1 steps" in the summary.
+O=$T/one-step
+expect "plan a campaign measured from one step" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$O" -s results.min_steps=1
+{ iter 1 9000.0; iter 2 2500.0; } >"$O/runs/$CLEAN1/slurm-9201.out"
+setstate "$O" "$CLEAN1" state=completed job=9201 attempt=1
+expect "results of it" 0 "$PT" results "$O"
+has "... stdev unknown, 1 step" \
+	"2.500 s per step (median 2.500 s, stdev unknown, 1 step)" "$T/out"
+cells "$O"
+same "... results.csv: the stdev empty, the mean given" \
+	"$(field "$O/results/results.csv" "$CLEAN1" step_time_stdev_s),$(field "$O/results/results.csv" "$CLEAN1" step_time_mean_s)" \
+	",2.5000"
+expect "... JSON" 0 "$PT" results "$O" --format json
+same "... null" "$(jq_ '(d["best"]["step_time_stdev_s"], d["best"]["measured_steps"])')" \
+	"(None, 1)"
+expect "parse of it" 0 "$PT" parse --min-steps 1 --format json \
+	"$O/runs/$CLEAN1/slurm-9201.out"
+same "... null there too" "$(jq_ '(d[0]["step_time_stdev_s"], d[0]["step_time_mean_s"])')" \
+	"(None, 2.5)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

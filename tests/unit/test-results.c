@@ -126,6 +126,19 @@ load_campaign(const char *tmp, struct settings *c)
 
 /* ---- metrics by hand ----------------------------------------------------- */
 
+/* One cell of results.csv for a row with these figures. */
+static void
+check_cell(const struct result_row *r, enum results_col c, const char *want)
+{
+	struct results res;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&res, 0, sizeof(res));
+	results_cell(&res, r, c, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, want);
+	strbuf_release(&sb);
+}
+
 static void
 test_metrics_by_hand(void)
 {
@@ -186,6 +199,17 @@ test_metrics_by_hand(void)
 	results_measure(&c, 0.0, &st, &row);
 	CU_ASSERT_TRUE(isnan(row.m.cost));
 	ASSERT_NEAR_REL(row.m.gpu_hours, 3390.84201, 1e-8);
+
+	/* One step left after a warm-up of five (results.min_steps may be
+	 * 1): its mean is 3 s, its sample deviation unknown, not 0. */
+	log_result_step_stats(&r, 5, &st);
+	CU_ASSERT_EQUAL(st.measured, 1);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 3.0, 1e-12);
+	CU_ASSERT_TRUE(isnan(st.stdev_s));
+	results_measure(&c, 3.0, &st, &row);
+	CU_ASSERT_TRUE(isnan(row.m.step_stdev_s));
+	check_cell(&row, RC_STEP_STDEV, "");
+	check_cell(&row, RC_STEP_MEAN, "3.0000");
 
 	log_result_release(&r);
 	logparse_release(&lp);
@@ -386,19 +410,6 @@ test_recommendable_classes(void)
 }
 
 /* ---- short trainings ----------------------------------------------------- */
-
-/* One cell of results.csv for a row with these training figures. */
-static void
-check_cell(const struct result_row *r, enum results_col c, const char *want)
-{
-	struct results res;
-	struct strbuf sb = STRBUF_INIT;
-
-	memset(&res, 0, sizeof(res));
-	results_cell(&res, r, c, &sb);
-	CU_ASSERT_STRING_EQUAL(sb.buf, want);
-	strbuf_release(&sb);
-}
 
 static void
 check_duration(double days, const char *want)
