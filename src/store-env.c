@@ -30,23 +30,6 @@
 /* Far above any real environment (Linux caps argv + envp at 2 MiB). */
 #define SUBMIT_ENV_MAX (4 << 20)
 
-/* Write all of buf to fd; 0 or -1 with errno set. */
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* "NAME=VALUE\0" for each entry of envp with a name; values may hold
  * newlines, never a NUL. */
 static void

@@ -95,9 +95,11 @@ fsync_parent(const char *path)
 	return ret;
 }
 
-static int
-write_all(int fd, const char *p, size_t len)
+int
+write_all(int fd, const void *data, size_t len)
 {
+	const char *p = data;
+
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 
@@ -468,6 +470,31 @@ fopen_named(const char *path)
 {
 	return fdopen_kind(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC),
 	                   true);
+}
+
+int
+read_capped(int fd, size_t max, struct strbuf *sb)
+{
+	size_t start = sb->len;
+
+	for (;;) {
+		size_t want = max + 1 - (sb->len - start);
+		ssize_t n;
+
+		if (want == 0)
+			return 1;
+		if (want > 65536)
+			want = 65536;
+		strbuf_grow(sb, want);
+		n = read(fd, sb->buf + sb->len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		strbuf_setlen(sb, sb->len + (size_t)n);
+	}
 }
 
 static bool

@@ -57,6 +57,8 @@ int sync_tree_open(const char *dir);
 int sync_tree(int fd, const char *dir);
 /* mkdir -p; 0 or -1 after an error message. */
 int mkdir_p(const char *path, int mode);
+/* Write all of p to fd; 0 or -1 with errno set. */
+int write_all(int fd, const void *data, size_t len);
 /* Remove a directory tree; 0 or -1.  Follows no symbolic link, also
  * one put in place of a directory while it runs. */
 int remove_tree(const char *path);
@@ -82,6 +84,14 @@ FILE *fopen_regular(const char *path);
  * (EINVAL).  NULL with errno set.
  */
 FILE *fopen_named(const char *path);
+/*
+ * Append what fd holds from its offset on to sb, reading at most max + 1
+ * bytes: 0 when it all fit in max, 1 when there is more (sb then holds
+ * max + 1 bytes, and nothing beyond them was read), -1 with errno set
+ * when a read fails.  A file that grows while it is read, or one whose
+ * size fstat did not tell, is bounded all the same.
+ */
+int read_capped(int fd, size_t max, struct strbuf *sb);
 /* The same for rel beneath dir, with no symbolic link followed in any
  * part of rel (a directory made a link is refused too: ELOOP). */
 FILE *fopen_regular_beneath(const char *dir, const char *rel);
