@@ -11,16 +11,20 @@
  * added config_set_include_func() to hook the opening, but 1.5 has no
  * hook, so the files are read here first, the way libconfig's scanner
  * finds the directives, and each target must be a readable regular file.
+ * Each is opened once and read whole; libconfig is given what was read
+ * (struct config_file, config-int.h), never a name to open again.
  */
 #include "autoconfig.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,8 +35,9 @@
 #include "util.h"
 #include "xalloc.h"
 
-/* libconfig's own limit (MAX_INCLUDE_DEPTH): deeper, it reports the
- * nesting itself.  A cycle is refused before it gets there. */
+/* libconfig's own limit (MAX_INCLUDE_DEPTH): it reads files included
+ * this deep below the layer's file, and no deeper.  A cycle is refused
+ * before it gets there. */
 #define INCLUDE_DEPTH_MAX 10
 
 /* ---- literals libconfig 1.5 reads wrong ---------------------------------- */
@@ -401,30 +406,39 @@ include_target(const char *line, char **target, const char **rest)
 	return 1;
 }
 
-/* The next line of f into sb, without its line break; false at the end. */
+/* The line at *p, before end, into sb without its line break; *p moves
+ * past the break.  false at the end. */
 static bool
-read_line(FILE *f, struct strbuf *sb)
+next_line(const char **p, const char *end, struct strbuf *sb)
 {
-	int ch;
+	const char *nl;
 
-	strbuf_setlen(sb, 0);
-	while ((ch = getc(f)) != EOF && ch != '\n')
-		strbuf_addch(sb, ch);
-	return ch != EOF || sb->len > 0;
+	if (*p >= end)
+		return false;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	strbuf_reset(sb);
+	strbuf_add(sb, *p, (size_t)((nl ? nl : end) - *p));
+	*p = nl ? nl + 1 : end;
+	return true;
 }
 
-/* Where targets are looked for, and how messages name the files. */
+/* Where targets are looked for, how messages name the files, and the
+ * copies made for libconfig. */
 struct include_walk {
-	const char *dir;        /* libconfig's include directory */
+	const char *dir;        /* the include directory: the layer file's */
 	bool qualify;           /* name an included file DIR/TARGET, as the
 	                           loader does when the top path has a '/' */
 	bool refused;           /* set when root refuses a target */
-	dev_t dev[INCLUDE_DEPTH_MAX]; /* the files being read, the top */
-	ino_t ino[INCLUDE_DEPTH_MAX]; /* one first, by their identity */
+	struct config_files *files;
+	/* The files being read, the top one first, by their identity:
+	 * libconfig reads INCLUDE_DEPTH_MAX below the top. */
+	dev_t dev[INCLUDE_DEPTH_MAX + 1];
+	ino_t ino[INCLUDE_DEPTH_MAX + 1];
 };
 
-static int check_file(struct include_walk *w, const char *path,
-                      const char *name, int depth, const char *key);
+static int check_text(struct include_walk *w, const struct strbuf *src,
+                      const char *name, int depth, const char *key,
+                      struct strbuf *out);
 
 /* The depth of the file being read that st is (a file that includes
  * the one at depth, or that one itself), or -1. */
@@ -438,49 +452,145 @@ include_cycle(const struct include_walk *w, const struct stat *st,
 	return -1;
 }
 
-/* One target named at name:line, inside the group key: a readable
- * regular file, checked in turn.  libconfig opens include_dir/TARGET,
- * an absolute TARGET too. */
+static const char include_too_large[] =
+	"larger than the " CONFIG_FILE_MAX_TEXT " a configuration file may "
+	"hold with the files it includes";
+
+/* A new entry of files, for the file an @include names target (NULL:
+ * the layer's own). */
+static struct config_file *
+files_add(struct config_files *files, const char *target)
+{
+	struct config_file *cf = xcalloc(1, sizeof(*cf));
+
+	cf->target = target ? xstrdup(target) : NULL;
+	cf->fd = -1;
+	strbuf_init(&cf->text, 0);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+	ALLOC_GROW(files->v, files->n + 1, files->alloc);
+	files->v[files->n++] = cf;
+	return cf;
+}
+
+/* cf's text into an anonymous file, which libconfig opens as
+ * CONFIG_INCLUDE_DIR/ID. */
+static int
+files_copy(struct config_file *cf)
+{
+	cf->fd = memfd_create("paratune-include", MFD_CLOEXEC);
+	if (cf->fd < 0 || write_all(cf->fd, cf->text.buf, cf->text.len) != 0)
+		return -1;
+	snprintf(cf->id, sizeof cf->id, "%d", cf->fd);
+	return 0;
+}
+
+/*
+ * The target open at fd, which the @include at name:line calls target,
+ * read whole (within what the layer may still read), checked in turn
+ * (its own messages naming it file) and copied for libconfig: *id names
+ * the copy.
+ */
+static int
+read_target(struct include_walk *w, int fd, const char *name, long line,
+            const char *target, const char *file, int depth,
+            const char *key, const char **id)
+{
+	struct strbuf src = STRBUF_INIT;
+	struct config_file *cf;
+	int r = read_capped(fd, CONFIG_FILE_MAX - w->files->bytes, &src);
+	int ret;
+
+	if (r < 0)
+		ret = error_errno("%s:%ld: cannot include '%s'", name, line,
+		                  target);
+	else if (r > 0)
+		ret = error("%s:%ld: cannot include '%s': %s", name, line,
+		            target, include_too_large);
+	else {
+		w->files->bytes += src.len;
+		cf = files_add(w->files, target);
+		ret = check_text(w, &src, file, depth, key, &cf->text);
+		if (ret == 0 && files_copy(cf) != 0)
+			ret = error_errno("%s:%ld: cannot include '%s': cannot "
+			                  "copy it", name, line, target);
+		*id = cf->id;
+	}
+	strbuf_release(&src);
+	return ret;
+}
+
+/* Whether the target at full, whose fstat is st, may be read: 0, or
+ * -1 after an error naming the @include at name:line. */
+static int
+target_unfit(struct include_walk *w, const char *name, long line,
+             const char *target, const char *full, const struct stat *st,
+             int depth)
+{
+	int cycle;
+
+	if (S_ISDIR(st->st_mode))
+		return error("%s:%ld: cannot include '%s': it is a directory",
+		             name, line, target);
+	if (!S_ISREG(st->st_mode))
+		return error("%s:%ld: cannot include '%s': not a regular file",
+		             name, line, target);
+	/* libconfig would read it again and again, to its depth limit:
+	 * its message was the first key set twice ("duplicate setting
+	 * name"), at line 1 of a file no one had changed. */
+	if ((cycle = include_cycle(w, st, depth)) == depth)
+		return error("%s:%ld: cannot include '%s': the file includes "
+		             "itself", name, line, target);
+	if (cycle >= 0)
+		return error("%s:%ld: cannot include '%s': it includes this "
+		             "file (an @include cycle)", name, line, target);
+	if ((unsigned long long)st->st_size > CONFIG_FILE_MAX - w->files->bytes)
+		return error("%s:%ld: cannot include '%s': %s", name, line,
+		             target, include_too_large);
+	if (depth >= INCLUDE_DEPTH_MAX)
+		return error("%s:%ld: cannot include '%s': @include nested "
+		             "more than %d deep", name, line, target,
+		             INCLUDE_DEPTH_MAX);
+	if (owner_root_path(full) != 0) {
+		w->refused = true;
+		return error("%s:%ld: not including '%s' with root's rights",
+		             name, line, target);
+	}
+	return 0;
+}
+
+/*
+ * One target named at name:line, inside the group key: opened once,
+ * without waiting on a FIFO, a regular file, read and checked in turn.
+ * libconfig opens include_dir/TARGET, an absolute TARGET too; it is
+ * given the copy instead, named *id.
+ */
 static int
 check_target(struct include_walk *w, const char *name, long line,
-             const char *target, int depth, const char *key)
+             const char *target, int depth, const char *key,
+             const char **id)
 {
 	char *full = xasprintf("%s/%s", w->dir, target);
+	int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
-	int ret = 0, cycle;
+	int ret;
 
-	if (stat(full, &st) != 0)
+	if (fd < 0 || fstat(fd, &st) != 0)
 		/* libconfig 1.5 puts the directory before an absolute
 		 * path too: say where it looked. */
 		ret = error_errno("%s:%ld: cannot include '%s'%s%s%s", name,
 		                  line, target, target[0] == '/' ? " (looked "
 		                  "for '" : "", target[0] == '/' ? full : "",
 		                  target[0] == '/' ? "')" : "");
-	else if (S_ISDIR(st.st_mode))
-		ret = error("%s:%ld: cannot include '%s': it is a directory",
-		            name, line, target);
-	else if (!S_ISREG(st.st_mode))
-		ret = error("%s:%ld: cannot include '%s': not a regular file",
-		            name, line, target);
-	else if (access(full, R_OK) != 0)
-		ret = error_errno("%s:%ld: cannot include '%s'", name, line,
-		                  target);
-	/* libconfig would read it again and again, to its depth limit:
-	 * its message was the first key set twice ("duplicate setting
-	 * name"), at line 1 of a file no one had changed. */
-	else if ((cycle = include_cycle(w, &st, depth)) == depth)
-		ret = error("%s:%ld: cannot include '%s': the file includes "
-		            "itself", name, line, target);
-	else if (cycle >= 0)
-		ret = error("%s:%ld: cannot include '%s': it includes this "
-		            "file (an @include cycle)", name, line, target);
-	else if (owner_root_path(full) != 0) {
-		w->refused = true;
-		ret = error("%s:%ld: not including '%s' with root's rights",
-		            name, line, target);
-	} else if (depth + 1 < INCLUDE_DEPTH_MAX)
-		ret = check_file(w, full, w->qualify ? full : target,
-		                 depth + 1, key);
+	else if ((ret = target_unfit(w, name, line, target, full, &st,
+	                             depth)) == 0) {
+		w->dev[depth + 1] = st.st_dev;
+		w->ino[depth + 1] = st.st_ino;
+		ret = read_target(w, fd, name, line, target,
+		                  w->qualify ? full : target, depth + 1, key,
+		                  id);
+	}
+	if (fd >= 0)
+		close(fd);
 	free(full);
 	return ret;
 }
@@ -507,28 +617,38 @@ wide_error(const char *name, long lineno, const struct code_scan *s)
 	return ret;
 }
 
-/* Check every @include of the file at path (named name in messages),
- * whose settings are members of the group key ("" at the top). */
-static int
-check_file(struct include_walk *w, const char *path, const char *name,
-           int depth, const char *key)
+/* The @include line with its target named id instead: what is before
+ * the opening quote and after the closing one (rest) kept as it was. */
+static void
+rewrite_include(struct strbuf *out, const struct strbuf *line,
+                const char *rest, const char *id)
 {
-	FILE *f = fopen(path, "r");
+	const char *quote = strchr(line->buf, '"');
+
+	strbuf_add(out, line->buf, (size_t)(quote + 1 - line->buf));
+	strbuf_addstr(out, id);
+	strbuf_addch(out, '"');
+	strbuf_add(out, rest, line->len - (size_t)(rest - line->buf));
+}
+
+/*
+ * Check every @include of a file's text src (named name in messages),
+ * whose settings are members of the group key ("" at the top), into out
+ * with each @include naming the copy of its target.
+ */
+static int
+check_text(struct include_walk *w, const struct strbuf *src,
+           const char *name, int depth, const char *key, struct strbuf *out)
+{
+	const char *p = src->buf, *end = src->buf + src->len;
 	struct strbuf line = STRBUF_INIT;
 	struct code_scan s = CODE_SCAN_INIT;
 	long lineno = 0, comment_line = 0;
-	struct stat st;
 	int ret = 0;
 
-	if (f == NULL)
-		return 0; /* libconfig reports what it cannot open */
-	if (fstat(fileno(f), &st) != 0)
-		memset(&st, 0, sizeof(st)); /* no file is 0:0 */
-	w->dev[depth] = st.st_dev;
-	w->ino[depth] = st.st_ino;
 	strbuf_addstr(&s.key, key);
-	while (ret == 0 && read_line(f, &line)) {
-		const char *code = line.buf;
+	while (ret == 0 && next_line(&p, end, &line)) {
+		const char *code = line.buf, *id = "";
 		bool was_in_comment = s.in_comment;
 		char *target = NULL;
 		int inc = s.in_comment ? 0 : include_target(line.buf, &target,
@@ -542,11 +662,15 @@ check_file(struct include_walk *w, const char *path, const char *name,
 		}
 		if (inc > 0) {
 			ret = check_target(w, name, lineno, target, depth,
-			                   s.key.buf);
+			                   s.key.buf, &id);
 			free(target);
 			if (ret != 0)
 				break;
-		}
+			rewrite_include(out, &line, code, id);
+		} else
+			strbuf_add(out, line.buf, line.len);
+		if (p[-1] == '\n')
+			strbuf_addch(out, '\n');
 		scan_line(&s, code);
 		/* Open at the end of the line: opened on it, unless it was
 		 * open already and the line has no end mark to close it. */
@@ -563,7 +687,6 @@ check_file(struct include_walk *w, const char *path, const char *name,
 		            name, comment_line);
 	code_scan_release(&s);
 	strbuf_release(&line);
-	fclose(f);
 	return ret;
 }
 
@@ -629,35 +752,69 @@ config_value_wide_literal(const char *value)
 	return wide;
 }
 
-/* Check the @include targets of the file at path, recursively. */
 int
-config_check_includes(const char *path, const char *include_dir,
-                      bool *refused)
+config_read_files(const struct strbuf *text, const struct stat *st,
+                  const char *path, const char *include_dir, bool *refused,
+                  struct config_files *files)
 {
 	struct include_walk w = { .dir = include_dir,
-	                          .qualify = strchr(path, '/') != NULL };
-	int ret = check_file(&w, path, path, 0, "");
+	                          .qualify = strchr(path, '/') != NULL,
+	                          .files = files };
+	struct config_file *top = files_add(files, NULL);
+	int ret;
 
+	w.dev[0] = st->st_dev;
+	w.ino[0] = st->st_ino;
+	files->bytes = text->len;
+	ret = check_text(&w, text, path, 0, "", &top->text);
 	*refused = w.refused;
 	return ret;
 }
 
-void
-config_array_mismatch(const char *path, long line, struct strbuf *sb)
+const struct config_file *
+config_files_find(const struct config_files *fs, const char *id)
 {
-	FILE *f = fopen(path, "r");
-	struct strbuf text = STRBUF_INIT;
+	if (fs->n == 0)
+		return NULL;
+	if (id == NULL)
+		return fs->v[0];
+	for (size_t i = 1; i < fs->n; i++)
+		if (!strcmp(fs->v[i]->id, id))
+			return fs->v[i];
+	return NULL;
+}
+
+void
+config_files_release(struct config_files *files)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		struct config_file *cf = files->v[i];
+
+		if (cf->fd >= 0)
+			close(cf->fd);
+		strbuf_release(&cf->text);
+		free(cf->target);
+		free(cf);
+	}
+	free(files->v);
+	memset(files, 0, sizeof(*files));
+}
+
+void
+config_array_mismatch(const struct strbuf *text, long line,
+                      struct strbuf *sb)
+{
+	const char *p = text->buf, *end = text->buf + text->len;
+	struct strbuf l = STRBUF_INIT;
 	struct code_scan s = CODE_SCAN_INIT;
 
-	if (f == NULL)
-		return;
 	for (long n = 1; n <= line && s.mixed[0] == 0 &&
-	     read_line(f, &text); n++) {
-		const char *code = text.buf;
+	     next_line(&p, end, &l); n++) {
+		const char *code = l.buf;
 		char *target = NULL;
 
 		if (s.in_comment ||
-		    include_target(text.buf, &target, &code) >= 0)
+		    include_target(l.buf, &target, &code) >= 0)
 			scan_line(&s, code);
 		free(target);
 	}
@@ -667,6 +824,5 @@ config_array_mismatch(const char *path, long line, struct strbuf *sb)
 		strbuf_addf(sb, " (%s, then %s)", scan_kind_name(s.mixed[0]),
 		            scan_kind_name(s.mixed[1]));
 	code_scan_release(&s);
-	strbuf_release(&text);
-	fclose(f);
+	strbuf_release(&l);
 }

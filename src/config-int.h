@@ -15,6 +15,7 @@
 #include <libconfig.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "model.h"
@@ -147,13 +148,59 @@ void config_conf_quote(struct strbuf *out, const char *s);
 
 /* ---- the loader (config.c) --------------------------------------------- */
 
+/*
+ * The most a layer's file may hold, with every file it @includes: the
+ * largest shipped file (etc/calibration-published.conf) is 14 KiB, a
+ * frozen campaign.conf a few.  A larger one is no configuration, and is
+ * refused before it is read: a sparse file of gigabytes took tens of
+ * seconds and as many gigabytes of memory.
+ */
+#define CONFIG_FILE_MAX ((size_t)1 << 20)
+#define CONFIG_FILE_MAX_TEXT "1 MiB"
+
+/*
+ * One file of a layer as read, once, for libconfig (config-include.c).
+ * libconfig 1.5 opens an @include's target by its name, and has no hook
+ * to open it otherwise (config_set_include_func came in 1.7): a FIFO
+ * swapped in for the target after it was checked would block it, and a
+ * file changed since could hold what the check refuses.  So each target
+ * is read here into an anonymous file, and the directive that names it
+ * is rewritten to name that copy by its descriptor: libconfig, whose
+ * include directory is CONFIG_INCLUDE_DIR, reads exactly what was
+ * checked and opens nothing a user can swap.
+ */
+struct config_file {
+	char *target;           /* as its @include names it; NULL for the
+	                           layer's file */
+	char id[16];            /* how the rewritten @include names the
+	                           copy (its descriptor); "" for the layer's
+	                           file, which libconfig reads from memory */
+	int fd;                 /* the copy, or -1 */
+	struct strbuf text;     /* the bytes read, @includes rewritten */
+};
+
+#define CONFIG_INCLUDE_DIR "/proc/self/fd"
+
+/* The files of one layer: the layer's own first, then those it
+ * includes, in the order they are met. */
+struct config_files {
+	struct config_file **v;
+	size_t n, alloc;
+	size_t bytes;           /* read in all, at most CONFIG_FILE_MAX */
+};
+
+#define CONFIG_FILES_INIT { NULL, 0, 0, 0 }
+
 /* The state of one settings_load: which layer is being read, from where. */
 struct loader {
 	struct settings *c;
 	enum config_layer layer;
 	const char *file;       /* interned: the layer's file, "command line" */
 	const char *dir;        /* the layer file's directory, for @include */
+	const struct config_files *files; /* the layer's, while it is parsed */
 	int line;               /* command line: the setting's number, else 0 */
+	bool nofollow;          /* the campaign file is a frozen one, which
+	                           is never read through a symbolic link */
 	bool missing;           /* a file that must exist does not, or
 	                           cannot be read */
 	bool refused;           /* root refused to read a file another
@@ -163,16 +210,47 @@ struct loader {
 };
 
 /*
- * Check that every @include of the file at path, and of the files it
- * includes, names a readable regular file in include_dir (config-include.c):
- * libconfig 1.5 exits the process on a directory.  A file that includes
- * itself, or one that includes it, is refused.  Run as root, the
- * file must also be one that no other user can change or lead elsewhere
- * (owner_root_path), else *refused is set.  0, or -1 after an error
- * naming the file and line of the @include.
+ * Open the layer's file at path once (not through a symbolic link for a
+ * frozen campaign.conf, ld->nofollow) and read it whole into text, st
+ * its fstat (config-file.c): a regular file, or /dev/null as the site
+ * file, of at most CONFIG_FILE_MAX bytes, and run as root one that no
+ * other user can change (else ld->refused).  Returns 0, 1 when it is
+ * optional and missing, -1 after an error naming it as what ("campaign
+ * file"), with ld->missing set where it is missing input.
  */
-int config_check_includes(const char *path, const char *include_dir,
-                          bool *refused);
+int config_read_layer(struct loader *ld, enum config_layer layer,
+                      const char *path, bool must_exist, const char *what,
+                      struct strbuf *text, struct stat *st);
+/*
+ * What libconfig's parse error msg at line `line` of a file's text
+ * leaves out, into sb (config-file.c): that the file starts with a byte
+ * order mark, " (a binary file?)" when it holds control bytes, for
+ * "duplicate setting name" the name, when the line sets one key, and
+ * for "mismatched element type in array" the array's key and the two
+ * types.
+ */
+void config_syntax_hint(const struct strbuf *text, int line,
+                        const char *msg, struct strbuf *sb);
+/*
+ * Check the text of the layer's file at path (st its fstat) and every
+ * file it @includes, in include_dir, into files (config-include.c): each
+ * target is opened once, without waiting on a FIFO, and must be a
+ * regular file (libconfig 1.5 exits the process on a directory); a file
+ * that includes itself, or one that includes it, is refused; all of
+ * them together hold at most CONFIG_FILE_MAX bytes.  Run as root, each
+ * target must also be one that no other user can change or lead
+ * elsewhere (owner_root_path), else *refused is set.  0, or -1 after an
+ * error naming the file and line of the @include.
+ */
+int config_read_files(const struct strbuf *text, const struct stat *st,
+                      const char *path, const char *include_dir,
+                      bool *refused, struct config_files *files);
+/* The file libconfig names id (config_setting_source_file,
+ * config_error_file): the layer's own for NULL; NULL if none. */
+const struct config_file *config_files_find(const struct config_files *fs,
+                                            const char *id);
+/* Close the copies and free everything files holds. */
+void config_files_release(struct config_files *files);
 /* Whether a --set value holds an @include directive (refused: there is
  * no file it could be relative to, and nothing checks its target). */
 bool config_value_includes(const char *value);
@@ -182,10 +260,11 @@ bool config_value_includes(const char *value);
  * (1e400 read as inf, 1e-400 as 0). */
 char *config_value_wide_literal(const char *value);
 /* For libconfig's "mismatched element type in array" at line `line` of
- * the file at path, which names neither: " 'KEY' (an integer, then a
+ * a file's text, which names neither: " 'KEY' (an integer, then a
  * string)" into sb, of the file's first array to mix two types, when
  * it is open by that line. */
-void config_array_mismatch(const char *path, long line, struct strbuf *sb);
+void config_array_mismatch(const struct strbuf *text, long line,
+                           struct strbuf *sb);
 /* How a literal config_value_wide_literal returned is named ("integer"
  * or "number") and the range it is out of, both static text. */
 void config_literal_range(const char *lit, const char **kind,

@@ -49,11 +49,16 @@
 static const char *
 source_name(struct loader *ld, const char *file)
 {
+	const struct config_file *cf;
 	char *path;
 	const char *name;
 
 	if (file == NULL)
 		return ld->file;
+	/* libconfig names an included file by its copy (config-include.c) */
+	if (ld->files && (cf = config_files_find(ld->files, file)) &&
+	    cf->target)
+		file = cf->target;
 	if (file[0] == '/' || ld->dir == NULL || !strcmp(file, ld->file))
 		return config_intern(ld->c, file);
 	path = xasprintf("%s/%s", ld->dir, file);
@@ -244,108 +249,56 @@ check_locked_keys(struct settings *c)
 
 /* ---- files and the command line --------------------------------------- */
 
-/*
- * Whether the file that path's stat() gave st is one to read: a regular
- * file (a symbolic link to one too), or /dev/null as the site file (read
- * as empty; site_conf_trusted() lets it through).  A FIFO or a pipe
- * (estimate <(cat FILE)) would be read twice, by the @include check and
- * by libconfig, the second time empty; /dev/zero never ends; a FIFO with
- * no writer blocks both.  stat() opens nothing, so none of them blocks.
- */
-static bool
-regular_input(enum config_layer layer, const char *path,
-              const struct stat *st)
+/* libconfig's parse error, with the file and line it names. */
+static int
+parse_error(struct loader *ld, const config_t *cfg)
 {
-	return S_ISREG(st->st_mode) ||
-	       (layer == LAYER_SITE && S_ISCHR(st->st_mode) &&
-	        !strcmp(path, "/dev/null"));
-}
+	const char *file = config_error_file(cfg);
+	const struct config_file *cf = config_files_find(ld->files, file);
+	struct strbuf hint = STRBUF_INIT;
+	int ret;
 
-/* The keys line sets ("name =" or "name:"), in order, into names. */
-static void
-line_keys(const char *line, struct str_list *names)
-{
-	for (const char *p = line; *p; p++) {
-		size_t len = 0, gap;
-
-		if (!isalpha((unsigned char)*p) && *p != '*')
-			continue;
-		while (isalnum((unsigned char)p[len]) || p[len] == '_' ||
-		       p[len] == '-' || p[len] == '*')
-			len++;
-		gap = strspn(p + len, " \t") + len;
-		if (p[gap] == '=' || p[gap] == ':') {
-			char *name = xstrndup(p, len);
-
-			str_list_push(names, name);
-			free(name);
-		}
-		p += len - 1;
-	}
+	if (cf)
+		config_syntax_hint(&cf->text, config_error_line(cfg),
+		                   config_error_text(cfg), &hint);
+	ret = error("%s:%d: %s%s", source_name(ld, file),
+	            config_error_line(cfg), config_error_text(cfg), hint.buf);
+	strbuf_release(&hint);
+	return ret;
 }
 
 /*
- * What libconfig's parse error leaves out, from line `line` of the file
- * at path: that the file starts with a byte order mark, " (a binary
- * file?)" when it holds control bytes, for "duplicate setting name" the
- * name, when the line sets one key, and for "mismatched element type in
- * array" the array's key and the two types.
+ * Parse the files of a layer read from path (in dir) and apply their
+ * settings.  libconfig reads the layer's file from memory and each
+ * @include from its copy: nothing is opened by a name a user gave.
  */
-static void
-syntax_hint(const char *path, int line, const char *text, struct strbuf *sb)
+static int
+parse_layer(struct loader *ld, enum config_layer layer, const char *path,
+            const char *dir, const struct config_files *files)
 {
-	FILE *f = fopen_regular(path);
-	struct str_list names = STR_LIST_INIT;
-	const char *twice = NULL;
-	char buf[4096] = "";
-	int n = 0, c;
-	long bytes = 0;
+	const struct config_file *top = files->v[0];
+	FILE *f = fmemopen(top->text.buf, top->text.len, "r");
+	config_t cfg;
+	int ret;
 
 	if (f == NULL)
-		return;
-	/* Some Windows editors start a UTF-8 file with one; libconfig
-	 * reads its three bytes as code, a bare "syntax error". */
-	if (line == 1 && fgets(buf, 4, f) && !strcmp(buf, "\xEF\xBB\xBF")) {
-		strbuf_addstr(sb, " (the file starts with a UTF-8 byte order "
-		              "mark: save it without one)");
-		fclose(f);
-		return;
-	}
-	rewind(f);
-	buf[0] = '\0';
-	while (bytes++ < 65536 && (c = getc(f)) != EOF)
-		if (c == 0 || (c < 32 && c != '\t' && c != '\n' &&
-		               c != '\r' && c != '\f')) {
-			strbuf_addstr(sb, " (a binary file, not libconfig "
-			              "text?)");
-			fclose(f);
-			return;
-		}
-	rewind(f);
-	/* Lines counted by their breaks: one longer than buf is one. */
-	for (n = 1; n < line && (c = getc(f)) != EOF;)
-		n += c == '\n';
-	if (n != line || fgets(buf, sizeof buf, f) == NULL)
-		buf[0] = '\0';
-	fclose(f);
-	if (!strcmp(text, "mismatched element type in array"))
-		config_array_mismatch(path, line, sb);
-	if (buf[0] == '\0' || strcmp(text, "duplicate setting name") != 0)
-		return;
-	line_keys(buf, &names);
-	/* One key: that one; one set twice on the line: that one; else
-	 * every key the line sets, one of which was set before. */
-	for (int i = 0; i < names.n && !twice; i++)
-		for (int j = i + 1; j < names.n && !twice; j++)
-			if (!strcmp(names.v[i], names.v[j]))
-				twice = names.v[i];
-	if (twice || names.n == 1)
-		strbuf_addf(sb, " '%s'", twice ? twice : names.v[0]);
+		return error_errno("cannot read '%s'", path);
+	config_init(&cfg);
+	config_set_include_dir(&cfg, CONFIG_INCLUDE_DIR);
+	ld->layer = layer;
+	ld->file = config_intern(ld->c, path);
+	ld->dir = strchr(path, '/') ? dir : NULL;
+	ld->files = files;
+	ld->line = 0;
+	if (config_read(&cfg, f))
+		ret = apply_group(ld, config_root_setting(&cfg), NULL);
 	else
-		for (int i = 0; i < names.n; i++)
-			strbuf_addf(sb, "%s'%s'%s", i ? ", " : " (one of ",
-			            names.v[i], i + 1 < names.n ? "" : ")");
-	str_list_clear(&names);
+		ret = parse_error(ld, &cfg);
+	config_destroy(&cfg);
+	fclose(f);
+	ld->dir = NULL;
+	ld->files = NULL;
+	return ret;
 }
 
 /*
@@ -356,69 +309,20 @@ static int
 load_file(struct loader *ld, enum config_layer layer, const char *path,
           bool must_exist, const char *what)
 {
+	struct config_files files = CONFIG_FILES_INIT;
+	struct strbuf text = STRBUF_INIT;
 	struct stat st;
-	config_t cfg;
-	char *dir;
-	int ret;
+	char *dir = path_dir(path);
+	int ret = config_read_layer(ld, layer, path, must_exist, what, &text,
+	                            &st);
 
-	if (stat(path, &st) != 0) {
-		if (errno == ENOENT && !must_exist)
-			return 1;
-		ld->missing = errno == ENOENT || errno == EACCES;
-		return error_errno("cannot read %s '%s'", what, path);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		/* Missing input, as estimate and list say a directory
-		 * without campaign.conf is. */
-		ld->missing = true;
-		return error("cannot read %s '%s': it is a directory", what,
-		             path);
-	}
-	if (!regular_input(layer, path, &st))
-		return error("cannot read %s '%s': it is not a regular file",
-		             what, path);
-	if (access(path, R_OK) != 0) {
-		/* libconfig says only that it could not read the file:
-		 * say why, and make it missing input (66) as a file that
-		 * is not there. */
-		ld->missing = true;
-		return error_errno("cannot read %s '%s'", what, path);
-	}
-	/* Run as root, a file another user can change or point elsewhere
-	 * would show root's files to that user (a link, an @include) or
-	 * set what root's jobs run: refused, as calibrate refuses it. */
-	if (owner_root_path(path) != 0) {
-		ld->refused = true;
-		return -1;
-	}
-	dir = path_dir(path);
-	if (config_check_includes(path, dir, &ld->refused) != 0) {
-		free(dir);
-		return -1;
-	}
-	config_init(&cfg);
-	config_set_include_dir(&cfg, dir);
-	ld->layer = layer;
-	ld->file = config_intern(ld->c, path);
-	ld->dir = strchr(path, '/') ? dir : NULL;
-	ld->line = 0;
-	if (config_read_file(&cfg, path))
-		ret = apply_group(ld, config_root_setting(&cfg), NULL);
-	else if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-		ret = error("cannot read %s '%s'", what, path);
-	else {
-		struct strbuf hint = STRBUF_INIT;
-		const char *file = config_error_file(&cfg);
-
-		syntax_hint(file ? file : path, config_error_line(&cfg),
-		            config_error_text(&cfg), &hint);
-		ret = error("%s:%d: %s%s", source_name(ld, file),
-		            config_error_line(&cfg), config_error_text(&cfg),
-		            hint.buf);
-		strbuf_release(&hint);
-	}
-	config_destroy(&cfg);
-	ld->dir = NULL;
+	if (ret == 0)
+		ret = config_read_files(&text, &st, path, dir, &ld->refused,
+		                        &files);
+	strbuf_release(&text);
+	if (ret == 0)
+		ret = parse_layer(ld, layer, path, dir, &files);
+	config_files_release(&files);
 	free(dir);
 	return ret;
 }
@@ -757,7 +661,10 @@ settings_release(struct settings *c)
 int
 settings_load(struct settings *c, const struct config_sources *src)
 {
-	struct loader ld = { .c = c, .quiet = src->frozen };
+	/* A frozen campaign.conf is no link (store.c refuses one): one
+	 * put there since is not followed either. */
+	struct loader ld = { .c = c, .quiet = src->frozen,
+	                     .nofollow = src->frozen };
 
 	/* A file named that does not exist is missing input (66), not a
 	 * configuration that is wrong. */

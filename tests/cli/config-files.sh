@@ -271,6 +271,59 @@ expect "an @include of a FIFO, without blocking" 78 timeout 10 \
 has "... is not a regular file" "cannot include 'fifo.conf': not a regular" \
 	"$T/err"
 
+# ---- a FIFO swapped in once the file was opened -----------------------------
+# A user who loops renameat2(RENAME_EXCHANGE) between campaign.conf and a
+# FIFO held root's child for that campaign in open() until its time
+# limit (4 runs of 80): the file was checked by name, then opened again
+# by the @include check and again by libconfig.  tests/cli/open-swap.c
+# wins that race every time: once the file has been opened by its name,
+# the FIFO is in its place.  Each file is opened once now.
+if ${CC:-cc} -shared -fPIC -o "$T/open-swap.so" \
+	"$SRC/tests/cli/open-swap.c" -ldl 2>"$T/cc.err"; then
+	# swapped FILE CMD...: CMD with FILE's FIFO waiting in the wings
+	# (an ASan build lets the library come before its runtime).
+	asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	swapped() {
+		f=$1
+		shift
+		mkfifo "$f.fifo"
+		OPEN_SWAP_PATH=$f LD_PRELOAD=$T/open-swap.so ASAN_OPTIONS=$asan \
+			timeout 10 "$@"
+	}
+	mkdir "$T/swap"
+	cp "$DEMO" "$T/swap/c.conf"
+	expect "a campaign file turned FIFO after its open: read, no wait" 0 \
+		swapped "$T/swap/c.conf" "$PT" config "$T/swap/c.conf"
+	test -p "$T/swap/c.conf" && ok "... and it was a FIFO after" ||
+		ko "... and it was a FIFO after"
+	sed '/^nodes = /d' "$DEMO" >"$T/swap/inc.conf"
+	echo '@include "part.conf"' >>"$T/swap/inc.conf"
+	echo 'nodes = 2;' >"$T/swap/part.conf"
+	expect "an @include target turned FIFO after its open: no wait" 0 \
+		swapped "$T/swap/part.conf" "$PT" config "$T/swap/inc.conf"
+	has "... its value read, named by its file" \
+		"^nodes  *2  .*swap/part.conf:1" "$T/out"
+	"$PT" -q plan "$DEMO" -o "$T/swap/dir" 2>/dev/null
+	expect "list of a campaign whose campaign.conf turned FIFO: no wait" \
+		0 swapped "$T/swap/dir/campaign.conf" "$PT" list "$T/swap/dir"
+	# As root's cron meets it: the child acting as the campaign's owner
+	# waited in open() until its limit, and was killed (75).
+	if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
+		command -v setpriv >/dev/null && chmod 711 "$T" &&
+		install -d -o nobody "$T/swap-nob" &&
+		setpriv --reuid=nobody --regid="$(id -g nobody)" \
+			--clear-groups env HOME=/nonexistent "$PT" -q plan \
+			"$DEMO" -o "$T/swap-nob/c" 2>/dev/null; then
+		expect "root's list of a user's campaign turned FIFO: no wait" \
+			0 swapped "$T/swap-nob/c/campaign.conf" \
+			env PARATUNE_TEST_OWNER_LIMIT=5 "$PT" list \
+			"$T/swap-nob/c"
+	fi
+else
+	echo "skip - a FIFO swapped in after the open (no C compiler for" \
+		"tests/cli/open-swap.c: $(head -1 "$T/cc.err"))"
+fi
+
 # ---- integers wider than libconfig 1.5 reads ---------------------------------
 # It cut them to 32 bits without a word: 4294967300 read as 4.
 cp "$DEMO" "$T/wide.conf"

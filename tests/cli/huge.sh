@@ -11,7 +11,11 @@
 #     are kept (the rest counted out in a note) and the peak memory stays
 #     under 96 MB (256 MB under the sanitizers);
 #   - a single 1 GB line and 256 MB of binary junk are read in the same
-#     bounded memory.
+#     bounded memory;
+#   - sparse files of gigabytes as a campaign file, an @include target
+#     and a campaign directory's campaign.conf are refused at once,
+#     unread: configuration files hold at most 1 MiB with what they
+#     include.
 #
 # Runs the build tree's binaries; no Slurm needed.  Peak memory is the
 # child's ru_maxrss, read with python3.  Last line: "N passed, N failed".
@@ -167,6 +171,52 @@ check "  in bounded memory ($2 kB)" test "$2" -lt $((MAX_MB * 1024))
 check "  and reported as not a training log" \
 	grep -q '"format": "unknown"' "$T/junk.json"
 echo "figure: 256 MB of junk in $1 s, peak RSS $2 kB"
+
+# ---- huge configuration files ----------------------------------------------
+# A sparse campaign.conf of 2 GB was read whole, twice: `list` took 37 s
+# and 2.1 GB of memory.  It is refused now from its size, before it is
+# read.
+# in_time_and_memory WHAT SECONDS KB: within 5 s and 32 MB (ASan: 256).
+FILE_MB=32
+[ -n "${ASAN_OPTIONS:-}" ] && FILE_MB=256
+in_time_and_memory() {
+	check "  at once ($2 s)" awk -v s="$2" 'BEGIN { exit !(s < 5) }'
+	check "  in little memory ($3 kB)" test "$3" -lt $((FILE_MB * 1024))
+	echo "figure: $1 refused in $2 s, peak RSS $3 kB"
+}
+sed '/^nodes = /d' "$SRC/etc/campaigns/demo.conf" >"$T/fit.conf"
+{ echo 'nodes = 4;'; yes '# padding' | head -c 1000000; } >>"$T/fit.conf"
+expect_rc() { "$@" >"$T/rc.out" 2>"$T/rc.err"; echo $?; }
+check "a campaign file just under 1 MiB is read" \
+	test "$(expect_rc "$PT" config "$T/fit.conf")" = 0
+head -c $((1048576 + 1)) /dev/zero | tr '\0' '\n' >"$T/over.conf"
+check "one of 1 MiB and a byte is refused (78)" \
+	test "$(expect_rc "$PT" config "$T/over.conf")" = 78
+check "  as too large" grep -q "over.conf': larger than 1 MiB" "$T/rc.err"
+truncate -s 2G "$T/sparse.conf"
+r=$(measure "$T/sparse.out" "'$PT' config '$T/sparse.conf'")
+set -- $r
+check "a sparse 2 GB campaign file: refused, exit $3 (78)" test "$3" = 78
+check "  saying why" grep -q \
+	"campaign file '.*sparse.conf': larger than 1 MiB" "$T/sparse.out.err"
+in_time_and_memory "a 2 GB campaign file" "$@"
+printf 'name = "x";\n@include "sparse.conf"\n' >"$T/inc.conf"
+r=$(measure "$T/inc.out" "'$PT' config '$T/inc.conf'")
+set -- $r
+check "an @include of it: refused, exit $3 (78)" test "$3" = 78
+check "  naming the @include" grep -q \
+	"inc.conf:2: cannot include 'sparse.conf': larger than" \
+	"$T/inc.out.err"
+in_time_and_memory "an @include of 2 GB" "$@"
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/camp"
+truncate -s 2G "$T/camp/campaign.conf"
+r=$(measure "$T/list.out" "'$PT' list '$T/camp'")
+set -- $r
+check "list of a campaign whose campaign.conf is 2 GB: exit $3 (78)" \
+	test "$3" = 78
+check "  saying why" grep -q "campaign.conf': larger than 1 MiB" \
+	"$T/list.out.err"
+in_time_and_memory "a 2 GB campaign.conf" "$@"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

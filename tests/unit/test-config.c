@@ -573,6 +573,64 @@ test_include_cycle(void)
 	scratch_end(dir);
 }
 
+/* libconfig reads @include ten files deep, and no deeper: each of the
+ * ten is read through its copy, the eleventh refused by name. */
+static void
+test_include_depth(void)
+{
+	char *dir = scratch_begin();
+	char *files[11];
+	struct load l;
+
+	for (int i = 0; i < 10; i++) {
+		char *name = xasprintf("f%d.conf", i + 1);
+		char *text = i < 9 ? xasprintf("@include \"f%d.conf\"\n", i + 2)
+		                   : xstrdup("nodes = 2;\n");
+
+		files[i] = scratch_file(dir, name, text);
+		free(text);
+		free(name);
+	}
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, MINIMAL "@include "
+	                                "\"f1.conf\"\n", NULL, 0), 0);
+	CU_ASSERT_EQUAL(l.c.nodes, 2);
+	CU_ASSERT(origin_is(&l.c, "nodes", "/f10.conf", 1));
+	load_release(&l);
+	free(files[9]);
+	files[9] = scratch_file(dir, "f10.conf", "@include \"f11.conf\"\n");
+	files[10] = scratch_file(dir, "f11.conf", "nodes = 2;\n");
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"f1.conf\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "f10.conf:1: cannot "
+	          "include 'f11.conf': @include nested more than 10 deep",
+	          NULL }));
+	load_release(&l);
+	for (int i = 0; i < 11; i++)
+		free(files[i]);
+	scratch_end(dir);
+}
+
+/* A parse error in an @include'd file gets the hint the layer's own
+ * file would: the hint was looked for in a file of that name in the
+ * current directory. */
+static void
+test_include_hint(void)
+{
+	char *dir = scratch_begin();
+	char *part = scratch_file(dir, "part.conf", "search = { "
+	                          "tensor_parallel = [1, \"2\"]; };\n");
+	struct load l;
+
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "@include \"part.conf\"\n",
+	                          NULL, 0), EXIT_CONFIG);
+	CU_ASSERT(err_has(&l, (const char *const[]){ "/part.conf:1: "
+	          "mismatched element type in array 'search.tensor_parallel' "
+	          "(an integer, then a string)", NULL }));
+	load_release(&l);
+	free(part);
+	scratch_end(dir);
+}
+
 static void
 test_command_line_settings(void)
 {
@@ -2208,6 +2266,8 @@ static const struct harness_test layer_tests[] = {
 	{ "@include", test_include_origins },
 	{ "@include's quotes", test_include_quotes },
 	{ "an @include cycle", test_include_cycle },
+	{ "@include ten files deep", test_include_depth },
+	{ "a parse error in an @include'd file", test_include_hint },
 	{ "command-line settings", test_command_line_settings },
 	{ NULL, NULL },
 };
