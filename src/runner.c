@@ -570,37 +570,51 @@ runner_poll(struct runner *r)
 /* ---- submitting -------------------------------------------------------- */
 
 /*
- * The job script, read whole: it is what Slurm runs with this user's
+ * slurmctld refuses a batch script over SchedulerParameters
+ * max_script_size, 4 MB by default (slurm.conf(5)); the templates are
+ * held to the same (jobscript.c).  A larger job.sbatch is not what plan
+ * rendered, and is not read whole: a sparse one of gigabytes took as
+ * much memory, and one of 1 GB went to Slurm.
+ */
+#define JOB_SCRIPT_MAX ((size_t)4 << 20)
+
+/*
+ * c's job script, read whole: it is what Slurm runs with this user's
  * rights, so only a file of the user's that nobody else can change is
  * submitted (a script planted through a link, or left writable by a
  * group, would run someone else's commands as this user).
  */
 static char *
-read_script(const char *path)
+read_script(const struct runner *r, const struct cand_status *c)
 {
+	char *run = run_dir(r, c), *path = xasprintf("%s/job.sbatch", run);
 	struct strbuf sb = STRBUF_INIT;
-	char buf[8192];
-	size_t n;
 	FILE *f = fopen_regular(path);
-	struct stat st;
+	struct stat st = { 0 };
+	int ret = -1;
 
-	if (f == NULL) {
+	if (f == NULL)
 		error("cannot read job script '%s': %s", path,
 		      open_error(errno));
-		return NULL;
-	}
-	if (fstat(fileno(f), &st) != 0 || !stat_is_private(&st)) {
+	else if (fstat(fileno(f), &st) != 0 || !stat_is_private(&st))
 		error("job script '%s' (owner uid %ld, mode %04o) is not a "
 		      "file of yours that only you can change: refusing to "
 		      "submit it", path, (long)st.st_uid,
 		      (unsigned)(st.st_mode & 07777));
+	else if ((unsigned long long)st.st_size > JOB_SCRIPT_MAX ||
+	         (ret = read_capped(fileno(f), JOB_SCRIPT_MAX, &sb)) > 0)
+		ret = error("job script '%s' is larger than 4 MiB, the most "
+		            "Slurm takes by default (max_script_size): "
+		            "refusing to submit it", path);
+	else if (ret < 0)
+		error_errno("cannot read job script '%s'", path);
+	if (f)
 		fclose(f);
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	return strbuf_detach(&sb, NULL);
+	free(path);
+	free(run);
+	if (ret != 0)
+		strbuf_release(&sb);
+	return ret == 0 ? strbuf_detach(&sb, NULL) : NULL;
 }
 
 /* The best ranked queued candidate (the base first), or NULL; the
@@ -763,7 +777,7 @@ output_pattern(const char *run)
  * resolved by finding the tag in Slurm rather than by submitting again.
  */
 static int
-submit_one(struct runner *r, struct cand_status *c)
+submit_one(struct runner *r, struct cand_status *c, const char *script)
 {
 	struct slurm_submit_req req;
 	struct sbatch_extras extras;
@@ -771,12 +785,11 @@ submit_one(struct runner *r, struct cand_status *c)
 	struct strbuf err = STRBUF_INIT;
 	char *run = run_dir(r, c);
 	char *out = output_pattern(run);
-	char *spath = xasprintf("%s/job.sbatch", run);
-	char tag[64], why[64], *script = read_script(spath);
+	char tag[64], why[64];
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
-	if (out == NULL || script == NULL || runner_extras(r, &extras) ||
+	if (out == NULL || runner_extras(r, &extras) ||
 	    runner_env(r, &extras, &env))
 		goto cleanup;
 	snprintf(tag, sizeof tag, "pt-%s-%d-%d", r->store->st.campaign_id,
@@ -833,8 +846,6 @@ submit_one(struct runner *r, struct cand_status *c)
 	}
 cleanup:
 	str_list_clear(&env);
-	free(script);
-	free(spath);
 	free(out);
 	free(run);
 	strbuf_release(&err);
@@ -906,7 +917,7 @@ runner_submit_due(struct runner *r, bool dry_run)
 		return 0;
 	}
 	while (active < limit && (c = next_queued(r)) != NULL) {
-		char *run;
+		char *run, *script;
 
 		if (over_budget(r, c))
 			break;
@@ -919,9 +930,15 @@ runner_submit_due(struct runner *r, bool dry_run)
 		free(run);
 		if (ret != 0)
 			return ret;
-		if ((ret = runner_slurm(r)) != 0)
-			return ret;
-		if ((ret = submit_one(r, c)) != 0)
+		/* Read before Slurm is asked: a script that cannot go (not
+		 * the user's alone, too large) needs no controller to be
+		 * refused. */
+		if ((script = read_script(r, c)) == NULL)
+			return EXIT_DATAERR;
+		if ((ret = runner_slurm(r)) == 0)
+			ret = submit_one(r, c, script);
+		free(script);
+		if (ret != 0)
 			return ret;
 		active += cand_state_active(c->state);
 	}

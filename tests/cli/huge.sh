@@ -12,10 +12,11 @@
 #     under 96 MB (256 MB under the sanitizers);
 #   - a single 1 GB line and 256 MB of binary junk are read in the same
 #     bounded memory;
-#   - sparse files of gigabytes as a campaign file, an @include target
-#     and a campaign directory's campaign.conf are refused at once,
-#     unread: configuration files hold at most 1 MiB with what they
-#     include.
+#   - sparse files of gigabytes as a campaign file, an @include target,
+#     a campaign directory's campaign.conf and its job scripts are
+#     refused at once, unread: configuration files hold at most 1 MiB
+#     with what they include, job scripts 4 MiB (Slurm's default
+#     max_script_size).
 #
 # Runs the build tree's binaries; no Slurm needed.  Peak memory is the
 # child's ru_maxrss, read with python3.  Last line: "N passed, N failed".
@@ -172,10 +173,10 @@ check "  and reported as not a training log" \
 	grep -q '"format": "unknown"' "$T/junk.json"
 echo "figure: 256 MB of junk in $1 s, peak RSS $2 kB"
 
-# ---- huge configuration files ----------------------------------------------
+# ---- huge configuration files and job scripts ------------------------------
 # A sparse campaign.conf of 2 GB was read whole, twice: `list` took 37 s
-# and 2.1 GB of memory.  It is refused now from its size, before it is
-# read.
+# and 2.1 GB of memory; a sparse job.sbatch of 3 GB took submit to
+# 2.2 GB.  Each is refused now from its size, before it is read.
 # in_time_and_memory WHAT SECONDS KB: within 5 s and 32 MB (ASan: 256).
 FILE_MB=32
 [ -n "${ASAN_OPTIONS:-}" ] && FILE_MB=256
@@ -209,6 +210,7 @@ check "  naming the @include" grep -q \
 	"$T/inc.out.err"
 in_time_and_memory "an @include of 2 GB" "$@"
 "$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/camp"
+cp -p "$T/camp/campaign.conf" "$T/campaign.conf"
 truncate -s 2G "$T/camp/campaign.conf"
 r=$(measure "$T/list.out" "'$PT' list '$T/camp'")
 set -- $r
@@ -217,6 +219,19 @@ check "list of a campaign whose campaign.conf is 2 GB: exit $3 (78)" \
 check "  saying why" grep -q "campaign.conf': larger than 1 MiB" \
 	"$T/list.out.err"
 in_time_and_memory "a 2 GB campaign.conf" "$@"
+cp -p "$T/campaign.conf" "$T/camp/campaign.conf"
+for s in "$T"/camp/runs/*/job.sbatch; do truncate -s 3G "$s"; done
+# No Slurm here: the script is read before Slurm is asked.
+r=$(measure "$T/submit.out" \
+	"SLURM_CONF=/nonexistent '$PT' submit '$T/camp' --top 1")
+set -- $r
+check "submit of 3 GB job scripts: refused, exit $3 (65)" test "$3" = 65
+check "  saying why" grep -q \
+	"job.sbatch' is larger than 4 MiB, the most Slurm takes" \
+	"$T/submit.out.err"
+check "  nothing submitted" \
+	test -z "$(grep ' submitted ' "$T/camp/journal.log")"
+in_time_and_memory "a 3 GB job script" "$@"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
