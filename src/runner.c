@@ -8,8 +8,6 @@
  */
 #include "autoconfig.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -257,72 +255,6 @@ maybe_retry(struct runner *r, struct cand_status *c)
 	                   c->state == CS_NODE_FAIL ? c->nodes : "");
 }
 
-/* What one line of a job's output says of it, given st so far. */
-static enum cand_state
-output_verdict(enum cand_state st, const char *line)
-{
-	if (strstr(line, "DUE TO TIME LIMIT"))
-		return CS_TIMEOUT;
-	if (strstr(line, "oom-kill") || strstr(line, "oom_kill"))
-		return CS_OOM;
-	if (strstr(line, "DUE TO NODE FAILURE"))
-		return CS_NODE_FAIL;
-	if (strstr(line, "DUE TO PREEMPTION"))
-		return CS_PREEMPTED;
-	if (strstr(line, "CANCELLED AT") && st == CS_FAILED)
-		return CS_CANCELLED;
-	if (strstr(line, "[after training is done]") && st == CS_FAILED)
-		return CS_COMPLETED;
-	return st;
-}
-
-/* A line longer than the buffer is judged in pieces that overlap by
- * this much, so that no verdict is cut in two. */
-#define OUTPUT_OVERLAP 64
-/* How much of a job's output's end is searched for Slurm's verdicts. */
-#define OUTPUT_TAIL_BYTES ((off_t)64 << 20)
-
-/*
- * Without accounting, a job the controller forgot is judged by its own
- * output: Slurm writes its verdicts there, the trainer its last words.
- * Byte by byte: a trainer that died mid-write can leave NUL bytes or
- * binary before slurmstepd's line, which must not hide it (unlocked:
- * the file is the training log, possibly large, read by one thread).
- */
-enum cand_state
-runner_output_state(const char *path)
-{
-	FILE *f = fopen_regular(path);
-	enum cand_state st = CS_FAILED;
-	struct stat fst;
-	char line[4096];
-	size_t n = 0;
-	int ch;
-
-	if (f == NULL)
-		return CS_FAILED;
-	/* The verdicts are written last: a huge log (or a sparse one a
-	 * user planted) is read at its end only. */
-	if (fstat(fileno(f), &fst) == 0 && fst.st_size > OUTPUT_TAIL_BYTES)
-		(void)fseeko(f, fst.st_size - OUTPUT_TAIL_BYTES, SEEK_SET);
-	while ((ch = getc_unlocked(f)) != EOF) {
-		if (ch != '\n') {
-			line[n++] = (char)(ch == '\0' ? ' ' : ch);
-			if (n < sizeof line - 1)
-				continue;
-		}
-		line[n] = '\0';
-		st = output_verdict(st, line);
-		n = ch == '\n' ? 0 : OUTPUT_OVERLAP;
-		if (n > 0)
-			memmove(line, line + sizeof line - 1 - n, n);
-	}
-	line[n] = '\0';
-	st = output_verdict(st, line);
-	fclose(f);
-	return st;
-}
-
 /* c's job's output file, runs/NAME/slurm-ID.out (allocated). */
 static char *
 job_output(const struct runner *r, const struct cand_status *c)
@@ -356,51 +288,14 @@ output_exists(const struct runner *r, const struct cand_status *c)
 	return there;
 }
 
-/* N of a name "slurm-N.out" (the output sbatch was given), else 0. */
-static unsigned long
-output_job_id(const char *name)
-{
-	char *end;
-	unsigned long id;
-
-	if (strncmp(name, "slurm-", 6) || !isdigit((unsigned char)name[6]))
-		return 0;
-	errno = 0;
-	id = strtoul(name + 6, &end, 10);
-	return errno || strcmp(end, ".out") ? 0 : id;
-}
-
-/*
- * The job an interrupted submission made, from the output it left: the
- * newest runs/NAME/slurm-ID.out written since the intent (an earlier
- * attempt's output was last written before it).  0 when there is none.
- * Where no accounting is kept, a job that ran and left the controller
- * (MinJobAge) before this run is known only by that file; without it,
- * it was called lost and the candidate ran twice.  The intent's time
- * and the file's are both this file system's clock as this host sees
- * it.
- */
+/* The job an interrupted submission made, from the output it left
+ * (runner_output_newest). */
 static uint32_t
 output_since_intent(const struct runner *r, const struct cand_status *c)
 {
 	char *dir = run_dir(r, c);
-	DIR *d = opendir(dir);
-	const struct dirent *e;
-	uint32_t newest = 0;
+	uint32_t newest = runner_output_newest(dir, c->submit_time);
 
-	while (d && (e = readdir(d)) != NULL) {
-		unsigned long id = output_job_id(e->d_name);
-		struct stat st;
-
-		if (id == 0 || id > UINT32_MAX ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode) || st.st_mtime < c->submit_time)
-			continue;
-		if (id > newest)
-			newest = (uint32_t)id;
-	}
-	if (d)
-		closedir(d);
 	free(dir);
 	return newest;
 }

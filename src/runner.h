@@ -12,6 +12,7 @@
 #define PARATUNE_RUNNER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "store.h"
@@ -44,6 +45,17 @@ void runner_release(struct runner *r);
  * CS_FAILED when none, or when the file cannot be read.
  */
 enum cand_state runner_output_state(const char *path);
+/*
+ * The job an interrupted submission made, from the output it left in
+ * its run directory dir: the newest slurm-ID.out (a regular file, not
+ * followed) written at or after since, the intent's time; 0 when there
+ * is none.  Where no accounting is kept, a job that ran and left the
+ * controller (MinJobAge) before this run is known only by that file;
+ * without it, it was called lost and the candidate ran twice.  The
+ * intent's time and the file's are both this file system's clock as
+ * this host sees it.
+ */
+uint32_t runner_output_newest(const char *dir, long since);
 
 /*
  * Ask Slurm where every active job stands and record the transitions
