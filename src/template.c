@@ -165,108 +165,722 @@ template_shell_quote(struct strbuf *out, const char *s)
 
 /*
  * Where the shell stands after the output so far: enough of its lexer
- * (POSIX "Token Recognition") to know whether a value would land inside
- * quotes, after a backslash, in a comment, in a `...` command
- * substitution or in bash's $'...'.
+ * (POSIX "Token Recognition", and bash's where it reads more) to know
+ * whether a value would land inside quotes, after a backslash or a '$',
+ * in a comment, a substitution, arithmetic or a here-document.
+ *
+ * The contexts nest as they do in the shell, one frame each.  "$(" opens
+ * a new command context even inside double quotes, so in
+ * x="$(echo "{{q:y}}")" the tag stands inside the inner quotes, not after
+ * the outer ones.  Where the shell's reading cannot be followed exactly
+ * (a case command in $(...), whose patterns end in an unmatched ')'), or
+ * bash and dash read the same text differently, the lexer gives up: it
+ * is lost from there on, and every later substitution is refused.
  */
-enum shell_state {
-	SH_PLAIN, SH_SQUOTE, SH_DQUOTE, SH_COMMENT,
-	SH_BACKQUOTE,  /* `...`, opened in SH_PLAIN or SH_DQUOTE */
-	SH_DOLLAR_SQUOTE,  /* $'...': backslash escapes are live */
+enum shell_kind {
+	SH_CMD,            /* commands: the script, $(...), <(...), >(...) */
+	SH_ARRAY,          /* NAME=(...), read as commands */
+	SH_SQUOTE,         /* '...' */
+	SH_DQUOTE,         /* "..." */
+	SH_BACKQUOTE,      /* `...`, not followed inside */
+	SH_DOLLAR_SQUOTE,  /* bash's $'...': backslash escapes are live */
+	SH_PARAM,          /* ${...} */
+	SH_ARITH,          /* $((...)) and ((...)) */
+	SH_HEREDOC,        /* the body of a here-document */
 };
+
+/* Frames open at once, at most; deeper nesting is not followed. */
+#define SHELL_DEPTH 32
+/* The longest here-document delimiter followed, and most on one line. */
+#define HEREDOC_WORD_MAX 63
+#define HEREDOC_PENDING 4
+
+struct shell_frame {
+	unsigned char kind;  /* enum shell_kind */
+	bool comment;    /* SH_CMD, SH_ARRAY: in a comment */
+	bool fresh;      /* opened by the previous character */
+	bool in_dquote;  /* SH_PARAM: in "..." or a here-document, where
+	                    bash and dash differ on '...'; SH_SQUOTE: in
+	                    such a ${...} */
+	bool name;       /* SH_PARAM: still in the parameter's name;
+	                    SH_ARRAY: no word read yet */
+	bool closing;    /* SH_ARITH: read the first ')' of "))" */
+	bool quoted;     /* SH_HEREDOC: the delimiter was quoted */
+	unsigned char dup;  /* SH_CMD, SH_ARRAY: 1 after ">&", 2 in the word
+	                       after it */
+	unsigned parens; /* SH_CMD, SH_ARITH: '(' not closed yet */
+};
+
+/* A here-document: its delimiter after quote removal. */
+struct heredoc {
+	char word[HEREDOC_WORD_MAX];
+	unsigned len;
+	bool quoted;  /* part of the word was quoted: the body is literal */
+	bool strip;   /* <<-: leading tabs are stripped */
+};
+
+/* Why the lexer gave up, and what to write instead. */
+struct shell_lost {
+	const char *why, *instead;
+};
+
+static const struct shell_lost lost_case = {
+	"a case command inside $(...), whose patterns end in an unmatched "
+	"')'", "move the case command into a function defined before it",
+}, lost_squote_brace = {
+	"a '}' inside '...' within a quoted ${...}, where bash and dash end "
+	"the ${...} at different braces", "drop the single quotes",
+}, lost_ansi_quote = {
+	"\\' inside $'...', which dash reads as the end of the quotes",
+	"write the quote outside them, as \"'\"",
+}, lost_array = {
+	"a ';', '&', '|', '<', '>' or '(' inside NAME=(...), where bash "
+	"reports the error and goes on at the next line",
+	"quote the character",
+}, lost_array_brace = {
+	"a '{' as the first word of NAME=(...), which bash may read as the "
+	"start of a function's body, report as an error and go on at the "
+	"next line", "quote the '{'",
+}, lost_array_sub = {
+	"a NAME=(...) inside $(...), where bash 5.2 misreads backslashes",
+	"assign the array outside the $(...)",
+}, lost_arith = {
+	"a '$((' or '((' that does not end in '))'",
+	"write a subshell in a subshell as ( (...) ), with a space",
+}, lost_depth = {
+	"quotes and substitutions nested more than 32 deep",
+	"nest them less deeply",
+}, lost_hd_word = {
+	"a here-document delimiter that is empty, longer than 63 "
+	"characters, or holds '$', '`' or a newline",
+	"end the here-document with a plain word such as EOF",
+}, lost_hd_nested = {
+	"a here-document inside the body of a here-document",
+	"write the inner one to a file first",
+}, lost_hd_line = {
+	"a here-document whose body the renderer cannot place (more than "
+	"4 on one line, in two substitutions, or a newline or the end of "
+	"its substitution before the body)",
+	"give each here-document a command line of its own",
+}, lost_hd_continued = {
+	"a backslash-newline in the body of an unquoted <<- here-document, "
+	"which bash and dash end at different lines",
+	"quote its delimiter (<<-'EOF') or join the lines",
+};
+
+enum { RD_NONE, RD_OP, RD_BLANK, RD_WORD };
 
 struct shell_lex {
-	enum shell_state state;
-	enum shell_state outer;  /* the state a `...` returns to */
-	bool escaped;  /* the previous character was an unquoted backslash */
-	bool dollar;   /* it was a '$' that starts an expansion ("$$" is one) */
-	int prev;      /* previous character in SH_PLAIN; 0 at the start */
+	struct shell_frame f[SHELL_DEPTH];
+	int top;        /* the innermost frame; f[0] is the script */
+	bool escaped;   /* the previous character was a live backslash */
+	bool dollar;    /* it was a '$' that starts an expansion ("$$" is
+	                   one) */
+	bool varname;   /* it ended a "$NAME" */
+	/* in SH_CMD */
+	bool in_word;   /* inside a word: '#' starts no comment */
+	bool paren_ws;  /* the previous character was a '(' starting a word */
+	bool eq;        /* it was a '=' in a word: a '(' opens NAME=(...) */
+	bool gt;        /* it was an unquoted '>' */
+	bool lt;        /* it was an unquoted '<' */
+	char word[4];   /* the word so far, to see "case" */
+	int wlen;       /* its length; above 4 when it cannot be "case" */
+	/* here-documents: the delimiter being read, those whose bodies
+	 * start at the next newline, the body being read and its line */
+	int reading;    /* RD_* */
+	int rd_quote;   /* '\'' or '"' open in the delimiter, or 0 */
+	bool rd_bs;     /* a backslash in the delimiter */
+	struct heredoc pend[HEREDOC_PENDING];
+	int npend, next_pend;  /* registered; bodies started */
+	int pend_frame;     /* the SH_CMD frame that registered them */
+	int body;           /* the SH_HEREDOC frame being read, or 0 */
+	unsigned line_len;  /* characters of the line that match the word */
+	bool line_match;    /* the line so far is a prefix of the word */
+	bool line_start;    /* nothing but stripped tabs on the line yet */
+	bool line_bs;       /* a backslash ends the line so far */
+	/* where it gave up */
+	const struct shell_lost *lost;
+	int lost_line;
+	int line;       /* the template line of the next character */
 };
 
-/* A '#' starts a comment only at the start of a word. */
+/* Give up following the shell. */
+static void
+shell_lose(struct shell_lex *lx, const struct shell_lost *why)
+{
+	if (!lx->lost) {
+		lx->lost = why;
+		lx->lost_line = lx->line;
+	}
+}
+
+/* A character that may start a parameter name, and one after it. */
 static bool
-shell_word_start(int prev)
+shell_name_start(int c)
 {
-	return prev == 0 || strchr(" \t\n;&|()<>", prev) != NULL;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-/* Open a `...`; the text up to the next unescaped backquote is its. */
-static void
-shell_open_backquote(struct shell_lex *lx)
+static bool
+shell_name_char(int c)
 {
-	lx->outer = lx->state;
-	lx->state = SH_BACKQUOTE;
+	return shell_name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* Advance the lexer over one character in SH_PLAIN. */
-static void
-shell_lex_plain(struct shell_lex *lx, int c)
+/* Open a frame; NULL (and lost) when nested too deeply. */
+static struct shell_frame *
+shell_push(struct shell_lex *lx, enum shell_kind kind)
 {
-	bool dollar = false;
+	struct shell_frame *f;
 
-	if (lx->escaped)
+	if (lx->top + 1 == SHELL_DEPTH) {
+		shell_lose(lx, &lost_depth);
+		return NULL;
+	}
+	f = &lx->f[++lx->top];
+	memset(f, 0, sizeof(*f));
+	f->kind = (unsigned char)kind;
+	f->fresh = true;
+	lx->in_word = lx->paren_ws = lx->eq = lx->lt = lx->gt = false;
+	lx->wlen = 0;
+	return f;
+}
+
+/* Here-documents registered and not started, with no body being read. */
+static bool
+shell_heredoc_waiting(const struct shell_lex *lx)
+{
+	return lx->npend > lx->next_pend && !lx->body;
+}
+
+/* Close the innermost frame: what follows is in the same word. */
+static void
+shell_pop(struct shell_lex *lx)
+{
+	if (shell_heredoc_waiting(lx) && lx->pend_frame == lx->top)
+		shell_lose(lx, &lost_hd_line);
+	lx->top--;
+	lx->in_word = true;
+	lx->wlen = 5;
+	lx->paren_ws = lx->eq = lx->lt = lx->gt = false;
+}
+
+/* Open `...`, or $(...), ${...} or $'...' after a '$', for c. */
+static bool
+shell_open(struct shell_lex *lx, int c, bool dollar, bool in_dquote)
+{
+	struct shell_frame *f;
+
+	if (c == '`') {
+		shell_push(lx, SH_BACKQUOTE);
+	} else if (dollar && c == '(') {
+		shell_push(lx, SH_CMD);
+	} else if (dollar && c == '{') {
+		f = shell_push(lx, SH_PARAM);
+		if (f) {
+			f->in_dquote = in_dquote;
+			f->name = true;
+		}
+	} else if (dollar && c == '\'' && !in_dquote) {
+		shell_push(lx, SH_DOLLAR_SQUOTE);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A newline in quotes or a substitution while a here-document's body is
+ * due: where the body starts then is not followed. */
+static void
+shell_nested_newline(struct shell_lex *lx)
+{
+	if (shell_heredoc_waiting(lx))
+		shell_lose(lx, &lost_hd_line);
+}
+
+/* Start reading the body of the next here-document. */
+static void
+shell_heredoc_body(struct shell_lex *lx)
+{
+	const struct heredoc *h = &lx->pend[lx->next_pend++];
+	struct shell_frame *f = shell_push(lx, SH_HEREDOC);
+
+	if (!f)
+		return;
+	f->quoted = h->quoted;
+	lx->body = lx->top;
+	lx->line_len = 0;
+	lx->line_match = lx->line_start = true;
+	lx->line_bs = false;
+}
+
+/* A newline in a command context: a here-document's body may start. */
+static void
+shell_cmd_newline(struct shell_lex *lx)
+{
+	if (!shell_heredoc_waiting(lx))
+		return;
+	if (lx->pend_frame == lx->top)
+		shell_heredoc_body(lx);
+	else
+		shell_lose(lx, &lost_hd_line);
+}
+
+/* The body's delimiter line ended it: back to the command line, or on
+ * to the next body. */
+static void
+shell_heredoc_end(struct shell_lex *lx)
+{
+	lx->top = lx->body - 1;
+	lx->body = 0;
+	lx->escaped = lx->in_word = lx->paren_ws = false;
+	lx->eq = lx->lt = lx->gt = false;
+	lx->wlen = 0;
+	if (lx->next_pend < lx->npend)
+		shell_heredoc_body(lx);
+	else
+		lx->npend = lx->next_pend = 0;
+}
+
+/* "<<" read in a command context: a delimiter follows. */
+static void
+shell_heredoc_start(struct shell_lex *lx)
+{
+	if (lx->body) {
+		shell_lose(lx, &lost_hd_nested);
+		return;
+	}
+	if (lx->npend == HEREDOC_PENDING ||
+	    (lx->npend && lx->pend_frame != lx->top)) {
+		shell_lose(lx, &lost_hd_line);
+		return;
+	}
+	memset(&lx->pend[lx->npend], 0, sizeof(lx->pend[0]));
+	lx->reading = RD_OP;
+	lx->rd_quote = 0;
+	lx->rd_bs = false;
+}
+
+/* Add a character to the delimiter being read. */
+static void
+shell_heredoc_add(struct shell_lex *lx, struct heredoc *h, int c)
+{
+	if (h->len == HEREDOC_WORD_MAX || c == '\n')
+		shell_lose(lx, &lost_hd_word);
+	else
+		h->word[h->len++] = (char)c;
+}
+
+/*
+ * Read c as part of a here-document's delimiter, with quote removal
+ * ('...', "..." and \ make the body literal); false when c ends the word
+ * and is the shell's again.
+ */
+static bool
+shell_heredoc_word(struct shell_lex *lx, int c)
+{
+	struct heredoc *h = &lx->pend[lx->npend];
+
+	if (lx->reading == RD_OP) {
+		lx->reading = RD_BLANK;
+		if (c == '<') {			/* <<<, a here-string */
+			lx->reading = RD_NONE;
+			return true;
+		}
+		if (c == '-') {
+			h->strip = true;
+			return true;
+		}
+	}
+	if (lx->reading == RD_BLANK) {
+		if (c == ' ' || c == '\t')
+			return true;
+		lx->reading = RD_WORD;
+	}
+	if (lx->rd_bs) {
+		lx->rd_bs = false;
+		/* In "..." a backslash stays before other characters. */
+		if (lx->rd_quote == '"' && !strchr("$`\"\\\n", c))
+			shell_heredoc_add(lx, h, '\\');
+		shell_heredoc_add(lx, h, c);
+	} else if (lx->rd_quote == '\'') {
+		if (c == '\'')
+			lx->rd_quote = 0;
+		else
+			shell_heredoc_add(lx, h, c);
+	} else if (c == '\\') {
+		lx->rd_bs = h->quoted = true;
+	} else if (c == '$' || c == '`') {
+		shell_lose(lx, &lost_hd_word);
+	} else if (lx->rd_quote == '"') {
+		if (c == '"')
+			lx->rd_quote = 0;
+		else
+			shell_heredoc_add(lx, h, c);
+	} else if (c == '\'' || c == '"') {
+		lx->rd_quote = c;
+		h->quoted = true;
+	} else if (strchr(" \t\n;&|()<>", c)) {
+		lx->reading = RD_NONE;
+		if (!h->len && !h->quoted) {
+			shell_lose(lx, &lost_hd_word);
+		} else {
+			lx->npend++;
+			lx->pend_frame = lx->top;
+		}
+		return false;
+	} else {
+		shell_heredoc_add(lx, h, c);
+	}
+	return true;
+}
+
+/* One more character on the current line of a here-document's body. */
+static void
+shell_heredoc_line_add(struct shell_lex *lx, const struct heredoc *h, int c)
+{
+	if (h->strip && lx->line_start && c == '\t')
+		return;
+	lx->line_start = false;
+	if (lx->line_match && lx->line_len < h->len &&
+	    h->word[lx->line_len] == c)
+		lx->line_len++;
+	else
+		lx->line_match = false;
+}
+
+/*
+ * Follow the lines of a here-document's body, which ends at the first
+ * line that is its delimiter whatever else is open; true when c ended
+ * it.  In an unquoted body a backslash-newline joins two lines first.
+ */
+static bool
+shell_heredoc_line(struct shell_lex *lx, int c)
+{
+	const struct heredoc *h = &lx->pend[lx->next_pend - 1];
+
+	if (c == '\n') {
+		if (lx->line_bs) {
+			lx->line_bs = false;
+			if (h->strip)
+				shell_lose(lx, &lost_hd_continued);
+			return false;
+		}
+		if (lx->line_match && lx->line_len == h->len) {
+			shell_heredoc_end(lx);
+			return true;
+		}
+		lx->line_len = 0;
+		lx->line_match = lx->line_start = true;
+		return false;
+	}
+	if (lx->line_bs) {
+		lx->line_bs = false;
+		shell_heredoc_line_add(lx, h, '\\');
+	} else if (c == '\\' && !h->quoted) {
+		lx->line_bs = true;
+		return false;
+	}
+	shell_heredoc_line_add(lx, h, c);
+	return false;
+}
+
+/* A word of a command context ends: "case" in $(...) and "{" first in
+ * NAME=(...) lose the lexer. */
+static void
+shell_word_end(struct shell_lex *lx)
+{
+	struct shell_frame *f = &lx->f[lx->top];
+
+	if (lx->top > 0 && f->kind == SH_CMD && lx->wlen == 4 &&
+	    !memcmp(lx->word, "case", 4))
+		shell_lose(lx, &lost_case);
+	if (f->kind == SH_ARRAY && lx->in_word) {
+		if (f->name && lx->wlen == 1 && lx->word[0] == '{')
+			shell_lose(lx, &lost_array_brace);
+		f->name = false;
+	}
+	lx->wlen = 0;
+	lx->in_word = false;
+}
+
+/* A character of a word; 0 for one that makes it no keyword. */
+static void
+shell_word_char(struct shell_lex *lx, int c)
+{
+	lx->in_word = true;
+	if (c && lx->wlen < 4)
+		lx->word[lx->wlen++] = (char)c;
+	else
+		lx->wlen = 5;
+}
+
+/* Metacharacters and blanks: each ends a word. */
+static bool
+shell_word_end_char(int c)
+{
+	return strchr(" \t\n;&|()<>", c) != NULL;
+}
+
+/*
+ * Follow the word after ">&", which bash expands twice: blanks before it,
+ * then anything up to a metacharacter, <(...) and >(...) included (a '<'
+ * or '>' is taken for part of it).  A backslash waits for the next
+ * character, and a backslash-newline is none.
+ */
+static void
+shell_dup_word(const struct shell_lex *lx, struct shell_frame *f, int c,
+               bool procsub)
+{
+	if (!f->dup || (lx->escaped && c == '\n') ||
+	    (!lx->escaped && c == '\\'))
+		return;
+	if (lx->escaped || !shell_word_end_char(c) || procsub ||
+	    c == '<' || c == '>')
+		f->dup = 2;
+	else if (f->dup == 2 || (c != ' ' && c != '\t'))
+		f->dup = 0;
+}
+
+/*
+ * One character in a command context, or in the words of NAME=(...),
+ * where bash reports a metacharacter as an error and goes on at the next
+ * line, which may be one of a value's: the lexer gives up there.
+ */
+static void
+shell_lex_cmd(struct shell_lex *lx, struct shell_frame *f, int c,
+              bool dollar)
+{
+	bool fresh = f->fresh, paren_ws = lx->paren_ws, lt = lx->lt;
+	bool eq = lx->eq, gt = lx->gt, ws;
+
+	f->fresh = lx->paren_ws = lx->lt = lx->eq = lx->gt = false;
+	if (f->comment) {
+		if (c == '\n') {
+			f->comment = false;
+			shell_cmd_newline(lx);
+		}
+		return;
+	}
+	shell_dup_word(lx, f, c, c == '(' && (lt || gt));
+	if (lx->escaped) {
 		lx->escaped = false;
-	else if (c == '\\')
+		if (c != '\n')  /* backslash-newline is no character */
+			shell_word_char(lx, 0);
+		return;
+	}
+	if (c == '(' && fresh && f->kind == SH_CMD) {  /* "$((" */
+		f->kind = SH_ARITH;
+		return;
+	}
+	if (c == '\\') {
 		lx->escaped = true;
-	else if (c == '\'')
-		lx->state = lx->dollar ? SH_DOLLAR_SQUOTE : SH_SQUOTE;
-	else if (c == '"')
-		lx->state = SH_DQUOTE;
-	else if (c == '`')
-		shell_open_backquote(lx);
-	else if (c == '#' && shell_word_start(lx->prev))
-		lx->state = SH_COMMENT;
-	else if (c == '$')
-		dollar = !lx->dollar;
-	lx->dollar = dollar;
-	lx->prev = c;
+		return;
+	}
+	if (c == '$') {
+		shell_word_char(lx, 0);
+		lx->dollar = !dollar;
+		return;
+	}
+	if (shell_open(lx, c, dollar, false))
+		return;
+	if (c == '(' && (lt || gt) && f->kind == SH_CMD) {
+		shell_push(lx, SH_CMD);		/* <(...), >(...) */
+		return;
+	}
+	if (c == '(' && eq && f->kind == SH_CMD) {
+		if (lx->top > 0) {
+			shell_lose(lx, &lost_array_sub);
+		} else {
+			f = shell_push(lx, SH_ARRAY);
+			if (f)
+				f->name = true;
+		}
+		return;
+	}
+	if (c == '\'' || c == '"') {
+		shell_push(lx, c == '"' ? SH_DQUOTE : SH_SQUOTE);
+		return;
+	}
+	if (c == '#' && !lx->in_word) {
+		f->comment = true;
+		return;
+	}
+	if (!shell_word_end_char(c)) {
+		shell_word_char(lx, c);
+		lx->eq = c == '=';
+		return;
+	}
+	ws = !lx->in_word;
+	shell_word_end(lx);
+	if (f->kind == SH_ARRAY && c == ')' && !f->parens) {
+		shell_pop(lx);
+	} else if (f->kind == SH_ARRAY && !strchr(" \t\n", c)) {
+		shell_lose(lx, &lost_array);
+	} else if (c == '\n') {
+		shell_cmd_newline(lx);
+	} else if (c == '<') {
+		if (lt)
+			shell_heredoc_start(lx);
+		else
+			lx->lt = true;
+	} else if (c == '>') {
+		lx->gt = true;
+	} else if (c == '&' && gt) {
+		f->dup = 1;
+	} else if (c == '(' && paren_ws) {	/* "((" starting a word */
+		f->parens--;
+		shell_push(lx, SH_ARITH);
+	} else if (c == '(') {
+		f->parens++;
+		lx->paren_ws = ws;
+	} else if (c == ')') {
+		if (f->parens)
+			f->parens--;
+		else if (lx->top > 0)  /* the end of $(...), <(...) */
+			shell_pop(lx);
+	}
+}
+
+/* One character in "...", ${...}, $((...)) or an unquoted
+ * here-document's body: '$', '`' and '\' are live. */
+static void
+shell_lex_expanding(struct shell_lex *lx, struct shell_frame *f, int c,
+                    bool dollar)
+{
+	bool fresh = f->fresh;
+	bool in_dquote = f->kind != SH_PARAM || f->in_dquote;
+	struct shell_frame *g;
+
+	f->fresh = false;
+	if (f->kind == SH_ARITH && f->closing) {
+		if (c == ')')
+			shell_pop(lx);
+		else
+			shell_lose(lx, &lost_arith);
+		return;
+	}
+	/* ${name}, ${#name}, ${!name} */
+	if (f->kind == SH_PARAM && !shell_name_char(c) &&
+	    !(fresh && (c == '#' || c == '!')))
+		f->name = false;
+	if (lx->escaped) {
+		lx->escaped = false;
+		return;
+	}
+	if (c == '\n') {
+		shell_nested_newline(lx);
+		return;
+	}
+	if (c == '\\' || c == '$') {
+		if (c == '\\')
+			lx->escaped = true;
+		else
+			lx->dollar = !dollar;
+		return;
+	}
+	if (shell_open(lx, c, dollar, in_dquote))
+		return;
+	switch (f->kind) {
+	case SH_DQUOTE:
+		if (c == '"')
+			shell_pop(lx);
+		break;
+	case SH_PARAM:
+		/* The first '}' ends it, braces or not; quotes nest. */
+		if (c == '}') {
+			shell_pop(lx);
+		} else if (c == '"') {
+			shell_push(lx, SH_DQUOTE);
+		} else if (c == '\'') {
+			g = shell_push(lx, SH_SQUOTE);
+			if (g)
+				g->in_dquote = f->in_dquote;
+		}
+		break;
+	case SH_ARITH:
+		if (c == '(')
+			f->parens++;
+		else if (c == ')' && f->parens)
+			f->parens--;
+		else if (c == ')')
+			f->closing = true;
+		else if (c == '"' || c == '\'')
+			shell_push(lx, c == '"' ? SH_DQUOTE : SH_SQUOTE);
+		break;
+	default:
+		/* In a here-document quotes are plain characters. */
+		break;
+	}
+}
+
+/* One character in '...', `...` or $'...'. */
+static void
+shell_lex_quoted(struct shell_lex *lx, const struct shell_frame *f, int c)
+{
+	if (f->kind == SH_SQUOTE) {
+		if (c == '\'')
+			shell_pop(lx);
+		else if (c == '}' && f->in_dquote)
+			shell_lose(lx, &lost_squote_brace);
+		else if (c == '\n')
+			shell_nested_newline(lx);
+		return;
+	}
+	/* `...` and $'...' end at the first closing character that no
+	 * backslash escapes; quotes inside `...` do not count.  dash,
+	 * which has no $'...', ends that at the first '. */
+	if (lx->escaped) {
+		lx->escaped = false;
+		if (c == '\'' && f->kind == SH_DOLLAR_SQUOTE)
+			shell_lose(lx, &lost_ansi_quote);
+	} else if (c == '\\') {
+		lx->escaped = true;
+	} else if (c == (f->kind == SH_BACKQUOTE ? '`' : '\'')) {
+		shell_pop(lx);
+	} else if (c == '\n') {
+		shell_nested_newline(lx);
+	}
 }
 
 /* Advance the lexer over one character. */
 static void
 shell_lex_char(struct shell_lex *lx, int c)
 {
-	switch (lx->state) {
-	case SH_PLAIN:
-		shell_lex_plain(lx, c);
+	bool dollar = lx->dollar, varname = lx->varname;
+	struct shell_frame *f;
+
+	if (lx->lost)
+		return;
+	lx->dollar = lx->varname = false;
+	if ((lx->reading && shell_heredoc_word(lx, c)) ||
+	    (lx->body && shell_heredoc_line(lx, c)) || lx->lost)
+		goto done;
+	f = &lx->f[lx->top];
+	switch (f->kind) {
+	case SH_CMD:
+	case SH_ARRAY:
+		shell_lex_cmd(lx, f, c, dollar);
 		break;
 	case SH_SQUOTE:
-		if (c == '\'')
-			lx->state = SH_PLAIN;
-		lx->prev = c;
-		break;
-	case SH_DQUOTE:
-		if (lx->escaped)
-			lx->escaped = false;
-		else if (c == '\\')
-			lx->escaped = true;
-		else if (c == '"')
-			lx->state = SH_PLAIN;
-		else if (c == '`')
-			shell_open_backquote(lx);
-		lx->prev = c;
-		break;
 	case SH_BACKQUOTE:
 	case SH_DOLLAR_SQUOTE:
-		/* Either ends at the first closing character that no
-		 * backslash escapes; quotes inside `...` do not count. */
-		if (lx->escaped)
-			lx->escaped = false;
-		else if (c == '\\')
-			lx->escaped = true;
-		else if (lx->state == SH_BACKQUOTE && c == '`')
-			lx->state = lx->outer;
-		else if (lx->state == SH_DOLLAR_SQUOTE && c == '\'')
-			lx->state = SH_PLAIN;
-		lx->prev = c;
+		shell_lex_quoted(lx, f, c);
 		break;
-	case SH_COMMENT:
-		if (c == '\n') {
-			lx->state = SH_PLAIN;
-			lx->prev = c;
-		}
+	case SH_HEREDOC:
+		if (f->quoted)
+			break;
+		/* fall through */
+	default:
+		shell_lex_expanding(lx, f, c, dollar);
 		break;
 	}
+	/* "$NAME" goes on while name characters follow. */
+	lx->varname = (dollar && shell_name_start(c)) ||
+	              (varname && shell_name_char(c));
+done:
+	if (c == '\n')
+		lx->line++;
 }
 
 /* ---- tokens -------------------------------------------------------------- */
@@ -586,8 +1200,10 @@ emit_text(struct render *r, const struct tok *t)
 		nl = last_newline(t->s, t->len);
 		end = nl ? (size_t)(nl - t->s) + 1 : 0;
 	}
-	if (end > begin)
+	if (end > begin) {
+		r->lex.line = t->line + count_lines(t->s, begin);
 		emit(r, t->s + begin, end - begin);
+	}
 }
 
 /* "unknown variable 'x'", with a suggestion when one is close. */
@@ -618,49 +1234,162 @@ tag_prefix(enum tok_kind kind)
 	return kind == TOK_QUOTED ? "q:" : kind == TOK_RAW ? "raw:" : "";
 }
 
+/* The "NAME" of a "$NAME" that ends the output, for messages. */
+static int
+trailing_name(const struct render *r, const char **name)
+{
+	size_t end = r->out.len, begin = end;
+
+	while (begin > 0 && shell_name_char(r->out.buf[begin - 1]))
+		begin--;
+	*name = r->out.buf + begin;
+	return (int)(end - begin);
+}
+
 /*
- * Refuse a substitution where the shell would not take it as written:
- * any inside `...` or $'...', q: and raw: inside quotes or after '\' or
- * '$', and a value with a newline in a comment.
+ * Refuse any substitution where no value can stand as written: after the
+ * lexer lost the shell, inside `...` or $'...', in a here-document's
+ * delimiter, and between the two ')' of "))".
  */
 static int
-check_context(const struct render *r, const struct tok *t, const char *value)
+check_any(const struct render *r, const struct tok *t)
 {
+	const struct shell_lex *lx = &r->lex;
+	const struct shell_frame *f = &lx->f[lx->top];
 	const char *form = tag_prefix(t->kind);
 	int n = (int)t->len;
 
+	if (lx->lost)
+		return error("%s:%d: {{%s%.*s}} cannot be placed: on line %d "
+		             "the renderer stopped following the shell at %s; "
+		             "%s", r->file, t->line, form, n, t->s,
+		             lx->lost_line, lx->lost->why, lx->lost->instead);
 	/* In `...` the shell takes a backslash off "\\", "\`" and "\$"
 	 * before it reads the command, so a quoted value loses backslashes
 	 * and its backquote ends the substitution; the command is a script
 	 * of its own, whose quoting this lexer does not follow. */
-	if (r->lex.state == SH_BACKQUOTE)
+	if (f->kind == SH_BACKQUOTE)
 		return error("%s:%d: {{%s%.*s}} is inside backquotes `...`; "
 		             "write the command as $(...)", r->file, t->line,
 		             form, n, t->s);
 	/* In $'...' a single quote does not quote and "\x", "\0", "\u" or
 	 * "\c" before a tag reads the value's first characters as part of
 	 * an escape. */
-	if (r->lex.state == SH_DOLLAR_SQUOTE)
+	if (f->kind == SH_DOLLAR_SQUOTE)
 		return error("%s:%d: {{%s%.*s}} is inside $'...', where "
 		             "backslash escapes are live; put it outside the "
 		             "quotes", r->file, t->line, form, n, t->s);
-	/* Elsewhere a safe word needs no check: it holds no quote,
-	 * backslash or backquote. */
-	if (t->kind == TOK_VAR)
+	if (lx->reading)
+		return error("%s:%d: {{%s%.*s}} is in the word after '<<' that "
+		             "ends a here-document; write the word itself",
+		             r->file, t->line, form, n, t->s);
+	if (f->kind == SH_ARITH && f->closing)
+		return error("%s:%d: {{%s%.*s}} is between the two ')' that "
+		             "end $((...))", r->file, t->line, form, n, t->s);
+	return 0;
+}
+
+/*
+ * A safe word holds no quote, backslash, '$', backquote, brace or
+ * newline, so it stands anywhere the lexer follows but where it would
+ * name a parameter or end a here-document.
+ */
+static int
+check_plain(const struct render *r, const struct tok *t)
+{
+	const struct shell_lex *lx = &r->lex;
+	const struct shell_frame *f = &lx->f[lx->top];
+	const struct heredoc *h;
+	const char *name;
+	int n = (int)t->len, len;
+
+	if (lx->dollar)
+		return error("%s:%d: {{%.*s}} follows '$', which would "
+		             "expand its value as a parameter; write \\$ for a "
+		             "literal '$'", r->file, t->line, n, t->s);
+	if (lx->varname) {
+		len = trailing_name(r, &name);
+		return error("%s:%d: {{%.*s}} follows '$%.*s' and its value "
+		             "would lengthen that parameter's name; write "
+		             "${%.*s}{{%.*s}}", r->file, t->line, n, t->s, len,
+		             name, len, name, n, t->s);
+	}
+	if (f->kind == SH_PARAM && f->name)
+		return error("%s:%d: {{%.*s}} is in the name of a ${...}, so "
+		             "its value would name the parameter", r->file,
+		             t->line, n, t->s);
+	if (!lx->body)
 		return 0;
-	if (r->lex.state == SH_SQUOTE || r->lex.state == SH_DQUOTE)
+	h = &lx->pend[lx->next_pend - 1];
+	if (lx->line_match && (lx->line_len < h->len || lx->line_bs))
+		return error("%s:%d: {{%.*s}} could complete the line '%.*s' "
+		             "that ends its here-document; put other text "
+		             "before it on the line", r->file, t->line, n,
+		             t->s, (int)h->len, h->word);
+	return 0;
+}
+
+/* Where q: and raw: would not stand as a single word. */
+static int
+check_quoted(const struct render *r, const struct tok *t, const char *value)
+{
+	const struct shell_lex *lx = &r->lex;
+	const struct shell_frame *f = &lx->f[lx->top];
+	const char *form = tag_prefix(t->kind);
+	int n = (int)t->len;
+
+	if (lx->escaped || (r->out.len && r->out.buf[r->out.len - 1] == '$'))
+		return error("%s:%d: {{%s%.*s}} follows '%c', which changes "
+		             "its quoting", r->file, t->line, form, n, t->s,
+		             lx->escaped ? '\\' : '$');
+	/* In a here-document quotes are text, "$(" and "`" are live
+	 * unless its delimiter was quoted, and a line of the value's that
+	 * is the delimiter ends it. */
+	if (lx->body)
+		return error("%s:%d: {{%s%.*s}} is in a here-document, where "
+		             "quotes do not quote; set a shell variable to it "
+		             "before (v={{%s%.*s}}) and write \"$v\" in an "
+		             "unquoted one", r->file, t->line, form, n, t->s,
+		             form, n, t->s);
+	if (f->kind == SH_SQUOTE || f->kind == SH_DQUOTE)
 		return error("%s:%d: {{%s%.*s}} is inside shell quotes; put "
 		             "it outside them", r->file, t->line, form, n,
 		             t->s);
-	if (r->lex.escaped || (r->out.len && r->out.buf[r->out.len - 1] == '$'))
-		return error("%s:%d: {{%s%.*s}} follows '%c', which changes "
-		             "its quoting", r->file, t->line, form, n, t->s,
-		             r->lex.escaped ? '\\' : '$');
-	if (r->lex.state == SH_COMMENT && strchr(value, '\n'))
+	/* Inside "${...}" bash and dash read single quotes differently. */
+	if (f->kind == SH_PARAM)
+		return error("%s:%d: {{%s%.*s}} is inside ${...}; set a "
+		             "shell variable to it before (v={{%s%.*s}}) and "
+		             "write $v there", r->file, t->line, form, n, t->s,
+		             form, n, t->s);
+	/* bash expands the word of ">&" twice when it is no number. */
+	for (int i = lx->top; i >= 0; i--)
+		if (lx->f[i].dup)
+			return error("%s:%d: {{%s%.*s}} is in the word after "
+			             "'>&', which bash expands twice; write "
+			             ">{{%s%.*s}} 2>&1", r->file, t->line, form,
+			             n, t->s, form, n, t->s);
+	if (f->kind == SH_ARITH)
+		return error("%s:%d: {{%s%.*s}} is inside arithmetic; only "
+		             "{{%.*s}} goes there", r->file, t->line, form, n,
+		             t->s, n, t->s);
+	if (f->comment && strchr(value, '\n'))
 		return error("%s:%d: value of '%.*s' holds a newline and "
 		             "{{%s%.*s}} is in a shell comment", r->file,
 		             t->line, n, t->s, form, n, t->s);
 	return 0;
+}
+
+/*
+ * Refuse a substitution where the shell would not take it as written:
+ * see check_any, check_plain and check_quoted.
+ */
+static int
+check_context(const struct render *r, const struct tok *t, const char *value)
+{
+	if (check_any(r, t))
+		return -1;
+	return t->kind == TOK_VAR ? check_plain(r, t)
+	       : check_quoted(r, t, value);
 }
 
 /* Insert a variable in the form its tag asks for. */
@@ -678,6 +1407,7 @@ substitute(struct render *r, const struct tok *t,
 		             var->name, var->name, var->name);
 	if (check_context(r, t, var->value))
 		return -1;
+	r->lex.line = t->line;
 	if (t->kind == TOK_VAR) {
 		if (!template_safe_word(var->value))
 			return error("%s:%d: value of '%s' is not a "

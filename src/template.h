@@ -21,15 +21,22 @@
  * and campaign values (names, directories, images) are user text.  A
  * value reaches the script either as a word checked to hold no shell
  * syntax, or quoted so the shell takes it literally.  The renderer also
- * follows the shell's quoting of the text around a tag and refuses q: and
- * raw: inside quotes (where a single-quoted word would come apart), and
- * a value with a newline inside a comment (the rest would run as a
+ * follows the shell's reading of the text around a tag, nested contexts
+ * included ("$(" opens a new command context inside double quotes, quotes
+ * nest in ${...}, a here-document's body runs to its delimiter's line),
+ * and refuses q: and raw: inside quotes at any depth (where a
+ * single-quoted word would come apart), inside ${...}, arithmetic and
+ * here-documents, in the word after ">&" (bash expands it twice), and a
+ * value with a newline inside a comment (the rest would run as a
  * command).  It refuses every substitution, plain ones too, inside `...`
  * (the shell strips backslashes before it reads the command, and a
- * backquote in the value would end it: write $(...)) and inside bash's
+ * backquote in the value would end it: write $(...)), inside bash's
  * $'...' (backslash escapes are live there, and a "\x" before a tag
- * would take the value's first characters).  Here-documents are not
- * followed: do not put values in them.
+ * would take the value's first characters), right after a '$' or a
+ * "$NAME" (the value would name a parameter), and where a plain value
+ * could complete the line that ends a here-document.  Where it cannot
+ * follow the shell exactly (a case command inside $(...), text bash and
+ * dash read differently) it refuses every later substitution.
  *
  * Rendering is one pass over a token list with an explicit section stack
  * (depth at most TEMPLATE_MAX_DEPTH), so time is linear in the template

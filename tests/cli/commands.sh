@@ -197,8 +197,21 @@ printf '#!/bin/bash\n# `...` and $'"'"'...'"'"' in a comment are fine\n%s\n' \
 	'cd `dirname {{q:run_dir}}`' >"$T/backquote.sbatch"
 printf '#!/bin/bash\necho "`date`" $$'"'"'{{name}}'"'"'\n%s\n' \
 	"echo \$'\\t{{name}}'" >"$T/dollar-quote.sbatch"
+# "$(" opens a new command context inside double quotes, so the inner
+# '"' in y="$(echo "{{q:run_dir}}")" opens quotes in which {{q:}}'s
+# single quotes are text and a $(...) in the value ran; ${{name}} made
+# the value a parameter name; in a here-document quotes are text.
+printf '#!/bin/bash\nx="$(dirname {{q:run_dir}})"\n%s\n' \
+	'y="$(echo "{{q:run_dir}}")"' >"$T/nested.sbatch"
+printf '#!/bin/bash\necho $${{name}} \\${{name}}\necho ${{name}}\n' \
+	>"$T/dollar.sbatch"
+printf '#!/bin/bash\ncat <<EOF >f\nname: {{name}}\n{{q:run_dir}}\nEOF\n' \
+	>"$T/heredoc.sbatch"
 for t in "backquote:3: {{q:run_dir}} is inside backquotes" \
-	"dollar-quote:3: {{name}} is inside \\\$'...'"; do
+	"dollar-quote:3: {{name}} is inside \\\$'...'" \
+	"nested:3: {{q:run_dir}} is inside shell quotes" \
+	"dollar:3: {{name}} follows '\\\$'" \
+	"heredoc:4: {{q:run_dir}} is in a here-document"; do
 	f=$T/${t%%:*}.sbatch
 	expect "plan with a value in the ${t%%:*} template is refused" 78 \
 		"$PT" plan "$SRC/etc/campaigns/demo.conf" \

@@ -331,6 +331,20 @@ test_value_errors(void)
 	check_error("# {{q:exports}}", &v,
 	            "value of 'exports' holds a newline and {{q:exports}} is "
 	            "in a shell comment");
+	/* bash expands the word of ">&" once more when it is no number,
+	 * so a $(...) in the value would run. */
+	check_error("echo hi >& {{q:text}}", &v,
+	            "t.sbatch:1: {{q:text}} is in the word after '>&', which "
+	            "bash expands twice; write >{{q:text}} 2>&1");
+	check_error("echo hi 1>&a\"$(echo {{raw:exports}})\"", &v,
+	            "{{raw:exports}} is in the word after '>&'");
+	check_error("echo hi >& \\\n {{q:text}}", &v,
+	            "t.sbatch:2: {{q:text}} is in the word after '>&'");
+	check_error("echo hi >&<(cat)x{{q:text}}", &v,
+	            "{{q:text}} is in the word after '>&'");
+	check_render("echo hi 2>&1 {{q:text}} >&2 {{q:text}} >&{{tp}} "
+	             "&>{{q:text}}", &v, "echo hi 2>&1 'it'\\''s' >&2 "
+	             "'it'\\''s' >&2 &>'it'\\''s'");
 	/* Balanced quotes, escaped quotes and '#' inside words are fine. */
 	check_render("echo \"a\\\"\" 'b' x#y {{q:text}} # {{q:text}}\n", &v,
 	             "echo \"a\\\"\" 'b' x#y 'it'\\''s' # 'it'\\''s'\n");
@@ -370,10 +384,15 @@ test_backquotes_and_dollar_quotes(void)
 	            "t.sbatch:1: {{q:text}} is inside $'...', where "
 	            "backslash escapes are live; put it outside the quotes");
 	check_error("echo $'\\x{{tp}}'", &v, "{{tp}} is inside $'...'");
+	/* bash reads \' as a quote inside $'...', dash (which has no
+	 * $'...') as the end of '...': the renderer follows neither. */
 	check_error("echo $'it\\'s {{q:text}} '", &v,
-	            "t.sbatch:1: {{q:text}} is inside $'...'");
+	            "t.sbatch:1: {{q:text}} cannot be placed: on line 1 the "
+	            "renderer stopped following the shell at \\' inside "
+	            "$'...'");
 	check_error("echo $'it\\'s\n{{tp}}'", &v,
-	            "t.sbatch:2: {{tp}} is inside $'...'");
+	            "t.sbatch:2: {{tp}} cannot be placed: on line 1");
+	check_error("echo $'it\\'s' {{q:text}}", &v, "at \\' inside $'...'");
 	check_error("echo x$'{{tp}}'", &v, "{{tp}} is inside $'...'");
 	check_error("echo $$$'{{tp}}'", &v, "{{tp}} is inside $'...'");
 	check_error("echo $'\\\\{{raw:exports}}'", &v,
@@ -390,8 +409,8 @@ test_backquotes_and_dollar_quotes(void)
 	check_render("# `it's $'\n{{q:text}}", &v, "# `it's $'\n'it'\\''s'");
 	check_render("echo \"$'{{tp}}\"", &v, "echo \"$'2\"");
 	/* After the closing backquote or quote, as before. */
-	check_render("x=`date` \"`date`\" `echo \\\\` $'\\'\\\\' {{q:text}}",
-	             &v, "x=`date` \"`date`\" `echo \\\\` $'\\'\\\\' "
+	check_render("x=`date` \"`date`\" `echo \\\\` $'\\\\' {{q:text}}",
+	             &v, "x=`date` \"`date`\" `echo \\\\` $'\\\\' "
 	             "'it'\\''s'");
 	check_error("x=\"`date`{{q:text}}\"", &v,
 	            "{{q:text}} is inside shell quotes");
@@ -423,14 +442,14 @@ test_values_after_backquotes_survive_bash(void)
 		template_vars_init(&v);
 		template_vars_set_str(&v, "x", values[i]);
 		script = render("printf '%s|' `printf a` \"`printf b`\" "
-		                "`printf '\\\\'` \\` $'\\'\\\\' $$'c' "
+		                "`printf '\\\\'` \\` $'\\\\' $$'c' "
 		                "{{q:x}}", &v);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(script);
 		strbuf_addstr(&cmd, "bash -c ");
 		template_shell_quote(&cmd, script);
 		strbuf_addstr(&cmd, " | sed 's/[0-9]*c|/c|/'");
 		got = run_shell(cmd.buf);
-		want = xasprintf("a|b|\\|`|'\\|c|%s|", values[i]);
+		want = xasprintf("a|b|\\|`|\\|c|%s|", values[i]);
 		CU_ASSERT_STRING_EQUAL(got, want);
 		free(want);
 		free(got);
@@ -438,6 +457,317 @@ test_values_after_backquotes_survive_bash(void)
 		strbuf_release(&cmd);
 		template_vars_release(&v);
 	}
+}
+
+/*
+ * "$(" starts a new command context even inside double quotes, and
+ * quotes nest in ${...}: the inner '"' of x="$(echo "{{q:x}}")" opens
+ * quotes rather than closing the outer ones, so a single-quoted value
+ * there would be double-quoted, its $(...) and backquotes live.  A value
+ * stands where the innermost context lets it; after anything the lexer
+ * cannot follow exactly, none does.
+ */
+static void
+test_nested_substitutions(void)
+{
+	struct template_vars v;
+	struct strbuf t = STRBUF_INIT;
+
+	basic_vars(&v);
+	check_error("x=\"$(echo \"{{q:text}}\")\"", &v,
+	            "t.sbatch:1: {{q:text}} is inside shell quotes");
+	check_error("x=\"$(echo $(echo \"a\" \"{{q:text}}\"))\"", &v,
+	            "{{q:text}} is inside shell quotes");
+	check_error("x=\"$(\necho \"\n{{raw:exports}}\")\"", &v,
+	            "t.sbatch:3: {{raw:exports}} is inside shell quotes");
+	check_error("y=\"${z:-\"{{q:text}}\"}\"", &v,
+	            "t.sbatch:1: {{q:text}} is inside shell quotes");
+	check_error("y=\"${z:-{{q:text}}}\"", &v,
+	            "t.sbatch:1: {{q:text}} is inside ${...}; set a shell "
+	            "variable to it before (v={{q:text}}) and write $v there");
+	check_error("y=${z:-{{q:text}}}", &v, "{{q:text}} is inside ${...}");
+	check_error("y=${z:-$(echo {{q:text}})}${z:-{{raw:exports}}}", &v,
+	            "{{raw:exports}} is inside ${...}");
+	check_error("echo $(( 1 +\n{{q:text}} ))", &v,
+	            "t.sbatch:2: {{q:text}} is inside arithmetic; only "
+	            "{{text}} goes there");
+	check_error("x=\"$(echo `echo {{tp}}`)\"", &v, "is inside backquotes");
+	/* Where the innermost context is a command, as outside quotes. */
+	check_render("x=\"$(echo {{q:text}})\" y=\"${z:-$(echo {{q:text}})}\"",
+	             &v, "x=\"$(echo 'it'\\''s')\" "
+	             "y=\"${z:-$(echo 'it'\\''s')}\"");
+	check_render("x=\"$(echo \"$(echo {{q:text}})\")\"", &v,
+	             "x=\"$(echo \"$(echo 'it'\\''s')\")\"");
+	/* After the end of each, as before it. */
+	check_render("x=\"$(echo \")\" ')' \\) # )\n)\" {{q:text}}", &v,
+	             "x=\"$(echo \")\" ')' \\) # )\n)\" 'it'\\''s'");
+	check_render("x=\"$( (echo a) )\" \"${z:-\"}\"}\" {{q:text}}", &v,
+	             "x=\"$( (echo a) )\" \"${z:-\"}\"}\" 'it'\\''s'");
+	check_render("echo $((1 + (2) )) $(( {{tp}} * 2 )) {{q:text}}", &v,
+	             "echo $((1 + (2) )) $(( 2 * 2 )) 'it'\\''s'");
+	check_render("echo \"${z:-{{name}}}\" ${z#\"{{tp}}\"} {{q:text}}", &v,
+	             "echo \"${z:-llama3_8b_tp2}\" ${z#\"2\"} 'it'\\''s'");
+	check_render("case $1 in a) echo;; esac; echo {{q:text}}", &v,
+	             "case $1 in a) echo;; esac; echo 'it'\\''s'");
+	check_render("echo \"${z#'a'}\" {{q:text}}", &v,
+	             "echo \"${z#'a'}\" 'it'\\''s'");
+	/* A '#' after $(...) is in the same word. */
+	check_render("x=$(date)#{{raw:exports}}", &v,
+	             "x=$(date)#export A='1'\nexport B='2'");
+	/* What the lexer does not follow: a case command's patterns end in
+	 * an unmatched ')'; bash ends "${z:-'}'}" after the quotes, dash
+	 * inside them; "$((" may not be arithmetic. */
+	check_error("x=$(case $1 in a) echo;; esac)\necho {{q:text}}", &v,
+	            "t.sbatch:2: {{q:text}} cannot be placed: on line 1 the "
+	            "renderer stopped following the shell at a case command "
+	            "inside $(...), whose patterns end in an unmatched ')'; "
+	            "move the case command into a function defined before "
+	            "it");
+	check_error("x=\"$(case a in a) echo \"{{tp}}\";; esac)\"", &v,
+	            "{{tp}} cannot be placed: on line 1 the renderer stopped "
+	            "following the shell at a case command");
+	check_error("echo \"${z:-'}'}\"\n{{q:text}}", &v,
+	            "t.sbatch:2: {{q:text}} cannot be placed: on line 1 the "
+	            "renderer stopped following the shell at a '}' inside "
+	            "'...' within a quoted ${...}");
+	/* bash reports a metacharacter in NAME=(...) as an error and
+	 * goes on at the next line, which may be one of a value's. */
+	check_error("x=(( {{q:text}}", &v,
+	            "at a ';', '&', '|', '<', '>' or '(' inside NAME=(...), "
+	            "where bash reports the error and goes on at the next "
+	            "line; quote the character");
+	check_error("a=(b) x=( ; {{q:text}} )", &v, "inside NAME=(...)");
+	check_error("f() x=( # c\n{ {{q:text}} )", &v,
+	            "t.sbatch:2: {{q:text}} cannot be placed: on line 2 the "
+	            "renderer stopped following the shell at a '{' as the "
+	            "first word of NAME=(...)");
+	check_render("x=({a,b} \"{\" { {{q:text}} )", &v,
+	             "x=({a,b} \"{\" { 'it'\\''s' )");
+	/* bash 5.2 reads x=(a 'b'\''c;d') inside $(...) as x=(a 'b\'...,
+	 * so the ';' ends the command and the rest of a value runs. */
+	check_error("echo \"$(y=(a b); echo ${y[1]})\"\n{{q:text}}", &v,
+	            "t.sbatch:2: {{q:text}} cannot be placed: on line 1 the "
+	            "renderer stopped following the shell at a NAME=(...) "
+	            "inside $(...), where bash 5.2 misreads backslashes");
+	check_render("x=( a \"b\" $(echo \")\") # )\n {{q:text}} ) {{q:text}}",
+	             &v, "x=( a \"b\" $(echo \")\") # )\n 'it'\\''s' ) "
+	             "'it'\\''s'");
+	check_error("diff <(x=(a)) - {{q:text}}", &v,
+	            "at a NAME=(...) inside $(...)");
+	check_render("diff <(echo \")\") >(cat) {{q:text}}", &v,
+	             "diff <(echo \")\") >(cat) 'it'\\''s'");
+	/* A backslash-newline is no character: '#' after it may start a
+	 * comment. */
+	check_error("echo a\n\\\n# {{q:exports}}", &v,
+	            "t.sbatch:3: value of 'exports' holds a newline and "
+	            "{{q:exports}} is in a shell comment");
+	check_render("echo a\\\n#{{q:text}}", &v, "echo a\\\n#'it'\\''s'");
+	check_error("echo $((a) ) {{tp}}", &v,
+	            "at a '$((' or '((' that does not end in '))'");
+	check_error("echo $((a){{tp}})", &v,
+	            "{{tp}} is between the two ')' that end $((...))");
+	for (int i = 0; i < 32; i++)
+		strbuf_addstr(&t, "\"$(");
+	strbuf_addstr(&t, "{{tp}}");
+	check_error(t.buf, &v, "at quotes and substitutions nested more "
+	            "than 32 deep");
+	strbuf_release(&t);
+	template_vars_release(&v);
+}
+
+/*
+ * A plain {{name}} right after a '$' that starts an expansion becomes
+ * $value, a parameter; after "$NAME" it lengthens the name, and in the
+ * name of a ${...} it names the parameter.
+ */
+static void
+test_tags_after_dollar(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_error("echo ${{name}}", &v,
+	            "t.sbatch:1: {{name}} follows '$', which would expand its "
+	            "value as a parameter; write \\$ for a literal '$'");
+	check_error("echo \"${{tp}}\"", &v, "{{tp}} follows '$'");
+	check_error("echo $(( ${{tp}} ))", &v, "{{tp}} follows '$'");
+	check_error("echo ${z:-${{tp}}}", &v, "{{tp}} follows '$'");
+	check_error("x=\"$(echo ${{tp}})\"", &v, "{{tp}} follows '$'");
+	check_error("echo $$${{tp}}", &v, "{{tp}} follows '$'");
+	check_error("cat <<EOF\nx ${{tp}}\nEOF\n", &v,
+	            "t.sbatch:2: {{tp}} follows '$'");
+	check_error("echo $HOME{{name}}", &v,
+	            "t.sbatch:1: {{name}} follows '$HOME' and its value would "
+	            "lengthen that parameter's name; write ${HOME}{{name}}");
+	check_error("echo \"$_x1{{tp}}\"", &v, "{{tp}} follows '$_x1'");
+	check_error("echo ${!{{name}}}", &v,
+	            "t.sbatch:1: {{name}} is in the name of a ${...}, so its "
+	            "value would name the parameter");
+	check_error("echo ${#{{name}}}", &v, "is in the name of a ${...}");
+	check_error("echo \"${x{{tp}}}\"", &v, "is in the name of a ${...}");
+	/* A '$' that starts no expansion, or one whose name has ended. */
+	check_render("echo $${{tp}} \\${{tp}} '${{tp}}' \"\\${{tp}}\" "
+	             "${HOME}{{tp}} $1{{tp}} $HOME-{{tp}} ${z:-{{tp}}} "
+	             "# ${{tp}}\n", &v,
+	             "echo $$2 \\$2 '$2' \"\\$2\" ${HOME}2 $12 $HOME-2 "
+	             "${z:-2} # $2\n");
+	check_render("cat <<'EOF'\n${{tp}}\nEOF\n", &v,
+	             "cat <<'EOF'\n$2\nEOF\n");
+	template_vars_release(&v);
+}
+
+/*
+ * In a here-document's body quotes are text, $(...) and backquotes are
+ * live unless the delimiter was quoted, and the body ends at the first
+ * line that is the delimiter, even one of a value.  q: and raw: are
+ * refused there; a plain word only where it could complete that line.
+ */
+static void
+test_heredocs(void)
+{
+	struct template_vars v;
+
+	basic_vars(&v);
+	check_error("cat <<EOF\nname: {{q:text}}\nEOF\n", &v,
+	            "t.sbatch:2: {{q:text}} is in a here-document, where "
+	            "quotes do not quote; set a shell variable to it before "
+	            "(v={{q:text}}) and write \"$v\" in an unquoted one");
+	check_error("cat <<'EOF'\n{{q:text}}\nEOF\n", &v,
+	            "t.sbatch:2: {{q:text}} is in a here-document");
+	check_error("cat <<-\"EOF\" >f\n\t{{raw:exports}}\n\tEOF\n", &v,
+	            "{{raw:exports}} is in a here-document");
+	check_error("cat <<E\\OF\n\"$(echo \"\n{{q:text}}\nEOF\n", &v,
+	            "t.sbatch:3: {{q:text}} is in a here-document");
+	check_error("x=\"$(cat <<EOF\n{{q:text}}\nEOF\n)\"", &v,
+	            "t.sbatch:2: {{q:text}} is in a here-document");
+	check_error("cat <<A - <<B # <<C\na\nA\n{{q:text}}\nB\n", &v,
+	            "t.sbatch:4: {{q:text}} is in a here-document");
+	check_error("cat <<EOF\n EOF\nEOF \n{{q:text}}\nEOF\n", &v,
+	            "t.sbatch:4: {{q:text}} is in a here-document");
+	check_error("cat <<EOF\na\\\nEOF\n{{q:text}}\nEOF\n", &v,
+	            "t.sbatch:4: {{q:text}} is in a here-document");
+	check_error("cat <<EOF\n{{name}}\nEOF\n", &v,
+	            "t.sbatch:2: {{name}} could complete the line 'EOF' that "
+	            "ends its here-document; put other text before it on the "
+	            "line");
+	check_error("cat <<-EOF\n\t\tE{{name}}\nEOF\n", &v,
+	            "{{name}} could complete the line 'EOF'");
+	/* A plain word elsewhere in the body, and values after its end:
+	 * the delimiter alone on a line (after tabs with <<-), whatever
+	 * quotes or substitutions the body left open. */
+	check_render("cat <<EOF >c.yaml\ntp: {{tp}}\n\tname: {{name}}\n"
+	             "EOF{{tp}}\nEOF\necho {{q:text}}\n", &v,
+	             "cat <<EOF >c.yaml\ntp: 2\n\tname: llama3_8b_tp2\n"
+	             "EOF2\nEOF\necho 'it'\\''s'\n");
+	check_render("cat <<EOF\n\"'$(\nEOF\necho {{q:text}}\n", &v,
+	             "cat <<EOF\n\"'$(\nEOF\necho 'it'\\''s'\n");
+	check_render("cat <<-'EOF'\na\\\n\tEOF\necho {{q:text}}\n", &v,
+	             "cat <<-'EOF'\na\\\n\tEOF\necho 'it'\\''s'\n");
+	check_render("cat <<EOF\n\\\nEOF\necho {{q:text}}\n", &v,
+	             "cat <<EOF\n\\\nEOF\necho 'it'\\''s'\n");
+	check_render("x=$(cat <<'EOF'\n)\"'\nEOF\n) {{q:text}}", &v,
+	             "x=$(cat <<'EOF'\n)\"'\nEOF\n) 'it'\\''s'");
+	/* Not here-documents: <<<, << in arithmetic, quoted or escaped. */
+	check_render("cat <<< {{q:text}}; echo $((1 << 2)) \"<<\" \\<<x\n"
+	             "(( x <<= 1 )); echo {{q:text}}\n", &v,
+	             "cat <<< 'it'\\''s'; echo $((1 << 2)) \"<<\" \\<<x\n"
+	             "(( x <<= 1 )); echo 'it'\\''s'\n");
+	/* What the lexer does not follow. */
+	check_error("cat <<$x\na\n$x\necho {{q:text}}\n", &v,
+	            "t.sbatch:4: {{q:text}} cannot be placed: on line 1 the "
+	            "renderer stopped following the shell at a here-document "
+	            "delimiter that is empty, longer than 63 characters, or "
+	            "holds '$', '`' or a newline");
+	check_error("cat <<EOF \"a\nb\"\nEOF\n{{tp}}\n", &v,
+	            "{{tp}} cannot be placed: on line 1 the renderer stopped "
+	            "following the shell at a here-document whose body");
+	check_error("cat <<-EOF\n\ta\\\n\tEOF\n{{tp}}\n", &v,
+	            "on line 2 the renderer stopped following the shell at a "
+	            "backslash-newline in the body of an unquoted <<- "
+	            "here-document");
+	check_error("cat <<EOF\n$(cat <<X\nEOF\n{{tp}}", &v,
+	            "at a here-document inside the body of a here-document");
+	check_error("cat <<{{name}}\n", &v,
+	            "t.sbatch:1: {{name}} is in the word after '<<' that ends "
+	            "a here-document; write the word itself");
+	template_vars_release(&v);
+}
+
+/* Render template with x set to value, run it with shell and assert that
+ * it prints the value followed by ".|". */
+static void
+check_shell_prints_value(const char *shell, const char *template,
+                         const char *value)
+{
+	struct template_vars v;
+	struct strbuf cmd = STRBUF_INIT;
+	char *script, *got, *want;
+
+	template_vars_init(&v);
+	template_vars_set_str(&v, "x", value);
+	script = render(template, &v);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+	strbuf_addf(&cmd, "%s -c ", shell);
+	template_shell_quote(&cmd, script);
+	got = run_shell(cmd.buf);
+	want = xasprintf("%s.|", value);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n%s ran\n%s\n", shell, script);
+	free(want);
+	free(got);
+	free(script);
+	strbuf_release(&cmd);
+	template_vars_release(&v);
+}
+
+/*
+ * Values that the renderer lets into nested substitutions, and after
+ * constructs it follows to their end, reach bash and dash unchanged and
+ * run nothing.
+ */
+static void
+test_nested_values_survive_the_shells(void)
+{
+	static const char *const templates[] = {
+		"printf '%s|' \"$(printf '%s.' {{q:x}})\"",
+		"printf '%s|' \"${unset_var:-$(printf '%s.' {{q:x}})}\"",
+		"printf '%s|' \"${unset_var:-\"$(printf '%s.' {{q:x}})\"}\"",
+		"printf '%s|' \"$(echo \")\" >/dev/null; printf '%s.' "
+		"{{q:x}})\"",
+		"printf '%s|' \"$(printf '%s' \"$(printf '%s.' {{q:x}})\")\"",
+		"x=\"${unset_var:-\"}\"}\" y=\"$(echo \"(\")\"; "
+		"printf '%s|' {{q:x}}.",
+		"cat <<'EOF' >/dev/null\n\"'$(\nEOF\nprintf '%s|' {{q:x}}.",
+		"cat <<EOF >/dev/null\n\"'$(echo \")\")\nEOF\n"
+		"printf '%s|' {{q:x}}.",
+		"x=$(cat <<'EOF'\n)\"'\nEOF\n); printf '%s|' {{q:x}}.",
+		"cat <<EOF >/dev/null\n\\\nEOF\nprintf '%s|' {{q:x}}.",
+		"echo $((1 << 2)) >/dev/null; printf '%s|' {{q:x}}.",
+		"printf '%s|' {{q:x}}. 2>&1 >&1",
+	};
+	char *dir = harness_tmpdir();
+	char *pwned = xasprintf("%s/pwned", dir);
+	char *touch = xasprintf("it's$(touch %s)`touch %s`", pwned, pwned);
+	char *breakout = xasprintf(")}\"'\nEOF\ntouch %s\n", pwned);
+	const char *values[] = {
+		touch, breakout, "\"", "'", "\\", "a\nb\n", "$HOME ${HOME}",
+	};
+
+	for (size_t i = 0; i < sizeof templates / sizeof templates[0]; i++) {
+		for (size_t j = 0; j < sizeof values / sizeof values[0]; j++) {
+			check_shell_prints_value("/bin/bash", templates[i],
+			                         values[j]);
+			check_shell_prints_value("/bin/dash", templates[i],
+			                         values[j]);
+		}
+	}
+	CU_ASSERT_FALSE(path_exists(pwned));
+	harness_rmtree(dir);
+	free(breakout);
+	free(touch);
+	free(pwned);
+	free(dir);
 }
 
 /* ---- shell quoting ------------------------------------------------------- */
@@ -1235,6 +1565,9 @@ static const struct harness_test language_tests[] = {
 	{ "refuse tags", test_refuse },
 	{ "no values in backquotes or $'...'",
 	  test_backquotes_and_dollar_quotes },
+	{ "nested substitutions", test_nested_substitutions },
+	{ "no tag after '$'", test_tags_after_dollar },
+	{ "here-documents", test_heredocs },
 	{ NULL, NULL },
 };
 
@@ -1245,6 +1578,8 @@ static const struct harness_test quoting_tests[] = {
 	  test_quoted_values_survive_the_shell },
 	{ "values after `...` and $'...' survive bash",
 	  test_values_after_backquotes_survive_bash },
+	{ "values in nested substitutions survive bash and dash",
+	  test_nested_values_survive_the_shells },
 	{ NULL, NULL },
 };
 
