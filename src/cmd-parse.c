@@ -36,7 +36,8 @@ struct parse_item {
 };
 
 /* The reader's notes on a file, and step times that measure nothing
- * (left out of the figures and of the steps measured). */
+ * (left out of the figures and of the steps measured) or another batch
+ * (a ramp-up's). */
 static void
 parse_notes(const struct parse_item *it, struct strbuf *sb)
 {
@@ -46,6 +47,11 @@ parse_notes(const struct parse_item *it, struct strbuf *sb)
 		            "zero or negative: not a measurement, left out",
 		            sb->len ? "; " : "", it->stats.nonpositive,
 		            it->stats.measured);
+	if (it->stats.ramp_up > 0)
+		strbuf_addf(sb, "%s%d timed step%s before the global batch "
+		            "size reached %ld (a ramp-up): not measured, left "
+		            "out", sb->len ? "; " : "", it->stats.ramp_up,
+		            it->stats.ramp_up == 1 ? "" : "s", it->stats.gbs);
 }
 
 /* "12.3" or "-" for a number that is not there. */
@@ -129,6 +135,11 @@ parse_json_item(struct json *j, const struct parse_item *it)
 	json_number(j, "step_time_stdev_s", it->stats.stdev_s);
 	json_number(j, "tokens_per_s_per_gpu_median",
 	            it->stats.tokens_per_s_median);
+	/* What the statistics were taken at, when the log says. */
+	if (it->stats.gbs > 0)
+		json_int(j, "global_batch_size", it->stats.gbs);
+	else
+		json_null(j, "global_batch_size");
 	/* steps counts the records a log kept (one in ten at
 	 * --log-interval 10): the step reached is another figure. */
 	if (it->last_step >= 0)

@@ -191,6 +191,9 @@ logparse_key_is(const struct logparse_field *f, const char *k)
 double logparse_field_num(const struct logparse_field *f, bool *special);
 /* The value of f as a finite number, or NAN. */
 double logparse_field_value(const struct logparse_field *f);
+/* The value of f as a whole number above zero (a count, a batch size),
+ * or 0. */
+long logparse_field_count(const struct logparse_field *f);
 /*
  * The next '|'-separated field of [*p, end).  Returns false at the end.
  * *clean is cleared when the field is not "key: number" or empty.

@@ -38,6 +38,8 @@ megatron_field(struct log_reader *rd, const struct logparse_field *f,
 	} else if (logparse_key_is(f, "throughput per GPU (TFLOP/s/GPU)") ||
 	           logparse_key_is(f, "TFLOPs"))
 		st->tflops = logparse_field_value(f);
+	else if (logparse_key_is(f, "global batch size"))
+		st->gbs = logparse_field_count(f);
 	else if (logparse_key_is(f, "tokens/sec/gpu") ||
 	         logparse_key_is(f, "tokens per gpu per second (tgs)"))
 		st->tokens_per_s = logparse_field_value(f);

@@ -32,7 +32,9 @@ nemo2_field(struct log_reader *rd, const struct logparse_field *f,
 		v = logparse_field_value(f);
 		if (v >= 0 && v < 1e15 && v == floor(v))
 			*global = (long)v;
-	} else if (logparse_key_is(f, "tokens_per_sec_per_gpu"))
+	} else if (logparse_key_is(f, "global_batch_size"))
+		st->gbs = logparse_field_count(f);
+	else if (logparse_key_is(f, "tokens_per_sec_per_gpu"))
 		st->tokens_per_s = logparse_field_value(f);
 	else if (logparse_key_is(f, "TFLOPS_per_GPU"))
 		st->tflops = logparse_field_value(f);

@@ -331,6 +331,7 @@ user_step(struct log_reader *rd, const struct logparse_user *u,
 	st.tokens_per_s = user_number(u, s, u->g_tokens);
 	st.tflops = user_number(u, s, u->g_tflops);
 	st.mem_gib = user_number(u, s, u->g_mem);
+	st.gbs = 0;
 	reader_memory(rd, NAN, NAN, st.mem_gib);
 	reader_add_step(rd, &st, LOG_FORMAT_UNKNOWN);
 }

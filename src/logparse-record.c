@@ -77,6 +77,7 @@ logparse_step_init(struct log_step *st, struct log_reader *rd)
 	st->line = rd->lineno;
 	st->step_time_s = st->loss = st->tokens_per_s = NAN;
 	st->tflops = st->mem_gib = NAN;
+	st->gbs = 0;
 }
 
 /* ---- "key: value | key: value" fields (Megatron, NeMo 2.0) ------------ */
@@ -100,6 +101,15 @@ logparse_field_value(const struct logparse_field *f)
 	double v = logparse_field_num(f, &special);
 
 	return special ? NAN : v;
+}
+
+long
+logparse_field_count(const struct logparse_field *f)
+{
+	double v = logparse_field_value(f);
+
+	/* 1e15 as for a step number: a long on every platform. */
+	return v >= 1 && v < 1e15 && v == floor(v) ? (long)v : 0;
 }
 
 /* Whether s[0..n) looks like a number, decided from its bytes alone:

@@ -587,19 +587,20 @@ warmup_steps(int skip_steps, int n)
 }
 
 /*
- * The median tokens/s of the steps that report it, after their warm-up
- * (counted as for step times: a log may give tokens/s without step
- * times); NAN when none is left.  v holds r->nsteps values.
+ * The median tokens/s of the steps from start on that report it, after
+ * their warm-up (counted as for step times: a log may give tokens/s
+ * without step times); NAN when none is left.  v holds r->nsteps values.
  */
 static double
-tokens_median(const struct log_result *r, int skip_steps, double *v)
+tokens_median(const struct log_result *r, size_t start, int skip_steps,
+              double *v)
 {
 	int n = 0, k = 0, skip;
 
-	for (size_t i = 0; i < r->nsteps; i++)
+	for (size_t i = start; i < r->nsteps; i++)
 		n += isfinite(r->steps[i].tokens_per_s);
 	skip = warmup_steps(skip_steps, n);
-	for (size_t i = 0, seen = 0; i < r->nsteps; i++)
+	for (size_t i = start, seen = 0; i < r->nsteps; i++)
 		if (isfinite(r->steps[i].tokens_per_s) && (int)seen++ >= skip)
 			v[k++] = r->steps[i].tokens_per_s;
 	return k ? median(v, k) : NAN;
@@ -632,19 +633,55 @@ mean_stdev(const double *v, int k, double *mean, double *stdev)
 	*stdev = k > 1 ? ldexp(sqrt(sq / (k - 1)), e) : NAN;
 }
 
+/*
+ * A step logged at another global batch size than the last did another
+ * amount of work: a ramp-up's smaller batches ran faster, and with them
+ * the figures, taken at the last one, would be too good.
+ */
+size_t
+log_result_gbs_start(const struct log_result *r, long *gbs)
+{
+	size_t i = r->nsteps;
+
+	*gbs = 0;
+	while (i > 0 && *gbs == 0)
+		*gbs = r->steps[--i].gbs;
+	while (i > 0 && (r->steps[i - 1].gbs == 0 ||
+	                 r->steps[i - 1].gbs == *gbs))
+		i--;
+	return i;
+}
+
+/* The line of the first record at gbs from start on; 0 when none. */
+static long
+gbs_line(const struct log_result *r, size_t start, long gbs)
+{
+	for (size_t i = start; gbs > 0 && i < r->nsteps; i++)
+		if (r->steps[i].gbs == gbs)
+			return r->steps[i].line;
+	return 0;
+}
+
 void
 log_result_step_stats(const struct log_result *r, int skip_steps,
                       struct log_step_stats *st)
 {
 	double *v = xcalloc(r->nsteps + 1, sizeof(*v));
+	size_t start;
 	int k = 0;
 
 	memset(st, 0, sizeof(*st));
+	start = log_result_gbs_start(r, &st->gbs);
+	st->gbs_line = gbs_line(r, start, st->gbs);
 	for (size_t i = 0; i < r->nsteps; i++)
-		st->timed += isfinite(r->steps[i].step_time_s);
+		*(i < start ? &st->ramp_up : &st->timed) +=
+			isfinite(r->steps[i].step_time_s);
+	/* The warm-up is counted after the ramp-up: the first record at
+	 * the last batch size may still time the batch before (a
+	 * Megatron-LM record's time is the mean over its log interval). */
 	st->skipped = warmup_steps(skip_steps, st->timed);
 	st->measured = st->timed - st->skipped;
-	for (size_t i = 0, seen = 0; i < r->nsteps; i++) {
+	for (size_t i = start, seen = 0; i < r->nsteps; i++) {
 		double t = r->steps[i].step_time_s;
 
 		if (!isfinite(t) || (int)seen++ < st->skipped)
@@ -662,6 +699,6 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 	if (k)
 		mean_stdev(v, k, &st->mean_s, &st->stdev_s);
 	st->median_s = k ? median(v, k) : NAN;
-	st->tokens_per_s_median = tokens_median(r, skip_steps, v);
+	st->tokens_per_s_median = tokens_median(r, start, skip_steps, v);
 	free(v);
 }

@@ -50,6 +50,13 @@
  * bytes (a binary or corrupt file) are counted, never fatal: the steps
  * before and after them are kept.
  *
+ * Global batch size: the one a record reports (Megatron-LM's "global
+ * batch size", NeMo 2.0's global_batch_size; NeMo 1.x and torchtitan
+ * print none) is kept with its step.  The steps measured are those
+ * logged once it took its last value: the steps before, of a batch-size
+ * ramp-up (Megatron-LM's --rampup-batch-size) or of an earlier run in
+ * the same file, took the time of another batch.
+ *
  * Finished: the last step equals the run's total (Megatron "I/N" with
  * I = N, NeMo 2.0 iteration or global_step N of N, a NeMo 1.x bar whose
  * step, counted over its epochs, is its total) or the log says so
@@ -136,6 +143,7 @@ struct log_step {
 	double tokens_per_s;   /* per GPU, as every format reports it */
 	double tflops;         /* per GPU, the framework's own count */
 	double mem_gib;        /* peak reserved (or reported peak) memory */
+	long gbs;              /* global batch size; 0 when not reported */
 };
 
 /* A line of evidence; line 0 and text NULL when there is none. */
@@ -284,7 +292,12 @@ void log_result_release(struct log_result *r);
 
 /* Step-time statistics over the measured steps. */
 struct log_step_stats {
-	int timed;       /* steps with a step time */
+	int ramp_up;     /* steps with a step time logged before the global
+	                    batch size took its last value: left out of all
+	                    below (see the top) */
+	long gbs;        /* that last value; 0 when the log reports none */
+	long gbs_line;   /* the line of the first record of it; 0 */
+	int timed;       /* steps with a step time, after the ramp-up */
 	int skipped;     /* warm-up steps dropped */
 	int measured;    /* timed - skipped */
 	int nonpositive; /* measured steps timed at zero or less: a clock or
@@ -298,9 +311,17 @@ struct log_step_stats {
 };
 
 /*
- * Statistics of r's step times after dropping the first skip_steps timed
- * steps (in log order) as warm-up; skip_steps < 0 means the default, the
- * first 10 % and at least 1 (NeMo's get_results drops the first step).
+ * Where r's measured steps start: the index of the first step past the
+ * last one whose global batch size is not the last reported (0 when
+ * there is none).  *gbs gets that last one (0: none reported).
+ */
+size_t log_result_gbs_start(const struct log_result *r, long *gbs);
+
+/*
+ * Statistics of r's step times from log_result_gbs_start on, after
+ * dropping the first skip_steps timed steps (in log order) as warm-up;
+ * skip_steps < 0 means the default, the first 10 % and at least 1
+ * (NeMo's get_results drops the first step).
  * Zero and negative times count as timed and measured, in nonpositive,
  * but not in counted, the mean, the median or the deviation.  stdev is
  * the sample standard deviation (0 for one step).

@@ -39,15 +39,17 @@ steady_t95(double df)
 	       (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
 }
 
-/* The measured step times of r in log order, after the warm-up; the
- * count in *n (allocated, the caller frees). */
+/* The measured step times of r in log order, after the ramp-up and
+ * the warm-up, as log_result_step_stats takes them; the count in *n
+ * (allocated, the caller frees). */
 static double *
 measured_times(const struct log_result *r, int skipped, int *n)
 {
 	double *v = xcalloc(r->nsteps + 1, sizeof(*v));
 	int seen = 0, k = 0;
+	long gbs;
 
-	for (size_t i = 0; i < r->nsteps; i++) {
+	for (size_t i = log_result_gbs_start(r, &gbs); i < r->nsteps; i++) {
 		if (!isfinite(r->steps[i].step_time_s))
 			continue;
 		if (seen++ >= skipped)

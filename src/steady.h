@@ -5,8 +5,9 @@
  * `paratune watch` end a training run early.
  *
  * The steps measured are those results measure: the timed steps of the
- * log after the same warm-up (log_result_step_stats, results.skip_steps:
- * by default the first 10 % and at least one).  The step time is known
+ * log at its last global batch size (a ramp-up's are not), after the
+ * same warm-up (log_result_step_stats, results.skip_steps: by default
+ * the first 10 % and at least one).  The step time is known
  * when the 95 % confidence interval of their mean is within +-rel of it
  * (1 % for watch), with at least STEADY_MIN_STEPS and min_steps of them.
  *

@@ -79,6 +79,16 @@ megatron_line(struct strbuf *sb, long it, long total, double ms, double loss)
 	            "iterations:   0 |\n", it, total, it * 128, ms, loss);
 }
 
+/* A Megatron-LM record of 2020, before the global batch size was
+ * printed, of a 4-step run taking 1 s. */
+static void
+megatron_line_no_gbs(struct strbuf *sb, long it)
+{
+	strbuf_addf(sb, " iteration %8ld/       4 | elapsed time per "
+	            "iteration (ms): 1000.0 | learning rate: 1.5E-04 | lm "
+	            "loss: 1.0E+01 | loss scale: 4294967296.0 |\n", it);
+}
+
 /* ---- the real excerpts --------------------------------------------------- */
 
 struct real_case {
@@ -430,6 +440,26 @@ test_real_excerpts_all_covered(void)
 	CU_ASSERT_EQUAL(files, (int)NREAL);
 }
 
+/* The global batch size file logs on every step, the first on line; no
+ * step left out as a ramp-up's (each excerpt logs one size). */
+static void
+check_real_gbs(struct logparse *lp, const char *file, long gbs, long line)
+{
+	struct log_result r;
+	struct log_step_stats st;
+
+	if (!read_real(lp, file, &r))
+		return;
+	log_result_step_stats(&r, -1, &st);
+	EXPECT_LONG(file, "global batch size", st.gbs, gbs);
+	EXPECT_LONG(file, "its line", st.gbs_line, line);
+	EXPECT_LONG(file, "ramp-up steps", st.ramp_up, 0);
+	for (size_t i = 0; i < r.nsteps; i++)
+		EXPECT_LONG(file, "a step's global batch size", r.steps[i].gbs,
+		            gbs);
+	log_result_release(&r);
+}
+
 /* Values beyond the first and last step, read off the files. */
 static void
 test_real_values(void)
@@ -509,6 +539,22 @@ test_real_values(void)
 		ASSERT_NEAR_REL(r.steps[0].tflops, 314.71, REL);
 		log_result_release(&r);
 	}
+	/* The global batch size each format logs, as printed: Megatron-LM's
+	 * "global batch size:  1024", NeMo 2.0's "global_batch_size: 512";
+	 * NeMo 1.x bars and torchtitan print none. */
+	check_real_gbs(&lp, "megatron_iter_epfllm-megatron-llm_issue11.log",
+	               1024, 1);
+	check_real_gbs(&lp, "megatron_deepspeed_iter_tgs_aichipbenchmark_"
+	               "gpt3.log", 1536, 1);
+	check_real_gbs(&lp, "megatron_iter_megatronlm_issue60_2020.log", 0, 0);
+	check_real_gbs(&lp, "nemo2_train_step_timing_nemo_issue14850.log", 512,
+	               1);
+	check_real_gbs(&lp, "nemo2_resume_reordered_fields_nemo_resiliency_"
+	               "demo.log", 512, 16);
+	check_real_gbs(&lp, "nemo1_tqdm_dgxc-benchmarking_llama3.1_405b.log", 0,
+	               0);
+	check_real_gbs(&lp, "torchtitan_step_rank_prefixed_torchtitan_"
+	               "pr1287.log", 0, 0);
 	/* The json excerpt has no final line break. */
 	if (read_real(&lp, "nemo1_tb_derived_ci_metrics_gpt3_126m_nemo-"
 	              "launcher.json", &r)) {
@@ -652,6 +698,110 @@ test_tokens_warmup(void)
 	/* All warm-up: no step time, and no tokens/s either. */
 	log_result_step_stats(&r, 3, &st);
 	CU_ASSERT(isnan(st.mean_s) && isnan(st.tokens_per_s_median));
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/* A Megatron-LM record of a 9-step run at global batch size gbs. */
+static void
+megatron_gbs_line(struct strbuf *sb, long it, double ms, int gbs)
+{
+	strbuf_addf(sb, " iteration %8ld/       9 | elapsed time per "
+	            "iteration (ms): %.1f | global batch size: %5d | lm "
+	            "loss: 1.0 |\n", it, ms, gbs);
+}
+
+/*
+ * A batch-size ramp-up (Megatron-LM's --rampup-batch-size): steps 1 to
+ * 3 at 64, 128 and 192 sequences take 1 s, steps 4 to 9 at 256 take 12,
+ * 4, 5, 5, 5 and 6 s.  Only the last six are measured, the warm-up (one
+ * step of six) taken among them: mean 25/5 = 5 s.  Counted from step 1
+ * the mean was (1 + 1 + 12 + 4 + 5 + 5 + 5 + 6) / 8 = 4.875 s, too fast
+ * for 256 sequences.
+ */
+static void
+test_gbs_ramp_up(void)
+{
+	static const double ms[] = { 12000, 4000, 5000, 5000, 5000, 6000 };
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct steady sd;
+	struct strbuf sb = STRBUF_INIT;
+
+	logparse_init(&lp);
+	for (int i = 1; i <= 3; i++)
+		megatron_gbs_line(&sb, i, 1000.0, 64 * i);
+	for (int i = 4; i <= 9; i++)
+		megatron_gbs_line(&sb, i, ms[i - 4], 256);
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 9);
+	CU_ASSERT_EQUAL(r.steps[0].gbs, 64);
+	CU_ASSERT_EQUAL(r.steps[8].gbs, 256);
+	log_result_step_stats(&r, -1, &st);
+	CU_ASSERT_EQUAL(st.gbs, 256);
+	CU_ASSERT_EQUAL(st.gbs_line, 4);
+	CU_ASSERT_EQUAL(st.ramp_up, 3);
+	CU_ASSERT_EQUAL(st.timed, 6);
+	CU_ASSERT_EQUAL(st.skipped, 1);
+	CU_ASSERT_EQUAL(st.measured, 5);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 5.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(st.median_s, 5.0, 1e-12);
+	/* watch measures the same steps. */
+	steady_check(&r, -1, 1, 0.5, &sd);
+	CU_ASSERT_EQUAL(sd.measured, 5);
+	CU_ASSERT_EQUAL(sd.skipped, 1);
+	CU_ASSERT_DOUBLE_EQUAL(sd.mean_s, 5.0, 1e-12);
+	log_result_release(&r);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
+/*
+ * NeMo 2.0's global_batch_size, and a file that holds two runs: the
+ * first at 512 sequences (steps 0 to 4, 8 s), the second, at 256 (steps
+ * 5 to 9, 4 s).  The steps of the first are not measured; a record
+ * without the size among those of the last one is.
+ */
+static void
+test_gbs_two_runs(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct strbuf sb = STRBUF_INIT;
+
+	logparse_init(&lp);
+	for (int i = 0; i < 10; i++)
+		strbuf_addf(&sb, "Training epoch 0, iteration %d/19 | lr: "
+		            "1e-05 | global_batch_size: %d | global_step: %d "
+		            "| reduced_train_loss: 11.0 | train_step_timing in "
+		            "s: %s\n", i, i < 5 ? 512 : 256, i,
+		            i < 5 ? "8.0" : "4.0");
+	strbuf_addstr(&sb, "Training epoch 0, iteration 10/19 | lr: 1e-05 | "
+	              "global_step: 10 | train_step_timing in s: 4.0\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 11);
+	CU_ASSERT_EQUAL(r.steps[0].gbs, 512);
+	CU_ASSERT_EQUAL(r.steps[10].gbs, 0);
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT_EQUAL(st.gbs, 256);
+	CU_ASSERT_EQUAL(st.gbs_line, 6);
+	CU_ASSERT_EQUAL(st.ramp_up, 5);
+	CU_ASSERT_EQUAL(st.measured, 6);
+	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 4.0, 1e-12);
+	log_result_release(&r);
+	/* No size logged anywhere: every step measured, as before. */
+	strbuf_reset(&sb);
+	for (int i = 1; i <= 4; i++)
+		megatron_line_no_gbs(&sb, i);
+	parse_text(&lp, sb.buf, &r);
+	log_result_step_stats(&r, 0, &st);
+	CU_ASSERT_EQUAL(st.gbs, 0);
+	CU_ASSERT_EQUAL(st.gbs_line, 0);
+	CU_ASSERT_EQUAL(st.ramp_up, 0);
+	CU_ASSERT_EQUAL(st.measured, 4);
 	log_result_release(&r);
 	strbuf_release(&sb);
 	logparse_release(&lp);
@@ -2195,11 +2345,13 @@ test_parse_command(void)
 	/* 20 steps: 2 dropped (10 %), 18 of 2.0 s. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"step_time_mean_s\": 2,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"step_time_median_s\": 2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"global_batch_size\": 128,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"class\": \"hung_after_finish\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"line\": 21"));
 	/* The missing file is listed with no data. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "missing.log"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"step_time_median_s\": null"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"global_batch_size\": null"));
 	fclose(pr.out);
 	free(err);
 	/* No file at all is a usage error. */
@@ -2261,6 +2413,8 @@ static const struct harness_test edge_tests[] = {
 	{ "empty file", test_empty },
 	{ "only warm-up steps", test_only_warmup },
 	{ "tokens/s after the warm-up", test_tokens_warmup },
+	{ "a batch-size ramp-up is not measured", test_gbs_ramp_up },
+	{ "the steps at the last global batch size", test_gbs_two_runs },
 	{ "step statistics", test_step_stats },
 	{ "zero and negative step times", test_nonpositive_step_times },
 	{ "torchtitan step times from time stamps", test_titan_clock },
