@@ -271,6 +271,9 @@ summary_pick(struct strbuf *out, const struct results *res,
 		if (r->failure != FAILURE_NONE)
 			strbuf_addf(out, " (ended in %s after its steps)",
 			            failure_class_name(r->failure));
+		if (results_row_other_gbs(r))
+			strbuf_addf(out, " (ran gbs %ld, planned %d)",
+			            r->ran_gbs, r->cand.layout.gbs);
 		strbuf_addch(out, '\n');
 		summary_speed(out, res, r);
 		return;
@@ -296,6 +299,10 @@ summary_no_comparison(struct strbuf *out, const struct result_row *b)
 		strbuf_addstr(out, "slow GPUs (stragglers) slowed the base's "
 		              "steps, its step times are suspect: run it "
 		              "again\n");
+	else if (results_row_other_gbs(b))
+		strbuf_addf(out, "the base ran global batch size %ld, not the "
+		            "%d planned: what ran is not the base "
+		            "configuration\n", b->ran_gbs, b->cand.layout.gbs);
 	else if (results_class_recommendable(b->failure))
 		strbuf_addstr(out, "the base's MFU is above 100 %, its "
 		              "figures are wrong\n");
@@ -433,6 +440,9 @@ cell_note(struct table *t, const struct results *res, int idx)
 		            failure_class_name(r->failure));
 	if (results_mfu_impossible(r))
 		strbuf_addf(&sb, "%sMFU over 100 %%", sb.len ? ", " : "");
+	if (results_row_other_gbs(r))
+		strbuf_addf(&sb, "%sran gbs %ld", sb.len ? ", " : "",
+		            r->ran_gbs);
 	if (!r->recommendable)
 		strbuf_addf(&sb, "%snot recommended", sb.len ? ", " : "");
 	/* Measured while its job runs on: the counts put it with the
@@ -594,6 +604,28 @@ recommend_roomy(struct strbuf *out, const struct results *res)
 	strbuf_addch(out, '\n');
 }
 
+/* Why a measured row is not recommended: the batch it ran, and its
+ * class or an MFU no GPU reaches. */
+static void
+why_not_recommended(struct strbuf *out, const struct result_row *r)
+{
+	bool gbs = results_row_other_gbs(r);
+
+	if (gbs)
+		strbuf_addf(out, "ran global batch size %ld, not the %d "
+		            "planned (see its note)", r->ran_gbs,
+		            r->cand.layout.gbs);
+	if (!results_class_recommendable(r->failure))
+		strbuf_addf(out, "%sended in %s after its measured steps%s",
+		            gbs ? "; " : "", failure_class_name(r->failure),
+		            results_class_times_suspect(r->failure)
+		            ? " (slow GPUs slowed them: run it again)" : "");
+	else if (results_mfu_impossible(r))
+		strbuf_addf(out, "%sshows an MFU of %.1f %%, above 100 %%: its "
+		            "figures are wrong", gbs ? "; " : "",
+		            r->m.mfu * 100.0);
+}
+
 /* Fastest, cheapest, roomiest, and faster ones not recommended. */
 static void
 summary_recommend(struct strbuf *out, const struct results *res)
@@ -607,20 +639,10 @@ summary_recommend(struct strbuf *out, const struct results *res)
 
 		if (r->place >= res->v[res->best].place)
 			break;
-		if (results_class_recommendable(r->failure))
-			strbuf_addf(out, "  not recommended although faster: "
-			            "rank %d %s shows an MFU of %.1f %%, above "
-			            "100 %%: its figures are wrong\n",
-			            r->cand.rank, r->cand.name,
-			            r->m.mfu * 100.0);
-		else
-			strbuf_addf(out, "  not recommended although faster: "
-			            "rank %d %s ended in %s after its measured "
-			            "steps%s\n", r->cand.rank, r->cand.name,
-			            failure_class_name(r->failure),
-			            results_class_times_suspect(r->failure)
-			            ? " (slow GPUs slowed them: run it again)"
-			            : "");
+		strbuf_addf(out, "  not recommended although faster: rank %d "
+		            "%s ", r->cand.rank, r->cand.name);
+		why_not_recommended(out, r);
+		strbuf_addch(out, '\n');
 	}
 }
 
@@ -684,14 +706,18 @@ summary_in_progress(struct strbuf *out, const struct results *res)
 
 /* Why none of the measured candidates is recommended: failures that
  * condemn their layouts, step times slowed by stragglers, which condemn
- * nothing but are no measurement either, or an MFU above 100 %, which
- * says the figures are wrong.  Each kind's count sits between the two
- * halves of its clause. */
-static const char *const no_best_clause[3][2] = {
+ * nothing but are no measurement either, an MFU above 100 %, which
+ * says the figures are wrong, or a run of another global batch size
+ * than planned, which measured another configuration.  Each kind's
+ * count sits between the two halves of its clause. */
+enum { NO_BEST_KINDS = 4 };
+static const char *const no_best_clause[NO_BEST_KINDS][2] = {
 	{ "", " ended in a failure that condemns its layout" },
 	{ "slow GPUs (stragglers) slowed the steps of ", ": run those again" },
 	{ "", " show an MFU above 100 % (check the campaign's gpu, precision "
 	  "and global batch size, and the logs)" },
+	{ "", " ran another global batch size than planned (see their "
+	  "notes)" },
 };
 
 /* The text when every measured candidate is of one kind. */
@@ -706,36 +732,49 @@ no_best_each(struct strbuf *out, int kind, int n)
 		strbuf_addf(out, "no recommendation: slow GPUs (stragglers) "
 		            "slowed the steps of each of the %d measured "
 		            "candidates: run them again\n", n);
-	else
+	else if (kind == 2)
 		strbuf_addf(out, "no recommendation: each of the %d measured "
 		            "candidates shows an MFU above 100 %%: check the "
 		            "campaign's gpu, precision and global batch size, "
 		            "and the logs\n", n);
+	else
+		strbuf_addf(out, "no recommendation: each of the %d measured "
+		            "candidates ran another global batch size than "
+		            "planned (see their notes): make the template or "
+		            "recipe run the planned one\n", n);
+}
+
+/* The kind of a measured row that is not recommended (no_best_clause):
+ * another batch first, as what ran was not planned, whatever its
+ * class; then condemned, suspect, or allowed by its class and so
+ * refused for its MFU. */
+static int
+no_best_kind(const struct result_row *r)
+{
+	if (results_row_other_gbs(r))
+		return 3;
+	if (results_class_times_suspect(r->failure))
+		return 1;
+	return results_class_recommendable(r->failure) ? 2 : 0;
 }
 
 static void
 no_best_measured(struct strbuf *out, const struct results *res)
 {
-	int n[3] = { 0, 0, 0 }, kinds = 0, done = 0;
+	int n[NO_BEST_KINDS] = { 0 }, kinds = 0, done = 0;
 
-	for (int i = 0; i < res->nranked; i++) {
-		enum failure_class f = res->v[res->ranked[i]].failure;
-
-		/* Condemned, suspect, or allowed by its class and so
-		 * refused for its MFU. */
-		n[results_class_times_suspect(f) ? 1
-		  : results_class_recommendable(f) ? 2 : 0]++;
-	}
-	for (int k = 0; k < 3; k++)
+	for (int i = 0; i < res->nranked; i++)
+		n[no_best_kind(&res->v[res->ranked[i]])]++;
+	for (int k = 0; k < NO_BEST_KINDS; k++)
 		kinds += n[k] > 0;
-	for (int k = 0; kinds == 1 && k < 3; k++)
+	for (int k = 0; kinds == 1 && k < NO_BEST_KINDS; k++)
 		if (n[k] > 0)
 			no_best_each(out, k, n[k]);
 	if (kinds == 1)
 		return;
 	strbuf_addf(out, "no recommendation: of the %d measured candidates, ",
 	            res->nranked);
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < NO_BEST_KINDS; k++) {
 		if (n[k] == 0)
 			continue;
 		if (done++)

@@ -250,6 +250,35 @@ row_take_patterns(struct results *res, struct result_row *row,
 				lr->res.patterns[i].last_text);
 }
 
+/*
+ * The global batch size the log reports, against the plan's.  A run at
+ * another one (a template's or a NeMo recipe's own) is measured at the
+ * batch it ran, so that its figures are true, but it is not the
+ * configuration planned: recommending it would recommend what nobody
+ * measured.  Said in its note and on stderr, with the line.
+ */
+static void
+row_check_gbs(const struct results *res, struct result_row *row,
+              const struct log_read *lr)
+{
+	if (lr->st.ramp_up > 0)
+		row_note(row, "%d timed step%s before the global batch size "
+		         "reached %ld (a ramp-up) not measured",
+		         lr->st.ramp_up, lr->st.ramp_up == 1 ? "" : "s",
+		         lr->st.gbs);
+	if (!results_row_other_gbs(row))
+		return;
+	row->recommendable = false;
+	row_note(row, "ran gbs %ld, planned %d (%s:%ld): measured at gbs "
+	         "%ld, not recommended", row->ran_gbs, row->cand.layout.gbs,
+	         lr->rel, lr->st.gbs_line, row->ran_gbs);
+	warning("'%s' ran global batch size %ld, planned %d (%s/%s:%ld): "
+	        "measured at %ld, not recommended; does its template or "
+	        "recipe set the batch size?", row->cand.name, row->ran_gbs,
+	        row->cand.layout.gbs, res->run.dir, lr->rel,
+	        lr->st.gbs_line, row->ran_gbs);
+}
+
 /* Measure the row from lr, which logged enough steps. */
 static void
 row_measure(struct results *res, struct result_row *row,
@@ -260,9 +289,11 @@ row_measure(struct results *res, struct result_row *row,
 	row->measured_log = xstrdup(lr->rel);
 	row_note_bad_readings(row, lr);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
+	row->ran_gbs = lr->st.gbs;
 	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
 	                row);
 	row->recommendable = results_class_recommendable(row->failure);
+	row_check_gbs(res, row, lr);
 	/* Not recommended, yet nothing is wrong with the layout: say so,
 	 * and what to do. */
 	if (results_class_times_suspect(row->failure))

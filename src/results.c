@@ -67,6 +67,26 @@ metrics_clear(struct result_metrics *m)
 }
 
 
+double
+results_row_gbs(const struct result_row *row)
+{
+	return row->ran_gbs > 0 ? (double)row->ran_gbs
+	                        : (double)row->cand.layout.gbs;
+}
+
+bool
+results_row_other_gbs(const struct result_row *row)
+{
+	return row->ran_gbs > 0 && row->ran_gbs != row->cand.layout.gbs;
+}
+
+bool
+results_row_times_suspect(const struct result_row *row)
+{
+	return results_class_times_suspect(row->failure) ||
+	       results_row_other_gbs(row);
+}
+
 /* What a measured row's step times mean for the whole training. */
 void
 results_measure(const struct settings *c, double cost_per_gpu_hour,
@@ -74,9 +94,11 @@ results_measure(const struct settings *c, double cost_per_gpu_hour,
 {
 	struct result_metrics *m = &row->m;
 	double gpus = (double)c->nodes * c->gpus_per_node;
-	double gbs = row->cand.layout.gbs, seq = c->seq_length;
+	double gbs = results_row_gbs(row), seq = c->seq_length;
 	double mean = st->mean_s, peak = c->gpu.peak_tflops[c->precision];
-	double pred = row->cand.pred_step_s;
+	/* The prediction is for the planned batch, not another one. */
+	double pred = results_row_other_gbs(row) ? 0 : row->cand.pred_step_s;
+	double flops;
 
 	metrics_clear(m);
 	m->steps = st->measured;
@@ -87,13 +109,13 @@ results_measure(const struct settings *c, double cost_per_gpu_hour,
 		return;
 	m->samples_per_s = gbs / mean;
 	m->tokens_per_s_per_gpu = gbs * seq / mean / gpus;
-	m->tflops_per_gpu = estimate_flops_per_step(&c->model, c->seq_length,
-	                                            row->cand.layout.gbs) /
-	                    mean / gpus / 1e12;
-	m->tflops_per_gpu_nemo =
-		estimate_flops_per_step_nemo(&c->model, c->seq_length,
-		                             row->cand.layout.gbs) /
-		mean / gpus / 1e12;
+	/* The FLOPs of one sequence times the sequences: a batch size a log
+	 * reports need not fit an int. */
+	flops = estimate_flops_per_step(&c->model, c->seq_length, 1) * gbs;
+	m->tflops_per_gpu = flops / mean / gpus / 1e12;
+	flops = estimate_flops_per_step_nemo(&c->model, c->seq_length, 1) *
+	        gbs;
+	m->tflops_per_gpu_nemo = flops / mean / gpus / 1e12;
 	if (peak > 0)
 		m->mfu = m->tflops_per_gpu / peak;
 	/* Steps for the whole training: its tokens over the tokens of one
@@ -140,11 +162,11 @@ results_mfu_impossible(const struct result_row *r)
 	return isfinite(r->m.mfu) && r->m.mfu > RESULTS_MFU_MAX;
 }
 
-/* The ranking key: mean step time over the global batch. */
+/* The ranking key: mean step time over the global batch it ran. */
 double
 results_time_per_sample(const struct result_row *r)
 {
-	return r->m.step_mean_s / r->cand.layout.gbs;
+	return r->m.step_mean_s / results_row_gbs(r);
 }
 
 /* Measured peak memory, else the planner's estimate. */
@@ -248,9 +270,9 @@ results_within_noise(const struct result_row *b, const struct result_row *x)
 
 /* Why best and base cannot be compared; NULL when they can.  A base
  * measured but not recommendable (its steps slowed by stragglers, a
- * failure that condemns its layout, an impossible MFU) has times no
- * saving can be counted from: "1.33x slower; switching costs" came of
- * a straggler's. */
+ * run of another global batch size, a failure that condemns its
+ * layout, an impossible MFU) has times no saving can be counted from:
+ * "1.33x slower; switching costs" came of a straggler's. */
 static const char *
 no_comparison(const struct results *res)
 {
@@ -265,6 +287,8 @@ no_comparison(const struct results *res)
 		return "base_not_measured";
 	if (results_class_times_suspect(b->failure))
 		return "base_times_suspect";
+	if (results_row_other_gbs(b))
+		return "base_other_gbs";
 	if (!b->recommendable)
 		return "base_not_recommendable";
 	return NULL;

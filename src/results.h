@@ -132,6 +132,8 @@ struct result_row {
 	int log_steps;                /* steps the newest log measured,
 	                                 timed above zero (parse's count) */
 	char *note;                   /* why it has no measurement, or NULL */
+	long ran_gbs;                 /* the global batch size the measured
+	                                 log reports; 0 when it reports none */
 	double mem_peak_gib;          /* the measured log's peak; NAN */
 	char **pattern_values;        /* measured: per results.patterns
 	                                 column, what its last match
@@ -172,7 +174,8 @@ struct results {
 	bool within_noise;
 	/* Why there is no comparison, NULL when there is one: "no_best",
 	 * "no_base", "base_not_measured", "base_times_suspect" (a
-	 * straggler) or "base_not_recommendable" (measured, then a
+	 * straggler), "base_other_gbs" (it ran another global batch size
+	 * than planned) or "base_not_recommendable" (measured, then a
 	 * failure that condemns its layout, or an impossible MFU). */
 	const char *no_comparison;
 	/* What the search cost: GPU-hours the campaign's jobs used (Slurm's
@@ -209,7 +212,8 @@ void results_release(struct results *res);
 
 /*
  * Fill row->m from step-time statistics st (st->measured steps) and the
- * campaign c at cost_per_gpu_hour (0: cost unknown).  Pure arithmetic.
+ * campaign c at cost_per_gpu_hour (0: cost unknown), at the global
+ * batch size the row ran (results_row_gbs).  Pure arithmetic.
  */
 void results_measure(const struct settings *c, double cost_per_gpu_hour,
                      const struct log_step_stats *st,
@@ -230,6 +234,18 @@ bool results_class_times_suspect(enum failure_class c);
  * campaign's gpu or precision, the global batch size, or the log), so
  * it is noted and not recommended (results-row.c). */
 bool results_mfu_impossible(const struct result_row *r);
+/* The global batch size row was measured at: the log's, else the
+ * planned one. */
+double results_row_gbs(const struct result_row *row);
+/* Whether the log reports another global batch size than planned: a
+ * template or a recipe overrode it.  Such a row is measured at the
+ * batch size it ran, but what ran is not the configuration planned:
+ * not recommended, and not fitted. */
+bool results_row_other_gbs(const struct result_row *row);
+/* Whether a measured row's step times cannot stand for its planned
+ * configuration: its class makes them suspect, or it ran another
+ * global batch size.  The adaptive search does not fit them. */
+bool results_row_times_suspect(const struct result_row *row);
 
 /* Order the measured rows, pick best, cheapest and roomy, and compare
  * best with base; results_load calls it. */

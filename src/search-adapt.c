@@ -47,9 +47,10 @@ search_refit(struct store *s, const struct results *res, FILE *out,
 	for (int i = 0; i < res->n; i++) {
 		const struct result_row *row = &res->v[i];
 
-		/* Steps slowed by stragglers would skew the fit. */
+		/* Steps slowed by stragglers, or of another batch than
+		 * the layout's, would skew the fit. */
 		if (row->kind != RESULT_MEASURED ||
-		    results_class_times_suspect(row->failure) ||
+		    results_row_times_suspect(row) ||
 		    !(row->cand.pred_step_s > 0) ||
 		    !(row->m.step_mean_s > 0))
 			continue;

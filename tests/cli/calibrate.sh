@@ -263,10 +263,11 @@ setstate() {
 		} { print }' "$d/state" >"$d/state.new" && mv "$d/state.new" "$d/state"
 	done
 }
-# iter N MS: a Megatron-LM iteration line of an 8-step run
+# iter N MS [GBS]: a Megatron-LM iteration line of an 8-step run at
+# global batch size GBS (64)
 iter() {
-	printf ' [2024-05-01 10:00:00] iteration %8d/       8 | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size:    64 | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
-		"$1" $(($1 * 64)) "$2"
+	printf ' [2024-05-01 10:00:00] iteration %8d/       8 | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size: %5d | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+		"$1" $(($1 * ${3:-64})) "$2" "${3:-64}"
 }
 expect "calibrate a campaign directory with nothing measured" 65 \
 	"$PT" calibrate "$T/dir"
@@ -281,9 +282,18 @@ for n in $(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' \
 		>"$T/dir/runs/$n/slurm-$((2000 + i)).out"
 	setstate "$T/dir" "$n" state=completed job=$((2000 + i)) attempt=1
 done
+# A fourth ran 128 sequences a step where 64 were planned (its template
+# set its own batch size): its step times are not the planned layout's.
+n=$(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' "$T/dir/candidates.csv" |
+	sed -n 4p)
+for s in 1 2 3 4 5 6 7 8; do iter $s 3400.0 128; done \
+	>"$T/dir/runs/$n/slurm-2004.out"
+setstate "$T/dir" "$n" state=completed job=2004 attempt=1
 expect "calibrate a campaign directory" 0 "$PT" calibrate "$T/dir" \
 	--format json
 same "... its three measured candidates" "$(jget calibrations.0.runs)" 3
+has "... not the run of another batch size" \
+	"'$n' ran global batch size 128, planned 64" "$T/err"
 same "... measured step time, the log's mean" \
 	"$(jget calibrations.0.rows.0.measured_step_s)" 3.1
 same "... three folds at most" "$(jget calibrations.0.folds)" 3

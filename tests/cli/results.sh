@@ -105,10 +105,11 @@ setstate() {
 		} { print }' "$d/state" >"$d/state.new" && mv "$d/state.new" "$d/state"
 	done
 }
-# iter N MS: a Megatron-LM iteration line of a 6-step run
+# iter N MS [GBS [TOTAL]]: a Megatron-LM iteration line of a TOTAL-step
+# run (6) at global batch size GBS (256)
 iter() {
-	printf ' [2024-05-01 10:00:00] iteration %8d/       6 | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size:   256 | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
-		"$1" $(($1 * 256)) "$2"
+	printf ' [2024-05-01 10:00:00] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size: %5d | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+		"$1" "${4:-6}" $(($1 * ${3:-256})) "$2" "${3:-256}"
 }
 
 D=$T/demo
@@ -582,6 +583,87 @@ rm -f "$S/runs/$GOOD/slurm-4002.out"
 expect "results with the straggler alone measured" 0 "$PT" results "$S"
 has "... no recommendation, and no layout condemned" \
 	"no recommendation: slow GPUs (stragglers) slowed the steps of each of the 1 measured candidates: run them again" \
+	"$T/out"
+
+# ---- a global batch size other than planned ---------------------------------
+# A template or a NeMo recipe that sets its own batch size runs another
+# configuration than the one planned, and the log says which ("global
+# batch size:   512").  The run is measured at the batch it ran, so that
+# its figures are true (twice the samples/s of the same step time at
+# 256), but it is never recommended, and its note and a warning name the
+# candidate and the log's line.  A batch-size ramp-up's steps, logged
+# before the batch reached its last size, are not measured.
+G=$T/gbs
+expect "plan a campaign for another batch size" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$G"
+BIG=$(name 1 2 2) RAMP=$(name 4 2 1) GOOD=$(name 4 2 2) GBASE=$(name 4 1 1)
+# The hand-made log's 12, 4, 5, 5, 5 and 6 s at 512 sequences: mean 5 s,
+# 512 / 5 = 102.4 samples/s, 512 x 4096 / 5 s / 32 GPUs = 13107.2 tokens/s
+# per GPU, 100e9 / 2,097,152 tokens per step x 5 s = 2.759 days = 2119.3
+# GPU-hours: the hand-made log's figures at 256, halved or doubled.
+{ iter 1 12000.0 512; iter 2 4000.0 512; iter 3 5000.0 512
+  iter 4 5000.0 512; iter 5 5000.0 512; iter 6 6000.0 512; } \
+	>"$G/runs/$BIG/slurm-6001.out"
+setstate "$G" "$BIG" state=completed job=6001 attempt=1
+# A ramp-up: 64, 128 and 192 sequences at 1 s a step, then the hand-made
+# log's steps at 256: mean 5 s again (counted from step 1, 4.875 s).
+{ iter 1 1000.0 64 9; iter 2 1000.0 128 9; iter 3 1000.0 192 9
+  iter 4 12000.0 256 9; iter 5 4000.0 256 9; iter 6 5000.0 256 9
+  iter 7 5000.0 256 9; iter 8 5000.0 256 9; iter 9 6000.0 256 9; } \
+	>"$G/runs/$RAMP/slurm-6002.out"
+setstate "$G" "$RAMP" state=completed job=6002 attempt=1
+for j in 1 2 3 4 5 6; do iter $j 6000.0; done >"$G/runs/$GOOD/slurm-6003.out"
+setstate "$G" "$GOOD" state=completed job=6003 attempt=1
+# The base ran 512 too: what ran is not the base configuration, so no
+# saving is counted against it.
+for j in 1 2 3 4 5 6; do iter $j 12000.0 512; done \
+	>"$G/runs/$GBASE/slurm-6004.out"
+setstate "$G" "$GBASE" state=completed job=6004 attempt=1
+expect "results with a run of another batch size" 0 "$PT" results "$G"
+cp "$T/out" "$T/gbs.out"
+has "... a warning names the candidate and the log's line" \
+	"warning: '$BIG' ran global batch size 512, planned 256 ($G/runs/$BIG/slurm-6001.out:1)" \
+	"$T/err"
+has "... the faster run is not recommended, and why" \
+	"not recommended although faster: rank [0-9]* $BIG ran global batch size 512, not the 256 planned" \
+	"$T/gbs.out"
+has "... the table says what it ran" "ran gbs 512, not recommended\$" \
+	"$T/gbs.out"
+has "... the ramped-up run is the fastest" "fastest: rank [0-9]* $RAMP\$" \
+	"$T/gbs.out"
+has "... no comparison with a base of another batch size" \
+	"best against base: no comparison: the base ran global batch size 512, not the 256 planned" \
+	"$T/gbs.out"
+expect "... JSON" 0 "$PT" results "$G" --format json
+same "... JSON says why" "$(jq_ 'd["no_comparison"]')" base_other_gbs
+cells "$G"
+GR=$G/results/results.csv
+for kv in measured_steps=5 step_time_mean_s=5.0000 samples_per_s=102.400 \
+	tokens_per_s_per_gpu=13107.2 train_days=2.759 gpu_hours=2119.3 \
+	pred_error=; do
+	same "... measured at the batch it ran: ${kv%%=*}" \
+		"$(field "$GR" "$BIG" "${kv%%=*}")" "${kv#*=}"
+done
+case $(field "$GR" "$BIG" note) in
+"ran gbs 512, planned 256 (runs/$BIG/slurm-6001.out:1): "*)
+	ok "... results.csv's note says so" ;;
+*) ko "... results.csv's note: '$(field "$GR" "$BIG" note)'" ;;
+esac
+same "... a ramp-up's steps are not measured" \
+	"$(field "$GR" "$RAMP" measured_steps) $(field "$GR" "$RAMP" \
+		step_time_mean_s)" "5 5.0000"
+case $(field "$GR" "$RAMP" note) in
+"3 timed steps before the global batch size reached 256 (a ramp-up)"*)
+	ok "... and its note says so" ;;
+*) ko "... its note: '$(field "$GR" "$RAMP" note)'" ;;
+esac
+# Nothing else measured: no recommendation, and why.
+for n in "$RAMP" "$GOOD"; do
+	setstate "$G" "$n" state=planned job=0 attempt=0
+done
+expect "results with only a run of another batch size" 0 "$PT" results "$G"
+has "... no recommendation, and why" \
+	"no recommendation: each of the 2 measured candidates ran another global batch size than planned" \
 	"$T/out"
 
 # ---- step times that are no measurement -----------------------------------------

@@ -218,6 +218,58 @@ test_metrics_by_hand(void)
 	free(tmp);
 }
 
+/*
+ * The same log measured for a row planned at 128 sequences: the log's
+ * 256 are what ran, and the figures those of test_metrics_by_hand.  No
+ * prediction error: the plan predicted another batch.
+ */
+static void
+test_metrics_as_run(void)
+{
+	char *tmp = harness_tmpdir();
+	struct settings c;
+	struct logparse lp;
+	struct log_result r;
+	struct log_step_stats st;
+	struct result_row row;
+
+	CU_ASSERT_EQUAL_FATAL(load_campaign(tmp, &c), 0);
+	logparse_init(&lp);
+	logparse_buffer(&lp, hand_log, strlen(hand_log), "hand.log", &r);
+	log_result_step_stats(&r, c.results.skip_steps, &st);
+	CU_ASSERT_EQUAL(st.gbs, 256);
+	CU_ASSERT_EQUAL(st.gbs_line, 1);
+	memset(&row, 0, sizeof(row));
+	row.cand.layout.gbs = 128;
+	row.cand.pred_step_s = 2.2;
+	row.ran_gbs = st.gbs;
+	results_measure(&c, 3.0, &st, &row);
+	CU_ASSERT_TRUE(results_row_other_gbs(&row));
+	CU_ASSERT_TRUE(results_row_times_suspect(&row));
+	CU_ASSERT_DOUBLE_EQUAL(row.m.samples_per_s, 128.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(row.m.tokens_per_s_per_gpu, 8192.0, 1e-9);
+	ASSERT_NEAR_REL(row.m.tflops_per_gpu, 382.063110782976, 1e-12);
+	ASSERT_NEAR_REL(row.m.tflops_per_gpu_nemo, 368.868971249664, 1e-12);
+	ASSERT_NEAR_REL(row.m.train_days, 4.41515887, 1e-8);
+	ASSERT_NEAR_REL(row.m.gpu_hours, 3390.84201, 1e-8);
+	CU_ASSERT_TRUE(isnan(row.m.pred_error));
+	/* Ranked by the time of a sequence it ran: 2 s / 256. */
+	CU_ASSERT_DOUBLE_EQUAL(results_time_per_sample(&row), 2.0 / 256,
+	                       1e-15);
+	/* The planned batch, logged: nothing to say. */
+	row.cand.layout.gbs = 256;
+	results_measure(&c, 3.0, &st, &row);
+	CU_ASSERT_FALSE(results_row_other_gbs(&row));
+	CU_ASSERT_FALSE(results_row_times_suspect(&row));
+	CU_ASSERT_DOUBLE_EQUAL(row.m.pred_error, 0.1, 1e-12);
+
+	log_result_release(&r);
+	logparse_release(&lp);
+	settings_release(&c);
+	harness_rmtree(tmp);
+	free(tmp);
+}
+
 /* ---- ranking, recommendation, savings ------------------------------------ */
 
 /* A measured row: step time, gbs, memory, class. */
@@ -765,6 +817,7 @@ test_campaign_dir(void)
 
 static const struct harness_test results_tests[] = {
 	{ "metrics worked out by hand", test_metrics_by_hand },
+	{ "metrics for the batch that ran", test_metrics_as_run },
 	{ "ranking, recommendation and savings", test_rank_and_savings },
 	{ "a tie or a gain within noise is no gain", test_tie_and_noise },
 	{ "which classes may be recommended", test_recommendable_classes },
