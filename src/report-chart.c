@@ -269,7 +269,7 @@ chart_head(struct strbuf *out, const struct results *res, int height)
 	report_escape(out, sb.buf);
 	strbuf_setlen(&sb, 0);
 	strbuf_addf(&sb, "%s, %d x %d %s, %s, sequence %d", c->model_name,
-	            c->nodes, c->gpus_per_node, c->gpu.name,
+	            res->nodes, c->gpus_per_node, c->gpu.name,
 	            precision_name(c->precision), c->seq_length);
 	strbuf_addstr(out, "</text>\n<text x=\"12\" y=\"42\" fill=\"#555\">");
 	report_escape(out, sb.buf);

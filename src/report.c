@@ -186,6 +186,16 @@ summary_mfu_warning(struct strbuf *out, const struct results *res)
 	            n == 1 ? " is" : "s are");
 }
 
+/* The GPUs every candidate ran on, as planned; campaign.conf's when the
+ * candidates differ (a hand-edited candidates.csv). */
+static int
+report_gpus(const struct results *res)
+{
+	const struct settings *c = &res->run.settings;
+
+	return res->gpus > 0 ? res->gpus : c->nodes * c->gpus_per_node;
+}
+
 /* The campaign and how many candidates are in each group. */
 static void
 summary_campaign(struct strbuf *out, const struct results *res)
@@ -200,12 +210,16 @@ summary_campaign(struct strbuf *out, const struct results *res)
 	safe_text_append(out, c->name);
 	strbuf_addstr(out, ": ");
 	safe_text_append(out, c->model_name);
-	strbuf_addf(out, " on %d node%s x %d ", c->nodes,
-	            c->nodes == 1 ? "" : "s", c->gpus_per_node);
+	strbuf_addf(out, " on %d node%s x %d ", res->nodes,
+	            res->nodes == 1 ? "" : "s", c->gpus_per_node);
 	safe_text_append(out, c->gpu.name);
 	strbuf_addf(out, " (%d GPUs), %s, sequence %d, %g B tokens\n",
-	            c->nodes * c->gpus_per_node, precision_name(c->precision),
+	            report_gpus(res), precision_name(c->precision),
 	            c->seq_length, c->num_tokens_in_b);
+	if (res->nodes != c->nodes)
+		strbuf_addf(out, "(campaign.conf says %d nodes since plan: the "
+		            "figures are for the %d the candidates were "
+		            "planned and ran on)\n", c->nodes, res->nodes);
 	strbuf_addf(out, "%d candidates: %d measured, %d out of memory, "
 	            "%d failed", res->n, res->count[RESULT_MEASURED],
 	            res->count[RESULT_OOM], res->count[RESULT_FAILED]);
@@ -560,16 +574,13 @@ recommend_line(struct strbuf *out, const struct results *res,
 static void
 recommend_cheapest(struct strbuf *out, const struct results *res)
 {
-	const struct settings *c = &res->run.settings;
-
-	if (res->cheapest != res->best) {
+	if (res->cheapest != res->best || res->gpus == 0) {
 		recommend_line(out, res, "cheapest", res->cheapest);
 		return;
 	}
 	strbuf_addf(out, "  cheapest: the same as the fastest: every "
 	            "candidate runs on the same %d GPUs, so the cost of the "
-	            "training follows its time\n",
-	            c->nodes * c->gpus_per_node);
+	            "training follows its time\n", res->gpus);
 }
 
 /* The fastest that leaves RESULTS_HEADROOM of memory free. */

@@ -272,7 +272,8 @@ cell_other(const struct results *res, const struct result_row *r,
 		v->has_int = r->cand.rank > 0;
 		break;
 	case RC_NAME: v->s = r->cand.name; break;
-	case RC_NODES: v->i = k->nodes; v->has_int = true; break;
+	/* The plan's, as every figure: campaign.conf may say more now. */
+	case RC_NODES: v->i = res->nodes; v->has_int = true; break;
 	case RC_GPUS_PER_NODE:
 		v->i = k->gpus_per_node;
 		v->has_int = true;
@@ -598,7 +599,7 @@ json_campaign(struct json *j, const struct results *res)
 	json_string(j, "model", c->model_name);
 	json_string(j, "gpu", c->gpu.name);
 	json_string(j, "calibration", calibration_label(&c->calibration));
-	json_int(j, "nodes", c->nodes);
+	json_int(j, "nodes", res->nodes);
 	json_int(j, "gpus_per_node", c->gpus_per_node);
 	json_string(j, "precision", precision_name(c->precision));
 	json_int(j, "seq_length", c->seq_length);

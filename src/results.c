@@ -9,6 +9,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,18 @@ metrics_clear(struct result_metrics *m)
 }
 
 
+/* The plan's layout, not campaign.conf: its nodes may have been edited
+ * after the jobs ran (the store warns of it), and the job scripts were
+ * rendered at plan time. */
+double
+results_row_gpus(const struct settings *c, const struct result_row *row)
+{
+	const struct layout *l = &row->cand.layout;
+	double gpus = (double)l->tp * l->pp * l->cp * l->dp;
+
+	return gpus > 0 ? gpus : (double)c->nodes * c->gpus_per_node;
+}
+
 double
 results_row_gbs(const struct result_row *row)
 {
@@ -93,7 +106,7 @@ results_measure(const struct settings *c, double cost_per_gpu_hour,
                 const struct log_step_stats *st, struct result_row *row)
 {
 	struct result_metrics *m = &row->m;
-	double gpus = (double)c->nodes * c->gpus_per_node;
+	double gpus = results_row_gpus(c, row);
 	double gbs = results_row_gbs(row), seq = c->seq_length;
 	double mean = st->mean_s, peak = c->gpu.peak_tflops[c->precision];
 	/* The prediction is for the planned batch, not another one. */
@@ -484,6 +497,22 @@ held_text(const struct store *s, const struct settings *site)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The GPUs and nodes the plan gave the candidates (results.h). */
+static void
+planned_gpus(struct results *res)
+{
+	const struct settings *c = &res->run.settings;
+	double gpus = res->n > 0 ? results_row_gpus(c, &res->v[0]) : 0;
+
+	for (int i = 1; i < res->n; i++)
+		if (results_row_gpus(c, &res->v[i]) != gpus)
+			gpus = 0;
+	res->gpus = gpus > 0 && gpus <= INT_MAX ? (int)gpus : 0;
+	res->nodes = res->gpus > 0 && c->gpus_per_node > 0 &&
+	             res->gpus % c->gpus_per_node == 0
+	             ? res->gpus / c->gpus_per_node : c->nodes;
+}
+
 /* Load a campaign directory and join, measure and rank. */
 int
 results_load(struct results *res, const char *dir,
@@ -518,6 +547,7 @@ results_load(struct results *res, const char *dir,
 		results_row_collect(res, &lp, row);
 	}
 	logparse_release(&lp);
+	planned_gpus(res);
 	if (status == 0)
 		candidates_missing_from(&t, &res->run.st);
 	search_cost(res, &t);

@@ -152,6 +152,10 @@ struct results {
 	char *currency;
 	double capacity_gib;          /* the GPU's memory */
 	double peak_tflops;           /* dense peak at the precision */
+	/* The GPUs the candidates ran on, as planned (candidates.csv), and
+	 * the nodes they make: campaign.conf's nodes may have been edited
+	 * since.  gpus is 0 when the candidates differ. */
+	int gpus, nodes;
 	char **pattern_cols;          /* results.csv's columns for the
 	                                 campaign's results.patterns (those
 	                                 without a step group), in order */
@@ -212,8 +216,9 @@ void results_release(struct results *res);
 
 /*
  * Fill row->m from step-time statistics st (st->measured steps) and the
- * campaign c at cost_per_gpu_hour (0: cost unknown), at the global
- * batch size the row ran (results_row_gbs).  Pure arithmetic.
+ * campaign c at cost_per_gpu_hour (0: cost unknown), for the GPUs and
+ * the global batch size the row ran (results_row_gpus, results_row_gbs).
+ * Pure arithmetic.
  */
 void results_measure(const struct settings *c, double cost_per_gpu_hour,
                      const struct log_step_stats *st,
@@ -234,6 +239,10 @@ bool results_class_times_suspect(enum failure_class c);
  * campaign's gpu or precision, the global batch size, or the log), so
  * it is noted and not recommended (results-row.c). */
 bool results_mfu_impossible(const struct result_row *r);
+/* The GPUs row ran on: tp * pp * cp * dp as planned; campaign.conf's
+ * nodes * gpus_per_node for a row that gives none (a hand-made one). */
+double results_row_gpus(const struct settings *c,
+                        const struct result_row *row);
 /* The global batch size row was measured at: the log's, else the
  * planned one. */
 double results_row_gbs(const struct result_row *row);

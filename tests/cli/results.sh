@@ -657,6 +657,30 @@ case $(field "$GR" "$RAMP" note) in
 	ok "... and its note says so" ;;
 *) ko "... its note: '$(field "$GR" "$RAMP" note)'" ;;
 esac
+# The campaign's nodes edited after its jobs ran: results warn, and
+# measure what ran, on the GPUs of the plan (candidates.csv), not on the
+# 64 that campaign.conf now gives.  The hand-made log's figures, as above.
+sed 's/^nodes = 4;$/nodes = 8;/' "$G/campaign.conf" >"$T/edited.conf"
+cat "$T/edited.conf" >"$G/campaign.conf"
+check "campaign.conf edited to 8 nodes" grep -q '^nodes = 8;$' \
+	"$G/campaign.conf"
+expect "results after the nodes were edited" 0 "$PT" results "$G"
+has "... warn that they changed" "its nodes or model changed since plan" \
+	"$T/err"
+has "... the head gives the GPUs they ran on" \
+	"on 4 nodes x 8 h100-sxm (32 GPUs)" "$T/out"
+has "... and says campaign.conf's differ" \
+	"campaign.conf says 8 nodes since plan" "$T/out"
+has "... the cheapest line too" "every candidate runs on the same 32 GPUs" \
+	"$T/out"
+cells "$G"
+for kv in nodes=4 tokens_per_s_per_gpu=6553.6 tflops_per_gpu=316.21 \
+	mfu=0.3196 gpu_hours=4238.6 cost=12715.66; do
+	same "... measured on the planned GPUs: ${kv%%=*}" \
+		"$(field "$GR" "$RAMP" "${kv%%=*}")" "${kv#*=}"
+done
+expect "... JSON" 0 "$PT" results "$G" --format json
+same "... JSON's nodes are the plan's" "$(jq_ 'd["nodes"]')" 4
 # Nothing else measured: no recommendation, and why.
 for n in "$RAMP" "$GOOD"; do
 	setstate "$G" "$n" state=planned job=0 attempt=0

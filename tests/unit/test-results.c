@@ -219,9 +219,13 @@ test_metrics_by_hand(void)
 }
 
 /*
- * The same log measured for a row planned at 128 sequences: the log's
- * 256 are what ran, and the figures those of test_metrics_by_hand.  No
- * prediction error: the plan predicted another batch.
+ * The same log measured for a row planned at 128 sequences on 2 x 1 x 1 x
+ * 8 = 16 GPUs, in the campaign of 4 x 8 = 32 GPUs (nodes edited after
+ * the plan): the log's 256 sequences and the plan's 16 GPUs are what
+ * ran.  256 / 2 s = 128 samples/s; 524,288 tokens / 2 s / 16 GPUs =
+ * 16,384 per GPU; twice the TFLOP/s of 32 GPUs; the GPU-hours half
+ * those of 32 GPUs (3,390.84 / 2).  No prediction error: the plan
+ * predicted another batch.
  */
 static void
 test_metrics_as_run(void)
@@ -240,18 +244,21 @@ test_metrics_as_run(void)
 	CU_ASSERT_EQUAL(st.gbs, 256);
 	CU_ASSERT_EQUAL(st.gbs_line, 1);
 	memset(&row, 0, sizeof(row));
-	row.cand.layout.gbs = 128;
+	row.cand.layout = (struct layout){ .tp = 2, .pp = 1, .cp = 1, .dp = 8,
+	                                   .gbs = 128 };
 	row.cand.pred_step_s = 2.2;
 	row.ran_gbs = st.gbs;
 	results_measure(&c, 3.0, &st, &row);
+	CU_ASSERT_DOUBLE_EQUAL(results_row_gpus(&c, &row), 16.0, 0);
 	CU_ASSERT_TRUE(results_row_other_gbs(&row));
 	CU_ASSERT_TRUE(results_row_times_suspect(&row));
 	CU_ASSERT_DOUBLE_EQUAL(row.m.samples_per_s, 128.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(row.m.tokens_per_s_per_gpu, 8192.0, 1e-9);
-	ASSERT_NEAR_REL(row.m.tflops_per_gpu, 382.063110782976, 1e-12);
-	ASSERT_NEAR_REL(row.m.tflops_per_gpu_nemo, 368.868971249664, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(row.m.tokens_per_s_per_gpu, 16384.0, 1e-9);
+	ASSERT_NEAR_REL(row.m.tflops_per_gpu, 2 * 382.063110782976, 1e-12);
+	ASSERT_NEAR_REL(row.m.tflops_per_gpu_nemo, 2 * 368.868971249664,
+	                1e-12);
 	ASSERT_NEAR_REL(row.m.train_days, 4.41515887, 1e-8);
-	ASSERT_NEAR_REL(row.m.gpu_hours, 3390.84201, 1e-8);
+	ASSERT_NEAR_REL(row.m.gpu_hours, 3390.84201 / 2, 1e-8);
 	CU_ASSERT_TRUE(isnan(row.m.pred_error));
 	/* Ranked by the time of a sequence it ran: 2 s / 256. */
 	CU_ASSERT_DOUBLE_EQUAL(results_time_per_sample(&row), 2.0 / 256,
@@ -817,7 +824,7 @@ test_campaign_dir(void)
 
 static const struct harness_test results_tests[] = {
 	{ "metrics worked out by hand", test_metrics_by_hand },
-	{ "metrics for the batch that ran", test_metrics_as_run },
+	{ "metrics for the batch and GPUs that ran", test_metrics_as_run },
 	{ "ranking, recommendation and savings", test_rank_and_savings },
 	{ "a tie or a gain within noise is no gain", test_tie_and_noise },
 	{ "which classes may be recommended", test_recommendable_classes },
