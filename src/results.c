@@ -97,7 +97,7 @@ bool
 results_row_times_suspect(const struct result_row *row)
 {
 	return results_class_times_suspect(row->failure) ||
-	       results_row_other_gbs(row);
+	       results_row_other_gbs(row) || results_mfu_impossible(row);
 }
 
 /* What a measured row's step times mean for the whole training. */

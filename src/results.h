@@ -252,8 +252,9 @@ double results_row_gbs(const struct result_row *row);
  * not recommended, and not fitted. */
 bool results_row_other_gbs(const struct result_row *row);
 /* Whether a measured row's step times cannot stand for its planned
- * configuration: its class makes them suspect, or it ran another
- * global batch size.  The adaptive search does not fit them. */
+ * configuration: its class makes them suspect, it ran another global
+ * batch size, or its MFU is above 100 % (results_mfu_impossible).  The
+ * adaptive search does not fit them. */
 bool results_row_times_suspect(const struct result_row *row);
 
 /* Order the measured rows, pick best, cheapest and roomy, and compare

@@ -269,6 +269,10 @@ test_metrics_as_run(void)
 	CU_ASSERT_FALSE(results_row_other_gbs(&row));
 	CU_ASSERT_FALSE(results_row_times_suspect(&row));
 	CU_ASSERT_DOUBLE_EQUAL(row.m.pred_error, 0.1, 1e-12);
+	/* More model FLOPs than the GPU's peak: the times are wrong for
+	 * what the plan predicted, and the search does not fit them. */
+	row.m.mfu = 1.065;
+	CU_ASSERT_TRUE(results_row_times_suspect(&row));
 
 	log_result_release(&r);
 	logparse_release(&lp);
