@@ -31,6 +31,14 @@ expect() {
 		ko "$d (exit $got, wanted $want)"; head -5 "$T/err"; fi
 }
 # has DESC PATTERN FILE / hasnt DESC PATTERN FILE: FILE matches PATTERN,
-# or does not.
-has() { if grep -q -- "$2" "$3"; then ok "$1"; else ko "$1"; fi; }
-hasnt() { if grep -q -- "$2" "$3"; then ko "$1"; else ok "$1"; fi; }
+# or does not.  A failure shows what FILE held instead (its head), or the
+# lines that matched, so that a run elsewhere (CI, distcheck) says why.
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else
+		ko "$1"; head -5 "$3" | cut -c1-300 | sed 's/^/#   /'; fi
+}
+hasnt() {
+	if grep -q -- "$2" "$3"; then
+		ko "$1"; grep -m3 -- "$2" "$3" | cut -c1-300 | sed 's/^/#   /'
+	else ok "$1"; fi
+}
