@@ -324,11 +324,12 @@ layout_uniform_whole(const struct model *m, const struct layout *l)
 
 /*
  * Megatron-LM applies --recompute-num-layers to each model chunk
- * (transformer_block.py _checkpointed_forward): block checkpoints layers
- * [0, N) one at a time, so any N from the chunk's layers up is every
- * layer, as uniform in runs of one is; uniform checkpoints [0, N),
- * [N, 2N), ... and indexes past a chunk it does not divide, so only the
- * count uniform 0 renders as (layout_uniform_whole) is that run again.
+ * (recompute.py at d98e8a64; transformer_block.py _checkpointed_forward
+ * before): block checkpoints layers [0, N) one at a time, so any N from
+ * the chunk's layers up is every layer, as uniform in runs of one is;
+ * uniform checkpoints [0, N), [N, 2N), ... (the last run cut at the
+ * chunk's end at d98e8a64, past it before), so only the count uniform 0
+ * renders as (layout_uniform_whole) is that run again.
  */
 void
 layout_recompute_effective(const struct model *m, const struct layout *l,
