@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "mount-owner.h"
 #include "owner.h"
 #include "store.h"
 #include "strbuf.h"
@@ -37,6 +38,33 @@ describe_uid(uid_t uid, char *buf, size_t len)
 		snprintf(buf, len, "%s (uid %u)", pw->pw_name, (unsigned)uid);
 	else
 		snprintf(buf, len, "uid %u", (unsigned)uid);
+}
+
+/*
+ * stat(), or lstat() unless follow, of path, with the owner who really
+ * decides what it holds: on a FUSE file system that a user mounted,
+ * that user (mount-owner.h), whatever its daemon answers.  -1 with
+ * errno when path cannot be looked up, or its file system's mounter
+ * cannot be known.  The owner the file system gave into *shown unless
+ * shown is NULL.
+ */
+static int
+held_stat(const char *path, struct stat *st, bool follow, uid_t *shown)
+{
+	uid_t uid;
+	gid_t gid;
+	int held;
+
+	if ((follow ? stat(path, st) : lstat(path, st)) != 0)
+		return -1;
+	if (shown)
+		*shown = st->st_uid;
+	if ((held = mount_user_of(st->st_dev, &uid, &gid)) <= 0)
+		return held;
+	st->st_uid = uid;
+	if (gid != (gid_t)-1)
+		st->st_gid = gid;
+	return 0;
 }
 
 /* What on a path another user could change (foreign_component). */
@@ -258,7 +286,8 @@ check_writers(const char *dir, const struct stat *st)
 	mode_t mode = st->st_mode;
 	int ret = 0;
 
-	if ((why = other_writers(mode)) == NULL && stat(runs, &rs) == 0) {
+	if ((why = other_writers(mode)) == NULL &&
+	    held_stat(runs, &rs, true, NULL) == 0) {
 		path = runs;
 		mode = rs.st_mode;
 		if (!S_ISDIR(rs.st_mode))
@@ -351,7 +380,8 @@ missing_component(char *abs, char *cut, uid_t trusted, struct foreign *f)
 	char save = *cut;
 
 	*cut = '\0';
-	ret = stat(cut == abs ? "/" : abs, &parent);
+	ret = held_stat(cut == abs ? "/" : abs, &parent, true,
+	                NULL);
 	*cut = save;
 	if (ret != 0) {
 		f->err = errno;
@@ -398,7 +428,7 @@ foreign_component(const char *path, uid_t trusted, bool new_ok,
 		if (slash)
 			*slash = '\0';
 		f->last = slash == NULL;
-		if (lstat(abs, &st) != 0) {
+		if (held_stat(abs, &st, false, NULL) != 0) {
 			if (errno != ENOENT && errno != ENOTDIR) {
 				f->why = FOREIGN_UNCHECKED;
 				f->err = errno;
@@ -633,11 +663,11 @@ int
 owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                  unsigned limit_s)
 {
-	uid_t me = geteuid();
+	uid_t me = geteuid(), shown;
 	char owner[96], caller[96];
 	struct stat st, again;
 
-	if (stat(dir, &st) != 0) {
+	if (held_stat(dir, &st, true, &shown) != 0) {
 		error_errno("cannot open campaign directory '%s'", dir);
 		return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
 	}
@@ -655,6 +685,13 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	}
 	if (check_writers(dir, &st) != 0)
 		return EXIT_NOPERM;
+	if (shown != st.st_uid) {
+		describe_uid(st.st_uid, owner, sizeof owner);
+		describe_uid(shown, caller, sizeof caller);
+		warning("'%s' is on a FUSE file system that %s mounted, "
+		        "whose daemon answers for it: taken as that user's, "
+		        "not as %s's, the owner it shows", dir, owner, caller);
+	}
 	if (st.st_uid == me && me != 0)
 		return fn(arg);
 	if (me != 0) {
@@ -670,7 +707,8 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	if (owner_path_held(dir, st.st_uid) != 0 ||
 	    runs_link_held(dir, st.st_uid) != 0)
 		return EXIT_NOPERM;
-	if (stat(dir, &again) != 0 || again.st_dev != st.st_dev ||
+	if (held_stat(dir, &again, true, NULL) != 0 ||
+	    again.st_uid != st.st_uid || again.st_dev != st.st_dev ||
 	    again.st_ino != st.st_ino) {
 		error("campaign directory '%s' changed while it was checked; "
 		      "not acting on it", dir);
@@ -702,7 +740,7 @@ owner_read_here(const char *path)
 {
 	struct stat st;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	if (held_stat(path, &st, true, NULL) == 0 && S_ISDIR(st.st_mode) &&
 	    check_writers(path, &st) != 0)
 		return EXIT_NOPERM;
 	return owner_root_path(path);

@@ -32,6 +32,8 @@
  *     OWNER_CHILD_LIMIT_S is killed: EXIT_TEMPFAIL, and root's cron line
  *     goes on.
  *   - Anyone else: refused with EXIT_NOPERM, naming both.
+ * On a FUSE file system a user mounted, that user owns every name,
+ * whatever its daemon shows (mount-owner.h).
  * dir missing: EXIT_NOINPUT.
  */
 int owner_run(const char *dir, int (*fn)(void *arg), void *arg);

@@ -271,3 +271,62 @@ script_refused() {
 check "a group-writable job script is refused at submission" script_refused
 "$PT" -q cancel "$BASE/grpw" >/dev/null 2>&1
 rm -f "$BASE/../priv-dir.$$"
+
+# A FUSE file system answers stat() with whatever owner its daemon
+# likes.  mallory mounts her own directory with bindfs showing root as
+# the owner of everything in it, for others too (user_allow_other, as a
+# site may allow): root took such a campaign for its own and submitted
+# her job scripts as root.  Root acts as the user who mounted it, who
+# here cannot even write what her daemon shows as root's.
+FUSE_MODE= FUSE_CONF_ADDED=
+fuse_cleanup() {
+	mountpoint -q "$BASE/fusemnt" 2>/dev/null &&
+		{ fusermount3 -u "$BASE/fusemnt" 2>/dev/null ||
+		  umount -l "$BASE/fusemnt"; }
+	[[ -n $FUSE_MODE ]] && chmod "$FUSE_MODE" /dev/fuse
+	[[ -n $FUSE_CONF_ADDED ]] && sed -i '/^user_allow_other$/d' /etc/fuse.conf
+	FUSE_MODE= FUSE_CONF_ADDED=
+}
+trap 'fuse_cleanup; finish' EXIT
+if command -v bindfs >/dev/null && command -v fusermount3 >/dev/null &&
+	[[ -c /dev/fuse ]]; then
+	FUSE_MODE=$(stat -c %a /dev/fuse)
+	chmod 666 /dev/fuse
+	grep -qx user_allow_other /etc/fuse.conf 2>/dev/null ||
+		{ echo user_allow_other >>/etc/fuse.conf; FUSE_CONF_ADDED=1; }
+	mkdir "$BASE/fusemnt" "$BASE/fusesrc"
+	chown ptmallory "$BASE/fusemnt" "$BASE/fusesrc"
+	chmod 755 "$BASE/fusemnt" "$BASE/fusesrc"
+	# Planned where it will show, then moved beneath the mount.
+	as ptmallory "$PT" -q plan "$DATA/small.conf" \
+		-o "$BASE/fusemnt/camp" || fail "plan as mallory for FUSE"
+	runuser -u ptmallory -- mv "$BASE/fusemnt/camp" "$BASE/fusesrc/camp"
+	for s in "$BASE"/fusesrc/camp/runs/*/job.sbatch; do
+		sed -i "2i id -u >>'$BASE/fuse-whoami'" "$s"
+	done
+	if runuser -u ptmallory -- bindfs -o allow_other -u root -g root \
+		"$BASE/fusesrc" "$BASE/fusemnt" 2>"$BASE/../priv-fuse.$$" &&
+		[[ $(stat -c %U "$BASE/fusemnt/camp") == root ]]; then
+		fuse_root_refused() {
+			timeout 60 "$PT" submit "$BASE/fusemnt/camp" --top 2 \
+				>/dev/null 2>>"$BASE/../priv-fuse.$$"
+			timeout 60 "$PT" resume "$BASE/fusemnt/camp" \
+				>/dev/null 2>>"$BASE/../priv-fuse.$$"
+			sleep 5
+			grep -q "FUSE file system that ptmallory (uid [0-9]*) mounted" \
+				"$BASE/../priv-fuse.$$" &&
+				! grep -q ' submitted ' "$BASE/fusesrc/camp/journal.log" &&
+				[[ -z $(who_ran "$BASE/fusesrc/camp") ]] &&
+				! grep -qx 0 "$BASE/fuse-whoami" 2>/dev/null
+		}
+		check "a campaign on a user's FUSE mount showing root as owner: nothing submitted as root" \
+			fuse_root_refused
+	else
+		echo "skip - a user cannot mount FUSE here:" \
+			"$(head -1 "$BASE/../priv-fuse.$$")"
+	fi
+	rm -f "$BASE/../priv-fuse.$$"
+	fuse_cleanup
+else
+	echo "skip - no bindfs, fusermount3 or /dev/fuse: the FUSE check did not run"
+fi

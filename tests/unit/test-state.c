@@ -17,6 +17,7 @@
 
 #include "budget.h"
 #include "harness.h"
+#include "mount-owner.h"
 #include "runner.h"
 #include "search.h"
 #include "store-int.h"
@@ -975,6 +976,54 @@ test_cancel_ends_job(void)
 	free(dir);
 }
 
+/*
+ * Who mounted a FUSE file system, from lines of /proc/self/mountinfo
+ * as the kernel writes them: a user's bindfs (its daemon answers stat()
+ * with any owner), root's, other file systems, and lines cut short.
+ */
+static void
+test_mount_user(void)
+{
+	struct mount_user m;
+
+	memset(&m, 0, sizeof m);
+	CU_ASSERT_TRUE(mount_user_parse("42 27 0:39 / /tmp/fz/mnt "
+	        "rw,nosuid,nodev,relatime - fuse /tmp/fz/src "
+	        "rw,user_id=1006,group_id=1007,default_permissions,"
+	        "allow_other\n", &m));
+	CU_ASSERT_EQUAL(m.major, 0);
+	CU_ASSERT_EQUAL(m.minor, 39);
+	CU_ASSERT_EQUAL(m.uid, 1006);
+	CU_ASSERT_EQUAL(m.gid, 1007);
+	/* Optional tags before the separator; fuse.NAME; options last. */
+	CU_ASSERT_TRUE(mount_user_parse("51 30 0:48 / /home/m/x rw "
+	        "shared:30 master:1 - fuse.sshfs m@h:/ rw,user_id=1001",
+	        &m));
+	CU_ASSERT_EQUAL(m.minor, 48);
+	CU_ASSERT_EQUAL(m.uid, 1001);
+	CU_ASSERT_EQUAL(m.gid, (gid_t)-1);
+	CU_ASSERT_TRUE(mount_user_parse("60 1 8:17 / /mnt/usb rw - fuseblk "
+	        "/dev/sdb1 rw,user_id=1002,group_id=1002\n", &m));
+	CU_ASSERT_EQUAL(m.major, 8);
+	/* Root's own FUSE, and file systems that are not FUSE. */
+	CU_ASSERT_FALSE(mount_user_parse("42 27 0:39 / /mnt rw - fuse "
+	        "/src rw,user_id=0,group_id=0,allow_other\n", &m));
+	CU_ASSERT_FALSE(mount_user_parse("23 1 0:21 / /tmp rw - tmpfs "
+	        "tmpfs rw,uid=1006\n", &m));
+	CU_ASSERT_FALSE(mount_user_parse("24 1 0:22 / /x rw - fusectl "
+	        "fusectl rw,user_id=1006\n", &m));
+	/* Cut short, or an option only named like the one looked for. */
+	CU_ASSERT_FALSE(mount_user_parse("42 27 0:39 / /mnt rw - fuse "
+	        "/src\n", &m));
+	CU_ASSERT_FALSE(mount_user_parse("42 27 0:39 / /mnt rw - fuse "
+	        "/src rw,xuser_id=1006\n", &m));
+	CU_ASSERT_FALSE(mount_user_parse("42 27 0:39 / /mnt rw - fuse "
+	        "/src rw,user_id=12x\n", &m));
+	CU_ASSERT_FALSE(mount_user_parse("42 27 / /mnt rw - fuse "
+	        "/src rw,user_id=1006\n", &m));
+	CU_ASSERT_FALSE(mount_user_parse("", &m));
+}
+
 static const struct harness_test state_tests[] = {
 	{ "state round trip", test_round_trip },
 	{ "truncated and corrupt state", test_truncated_and_corrupt },
@@ -997,6 +1046,7 @@ static const struct harness_test state_tests[] = {
 	{ "what needs at least another's memory", test_needs_more_memory },
 	{ "atomic writes through planted files", test_atomic_write_planted },
 	{ "plan files created fresh and synced", test_plan_files_synced },
+	{ "who mounted a FUSE file system", test_mount_user },
 	{ NULL, NULL },
 };
 
