@@ -1,7 +1,7 @@
 # lib.sh - what the command-line suites share, sourced by each:
 #   . "$(dirname "$0")/lib.sh"
 # The build tree's paratune (PARATUNE_BIN) and source tree
-# (PARATUNE_SRCDIR), the tree's templates, no site file, a scratch
+# (PARATUNE_SRCDIR), the tree's templates, no site or user file, a scratch
 # directory $T removed at exit, and the checks that print "ok"/"FAIL"
 # lines; a suite ends with
 #   echo "$pass passed, $fail failed"; [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
@@ -13,6 +13,10 @@ export PARATUNE_TEMPLATES
 export PARATUNE_SITE_CONF=/dev/null
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# Nor the user's own layer: a developer's ~/.config/paratune/config
+# changed what the suites planned.  A suite that tests the layer sets
+# its own.
+export XDG_CONFIG_HOME="$T/no-user-config"
 pass=0
 fail=0
 

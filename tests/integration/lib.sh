@@ -18,6 +18,9 @@ FAIL=0
 DONE=0       # set to 1 by a suite that ran to its end
 T0=$SECONDS
 WORK=$(mktemp -d "/tmp/paratune-${SUITE:-itest}.XXXXXX")
+# No user layer either: the caller's ~/.config/paratune/config would
+# change what the suites plan.
+export XDG_CONFIG_HOME=$WORK/no-user-config
 
 ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
 fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
