@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -27,14 +28,16 @@
 
 extern const struct cmd_entry cmd_status_entry;
 
-/* The plan's rank of the candidate called name; 0 when none is. */
+/* The plan's rank of the candidate called name, by st's index by_name
+ * (state_by_name); 0 when none is. */
 static int
-rank_of(const struct state *st, const char *name)
+rank_of(const struct state *st, struct cand_status *const *by_name,
+        const char *name)
 {
-	for (int i = 0; i < st->n; i++)
-		if (!strcmp(st->v[i].name, name))
-			return st->v[i].rank;
-	return 0;
+	const struct cand_status *c = state_by_name_find(by_name, st->n,
+	                                                 name);
+
+	return c ? c->rank : 0;
 }
 
 /* Only a job that ended has an exit code: not one still pending or
@@ -52,6 +55,8 @@ status_table(FILE *f, const struct state *st)
 {
 	static const char *const cols[] = { ">rank", "state", ">attempt",
 		">job", "nodelist", ">exit", "reason", "name", NULL };
+	/* A look-up a row: linear ones made the table quadratic. */
+	struct cand_status **by_name = state_by_name(st);
 	struct table t;
 
 	table_init(&t, cols);
@@ -74,11 +79,12 @@ status_table(FILE *f, const struct state *st)
 			table_add(&t, "%s", c->reason[0] ? c->reason : "-");
 		else
 			table_add(&t, "fits (proved by rank %d)",
-			          rank_of(st, c->fits_by));
+			          rank_of(st, by_name, c->fits_by));
 		table_add(&t, "%s%s", c->name, c->base ? " (base)" : "");
 	}
 	table_print(&t, f);
 	table_release(&t);
+	free(by_name);
 }
 
 /* ", Slurm polled 3 min ago" or ", Slurm never polled". */

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "budget.h"
@@ -42,16 +41,6 @@ compare_points(const void *pa, const void *pb)
 	return (a->end > b->end) - (a->end < b->end);
 }
 
-/* The state of name, or NULL. */
-static const struct cand_status *
-status_of(const struct state *st, const char *name)
-{
-	for (int i = 0; i < st->n; i++)
-		if (!strcmp(st->v[i].name, name))
-			return &st->v[i];
-	return NULL;
-}
-
 /* Every run that started, in the order they ended; *n gets how many. */
 static struct prog_point *
 prog_points(const struct results *res, int *n)
@@ -64,8 +53,7 @@ prog_points(const struct results *res, int *n)
 	*n = 0;
 	for (int i = 0; i < res->n; i++) {
 		const struct result_row *r = &res->v[i];
-		const struct cand_status *s = status_of(&res->run.st,
-		                                        r->cand.name);
+		const struct cand_status *s = r->status;
 		double secs;
 
 		if (s == NULL || s->start_time <= 0)

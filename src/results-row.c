@@ -128,6 +128,7 @@ static void
 row_take_state(struct result_row *row, const struct cand_status *s)
 {
 	row->in_state = true;
+	row->status = s;
 	row->state = s->state;
 	row->job_id = s->job_id;
 	row->exit_code = s->exit_code;
@@ -510,10 +511,8 @@ row_without_job(struct result_row *row, const struct cand_status *s)
 /* Join one candidate's state and logs. */
 void
 results_row_collect(struct results *res, struct logparse *lp,
-                    struct result_row *row)
+                    struct result_row *row, const struct cand_status *s)
 {
-	const struct cand_status *s = state_find(&res->run.st,
-	                                         row->cand.name);
 	int min_steps = res->run.settings.results.min_steps;
 	struct log_read newest;
 	uint32_t *ids, want;

@@ -117,6 +117,9 @@ struct result_row {
 	struct candidate_row cand;    /* as planned (candidates.csv) */
 	enum result_kind kind;
 	bool in_state;                /* DIR/state knows it */
+	const struct cand_status *status; /* its line of DIR/state, in
+	                                 results.run.st (which owns it);
+	                                 NULL when not in_state */
 	enum cand_state state;        /* of the newest attempt */
 	uint32_t job_id;
 	int exit_code, exit_signal;
@@ -274,10 +277,12 @@ double results_time_per_sample(const struct result_row *r);
  * SVG and HTML, which all need that. */
 char *results_clean_text(const char *s);
 
-/* Fill row (its candidate set, its metrics cleared) from the state and
- * the logs of its run directory (results-row.c; for results_load). */
+/* Fill row (its candidate set, its metrics cleared) from its state s
+ * (in res->run.st; NULL when the state does not know it) and the logs
+ * of its run directory (results-row.c; for results_load). */
 void results_row_collect(struct results *res, struct logparse *lp,
-                         struct result_row *row);
+                         struct result_row *row,
+                         const struct cand_status *s);
 
 /* The memory compared with the headroom: the measured peak when the log
  * reports one, else the planner's estimate; GiB. */

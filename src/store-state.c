@@ -82,6 +82,48 @@ state_find(struct state *st, const char *name)
 	return NULL;
 }
 
+/* By name, and candidates of one name in the order of st->v. */
+static int
+compare_by_name(const void *pa, const void *pb)
+{
+	const struct cand_status *a = *(struct cand_status *const *)pa;
+	const struct cand_status *b = *(struct cand_status *const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+struct cand_status **
+state_by_name(const struct state *st)
+{
+	/* An array of pointers, as sizeof says. */
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+	struct cand_status **v = xcalloc((size_t)st->n + 1, sizeof(*v));
+
+	for (int i = 0; i < st->n; i++)
+		v[i] = &st->v[i];
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+	qsort(v, (size_t)st->n, sizeof(*v), compare_by_name);
+	return v;
+}
+
+struct cand_status *
+state_by_name_find(struct cand_status *const *v, int n, const char *name)
+{
+	size_t lo = 0, hi = (size_t)n;
+
+	/* The first of the names >= name: bsearch could land on any. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (size_t)n && !strcmp(v[lo]->name, name) ? v[lo] : NULL;
+}
+
 struct cand_status *
 state_find_tag(struct state *st, const char *tag)
 {
@@ -334,12 +376,32 @@ state_parse_line(struct state *st, char *line, int lineno,
 		return -1;
 	if (name_refused(st->v[st->n].name, why))
 		return -1;
-	if (state_find(st, st->v[st->n].name) != NULL) {
-		strbuf_addstr(why, "candidate named twice");
-		return -1;
-	}
 	st->n++;
 	return 0;
+}
+
+/*
+ * The first line naming a candidate an earlier line named (lines[i]:
+ * the line of st->v[i]), or 0.  Checked once the file is read, by
+ * sorting: a look-up per line made loading quadratic in the candidates,
+ * and every status --watch refresh loads the state.
+ */
+static int
+first_duplicate(const struct state *st, const int *lines)
+{
+	struct cand_status **v = state_by_name(st);
+	int first = 0;
+
+	for (int i = 1; i < st->n; i++) {
+		/* Sorted by name, then position: v[i] is the later. */
+		int line = lines[v[i] - st->v];
+
+		if (!strcmp(v[i - 1]->name, v[i]->name) &&
+		    (first == 0 || line < first))
+			first = line;
+	}
+	free(v);
+	return first;
 }
 
 int
@@ -349,7 +411,9 @@ state_load(const char *dir, struct state *st)
 	FILE *f = fopen_regular(path);
 	char line[2048];
 	struct strbuf why = STRBUF_INIT;
-	int lineno = 0, r = 0, ret = -1;
+	int lineno = 0, r = 0, ret = -1, twice, had;
+	size_t lines_alloc = 64;
+	int *lines = xcalloc(lines_alloc, sizeof(int)); /* each candidate's */
 
 	memset(st, 0, sizeof(*st));
 	if (f == NULL) {
@@ -365,7 +429,12 @@ state_load(const char *dir, struct state *st)
 			break;
 		}
 		line[len - 1] = '\0';
+		had = st->n;
 		r = state_parse_line(st, line, lineno, &why);
+		if (st->n > had) {
+			ALLOC_GROW(lines, (size_t)st->n, lines_alloc);
+			lines[st->n - 1] = lineno;
+		}
 	}
 	/* paratune writes nothing after "end": what follows was added by
 	 * hand, and the next checkpoint would drop it without a word. */
@@ -374,7 +443,12 @@ state_load(const char *dir, struct state *st)
 		strbuf_addstr(&why, "text after the end line");
 		r = -1;
 	}
-	if (r < 0)
+	/* A name twice is reported first, as it was when each line was
+	 * checked as read: every other error stops the reading, so none
+	 * of them can lie before it. */
+	if ((twice = first_duplicate(st, lines)) > 0)
+		error("%s:%d: candidate named twice", path, twice);
+	else if (r < 0)
 		error("%s:%d: %s", path, lineno,
 		      why.len ? why.buf : "malformed state line");
 	else if (r == 0)
@@ -386,6 +460,7 @@ cleanup:
 	if (ret != 0)
 		state_release(st);
 	strbuf_release(&why);
+	free(lines);
 	free(path);
 	return ret;
 }

@@ -105,7 +105,20 @@ struct state {
 	int n, alloc;
 };
 
+/* Linear: for one name.  Looking up each of many names, build
+ * state_by_name's index once instead. */
 struct cand_status *state_find(struct state *st, const char *name);
+/*
+ * st's candidates sorted by name (a name twice: in st's order), for
+ * looking up many names in O(log n) each.  The pointers point into
+ * st->v: the index holds while st->v is neither grown nor released.
+ * The caller frees the array, never what it points to.
+ */
+struct cand_status **state_by_name(const struct state *st);
+/* The candidate called name in index v of n entries (state_by_name's,
+ * n being st->n), or NULL. */
+struct cand_status *state_by_name_find(struct cand_status *const *v, int n,
+                                       const char *name);
 struct cand_status *state_find_tag(struct state *st, const char *tag);
 
 /* ---- the events ---------------------------------------------------------- */

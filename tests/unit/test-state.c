@@ -151,6 +151,33 @@ test_truncated_and_corrupt(void)
 	free(dir);
 }
 
+/* The index by name finds every candidate, the first of a name given
+ * twice, and nothing for a name it does not hold. */
+static void
+test_state_by_name(void)
+{
+	static const char *const names[] = { "m", "b", "z", "b", "a", "mm" };
+	struct state st;
+	struct cand_status **v;
+	int n = (int)(sizeof names / sizeof names[0]);
+
+	memset(&st, 0, sizeof(st));
+	st.v = xcalloc((size_t)n, sizeof(*st.v));
+	st.n = st.alloc = n;
+	for (int i = 0; i < n; i++)
+		strcpy(st.v[i].name, names[i]);
+	v = state_by_name(&st);
+	for (int i = 0; i < n; i++)
+		CU_ASSERT_PTR_EQUAL(state_by_name_find(v, n, names[i]),
+		                    &st.v[i == 3 ? 1 : i]);
+	CU_ASSERT_PTR_NULL(state_by_name_find(v, n, ""));
+	CU_ASSERT_PTR_NULL(state_by_name_find(v, n, "c"));
+	CU_ASSERT_PTR_NULL(state_by_name_find(v, n, "zz"));
+	CU_ASSERT_PTR_NULL(state_by_name_find(v, 0, "a"));
+	free(v);
+	state_release(&st);
+}
+
 /* A state a user edited: a candidate twice, values out of range. */
 static void
 test_state_refused(void)
@@ -158,6 +185,17 @@ test_state_refused(void)
 	static const struct { const char *line, *msg; } cases[] = {
 		{ "a state=queued rank=1\na state=queued rank=2\n",
 		  "state:5: candidate named twice" },
+		/* The first line that repeats a name, whichever name. */
+		{ "b state=queued rank=1\na state=queued rank=2\n"
+		  "c state=queued rank=3\nb state=queued rank=4\n"
+		  "a state=queued rank=5\n",
+		  "state:7: candidate named twice" },
+		{ "a state=queued rank=1\na state=queued rank=2\n"
+		  "a state=queued rank=3\n",
+		  "state:5: candidate named twice" },
+		/* Before a later error, as when each line was checked. */
+		{ "a state=queued rank=1\na state=queued rank=2\n"
+		  "b state=bogus\n", "state:5: candidate named twice" },
 		{ "a state=pending rank=1 job=4294967296\n", "state:4: malformed" },
 		{ "a state=pending rank=1 job=-1\n", "state:4: malformed" },
 		{ "a state=queued rank=1 attempt=1001\n", "state:4: malformed" },
@@ -1039,6 +1077,7 @@ static const struct harness_test state_tests[] = {
 	{ "search events replay to the same state",
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
+	{ "candidates looked up by name", test_state_by_name },
 	{ "GPU-hours used and committed", test_budget },
 	{ "the site's cap holds queued candidates", test_budget_holds },
 	{ "the progress line's counts", test_progress_counts },
