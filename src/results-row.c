@@ -21,14 +21,20 @@
 
 /* ---- finding the logs ---------------------------------------------------- */
 
-/* The job id of a "slurm-ID.out" file name; 0 when it is not one. */
+/*
+ * The job id of a "slurm-ID.out" file name; 0 when it is not one.  ID
+ * is as Slurm writes %j: no leading zero.  The log is read again by the
+ * name the id spells, so "slurm-0501.out" taken for job 501 was read as
+ * slurm-501.out, which is not there (every results failed), and
+ * slurm-01.out beside slurm-1.out read that one twice.
+ */
 static uint32_t
 log_job_id(const char *name)
 {
 	unsigned long long id = 0;
 	const char *p;
 
-	if (strncmp(name, "slurm-", 6) != 0)
+	if (strncmp(name, "slurm-", 6) != 0 || name[6] == '0')
 		return 0;
 	for (p = name + 6; *p >= '0' && *p <= '9'; p++) {
 		id = id * 10 + (unsigned)(*p - '0');

@@ -1310,5 +1310,22 @@ expect "parse of it" 0 "$PT" parse --min-steps 1 --format json \
 same "... null there too" "$(jq_ '(d[0]["step_time_stdev_s"], d[0]["step_time_mean_s"])')" \
 	"(None, 2.5)"
 
+# ---- a log named with a leading zero ------------------------------------------
+# Slurm writes no leading zero in %j.  runs/NAME/slurm-0501.out was
+# taken for job 501's log and read as slurm-501.out, which is not there:
+# every results exited 65.  It is not a log of the campaign's.
+Z=$T/zeros
+expect "plan a campaign for a log named with a leading zero" 0 \
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$Z"
+for j in 1 2 3 4 5 6; do iter $j 2500.0; done \
+	>"$Z/runs/$CLEAN1/slurm-0501.out"
+setstate "$Z" "$CLEAN1" state=completed job=501 attempt=1
+expect "results beside runs/NAME/slurm-0501.out" 0 "$PT" results "$Z"
+hasnt "... which is not read as slurm-501.out" "slurm-501.out" "$T/err"
+cells "$Z"
+same "... nor taken for job 501's log" \
+	"$(field "$Z/results/failed.csv" "$CLEAN1" log)/$(field "$Z/results/failed.csv" "$CLEAN1" note)" \
+	"/job 501 left no output"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
