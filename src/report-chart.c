@@ -51,6 +51,13 @@ report_escape(struct strbuf *out, const char *s)
 			l = 1;
 			continue;
 		}
+		/* XML 1.0's Char has neither U+FFFE nor U+FFFF: one made
+		 * the whole of chart.svg unreadable.  (U+FDD0-U+FDEF and
+		 * the other planes' noncharacters it has.) */
+		if (cp == 0xfffe || cp == 0xffff) {
+			strbuf_addstr(out, "\xef\xbf\xbd");
+			continue;
+		}
 		if (l > 1) {
 			strbuf_add(out, s + i, l);
 			continue;

@@ -58,7 +58,8 @@ const char *report_stop_text(const char *reason);
 void report_add_gpu_hours(struct strbuf *out, double h);
 
 /* Append s with &, <, >, " and ' escaped for XML and HTML text and
- * attribute values; control characters become spaces. */
+ * attribute values; control characters become spaces, and invalid
+ * UTF-8 and U+FFFE and U+FFFF (not XML characters) U+FFFD. */
 void report_escape(struct strbuf *out, const char *s);
 
 #endif

@@ -102,13 +102,21 @@ check "... and plans nothing" test ! -e "$T/ctl"
 D=$T/r
 "$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$D" >/dev/null 2>&1
 n=$(awk -F, 'NR == 2 { print $2 }' "$D/candidates.csv")
-printf '=HYPERLINK("http://x.invalid") torch.OutOfMemoryError: CUDA out of memory %s\n' \
+# U+FFFF and U+FFFE are valid UTF-8 but not XML characters: chart.svg
+# holding them was no XML at all.  U+FDD0 is one.
+printf '=HYPERLINK("http://x.invalid") torch.OutOfMemoryError: CUDA out of memory %s \357\277\277 \357\267\220\n' \
 	"$EVIL" >"$D/runs/$n/slurm-1001.out"
 awk -v n="$n" '$1 == n { for (i = 2; i <= NF; i++) {
 	if ($i ~ /^state=/) $i = "state=failed"
 	if ($i ~ /^job=/) $i = "job=1001"
 	if ($i ~ /^attempt=/) $i = "attempt=1" } } { print }' "$D/state" \
 	>"$D/state.new" && mv "$D/state.new" "$D/state"
+# So may a candidate's name be (edited by hand: no plan writes one).
+nx=$(printf '%s\357\277\276' "$n")
+for f in candidates.csv state; do
+	sed "s/$n\([, ]\)/$nx\1/" "$D/$f" >"$D/$f.new" && mv "$D/$f.new" "$D/$f"
+done
+mv "$D/runs/$n" "$D/runs/$nx"
 "$PT" results "$D" >"$T/out" 2>&1
 clean "results prints no control character and valid UTF-8" "$T/out"
 cat "$D"/results/*.csv >"$T/csv"
@@ -127,11 +135,15 @@ then ok "a log line starting with '=' is neutralised in the CSV"
 else ko "a log line starting with '=' is neutralised in the CSV"
 	grep -h HYPERLINK "$D"/results/*.csv | cat -v
 fi
-if python3 - "$D/results" <<'PY'
+if python3 - "$D/results" "$n" <<'PY'
 import os, sys, xml.dom.minidom
 d = sys.argv[1]
 open(os.path.join(d, "report.html"), "rb").read().decode("utf-8")
 xml.dom.minidom.parse(os.path.join(d, "chart.svg"))  # well-formed XML
+svg = open(os.path.join(d, "chart.svg"), encoding="utf-8").read()
+# U+FFFE and U+FFFF became U+FFFD; U+FDD0, an XML character, is kept.
+sys.exit(0 if "\ufdd0" in svg and sys.argv[2] + "\ufffd" in svg and
+         "\ufffe" not in svg and "\uffff" not in svg else 1)
 PY
 then ok "chart.svg is well-formed XML and report.html valid UTF-8"
 else ko "chart.svg is well-formed XML and report.html valid UTF-8"; fi
