@@ -303,12 +303,20 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval,
 	bool tty = isatty(fileno(ctx->out));
 	struct strbuf held = STRBUF_INIT;
 
-	for (;;) {
+	for (bool drawn = false;; drawn = true) {
 		struct store r;
 		struct strbuf sb = STRBUF_INIT;
 		bool done;
-		int s = store_open(&r, dir, STORE_READ_ONLY);
+		int s;
 
+		/* What reading it says (an error: the state was edited)
+		 * goes to stderr, the same terminal: on the drawn line it
+		 * was glued to the progress ("...yeterror: ..."). */
+		if (tty && drawn) {
+			fputs("\r\033[K", ctx->out);
+			fflush(ctx->out);
+		}
+		s = store_open(&r, dir, STORE_READ_ONLY);
 		if (s != 0) {
 			strbuf_release(&held);
 			return s;

@@ -744,6 +744,41 @@ set -- $(ptywidth "$PT" status "$T/demo" --watch --interval 1)
 [ "$1" = skip ] ||
 	check "status --watch on a 40-column terminal: its line fits ($*)" \
 		test "${1:-0}" -ge 1 -a "${2:-99}" -le 39
+# A state that became unreadable ended --watch with its error glued to
+# the progress line ("...Slurm not polled yeterror: ...").  ptyerror DIR
+# CMD...: once CMD drew a line, DIR/state is spoiled; prints the exit
+# status and what came before the error on its line.
+ptyerror() {
+	python3 - "$@" <<'PY'
+import os, pty, sys, time, select
+state = os.path.join(sys.argv[1], "state")
+try:
+    pid, fd = pty.fork()
+except OSError:
+    print('skip')  # no pseudo-terminal here
+    sys.exit(0)
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+out, spoiled, end = b'', False, time.time() + 10
+while time.time() < end:
+    r, _, _ = select.select([fd], [], [], 0.2)
+    if r:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    if not spoiled and b'\x1b[K' in out:
+        with open(state, 'w') as f:
+            f.write('garbage\n')
+        spoiled = True
+_, st = os.waitpid(pid, 0)
+line = out[:out.find(b'error:')].replace(b'\r\x1b[K', b'\n')
+print(os.waitstatus_to_exitcode(st), repr(line.split(b'\n')[-1].strip()))
+PY
+}
 # With every selected candidate queued already, the dry run printed
 # nothing at all.
 cp -r "$T/demo" "$T/queued" && rm "$T/queued/home"
@@ -752,6 +787,12 @@ expect "submit --dry-run with all selected queued" 0 \
 	"$PT" submit "$T/queued" --dry-run --top 2
 has "... says so" "would queue 0 candidates (all selected ones already were)" \
 	"$T/out"
+# (Queued: --watch goes on until the state is spoiled.)
+cp -r "$T/queued" "$T/spoiled"
+set -- $(ptyerror "$T/spoiled" "$PT" status "$T/spoiled" --watch --interval 1)
+[ "$1" = skip ] ||
+	check "status --watch whose state is spoiled: 65, its error on a line of its own ($*)" \
+		test "$*" = "65 b''"
 # A job of 5 s on 32 GPUs spent 0.04 GPU-hours: it printed "0.0
 # GPU-hours spent", beside "1 %" of what running every one would take.
 cp -r "$T/queued" "$T/short" && rm "$T/short/home"
