@@ -66,7 +66,7 @@ _Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
 #define MAX_NODES 100000
 #define MAX_PARALLEL 65536
 #define MAX_SEQ (1 << 24)
-#define MAX_BATCH (1 << 24)
+#define MAX_BATCH CONFIG_MAX_BATCH
 #define MAX_DIM (1 << 24)
 #define MAX_COUNT 1e9
 

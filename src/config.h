@@ -26,6 +26,9 @@
 #include "strlist.h"
 
 #define CONFIG_LIST_MAX 64
+/* The largest batch (global or micro) a campaign may name; also the
+ * largest global batch size candidates.csv may hold. */
+#define CONFIG_MAX_BATCH (1 << 24)
 
 /* A searched integer value: "auto", or an explicit list. */
 struct int_list {

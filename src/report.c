@@ -428,14 +428,18 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 
 /* ---- the top table ------------------------------------------------------- */
 
-/* The memory cell: a measured peak, or "45.5 est" from the planner. */
+/* The memory cell: a measured peak, or "45.5 est" from the planner;
+ * never wider than add_number writes (a log's peak is what it says). */
 static void
 cell_memory(struct table *t, const struct result_row *r)
 {
-	if (isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0)
-		table_add(t, "%.1f", r->mem_peak_gib);
-	else
-		table_add(t, "%.1f est", r->cand.est_memory_gib);
+	struct strbuf sb = STRBUF_INIT;
+	bool measured = isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0;
+
+	add_number(&sb, measured ? r->mem_peak_gib : r->cand.est_memory_gib,
+	           1);
+	table_add(t, measured ? "%s" : "%s est", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* What the note column says about a row. */
@@ -602,11 +606,12 @@ recommend_roomy(struct strbuf *out, const struct results *res)
 	mem = results_memory_gib(r);
 	measured = isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0;
 	strbuf_addf(out, "  fastest with at least %.0f %% memory headroom: "
-	            "%s\n    %.1f GiB %s of %.1f GiB (%.0f %% free); ",
-	            RESULTS_HEADROOM * 100,
+	            "%s\n    ", RESULTS_HEADROOM * 100,
 	            res->roomy == res->best ? "the same as the fastest"
-	                                    : r->cand.name,
-	            mem, measured ? "measured peak" : "estimated",
+	                                    : r->cand.name);
+	add_number(out, mem, 1);
+	strbuf_addf(out, " GiB %s of %.1f GiB (%.0f %% free); ",
+	            measured ? "measured peak" : "estimated",
 	            res->capacity_gib,
 	            100.0 * (1.0 - mem / res->capacity_gib));
 	if (res->roomy != res->best)
@@ -665,10 +670,12 @@ failure_lines(struct strbuf *out, const struct result_row *r)
 {
 	strbuf_addf(out, "  %s: %s", r->cand.name,
 	            failure_class_name(r->failure));
-	if (r->kind == RESULT_OOM)
-		strbuf_addf(out, "; planned at %.1f GiB (%s)",
-		            r->cand.est_memory_gib,
+	if (r->kind == RESULT_OOM) {
+		strbuf_addstr(out, "; planned at ");
+		add_number(out, r->cand.est_memory_gib, 1);
+		strbuf_addf(out, " GiB (%s)",
 		            memory_status_name(r->cand.memory_status));
+	}
 	if (r->note)
 		strbuf_addf(out, "; %s", r->note);
 	strbuf_addch(out, '\n');

@@ -174,7 +174,37 @@ candidate_name_ok(const char *name, struct strbuf *why)
 	return ok;
 }
 
-/* Parse one data row; -1 when a field is malformed. */
+/* The largest estimate or prediction a row may hold (GiB, seconds,
+ * TFLOP/s, MFU): far beyond any plan's, and a dozen characters at most
+ * however it is printed ("-1e308" printed a 310-character cell). */
+#define CANDIDATE_VALUE_MAX 1e12
+
+static bool
+value_ok(double v)
+{
+	return isfinite(v) && v >= 0 && v <= CANDIDATE_VALUE_MAX;
+}
+
+/* Whether a hand-edited row's layout can be one: every size at least 1
+ * (etp and vp 0: not set), the global batch within the configuration's
+ * bound.  gbs = -256 ranked first, with negative samples/s and cost. */
+static bool
+layout_ok(const struct layout *l)
+{
+	return l->tp >= 1 && l->pp >= 1 && l->cp >= 1 && l->ep >= 1 &&
+	       l->etp >= 0 && l->vp >= 0 && l->mbs >= 1 && l->dp >= 1 &&
+	       l->gbs >= 1 && l->gbs <= CONFIG_MAX_BATCH &&
+	       l->recompute_layers >= 0;
+}
+
+static bool
+estimates_ok(const struct candidate_row *r)
+{
+	return value_ok(r->est_memory_gib) && value_ok(r->pred_step_s) &&
+	       value_ok(r->pred_tflops_per_gpu) && value_ok(r->pred_mfu);
+}
+
+/* Parse one data row; -1 when a field is malformed or out of range. */
 static int
 parse_row(char **f, struct candidate_row *r)
 {
@@ -202,7 +232,7 @@ parse_row(char **f, struct candidate_row *r)
 	r->layout.recompute = (enum recompute)rc;
 	r->memory_status = (enum memory_status)status;
 	r->base = base != 0;
-	return 0;
+	return layout_ok(&r->layout) && estimates_ok(r) ? 0 : -1;
 }
 
 /* The first n switches of a row, the others left at their defaults;
@@ -289,13 +319,15 @@ header_fields(const char *line, struct csv_header *h)
 static int
 parse_extra(char **f, const struct csv_header *h, struct candidate_row *r)
 {
-	if ((h->low >= 0 && parse_double(f[h->low], &r->pred_step_s_low)) ||
-	    (h->high >= 0 && parse_double(f[h->high], &r->pred_step_s_high)))
+	if ((h->low >= 0 && (parse_double(f[h->low], &r->pred_step_s_low) ||
+	                     !value_ok(r->pred_step_s_low))) ||
+	    (h->high >= 0 && (parse_double(f[h->high], &r->pred_step_s_high) ||
+	                      !value_ok(r->pred_step_s_high))))
 		return -1;
 	if (h->now < 0)
 		return 0;
 	if (parse_double(f[h->now], &r->pred_now_step_s) ||
-	    r->pred_now_step_s < 0)
+	    !value_ok(r->pred_now_step_s))
 		return -1;
 	r->has_pred_now = true;
 	return 0;

@@ -1020,6 +1020,18 @@ awk -F, -v OFS=, 'NR == 3 { $21 = "maybe" } { print }' "$T/candidates.csv" \
 	>"$D/candidates.csv"
 expect "a malformed switch cell" 65 "$PT" results "$D"
 has "... names the file and line" "candidates.csv:3: malformed candidate row" "$T/err"
+# Nor were the layout's values checked: gbs = -256 became the best,
+# with negative samples/s, MFU, days and cost, and an estimate of
+# -1e308 GiB printed a 310-character cell.  Column=value, each refused.
+for cv in 10=-256 10=0 10=16777217 3=0 4=-1 5=0 6=0 8=-1 9=0 11=0 \
+	14=-1e308 14=-1 14=nan 14=1e300 16=inf 16=-0.5 17=-1 18=nan; do
+	awk -F, -v OFS=, -v c="${cv%%=*}" -v v="${cv#*=}" \
+		'NR == 3 { $c = v } { print }' "$T/candidates.csv" \
+		>"$D/candidates.csv"
+	expect "candidates.csv with column $cv" 65 "$PT" results "$D"
+	has "... a malformed row at its line" \
+		"candidates.csv:3: malformed candidate row" "$T/err"
+done
 # A campaign planned before the uneven pipeline's two columns (the last
 # of the file) is still read, with every other cell as before.
 cut -d, -f1-35 "$T/candidates.csv" >"$D/candidates.csv"
