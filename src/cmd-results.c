@@ -211,7 +211,8 @@ cmd_results_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int status;
 	const struct option opts[] = {
 		OPT_INTEGER(0, "top", &o.top, "N",
-		            "rows of the top table (default 10; 0: all)"),
+		            "rows of the top table, and of failures when over "
+		            "20 (default 10; 0: all)"),
 		OPT_NUMBER(0, "cost-per-gpu-hour", &cost, "X",
 		           "price of one GPU-hour (default: the campaign's "
 		           "cost_per_gpu_hour)"),

@@ -684,19 +684,33 @@ failure_lines(struct strbuf *out, const struct result_row *r)
 		            r->evidence);
 }
 
-/* Every row of one kind with its class and evidence. */
+/*
+ * The first rows of one kind with their class and evidence, in the
+ * plan's order: REPORT_FAILURES_SHOWN, or top when that is more (top 0:
+ * all).  Every one of them was listed: 5,000 failed candidates made
+ * 10,000 lines of cron mail, which their CSV file holds anyway.
+ */
 static void
-summary_failures(struct strbuf *out, const struct results *res,
+summary_failures(struct strbuf *out, const struct results *res, int top,
                  enum result_kind kind, const char *title,
                  const char *file)
 {
+	int shown = 0, limit = top == 0 ? res->n
+	                      : top > REPORT_FAILURES_SHOWN ? top
+	                      : REPORT_FAILURES_SHOWN;
+
 	if (res->count[kind] == 0)
 		return;
 	strbuf_addf(out, "\n%s (%d, see results/%s):\n", title,
 	            res->count[kind], file);
-	for (int i = 0; i < res->n; i++)
-		if (res->v[i].kind == kind)
+	for (int i = 0; i < res->n && shown < limit; i++)
+		if (res->v[i].kind == kind) {
 			failure_lines(out, &res->v[i]);
+			shown++;
+		}
+	if (res->count[kind] > shown)
+		strbuf_addf(out, "  ... and %d more: see results/%s\n",
+		            res->count[kind] - shown, file);
 }
 
 /* The candidates still queued or running. */
@@ -853,8 +867,10 @@ report_summary(const struct results *res, int top, struct strbuf *out)
 		summary_no_best(&sb, res);
 		summary_top(&sb, res, top);
 	}
-	summary_failures(&sb, res, RESULT_OOM, "out of memory", "oom.csv");
-	summary_failures(&sb, res, RESULT_FAILED, "failed", "failed.csv");
+	summary_failures(&sb, res, top, RESULT_OOM, "out of memory",
+	                 "oom.csv");
+	summary_failures(&sb, res, top, RESULT_FAILED, "failed",
+	                 "failed.csv");
 	summary_in_progress(&sb, res);
 	summary_search_cost(&sb, res);
 	safe_text_append_lines(out, sb.buf);

@@ -11,11 +11,16 @@
 #include "results.h"
 #include "strbuf.h"
 
+/* The failed (and the out-of-memory) candidates the summary lists at
+ * least; the others are counted, and their CSV file holds them all. */
+#define REPORT_FAILURES_SHOWN 20
+
 /*
  * The summary: the campaign, best and base with their speed, time and
  * cost, the speed-up and what switching saves, the top rows (top 0: all
- * measured), the recommendations, and why every other candidate has no
- * measurement, with its evidence line.
+ * measured), the recommendations, and why the first candidates of each
+ * kind without a measurement (REPORT_FAILURES_SHOWN, or top when more;
+ * top 0: all) have none, with their evidence lines.
  */
 void report_summary(const struct results *res, int top, struct strbuf *out);
 

@@ -1322,6 +1322,41 @@ expect "parse of it" 0 "$PT" parse --min-steps 1 --format json \
 same "... null there too" "$(jq_ '(d[0]["step_time_stdev_s"], d[0]["step_time_mean_s"])')" \
 	"(None, 2.5)"
 
+# ---- many failures ---------------------------------------------------------------
+# The summary listed every failed and out-of-memory candidate whatever
+# --top said: 5,000 failed made 10,000 lines of cron mail.  It lists
+# the first 20 of each kind, or --top's number when larger (0: all).
+M=$T/many
+expect "plan 72 candidates" 0 "$PT" -q plan "$SRC/etc/campaigns/demo.conf" \
+	-o "$M" -s 'global_batch_size=[128, 256, 512]' \
+	-s 'search.micro_batch_size=[1, 2, 4]'
+awk '/ state=planned / { k++; sub(/ state=planned /, k % 3 ? " state=failed " \
+	: " state=oom "); sub(/ attempt=0 job=0 exit=0 /,
+	" attempt=1 job=" (7000 + k) " exit=1 ") } { print }' "$M/state" \
+	>"$M/state.new" && mv "$M/state.new" "$M/state"
+# shown FILE: the failure lines of FILE's out-of-memory and failed lists
+shown() {
+	awk '/^(out of memory|failed) \(/ { k = $1 } /^  llama/ { n[k]++ }
+	END { printf "%d %d", n["out"], n["failed"] }' "$1"
+}
+expect "results of 24 out of memory and 48 failed" 0 "$PT" results "$M"
+same "... 20 of each kind listed" "$(shown "$T/out")" "20 20"
+has "... the out-of-memory rest counted" \
+	"^  \.\.\. and 4 more: see results/oom.csv$" "$T/out"
+has "... the failed rest counted" \
+	"^  \.\.\. and 28 more: see results/failed.csv$" "$T/out"
+same "... summary.txt the same" "$(shown "$M/results/summary.txt")" "20 20"
+same "... failed.csv holds every one" \
+	"$(($(wc -l <"$M/results/failed.csv") - 1))" 48
+expect "results --top 30" 0 "$PT" results "$M" --top 30
+same "... 30 failed listed, every out-of-memory one" "$(shown "$T/out")" \
+	"24 30"
+hasnt "... no out-of-memory rest" "and .* more: see results/oom.csv" "$T/out"
+has "... the failed rest" "and 18 more: see results/failed.csv" "$T/out"
+expect "results --top 0" 0 "$PT" results "$M" --top 0
+same "... all listed" "$(shown "$T/out")" "24 48"
+hasnt "... nothing left" "more: see results/" "$T/out"
+
 # ---- a log named with a leading zero ------------------------------------------
 # Slurm writes no leading zero in %j.  runs/NAME/slurm-0501.out was
 # taken for job 501's log and read as slurm-501.out, which is not there:
