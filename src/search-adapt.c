@@ -78,11 +78,14 @@ static struct pending *
 pending_list(struct store *s, const struct results *res, int *n)
 {
 	struct pending *p = xcalloc((size_t)s->st.n + 1, sizeof(*p));
+	/* One lookup a row: linear ones made resume quadratic. */
+	struct cand_status **by_name = state_by_name(&s->st);
 
 	*n = 0;
 	for (int i = 0; i < res->n; i++) {
 		const struct candidate_row *row = &res->v[i].cand;
-		struct cand_status *c = state_find(&s->st, row->name);
+		struct cand_status *c = state_by_name_find(by_name, s->st.n,
+		                                           row->name);
 		double gbs = row->layout.gbs > 0 ? row->layout.gbs : 1;
 
 		if (c == NULL || c->state != CS_QUEUED)
@@ -99,6 +102,7 @@ pending_list(struct store *s, const struct results *res, int *n)
 			p[*n].now_tps = p[*n].opt_tps = HUGE_VAL;
 		(*n)++;
 	}
+	free(by_name);
 	return p;
 }
 
