@@ -478,6 +478,40 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 }
 
 /*
+ * Refuse a trainer whose signal would reach what watch must not touch:
+ * 0, or -1 after a message.  Process 1 is init, and group 1 is kill(-1)
+ * (killpg(1) too): every process the caller may signal, as root the
+ * whole node.  Watch itself and its parent would end before the verdict
+ * is written.  So would watch's own group: a shell without job control
+ * (a batch script) runs its background jobs in its own group, and
+ * `--pgid` of that group ended watch and the batch shell with the
+ * trainer.
+ */
+static int
+watch_check_target(const struct watch_opts *o)
+{
+	const char *opt = o->pid ? "--pid" : "--pgid";
+	pid_t id = o->pid ? (pid_t)o->pid : (pid_t)o->pgid;
+
+	if (id == 1)
+		return error("%s 1 is refused: %s", opt, o->pid
+		             ? "it is init"
+		             : "kill(-1) signals every process watch may "
+		               "signal, as root the whole node");
+	if (id == getpid())
+		return error("%s %d is refused: it is watch itself", opt,
+		             (int)id);
+	if (id == getppid())
+		return error("%s %d is refused: it is watch's parent, which "
+		             "would end before the verdict", opt, (int)id);
+	if (o->pgid && id == getpgrp())
+		return error("--pgid %d is refused: it is watch's own process "
+		             "group, which the signal would end with the "
+		             "trainer before the verdict", (int)id);
+	return 0;
+}
+
+/*
  * Check the options' values; 0 or -1 after a message.  pid, pgid and
  * timeout_s come unset (OPT_INT_UNSET, NAN) and leave with their
  * defaults, so that the sentinels those stand for (0: no trainer, -1:
@@ -497,6 +531,8 @@ watch_check(struct watch_opts *o, const char *sig, double percent)
 		o->pid = 0;
 	if (!pgid)
 		o->pgid = 0;
+	if ((pid || pgid) && watch_check_target(o) != 0)
+		return -1;
 	if (directive_signal(sig, &o->sig) != 0 || o->sig <= 0 ||
 	    o->sig >= 65)
 		return error("--signal: unknown signal '%s'", sig);

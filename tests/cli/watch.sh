@@ -265,6 +265,25 @@ expect "--pid 0" 64 timeout 10 "$PT" watch --pid 0 x
 expect "--pgid 0" 64 timeout 10 "$PT" watch --pgid 0 x
 has "... says positive, naming the value" "--pgid must be a positive id, not 0" \
 	"$T/err"
+# A trainer whose signal reaches what it must not: --pgid 1 sent
+# kill(-1, TERM), to every process the caller may signal (as root, the
+# node), and --pid 1 signalled init.  Watch's own group (a batch shell's
+# background jobs share it), watch itself or its parent ended watch with
+# the trainer, before the verdict.  Each is refused before watching.
+# (Not under timeout(1): it puts watch in a group of its own.)
+for a in "--pid 1:init" "--pgid 1:kill(-1)" \
+	"--pgid $(ps -o pgid= -p $$ | tr -d ' '):own process group" \
+	"--pid $$:parent"; do
+	# shellcheck disable=SC2086 # the option and its value
+	expect "watch ${a%%:*}" 64 "$PT" watch --timeout 1 ${a%%:*} \
+		"$T/none.log"
+	has "... refused, saying why" "error: ${a%%:*} is refused: .*${a#*:}" \
+		"$T/err"
+done
+expect "watch --pid of watch itself" 64 sh -c \
+	'exec "$0" watch --timeout 1 --pid $$ "$1"' "$PT" "$T/none.log"
+has "... refused" "error: --pid [0-9]* is refused: it is watch itself" \
+	"$T/err"
 expect "--timeout -1" 64 timeout 10 "$PT" watch --timeout -1 x
 has "... says 0 or more, naming the value" \
 	"--timeout must be 0 (none) or more, not -1" "$T/err"
