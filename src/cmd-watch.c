@@ -29,12 +29,18 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#ifdef HAVE_SYS_PIDFD_H
+#include <sys/pidfd.h>
+#else
+#include <sys/syscall.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -109,6 +115,52 @@ struct watch_log {
 	size_t tail_len;
 };
 
+/*
+ * The trainer watched.  A process is known by a pidfd, opened once at
+ * the start: a number checked once per --interval could be that of
+ * another process by the next check (the trainer ended, was reaped, and
+ * its pid given anew), which watch would then signal.  A pidfd is
+ * readable once its process has ended, zombie or not (kill(pid, 0)
+ * succeeds on a zombie that no one reaps, and watch waited for it), and
+ * signals only that process.
+ *
+ * A group is known by its id: the kernel gives no new process a pid
+ * that is still a group's id, so while kill(-pgid, 0) finds the group
+ * the id is that group's.  What remains is narrow: once the group's
+ * last process is reaped and the id given to a new process that makes
+ * itself a group leader, all within one --interval, watch takes that
+ * group for the trainer.
+ */
+struct watch_trainer {
+	pid_t pid, pgid;      /* --pid, --pgid; both 0: none */
+	int pidfd;            /* the process; -1 when it ended before */
+};
+
+#ifndef HAVE_SYS_PIDFD_H
+/* glibc before 2.36 has the system calls but not their wrappers. */
+static int
+pidfd_open(pid_t pid, unsigned int flags)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int
+pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+#ifdef SYS_pidfd_send_signal
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+#endif
+
 /* Seconds on a clock that does not jump. */
 static double
 watch_now(void)
@@ -140,16 +192,55 @@ watch_wait(const struct watch_opts *o, double end)
 	return left >= o->interval_s ? o->interval_s : left > 0 ? left : 0;
 }
 
+/* Know the trainer that o names: 0, or an exit code after a message.
+ * A process that has already ended is no error: watch reads what it
+ * logged and says it exited. */
+static int
+trainer_open(struct watch_trainer *t, const struct watch_opts *o)
+{
+	t->pid = (pid_t)o->pid;
+	t->pgid = (pid_t)o->pgid;
+	t->pidfd = -1;
+	if (t->pid == 0 || (t->pidfd = pidfd_open(t->pid, 0)) >= 0 ||
+	    errno == ESRCH)
+		return 0;
+	if (errno == ENOSYS)
+		error("cannot follow process %d: this kernel has no "
+		      "pidfd_open (Linux 5.3 or later has)", (int)t->pid);
+	else
+		error_errno("cannot follow process %d", (int)t->pid);
+	return EXIT_SOFTWARE;
+}
+
+static void
+trainer_close(struct watch_trainer *t)
+{
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	t->pidfd = -1;
+}
+
 /* Whether the trainer (process or group) still exists; true when none
  * was named. */
 static bool
-trainer_alive(const struct watch_opts *o)
+trainer_alive(const struct watch_trainer *t)
 {
-	pid_t target = o->pid ? (pid_t)o->pid : -(pid_t)o->pgid;
+	struct pollfd p;
+	int n;
 
-	if (o->pid == 0 && o->pgid == 0)
+	if (t->pgid)
+		return kill(-t->pgid, 0) == 0 || errno != ESRCH;
+	if (t->pid == 0)
 		return true;
-	return kill(target, 0) == 0 || errno != ESRCH;
+	if (t->pidfd < 0)
+		return false;
+	p.fd = t->pidfd;
+	p.events = POLLIN;
+	while ((n = poll(&p, 1, 0)) < 0 && errno == EINTR)
+		;
+	/* A poll that fails says nothing: the trainer is still waited
+	 * for, as long as --timeout allows. */
+	return n <= 0;
 }
 
 /* Nothing of the open file read yet. */
@@ -198,7 +289,8 @@ watch_open_error(const struct watch_opts *o)
 
 /* Open the log once it exists: 0, or an exit code after a message. */
 static int
-watch_open(struct watch_log *w, const struct watch_opts *o, double end)
+watch_open(struct watch_log *w, const struct watch_opts *o,
+           const struct watch_trainer *t, double end)
 {
 	for (;;) {
 		FILE *f = fopen_regular(o->log);
@@ -207,9 +299,9 @@ watch_open(struct watch_log *w, const struct watch_opts *o, double end)
 			return watch_attach(w, f, o);
 		if (errno != ENOENT)
 			return watch_open_error(o);
-		if (!trainer_alive(o) || (end > 0 && watch_now() >= end)) {
+		if (!trainer_alive(t) || (end > 0 && watch_now() >= end)) {
 			error("cannot read '%s': it does not exist%s", o->log,
-			      trainer_alive(o) ? " (--timeout reached)"
+			      trainer_alive(t) ? " (--timeout reached)"
 			                       : " and the trainer has ended");
 			return EXIT_NOINPUT;
 		}
@@ -327,24 +419,29 @@ watch_read(struct watch_log *w, const struct watch_opts *o)
 	return 0;
 }
 
-/* Send the trainer the signal; 0, or an exit code after a message. */
+/* Send the trainer the signal; 0, or an exit code after a message.
+ * One that has ended needs none. */
 static int
-watch_signal(const struct watch_opts *o)
+watch_signal(const struct watch_trainer *t, int sig)
 {
-	pid_t target = o->pid ? (pid_t)o->pid : -(pid_t)o->pgid;
+	int ret;
 
-	if (o->pid == 0 && o->pgid == 0)
+	if (t->pgid)
+		ret = kill(-t->pgid, sig);
+	else if (t->pidfd >= 0)
+		ret = pidfd_send_signal(t->pidfd, sig, NULL, 0);
+	else
 		return 0;
-	if (kill(target, o->sig) == 0 || errno == ESRCH)
+	if (ret == 0 || errno == ESRCH)
 		return 0;
 	if (errno == EPERM) {
 		error("cannot signal %s %d: not permitted",
-		      o->pid ? "process" : "process group",
-		      o->pid ? o->pid : o->pgid);
+		      t->pgid ? "process group" : "process",
+		      t->pgid ? (int)t->pgid : (int)t->pid);
 		return EXIT_NOPERM;
 	}
-	error_errno("cannot signal %s %d", o->pid ? "process"
-	            : "process group", o->pid ? o->pid : o->pgid);
+	error_errno("cannot signal %s %d", t->pgid ? "process group"
+	            : "process", t->pgid ? (int)t->pgid : (int)t->pid);
 	return EXIT_SOFTWARE;
 }
 
@@ -384,12 +481,12 @@ watch_write(struct cmd_ctx *ctx, const struct watch_opts *o,
  * no step at all is not a training log.
  */
 static int
-watch_judge(struct watch_log *w, const struct watch_opts *o, double end,
-            struct steady *s, enum watch_reason *why, bool *done,
-            bool *stop)
+watch_judge(struct watch_log *w, const struct watch_opts *o,
+            const struct watch_trainer *t, double end, struct steady *s,
+            enum watch_reason *why, bool *done, bool *stop)
 {
 	const struct log_result *r = &w->res;
-	bool alive = trainer_alive(o), at_total;
+	bool alive = trainer_alive(t), at_total;
 	int ret;
 
 	/* Look at the trainer first: what it logged before it ended is
@@ -430,6 +527,7 @@ static int
 watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 {
 	struct watch_log w;
+	struct watch_trainer t;
 	struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
 	double timeout = o->timeout_s >= 0 ? o->timeout_s
 	                 : o->pid || o->pgid ? 0 : WATCH_TIMEOUT_ALONE;
@@ -449,17 +547,22 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	 * trainer is stopped. */
 	if (o->output && output_file_check(o->output) != 0)
 		return EXIT_CANTCREAT;
-	if ((ret = watch_open(&w, o, end)) != 0)
+	if ((ret = trainer_open(&t, o)) != 0)
 		return ret;
+	if ((ret = watch_open(&w, o, &t, end)) != 0) {
+		trainer_close(&t);
+		return ret;
+	}
 	logparse_init(&w.lp);
 	w.rd = logparse_begin(&w.lp, o->log, &w.res);
-	while ((ret = watch_judge(&w, o, end, &s, &why, &done,
+	while ((ret = watch_judge(&w, o, &t, end, &s, &why, &done,
 	                          &stop)) == 0 && !done)
 		watch_sleep(watch_wait(o, end));
 	logparse_finish(w.rd);
 	fclose(w.f);
 	if (ret == 0 && stop)
-		ret = watch_signal(o);
+		ret = watch_signal(&t, o->sig);
+	trainer_close(&t);
 	if (ret == 0) {
 		watch_verdict(&line, why, &s);
 		ret = watch_write(ctx, o, &line);

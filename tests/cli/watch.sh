@@ -158,6 +158,53 @@ expect "a trainer that ends before its log exists" 66 timeout 30 \
 	"$PT" watch --pid $! --interval 0.05 "$T/never.log"
 has "... says so" "cannot read '.*never.log': it does not exist and the trainer has ended" "$T/err"
 
+# A trainer that ended and that no one reaps (its parent busy with
+# something else) stays a zombie: kill(pid, 0) still found it, and
+# watch waited for it for ever.
+: >"$T/zombie.log"
+sh -c 'sleep 0.2 & echo $! >"$1.tmp"; mv "$1.tmp" "$1"; exec sleep 30' \
+	sh "$T/zombie.pid" &
+zparent=$!
+while [ ! -s "$T/zombie.pid" ]; do sleep 0.05; done
+expect "a trainer left a zombie: exited" 0 timeout 10 \
+	"$PT" watch --pid "$(cat "$T/zombie.pid")" --interval 0.05 \
+	"$T/zombie.log"
+has "... says so" '^exited ' "$T/out"
+kill "$zparent"
+
+# A trainer's pid given to another process within one --interval (the
+# trainer ended and was reaped): watch, knowing the trainer by its
+# number alone, signalled that other process.  Reusing a pid at will
+# takes root (ns_last_pid); elsewhere this is not tried.
+if [ -w /proc/sys/kernel/ns_last_pid ]; then
+	log "$T/reuse.log" steady 6
+	sleep 30 &
+	old=$!
+	"$PT" watch --pid "$old" --interval 1 -o "$T/reuse.verdict" \
+		"$T/reuse.log" 2>"$T/reuse.err" &
+	wpid=$!
+	sleep 0.3
+	kill "$old"
+	wait "$old"
+	echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
+	sleep 30 &
+	new=$!
+	i=7
+	while [ "$i" -le 20 ]; do
+		line "$i" 40 "$(steady_ms "$i")" >>"$T/reuse.log"
+		i=$((i + 1))
+	done
+	wait "$wpid"
+	if [ "$new" = "$old" ]; then
+		check "a trainer's pid reused: the new one is not signalled" \
+			kill -0 "$new"
+		has "... the trainer exited" '^exited ' "$T/reuse.verdict"
+	else
+		echo "skip - the pid was not reused ($old, then $new)"
+	fi
+	kill "$new" 2>/dev/null
+fi
+
 # ---- a log truncated, rewritten or replaced under watch --------------------
 # watch read on from where it was: a log emptied and written anew by a
 # second run gave the steps of both as one ("max_steps step_s=4.88889
