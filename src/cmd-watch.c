@@ -462,17 +462,40 @@ watch_verdict(struct strbuf *sb, enum watch_reason why,
 	strbuf_addf(sb, " n=%d step=%ld\n", s->measured, s->last_step);
 }
 
-/* Write the verdict where --output says: 0 or an exit code. */
+/*
+ * Write the verdict where --output says and, when stop, signal the
+ * trainer; 0 or an exit code.  The verdict comes first: a trainer
+ * stopped early with no verdict (stdout on a full disk) is read by
+ * results as one that exited, not as steady, so a verdict that cannot
+ * be written leaves the trainer running to its own end.  A file is
+ * written beside --output and synced before the signal, and put in
+ * place after it (removed when the signal fails).
+ */
 static int
 watch_write(struct cmd_ctx *ctx, const struct watch_opts *o,
+            const struct watch_trainer *t, bool stop,
             const struct strbuf *line)
 {
+	char *tmp;
+	int ret;
+
 	if (o->output == NULL) {
 		fputs(line->buf, ctx->out);
-		return fflush(ctx->out) == 0 ? 0 : EXIT_CANTCREAT;
+		if (fflush(ctx->out) == 0 && !ferror(ctx->out))
+			return stop ? watch_signal(t, o->sig) : 0;
+	} else if ((tmp = write_file_prepare(o->output, line->buf,
+	                                     line->len, 0644)) != NULL) {
+		if (stop && (ret = watch_signal(t, o->sig)) != 0) {
+			write_file_abandon(tmp);
+			return ret;
+		}
+		return write_file_commit(o->output, tmp) == 0
+		       ? 0 : EXIT_CANTCREAT;
 	}
-	return write_file_atomic(o->output, line->buf, line->len, 0644) == 0
-	       ? 0 : EXIT_CANTCREAT;
+	if (stop)
+		error("the verdict cannot be written: the trainer is left "
+		      "running, not signalled");
+	return EXIT_CANTCREAT;
 }
 
 /*
@@ -560,12 +583,9 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 		watch_sleep(watch_wait(o, end));
 	logparse_finish(w.rd);
 	fclose(w.f);
-	if (ret == 0 && stop)
-		ret = watch_signal(&t, o->sig);
-	trainer_close(&t);
 	if (ret == 0) {
 		watch_verdict(&line, why, &s);
-		ret = watch_write(ctx, o, &line);
+		ret = watch_write(ctx, o, &t, stop, &line);
 		log_result_notes(&w.res, &notes);
 		if (notes.len && ctx->verbosity >= 0)
 			warning("%s: %s", o->log, notes.buf);
@@ -573,6 +593,7 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 			warning("%s: no steady step time after %g s "
 			        "(--timeout)", o->log, timeout);
 	}
+	trainer_close(&t);
 	strbuf_release(&notes);
 	strbuf_release(&line);
 	log_result_release(&w.res);

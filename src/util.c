@@ -113,18 +113,19 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int
-write_file_atomic(const char *path, const void *data, size_t len, int mode)
+char *
+write_file_prepare(const char *path, const void *data, size_t len,
+                   int mode)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd, ret = -1;
+	int fd;
 
 	/* Created exclusively: whatever sits at the temporary name (a
 	 * stale file of a killed run with our pid, or a link or FIFO
 	 * planted there) is removed, never written through or waited on. */
 	if (unlink(tmp) != 0 && errno != ENOENT) {
 		error_errno("cannot remove '%s'", tmp);
-		goto cleanup;
+		goto fail;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	          mode);
@@ -133,23 +134,50 @@ write_file_atomic(const char *path, const void *data, size_t len, int mode)
 		/* The file asked for: the temporary name is ours, and a
 		 * missing or unwritable directory is the same for both. */
 		error_errno("cannot create '%s'", path);
-		goto cleanup;
+		goto fail;
 	}
 	if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
 		error_errno("cannot write '%s'", path);
 		close(fd);
 		unlink(tmp);
-		goto cleanup;
+		goto fail;
 	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
-		error_errno("cannot replace '%s'", path);
+	if (close(fd) != 0) {
+		error_errno("cannot write '%s'", path);
 		unlink(tmp);
-		goto cleanup;
+		goto fail;
 	}
-	ret = fsync_parent(path);
-cleanup:
+	return tmp;
+fail:
 	free(tmp);
-	return ret;
+	return NULL;
+}
+
+int
+write_file_commit(const char *path, char *tmp)
+{
+	if (rename(tmp, path) != 0) {
+		error_errno("cannot replace '%s'", path);
+		write_file_abandon(tmp);
+		return -1;
+	}
+	free(tmp);
+	return fsync_parent(path);
+}
+
+void
+write_file_abandon(char *tmp)
+{
+	unlink(tmp);
+	free(tmp);
+}
+
+int
+write_file_atomic(const char *path, const void *data, size_t len, int mode)
+{
+	char *tmp = write_file_prepare(path, data, len, mode);
+
+	return tmp ? write_file_commit(path, tmp) : -1;
 }
 
 /* Public: see util.h. */

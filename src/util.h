@@ -27,6 +27,19 @@ int parse_double(const char *s, double *out);
 int write_file_atomic(const char *path, const void *data, size_t len,
                       int mode);
 /*
+ * write_file_atomic in two halves, for a caller that acts once the data
+ * is safe on disk and before it is in place (watch signals the trainer
+ * only then).  write_file_prepare writes and fsyncs the temporary file
+ * beside path and returns its name (allocated), or NULL after an error
+ * naming path; write_file_commit renames it to path and fsyncs the
+ * directory (0, or -1 after an error; the temporary file is removed
+ * either way), and write_file_abandon removes it.  Both free the name.
+ */
+char *write_file_prepare(const char *path, const void *data, size_t len,
+                         int mode);
+int write_file_commit(const char *path, char *tmp);
+void write_file_abandon(char *tmp);
+/*
  * Before long work whose result goes to path: 0 when write_file_atomic
  * could make it now (its directory exists and may be written, and path
  * is not a directory), else -1 after the error it would give.

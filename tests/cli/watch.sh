@@ -148,6 +148,57 @@ check "... at step 5 or 6" \
 	[ "$(grep -c ' iteration ' "$T/live-stop.log")" -le 6 ]
 has "... max_steps" '^max_steps ' "$T/out"
 
+# The verdict is written before the trainer is signalled: with stdout on
+# a full disk, or -o on a file system with no room, the run was stopped
+# and no verdict told results it was steady (it read "exited").  Now a
+# verdict that cannot be written leaves the trainer running.
+# (ulimit -f 0 makes every write to a file fail as a full disk would.)
+for where in stdout file; do
+	: >"$T/full.log"
+	trainer "$T/full.log" steady
+	if [ $where = stdout ]; then
+		"$PT" watch --pid "$tpid" --interval 0.05 "$T/full.log" \
+			>/dev/full 2>"$T/err"
+		echo "exit $?" >>"$T/err"
+	else
+		# stderr through a pipe, which the limit does not touch
+		{ (trap '' XFSZ; ulimit -f 0; exec "$PT" watch --pid "$tpid" \
+			--interval 0.05 -o "$T/full.verdict" "$T/full.log") \
+			2>&1; echo "exit $?"; } | cat >"$T/err"
+	fi
+	has "a verdict that cannot be written ($where): exit 73" '^exit 73$' \
+		"$T/err"
+	has "... says the trainer is left running" \
+		"the verdict cannot be written: the trainer is left running" \
+		"$T/err"
+	sleep 1
+	check "... and the trainer was not signalled" kill -0 "$tpid"
+	hasnt "... so it did not exit early" '^\[exiting program' \
+		"$T/full.log"
+	kill "$tpid"
+	wait "$tpid"
+done
+check "... no verdict file, nor a temporary one left" \
+	[ "$(ls "$T" | grep -c '^full\.verdict')" = 0 ]
+# A signal refused after the verdict was written: the verdict is not put
+# in place (it would claim a stop that did not happen), nor left beside.
+# Takes root, to watch as another user a trainer it may not signal.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 711 "$T"
+	mkdir -m 777 "$T/other"
+	log "$T/other/eleven.log" steady 11
+	sleep 30 &
+	spid=$!
+	expect "a trainer watch may not signal" 77 timeout 20 setpriv \
+		--reuid=65534 --regid=65534 --clear-groups "$PT" watch \
+		--pid "$spid" -o "$T/other/v.txt" "$T/other/eleven.log"
+	has "... says so" "cannot signal process $spid: not permitted" \
+		"$T/err"
+	check "... no verdict, nor a temporary file" \
+		[ "$(ls "$T/other" | grep -c '^v\.txt')" = 0 ]
+	kill "$spid"
+fi
+
 # A trainer that dies: watch ends with it.
 (sleep 0.3; log "$T/dead.log" steady 4; exit 3) &
 expect "a trainer that ends early: exited" 0 timeout 30 \
@@ -171,6 +222,7 @@ expect "a trainer left a zombie: exited" 0 timeout 10 \
 	"$T/zombie.log"
 has "... says so" '^exited ' "$T/out"
 kill "$zparent"
+wait "$zparent" 2>/dev/null
 
 # A trainer's pid given to another process within one --interval (the
 # trainer ended and was reaped): watch, knowing the trainer by its
