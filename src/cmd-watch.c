@@ -113,6 +113,10 @@ struct watch_log {
 	off_t offset;         /* the bytes read from it */
 	char tail[WATCH_TAIL];  /* the last of them, tail_len in all */
 	size_t tail_len;
+	/* Truncated in place: NUL bytes at the start are a hole, skipped
+	 * (watch_skip_hole), hole_len of them so far. */
+	bool in_hole;
+	off_t hole_len;
 };
 
 /*
@@ -271,6 +275,8 @@ watch_attach(struct watch_log *w, FILE *f, const struct watch_opts *o)
 	w->dev = st.st_dev;
 	w->ino = st.st_ino;
 	watch_from_start(w);
+	/* Another file: NUL bytes at its start are its own. */
+	w->in_hole = false;
 	return 0;
 }
 
@@ -381,6 +387,8 @@ watch_restart(struct watch_log *w, const struct watch_opts *o,
 			return EXIT_IOERR;
 		}
 		watch_from_start(w);
+		w->in_hole = true;
+		w->hole_len = 0;
 	}
 	if (!o->quiet)
 		warning("'%s' was %s: reading it again from the start, "
@@ -392,6 +400,37 @@ watch_restart(struct watch_log *w, const struct watch_opts *o,
 	return 0;
 }
 
+/*
+ * The bytes of buf (n of them) past the hole at the start of a log
+ * truncated in place, their count in *len.  A writer that keeps its
+ * offset (no O_APPEND: Slurm's default truncate mode, logrotate's
+ * copytruncate) writes its next line where it was, and the file reads
+ * as NUL bytes up to there: those are no sign of a binary file, and
+ * the reader's NUL rule would refuse the log before its next step.
+ */
+static const char *
+watch_skip_hole(struct watch_log *w, const struct watch_opts *o,
+                const char *buf, size_t n, size_t *len)
+{
+	const char *p = buf;
+
+	if (w->in_hole) {
+		while (p < buf + n && *p == '\0')
+			p++;
+		w->hole_len += p - buf;
+		if (p < buf + n) {
+			w->in_hole = false;
+			if (w->hole_len && !o->quiet)
+				warning("'%s': skipped %lld NUL bytes at its "
+				        "start, the hole its writer left "
+				        "when it was truncated", o->log,
+				        (long long)w->hole_len);
+		}
+	}
+	*len = n - (size_t)(p - buf);
+	return p;
+}
+
 /* Read what the log gained since the last call, from its start again
  * when it is no longer what was read. */
 static int
@@ -399,6 +438,8 @@ watch_read(struct watch_log *w, const struct watch_opts *o)
 {
 	enum watch_change how = watch_changed(w, o->log);
 	char buf[65536];
+	const char *p;
+	size_t len;
 	ssize_t n;
 	int ret;
 
@@ -412,7 +453,8 @@ watch_read(struct watch_log *w, const struct watch_opts *o)
 			error_errno("cannot read '%s'", o->log);
 			return EXIT_IOERR;
 		}
-		logparse_feed(w->rd, buf, (size_t)n);
+		p = watch_skip_hole(w, o, buf, (size_t)n, &len);
+		logparse_feed(w->rd, p, len);
 		watch_keep_tail(w, buf, (size_t)n);
 	}
 	w->eof_seen = true;

@@ -297,6 +297,28 @@ wait $!
 has "... the new file alone" '^steady step_s=5 +-0\.00% n=11 step=12$' \
 	"$T/out"
 has "... said to be replaced" "'.*rot.log' was replaced" "$T/err"
+# A log truncated in place while its writer keeps its offset (no
+# O_APPEND: Slurm's default truncate mode, logrotate's copytruncate):
+# the next write leaves a hole of NUL bytes before it.  watch took the
+# log for binary ("not a training log: NUL byte at offset 0 and no
+# step", exit 65) and left the trainer without an early stop.
+(
+	exec 3>"$T/hole.log"
+	i=1
+	while [ "$i" -le 8 ]; do line "$i" 40 1000.0 >&3; i=$((i + 1)); done
+	sleep 0.6
+	: >"$T/hole.log"
+	sleep 0.3
+	echo "saving checkpoint at iteration 8" >&3
+	sleep 0.5
+	while [ "$i" -le 40 ]; do line "$i" 40 5000.0 >&3; i=$((i + 1)); done
+) &
+expect "a log truncated under a writer that keeps its offset" 0 \
+	timeout 30 "$PT" watch --timeout 6 --interval 0.1 "$T/hole.log"
+wait $!
+has "... the steps after the hole" '^steady step_s=5 .* step=40$' "$T/out"
+has "... the hole skipped, with a warning" \
+	"'.*hole.log': skipped [0-9]* NUL bytes" "$T/err"
 # The file opened anew is opened with the same care as the first.
 log "$T/swap.log" fast 8
 (sleep 0.5; ln -s "$T/again.new" "$T/swap.tmp"
