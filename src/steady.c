@@ -78,12 +78,64 @@ lag1(const double *v, int n, double mean)
 	return den > n * (1e-12 * mean) * (1e-12 * mean) ? num / den : NAN;
 }
 
+/*
+ * r1 with the small-sample bias taken off: over n values of an AR(1)
+ * series with coefficient rho, the lag-1 estimate falls short by about
+ * (1 + 4 rho) / n (Marriott and Pope, "Bias in the estimation of
+ * autocorrelations", Biometrika 41 (1954) 390-402), which at 10 to 30
+ * steps is a large part of rho itself.  NAN stays NAN; at 1 or above
+ * (the steps no better than one sample) it is 1.
+ */
+static double
+lag1_unbiased(double r1, int n)
+{
+	double r;
+
+	if (isnan(r1))
+		return r1;
+	r = r1 + (1 + 4 * r1) / n;
+	return r < 1 ? r : 1;
+}
+
+/* The difference between the means of the first and the second half of
+ * v[0..n), n >= 2 (the middle value of an odd n in neither). */
+static double
+halves_diff(const double *v, int n)
+{
+	double a = 0, b = 0;
+	int h = n / 2;
+
+	for (int i = 0; i < h; i++) {
+		a += v[i];
+		b += v[n - h + i];
+	}
+	return fabs(b - a) / h;
+}
+
+/*
+ * Whether steps that pass the interval look settled enough to believe
+ * it.  Waiting for the first step at which the interval is narrow
+ * enough picks, among drifting runs, those whose few first steps
+ * happened to lie close together, and r1 over them is too uncertain to
+ * say how few independent samples they are.  So correlated steps must
+ * be worth STEADY_MIN_EFF independent ones, and the means of the first
+ * and second half of the steps must agree within the interval: a drift
+ * the correlation does not show yet shows there.
+ */
+static bool
+steady_settled(const struct steady *s, double r1)
+{
+	if (r1 > 0 && s->n_eff < STEADY_MIN_EFF)
+		return false;
+	return s->halves_rel <= s->half_rel;
+}
+
 void
 steady_check(const struct log_result *r, int skip_steps, int min_steps,
              double rel, struct steady *out)
 {
 	struct log_step_stats st;
-	double *v, half;
+	double *v, half, r1;
 	int n;
 
 	log_result_step_stats(r, skip_steps, &st);
@@ -96,16 +148,18 @@ steady_check(const struct log_result *r, int skip_steps, int min_steps,
 	out->last_step = r->nsteps ? r->steps[r->nsteps - 1].step : -1;
 	v = measured_times(r, st.skipped, &n);
 	out->r1 = lag1(v, n, st.mean_s);
+	out->halves_rel = n >= 2 ? halves_diff(v, n) / st.mean_s : NAN;
 	free(v);
 	if (n < 2 || !(st.mean_s > 0) || st.nonpositive > 0)
 		return;
+	r1 = lag1_unbiased(out->r1, n);
 	out->n_eff = n;
-	if (out->r1 > 0)
-		out->n_eff = n * (1 - out->r1) / (1 + out->r1);
+	if (r1 > 0)
+		out->n_eff = n * (1 - r1) / (1 + r1);
 	if (out->n_eff < 2)
 		return;
 	half = steady_t95(out->n_eff - 1) * st.stdev_s / sqrt(out->n_eff);
 	out->half_rel = half / st.mean_s;
 	out->known = n >= STEADY_MIN_STEPS && n >= min_steps &&
-	             out->half_rel <= rel;
+	             out->half_rel <= rel && steady_settled(out, r1);
 }

@@ -19,6 +19,12 @@
  * AR(1) approximation of Zwiers and von Storch, "Taking serial
  * correlation into account in tests of the mean", J. Climate 8 (1995)
  * 336-351; a negative r1 is taken as 0 (no credit for anticorrelation).
+ * r1 is first corrected for its small-sample bias, and steps that are
+ * positively correlated must be worth STEADY_MIN_EFF independent ones,
+ * with the means of their two halves within the interval of each other
+ * (steady.c, steady_settled): without, a drifting run was stopped on
+ * its first few steps that lay close together, with a mean more than
+ * the interval off in 4 stops out of 10 (tests/unit/test-logparse.c).
  */
 #ifndef PARATUNE_STEADY_H
 #define PARATUNE_STEADY_H
@@ -29,6 +35,9 @@
 
 /* Fewest measured steps for a verdict: r1 needs a few to mean anything. */
 #define STEADY_MIN_STEPS 10
+/* Fewest independent samples' worth that positively correlated steps
+ * must be (steady.c, steady_settled). */
+#define STEADY_MIN_EFF 20
 
 struct steady {
 	bool known;        /* the half-width is within rel of the mean */
@@ -38,6 +47,8 @@ struct steady {
 	double half_rel;   /* half-width / mean; NAN when there is none */
 	double r1;         /* lag-1 autocorrelation; NAN under 3 steps */
 	double n_eff;      /* effective sample size */
+	double halves_rel; /* |mean of the second half of the measured steps
+	                      - mean of the first| / mean; NAN under 2 */
 	long last_step;    /* the last step logged; -1 when none */
 };
 
