@@ -117,6 +117,7 @@ struct watch_log {
 	 * (watch_skip_hole), hole_len of them so far. */
 	bool in_hole;
 	off_t hole_len;
+	bool dropped_said;    /* the steps timed at zero or less warned of */
 };
 
 /*
@@ -564,6 +565,10 @@ watch_judge(struct watch_log *w, const struct watch_opts *o,
 		return EXIT_DATAERR;
 	}
 	steady_check(r, o->skip_steps, o->min_steps, o->precision, s);
+	if (s->dropped > 0 && !w->dropped_said && !o->quiet)
+		warning("'%s': a step timed at zero or less (a clock gone "
+		        "wrong): left out of the step time", o->log);
+	w->dropped_said |= s->dropped > 0;
 	/* The reader's own word first: NeMo 2.0 counts global_step
 	 * from 0, so its last (19 of "iteration 19/19") is one short of
 	 * the total of 20. */

@@ -40,8 +40,9 @@ steady_t95(double df)
 }
 
 /* The measured step times of r in log order, after the ramp-up and
- * the warm-up, as log_result_step_stats takes them; the count in *n
- * (allocated, the caller frees). */
+ * the warm-up, as log_result_step_stats takes them: a time of zero or
+ * less (under LOGPARSE_STEP_S_MIN) is the clock's fault and left out.
+ * The count in *n (allocated, the caller frees). */
 static double *
 measured_times(const struct log_result *r, int skipped, int *n)
 {
@@ -52,7 +53,8 @@ measured_times(const struct log_result *r, int skipped, int *n)
 	for (size_t i = log_result_gbs_start(r, &gbs); i < r->nsteps; i++) {
 		if (!isfinite(r->steps[i].step_time_s))
 			continue;
-		if (seen++ >= skipped)
+		if (seen++ >= skipped &&
+		    r->steps[i].step_time_s >= LOGPARSE_STEP_S_MIN)
 			v[k++] = r->steps[i].step_time_s;
 	}
 	*n = k;
@@ -140,7 +142,8 @@ steady_check(const struct log_result *r, int skip_steps, int min_steps,
 
 	log_result_step_stats(r, skip_steps, &st);
 	out->known = false;
-	out->measured = st.measured;
+	out->measured = st.counted;
+	out->dropped = st.measured - st.counted;
 	out->skipped = st.skipped;
 	out->mean_s = st.mean_s;
 	out->half_rel = out->r1 = NAN;
@@ -150,7 +153,10 @@ steady_check(const struct log_result *r, int skip_steps, int min_steps,
 	out->r1 = lag1(v, n, st.mean_s);
 	out->halves_rel = n >= 2 ? halves_diff(v, n) / st.mean_s : NAN;
 	free(v);
-	if (n < 2 || !(st.mean_s > 0) || st.nonpositive > 0)
+	/* A step timed at zero or less was only ever the clock's fault:
+	 * left out, as results' figures leave it (one such step had ended
+	 * the judging for the rest of the run). */
+	if (n < 2 || !(st.mean_s > 0))
 		return;
 	r1 = lag1_unbiased(out->r1, n);
 	out->n_eff = n;

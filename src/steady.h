@@ -41,7 +41,9 @@
 
 struct steady {
 	bool known;        /* the half-width is within rel of the mean */
-	int measured;      /* steps after the warm-up */
+	int measured;      /* steps after the warm-up, timed above zero */
+	int dropped;       /* steps after the warm-up timed at zero or less
+	                      (under LOGPARSE_STEP_S_MIN): left out */
 	int skipped;       /* warm-up steps dropped */
 	double mean_s;     /* NAN when measured == 0 */
 	double half_rel;   /* half-width / mean; NAN when there is none */

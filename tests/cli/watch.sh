@@ -24,6 +24,8 @@ steady_ms() { if [ "$1" = 1 ]; then echo 3000.0;
 	elif [ $(($1 % 2)) = 0 ]; then echo 1000.0; else echo 1010.0; fi; }
 # noisy_ms STEP: 1000 and 1500 ms in turn: +-20 %, never known to 1 %.
 noisy_ms() { if [ $(($1 % 2)) = 0 ]; then echo 1000.0; else echo 1500.0; fi; }
+# zero_ms STEP: steady_ms, but step 5 timed at zero (a clock gone wrong).
+zero_ms() { if [ "$1" = 5 ]; then echo 0.0; else steady_ms "$1"; fi; }
 # fast_ms, slow_ms: 1 s and 5 s every step, a first run and a second.
 fast_ms() { echo 1000.0; }
 slow_ms() { echo 5000.0; }
@@ -81,6 +83,14 @@ has "... max_steps: the log's own total" '^max_steps step_s=1\.2[0-9]* ' \
 expect "--precision 20 takes the noisy run" 0 \
 	"$PT" watch --precision 20 --timeout 1 "$T/noisy.log"
 has "... as steady" '^steady ' "$T/out"
+# One step timed at zero ended all judging for the rest of the run.
+log "$T/zero.log" zero 20
+expect "a step timed at zero" 0 \
+	"$PT" watch --timeout 0.5 --interval 0.05 "$T/zero.log"
+has "... is left out: steady on the others" \
+	'^steady step_s=1\.00[0-9]* .* n=17 step=20$' "$T/out"
+check "... with one warning" \
+	[ "$(grep -c 'timed at zero or less' "$T/err")" = 1 ]
 log "$T/short.log" noisy 30
 expect "--max-steps 25 on a noisy log: max_steps" 0 \
 	"$PT" watch --max-steps 25 --timeout 1 "$T/short.log"

@@ -2499,6 +2499,13 @@ drifting_ms(int i)
 	return 1000.0 + 100.0 * (i - 1) / 39.0;
 }
 
+/* alternating_ms with step 15 timed at zero, as a clock gone wrong. */
+static double
+zero_ms(int i)
+{
+	return i == 15 ? 0.0 : alternating_ms(i);
+}
+
 static void
 test_steady_t95(void)
 {
@@ -2560,6 +2567,15 @@ test_steady_rule(void)
 	CU_ASSERT_TRUE(s.known);
 	CU_ASSERT(s.half_rel < 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(s.n_eff, 27, 1e-9);
+	log_result_release(&r);
+	/* One step timed at zero: left out, as results' figures leave it
+	 * out, and the others judged (it had ended all judging). */
+	steady_log(&lp, 30, zero_ms, &r);
+	steady_check(&r, -1, 5, 0.01, &s);
+	CU_ASSERT_TRUE(s.known);
+	CU_ASSERT_EQUAL(s.measured, 26);
+	CU_ASSERT_EQUAL(s.dropped, 1);
+	CU_ASSERT_DOUBLE_EQUAL(s.mean_s, 1.005, 0.001);
 	log_result_release(&r);
 	logparse_release(&lp);
 }
