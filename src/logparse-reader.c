@@ -167,6 +167,8 @@ reader_add_step(struct log_reader *rd, const struct log_step *st,
 	long pos = -1;
 
 	supersede(rd, st->line);
+	if (st->step > res->last_step)
+		res->last_step = st->step;
 	/* Steps mostly come in order: a step past the highest is new, and
 	 * the index is made only when one comes back. */
 	if (res->nsteps && st->step <= rd->max_step) {

@@ -195,6 +195,7 @@ result_init(struct log_result *r, const struct logparse *lp,
 	r->mem_max_allocated_gib = r->mem_max_reserved_gib = NAN;
 	r->mem_peak_gib = NAN;
 	r->first_nul_offset = -1;
+	r->last_step = -1;
 	for (int i = 0; i < lp->nuser; i++) {
 		struct log_pattern_hits *h;
 

@@ -198,6 +198,10 @@ struct log_result {
 	long long_lines;               /* lines cut to LOGPARSE_LINE_MAX */
 	bool truncated;                /* no line break at the end */
 	bool steps_capped;             /* more than LOGPARSE_STEPS_MAX steps */
+	/* The highest step number read, also of a record dropped past
+	 * LOGPARSE_STEPS_MAX (watch's --max-steps counts on it); -1 when
+	 * none. */
+	long last_step;
 	/* Steps first recorded with a step time beyond LOGPARSE_STEP_S_MAX,
 	 * and the line of the first; kept without a time. */
 	long bad_step_times;

@@ -148,7 +148,11 @@ steady_check(const struct log_result *r, int skip_steps, int min_steps,
 	out->mean_s = st.mean_s;
 	out->half_rel = out->r1 = NAN;
 	out->n_eff = 0;
+	/* The last step kept, or past the steps kept the highest read:
+	 * --max-steps above LOGPARSE_STEPS_MAX is reached too. */
 	out->last_step = r->nsteps ? r->steps[r->nsteps - 1].step : -1;
+	if (r->steps_capped && r->last_step > out->last_step)
+		out->last_step = r->last_step;
 	v = measured_times(r, st.skipped, &n);
 	out->r1 = lag1(v, n, st.mean_s);
 	out->halves_rel = n >= 2 ? halves_diff(v, n) / st.mean_s : NAN;

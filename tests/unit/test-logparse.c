@@ -2669,7 +2669,36 @@ test_steady_drift(void)
 	CU_ASSERT(median <= 50);
 }
 
+/* Past LOGPARSE_STEPS_MAX the records are dropped, and the last step
+ * stayed at the cap's: --max-steps above it was never reached. */
+static void
+test_steady_capped(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct log_reader *rd;
+	struct log_step st;
+	struct steady s;
+
+	logparse_init(&lp);
+	rd = logparse_begin(&lp, "capped", &r);
+	memset(&st, 0, sizeof(st));
+	st.step_time_s = 1.0;
+	for (long i = 1; i <= LOGPARSE_STEPS_MAX + 5L; i++) {
+		st.step = st.line = i;
+		reader_add_step(rd, &st, LOG_FORMAT_MEGATRON);
+	}
+	logparse_finish(rd);
+	CU_ASSERT_TRUE(r.steps_capped);
+	CU_ASSERT_EQUAL(r.nsteps, LOGPARSE_STEPS_MAX);
+	steady_check(&r, -1, 1, 0.01, &s);
+	CU_ASSERT_EQUAL(s.last_step, LOGPARSE_STEPS_MAX + 5L);
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
 static const struct harness_test steady_tests[] = {
+	{ "the last step past the steps kept", test_steady_capped },
 	{ "Student's t quantiles", test_steady_t95 },
 	{ "when the step time is known", test_steady_rule },
 	{ "stops on drifting step times", test_steady_drift },
