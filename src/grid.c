@@ -154,6 +154,27 @@ grid_candidate(const struct grid_spec *spec, const struct workload *w,
 
 /* ---- the walk --------------------------------------------------------- */
 
+/*
+ * Counts of combinations, saturating at LLONG_MAX: lists of 64 values on
+ * a few axes multiply past 2^63, and a wrapped count went to 0 or below,
+ * which let check_leaves pass a grid of 2^64 layouts.  Both non-negative.
+ */
+static long long
+count_mul(long long a, long long b)
+{
+	long long r;
+
+	return __builtin_mul_overflow(a, b, &r) ? LLONG_MAX : r;
+}
+
+static long long
+count_add(long long a, long long b)
+{
+	long long r;
+
+	return __builtin_add_overflow(a, b, &r) ? LLONG_MAX : r;
+}
+
 struct walk {
 	const struct grid_spec *spec;
 	const struct workload *w;
@@ -174,17 +195,24 @@ walk_count(struct walk *wk, long long n, enum layout_rule rule)
 {
 	struct grid_stats *st = &wk->res->stats;
 
-	st->examined += n;
-	st->by_rule[rule] += n;
+	st->examined = count_add(st->examined, n);
+	st->by_rule[rule] = count_add(st->by_rule[rule], n);
 	switch (layout_rule_kind(rule)) {
-	case RULE_KIND_INVALID: st->invalid += n; break;
-	case RULE_KIND_NO_EFFECT: st->no_effect += n; break;
-	case RULE_KIND_CONTROL: st->removed += n; break;
-	case RULE_KIND_OK: break;
+	case RULE_KIND_INVALID:
+		st->invalid = count_add(st->invalid, n);
+		break;
+	case RULE_KIND_NO_EFFECT:
+		st->no_effect = count_add(st->no_effect, n);
+		break;
+	case RULE_KIND_CONTROL:
+		st->removed = count_add(st->removed, n);
+		break;
+	case RULE_KIND_OK:
+		break;
 	}
 	if (wk->progress && st->examined >= wk->next_progress) {
 		wk->progress(wk->arg, st->examined, wk->total);
-		wk->next_progress = st->examined + PROGRESS_EVERY;
+		wk->next_progress = count_add(st->examined, PROGRESS_EVERY);
 	}
 }
 
@@ -331,10 +359,17 @@ walk_speed(struct walk *wk, struct layout *l)
 static long long
 speed_size(const struct grid_spec *s)
 {
-	return (long long)s->attention.n * s->tp_overlap.n *
-	       s->cuda_graphs.n * s->fp8_recipe.n * s->fp8_param_gather.n *
-	       s->cp_comm.n * s->grouped_gemm.n * s->dispatcher.n *
-	       s->a2a_overlap.n * s->graph_full_iter.n;
+	const int n[] = {
+		s->attention.n, s->tp_overlap.n, s->cuda_graphs.n,
+		s->fp8_recipe.n, s->fp8_param_gather.n, s->cp_comm.n,
+		s->grouped_gemm.n, s->dispatcher.n, s->a2a_overlap.n,
+		s->graph_full_iter.n
+	};
+	long long size = 1;
+
+	for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+		size = count_mul(size, n[i]);
+	return size;
 }
 
 /* The switches that change memory: sequence parallel, sharding, DP
@@ -371,8 +406,15 @@ walk_memory(struct walk *wk, struct layout *l)
 static long long
 memory_size(const struct grid_spec *s)
 {
-	return (long long)s->sp.n * s->distopt.n * s->fsdp.n * s->ogr.n *
-	       s->opg.n * s->offload.n * s->grad_bf16.n;
+	const int n[] = {
+		s->sp.n, s->distopt.n, s->fsdp.n, s->ogr.n, s->opg.n,
+		s->offload.n, s->grad_bf16.n
+	};
+	long long size = 1;
+
+	for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+		size = count_mul(size, n[i]);
+	return size;
 }
 
 /*
@@ -445,7 +487,9 @@ switches_size(const struct grid_spec *s)
 		           s->recompute_method.n
 		         : s->recompute.v[i] == RECOMPUTE_SELECTIVE
 		         ? s->rc_modules.n : 1;
-	return kinds * memory_size(s) * speed_size(s);
+	/* kinds stays small (lists of at most GRID_LIST_MAX); the
+	 * products of many lists are what overflow. */
+	return count_mul(count_mul(kinds, memory_size(s)), speed_size(s));
 }
 
 /* Whether etp value v, beside 0 (tp's own size) on the same axis,
@@ -488,7 +532,8 @@ batches_size(const struct grid_spec *s)
 {
 	long long vp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
 
-	return vp * s->mbs.n * s->gbs.n * switches_size(s);
+	return count_mul(count_mul(count_mul(vp, s->mbs.n), s->gbs.n),
+	                 switches_size(s));
 }
 
 /* Everything below tp, pp, cp and the pipeline split. */
@@ -512,7 +557,7 @@ walk_inner(struct walk *wk, struct layout *l)
 static long long
 inner_size(const struct grid_spec *s)
 {
-	return (long long)s->ep.n * s->etp.n * batches_size(s);
+	return count_mul(count_mul(s->ep.n, s->etp.n), batches_size(s));
 }
 
 long long

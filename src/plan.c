@@ -5,6 +5,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,10 +53,12 @@ plan_progress(void *arg, long long examined, long long total)
 		return;
 	pr->last = now;
 	rate = (double)examined / (now - pr->t0 > 1e-9 ? now - pr->t0 : 1e-9);
-	left = rate > 0 ? (double)(total - examined) / rate : 0;
+	left = rate > 0 && !done ? (double)(total - examined) / rate : 0;
+	/* A total of 0 (a grid of no combination) is done: no inf %. */
 	fprintf(stderr, "%splan: %lld of %lld combinations (%.0f %%), %lld "
 	        "valid, %.1f M/s, %s %.1f s%s", pr->tty ? "\r" : "",
-	        examined, total, 100.0 * (double)examined / (double)total,
+	        examined, total, done ? 100.0
+	        : 100.0 * (double)examined / (double)total,
 	        pr->stats->valid, rate / 1e6, done ? "took" : "ETA",
 	        done ? now - pr->t0 : left, pr->tty && !done ? "\033[K" : "\n");
 }
@@ -377,20 +380,31 @@ summarise(struct plan *p)
 	            calibration_label(&p->settings.calibration));
 }
 
-/* Refuse a grid that would take hours to walk, before walking it. */
+/*
+ * Refuse a grid that would take hours to walk, before walking it; and
+ * one whose lists multiply past 2^63 even when the outer rules count it
+ * all out, since its counts (grid.c saturates them) would be wrong.
+ */
 static int
 check_leaves(const struct plan *p)
 {
 	double leaves = grid_leaves(&p->spec, &p->workload);
+	long long size = grid_spec_size(&p->spec);
 
-	if (leaves <= GRID_LEAVES_MAX)
-		return 0;
-	return error("the search would check %.3g layouts one by one (of "
-	             "%lld combinations), more than %.0e: shorten the lists "
-	             "searched for each tp, pp and cp (batch sizes, "
-	             "virtual_pipeline, expert_parallel, recompute and "
-	             "offload layers, the switches)", leaves,
-	             grid_spec_size(&p->spec), GRID_LEAVES_MAX);
+	if (leaves > GRID_LEAVES_MAX)
+		return error("the search would check %.3g layouts one by one "
+		             "(of %s%lld combinations), more than %.0e: "
+		             "shorten the lists searched for each tp, pp and "
+		             "cp (batch sizes, virtual_pipeline, "
+		             "expert_parallel, recompute and offload layers, "
+		             "the switches)", leaves,
+		             size == LLONG_MAX ? "more than " : "", size,
+		             GRID_LEAVES_MAX);
+	if (size == LLONG_MAX)
+		return error("the search lists multiply to more than %lld "
+		             "combinations, too many to count: shorten them",
+		             size);
+	return 0;
 }
 
 int

@@ -323,6 +323,53 @@ has "... saying how many it would check" \
 	"the search would check [0-9.e+]* layouts one by one" "$T/err"
 [ ! -e "$T/vast" ] && ok "... and writing nothing" ||
 	ko "... and writing nothing"
+# Lists whose product passes 2^64: the counts wrapped (to 0 here), so
+# the check above passed and plan walked for days ("2994733056 of 0
+# combinations (inf %)").  Counts saturate now, and it is refused at once.
+{ echo 'name = "wrap"; nodes = 100000; gpus_per_node = 8; gpu = "b200";'
+  echo 'model = { num_layers = 720720; hidden_size = 1024;'
+  echo '  num_attention_heads = 16; vocab_size = 32000;'
+  echo '  max_position_embeddings = 4096; num_experts = 720720; };'
+  echo "seq_length = 4096; precision = \"fp8\"; global_batch_size = [$L];"
+  echo 'search = { tensor_parallel = [1]; pipeline_parallel = [1];'
+  echo '  expert_parallel = "auto"; virtual_pipeline = "auto";'
+  echo "  expert_tensor_parallel = [$L]; micro_batch_size = [$L];"
+  echo "  recompute = [\"full\"]; recompute_num_layers = [$L];"
+  echo '  recompute_method = ["block", "uniform"];'
+  echo "  activation_offload_layers = [$L];"
+  for k in sequence_parallel distributed_optimizer fsdp \
+	overlap_grad_reduce overlap_param_gather grad_reduce_in_bf16 \
+	cuda_graphs tp_comm_overlap fp8_param_gather moe_grouped_gemm \
+	moe_a2a_overlap cuda_graph_full_iteration; do
+	echo "  $k = [false, true];"; done
+  echo '  attention = ["flash", "unfused"];'
+  echo '  fp8_recipe = ["delayed", "tensorwise", "mxfp8", "blockwise"];'
+  echo '  cp_comm_type = ["p2p", "all_gather", "a2a", "a2a+p2p"];'
+  echo '  moe_token_dispatcher = ["alltoall", "allgather", "flex",'
+  echo '    "hybridep"]; };'
+} >"$T/wrap.conf"
+expect "plan of a grid of 2^64 combinations is refused at once" 78 \
+	timeout 20 "$PT" plan "$T/wrap.conf" -o "$T/wrap"
+has "... as one that checks too many layouts" \
+	"the search would check [0-9.e+]* layouts one by one (of more than" \
+	"$T/err"
+[ ! -e "$T/wrap" ] && ok "... and writing nothing" ||
+	ko "... and writing nothing"
+# The same past 2^63 where tp, pp and cp rule every layout out: the
+# counts went negative ("all -9079256848778919936 combinations were
+# removed").  It is refused before the walk.
+sed -e 's/^name = "wrap"; nodes = 100000;/name = "wrap2"; nodes = 8;/' \
+    -e 's/tensor_parallel = \[1\]/tensor_parallel = [3, 5]/' \
+    -e 's/num_layers = 720720/num_layers = 64/' \
+    -e 's/num_experts = 720720/num_experts = 64/' \
+    -e "s/virtual_pipeline = \"auto\"/virtual_pipeline = [$L]/" \
+    -e "s/expert_parallel = \"auto\"/expert_parallel = [$L]/" \
+	"$T/wrap.conf" >"$T/wrap2.conf"
+expect "plan of lists past 2^63 that tp rules out is refused" 78 \
+	timeout 20 "$PT" plan "$T/wrap2.conf" -o "$T/wrap2"
+has "... as too many to count" "multiply to more than [0-9]* combinations" \
+	"$T/err"
+hasnt "... with no negative count" " -[0-9]" "$T/err"
 for f in campaign.conf candidates.csv state journal.log plan.txt; do
 	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
 done

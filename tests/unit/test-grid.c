@@ -6,6 +6,7 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -811,6 +812,50 @@ test_huge_sizes_counted_invalid(void)
 	settings_release(&c);
 }
 
+/*
+ * Lists whose product passes 2^63: the counts wrapped (to 0 or below),
+ * so that grid_leaves let a grid of 2^64 layouts through and the stats
+ * read "-9079256848778919936 combinations".  They saturate now.
+ */
+static void
+test_counts_saturate(void)
+{
+	static const int three[] = { 3 };
+	struct settings c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+	struct strbuf notes = STRBUF_INIT;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	/* tp 3 divides no 8 GPUs: every combination is counted whole. */
+	set_list(&c.search.tp, 1, three);
+	set_list(&c.search.pp, 1, three);
+	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
+	settings_workload(&c, &w);
+	w.model = &c.model;
+	w.gpu = &c.gpu;
+	/* 128^10 of the speed switches alone; their values go unread. */
+	spec.attention.n = spec.tp_overlap.n = spec.cuda_graphs.n =
+	spec.fp8_recipe.n = spec.fp8_param_gather.n = spec.cp_comm.n =
+	spec.grouped_gemm.n = spec.dispatcher.n = spec.a2a_overlap.n =
+	spec.graph_full_iter.n = GRID_LIST_MAX;
+	CU_ASSERT_EQUAL(grid_spec_size(&spec), LLONG_MAX);
+	CU_ASSERT_EQUAL(grid_leaves(&spec, &w), 0);
+	grid_run(&spec, &w, "x", 10, &res, NULL, NULL);
+	CU_ASSERT_EQUAL(res.stats.examined, LLONG_MAX);
+	CU_ASSERT_EQUAL(res.stats.invalid, LLONG_MAX);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_WORLD], LLONG_MAX);
+	CU_ASSERT_EQUAL(res.n, 0);
+	/* With tp 1 the same lists are all to check: far past 10^9. */
+	spec.tp.v[0] = spec.pp.v[0] = 1;
+	CU_ASSERT(grid_leaves(&spec, &w) > GRID_LEAVES_MAX);
+	grid_result_release(&res);
+	strbuf_release(&notes);
+	settings_release(&c);
+}
+
 static const struct harness_test grid_tests[] = {
 	{ "counts worked by hand", test_counts_by_hand },
 	{ "ranked, unique names", test_ranked_and_named },
@@ -821,6 +866,7 @@ static const struct harness_test grid_tests[] = {
 	{ "finetune nemo model-parallel bounds",
 	  test_finetune_nemo_mp_bounds },
 	{ "huge sizes counted invalid", test_huge_sizes_counted_invalid },
+	{ "counts saturate past 2^63", test_counts_saturate },
 	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
 	{ "bubble control", test_bubble_control },
 	{ "nearest removed layouts", test_nearest_removed },
