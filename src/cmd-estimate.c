@@ -353,6 +353,11 @@ show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
 		return EXIT_USAGE;
 	}
 	grid_candidate(ec->spec, ec->workload, ec->prefix, l, &c);
+	if (!estimate_finite(&c.est)) {
+		error("the predicted step time or memory is not a finite "
+		      "number: check the GPU's peak and bandwidths");
+		return EXIT_CONFIG;
+	}
 	if (name)
 		snprintf(c.name, sizeof c.name, "%s", name);
 	/* Unrounded: NeMo's two decimals of a day hide a small model's

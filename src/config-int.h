@@ -71,6 +71,7 @@ enum config_layer {
 #define F_EXPORT 0x40u  /* KT_STRINGS: run.export, replaced whole */
 #define F_SYMBOL 0x80u  /* a currency: config_valid_currency() */
 #define F_RECIPE 0x100u /* a NeMo recipe factory: config_check_recipe() */
+#define F_ZERO   0x200u /* KT_DOUBLE: 0 (none, or derived) or min..max */
 
 struct config_key {
 	const char *path;       /* "search.tensor_parallel" */

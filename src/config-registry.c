@@ -74,6 +74,10 @@ _Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
 #define MODEL(f) .in = IN_MODEL, .off = offsetof(struct model_group, f), \
 	.flags = F_MEMBER
 #define GPU(f) .in = IN_GPU, .off = offsetof(struct gpu, f), .flags = F_MEMBER
+/* A rate where 0 means none or derived, else at least min: a tiny one
+ * (3e-308) made every predicted time infinite. */
+#define GPU_ZERO(f) .in = IN_GPU, .off = offsetof(struct gpu, f), \
+	.flags = F_MEMBER | F_ZERO
 #define CALIB(f) .in = IN_CALIBRATION, \
 	.off = offsetof(struct calibration, f), .flags = F_MEMBER
 #define CAL_KEY(key, p) { .path = "calibration." key, .type = KT_DOUBLE, \
@@ -458,16 +462,16 @@ const struct config_key config_registry[] = {
 	{ .path = "gpus.memory_gib", .type = KT_DOUBLE, GPU(memory_gib),
 	  .min = 1e-3, .max = 1e6 },
 	{ .path = "gpus.fp32_tflops", .type = KT_DOUBLE,
-	  GPU(peak_tflops[PREC_FP32]), .min = 0, .max = 1e7 },
+	  GPU_ZERO(peak_tflops[PREC_FP32]), .min = 1e-3, .max = 1e7 },
 	{ .path = "gpus.fp16_tflops", .type = KT_DOUBLE,
-	  GPU(peak_tflops[PREC_FP16]), .min = 0, .max = 1e7 },
+	  GPU_ZERO(peak_tflops[PREC_FP16]), .min = 1e-3, .max = 1e7 },
 	{ .path = "gpus.bf16_tflops", .type = KT_DOUBLE,
 	  GPU(peak_tflops[PREC_BF16]), .min = 1e-3, .max = 1e7 },
 	{ .path = "gpus.fp8_tflops", .type = KT_DOUBLE,
-	  GPU(peak_tflops[PREC_FP8]), .min = 0, .max = 1e7 },
+	  GPU_ZERO(peak_tflops[PREC_FP8]), .min = 1e-3, .max = 1e7 },
 	/* NVFP4, dense; 0 (the default of a new entry): no FP4. */
 	{ .path = "gpus.fp4_tflops", .type = KT_DOUBLE,
-	  GPU(peak_tflops[PREC_FP4]), .min = 0, .max = 1e7 },
+	  GPU_ZERO(peak_tflops[PREC_FP4]), .min = 1e-3, .max = 1e7 },
 	{ .path = "gpus.nvlink_domain", .type = KT_INT, GPU(nvlink_domain),
 	  .min = 1, .max = MAX_PARALLEL },
 	/* Above 0: every collective's time divides by them. */
@@ -476,11 +480,11 @@ const struct config_key config_registry[] = {
 	{ .path = "gpus.network_gbs", .type = KT_DOUBLE, GPU(network_gbs),
 	  .min = 1e-3, .max = 1e7 },
 	/* 0: derived from the peak by the estimator (gpu.h). */
-	{ .path = "gpus.hbm_tbs", .type = KT_DOUBLE, GPU(hbm_tbs),
-	  .min = 0, .max = 1e4 },
+	{ .path = "gpus.hbm_tbs", .type = KT_DOUBLE, GPU_ZERO(hbm_tbs),
+	  .min = 1e-3, .max = 1e4 },
 	/* 0: PCIe Gen5 x16's 64 GB/s (gpu.h). */
-	{ .path = "gpus.host_gbs", .type = KT_DOUBLE, GPU(host_gbs),
-	  .min = 0, .max = 1e5 },
+	{ .path = "gpus.host_gbs", .type = KT_DOUBLE, GPU_ZERO(host_gbs),
+	  .min = 1e-3, .max = 1e5 },
 
 	/* Members of each calibration = { GPU = { ... } } entry: the
 	 * estimator's constants within their physical bounds

@@ -147,9 +147,14 @@ read_double(struct loader *ld, const struct config_key *k,
 		return config_key_error(ld, s, k, "expects a number, not %s",
 		                        what);
 	}
-	if (!(v >= k->min && v <= k->max))
-		return config_key_error(ld, s, k, "%g is out of range (%g to "
-		                        "%g)", v, k->min, k->max);
+	/* 0 stands apart where it means "none": a tiny peak (3e-308)
+	 * made every predicted time infinite. */
+	if ((k->flags & F_ZERO) && v == 0)
+		;
+	else if (!(v >= k->min && v <= k->max))
+		return config_key_error(ld, s, k, "%g is out of range (%s%g "
+		                        "to %g)", v, k->flags & F_ZERO
+		                        ? "0, or " : "", k->min, k->max);
 	*out = v;
 	return 0;
 }

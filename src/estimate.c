@@ -446,6 +446,14 @@ estimate_moe_layer_bytes(const struct workload *w, const struct layout *l)
 	return x.s.Lmoe > 0 ? estimate_moe_layer_activations(&x) : 0;
 }
 
+bool
+estimate_finite(const struct estimate *e)
+{
+	return isfinite(e->step_s) && e->step_s > 0 &&
+	       isfinite(e->step_s_low) && isfinite(e->step_s_high) &&
+	       isfinite(e->tflops_per_gpu) && isfinite(e->mem.total);
+}
+
 /* The step time's interval from the calibration's residual band. */
 static void
 estimate_interval(const struct calibration *cal, struct estimate *out)

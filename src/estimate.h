@@ -70,6 +70,10 @@ struct estimate {
 void estimate_layout(const struct workload *w, const struct layout *l,
                      struct estimate *out);
 
+/* Whether e's step time (and its interval), throughput and memory are
+ * finite numbers, the time above 0: what may be ranked or written. */
+bool estimate_finite(const struct estimate *e);
+
 /* Bytes one MoE layer keeps for the backward besides its attention
  * (router, routed experts, combine, shared experts), per micro-batch on
  * one GPU; 0 for a dense model. */

@@ -234,7 +234,8 @@ near_score(enum layout_rule rule, bool leaf)
 	case RULE_KIND_CONTROL:
 		break;
 	}
-	if (rule == RULE_BUBBLE || rule == RULE_UNBALANCE)
+	if (rule == RULE_BUBBLE || rule == RULE_UNBALANCE ||
+	    rule == RULE_NONFINITE)
 		return 3;
 	return leaf ? 2 : 0;
 }
@@ -268,10 +269,14 @@ near_offer(struct grid_result *res, const struct layout *l,
 	res->near[worst].score = score;
 }
 
-/* The search controls an estimate answers: bubble, then imbalance. */
+/* The search controls an estimate answers: bubble, then imbalance;
+ * before them, a prediction that is not a number at all (inf, NaN),
+ * which would rank anywhere and be written as "-nan". */
 static enum layout_rule
 estimate_control(const struct grid_spec *spec, const struct estimate *e)
 {
+	if (!estimate_finite(e))
+		return RULE_NONFINITE;
 	if (spec->max_bubble >= 0 && e->bubble_ratio > spec->max_bubble)
 		return RULE_BUBBLE;
 	if (spec->max_unbalance >= 0 &&

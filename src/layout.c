@@ -107,6 +107,8 @@ static const struct {
 	[RULE_BUBBLE] = { "pipeline bubble > max ratio", RULE_KIND_CONTROL },
 	[RULE_UNBALANCE] = { "stage unbalance > max ratio",
 	                     RULE_KIND_CONTROL },
+	[RULE_NONFINITE] = { "prediction not finite (the GPU's rates)",
+	                     RULE_KIND_CONTROL },
 };
 
 const char *const layout_relax_names[] = {

@@ -250,6 +250,7 @@ enum layout_rule {
 	RULE_NVL72,        /* tp*cp*dp not aligned with the NVLink domain */
 	RULE_BUBBLE,       /* bubble above search.max_pipeline_bubble_ratio */
 	RULE_UNBALANCE,    /* stage imbalance above the unbalance ratio */
+	RULE_NONFINITE,    /* the estimate's time or memory is inf or NaN */
 	RULE_COUNT,
 };
 

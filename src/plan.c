@@ -240,6 +240,11 @@ choose_base(struct plan *p, bool searched_only)
 	}
 	p->base = grid_add_base(&p->res, &p->spec, &p->workload, p->prefix,
 	                        &l);
+	/* The grid leaves such layouts out; the base is added apart. */
+	if (!estimate_finite(&p->res.v[p->base].est))
+		return error("the base layout's predicted step time or memory "
+		             "is not a finite number: check the GPU's peak "
+		             "and bandwidths");
 	return 0;
 }
 

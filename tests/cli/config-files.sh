@@ -411,6 +411,21 @@ sed 's/nvlink_gbs = 32.0; network_gbs = 0;/nvlink_gbs = 0; network_gbs = 25.0;/'
 expect "a GPU with nvlink_gbs = 0 too" 78 \
 	"$PT" --site "$T/nonvl.conf" config "$DEMO"
 has "... naming the key" "key 'gpus.nvlink_gbs': 0 is out of range" "$T/err"
+# A peak or bandwidth of 0 means none (or derived) and stays so, but a
+# tiny one (3e-308) was taken: every predicted time was inf or NaN, plan
+# wrote "-nan" into candidates.csv and list refused the directory.
+for k in fp32_tflops fp16_tflops fp8_tflops fp4_tflops hbm_tbs host_gbs; do
+	printf 'gpus = ( { name = "h100-sxm"; %s = 3e-308; } );\n' "$k" \
+		>"$T/tiny-$k.conf"
+	expect "a GPU with $k = 3e-308 is refused" 78 \
+		"$PT" --site "$T/tiny-$k.conf" config "$DEMO"
+	has "... saying 0 or at least 0.001" \
+		"key 'gpus.$k': 3e-308 is out of range (0, or 0.001 to" "$T/err"
+	printf 'gpus = ( { name = "h100-sxm"; %s = 0; } );\n' "$k" \
+		>"$T/zero-$k.conf"
+	expect "... and $k = 0 is taken" 0 \
+		"$PT" --site "$T/zero-$k.conf" config "$DEMO"
+done
 cat >"$T/narrow.conf" <<'EOF'
 # 99999999999 in a comment
 name = "n99999999999";

@@ -856,6 +856,31 @@ test_counts_saturate(void)
 	settings_release(&c);
 }
 
+/*
+ * A GPU with a peak of (almost) nothing: every predicted step time was
+ * inf and its throughput NaN, ranked anyhow and written as "-nan".  The
+ * grid leaves such layouts out, counted under their own rule.
+ */
+static void
+test_nonfinite_left_out(void)
+{
+	struct settings c;
+	struct grid_spec spec;
+	struct grid_result res;
+	struct workload w;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.gpu.peak_tflops[PREC_BF16] = 0;
+	run(&c, 100, &spec, &res, &w);
+	CU_ASSERT_EQUAL(res.stats.examined, 16);
+	CU_ASSERT_EQUAL(res.stats.by_rule[RULE_NONFINITE], 14);
+	CU_ASSERT_EQUAL(res.stats.valid, 0);
+	CU_ASSERT_EQUAL(res.n, 0);
+	grid_result_release(&res);
+	settings_release(&c);
+}
+
 static const struct harness_test grid_tests[] = {
 	{ "counts worked by hand", test_counts_by_hand },
 	{ "ranked, unique names", test_ranked_and_named },
@@ -867,6 +892,7 @@ static const struct harness_test grid_tests[] = {
 	  test_finetune_nemo_mp_bounds },
 	{ "huge sizes counted invalid", test_huge_sizes_counted_invalid },
 	{ "counts saturate past 2^63", test_counts_saturate },
+	{ "non-finite predictions left out", test_nonfinite_left_out },
 	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
 	{ "bubble control", test_bubble_control },
 	{ "nearest removed layouts", test_nearest_removed },
