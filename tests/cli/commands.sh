@@ -370,6 +370,31 @@ expect "plan of lists past 2^63 that tp rules out is refused" 78 \
 has "... as too many to count" "multiply to more than [0-9]* combinations" \
 	"$T/err"
 hasnt "... with no negative count" " -[0-9]" "$T/err"
+# A legal hidden_size gave a default ffn_hidden_size (4h, or SwiGLU's
+# 8h/3) past ffn_hidden_size's own range: plan froze 16777220 into
+# campaign.conf and no command could read the directory back.
+for h in 4194305 4194304; do
+	{ echo "name = \"ffn$h\"; nodes = 1; gpus_per_node = 1;"
+	  echo 'gpu = "h100-sxm"; global_batch_size = 1;'
+	  echo "model = { num_layers = 1; hidden_size = $h;"
+	  echo '  num_attention_heads = 1; vocab_size = 8;'
+	  echo '  max_position_embeddings = 2048; };'
+	} >"$T/ffn$h.conf"
+done
+expect "plan of a hidden_size whose 4h is past ffn_hidden_size's range" 78 \
+	"$PT" plan "$T/ffn4194305.conf" -o "$T/ffn4194305"
+has "... is refused, naming hidden_size" \
+	"hidden_size 4194305 gives ffn_hidden_size 16777220 (4 times it)" \
+	"$T/err"
+sed 's/max_position_embeddings = 2048;/& swiglu = true;/' \
+	"$T/ffn4194305.conf" >"$T/ffn-swiglu.conf"
+sed -i 's/hidden_size = 4194305/hidden_size = 16777216/' "$T/ffn-swiglu.conf"
+expect "... and SwiGLU's 8h/3 too" 78 \
+	"$PT" plan "$T/ffn-swiglu.conf" -o "$T/ffn-swiglu"
+has "... saying so" "gives ffn_hidden_size 44739200 (SwiGLU's" "$T/err"
+expect "plan of the largest hidden_size whose 4h is in range" 0 \
+	"$PT" plan "$T/ffn4194304.conf" -o "$T/ffn4194304"
+expect "... reads back" 0 "$PT" list "$T/ffn4194304"
 for f in campaign.conf candidates.csv state journal.log plan.txt; do
 	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
 done
