@@ -32,6 +32,10 @@ estimate_moe_tokens_in(const struct est *x)
  * P = C(E - E/e, k) / C(E, k).  Qwen3-30B-A3B (E 128, k 8) over ep 8:
  * 5.3 GPUs for 8 copies.
  */
+/* Top-k above which P comes from lgamma: the product's loop took 16M
+ * divisions an estimate at moe_router_topk = 2^24 (minutes per plan). */
+#define RANKS_LOOP_MAX 1024
+
 double
 estimate_moe_ranks_per_token(const struct est *x)
 {
@@ -39,7 +43,18 @@ estimate_moe_ranks_per_token(const struct est *x)
 
 	if (x->e <= 1)
 		return 1;
-	for (int i = 0; i < (int)k; i++)
+	if ((int)k > RANKS_LOOP_MAX) {
+		k = (int)k;
+		/* A factor off - i is 0 or less: no GPU is left out. */
+		if (off <= k - 1)
+			return x->e;
+		p = exp(lgamma(off + 1) - lgamma(off - k + 1) -
+		        lgamma(E + 1) + lgamma(E - k + 1));
+		return x->e * (1 - p);
+	}
+	/* The product, bit for bit what it always was for usual top-k;
+	 * once 0 (or underflowed to it) it stays 0. */
+	for (int i = 0; i < (int)k && p > 0; i++)
 		p *= fmax(0, off - i) / (E - i);
 	return x->e * (1 - p);
 }

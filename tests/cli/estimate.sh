@@ -367,5 +367,24 @@ p = d["params_b"]
 days = 8 * p * 1e9 * 1000e9 * 1.15 / (128 * 140e12) / 86400
 sys.exit(abs(d["train_days_nemo_formula"] / days - 1) > 1e-7)' "$T/out"
 
+# moe_router_topk = 2^24 (in range): the GPUs a token reaches were a
+# product of 2^24 factors, and a plan of a thousand layouts ran for
+# minutes.  It takes a moment now.
+cat >"$T/topk.conf" <<'EOF'
+name = "topk"; nodes = 8; gpus_per_node = 8; gpu = "h100-sxm";
+model = { num_layers = 8; hidden_size = 1024; num_attention_heads = 8;
+  vocab_size = 32000; max_position_embeddings = 4096;
+  num_experts = 16777216; moe_router_topk = 16777216;
+  moe_ffn_hidden_size = 8; };
+global_batch_size = [64, 128, 256, 512]; seq_length = 4096;
+search = { tensor_parallel = [1, 2]; pipeline_parallel = [1, 2];
+  context_parallel = [1]; micro_batch_size = [1, 2, 4, 8];
+  virtual_pipeline = [1]; expert_parallel = [2, 4, 8, 16, 32, 64];
+  moe_token_dispatcher = ["alltoall", "allgather", "flex", "hybridep"];
+  relax = ["ep_nvlink", "cp_seq", "nvl72_align"]; };
+EOF
+expect "plan with moe_router_topk = 2^24 takes seconds" 0 \
+	timeout 20 "$PT" plan "$T/topk.conf" -o "$T/topk"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -13,6 +13,7 @@
 
 #include "calibration.h"
 #include "estimate.h"
+#include "estimate-int.h"
 #include "harness.h"
 #include "models.h"
 
@@ -2029,7 +2030,57 @@ test_attention_head_width(void)
 	ASSERT_NEAR_REL(e256.compute_s, e128.compute_s, 1e-12);
 }
 
+/* P(no expert on a GPU) as the product it is, factor by factor. */
+static double
+ranks_by_product(double E, double k, double e)
+{
+	double off = E - E / e, p = 1;
+
+	for (int i = 0; i < (int)k; i++)
+		p *= fmax(0, off - i) / (E - i);
+	return e * (1 - p);
+}
+
+/*
+ * The GPUs a token's top-k experts land on: the product of k factors
+ * took 2^24 divisions an estimate at moe_router_topk = 2^24 (a plan of a
+ * thousand layouts ran for minutes).  Up to a top-k of 1024 it is the
+ * same product to the bit; above, lgamma's closed form agrees with it.
+ */
+static void
+test_moe_ranks_large_topk(void)
+{
+	static const double cases[][3] = {      /* E, k, ep */
+		{ 128, 8, 8 }, { 256, 8, 64 }, { 4096, 1024, 64 },
+		{ 4096, 1025, 64 }, { 4096, 2048, 4096 }, { 8192, 4000, 2 },
+		{ 8192, 8192, 8 }, { 1 << 20, 1 << 19, 65536 },
+	};
+	struct est x;
+
+	memset(&x, 0, sizeof(x));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		double want = ranks_by_product(cases[i][0], cases[i][1],
+		                               cases[i][2]), got;
+
+		x.s.E = cases[i][0];
+		x.s.k = cases[i][1];
+		x.e = cases[i][2];
+		got = estimate_moe_ranks_per_token(&x);
+		if (cases[i][1] <= 1024) {
+			CU_ASSERT_EQUAL(got, want);
+		} else {
+			CU_ASSERT_DOUBLE_EQUAL(got, want, 1e-9 * want);
+		}
+	}
+	/* 2^24 experts and top-k: a value, in range, at once. */
+	x.s.E = x.s.k = 1 << 24;
+	x.e = 65536;
+	CU_ASSERT_DOUBLE_EQUAL(estimate_moe_ranks_per_token(&x), 65536, 1e-6);
+}
+
 static const struct harness_test estimate_tests[] = {
+	{ "MoE ranks a token reaches, large top-k",
+	  test_moe_ranks_large_topk },
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
 	{ "DeepSeek-V3 FLOPs by hand (MLA, dense layers, MTP)",
