@@ -427,6 +427,15 @@ plan_build(struct plan *p, const struct plan_opts *o, const char *path,
 	status = settings_load_for(&p->settings, o->site_path, path, settings);
 	if (status != EXIT_OK)
 		return status;
+	if (o->searched_only &&
+	    p->settings.search.max_candidates > PLAN_KEPT_MAX) {
+		error("search.max_candidates = %d: plan keeps at most %d "
+		      "candidates, each written with its run directory and "
+		      "job script (some 13 KB); lower it",
+		      p->settings.search.max_candidates, PLAN_KEPT_MAX);
+		plan_release(p);
+		return EXIT_CONFIG;
+	}
 	settings_workload(&p->settings, &p->workload);
 	candidate_name_prefix(&p->settings, p->prefix, sizeof p->prefix);
 	if (grid_spec_init(&p->spec, &p->settings, &notes) != 0) {

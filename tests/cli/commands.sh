@@ -304,9 +304,26 @@ print(len(cands), len(rows), bad[:3], missing)' "$T/out" \
 same "... every switch as candidates.csv has it" "$d" "16 16 [] []"
 # The kept candidates' array was allocated for search.max_candidates at
 # once: 10^9 (in range) aborted with 616 GB out of memory, for 16.
-expect "plan with search.max_candidates = 10^9" 0 "$PT" plan "$CAMPAIGN" \
-	-o "$T/maxc" -s search.max_candidates=1000000000
+# estimate walks the same grid with it.
+expect "estimate with search.max_candidates = 10^9" 0 "$PT" estimate \
+	"$CAMPAIGN" -s search.max_candidates=1000000000
+# plan writes a run directory and a job script for each candidate kept:
+# 339,968 took 4.2 GB and 96 s.  It keeps at most 100,000.
+expect "plan with search.max_candidates = 10^9 is refused" 78 "$PT" plan \
+	"$CAMPAIGN" -o "$T/maxc" -s search.max_candidates=1000000000
+has "... saying the most it keeps" "plan keeps at most 100000 candidates" \
+	"$T/err"
+[ ! -e "$T/maxc" ] && ok "... and writing nothing" ||
+	ko "... and writing nothing"
+expect "plan with search.max_candidates = 100000" 0 "$PT" plan "$CAMPAIGN" \
+	-o "$T/maxc" -s search.max_candidates=100000
 has "... keeps its 16 candidates" "^kept 16 candidates" "$T/out"
+# The key's range is still 10^9: a campaign frozen with more loads.
+sed -i 's/^\(  *max_candidates = \)100000;/\11000000000;/' \
+	"$T/maxc/campaign.conf"
+has "... frozen with 10^9 by hand" "max_candidates = 1000000000;" \
+	"$T/maxc/campaign.conf"
+expect "... still lists" 0 "$PT" list "$T/maxc"
 # A grid whose inner lists multiply to 8.6 x 10^9 layouts (minutes to
 # days of walking, each checked) is refused before the walk, at once.
 L=$(seq -s, 1 64)

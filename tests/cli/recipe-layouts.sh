@@ -29,7 +29,7 @@ def layouts(camp, gbs):
         out = os.path.join(tmp, "plan%d" % len(plans))
         p = subprocess.run([pt, "-q", "plan", camp, "-o", out,
                             "-s", "global_batch_size=[%s]" % gbs,
-                            "-s", "search.max_candidates=1000000",
+                            "-s", "search.max_candidates=100000",
                             "-s", 'run.template="simulated"'],
                            capture_output=True, text=True)
         got = set()
