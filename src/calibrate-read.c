@@ -29,8 +29,13 @@
 #define CSV_FIELDS_MAX 64
 /* The largest step_s and peak_memory_gib believed: a step of 11 days, a
  * GPU of 100 TiB.  Beyond is a typo or a unit slip (1e308 weighed as
- * much as any other row in the fit), refused naming file and line. */
+ * much as any other row in the fit), refused naming file and line.  The
+ * smallest: a tenth of a millisecond (a kernel launch or so; no training
+ * step is shorter) and a MiB.  1e-300 was taken, gave 300-digit errors
+ * and a fit of nonsense. */
+#define CSV_STEP_S_MIN 1e-4
 #define CSV_STEP_S_MAX 1e6
+#define CSV_PEAK_GIB_MIN 1e-3
 #define CSV_PEAK_GIB_MAX 1e5
 
 /* ---- bookkeeping --------------------------------------------------------- */
@@ -245,17 +250,16 @@ struct csv_ctx {
 	int lineno, campaign, step;
 };
 
-/* A number of field i above 0 and at most max, or an error naming its
- * place. */
+/* A number of field i from min to max, or an error naming its place. */
 static int
 field_number(const struct csv_ctx *cx, const struct csv_line *l, int i,
-             double max, double *v)
+             double min, double max, double *v)
 {
-	if (parse_double(l->field[i], v) == 0 && *v > 0 && *v <= max)
+	if (parse_double(l->field[i], v) == 0 && *v >= min && *v <= max)
 		return 0;
-	error("%s:%d:%d: %s '%s' is not a number above 0 and at most %g",
+	error("%s:%d:%d: %s '%s' is not a number from %g to %g",
 	      cx->path, cx->lineno, l->col[i], cx->head->field[i],
-	      l->field[i], max);
+	      l->field[i], min, max);
 	return EXIT_DATAERR;
 }
 
@@ -335,13 +339,13 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		      cx->lineno, l->n, cx->head->n);
 		return EXIT_DATAERR;
 	}
-	if ((status = field_number(cx, l, cx->step, CSV_STEP_S_MAX,
-	                           &step)) != 0)
+	if ((status = field_number(cx, l, cx->step, CSV_STEP_S_MIN,
+	                           CSV_STEP_S_MAX, &step)) != 0)
 		return status;
 	for (int i = 0; i < l->n; i++)
 		if (cx->kinds[i] == COL_PEAK && l->field[i][0] &&
-		    (status = field_number(cx, l, i, CSV_PEAK_GIB_MAX,
-		                           &peak)) != 0)
+		    (status = field_number(cx, l, i, CSV_PEAK_GIB_MIN,
+		                           CSV_PEAK_GIB_MAX, &peak)) != 0)
 			return status;
 	if ((p = row_campaign(cx, l, cx->campaign, &status)) == NULL)
 		return status;

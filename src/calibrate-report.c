@@ -62,12 +62,40 @@ each_group(const struct gpu_fit *g,
 
 /* ---- the table ----------------------------------------------------------- */
 
+/*
+ * The percentage of share v, "12.3 %", into buf: one decimal, unless it
+ * is a million or more, where it takes three figures ("1.2e+302 %")
+ * rather than the 300 digits a measured step of 1e-300 s printed.
+ */
+#define PCT_SIZE 32
+
+static const char *
+pct_text(char *buf, double v)
+{
+	double p = 100 * v;
+
+	snprintf(buf, PCT_SIZE, fabs(p) < 1e6 ? "%.1f %%" : "%.3g %%", p);
+	return buf;
+}
+
+/* The same with its sign: "+12.3 %". */
+static const char *
+pct_signed(char *buf, double v)
+{
+	double p = 100 * v;
+
+	snprintf(buf, PCT_SIZE, fabs(p) < 1e6 ? "%+.1f %%" : "%+.3g %%", p);
+	return buf;
+}
+
 /* "12.3 %" or "-". */
 static void
 add_pct(struct table *t, double v)
 {
+	char buf[PCT_SIZE];
+
 	if (isfinite(v))
-		table_add(t, "%.1f %%", 100 * v);
+		table_add(t, "%s", pct_text(buf, v));
 	else
 		table_add(t, "-");
 }
@@ -100,17 +128,18 @@ worse_note(const struct gpu_fit *g, const char *group, void *arg)
 	FILE *f = arg;
 	const struct calib_fit *fit = &g->fit;
 	double before, cv;
+	char a[PCT_SIZE], b[PCT_SIZE];
 
 	if (group == NULL || fit->folds < 2)
 		return;
 	before = calibrate_mape(g->rows, fit->pred_before, g->n, group, NULL);
 	cv = calibrate_mape(g->rows, fit->pred_cv, g->n, group, NULL);
 	if (cv > before + 0.01)
-		fprintf(f, "  note: %s: %.1f %% cross-validated against "
-		        "%.1f %% with the %s: the fit predicts these runs "
-		        "worse than its start (--fix keeps constants, "
-		        "--group fits a group apart)\n", group, 100 * cv,
-		        100 * before, calibration_label(g->start));
+		fprintf(f, "  note: %s: %s cross-validated against %s with "
+		        "the %s: the fit predicts these runs worse than its "
+		        "start (--fix keeps constants, --group fits a group "
+		        "apart)\n", group, pct_text(a, cv),
+		        pct_text(b, before), calibration_label(g->start));
 }
 
 /* Mean |memory error| of the rows with a measured peak; NAN when none. */
@@ -177,13 +206,15 @@ static void
 add_predicted(struct table *t, const struct gpu_fit *g,
               const struct calib_campaign_rank *c)
 {
+	char buf[PCT_SIZE];
+
 	if (c->predicted == c->best)
 		table_add(t, "yes");
 	else
-		table_add(t, "%s, best placed %d (+%.1f %%)",
+		table_add(t, "%s, best placed %d (+%s)",
 		          c->predicted < 0 ? "(a tie)"
 		          : g->rows[c->predicted].where,
-		          c->best_place, 100 * c->best_behind);
+		          c->best_place, pct_text(buf, c->best_behind));
 }
 
 /* Each campaign's best and the configuration predicted best. */
@@ -277,6 +308,8 @@ print_rows(FILE *f, const struct gpu_fit *g)
 		">after_s", ">cv_s", ">cv_error", NULL };
 	struct table t;
 
+	char buf[PCT_SIZE];
+
 	table_init(&t, cols);
 	for (int i = 0; i < g->n; i++) {
 		const struct calib_fit *fit = &g->fit;
@@ -287,8 +320,8 @@ print_rows(FILE *f, const struct gpu_fit *g)
 		table_add(&t, "%.3f", fit->pred_before[i]);
 		table_add(&t, "%.3f", fit->pred_in[i]);
 		table_add(&t, "%.3f", fit->pred_cv[i]);
-		table_add(&t, "%+.1f %%",
-		          100 * (fit->pred_cv[i] / g->rows[i].step_s - 1));
+		table_add(&t, "%s", pct_signed(buf, fit->pred_cv[i] /
+		                                   g->rows[i].step_s - 1));
 	}
 	table_print(&t, f);
 	table_release(&t);
@@ -313,6 +346,7 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	const struct calib_fit *fit = &g->fit;
 	struct table t;
 	double mb, ma;
+	char a[PCT_SIZE], b[PCT_SIZE];
 	int nm;
 
 	fprintf(f, "%s: %d measured run%s%s\n", g->gpu, g->n,
@@ -337,8 +371,8 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	mb = memory_mape(g, fit->mem_before, &nm);
 	ma = memory_mape(g, fit->mem_after, &nm);
 	if (nm > 0)
-		fprintf(f, "  peak memory: %d rows, error %.1f %% before, "
-		        "%.1f %% fitted\n", nm, 100 * mb, 100 * ma);
+		fprintf(f, "  peak memory: %d rows, error %s before, %s "
+		        "fitted\n", nm, pct_text(a, mb), pct_text(b, ma));
 	fprintf(f, "  interval: measured between %.3f and %.3f times the "
 	        "prediction (10th-90th percentile of the %s residuals)\n",
 	        exp(fit->cal.residual_low), exp(fit->cal.residual_high),

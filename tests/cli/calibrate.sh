@@ -347,18 +347,29 @@ same "... warns of the repeat once" \
 	"$(grep -c 'again.csv: the same input as' "$T/err")" 1
 has "... and still names the GPUs it has runs of" \
 	"(did you mean 'h100-sxm'?); it has runs of h100-sxm$" "$T/err"
-# Absurd measurements weighed in the fit like any other.
-for v in 1e308 0 -1 1e7; do
+# Absurd measurements weighed in the fit like any other: 1e-300 s gave
+# 300-digit errors and a calibration of nonsense.
+for v in 1e308 0 -1 1e7 1e-300 9e-5; do
 	sed "2s/,3\.1487,/,$v,/" "$CSV" >"$D2/step.csv"
 	expect "step_s $v" 65 "$PT" calibrate "$D2/step.csv"
 	has "... refused, naming file and line" \
-		"step.csv:2:[0-9]*: step_s '$v' is not a number above 0 and at most" \
+		"step.csv:2:[0-9]*: step_s '$v' is not a number from 0.0001 to 1e+06" \
 		"$T/err"
 done
-sed '2s/,3\.1487,,/,3.1487,1e6,/' "$CSV" >"$D2/peak.csv"
-expect "peak_memory_gib 1e6" 65 "$PT" calibrate "$D2/peak.csv"
-has "... refused, naming file and line" \
-	"peak.csv:2:[0-9]*: peak_memory_gib '1e6' is not a number above 0" "$T/err"
+for v in 1e6 1e-300 0; do
+	sed "2s/,3\.1487,,/,3.1487,$v,/" "$CSV" >"$D2/peak.csv"
+	expect "peak_memory_gib $v" 65 "$PT" calibrate "$D2/peak.csv"
+	has "... refused, naming file and line" \
+		"peak.csv:2:[0-9]*: peak_memory_gib '$v' is not a number from 0.001" \
+		"$T/err"
+done
+# The shortest step taken, 10^4 times shorter than predicted: its error
+# is printed in three figures, not as many digits as it has.
+sed "2s/,3\.1487,,/,1e-4,0.001,/" "$CSV" >"$D2/short.csv"
+expect "step_s 1e-4 and peak_memory_gib 0.001" 0 "$PT" calibrate \
+	"$D2/short.csv"
+has "... print their error as a figure" "[0-9]e+0[0-9] %" "$T/out"
+hasnt "... of no more than 7 digits" "[0-9]\{8\}" "$T/out"
 # A campaign_file that is a FIFO: refused, not waited on.
 mkfifo "$T/fifo.conf"
 { head -1 "$CSV"; echo 'fifo.conf,1,1,1,,3.1,,,,'; } >"$T/fifo.csv"
