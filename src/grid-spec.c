@@ -22,12 +22,22 @@ axis_push(struct grid_axis *a, int v)
 			return;
 	if (a->n < GRID_LIST_MAX)
 		a->v[a->n++] = v;
+	else
+		a->dropped++;
+}
+
+/* Empty a, and its count of values left out. */
+static void
+axis_clear(struct grid_axis *a)
+{
+	a->n = 0;
+	a->dropped = 0;
 }
 
 static void
 axis_from_list(struct grid_axis *a, const struct int_list *l)
 {
-	a->n = 0;
+	axis_clear(a);
 	for (int i = 0; i < l->n; i++)
 		axis_push(a, l->v[i]);
 }
@@ -46,7 +56,7 @@ axis_from_list_or_0(struct grid_axis *a, const struct int_list *l)
 static void
 axis_divisors(struct grid_axis *a, int n, int limit)
 {
-	a->n = 0;
+	axis_clear(a);
 	for (int d = 1; d <= n && d <= limit; d++)
 		if (n % d == 0)
 			axis_push(a, d);
@@ -63,7 +73,7 @@ axis_divisors(struct grid_axis *a, int n, int limit)
 static void
 axis_split_divisors(struct grid_axis *a, int layers)
 {
-	a->n = 0;
+	axis_clear(a);
 	for (int d = 1; d <= layers; d++)
 		if (layout_divides_split(layers, d))
 			axis_push(a, d);
@@ -72,7 +82,7 @@ axis_split_divisors(struct grid_axis *a, int layers)
 static void
 axis_from_bits(struct grid_axis *a, unsigned bits, int nvalues)
 {
-	a->n = 0;
+	axis_clear(a);
 	for (int i = 0; i < nvalues; i++)
 		if (bits & BIT(i))
 			axis_push(a, i);
@@ -371,6 +381,40 @@ spec_lists(struct grid_spec *spec, const struct settings *c)
 	spec_switches(spec, c);
 }
 
+/*
+ * An "auto" list longer than the grid holds (the divisors of 720720
+ * layers or experts) kept its first GRID_LIST_MAX values and left the
+ * rest out without a word.  Campaign lists are shorter
+ * (CONFIG_LIST_MAX), so only the parallel sizes "auto" expands can.
+ */
+static void
+spec_dropped_notes(const struct grid_spec *spec, struct strbuf *notes)
+{
+	const struct {
+		const struct grid_axis *a;
+		const char *key;
+	} axes[] = {
+		{ &spec->tp, "search.tensor_parallel" },
+		{ &spec->pp, "search.pipeline_parallel" },
+		{ &spec->cp, "search.context_parallel" },
+		{ &spec->ep, "search.expert_parallel" },
+		{ &spec->etp, "search.expert_tensor_parallel" },
+		{ &spec->vp, "search.virtual_pipeline" },
+		{ &spec->mbs, "search.micro_batch_size" },
+		{ &spec->gbs, "global_batch_size" },
+	};
+
+	for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+		if (axes[i].a->dropped > 0)
+			strbuf_addf(notes, "warning: %s \"auto\" gives "
+			            "%d values; the search takes the first %d "
+			            "and leaves out %d (list the values to "
+			            "search)\n",
+			            axes[i].key, GRID_LIST_MAX +
+			            axes[i].a->dropped, GRID_LIST_MAX,
+			            axes[i].a->dropped);
+}
+
 /* Warnings about switch lists that leave some value no valid layout. */
 static void
 spec_notes(const struct grid_spec *spec, struct strbuf *notes)
@@ -386,6 +430,7 @@ spec_notes(const struct grid_spec *spec, struct strbuf *notes)
 		              "optimizer: with search.distributed_optimizer "
 		              "only true, no FSDP candidate can be valid (add "
 		              "false to it)\n");
+	spec_dropped_notes(spec, notes);
 }
 
 int

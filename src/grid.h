@@ -22,6 +22,7 @@
 struct grid_axis {
 	int v[GRID_LIST_MAX];
 	int n;
+	int dropped;    /* values past GRID_LIST_MAX left out, to warn of */
 };
 
 /* The stage layer counts of a campaign that lists none: each pp's own

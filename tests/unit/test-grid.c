@@ -881,6 +881,43 @@ test_nonfinite_left_out(void)
 	settings_release(&c);
 }
 
+/*
+ * "auto" lists longer than the grid holds: 720720 layers split over 247
+ * virtual-stage counts, and its experts over 240 ep sizes.  The grid
+ * keeps the first 128 of each and dropped the rest without a word; it
+ * warns now, naming the key and how many it left out.
+ */
+static void
+test_long_auto_lists_warned(void)
+{
+	static const int one[] = { 1 };
+	struct settings c;
+	struct grid_spec spec;
+	struct strbuf notes = STRBUF_INIT;
+
+	campaign_fixture(&c);
+	small_lists(&c);
+	c.nodes = 100000;
+	c.model.num_layers = 720720;
+	c.model.num_experts = 720720;
+	c.model.moe_router_topk = 2;
+	c.search.vp.is_auto = true;
+	c.search.ep.is_auto = true;
+	c.search.ep.n = 0;
+	set_list(&c.search.pp, 1, one);
+	CU_ASSERT_EQUAL_FATAL(grid_spec_init(&spec, &c, &notes), 0);
+	CU_ASSERT_EQUAL(spec.vp.n, GRID_LIST_MAX);
+	CU_ASSERT_EQUAL(spec.ep.n, GRID_LIST_MAX);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "warning: "
+		"search.virtual_pipeline \"auto\" gives 247 values; the "
+		"search takes the first 128 and leaves out 119"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "warning: "
+		"search.expert_parallel \"auto\" gives 240 values"));
+	CU_ASSERT_PTR_NULL(strstr(notes.buf, "search.pipeline_parallel"));
+	strbuf_release(&notes);
+	settings_release(&c);
+}
+
 static const struct harness_test grid_tests[] = {
 	{ "counts worked by hand", test_counts_by_hand },
 	{ "ranked, unique names", test_ranked_and_named },
@@ -893,6 +930,7 @@ static const struct harness_test grid_tests[] = {
 	{ "huge sizes counted invalid", test_huge_sizes_counted_invalid },
 	{ "counts saturate past 2^63", test_counts_saturate },
 	{ "non-finite predictions left out", test_nonfinite_left_out },
+	{ "long auto lists warned of", test_long_auto_lists_warned },
 	{ "cp_seq control and relax", test_cp_seq_control_and_relax },
 	{ "bubble control", test_bubble_control },
 	{ "nearest removed layouts", test_nearest_removed },
