@@ -104,6 +104,23 @@ candidate_name_prefix(const struct settings *c, char *buf, size_t len)
 	snprintf(buf, len, "%s_%sb_%dnodes", family, num, c->nodes);
 }
 
+/*
+ * A predicted time in seconds, after a comma: four decimals as always,
+ * more below 0.01 s so that three figures show (0.00015 s was written
+ * 0.0002, and its interval's ends collapsed onto each other), "%g" where
+ * even that takes more than FIGURE_DECIMALS_MAX.
+ */
+static void
+add_seconds(struct strbuf *sb, double v)
+{
+	int decimals = figure_decimals(v, 4, 3);
+
+	if (decimals < 0)
+		strbuf_addf(sb, ",%.3g", v);
+	else
+		strbuf_addf(sb, ",%.*f", decimals, v);
+}
+
 /* One CSV row; names are [A-Za-z0-9._-] so nothing needs quoting. */
 static void
 candidate_csv_row(struct strbuf *sb, const struct candidate *c,
@@ -112,19 +129,22 @@ candidate_csv_row(struct strbuf *sb, const struct candidate *c,
 	const struct layout *l = &c->layout;
 	int layers = l->recompute == RECOMPUTE_FULL ? l->recompute_layers : 0;
 
-	strbuf_addf(sb, "%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%.2f,%s,"
-	            "%.4f,%.1f,%.4f,%d",
+	strbuf_addf(sb, "%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%.2f,%s",
 	            c->rank, c->name, l->tp, l->pp, l->cp, l->ep,
 	            layout_etp(l), l->vp, l->mbs, l->gbs, l->dp,
 	            recompute_name(l->recompute), layers,
 	            c->est.mem.total / GIB,
-	            memory_status_name(c->est.memory_status), c->est.step_s,
-	            c->est.tflops_per_gpu, c->est.mfu, c->base ? 1 : 0);
+	            memory_status_name(c->est.memory_status));
+	add_seconds(sb, c->est.step_s);
+	strbuf_addf(sb, ",%.1f,%.4f,%d", c->est.tflops_per_gpu, c->est.mfu,
+	            c->base ? 1 : 0);
 	for (int s = 0; s < SW_COUNT; s++) {
 		strbuf_addch(sb, ',');
 		layout_switch_format(l, precision, (enum layout_switch)s, sb);
 	}
-	strbuf_addf(sb, ",%.4f,%.4f\n", c->est.step_s_low, c->est.step_s_high);
+	add_seconds(sb, c->est.step_s_low);
+	add_seconds(sb, c->est.step_s_high);
+	strbuf_addch(sb, '\n');
 }
 
 void

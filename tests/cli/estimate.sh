@@ -386,5 +386,28 @@ EOF
 expect "plan with moe_router_topk = 2^24 takes seconds" 0 \
 	timeout 20 "$PT" plan "$T/topk.conf" -o "$T/topk"
 
+# A step of 0.00015 s was written 0.0002 (four decimals), its interval
+# 0.0001 to 0.0002: low and high collapsed onto the prediction.  Three
+# figures show now; a normal campaign's times are written as before.
+cat >"$T/tiny.conf" <<'EOF'
+name = "tiny"; nodes = 1; gpus_per_node = 1; gpu = "h100-sxm";
+model = { num_layers = 1; hidden_size = 1; num_attention_heads = 1;
+  vocab_size = 1; max_position_embeddings = 1; };
+global_batch_size = 1; seq_length = 1;
+EOF
+expect "plan of a model whose step takes 0.15 ms" 0 \
+	"$PT" plan "$T/tiny.conf" -o "$T/tiny"
+d=$(awk -F, 'NR == 2 { print $16, $43, $44 }' "$T/tiny/candidates.csv")
+case $d in
+"0.000"[1-9][0-9][0-9]" 0.000"[1-9][0-9][0-9]" 0.000"[1-9][0-9][0-9])
+	ok "... writes its time and interval in three figures" ;;
+*)	ko "... writes its time and interval in three figures: $d" ;;
+esac
+set -- $d
+[ "$1" != "$2" ] && [ "$1" != "$3" ] &&
+	ok "... low and high apart from the prediction" ||
+	ko "... low and high apart from the prediction: $d"
+expect "... and lists" 0 "$PT" list "$T/tiny"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
