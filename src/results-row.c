@@ -209,23 +209,27 @@ row_classify(struct result_row *row, const struct log_read *nl)
 	}
 }
 
-/* Whether lr measured the run: enough steps after the warm-up, every one
- * timed above zero (a time of zero or less would rank first). */
+/* Whether lr measured the run: enough steps after the warm-up timed
+ * above zero.  A time of zero or less is the clock's fault: the figures
+ * leave it out (log_result_step_stats), as parse and watch do, so a run
+ * that watch ended early on the others is not thrown away for it. */
 static bool
 log_measures(const struct log_read *lr, int min_steps)
 {
-	return lr->st.measured >= min_steps && lr->st.nonpositive == 0;
+	return lr->st.measured - lr->st.nonpositive >= min_steps;
 }
 
-/* Say that lr's step times are no measurement, when they are not, and
- * which step times and memory readings no run gives were left out. */
+/* Which step times and memory readings no run gives were left out of
+ * lr's figures, and whether what is left measured the run. */
 static void
-row_note_bad_readings(struct result_row *row, const struct log_read *lr)
+row_note_bad_readings(struct result_row *row, const struct log_read *lr,
+                      bool measured)
 {
 	if (lr->st.nonpositive > 0)
 		row_note(row, "%d of %d measured step times are zero or "
-		         "negative in %s: not a measurement",
-		         lr->st.nonpositive, lr->st.measured, lr->rel);
+		         "negative in %s: %s", lr->st.nonpositive,
+		         lr->st.measured, lr->rel,
+		         measured ? "left out" : "not a measurement");
 	if (lr->res.bad_step_times > 0)
 		row_note(row, "%ld step time%s under 1 us or over %.0f s "
 		         "(11 days) left out of %s, the first on line %ld (a "
@@ -294,7 +298,7 @@ row_measure(struct results *res, struct result_row *row,
 	row->kind = RESULT_MEASURED;
 	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
-	row_note_bad_readings(row, lr);
+	row_note_bad_readings(row, lr, true);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
 	row->ran_gbs = lr->st.gbs;
 	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
@@ -565,7 +569,7 @@ results_row_collect(struct results *res, struct logparse *lp,
 		row_measure(res, row, &newest);
 	else if (!row_measure_older(res, lp, row, ids, nids, want)) {
 		if (have)
-			row_note_bad_readings(row, &newest);
+			row_note_bad_readings(row, &newest, false);
 		row_unmeasured(row, min_steps, have);
 	}
 	if (row->kind == RESULT_MEASURED &&

@@ -114,7 +114,7 @@ results_measure(const struct settings *c, double cost_per_gpu_hour,
 	double flops;
 
 	metrics_clear(m);
-	m->steps = st->measured;
+	m->steps = st->counted;
 	m->step_mean_s = mean;
 	m->step_median_s = st->median_s;
 	m->step_stdev_s = st->stdev_s;

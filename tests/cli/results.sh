@@ -734,6 +734,24 @@ esac
 expect "results table with bad step times" 0 "$PT" results "$B"
 has "... the summary names the reason" \
 	"$NEG: unknown.*zero or negative" "$T/out"
+# One zero time among enough real ones: left out of the figures, as parse
+# and watch leave it out; the run was thrown away for it, and watch may
+# have ended it early on the others.
+ONE0=$(name 1 2 1)
+{ for j in 1 2 3 4 5 6 7; do iter $j 5000.0 256 9; done; iter 8 0.0 256 9
+  iter 9 5000.0 256 9; } >"$B/runs/$ONE0/slurm-3004.out"
+setstate "$B" "$ONE0" state=completed job=3004 attempt=1
+expect "results with one zero time among real ones" 0 "$PT" results "$B" \
+	--format json
+same "... that run is measured on the others" \
+	"$(jq_ '[(r["measured_steps"], float(r["step_time_mean_s"])) for r in d["results"] if r["name"] == "'"$ONE0"'"]')" \
+	"[(7, 5.0)]"
+cells "$B"
+case $(field "$B/results/results.csv" "$ONE0" note) in
+*"1 of 8 measured step times are zero or negative"*"left out"*)
+	ok "... results.csv says what was left out" ;;
+*) ko "... results.csv says what was left out: '$(field "$B/results/results.csv" "$ONE0" note)'" ;;
+esac
 expect "parse of the negative log" 0 "$PT" parse "$B/runs/$NEG/slurm-3001.out"
 has "... notes its step times" \
 	"note: 5 of 5 step times after the warm-up are zero or negative" "$T/out"
