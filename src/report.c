@@ -713,10 +713,16 @@ summary_failures(struct strbuf *out, const struct results *res, int top,
 		            res->count[kind] - shown, file);
 }
 
-/* The candidates still queued or running. */
+/* The first candidates still queued or running, as many as
+ * summary_failures shows: a campaign of 10,000 queued ones listed each
+ * on every results run (cron mail); status lists them all. */
 static void
-summary_in_progress(struct strbuf *out, const struct results *res)
+summary_in_progress(struct strbuf *out, const struct results *res, int top)
 {
+	int shown = 0, limit = top == 0 ? res->n
+	                      : top > REPORT_FAILURES_SHOWN ? top
+	                      : REPORT_FAILURES_SHOWN;
+
 	if (res->count[RESULT_IN_PROGRESS] == 0)
 		return;
 	/* Held by the site's cap with no job left, the campaign would
@@ -728,10 +734,18 @@ summary_in_progress(struct strbuf *out, const struct results *res)
 		strbuf_addf(out, "\nin progress (%d, no measurement yet: run "
 		            "results again when the campaign ends):\n",
 		            res->count[RESULT_IN_PROGRESS]);
-	for (int i = 0; i < res->n; i++)
-		if (res->v[i].kind == RESULT_IN_PROGRESS)
+	for (int i = 0; i < res->n && shown < limit; i++)
+		if (res->v[i].kind == RESULT_IN_PROGRESS) {
 			strbuf_addf(out, "  %s: %s\n", res->v[i].cand.name,
 			            cand_state_name(res->v[i].state));
+			shown++;
+		}
+	if (res->count[RESULT_IN_PROGRESS] > shown) {
+		strbuf_addf(out, "  ... and %d more: see 'paratune status ",
+		            res->count[RESULT_IN_PROGRESS] - shown);
+		safe_text_append(out, res->run.dir);
+		strbuf_addstr(out, "'\n");
+	}
 	if (res->held)
 		strbuf_addf(out, "%s\n", res->held);
 }
@@ -871,7 +885,7 @@ report_summary(const struct results *res, int top, struct strbuf *out)
 	                 "oom.csv");
 	summary_failures(&sb, res, top, RESULT_FAILED, "failed",
 	                 "failed.csv");
-	summary_in_progress(&sb, res);
+	summary_in_progress(&sb, res, top);
 	summary_search_cost(&sb, res);
 	safe_text_append_lines(out, sb.buf);
 	strbuf_release(&sb);

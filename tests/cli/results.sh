@@ -1374,6 +1374,15 @@ has "... the failed rest" "and 18 more: see results/failed.csv" "$T/out"
 expect "results --top 0" 0 "$PT" results "$M" --top 0
 same "... all listed" "$(shown "$T/out")" "24 48"
 hasnt "... nothing left" "more: see results/" "$T/out"
+# The candidates in progress were listed every one too.
+sed 's/ state=\(failed\|oom\) / state=queued /' "$M/state" >"$M/state.new" &&
+	mv "$M/state.new" "$M/state"
+expect "results of 72 candidates queued" 0 "$PT" results "$M"
+same "... 20 listed" "$(grep -c '^  llama.*: queued$' "$T/out")" 20
+has "... the rest counted, and where they are" \
+	"^  \.\.\. and 52 more: see 'paratune status $M'$" "$T/out"
+expect "results --top 0 of them" 0 "$PT" results "$M" --top 0
+same "... all listed" "$(grep -c '^  llama.*: queued$' "$T/out")" 72
 
 # ---- a log named with a leading zero ------------------------------------------
 # Slurm writes no leading zero in %j.  runs/NAME/slurm-0501.out was
