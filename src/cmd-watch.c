@@ -142,6 +142,7 @@ struct watch_log {
 struct watch_trainer {
 	pid_t pid, pgid;      /* --pid, --pgid; both 0: none */
 	int pidfd;            /* the process; -1 when it ended before */
+	bool by_number;       /* no pidfd to be had: known by its pid */
 };
 
 #ifndef HAVE_SYS_PIDFD_H
@@ -200,23 +201,44 @@ watch_wait(const struct watch_opts *o, double end)
 	return left >= o->interval_s ? o->interval_s : left > 0 ? left : 0;
 }
 
-/* Know the trainer that o names: 0, or an exit code after a message.
+/* pidfd_open, or ENOSYS as a kernel before Linux 5.3 (or a container's
+ * system call filter) answers when the tests ask for it. */
+static int
+trainer_pidfd(pid_t pid)
+{
+	if (getenv("PARATUNE_TEST_NO_PIDFD")) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return pidfd_open(pid, 0);
+}
+
+/*
+ * Know the trainer that o names: 0, or an exit code after a message.
  * A process that has already ended is no error: watch reads what it
- * logged and says it exited. */
+ * logged and says it exited.  Where no pidfd can be had (Linux before
+ * 5.3, as some clusters still run, or a filter that refuses the call)
+ * the trainer is known by its number as before, with a warning: early
+ * stopping still works, with the narrow risk the pidfd removes.
+ */
 static int
 trainer_open(struct watch_trainer *t, const struct watch_opts *o)
 {
 	t->pid = (pid_t)o->pid;
 	t->pgid = (pid_t)o->pgid;
 	t->pidfd = -1;
-	if (t->pid == 0 || (t->pidfd = pidfd_open(t->pid, 0)) >= 0 ||
+	t->by_number = false;
+	if (t->pid == 0 || (t->pidfd = trainer_pidfd(t->pid)) >= 0 ||
 	    errno == ESRCH)
 		return 0;
-	if (errno == ENOSYS)
-		error("cannot follow process %d: this kernel has no "
-		      "pidfd_open (Linux 5.3 or later has)", (int)t->pid);
-	else
-		error_errno("cannot follow process %d", (int)t->pid);
+	if (errno == ENOSYS || errno == EPERM) {
+		warning("cannot hold process %d by a pidfd (%s): following "
+		        "it by its number, which another process may take "
+		        "once it has ended", (int)t->pid, strerror(errno));
+		t->by_number = true;
+		return 0;
+	}
+	error_errno("cannot follow process %d", (int)t->pid);
 	return EXIT_SOFTWARE;
 }
 
@@ -240,6 +262,8 @@ trainer_alive(const struct watch_trainer *t)
 		return kill(-t->pgid, 0) == 0 || errno != ESRCH;
 	if (t->pid == 0)
 		return true;
+	if (t->by_number)
+		return kill(t->pid, 0) == 0 || errno != ESRCH;
 	if (t->pidfd < 0)
 		return false;
 	p.fd = t->pidfd;
@@ -478,6 +502,8 @@ watch_signal(const struct watch_trainer *t, int sig)
 		ret = kill(-t->pgid, sig);
 	else if (t->pidfd >= 0)
 		ret = pidfd_send_signal(t->pidfd, sig, NULL, 0);
+	else if (t->by_number)
+		ret = kill(t->pid, sig);
 	else
 		return 0;
 	if (ret == 0 || errno == ESRCH)

@@ -258,6 +258,24 @@ has "... says so" '^exited ' "$T/out"
 kill "$zparent"
 wait "$zparent" 2>/dev/null
 
+# Where no pidfd can be had (Linux before 5.3, a system call filter),
+# watch refused to follow the trainer at all, and no run on such a
+# cluster was ever stopped early.  It follows it by its number, saying
+# so, and still stops it.
+log "$T/nopidfd.log" steady 40
+sleep 30 &
+npid=$!
+expect "no pidfd to be had: the trainer is still stopped" 0 timeout 20 \
+	env PARATUNE_TEST_NO_PIDFD=1 "$PT" watch --pid "$npid" \
+	--interval 0.05 "$T/nopidfd.log"
+has "... steady" '^steady ' "$T/out"
+has "... with a warning that says how it is followed" \
+	"cannot hold process $npid by a pidfd (Function not implemented): following it by its number" \
+	"$T/err"
+sleep 0.2
+check "... and the trainer got the signal" sh -c "! kill -0 $npid 2>/dev/null"
+wait "$npid" 2>/dev/null
+
 # A trainer's pid given to another process within one --interval (the
 # trainer ended and was reaped): watch, knowing the trainer by its
 # number alone, signalled that other process.  Reusing a pid at will
