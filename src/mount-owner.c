@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 
 #include "mount-owner.h"
+#include "strbuf.h"
 
 /* Whether a mountinfo file system type is FUSE's. */
 static bool
@@ -109,29 +110,51 @@ mount_user_parse(const char *line, struct mount_user *m)
 	return true;
 }
 
-int
-mount_user_of(dev_t dev, uid_t *uid, gid_t *gid)
+/* The whole of /proc/self/mountinfo into sb (a few kilobytes); -1 with
+ * errno when it cannot be read. */
+static int
+read_mountinfo(struct strbuf *sb)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	struct mount_user m;
-	char *line = NULL;
-	size_t cap = 0;
-	int found = 0;
+	char buf[8192];
+	size_t n;
+	int failed;
 
 	if (f == NULL)
 		return -1;
-	while (!found && getline(&line, &cap, f) > 0)
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(sb, buf, n);
+	failed = ferror(f);
+	fclose(f);
+	if (failed) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int
+mount_user_of(dev_t dev, uid_t *uid, gid_t *gid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct mount_user m;
+	int found = 0;
+
+	if (read_mountinfo(&sb) != 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (char *line = sb.buf, *end; !found && *line; line = end) {
+		end = line + strcspn(line, "\n");
+		if (*end)
+			*end++ = '\0';
 		if (mount_user_parse(line, &m) &&
 		    makedev(m.major, m.minor) == dev) {
 			*uid = m.uid;
 			*gid = m.gid;
 			found = 1;
 		}
-	if (!found && ferror(f))
-		found = -1;
-	free(line);
-	fclose(f);
-	if (found < 0)
-		errno = EIO;
+	}
+	strbuf_release(&sb);
 	return found;
 }
