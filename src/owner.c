@@ -180,10 +180,11 @@ become(uid_t uid, gid_t dir_gid)
  * cron line would delay every user listed after it.  (After a job
  * control stop of the whole group, a terminal's ^Z, the group is
  * continued already and the signal changes nothing.)
- * The child's wait status, or -1 after an error message.
+ * The child's wait status, -2 when it was killed at the limit, or -1
+ * after an error message.
  */
 static int
-wait_child(pid_t pid, uid_t uid, unsigned limit_s)
+wait_child(pid_t pid, unsigned limit_s)
 {
 	const struct timespec tick = { 0, 20000000L }; /* 20 ms */
 	struct timespec t0, now;
@@ -207,9 +208,6 @@ wait_child(pid_t pid, uid_t uid, unsigned limit_s)
 			continue;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)limit_s) {
-			error("the process acting as uid %u did not finish in "
-			      "%u s (hung): killed; what it "
-			      "journaled is kept", (unsigned)uid, limit_s);
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
@@ -248,9 +246,13 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
 		fflush(stderr);
 		_exit(status);
 	}
-	status = wait_child(pid, uid, limit_s);
-	if (status == -2)
+	status = wait_child(pid, limit_s);
+	if (status == -2) {
+		error("the process acting as uid %u did not finish in %u s "
+		      "(hung): killed; what it journaled is kept",
+		      (unsigned)uid, limit_s);
 		return EXIT_TEMPFAIL;
+	}
 	if (status < 0)
 		return EXIT_SOFTWARE;
 	if (WIFEXITED(status))
@@ -659,21 +661,25 @@ runs_link_held(const char *dir, uid_t owner_uid)
 	return ret;
 }
 
-int
-owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
-                 unsigned limit_s)
+/*
+ * Look at dir for the caller me: 0 with dir's stat (its owner as
+ * held_stat knows it) in *st when me may work on it, as its owner or as
+ * root, else an exit code after a message.
+ */
+static int
+look_at(const char *dir, uid_t me, struct stat *st)
 {
-	uid_t me = geteuid(), shown;
+	uid_t shown;
 	char owner[96], caller[96];
-	struct stat st, again;
+	struct stat again;
 
-	if (held_stat(dir, &st, true, &shown) != 0) {
+	if (held_stat(dir, st, true, &shown) != 0) {
 		error_errno("cannot open campaign directory '%s'", dir);
 		return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
 	}
 	/* Most often the campaign file, given for the directory plan made
 	 * of it: nothing there is damaged, as 65 said. */
-	if (!S_ISDIR(st.st_mode)) {
+	if (!S_ISDIR(st->st_mode)) {
 		error("'%s' is not a campaign directory (not a directory; "
 		      "'paratune plan FILE -o DIR' makes one)", dir);
 		return EXIT_NOINPUT;
@@ -683,19 +689,19 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 		      dir);
 		return EXIT_NOINPUT;
 	}
-	if (check_writers(dir, &st) != 0)
+	if (check_writers(dir, st) != 0)
 		return EXIT_NOPERM;
-	if (shown != st.st_uid) {
-		describe_uid(st.st_uid, owner, sizeof owner);
+	if (shown != st->st_uid) {
+		describe_uid(st->st_uid, owner, sizeof owner);
 		describe_uid(shown, caller, sizeof caller);
 		warning("'%s' is on a FUSE file system that %s mounted, "
 		        "whose daemon answers for it: taken as that user's, "
 		        "not as %s's, the owner it shows", dir, owner, caller);
 	}
-	if (st.st_uid == me && me != 0)
-		return fn(arg);
+	if (st->st_uid == me && me != 0)
+		return 0;
 	if (me != 0) {
-		describe_uid(st.st_uid, owner, sizeof owner);
+		describe_uid(st->st_uid, owner, sizeof owner);
 		describe_uid(me, caller, sizeof caller);
 		error("'%s' belongs to %s, and this is %s: only its owner or "
 		      "root may work on it", dir, owner, caller);
@@ -704,18 +710,17 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	/* Root, on a campaign of its own or another's: the path checked,
 	 * the directory it leads to must still be the one whose owner's
 	 * rights the work takes. */
-	if (owner_path_held(dir, st.st_uid) != 0 ||
-	    runs_link_held(dir, st.st_uid) != 0)
+	if (owner_path_held(dir, st->st_uid) != 0 ||
+	    runs_link_held(dir, st->st_uid) != 0)
 		return EXIT_NOPERM;
 	if (held_stat(dir, &again, true, NULL) != 0 ||
-	    again.st_uid != st.st_uid || again.st_dev != st.st_dev ||
-	    again.st_ino != st.st_ino) {
+	    again.st_uid != st->st_uid || again.st_dev != st->st_dev ||
+	    again.st_ino != st->st_ino) {
 		error("campaign directory '%s' changed while it was checked; "
 		      "not acting on it", dir);
 		return EXIT_TEMPFAIL;
 	}
-	return st.st_uid == me ? fn(arg)
-	       : run_as(st.st_uid, st.st_gid, fn, arg, limit_s);
+	return 0;
 }
 
 /* OWNER_CHILD_LIMIT_S, or the tests' shorter PARATUNE_TEST_OWNER_LIMIT. */
@@ -727,6 +732,89 @@ owner_limit_s(void)
 
 	return v > 0 && v < OWNER_CHILD_LIMIT_S ? (unsigned)v
 	       : OWNER_CHILD_LIMIT_S;
+}
+
+/* OWNER_LOOK_LIMIT_S, or the tests' shorter PARATUNE_TEST_OWNER_LIMIT. */
+static unsigned
+owner_look_limit_s(void)
+{
+	unsigned limit = owner_limit_s();
+
+	return limit < OWNER_LOOK_LIMIT_S ? limit : OWNER_LOOK_LIMIT_S;
+}
+
+/* What look_at found, from the child that looked. */
+struct look_result {
+	int ret;
+	uid_t uid;
+	gid_t gid;
+};
+
+/*
+ * look_at for root, in a child that is killed after limit_s seconds: a
+ * file system that never answers (a user's FUSE daemon that stopped,
+ * a hung NFS server) held root's stat() for ever, and with it every
+ * campaign after it on the cron line.  The child only looks; root acts
+ * afterwards as the owner it found, in run_as's child.
+ */
+static int
+look_in_child(const char *dir, unsigned limit_s, struct look_result *out)
+{
+	struct look_result r = { EXIT_SOFTWARE, 0, 0 };
+	struct stat st;
+	int fd[2], status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fd) != 0 || (pid = fork()) < 0) {
+		error_errno("cannot look at campaign directory '%s'", dir);
+		return EXIT_TEMPFAIL;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		memset(&st, 0, sizeof st);
+		r.ret = look_at(dir, 0, &st);
+		r.uid = st.st_uid;
+		r.gid = st.st_gid;
+		fflush(stderr);
+		_exit(write(fd[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
+	}
+	close(fd[1]);
+	status = wait_child(pid, limit_s);
+	if (status == 0 &&
+	    read(fd[0], out, sizeof *out) == (ssize_t)sizeof *out)
+		status = out->ret;
+	else if (status == -2) {
+		error("looking at campaign directory '%s' did not finish in "
+		      "%u s (a file system that does not answer?): not "
+		      "acting on it", dir, limit_s);
+		status = EXIT_TEMPFAIL;
+	} else {
+		error("cannot look at campaign directory '%s'", dir);
+		status = EXIT_SOFTWARE;
+	}
+	close(fd[0]);
+	return status;
+}
+
+int
+owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
+                 unsigned limit_s)
+{
+	uid_t me = geteuid();
+	struct look_result r;
+	struct stat st;
+	int ret;
+
+	if (me != 0) {
+		ret = look_at(dir, me, &st);
+		return ret != 0 ? ret : fn(arg);
+	}
+	ret = look_in_child(dir, owner_look_limit_s(), &r);
+	if (ret != 0)
+		return ret;
+	return r.uid == 0 ? fn(arg) : run_as(r.uid, r.gid, fn, arg, limit_s);
 }
 
 int

@@ -33,7 +33,8 @@
  *     goes on.
  *   - Anyone else: refused with EXIT_NOPERM, naming both.
  * On a FUSE file system a user mounted, that user owns every name,
- * whatever its daemon shows (mount-owner.h).
+ * whatever its daemon shows (mount-owner.h).  Root looks at dir in a
+ * child killed after OWNER_LOOK_LIMIT_S: EXIT_TEMPFAIL.
  * dir missing: EXIT_NOINPUT.
  */
 int owner_run(const char *dir, int (*fn)(void *arg), void *arg);
@@ -43,6 +44,12 @@ int owner_run(const char *dir, int (*fn)(void *arg), void *arg);
  * shortens it for the tests, as git's GIT_TEST_* variables do.
  */
 #define OWNER_CHILD_LIMIT_S 600
+/*
+ * Root looks at a campaign directory (its owner, its path) in a child
+ * killed after this many seconds: a file system that never answers held
+ * root's stat(), and every campaign after it on the cron line, for ever.
+ */
+#define OWNER_LOOK_LIMIT_S 60
 /*
  * The same with a limit of limit_s seconds, 0 for none: for what runs
  * until its caller interrupts it (status --watch).

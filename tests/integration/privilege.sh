@@ -280,6 +280,7 @@ rm -f "$BASE/../priv-dir.$$"
 # here cannot even write what her daemon shows as root's.
 FUSE_MODE= FUSE_CONF_ADDED=
 fuse_cleanup() {
+	pkill -CONT -u ptmallory -x bindfs 2>/dev/null
 	mountpoint -q "$BASE/fusemnt" 2>/dev/null &&
 		{ fusermount3 -u "$BASE/fusemnt" 2>/dev/null ||
 		  umount -l "$BASE/fusemnt"; }
@@ -321,6 +322,22 @@ if command -v bindfs >/dev/null && command -v fusermount3 >/dev/null &&
 		}
 		check "a campaign on a user's FUSE mount showing root as owner: nothing submitted as root" \
 			fuse_root_refused
+		# Her daemon stopped: it never answers, and root's look at
+		# the path held the cron line for ever.
+		fuse_stalled() {
+			local rc=0
+			pkill -STOP -u ptmallory -x bindfs
+			sleep 2
+			PARATUNE_TEST_OWNER_LIMIT=3 timeout 60 "$PT" resume \
+				"$BASE/fusemnt/camp" "$BASE/alice" >/dev/null \
+				2>"$BASE/../priv-fuse.$$" || rc=$?
+			pkill -CONT -u ptmallory -x bindfs
+			[[ $rc == 75 ]] &&
+				grep -q "looking at campaign directory '$BASE/fusemnt/camp' did not finish in 3 s" \
+					"$BASE/../priv-fuse.$$"
+		}
+		check "a FUSE daemon that never answers holds root's cron line 3 s, not for ever" \
+			fuse_stalled
 	else
 		echo "skip - a user cannot mount FUSE here:" \
 			"$(head -1 "$BASE/../priv-fuse.$$")"
