@@ -5,6 +5,9 @@
  */
 #include "autoconfig.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "budget.h"
 #include "safe-text.h"
 
@@ -12,6 +15,33 @@ static double
 job_gpus(const struct settings *c)
 {
 	return (double)c->nodes * (double)c->gpus_per_node;
+}
+
+/*
+ * The nodes c was planned on, from its name ("{family}_{size}b_{nodes}
+ * nodes_tp_...", candidate_name_prefix), else the campaign's.  After
+ * campaign.conf's nodes were edited since plan (store.c warns of it),
+ * status and results counted every job's GPU-hours at the edited count;
+ * submit and resume refuse such a campaign.
+ */
+static double
+cand_nodes(const struct settings *k, const struct cand_status *c)
+{
+	const char *at = strstr(c->name, "nodes_tp_"), *p = at;
+	long nodes = 0;
+
+	while (p && p > c->name && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p && p < at && p > c->name && p[-1] == '_' && at - p < 9)
+		nodes = strtol(p, NULL, 10);
+	return nodes > 0 ? (double)nodes : (double)k->nodes;
+}
+
+/* GPU-hours of one job of c: its nodes times the campaign's GPUs each. */
+static double
+cand_gpus(const struct settings *k, const struct cand_status *c)
+{
+	return cand_nodes(k, c) * (double)k->gpus_per_node;
 }
 
 double
@@ -46,12 +76,13 @@ void
 budget_compute(const struct store *s, long now, struct budget *b)
 {
 	const struct settings *k = &s->settings;
-	double limit = budget_job_limit(k);
 
 	b->used = b->committed = b->queued = 0;
 	for (int i = 0; i < s->st.n; i++) {
 		const struct cand_status *c = &s->st.v[i];
-		double used = budget_job_seconds(c, now) / 3600.0 * job_gpus(k);
+		double gpus = cand_gpus(k, c);
+		double limit = k->limits.max_minutes_per_run / 60.0 * gpus;
+		double used = budget_job_seconds(c, now) / 3600.0 * gpus;
 
 		b->used += used;
 		/* A running job may take the rest of its limit; one still

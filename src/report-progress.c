@@ -47,7 +47,6 @@ prog_points(const struct results *res, int *n)
 {
 	const struct settings *c = &res->run.settings;
 	struct prog_point *p = xcalloc((size_t)res->n + 1, sizeof(*p));
-	double gpus = (double)c->nodes * c->gpus_per_node;
 	long now = (long)time(NULL);
 
 	*n = 0;
@@ -62,7 +61,8 @@ prog_points(const struct results *res, int *n)
 		 * end of its time limit. */
 		secs = budget_job_seconds(s, now);
 		p[*n].end = s->start_time + (long)secs;
-		p[*n].hours = secs / 3600.0 * gpus;
+		/* On the GPUs planned, as the row's own figures. */
+		p[*n].hours = secs / 3600.0 * results_row_gpus(c, r);
 		p[*n].step_s = r->kind == RESULT_MEASURED && r->recommendable
 		               ? r->m.step_mean_s : NAN;
 		(*n)++;

@@ -898,6 +898,17 @@ test_budget(void)
 	/* report.html's progress chart places it by the same time. */
 	CU_ASSERT_DOUBLE_EQUAL(budget_job_seconds(&s.st.v[0], 1000 + 900),
 	                       900.0, 1e-9);
+	/* Planned on 1 node, as its name says, where campaign.conf was
+	 * edited to 2 since: 15 minutes on 8 GPUs are 2 GPU-hours, not
+	 * 4; a name that says no nodes takes the campaign's. */
+	strcpy(s.st.v[0].name, "llama_8.03b_1nodes_tp_1_pp_1");
+	strcpy(s.st.v[1].name, "x_nodes_tp_2");
+	s.st.v[1].state = CS_QUEUED;
+	budget_compute(&s, 1000 + 900, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 2.0, 1e-9);
+	/* used 2, the runner's rest 2, the queued one on 2 nodes 8 */
+	CU_ASSERT_DOUBLE_EQUAL(b.committed, 12.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.queued, 8.0, 1e-9);
 	state_release(&s.st);
 	settings_release(&s.settings);
 }
