@@ -368,7 +368,11 @@ has "... said to be replaced" "'.*rot.log' was replaced" "$T/err"
 expect "a log truncated under a writer that keeps its offset" 0 \
 	timeout 30 "$PT" watch --timeout 6 --interval 0.1 "$T/hole.log"
 wait $!
-has "... the steps after the hole" '^steady step_s=5 .* step=40$' "$T/out"
+# Judged on the steps after the hole (5 s; those before were 1 s), at
+# whichever step watch's poll found them steady: a slow run (the
+# sanitizers) stopped at step 23 of the 40 written at once.
+has "... the steps after the hole" '^steady step_s=5 .* step=[1-4][0-9]$' \
+	"$T/out"
 has "... the hole skipped, with a warning" \
 	"'.*hole.log': skipped [0-9]* NUL bytes" "$T/err"
 # The file opened anew is opened with the same care as the first.
