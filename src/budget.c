@@ -27,13 +27,8 @@ job_gpus(const struct settings *c)
 static double
 cand_nodes(const struct settings *k, const struct cand_status *c)
 {
-	const char *at = strstr(c->name, "nodes_tp_"), *p = at;
-	long nodes = 0;
+	int nodes = candidate_name_nodes(c->name);
 
-	while (p && p > c->name && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	if (p && p < at && p > c->name && p[-1] == '_' && at - p < 9)
-		nodes = strtol(p, NULL, 10);
 	return nodes > 0 ? (double)nodes : (double)k->nodes;
 }
 

@@ -93,6 +93,20 @@ name_size(double size_b, char *num, size_t len)
 	trim_zeros(num);
 }
 
+int
+candidate_name_nodes(const char *name)
+{
+	const char *at = strstr(name, "nodes_tp_"), *p = at;
+
+	while (p && p > name && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	/* At most 8 digits: a node count fits an int, and a longer run of
+	 * digits is some other name's. */
+	if (!p || p == at || p == name || p[-1] != '_' || at - p > 8)
+		return 0;
+	return (int)strtol(p, NULL, 10);
+}
+
 void
 candidate_name_prefix(const struct settings *c, char *buf, size_t len)
 {

@@ -124,15 +124,6 @@ state_by_name_find(struct cand_status *const *v, int n, const char *name)
 	return lo < (size_t)n && !strcmp(v[lo]->name, name) ? v[lo] : NULL;
 }
 
-struct cand_status *
-state_find_tag(struct state *st, const char *tag)
-{
-	for (int i = 0; i < st->n; i++)
-		if (st->v[i].tag[0] && !strcmp(st->v[i].tag, tag))
-			return &st->v[i];
-	return NULL;
-}
-
 /* ---- writing ----------------------------------------------------------- */
 
 /* Values never hold spaces: replace anything odd so a line stays one

@@ -403,15 +403,13 @@ frozen_reshaped(const struct store *s, int flags)
 {
 	const struct settings *c = &s->settings;
 	const char *family = c->model.family[0] ? c->model.family : "model";
-	char nodes[32];
 	size_t n = strlen(family);
 
-	snprintf(nodes, sizeof nodes, "_%dnodes_tp_", c->nodes);
 	for (int i = 0; i < s->st.n; i++) {
 		const char *name = s->st.v[i].name;
 
 		if (!strncmp(name, family, n) && name[n] == '_' &&
-		    strstr(name, nodes))
+		    candidate_name_nodes(name) == c->nodes)
 			continue;
 		if (flags & STORE_POLICY)
 			return error("%s/campaign.conf: its nodes or model "

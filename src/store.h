@@ -119,7 +119,6 @@ struct cand_status **state_by_name(const struct state *st);
  * n being st->n), or NULL. */
 struct cand_status *state_by_name_find(struct cand_status *const *v, int n,
                                        const char *name);
-struct cand_status *state_find_tag(struct state *st, const char *tag);
 
 /* ---- the events ---------------------------------------------------------- */
 
@@ -383,5 +382,9 @@ int store_write_predictions(const char *dir, const struct fit_model *m);
 
 /* The "{family}_{size}b_{nodes}nodes" part of candidate names. */
 void candidate_name_prefix(const struct settings *c, char *buf, size_t len);
+
+/* The node count a candidate name carries ("..._{nodes}nodes_tp_..."),
+ * or 0 when the name has none. */
+int candidate_name_nodes(const char *name);
 
 #endif

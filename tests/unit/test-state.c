@@ -1073,6 +1073,24 @@ test_mount_user(void)
 	CU_ASSERT_FALSE(mount_user_parse("", &m));
 }
 
+/* The node count read back from names plan gives, and none from others. */
+static void
+test_candidate_name_nodes(void)
+{
+	CU_ASSERT_EQUAL(candidate_name_nodes(
+	        "llama3_70b_16nodes_tp_4_pp_4_cp_1_vp_1_mbs_1_gbs_512"), 16);
+	CU_ASSERT_EQUAL(candidate_name_nodes("model_0.12b_1nodes_tp_1"), 1);
+	/* A family that holds digits is not read as the count. */
+	CU_ASSERT_EQUAL(candidate_name_nodes("gpt4_8b_2nodes_tp_2"), 2);
+	CU_ASSERT_EQUAL(candidate_name_nodes("8nodes_tp_1"), 0);
+	CU_ASSERT_EQUAL(candidate_name_nodes("a_nodes_tp_1"), 0);
+	CU_ASSERT_EQUAL(candidate_name_nodes("a_123456789nodes_tp_1"), 0);
+	CU_ASSERT_EQUAL(candidate_name_nodes("a_12345678nodes_tp_1"),
+	                12345678);
+	CU_ASSERT_EQUAL(candidate_name_nodes("llama3_70b_4nodes_pp_1"), 0);
+	CU_ASSERT_EQUAL(candidate_name_nodes(""), 0);
+}
+
 static const struct harness_test state_tests[] = {
 	{ "state round trip", test_round_trip },
 	{ "truncated and corrupt state", test_truncated_and_corrupt },
@@ -1097,6 +1115,7 @@ static const struct harness_test state_tests[] = {
 	{ "atomic writes through planted files", test_atomic_write_planted },
 	{ "plan files created fresh and synced", test_plan_files_synced },
 	{ "who mounted a FUSE file system", test_mount_user },
+	{ "the node count in a candidate's name", test_candidate_name_nodes },
 	{ NULL, NULL },
 };
 
