@@ -26,29 +26,9 @@ trap 'rm -rf "$dir"' EXIT INT TERM
 
 # Llama 3 70B on 1024 GPUs: 122,880 combinations, 35,440 valid, so that
 # search.max_candidates up to that keeps as many.
-cat >"$dir/c.conf" <<EOF
-name = "bench-plan";
-model = "llama3_70b";
-nodes = 128;
-gpus_per_node = 8;
-gpu = "h100-sxm";
-seq_length = 8192;
-global_batch_size = 1024;
-run = { template = "megatron-lm"; };
-search = {
-  max_candidates = $n;
-  tensor_parallel = [1, 2, 4, 8];
-  pipeline_parallel = [1, 2, 4, 5, 8, 10, 16, 20];
-  context_parallel = [1, 2, 4, 8];
-  virtual_pipeline = [1, 2, 4, 5, 8, 10];
-  micro_batch_size = [1, 2, 4, 8];
-  recompute = ["none", "selective", "full"];
-  recompute_num_layers = [1, 2, 4, 8];
-  recompute_method = ["block", "uniform"];
-  sequence_parallel = [true, false];
-  attention = ["flash", "unfused"];
-};
-EOF
+. "$top/bench/llama3-70b-grid.sh"
+llama3_70b_grid "$dir/c.conf" bench-plan megatron-lm 1024 "$n"
+echo "};" >>"$dir/c.conf"
 
 now() { date +%s.%N; }
 

@@ -23,6 +23,7 @@ export XDG_CONFIG_HOME=/nonexistent
 dir=$(mktemp -d "${TMPDIR:-/tmp}/paratune-bench-XXXXXX")
 trap 'rm -rf "$dir"' EXIT INT TERM
 [ $# -gt 0 ] || set -- 10000 40000 100000
+. "$top/bench/llama3-70b-grid.sh"
 
 now() { date +%s.%N; }
 # timed LABEL CMD...: print CMD's wall time (its exit status too: 65
@@ -39,30 +40,9 @@ timed() {
 }
 
 for n in "$@"; do
-	cat >"$dir/c.conf" <<EOF
-name = "bench-results";
-model = "llama3_70b";
-nodes = 128;
-gpus_per_node = 8;
-gpu = "h100-sxm";
-seq_length = 8192;
-global_batch_size = [512, 1024, 2048, 4096];
-run = { template = "megatron-lm"; };
-search = {
-  strategy = "adaptive";
-  max_candidates = $n;
-  tensor_parallel = [1, 2, 4, 8];
-  pipeline_parallel = [1, 2, 4, 5, 8, 10, 16, 20];
-  context_parallel = [1, 2, 4, 8];
-  virtual_pipeline = [1, 2, 4, 5, 8, 10];
-  micro_batch_size = [1, 2, 4, 8];
-  recompute = ["none", "selective", "full"];
-  recompute_num_layers = [1, 2, 4, 8];
-  recompute_method = ["block", "uniform"];
-  sequence_parallel = [true, false];
-  attention = ["flash", "unfused"];
-};
-EOF
+	llama3_70b_grid "$dir/c.conf" bench-results megatron-lm \
+		"[512, 1024, 2048, 4096]" "$n"
+	echo "};" >>"$dir/c.conf"
 	c=$dir/c$n
 	"$pt" -q plan "$dir/c.conf" -o "$c" >/dev/null
 	awk '/ state=planned / && ++k % 2 == 0 {

@@ -64,28 +64,10 @@ EOF
 # ---- a grid of over 10^8 combinations --------------------------------------
 # campaign FILE WIDE: Llama 3 70B on 1024 GPUs, 18 search lists; WIDE
 # adds seven more two-way switches (x128).
+. "$SRC/bench/llama3-70b-grid.sh"
 campaign() {
-	cat >"$1" <<EOF
-name = "huge";
-model = "llama3_70b";
-nodes = 128;
-gpus_per_node = 8;
-gpu = "h100-sxm";
-seq_length = 8192;
-global_batch_size = 1024;
-run = { template = "simulated"; };
-search = {
-  max_candidates = 50;
-  tensor_parallel = [1, 2, 4, 8];
-  pipeline_parallel = [1, 2, 4, 5, 8, 10, 16, 20];
-  context_parallel = [1, 2, 4, 8];
-  virtual_pipeline = [1, 2, 4, 5, 8, 10];
-  micro_batch_size = [1, 2, 4, 8];
-  recompute = ["none", "selective", "full"];
-  recompute_num_layers = [1, 2, 4, 8];
-  recompute_method = ["block", "uniform"];
-  sequence_parallel = [true, false];
-  attention = ["flash", "unfused"];
+	llama3_70b_grid "$1" huge simulated 1024 50
+	cat >>"$1" <<EOF
   account_for_embedding_in_pipeline_split = [true, false];
   account_for_loss_in_pipeline_split = [true, false];
 EOF
