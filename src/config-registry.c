@@ -64,10 +64,10 @@ _Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
  * PP 16, CP 16; Meta, "The Llama 3 Herd of Models", 2024, table 4).
  */
 #define MAX_NODES 100000
-#define MAX_PARALLEL 65536
+#define MAX_PARALLEL CONFIG_MAX_PARALLEL
 #define MAX_SEQ (1 << 24)
 #define MAX_BATCH CONFIG_MAX_BATCH
-#define MAX_DIM (1 << 24)
+#define MAX_DIM CONFIG_MAX_DIM
 #define MAX_COUNT 1e9
 
 #define CAMP(f) .in = IN_CAMPAIGN, .off = offsetof(struct settings, f)

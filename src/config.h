@@ -29,6 +29,11 @@
 /* The largest batch (global or micro) a campaign may name; also the
  * largest global batch size candidates.csv may hold. */
 #define CONFIG_MAX_BATCH (1 << 24)
+/* The largest parallel size (tp, pp, cp, ep, etp, vp) a campaign may
+ * name; also the largest candidates.csv may hold. */
+#define CONFIG_MAX_PARALLEL 65536
+/* The largest model dimension or layer count a campaign may name. */
+#define CONFIG_MAX_DIM (1 << 24)
 
 /* A searched integer value: "auto", or an explicit list. */
 struct int_list {

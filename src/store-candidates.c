@@ -219,16 +219,29 @@ value_ok(double v)
 	return isfinite(v) && v >= 0 && v <= CANDIDATE_VALUE_MAX;
 }
 
-/* Whether a hand-edited row's layout can be one: every size at least 1
- * (etp and vp 0: not set), the global batch within the configuration's
- * bound.  gbs = -256 ranked first, with negative samples/s and cost. */
+/* Whether size is one a campaign could have planned: 1 to the
+ * configuration's bound (0 too where it means "not set"). */
+static bool
+size_ok(int size, int min, int max)
+{
+	return size >= min && size <= max;
+}
+
+/* Whether a hand-edited row's layout can be one: every size within the
+ * bounds the configuration puts on its search lists (etp and vp 0: not
+ * set).  gbs = -256 ranked first, with negative samples/s and cost, and
+ * tp = 2^31 - 1 priced a run on 10^18 GPUs. */
 static bool
 layout_ok(const struct layout *l)
 {
-	return l->tp >= 1 && l->pp >= 1 && l->cp >= 1 && l->ep >= 1 &&
-	       l->etp >= 0 && l->vp >= 0 && l->mbs >= 1 && l->dp >= 1 &&
-	       l->gbs >= 1 && l->gbs <= CONFIG_MAX_BATCH &&
-	       l->recompute_layers >= 0;
+	const int par = CONFIG_MAX_PARALLEL, batch = CONFIG_MAX_BATCH;
+
+	return size_ok(l->tp, 1, par) && size_ok(l->pp, 1, par) &&
+	       size_ok(l->cp, 1, par) && size_ok(l->ep, 1, par) &&
+	       size_ok(l->etp, 0, par) && size_ok(l->vp, 0, par) &&
+	       size_ok(l->mbs, 1, batch) && size_ok(l->gbs, 1, batch) &&
+	       size_ok(l->dp, 1, batch) &&
+	       size_ok(l->recompute_layers, 0, CONFIG_MAX_DIM);
 }
 
 static bool

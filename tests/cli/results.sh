@@ -1040,8 +1040,11 @@ expect "a malformed switch cell" 65 "$PT" results "$D"
 has "... names the file and line" "candidates.csv:3: malformed candidate row" "$T/err"
 # Nor were the layout's values checked: gbs = -256 became the best,
 # with negative samples/s, MFU, days and cost, and an estimate of
-# -1e308 GiB printed a 310-character cell.  Column=value, each refused.
+# -1e308 GiB printed a 310-character cell; tp = 2^31 - 1 was priced as
+# a run on 10^18 GPUs.  Column=value, each refused.
 for cv in 10=-256 10=0 10=16777217 3=0 4=-1 5=0 6=0 8=-1 9=0 11=0 \
+	3=65537 4=2147483647 5=65537 6=65537 7=65537 8=65537 \
+	9=16777217 11=16777217 13=16777217 \
 	14=-1e308 14=-1 14=nan 14=1e300 16=inf 16=-0.5 17=-1 18=nan; do
 	awk -F, -v OFS=, -v c="${cv%%=*}" -v v="${cv#*=}" \
 		'NR == 3 { $c = v } { print }' "$T/candidates.csv" \
