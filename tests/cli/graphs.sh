@@ -56,6 +56,22 @@ check "... and recompute without graphs" \
 	test "$(scripts nemo 'enable_cuda_graph=False' \
 		'recompute_granularity=selective')" -gt 0
 
+# A copy of the NeMo 2.0 template under another name is not known to
+# plan as NeMo's, so its rule does not apply: the template itself
+# refuses what would reach it, rather than rendering runs that fail.
+cp "$SRC/templates/nemo2.sbatch" "$T/site-nemo.sbatch"
+expect "a renamed copy of nemo2 with graphs and recompute" 78 \
+	graphs_plan nemo-copy "$T/site-nemo.sbatch"
+has "... refused, saying why and what to set" \
+	'site-nemo.sbatch:[0-9]*: this template cannot run the campaign: .*CUDA graphs not supported with activation recomputation.*search.cuda_graphs = \[false\]' \
+	"$T/err"
+check "... and writing no campaign" test ! -e "$T/nemo-copy"
+expect "... while graphs without recompute plan through it" 0 \
+	graphs_plan nemo-copy "$T/site-nemo.sbatch" \
+	--set 'search.recompute=["none"]'
+check "... rendering graphs" \
+	test "$(scripts nemo-copy 'enable_cuda_graph=True')" -gt 0
+
 expect "Megatron-LM with graphs and every recompute kind plans" 0 \
 	graphs_plan mlm megatron-lm
 hasnt "... leaving NeMo 2.0's rule out" 'nemo2: per-layer' \
