@@ -4,7 +4,7 @@
 # printing how many inputs each survived.
 #
 #   tests/fuzz/run.sh [TARGET...]     targets: logparse template config state
-#                                     measured
+#                                     measured candidates
 #
 # Needs a configured tree (autoconfig.h) and Debian's clang with
 # libclang-rt-14-dev.  Seeds: tests/fuzz/corpus/TARGET plus, read only,
@@ -19,7 +19,7 @@ cd "$top"
 secs=${FUZZ_SECONDS:-60}
 out=${FUZZ_BUILD:-$top/build-fuzz}
 cc=${FUZZ_CC:-clang}
-targets=${*:-logparse template config state measured}
+targets=${*:-logparse template config state measured candidates}
 
 command -v "$cc" >/dev/null || {
 	echo "fuzz: $cc not found (apt-get install clang libclang-rt-14-dev)" >&2
