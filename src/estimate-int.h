@@ -33,6 +33,8 @@ struct flop_parts {
 	double layers;  /* GEMMs of every transformer layer */
 	double experts; /* the routed experts' share of layers */
 	double scores;  /* attention scores and values */
+	double scores_kernel; /* the same as the fused kernels compute
+	                       * them, tile by tile (estimate.c) */
 	double logits;  /* output layer (and the MTP layers' own) */
 	double mtp;     /* GEMMs and scores of the MTP layers */
 };

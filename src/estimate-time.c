@@ -543,7 +543,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	                  ? x->k[CAL_ATTN_EFF_FLASH] * flash_head_efficiency(x)
 	                  : ATTN_EFF_UNFUSED;
 
-	lt->attn = tokens * fp->scores / x->s.L /
+	lt->attn = tokens * fp->scores_kernel / x->s.L /
 	           (peak_flops(x, false) * attn_eff);
 	elem = sb * (ELEMWISE_BYTES_PER_H * x->s.h /
 	             (l->sequence_parallel ? x->t : 1) +

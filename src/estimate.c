@@ -144,6 +144,46 @@ score_flops(const struct model *m, const struct shape *s, int seq_length)
 	return 12.0 * s->score_w * total;
 }
 
+/*
+ * The same work as the fused attention kernels do it: in tiles of
+ * queries by keys, skipping a tile only when the mask hides all of it
+ * and computing the others whole, the mask applied inside
+ * (FlashAttention-2, Dao 2023, arXiv 2307.08691, section 3.1.1: of the
+ * causal mask's blocks those wholly above the diagonal are skipped and
+ * the mask is applied to one block a row; section 3.3: blocks of 64
+ * or 128 a side).  A sliding window is taken to be bounded the same
+ * way, by the first and last key tile a query tile needs; the tiles
+ * of cuDNN's Blackwell kernels are not published, and 128 is taken.
+ * A causal layer of n tiles then computes (n + 1)/2 key tiles a query
+ * tile on average, s/2 + 64 keys; a window of w keys (the query and
+ * the w - 1 before it) spans w + 127 keys from the first query of a
+ * tile to the last, 2 tiles, 256 keys for GPT-OSS's 128: twice what
+ * the model FLOPs count.  Only the time uses it; the model FLOPs stay
+ * Megatron-LM's.
+ */
+#define ATTN_TILE 128.0
+
+static double
+score_kernel_flops(const struct model *m, const struct shape *s,
+                   int seq_length)
+{
+	double n = ceil(seq_length / ATTN_TILE);
+	double all = n * ATTN_TILE;
+	double causal = ATTN_TILE * (n + 1) / 2;
+	double keys = m->arch == ARCH_DECODER ? causal : all;
+	double win = 0, total;
+	int windowed = 0;
+
+	if (m->window_size > 0)
+		win = fmin(ATTN_TILE * ceil((m->window_size + ATTN_TILE - 1) /
+		                            ATTN_TILE), keys);
+	for (int i = 0; i < m->num_layers; i++)
+		windowed += model_layer_windowed(m, i);
+	total = (s->L - windowed) * keys + windowed * win;
+	total += (double)model_cross_layers(m) * all;
+	return 12.0 * s->score_w * total;
+}
+
 static void
 flops_per_token(const struct model *m, int seq_length,
                 struct flop_parts *fp)
@@ -160,6 +200,7 @@ flops_per_token(const struct model *m, int seq_length,
 	fp->experts = 6.0 * s.h * phi * s.fe * s.k * s.Lmoe;
 	fp->logits = 6.0 * s.h * m->vocab_size;
 	fp->scores = score_flops(m, &s, seq_length);
+	fp->scores_kernel = score_kernel_flops(m, &s, seq_length);
 	/*
 	 * Each MTP layer [Megatron-LM multi_token_prediction.py]: eh_proj
 	 * 2h x h, one transformer layer of the model's last kind with full
