@@ -113,13 +113,38 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * Whether path names something a file renamed onto it would destroy: a
+ * device, FIFO or socket, or a link to one (/dev/stdout), said in an
+ * error.  rename(2) replaces the name, not what it leads to, so that
+ * `calibrate -o /dev/null` run as root put a regular file in place of
+ * the device node.  A link to a regular file, or to nothing, is
+ * replaced by the new file as before.
+ */
+static bool
+not_replaceable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode) ||
+	    S_ISDIR(st.st_mode))
+		return false;
+	error("cannot replace '%s': not a regular file (a file written "
+	      "there would take the place of the device, FIFO or socket); "
+	      "name a file", path);
+	return true;
+}
+
 char *
 write_file_prepare(const char *path, const void *data, size_t len,
                    int mode)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *tmp;
 	int fd;
 
+	if (not_replaceable(path))
+		return NULL;
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	/* Created exclusively: whatever sits at the temporary name (a
 	 * stale file of a killed run with our pid, or a link or FIFO
 	 * planted there) is removed, never written through or waited on. */
@@ -426,10 +451,13 @@ text_cut(const char *s, char *buf)
 int
 output_file_check(const char *path)
 {
-	char *dir = path_dir(path);
+	char *dir;
 	struct stat st;
 	int ret = 0;
 
+	if (not_replaceable(path))
+		return -1;
+	dir = path_dir(path);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		ret = -1;

@@ -252,6 +252,16 @@ same "... in JSON" "$(jget calibration)" site-test
 expect "results, the summary" 0 "$PT" results "$T/dir"
 has "... in the summary" "^predictions: calibration site-test$" "$T/out"
 
+# -o onto a FIFO (or as root a device: /dev/null) put a regular file in
+# its place, since the file written is renamed onto the name.
+mkfifo "$T/fifo"
+ln -s "$T/fifo" "$T/fifo-link"
+for o in fifo fifo-link; do
+	expect "calibrate -o $o" 73 "$PT" calibrate "$CSV" -o "$T/$o"
+	has "... refused: not a regular file" "cannot replace '$T/$o': not a regular" \
+		"$T/err"
+	check "... the FIFO kept" test -p "$T/$o"
+done
 # ---- a campaign directory's measured candidates -----------------------------
 # setstate DIR NAME key=value...: edit the candidate's line of DIR/state
 setstate() {
