@@ -177,20 +177,26 @@ any_shared(const struct gpu_fit *g, int ng, int p)
 }
 
 /* The libconfig file: a comment naming the inputs and rows, then one
- * calibration group with a member per GPU. */
+ * calibration group with a member per GPU.  The names are escaped
+ * (safe_text_append): a newline in a file's name ended the comment and
+ * made the rest of the name a line of libconfig. */
 static void
 write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
              int ninputs, char **inputs)
 {
 	strbuf_addstr(sb, "# paratune calibration (paratune.conf(5)), "
 	              "written by paratune calibrate from:\n");
-	for (int i = 0; i < ninputs; i++)
-		strbuf_addf(sb, "#   %s\n", inputs[i]);
+	for (int i = 0; i < ninputs; i++) {
+		strbuf_addstr(sb, "#   ");
+		safe_text_append(sb, inputs[i]);
+		strbuf_addch(sb, '\n');
+	}
 	for (int k = 0; k < ng; k++) {
 		strbuf_addf(sb, "# %s: %d rows:", g[k].gpu, g[k].n);
-		for (int i = 0; i < g[k].n; i++)
-			strbuf_addf(sb, "%s%s", i % 4 ? " " : "\n#   ",
-			            g[k].rows[i].where);
+		for (int i = 0; i < g[k].n; i++) {
+			strbuf_addstr(sb, i % 4 ? " " : "\n#   ");
+			safe_text_append(sb, g[k].rows[i].where);
+		}
 		strbuf_addch(sb, '\n');
 	}
 	for (int p = 0; p < CAL_NPARAMS; p++)

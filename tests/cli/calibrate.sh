@@ -262,6 +262,21 @@ for o in fifo fifo-link; do
 		"$T/err"
 	check "... the FIFO kept" test -p "$T/$o"
 done
+# An input's name is written in the file's head: with a newline in it
+# the rest of the name became a line of libconfig, which estimate then
+# refused (a syntax error) or read as a setting.
+nl="$T/runs
+calibration = 3;
+.csv"
+cp "$CSV" "$nl"
+cp "$CAMP" "$T/"
+expect "calibrate an input named with a newline, -o" 0 "$PT" calibrate \
+	"$nl" -o "$T/nl.conf"
+hasnt "... no line of the name left outside the comment" \
+	"^calibration = 3;" "$T/nl.conf"
+expect "... which estimate reads" 0 "$PT" --site "$T/nl.conf" estimate "$CAMP"
+has "... and uses" "^  calibration  calibrated$" "$T/out"
+
 # ---- a campaign directory's measured candidates -----------------------------
 # setstate DIR NAME key=value...: edit the candidate's line of DIR/state
 setstate() {
