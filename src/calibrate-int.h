@@ -10,12 +10,31 @@
 
 #include "calibrate.h"
 
-/* A pair of configurations the ordering term judges: rows fast and
- * slow (their representatives), measured log ratio d < 0. */
-struct rank_pair {
-	int fast, slow;
-	double d;
+/* A place of the ordering term's Fenwick tree (calibrate-order.c). */
+struct order_sums {
+	double count, sum, squares;
 };
+/* The ordering term's campaigns (calibrate-order.c), with scratch
+ * space for an evaluation. */
+struct calib_order {
+	struct order_pair *pairs; /* of the small campaigns */
+	int npairs;
+	struct order_campaign *c; /* the large ones */
+	int nc, max_m;            /* campaigns; the most configurations */
+	struct order_x *by_x;     /* max_m each: */
+	double *x;
+	struct order_sums *fen;   /* (max_m + 1) */
+	int *rank;
+};
+/* The campaigns with two or more configurations of rows[0..n). */
+void calibrate_order_init(struct calib_order *ord,
+                          const struct calib_row *rows, int n);
+void calibrate_order_release(struct calib_order *ord);
+/* The sum over the pairs of rows in (flags) of the term, with the
+ * predictions pred (per row); *pairs gets how many pairs. */
+double calibrate_order_loss(struct calib_order *ord,
+                            const struct calib_row *rows,
+                            const double *pred, const bool *in, int *pairs);
 
 /* What the objective needs: the rows it sums over and the mapping. */
 struct objective {
@@ -27,8 +46,7 @@ struct objective {
 	int ndims;
 	int evaluations;
 	double rank_weight;
-	struct rank_pair *pairs; /* of all rows */
-	int npairs;
+	struct calib_order *order; /* with rank_weight > 0 */
 	const bool *in;          /* per row: in this fit */
 	double *pred;            /* per row: scratch */
 	/* Per row, the calibration its other constants come from (the

@@ -166,38 +166,17 @@ row_loss(const struct calib_row *r, const struct calibration *cal,
 	return loss;
 }
 
-/* The samples of a step of row r (at least 1). */
-static double
-gbs_of(const struct calib_row *r)
-{
-	return r->l.gbs > 0 ? r->l.gbs : 1;
-}
-
 /* The ordering term (above) over the pairs of this fit's rows, with the
- * predictions row_loss left in o->pred. */
+ * predictions row_loss left in o->pred (calibrate-order.c). */
 static double
 rank_loss(const struct objective *o)
 {
-	double sum = 0;
-	int k = 0;
+	double sum;
+	int k;
 
-	if (!(o->rank_weight > 0))
+	if (!(o->rank_weight > 0) || o->order == NULL)
 		return 0;
-	for (int i = 0; i < o->npairs; i++) {
-		const struct rank_pair *p = &o->pairs[i];
-		const struct calib_row *a = &o->rows[p->fast];
-		const struct calib_row *b = &o->rows[p->slow];
-		double pa = o->pred[p->fast], pb = o->pred[p->slow], short_by;
-
-		if (!o->in[p->fast] || !o->in[p->slow])
-			continue;
-		k++;
-		if (!(pa > 0) || !(pb > 0) || !isfinite(pa) || !isfinite(pb))
-			continue;   /* row_loss has counted it */
-		short_by = log((pa / gbs_of(a)) / (pb / gbs_of(b))) - p->d / 2;
-		if (short_by > 0)
-			sum += short_by * short_by;
-	}
+	sum = calibrate_order_loss(o->order, o->rows, o->pred, o->in, &k);
 	return k ? o->rank_weight * sum * o->n / k : 0;
 }
 
@@ -535,33 +514,6 @@ cross_validate(struct objective *o, const struct calib_row *rows, int n,
 	free(in);
 }
 
-/* The pairs the ordering term judges (calibrate.c's head) into o. */
-static void
-rank_pairs(struct objective *o, int n)
-{
-	const struct calib_row *rows = o->rows;
-	int *rep = xcalloc((size_t)n, sizeof(*rep));
-
-	calibrate_configs(rows, n, rep);
-	for (int a = 0; a < n; a++)
-		for (int b = 0; b < n; b++) {
-			double ma = rows[a].step_s / gbs_of(&rows[a]);
-			double mb = rows[b].step_s / gbs_of(&rows[b]);
-
-			if (rep[a] != a || rep[b] != b || a == b ||
-			    !rows[a].campaign || !rows[b].campaign ||
-			    strcmp(rows[a].campaign, rows[b].campaign) ||
-			    !(mb - ma >= CALIB_RANK_TIE * ma))
-				continue;
-			o->pairs = xrealloc(o->pairs, (size_t)(o->npairs + 1) *
-			                              sizeof(*o->pairs));
-			o->pairs[o->npairs].fast = a;
-			o->pairs[o->npairs].slow = b;
-			o->pairs[o->npairs++].d = log(ma / mb);
-		}
-	free(rep);
-}
-
 void
 calibrate_residual_band(const struct calib_row *rows, const double *pred,
                         int n, struct calibration *cal)
@@ -645,7 +597,10 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 		    !opts->fixed[p] && !out->moe_kept[p])
 			o.dims[o.ndims++] = p;
 	}
-	rank_pairs(&o, n);
+	if (o.rank_weight > 0) {
+		o.order = xcalloc(1, sizeof(*o.order));
+		calibrate_order_init(o.order, rows, n);
+	}
 	unit = xcalloc((size_t)n, sizeof(*unit));
 	units = calibrate_fold_units(rows, n, unit);
 	out->n = n;
@@ -679,7 +634,9 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	free(in);
 	free(unit);
 	free(o.pred);
-	free(o.pairs);
+	if (o.order)
+		calibrate_order_release(o.order);
+	free(o.order);
 	return 0;
 }
 

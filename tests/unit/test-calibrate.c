@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "calibrate-int.h"
 #include "cmd-calibrate.h"
 #include "error.h"
 #include "harness.h"
@@ -758,6 +759,65 @@ test_rank_term_orders(void)
 	calibrate_fit_release(&f3);
 }
 
+/*
+ * The ordering term of a campaign of 300 configurations (calibrate-
+ * order.c sweeps it, where one of 64 or fewer is summed pair by pair) is
+ * the sum over its pairs, as listed here: rows measured 3 % or more
+ * apart per sample, the faster a, of max(0, log(pa / pb) - d / 2)^2;
+ * rows out of the fit, or unpredicted, are left out of it, and the
+ * latter still counted.  A second campaign of 5 is summed pair by pair.
+ */
+static void
+test_rank_term_sweep(void)
+{
+	enum { N = 305 };
+	struct calib_row *rows = xcalloc(N, sizeof(*rows));
+	double pred[N], want = 0, got;
+	bool in[N];
+	struct calib_order ord;
+	int pairs, want_pairs = 0;
+
+	for (int i = 0; i < N; i++) {
+		int tp = 1 << (i % 4), k = i / 4 + 1;
+		/* scattered, not sorted, by measurement and prediction */
+		double u = (i * 7919 % 1000) / 1000.0;
+		double v = (i * 6271 % 997) / 997.0;
+
+		rows[i] = rank_row(i < 300 ? "big" : "small", "dense-bf16", tp,
+		                   64 * k, k * (3 + 2 * u));
+		pred[i] = k * (3 + 2.5 * v);
+		in[i] = i % 11 != 3;
+	}
+	pred[17] = 0;            /* unpredicted: counted, not summed */
+	pred[40] = NAN;
+	for (int a = 0; a < N; a++)
+		for (int b = 0; b < N; b++) {
+			double ma = rows[a].step_s / rows[a].l.gbs;
+			double mb = rows[b].step_s / rows[b].l.gbs;
+			double s;
+
+			if (a == b || !in[a] || !in[b] ||
+			    strcmp(rows[a].campaign, rows[b].campaign) ||
+			    !(mb - ma >= 0.03 * ma))
+				continue;
+			want_pairs++;
+			if (!(pred[a] > 0) || !(pred[b] > 0) ||
+			    !isfinite(pred[a]) || !isfinite(pred[b]))
+				continue;
+			s = log((pred[a] / rows[a].l.gbs) /
+			        (pred[b] / rows[b].l.gbs)) - log(ma / mb) / 2;
+			want += s > 0 ? s * s : 0;
+		}
+	calibrate_order_init(&ord, rows, N);
+	got = calibrate_order_loss(&ord, rows, pred, in, &pairs);
+	CU_ASSERT_EQUAL(pairs, want_pairs);
+	CU_ASSERT(want_pairs > 20000);
+	CU_ASSERT(want > 1);
+	ASSERT_NEAR_REL(got, want, 1e-9);
+	calibrate_order_release(&ord);
+	free(rows);
+}
+
 /* ---- measured-runs files ------------------------------------------------- */
 
 static const char campaign_text[] =
@@ -883,6 +943,7 @@ static const struct harness_test fit_tests[] = {
 	{ "ranking of distinct configurations", test_rank_metric },
 	{ "ordering term keeps recovery", test_rank_term_keeps_recovery },
 	{ "ordering term orders", test_rank_term_orders },
+	{ "ordering term swept over a large campaign", test_rank_term_sweep },
 	{ NULL, NULL },
 };
 
