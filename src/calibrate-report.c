@@ -350,8 +350,9 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	int nm;
 
 	fprintf(f, "%s: %d measured run%s%s\n", g->gpu, g->n,
-	        g->n == 1 ? "" : "s", fit->folds >= 2
-	        ? "" : ", too few to cross-validate");
+	        g->n == 1 ? "" : "s", fit->folds >= 2 ? ""
+	        : g->n == 1 ? ", too few to cross-validate"
+	        : ", all of one configuration: not cross-validated");
 	if (fit->folds >= 2)
 		fprintf(f, "  error: before with the %s, fitted in-sample, "
 		        "and %d-fold cross-validated (each fold predicted by "

@@ -48,8 +48,9 @@ share_dims(struct objective *o, const struct calib_row *moe_rows, int n,
 }
 
 /* Cross-validate the shared fit over the campaigns of the n MoE rows
- * moe[] (moe_rows: copies of them). */
-static void
+ * moe[] (moe_rows: copies of them); returns how many folds (0: one
+ * configuration, nothing held out). */
+static int
 share_cross_validate(struct objective *o, const int *moe,
                      const struct calib_row *moe_rows, int n,
                      const struct calib_opts *opts, double *pred_cv)
@@ -59,7 +60,8 @@ share_cross_validate(struct objective *o, const int *moe,
 	int *test = xcalloc((size_t)n, sizeof(*test));
 	bool *in = xcalloc((size_t)o->nrows, sizeof(*in));
 	int units = calibrate_fold_units(moe_rows, n, unit);
-	int folds = opts->folds < units ? opts->folds : units;
+	/* One configuration (units 1): no fold, nothing to hold out. */
+	int folds = units < 2 ? 0 : opts->folds < units ? opts->folds : units;
 
 	for (int k = 0; k < folds; k++) {
 		int ntrain = 0, ntest = 0;
@@ -80,6 +82,7 @@ share_cross_validate(struct objective *o, const int *moe,
 	free(train);
 	free(test);
 	free(in);
+	return folds;
 }
 
 int
@@ -114,11 +117,10 @@ calibrate_share(const struct calib_row *rows, int n,
 	if (o.ndims > 0) {
 		share_fold(&o, moe, in, nmoe, moe, nmoe, out->pred_in,
 		           &out->cal);
-		if (nmoe >= 2)
-			share_cross_validate(&o, moe, moe_rows, nmoe, opts,
-			                     out->pred_cv);
-		else
-			out->pred_cv[moe[0]] = out->pred_in[moe[0]];
+		if (nmoe < 2 || share_cross_validate(&o, moe, moe_rows, nmoe,
+		                                     opts, out->pred_cv) < 2)
+			for (int i = 0; i < nmoe; i++)
+				out->pred_cv[moe[i]] = out->pred_in[moe[i]];
 	}
 	out->evaluations = o.evaluations;
 	free(moe);

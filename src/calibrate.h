@@ -88,8 +88,10 @@ struct calib_opts {
  * of appearance, in fold k % folds; rows without one count as
  * campaigns of their own), so that a campaign's rows, and the ranking
  * of its configurations, are judged by a fit that saw none of them;
- * with fewer than two campaigns, row i is in fold i % folds.  At most
- * as many folds as campaigns (rows), none below 2.  Deterministic.  out
+ * with fewer than two campaigns, the k-th distinct configuration is in
+ * fold k % folds.  At most as many folds as campaigns (configurations);
+ * below 2, none (out->folds 0, pred_cv the in-sample predictions).
+ * Deterministic.  out
  * is released with calibrate_fit_release.  Returns 0, or -1 when n < 1.
  */
 int calibrate_fit_opts(const struct calib_row *rows, int n,

@@ -135,6 +135,27 @@ has "... 400 configurations of one campaign" \
 check "... --rank-weight 3 in about the time without ($t3 s, $t0 s)" \
 	python3 -c "import sys; sys.exit(0 if $t3 < 2 * $t0 + 1 else 1)"
 
+# One campaign's runs were put in folds row by row: the runs of one
+# layout (repeats, other releases) were each predicted by a fit to the
+# others, "4-fold cross-validated" on one configuration measured 4 times.
+printf 'campaign_file,tp,step_s\n' >"$T/one.csv"
+for s in 3.40 3.45 3.50 3.42; do
+	printf 'llama3_8b_h100.conf,2,%s\n' "$s" >>"$T/one.csv"
+done
+expect "one configuration measured 4 times" 0 "$PT" calibrate "$T/one.csv"
+has "... is not cross-validated" \
+	"^h100-sxm: 4 measured runs, all of one configuration: not cross-validated" \
+	"$T/out"
+hasnt "... no fold figure" "fold" "$T/out"
+expect "... in JSON" 0 "$PT" calibrate "$T/one.csv" --format json
+same "... no folds" "$(jget calibrations.0.folds)" 0
+same "... no cross-validated error" "$(jget calibrations.0.groups.0.mape_cv)" \
+	None
+printf 'llama3_8b_h100.conf,4,%s\n' 3.1 3.2 >>"$T/one.csv"
+expect "two configurations, six runs" 0 "$PT" calibrate "$T/one.csv" \
+	--format json
+same "... two folds, by configuration" "$(jget calibrations.0.folds)" 2
+
 # ---- pooled, by group, from the hand-set constants (bench/fit-defaults) -----
 expect "--pool fits every GPU's rows together" 0 "$PT" calibrate "$CSV" --pool
 has "... as all GPUs" "^all GPUs: 10 measured runs" "$T/out"
