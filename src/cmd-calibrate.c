@@ -210,6 +210,30 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 	strbuf_addstr(sb, "};\n");
 }
 
+/*
+ * Warn of the GPUs of g that the catalog without the campaigns (built
+ * in, the site file's and the user's gpus) lacks: a GPU a campaign file
+ * defines (tests/data/measured's h100-96gb) got a member that a site
+ * file including out refuses, "unknown GPU", for every command; a
+ * campaign that defines the GPU may include it.
+ */
+static void
+warn_uncataloged(const struct cmd_ctx *ctx, const struct gpu_fit *g, int ng,
+                 const char *out)
+{
+	struct settings site;
+
+	int status = settings_load_for(&site, ctx->site_path, NULL, NULL);
+
+	for (int k = 0; k < ng && status == 0; k++)
+		if (!gpu_catalog_find(&site.gpus, g[k].gpu))
+			warning("-o %s: GPU '%s' is defined by its campaign "
+			        "files alone: a site file that includes it "
+			        "must define the GPU too (gpus), or every "
+			        "command refuses it", out, g[k].gpu);
+	settings_release(&site);
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 /* Whether path is a directory. */
@@ -494,6 +518,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			status = EXIT_CANTCREAT;
 			goto cleanup;
 		}
+		warn_uncataloged(ctx, g, ng, out);
 	}
 	if (ctx->format == FORMAT_JSON)
 		calibrate_report_json(ctx->out, g, ng);

@@ -297,6 +297,21 @@ same "... in JSON" "$(jget calibration)" site-test
 expect "results, the summary" 0 "$PT" results "$T/dir"
 has "... in the summary" "^predictions: calibration site-test$" "$T/out"
 
+# A GPU that only the campaign files define got a member that a site
+# file including the calibration refused for every command ("unknown
+# GPU"), with no word when it was written.
+TT=$SRC/tests/data/measured/torchtitan.csv
+expect "calibrate -o, a GPU its campaign files define" 0 "$PT" calibrate \
+	"$TT" --gpu h100-96gb -o "$T/tt.conf"
+has "... warns that a site file including it must define it" \
+	"GPU 'h100-96gb' is defined by its campaign files alone" "$T/err"
+{ grep '^gpus = ' "$SRC/tests/data/measured/campaigns/llama31_8b_h100-96gb_8g_s8192_bf16.conf"
+  echo '@include "tt.conf"'; } >"$T/site-96.conf"
+expect "... which such a site file includes" 0 "$PT" --site "$T/site-96.conf" \
+	estimate "$CAMP"
+expect "... and no warning where the site defines the GPU" 0 "$PT" \
+	--site "$T/site-96.conf" calibrate "$TT" --gpu h100-96gb -o "$T/tt.conf"
+hasnt "... none" "defined by its campaign files" "$T/err"
 # -o onto a FIFO (or as root a device: /dev/null) put a regular file in
 # its place, since the file written is renamed onto the name.
 mkfifo "$T/fifo"
