@@ -374,10 +374,19 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	if (nm > 0)
 		fprintf(f, "  peak memory: %d rows, error %s before, %s "
 		        "fitted\n", nm, pct_text(a, mb), pct_text(b, ma));
-	fprintf(f, "  interval: measured between %.3f and %.3f times the "
-	        "prediction (10th-90th percentile of the %s residuals)\n",
-	        exp(fit->cal.residual_low), exp(fit->cal.residual_high),
-	        fit->folds >= 2 ? "cross-validated" : "built-in");
+	/* Not cross-validated, the band is the built-in one, no
+	 * percentile of anything measured ("the built-in residuals"). */
+	if (fit->folds >= 2)
+		fprintf(f, "  interval: measured between %.3f and %.3f times "
+		        "the prediction (10th-90th percentile of the "
+		        "cross-validated residuals)\n",
+		        exp(fit->cal.residual_low),
+		        exp(fit->cal.residual_high));
+	else
+		fprintf(f, "  interval: the built-in band, %.3f to %.3f times "
+		        "the prediction (no cross-validated residuals to take "
+		        "it from)\n", exp(fit->cal.residual_low),
+		        exp(fit->cal.residual_high));
 	print_ranking(f, g, verbose);
 	print_constants(f, g);
 	if (verbose)

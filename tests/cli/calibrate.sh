@@ -147,6 +147,13 @@ has "... is not cross-validated" \
 	"^h100-sxm: 4 measured runs, all of one configuration: not cross-validated" \
 	"$T/out"
 hasnt "... no fold figure" "fold" "$T/out"
+# Its interval was "measured between 0.819 and 1.221 times the
+# prediction (10th-90th percentile of the built-in residuals)": the
+# built-in band, e^-0.2 to e^0.2, measured from nothing.
+has "... the interval said to be the built-in band" \
+	"^  interval: the built-in band, 0.819 to 1.221 times the prediction (no cross-validated" \
+	"$T/out"
+hasnt "... not measured" "measured between" "$T/out"
 expect "... in JSON" 0 "$PT" calibrate "$T/one.csv" --format json
 same "... no folds" "$(jget calibrations.0.folds)" 0
 same "... no cross-validated error" "$(jget calibrations.0.groups.0.mape_cv)" \
