@@ -289,6 +289,20 @@ output_is_input(const char *out, int n, char **inputs)
 	return i >= 0;
 }
 
+/* Whether out is a campaign file a CSV row names, said in an error: the
+ * fit reads it before -o would replace it with the calibration. */
+static bool
+output_is_campaign(const char *out, const struct calib_input *in)
+{
+	int i = input_index(out, in->plan_paths, in->nplans);
+
+	if (i >= 0)
+		error("-o %s is the campaign file '%s' of measured runs: "
+		      "writing the calibration would replace it; name "
+		      "another file", out, in->plan_paths[i]);
+	return i >= 0;
+}
+
 /* Every input into in; 0 or the first error's exit code.  An input
  * that adds no row is named: a campaign not run yet, or a CSV of other
  * GPUs, would otherwise leave the fit silently smaller. */
@@ -489,6 +503,10 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	how.start = hand_set ? calibration_hand_set() : calibration_default();
 	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
 		goto cleanup;
+	if (out && output_is_campaign(out, &in)) {
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
 	if (in.n == 0) {
 		if (gpu)
 			input_gpus(&in, gpu, &sb);

@@ -176,6 +176,13 @@ expect "-o naming an input (by another name) is refused" 64 \
 	"$PT" calibrate "$T/self.csv" -o "$T/self-hard.csv"
 has "... saying what it would replace" "would replace it" "$T/err"
 check "... which is kept" cmp -s "$CSV" "$T/self.csv"
+# Nor the campaign file its rows name, which the fit reads first.
+cp "$T/llama3_8b_h100.conf" "$T/camp-before.conf"
+expect "-o naming a row's campaign file is refused" 64 \
+	"$PT" calibrate "$T/one.csv" -o "$T/./llama3_8b_h100.conf"
+has "... naming it" "is the campaign file '.*llama3_8b_h100.conf' of measured runs" "$T/err"
+check "... which is kept" cmp -s "$T/camp-before.conf" \
+	"$T/llama3_8b_h100.conf"
 expect "--group of no row" 65 "$PT" calibrate "$CSV" --group moe
 # It named neither the group asked for nor those there are.
 has "... naming it and the input's groups" \
