@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd-calibrate.h"
@@ -80,10 +81,10 @@ saw_gpu(struct calib_input *in, const char *gpu)
 void
 calib_input_release(struct calib_input *in)
 {
-	for (int i = 0; i < in->nplans; i++) {
-		plan_release(in->plans[i]);
-		free(in->plans[i]);
-		free(in->plan_paths[i]);
+	for (int i = 0; i < in->nfiles; i++) {
+		plan_release(in->files[i].plan);
+		free(in->files[i].plan);
+		free(in->files[i].path);
 	}
 	for (int i = 0; i < in->ndirs; i++) {
 		results_release(in->dirs[i]);
@@ -91,8 +92,7 @@ calib_input_release(struct calib_input *in)
 	}
 	for (int i = 0; i < in->nstrings; i++)
 		free(in->strings[i]);
-	free(in->plans);
-	free(in->plan_paths);
+	free(in->files);
 	free(in->dirs);
 	free(in->strings);
 	free(in->rows);
@@ -101,40 +101,41 @@ calib_input_release(struct calib_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-/* The plan of the campaign file at path if an earlier row loaded it. */
-static struct plan *
-campaign_planned(const struct calib_input *in, const char *path)
+/* The campaign file at path if an earlier row loaded it, by any name:
+ * device and inode (st, path's). */
+static const struct calib_campaign_file *
+campaign_planned(const struct calib_input *in, const struct stat *st)
 {
-	for (int i = 0; i < in->nplans; i++)
-		if (!strcmp(in->plan_paths[i], path))
-			return in->plans[i];
+	for (int i = 0; i < in->nfiles; i++)
+		if (in->files[i].dev == st->st_dev &&
+		    in->files[i].ino == st->st_ino)
+			return &in->files[i];
 	return NULL;
 }
 
-/* The plan of the campaign file at path, loaded once; NULL after an
- * error (*status its exit code). */
-static const struct plan *
-campaign_plan(struct calib_input *in, const char *path,
+/* Plan the campaign file at path (st, its); NULL after an error
+ * (*status its exit code). */
+static const struct calib_campaign_file *
+campaign_plan(struct calib_input *in, const char *path, const struct stat *st,
               const struct plan_opts *po, int *status)
 {
 	struct str_list none = STR_LIST_INIT;
-	struct plan *p = campaign_planned(in, path);
+	struct calib_campaign_file *f;
+	struct plan *p = xcalloc(1, sizeof(*p));
 
-	if (p)
-		return p;
-	p = xcalloc(1, sizeof(*p));
 	*status = plan_build(p, po, path, &none);
 	if (*status != EXIT_OK) {
 		free(p);
 		return NULL;
 	}
-	in->plans = xrealloc(in->plans,
-	                     (size_t)(in->nplans + 1) * sizeof(struct plan *));
-	in->plan_paths = xrealloc(in->plan_paths, (size_t)(in->nplans + 1) *
-	                                          sizeof(*in->plan_paths));
-	in->plans[in->nplans] = p;
-	in->plan_paths[in->nplans++] = xstrdup(path);
-	return p;
+	in->files = xrealloc(in->files, (size_t)(in->nfiles + 1) *
+	                                sizeof(*in->files));
+	f = &in->files[in->nfiles++];
+	f->plan = p;
+	f->path = xstrdup(path);
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	return f;
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
@@ -249,9 +250,18 @@ read_header(const char *path, struct csv_line *h, int *kinds,
 	return 0;
 }
 
+/* Per campaign file (an index of in->files): the campaign its rows of
+ * one CSV are, "CSV:FILE" as the first of them names the file, or
+ * NULL. */
+struct csv_campaigns {
+	const char **v;
+	int n;
+};
+
 /* What one data line needs besides its fields. */
 struct csv_ctx {
 	struct calib_input *in;
+	struct csv_campaigns *campaigns;
 	const char *path, *dir, *gpu;
 	const struct plan_opts *po;
 	const struct csv_line *head;
@@ -273,35 +283,61 @@ field_number(const struct csv_ctx *cx, const struct csv_line *l, int i,
 }
 
 /* The campaign file of field i, relative to the CSV's directory. */
-static const struct plan *
+static const struct calib_campaign_file *
 row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
              int *status)
 {
 	const char *f = l->field[i];
 	char *path = f[0] == '/' ? xstrdup(f)
 	                          : xasprintf("%s/%s", cx->dir, f);
-	const struct plan *p = f[0] ? campaign_planned(cx->in, path) : NULL;
+	const struct calib_campaign_file *file = NULL;
+	struct stat st;
 
-	/* Checked, read and planned once: the owner check reads the mount
-	 * table, 130 us a row of a file already loaded. */
-	if (p != NULL) {
-		*status = 0;
-	} else if (f[0] == '\0' || access(path, R_OK) != 0) {
+	*status = 0;
+	if (f[0] == '\0' || access(path, R_OK) != 0 || stat(path, &st) != 0) {
 		error("%s:%d:%d: campaign_file '%s': %s", cx->path, cx->lineno,
 		      l->col[i], f, f[0] ? open_error(errno) : "empty");
 		*status = EXIT_NOINPUT;
+	} else if ((file = campaign_planned(cx->in, &st)) != NULL) {
+		/* Checked and planned once: the owner check reads the
+		 * mount table, 130 us a row of a file already loaded. */
 	} else if ((*status = owner_read_here(path)) != 0) {
 		error("%s:%d:%d: campaign_file '%s' is refused (above)",
 		      cx->path, cx->lineno, l->col[i], f);
 	} else {
-		p = campaign_plan(cx->in, path, cx->po, status);
-		if (p == NULL)
+		file = campaign_plan(cx->in, path, &st, cx->po, status);
+		if (file == NULL)
 			error("%s:%d:%d: campaign_file '%s' cannot be "
 			      "planned (above)", cx->path, cx->lineno,
 			      l->col[i], f);
 	}
 	free(path);
-	return p;
+	return file;
+}
+
+/*
+ * The campaign of a row of file, named name in it: one per campaign file
+ * and CSV, whatever name the rows give the file.  Named two ways
+ * ("a.conf", "./a.conf"), it was two campaigns of one layout each:
+ * nothing to rank, and each fitted to predict its twin when
+ * cross-validated.  Another CSV's rows of it are another campaign
+ * (another source: MLPerf's, NVIDIA's tables).
+ */
+static const char *
+csv_campaign(const struct csv_ctx *cx, const struct calib_campaign_file *file,
+             const char *name)
+{
+	struct csv_campaigns *c = cx->campaigns;
+	int i = (int)(file - cx->in->files);
+
+	if (i >= c->n) {
+		c->v = xrealloc(c->v, (size_t)(i + 1) * sizeof(*c->v));
+		while (c->n <= i)
+			c->v[c->n++] = NULL;
+	}
+	if (c->v[i] == NULL)
+		c->v[i] = keep(cx->in, xasprintf("%s:%s", cx->path, name));
+	return c->v[i];
 }
 
 /* The layout of a data line: its columns over the campaign's base. */
@@ -341,6 +377,7 @@ row_layout(const struct csv_ctx *cx, const struct csv_line *l,
 static int
 read_row(const struct csv_ctx *cx, const struct csv_line *l)
 {
+	const struct calib_campaign_file *file;
 	const struct plan *p;
 	struct calib_row *r;
 	struct layout lay;
@@ -360,8 +397,9 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		    (status = field_number(cx, l, i, CSV_PEAK_GIB_MIN,
 		                           CSV_PEAK_GIB_MAX, &peak)) != 0)
 			return status;
-	if ((p = row_campaign(cx, l, cx->campaign, &status)) == NULL)
+	if ((file = row_campaign(cx, l, cx->campaign, &status)) == NULL)
 		return status;
+	p = file->plan;
 	if ((status = row_layout(cx, l, p, &lay)) != 0)
 		return status;
 	saw_gpu(cx->in, p->settings.gpu.name);
@@ -377,8 +415,7 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		if (cx->kinds[i] == COL_GROUP && l->field[i][0])
 			r->group = keep(cx->in, xstrdup(l->field[i]));
 	r->where = keep(cx->in, xasprintf("%s:%d", cx->path, cx->lineno));
-	r->campaign = keep(cx->in, xasprintf("%s:%s", cx->path,
-	                                     l->field[cx->campaign]));
+	r->campaign = csv_campaign(cx, file, l->field[cx->campaign]);
 	return 0;
 }
 
@@ -445,8 +482,9 @@ calib_read_csv(struct calib_input *in, const char *path,
 	char *header = NULL;        /* the header's fields point into it */
 	struct csv_line head;
 	int kinds[CSV_FIELDS_MAX];
-	struct csv_ctx cx = { in, path, dir, gpu, po, &head, kinds, 1, -1,
-	                      -1 };
+	struct csv_campaigns campaigns = { NULL, 0 };
+	struct csv_ctx cx = { in, &campaigns, path, dir, gpu, po, &head, kinds,
+	                      1, -1, -1 };
 	FILE *f = fopen_regular(path);
 	const char *why;
 	int status = 0, col, got;
@@ -476,6 +514,7 @@ calib_read_csv(struct calib_input *in, const char *path,
 	}
 	if (f)
 		fclose(f);
+	free(campaigns.v);
 	free(line);
 	free(header);
 	free(dir);

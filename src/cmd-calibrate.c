@@ -294,13 +294,20 @@ output_is_input(const char *out, int n, char **inputs)
 static bool
 output_is_campaign(const char *out, const struct calib_input *in)
 {
-	int i = input_index(out, in->plan_paths, in->nplans);
+	struct stat st;
 
-	if (i >= 0)
-		error("-o %s is the campaign file '%s' of measured runs: "
-		      "writing the calibration would replace it; name "
-		      "another file", out, in->plan_paths[i]);
-	return i >= 0;
+	if (stat(out, &st) != 0)
+		return false;
+	for (int i = 0; i < in->nfiles; i++)
+		if (in->files[i].dev == st.st_dev &&
+		    in->files[i].ino == st.st_ino) {
+			error("-o %s is the campaign file '%s' of measured "
+			      "runs: writing the calibration would replace "
+			      "it; name another file", out,
+			      in->files[i].path);
+			return true;
+		}
+	return false;
 }
 
 /* Every input into in; 0 or the first error's exit code.  An input

@@ -8,9 +8,20 @@
 #ifndef PARATUNE_CMD_CALIBRATE_H
 #define PARATUNE_CMD_CALIBRATE_H
 
+#include <sys/types.h>
+
 #include "calibrate.h"
 #include "plan.h"
 #include "results.h"
+
+/* A campaign file CSV rows name, planned once whatever name they give
+ * it (its device and inode). */
+struct calib_campaign_file {
+	struct plan *plan;
+	char *path;      /* as the first row named it */
+	dev_t dev;
+	ino_t ino;
+};
 
 /* Rows read so far and what they point into (all owned). */
 struct calib_input {
@@ -19,9 +30,8 @@ struct calib_input {
 	size_t alloc;
 	const char **gpu;         /* per row: its GPU's catalog name */
 	size_t gpu_alloc;
-	struct plan **plans;      /* one per campaign file, by path */
-	char **plan_paths;
-	int nplans;
+	struct calib_campaign_file *files;
+	int nfiles;
 	struct results **dirs;    /* one per campaign directory */
 	int ndirs;
 	char **strings;           /* places and groups the rows name */

@@ -163,6 +163,18 @@ expect "two configurations, six runs" 0 "$PT" calibrate "$T/one.csv" \
 	--format json
 same "... two folds, by configuration" "$(jget calibrations.0.folds)" 2
 
+# One campaign file named two ways was two campaigns of one layout each:
+# nothing to rank, and each could be fitted to predict its twin.
+printf 'campaign_file,tp,step_s\nllama3_8b_h100.conf,2,3.4\n' >"$T/twice.csv"
+printf './llama3_8b_h100.conf,4,3.1\n' >>"$T/twice.csv"
+expect "one campaign file under two names" 0 "$PT" calibrate "$T/twice.csv" \
+	--format json
+same "... is one campaign of two configurations" \
+	"$(jget calibrations.0.groups.0.ranking.campaigns) $(jget calibrations.0.groups.0.ranking.configs)" \
+	"1 2"
+same "... named as its first row names it" "$(jget calibrations.0.campaigns.0.campaign)" \
+	"$T/twice.csv:llama3_8b_h100.conf"
+
 # ---- pooled, by group, from the hand-set constants (bench/fit-defaults) -----
 expect "--pool fits every GPU's rows together" 0 "$PT" calibrate "$CSV" --pool
 has "... as all GPUs" "^all GPUs: 10 measured runs" "$T/out"
