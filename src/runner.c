@@ -86,8 +86,10 @@ runner_slurm(struct runner *r)
 	if (r->slurm)
 		return 0;
 	r->slurm = slurm_open(&err);
+	/* Named: cron's resume over many campaigns printed the same line
+	 * once for each, with nothing to tell them apart. */
 	if (r->slurm == NULL) {
-		error("cannot reach Slurm: %s", err.buf);
+		error("%s: cannot reach Slurm: %s", r->store->dir, err.buf);
 		strbuf_release(&err);
 		return EXIT_TEMPFAIL;
 	}
@@ -446,7 +448,8 @@ runner_poll(struct runner *r)
 	if ((ret = runner_slurm(r)) != 0)
 		return ret;
 	if (slurm_poll(r->slurm, &jobs, &n, &err) != SLURM_E_OK) {
-		error("cannot reach the Slurm controller: %s", err.buf);
+		error("%s: cannot reach the Slurm controller: %s",
+		      r->store->dir, err.buf);
 		strbuf_release(&err);
 		return EXIT_TEMPFAIL;
 	}

@@ -1034,6 +1034,17 @@ has "... says the campaign is not cancelled" \
 has "... and to cancel again" "run 'paratune cancel $T/pend' again once Slurm answers" \
 	"$T/err"
 
+# resume -q over several campaigns (cron's glob) that cannot reach Slurm:
+# each said "error: cannot reach Slurm: ..." with nothing to tell which
+# campaign it was about, so the log held the same line once per campaign.
+cp -r "$T/pend" "$T/pend2" && rm "$T/pend2/home"
+expect "resume -q of two campaigns without Slurm" 75 \
+	env SLURM_CONF=/nonexistent "$PT" -q resume "$T/pend" "$T/pend2"
+has "... names the first in its error" "^error: $T/pend: cannot reach Slurm" \
+	"$T/err"
+has "... and the second in its own" "^error: $T/pend2: cannot reach Slurm" \
+	"$T/err"
+
 # Configuration errors: exit 78 with file:line and a suggestion.
 printf 'name = "x";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nsearch = { tensor_paralel = [1]; };\n' >"$T/typo.conf"
 expect "a typo is a config error" 78 "$PT" plan "$T/typo.conf" -o "$T/x"
