@@ -79,6 +79,26 @@ too_soon(const struct store *s, const struct cmd_ctx *ctx)
 	return true;
 }
 
+/*
+ * With nothing to do, resume said nothing: a campaign never submitted
+ * waited for ever on its crontab line, and one finished earlier looked
+ * like a resume that had not worked.  Cron's -q stays silent.
+ */
+static void
+say_idle(const struct store *s, const struct cmd_ctx *ctx)
+{
+	if (ctx->verbosity < 0)
+		return;
+	if (!store_any_selected(&s->st))
+		safe_text_line(ctx->out, "%s: nothing to do: no candidate is "
+		               "selected yet ('paratune submit %s' selects "
+		               "and submits them)", s->dir, s->dir);
+	else if (store_all_final(&s->st) && s->journal_ended)
+		safe_text_line(ctx->out, "%s: finished earlier, nothing to do "
+		               "('paratune results %s' shows what it "
+		               "measured)", s->dir, s->dir);
+}
+
 /* Carry one campaign a step further, as its owner; its exit code. */
 static int
 resume_dir(void *arg)
@@ -110,6 +130,8 @@ resume_dir(void *arg)
 		return EXIT_OK;
 	}
 	status = drive(&s, ctx, &finished);
+	if (status == 0 && !finished)
+		say_idle(&s, ctx);
 	/* Whatever was journaled is kept; the checkpoint follows it. */
 	if (store_close(&s, true) != 0 && status == 0)
 		status = EXIT_IOERR;

@@ -1008,6 +1008,24 @@ check "... names each before its lines" awk -v a="$T/r1:" -v b="$T/r2:" '
 expect "resume -q of two directories" 0 env SLURM_CONF=/nonexistent \
 	"$PT" -q resume "$T/r1" "$T/r2"
 check "... prints nothing" test ! -s "$T/out"
+# resume with nothing to do printed nothing at all: a campaign never
+# submitted waited for ever on its crontab line, and one finished
+# earlier looked like a resume that had done nothing.  Cron's -q stays
+# silent.
+expect "resume of a campaign that finished earlier" 0 \
+	env SLURM_CONF=/nonexistent "$PT" resume "$T/r1"
+has "... says so and where its results are" \
+	"^$T/r1: finished earlier, nothing to do ('paratune results $T/r1'" \
+	"$T/out"
+"$PT" -q plan "$CAMPAIGN" -o "$T/idle" >/dev/null 2>&1
+expect "resume of a campaign never submitted" 0 \
+	env SLURM_CONF=/nonexistent "$PT" resume "$T/idle"
+has "... says that submit selects what runs" \
+	"^$T/idle: nothing to do: no candidate is selected yet ('paratune submit $T/idle'" \
+	"$T/out"
+expect "... and under -q" 0 env SLURM_CONF=/nonexistent \
+	"$PT" -q resume "$T/idle" "$T/r1"
+check "... prints nothing" test ! -s "$T/out"
 # A directory name is the user's (root's cron globs users' directories):
 # its control characters are spelled out, not sent to the terminal.
 esc=$(printf 'r\033[2Jx')
