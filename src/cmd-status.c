@@ -225,7 +225,8 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 
 /* Only resume submits what is queued: without cron running it, a
  * campaign waits for ever, and status (or --watch) said nothing.  Nor
- * does resume submit what the site's GPU-hour cap holds back. */
+ * does resume submit what the site's GPU-hour cap holds back, nor
+ * anything before submit selects it. */
 static void
 queued_hint(FILE *f, const struct store *s, const struct settings *site,
             bool site_read)
@@ -244,6 +245,12 @@ queued_hint(FILE *f, const struct store *s, const struct settings *site,
 		            n[CS_QUEUED]);
 		safe_text_append(&sb, s->dir);
 		strbuf_addstr(&sb, "' submits them (run it from cron)");
+	} else if (sb.len == 0 && !store_any_selected(&s->st)) {
+		/* Planned only: "0 selected" alone left the next step to
+		 * the reader, and a crontab line waited on nothing. */
+		strbuf_addstr(&sb, "nothing selected yet: 'paratune submit ");
+		safe_text_append(&sb, s->dir);
+		strbuf_addstr(&sb, "' selects candidates and submits them");
 	}
 	if (sb.len > 0)
 		fprintf(f, "%s\n", sb.buf);

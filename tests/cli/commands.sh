@@ -1026,6 +1026,10 @@ has "... says that submit selects what runs" \
 expect "... and under -q" 0 env SLURM_CONF=/nonexistent \
 	"$PT" -q resume "$T/idle" "$T/r1"
 check "... prints nothing" test ! -s "$T/out"
+expect "status of a campaign never submitted" 0 "$PT" status "$T/idle"
+has "... says that submit selects what runs" \
+	"^nothing selected yet: 'paratune submit $T/idle' selects candidates" \
+	"$T/out"
 # A directory name is the user's (root's cron globs users' directories):
 # its control characters are spelled out, not sent to the terminal.
 esc=$(printf 'r\033[2Jx')
