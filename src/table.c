@@ -104,8 +104,14 @@ static void
 print_row(const struct table *t, FILE *f, char *const *row,
           const size_t *width)
 {
-	for (int c = 0; c < t->ncols; c++) {
-		bool last = c + 1 == t->ncols;
+	int end = t->ncols;
+
+	/* Empty left-aligned cells at the end are left out with their
+	 * separators: an empty note ended the row in spaces. */
+	while (end > 1 && !t->right[end - 1] && row[end - 1][0] == '\0')
+		end--;
+	for (int c = 0; c < end; c++) {
+		bool last = c + 1 == end;
 
 		print_cell(f, row[c], width[c], t->right[c],
 		           t->right[c] || !last);

@@ -178,6 +178,9 @@ for f in results.csv oom.csv failed.csv summary.txt chart.svg report.html; do
 done
 check "summary.txt is what was printed" sh -c \
 	"head -n \$(wc -l <'$R/summary.txt') '$T/summary' | cmp -s - '$R/summary.txt'"
+# A row whose last cell (the note) is empty ended in the two spaces
+# that separate the columns.
+hasnt "no line of the report ends in a space" ' $' "$T/summary"
 
 # ---- headers, exactly -------------------------------------------------------
 same "results.csv header" "$(head -1 "$R/results.csv")" \
