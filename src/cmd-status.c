@@ -104,7 +104,8 @@ add_polled(struct strbuf *sb, long polled)
 }
 
 /* "search: 3 measured, 2 pruned, 4 skipped (no_gain), 1 queued; best
- * so far NAME at 1.234 s a step; 12.5 GPU-hours spent; stopped: ..." */
+ * so far NAME at 1.234 s a step; 12.5 GPU-hours spent; stopped: ..."
+ * ("best NAME" once every selected candidate has ended). */
 static void
 status_search(struct strbuf *sb, const struct results *res)
 {
@@ -120,7 +121,9 @@ status_search(struct strbuf *sb, const struct results *res)
 		strbuf_addf(sb, "; refit on %d runs: predictions x%.3f",
 		            st->model.runs, fit_factor(&st->model));
 	if (res->best >= 0) {
-		strbuf_addstr(sb, "; best so far ");
+		/* "so far" only while something may still beat it. */
+		strbuf_addstr(sb, store_all_final(st) ? "; best "
+		                                      : "; best so far ");
 		safe_text_append(sb, res->v[res->best].cand.name);
 		strbuf_addf(sb, " at %.3f s a step",
 		            res->v[res->best].m.step_mean_s);

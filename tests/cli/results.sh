@@ -1407,5 +1407,19 @@ same "... nor taken for job 501's log" \
 	"$(field "$Z/results/failed.csv" "$CLEAN1" log)/$(field "$Z/results/failed.csv" "$CLEAN1" note)" \
 	"/job 501 left no output"
 
+# ---- status of a search that has ended ----------------------------------------
+# The search line said "best so far" when nothing was left to run.
+F=$T/ended
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$F" >/dev/null 2>&1
+for j in 1 2 3 4 5 6; do iter $j 2500.0; done >"$F/runs/$BASE/slurm-601.out"
+setstate "$F" "$BASE" state=completed job=601 attempt=1
+setstate "$F" "$CLEAN1" state=queued
+expect "status while a candidate is queued" 0 "$PT" status "$F"
+has "... the best so far" "; best so far $BASE at " "$T/out"
+setstate "$F" "$CLEAN1" state=skipped reason=no_gain
+expect "status once every selected candidate has ended" 0 "$PT" status "$F"
+has "... the best" "; best $BASE at " "$T/out"
+hasnt "... not the best so far" "best so far" "$T/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
