@@ -227,7 +227,14 @@ queue_selected(struct store *s, const struct selection *sel,
 	}
 	/* A dry run with nothing new to queue says so too: silence read
 	 * as a failure to select, or as an empty campaign. */
-	if (ctx->verbosity >= 0 && (!o->dry_run || sel->n == 0))
+	/* "already were" (queued) read as waiting still, of a campaign
+	 * that had ended: that says where its results are. */
+	if (ctx->verbosity >= 0 && sel->n == 0 && store_all_final(&s->st))
+		safe_text_line(ctx->out, "%s 0 candidates (all selected ones "
+		               "already were, and have ended: 'paratune "
+		               "results %s' shows what they measured)",
+		               o->dry_run ? "would queue" : "queued", s->dir);
+	else if (ctx->verbosity >= 0 && (!o->dry_run || sel->n == 0))
 		fprintf(ctx->out, "%s %d candidate%s%s\n",
 		        o->dry_run ? "would queue" : "queued", sel->n,
 		        sel->n == 1 ? "" : "s",

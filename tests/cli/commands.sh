@@ -1026,6 +1026,13 @@ has "... says that submit selects what runs" \
 expect "... and under -q" 0 env SLURM_CONF=/nonexistent \
 	"$PT" -q resume "$T/idle" "$T/r1"
 check "... prints nothing" test ! -s "$T/out"
+# submit again, the same selection, after the campaign has ended: "all
+# selected ones already were" (queued) read as if they waited still.
+expect "submit again after the campaign has ended" 0 \
+	env SLURM_CONF=/nonexistent "$PT" submit "$T/r1" --top 2
+has "... says they have ended" \
+	"^queued 0 candidates (all selected ones already were, and have ended: 'paratune results $T/r1'" \
+	"$T/out"
 expect "status of a campaign never submitted" 0 "$PT" status "$T/idle"
 has "... says that submit selects what runs" \
 	"^nothing selected yet: 'paratune submit $T/idle' selects candidates" \
