@@ -168,7 +168,7 @@ lookup_accounting(struct runner *r, struct cand_status *c,
 	if (ret == SLURM_E_OK)
 		*job = find_job(jobs, n, c);
 	if (ret == SLURM_E_UNREACHABLE)
-		error("slurmdbd: %s", err.buf);
+		error("%s: %s", r->store->dir, err.buf);
 	strbuf_release(&err);
 	return ret;
 }
@@ -707,8 +707,9 @@ submit_one(struct runner *r, struct cand_status *c, const char *script)
 	req.env = (const char *const *)env.v;
 	s = slurm_submit(r->slurm, &req, &id, &err);
 	if (s == SLURM_E_UNREACHABLE) {
-		/* The intent stays: the next run looks the tag up first. */
-		error("cannot submit %s: %s", c->name, err.buf);
+		/* The intent stays: the next run looks the tag up first.
+		 * err says "cannot submit job 'TAG': ..." itself. */
+		error("%s: %s: %s", r->store->dir, c->name, err.buf);
 		ret = EXIT_TEMPFAIL;
 	} else if (s == SLURM_E_REFUSED_NOW) {
 		/* A drained partition refuses every candidate alike: each

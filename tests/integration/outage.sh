@@ -140,10 +140,26 @@ plan_one_node ctld 2 '[1, 2, 4, 8]' '[1, 2, 4]' || { fail "plan ctld"; exit 1; }
 for ((i = 0; i < 5; i++)); do "$PT" -q resume "$D"; sleep 1; done
 before=$(md5sum <"$D/state")
 "$TESTBED" stop slurmctld >/dev/null
-"$PT" -q resume "$D" 2>/dev/null
+"$PT" -q resume "$D" 2>"$WORK/err.ctld"
 rc=$?
 check "controller down: resume exits 75 ($rc)" test "$rc" = 75
 check "and leaves the state as it was" test "$(md5sum <"$D/state")" = "$before"
+# Cron's resume goes over many campaigns: its error names this one.
+check "its error names the campaign" \
+	grep -q "^error: $D: cannot reach the Slurm controller: " "$WORK/err.ctld"
+# A first submission with the controller down: the campaign, then the
+# candidate, then what failed, once ("cannot submit NAME: cannot submit
+# job 'TAG': ..." said it twice).
+plan_one_node fresh 1 '[1]' '[1]' || fail "plan fresh"
+"$PT" -q submit "$WORK/fresh" 2>"$WORK/err.fresh"
+rc=$?
+sed 's/^/  /' "$WORK/err.fresh"
+check "controller down: submit exits 75 ($rc)" test "$rc" = 75
+check "its error names the campaign and the candidate" \
+	grep -q "^error: $WORK/fresh: [^:]*: cannot submit job 'pt-" \
+	"$WORK/err.fresh"
+check "and says 'cannot submit' once" \
+	test "$(grep -o 'cannot submit' "$WORK/err.fresh" | wc -l)" = 1
 sleep 5 # running jobs go on (and some end) while it is down
 "$TESTBED" start slurmctld >/dev/null
 check "controller back: the campaign finishes" resume_until_finished "$D" 240
