@@ -248,17 +248,42 @@ choose_base(struct plan *p, bool searched_only)
 	return 0;
 }
 
+/* The widths of the rule names and of the counts that
+ * summarise_rules shows: a name wider than a fixed column pushed its
+ * count out of line with the others. */
+static void
+rule_widths(const struct grid_stats *st, int *name_w, int *count_w)
+{
+	*name_w = 44;
+	*count_w = 1;
+	for (int r = 1; r < RULE_COUNT; r++) {
+		int n;
+
+		if (!st->by_rule[r])
+			continue;
+		n = (int)strlen(layout_rule_name((enum layout_rule)r));
+		if (n > *name_w)
+			*name_w = n;
+		n = snprintf(NULL, 0, "%lld", st->by_rule[r]);
+		if (n > *count_w)
+			*count_w = n;
+	}
+}
+
 /* One line per rule of a kind that left combinations out. */
 static void
 summarise_rules(struct strbuf *sb, const struct grid_stats *st,
                 enum rule_kind kind, const char *label)
 {
+	int name_w, count_w;
+
+	rule_widths(st, &name_w, &count_w);
 	for (int r = 1; r < RULE_COUNT; r++)
 		if (st->by_rule[r] && layout_rule_kind((enum layout_rule)r) ==
 		                      kind)
-			strbuf_addf(sb, "  %-11s%-44s %lld\n", label,
+			strbuf_addf(sb, "  %-11s%-*s %*lld\n", label, name_w,
 			            layout_rule_name((enum layout_rule)r),
-			            st->by_rule[r]);
+			            count_w, st->by_rule[r]);
 }
 
 /* A layout's value on one of the searched parallel axes. */

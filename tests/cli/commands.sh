@@ -742,6 +742,14 @@ same "... NVIDIA's recipe is a safe candidate" "$(awk -F, '
 	$c["fp8_recipe"] == "mxfp8" && $c["moe_token_dispatcher"] == "hybridep" &&
 	$c["cuda_graphs"] == 1 && $c["recompute"] == "none" { print $c["memory_status"] }
 	' "$T/moe/candidates.csv")" safe
+# The summary's count of each rule that left combinations out stands in
+# one column: a rule name over 44 columns pushed its count out of it
+# ("... need ep*etp > 1 16" under "... layers % (pp*vp)         1664").
+expect "plan it again, its summary shown" 0 "$PT" plan \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf" -o "$T/moe2"
+check "... with a count of each rule, every one in the same column" awk '
+	/^  (invalid|no effect|removed): / { n++; w[length($0)] = 1 }
+	END { k = 0; for (x in w) k++; exit !(n >= 3 && k == 1) }' "$T/out"
 # Its base ranks first: --top 1 is the base alone (it selected the first
 # two, the base taking no place of the N).
 expect "submit --top 1 where the base ranks first" 0 "$PT" submit \
