@@ -38,6 +38,7 @@ struct selection {
 	int total;           /* selected in all, earlier submits included */
 	int cancelled;       /* of those, cancelled: never queued again */
 	double limit_gpu_hours, expected_gpu_hours; /* of the new ones */
+	bool base_extra;     /* the base is new, beyond --top's N */
 };
 
 /*
@@ -89,6 +90,7 @@ select_new(struct store *s, const struct submit_opts *o,
 	/* State entries are in rank order (plan writes them so). */
 	for (int i = 0; i < s->st.n; i++) {
 		struct cand_status *c = &s->st.v[i];
+		bool beyond = taken >= o->top;
 		bool chosen = selected(c, o, &taken);
 
 		if (c->state != CS_PLANNED)
@@ -97,6 +99,7 @@ select_new(struct store *s, const struct submit_opts *o,
 		if (!chosen || c->state != CS_PLANNED)
 			continue;
 		sel->v[sel->n++] = c;
+		sel->base_extra |= c->base && beyond;
 		sel->total++;
 		sel->limit_gpu_hours += budget_job_limit(&s->settings);
 		sel->expected_gpu_hours += budget_job_expected(&s->settings,
@@ -191,9 +194,14 @@ confirm(const struct store *s, const struct selection *sel,
 		return 0;
 	}
 	if (sel->n > 0 && ctx->verbosity >= 0) {
-		fprintf(ctx->out, "selecting %d candidate%s: at most %.1f "
-		        "GPU-hours at their time limits, about %.1f predicted",
-		        sel->n, sel->n == 1 ? "" : "s", sel->limit_gpu_hours,
+		fprintf(ctx->out, "selecting %d candidate%s", sel->n,
+		        sel->n == 1 ? "" : "s");
+		/* "--top 8" and 9 selected: the base ranks below the 8. */
+		if (sel->base_extra)
+			fprintf(ctx->out, " (%d best predicted and the base, "
+			        "which always runs)", sel->n - 1);
+		fprintf(ctx->out, ": at most %.1f GPU-hours at their time "
+		        "limits, about %.1f predicted", sel->limit_gpu_hours,
 		        sel->expected_gpu_hours);
 		if (c->cost_per_gpu_hour > 0)
 			print_cost(ctx->out, c, sel);
@@ -285,7 +293,7 @@ submit_dir(void *arg)
 {
 	struct submit_call *sc = arg;
 	const struct submit_opts *o = sc->o;
-	struct selection sel = { NULL, 0, 0, 0, 0, 0 };
+	struct selection sel = { NULL, 0, 0, 0, 0, 0, false };
 	struct store s;
 	int status = store_open_site(&s, sc->dir,
 	                             STORE_POLICY | (o->dry_run

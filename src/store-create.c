@@ -408,7 +408,8 @@ store_create(const char *dir, const struct settings *c,
 		goto cleanup;
 	}
 	if (path_exists(final_dir) && !force) {
-		error("'%s' already exists (use --force to replace it)", dir);
+		error("'%s' already exists (--force replaces it once none of "
+		      "its jobs is queued or running)", dir);
 		goto cleanup;
 	}
 	if (path_exists(final_dir) && holds_working_dir(final_dir)) {

@@ -520,6 +520,9 @@ for s in "$T"/demo/runs/*/job.sbatch; do
 	bash -n "$s" || { ko "bash -n $s"; break; }
 done && ok "every job script passes bash -n"
 expect "plan refuses to overwrite" 73 "$PT" plan "$CAMPAIGN" -o "$T/demo"
+has "... naming --force, and when it does not replace either" \
+	"already exists (--force replaces it once none of its jobs is queued or running)" \
+	"$T/err"
 expect "plan --force replaces" 0 "$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
 # -q in one word with the command's own short options, as the help
 # offers it "here or before the command": "-fq" was "unknown option '-q'".
@@ -758,6 +761,13 @@ has "... selects one candidate" "^selecting 1 candidate:" "$T/out"
 has "... the base" "^would queue .* (base)$" "$T/out"
 expect "submit --top 3 there" 0 "$PT" submit "$T/moe" --dry-run --top 3
 has "... selects three" "^selecting 3 candidates:" "$T/out"
+# Where the base ranks below the N, it is the N + 1st, which said
+# "selecting 9 candidates" to --top 8 without a word of why.
+expect "submit --top 1 where the base ranks lower" 0 "$PT" submit \
+	"$T/demo" --dry-run --top 1
+has "... selects it and says why two" \
+	"^selecting 2 candidates (1 best predicted and the base, which always runs):" \
+	"$T/out"
 # cancel waits for the lock a submit or resume holds; it waited without
 # a word, which looked like a hang.
 if command -v flock >/dev/null; then
