@@ -87,12 +87,15 @@ status_table(FILE *f, const struct state *st)
 	free(by_name);
 }
 
-/* ", Slurm polled 3 min ago" or ", Slurm never polled". */
+/* "; Slurm polled 3 min ago" or "; Slurm not polled yet"; nothing once
+ * every selected candidate has ended, when no poll can change a state. */
 static void
-add_polled(struct strbuf *sb, long polled)
+add_polled(struct strbuf *sb, const struct store *r)
 {
-	long ago = (long)time(NULL) - polled;
+	long polled = r->polled, ago = (long)time(NULL) - polled;
 
+	if (store_any_selected(&r->st) && store_all_final(&r->st))
+		return;
 	if (polled <= 0)
 		strbuf_addstr(sb, "; Slurm not polled yet");
 	else if (ago < 120)
@@ -332,7 +335,7 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval,
 			return s;
 		}
 		store_progress(&r.st, &sb);
-		add_polled(&sb, r.polled);
+		add_polled(&sb, &r);
 		done = !still_moving(&r, site);
 		if (done)
 			budget_held_text(&r, site, (long)time(NULL), &held);
@@ -389,7 +392,7 @@ status_dir(void *arg)
 	} else {
 		status_table(ctx->out, &r.st);
 		store_progress(&r.st, &sb);
-		add_polled(&sb, r.polled);
+		add_polled(&sb, &r);
 		fprintf(ctx->out, "%s\n", sb.buf);
 		if (have) {
 			strbuf_reset(&sb);

@@ -247,6 +247,21 @@ expect "status of a fresh plan" 0 "$PT" status "$T/c"
 has "says Slurm was not polled yet" "Slurm not polled yet" "$T/out"
 expect "status --format json" 0 "$PT" status "$T/c" --format json
 has "with last_polled null" '"last_polled": null' "$T/out"
+# Polled, then every selected candidate ended: when Slurm was last
+# polled matters no more, and "Slurm polled 3 h ago" on a campaign
+# finished days before read as if it were waiting on something.
+printf '\n' >"$T/c/.lock"
+n=$(awk '$2 == "state=planned" { print $1; exit }' "$T/c/state")
+awk -v n="$n" '$1 == n { sub(/ state=planned /, " state=running ");
+	sub(/ attempt=0 job=0 /, " attempt=1 job=4242 ") } { print }' \
+	"$T/c/state" >"$T/c/state.new" && mv "$T/c/state.new" "$T/c/state"
+expect "status of a campaign polled, with a job running" 0 "$PT" status "$T/c"
+has "... says when Slurm was polled" "; Slurm polled [0-9]* s ago" "$T/out"
+sed "s/^$n state=running /$n state=completed /" "$T/c/state" \
+	>"$T/c/state.new" && mv "$T/c/state.new" "$T/c/state"
+expect "... and once that job has ended" 0 "$PT" status "$T/c"
+hasnt "... no more" "Slurm polled" "$T/out"
+has "... the progress line still there" "^1 done, 0 running" "$T/out"
 
 # --- the site policy holds at submit, not only at plan -------------------------
 # (refused before Slurm is asked anything: no Slurm needed)
@@ -309,7 +324,7 @@ expect "the base and one more fit" 0 \
 	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" submit "$T/c" \
 	--dry-run --top 1
 has "and submit says what they commit" \
-	"selecting 2 candidates: at most [0-9.]* GPU-hours" "$T/out"
+	"selecting 2 candidates (1 best predicted and the base, which always runs): at most [0-9.]* GPU-hours" "$T/out"
 caps "max_gpu_hours = 1;"
 expect "a selection above policy.max_gpu_hours is refused" 78 \
 	env PARATUNE_SITE_CONF="$T/etc/caps.conf" "$PT" submit "$T/c" \
