@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "cmd-calibrate.h"
@@ -37,12 +38,36 @@ struct fit_how {
 	int pool;                 /* one fit to every GPU's rows */
 	int moe_per_gpu;          /* no MoE constants shared (share_moe) */
 	const struct str_list *groups; /* only rows of these (none: all) */
+	bool progress;            /* say each fit as it starts (stderr) */
+	bool tty;                 /* stderr is a terminal: redraw one line */
 };
 
 /* The label of a pooled fit's rows (no catalog GPU is named so). */
 #define POOL_LABEL "all GPUs"
 
 /* ---- fitting per GPU ----------------------------------------------------- */
+
+/*
+ * Each fit as it starts, on stderr: a fit is thousands of estimates a
+ * fold, and 10,000 runs took 27 s without a word.  On a terminal the
+ * line is redrawn and cleared once the fits are done (what NULL);
+ * elsewhere (--progress into a log) one line a fit.
+ */
+static void
+fit_progress(const struct fit_how *how, const char *what, int k, int ng,
+             int runs)
+{
+	if (!how->progress || (what == NULL && !how->tty))
+		return;
+	if (what == NULL)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "%scalibrate: fitting %s (%d of %d), %d "
+		        "measured run%s%s", how->tty ? "\r" : "", what, k + 1,
+		        ng, runs, runs == 1 ? "" : "s",
+		        how->tty ? "...\033[K" : "\n");
+	fflush(stderr);
+}
 
 /* How many of the ng fits have MoE rows. */
 static int
@@ -56,6 +81,18 @@ gpus_with_moe(const struct gpu_fit *g, int ng)
 				count++;
 				break;
 			}
+	return count;
+}
+
+/* How many of the rows of the ng fits are MoE runs. */
+static int
+moe_runs(const struct gpu_fit *g, int ng)
+{
+	int count = 0;
+
+	for (int k = 0; k < ng; k++)
+		for (int i = 0; i < g[k].n; i++)
+			count += calibrate_row_moe(&g[k].rows[i]);
 	return count;
 }
 
@@ -123,7 +160,7 @@ fit_gpus(const struct calib_input *in, const char *name,
          const struct fit_how *how, struct gpu_fit **out)
 {
 	struct gpu_fit *g = xcalloc((size_t)in->n + 1, sizeof(*g));
-	int ng = 0;
+	int ng = 0, share;
 
 	for (int i = 0; i < in->n; i++) {
 		const char *gpu = how->pool ? POOL_LABEL : in->gpu[i];
@@ -142,14 +179,20 @@ fit_gpus(const struct calib_input *in, const char *name,
 		}
 		g[k].rows[g[k].n++] = in->rows[i];
 	}
+	share = !how->pool && !how->moe_per_gpu && gpus_with_moe(g, ng) > 1;
 	for (int k = 0; k < ng; k++) {
+		fit_progress(how, g[k].gpu, k, ng + share, g[k].n);
 		calibrate_fit_opts(g[k].rows, g[k].n, g[k].start, &how->opts,
 		                   &g[k].fit);
 		snprintf(g[k].fit.cal.name, sizeof g[k].fit.cal.name, "%s",
 		         name);
 	}
-	if (!how->pool && !how->moe_per_gpu && gpus_with_moe(g, ng) > 1)
+	if (share) {
+		fit_progress(how, "the MoE-only constants over every GPU", ng,
+		             ng + share, moe_runs(g, ng));
 		share_moe(g, ng, how);
+	}
+	fit_progress(how, NULL, 0, 0, 0);
 	*out = g;
 	return ng;
 }
@@ -447,7 +490,8 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *out = NULL, *gpu = NULL, *name = "calibrated";
 	struct str_list fix = STR_LIST_INIT, group = STR_LIST_INIT;
-	struct fit_how how = { CALIB_OPTS_INIT, NULL, 0, 0, &group };
+	struct fit_how how = { CALIB_OPTS_INIT, NULL, 0, 0, &group, false,
+	                       false };
 	struct calib_opts *co = &how.opts;
 	int status = EXIT_OK, n, ng = 0, hand_set = 0;
 	const struct option opts[] = {
@@ -476,6 +520,9 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_BOOLEAN(0, "hand-set", &hand_set,
 		            "start from the hand-set constants, not the "
 		            "shipped defaults (bench/fit-defaults)"),
+		OPT_BOOLEAN(0, "progress", &ctx->progress,
+		            "say each fit as it starts on stderr even when it "
+		            "is not a terminal"),
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
@@ -508,6 +555,8 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	}
 	how.start = hand_set ? calibration_hand_set() : calibration_default();
+	how.tty = isatty(STDERR_FILENO);
+	how.progress = ctx->verbosity >= 0 && (ctx->progress || how.tty);
 	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
 		goto cleanup;
 	if (out && output_is_campaign(out, &in)) {

@@ -230,6 +230,19 @@ same "... gemm_eff_max is not" \
 expect "... as a table" 0 "$PT" calibrate "$MOE" --group moe
 has "... which says so" "^  moe rows: predicted with the constants marked" \
 	"$T/out"
+# Fits of thousands of runs said nothing for half a minute.  Off a
+# terminal, nothing unless asked; with --progress a line a fit, the
+# shared MoE fit last; with -q none.
+hasnt "... with no progress off a terminal" "calibrate: fitting" "$T/err"
+expect "--progress" 0 "$PT" calibrate "$MOE" --group moe --progress
+has "... says each GPU's fit" "^calibrate: fitting gb200 (2 of 5), [0-9]* measured runs$" \
+	"$T/err"
+has "... and the shared one last" \
+	"^calibrate: fitting the MoE-only constants over every GPU (5 of 5), 88 measured runs$" \
+	"$T/err"
+check "... no terminal control in a log" sh -c "! grep -q \"\$(printf '\\033')\" '$T/err'"
+expect "--progress with -q" 0 "$PT" -q calibrate "$MOE" --group moe --progress
+hasnt "... says nothing" "calibrate: fitting" "$T/err"
 has "... and keeps what dense layers share, which MoE runs alone move" \
 	"^gemm_eff_max .*(MoE runs only: kept)" "$T/out"
 expect "the same runs with their dense ones" 0 "$PT" calibrate "$MOE"
