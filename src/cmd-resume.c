@@ -24,15 +24,25 @@
 
 extern const struct cmd_entry cmd_resume_entry;
 
-/* Poll and submit what is due; journal "finished" when all is final. */
+/*
+ * What resume_dir returns, not its process's exit code, when the Slurm
+ * controller did not answer: the campaigns after it on the command line
+ * are not tried (cmd_resume_exec).  Outside the exit codes paratune
+ * documents; the command exits EXIT_TEMPFAIL for it.
+ */
+#define RESUME_CONTROLLER_DOWN 170
+
+/* Poll and submit what is due; journal "finished" when all is final.
+ * *down: the controller did not answer. */
 static int
-drive(struct store *s, struct cmd_ctx *ctx, bool *finished)
+drive(struct store *s, struct cmd_ctx *ctx, bool *finished, bool *down)
 {
 	struct runner r;
 	int status;
 
 	runner_init(&r, s, ctx->out, ctx->verbosity);
 	status = search_step(&r);
+	*down = r.unreachable;
 	runner_release(&r);
 	/* Once per ending: after this run's transitions, or after those
 	 * of a submit or cancel that made the last one (no "finished"
@@ -109,7 +119,7 @@ resume_dir(void *arg)
 	struct store s;
 	int status = store_open_site(&s, dir, STORE_LOCK_TRY | STORE_POLICY,
 	                             ctx->site_path);
-	bool finished = false;
+	bool finished = false, down = false;
 
 	/* Fault injection for the privilege test: a resume that its user
 	 * stopped, or that hangs, holding the campaign's lock. */
@@ -129,12 +139,14 @@ resume_dir(void *arg)
 		store_close(&s, false);
 		return EXIT_OK;
 	}
-	status = drive(&s, ctx, &finished);
+	status = drive(&s, ctx, &finished, &down);
 	if (status == 0 && !finished)
 		say_idle(&s, ctx);
 	/* Whatever was journaled is kept; the checkpoint follows it. */
 	if (store_close(&s, true) != 0 && status == 0)
 		status = EXIT_IOERR;
+	if (status == EXIT_TEMPFAIL && down)
+		return RESUME_CONTROLLER_DOWN;
 	/* Collect once, after the lock is released: the results step only
 	 * reads the campaign and writes DIR/results. */
 	if (finished && status == 0) {
@@ -160,11 +172,25 @@ print_dir_line(FILE *out, const char *dir)
 	strbuf_release(&sb);
 }
 
+/*
+ * A campaign after one whose resume found the controller not answering:
+ * each waited out libslurm's timeout in turn (about 9 s on the testbed),
+ * so root's cron over a site's campaigns outlasted its interval while
+ * the controller was down.  It is tried again at the next resume.
+ */
+static void
+not_tried(const char *dir, const char *down)
+{
+	error("%s: not tried: the Slurm controller did not answer for '%s' "
+	      "just before (the next resume tries again)", dir, down);
+}
+
 static int
 cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct option opts[] = { OPT_FINISH };
 	int status, n, worst = EXIT_OK;
+	const char *down = NULL; /* the campaign that found Slurm down */
 
 	n = cmd_parse_args(ctx, &cmd_resume_entry, opts, argc, argv, 1, -1,
 	                   &status);
@@ -178,7 +204,14 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		 * of one file name the same ones. */
 		if (n > 1 && ctx->verbosity >= 0)
 			print_dir_line(ctx->out, argv[i]);
-		s = owner_run(argv[i], resume_dir, &rc);
+		if (down) {
+			not_tried(argv[i], down);
+			s = EXIT_TEMPFAIL;
+		} else if ((s = owner_run(argv[i], resume_dir, &rc)) ==
+		           RESUME_CONTROLLER_DOWN) {
+			down = argv[i];
+			s = EXIT_TEMPFAIL;
+		}
 
 		/* A broken directory outranks a controller that is down;
 		 * either way the next directory is carried on. */

@@ -91,6 +91,7 @@ runner_slurm(struct runner *r)
 	if (r->slurm == NULL) {
 		error("%s: cannot reach Slurm: %s", r->store->dir, err.buf);
 		strbuf_release(&err);
+		r->unreachable = true;
 		return EXIT_TEMPFAIL;
 	}
 	strbuf_release(&err);
@@ -451,6 +452,7 @@ runner_poll(struct runner *r)
 		error("%s: cannot reach the Slurm controller: %s",
 		      r->store->dir, err.buf);
 		strbuf_release(&err);
+		r->unreachable = true;
 		return EXIT_TEMPFAIL;
 	}
 	strbuf_release(&err);
@@ -710,6 +712,7 @@ submit_one(struct runner *r, struct cand_status *c, const char *script)
 		/* The intent stays: the next run looks the tag up first.
 		 * err says "cannot submit job 'TAG': ..." itself. */
 		error("%s: %s: %s", r->store->dir, c->name, err.buf);
+		r->unreachable = true;
 		ret = EXIT_TEMPFAIL;
 	} else if (s == SLURM_E_REFUSED_NOW) {
 		/* A drained partition refuses every candidate alike: each

@@ -26,6 +26,7 @@ struct runner {
 	FILE *out;                /* where transitions are printed */
 	int submitted, rejected;  /* submissions of this run */
 	bool segment_warned;      /* said once that segments are not asked */
+	bool unreachable;         /* the controller did not answer */
 	/* NULL: the queued candidates by the plan's rank (the base first).
 	 * Else the search's choice: only these, in this order (search.h);
 	 * the caller owns the array. */

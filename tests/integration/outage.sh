@@ -160,6 +160,21 @@ check "its error names the campaign and the candidate" \
 	"$WORK/err.fresh"
 check "and says 'cannot submit' once" \
 	test "$(grep -o 'cannot submit' "$WORK/err.fresh" | wc -l)" = 1
+# Cron over many campaigns waited out libslurm's timeout on each in turn:
+# once one finds the controller down, the others are not tried.
+fresh_before=$(md5sum <"$WORK/fresh/state")
+"$PT" -q resume "$D" "$WORK/fresh" 2>"$WORK/err.two"
+rc=$?
+sed 's/^/  /' "$WORK/err.two"
+check "controller down, two campaigns: resume exits 75 ($rc)" test "$rc" = 75
+check "the first says why" \
+	grep -q "^error: $D: cannot reach the Slurm controller: " "$WORK/err.two"
+check "the second is not tried, naming the first" grep -q \
+	"^error: $WORK/fresh: not tried: the Slurm controller did not answer for '$D'" \
+	"$WORK/err.two"
+check "and both states are as they were" test \
+	"$(md5sum <"$D/state") $(md5sum <"$WORK/fresh/state")" = \
+	"$before $fresh_before"
 sleep 5 # running jobs go on (and some end) while it is down
 "$TESTBED" start slurmctld >/dev/null
 check "controller back: the campaign finishes" resume_until_finished "$D" 240
