@@ -27,7 +27,7 @@ extern const struct cmd_entry cmd_resume_entry;
 /*
  * What resume_dir returns, not its process's exit code, when the Slurm
  * controller did not answer: the campaigns after it on the command line
- * are not tried (cmd_resume_exec).  Outside the exit codes paratune
+ * that need Slurm are not tried (not_tried).  Outside the exit codes paratune
  * documents; the command exits EXIT_TEMPFAIL for it.
  */
 #define RESUME_CONTROLLER_DOWN 170
@@ -67,6 +67,7 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished, bool *down)
 struct resume_call {
 	struct cmd_ctx *ctx;
 	const char *dir;
+	const char *down;  /* a campaign before that found Slurm down */
 };
 
 /*
@@ -109,6 +110,28 @@ say_idle(const struct store *s, const struct cmd_ctx *ctx)
 		               "measured)", s->dir, s->dir);
 }
 
+/*
+ * A campaign after one whose resume found the controller not answering,
+ * when it needs Slurm (a job to poll, a candidate to submit): each
+ * waited out libslurm's timeout in turn (about 9 s on the testbed), so
+ * root's cron over a site's campaigns outlasted its interval while the
+ * controller was down.  It is opened, so that what is wrong with it is
+ * still said, and tried again at the next resume.
+ */
+static bool
+not_tried(const struct store *s, const char *down)
+{
+	for (int i = 0; i < s->st.n; i++)
+		if (cand_state_active(s->st.v[i].state) ||
+		    s->st.v[i].state == CS_QUEUED) {
+			error("%s: not tried: the Slurm controller did not "
+			      "answer for '%s' just before (the next resume "
+			      "tries again)", s->dir, down);
+			return true;
+		}
+	return false;
+}
+
 /* Carry one campaign a step further, as its owner; its exit code. */
 static int
 resume_dir(void *arg)
@@ -138,6 +161,10 @@ resume_dir(void *arg)
 	if (too_soon(&s, ctx)) {
 		store_close(&s, false);
 		return EXIT_OK;
+	}
+	if (rc->down && not_tried(&s, rc->down)) {
+		store_close(&s, false);
+		return RESUME_CONTROLLER_DOWN;
 	}
 	status = drive(&s, ctx, &finished, &down);
 	if (status == 0 && !finished)
@@ -172,19 +199,6 @@ print_dir_line(FILE *out, const char *dir)
 	strbuf_release(&sb);
 }
 
-/*
- * A campaign after one whose resume found the controller not answering:
- * each waited out libslurm's timeout in turn (about 9 s on the testbed),
- * so root's cron over a site's campaigns outlasted its interval while
- * the controller was down.  It is tried again at the next resume.
- */
-static void
-not_tried(const char *dir, const char *down)
-{
-	error("%s: not tried: the Slurm controller did not answer for '%s' "
-	      "just before (the next resume tries again)", dir, down);
-}
-
 static int
 cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -197,19 +211,17 @@ cmd_resume_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (n < 0)
 		return status;
 	for (int i = 1; i <= n; i++) {
-		struct resume_call rc = { ctx, argv[i] };
+		struct resume_call rc = { ctx, argv[i], down };
 		int s;
 
 		/* Its lines name candidates, not the campaign: two campaigns
 		 * of one file name the same ones. */
 		if (n > 1 && ctx->verbosity >= 0)
 			print_dir_line(ctx->out, argv[i]);
-		if (down) {
-			not_tried(argv[i], down);
-			s = EXIT_TEMPFAIL;
-		} else if ((s = owner_run(argv[i], resume_dir, &rc)) ==
-		           RESUME_CONTROLLER_DOWN) {
-			down = argv[i];
+		s = owner_run(argv[i], resume_dir, &rc);
+		if (s == RESUME_CONTROLLER_DOWN) {
+			if (!down)
+				down = argv[i];
 			s = EXIT_TEMPFAIL;
 		}
 
