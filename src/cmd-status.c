@@ -40,6 +40,29 @@ rank_of(const struct state *st, struct cand_status *const *by_name,
 	return c ? c->rank : 0;
 }
 
+/*
+ * How long the job has run (running: until now) or ran, as squeue's
+ * TIME column writes it (M:SS, H:MM:SS, D-HH:MM:SS); "-" before it
+ * started.  The table said a job was running, never for how long.
+ */
+static void
+add_run_time(struct table *t, const struct cand_status *c, long now)
+{
+	long end = c->state == CS_RUNNING ? now : c->end_time;
+	long secs = end - c->start_time;
+
+	if (c->start_time <= 0 || end <= 0 || secs < 0)
+		table_add(t, "-");
+	else if (secs < 3600)
+		table_add(t, "%ld:%02ld", secs / 60, secs % 60);
+	else if (secs < 86400)
+		table_add(t, "%ld:%02ld:%02ld", secs / 3600, secs / 60 % 60,
+		          secs % 60);
+	else
+		table_add(t, "%ld-%02ld:%02ld:%02ld", secs / 86400,
+		          secs / 3600 % 24, secs / 60 % 60, secs % 60);
+}
+
 /* Only a job that ended has an exit code: not one still pending or
  * running, nor a candidate cancelled, pruned or skipped before its
  * first submission, nor one whose submission Slurm rejected (no job).
@@ -54,7 +77,8 @@ static void
 status_table(FILE *f, const struct state *st)
 {
 	static const char *const cols[] = { ">rank", "state", ">attempt",
-		">job", "nodelist", ">exit", "reason", "name", NULL };
+		">job", "nodelist", ">time", ">exit", "reason", "name", NULL };
+	long now = (long)time(NULL);
 	/* A look-up a row: linear ones made the table quadratic. */
 	struct cand_status **by_name = state_by_name(st);
 	struct table t;
@@ -71,6 +95,7 @@ status_table(FILE *f, const struct state *st)
 		else
 			table_add(&t, "-");
 		table_add(&t, "%s", c->nodes[0] ? c->nodes : "-");
+		add_run_time(&t, c, now);
 		if (has_exit_code(c))
 			table_add(&t, "%d", c->exit_code);
 		else

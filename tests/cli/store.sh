@@ -252,16 +252,26 @@ has "with last_polled null" '"last_polled": null' "$T/out"
 # finished days before read as if it were waiting on something.
 printf '\n' >"$T/c/.lock"
 n=$(awk '$2 == "state=planned" { print $1; exit }' "$T/c/state")
-awk -v n="$n" '$1 == n { sub(/ state=planned /, " state=running ");
-	sub(/ attempt=0 job=0 /, " attempt=1 job=4242 ") } { print }' \
+started=$(($(date +%s) - 3725))
+awk -v n="$n" -v t="$started" '$1 == n { sub(/ state=planned /, " state=running ");
+	sub(/ attempt=0 job=0 /, " attempt=1 job=4242 ")
+	sub(/ start=0 /, " start=" t " ") } { print }' \
 	"$T/c/state" >"$T/c/state.new" && mv "$T/c/state.new" "$T/c/state"
 expect "status of a campaign polled, with a job running" 0 "$PT" status "$T/c"
 has "... says when Slurm was polled" "; Slurm polled [0-9]* s ago" "$T/out"
-sed "s/^$n state=running /$n state=completed /" "$T/c/state" \
+# It said a job was running, never for how long (squeue's TIME).
+has "... and how long the job has run" \
+	"^ *[0-9]* *running *1 *4242 *- *1:02:[0-5][0-9] *- " "$T/out"
+sed -e "s/^$n state=running /$n state=completed /" \
+	-e "/^$n /s/ start=[0-9]* end=0 / start=1000 end=91061 /" "$T/c/state" \
 	>"$T/c/state.new" && mv "$T/c/state.new" "$T/c/state"
 expect "... and once that job has ended" 0 "$PT" status "$T/c"
 hasnt "... no more" "Slurm polled" "$T/out"
 has "... the progress line still there" "^1 done, 0 running" "$T/out"
+has "... and how long it ran" "^ *[0-9]* *completed *1 *4242 *- *1-01:01:01 " \
+	"$T/out"
+has "... a candidate never started without a time" \
+	"^ *[0-9]* *planned *0 *- *- *- *- *- " "$T/out"
 
 # --- the site policy holds at submit, not only at plan -------------------------
 # (refused before Slurm is asked anything: no Slurm needed)
