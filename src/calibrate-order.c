@@ -188,8 +188,10 @@ calibrate_order_init(struct calib_order *ord, const struct calib_row *rows,
 		if (j - i > ord->max_m)
 			ord->max_m = j - i;
 	}
-	qsort(ord->pairs, (size_t)ord->npairs, sizeof(*ord->pairs),
-	      compare_pair);
+	/* No small campaign: no pairs, and qsort takes no NULL. */
+	if (ord->npairs > 0)
+		qsort(ord->pairs, (size_t)ord->npairs, sizeof(*ord->pairs),
+		      compare_pair);
 	ord->by_x = xcalloc((size_t)ord->max_m + 1, sizeof(*ord->by_x));
 	ord->x = xcalloc((size_t)ord->max_m + 1, sizeof(*ord->x));
 	ord->rank = xcalloc((size_t)ord->max_m + 1, sizeof(*ord->rank));

@@ -265,7 +265,6 @@ warn_uncataloged(const struct cmd_ctx *ctx, const struct gpu_fit *g, int ng,
                  const char *out)
 {
 	struct settings site;
-
 	int status = settings_load_for(&site, ctx->site_path, NULL, NULL);
 
 	for (int k = 0; k < ng && status == 0; k++)
