@@ -10,6 +10,19 @@
 
 #include "calibrate.h"
 
+/* Seconds per sample of a step of s seconds of row r: configurations
+ * of other global batch sizes compare by it (calibrate-rank.c). */
+double calibrate_per_sample(const struct calib_row *r, double s);
+
+/* A value and the place in an array it belongs to, sorted by value then
+ * place (calibrate_by_value_cmp, a qsort comparator): the ranking and
+ * the ordering term sort configurations' times so. */
+struct calib_by_value {
+	double v;
+	int j;
+};
+int calibrate_by_value_cmp(const void *a, const void *b);
+
 /* A place of the ordering term's Fenwick tree (calibrate-order.c). */
 struct order_sums {
 	double count, sum, squares;
@@ -21,7 +34,7 @@ struct calib_order {
 	int npairs;
 	struct order_campaign *c; /* the large ones */
 	int nc, max_m;            /* campaigns; the most configurations */
-	struct order_x *by_x;     /* max_m each: */
+	struct calib_by_value *by_x; /* max_m each: */
 	double *x;
 	struct order_sums *fen;   /* (max_m + 1) */
 	int *rank;

@@ -61,19 +61,6 @@ struct order_campaign {
 	int m;
 };
 
-/* An entry's x at an evaluation, for sorting. */
-struct order_x {
-	double x;
-	int j;
-};
-
-/* Seconds per sample of a step of s seconds of row r. */
-static double
-per_sample(const struct calib_row *r, double s)
-{
-	return s / (r->l.gbs > 0 ? r->l.gbs : 1);
-}
-
 /* A representative row, for sorting by campaign, then measured time
  * per sample. */
 struct order_key {
@@ -104,16 +91,6 @@ compare_pair(const void *pa, const void *pb)
 	if (a->fast != b->fast)
 		return (a->fast > b->fast) - (a->fast < b->fast);
 	return (a->slow > b->slow) - (a->slow < b->slow);
-}
-
-static int
-compare_x(const void *pa, const void *pb)
-{
-	const struct order_x *a = pa, *b = pb;
-
-	if (a->x != b->x)
-		return a->x < b->x ? -1 : 1;
-	return (a->j > b->j) - (a->j < b->j);
 }
 
 /* The campaign of the sorted representatives k[0..m). */
@@ -167,7 +144,8 @@ calibrate_order_init(struct calib_order *ord, const struct calib_row *rows,
 	for (int i = 0; i < n; i++)
 		if (rep[i] == i && rows[i].campaign) {
 			k[nk].campaign = rows[i].campaign;
-			k[nk].meas = per_sample(&rows[i], rows[i].step_s);
+			k[nk].meas = calibrate_per_sample(&rows[i],
+			                                   rows[i].step_s);
 			k[nk++].row = i;
 		}
 	qsort(k, (size_t)nk, sizeof(*k), compare_key);
@@ -241,14 +219,14 @@ fen_sum(const struct order_sums *fen, int i)
 
 /* How many of the nv sorted values v are at most x. */
 static int
-count_at_most(const struct order_x *v, int nv, double x)
+count_at_most(const struct calib_by_value *v, int nv, double x)
 {
 	int lo = 0, hi = nv;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (v[mid].x <= x)
+		if (v[mid].v <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -274,16 +252,17 @@ order_xs(struct calib_order *ord, const struct order_campaign *c,
 		ord->rank[j] = 0;
 		if (!in[r] || !(p > 0) || !isfinite(p))
 			continue;
-		ord->by_x[nv].x = log(per_sample(&rows[r], p)) -
+		ord->by_x[nv].v = log(calibrate_per_sample(&rows[r], p)) -
 		                  c->e[j].half_meas;
 		ord->by_x[nv++].j = j;
 	}
-	qsort(ord->by_x, (size_t)nv, sizeof(*ord->by_x), compare_x);
-	mid = nv ? ord->by_x[nv / 2].x : 0;
+	qsort(ord->by_x, (size_t)nv, sizeof(*ord->by_x),
+	      calibrate_by_value_cmp);
+	mid = nv ? ord->by_x[nv / 2].v : 0;
 	for (int v = 0; v < nv; v++) {
-		ord->by_x[v].x -= mid;
+		ord->by_x[v].v -= mid;
 		ord->rank[ord->by_x[v].j] = v + 1;
-		ord->x[ord->by_x[v].j] = ord->by_x[v].x;
+		ord->x[ord->by_x[v].j] = ord->by_x[v].v;
 	}
 	return nv;
 }
@@ -342,8 +321,8 @@ order_pairs_loss(const struct calib_order *ord, const struct calib_row *rows,
 		(*pairs)++;
 		if (!(pa > 0) || !(pb > 0) || !isfinite(pa) || !isfinite(pb))
 			continue;   /* row_loss has counted it */
-		short_by = log(per_sample(a, pa) / per_sample(b, pb)) -
-		           p->d / 2;
+		short_by = log(calibrate_per_sample(a, pa) /
+		               calibrate_per_sample(b, pb)) - p->d / 2;
 		if (short_by > 0)
 			sum += short_by * short_by;
 	}

@@ -12,12 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
+#include "calibrate-int.h"
 #include "xalloc.h"
 
-/* Seconds per sample of a step of s seconds of row r. */
-static double
-per_sample(const struct calib_row *r, double s)
+double
+calibrate_per_sample(const struct calib_row *r, double s)
 {
 	return s / (r->l.gbs > 0 ? r->l.gbs : 1);
 }
@@ -126,20 +125,13 @@ in_group(const struct calib_row *r, const char *group)
 	return group == NULL || !strcmp(r->group, group);
 }
 
-/* A configuration's time per sample, measured or predicted, for
- * sorting; j: its place in c[]. */
-struct rank_time {
-	double t;
-	int j;
-};
-
-static int
-compare_rank_time(const void *pa, const void *pb)
+int
+calibrate_by_value_cmp(const void *pa, const void *pb)
 {
-	const struct rank_time *a = pa, *b = pb;
+	const struct calib_by_value *a = pa, *b = pb;
 
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
 	return (a->j > b->j) - (a->j < b->j);
 }
 
@@ -161,19 +153,19 @@ static int
 predicted_places(const struct calib_row *rows, const double *pred,
                  const int *c, int m, int *place)
 {
-	struct rank_time *p = xcalloc((size_t)m + 1, sizeof(*p));
+	struct calib_by_value *p = xcalloc((size_t)m + 1, sizeof(*p));
 	int np = 0, places = 0;
 
 	for (int j = 0; j < m; j++) {
 		place[j] = 0;
 		if (!isnan(pred[c[j]])) {
-			p[np].t = per_sample(&rows[c[j]], pred[c[j]]);
+			p[np].v = calibrate_per_sample(&rows[c[j]], pred[c[j]]);
 			p[np++].j = j;
 		}
 	}
-	qsort(p, (size_t)np, sizeof(*p), compare_rank_time);
+	qsort(p, (size_t)np, sizeof(*p), calibrate_by_value_cmp);
 	for (int v = 0; v < np; v++) {
-		places += v == 0 || p[v].t != p[v - 1].t;
+		places += v == 0 || p[v].v != p[v - 1].v;
 		place[p[v].j] = places;
 	}
 	free(p);
@@ -193,21 +185,22 @@ static void
 rank_pairs(const struct calib_row *rows, const double *pred, const int *c,
            int m, struct calib_campaign_rank *cr)
 {
-	struct rank_time *meas = xcalloc((size_t)m + 1, sizeof(*meas));
+	struct calib_by_value *meas = xcalloc((size_t)m + 1, sizeof(*meas));
 	int *place = xcalloc((size_t)m + 1, sizeof(*place));
 	int *fen = xcalloc((size_t)m + 1, sizeof(*fen));
 	int places = predicted_places(rows, pred, c, m, place), fast = 0;
 
 	for (int j = 0; j < m; j++) {
-		meas[j].t = per_sample(&rows[c[j]], rows[c[j]].step_s);
+		meas[j].v = calibrate_per_sample(&rows[c[j]],
+		                                 rows[c[j]].step_s);
 		meas[j].j = j;
 	}
-	qsort(meas, (size_t)m, sizeof(*meas), compare_rank_time);
+	qsort(meas, (size_t)m, sizeof(*meas), calibrate_by_value_cmp);
 	for (int b = 0; b < m; b++) {
 		int pb = place[meas[b].j], less, ties;
 
-		while (fast < b && !(meas[b].t - meas[fast].t <
-		                     CALIB_RANK_TIE * meas[fast].t)) {
+		while (fast < b && !(meas[b].v - meas[fast].v <
+		                     CALIB_RANK_TIE * meas[fast].v)) {
 			for (int i = place[meas[fast].j]; i > 0 && i <= places;
 			     i += i & -i)
 				fen[i]++;
@@ -233,12 +226,12 @@ static void
 best_place(const struct calib_row *rows, const double *pred, const int *c,
            int m, struct calib_campaign_rank *cr)
 {
-	double mine = per_sample(&rows[cr->best], pred[cr->best]);
+	double mine = calibrate_per_sample(&rows[cr->best], pred[cr->best]);
 	double top = mine;
 
 	cr->best_place = 1;
 	for (int a = 0; a < m; a++) {
-		double p = per_sample(&rows[c[a]], pred[c[a]]);
+		double p = calibrate_per_sample(&rows[c[a]], pred[c[a]]);
 
 		cr->best_place += p < mine;
 		top = fmin(top, p);
@@ -256,24 +249,24 @@ rank_one(const struct calib_row *rows, const double *pred, const int *c,
 	for (int a = 1; a < m; a++) {
 		const struct calib_row *r = &rows[c[a]];
 
-		if (per_sample(r, r->step_s) <
-		    per_sample(&rows[best], rows[best].step_s))
+		if (calibrate_per_sample(r, r->step_s) <
+		    calibrate_per_sample(&rows[best], rows[best].step_s))
 			best = c[a];
-		if (per_sample(r, pred[c[a]]) <
-		    per_sample(&rows[top], pred[top]))
+		if (calibrate_per_sample(r, pred[c[a]]) <
+		    calibrate_per_sample(&rows[top], pred[top]))
 			top = c[a];
 	}
 	for (int a = 0; a < m; a++)
-		ties += per_sample(&rows[c[a]], pred[c[a]]) ==
-		        per_sample(&rows[top], pred[top]);
+		ties += calibrate_per_sample(&rows[c[a]], pred[c[a]]) ==
+		        calibrate_per_sample(&rows[top], pred[top]);
 	cr->configs = m;
 	cr->best = best;
 	cr->predicted = ties > 1 ? -1 : top;
 	best_place(rows, pred, c, m, cr);
 	cr->near = cr->predicted >= 0 &&
-	           per_sample(&rows[top], rows[top].step_s) <=
+	           calibrate_per_sample(&rows[top], rows[top].step_s) <=
 	           (1 + CALIB_RANK_TIE) *
-	           per_sample(&rows[best], rows[best].step_s);
+	           calibrate_per_sample(&rows[best], rows[best].step_s);
 	rank_pairs(rows, pred, c, m, cr);
 }
 
