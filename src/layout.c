@@ -710,8 +710,8 @@ layout_check(const struct workload *w, struct layout *l)
  * divides the job's and fits a domain (sbatch --segment; Megatron-Bridge
  * scripts/performance/utils/executors.py, slurm_executor: 16 trays, 64
  * GPUs, for 64 or 256 GPUs), each segment in one domain.  paratune asks
- * for the same segments when it submits (runner.c), where its libslurm
- * can (24.05 and later); a site places them with topology/block.
+ * for the same segments when it submits (runner-submit.c), where its
+ * libslurm can (24.05 and later); a site places them with topology/block.
  */
 int
 nvlink_segment_nodes(int nodes, int gpn, int domain)

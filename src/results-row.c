@@ -459,7 +459,7 @@ row_stop_reason(const struct result_row *row, const struct log_read *nl,
 
 /*
  * "Slurm rejected its submission: no job (Slurm: WORDS)", the words the
- * state kept after "rejected:" (runner.c, rejected_reason), its
+ * state kept after "rejected:" (runner-submit.c, rejected_reason), its
  * underscores spaces again; campaigns before they were kept say only
  * that submit or resume printed why.
  */

@@ -1129,7 +1129,7 @@ cells "$D"
 same "... class unknown" "$(field failed.csv "$REJECTED" failure_class)" unknown
 same "... no exit code" "$(field failed.csv "$REJECTED" exit_code)" ""
 same "... nor signal" "$(field failed.csv "$REJECTED" exit_signal)" ""
-# Slurm's words, kept in the state since they were (runner.c).
+# Slurm's words, kept in the state since they were (runner-submit.c).
 setstate "$D" "$REJECTED" state=failed attempt=1 \
 	reason=rejected:Invalid_partition_name_specified
 expect "results with Slurm's reason kept" 0 "$PT" results "$D"
