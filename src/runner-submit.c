@@ -235,6 +235,59 @@ output_pattern(const char *run)
 }
 
 /*
+ * Record slurm_submit's answer s to c's submission as tag (id, the job
+ * it made; err, Slurm's words): submitted, rejected for good, queued
+ * again when Slurm refuses it for now, or left to the intent when Slurm
+ * cannot be reached.  0 or an exit code.
+ */
+static int
+submit_outcome(struct runner *r, struct cand_status *c, int s, uint32_t id,
+               const char *tag, const char *err)
+{
+	char why[64];
+	int ret;
+
+	if (s == SLURM_E_UNREACHABLE) {
+		/* The intent stays: the next run looks the tag up first.
+		 * err says "cannot submit job 'TAG': ..." itself. */
+		error("%s: %s: %s", r->store->dir, c->name, err);
+		r->unreachable = true;
+		return EXIT_TEMPFAIL;
+	}
+	if (s == SLURM_E_REFUSED_NOW) {
+		/* A drained partition refuses every candidate alike: each
+		 * failed for good burnt the campaign for a maintenance.
+		 * Slurm made no job, so the candidate is queued again (no
+		 * try spent) and the round stops here. */
+		error("Slurm refuses %s for now: %s; it stays queued, and "
+		      "resume submits it once Slurm takes it", c->name, err);
+		return store_requeue_lost(r->store, c) ? EXIT_IOERR
+		                                       : EXIT_TEMPFAIL;
+	}
+	if (s != SLURM_E_OK) {
+		/* A retry avoids the failed job's nodes: say so, or a
+		 * campaign that needs all of them reads as Slurm's fault. */
+		error("Slurm rejected %s: %s%s%s%s", c->name, err,
+		      c->exclude[0] ? " (paratune asked it to avoid " : "",
+		      c->exclude, c->exclude[0] ? ", where its failed "
+		      "attempt ran)" : "");
+		r->rejected++;
+		rejected_reason(err, why, sizeof why);
+		return store_rejected(r->store, c, why) ? EXIT_IOERR : 0;
+	}
+	/* Fault injection for the exactly-once test (as git's GIT_TEST_*
+	 * variables): die between the call and the record. */
+	if (getenv("PARATUNE_TEST_KILL_AFTER_SUBMIT"))
+		raise(SIGKILL);
+	r->submitted++;
+	ret = store_submitted(r->store, c, id) ? EXIT_IOERR : 0;
+	if (ret == 0 && r->verbosity >= 0)
+		safe_text_line(r->out, "%s: submitted as job %" PRIu32
+		               " (%s)", c->name, id, tag);
+	return ret;
+}
+
+/*
  * Submit one candidate exactly once: the intent (with the job's tag) is
  * journaled and fsync'd before the call, so a crash after the call is
  * resolved by finding the tag in Slurm rather than by submitting again.
@@ -248,7 +301,7 @@ submit_one(struct runner *r, struct cand_status *c, const char *script)
 	struct strbuf err = STRBUF_INIT;
 	char *run = runner_run_dir(r, c);
 	char *out = output_pattern(run);
-	char tag[64], why[64];
+	char tag[64];
 	uint32_t id = 0;
 	int ret = EXIT_DATAERR, s;
 
@@ -271,44 +324,7 @@ submit_one(struct runner *r, struct cand_status *c, const char *script)
 	req.extras = &extras;
 	req.env = (const char *const *)env.v;
 	s = slurm_submit(r->slurm, &req, &id, &err);
-	if (s == SLURM_E_UNREACHABLE) {
-		/* The intent stays: the next run looks the tag up first.
-		 * err says "cannot submit job 'TAG': ..." itself. */
-		error("%s: %s: %s", r->store->dir, c->name, err.buf);
-		r->unreachable = true;
-		ret = EXIT_TEMPFAIL;
-	} else if (s == SLURM_E_REFUSED_NOW) {
-		/* A drained partition refuses every candidate alike: each
-		 * failed for good burnt the campaign for a maintenance.
-		 * Slurm made no job, so the candidate is queued again (no
-		 * try spent) and the round stops here. */
-		error("Slurm refuses %s for now: %s; it stays queued, and "
-		      "resume submits it once Slurm takes it", c->name,
-		      err.buf);
-		ret = store_requeue_lost(r->store, c) ? EXIT_IOERR
-		                                      : EXIT_TEMPFAIL;
-	} else if (s != SLURM_E_OK) {
-		/* A retry avoids the failed job's nodes: say so, or a
-		 * campaign that needs all of them reads as Slurm's fault. */
-		error("Slurm rejected %s: %s%s%s%s", c->name, err.buf,
-		      c->exclude[0] ? " (paratune asked it to avoid " : "",
-		      c->exclude, c->exclude[0] ? ", where its failed "
-		      "attempt ran)" : "");
-		r->rejected++;
-		rejected_reason(err.buf, why, sizeof why);
-		ret = store_rejected(r->store, c, why) ? EXIT_IOERR : 0;
-	} else {
-		/* Fault injection for the exactly-once test (as git's
-		 * GIT_TEST_* variables): die between the call and the
-		 * record. */
-		if (getenv("PARATUNE_TEST_KILL_AFTER_SUBMIT"))
-			raise(SIGKILL);
-		r->submitted++;
-		ret = store_submitted(r->store, c, id) ? EXIT_IOERR : 0;
-		if (ret == 0 && r->verbosity >= 0)
-			safe_text_line(r->out, "%s: submitted as job %" PRIu32
-			               " (%s)", c->name, id, tag);
-	}
+	ret = submit_outcome(r, c, s, id, tag, err.buf);
 cleanup:
 	str_list_clear(&env);
 	free(out);
