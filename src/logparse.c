@@ -456,14 +456,45 @@ feed_ends(struct log_reader *rd, FILE *f, char *chunk, long long size,
 	return feed_stream(rd, f, chunk, -1, true);
 }
 
+/* Feed the open log f (named path) into *out: all of it, or its two
+ * ends (feed_ends) when it is large; with tail > 0 its last tail bytes
+ * alone, from the first line that starts in them.  0, or -1 on a read
+ * error with errno set. */
+static int
+feed_file(struct logparse *lp, FILE *f, const char *path, long long tail,
+          struct log_result *out)
+{
+	struct log_reader *rd = logparse_begin(lp, path, out);
+	char *chunk = xmalloc(LOGPARSE_CHUNK);
+	struct stat st;
+	long long size = -1;
+	int ret, e;
+
+	if (fstat(fileno(f), &st) == 0)
+		size = (long long)st.st_size;
+	if (tail > 0 && size > tail)
+		ret = fseeko(f, (off_t)(size - tail), SEEK_SET) != 0 ? -1
+		      : feed_stream(rd, f, chunk, tail, true);
+	else if (tail > 0)
+		/* It may grow while read: no more than tail all the same. */
+		ret = feed_stream(rd, f, chunk, tail, false);
+	else if (size > 2 * LOGPARSE_END_BYTES)
+		ret = feed_ends(rd, f, chunk, size, path);
+	else
+		ret = feed_stream(rd, f, chunk, -1, false);
+	e = errno;
+	logparse_finish(rd);
+	free(chunk);
+	errno = e;
+	return ret;
+}
+
 int
 logparse_regular_file(struct logparse *lp, const char *dir, const char *rel,
                       struct log_result *out)
 {
-	char *path = xasprintf("%s/%s", dir, rel), *chunk;
+	char *path = xasprintf("%s/%s", dir, rel);
 	FILE *f = fopen_regular_beneath(dir, rel);
-	struct log_reader *rd;
-	struct stat st;
 	int ret;
 
 	if (f == NULL) {
@@ -472,18 +503,31 @@ logparse_regular_file(struct logparse *lp, const char *dir, const char *rel,
 		free(path);
 		return ret;
 	}
-	rd = logparse_begin(lp, path, out);
-	chunk = xmalloc(LOGPARSE_CHUNK);
-	if (fstat(fileno(f), &st) == 0 && st.st_size > 2 * LOGPARSE_END_BYTES)
-		ret = feed_ends(rd, f, chunk, (long long)st.st_size, path);
-	else
-		ret = feed_stream(rd, f, chunk, -1, false);
-	if (ret != 0)
+	if ((ret = feed_file(lp, f, path, 0, out)) != 0)
 		ret = error_errno("cannot read '%s'", path);
-	logparse_finish(rd);
-	free(chunk);
 	fclose(f);
 	free(path);
+	return ret;
+}
+
+int
+logparse_regular_tail(struct logparse *lp, const char *dir, const char *rel,
+                      long long tail, struct log_result *out)
+{
+	char *path = xasprintf("%s/%s", dir, rel);
+	FILE *f = fopen_regular_beneath(dir, rel);
+	int ret = -1, e;
+
+	if (f == NULL) {
+		e = errno;
+		result_init(out, lp, path);
+	} else {
+		ret = feed_file(lp, f, path, tail > 0 ? tail : 1, out);
+		e = errno;
+		fclose(f);
+	}
+	free(path);
+	errno = e;
 	return ret;
 }
 

@@ -274,6 +274,16 @@ void logparse_result_empty(const struct logparse *lp, const char *name,
  */
 int logparse_regular_file(struct logparse *lp, const char *dir,
                           const char *rel, struct log_result *out);
+/*
+ * The same, quietly, for a glance at a log still being written: only
+ * its last tail bytes are read (from the first line that starts in
+ * them), so a record's total and step time are there but not what came
+ * before.  Returns 0, or -1 with errno set and no message when the file
+ * cannot be opened or read (out is then empty, or what was read).
+ */
+int logparse_regular_tail(struct logparse *lp, const char *dir,
+                          const char *rel, long long tail,
+                          struct log_result *out);
 /* The same from an open stream; name is what results and messages use. */
 int logparse_stream(struct logparse *lp, FILE *f, const char *name,
                     struct log_result *out);

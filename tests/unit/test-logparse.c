@@ -11,10 +11,12 @@
 #include "autoconfig.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -1443,6 +1445,61 @@ test_huge_line(void)
 	logparse_release(&lp);
 }
 
+/* Reading a log's tail (status): only its last bytes, from the first
+ * line that starts in them, and quietly nothing from what is no regular
+ * file beneath the directory. */
+static void
+test_regular_tail(void)
+{
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = harness_tmpdir(), *path, *link;
+	size_t last3 = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	logparse_init(&lp);
+	for (int i = 1; i <= 10; i++) {
+		if (i == 8)
+			last3 = sb.len;
+		megatron_line(&sb, i, 10, 1000.0 * i, 5.0);
+	}
+	last3 = sb.len - last3;
+	path = write_tmp(dir, "a.log", sb.buf, sb.len);
+	/* Five bytes into step 7's line: that line is not taken. */
+	CU_ASSERT_EQUAL(logparse_regular_tail(&lp, dir, "a.log",
+	                                      (long long)last3 + 5, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 3);
+	CU_ASSERT_EQUAL(r.steps[0].step, 8);
+	CU_ASSERT_EQUAL(r.last_step, 10);
+	CU_ASSERT_EQUAL(r.total_steps, 10);
+	CU_ASSERT_DOUBLE_EQUAL(r.steps[2].step_time_s, 10.0, 1e-12);
+	CU_ASSERT(r.bytes_read <= last3 + 5);
+	log_result_release(&r);
+	/* A tail longer than the file reads all of it. */
+	CU_ASSERT_EQUAL(logparse_regular_tail(&lp, dir, "a.log",
+	                                      (long long)sb.len * 2, &r), 0);
+	CU_ASSERT_EQUAL(r.nsteps, 10);
+	log_result_release(&r);
+	link = xasprintf("%s/link.log", dir);
+	CU_ASSERT_EQUAL_FATAL(symlink(path, link), 0);
+	CU_ASSERT_EQUAL(logparse_regular_tail(&lp, dir, "link.log", 4096, &r),
+	                -1);
+	CU_ASSERT_EQUAL(errno, ELOOP);
+	CU_ASSERT_EQUAL(r.nsteps, 0);
+	log_result_release(&r);
+	CU_ASSERT_EQUAL(logparse_regular_tail(&lp, dir, "none.log", 4096, &r),
+	                -1);
+	CU_ASSERT_EQUAL(errno, ENOENT);
+	log_result_release(&r);
+	free(link);
+	free(path);
+	harness_rmtree(dir);
+	free(dir);
+	strbuf_release(&sb);
+	logparse_release(&lp);
+}
+
 /* A last line without its end gives no step (its value may be cut) but
  * still gives evidence. */
 static void
@@ -2429,6 +2486,7 @@ static const struct harness_test edge_tests[] = {
 	{ "records glued on long lines", test_glued_records },
 	{ "failure scan of a long line", test_failure_scan_long_line },
 	{ "a 10 MB line", test_huge_line },
+	{ "the tail of a log, quietly", test_regular_tail },
 	{ "truncated last line", test_truncated_last_line },
 	{ "two formats in one log are noted", test_mixed_formats_noted },
 	{ "carriage returns and ^M", test_carriage_returns },
