@@ -2,7 +2,8 @@
  * Copyright (C) 2026 the paratune authors */
 /*
  * cmd-status.c - 'paratune status': where each candidate stands, as
- * recorded; with --watch, a progress line that refreshes.  Read-only:
+ * recorded, and how far each running job's training has got, as its
+ * log says; with --watch, a progress line that refreshes.  Read-only:
  * it takes no lock and never writes.
  */
 #include "autoconfig.h"
@@ -22,6 +23,7 @@
 #include "owner.h"
 #include "report.h"
 #include "results.h"
+#include "run-progress.h"
 #include "safe-text.h"
 #include "store.h"
 #include "table.h"
@@ -73,11 +75,24 @@ has_exit_code(const struct cand_status *c)
 	return cand_state_final(c->state) && c->attempt > 0 && c->job_id;
 }
 
+/* The progress cell: "120/500 1.234s", or "-" (run_progress_text). */
 static void
-status_table(FILE *f, const struct state *st)
+add_progress(struct table *t, const struct run_progress *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	run_progress_text(p, &sb);
+	table_add(t, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void
+status_table(FILE *f, const struct state *st,
+             const struct run_progress *prog)
 {
 	static const char *const cols[] = { ">rank", "state", ">attempt",
-		">job", "nodelist", ">time", ">exit", "reason", "name", NULL };
+		">job", "nodelist", ">time", "progress", ">exit", "reason",
+		"name", NULL };
 	long now = (long)time(NULL);
 	/* A look-up a row: linear ones made the table quadratic. */
 	struct cand_status **by_name = state_by_name(st);
@@ -96,6 +111,7 @@ status_table(FILE *f, const struct state *st)
 			table_add(&t, "-");
 		table_add(&t, "%s", c->nodes[0] ? c->nodes : "-");
 		add_run_time(&t, c, now);
+		add_progress(&t, &prog[i]);
 		if (has_exit_code(c))
 			table_add(&t, "%d", c->exit_code);
 		else
@@ -190,9 +206,58 @@ status_json_search(struct json *j, const struct results *res)
 	json_end_object(j);
 }
 
+/* A running job's progress: null where its log says nothing. */
+static void
+status_json_progress(struct json *j, const struct run_progress *p)
+{
+	if (p->step >= 0)
+		json_int(j, "last_step", p->step);
+	else
+		json_null(j, "last_step");
+	if (p->total_steps > 0)
+		json_int(j, "total_steps", p->total_steps);
+	else
+		json_null(j, "total_steps");
+	json_number(j, "last_step_time_s", p->step_s); /* NAN: null */
+}
+
+/* One candidate of status --format json. */
+static void
+status_json_cand(struct json *j, const struct cand_status *c,
+                 const struct run_progress *p)
+{
+	json_begin_object(j, NULL);
+	json_string(j, "name", c->name);
+	json_int(j, "rank", c->rank);
+	json_bool(j, "base", c->base);
+	json_string(j, "state", cand_state_name(c->state));
+	json_int(j, "attempt", c->attempt);
+	json_int(j, "job_id", c->job_id);
+	/* The allocation, as Slurm's NodeList: "nodes" is a count in
+	 * results, and a key means one thing. */
+	if (c->nodes[0])
+		json_string(j, "nodelist", c->nodes);
+	else
+		json_null(j, "nodelist");
+	status_json_progress(j, p);
+	if (has_exit_code(c))
+		json_int(j, "exit_code", c->exit_code);
+	else
+		json_null(j, "exit_code");
+	if (c->reason[0])
+		json_string(j, "reason", c->reason);
+	else
+		json_null(j, "reason");
+	if (c->fits_by[0])
+		json_string(j, "fits_by", c->fits_by);
+	else
+		json_null(j, "fits_by");
+	json_end_object(j);
+}
+
 static void
 status_json(FILE *f, const struct store *s, const struct settings *site,
-            const struct results *res)
+            const struct results *res, const struct run_progress *prog)
 {
 	const struct state *st = &s->st;
 	struct strbuf sb = STRBUF_INIT;
@@ -212,36 +277,8 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 		json_int(&j, cand_state_name((enum cand_state)k), n[k]);
 	json_end_object(&j);
 	json_begin_array(&j, "candidates");
-	for (int i = 0; i < st->n; i++) {
-		const struct cand_status *c = &st->v[i];
-
-		json_begin_object(&j, NULL);
-		json_string(&j, "name", c->name);
-		json_int(&j, "rank", c->rank);
-		json_bool(&j, "base", c->base);
-		json_string(&j, "state", cand_state_name(c->state));
-		json_int(&j, "attempt", c->attempt);
-		json_int(&j, "job_id", c->job_id);
-		/* The allocation, as Slurm's NodeList: "nodes" is a
-		 * count in results, and a key means one thing. */
-		if (c->nodes[0])
-			json_string(&j, "nodelist", c->nodes);
-		else
-			json_null(&j, "nodelist");
-		if (has_exit_code(c))
-			json_int(&j, "exit_code", c->exit_code);
-		else
-			json_null(&j, "exit_code");
-		if (c->reason[0])
-			json_string(&j, "reason", c->reason);
-		else
-			json_null(&j, "reason");
-		if (c->fits_by[0])
-			json_string(&j, "fits_by", c->fits_by);
-		else
-			json_null(&j, "fits_by");
-		json_end_object(&j);
-	}
+	for (int i = 0; i < st->n; i++)
+		status_json_cand(&j, &st->v[i], &prog[i]);
 	json_end_array(&j);
 	if (budget_holds_queued(s, site, (long)time(NULL), NULL))
 		json_string(&j, "held_by", "policy.max_gpu_hours");
@@ -333,6 +370,32 @@ fit_line(struct strbuf *sb, int cols)
 		strbuf_setlen(sb, cut);
 }
 
+/* The running jobs --watch names on its line; the table has them all. */
+#define WATCH_RUNNING_MAX 3
+
+/* "; rank 3 at 45/100 5.719s" for each running job whose log says how
+ * far it got: the line said how many ran, not whether they moved.
+ * Past WATCH_RUNNING_MAX of them, how many more; a terminal's line is
+ * cut to its width all the same. */
+static void
+add_running(struct strbuf *sb, const struct store *r)
+{
+	struct run_progress *prog = run_progress_read(r);
+	int shown = 0;
+
+	for (int i = 0; i < r->st.n; i++) {
+		if (prog[i].step < 0)
+			continue;
+		if (shown++ == WATCH_RUNNING_MAX)
+			continue;
+		strbuf_addf(sb, "; rank %d at ", r->st.v[i].rank);
+		run_progress_text(&prog[i], sb);
+	}
+	if (shown > WATCH_RUNNING_MAX)
+		strbuf_addf(sb, "; %d more running", shown - WATCH_RUNNING_MAX);
+	free(prog);
+}
+
 /* Re-read the recorded state every interval until nothing moves. */
 static int
 watch(struct cmd_ctx *ctx, const char *dir, int interval,
@@ -361,6 +424,7 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval,
 		}
 		store_progress(&r.st, &sb);
 		add_polled(&sb, &r);
+		add_running(&sb, &r);
 		done = !still_moving(&r, site);
 		if (done)
 			budget_held_text(&r, site, (long)time(NULL), &held);
@@ -396,6 +460,7 @@ status_dir(void *arg)
 	struct cmd_ctx *ctx = sc->ctx;
 	struct results_opts o = RESULTS_OPTS_INIT;
 	struct strbuf sb = STRBUF_INIT;
+	struct run_progress *prog;
 	struct results res;
 	bool have = false, site_read;
 	struct settings site;
@@ -412,10 +477,11 @@ status_dir(void *arg)
 	 * shown before the exit code says what could not be read. */
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		have = (loaded = results_load(&res, sc->dir, &o)) == 0;
+	prog = run_progress_read(&r);
 	if (ctx->format == FORMAT_JSON) {
-		status_json(ctx->out, &r, &site, have ? &res : NULL);
+		status_json(ctx->out, &r, &site, have ? &res : NULL, prog);
 	} else {
-		status_table(ctx->out, &r.st);
+		status_table(ctx->out, &r.st, prog);
 		store_progress(&r.st, &sb);
 		add_polled(&sb, &r);
 		fprintf(ctx->out, "%s\n", sb.buf);
@@ -428,6 +494,7 @@ status_dir(void *arg)
 	}
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		results_release(&res);
+	free(prog);
 	strbuf_release(&sb);
 	store_close(&r, false);
 	if (loaded != 0 && !sc->watch)

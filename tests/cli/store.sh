@@ -273,6 +273,115 @@ has "... and how long it ran" "^ *[0-9]* *completed *1 *4242 *- *1-01:01:01 " \
 has "... a candidate never started without a time" \
 	"^ *[0-9]* *planned *0 *- *- *- *- *- " "$T/out"
 
+# --- status: how far each running job's training has got -------------------
+# Read from the end of the job's log, as a file its owner could have
+# planted: no link followed, no FIFO waited on, never an error or a row
+# lost.  Search "all": an adaptive search's results read the logs too,
+# and their messages are theirs.
+rm -rf "$T/c"
+"$PT" -q plan "$CAMPAIGN" -o "$T/c" --set search.strategy=all >/dev/null 2>&1
+printf '\n' >"$T/c/.lock"
+run=$(awk '$2 == "state=planned" { print $1; exit }' "$T/c/state")
+wait=$(awk '$2 == "state=planned" { n++ } n == 2 { print $1; exit }' \
+	"$T/c/state")
+awk -v r="$run" -v w="$wait" -v t="$(($(date +%s) - 60))" '
+	$1 == r { sub(/ state=planned /, " state=running ")
+		sub(/ attempt=0 job=0 /, " attempt=1 job=4343 ")
+		sub(/ start=0 /, " start=" t " ") }
+	$1 == w { sub(/ state=planned /, " state=pending ")
+		sub(/ attempt=0 job=0 /, " attempt=1 job=4344 ") }
+	{ print }' "$T/c/state" >"$T/c/state.new" && mv "$T/c/state.new" "$T/c/state"
+log=$T/c/runs/$run/slurm-4343.out
+# megatron_line I N MS: one record as Megatron-LM prints it.
+megatron_line() {
+	printf ' [2026-11-30 10:00:00] iteration %8d/%8d | consumed samples: ' \
+		"$1" "$2"
+	printf '%12d | elapsed time per iteration (ms): %s | learning rate: ' \
+		$(($1 * 256)) "$3"
+	printf '1.0E-05 | global batch size:   256 | lm loss: 9.5E+00 |\n'
+}
+{ megatron_line 119 500 1250.0; megatron_line 120 500 1234.0
+  printf ' [2026-11-30 10:00:02] iteration      121/     500 | consumed'
+  printf ' samples:        30976 | elapsed time per iteration (ms): 12'
+} >"$log"
+sum=$(cat "$T/c/state" "$T/c/journal.log" | cksum)
+expect "status of a campaign with a job running and one pending" 0 \
+	"$PT" status "$T/c"
+has "... a progress column" "^rank .* time  *progress  *exit " "$T/out"
+has "... the running job at its last step of the planned total, and its last step time (not the line still being written)" \
+	"^ *[0-9]* *running *1 *4343 *- *1:0[0-9] *120/500 1\.234s *- " "$T/out"
+has "... the pending one without" "^ *[0-9]* *pending *1 *4344 *- *- *- *- " \
+	"$T/out"
+check "... nothing written" test "$(cat "$T/c/state" "$T/c/journal.log" |
+	cksum)" = "$sum"
+expect "status --format json" 0 "$PT" status "$T/c" --format json
+tr -d ' \n' <"$T/out" >"$T/json"
+has "... last_step, total_steps and last_step_time_s of the running job" \
+	'"job_id":4343,"nodelist":null,"last_step":120,"total_steps":500,"last_step_time_s":1\.234,' \
+	"$T/json"
+has "... null for the pending one" \
+	'"job_id":4344,"nodelist":null,"last_step":null,"total_steps":null,"last_step_time_s":null,' \
+	"$T/json"
+expect "status --watch names the running job's step on its line" 124 \
+	timeout 3 "$PT" status --watch --interval 1 "$T/c"
+has "... its rank, step, total and step time" \
+	"; rank [0-9]* at 120/500 1\.234s$" "$T/out"
+
+# A real Megatron-LM log, where one is at hand.
+REAL_LOGS=${PARATUNE_REAL_LOGS:-$SRC/../shared/data/real-logs}
+MIXTRAL=$REAL_LOGS/megatron_iter_megatronlm_issue756_mixtral_2024a.log
+if [ -r "$MIXTRAL" ]; then
+	cp "$MIXTRAL" "$log"
+	expect "status of a job writing a real Megatron-LM log" 0 \
+		"$PT" status "$T/c"
+	has "... its step, total and last step time" \
+		"^ *[0-9]* *running .* 45/100 5\.719s *- " "$T/out"
+fi
+
+# The end of a long log is read, not all of it.
+awk 'BEGIN { for (i = 1; i <= 12000; i++) printf " [2026-11-30 10:00:00]" \
+	" iteration %8d/   20000 | consumed samples: %12d | elapsed time" \
+	" per iteration (ms): %.1f | global batch size:   256 |" \
+	" lm loss: 9.5E+00 |\n", i, i * 256, i == 12000 ? 2500 : 2000 }' >"$log"
+expect "status of a job with a long log" 0 "$PT" status "$T/c"
+has "... its last step" "^ *[0-9]* *running .* 12000/20000 2\.500s *- " \
+	"$T/out"
+
+# progress_is_none WHAT: the running job shows "-", its row and the pending
+# one's are there, status exits 0 within 10 s and says nothing on stderr.
+progress_is_none() {
+	expect "status over $1" 0 timeout 10 "$PT" status "$T/c"
+	has "... shows no progress" "^ *[0-9]* *running *1 *4343 *- *[0-9:]* *- *- " \
+		"$T/out"
+	has "... the pending row still there" "^ *[0-9]* *pending *1 *4344 " \
+		"$T/out"
+	check "... and says nothing on stderr" test ! -s "$T/err"
+}
+{ megatron_line 7 500 1500.0; } >"$T/elsewhere.log"
+rm -f "$log" && ln -s "$T/elsewhere.log" "$log"
+progress_is_none "a log that is a symbolic link"
+rm -f "$log" && mkdir "$T/c/runs/$run.real" &&
+	mv "$T/c/runs/$run" "$T/c/runs/$run.real/x" &&
+	ln -s "$T/c/runs/$run.real/x" "$T/c/runs/$run" &&
+	cp "$T/elsewhere.log" "$T/c/runs/$run.real/x/slurm-4343.out"
+progress_is_none "a run directory that is a symbolic link"
+rm -f "$T/c/runs/$run" && mv "$T/c/runs/$run.real/x" "$T/c/runs/$run" &&
+	rmdir "$T/c/runs/$run.real" && rm -f "$log"
+mkfifo "$log"
+progress_is_none "a log that is a FIFO (not waited on)"
+rm -f "$log"
+progress_is_none "a running job without a log yet"
+head -c 65536 /dev/urandom | tr -d '\n' >"$log"
+progress_is_none "a binary log"
+: >"$log"
+progress_is_none "an empty log"
+rm -f "$log" && mkdir "$log"
+progress_is_none "a directory in the log's place"
+rmdir "$log"
+{ megatron_line 7 500 1500.0; } >"$log" && chmod 0 "$log"
+[ "$(id -u)" = 0 ] || progress_is_none "a log that cannot be read"
+chmod 0644 "$log"
+
 # --- the site policy holds at submit, not only at plan -------------------------
 # (refused before Slurm is asked anything: no Slurm needed)
 mkdir -m 0755 "$T/etc"
