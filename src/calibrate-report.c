@@ -274,6 +274,33 @@ print_ranking(FILE *f, const struct gpu_fit *g, bool verbose)
 		print_campaigns(f, g);
 }
 
+/*
+ * The note on constant p's row into buf: why the fit kept it or where
+ * it came from, and whether it ended on a bound (calibrate_at_bound),
+ * "(every GPU's MoE runs; at upper bound)"; "" when none.
+ */
+#define NOTE_SIZE 96
+
+static const char *
+constant_note(char *buf, const struct calib_fit *fit, int p)
+{
+	const char *why = !fit->active[p] ? "no row depends on it: kept"
+	                : fit->fixed[p] ? "fixed: kept"
+	                : fit->moe_kept[p] ? "MoE runs only: kept"
+	                : fit->shared[p] ? "every GPU's MoE runs" : NULL;
+	enum calib_bound b = calibrate_at_bound(fit, p);
+	const char *at = b == CALIB_AT_LOW ? "at lower bound"
+	               : b == CALIB_AT_HIGH ? "at upper bound" : NULL;
+
+	if (why && at)
+		snprintf(buf, NOTE_SIZE, "(%s; %s)", why, at);
+	else if (why || at)
+		snprintf(buf, NOTE_SIZE, "(%s)", why ? why : at);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 static void
 print_constants(FILE *f, const struct gpu_fit *g)
 {
@@ -281,6 +308,7 @@ print_constants(FILE *f, const struct gpu_fit *g)
 		">high", "", NULL };
 	const struct calibration *d = g->start;
 	struct table t;
+	char note[NOTE_SIZE];
 
 	table_init(&t, cols);
 	for (int p = 0; p < CAL_NPARAMS; p++) {
@@ -291,11 +319,7 @@ print_constants(FILE *f, const struct gpu_fit *g)
 		table_add(&t, "%.4g", g->fit.cal.v[p]);
 		table_add(&t, "%.4g", pi->lo);
 		table_add(&t, "%.4g", pi->hi);
-		table_add(&t, "%s", !g->fit.active[p]
-		          ? "(no row depends on it: kept)"
-		          : g->fit.fixed[p] ? "(fixed: kept)"
-		          : g->fit.moe_kept[p] ? "(MoE runs only: kept)"
-		          : g->fit.shared[p] ? "(every GPU's MoE runs)" : "");
+		table_add(&t, "%s", constant_note(note, &g->fit, p));
 	}
 	table_print(&t, f);
 	table_release(&t);
@@ -530,12 +554,14 @@ static void
 gpu_json(struct json *j, const struct gpu_fit *g)
 {
 	const struct calibration *d = g->start;
+	const char *at;
 
 	json_begin_object(j, NULL);
 	json_string(j, "gpu", g->gpu);
 	json_string(j, "name", g->fit.cal.name);
 	json_int(j, "runs", g->n);
 	json_int(j, "folds", g->fit.folds);
+	json_int(j, "constants_at_bound", calibrate_bounds_hit(&g->fit));
 	json_begin_object(j, "constants");
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		const struct cal_param_info *pi = calibration_param(p);
@@ -549,6 +575,11 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 		json_bool(j, "fixed", g->fit.fixed[p]);
 		json_bool(j, "moe_kept", g->fit.moe_kept[p]);
 		json_bool(j, "shared", g->fit.shared[p]);
+		at = calibrate_bound_name(calibrate_at_bound(&g->fit, p));
+		if (at)
+			json_string(j, "at_bound", at);
+		else
+			json_null(j, "at_bound");
 		json_end_object(j);
 	}
 	json_end_object(j);

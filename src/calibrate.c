@@ -680,6 +680,37 @@ calibrate_fit_release(struct calib_fit *f)
 
 /* ---- reporting ----------------------------------------------------------- */
 
+enum calib_bound
+calibrate_at_bound(const struct calib_fit *f, int p)
+{
+	const struct cal_param_info *pi = calibration_param(p);
+	double tol = CALIB_BOUND_TOL * (pi->hi - pi->lo), v = f->cal.v[p];
+
+	if (!f->active[p] || f->fixed[p] || f->moe_kept[p])
+		return CALIB_INSIDE;
+	if (v <= pi->lo + tol)
+		return CALIB_AT_LOW;
+	if (v >= pi->hi - tol)
+		return CALIB_AT_HIGH;
+	return CALIB_INSIDE;
+}
+
+const char *
+calibrate_bound_name(enum calib_bound b)
+{
+	return b == CALIB_AT_LOW ? "low" : b == CALIB_AT_HIGH ? "high" : NULL;
+}
+
+int
+calibrate_bounds_hit(const struct calib_fit *f)
+{
+	int k = 0;
+
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		k += calibrate_at_bound(f, p) != CALIB_INSIDE;
+	return k;
+}
+
 double
 calibrate_mape(const struct calib_row *rows, const double *pred, int n,
                const char *group, int *count)

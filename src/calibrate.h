@@ -52,6 +52,29 @@ struct calib_fit {
 	int evaluations;          /* objective evaluations, all fits */
 };
 
+/*
+ * Where a fitted constant ended: at its low or high bound, or inside.
+ * One at a bound is where the runs asked for more than is physical: the
+ * estimate misses something they measure, or the bound is wrong, and a
+ * site should know before it includes the fit.  The minimiser folds
+ * each constant back into its bounds (calibrate.c), so one the runs
+ * push past a bound converges onto it (layer_overhead_s 4e-15 of 0 to
+ * 2 ms on the published runs), while one the pull toward the start
+ * holds short of it stays clear (0.997 of 0.3 to 1: 0.4 % of the
+ * width): CALIB_BOUND_TOL of the bounds' width lies between.
+ */
+enum calib_bound { CALIB_INSIDE, CALIB_AT_LOW, CALIB_AT_HIGH };
+#define CALIB_BOUND_TOL 1e-3
+
+/* Where constant p of fit f ended; CALIB_INSIDE for a constant the fit
+ * kept at its start (inactive, fixed, MoE runs only), wherever that
+ * lies: no run asked for it. */
+enum calib_bound calibrate_at_bound(const struct calib_fit *f, int p);
+/* "low", "high", or NULL inside. */
+const char *calibrate_bound_name(enum calib_bound b);
+/* How many of f's constants are at a bound. */
+int calibrate_bounds_hit(const struct calib_fit *f);
+
 /* Whether row r is of an MoE model (its group is "moe"). */
 bool calibrate_row_moe(const struct calib_row *r);
 

@@ -219,6 +219,23 @@ any_shared(const struct gpu_fit *g, int ng, int p)
 	return false;
 }
 
+/* The constants of fit f at a bound into sb, "comm_eff_nvlink (high),
+ * attn_eff_flash (low)"; how many. */
+static int
+bound_list(struct strbuf *sb, const struct calib_fit *f)
+{
+	int k = 0;
+
+	for (int p = 0; p < CAL_NPARAMS; p++) {
+		const char *at = calibrate_bound_name(calibrate_at_bound(f, p));
+
+		if (at)
+			strbuf_addf(sb, "%s%s (%s)", k++ ? ", " : "",
+			            calibration_param(p)->key, at);
+	}
+	return k;
+}
+
 /* The libconfig file: a comment naming the inputs and rows, then one
  * calibration group with a member per GPU.  The names are escaped
  * (safe_text_append): a newline in a file's name ended the comment and
@@ -242,6 +259,15 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 		}
 		strbuf_addch(sb, '\n');
 	}
+	/* A site reading the file sees what the run's warning said. */
+	for (int k = 0; k < ng; k++) {
+		if (calibrate_bounds_hit(&g[k].fit) == 0)
+			continue;
+		strbuf_addf(sb, "# %s: fitted at a bound, the runs asking for "
+		            "beyond it: ", g[k].gpu);
+		bound_list(sb, &g[k].fit);
+		strbuf_addch(sb, '\n');
+	}
 	for (int p = 0; p < CAL_NPARAMS; p++)
 		if (any_shared(g, ng, p))
 			strbuf_addf(sb, "# %s: fitted once to the MoE runs of "
@@ -251,6 +277,33 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 	for (int k = 0; k < ng; k++)
 		calibrate_write_entry(sb, g[k].gpu, &g[k].fit.cal);
 	strbuf_addstr(sb, "};\n");
+}
+
+/*
+ * Warn, one line a fit, of constants fitted at a bound: the runs asked
+ * for more than is physical, so the estimate misses something they
+ * measure or the bound is wrong, and the fit is not one to include
+ * unread.  The table and JSON mark each such constant.
+ */
+static void
+warn_bounds(const struct gpu_fit *g, int ng)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int k = 0; k < ng; k++) {
+		int hit;
+
+		strbuf_reset(&sb);
+		hit = bound_list(&sb, &g[k].fit);
+		if (hit > 0)
+			warning("%s: %s fitted at %s bound%s: the runs ask "
+			        "for beyond what is physical; the estimate "
+			        "misses something they measure, or the "
+			        "bound is wrong", g[k].gpu, sb.buf,
+			        hit == 1 ? "its" : "their",
+			        hit == 1 ? "" : "s");
+	}
+	strbuf_release(&sb);
 }
 
 /*
@@ -585,6 +638,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		status = EXIT_DATAERR;
 		goto cleanup;
 	}
+	warn_bounds(g, ng);
 	if (out) {
 		write_config(&sb, g, ng, n, argv + 1);
 		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {

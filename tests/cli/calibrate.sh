@@ -71,6 +71,47 @@ same "... per-row predictions" "$(jget calibrations.0.rows.0.row)" \
 same "... and memory verdicts (tp 1: 79 GiB of 80)" \
 	"$(jget calibrations.0.rows.0.memory_status_before)" oom-risk
 same "... tp 2 safe" "$(jget calibrations.0.rows.2.memory_status_fitted)" safe
+# Those rows are inside every bound: nothing said to be at one.
+same "... gemm_eff_max not at a bound" \
+	"$(jget calibrations.0.constants.gemm_eff_max.at_bound)" None
+same "... nor any constant" "$(jget calibrations.0.constants_at_bound)" 0
+hasnt "... no warning of a bound" "bound" "$T/err"
+
+# ---- a constant fitted at a bound -------------------------------------------
+# The same runs measured at 0.3 times their time: faster than the GEMM
+# efficiency's ceiling (0.95 of the peak) allows, so the fit ends on it
+# (and the attention, links and overhead on theirs), and the table,
+# JSON, warning and written file each say so, the warning once.
+mkdir -p "$T/fast"
+cp "$CAMP" "$T/fast/"
+awk -F, -v OFS=, 'NR > 1 { $6 = sprintf("%.4f", $6 * 0.3) } { print }' \
+	"$CSV" >"$T/fast/runs.csv"
+expect "runs faster than the bounds allow" 0 "$PT" calibrate \
+	"$T/fast/runs.csv"
+has "... the table marks gemm_eff_max at its upper bound" \
+	"^gemm_eff_max  *0.75  *0.95 .*(at upper bound)" "$T/out"
+hasnt "... and no constant kept at its start" \
+	"kept; at .* bound" "$T/out"
+has "... one warning naming it" \
+	"^warning: h100-sxm: .*gemm_eff_max (high).* fitted at .*bound" "$T/err"
+same "... one line for the fit" "$(grep -c bound "$T/err")" 1
+expect "... in JSON" 0 "$PT" calibrate "$T/fast/runs.csv" --format json
+same "... at_bound high" \
+	"$(jget calibrations.0.constants.gemm_eff_max.at_bound)" high
+same "... a constant inside its bounds: null" \
+	"$(jget calibrations.0.constants.memory_fragmentation.at_bound)" None
+same "... a kept one: null" \
+	"$(jget calibrations.0.constants.fp8_gemm_eff.at_bound)" None
+expect "... written with -o" 0 "$PT" calibrate "$T/fast/runs.csv" \
+	-o "$T/fast/cal.conf"
+has "... the file's comment names it" \
+	"^# h100-sxm: fitted at a bound, .*gemm_eff_max (high)" \
+	"$T/fast/cal.conf"
+expect "... unless --fix keeps it" 0 "$PT" calibrate "$T/fast/runs.csv" \
+	--fix gemm_eff_max --format json
+same "... then not said" \
+	"$(jget calibrations.0.constants.gemm_eff_max.at_bound)" None
+
 expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
 	--gpu b200
 has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
@@ -125,7 +166,8 @@ cp "$CAMP" "$T/"
 secs() {
 	python3 -c 'import subprocess, sys, time
 t = time.monotonic()
-subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"))
+subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"),
+	stderr=subprocess.DEVNULL)
 print("%.2f" % (time.monotonic() - t))' "$T/out" "$@"
 }
 t0=$(secs "$PT" calibrate "$T/many.csv")

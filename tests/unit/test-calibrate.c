@@ -3,7 +3,8 @@
 /*
  * test-calibrate.c - `paratune calibrate`'s fit (calibrate.h): rows
  * generated with known constants give those constants back from the
- * defaults, fits stay within the physical bounds, the error is
+ * defaults, fits stay within the physical bounds (and a constant pinned
+ * at one is said to be), the error is
  * cross-validated, and malformed measured-runs files are refused with
  * their file, line and column.
  */
@@ -161,6 +162,47 @@ test_recovers_known_constants(void)
 	CU_ASSERT_EQUAL(f.cal.rows, n);
 	CU_ASSERT(f.cal.residual_low <= 0 && f.cal.residual_high >= 0);
 	CU_ASSERT(f.cal.residual_high - f.cal.residual_low < 0.01);
+	/* Every constant found inside its bounds: none said to be at one,
+	 * nor the inactive ones, kept wherever their start lies. */
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		CU_ASSERT_EQUAL(calibrate_at_bound(&f, p), CALIB_INSIDE);
+	CU_ASSERT_EQUAL(calibrate_bounds_hit(&f), 0);
+	calibrate_fit_release(&f);
+}
+
+/*
+ * Rows whose measured peaks hold more fragmentation than its upper
+ * bound allows (0.8 of the activations, the bound 0.5): the fit can
+ * only go to the bound, and says so of that constant alone (the step
+ * times do not depend on it, so nothing else bends to it); the others,
+ * inside theirs, are found again.  Attention slower than its lower
+ * bound was no such test: the GEMM curve took the slack and pinned
+ * gemm_tokens_half at its own lower bound too.
+ */
+static void
+test_pinned_at_bound(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = truth_calibration();
+	const struct cal_param_info *pi =
+		calibration_param(CAL_MEM_FRAGMENTATION);
+	struct calib_fit f;
+	int n;
+
+	truth.v[CAL_MEM_FRAGMENTATION] = 0.8;
+	CU_ASSERT_FATAL(truth.v[CAL_MEM_FRAGMENTATION] > pi->hi);
+	n = make_rows(rows, &truth, NULL);
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, n, calibration_default(), 5,
+	                                    &f), 0);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_MEM_FRAGMENTATION], pi->hi,
+	                       CALIB_BOUND_TOL * (pi->hi - pi->lo));
+	CU_ASSERT_EQUAL(calibrate_at_bound(&f, CAL_MEM_FRAGMENTATION),
+	                CALIB_AT_HIGH);
+	CU_ASSERT_STRING_EQUAL(calibrate_bound_name(CALIB_AT_HIGH), "high");
+	CU_ASSERT_STRING_EQUAL(calibrate_bound_name(CALIB_AT_LOW), "low");
+	CU_ASSERT_PTR_NULL(calibrate_bound_name(CALIB_INSIDE));
+	CU_ASSERT_EQUAL(calibrate_bounds_hit(&f), 1);
+	ASSERT_NEAR_REL(f.cal.v[CAL_GEMM_EFF_MAX], 0.62, 0.02);
 	calibrate_fit_release(&f);
 }
 
@@ -471,10 +513,35 @@ test_bounds_hold(void)
 	                       CAL_HI_GEMM_EFF_MAX, 0.01);
 	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_MEM_FRAGMENTATION],
 	                       CAL_HI_MEM_FRAGMENTATION, 0.01);
+	CU_ASSERT_EQUAL(calibrate_at_bound(&f, CAL_GEMM_EFF_MAX),
+	                CALIB_AT_HIGH);
+	CU_ASSERT_EQUAL(calibrate_at_bound(&f, CAL_MEM_FRAGMENTATION),
+	                CALIB_AT_HIGH);
 	/* What the bounds left unexplained shows in the band, which
 	 * still holds the prediction itself. */
 	CU_ASSERT(f.cal.residual_low < -0.1);
 	CU_ASSERT_DOUBLE_EQUAL(f.cal.residual_high, 0, 1e-12);
+	calibrate_fit_release(&f);
+}
+
+/* A constant the fit kept (--fix) at a start on its bound is not said
+ * to be at it: no run asked for it there. */
+static void
+test_kept_on_bound(void)
+{
+	struct calib_row rows[MAX_ROWS];
+	struct calibration truth = truth_calibration(), start;
+	struct calib_opts o = CALIB_OPTS_INIT;
+	struct calib_fit f;
+	int n = make_rows(rows, &truth, NULL);
+
+	start = *calibration_default();
+	start.v[CAL_LAYER_OVERHEAD_S] = 0;
+	o.fixed[CAL_LAYER_OVERHEAD_S] = true;
+	CU_ASSERT_EQUAL_FATAL(calibrate_fit_opts(rows, n, &start, &o, &f), 0);
+	CU_ASSERT_DOUBLE_EQUAL(f.cal.v[CAL_LAYER_OVERHEAD_S], 0, 1e-15);
+	CU_ASSERT_EQUAL(calibrate_at_bound(&f, CAL_LAYER_OVERHEAD_S),
+	                CALIB_INSIDE);
 	calibrate_fit_release(&f);
 }
 
@@ -1060,6 +1127,8 @@ static const struct harness_test fit_tests[] = {
 	{ "MoE constants fitted once over two GPUs' runs",
 	  test_shared_moe_constants },
 	{ "bounds hold", test_bounds_hold },
+	{ "a constant pinned at a bound is said", test_pinned_at_bound },
+	{ "a kept constant on a bound is not said", test_kept_on_bound },
 	{ "k-fold error reported", test_kfold_reported },
 	{ "defaults in bounds", test_defaults_in_bounds },
 	{ "written entry", test_write_entry },
