@@ -302,6 +302,27 @@ slurm_fail(struct strbuf *err, int e, const char *fmt, ...)
 	return slurm_err_class(e);
 }
 
+/*
+ * libslurm's reason for error e into sb, without the controller where
+ * its text names it: "connect failure" of "Unable to contact slurm
+ * controller (connect failure)".  For a caller that names the
+ * controller itself: runner.c says "cannot reach the Slurm controller:
+ * " before a failed poll's text, and with libslurm's the message named
+ * the controller twice.
+ */
+static void
+slurm_err_reason(struct strbuf *sb, int e)
+{
+	static const char head[] = "Unable to contact slurm controller (";
+	const char *t = slurm_strerror(e);
+	size_t n = strlen(t), h = sizeof head - 1;
+
+	if (n > h + 1 && !strncmp(t, head, h) && t[n - 1] == ')')
+		strbuf_add(sb, t + h, n - h - 1);
+	else
+		strbuf_addstr(sb, t);
+}
+
 /* Add NAME=value from our own environment, when it is set. */
 static void
 slurm_env_pass(struct str_list *env, const char *name, const char *dflt)
@@ -785,6 +806,26 @@ job_from_info(struct slurm_job *j, const slurm_job_info_t *in)
 	j->end_time = in->end_time;
 }
 
+/*
+ * A failed poll into err; its class.  One that did not reach the
+ * controller says what was not done and libslurm's reason alone, "jobs
+ * not polled (connect failure)": its caller names the controller
+ * (slurm_err_reason).  Any other is said as slurm_fail says it.
+ */
+static int
+poll_fail(struct strbuf *err, int e)
+{
+	if (slurm_err_class(e) != SLURM_E_UNREACHABLE)
+		return slurm_fail(err, e, "cannot load jobs");
+	if (err) {
+		strbuf_reset(err);
+		strbuf_addstr(err, "jobs not polled (");
+		slurm_err_reason(err, e);
+		strbuf_addch(err, ')');
+	}
+	return SLURM_E_UNREACHABLE;
+}
+
 /* Load this user's jobs from the controller in one RPC. */
 int
 slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
@@ -802,7 +843,7 @@ slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
 	    SLURM_SUCCESS) {
 		e = errno;
 		if (e != SLURM_NO_CHANGE_IN_DATA || !c->polled)
-			return slurm_fail(err, e, "cannot load jobs");
+			return poll_fail(err, e);
 	} else {
 		/* Only the converted records are kept: the caller reads
 		 * those, and libslurm's message would double the memory. */

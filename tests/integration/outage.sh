@@ -147,6 +147,12 @@ check "and leaves the state as it was" test "$(md5sum <"$D/state")" = "$before"
 # Cron's resume goes over many campaigns: its error names this one.
 check "its error names the campaign" \
 	grep -q "^error: $D: cannot reach the Slurm controller: " "$WORK/err.ctld"
+# It said "cannot reach the Slurm controller: cannot load jobs: Unable
+# to contact slurm controller (connect failure)": the controller twice.
+check "and names the controller once, and what it did not do" \
+	grep -q "^error: $D: cannot reach the Slurm controller: jobs not polled (.*)$" \
+	"$WORK/err.ctld"
+check "... once" test "$(grep -oi 'controller' "$WORK/err.ctld" | wc -l)" = 1
 # A first submission with the controller down: the campaign, then the
 # candidate, then what failed, once ("cannot submit NAME: cannot submit
 # job 'TAG': ..." said it twice).
