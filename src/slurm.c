@@ -477,10 +477,11 @@ slurm_conf_parse(struct strbuf *err)
 		_exit(0);
 	}
 	close(fds[1]);
-	strbuf_addstr(err, "Slurm cannot use its configuration");
+	/* Callers say "cannot reach Slurm: " first. */
+	strbuf_addstr(err, "configuration");
 	if (conf && *conf)
 		strbuf_addf(err, " '%s'", conf);
-	strbuf_addstr(err, ": ");
+	strbuf_addstr(err, " unusable: ");
 	read_first_line(fds[0], err);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
