@@ -655,7 +655,11 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 		out->cal.residual_low = CAL_DEFAULT_RESIDUAL_LOW;
 		out->cal.residual_high = CAL_DEFAULT_RESIDUAL_HIGH;
 	}
-	out->cal.rows = n;
+	/* rows says the interval was measured (calibration_fitted): a
+	 * calibration of one configuration, whose interval is the
+	 * built-in band, made estimate call that band the calibration's
+	 * residuals and the adaptive search rely on it. */
+	out->cal.rows = out->folds >= 2 ? n : 0;
 	out->evaluations = o.evaluations;
 	free(all);
 	free(in);

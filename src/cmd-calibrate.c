@@ -252,7 +252,9 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 		strbuf_addch(sb, '\n');
 	}
 	for (int k = 0; k < ng; k++) {
-		strbuf_addf(sb, "# %s: %d rows:", g[k].gpu, g[k].n);
+		strbuf_addf(sb, "# %s: %d rows%s:", g[k].gpu, g[k].n,
+		            g[k].fit.cal.rows ? "" : ", not cross-validated: "
+		            "the built-in interval (rows = 0)");
 		for (int i = 0; i < g[k].n; i++) {
 			strbuf_addstr(sb, i % 4 ? " " : "\n#   ");
 			safe_text_append(sb, g[k].rows[i].where);

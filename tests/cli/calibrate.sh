@@ -200,6 +200,18 @@ expect "... in JSON" 0 "$PT" calibrate "$T/one.csv" --format json
 same "... no folds" "$(jget calibrations.0.folds)" 0
 same "... no cross-validated error" "$(jget calibrations.0.groups.0.mape_cv)" \
 	None
+# Written, its built-in band was read back as measured: estimate said
+# "the calibration's residuals" and the adaptive search relied on it.
+expect "... written" 0 "$PT" calibrate "$T/one.csv" -o "$T/one.conf"
+has "... with rows = 0: no measured interval" "^    rows = 0;" "$T/one.conf"
+has "... and a comment saying why" \
+	"^# h100-sxm: 4 rows, not cross-validated: the built-in interval" \
+	"$T/one.conf"
+expect "... which estimate reads" 0 "$PT" --site "$T/one.conf" estimate \
+	"$T/llama3_8b_h100.conf"
+has "... calling its interval the built-in band" \
+	"^  interval .*(built-in band)$" "$T/out"
+has "... under its name" "^  calibration  calibrated$" "$T/out"
 printf 'llama3_8b_h100.conf,4,%s\n' 3.1 3.2 >>"$T/one.csv"
 expect "two configurations, six runs" 0 "$PT" calibrate "$T/one.csv" \
 	--format json
