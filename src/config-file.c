@@ -89,6 +89,22 @@ binary_text(const struct strbuf *text)
 	return false;
 }
 
+/* What to do about key set twice.  A site file that includes the
+ * published calibration and then its own calibrate -o output (as the
+ * README's steps lead to) was refused with no way out in view: one
+ * file sets calibration once, but a later layer adds its members. */
+static void
+duplicate_hint(const char *key, struct strbuf *sb)
+{
+	if (strcmp(key, "calibration") != 0)
+		return;
+	strbuf_addstr(sb, " (a file with the files it @includes sets "
+	              "calibration once: merge the GPUs' members into one "
+	              "group, or include one file from the user or "
+	              "campaign file, whose members replace the site "
+	              "file's GPU by GPU)");
+}
+
 void
 config_syntax_hint(const struct strbuf *text, int line, const char *msg,
                    struct strbuf *sb)
@@ -128,9 +144,10 @@ config_syntax_hint(const struct strbuf *text, int line, const char *msg,
 		for (int j = i + 1; j < names.n && !twice; j++)
 			if (!strcmp(names.v[i], names.v[j]))
 				twice = names.v[i];
-	if (twice || names.n == 1)
+	if (twice || names.n == 1) {
 		strbuf_addf(sb, " '%s'", twice ? twice : names.v[0]);
-	else
+		duplicate_hint(twice ? twice : names.v[0], sb);
+	} else
 		for (int i = 0; i < names.n; i++)
 			strbuf_addf(sb, "%s'%s'%s", i ? ", " : " (one of ",
 			            names.v[i], i + 1 < names.n ? "" : ")");

@@ -390,6 +390,23 @@ same "... in JSON" "$(jget calibration)" site-test
 expect "results, the summary" 0 "$PT" results "$T/dir"
 has "... in the summary" "^predictions: calibration site-test$" "$T/out"
 
+# A site file that includes the published calibration and then its
+# own was refused, "duplicate setting name 'calibration'", no more.
+cp "$SRC/etc/calibration-published.conf" "$T/"
+printf '@include "calibration-published.conf"\n@include "cal.conf"\n' \
+	>"$T/both.conf"
+expect "a site file including two calibrations" 78 "$PT" --site \
+	"$T/both.conf" estimate "$CAMP"
+has "... names the file and line" \
+	"cal.conf:[0-9]*: duplicate setting name 'calibration' (a file" "$T/err"
+has "... and says what to do" \
+	"or include one file from the user or campaign file" "$T/err"
+printf '@include "calibration-published.conf"\n' >"$T/published.conf"
+expect "... which the campaign file does" 0 "$PT" --site "$T/published.conf" \
+	estimate "$T/camp.conf"
+has "... its member taking the site's place" "^  calibration  site-test$" \
+	"$T/out"
+
 # A GPU that only the campaign files define got a member that a site
 # file including the calibration refused for every command ("unknown
 # GPU"), with no word when it was written.
