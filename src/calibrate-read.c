@@ -282,6 +282,29 @@ field_number(const struct csv_ctx *cx, const struct csv_line *l, int i,
 	return EXIT_DATAERR;
 }
 
+/* The error for a campaign file at path that cannot be read.  A name
+ * written relative to the working directory was said missing with no
+ * word of where it was looked for: the CSV's directory. */
+static void
+missing_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
+                 const char *path)
+{
+	const char *f = l->field[i];
+	int err = errno;
+
+	if (f[0] == '\0')
+		error("%s:%d:%d: campaign_file is empty", cx->path,
+		      cx->lineno, l->col[i]);
+	else if (f[0] == '/')
+		error("%s:%d:%d: campaign_file '%s': %s", cx->path,
+		      cx->lineno, l->col[i], f, open_error(err));
+	else
+		error("%s:%d:%d: campaign_file '%s': %s (looked for '%s': "
+		      "a campaign_file is relative to the CSV file's "
+		      "directory)", cx->path, cx->lineno, l->col[i], f,
+		      open_error(err), path);
+}
+
 /* The campaign file of field i, relative to the CSV's directory. */
 static const struct calib_campaign_file *
 row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
@@ -295,8 +318,14 @@ row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
 
 	*status = 0;
 	if (f[0] == '\0' || access(path, R_OK) != 0 || stat(path, &st) != 0) {
-		error("%s:%d:%d: campaign_file '%s': %s", cx->path, cx->lineno,
-		      l->col[i], f, f[0] ? open_error(errno) : "empty");
+		missing_campaign(cx, l, i, path);
+		*status = EXIT_NOINPUT;
+	} else if (S_ISDIR(st.st_mode)) {
+		/* A planned campaign's directory: "cannot be planned". */
+		error("%s:%d:%d: campaign_file '%s' is a directory: name a "
+		      "campaign file (a campaign directory's campaign.conf), "
+		      "or give the campaign directory to calibrate itself",
+		      cx->path, cx->lineno, l->col[i], f);
 		*status = EXIT_NOINPUT;
 	} else if ((file = campaign_planned(cx->in, &st)) != NULL) {
 		/* Checked and planned once: the owner check reads the

@@ -516,6 +516,24 @@ expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
 has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
 	"$T/err"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
+# A campaign_file written relative to the working directory was said
+# missing, not where it was looked for; a campaign directory named
+# there "cannot be planned (above)" after "it is a directory".
+mkdir "$T/rel"
+printf 'campaign_file,tp,step_s\nrel/c.conf,1,3.4\n' >"$T/rel/runs.csv"
+cp "$CAMP" "$T/rel/c.conf"
+expect "a campaign_file relative to the working directory" 66 \
+	"$PT" calibrate "$T/rel/runs.csv"
+has "... says where it looked and why" \
+	"rel/runs.csv:2:1: campaign_file 'rel/c.conf': No such file or directory (looked for '$T/rel/rel/c.conf': a campaign_file is relative to the CSV file's directory)" \
+	"$T/err"
+printf 'campaign_file,tp,step_s\ndir,1,3.4\n' >"$T/dirrow.csv"
+expect "a campaign_file that is the campaign directory" 66 "$PT" \
+	calibrate "$T/dirrow.csv"
+has "... says what to name instead" \
+	"dirrow.csv:2:1: campaign_file 'dir' is a directory: name a campaign file (a campaign directory's campaign.conf), or give the campaign directory to calibrate itself" \
+	"$T/err"
+hasnt "... not that it cannot be planned" "cannot be planned" "$T/err"
 # The campaign files are found next to the CSV.
 D2=$T/d2
 mkdir "$D2"
