@@ -216,6 +216,22 @@ column_kind(const char *name)
 	return layout_args_is_column(name) ? COL_LAYOUT : -1;
 }
 
+/* What an unknown column of header h may mean: a campaign's own
+ * candidates.csv or results.csv (rank, name, ...), which calibrate
+ * takes as the campaign directory, or a CSV of another separator, one
+ * column here.  "" when neither. */
+static const char *
+header_hint(const struct csv_line *h, const char *field)
+{
+	if (h->n >= 2 && !strcmp(h->field[0], "rank") &&
+	    !strcmp(h->field[1], "name"))
+		return "; a campaign's candidates.csv or results.csv: give "
+		       "calibrate the campaign directory";
+	if (strpbrk(field, ";\t"))
+		return "; fields are separated by commas";
+	return "";
+}
+
 /* The header: each column's kind into kinds; 0 or an exit code. */
 static int
 read_header(const char *path, struct csv_line *h, int *kinds,
@@ -227,8 +243,9 @@ read_header(const char *path, struct csv_line *h, int *kinds,
 		if (kinds[i] < 0) {
 			error("%s:1:%d: unknown column '%s' (campaign_file, "
 			      "step_s, peak_memory_gib, group, source, note "
-			      "or a layout column of candidates.csv)", path,
-			      h->col[i], h->field[i]);
+			      "or a layout column of candidates.csv%s)",
+			      path, h->col[i], h->field[i],
+			      header_hint(h, h->field[i]));
 			return EXIT_DATAERR;
 		}
 		for (int j = 0; j < i; j++)

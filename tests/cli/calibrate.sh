@@ -516,6 +516,17 @@ expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
 has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
 	"$T/err"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
+# A campaign's own results.csv, or a CSV of semicolons (a spreadsheet's
+# in some locales), was an unknown column and no more.
+expect "a campaign's results.csv" 65 "$PT" calibrate "$T/dir/results/results.csv"
+has "... says to give the directory" \
+	"results.csv:1:1: unknown column 'rank' (.*; a campaign's candidates.csv or results.csv: give calibrate the campaign directory)" \
+	"$T/err"
+printf 'campaign_file;tp;step_s\nllama3_8b_h100.conf;1;3.4\n' >"$T/semi.csv"
+expect "a CSV of semicolons" 65 "$PT" calibrate "$T/semi.csv"
+has "... says what separates fields" \
+	"semi.csv:1:1: unknown column 'campaign_file;tp;step_s' (.*; fields are separated by commas)" \
+	"$T/err"
 # A campaign_file written relative to the working directory was said
 # missing, not where it was looked for; a campaign directory named
 # there "cannot be planned (above)" after "it is a directory".
