@@ -655,8 +655,13 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		for (int k = 0; k < ng; k++)
 			calibrate_report_table(ctx->out, &g[k],
 			                       ctx->verbosity > 0);
+	/* The next step, which the table alone did not name. */
 	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
-		safe_text_line(ctx->out, "wrote %s", out);
+		safe_text_line(ctx->out, "wrote %s: estimate, plan and "
+		               "results use it once the site, user or "
+		               "campaign file has @include \"%s\" (a path "
+		               "relative to that file)", out,
+		               strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
 cleanup:
 	str_list_clear(&fix);
 	str_list_clear(&group);

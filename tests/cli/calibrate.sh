@@ -356,6 +356,10 @@ check "... which is not tp 2's" \
 expect "calibrate -o" 0 "$PT" calibrate "$CSV" -o "$T/cal.conf" \
 	--name site-test
 has "... says where" "wrote $T/cal.conf" "$T/out"
+# "wrote FILE" and no more: the next step was in the manual alone.
+has "... and how to use it" \
+	"wrote $T/cal.conf: estimate, plan and results use it once the site, user or campaign file has @include \"cal.conf\"" \
+	"$T/out"
 has "... a header naming its rows" "^#   $CSV:2" "$T/cal.conf"
 has "... the group" "^  h100-sxm = {" "$T/cal.conf"
 has "... its name" 'name = "site-test";' "$T/cal.conf"
