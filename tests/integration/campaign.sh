@@ -112,6 +112,34 @@ test_percent_path() {
 		grep -q 'iteration *20/ *20' "$WORK"/fifty%jx/runs/*/slurm-*.out
 }
 
+# status of a job that runs: the steps its log shows so far, of the
+# planned 200, and the latest step time, as status --format json says.
+test_running_progress() {
+	local i got=
+	plan progress --set 'search.tensor_parallel=[8]' \
+		--set 'limits.max_steps_per_run=200' \
+		--set 'env=["PARATUNE_SIM_SPEEDUP=0.5"]' ||
+		{ fail "plan progress"; return; }
+	"$PT" -q submit "$WORK/progress" || { fail "submit progress"; return; }
+	for ((i = 0; i < 60; i++)); do
+		"$PT" -q resume "$WORK/progress"
+		got=$("$PT" status "$WORK/progress" --format json | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["candidates"]:
+    if c["state"] == "running" and c["last_step"] is not None:
+        print(c["last_step"], c["total_steps"], c["last_step_time_s"])')
+		[[ -n $got ]] && break
+		sleep 1
+	done
+	check "status of a running job: its step, of 200, and step time ($got)" \
+		python3 -c 'import sys; s, t, dt = sys.argv[1:4]
+sys.exit(0 if 1 <= int(s) < 200 and t == "200" and float(dt) > 0 else 1)' \
+		$got
+	check "... the table's progress column" sh -c \
+		"'$PT' status '$WORK/progress' | grep -Eq ' [0-9]+/200 [0-9.]+s '"
+	"$PT" -q cancel "$WORK/progress"
+}
+
 test_cuda_oom() {
 	plan cudaoom --set 'search.tensor_parallel=[1]' \
 		--set 'search.micro_batch_size=[8]' || { fail "plan oom"; return; }
@@ -499,6 +527,7 @@ timed() {
 # CPUs).
 ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	pending_reason submit_twice prune_after_oom early_stop cuda_oom
+	running_progress
 	percent_path pending_vanished
 	host_oom node_fail node_fail_unseen controller_down timeout"
 if (($#)); then
