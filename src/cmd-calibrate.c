@@ -236,6 +236,56 @@ bound_list(struct strbuf *sb, const struct calib_fit *f)
 	return k;
 }
 
+/*
+ * Of a fit that cross-validated nothing (one run, or runs of one
+ * configuration: calibrate_fold_units), what it rests on into sb; false
+ * for one that did.  Such a fit still moves the constants (one run took
+ * gemm_eff_max from 0.75 to 0.61) with nothing held out to say whether
+ * it predicts other layouts better or worse, which the report alone
+ * said in passing: a site may want it, but knowingly.
+ */
+static bool
+few_runs_line(struct strbuf *sb, const struct gpu_fit *g)
+{
+	int *rep, configs;
+
+	if (g->fit.folds >= 2)
+		return false;
+	rep = xcalloc((size_t)g->n + 1, sizeof(*rep));
+	configs = calibrate_configs(g->rows, g->n, rep);
+	free(rep);
+	strbuf_addf(sb, "%s: fitted from %d measured run%s of %d "
+	            "configuration%s, too few to cross-validate: the "
+	            "constants have no held-out check; measure more runs, "
+	            "of other configurations, before relying on them",
+	            g->gpu, g->n, g->n == 1 ? "" : "s", configs,
+	            configs == 1 ? "" : "s");
+	return true;
+}
+
+/* What the run's warnings said, as comments: a site reading the file
+ * sees them too. */
+static void
+warning_comments(struct strbuf *sb, const struct gpu_fit *g, int ng)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (int k = 0; k < ng; k++) {
+		strbuf_reset(&line);
+		if (few_runs_line(&line, &g[k]))
+			strbuf_addf(sb, "# %s\n", line.buf);
+	}
+	for (int k = 0; k < ng; k++) {
+		if (calibrate_bounds_hit(&g[k].fit) == 0)
+			continue;
+		strbuf_addf(sb, "# %s: fitted at a bound, the runs asking for "
+		            "beyond it: ", g[k].gpu);
+		bound_list(sb, &g[k].fit);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_release(&line);
+}
+
 /* The libconfig file: a comment naming the inputs and rows, then one
  * calibration group with a member per GPU.  The names are escaped
  * (safe_text_append): a newline in a file's name ended the comment and
@@ -252,7 +302,8 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 		strbuf_addch(sb, '\n');
 	}
 	for (int k = 0; k < ng; k++) {
-		strbuf_addf(sb, "# %s: %d rows%s:", g[k].gpu, g[k].n,
+		strbuf_addf(sb, "# %s: %d row%s%s:", g[k].gpu, g[k].n,
+		            g[k].n == 1 ? "" : "s",
 		            g[k].fit.cal.rows ? "" : ", not cross-validated: "
 		            "the built-in interval (rows = 0)");
 		for (int i = 0; i < g[k].n; i++) {
@@ -261,15 +312,7 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 		}
 		strbuf_addch(sb, '\n');
 	}
-	/* A site reading the file sees what the run's warning said. */
-	for (int k = 0; k < ng; k++) {
-		if (calibrate_bounds_hit(&g[k].fit) == 0)
-			continue;
-		strbuf_addf(sb, "# %s: fitted at a bound, the runs asking for "
-		            "beyond it: ", g[k].gpu);
-		bound_list(sb, &g[k].fit);
-		strbuf_addch(sb, '\n');
-	}
+	warning_comments(sb, g, ng);
 	for (int p = 0; p < CAL_NPARAMS; p++)
 		if (any_shared(g, ng, p))
 			strbuf_addf(sb, "# %s: fitted once to the MoE runs of "
@@ -304,6 +347,21 @@ warn_bounds(const struct gpu_fit *g, int ng)
 			        "bound is wrong", g[k].gpu, sb.buf,
 			        hit == 1 ? "its" : "their",
 			        hit == 1 ? "" : "s");
+	}
+	strbuf_release(&sb);
+}
+
+/* Warn, one line a fit, of the fits that cross-validated nothing
+ * (few_runs_line). */
+static void
+warn_few_runs(const struct gpu_fit *g, int ng)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int k = 0; k < ng; k++) {
+		strbuf_reset(&sb);
+		if (few_runs_line(&sb, &g[k]))
+			warning("%s", sb.buf);
 	}
 	strbuf_release(&sb);
 }
@@ -640,6 +698,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		status = EXIT_DATAERR;
 		goto cleanup;
 	}
+	warn_few_runs(g, ng);
 	warn_bounds(g, ng);
 	if (out) {
 		write_config(&sb, g, ng, n, argv + 1);

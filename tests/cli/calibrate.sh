@@ -76,6 +76,7 @@ same "... gemm_eff_max not at a bound" \
 	"$(jget calibrations.0.constants.gemm_eff_max.at_bound)" None
 same "... nor any constant" "$(jget calibrations.0.constants_at_bound)" 0
 hasnt "... no warning of a bound" "bound" "$T/err"
+hasnt "... no warning of too few runs" "cross-validate" "$T/err"
 
 # ---- a constant fitted at a bound -------------------------------------------
 # The same runs measured at 0.3 times their time: faster than the GEMM
@@ -189,6 +190,11 @@ has "... is not cross-validated" \
 	"^h100-sxm: 4 measured runs, all of one configuration: not cross-validated" \
 	"$T/out"
 hasnt "... no fold figure" "fold" "$T/out"
+# Only the report said so, in passing: the constants moved with no
+# held-out check, and nothing warned.
+has "... warns that nothing checks the constants" \
+	"^warning: h100-sxm: fitted from 4 measured runs of 1 configuration, too few to cross-validate: the constants have no held-out check; measure more runs" \
+	"$T/err"
 # Its interval was "measured between 0.819 and 1.221 times the
 # prediction (10th-90th percentile of the built-in residuals)": the
 # built-in band, e^-0.2 to e^0.2, measured from nothing.
@@ -207,6 +213,21 @@ has "... with rows = 0: no measured interval" "^    rows = 0;" "$T/one.conf"
 has "... and a comment saying why" \
 	"^# h100-sxm: 4 rows, not cross-validated: the built-in interval" \
 	"$T/one.conf"
+has "... and the warning" \
+	"^# h100-sxm: fitted from 4 measured runs of 1 configuration, too few to cross-validate" \
+	"$T/one.conf"
+# One run moved gemm_eff_max from 0.75 to 0.61, and nothing warned.
+head -2 "$CSV" >"$T/single.csv"
+expect "one measured run" 0 "$PT" calibrate "$T/single.csv" -o "$T/single.conf"
+has "... warns, naming the GPU and the run" \
+	"^warning: h100-sxm: fitted from 1 measured run of 1 configuration, too few to cross-validate: the constants have no held-out check" \
+	"$T/err"
+same "... once" "$(grep -c 'too few to cross-validate' "$T/err")" 1
+has "... and says so in the file" \
+	"^# h100-sxm: fitted from 1 measured run of 1 configuration" \
+	"$T/single.conf"
+has "... whose row count is singular" "^# h100-sxm: 1 row, not cross" \
+	"$T/single.conf"
 expect "... which estimate reads" 0 "$PT" --site "$T/one.conf" estimate \
 	"$T/llama3_8b_h100.conf"
 has "... calling its interval the built-in band" \
