@@ -38,6 +38,8 @@
 #define CSV_STEP_S_MAX 1e6
 #define CSV_PEAK_GIB_MIN 1e-3
 #define CSV_PEAK_GIB_MAX 1e5
+/* How far over its GPU's memory_gib a peak is taken (peak_on_device). */
+#define CSV_PEAK_OVER_DEVICE 1.01
 
 /* ---- bookkeeping --------------------------------------------------------- */
 
@@ -419,6 +421,28 @@ row_layout(const struct csv_ctx *cx, const struct csv_line *l,
 	return 0;
 }
 
+/*
+ * Refuse a peak (field i) above the memory of the campaign's GPU g: no
+ * run allocates more than its device has, so it is a slip (GB for
+ * GiB, a node's total, another GPU's run), and the fit weighed it as
+ * an out-of-memory the estimate had missed.  The catalog's totals are
+ * rounded to a tenth of a GiB and a site may set its own reading:
+ * CSV_PEAK_OVER_DEVICE of slack keeps a full device's peak.
+ */
+static int
+peak_on_device(const struct csv_ctx *cx, const struct csv_line *l, int i,
+               double peak, const struct gpu *g)
+{
+	if (i < 0 || g->memory_gib <= 0 ||
+	    peak <= g->memory_gib * CSV_PEAK_OVER_DEVICE)
+		return 0;
+	error("%s:%d:%d: peak_memory_gib '%s' is above the %g GiB of GPU "
+	      "'%s' (memory_gib): a measured peak cannot exceed its device",
+	      cx->path, cx->lineno, l->col[i], l->field[i], g->memory_gib,
+	      g->name);
+	return EXIT_DATAERR;
+}
+
 /* One data line into a row (or none, when its GPU is filtered out). */
 static int
 read_row(const struct csv_ctx *cx, const struct csv_line *l)
@@ -428,7 +452,7 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 	struct calib_row *r;
 	struct layout lay;
 	double step, peak = 0;
-	int status = 0;
+	int status = 0, peak_col = -1;
 
 	if (l->n != cx->head->n) {
 		error("%s:%d: %d fields, the header has %d", cx->path,
@@ -440,13 +464,16 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 		return status;
 	for (int i = 0; i < l->n; i++)
 		if (cx->kinds[i] == COL_PEAK && l->field[i][0] &&
-		    (status = field_number(cx, l, i, CSV_PEAK_GIB_MIN,
-		                           CSV_PEAK_GIB_MAX, &peak)) != 0)
+		    (status = field_number(cx, l, peak_col = i,
+		                           CSV_PEAK_GIB_MIN, CSV_PEAK_GIB_MAX,
+		                           &peak)) != 0)
 			return status;
 	if ((file = row_campaign(cx, l, cx->campaign, &status)) == NULL)
 		return status;
 	p = file->plan;
-	if ((status = row_layout(cx, l, p, &lay)) != 0)
+	if ((status = row_layout(cx, l, p, &lay)) != 0 ||
+	    (status = peak_on_device(cx, l, peak_col, peak,
+	                             &p->settings.gpu)) != 0)
 		return status;
 	saw_gpu(cx->in, p->settings.gpu.name);
 	if (cx->gpu && strcmp(cx->gpu, p->settings.gpu.name))
