@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd-calibrate.h"
+#include "config.h"
 #include "layout-args.h"
 #include "owner.h"
 #include "error.h"
@@ -218,6 +220,56 @@ column_kind(const char *name)
 	return layout_args_is_column(name) ? COL_LAYOUT : -1;
 }
 
+/* The column names a measured-runs file takes besides the layout's. */
+static const char *const csv_own_columns[] = {
+	"campaign_file", "step_s", "peak_memory_gib", "group", "source",
+	"note",
+};
+#define CSV_OWN_COLUMNS \
+	((int)(sizeof csv_own_columns / sizeof csv_own_columns[0]))
+#define CSV_KNOWN_MAX (CSV_OWN_COLUMNS + SF_COUNT + SW_COUNT)
+
+/* The part of name before its first '_' if one ends it at its 3rd
+ * character or later, as n bytes ("step" of "step_time"); 0 if not. */
+static size_t
+column_stem(const char *name)
+{
+	const char *u = strchr(name, '_');
+
+	return u && u - name >= 3 ? (size_t)(u - name) : 0;
+}
+
+/*
+ * The known column an unknown one most likely means, or NULL: a
+ * spreadsheet's "TP" or a typo ("tpp") by edit distance, ignoring case
+ * (config_closest); else the one column, if only one, of its stem: a
+ * step time written "step_time" is too far from "step_s" for a typo.
+ */
+static const char *
+column_near(const char *name)
+{
+	const char *known[CSV_KNOWN_MAX], *near = NULL;
+	size_t stem = column_stem(name);
+	int n = 0;
+
+	for (int i = 0; i < CSV_OWN_COLUMNS; i++)
+		known[n++] = csv_own_columns[i];
+	for (int f = 0; f < SF_COUNT; f++)
+		known[n++] = layout_args_size_names[f];
+	for (int s = 0; s < SW_COUNT; s++)
+		known[n++] = layout_switch_name((enum layout_switch)s);
+	if (*name && (near = config_closest(name, known, n)) != NULL)
+		return near;
+	for (int i = 0; i < n && stem; i++)
+		if (column_stem(known[i]) == stem &&
+		    !strncasecmp(known[i], name, stem)) {
+			if (near)
+				return NULL; /* "cuda_x": two of them */
+			near = known[i];
+		}
+	return near;
+}
+
 /* What an unknown column of header h may mean: a campaign's own
  * candidates.csv or results.csv (rank, name, ...), which calibrate
  * takes as the campaign directory, or a CSV of another separator, one
@@ -234,6 +286,29 @@ header_hint(const struct csv_line *h, const char *field)
 	return "";
 }
 
+/* The error for column i of header h, which names no known column:
+ * what the whole header shows (another file, another separator)
+ * first, else the closest known name, as the user's likeliest fix. */
+static void
+unknown_column(const char *path, const struct csv_line *h, int i)
+{
+	const char *hint = header_hint(h, h->field[i]);
+	const char *near = *hint ? NULL : column_near(h->field[i]);
+
+	/* "step_time" beside a step_s: an extra column, not a typo. */
+	for (int j = 0; j < h->n && near; j++)
+		if (!strcmp(h->field[j], near))
+			near = NULL;
+	if (near)
+		error("%s:1:%d: unknown column '%s' (did you mean '%s'?)",
+		      path, h->col[i], h->field[i], near);
+	else
+		error("%s:1:%d: unknown column '%s' (campaign_file, step_s, "
+		      "peak_memory_gib, group, source, note or a layout "
+		      "column of candidates.csv%s)", path, h->col[i],
+		      h->field[i], hint);
+}
+
 /* The header: each column's kind into kinds; 0 or an exit code. */
 static int
 read_header(const char *path, struct csv_line *h, int *kinds,
@@ -243,11 +318,7 @@ read_header(const char *path, struct csv_line *h, int *kinds,
 	for (int i = 0; i < h->n; i++) {
 		kinds[i] = column_kind(h->field[i]);
 		if (kinds[i] < 0) {
-			error("%s:1:%d: unknown column '%s' (campaign_file, "
-			      "step_s, peak_memory_gib, group, source, note "
-			      "or a layout column of candidates.csv%s)",
-			      path, h->col[i], h->field[i],
-			      header_hint(h, h->field[i]));
+			unknown_column(path, h, i);
 			return EXIT_DATAERR;
 		}
 		for (int j = 0; j < i; j++)

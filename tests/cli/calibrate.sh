@@ -540,6 +540,24 @@ cp "$CAMP" "$T/"
 expect "an unknown column" 65 "$PT" calibrate "$T/bad.csv"
 has "... names file, line and column" "bad.csv:1:15: unknown column 'tpp'" \
 	"$T/err"
+# A spreadsheet's "TP", or "step_time", was listed among every column
+# known, the one meant not named.
+has "... and the column meant" "unknown column 'tpp' (did you mean 'tp'?)" \
+	"$T/err"
+sed 's/^campaign_file,tp/campaign_file,TP/' "$CSV" >"$T/bad.csv"
+expect "a column in capitals" 65 "$PT" calibrate "$T/bad.csv"
+has "... suggests the column" \
+	"bad.csv:1:15: unknown column 'TP' (did you mean 'tp'?)" "$T/err"
+sed '1s/,step_s,/,step_time,/' "$CSV" >"$T/bad.csv"
+expect "a column step_time" 65 "$PT" calibrate "$T/bad.csv"
+has "... suggests step_s" "unknown column 'step_time' (did you mean 'step_s'?)" \
+	"$T/err"
+sed '1s/,step_s,/,step_s,step_time,/; 2,$s/,3\.1487,/,3.1487,3,/' "$CSV" |
+	head -2 >"$T/bad.csv"
+expect "a column step_time beside step_s" 65 "$PT" calibrate "$T/bad.csv"
+hasnt "... suggests no column already there" "did you mean" "$T/err"
+has "... lists the columns" "unknown column 'step_time' (campaign_file, step_s" \
+	"$T/err"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
 # A campaign's own results.csv, or a CSV of semicolons (a spreadsheet's
 # in some locales), was an unknown column and no more.
