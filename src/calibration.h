@@ -129,6 +129,9 @@ struct calibration_entry {
 	 * (file is the reader's copy of the name); NULL when none did. */
 	const char *file;
 	int line;
+	/* A campaign file or the command line named it, not the site or
+	 * user file: what a frozen campaign keeps (config-calibration.c). */
+	bool campaign;
 };
 
 struct calibration_set {

@@ -37,6 +37,7 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 	o = config_origin_at(ld, e);
 	ent->file = o.file;
 	ent->line = o.line;
+	ent->campaign = ld->layer >= LAYER_CAMPAIGN;
 	if (config_apply_members(ld, e, "calibration", IN_CALIBRATION,
 	                         &ent->cal) != 0)
 		return -1;
@@ -103,14 +104,29 @@ check_calibrated_gpus(const struct settings *c)
 }
 
 int
-config_resolve_calibration(struct settings *c)
+config_resolve_calibration(struct settings *c,
+                           const struct config_sources *src)
 {
 	const struct calibration_entry *e = c->gpu_name
 		? calibration_set_find(&c->calibrations, c->gpu_name) : NULL;
 
-	if (e)
+	/*
+	 * plan freezes the GPU's calibration into campaign.conf only when
+	 * a layer set one.  Submit and resume read the site file beneath
+	 * a frozen campaign (for its caps): a calibration the site added
+	 * since must not slip into a campaign planned on the built-in
+	 * defaults, whose candidates.csv holds their predictions.
+	 */
+	if (e && src->frozen && !e->campaign)
+		e = NULL;
+	if (e) {
 		c->calibration = e->cal;
-	else
+		c->calibration_origin.file = e->file;
+		c->calibration_origin.line = e->line;
+	} else {
 		calibration_init(&c->calibration);
+		memset(&c->calibration_origin, 0,
+		       sizeof c->calibration_origin);
+	}
 	return check_calibrated_gpus(c);
 }

@@ -342,9 +342,11 @@ void config_suggest_gpu(const struct settings *c, const char *name,
 /* calibration = { GPU = { ... }; ... } (config-calibration.c). */
 int config_apply_calibration(struct loader *ld, const struct config_key *k,
                              const config_setting_t *s);
-/* The campaign GPU's calibration, or the built-in defaults; 0, or -1
- * after an error for each calibrated GPU that is in no catalog. */
-int config_resolve_calibration(struct settings *c);
+/* The campaign GPU's calibration, or the built-in defaults (a frozen
+ * campaign's own only); 0, or -1 after an error for each calibrated GPU
+ * that is in no catalog. */
+int config_resolve_calibration(struct settings *c,
+                               const struct config_sources *src);
 /* Everything after the last layer: the model, the GPU and its
  * calibration resolved, the base's switches, the site's caps and the
  * checks across keys (config-resolve.c).  0, or -1 after an error. */

@@ -460,7 +460,7 @@ config_finish(struct settings *c, const struct config_sources *src)
 {
 	if (config_resolve_model(c, src) != 0 ||
 	    config_resolve_gpu(c, src) != 0 ||
-	    config_resolve_calibration(c) != 0)
+	    config_resolve_calibration(c, src) != 0)
 		return -1;
 	resolve_base(c);
 	return check_campaign(c, src);

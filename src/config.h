@@ -208,6 +208,8 @@ struct settings {
 	 * them, and the campaign GPU's (built-in defaults without one). */
 	struct calibration_set calibrations;
 	struct calibration calibration;
+	/* Where the file that set it named the GPU; file NULL: built-in. */
+	struct origin calibration_origin;
 
 	/* Provenance, one entry per key set by any layer (last wins). */
 	struct config_value *values;
