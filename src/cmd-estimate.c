@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calibration-note.h"
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
@@ -147,6 +148,20 @@ print_stages(FILE *f, const struct estimate *e)
 	fprintf(f, "\n");
 }
 
+/* The calibration and the file that set it: `config` showed where,
+ * estimate did not, and a user who included a new one could not tell
+ * which of two files won. */
+static void
+print_calibration(FILE *f, const struct calibration *cal,
+                  const struct origin *o)
+{
+	if (o->file)
+		safe_text_line(f, "  calibration  %s (%s:%d)",
+		               calibration_label(cal), o->file, o->line);
+	else
+		fprintf(f, "  calibration  %s\n", calibration_label(cal));
+}
+
 static void
 print_table(FILE *f, const struct settings *cam, const struct workload *w,
             const struct candidate *c, double nemo_days,
@@ -191,7 +206,7 @@ print_table(FILE *f, const struct settings *cam, const struct workload *w,
 	fprintf(f, "  interval     %.3f to %.3f s (%s)\n", e->step_s_low,
 	        e->step_s_high, calibration_fitted(w->cal)
 	        ? "the calibration's residuals" : "built-in band");
-	fprintf(f, "  calibration  %s\n", calibration_label(w->cal));
+	print_calibration(f, w->cal, &cam->calibration_origin);
 	if (cam->precision == PREC_FP8)
 		fprintf(f, "  fp8 casts    %.3f s of compute (%s recipe)\n",
 		        e->fp8_cast_s, fp8_recipe_name(l->fp8_recipe));
@@ -228,9 +243,24 @@ sources_json(struct json *j, const struct shown *sh)
 		json_string(j, "base_source", sh->base_source);
 }
 
+/* "calibration_file" and "calibration_line": null for the built-in
+ * defaults. */
 static void
-print_json(FILE *f, const struct candidate *c, const struct workload *w,
-           double nemo_days, const struct shown *sh)
+calibration_json(struct json *j, const struct origin *o)
+{
+	if (o->file) {
+		json_string(j, "calibration_file", o->file);
+		json_int(j, "calibration_line", o->line);
+	} else {
+		json_null(j, "calibration_file");
+		json_null(j, "calibration_line");
+	}
+}
+
+static void
+print_json(FILE *f, const struct settings *cam, const struct candidate *c,
+           const struct workload *w, double nemo_days,
+           const struct shown *sh)
 {
 	enum precision precision = w->precision;
 	struct strbuf sb = STRBUF_INIT;
@@ -266,6 +296,7 @@ print_json(FILE *f, const struct candidate *c, const struct workload *w,
 	json_number(&j, "pred_step_s_low", e->step_s_low);
 	json_number(&j, "pred_step_s_high", e->step_s_high);
 	json_string(&j, "calibration", calibration_label(w->cal));
+	calibration_json(&j, &cam->calibration_origin);
 	json_begin_object(&j, "pred_step_parts");
 	json_number(&j, "compute_s", e->compute_s);
 	json_number(&j, "fp8_cast_s", e->fp8_cast_s);
@@ -368,7 +399,7 @@ show(struct cmd_ctx *ctx, const struct est_ctx *ec, struct layout *l,
 	                                    cam->tflops_per_gpu,
 	                                    cam->num_tokens_in_b);
 	if (ctx->format == FORMAT_JSON)
-		print_json(ctx->out, &c, ec->workload, nemo_days, sh);
+		print_json(ctx->out, cam, &c, ec->workload, nemo_days, sh);
 	else
 		print_table(ctx->out, cam, ec->workload, &c, nemo_days, sh);
 	return EXIT_OK;
@@ -508,6 +539,10 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 		status = show(ctx, &ec, &row.layout,
 		              layout_args_any(a) || settings->n > 0
 		              ? NULL : row.name, &sh);
+	/* After the estimate, which it does not change: the campaign
+	 * stays frozen, the note says how to move it on. */
+	if (status == EXIT_OK && ctx->verbosity >= 0)
+		calibration_note_dir(dir, &c, ctx->site_path);
 cleanup:
 	strbuf_release(&notes);
 	settings_release(&c);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "calibration-note.h"
 #include "cmd-results.h"
 #include "config.h"
 #include "error.h"
@@ -119,6 +120,8 @@ cmd_results_run(const char *dir, const struct results_opts *o, FILE *out,
 
 	if (status != 0)
 		goto cleanup;
+	if (o->layers)
+		calibration_note_stale(dir, &res.run.settings, o->layers);
 	report_summary(&res, o->top, &summary);
 	mfu = report_mfu_impossible_count(&res);
 	/* Said on stderr too: --format json and csv print no summary. */
@@ -169,12 +172,22 @@ results_as_owner(void *arg)
 {
 	struct results_call *rc = arg;
 	struct results_opts o = *rc->o;
-	struct settings site;
+	struct settings site, layers;
+	bool noted = false;
 	int status;
 
-	if (settings_load_site(&site, rc->ctx->site_path) == 0)
+	if (settings_load_site(&site, rc->ctx->site_path) == 0) {
 		o.site = &site;
+		/* With the site read only: else its error came twice. */
+		noted = rc->ctx->verbosity >= 0 &&
+		        settings_load_for(&layers, rc->ctx->site_path, NULL,
+		                          NULL) == 0;
+	}
+	if (noted)
+		o.layers = &layers;
 	status = cmd_results_run(rc->dir, &o, rc->ctx->out, rc->ctx->format);
+	if (noted)
+		settings_release(&layers);
 	settings_release(&site);
 	return status;
 }

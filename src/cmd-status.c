@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "calibration-note.h"
 #include "cmd.h"
 #include "error.h"
 #include "json.h"
@@ -472,6 +473,9 @@ status_dir(void *arg)
 	/* The site's caps as they stand now (a reader opens the
 	 * campaign without them). */
 	site_read = settings_load_site(&site, ctx->site_path) == 0;
+	/* Only with the site read: else its error would come twice. */
+	if (site_read && ctx->verbosity >= 0)
+		calibration_note_dir(sc->dir, &r.settings, ctx->site_path);
 	/* The search's progress needs the logs (what was measured); a
 	 * campaign whose results cannot be read still has its states,
 	 * shown before the exit code says what could not be read. */

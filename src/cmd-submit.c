@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "calibration-note.h"
 #include "cmd.h"
 #include "error.h"
 #include "owner.h"
@@ -309,6 +310,11 @@ submit_dir(void *arg)
 	if (!o->dry_run && store_save_env(&s, environ) != 0)
 		warning("the environment of the jobs was not recorded: they "
 		        "get this submit's");
+	/* Said before GPU-hours go to predictions a new plan would
+	 * make otherwise. */
+	if (sc->ctx->verbosity >= 0)
+		calibration_note_dir(sc->dir, &s.settings,
+		                     sc->ctx->site_path);
 	status = select_new(&s, o, &sel);
 	if (status == 0)
 		status = check_caps(&s, &sel);

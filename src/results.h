@@ -85,8 +85,11 @@ struct results_opts {
 	const char *currency;     /* NULL: "$" */
 	const struct settings *site; /* the site's caps now (status,
 	                                results); NULL: not known */
+	/* The site and user files now, to note a calibration that a new
+	 * plan would change (calibration-note.h); NULL: no note. */
+	const struct settings *layers;
 };
-#define RESULTS_OPTS_INIT { RESULTS_TOP_DEFAULT, -1.0, NULL, NULL }
+#define RESULTS_OPTS_INIT { RESULTS_TOP_DEFAULT, -1.0, NULL, NULL, NULL }
 
 enum result_kind {
 	RESULT_NOT_RUN,

@@ -232,7 +232,8 @@ expect "... which estimate reads" 0 "$PT" --site "$T/one.conf" estimate \
 	"$T/llama3_8b_h100.conf"
 has "... calling its interval the built-in band" \
 	"^  interval .*(built-in band)$" "$T/out"
-has "... under its name" "^  calibration  calibrated$" "$T/out"
+has "... under its name" "^  calibration  calibrated (.*:[0-9]*)$" \
+	"$T/out"
 printf 'llama3_8b_h100.conf,4,%s\n' 3.1 3.2 >>"$T/one.csv"
 expect "two configurations, six runs" 0 "$PT" calibrate "$T/one.csv" \
 	--format json
@@ -388,7 +389,8 @@ has "... the residual band" "residual_low = " "$T/cal.conf"
 has "... the rows" "rows = 10;" "$T/cal.conf"
 expect "estimate with the site including it" 0 "$PT" --site "$T/cal.conf" \
 	estimate "$CAMP"
-has "... names the calibration" "^  calibration  site-test$" "$T/out"
+has "... names the calibration" "^  calibration  site-test (.*:[0-9]*)$" \
+	"$T/out"
 has "... the interval from its residuals" \
 	"interval .*(the calibration's residuals)" "$T/out"
 expect "estimate without it" 0 "$PT" estimate "$CAMP"
@@ -409,7 +411,8 @@ has "... the frozen campaign keeps it" 'name = "site-test";' \
 has "... candidates.csv has the interval" \
 	",pred_step_s_low,pred_step_s_high$" "$T/dir/candidates.csv"
 expect "estimate the planned base" 0 "$PT" estimate "$T/dir"
-has "... with the frozen calibration" "^  calibration  site-test$" "$T/out"
+has "... with the frozen calibration" \
+	"^  calibration  site-test (.*:[0-9]*)$" "$T/out"
 expect "results name it" 0 "$PT" results "$T/dir" --format json
 same "... in JSON" "$(jget calibration)" site-test
 expect "results, the summary" 0 "$PT" results "$T/dir"
@@ -429,7 +432,8 @@ has "... and says what to do" \
 printf '@include "calibration-published.conf"\n' >"$T/published.conf"
 expect "... which the campaign file does" 0 "$PT" --site "$T/published.conf" \
 	estimate "$T/camp.conf"
-has "... its member taking the site's place" "^  calibration  site-test$" \
+has "... its member taking the site's place, named by its file" \
+	"^  calibration  site-test (.*/cal.conf:[0-9]*)$" \
 	"$T/out"
 
 # A GPU that only the campaign files define got a member that a site
@@ -470,7 +474,8 @@ expect "calibrate an input named with a newline, -o" 0 "$PT" calibrate \
 hasnt "... no line of the name left outside the comment" \
 	"^calibration = 3;" "$T/nl.conf"
 expect "... which estimate reads" 0 "$PT" --site "$T/nl.conf" estimate "$CAMP"
-has "... and uses" "^  calibration  calibrated$" "$T/out"
+has "... and uses" "^  calibration  calibrated (.*:[0-9]*)$" \
+	"$T/out"
 
 # ---- a campaign directory's measured candidates -----------------------------
 # setstate DIR NAME key=value...: edit the candidate's line of DIR/state

@@ -409,5 +409,76 @@ set -- $d
 	ko "... low and high apart from the prediction: $d"
 expect "... and lists" 0 "$PT" list "$T/tiny"
 
+# ---- a planned campaign and the calibration a new plan would use ----------
+# The loop "calibrate, include the calibration, see better predictions":
+# a campaign directory keeps the calibration it was planned with, and
+# the commands that read it say when the site and user files now give
+# its GPU another one.
+mkdir -p "$T/calsite"
+cat >"$T/calsite/mine.conf" <<'EOF'
+calibration = {
+  h100-sxm = { name = "mine"; gemm_eff_max = 0.6; };
+};
+EOF
+echo '@include "mine.conf"' >"$T/calsite/site.conf"
+# The built-in constants under another name: it predicts the same.
+cat >"$T/calsite/renamed.conf" <<'EOF'
+calibration = { h100-sxm = { name = "renamed"; }; };
+EOF
+expect "plan on the built-in calibration" 0 "$PT" -q plan "$DEMO" \
+	-o "$T/calold"
+expect "estimate DIR after the site includes a calibration" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calold"
+has "... the estimate is still the plan's" \
+	"^  calibration  built-in defaults$" "$T/out"
+has "... a note names both calibrations and where the new one is" \
+	"^note: .*calold was planned with calibration built-in defaults; .* now give h100-sxm calibration mine (.*calsite/mine.conf:2)" \
+	"$T/err"
+has "... and how to plan again" "plan --force -o .*calold CAMPAIGN" \
+	"$T/err"
+check "... one note, nothing else" test "$(wc -l <"$T/err")" -eq 1
+expect "... -q says nothing" 0 \
+	"$PT" -q --site "$T/calsite/site.conf" estimate "$T/calold"
+check "... ... on stderr either" test ! -s "$T/err"
+expect "... results DIR notes it too" 0 \
+	"$PT" --site "$T/calsite/site.conf" results "$T/calold"
+has "... ... the note" "^note: .*calibration mine" "$T/err"
+expect "... status DIR too" 0 \
+	"$PT" --site "$T/calsite/site.conf" status "$T/calold"
+has "... ... the note" "^note: .*calibration mine" "$T/err"
+# Submit reads the site file beneath the frozen campaign for its caps:
+# the site's calibration must not become the campaign's (it is noted).
+expect "... submit --dry-run too" 0 \
+	"$PT" --site "$T/calsite/site.conf" submit --dry-run "$T/calold"
+has "... ... the note" "^note: .*planned with calibration built-in" \
+	"$T/err"
+expect "estimate DIR with the constants it was planned with" 0 \
+	"$PT" --site "$T/calsite/renamed.conf" estimate "$T/calold"
+check "... renamed, no note" test ! -s "$T/err"
+expect "plan with the site's calibration" 0 \
+	"$PT" -q --site "$T/calsite/site.conf" plan "$DEMO" -o "$T/calnew"
+expect "... estimate DIR under the same site" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calnew"
+check "... no note" test ! -s "$T/err"
+has "... the campaign's frozen copy named as the source" \
+	"^  calibration  mine (.*calnew/campaign.conf:[0-9]*)$" "$T/out"
+expect "... estimate DIR once the site no longer includes it" 0 \
+	"$PT" estimate "$T/calnew"
+has "... notes the built-in defaults" \
+	"^note: .*planned with calibration mine; .* now give h100-sxm calibration built-in defaults: " \
+	"$T/err"
+expect "estimate CAMPAIGN names the file of its calibration" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$DEMO"
+has "... in the table" "^  calibration  mine (.*calsite/mine.conf:2)$" \
+	"$T/out"
+expect "... and in JSON" 0 "$PT" --site "$T/calsite/site.conf" estimate \
+	"$DEMO" --format json
+same "... the file" "$(jget calibration_file)" "$T/calsite/mine.conf"
+same "... the line" "$(jget calibration_line)" 2
+expect "... the built-in defaults have none" 0 "$PT" estimate "$DEMO" \
+	--format json
+same "... file null" "$(jget calibration_file)" None
+same "... line null" "$(jget calibration_line)" None
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
