@@ -43,10 +43,15 @@ print_note(const char *dir, const char *gpu, const struct calibration *was,
 		safe_text_append(&sb, now->file);
 		strbuf_addf(&sb, ":%d)", now->line);
 	}
-	/* plan --force deletes the old directory, runs and logs included
-	 * (store-create.c): say so, and how to keep them. */
-	strbuf_addstr(&sb, ": to predict with it, plan again ('paratune "
-	              "plan --force -o ");
+	/* The frozen file does not say which layer set its calibration:
+	 * one the campaign file set (as calibrate -o suggests) stays in a
+	 * new plan of it, and the note, said on every command, must not
+	 * promise otherwise.  plan --force deletes the old directory, runs
+	 * and logs included (store-create.c): say so, and how to keep
+	 * them. */
+	strbuf_addstr(&sb, ": a new plan keeps a calibration its campaign "
+	              "file sets; else, to predict with it, plan again "
+	              "('paratune plan --force -o ");
 	safe_text_append(&sb, dir);
 	strbuf_addstr(&sb, " CAMPAIGN' replaces the campaign and what it "
 	              "measured; another -o keeps them)\n");

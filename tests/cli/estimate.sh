@@ -467,6 +467,18 @@ expect "... estimate DIR once the site no longer includes it" 0 \
 has "... notes the built-in defaults" \
 	"^note: .*planned with calibration mine; .* now give h100-sxm calibration built-in defaults: " \
 	"$T/err"
+# A campaign file that sets its GPU's calibration itself: the site and
+# user files give another, but a new plan of that file would keep its
+# own, so the note must not promise that planning again changes it.
+{ cat "$DEMO"; cat "$T/calsite/mine.conf"; } >"$T/calsite/own.conf"
+sed -i 's/"mine"/"own"/' "$T/calsite/own.conf"
+expect "plan a campaign file that sets its own calibration" 0 \
+	"$PT" -q plan "$T/calsite/own.conf" -o "$T/calown"
+expect "... estimate DIR under no site file" 0 "$PT" estimate "$T/calown"
+has "... the note says a campaign file's own calibration stays" \
+	"^note: .*calown was planned with calibration own; .*: a new plan keeps a calibration its campaign file sets; else, to predict with it, plan again" \
+	"$T/err"
+check "... still one line" test "$(wc -l <"$T/err")" -eq 1
 expect "estimate CAMPAIGN names the file of its calibration" 0 \
 	"$PT" --site "$T/calsite/site.conf" estimate "$DEMO"
 has "... in the table" "^  calibration  mine (.*calsite/mine.conf:2)$" \
