@@ -338,11 +338,17 @@ if [ -r "$MIXTRAL" ]; then
 		"^ *[0-9]* *running .* 45/100 5\.719s *- " "$T/out"
 fi
 
-# The end of a long log is read, not all of it.
-awk 'BEGIN { for (i = 1; i <= 12000; i++) printf " [2026-11-30 10:00:00]" \
+# The end of a long log is read, not all of it: a record of a later
+# step at its head (a restarted run's log, say) is not seen, where
+# reading the whole log, or its two ends as results does, would show it.
+{ megatron_line 19999 20000 9999.0
+  awk 'BEGIN { for (i = 1; i <= 12000; i++) printf " [2026-11-30 10:00:00]" \
 	" iteration %8d/   20000 | consumed samples: %12d | elapsed time" \
 	" per iteration (ms): %.1f | global batch size:   256 |" \
-	" lm loss: 9.5E+00 |\n", i, i * 256, i == 12000 ? 2500 : 2000 }' >"$log"
+	" lm loss: 9.5E+00 |\n", i, i * 256, i == 12000 ? 2500 : 2000 }'
+} >"$log"
+check "... a log longer than the tail status reads" \
+	test "$(wc -c <"$log")" -gt 1048576
 expect "status of a job with a long log" 0 "$PT" status "$T/c"
 has "... its last step" "^ *[0-9]* *running .* 12000/20000 2\.500s *- " \
 	"$T/out"
