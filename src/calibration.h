@@ -129,9 +129,14 @@ struct calibration_entry {
 	 * (file is the reader's copy of the name); NULL when none did. */
 	const char *file;
 	int line;
-	/* A campaign file or the command line named it, not the site or
-	 * user file: what a frozen campaign keeps (config-calibration.c). */
-	bool campaign;
+	/* The layer (enum config_layer) that last named it: a campaign
+	 * file or the command line is what a frozen campaign keeps, and
+	 * what plan records as frozen_from (config-calibration.c). */
+	int layer;
+	/* Read from a frozen campaign.conf only: the layer that plan
+	 * recorded there; 0 (LAYER_DEFAULT) when it records none, as
+	 * campaign.conf written before plan recorded it. */
+	int frozen_from;
 };
 
 struct calibration_set {

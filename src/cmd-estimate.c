@@ -467,6 +467,10 @@ load_planned_campaign(const char *dir, const struct str_list *settings,
 		src.no_site = true;
 		src.no_user = true;
 		src.campaign_path = path;
+		/* Frozen, as the store reads it: plan's warnings are not
+		 * repeated, and its record of where the calibration came
+		 * from is read (the note below needs it). */
+		src.frozen = true;
 		src.settings = (const char *const *)settings->v;
 		src.nsettings = settings->n;
 		ret = settings_load(c, &src);

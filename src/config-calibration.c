@@ -14,6 +14,52 @@
 #include "error.h"
 #include "util.h"
 
+/* What frozen_from names each layer (enum config_layer), and the name
+ * of the member itself. */
+static const char *const layer_names[] = {
+	[LAYER_SITE] = "site", [LAYER_USER] = "user",
+	[LAYER_CAMPAIGN] = "campaign", [LAYER_CMDLINE] = "command line",
+};
+#define FROZEN_FROM "frozen_from"
+
+const char *
+config_layer_name(int layer)
+{
+	if (layer <= LAYER_DEFAULT || layer > LAYER_CMDLINE)
+		bug("config_layer_name(%d)", layer);
+	return layer_names[layer];
+}
+
+/*
+ * frozen_from = "LAYER": plan's record, in campaign.conf, of the layer
+ * that set the calibration it froze, which the layers read then do not
+ * tell (they are all the campaign layer).  Checked wherever it is, but
+ * taken only from a frozen campaign.conf: a campaign file copied from
+ * one is planned anew, and a group copied into the site or user file
+ * is theirs, so there the layers read say where it comes from.
+ */
+static int
+read_frozen_from(struct loader *ld, const struct config_key *k,
+                 const config_setting_t *e, struct calibration_entry *ent)
+{
+	const config_setting_t *m = config_setting_get_member(e, FROZEN_FROM);
+	const char *v = m ? config_setting_get_string(m) : NULL;
+	char q[QUOTE_CUT_SIZE];
+
+	if (m == NULL)
+		return 0;
+	for (int l = LAYER_SITE; v && l <= LAYER_CMDLINE; l++)
+		if (!strcmp(v, layer_names[l])) {
+			if (ld->frozen && ld->layer == LAYER_CAMPAIGN)
+				ent->frozen_from = l;
+			return 0;
+		}
+	return config_key_error(ld, m, k, FROZEN_FROM " is \"site\", "
+	                        "\"user\", \"campaign\" or \"command "
+	                        "line\", not %s", v ? quote_cut(v, q)
+	                        : config_kind_name(m));
+}
+
 /* One GPU = { ... } member: overrides that GPU's constants key by key
  * (a later layer changes what it names, the rest stays). */
 static int
@@ -37,9 +83,10 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 	o = config_origin_at(ld, e);
 	ent->file = o.file;
 	ent->line = o.line;
-	ent->campaign = ld->layer >= LAYER_CAMPAIGN;
-	if (config_apply_members(ld, e, "calibration", IN_CALIBRATION,
-	                         &ent->cal) != 0)
+	ent->layer = (int)ld->layer;
+	if (read_frozen_from(ld, k, e, ent) != 0 ||
+	    config_apply_members_but(ld, e, "calibration", IN_CALIBRATION,
+	                             &ent->cal, FROZEN_FROM) != 0)
 		return -1;
 	if (ent->cal.name[0] && !config_valid_name(ent->cal.name))
 		return config_key_error(ld, e, k, "'%s' is not a valid "
@@ -117,7 +164,7 @@ config_resolve_calibration(struct settings *c,
 	 * since must not slip into a campaign planned on the built-in
 	 * defaults, whose candidates.csv holds their predictions.
 	 */
-	if (e && src->frozen && !e->campaign)
+	if (e && src->frozen && e->layer < LAYER_CAMPAIGN)
 		e = NULL;
 	if (e) {
 		c->calibration = e->cal;
@@ -129,4 +176,21 @@ config_resolve_calibration(struct settings *c,
 		       sizeof c->calibration_origin);
 	}
 	return check_calibrated_gpus(c);
+}
+
+/* Public: see config.h.  A frozen load reads campaign.conf as the
+ * campaign layer, so only its frozen_from says which layer plan had. */
+enum frozen_calibration
+settings_frozen_calibration(const struct settings *frozen)
+{
+	const struct calibration_entry *e = frozen->gpu_name
+		? calibration_set_find(&frozen->calibrations, frozen->gpu_name)
+		: NULL;
+
+	if (e == NULL || e->layer < LAYER_CAMPAIGN)
+		return FROZEN_CAL_DEFAULT;
+	if (e->frozen_from == LAYER_DEFAULT)
+		return FROZEN_CAL_UNRECORDED;
+	return e->frozen_from >= LAYER_CAMPAIGN ? FROZEN_CAL_CAMPAIGN
+	       : FROZEN_CAL_LAYERS;
 }

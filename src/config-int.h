@@ -208,6 +208,7 @@ struct loader {
 	                           user could change (owner_root_path) */
 	bool quiet;             /* a frozen campaign: its warnings were
 	                           given when it was planned */
+	bool frozen;            /* the campaign file is a frozen one */
 };
 
 /*
@@ -305,6 +306,10 @@ int config_check_recipe(struct loader *ld, const struct config_key *k,
  * be a key of that group. */
 int config_apply_members(struct loader *ld, const config_setting_t *s,
                          const char *prefix, enum key_in in, void *base);
+/* The same, leaving out the member named but, which the caller reads. */
+int config_apply_members_but(struct loader *ld, const config_setting_t *s,
+                             const char *prefix, enum key_in in, void *base,
+                             const char *but);
 /* Entry i of list s (gpus, results.patterns): 0 when no earlier entry
  * of the list has its name, else -1 after "key 'K': WHAT name 'N' is
  * given twice (first on line L)". */
@@ -342,6 +347,9 @@ void config_suggest_gpu(const struct settings *c, const char *name,
 /* calibration = { GPU = { ... }; ... } (config-calibration.c). */
 int config_apply_calibration(struct loader *ld, const struct config_key *k,
                              const config_setting_t *s);
+/* What frozen_from calls a layer (not LAYER_DEFAULT, which sets no
+ * calibration). */
+const char *config_layer_name(int layer);
 /* The campaign GPU's calibration, or the built-in defaults (a frozen
  * campaign's own only); 0, or -1 after an error for each calibrated GPU
  * that is in no catalog. */

@@ -671,6 +671,14 @@ int
 config_apply_members(struct loader *ld, const config_setting_t *s,
                      const char *prefix, enum key_in in, void *base)
 {
+	return config_apply_members_but(ld, s, prefix, in, base, NULL);
+}
+
+int
+config_apply_members_but(struct loader *ld, const config_setting_t *s,
+                         const char *prefix, enum key_in in, void *base,
+                         const char *but)
+{
 	int ret = 0, n = config_setting_length(s);
 
 	for (int i = 0; i < n; i++) {
@@ -679,7 +687,9 @@ config_apply_members(struct loader *ld, const config_setting_t *s,
 		char *path = xasprintf("%s.%s", prefix, config_setting_name(m));
 		const struct config_key *k = config_registry_find(path);
 
-		if (k == NULL || k->in != in)
+		if (but && !strcmp(config_setting_name(m), but))
+			; /* the caller's own */
+		else if (k == NULL || k->in != in)
 			ret |= config_unknown_key(ld, m, path, in);
 		else
 			ret |= store_scalar(ld, k, m, base);

@@ -209,8 +209,13 @@ write_gpu(const struct settings *c, struct strbuf *out,
 	strbuf_addstr(out, "  }\n);\n");
 }
 
-/* The campaign GPU's calibration, when a layer set one: a frozen
- * campaign keeps the constants it was planned with. */
+/*
+ * The campaign GPU's calibration, when a layer set one: a frozen
+ * campaign keeps the constants it was planned with.  frozen_from names
+ * the layer that set it, which the frozen file alone cannot tell: the
+ * note of calibration-note.c needs it to know whether a new plan of the
+ * same campaign would keep them.
+ */
 static void
 write_calibration(const struct settings *c, struct strbuf *out,
                   const struct origin *o, bool with_origin)
@@ -222,6 +227,12 @@ write_calibration(const struct settings *c, struct strbuf *out,
 		return;
 	strbuf_addf(out, "calibration = {\n  %s = {\n", e->gpu);
 	write_members(c, out, 4, IN_CALIBRATION, &e->cal, o, with_origin);
+	/* A frozen load read it all as the campaign layer: keep its own
+	 * record, should one be written out again. */
+	strbuf_addf(out, "    frozen_from = \"%s\";",
+	            config_layer_name(e->frozen_from ? e->frozen_from
+	                              : e->layer));
+	write_origin(out, o, with_origin);
 	strbuf_addstr(out, "  };\n};\n");
 }
 

@@ -664,7 +664,7 @@ settings_load(struct settings *c, const struct config_sources *src)
 	/* A frozen campaign.conf is no link (store.c refuses one): one
 	 * put there since is not followed either. */
 	struct loader ld = { .c = c, .quiet = src->frozen,
-	                     .nofollow = src->frozen };
+	                     .nofollow = src->frozen, .frozen = src->frozen };
 
 	/* A file named that does not exist is missing input (66), not a
 	 * configuration that is wrong. */

@@ -274,6 +274,20 @@ int settings_load_for(struct settings *c, const char *site_path,
  */
 int settings_load_site(struct settings *c, const char *site_path);
 
+/* Which layer set the calibration a campaign directory froze, as plan
+ * recorded it in campaign.conf (frozen_from, paratune.conf(5)). */
+enum frozen_calibration {
+	FROZEN_CAL_DEFAULT,     /* none: the built-in defaults */
+	FROZEN_CAL_UNRECORDED,  /* one, planned before plan recorded it */
+	FROZEN_CAL_LAYERS,      /* the site or user file */
+	FROZEN_CAL_CAMPAIGN,    /* the campaign file or the command line */
+};
+
+/* The record of frozen, a campaign directory's campaign.conf loaded
+ * with config_sources.frozen. */
+enum frozen_calibration
+settings_frozen_calibration(const struct settings *frozen);
+
 /* The --set option every command that loads a campaign offers (needs
  * cmd.h where it is used). */
 #define CONFIG_OPT_SET(list) OPT_STRLIST('s', "set", (list), "KEY=VALUE", \
