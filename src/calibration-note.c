@@ -25,10 +25,12 @@ calibration_same(const struct calibration *a, const struct calibration *b)
 }
 
 /* The note itself, as one write: escaped, since dir and the file are
- * names users chose, and root's cron mail shows them. */
+ * names users chose, and root's cron mail shows them.  unrecorded: the
+ * campaign was planned before campaign.conf recorded which layer set
+ * its calibration, which may then be its campaign file's own. */
 static void
 print_note(const char *dir, const char *gpu, const struct calibration *was,
-           const struct calibration_entry *now)
+           const struct calibration_entry *now, bool unrecorded)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -43,15 +45,12 @@ print_note(const char *dir, const char *gpu, const struct calibration *was,
 		safe_text_append(&sb, now->file);
 		strbuf_addf(&sb, ":%d)", now->line);
 	}
-	/* The frozen file does not say which layer set its calibration:
-	 * one the campaign file set (as calibrate -o suggests) stays in a
-	 * new plan of it, and the note, said on every command, must not
-	 * promise otherwise.  plan --force deletes the old directory, runs
-	 * and logs included (store-create.c): say so, and how to keep
-	 * them. */
-	strbuf_addstr(&sb, ": a new plan keeps a calibration its campaign "
-	              "file sets; else, to predict with it, plan again "
-	              "('paratune plan --force -o ");
+	/* plan --force deletes the old directory, runs and logs included
+	 * (store-create.c): say so, and how to keep them. */
+	strbuf_addstr(&sb, unrecorded ? ": a new plan keeps a calibration "
+	              "its campaign file sets; else, to predict with it, "
+	              "plan again" : ": to predict with it, plan again");
+	strbuf_addstr(&sb, " ('paratune plan --force -o ");
 	safe_text_append(&sb, dir);
 	strbuf_addstr(&sb, " CAMPAIGN' replaces the campaign and what it "
 	              "measured; another -o keeps them)\n");
@@ -63,14 +62,20 @@ void
 calibration_note_stale(const char *dir, const struct settings *frozen,
                        const struct settings *layers)
 {
+	enum frozen_calibration from = settings_frozen_calibration(frozen);
 	const struct calibration_entry *now;
 
-	if (frozen->gpu_name == NULL)
+	/* One that the campaign file or the command line set stays in a
+	 * new plan of the same campaign, whatever the site and user files
+	 * give: the note would come on every command, and planning again
+	 * would not end it. */
+	if (frozen->gpu_name == NULL || from == FROZEN_CAL_CAMPAIGN)
 		return;
 	now = calibration_set_find(&layers->calibrations, frozen->gpu_name);
 	if (!calibration_same(now ? &now->cal : calibration_default(),
 	                      &frozen->calibration))
-		print_note(dir, frozen->gpu_name, &frozen->calibration, now);
+		print_note(dir, frozen->gpu_name, &frozen->calibration, now,
+		           from == FROZEN_CAL_UNRECORDED);
 }
 
 void

@@ -467,18 +467,85 @@ expect "... estimate DIR once the site no longer includes it" 0 \
 has "... notes the built-in defaults" \
 	"^note: .*planned with calibration mine; .* now give h100-sxm calibration built-in defaults: " \
 	"$T/err"
+has "... campaign.conf records that the site file set it" \
+	'^    frozen_from = "site";$' "$T/calnew/campaign.conf"
+# The site now includes another calibration: the note names it, and
+# needs no hedge (campaign.conf says the site file set the old one).
+sed 's/"mine"/"mine2"/; s/0\.6;/0.7;/' "$T/calsite/mine.conf" \
+	>"$T/calsite/mine2.conf"
+expect "... estimate DIR once the site includes another" 0 \
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calnew"
+has "... notes the new one, to plan again" \
+	"^note: .*calnew was planned with calibration mine; .* now give h100-sxm calibration mine2 (.*mine2.conf:2): to predict with it, plan again ('paratune plan --force -o " \
+	"$T/err"
 # A campaign file that sets its GPU's calibration itself: the site and
-# user files give another, but a new plan of that file would keep its
-# own, so the note must not promise that planning again changes it.
+# user files give another, but a new plan of that file keeps its own,
+# so no note (it came on every command, and planning again kept it).
 { cat "$DEMO"; cat "$T/calsite/mine.conf"; } >"$T/calsite/own.conf"
 sed -i 's/"mine"/"own"/' "$T/calsite/own.conf"
 expect "plan a campaign file that sets its own calibration" 0 \
 	"$PT" -q plan "$T/calsite/own.conf" -o "$T/calown"
+has "... campaign.conf records that the campaign file set it" \
+	'^    frozen_from = "campaign";$' "$T/calown/campaign.conf"
 expect "... estimate DIR under no site file" 0 "$PT" estimate "$T/calown"
-has "... the note says a campaign file's own calibration stays" \
-	"^note: .*calown was planned with calibration own; .*: a new plan keeps a calibration its campaign file sets; else, to predict with it, plan again" \
+check "... no note" test ! -s "$T/err"
+expect "... estimate DIR under a site with another" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calown"
+check "... ... no note" test ! -s "$T/err"
+expect "... results DIR" 0 \
+	"$PT" --site "$T/calsite/site.conf" results "$T/calown"
+check "... ... no note" test ! -s "$T/err"
+expect "... status DIR" 0 \
+	"$PT" --site "$T/calsite/site.conf" status "$T/calown"
+check "... ... no note" test ! -s "$T/err"
+expect "... submit --dry-run" 0 \
+	"$PT" --site "$T/calsite/site.conf" submit --dry-run "$T/calown"
+check "... ... no note" test ! -s "$T/err"
+# On the command line: a new plan with the same --set keeps it too.
+expect "plan with the calibration set on the command line" 0 \
+	"$PT" -q plan "$DEMO" -o "$T/calset" \
+	-s 'calibration={h100-sxm={name="cli";gemm_eff_max=0.6;};}'
+has "... campaign.conf records the command line" \
+	'^    frozen_from = "command line";$' "$T/calset/campaign.conf"
+expect "... estimate DIR under a site with another" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calset"
+check "... no note" test ! -s "$T/err"
+# A campaign planned before plan recorded the layer: noted as then.
+cp -R "$T/calown" "$T/calpre"
+sed -i '/frozen_from/d' "$T/calpre/campaign.conf"
+expect "a campaign.conf without the record" 0 "$PT" estimate "$T/calpre"
+has "... the note as before, saying a campaign file's own stays" \
+	"^note: .*calpre was planned with calibration own; .*: a new plan keeps a calibration its campaign file sets; else, to predict with it, plan again" \
 	"$T/err"
-check "... still one line" test "$(wc -l <"$T/err")" -eq 1
+check "... one line" test "$(wc -l <"$T/err")" -eq 1
+# frozen_from in a file of the user's own: checked, but only a campaign
+# directory's campaign.conf is plan's record; elsewhere the layers read
+# say where the calibration comes from.
+sed 's/frozen_from = "campaign"/frozen_from = "site"/' \
+	"$T/calown/campaign.conf" >"$T/calsite/replan.conf"
+expect "plan a campaign file saying frozen_from = \"site\"" 0 \
+	"$PT" -q plan "$T/calsite/replan.conf" -o "$T/calre"
+has "... ignored: the new plan records the campaign file" \
+	'^    frozen_from = "campaign";$' "$T/calre/campaign.conf"
+expect "... estimate DIR under a site with another" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calre"
+check "... no note" test ! -s "$T/err"
+echo 'calibration = { h100-sxm = { name = "mine"; gemm_eff_max = 0.6; frozen_from = "campaign"; }; };' \
+	>"$T/calsite/from.conf"
+expect "a site file's frozen_from is ignored" 0 \
+	"$PT" --site "$T/calsite/from.conf" estimate "$T/calold"
+has "... its calibration noted as the site's" \
+	"^note: .*calold was planned with calibration built-in defaults; .* now give h100-sxm calibration mine (.*from.conf:1): to predict with it" \
+	"$T/err"
+expect "... config does not list it" 0 \
+	"$PT" --site "$T/calsite/from.conf" config "$DEMO"
+hasnt "... ... not in the calibration" frozen_from "$T/out"
+sed -i 's/"campaign"/"elsewhere"/' "$T/calsite/from.conf"
+expect "... another value is refused" 78 \
+	"$PT" --site "$T/calsite/from.conf" config "$DEMO"
+has "... ... naming the file, line and values" \
+	"from.conf:1: key 'calibration': frozen_from is \"site\", \"user\", \"campaign\" or \"command line\", not 'elsewhere'" \
+	"$T/err"
 expect "estimate CAMPAIGN names the file of its calibration" 0 \
 	"$PT" --site "$T/calsite/site.conf" estimate "$DEMO"
 has "... in the table" "^  calibration  mine (.*calsite/mine.conf:2)$" \
