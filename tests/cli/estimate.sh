@@ -490,16 +490,16 @@ has "... campaign.conf records that the campaign file set it" \
 expect "... estimate DIR under no site file" 0 "$PT" estimate "$T/calown"
 check "... no note" test ! -s "$T/err"
 expect "... estimate DIR under a site with another" 0 \
-	"$PT" --site "$T/calsite/site.conf" estimate "$T/calown"
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calown"
 check "... ... no note" test ! -s "$T/err"
 expect "... results DIR" 0 \
-	"$PT" --site "$T/calsite/site.conf" results "$T/calown"
+	"$PT" --site "$T/calsite/mine2.conf" results "$T/calown"
 check "... ... no note" test ! -s "$T/err"
 expect "... status DIR" 0 \
-	"$PT" --site "$T/calsite/site.conf" status "$T/calown"
+	"$PT" --site "$T/calsite/mine2.conf" status "$T/calown"
 check "... ... no note" test ! -s "$T/err"
 expect "... submit --dry-run" 0 \
-	"$PT" --site "$T/calsite/site.conf" submit --dry-run "$T/calown"
+	"$PT" --site "$T/calsite/mine2.conf" submit --dry-run "$T/calown"
 check "... ... no note" test ! -s "$T/err"
 # On the command line: a new plan with the same --set keeps it too.
 expect "plan with the calibration set on the command line" 0 \
@@ -508,7 +508,7 @@ expect "plan with the calibration set on the command line" 0 \
 has "... campaign.conf records the command line" \
 	'^    frozen_from = "command line";$' "$T/calset/campaign.conf"
 expect "... estimate DIR under a site with another" 0 \
-	"$PT" --site "$T/calsite/site.conf" estimate "$T/calset"
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calset"
 check "... no note" test ! -s "$T/err"
 # A campaign planned before plan recorded the layer: noted as then.
 cp -R "$T/calown" "$T/calpre"
@@ -528,7 +528,7 @@ expect "plan a campaign file saying frozen_from = \"site\"" 0 \
 has "... ignored: the new plan records the campaign file" \
 	'^    frozen_from = "campaign";$' "$T/calre/campaign.conf"
 expect "... estimate DIR under a site with another" 0 \
-	"$PT" --site "$T/calsite/site.conf" estimate "$T/calre"
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calre"
 check "... no note" test ! -s "$T/err"
 echo 'calibration = { h100-sxm = { name = "mine"; gemm_eff_max = 0.6; frozen_from = "campaign"; }; };' \
 	>"$T/calsite/from.conf"
