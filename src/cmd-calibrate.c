@@ -597,6 +597,63 @@ input_groups(const struct calib_input *in, struct strbuf *sb)
 	str_list_clear(&seen);
 }
 
+/* What -o names, checked before the fit rather than after it: not with
+ * --pool, not one of the inputs, and a path that may be written.  0 or
+ * an exit code. */
+static int
+check_output(const char *out, bool pool, int n, char **inputs)
+{
+	int status;
+
+	if (pool) {
+		error("--pool with -o: a fit to every GPU's runs is no GPU's "
+		      "calibration");
+		return EXIT_USAGE;
+	}
+	if (output_is_input(out, n, inputs))
+		return EXIT_USAGE;
+	if ((status = owner_root_new_path(out)) != 0)
+		return status;
+	return output_file_check(out) != 0 ? EXIT_CANTCREAT : 0;
+}
+
+/* No run of the --group GROUPs asked for: say which groups there are. */
+static int
+error_no_group(const struct calib_input *in, const struct str_list *group)
+{
+	struct strbuf asked = STRBUF_INIT, have = STRBUF_INIT;
+
+	for (int i = 0; i < group->n; i++)
+		strbuf_addf(&asked, "%s'%s'", i ? " or " : "", group->v[i]);
+	input_groups(in, &have);
+	error("no measured run of group %s in the input (its groups: %s)",
+	      asked.buf, have.buf);
+	strbuf_release(&asked);
+	strbuf_release(&have);
+	return EXIT_DATAERR;
+}
+
+/* The ng fits g in the format asked for, and what to do with the file
+ * out (NULL: none written). */
+static void
+report_fits(struct cmd_ctx *ctx, const struct gpu_fit *g, int ng,
+            const char *out)
+{
+	if (ctx->format == FORMAT_JSON)
+		calibrate_report_json(ctx->out, g, ng);
+	else
+		for (int k = 0; k < ng; k++)
+			calibrate_report_table(ctx->out, &g[k],
+			                       ctx->verbosity > 0);
+	/* The next step, which the table alone did not name. */
+	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
+		safe_text_line(ctx->out, "wrote %s: estimate, plan and "
+		               "results use it once the site, user or "
+		               "campaign file has @include \"%s\" (a path "
+		               "relative to that file)", out,
+		               strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
+}
+
 static int
 cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -649,23 +706,8 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((status = check_options(co, name)) != 0 ||
 	    (status = parse_fixed(&fix, co)) != 0)
 		goto cleanup;
-	if (how.pool && out) {
-		error("--pool with -o: a fit to every GPU's runs is no GPU's "
-		      "calibration");
-		status = EXIT_USAGE;
+	if (out && (status = check_output(out, how.pool, n, argv + 1)) != 0)
 		goto cleanup;
-	}
-	if (out && output_is_input(out, n, argv + 1)) {
-		status = EXIT_USAGE;
-		goto cleanup;
-	}
-	/* Refused or unwritable, said before the fit rather than after. */
-	if (out && (status = owner_root_new_path(out)) != 0)
-		goto cleanup;
-	if (out && output_file_check(out) != 0) {
-		status = EXIT_CANTCREAT;
-		goto cleanup;
-	}
 	how.start = hand_set ? calibration_hand_set() : calibration_default();
 	how.tty = isatty(STDERR_FILENO);
 	how.progress = ctx->verbosity >= 0 && (ctx->progress || how.tty);
@@ -686,16 +728,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ng = fit_gpus(&in, name, &how, &g);
 	if (ng == 0) {
-		struct strbuf asked = STRBUF_INIT;
-
-		for (int i = 0; i < group.n; i++)
-			strbuf_addf(&asked, "%s'%s'", i ? " or " : "",
-			            group.v[i]);
-		input_groups(&in, &sb);
-		error("no measured run of group %s in the input (its groups: "
-		      "%s)", asked.buf, sb.buf);
-		strbuf_release(&asked);
-		status = EXIT_DATAERR;
+		status = error_no_group(&in, &group);
 		goto cleanup;
 	}
 	warn_few_runs(g, ng);
@@ -708,19 +741,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		warn_uncataloged(ctx, g, ng, out);
 	}
-	if (ctx->format == FORMAT_JSON)
-		calibrate_report_json(ctx->out, g, ng);
-	else
-		for (int k = 0; k < ng; k++)
-			calibrate_report_table(ctx->out, &g[k],
-			                       ctx->verbosity > 0);
-	/* The next step, which the table alone did not name. */
-	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
-		safe_text_line(ctx->out, "wrote %s: estimate, plan and "
-		               "results use it once the site, user or "
-		               "campaign file has @include \"%s\" (a path "
-		               "relative to that file)", out,
-		               strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
+	report_fits(ctx, g, ng, out);
 cleanup:
 	str_list_clear(&fix);
 	str_list_clear(&group);
