@@ -583,26 +583,24 @@ calibrate_fit(const struct calib_row *rows, int n,
 	return calibrate_fit_opts(rows, n, start, &o, out);
 }
 
-int
-calibrate_fit_opts(const struct calib_row *rows, int n,
-                   const struct calibration *start,
-                   const struct calib_opts *opts, struct calib_fit *out)
+/*
+ * The objective of a fit of rows[0..n) from start: its rows and start,
+ * and the constants it moves (o->dims), which out records with the
+ * ones it keeps and why.
+ */
+static void
+objective_setup(struct objective *o, const struct calib_row *rows, int n,
+                const struct calibration *start,
+                const struct calib_opts *opts, struct calib_fit *out)
 {
-	struct objective o;
-	int *all, *unit, units;
-	bool *in;
-
-	memset(out, 0, sizeof(*out));
-	if (n < 1)
-		return -1;
-	memset(&o, 0, sizeof o);
-	o.rows = rows;
-	o.base = *start;
-	o.rank_weight = opts->rank_weight;
-	o.pred = xcalloc((size_t)n, sizeof(*o.pred));
-	calibration_clamp(&o.base);
-	o.nrows = n;
-	dense_params(&o, rows, n);
+	memset(o, 0, sizeof *o);
+	o->rows = rows;
+	o->base = *start;
+	o->rank_weight = opts->rank_weight;
+	o->pred = xcalloc((size_t)n, sizeof(*o->pred));
+	calibration_clamp(&o->base);
+	o->nrows = n;
+	dense_params(o, rows, n);
 	/*
 	 * The constants dense layers share that no dense row moves (all of
 	 * them for a GPU measured on MoE runs alone; fp8_block_gemm_eff
@@ -616,16 +614,31 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		out->fixed[p] = opts->fixed[p];
 		out->moe_kept[p] = !calibration_param(p)->moe_only &&
-		                   !o.dense_moves[p];
+		                   !o->dense_moves[p];
 		if ((out->active[p] = calibrate_param_active(rows, n,
-		                                             &o.base, p)) &&
+		                                             &o->base, p)) &&
 		    !opts->fixed[p] && !out->moe_kept[p])
-			o.dims[o.ndims++] = p;
+			o->dims[o->ndims++] = p;
 	}
-	if (o.rank_weight > 0) {
-		o.order = xcalloc(1, sizeof(*o.order));
-		calibrate_order_init(o.order, rows, n);
+	if (o->rank_weight > 0) {
+		o->order = xcalloc(1, sizeof(*o->order));
+		calibrate_order_init(o->order, rows, n);
 	}
+}
+
+int
+calibrate_fit_opts(const struct calib_row *rows, int n,
+                   const struct calibration *start,
+                   const struct calib_opts *opts, struct calib_fit *out)
+{
+	struct objective o;
+	int *all, *unit, units;
+	bool *in;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 1)
+		return -1;
+	objective_setup(&o, rows, n, start, opts, out);
 	unit = xcalloc((size_t)n, sizeof(*unit));
 	units = calibrate_fold_units(rows, n, unit);
 	out->n = n;
