@@ -447,6 +447,44 @@ shell_dup_word(const struct shell_lex *lx, struct shell_frame *f, int c,
 }
 
 /*
+ * The metacharacter c that ended a word (ws: no word was open) in a
+ * command context: lt, gt and paren_ws say whether the character
+ * before it was '<', '>' or a '(' that began a word.
+ */
+static void
+shell_lex_meta(struct shell_lex *lx, struct shell_frame *f, int c, bool ws,
+               bool lt, bool gt, bool paren_ws)
+{
+	if (f->kind == SH_ARRAY && c == ')' && !f->parens) {
+		shell_pop(lx);
+	} else if (f->kind == SH_ARRAY && !strchr(" \t\n", c)) {
+		shell_lose(lx, &lost_array);
+	} else if (c == '\n') {
+		shell_cmd_newline(lx);
+	} else if (c == '<') {
+		if (lt)
+			shell_heredoc_start(lx);
+		else
+			lx->lt = true;
+	} else if (c == '>') {
+		lx->gt = true;
+	} else if (c == '&' && gt) {
+		f->dup = 1;
+	} else if (c == '(' && paren_ws) {	/* "((" starting a word */
+		f->parens--;
+		shell_push(lx, SH_ARITH);
+	} else if (c == '(') {
+		f->parens++;
+		lx->paren_ws = ws;
+	} else if (c == ')') {
+		if (f->parens)
+			f->parens--;
+		else if (lx->top > 0)  /* the end of $(...), <(...) */
+			shell_pop(lx);
+	}
+}
+
+/*
  * One character in a command context, or in the words of NAME=(...),
  * where bash reports a metacharacter as an error and goes on at the next
  * line, which may be one of a value's: the lexer gives up there.
@@ -517,33 +555,7 @@ shell_lex_cmd(struct shell_lex *lx, struct shell_frame *f, int c,
 	}
 	ws = !lx->in_word;
 	shell_word_end(lx);
-	if (f->kind == SH_ARRAY && c == ')' && !f->parens) {
-		shell_pop(lx);
-	} else if (f->kind == SH_ARRAY && !strchr(" \t\n", c)) {
-		shell_lose(lx, &lost_array);
-	} else if (c == '\n') {
-		shell_cmd_newline(lx);
-	} else if (c == '<') {
-		if (lt)
-			shell_heredoc_start(lx);
-		else
-			lx->lt = true;
-	} else if (c == '>') {
-		lx->gt = true;
-	} else if (c == '&' && gt) {
-		f->dup = 1;
-	} else if (c == '(' && paren_ws) {	/* "((" starting a word */
-		f->parens--;
-		shell_push(lx, SH_ARITH);
-	} else if (c == '(') {
-		f->parens++;
-		lx->paren_ws = ws;
-	} else if (c == ')') {
-		if (f->parens)
-			f->parens--;
-		else if (lx->top > 0)  /* the end of $(...), <(...) */
-			shell_pop(lx);
-	}
+	shell_lex_meta(lx, f, c, ws, lt, gt, paren_ws);
 }
 
 /* One character in "...", ${...}, $((...)) or an unquoted
