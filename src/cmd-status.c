@@ -387,13 +387,13 @@ add_running(struct strbuf *sb, const struct store *r)
 	for (int i = 0; i < r->st.n; i++) {
 		if (prog[i].step < 0)
 			continue;
-		if (shown++ == WATCH_RUNNING_MAX)
+		if (shown++ >= WATCH_RUNNING_MAX)
 			continue;
 		strbuf_addf(sb, "; rank %d at ", r->st.v[i].rank);
 		run_progress_text(&prog[i], sb);
 	}
 	if (shown > WATCH_RUNNING_MAX)
-		strbuf_addf(sb, "; %d more running", shown - WATCH_RUNNING_MAX);
+		strbuf_addf(sb, "; %d more", shown - WATCH_RUNNING_MAX);
 	free(prog);
 }
 

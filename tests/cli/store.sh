@@ -326,6 +326,26 @@ expect "status --watch names the running job's step on its line" 124 \
 	timeout 3 "$PT" status --watch --interval 1 "$T/c"
 has "... its rank, step, total and step time" \
 	"; rank [0-9]* at 120/500 1\.234s$" "$T/out"
+# Five jobs running, each with a log: the line names three, then says
+# how many more (it named the fifth too, past a fourth it left out).
+cp "$T/c/state" "$T/state.one"
+awk -v t="$(($(date +%s) - 60))" '
+	$2 ~ /^state=(planned|pending)$/ && k < 4 { k++
+		sub(/ state=[a-z]* /, " state=running ")
+		sub(/ attempt=[0-9]* job=[0-9]* /, " attempt=1 job=" 4400 + k " ")
+		sub(/ start=0 /, " start=" t " ") }
+	{ print }' "$T/state.one" >"$T/c/state"
+for k in 1 2 3 4; do
+	name=$(awk -v j="job=$((4400 + k))" '$0 ~ " " j " " { print $1 }' \
+		"$T/c/state")
+	[ -n "$name" ] && megatron_line 7 500 1000.0 >"$T/c/runs/$name/slurm-$((4400 + k)).out"
+done
+expect "status --watch with five jobs running" 124 \
+	timeout 3 "$PT" status --watch --interval 1 "$T/c"
+check "... names three of them on its line" \
+	test "$(tail -1 "$T/out" | grep -o '; rank [0-9]* at' | wc -l)" = 3
+has "... then how many more" "; 2 more$" "$T/out"
+cp "$T/state.one" "$T/c/state"
 
 # A real Megatron-LM log, where one is at hand.
 REAL_LOGS=${PARATUNE_REAL_LOGS:-$SRC/../shared/data/real-logs}
