@@ -514,6 +514,29 @@ peak_on_device(const struct csv_ctx *cx, const struct csv_line *l, int i,
 	return EXIT_DATAERR;
 }
 
+/*
+ * The peak a measured candidate's log reported, in GiB; 0 for none.  A
+ * log's peak above its GPU's memory (as peak_on_device) is no
+ * measurement, but the log is its owner's, not the input's: the step
+ * time is kept, the peak left out and said so, where a CSV row's is an
+ * error.
+ */
+static double
+log_peak(const char *dir, const struct result_row *rr, const struct gpu *g)
+{
+	double peak = rr->mem_peak_gib;
+
+	if (!isfinite(peak) || peak <= 0)
+		return 0;
+	if (g->memory_gib > 0 && peak > g->memory_gib * CSV_PEAK_OVER_DEVICE) {
+		warning("%s: %s: its log's peak of %.1f GiB is above the %g "
+		        "GiB of GPU '%s' (memory_gib): the peak is not fitted",
+		        dir, rr->cand.name, peak, g->memory_gib, g->name);
+		return 0;
+	}
+	return peak;
+}
+
 /* One data line into a row (or none, when its GPU is filtered out). */
 static int
 read_row(const struct csv_ctx *cx, const struct csv_line *l)
@@ -712,8 +735,7 @@ calib_read_dir(struct calib_input *in, const char *dir, const char *gpu)
 		r->w = w;
 		r->l = rr->cand.layout;
 		r->step_s = rr->m.step_mean_s;
-		r->peak_gib = isfinite(rr->mem_peak_gib) &&
-		              rr->mem_peak_gib > 0 ? rr->mem_peak_gib : 0;
+		r->peak_gib = log_peak(dir, rr, &c->gpu);
 		r->group = calibrate_group(&w);
 		r->where = keep(in, xasprintf("%s:%s", dir, rr->cand.name));
 		r->campaign = camp;

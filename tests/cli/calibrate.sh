@@ -522,6 +522,36 @@ has "... not the run of another batch size" \
 same "... measured step time, the log's mean" \
 	"$(jget calibrations.0.rows.0.measured_step_s)" 3.1
 same "... three folds at most" "$(jget calibrations.0.folds)" 3
+# A log's peak above its GPU's memory is no measurement: its step time
+# is fitted, its peak is not, and calibrate says so (a CSV's such peak
+# is an error: the CSV is the input, the log its owner's).
+mem() {
+	printf '[Rank 0] (after 8 iterations) memory (MB) | allocated: 1000.0 | max allocated: %s | reserved: 1000.0 | max reserved: %s\n' "$1" "$1"
+}
+for k in 2 3; do
+	n=$(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' \
+		"$T/dir/candidates.csv" | sed -n ${k}p)
+	cp "$T/dir/runs/$n/slurm-200$k.out" "$T/log$k.bak"
+	mem "$([ $k = 2 ] && echo 300000.0 || echo 40960.0)" \
+		>>"$T/dir/runs/$n/slurm-200$k.out"
+done
+expect "a log's peak above its GPU's memory" 0 "$PT" calibrate "$T/dir" \
+	--format json
+same "... every run fitted" "$(jget calibrations.0.runs)" 3
+has "... says which peak, and the GPU's memory" \
+	"its log's peak of 293\.0 GiB is above the 79\.6 GiB of GPU 'h100-sxm'" \
+	"$T/err"
+check "... its peak left out, the other's fitted" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["calibrations"][0]["rows"]
+peaks = sorted(r["measured_peak_gib"] for r in rows
+               if r["measured_peak_gib"] is not None)
+sys.exit(0 if peaks == [40.0] else 1)' "$T/out"
+for k in 2 3; do
+	n=$(awk -F, 'NR > 1 && $15 == "safe" { print $2 }' \
+		"$T/dir/candidates.csv" | sed -n ${k}p)
+	cp "$T/log$k.bak" "$T/dir/runs/$n/slurm-200$k.out"
+done
 expect "a directory and a file together" 0 "$PT" calibrate "$T/dir" "$CSV"
 has "... thirteen runs" "^h100-sxm: 13 measured runs" "$T/out"
 # A log that cannot be read (a planted link is not followed): nothing is
