@@ -257,12 +257,72 @@ calibration_json(struct json *j, const struct origin *o)
 	}
 }
 
+/* "memory": the breakdown of the heaviest stage; "stages": each one's. */
+static void
+json_memory(struct json *j, const struct estimate *e)
+{
+	json_begin_object(j, "memory");
+	json_number(j, "weights_gib", e->mem.weights / GIB);
+	json_number(j, "gradients_gib", e->mem.gradients / GIB);
+	json_number(j, "optimizer_gib", e->mem.optimizer / GIB);
+	json_number(j, "activations_gib", e->mem.activations / GIB);
+	json_number(j, "buffers_gib", e->mem.buffers / GIB);
+	json_number(j, "total_gib", e->mem.total / GIB);
+	json_end_object(j);
+	json_begin_array(j, "stages");
+	for (int i = 0; i < e->nstages; i++) {
+		json_begin_object(j, NULL);
+		json_string(j, "stage", e->stages[i].name);
+		json_number(j, "layers", e->stages[i].layers);
+		json_number(j, "memory_gib", e->stages[i].total / GIB);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* "pred_step_parts": where the predicted step time goes. */
+static void
+json_step_parts(struct json *j, const struct estimate *e)
+{
+	json_begin_object(j, "pred_step_parts");
+	json_number(j, "compute_s", e->compute_s);
+	json_number(j, "fp8_cast_s", e->fp8_cast_s);
+	json_number(j, "recompute_s", e->recompute_s);
+	json_number(j, "tp_comm_s", e->tp_comm_s);
+	json_number(j, "cp_comm_s", e->cp_comm_s);
+	json_number(j, "ep_comm_s", e->ep_comm_s);
+	json_number(j, "pp_comm_s", e->pp_comm_s);
+	json_number(j, "bubble_s", e->bubble_s);
+	json_number(j, "dp_comm_s", e->dp_comm_s);
+	json_number(j, "offload_s", e->offload_s);
+	json_end_object(j);
+}
+
+/* "layout": the parallel sizes, batch, recompute and switches. */
+static void
+json_layout(struct json *j, const struct layout *l, enum precision precision)
+{
+	json_begin_object(j, "layout");
+	json_int(j, "tp", l->tp);
+	json_int(j, "pp", l->pp);
+	json_int(j, "cp", l->cp);
+	json_int(j, "ep", l->ep);
+	json_int(j, "etp", layout_etp(l));
+	json_int(j, "vp", l->vp);
+	json_int(j, "dp", l->dp);
+	json_int(j, "mbs", l->mbs);
+	json_int(j, "gbs", l->gbs);
+	json_string(j, "recompute", recompute_name(l->recompute));
+	json_int(j, "recompute_layers", l->recompute_layers);
+	layout_switches_json(j, l, precision);
+	json_end_object(j);
+}
+
 static void
 print_json(FILE *f, const struct settings *cam, const struct candidate *c,
            const struct workload *w, double nemo_days,
            const struct shown *sh)
 {
-	enum precision precision = w->precision;
 	struct strbuf sb = STRBUF_INIT;
 	const struct estimate *e = &c->est;
 	struct json j;
@@ -274,61 +334,21 @@ print_json(FILE *f, const struct settings *cam, const struct candidate *c,
 	json_number(&j, "params_per_gpu_b", e->params_per_gpu / 1e9);
 	json_number(&j, "flops_per_step", e->flops_per_step);
 	json_number(&j, "flops_per_step_nemo", e->flops_per_step_nemo);
-	json_begin_object(&j, "memory");
-	json_number(&j, "weights_gib", e->mem.weights / GIB);
-	json_number(&j, "gradients_gib", e->mem.gradients / GIB);
-	json_number(&j, "optimizer_gib", e->mem.optimizer / GIB);
-	json_number(&j, "activations_gib", e->mem.activations / GIB);
-	json_number(&j, "buffers_gib", e->mem.buffers / GIB);
-	json_number(&j, "total_gib", e->mem.total / GIB);
-	json_end_object(&j);
-	json_begin_array(&j, "stages");
-	for (int i = 0; i < e->nstages; i++) {
-		json_begin_object(&j, NULL);
-		json_string(&j, "stage", e->stages[i].name);
-		json_number(&j, "layers", e->stages[i].layers);
-		json_number(&j, "memory_gib", e->stages[i].total / GIB);
-		json_end_object(&j);
-	}
-	json_end_array(&j);
+	json_memory(&j, e);
 	json_string(&j, "memory_status", memory_status_name(e->memory_status));
 	json_number(&j, "pred_step_s", e->step_s);
 	json_number(&j, "pred_step_s_low", e->step_s_low);
 	json_number(&j, "pred_step_s_high", e->step_s_high);
 	json_string(&j, "calibration", calibration_label(w->cal));
 	calibration_json(&j, &cam->calibration_origin);
-	json_begin_object(&j, "pred_step_parts");
-	json_number(&j, "compute_s", e->compute_s);
-	json_number(&j, "fp8_cast_s", e->fp8_cast_s);
-	json_number(&j, "recompute_s", e->recompute_s);
-	json_number(&j, "tp_comm_s", e->tp_comm_s);
-	json_number(&j, "cp_comm_s", e->cp_comm_s);
-	json_number(&j, "ep_comm_s", e->ep_comm_s);
-	json_number(&j, "pp_comm_s", e->pp_comm_s);
-	json_number(&j, "bubble_s", e->bubble_s);
-	json_number(&j, "dp_comm_s", e->dp_comm_s);
-	json_number(&j, "offload_s", e->offload_s);
-	json_end_object(&j);
+	json_step_parts(&j, e);
 	json_number(&j, "pred_tokens_per_s_per_gpu", e->tokens_per_s_per_gpu);
 	json_number(&j, "pred_tflops_per_gpu", e->tflops_per_gpu);
 	json_number(&j, "pred_mfu", e->mfu);
 	json_number(&j, "pred_bubble_ratio", e->bubble_ratio);
 	json_number(&j, "train_days", e->train_days);
 	json_number(&j, "train_days_nemo_formula", nemo_days);
-	json_begin_object(&j, "layout");
-	json_int(&j, "tp", c->layout.tp);
-	json_int(&j, "pp", c->layout.pp);
-	json_int(&j, "cp", c->layout.cp);
-	json_int(&j, "ep", c->layout.ep);
-	json_int(&j, "etp", layout_etp(&c->layout));
-	json_int(&j, "vp", c->layout.vp);
-	json_int(&j, "dp", c->layout.dp);
-	json_int(&j, "mbs", c->layout.mbs);
-	json_int(&j, "gbs", c->layout.gbs);
-	json_string(&j, "recompute", recompute_name(c->layout.recompute));
-	json_int(&j, "recompute_layers", c->layout.recompute_layers);
-	layout_switches_json(&j, &c->layout, precision);
-	json_end_object(&j);
+	json_layout(&j, &c->layout, w->precision);
 	sources_json(&j, sh);
 	json_end_object(&j);
 	fwrite(sb.buf, 1, sb.len, f);
