@@ -298,26 +298,6 @@ json_step_parts(struct json *j, const struct estimate *e)
 	json_end_object(j);
 }
 
-/* "layout": the parallel sizes, batch, recompute and switches. */
-static void
-json_layout(struct json *j, const struct layout *l, enum precision precision)
-{
-	json_begin_object(j, "layout");
-	json_int(j, "tp", l->tp);
-	json_int(j, "pp", l->pp);
-	json_int(j, "cp", l->cp);
-	json_int(j, "ep", l->ep);
-	json_int(j, "etp", layout_etp(l));
-	json_int(j, "vp", l->vp);
-	json_int(j, "dp", l->dp);
-	json_int(j, "mbs", l->mbs);
-	json_int(j, "gbs", l->gbs);
-	json_string(j, "recompute", recompute_name(l->recompute));
-	json_int(j, "recompute_layers", l->recompute_layers);
-	layout_switches_json(j, l, precision);
-	json_end_object(j);
-}
-
 static void
 print_json(FILE *f, const struct settings *cam, const struct candidate *c,
            const struct workload *w, double nemo_days,
@@ -348,7 +328,9 @@ print_json(FILE *f, const struct settings *cam, const struct candidate *c,
 	json_number(&j, "pred_bubble_ratio", e->bubble_ratio);
 	json_number(&j, "train_days", e->train_days);
 	json_number(&j, "train_days_nemo_formula", nemo_days);
-	json_layout(&j, &c->layout, w->precision);
+	json_begin_object(&j, "layout");
+	layout_json(&j, &c->layout, w->precision);
+	json_end_object(&j);
 	sources_json(&j, sh);
 	json_end_object(&j);
 	fwrite(sb.buf, 1, sb.len, f);

@@ -275,6 +275,25 @@ layout_switches_json(struct json *j, const struct layout *l,
 		                                     (enum layout_switch)s));
 }
 
+void
+layout_json(struct json *j, const struct layout *l, enum precision p)
+{
+	json_int(j, "tp", l->tp);
+	json_int(j, "pp", l->pp);
+	json_int(j, "cp", l->cp);
+	json_int(j, "ep", l->ep);
+	json_int(j, "etp", layout_etp(l));
+	json_int(j, "vp", l->vp);
+	json_int(j, "mbs", l->mbs);
+	json_int(j, "gbs", l->gbs);
+	json_int(j, "dp", l->dp);
+	json_string(j, "recompute", recompute_name(l->recompute));
+	json_int(j, "recompute_layers", l->recompute_layers);
+	/* One switch that does not apply to the layout (fp8_recipe in
+	 * BF16) is null. */
+	layout_switches_json(j, l, p);
+}
+
 int
 layout_switch_parse(struct layout *l, enum layout_switch s,
                     const char *text)

@@ -54,6 +54,9 @@ void layout_switch_json(struct json *j, enum layout_switch s, int v);
  * what plan, estimate and results give for a layout. */
 void layout_switches_json(struct json *j, const struct layout *l,
                           enum precision p);
+/* The sizes, batch and recompute of l, then its switches in p
+ * (layout_switches_json), as members of the object open in j. */
+void layout_json(struct json *j, const struct layout *l, enum precision p);
 
 /*
  * A set of names written "a+b" (spaces separate too) as a mask of their

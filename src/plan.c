@@ -544,26 +544,12 @@ void
 plan_candidate_json(struct json *j, const struct candidate *c,
                     enum precision precision)
 {
-	const struct layout *l = &c->layout;
 	const struct memory_breakdown *m = &c->est.mem;
 
 	json_begin_object(j, NULL);
 	json_int(j, "rank", c->rank);
 	json_string(j, "name", c->name);
-	json_int(j, "tp", l->tp);
-	json_int(j, "pp", l->pp);
-	json_int(j, "cp", l->cp);
-	json_int(j, "ep", l->ep);
-	json_int(j, "etp", layout_etp(l));
-	json_int(j, "vp", l->vp);
-	json_int(j, "mbs", l->mbs);
-	json_int(j, "gbs", l->gbs);
-	json_int(j, "dp", l->dp);
-	json_string(j, "recompute", recompute_name(l->recompute));
-	json_int(j, "recompute_layers", l->recompute_layers);
-	/* The switches as estimate and results give them: one that does
-	 * not apply to the layout (fp8_recipe in BF16) is null. */
-	layout_switches_json(j, l, precision);
+	layout_json(j, &c->layout, precision);
 	json_begin_object(j, "memory");
 	json_number(j, "weights_gib", m->weights / GIB);
 	json_number(j, "gradients_gib", m->gradients / GIB);
