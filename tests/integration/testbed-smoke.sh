@@ -70,8 +70,18 @@ job_forgotten() {
     return 1
 }
 
+# Within 30 s: a job another suite ran beside this one (the time-limit
+# test) can leave a node completing for a few seconds after it ends,
+# and a look at one instant read that as a node out of service.
 four_gpu_nodes() {
-    [[ $(sinfo -h -N -o "%N %T %G" | sort -u | grep -Ec " (idle|mixed|allocated) gpu:8$") -eq 4 ]]
+    local i
+    for ((i = 0; i < 30; i++)); do
+        [[ $(sinfo -h -N -o "%N %T %G" | sort -u |
+             grep -Ec " (idle|mixed|allocated) gpu:8$") -eq 4 ]] && return 0
+        sleep 1
+    done
+    sinfo -h -N -o "%N %T %G" >&2
+    return 1
 }
 
 # 16 srun ranks, 8 on each of 2 nodes, each bound to one GPU.
