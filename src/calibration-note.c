@@ -13,7 +13,13 @@
 #include "safe-text.h"
 #include "strbuf.h"
 
-bool
+/*
+ * Whether a and b predict alike: the same constants, residual band and
+ * kind of band (fitted or built-in).  The name is left out: renaming a
+ * calibration changes no prediction.  Exact, because campaign.conf
+ * writes every double so that it reads back the same.
+ */
+static bool
 calibration_same(const struct calibration *a, const struct calibration *b)
 {
 	for (int p = 0; p < CAL_NPARAMS; p++)

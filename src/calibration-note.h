@@ -21,15 +21,6 @@
 struct settings;
 
 /*
- * Whether a and b predict alike: the same constants, residual band and
- * kind of band (fitted or built-in).  The name is left out: renaming a
- * calibration changes no prediction.  Exact, because campaign.conf
- * writes every double so that it reads back the same.
- */
-bool calibration_same(const struct calibration *a,
-                      const struct calibration *b);
-
-/*
  * When the calibration that now the layers a new plan reads (layers:
  * the site and user files, loaded without a campaign) give the GPU of
  * the planned campaign frozen (loaded from DIR/campaign.conf) differs
