@@ -17,6 +17,7 @@
 
 #include "calibration.h"
 #include "calibration-defaults.h"
+#include "error.h"
 #include "xalloc.h"
 
 /*
@@ -131,6 +132,56 @@ calibration_param_find(const char *key)
 		if (!strcmp(params[p].key, key))
 			return p;
 	return -1;
+}
+
+/* The members after the constants, in enum cal_member's order. */
+static const char *const member_keys[] = {
+	[CAL_MEMBER_NAME - CAL_NPARAMS] = "name",
+	[CAL_MEMBER_RESIDUAL_LOW - CAL_NPARAMS] = "residual_low",
+	[CAL_MEMBER_RESIDUAL_HIGH - CAL_NPARAMS] = "residual_high",
+	[CAL_MEMBER_ROWS - CAL_NPARAMS] = "rows",
+};
+_Static_assert(CAL_NMEMBERS - CAL_NPARAMS ==
+               sizeof member_keys / sizeof member_keys[0],
+               "a key for every member");
+_Static_assert(CAL_NMEMBERS < 32, "members fit in an unsigned");
+
+int
+calibration_member_find(const char *key)
+{
+	int p = calibration_param_find(key);
+
+	if (p >= 0)
+		return p;
+	for (int m = CAL_NPARAMS; m < CAL_NMEMBERS; m++)
+		if (!strcmp(member_keys[m - CAL_NPARAMS], key))
+			return m;
+	return -1;
+}
+
+const char *
+calibration_member_key(int m)
+{
+	if (m < 0 || m >= CAL_NMEMBERS)
+		bug("calibration_member_key(%d)", m);
+	return m < CAL_NPARAMS ? params[m].key : member_keys[m - CAL_NPARAMS];
+}
+
+void
+calibration_overlay(struct calibration *dst, const struct calibration *src,
+                    unsigned members)
+{
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if (members & 1u << p)
+			dst->v[p] = src->v[p];
+	if (members & 1u << CAL_MEMBER_NAME)
+		memcpy(dst->name, src->name, sizeof dst->name);
+	if (members & 1u << CAL_MEMBER_RESIDUAL_LOW)
+		dst->residual_low = src->residual_low;
+	if (members & 1u << CAL_MEMBER_RESIDUAL_HIGH)
+		dst->residual_high = src->residual_high;
+	if (members & 1u << CAL_MEMBER_ROWS)
+		dst->rows = src->rows;
 }
 
 void

@@ -81,6 +81,20 @@ struct calibration {
 	int rows;
 };
 
+/*
+ * A calibration's members as bits of a set: constant p is bit p, the
+ * others follow.  plan records which ones a campaign file set
+ * (calibration.GPU.frozen_own), since only those stay in a new plan.
+ */
+enum cal_member {
+	CAL_MEMBER_NAME = CAL_NPARAMS,
+	CAL_MEMBER_RESIDUAL_LOW,
+	CAL_MEMBER_RESIDUAL_HIGH,
+	CAL_MEMBER_ROWS,
+	CAL_NMEMBERS,
+};
+#define CAL_MEMBERS_ALL ((1u << CAL_NMEMBERS) - 1)
+
 /* What each constant is and may be. */
 struct cal_param_info {
 	const char *key;        /* config key and report name */
@@ -93,6 +107,14 @@ struct cal_param_info {
 const struct cal_param_info *calibration_param(enum cal_param p);
 /* The constant whose key is key, or -1. */
 int calibration_param_find(const char *key);
+
+/* The bit (enum cal_member) of the member whose key is key, or -1. */
+int calibration_member_find(const char *key);
+/* The key of member bit m. */
+const char *calibration_member_key(int m);
+/* Copy into dst the members of src that the set members names. */
+void calibration_overlay(struct calibration *dst,
+                         const struct calibration *src, unsigned members);
 
 /* The built-in defaults (name "", the built-in band, rows 0). */
 void calibration_init(struct calibration *cal);
@@ -137,6 +159,10 @@ struct calibration_entry {
 	 * recorded there; 0 (LAYER_DEFAULT) when it records none, as
 	 * campaign.conf written before plan recorded it. */
 	int frozen_from;
+	/* The members (enum cal_member bits) that a campaign file or the
+	 * command line set; from a frozen campaign.conf, plan's record
+	 * frozen_own, or every member when it records none. */
+	unsigned own;
 };
 
 struct calibration_set {

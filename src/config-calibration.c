@@ -21,6 +21,8 @@ static const char *const layer_names[] = {
 	[LAYER_CAMPAIGN] = "campaign", [LAYER_CMDLINE] = "command line",
 };
 #define FROZEN_FROM "frozen_from"
+#define FROZEN_OWN "frozen_own"
+static const char *const plan_records[] = { FROZEN_FROM, FROZEN_OWN, NULL };
 
 const char *
 config_layer_name(int layer)
@@ -60,6 +62,67 @@ read_frozen_from(struct loader *ld, const struct config_key *k,
 	                        : config_kind_name(m));
 }
 
+/*
+ * frozen_own = ["KEY", ...]: plan's record, beside frozen_from, of the
+ * members the campaign file or the command line set: a new plan keeps
+ * those, and takes the rest from the site and user files.  Checked and
+ * taken as frozen_from is.
+ */
+static int
+read_frozen_own(struct loader *ld, const struct config_key *k,
+                const config_setting_t *e, struct calibration_entry *ent)
+{
+	const config_setting_t *m = config_setting_get_member(e, FROZEN_OWN);
+	unsigned own = 0;
+	int n;
+
+	if (m == NULL)
+		return 0;
+	if (!config_setting_is_aggregate(m) || config_setting_is_group(m))
+		return config_key_error(ld, m, k, FROZEN_OWN " is a list of "
+		                        "member names [\"gemm_eff_max\", ...], "
+		                        "not %s", config_kind_name(m));
+	n = config_setting_length(m);
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *v = config_setting_get_elem(m,
+		                                                 (unsigned)i);
+		const char *key = config_setting_get_string(v);
+		int bit = key ? calibration_member_find(key) : -1;
+		char q[QUOTE_CUT_SIZE];
+
+		if (bit < 0)
+			return config_key_error(ld, m, k, FROZEN_OWN " names "
+			                        "members of the calibration, "
+			                        "not %s", key
+			                        ? quote_cut(key, q)
+			                        : config_kind_name(v));
+		own |= 1u << bit;
+	}
+	if (ld->frozen && ld->layer == LAYER_CAMPAIGN)
+		ent->own = own;
+	return 0;
+}
+
+/* The members e sets, when its layer is one a new plan of the same
+ * campaign reads again: the campaign file's or the command line's. */
+static void
+note_own_members(const struct loader *ld, const config_setting_t *e,
+                 struct calibration_entry *ent)
+{
+	int n = config_setting_length(e);
+
+	if (ld->layer < LAYER_CAMPAIGN)
+		return;
+	for (int i = 0; i < n; i++) {
+		const char *name = config_setting_name(
+			config_setting_get_elem(e, (unsigned)i));
+		int bit = name ? calibration_member_find(name) : -1;
+
+		if (bit >= 0)
+			ent->own |= 1u << bit;
+	}
+}
+
 /* One GPU = { ... } member: overrides that GPU's constants key by key
  * (a later layer changes what it names, the rest stays). */
 static int
@@ -84,9 +147,11 @@ apply_calibration_entry(struct loader *ld, const struct config_key *k,
 	ent->file = o.file;
 	ent->line = o.line;
 	ent->layer = (int)ld->layer;
+	note_own_members(ld, e, ent);
 	if (read_frozen_from(ld, k, e, ent) != 0 ||
+	    read_frozen_own(ld, k, e, ent) != 0 ||
 	    config_apply_members_but(ld, e, "calibration", IN_CALIBRATION,
-	                             &ent->cal, FROZEN_FROM) != 0)
+	                             &ent->cal, plan_records) != 0)
 		return -1;
 	if (ent->cal.name[0] && !config_valid_name(ent->cal.name))
 		return config_key_error(ld, e, k, "'%s' is not a valid "

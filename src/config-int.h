@@ -306,10 +306,11 @@ int config_check_recipe(struct loader *ld, const struct config_key *k,
  * be a key of that group. */
 int config_apply_members(struct loader *ld, const config_setting_t *s,
                          const char *prefix, enum key_in in, void *base);
-/* The same, leaving out the member named but, which the caller reads. */
+/* The same, leaving out the members named in but (NULL-terminated),
+ * which the caller reads. */
 int config_apply_members_but(struct loader *ld, const config_setting_t *s,
                              const char *prefix, enum key_in in, void *base,
-                             const char *but);
+                             const char *const *but);
 /* Entry i of list s (gpus, results.patterns): 0 when no earlier entry
  * of the list has its name, else -1 after "key 'K': WHAT name 'N' is
  * given twice (first on line L)". */

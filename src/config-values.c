@@ -674,10 +674,20 @@ config_apply_members(struct loader *ld, const config_setting_t *s,
 	return config_apply_members_but(ld, s, prefix, in, base, NULL);
 }
 
+/* Whether name is one of names (NULL-terminated; NULL for none). */
+static bool
+name_in(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
 int
 config_apply_members_but(struct loader *ld, const config_setting_t *s,
                          const char *prefix, enum key_in in, void *base,
-                         const char *but)
+                         const char *const *but)
 {
 	int ret = 0, n = config_setting_length(s);
 
@@ -687,7 +697,7 @@ config_apply_members_but(struct loader *ld, const config_setting_t *s,
 		char *path = xasprintf("%s.%s", prefix, config_setting_name(m));
 		const struct config_key *k = config_registry_find(path);
 
-		if (but && !strcmp(config_setting_name(m), but))
+		if (name_in(but, config_setting_name(m)))
 			; /* the caller's own */
 		else if (k == NULL || k->in != in)
 			ret |= config_unknown_key(ld, m, path, in);

@@ -209,6 +209,23 @@ write_gpu(const struct settings *c, struct strbuf *out,
 	strbuf_addstr(out, "  }\n);\n");
 }
 
+/* Which members the campaign file or the command line set: a new plan
+ * keeps those, and takes the others from the site and user files. */
+static void
+write_frozen_own(struct strbuf *out, unsigned own)
+{
+	const char *sep = "";
+
+	strbuf_addstr(out, "    frozen_own = [");
+	for (int m = 0; m < CAL_NMEMBERS; m++)
+		if (own & 1u << m) {
+			strbuf_addf(out, "%s\"%s\"", sep,
+			            calibration_member_key(m));
+			sep = ", ";
+		}
+	strbuf_addstr(out, "];\n");
+}
+
 /*
  * The campaign GPU's calibration, when a layer set one: a frozen
  * campaign keeps the constants it was planned with.  frozen_from names
@@ -222,6 +239,7 @@ write_calibration(const struct settings *c, struct strbuf *out,
 {
 	const struct calibration_entry *e = c->gpu_name
 		? calibration_set_find(&c->calibrations, c->gpu_name) : NULL;
+	int from;
 
 	if (e == NULL)
 		return;
@@ -229,10 +247,11 @@ write_calibration(const struct settings *c, struct strbuf *out,
 	write_members(c, out, 4, IN_CALIBRATION, &e->cal, o, with_origin);
 	/* A frozen load read it all as the campaign layer: keep its own
 	 * record, should one be written out again. */
-	strbuf_addf(out, "    frozen_from = \"%s\";",
-	            config_layer_name(e->frozen_from ? e->frozen_from
-	                              : e->layer));
+	from = e->frozen_from ? e->frozen_from : e->layer;
+	strbuf_addf(out, "    frozen_from = \"%s\";", config_layer_name(from));
 	write_origin(out, o, with_origin);
+	if (from >= LAYER_CAMPAIGN)
+		write_frozen_own(out, e->own);
 	strbuf_addstr(out, "  };\n};\n");
 }
 

@@ -510,6 +510,59 @@ has "... campaign.conf records the command line" \
 expect "... estimate DIR under a site with another" 0 \
 	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calset"
 check "... no note" test ! -s "$T/err"
+# A campaign file that sets some constants over the site's calibration:
+# a new plan keeps those and takes the others from the site file, so a
+# change of the others is noted, of those it sets not.
+{ cat "$DEMO"; echo 'calibration = { h100-sxm = { name = "part"; attn_eff_flash = 0.5; }; };'; } \
+	>"$T/calsite/part.conf"
+expect "plan a campaign file that sets one constant over the site's" 0 \
+	"$PT" -q --site "$T/calsite/site.conf" plan "$T/calsite/part.conf" \
+	-o "$T/calpart"
+has "... campaign.conf records what the campaign file set" \
+	'^    frozen_own = \["attn_eff_flash", "name"\];$' \
+	"$T/calpart/campaign.conf"
+has "... and the site's constant in the frozen copy" \
+	'^    gemm_eff_max = 0\.6;$' "$T/calpart/campaign.conf"
+expect "... estimate DIR under the same site" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calpart"
+check "... no note" test ! -s "$T/err"
+expect "... estimate DIR once the site includes another" 0 \
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calpart"
+has "... notes it, for what the campaign file leaves to the site" \
+	"^note: .*calpart was planned with calibration part; .* now give h100-sxm calibration mine2 (.*mine2.conf:2) for the constants its campaign file and --set leave to them: to predict with it, plan again" \
+	"$T/err"
+sed 's/0\.6;/0.6; attn_eff_flash = 0.3;/' "$T/calsite/mine.conf" \
+	>"$T/calsite/attn.conf"
+expect "... a site changing only what the campaign file sets" 0 \
+	"$PT" --site "$T/calsite/attn.conf" estimate "$T/calpart"
+check "... ... no note" test ! -s "$T/err"
+expect "... under no site file" 0 "$PT" estimate "$T/calpart"
+has "... ... noted: the built-in defaults beneath" \
+	"^note: .*calpart was planned with calibration part; .* now give h100-sxm calibration built-in defaults for the constants" \
+	"$T/err"
+sed -i 's/frozen_own = .*/frozen_own = ["attn_eff_flash", "gemm_eff_max"];/' \
+	"$T/calpart/campaign.conf"
+expect "... campaign.conf edited to keep the site's constant too" 0 \
+	"$PT" estimate "$T/calpart"
+check "... ... no note" test ! -s "$T/err"
+sed -i 's/frozen_own = .*/frozen_own = ["gemm_eff"];/' \
+	"$T/calpart/campaign.conf"
+expect "... a member of no calibration refused" 78 \
+	"$PT" estimate "$T/calpart"
+has "... ... naming the file, line and value" \
+	"calpart/campaign.conf:[0-9]*: key 'calibration': frozen_own names members of the calibration, not 'gemm_eff'" \
+	"$T/err"
+sed -i 's/frozen_own = .*/frozen_own = ("name", 0.5);/' \
+	"$T/calpart/campaign.conf"
+expect "... a number in the list refused" 78 "$PT" estimate "$T/calpart"
+has "... ... saying what it is" \
+	"frozen_own names members of the calibration, not a number with a fraction" "$T/err"
+sed -i 's/frozen_own = .*/frozen_own = "gemm_eff_max";/' \
+	"$T/calpart/campaign.conf"
+expect "... not a list refused" 78 "$PT" estimate "$T/calpart"
+has "... ... saying what it is" \
+	"frozen_own is a list of member names \[\"gemm_eff_max\", ...\], not a string" \
+	"$T/err"
 # A campaign planned before plan recorded the layer: noted as then.
 cp -R "$T/calown" "$T/calpre"
 sed -i '/frozen_from/d' "$T/calpre/campaign.conf"

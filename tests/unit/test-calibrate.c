@@ -1116,6 +1116,42 @@ test_csv_errors(void)
 	free(dir);
 }
 
+/* Every member of a calibration has a bit, found by its key, and an
+ * overlay copies the members of the set and no other: what the note of
+ * a planned campaign computes a new plan from. */
+static void
+test_member_overlay(void)
+{
+	struct calibration dst, src;
+	unsigned set = 1u << CAL_ATTN_EFF_FLASH | 1u << CAL_MEMBER_ROWS;
+
+	for (int m = 0; m < CAL_NMEMBERS; m++)
+		CU_ASSERT_EQUAL(calibration_member_find(
+			calibration_member_key(m)), m);
+	CU_ASSERT_EQUAL(calibration_member_find("frozen_own"), -1);
+	CU_ASSERT_EQUAL(calibration_member_find("residual_high"),
+	                CAL_MEMBER_RESIDUAL_HIGH);
+	calibration_init(&dst);
+	calibration_init(&src);
+	src.v[CAL_ATTN_EFF_FLASH] = 0.5;
+	src.v[CAL_GEMM_EFF_MAX] = 0.6;
+	src.rows = 12;
+	src.residual_low = -0.1;
+	snprintf(src.name, sizeof src.name, "mine");
+	calibration_overlay(&dst, &src, set);
+	CU_ASSERT_DOUBLE_EQUAL(dst.v[CAL_ATTN_EFF_FLASH], 0.5, 0);
+	CU_ASSERT_EQUAL(dst.rows, 12);
+	CU_ASSERT_DOUBLE_EQUAL(dst.v[CAL_GEMM_EFF_MAX],
+	                       calibration_default()->v[CAL_GEMM_EFF_MAX], 0);
+	CU_ASSERT_DOUBLE_EQUAL(dst.residual_low,
+	                       calibration_default()->residual_low, 0);
+	CU_ASSERT_STRING_EQUAL(dst.name, "");
+	calibration_overlay(&dst, &src, CAL_MEMBERS_ALL);
+	CU_ASSERT_STRING_EQUAL(dst.name, "mine");
+	CU_ASSERT_DOUBLE_EQUAL(dst.residual_low, -0.1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(dst.v[CAL_GEMM_EFF_MAX], 0.6, 0);
+}
+
 static const struct harness_test fit_tests[] = {
 	{ "recovers known constants", test_recovers_known_constants },
 	{ "recovers the MoE layer overhead and experts' GEMM efficiency",
@@ -1131,6 +1167,7 @@ static const struct harness_test fit_tests[] = {
 	{ "a kept constant on a bound is not said", test_kept_on_bound },
 	{ "k-fold error reported", test_kfold_reported },
 	{ "defaults in bounds", test_defaults_in_bounds },
+	{ "members found by key and overlaid", test_member_overlay },
 	{ "written entry", test_write_entry },
 	{ "ranking of distinct configurations", test_rank_metric },
 	{ "ordering term keeps recovery", test_rank_term_keeps_recovery },
