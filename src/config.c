@@ -530,6 +530,75 @@ load_settings(struct loader *ld, const struct config_sources *src)
 
 /* ---- public interface -------------------------------------------------- */
 
+/* The switches of search when a campaign names none. */
+static void
+search_switch_defaults(struct search_space *s)
+{
+	/* Megatron-LM's defaults (arguments.py, transformer_config.py):
+	 * block recompute, no account flags, delayed FP8 scaling, BF16
+	 * parameter gather, no CUDA graphs, no TP overlap, no FSDP, p2p
+	 * context parallelism, no offloading.  DP overlap and grouped GEMM
+	 * are off in Megatron-LM but were always on in paratune's
+	 * templates and estimator (and NeMo's recipes turn them on). */
+	s->recompute_method = BIT(RECOMPUTE_BLOCK);
+	s->recompute_modules.n = 1;
+	s->recompute_modules.v[0] = (int)BIT(RCM_CORE_ATTN);
+	/* Unset (0): what the pipeline split needs (grid.c account_flags). */
+	s->account_embedding = s->account_loss = 0;
+	s->fp8_recipe = BIT(FP8_DELAYED);
+	s->fp8_param_gather = s->cuda_graphs = BIT(0);
+	s->grad_reduce_bf16 = BIT(0);
+	s->tp_comm_overlap = s->fsdp = BIT(0);
+	s->overlap_grad_reduce = BIT(1);
+	s->overlap_param_gather = 0; /* auto */
+	s->cp_comm_type = BIT(CP_COMM_P2P);
+	s->moe_dispatcher = BIT(MOE_DISPATCH_ALLTOALL);
+	s->moe_a2a_overlap = BIT(0);
+	s->cuda_graph_full_iteration = BIT(0);
+	s->moe_grouped_gemm = BIT(1);
+	s->offload_layers.n = 1;
+	s->offload_layers.v[0] = 0;
+	s->first_stage_layers.n = s->last_stage_layers.n = 1;
+	s->first_stage_layers.v[0] = 0;
+	s->last_stage_layers.v[0] = 0;
+}
+
+/* What the grid searches when a campaign says nothing: the keys of
+ * search. */
+static void
+search_defaults(struct search_space *s)
+{
+	s->heuristics = HEUR_MODEL;
+	s->tp.is_auto = s->pp.is_auto = true;
+	s->vp.is_auto = s->mbs.is_auto = true;
+	s->etp.is_auto = s->recompute_layers.is_auto = true;
+	/* Searched by default: CP where the sequence is long enough, EP
+	 * over the experts of an MoE model (grid.c spec_auto_model); [1]
+	 * hid the layouts NVIDIA's recipes use. */
+	s->cp.is_auto = s->ep.is_auto = true;
+	s->recompute = BIT(RECOMPUTE_SELECTIVE);
+	s->sequence_parallel = 0;          /* auto: on when tp > 1 */
+	s->distributed_optimizer = BIT(1);
+	s->attention = BIT(ATTN_FLASH);
+	search_switch_defaults(s);
+	/* Relaxed by default: each would remove a layout NVIDIA ships in
+	 * its own recipes (cp 2 at sequence 8192 for Llama 3 70B and 405B,
+	 * EP 16-64 across H100 nodes for Qwen3 235B and DeepSeek-V3,
+	 * power-of-two layouts of 256 GB200 GPUs).  A campaign that wants
+	 * them sets search.relax to what it still relaxes. */
+	s->relax = (1u << RELAX_EP_NVLINK) | (1u << RELAX_CP_SEQ) |
+	                  (1u << RELAX_NVL72);
+	s->max_bubble_ratio = -1;
+	s->max_unbalance_ratio = -1;
+	s->min_model_parallel = 1;
+	/* No cap of its own: 64 dropped tp 8 x pp 8 x cp 2, Llama 3.1
+	 * 405B's recipe; the GPU count bounds it anyway. */
+	s->max_model_parallel = 65536;
+	s->max_candidates = 10000;
+	/* Issue 14: a pending candidate must be able to win by 2 %. */
+	s->min_gain = 0.02;
+}
+
 /* Built-in defaults, the lowest layer. */
 void
 settings_init(struct settings *c)
@@ -550,63 +619,9 @@ settings_init(struct settings *c)
 	c->tflops_per_gpu = 140;
 	c->max_training_days = 2;
 	c->currency = xstrdup("$");
-	c->search.heuristics = HEUR_MODEL;
-	c->search.tp.is_auto = c->search.pp.is_auto = true;
-	c->search.vp.is_auto = c->search.mbs.is_auto = true;
-	c->search.etp.is_auto = c->search.recompute_layers.is_auto = true;
-	/* Searched by default: CP where the sequence is long enough, EP
-	 * over the experts of an MoE model (grid.c spec_auto_model); [1]
-	 * hid the layouts NVIDIA's recipes use. */
-	c->search.cp.is_auto = c->search.ep.is_auto = true;
-	c->search.recompute = BIT(RECOMPUTE_SELECTIVE);
-	c->search.sequence_parallel = 0;          /* auto: on when tp > 1 */
-	c->search.distributed_optimizer = BIT(1);
-	c->search.attention = BIT(ATTN_FLASH);
-	/* Megatron-LM's defaults (arguments.py, transformer_config.py):
-	 * block recompute, no account flags, delayed FP8 scaling, BF16
-	 * parameter gather, no CUDA graphs, no TP overlap, no FSDP, p2p
-	 * context parallelism, no offloading.  DP overlap and grouped GEMM
-	 * are off in Megatron-LM but were always on in paratune's
-	 * templates and estimator (and NeMo's recipes turn them on). */
-	c->search.recompute_method = BIT(RECOMPUTE_BLOCK);
-	c->search.recompute_modules.n = 1;
-	c->search.recompute_modules.v[0] = (int)BIT(RCM_CORE_ATTN);
-	/* Unset (0): what the pipeline split needs (grid.c account_flags). */
-	c->search.account_embedding = c->search.account_loss = 0;
-	c->search.fp8_recipe = BIT(FP8_DELAYED);
-	c->search.fp8_param_gather = c->search.cuda_graphs = BIT(0);
-	c->search.grad_reduce_bf16 = BIT(0);
-	c->search.tp_comm_overlap = c->search.fsdp = BIT(0);
-	c->search.overlap_grad_reduce = BIT(1);
-	c->search.overlap_param_gather = 0; /* auto */
-	c->search.cp_comm_type = BIT(CP_COMM_P2P);
-	c->search.moe_dispatcher = BIT(MOE_DISPATCH_ALLTOALL);
-	c->search.moe_a2a_overlap = BIT(0);
-	c->search.cuda_graph_full_iteration = BIT(0);
-	c->search.moe_grouped_gemm = BIT(1);
-	c->search.offload_layers.n = 1;
-	c->search.offload_layers.v[0] = 0;
-	c->search.first_stage_layers.n = c->search.last_stage_layers.n = 1;
-	c->search.first_stage_layers.v[0] = 0;
-	c->search.last_stage_layers.v[0] = 0;
-	/* Relaxed by default: each would remove a layout NVIDIA ships in
-	 * its own recipes (cp 2 at sequence 8192 for Llama 3 70B and 405B,
-	 * EP 16-64 across H100 nodes for Qwen3 235B and DeepSeek-V3,
-	 * power-of-two layouts of 256 GB200 GPUs).  A campaign that wants
-	 * them sets search.relax to what it still relaxes. */
-	c->search.relax = (1u << RELAX_EP_NVLINK) | (1u << RELAX_CP_SEQ) |
-	                  (1u << RELAX_NVL72);
-	c->search.max_bubble_ratio = -1;
-	c->search.max_unbalance_ratio = -1;
+	search_defaults(&c->search);
 	c->optimizer.resident_bytes_per_param = -1;
 	c->optimizer.transient_bytes_per_param = 0;
-	c->search.min_model_parallel = 1;
-	/* No cap of its own: 64 dropped tp 8 x pp 8 x cp 2, Llama 3.1
-	 * 405B's recipe; the GPU count bounds it anyway. */
-	c->search.max_model_parallel = 65536;
-	c->search.max_candidates = 10000;
-	/* Issue 14: a pending candidate must be able to win by 2 %. */
-	c->search.min_gain = 0.02;
 	/* NeMo: max_steps_per_run 50, max_minutes_per_run 20 (Launcher). */
 	c->limits.max_steps_per_run = 50;
 	c->limits.max_minutes_per_run = 20;

@@ -63,75 +63,106 @@ special_number(const char *s, size_t n, double *v)
 	return 0;
 }
 
-size_t
-logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
-{
-	size_t i = 0, start, digits = 0;
-	unsigned long long mant = 0;
-	int scale = 0, exp10 = 0;
-	bool neg = false, exact = true;
+/* The digits of a decimal number as read so far: up to 17 of them
+ * exactly in mant, the rest counted in scale (or dropped after the
+ * point), with exact false once any is. */
+struct decimal {
+	unsigned long long mant;
+	int scale;
+	size_t digits;
+	bool exact;
+};
 
-	while (i < n && logparse_is_space(s[i]))
-		i++;
-	start = i;
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
+#define MANT_FULL 100000000000000000ull
+
+/* One digit more; after_point: it is a fraction's. */
+static inline void
+decimal_digit(struct decimal *d, char c, bool after_point)
+{
+	if (d->mant < MANT_FULL) {
+		d->mant = d->mant * 10 + (unsigned)(c - '0');
+		d->scale -= after_point;
+	} else {
+		d->exact = false;
+		d->scale += !after_point;
+	}
+	d->digits++;
+}
+
+/* The integer digits and, after a '.', the fraction's from s[i]; the
+ * index after them. */
+static inline size_t
+scan_digits(const char *s, size_t n, size_t i, bool commas,
+            struct decimal *d)
+{
 	for (; i < n; i++) {
 		/* "5,856": a comma before exactly three digits. */
-		if (commas && s[i] == ',' && digits && i + 3 < n &&
+		if (commas && s[i] == ',' && d->digits && i + 3 < n &&
 		    logparse_is_digit(s[i + 1]) &&
 		    logparse_is_digit(s[i + 2]) &&
 		    logparse_is_digit(s[i + 3]))
 			continue;
 		if (!logparse_is_digit(s[i]))
 			break;
-		if (mant < 100000000000000000ull)
-			mant = mant * 10 + (unsigned)(s[i] - '0');
-		else {
-			exact = false;
-			scale++;
-		}
-		digits++;
+		decimal_digit(d, s[i], false);
 	}
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && logparse_is_digit(s[i]); i++) {
-			if (mant < 100000000000000000ull) {
-				mant = mant * 10 + (unsigned)(s[i] - '0');
-				scale--;
-			} else
-				exact = false;
-			digits++;
-		}
-	}
-	if (digits == 0) {
+	if (i < n && s[i] == '.')
+		for (i++; i < n && logparse_is_digit(s[i]); i++)
+			decimal_digit(d, s[i], true);
+	return i;
+}
+
+/* An exponent "e-5" at s[i], if one with digits is there: the index
+ * after it, its value in *exp10; else i, and *exp10 untouched. */
+static inline size_t
+scan_exponent(const char *s, size_t n, size_t i, int *exp10)
+{
+	size_t j = i + 1;
+	bool eneg = false;
+	int e = 0;
+
+	if (i >= n || (s[i] != 'e' && s[i] != 'E'))
+		return i;
+	if (j < n && (s[j] == '-' || s[j] == '+'))
+		eneg = s[j++] == '-';
+	if (j >= n || !logparse_is_digit(s[j]))
+		return i;
+	for (; j < n && logparse_is_digit(s[j]); j++)
+		if (e < 10000)
+			e = e * 10 + (s[j] - '0');
+	*exp10 = eneg ? -e : e;
+	return j;
+}
+
+size_t
+logparse_number_prefix(const char *s, size_t n, bool commas, double *v)
+{
+	struct decimal d = { .exact = true };
+	size_t i = 0, start;
+	int exp10 = 0;
+	bool neg = false;
+
+	while (i < n && logparse_is_space(s[i]))
+		i++;
+	start = i;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	i = scan_digits(s, n, i, commas, &d);
+	if (d.digits == 0) {
 		size_t k = special_number(s + start, n - start, v);
 
 		return k ? start + k : 0;
 	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		size_t j = i + 1;
-		bool eneg = false;
-		int e = 0;
-
-		if (j < n && (s[j] == '-' || s[j] == '+'))
-			eneg = s[j++] == '-';
-		if (j < n && logparse_is_digit(s[j])) {
-			for (; j < n && logparse_is_digit(s[j]); j++)
-				if (e < 10000)
-					e = e * 10 + (s[j] - '0');
-			exp10 = eneg ? -e : e;
-			i = j;
-		}
-	}
-	exp10 += scale;
+	i = scan_exponent(s, n, i, &exp10);
+	exp10 += d.scale;
 	/* Exact integer times or over an exact power of ten rounds
 	 * correctly (Clinger's fast path); anything else goes to strtod. */
-	if (exact && mant < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
-		double d = (double)mant;
+	if (d.exact && d.mant < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
+		double x = (double)d.mant;
 
-		d = exp10 < 0 ? d / pow10_exact[-exp10]
-		              : d * pow10_exact[exp10];
-		*v = neg ? -d : d;
+		x = exp10 < 0 ? x / pow10_exact[-exp10]
+		              : x * pow10_exact[exp10];
+		*v = neg ? -x : x;
 	} else {
 		*v = slow_number(s + start, i - start);
 	}
