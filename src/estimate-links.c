@@ -54,7 +54,8 @@ estimate_hbm_bytes_per_s(const struct gpu *g)
 static bool
 inside_domain(const struct est *x, double span)
 {
-	/* A rack-scale domain holds the job in segments (layout.c). */
+	/* A rack-scale domain holds the job in segments
+	 * (layout-topology.c). */
 	double held = workload_nvlink_segment(x->w);
 
 	if (span > held)

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * layout.c - the divisibility rules of a parallel layout, and the tuning
- * guide's placement rules.
+ * layout.c - the divisibility rules of a parallel layout: which layouts
+ * Megatron-LM runs, and which switches would change nothing in one.
  *
  * Megatron-LM's own checks (megatron/training/arguments.py,
  * megatron/core/transformer/transformer_config.py and
  * megatron/core/parallel_state.py at d98e8a64; summarised in the notes on
  * estimation and launch interfaces), in integer arithmetic.  The order of
  * the checks is the order a user would fix them in: world size first,
- * then the model shape, then the switches, then the batch.
+ * then the model shape, then the switches, then the batch.  How the
+ * layers split over the pipeline is layout-stages.c's, where each
+ * parallel group sits layout-topology.c's.
  */
 #include "autoconfig.h"
 
-#include <string.h>
-
 #include "layout.h"
+#include "layout-int.h"
 #include "strbuf.h"
 
 static const struct {
@@ -111,29 +112,6 @@ static const struct {
 	                     RULE_KIND_CONTROL },
 };
 
-const char *const layout_relax_names[] = {
-	"tp_nvlink", "ep_nvlink", "cp_seq", "nvl72_align", NULL
-};
-const char *const recompute_method_names[] = { "block", "uniform", NULL };
-const char *const recompute_module_names[] = {
-	"core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
-	"shared_experts", NULL
-};
-const char *const attention_names[] = { "flash", "unfused", NULL };
-const char *const fp8_recipe_names[] = {
-	"delayed", "tensorwise", "mxfp8", "blockwise", NULL
-};
-const char *const ce_fusion_names[] = {
-	"none", "native", "te", "torch", "compiled", NULL
-};
-const char *const framework_names[] = { "megatron", "torchtitan", NULL };
-const char *const cp_comm_names[] = {
-	"p2p", "all_gather", "a2a", "a2a+p2p", NULL
-};
-const char *const moe_dispatcher_names[] = {
-	"alltoall", "allgather", "flex", "hybridep", NULL
-};
-
 const char *
 layout_rule_name(enum layout_rule r)
 {
@@ -158,217 +136,11 @@ kv_heads_per_rank(const struct model *m, int tp)
 }
 
 /* Whether an all-to-all over size ranks can split a tp rank's heads. */
-static bool
-a2a_splits_heads(const struct model *m, int tp, int size)
+bool
+layout_a2a_splits_heads(const struct model *m, int tp, int size)
 {
 	return (m->num_attention_heads / tp) % size == 0 &&
 	       kv_heads_per_rank(m, tp) % size == 0;
-}
-
-/*
- * An uneven pipeline as transformer_config.py checks it: each count
- * given is positive and a multiple of vp, the layers left divide over
- * the stages left into a multiple of vp, and layers are left exactly
- * when stages are.  Megatron-LM refuses it with the account_for_*
- * flags.  With pp 1 the counts change nothing (check_no_effect).
- */
-static enum layout_rule
-uneven_rule(const struct model *m, const struct layout *l)
-{
-	int vp = l->vp > 1 ? l->vp : 1, left, stages;
-
-	if (l->pp == 1)
-		return LAYOUT_OK;
-	if (l->account_embedding || l->account_loss ||
-	    l->first_stage_layers < 0 || l->last_stage_layers < 0)
-		return RULE_UNEVEN;
-	if (l->first_stage_layers % vp != 0 || l->last_stage_layers % vp != 0)
-		return RULE_VP;
-	layout_uneven_middle(m, l, &left, &stages);
-	if (left < 0 || (left > 0) != (stages > 0) ||
-	    (stages > 0 && left % stages != 0))
-		return RULE_UNEVEN;
-	if (stages > 0 && (left / stages) % vp != 0)
-		return RULE_VP;
-	return LAYOUT_OK;
-}
-
-enum layout_rule
-layout_split_rule(const struct model *m, const struct layout *l)
-{
-	int split = layout_split_layers(m, l);
-
-	if (layout_uneven(l))
-		return uneven_rule(m, l);
-	if (split % l->pp != 0)
-		return RULE_LAYERS_PP;
-	if (l->vp > 1 &&
-	    (l->pp == 1 || split % layout_mul(l->pp, l->vp) != 0))
-		return RULE_VP;
-	return LAYOUT_OK;
-}
-
-void
-layout_uneven_middle(const struct model *m, const struct layout *l,
-                     int *layers, int *stages)
-{
-	*layers = m->num_layers;
-	*stages = l->pp;
-	if (l->first_stage_layers > 0) {
-		*layers -= l->first_stage_layers;
-		(*stages)--;
-	}
-	if (l->last_stage_layers > 0) {
-		*layers -= l->last_stage_layers;
-		(*stages)--;
-	}
-}
-
-void
-layout_auto_stages(const struct model *m, struct layout *l)
-{
-	int layers = m->num_layers, pp = l->pp, each;
-
-	l->first_stage_layers = l->last_stage_layers = 0;
-	if (pp <= 1 || layout_divides_split(layers, pp))
-		return;
-	each = (layers + pp - 1) / pp;
-	if (layers - each * (pp - 1) < 1)
-		return;
-	l->first_stage_layers = each;
-	l->last_stage_layers = layers - each * (pp - 1);
-}
-
-int
-layout_middle_layers(const struct model *m, const struct layout *l)
-{
-	int left, stages;
-
-	if (!layout_uneven(l))
-		return layout_split_layers(m, l) / l->pp;
-	layout_uneven_middle(m, l, &left, &stages);
-	return stages > 0 ? left / stages : 0;
-}
-
-int
-layout_first_layers(const struct model *m, const struct layout *l)
-{
-	if (l->first_stage_layers > 0)
-		return l->first_stage_layers;
-	return layout_middle_layers(m, l) - l->account_embedding;
-}
-
-int
-layout_last_layers(const struct model *m, const struct layout *l)
-{
-	if (l->last_stage_layers > 0)
-		return l->last_stage_layers;
-	return layout_middle_layers(m, l) - l->account_loss;
-}
-
-/* The most layers full recompute may name: an even split's share of a
- * rank (the flags counted), or an uneven one's smallest stage. */
-static int
-fewest_stage_layers(const struct model *m, const struct layout *l)
-{
-	int n = layout_middle_layers(m, l), f, z;
-
-	if (!layout_uneven(l))
-		return layout_split_layers(m, l) / l->pp;
-	f = layout_first_layers(m, l);
-	z = layout_last_layers(m, l);
-	if (l->pp == 2 || n == 0)
-		return f < z ? f : z;
-	return n < f ? (n < z ? n : z) : (f < z ? f : z);
-}
-
-int
-layout_recompute_limit(const struct model *m, const struct layout *l)
-{
-	return fewest_stage_layers(m, l);
-}
-
-int
-layout_largest_chunk(const struct model *m, const struct layout *l)
-{
-	int vp = l->vp > 1 ? l->vp : 1;
-	int n = layout_middle_layers(m, l);
-	int f = layout_first_layers(m, l), z = layout_last_layers(m, l);
-
-	if (f > n)
-		n = f;
-	if (z > n)
-		n = z;
-	/* Rounded up: a layout whose vp does not divide is refused later
-	 * (RULE_VP), and must not come out as 0 layers before. */
-	n = (n + vp - 1) / vp;
-	return n > 1 ? n : 1;
-}
-
-/*
- * Uniform runs as long as a middle stage's chunk.  A pipeline of two
- * uneven stages has no middle one: its smaller stage's chunk then, the
- * longest run RULE_RECOMPUTE lets full recompute name.  Never 0:
- * Megatron-LM's uniform loop steps by the count (recompute.py,
- * "layer_idx += self.config.recompute_num_layers") and would not end.
- */
-int
-layout_uniform_whole(const struct model *m, const struct layout *l)
-{
-	int vp = l->vp > 1 ? l->vp : 1;
-	int n = layout_middle_layers(m, l);
-
-	if (n <= 0)
-		n = fewest_stage_layers(m, l);
-	n /= vp;
-	return n > 1 ? n : 1;
-}
-
-/*
- * Megatron-LM applies --recompute-num-layers to each model chunk
- * (recompute.py at d98e8a64; transformer_block.py _checkpointed_forward
- * before): block checkpoints layers [0, N) one at a time, so any N from
- * the chunk's layers up is every layer, as uniform in runs of one is;
- * uniform checkpoints [0, N), [N, 2N), ... (the last run cut at the
- * chunk's end at d98e8a64, past it before), so only the count uniform 0
- * renders as (layout_uniform_whole) is that run again.
- */
-void
-layout_recompute_effective(const struct model *m, const struct layout *l,
-                           enum recompute_method *method, int *layers)
-{
-	int chunk = layout_largest_chunk(m, l);
-	int n = l->recompute_layers;
-
-	*method = l->recompute_method;
-	if (*method == RECOMPUTE_UNIFORM && n <= 0)
-		n = layout_uniform_whole(m, l);
-	if (*method == RECOMPUTE_UNIFORM && n == 1) {
-		*method = RECOMPUTE_BLOCK;
-		n = 0;
-	}
-	if (*method == RECOMPUTE_BLOCK && (n <= 0 || n > chunk))
-		n = chunk;
-	*layers = n;
-}
-
-bool
-layout_recompute_same(const struct model *m, const struct layout *a,
-                      const struct layout *b)
-{
-	enum recompute_method ma, mb;
-	int na, nb;
-
-	if (a->recompute != b->recompute)
-		return false;
-	if (a->recompute == RECOMPUTE_SELECTIVE)
-		return layout_recompute_modules(a) ==
-		       layout_recompute_modules(b);
-	if (a->recompute != RECOMPUTE_FULL)
-		return true;
-	layout_recompute_effective(m, a, &ma, &na);
-	layout_recompute_effective(m, b, &mb, &nb);
-	return ma == mb && na == nb;
 }
 
 /* Rules that depend only on the model shape and tp/pp/vp/cp/ep. */
@@ -485,6 +257,12 @@ layout_flex_dispatcher(const struct layout *l)
 	       l->moe_dispatcher == MOE_DISPATCH_HYBRIDEP;
 }
 
+bool
+layout_param_gather_applies(enum precision p)
+{
+	return p == PREC_FP8 || p == PREC_FP4;
+}
+
 /*
  * Whether selective recompute re-runs a module that draws random numbers
  * inside a CUDA graph that captures it [MLM transformer_config.py
@@ -580,7 +358,7 @@ check_switches(const struct workload *w, const struct layout *l)
 		return RULE_FP8_PARAM;
 	/* Transformer Engine's a2a scatters the heads over the CP ranks. */
 	if (l->cp > 1 && l->cp_comm == CP_COMM_A2A &&
-	    !a2a_splits_heads(m, l->tp, l->cp))
+	    !layout_a2a_splits_heads(m, l->tp, l->cp))
 		return RULE_CP_A2A;
 	if ((r = graphs_rule(w, l)) != LAYOUT_OK)
 		return r;
@@ -693,270 +471,7 @@ layout_check(const struct workload *w, struct layout *l)
 	if (l->vp > 1 && micro % l->pp != 0)
 		return RULE_VP_MICRO;
 	if (l->recompute == RECOMPUTE_FULL &&
-	    l->recompute_layers > fewest_stage_layers(w->model, l))
+	    l->recompute_layers > layout_recompute_limit(w->model, l))
 		return RULE_RECOMPUTE;
 	return check_no_effect(w, l);
-}
-
-/* ---- the tuning guide's placement rules ---------------------------------- */
-
-/*
- * Nodes of a job of `nodes` nodes of gpn GPUs that paratune places in
- * one NVLink domain of `domain` GPUs, or 0 when a domain is no wider
- * than a node (nothing to place) or a segment would be one node.  When
- * a domain spans nodes (GB200 and GB300 NVL72: 72 GPUs, 18 trays of
- * 4), the job is placed as NVIDIA's Blackwell performance runs ask
- * Slurm to place it: in segments of the largest number of nodes that
- * divides the job's and fits a domain (sbatch --segment; Megatron-Bridge
- * scripts/performance/utils/executors.py, slurm_executor: 16 trays, 64
- * GPUs, for 64 or 256 GPUs), each segment in one domain.  paratune asks
- * for the same segments when it submits (runner-submit.c), where its
- * libslurm can (24.05 and later); a site places them with topology/block.
- */
-int
-nvlink_segment_nodes(int nodes, int gpn, int domain)
-{
-	int trays;
-
-	if (gpn < 1 || domain <= gpn || nodes < 2)
-		return 0;
-	trays = domain / gpn;
-	if (nodes <= trays)
-		return nodes;
-	for (int seg = trays; seg > 1; seg--)
-		if (nodes % seg == 0)
-			return seg;
-	return 0;
-}
-
-/*
- * GPUs of the job that share one NVLink domain: the domain's when it
- * is no wider than a node, else the job's segment of it (the site's
- * --segment, else nvlink_segment_nodes; never more than a domain), or a
- * node's when the job has none.
- */
-int
-workload_nvlink_segment(const struct workload *w)
-{
-	int gpn = w->gpus_per_node > 0 ? w->gpus_per_node : 1;
-	int domain = w->gpu->nvlink_domain, seg;
-
-	if (domain <= gpn)
-		return domain > 0 ? domain : 1;
-	if (w->segment_nodes > 0)
-		return w->segment_nodes * gpn < domain
-		       ? w->segment_nodes * gpn : domain;
-	seg = nvlink_segment_nodes(w->nodes, gpn, domain);
-	return (seg > 0 ? seg : 1) * gpn;
-}
-
-/*
- * Whether every group of size consecutive ranks stays inside one domain
- * of the given size.  Groups start at multiples of their size, so they
- * stay inside when they divide the domain; a job no larger than one
- * domain is inside it whole (its nodes are allocated together).
- */
-static bool
-inside_domain(long long size, int domain, int world)
-{
-	if (world <= domain)
-		return true;
-	return size <= domain && domain % size == 0;
-}
-
-/*
- * NVIDIA's performance tuning guide: "the tensor-parallel size should
- * ideally be confined to the high-bandwidth intra-node network (NVLink
- * domain)"; "EP is kept within the high-bandwidth intra-node network";
- * CP helps "when the sequence length ... is significantly larger than
- * the hidden size", and "when the sequence length is smaller than the
- * hidden size, CP produces narrow (or skinny) tensor shards"; on NVL72
- * "choose TP and DP sizes such that the product of TP x DP divides evenly
- * into the NVL72 configuration".  Megatron orders ranks tp, cp, dp, pp
- * from the innermost, and the experts' etp, ep inside tp*cp*dp, so each
- * group is a run of consecutive ranks.
- */
-enum layout_rule
-layout_topology(const struct workload *w, const struct layout *l,
-                unsigned relax)
-{
-	const struct gpu *g = w->gpu;
-	int domain = g->nvlink_domain > 0 ? g->nvlink_domain : 1;
-	int world = workload_world(w), block = l->tp * l->cp * l->dp;
-	long long experts = layout_mul(layout_etp(l), l->ep);
-
-	if (!(relax & (1u << RELAX_TP_NVLINK)) &&
-	    !inside_domain(l->tp, domain, world))
-		return RULE_TP_NVLINK;
-	if (!(relax & (1u << RELAX_EP_NVLINK)) && l->ep > 1 &&
-	    !inside_domain(experts, domain, world))
-		return RULE_EP_NVLINK;
-	if (!(relax & (1u << RELAX_CP_SEQ)) && l->cp > 1 &&
-	    w->seq_length <= w->model->hidden_size)
-		return RULE_CP_SEQ;
-	/* Only rack-scale domains (GB200 NVL72: 72 GPUs, 4 a node) can put
-	 * a node's ranks of one stage in two domains. */
-	if (!(relax & (1u << RELAX_NVL72)) && domain > w->gpus_per_node &&
-	    world > domain && domain % block != 0 && block % domain != 0)
-		return RULE_NVL72;
-	return LAYOUT_OK;
-}
-
-/* The all-to-all level of a2a+p2p context parallelism (layout.h). */
-int
-layout_cp_a2a_size(const struct workload *w, const struct layout *l)
-{
-	int domain = w->gpu->nvlink_domain > 0 ? w->gpu->nvlink_domain : 1;
-
-	for (int size = l->cp; size > 1; size--)
-		if (l->cp % size == 0 && l->tp * size <= domain &&
-		    a2a_splits_heads(w->model, l->tp, size))
-			return size;
-	return 1;
-}
-
-/* ---- names ------------------------------------------------------------ */
-
-static const char *const recompute_names[] = {
-	[RECOMPUTE_NONE] = "none",
-	[RECOMPUTE_SELECTIVE] = "selective",
-	[RECOMPUTE_FULL] = "full",
-};
-static const char *const recompute_shorts[] = {
-	[RECOMPUTE_NONE] = "none",
-	[RECOMPUTE_SELECTIVE] = "sel",
-	[RECOMPUTE_FULL] = "full",
-};
-_Static_assert(sizeof recompute_names / sizeof recompute_names[0] ==
-               RECOMPUTE_FULL + 1, "a name for every recompute kind");
-_Static_assert(sizeof recompute_shorts / sizeof recompute_shorts[0] ==
-               RECOMPUTE_FULL + 1, "a short name for every recompute kind");
-
-const char *
-recompute_name(enum recompute r)
-{
-	return recompute_names[r];
-}
-
-const char *
-recompute_short(enum recompute r)
-{
-	return recompute_shorts[r];
-}
-
-int
-recompute_parse(const char *s)
-{
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, recompute_names[i]))
-			return i;
-	return -1;
-}
-
-const char *
-attention_name(enum attention_impl a)
-{
-	return a == ATTN_FLASH ? "flash" : "unfused";
-}
-
-int
-attention_parse(const char *s)
-{
-	if (!strcmp(s, "flash"))
-		return ATTN_FLASH;
-	if (!strcmp(s, "unfused"))
-		return ATTN_UNFUSED;
-	return -1;
-}
-
-/* "block" or "uniform". */
-const char *
-recompute_method_name(enum recompute_method m)
-{
-	return recompute_method_names[m == RECOMPUTE_UNIFORM];
-}
-
-/* "delayed", "tensorwise", "mxfp8" or "blockwise". */
-const char *
-fp8_recipe_name(enum fp8_recipe r)
-{
-	return (unsigned)r <= FP8_BLOCKWISE ? fp8_recipe_names[r] : "?";
-}
-
-bool
-layout_param_gather_applies(enum precision p)
-{
-	return p == PREC_FP8 || p == PREC_FP4;
-}
-
-/* "p2p", "all_gather", "a2a" or "a2a+p2p". */
-const char *
-cp_comm_name(enum cp_comm c)
-{
-	return (unsigned)c <= CP_COMM_A2A_P2P ? cp_comm_names[c] : "?";
-}
-
-/* "alltoall", "allgather", "flex" or "hybridep". */
-const char *
-moe_dispatcher_name(enum moe_dispatcher d)
-{
-	return (unsigned)d <= MOE_DISPATCH_HYBRIDEP ? moe_dispatcher_names[d]
-	                                            : "?";
-}
-
-/* The index of s among names, or -1. */
-int
-layout_choice_parse(const char *const *names, const char *s)
-{
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
-bool
-layout_equal(const struct layout *a, const struct layout *b)
-{
-	return a->tp == b->tp && a->pp == b->pp && a->cp == b->cp &&
-	       a->ep == b->ep && layout_etp(a) == layout_etp(b) &&
-	       a->vp == b->vp && a->mbs == b->mbs && a->gbs == b->gbs &&
-	       a->recompute == b->recompute &&
-	       a->recompute_layers == b->recompute_layers &&
-	       a->recompute_method == b->recompute_method &&
-	       a->recompute_modules == b->recompute_modules &&
-	       a->sequence_parallel == b->sequence_parallel &&
-	       a->distributed_optimizer == b->distributed_optimizer &&
-	       a->attention == b->attention &&
-	       a->account_embedding == b->account_embedding &&
-	       a->account_loss == b->account_loss &&
-	       a->first_stage_layers == b->first_stage_layers &&
-	       a->last_stage_layers == b->last_stage_layers &&
-	       a->fp8_recipe == b->fp8_recipe &&
-	       a->fp8_param_gather == b->fp8_param_gather &&
-	       a->cuda_graphs == b->cuda_graphs &&
-	       a->tp_comm_overlap == b->tp_comm_overlap &&
-	       a->overlap_grad_reduce == b->overlap_grad_reduce &&
-	       a->overlap_param_gather == b->overlap_param_gather &&
-	       a->grad_reduce_bf16 == b->grad_reduce_bf16 &&
-	       a->fsdp == b->fsdp && a->cp_comm == b->cp_comm &&
-	       a->moe_grouped_gemm == b->moe_grouped_gemm &&
-	       a->moe_dispatcher == b->moe_dispatcher &&
-	       a->moe_a2a_overlap == b->moe_a2a_overlap &&
-	       a->cuda_graph_full_iteration == b->cuda_graph_full_iteration &&
-	       a->offload_layers == b->offload_layers;
-}
-
-bool
-layout_same_run(const struct model *m, const struct layout *a,
-                const struct layout *b)
-{
-	struct layout x = *b;
-
-	if (!layout_recompute_same(m, a, b))
-		return false;
-	/* Spelled as a spells it, the rest must be equal. */
-	x.recompute_layers = a->recompute_layers;
-	x.recompute_method = a->recompute_method;
-	x.recompute_modules = a->recompute_modules;
-	return layout_equal(a, &x);
 }

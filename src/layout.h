@@ -329,7 +329,7 @@ workload_world(const struct workload *w)
 	return w->nodes * w->gpus_per_node;
 }
 
-/* GPUs of the job that one NVLink segment holds (layout.c). */
+/* GPUs of the job that one NVLink segment holds (layout-topology.c). */
 int workload_nvlink_segment(const struct workload *w);
 /* Nodes per NVLink segment of a job of nodes nodes of gpn GPUs
  * (sbatch --segment); 0: none. */

@@ -133,9 +133,9 @@ fill_request(const struct runner *r, const struct cand_status *c,
 
 /*
  * The estimates place a job whose NVLink domain spans nodes in
- * segments of it (layout.c, or the site's --segment); a libslurm older
- * than 24.05 cannot ask Slurm for them, so say once that the placement
- * is the site's.
+ * segments of it (layout-topology.c, or the site's --segment); a
+ * libslurm older than 24.05 cannot ask Slurm for them, so say once that
+ * the placement is the site's.
  */
 static void
 warn_segments(struct runner *r, const struct slurm_submit_req *req)

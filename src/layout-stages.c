@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * layout-stages.c - the pipeline's stage arithmetic: how a model's
+ * layers split over the stages (evenly, or with first and last stages
+ * of their own), how many layers each stage and each model chunk holds,
+ * and what full recompute's method and count come to per chunk.
+ *
+ * Kept apart from the rules (layout.c), which take RULE_LAYERS_PP,
+ * RULE_UNEVEN and RULE_VP from it, because the grid, the estimate and
+ * the job scripts ask it too.
+ */
+#include "autoconfig.h"
+
+#include "layout.h"
+
+/*
+ * An uneven pipeline as transformer_config.py checks it: each count
+ * given is positive and a multiple of vp, the layers left divide over
+ * the stages left into a multiple of vp, and layers are left exactly
+ * when stages are.  Megatron-LM refuses it with the account_for_*
+ * flags.  With pp 1 the counts change nothing (check_no_effect).
+ */
+static enum layout_rule
+uneven_rule(const struct model *m, const struct layout *l)
+{
+	int vp = l->vp > 1 ? l->vp : 1, left, stages;
+
+	if (l->pp == 1)
+		return LAYOUT_OK;
+	if (l->account_embedding || l->account_loss ||
+	    l->first_stage_layers < 0 || l->last_stage_layers < 0)
+		return RULE_UNEVEN;
+	if (l->first_stage_layers % vp != 0 || l->last_stage_layers % vp != 0)
+		return RULE_VP;
+	layout_uneven_middle(m, l, &left, &stages);
+	if (left < 0 || (left > 0) != (stages > 0) ||
+	    (stages > 0 && left % stages != 0))
+		return RULE_UNEVEN;
+	if (stages > 0 && (left / stages) % vp != 0)
+		return RULE_VP;
+	return LAYOUT_OK;
+}
+
+enum layout_rule
+layout_split_rule(const struct model *m, const struct layout *l)
+{
+	int split = layout_split_layers(m, l);
+
+	if (layout_uneven(l))
+		return uneven_rule(m, l);
+	if (split % l->pp != 0)
+		return RULE_LAYERS_PP;
+	if (l->vp > 1 &&
+	    (l->pp == 1 || split % layout_mul(l->pp, l->vp) != 0))
+		return RULE_VP;
+	return LAYOUT_OK;
+}
+
+void
+layout_uneven_middle(const struct model *m, const struct layout *l,
+                     int *layers, int *stages)
+{
+	*layers = m->num_layers;
+	*stages = l->pp;
+	if (l->first_stage_layers > 0) {
+		*layers -= l->first_stage_layers;
+		(*stages)--;
+	}
+	if (l->last_stage_layers > 0) {
+		*layers -= l->last_stage_layers;
+		(*stages)--;
+	}
+}
+
+void
+layout_auto_stages(const struct model *m, struct layout *l)
+{
+	int layers = m->num_layers, pp = l->pp, each;
+
+	l->first_stage_layers = l->last_stage_layers = 0;
+	if (pp <= 1 || layout_divides_split(layers, pp))
+		return;
+	each = (layers + pp - 1) / pp;
+	if (layers - each * (pp - 1) < 1)
+		return;
+	l->first_stage_layers = each;
+	l->last_stage_layers = layers - each * (pp - 1);
+}
+
+int
+layout_middle_layers(const struct model *m, const struct layout *l)
+{
+	int left, stages;
+
+	if (!layout_uneven(l))
+		return layout_split_layers(m, l) / l->pp;
+	layout_uneven_middle(m, l, &left, &stages);
+	return stages > 0 ? left / stages : 0;
+}
+
+int
+layout_first_layers(const struct model *m, const struct layout *l)
+{
+	if (l->first_stage_layers > 0)
+		return l->first_stage_layers;
+	return layout_middle_layers(m, l) - l->account_embedding;
+}
+
+int
+layout_last_layers(const struct model *m, const struct layout *l)
+{
+	if (l->last_stage_layers > 0)
+		return l->last_stage_layers;
+	return layout_middle_layers(m, l) - l->account_loss;
+}
+
+/* The most layers full recompute may name: an even split's share of a
+ * rank (the flags counted), or an uneven one's smallest stage. */
+static int
+fewest_stage_layers(const struct model *m, const struct layout *l)
+{
+	int n = layout_middle_layers(m, l), f, z;
+
+	if (!layout_uneven(l))
+		return layout_split_layers(m, l) / l->pp;
+	f = layout_first_layers(m, l);
+	z = layout_last_layers(m, l);
+	if (l->pp == 2 || n == 0)
+		return f < z ? f : z;
+	return n < f ? (n < z ? n : z) : (f < z ? f : z);
+}
+
+int
+layout_recompute_limit(const struct model *m, const struct layout *l)
+{
+	return fewest_stage_layers(m, l);
+}
+
+int
+layout_largest_chunk(const struct model *m, const struct layout *l)
+{
+	int vp = l->vp > 1 ? l->vp : 1;
+	int n = layout_middle_layers(m, l);
+	int f = layout_first_layers(m, l), z = layout_last_layers(m, l);
+
+	if (f > n)
+		n = f;
+	if (z > n)
+		n = z;
+	/* Rounded up: a layout whose vp does not divide is refused later
+	 * (RULE_VP), and must not come out as 0 layers before. */
+	n = (n + vp - 1) / vp;
+	return n > 1 ? n : 1;
+}
+
+/*
+ * Uniform runs as long as a middle stage's chunk.  A pipeline of two
+ * uneven stages has no middle one: its smaller stage's chunk then, the
+ * longest run RULE_RECOMPUTE lets full recompute name.  Never 0:
+ * Megatron-LM's uniform loop steps by the count (recompute.py,
+ * "layer_idx += self.config.recompute_num_layers") and would not end.
+ */
+int
+layout_uniform_whole(const struct model *m, const struct layout *l)
+{
+	int vp = l->vp > 1 ? l->vp : 1;
+	int n = layout_middle_layers(m, l);
+
+	if (n <= 0)
+		n = fewest_stage_layers(m, l);
+	n /= vp;
+	return n > 1 ? n : 1;
+}
+
+/*
+ * Megatron-LM applies --recompute-num-layers to each model chunk
+ * (recompute.py at d98e8a64; transformer_block.py _checkpointed_forward
+ * before): block checkpoints layers [0, N) one at a time, so any N from
+ * the chunk's layers up is every layer, as uniform in runs of one is;
+ * uniform checkpoints [0, N), [N, 2N), ... (the last run cut at the
+ * chunk's end at d98e8a64, past it before), so only the count uniform 0
+ * renders as (layout_uniform_whole) is that run again.
+ */
+void
+layout_recompute_effective(const struct model *m, const struct layout *l,
+                           enum recompute_method *method, int *layers)
+{
+	int chunk = layout_largest_chunk(m, l);
+	int n = l->recompute_layers;
+
+	*method = l->recompute_method;
+	if (*method == RECOMPUTE_UNIFORM && n <= 0)
+		n = layout_uniform_whole(m, l);
+	if (*method == RECOMPUTE_UNIFORM && n == 1) {
+		*method = RECOMPUTE_BLOCK;
+		n = 0;
+	}
+	if (*method == RECOMPUTE_BLOCK && (n <= 0 || n > chunk))
+		n = chunk;
+	*layers = n;
+}
