@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-slurm.sh: paratune's Slurm adapter (src/slurm.c) against Slurm's own
+# bench-slurm.sh: paratune's Slurm adapter (src/slurm*.c) against Slurm's own
 # commands, in the same run on the same cluster:
 #   - submitting N held jobs through slurm_submit, against a loop of N
 #     `sbatch --hold`;

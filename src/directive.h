@@ -10,7 +10,7 @@
  * one is parsed here into the job description's terms, and one that
  * paratune cannot apply, or that would fight what it sets itself (nodes,
  * GPUs, time, partition...), is refused when the campaign is planned.
- * Slurm-free: slurm.c maps the result onto job_desc_msg_t.
+ * Slurm-free: slurm-submit.c maps the result onto job_desc_msg_t.
  */
 #ifndef PARATUNE_DIRECTIVE_H
 #define PARATUNE_DIRECTIVE_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * slurm-int.h - what slurm.c and slurm-acct.c share: Slurm's headers,
+ * slurm-int.h - what the adapter's files (slurm.c, slurm-state.c,
+ * slurm-conf.c, slurm-submit.c, slurm-acct.c) share: Slurm's headers,
  * the differences between Slurm releases that touch them, the
  * connection, and the helpers that turn Slurm's records into ours.
  * Nothing else includes it: the rest of paratune sees only slurm.h.

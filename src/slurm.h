@@ -3,7 +3,7 @@
 /*
  * slurm.h - paratune's adapter to Slurm.
  *
- * Only slurm.c, slurm-acct.c (accounting) and their private slurm-int.h
+ * Only the adapter's slurm*.c files and their private slurm-int.h
  * include Slurm's headers (scripts/lint and tests/cli/layering.sh check
  * it): the rest of paratune sees these types, and only the runner calls
  * these functions.  Everything here goes through libslurm

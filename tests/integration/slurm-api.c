@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * slurm-api.c - the Slurm adapter (src/slurm.c) against a real cluster.
+ * slurm-api.c - the Slurm adapter (src/slurm*.c) against a real cluster.
  *
  * Needs the local testbed (scripts/testbed up; SLURM_CONF from
  * `scripts/testbed env`) or any cluster with four idle nodes of eight

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Integration test of paratune's Slurm adapter (src/slurm.c): builds
+# Integration test of paratune's Slurm adapter (src/slurm*.c): builds
 # tests/integration/slurm-api and runs it against the local testbed
 # (scripts/testbed), starting it when it is not up (needs root) and stopping
 # it again at the end in that case, unless PARATUNE_TESTBED_KEEP=1.
