@@ -580,6 +580,35 @@ estimate_planned_as_owner(void *arg)
 	return estimate_planned(pc->ctx, pc->a, pc->dir, pc->settings);
 }
 
+/* What estimate ARG... estimates: a planned candidate (--rank, --name)
+ * or the base of a campaign directory, as its owner; else the base or
+ * the given layout of a campaign file. */
+static int
+estimate_target(struct cmd_ctx *ctx, struct layout_args *a,
+                const char *path, struct str_list *settings)
+{
+	bool planned = a->rank != LAYOUT_ARG_UNSET || a->name;
+
+	if (a->rank != LAYOUT_ARG_UNSET && a->name) {
+		error("--rank and --name both name the candidate: give one");
+		return EXIT_USAGE;
+	}
+	if (layout_args_check(a) != 0)
+		return EXIT_USAGE;
+	if (planned && !is_directory(path)) {
+		error("'%s' is not a campaign directory (--%s needs the "
+		      "directory plan wrote)", path,
+		      a->name ? "name" : "rank");
+		return access(path, F_OK) == 0 ? EXIT_USAGE : EXIT_NOINPUT;
+	}
+	if (planned || is_directory(path)) {
+		struct planned_call pc = { ctx, a, path, settings };
+
+		return owner_run(path, estimate_planned_as_owner, &pc);
+	}
+	return estimate_campaign(ctx, a, path, settings);
+}
+
 static int
 cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -622,32 +651,11 @@ cmd_estimate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
-	bool planned;
 	int status = EXIT_OK;
 
 	if (cmd_parse_args(ctx, &cmd_estimate_entry, opts, argc, argv, 1, 1,
-	                   &status) < 0)
-		goto cleanup;
-	planned = a.rank != LAYOUT_ARG_UNSET || a.name;
-	if (a.rank != LAYOUT_ARG_UNSET && a.name) {
-		error("--rank and --name both name the candidate: give one");
-		status = EXIT_USAGE;
-	} else if (layout_args_check(&a) != 0) {
-		status = EXIT_USAGE;
-	} else if (planned && !is_directory(argv[1])) {
-		error("'%s' is not a campaign directory (--%s needs the "
-		      "directory plan wrote)", argv[1],
-		      a.name ? "name" : "rank");
-		status = access(argv[1], F_OK) == 0 ? EXIT_USAGE
-		                                    : EXIT_NOINPUT;
-	} else if (planned || is_directory(argv[1])) {
-		struct planned_call pc = { ctx, &a, argv[1], &settings };
-
-		status = owner_run(argv[1], estimate_planned_as_owner, &pc);
-	} else {
-		status = estimate_campaign(ctx, &a, argv[1], &settings);
-	}
-cleanup:
+	                   &status) >= 0)
+		status = estimate_target(ctx, &a, argv[1], &settings);
 	str_list_clear(&settings);
 	str_list_clear(&a.switches);
 	return status;
