@@ -171,6 +171,21 @@ find_short(const struct option *opts, char c)
 }
 
 /*
+ * -q (v = -1) or -v (v = 1) into ctx->verbosity; 0, or -1 after an error
+ * when the other one was given, before the command or after it: the
+ * last one won without a word, and a cron line with both printed what
+ * it had asked not to.
+ */
+static int
+set_verbosity(struct cmd_ctx *ctx, int v)
+{
+	if (ctx->verbosity == -v)
+		return error("-q and -v together: give one");
+	ctx->verbosity = v;
+	return 0;
+}
+
+/*
  * The global options (--site FILE, -q, -v), which paratune.c reads
  * before the command and every command reads after it too, unless it
  * has an option of the same name.  1 or 2 words used, 0 when a is none.
@@ -178,14 +193,10 @@ find_short(const struct option *opts, char c)
 static int
 parse_global(struct cmd_ctx *ctx, const char *a, const char *next)
 {
-	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		ctx->verbosity = -1;
-		return 1;
-	}
-	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-		ctx->verbosity = 1;
-		return 1;
-	}
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		return set_verbosity(ctx, -1) ? -1 : 1;
+	if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+		return set_verbosity(ctx, 1) ? -1 : 1;
 	if (!strncmp(a, "--site=", 7)) {
 		if (a[7] == '\0')
 			return error("option '--site' needs a value");
@@ -333,7 +344,8 @@ parse_short(struct cmd_ctx *ctx, const struct option *opts, int argc,
 		/* -q and -v are taken here too, in a word with the
 		 * command's own ("-fq"), as they are alone (parse_global). */
 		if (o == NULL && (*p == 'q' || *p == 'v')) {
-			ctx->verbosity = *p == 'q' ? -1 : 1;
+			if (set_verbosity(ctx, *p == 'q' ? -1 : 1) != 0)
+				return -1;
 			continue;
 		}
 		if (o == NULL)

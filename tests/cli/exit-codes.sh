@@ -43,6 +43,13 @@ expect "-q with -v" 64 "$PT" -q -v models
 has "... says to give one" "error: -q and -v together: give one" "$T/err"
 expect "--verbose with --quiet" 64 "$PT" --verbose --quiet models
 expect "-v twice is still verbose" 0 "$PT" -v -v models
+# After the command, the last one still won without a word.
+expect "-q before the command, -v after it" 64 "$PT" -q models -v
+has "... says to give one" "error: -q and -v together: give one" "$T/err"
+expect "-q and -v after the command" 64 "$PT" models --quiet --verbose
+expect "-q and -v in one word with a command's own" 64 "$PT" plan -fqv \
+	"$CAMPAIGN" -o "$T/qv"
+expect "-q twice after the command is still quiet" 0 "$PT" -q models -q
 expect "--version with something after it" 64 "$PT" --version models
 has "... naming it" "--version takes nothing after it, not 'models'" \
 	"$T/err"
