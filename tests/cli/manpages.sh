@@ -62,6 +62,29 @@ sed -n 's/^ *"\([A-Za-z0-9_.]*\)": {$/\1/p' "$TMP/config.json" |
 	grep -v '^values$' >"$TMP/keys"
 check_documented "$CONF_PAGE" "key" "$TMP/keys"
 
+# ... and the other way: every key that heads an entry of paratune.conf(5)
+# (a bold dotted name before its parenthesis) and every base.* key it
+# lists is one paratune knows, so that a key renamed or removed in the
+# registry does not stay documented.  --set of a known key fails for its
+# value, its layer or its group, never as an unknown key.  The two
+# calibration members that plan writes are no keys of the registry.
+sed -n 's/\\-/-/g; s/^\\fB\([a-z][a-z0-9_.]*\)\\fR.*(.*/\1/p
+	s/^\\fB\(base\.[a-z0-9_]*\)\\fR.*/\1/p' "$CONF_PAGE" |
+	grep -v -x -e calibration.frozen_from -e calibration.frozen_own |
+	sort -u >"$TMP/page-keys"
+n=0
+while read -r key; do
+	n=$((n + 1))
+	PARATUNE_SITE_CONF=/dev/null HOME=$TMP "$BIN" config \
+		"$SRCDIR/etc/campaigns/llama3-8b-h100.conf" --set "$key=0" \
+		>/dev/null 2>"$TMP/set.err"
+	if grep -q "unknown key '$key'" "$TMP/set.err"; then
+		fail "paratune.conf(5) documents '$key', which paratune does not know"
+	fi
+done <"$TMP/page-keys"
+[ "$n" -gt 150 ] && pass "paratune knows the $n keys paratune.conf(5) documents" ||
+	fail "found only $n keys documented in paratune.conf(5)"
+
 # Template variables: jobscript.h's list runs from " * Candidate" to the
 # end of the comment; names start three spaces in and end at the first
 # run of two blanks (the description), continuation lines further in.
