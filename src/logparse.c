@@ -229,13 +229,13 @@ void
 log_result_notes(const struct log_result *r, struct strbuf *sb)
 {
 	if (r->nul_bytes)
-		strbuf_addf(sb, "%s%lld NUL bytes from offset %lld (binary?)",
-		            sb->len ? "; " : "", r->nul_bytes,
-		            r->first_nul_offset);
+		strbuf_addf(sb, "%s%lld NUL byte%s from offset %lld "
+		            "(binary?)", sb->len ? "; " : "", r->nul_bytes,
+		            r->nul_bytes == 1 ? "" : "s", r->first_nul_offset);
 	if (r->long_lines)
-		strbuf_addf(sb, "%s%ld lines over %zu bytes cut",
+		strbuf_addf(sb, "%s%ld line%s over %zu bytes cut",
 		            sb->len ? "; " : "", r->long_lines,
-		            LOGPARSE_LINE_MAX);
+		            r->long_lines == 1 ? "" : "s", LOGPARSE_LINE_MAX);
 	if (r->truncated)
 		strbuf_addf(sb, "%slast line has no line break (truncated?)",
 		            sb->len ? "; " : "");

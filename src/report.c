@@ -361,7 +361,7 @@ summary_best_base(struct strbuf *out, const struct results *res)
 	            res->speedup >= 1 ? "faster" : "slower",
 	            res->saved_days >= 0 ? "saves" : "costs");
 	report_add_duration(out, fabs(res->saved_days));
-	strbuf_addstr(out, ", ");
+	strbuf_addstr(out, isfinite(res->saved_cost) ? ", " : " and ");
 	add_grouped_figure(out, fabs(res->saved_gpu_hours), 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(res->saved_cost)) {

@@ -143,7 +143,7 @@ echo "figure: $GB GB of Megatron-LM log ($lines iterations) parsed from a" \
 r=$(measure "$T/long.json" "'$STREAM' longline 1000 | '$PT' parse /dev/stdin --format json")
 set -- $r
 check "a 1 GB line without a break: parsed, exit $3" test "$3" = 0
-check "  and noted as cut" grep -q "lines over [0-9]* bytes cut" "$T/long.json"
+check "  and noted as cut" grep -q "1 line over [0-9]* bytes cut" "$T/long.json"
 check "  in bounded memory ($2 kB)" test "$2" -lt $((MAX_MB * 1024))
 echo "figure: one 1 GB line in $1 s, peak RSS $2 kB"
 r=$(measure "$T/junk.json" "'$STREAM' junk 256 | '$PT' parse /dev/stdin --format json")

@@ -327,6 +327,9 @@ has "top 2 of 6" "top 2 of 6 measured" "$T/out"
 expect "--cost-per-gpu-hour 0 hides costs" 0 "$PT" results "$D" --cost-per-gpu-hour 0
 cells "$D"
 same "... cost column empty" "$(field "$R/results.csv" "$HAND" cost)" ""
+has "... the saving: time and GPU-hours, joined by 'and'" \
+	"switching saves [0-9.]* [a-z]* and [0-9,.]* GPU-hours over the whole" \
+	"$T/out"
 expect "--cost-per-gpu-hour 2" 0 "$PT" results "$D" --cost-per-gpu-hour 2 \
 	--currency EUR
 cells "$D"

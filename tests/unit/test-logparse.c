@@ -1343,8 +1343,8 @@ test_binary(void)
 	CU_ASSERT_EQUAL(r.format, LOG_FORMAT_MEGATRON);
 	{
 		struct strbuf notes = STRBUF_INIT;
-		char *want = xasprintf("NUL bytes from offset %zu (binary?)",
-		                       text_len);
+		char *want = xasprintf("%lld NUL bytes from offset %zu "
+		                       "(binary?)", r.nul_bytes, text_len);
 
 		log_result_notes(&r, &notes);
 		CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, want));
@@ -1576,6 +1576,18 @@ test_mixed_formats_noted(void)
 	CU_ASSERT_EQUAL(r.other_format_steps, 0);
 	log_result_notes(&r, &notes);
 	CU_ASSERT_STRING_EQUAL(notes.buf, "");
+	log_result_release(&r);
+	/* One NUL byte, one line too long: each said in the singular. */
+	strbuf_reset(&notes);
+	strbuf_setlen(&sb, 0);
+	megatron_line(&sb, 1, 10, 88000.0, 5.0);
+	strbuf_addch(&sb, '\0');
+	strbuf_addchars(&sb, 'x', LOGPARSE_LINE_MAX + 10);
+	strbuf_addch(&sb, '\n');
+	logparse_buffer(&lp, sb.buf, sb.len, "odd", &r);
+	log_result_notes(&r, &notes);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "1 NUL byte from offset"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "; 1 line over "));
 	log_result_release(&r);
 	strbuf_release(&notes);
 	strbuf_release(&sb);
