@@ -509,6 +509,29 @@ find_planned(const char *dir, const struct layout_args *a,
 	return found >= 0 ? EXIT_OK : EXIT_DATAERR;
 }
 
+/*
+ * The note on DIR's calibration (calibration-note.h): of the campaign as
+ * planned.  --set changes what this estimate uses, not the plan: a
+ * calibration it sets is neither what the campaign was planned with nor
+ * what a new plan of the campaign file keeps, so the campaign is read
+ * again without it.
+ */
+static void
+note_planned(struct cmd_ctx *ctx, const char *dir, const struct settings *c,
+             const struct str_list *settings)
+{
+	struct str_list none = STR_LIST_INIT;
+	struct settings planned;
+
+	if (settings->n == 0) {
+		calibration_note_dir(dir, c, ctx->site_path);
+		return;
+	}
+	if (load_planned_campaign(dir, &none, &planned) == EXIT_OK)
+		calibration_note_dir(dir, &planned, ctx->site_path);
+	settings_release(&planned);
+}
+
 /* `estimate DIR [--rank N | --name NAME]`: a planned candidate, flags
  * changing what they name. */
 static int
@@ -548,7 +571,7 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 	/* After the estimate, which it does not change: the campaign
 	 * stays frozen, the note says how to move it on. */
 	if (status == EXIT_OK && ctx->verbosity >= 0)
-		calibration_note_dir(dir, &c, ctx->site_path);
+		note_planned(ctx, dir, &c, settings);
 cleanup:
 	strbuf_release(&notes);
 	settings_release(&c);

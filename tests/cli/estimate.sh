@@ -536,6 +536,22 @@ sed 's/0\.6;/0.6; attn_eff_flash = 0.3;/' "$T/calsite/mine.conf" \
 expect "... a site changing only what the campaign file sets" 0 \
 	"$PT" --site "$T/calsite/attn.conf" estimate "$T/calpart"
 check "... ... no note" test ! -s "$T/err"
+# --set on estimate DIR changes that estimate, not the plan: the note is
+# of the calibration the campaign was planned with.
+expect "... estimate DIR --set of a constant the site gives" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calpart" \
+	-s 'calibration={h100-sxm={gemm_eff_max=0.5;};}'
+check "... ... no note under the same site" test ! -s "$T/err"
+expect "... ... once the site includes another" 0 \
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calpart" \
+	-s 'calibration={h100-sxm={gemm_eff_max=0.5;};}'
+has "... ... noted as without it" \
+	"^note: .*calpart was planned with calibration part; .* now give h100-sxm calibration mine2 (.*mine2.conf:2) for the constants" \
+	"$T/err"
+expect "... estimate DIR --set over a site's calibration" 0 \
+	"$PT" --site "$T/calsite/site.conf" estimate "$T/calnew" \
+	-s 'calibration={h100-sxm={gemm_eff_max=0.5;};}'
+check "... ... no note under the same site" test ! -s "$T/err"
 expect "... under no site file" 0 "$PT" estimate "$T/calpart"
 has "... ... noted: the built-in defaults beneath" \
 	"^note: .*calpart was planned with calibration part; .* now give h100-sxm calibration built-in defaults for the constants" \
