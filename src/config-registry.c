@@ -489,7 +489,11 @@ const struct config_key config_registry[] = {
 	/* Members of each calibration = { GPU = { ... } } entry: the
 	 * estimator's constants within their physical bounds
 	 * (calibration.c), and the fit's residual band and row count. */
-	{ .path = "calibration.name", .type = KT_NAME, CALIB(name),
+	/* Empty for none: what plan writes into campaign.conf for a
+	 * calibration whose layers named none (the built-in defaults'). */
+	{ .path = "calibration.name", .type = KT_NAME, .in = IN_CALIBRATION,
+	  .off = offsetof(struct calibration, name),
+	  .flags = F_MEMBER | F_CLEAR,
 	  .size = FIELD_SIZE(struct calibration, name) },
 	CAL_KEY("gemm_eff_max", GEMM_EFF_MAX),
 	CAL_KEY("gemm_tokens_half", GEMM_TOKENS_HALF),

@@ -579,6 +579,16 @@ expect "... not a list refused" 78 "$PT" estimate "$T/calpart"
 has "... ... saying what it is" \
 	"frozen_own is a list of member names \[\"gemm_eff_max\", ...\], not a string" \
 	"$T/err"
+# A campaign file that names no calibration, under no site file that
+# names one: campaign.conf says so with an empty name, read back.
+{ cat "$DEMO"; echo 'calibration = { h100-sxm = { attn_eff_flash = 0.5; }; };'; } \
+	>"$T/calsite/noname.conf"
+expect "plan a campaign file whose calibration has no name" 0 \
+	"$PT" -q plan "$T/calsite/noname.conf" -o "$T/calnoname"
+has "... campaign.conf writes the name empty" '^    name = "";$' \
+	"$T/calnoname/campaign.conf"
+expect "... estimate DIR reads it back" 0 "$PT" estimate "$T/calnoname"
+check "... no note" test ! -s "$T/err"
 # A campaign planned before plan recorded the layer: noted as then.
 cp -R "$T/calown" "$T/calpre"
 sed -i '/frozen_from/d' "$T/calpre/campaign.conf"
