@@ -76,8 +76,14 @@ read_frozen_own(struct loader *ld, const struct config_key *k,
 	unsigned own = 0;
 	int n;
 
-	if (m == NULL)
+	if (m == NULL) {
+		/* Written before plan recorded them: the campaign file's
+		 * calibration counted as wholly its own, whichever members
+		 * the frozen group holds. */
+		if (ld->frozen && ld->layer == LAYER_CAMPAIGN)
+			ent->own = CAL_MEMBERS_ALL;
 		return 0;
+	}
 	if (!config_setting_is_aggregate(m) || config_setting_is_group(m))
 		return config_key_error(ld, m, k, FROZEN_OWN " is a list of "
 		                        "member names [\"gemm_eff_max\", ...], "

@@ -579,6 +579,13 @@ expect "... not a list refused" 78 "$PT" estimate "$T/calpart"
 has "... ... saying what it is" \
 	"frozen_own is a list of member names \[\"gemm_eff_max\", ...\], not a string" \
 	"$T/err"
+# A campaign.conf written before plan recorded frozen_own: every member
+# the campaign file's, as then, even one the frozen group lacks.
+cp -R "$T/calpart" "$T/calpartpre"
+sed -i '/frozen_own/d; /^    gemm_eff_max = /d' "$T/calpartpre/campaign.conf"
+expect "a campaign.conf with frozen_from but no frozen_own" 0 \
+	"$PT" --site "$T/calsite/mine2.conf" estimate "$T/calpartpre"
+check "... no note" test ! -s "$T/err"
 # A campaign file that names no calibration, under no site file that
 # names one: campaign.conf says so with an empty name, read back.
 { cat "$DEMO"; echo 'calibration = { h100-sxm = { attn_eff_flash = 0.5; }; };'; } \
