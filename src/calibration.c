@@ -202,10 +202,26 @@ calibration_hand_set(void)
 	return &hand_set;
 }
 
+/*
+ * A calibration without a name is the built-in defaults only when it
+ * predicts as they do: a campaign file that sets one constant and no
+ * name was shown as "built-in defaults" with other constants.
+ */
 const char *
 calibration_label(const struct calibration *cal)
 {
-	return cal && cal->name[0] ? cal->name : "built-in defaults";
+	const struct calibration *d = calibration_default();
+
+	if (cal == NULL)
+		return "built-in defaults";
+	if (cal->name[0])
+		return cal->name;
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if (cal->v[p] != d->v[p])
+			return "unnamed";
+	return cal->residual_low == d->residual_low &&
+	       cal->residual_high == d->residual_high
+	       ? "built-in defaults" : "unnamed";
 }
 
 bool

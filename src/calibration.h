@@ -124,7 +124,8 @@ const struct calibration *calibration_default(void);
 /* The constants the estimator was hand-set with, the start of that fit
  * (name "hand-set constants"). */
 const struct calibration *calibration_hand_set(void);
-/* "built-in defaults" or the calibration's name. */
+/* The calibration's name; without one, "built-in defaults" when it
+ * predicts as they do, else "unnamed". */
 const char *calibration_label(const struct calibration *cal);
 /* Whether the residual band was measured (rows > 0). */
 bool calibration_fitted(const struct calibration *cal);

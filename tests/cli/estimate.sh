@@ -596,6 +596,19 @@ has "... campaign.conf writes the name empty" '^    name = "";$' \
 	"$T/calnoname/campaign.conf"
 expect "... estimate DIR reads it back" 0 "$PT" estimate "$T/calnoname"
 check "... no note" test ! -s "$T/err"
+# A calibration without a name is "built-in defaults" only when it
+# predicts as they do.
+{ cat "$DEMO"; echo 'calibration = { h100-sxm = { attn_eff_flash = 0.5; }; };'; } \
+	>"$T/calsite/noname.conf"
+expect "estimate a campaign file setting a constant and no name" 0 \
+	"$PT" estimate "$T/calsite/noname.conf"
+has "... shown as unnamed, not as the built-in defaults" \
+	"^  calibration  unnamed (.*noname.conf:[0-9]*)$" "$T/out"
+{ cat "$DEMO"; echo 'calibration = { h100-sxm = { }; };'; } \
+	>"$T/calsite/empty.conf"
+expect "... an empty group" 0 "$PT" estimate "$T/calsite/empty.conf"
+has "... ... the built-in defaults" \
+	"^  calibration  built-in defaults (.*empty.conf:[0-9]*)$" "$T/out"
 # A campaign planned before plan recorded the layer: noted as then.
 cp -R "$T/calown" "$T/calpre"
 sed -i '/frozen_from/d' "$T/calpre/campaign.conf"
