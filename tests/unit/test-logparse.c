@@ -495,6 +495,41 @@ test_real_values(void)
 		ASSERT_NEAR_REL(r.steps[0].tflops, 153.38, REL);
 		log_result_release(&r);
 	}
+	/* A patched Megatron-LM's "tokens/sec/gpu: 10839.5" beside
+	 * "throughput per GPU (TFLOP/s/GPU): 513.3"; the median of the
+	 * four steps after the first is halfway between 10802.9 and
+	 * 10837.4. */
+	if (read_real(&lp, "megatron_iter_isotimestamp_tokens_"
+	              "aichipbenchmark_qwenvl.log", &r)) {
+		struct log_step_stats st;
+
+		ASSERT_NEAR_REL(r.steps[0].tokens_per_s, 10839.5, REL);
+		ASSERT_NEAR_REL(r.steps[0].tflops, 513.3, REL);
+		ASSERT_NEAR_REL(r.steps[4].tokens_per_s, 10752.3, REL);
+		log_result_step_stats(&r, -1, &st);
+		ASSERT_NEAR_REL(st.tokens_per_s_median,
+		                (10802.9 + 10837.4) / 2, REL);
+		log_result_release(&r);
+	}
+	/* The 2020 memory line, without "[Rank 0]": "after 5 iterations
+	 * memory (MB) | ... | max allocated: 12606.06201171875 | ... |
+	 * max reserved: 17482.0". */
+	if (read_real(&lp, "megatron_iter_megatronlm_issue60_2020.log", &r)) {
+		ASSERT_NEAR_REL(r.mem_max_allocated_gib,
+		                12606.06201171875 / 1024, REL);
+		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 17482.0 / 1024, REL);
+		ASSERT_NEAR_REL(r.mem_peak_gib, 17482.0 / 1024, REL);
+		log_result_release(&r);
+	}
+	/* Megatron-DeepSpeed "TFLOPs: 78.36", no tokens/s of its own
+	 * ("samples per second" is the whole job's). */
+	if (read_real(&lp, "megatron_deepspeed_iter_gradnorm_nan_bigscience_"
+	              "issue396.log", &r)) {
+		ASSERT_NEAR_REL(r.steps[0].tflops, 78.36, REL);
+		ASSERT_NEAR_REL(r.steps[2].tflops, 78.71, REL);
+		CU_ASSERT(isnan(r.steps[0].tokens_per_s));
+		log_result_release(&r);
+	}
 	/* NeMo: max_memory_reserved 57696845824 B, TFLOPS_per_GPU 92.74. */
 	if (read_real(&lp, "nemo2_train_step_timing_nemo_issue14850.log", &r)) {
 		ASSERT_NEAR_REL(r.mem_max_reserved_gib, 57696845824.0 / GIB,
@@ -515,6 +550,12 @@ test_real_values(void)
 	              "readme.log", &r)) {
 		ASSERT_NEAR_REL(r.mem_peak_gib, 70833405952.0 / GIB, REL);
 		CU_ASSERT(isnan(r.mem_max_reserved_gib));
+		log_result_release(&r);
+	}
+	if (read_real(&lp, "nemo2_train_step_timing_dgxc-benchmarking_"
+	              "nemotron_readme.log", &r)) {
+		ASSERT_NEAR_REL(r.mem_peak_gib, 72972500992.0 / GIB, REL);
+		ASSERT_NEAR_REL(r.steps[0].mem_gib, 72972500992.0 / GIB, REL);
 		log_result_release(&r);
 	}
 	/* torchtitan "tps: 5,856", "memory: 49.66GiB(52.28%)", "tflops:
