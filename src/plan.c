@@ -129,6 +129,33 @@ near_layouts(const struct grid_result *res)
 }
 
 /*
+ * What to change for a nearest removed layout's rule, where the general
+ * hint names nothing that helps.  gbs % (mbs*dp): the global batch is
+ * a top-level key, not a search list or control, and no list fixes a
+ * batch smaller than every layout's data-parallel size (a small model
+ * on many nodes); the sizes say why.  Once per rule.
+ */
+static void
+near_hints(const struct plan *p)
+{
+	const struct grid_result *res = &p->res;
+
+	for (int i = 0; i < res->nnear; i++) {
+		const struct layout *l = &res->near[i].layout;
+
+		if (res->near[i].rule != RULE_BATCH || !res->near[i].leaf)
+			continue;
+		fprintf(stderr, "hint: global_batch_size %d is not a multiple "
+		        "of micro-batch %d x dp %d (tp %d pp %d cp %d on %d "
+		        "GPUs): list one that is in global_batch_size, or plan "
+		        "fewer GPUs (nodes, gpus_per_node)\n", l->gbs, l->mbs,
+		        l->dp, l->tp, l->pp, l->cp,
+		        workload_world(&p->workload));
+		return;
+	}
+}
+
+/*
  * Every combination was removed: say by which rules, so that the user
  * sees what to change (a list, a control such as search.relax or the
  * model-parallel range) instead of a bare refusal.
@@ -157,6 +184,7 @@ no_candidate(const struct plan *p)
 	fprintf(stderr, "hint: widen the search lists, or relax a control "
 	        "(search.relax, search.min/max_model_parallel, the bubble "
 	        "and unbalance ratios; see paratune.conf(5))\n");
+	near_hints(p);
 	return EXIT_CONFIG;
 }
 

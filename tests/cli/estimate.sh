@@ -151,6 +151,16 @@ has "... every combination invalid by the world rule" \
 	"tp\*pp\*cp must divide the GPU count" "$T/err"
 has "... said as no valid candidate" "^error: no valid candidate" "$T/err"
 check "... and no campaign directory is left" test ! -e "$T/huge"
+# A global batch smaller than the data-parallel size of every layout:
+# no search list or control fixes that, so the refusal names the key
+# and the sizes (gbs 8 over 32 GPUs: dp 32 at tp = pp = cp = 1).
+expect "a global batch below the data-parallel size is refused" 78 "$PT" \
+	plan "$DEMO" -s 'global_batch_size=[8]' -s 'search.tensor_parallel=[1]' \
+	-s 'search.pipeline_parallel=[1]' -s 'search.micro_batch_size=[1]' \
+	-o "$T/smallgbs"
+has "... naming global_batch_size and mbs x dp" \
+	"^hint: global_batch_size 8 is not a multiple of micro-batch 1 x dp 32 (tp 1 pp 1 cp 1 on 32 GPUs)" \
+	"$T/err"
 # shellcheck disable=SC2086
 expect "... and estimates its base" 0 "$PT" estimate "$DEMO" $HUGE
 expect "--tp 65536 --pp 65536 is an invalid layout" 64 "$PT" estimate \
