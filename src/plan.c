@@ -328,10 +328,46 @@ axis_value(const struct layout *l, int axis)
 	}
 }
 
+/* Set a layout's value on one of the searched parallel axes. */
+static void
+axis_set(struct layout *l, int axis, int v)
+{
+	switch (axis) {
+	case 0: l->tp = v; break;
+	case 1: l->pp = v; break;
+	case 2: l->cp = v; break;
+	case 3: l->ep = v; break;
+	case 4: l->vp = v; break;
+	default: l->mbs = v; break;
+	}
+}
+
+/*
+ * Why Megatron-LM's rules refuse value v on an axis: the best kept
+ * candidate with v in its place, checked.  A value such as tp 8 for a
+ * model of 12 heads is removed from every layout by one rule, which the
+ * warning then names rather than leave the user to guess it.  An
+ * example, not every reason: NULL when that layout passes.
+ */
+static const char *
+lost_value_rule(const struct plan *p, int axis, int v)
+{
+	struct layout l;
+	enum layout_rule r;
+
+	if (p->res.n == 0)
+		return NULL;
+	l = p->res.v[0].layout;
+	axis_set(&l, axis, v);
+	r = layout_check(&p->workload, &l);
+	return r == LAYOUT_OK ? NULL : layout_rule_name(r);
+}
+
 /*
  * A value the user listed explicitly that no kept candidate has was
  * removed by a rule: say so on the terminal, with the search controls
- * that removed anything, rather than let a control drop it silently.
+ * that removed anything, rather than let a control drop it silently,
+ * and with the Megatron-LM rule that refuses it in the best candidate.
  */
 static void
 warn_lost_values(const struct plan *p)
@@ -368,13 +404,20 @@ warn_lost_values(const struct plan *p)
 			for (int c = 0; c < p->res.n && !kept; c++)
 				kept = axis_value(&p->res.v[c].layout, a) ==
 				       l->v[i];
-			if (!kept)
+			if (!kept) {
+				const char *why =
+					lost_value_rule(p, a, l->v[i]);
+
 				warning("%s lists %d, but no candidate "
-				        "kept it%s%s", keys[a], l->v[i],
+				        "kept it%s%s%s%s", keys[a], l->v[i],
 				        controls.len
 				        ? "; search controls removed "
 				          "layouts: " : "",
-				        controls.buf);
+				        controls.buf,
+				        why ? "; in the best candidate's "
+				              "place, Megatron-LM refuses it: "
+				            : "", why ? why : "");
+			}
 		}
 	}
 	strbuf_release(&controls);

@@ -151,6 +151,15 @@ has "... every combination invalid by the world rule" \
 	"tp\*pp\*cp must divide the GPU count" "$T/err"
 has "... said as no valid candidate" "^error: no valid candidate" "$T/err"
 check "... and no campaign directory is left" test ! -e "$T/huge"
+# A listed value that Megatron-LM's rules remove in every layout: the
+# warning names the rule (demo's Llama 3 8B has 32 heads: tp 3 does
+# not divide them, though it divides 3 nodes of 8 GPUs), not only the
+# value.
+expect "a listed tp that no layout keeps is planned without it" 0 "$PT" \
+	plan "$DEMO" -s nodes=3 -s 'global_batch_size=[192]' \
+	-s 'search.tensor_parallel=[1,3]' -o "$T/tp3"
+has "... and the warning names the rule that removed it" \
+	"lists 3, but no candidate kept it.*: attention heads % tp" "$T/err"
 # A global batch smaller than the data-parallel size of every layout:
 # no search list or control fixes that, so the refusal names the key
 # and the sizes (gbs 8 over 32 GPUs: dp 32 at tp = pp = cp = 1).
