@@ -33,6 +33,14 @@ candidate_compare(const struct candidate *a, const struct candidate *b)
 
 	if (a->est.memory_status != b->est.memory_status)
 		return a->est.memory_status == MEM_SAFE ? -1 : 1;
+	/* At risk: the nearest to fitting first.  By time, a campaign
+	 * where none fits ranked first a layout of 24,852 GiB a GPU (Llama
+	 * 3.1 70B at sequence 131072 on 16 H100 nodes, tp 1 pp 1) and one of
+	 * 79 GiB at 1254: what --include-unsafe runs first, and what plan
+	 * calls the best, must be the one most likely to fit. */
+	if (a->est.memory_status == MEM_OOM_RISK &&
+	    a->est.mem.total != b->est.mem.total)
+		return a->est.mem.total < b->est.mem.total ? -1 : 1;
 	/* Time per sample, so that different global batches compare. */
 	ta = a->est.step_s / x->gbs;
 	tb = b->est.step_s / y->gbs;

@@ -730,6 +730,25 @@ for c in json.load(sys.stdin):
 check "plan and list print the same step times" \
 	cmp -s "$T/plan.steps" "$T/list.steps"
 expect "list of a missing directory" 66 "$PT" list "$T/none"
+# At risk, the nearest to fitting first: Llama 3 70B on one node of
+# H100 fits nowhere, and by time alone rank 1 was a layout far over.
+sed 's/^model = .*/model = "llama3_70b";/; s/^nodes = .*/nodes = 1;/' \
+	"$CAMPAIGN" >"$T/nofit.conf"
+expect "plan a campaign where nothing fits" 0 "$PT" plan "$T/nofit.conf" \
+	-o "$T/nofit"
+has "... its base is the best of none safe" "none is safe" "$T/out"
+check "... every candidate at risk" test "$(awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["memory_status"] != "oom-risk" { n++ } END { print n + 0 }' \
+	"$T/nofit/candidates.csv")" = 0
+check "... ranked by predicted memory, the least first" sh -c "awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+	{ print \$c[\"est_memory_gib\"] }' '$T/nofit/candidates.csv' |
+	sort -c -g"
+check "... over more than one distinct memory" test "$(awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ m[$c["est_memory_gib"]] = 1 } END { print length(m) }' \
+	"$T/nofit/candidates.csv")" -gt 10
 expect "status of a fresh plan" 0 "$PT" status "$T/demo"
 has "status shows planned" "planned" "$T/out"
 expect "submit --dry-run" 0 "$PT" submit "$T/demo" --dry-run --top 2
