@@ -273,8 +273,30 @@ axis_bools(struct grid_axis *a, unsigned bits, unsigned dflt)
 	axis_from_bits(a, bits ? bits : dflt, 2);
 }
 
-/* The tuning guide's switches.  Grouped GEMM only matters with experts,
- * so a dense model keeps one value of it. */
+/* The MoE switches of search: on a dense model, each axis holds its
+ * default alone. */
+static void
+spec_moe_switches(struct grid_spec *spec, const struct settings *c)
+{
+	const struct search_space *s = &c->search;
+
+	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
+	axis_from_bits(&spec->dispatcher, s->moe_dispatcher ? s->moe_dispatcher
+	               : BIT(MOE_DISPATCH_ALLTOALL), MOE_DISPATCH_HYBRIDEP + 1);
+	axis_bools(&spec->a2a_overlap, s->moe_a2a_overlap, BIT(0));
+	/* A dense model has no experts for these to change: each axis holds
+	 * its default alone, the base's too (grid_add_base). */
+	if (c->model.num_experts == 0) {
+		spec->grouped_gemm.n = spec->dispatcher.n = 1;
+		spec->grouped_gemm.v[0] = 1;
+		spec->dispatcher.v[0] = MOE_DISPATCH_ALLTOALL;
+		spec->a2a_overlap.n = 1;
+		spec->a2a_overlap.v[0] = 0;
+	}
+}
+
+/* The tuning guide's switches; the MoE ones, which only matter with
+ * experts, through spec_moe_switches. */
 static void
 spec_switches(struct grid_spec *spec, const struct settings *c)
 {
@@ -326,19 +348,7 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	axis_bools(&spec->fp8_param_gather, s->fp8_param_gather, BIT(0));
 	axis_from_bits(&spec->cp_comm, s->cp_comm_type ? s->cp_comm_type
 	               : BIT(CP_COMM_P2P), 4);
-	axis_bools(&spec->grouped_gemm, s->moe_grouped_gemm, BIT(1));
-	axis_from_bits(&spec->dispatcher, s->moe_dispatcher ? s->moe_dispatcher
-	               : BIT(MOE_DISPATCH_ALLTOALL), MOE_DISPATCH_HYBRIDEP + 1);
-	axis_bools(&spec->a2a_overlap, s->moe_a2a_overlap, BIT(0));
-	/* A dense model has no experts for these to change: each axis holds
-	 * its default alone, the base's too (grid_add_base). */
-	if (c->model.num_experts == 0) {
-		spec->grouped_gemm.n = spec->dispatcher.n = 1;
-		spec->grouped_gemm.v[0] = 1;
-		spec->dispatcher.v[0] = MOE_DISPATCH_ALLTOALL;
-		spec->a2a_overlap.n = 1;
-		spec->a2a_overlap.v[0] = 0;
-	}
+	spec_moe_switches(spec, c);
 	spec->relax = s->relax;
 	spec->max_bubble = s->max_bubble_ratio;
 	spec->max_unbalance = s->max_unbalance_ratio;
