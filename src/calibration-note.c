@@ -13,23 +13,6 @@
 #include "safe-text.h"
 #include "strbuf.h"
 
-/*
- * Whether a and b predict alike: the same constants, residual band and
- * kind of band (fitted or built-in).  The name is left out: renaming a
- * calibration changes no prediction.  Exact, because campaign.conf
- * writes every double so that it reads back the same.
- */
-static bool
-calibration_same(const struct calibration *a, const struct calibration *b)
-{
-	for (int p = 0; p < CAL_NPARAMS; p++)
-		if (a->v[p] != b->v[p])
-			return false;
-	return a->residual_low == b->residual_low &&
-	       a->residual_high == b->residual_high &&
-	       calibration_fitted(a) == calibration_fitted(b);
-}
-
 /* How the note ends: what plan records tells whether a new plan keeps
  * the calibration (unrecorded: planned before campaign.conf recorded
  * which layer set it, which may then be the campaign file's own), and

@@ -202,6 +202,17 @@ calibration_hand_set(void)
 	return &hand_set;
 }
 
+bool
+calibration_same(const struct calibration *a, const struct calibration *b)
+{
+	for (int p = 0; p < CAL_NPARAMS; p++)
+		if (a->v[p] != b->v[p])
+			return false;
+	return a->residual_low == b->residual_low &&
+	       a->residual_high == b->residual_high &&
+	       calibration_fitted(a) == calibration_fitted(b);
+}
+
 /*
  * A calibration without a name is the built-in defaults only when it
  * predicts as they do: a campaign file that sets one constant and no
@@ -210,17 +221,11 @@ calibration_hand_set(void)
 const char *
 calibration_label(const struct calibration *cal)
 {
-	const struct calibration *d = calibration_default();
-
 	if (cal == NULL)
 		return "built-in defaults";
 	if (cal->name[0])
 		return cal->name;
-	for (int p = 0; p < CAL_NPARAMS; p++)
-		if (cal->v[p] != d->v[p])
-			return "unnamed";
-	return cal->residual_low == d->residual_low &&
-	       cal->residual_high == d->residual_high
+	return calibration_same(cal, calibration_default())
 	       ? "built-in defaults" : "unnamed";
 }
 

@@ -124,6 +124,12 @@ const struct calibration *calibration_default(void);
 /* The constants the estimator was hand-set with, the start of that fit
  * (name "hand-set constants"). */
 const struct calibration *calibration_hand_set(void);
+/* Whether a and b predict alike: the same constants, residual band and
+ * kind of band (fitted or built-in).  The name is left out: renaming a
+ * calibration changes no prediction.  Exact, because campaign.conf
+ * writes every double so that it reads back the same. */
+bool calibration_same(const struct calibration *a,
+                      const struct calibration *b);
 /* The calibration's name; without one, "built-in defaults" when it
  * predicts as they do, else "unnamed". */
 const char *calibration_label(const struct calibration *cal);

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -314,32 +315,26 @@ summarise_rules(struct strbuf *sb, const struct grid_stats *st,
 			            count_w, st->by_rule[r]);
 }
 
+/* Where a layout keeps each searched parallel axis, in the order of
+ * warn_lost_values' keys: one map for reading and setting. */
+static const size_t axis_offset[] = {
+	offsetof(struct layout, tp), offsetof(struct layout, pp),
+	offsetof(struct layout, cp), offsetof(struct layout, ep),
+	offsetof(struct layout, vp), offsetof(struct layout, mbs),
+};
+
 /* A layout's value on one of the searched parallel axes. */
 static int
 axis_value(const struct layout *l, int axis)
 {
-	switch (axis) {
-	case 0: return l->tp;
-	case 1: return l->pp;
-	case 2: return l->cp;
-	case 3: return l->ep;
-	case 4: return l->vp;
-	default: return l->mbs;
-	}
+	return *(const int *)((const char *)l + axis_offset[axis]);
 }
 
 /* Set a layout's value on one of the searched parallel axes. */
 static void
 axis_set(struct layout *l, int axis, int v)
 {
-	switch (axis) {
-	case 0: l->tp = v; break;
-	case 1: l->pp = v; break;
-	case 2: l->cp = v; break;
-	case 3: l->ep = v; break;
-	case 4: l->vp = v; break;
-	default: l->mbs = v; break;
-	}
+	*(int *)((char *)l + axis_offset[axis]) = v;
 }
 
 /*
@@ -393,7 +388,8 @@ warn_lost_values(const struct plan *p)
 		                      RULE_KIND_CONTROL)
 			strbuf_addf(&controls, "%s%s", controls.len ? ", " : "",
 			            layout_rule_name((enum layout_rule)r));
-	for (int a = 0; a < 6; a++) {
+	for (int a = 0; a < (int)(sizeof axis_offset / sizeof axis_offset[0]);
+	     a++) {
 		const struct int_list *l = lists[a];
 
 		if (l->is_auto || !settings_origin(&p->settings, keys[a]))
