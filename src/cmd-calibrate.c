@@ -654,6 +654,60 @@ report_fits(struct cmd_ctx *ctx, const struct gpu_fit *g, int ng,
 		               strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
 }
 
+/*
+ * The command once its options are checked: read the n inputs (only
+ * gpu's rows, when named), fit them as how says under name, write the
+ * calibration group to out (NULL: none) and report.  0 or an exit code.
+ */
+static int
+calibrate_inputs(struct cmd_ctx *ctx, const struct fit_how *how,
+                 const char *out, const char *gpu, const char *name, int n,
+                 char **inputs)
+{
+	struct calib_input in;
+	struct gpu_fit *g = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int status, ng = 0;
+
+	memset(&in, 0, sizeof in);
+	if ((status = read_inputs(ctx, n, inputs, gpu, &in)) != 0)
+		goto cleanup;
+	if (out && output_is_campaign(out, &in)) {
+		status = EXIT_USAGE;
+		goto cleanup;
+	}
+	if (in.n == 0) {
+		if (gpu)
+			input_gpus(&in, gpu, &sb);
+		error("no measured run%s%s%s in the input%s",
+		      gpu ? " of GPU '" : "", gpu ? gpu : "", gpu ? "'" : "",
+		      sb.buf);
+		status = EXIT_DATAERR;
+		goto cleanup;
+	}
+	ng = fit_gpus(&in, name, how, &g);
+	if (ng == 0) {
+		status = error_no_group(&in, how->groups);
+		goto cleanup;
+	}
+	warn_few_runs(g, ng);
+	warn_bounds(g, ng);
+	if (out) {
+		write_config(&sb, g, ng, n, inputs);
+		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {
+			status = EXIT_CANTCREAT;
+			goto cleanup;
+		}
+		warn_uncataloged(ctx, g, ng, out);
+	}
+	report_fits(ctx, g, ng, out);
+cleanup:
+	free_gpus(g, ng);
+	strbuf_release(&sb);
+	calib_input_release(&in);
+	return status;
+}
+
 static int
 cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -662,7 +716,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct fit_how how = { CALIB_OPTS_INIT, NULL, 0, 0, &group, false,
 	                       false };
 	struct calib_opts *co = &how.opts;
-	int status = EXIT_OK, n, ng = 0, hand_set = 0;
+	int status = EXIT_OK, n, hand_set = 0;
 	const struct option opts[] = {
 		OPT_STR('o', "output", &out, "FILE",
 		        "write the calibration group to FILE"),
@@ -695,11 +749,7 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_FORMAT_(NULL),
 		OPT_FINISH,
 	};
-	struct calib_input in;
-	struct gpu_fit *g = NULL;
-	struct strbuf sb = STRBUF_INIT;
 
-	memset(&in, 0, sizeof in);
 	if ((n = cmd_parse_args(ctx, &cmd_calibrate_entry, opts, argc, argv, 1,
 	                        -1, &status)) < 0)
 		goto cleanup;
@@ -711,43 +761,10 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	how.start = hand_set ? calibration_hand_set() : calibration_default();
 	how.tty = isatty(STDERR_FILENO);
 	how.progress = ctx->verbosity >= 0 && (ctx->progress || how.tty);
-	if ((status = read_inputs(ctx, n, argv + 1, gpu, &in)) != 0)
-		goto cleanup;
-	if (out && output_is_campaign(out, &in)) {
-		status = EXIT_USAGE;
-		goto cleanup;
-	}
-	if (in.n == 0) {
-		if (gpu)
-			input_gpus(&in, gpu, &sb);
-		error("no measured run%s%s%s in the input%s",
-		      gpu ? " of GPU '" : "", gpu ? gpu : "", gpu ? "'" : "",
-		      sb.buf);
-		status = EXIT_DATAERR;
-		goto cleanup;
-	}
-	ng = fit_gpus(&in, name, &how, &g);
-	if (ng == 0) {
-		status = error_no_group(&in, &group);
-		goto cleanup;
-	}
-	warn_few_runs(g, ng);
-	warn_bounds(g, ng);
-	if (out) {
-		write_config(&sb, g, ng, n, argv + 1);
-		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {
-			status = EXIT_CANTCREAT;
-			goto cleanup;
-		}
-		warn_uncataloged(ctx, g, ng, out);
-	}
-	report_fits(ctx, g, ng, out);
+	status = calibrate_inputs(ctx, &how, out, gpu, name, n, argv + 1);
 cleanup:
 	str_list_clear(&fix);
 	str_list_clear(&group);
-	free_gpus(g, ng);
-	strbuf_release(&sb);
-	calib_input_release(&in);
 	return status;
 }
 
