@@ -558,6 +558,39 @@ shell_lex_cmd(struct shell_lex *lx, struct shell_frame *f, int c,
 	shell_lex_meta(lx, f, c, ws, lt, gt, paren_ws);
 }
 
+/* One character in ${...} that is not '$', '`' or '\'. */
+static void
+shell_lex_param(struct shell_lex *lx, const struct shell_frame *f, int c)
+{
+	struct shell_frame *g;
+
+	/* The first '}' ends it, braces or not; quotes nest. */
+	if (c == '}') {
+		shell_pop(lx);
+	} else if (c == '"') {
+		shell_push(lx, SH_DQUOTE);
+	} else if (c == '\'') {
+		g = shell_push(lx, SH_SQUOTE);
+		if (g)
+			g->in_dquote = f->in_dquote;
+	}
+}
+
+/* One character in $((...)) that is not '$', '`' or '\': the ')' that
+ * closes no '(' must be followed by another (f->closing). */
+static void
+shell_lex_arith(struct shell_lex *lx, struct shell_frame *f, int c)
+{
+	if (c == '(')
+		f->parens++;
+	else if (c == ')' && f->parens)
+		f->parens--;
+	else if (c == ')')
+		f->closing = true;
+	else if (c == '"' || c == '\'')
+		shell_push(lx, c == '"' ? SH_DQUOTE : SH_SQUOTE);
+}
+
 /* One character in "...", ${...}, $((...)) or an unquoted
  * here-document's body: '$', '`' and '\' are live. */
 static void
@@ -566,7 +599,6 @@ shell_lex_expanding(struct shell_lex *lx, struct shell_frame *f, int c,
 {
 	bool fresh = f->fresh;
 	bool in_dquote = f->kind != SH_PARAM || f->in_dquote;
-	struct shell_frame *g;
 
 	f->fresh = false;
 	if (f->kind == SH_ARITH && f->closing) {
@@ -603,26 +635,10 @@ shell_lex_expanding(struct shell_lex *lx, struct shell_frame *f, int c,
 			shell_pop(lx);
 		break;
 	case SH_PARAM:
-		/* The first '}' ends it, braces or not; quotes nest. */
-		if (c == '}') {
-			shell_pop(lx);
-		} else if (c == '"') {
-			shell_push(lx, SH_DQUOTE);
-		} else if (c == '\'') {
-			g = shell_push(lx, SH_SQUOTE);
-			if (g)
-				g->in_dquote = f->in_dquote;
-		}
+		shell_lex_param(lx, f, c);
 		break;
 	case SH_ARITH:
-		if (c == '(')
-			f->parens++;
-		else if (c == ')' && f->parens)
-			f->parens--;
-		else if (c == ')')
-			f->closing = true;
-		else if (c == '"' || c == '\'')
-			shell_push(lx, c == '"' ? SH_DQUOTE : SH_SQUOTE);
+		shell_lex_arith(lx, f, c);
 		break;
 	default:
 		/* In a here-document quotes are plain characters. */
