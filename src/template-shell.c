@@ -485,6 +485,39 @@ shell_lex_meta(struct shell_lex *lx, struct shell_frame *f, int c, bool ws,
 }
 
 /*
+ * Open the frame that c opens in a command context, if any: a
+ * substitution after a '$' (dollar), <(...) or >(...) after a '<' or '>'
+ * (redir), NAME=(...) after a '=' (eq), or quotes.  False when c opens
+ * none.
+ */
+static bool
+shell_cmd_open(struct shell_lex *lx, struct shell_frame *f, int c,
+               bool dollar, bool redir, bool eq)
+{
+	if (shell_open(lx, c, dollar, false))
+		return true;
+	if (c == '(' && redir && f->kind == SH_CMD) {
+		shell_push(lx, SH_CMD);		/* <(...), >(...) */
+		return true;
+	}
+	if (c == '(' && eq && f->kind == SH_CMD) {
+		if (lx->top > 0) {
+			shell_lose(lx, &lost_array_sub);
+		} else {
+			f = shell_push(lx, SH_ARRAY);
+			if (f)
+				f->name = true;
+		}
+		return true;
+	}
+	if (c == '\'' || c == '"') {
+		shell_push(lx, c == '"' ? SH_DQUOTE : SH_SQUOTE);
+		return true;
+	}
+	return false;
+}
+
+/*
  * One character in a command context, or in the words of NAME=(...),
  * where bash reports a metacharacter as an error and goes on at the next
  * line, which may be one of a value's: the lexer gives up there.
@@ -524,26 +557,8 @@ shell_lex_cmd(struct shell_lex *lx, struct shell_frame *f, int c,
 		lx->dollar = !dollar;
 		return;
 	}
-	if (shell_open(lx, c, dollar, false))
+	if (shell_cmd_open(lx, f, c, dollar, lt || gt, eq))
 		return;
-	if (c == '(' && (lt || gt) && f->kind == SH_CMD) {
-		shell_push(lx, SH_CMD);		/* <(...), >(...) */
-		return;
-	}
-	if (c == '(' && eq && f->kind == SH_CMD) {
-		if (lx->top > 0) {
-			shell_lose(lx, &lost_array_sub);
-		} else {
-			f = shell_push(lx, SH_ARRAY);
-			if (f)
-				f->name = true;
-		}
-		return;
-	}
-	if (c == '\'' || c == '"') {
-		shell_push(lx, c == '"' ? SH_DQUOTE : SH_SQUOTE);
-		return;
-	}
 	if (c == '#' && !lx->in_word) {
 		f->comment = true;
 		return;
