@@ -386,6 +386,34 @@ make_temp_dir(char *tmp, const char *dir)
 	return 0;
 }
 
+/*
+ * Whether a campaign may be planned into dir (final_dir once absolute):
+ * 0, or the exit code once said why not.  Nothing is locked or read
+ * here: whether a campaign there may be replaced is check_replaceable's
+ * question, asked once the new one is built.
+ */
+static int
+check_target(const char *dir, const char *final_dir, bool force)
+{
+	/* Root plans only where no other user can rename or plant what it
+	 * writes beside and removes (the old campaign under --force): the
+	 * path as given, whose links absolute_path() has resolved. */
+	if (owner_root_new_path(dir) != 0 ||
+	    owner_root_new_path(final_dir) != 0)
+		return EXIT_NOPERM;
+	if (path_exists(final_dir) && !force) {
+		error("'%s' already exists (--force replaces it once none of "
+		      "its jobs is queued or running)", dir);
+		return EXIT_CANTCREAT;
+	}
+	if (path_exists(final_dir) && holds_working_dir(final_dir)) {
+		error("cannot replace '%s': it holds the working directory "
+		      "(plan from outside it, or into another directory)", dir);
+		return EXIT_CANTCREAT;
+	}
+	return 0;
+}
+
 int
 store_create(const char *dir, const struct settings *c,
              const struct grid_result *res, const char *summary,
@@ -395,32 +423,18 @@ store_create(const char *dir, const struct settings *c,
 	char *tmp = xasprintf("%s.plan-XXXXXX", final_dir);
 	char *old_dir = NULL;
 	struct store old;
-	int ret = EXIT_CANTCREAT, filled;
+	int ret = EXIT_CANTCREAT, status;
 
 	memset(&old, 0, sizeof(old));
 	old.lock_fd = old.journal.fd = -1;
-	/* Root plans only where no other user can rename or plant what it
-	 * writes beside and removes (the old campaign under --force): the
-	 * path as given, whose links absolute_path() has resolved. */
-	if (owner_root_new_path(dir) != 0 ||
-	    owner_root_new_path(final_dir) != 0) {
-		ret = EXIT_NOPERM;
-		goto cleanup;
-	}
-	if (path_exists(final_dir) && !force) {
-		error("'%s' already exists (--force replaces it once none of "
-		      "its jobs is queued or running)", dir);
-		goto cleanup;
-	}
-	if (path_exists(final_dir) && holds_working_dir(final_dir)) {
-		error("cannot replace '%s': it holds the working directory "
-		      "(plan from outside it, or into another directory)", dir);
+	if ((status = check_target(dir, final_dir, force)) != 0) {
+		ret = status;
 		goto cleanup;
 	}
 	if (make_temp_dir(tmp, dir) != 0)
 		goto cleanup;
-	if ((filled = fill_dir(tmp, final_dir, c, res, summary)) != 0) {
-		ret = filled;
+	if ((status = fill_dir(tmp, final_dir, c, res, summary)) != 0) {
+		ret = status;
 		goto fail;
 	}
 	if (force && path_exists(final_dir)) {
