@@ -172,6 +172,43 @@ acct_cond_release(slurmdb_job_cond_t *cond)
 		slurm_list_destroy(cond->step_list);
 }
 
+/* Be ready to ask slurmdbd: the cluster's configuration read, its
+ * accounting configured and the connection open. */
+static int
+acct_ready(struct slurm_conn *c, struct strbuf *err)
+{
+	int ret;
+
+	if ((ret = acct_conf(c, err)) != SLURM_E_OK)
+		return ret;
+	if (c->storage == NULL) {
+		if (err) {
+			strbuf_reset(err);
+			strbuf_addstr(err, "accounting is not configured "
+			              "(no AccountingStorageType)");
+		}
+		return SLURM_E_NOT_FOUND;
+	}
+	return acct_connect(c, err);
+}
+
+/* The nids jobs of ids as the steps of a query; the caller frees them. */
+static slurm_selected_step_t *
+acct_steps(const uint32_t *ids, int nids)
+{
+	slurm_selected_step_t *steps = xcalloc((size_t)nids, sizeof(*steps));
+
+	for (int i = 0; i < nids; i++) {
+		/* NO_VAL: the whole job, as sacct -j ID asks. */
+		steps[i].array_task_id = NO_VAL;
+		steps[i].het_job_offset = NO_VAL;
+		steps[i].step_id.job_id = ids[i];
+		steps[i].step_id.step_id = NO_VAL;
+		steps[i].step_id.step_het_comp = NO_VAL;
+	}
+	return steps;
+}
+
 /* Look jobs up in slurmdbd, by id or by name prefix. */
 int
 slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
@@ -187,31 +224,12 @@ slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
 	*jobs = NULL;
 	*n = 0;
 	c->nacct = 0;
-	if ((ret = acct_conf(c, err)) != SLURM_E_OK)
-		return ret;
-	if (c->storage == NULL) {
-		if (err) {
-			strbuf_reset(err);
-			strbuf_addstr(err, "accounting is not configured "
-			              "(no AccountingStorageType)");
-		}
-		return SLURM_E_NOT_FOUND;
-	}
-	if ((ret = acct_connect(c, err)) != SLURM_E_OK)
+	if ((ret = acct_ready(c, err)) != SLURM_E_OK)
 		return ret;
 	if (ids == NULL)
 		nids = 0;
-	if (nids > 0) {
-		steps = xcalloc((size_t)nids, sizeof(*steps));
-		for (int i = 0; i < nids; i++) {
-			/* NO_VAL: the whole job, as sacct -j ID asks. */
-			steps[i].array_task_id = NO_VAL;
-			steps[i].het_job_offset = NO_VAL;
-			steps[i].step_id.job_id = ids[i];
-			steps[i].step_id.step_id = NO_VAL;
-			steps[i].step_id.step_het_comp = NO_VAL;
-		}
-	}
+	if (nids > 0)
+		steps = acct_steps(ids, nids);
 	snprintf(uid, sizeof uid, "%u", (unsigned)c->uid);
 	acct_cond(&cond, c->cluster, uid, steps, nids,
 	          nids > 0 ? 0 : since);
