@@ -50,6 +50,31 @@ first_listed(const struct int_list *list)
 	return list->v[0];
 }
 
+/* Switches without effect in this layout keep their defaults, so that
+ * the layout is the one the grid keeps (layout_check). */
+static void
+default_unused_switches(const struct settings *c, struct layout *l)
+{
+	if (c->precision != PREC_FP8)
+		l->fp8_recipe = FP8_DELAYED;
+	if (!layout_param_gather_applies(c->precision))
+		l->fp8_param_gather = false;
+	if (l->cp <= 1)
+		l->cp_comm = CP_COMM_P2P;
+	if (!l->cuda_graphs)
+		l->cuda_graph_full_iteration = false;
+	if (c->model.num_experts <= 0) {
+		l->moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+		l->moe_a2a_overlap = false;
+	}
+	if (l->pp <= 1)
+		l->account_embedding = l->account_loss = false;
+	if (l->pp <= 1)
+		l->first_stage_layers = l->last_stage_layers = 0;
+	if (layout_uneven(l))
+		l->account_embedding = l->account_loss = false;
+}
+
 /* Public: see config.h. */
 void
 settings_default_switches(const struct settings *c, struct layout *l)
@@ -91,26 +116,7 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	l->recompute_modules = s->recompute_modules.n > 0
 		? layout_modules_canonical((unsigned)s->recompute_modules.v[0])
 		: 0;
-	/* Switches without effect in this layout keep their defaults, so
-	 * that the layout is the one the grid keeps (layout_check). */
-	if (c->precision != PREC_FP8)
-		l->fp8_recipe = FP8_DELAYED;
-	if (!layout_param_gather_applies(c->precision))
-		l->fp8_param_gather = false;
-	if (l->cp <= 1)
-		l->cp_comm = CP_COMM_P2P;
-	if (!l->cuda_graphs)
-		l->cuda_graph_full_iteration = false;
-	if (c->model.num_experts <= 0) {
-		l->moe_dispatcher = MOE_DISPATCH_ALLTOALL;
-		l->moe_a2a_overlap = false;
-	}
-	if (l->pp <= 1)
-		l->account_embedding = l->account_loss = false;
-	if (l->pp <= 1)
-		l->first_stage_layers = l->last_stage_layers = 0;
-	if (layout_uneven(l))
-		l->account_embedding = l->account_loss = false;
+	default_unused_switches(c, l);
 }
 
 /* Whether base.NAME was set by some layer. */
