@@ -269,6 +269,30 @@ nm_shrink(struct objective *o, double *s, double *f, int m)
 	}
 }
 
+/* The first simplex s and its values f: x, and x one step NM_STEP
+ * along each of its m axes. */
+static void
+nm_start(struct objective *o, double *s, double *f, const double *x, int m)
+{
+	for (int i = 0; i <= m; i++) {
+		memcpy(vtx(s, i, m), x, (size_t)m * sizeof(*x));
+		if (i > 0) /* step inward from the bounds' upper half */
+			vtx(s, i, m)[i - 1] += fold01(x[i - 1]) > 0.5 ? -NM_STEP
+			                                           : NM_STEP;
+		f[i] = objective_eval(o, vtx(s, i, m));
+	}
+}
+
+/* c = the centroid of the m best vertices of s (all but the worst). */
+static void
+nm_centroid(double *c, double *s, int m)
+{
+	memset(c, 0, (size_t)m * sizeof(*c));
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			c[j] += vtx(s, i, m)[j] / m;
+}
+
 /*
  * One Nelder-Mead run from x (m wide; the best point on return) with
  * initial steps NM_STEP; returns the objective there.
@@ -284,21 +308,12 @@ nm_run(struct objective *o, double *x, int m)
 	double fr, fe, best;
 	int budget = NM_EVALS_PER_DIM * m;
 
-	for (int i = 0; i <= m; i++) {
-		memcpy(vtx(s, i, m), x, (size_t)m * sizeof(*x));
-		if (i > 0) /* step inward from the bounds' upper half */
-			vtx(s, i, m)[i - 1] += fold01(x[i - 1]) > 0.5 ? -NM_STEP
-			                                           : NM_STEP;
-		f[i] = objective_eval(o, vtx(s, i, m));
-	}
+	nm_start(o, s, f, x, m);
 	for (int it = 0; it < budget; it++) {
 		nm_sort(s, f, m);
 		if (f[m] - f[0] <= NM_TOL * (1 + fabs(f[0])))
 			break;
-		memset(c, 0, (size_t)m * sizeof(*c));
-		for (int i = 0; i < m; i++)
-			for (int j = 0; j < m; j++)
-				c[j] += vtx(s, i, m)[j] / m;
+		nm_centroid(c, s, m);
 		nm_line(r, c, vtx(s, m, m), -1.0, m);   /* reflect */
 		fr = objective_eval(o, r);
 		if (fr < f[0]) {
