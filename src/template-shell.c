@@ -275,16 +275,11 @@ shell_heredoc_add(struct shell_lex *lx, struct heredoc *h, int c)
 		h->word[h->len++] = (char)c;
 }
 
-/*
- * Read c as part of a here-document's delimiter, with quote removal
- * ('...', "..." and \ make the body literal); false when c ends the word
- * and is the shell's again.
- */
+/* What may come between "<<" and the delimiter: a third '<' (a
+ * here-string, which has none), a '-' and blanks; true when c is one. */
 static bool
-shell_heredoc_word(struct shell_lex *lx, int c)
+shell_heredoc_lead(struct shell_lex *lx, struct heredoc *h, int c)
 {
-	struct heredoc *h = &lx->pend[lx->npend];
-
 	if (lx->reading == RD_OP) {
 		lx->reading = RD_BLANK;
 		if (c == '<') {			/* <<<, a here-string */
@@ -301,6 +296,21 @@ shell_heredoc_word(struct shell_lex *lx, int c)
 			return true;
 		lx->reading = RD_WORD;
 	}
+	return false;
+}
+
+/*
+ * Read c as part of a here-document's delimiter, with quote removal
+ * ('...', "..." and \ make the body literal); false when c ends the word
+ * and is the shell's again.
+ */
+static bool
+shell_heredoc_word(struct shell_lex *lx, int c)
+{
+	struct heredoc *h = &lx->pend[lx->npend];
+
+	if (shell_heredoc_lead(lx, h, c))
+		return true;
 	if (lx->rd_bs) {
 		lx->rd_bs = false;
 		/* In "..." a backslash stays before other characters. */
