@@ -621,7 +621,11 @@ owner_path_held(const char *dir, uid_t owner_uid)
 		return 0;
 	describe_uid(owner_uid, owner, sizeof owner);
 	describe_uid(f.uid, other, sizeof other);
-	if (f.why == FOREIGN_CREATABLE || f.why == FOREIGN_UNCHECKED)
+	if (f.why == FOREIGN_UNCHECKED && f.err)
+		error("'%s': the campaign's owner %s cannot check who can "
+		      "change '%s' (%s): not acting as that user", dir, owner,
+		      f.at, strerror(f.err));
+	else if (f.why == FOREIGN_CREATABLE || f.why == FOREIGN_UNCHECKED)
 		error("'%s' is reached through '%s', which does not exist "
 		      "(or went missing while it was checked): not acting as "
 		      "the campaign's owner %s", dir, f.at, owner);
@@ -662,18 +666,15 @@ runs_link_held(const char *dir, uid_t owner_uid)
 }
 
 /*
- * Look at dir for the caller me: 0 with dir's stat (its owner as
- * held_stat knows it) in *st when me may work on it, as its owner or as
- * root, else an exit code after a message.
+ * The first look at dir, which root takes with its own rights: 0 with
+ * dir's stat (its owner as held_stat knows it) in *st and the owner the
+ * file system shows in *shown when it is a campaign directory, else an
+ * exit code after a message.
  */
 static int
-look_at(const char *dir, uid_t me, struct stat *st)
+look_dir(const char *dir, struct stat *st, uid_t *shown)
 {
-	uid_t shown;
-	char owner[96], caller[96];
-	struct stat again;
-
-	if (held_stat(dir, st, true, &shown) != 0) {
+	if (held_stat(dir, st, true, shown) != 0) {
 		error_errno("cannot open campaign directory '%s'", dir);
 		return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
 	}
@@ -689,6 +690,23 @@ look_at(const char *dir, uid_t me, struct stat *st)
 		      dir);
 		return EXIT_NOINPUT;
 	}
+	return 0;
+}
+
+/*
+ * The rest of the look at dir (st and shown from look_dir) for the
+ * caller me: 0 when me may work on it, as its owner or as root, else
+ * an exit code after a message.  Root takes it as the owner already
+ * (look_in_child): what runs/ is and where it leads are the owner's to
+ * plant, and root's own stat() of them told the owner what lies in
+ * directories only root can search.
+ */
+static int
+look_rest(const char *dir, uid_t me, const struct stat *st, uid_t shown)
+{
+	char owner[96], caller[96];
+	struct stat again;
+
 	if (check_writers(dir, st) != 0)
 		return EXIT_NOPERM;
 	if (shown != st->st_uid) {
@@ -743,7 +761,7 @@ owner_look_limit_s(void)
 	return limit < OWNER_LOOK_LIMIT_S ? limit : OWNER_LOOK_LIMIT_S;
 }
 
-/* What look_at found, from the child that looked. */
+/* What the child that looked found. */
 struct look_result {
 	int ret;
 	uid_t uid;
@@ -751,17 +769,38 @@ struct look_result {
 };
 
 /*
- * look_at for root, in a child that is killed after limit_s seconds: a
- * file system that never answers (a user's FUSE daemon that stopped,
- * a hung NFS server) held root's stat() for ever, and with it every
- * campaign after it on the cron line.  The child only looks; root acts
- * afterwards as the owner it found, in run_as's child.
+ * Root's look at dir, in the child that look_in_child made: dir's
+ * owner found with root's rights, the rest looked at with that owner's
+ * (look_rest), which this child takes for good.
+ */
+static void
+look_as_root(const char *dir, struct look_result *r)
+{
+	struct stat st;
+	uid_t shown;
+
+	memset(&st, 0, sizeof st);
+	r->ret = look_dir(dir, &st, &shown);
+	if (r->ret == 0 && st.st_uid != 0 && become(st.st_uid, st.st_gid))
+		r->ret = EXIT_NOPERM;
+	if (r->ret == 0)
+		r->ret = look_rest(dir, 0, &st, shown);
+	r->uid = st.st_uid;
+	r->gid = st.st_gid;
+}
+
+/*
+ * Root's look at dir (look_as_root), in a child that is killed after
+ * limit_s seconds: a file system that never answers (a user's FUSE
+ * daemon that stopped, a hung NFS server) held root's stat() for ever,
+ * and with it every campaign after it on the cron line.  The child only
+ * looks, as the owner once it knows who that is; root acts afterwards
+ * as the owner it found, in run_as's child.
  */
 static int
 look_in_child(const char *dir, unsigned limit_s, struct look_result *out)
 {
 	struct look_result r = { EXIT_SOFTWARE, 0, 0 };
-	struct stat st;
 	int fd[2], status;
 	pid_t pid;
 
@@ -773,10 +812,7 @@ look_in_child(const char *dir, unsigned limit_s, struct look_result *out)
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		memset(&st, 0, sizeof st);
-		r.ret = look_at(dir, 0, &st);
-		r.uid = st.st_uid;
-		r.gid = st.st_gid;
+		look_as_root(dir, &r);
 		fflush(stderr);
 		_exit(write(fd[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
 	}
@@ -802,13 +838,15 @@ int
 owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                  unsigned limit_s)
 {
-	uid_t me = geteuid();
+	uid_t me = geteuid(), shown;
 	struct look_result r;
 	struct stat st;
 	int ret;
 
 	if (me != 0) {
-		ret = look_at(dir, me, &st);
+		ret = look_dir(dir, &st, &shown);
+		if (ret == 0)
+			ret = look_rest(dir, me, &st, shown);
 		return ret != 0 ? ret : fn(arg);
 	}
 	ret = look_in_child(dir, owner_look_limit_s(), &r);

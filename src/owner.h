@@ -34,7 +34,9 @@
  *   - Anyone else: refused with EXIT_NOPERM, naming both.
  * On a FUSE file system a user mounted, that user owns every name,
  * whatever its daemon shows (mount-owner.h).  Root looks at dir in a
- * child killed after OWNER_LOOK_LIMIT_S: EXIT_TEMPFAIL.
+ * child killed after OWNER_LOOK_LIMIT_S: EXIT_TEMPFAIL; that child finds
+ * dir's owner with root's rights and looks at the rest (the path, where
+ * runs/ leads) as that owner.
  * dir missing: EXIT_NOINPUT.
  */
 int owner_run(const char *dir, int (*fn)(void *arg), void *arg);

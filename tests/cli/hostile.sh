@@ -337,6 +337,45 @@ noesc "  and no raw escape"
 run "$PT" results "$D"
 check "results of it: exit 0 (got $rc)" test "$rc" = 0
 noesc "  and no raw escape"
+
+# ---- where a user's runs/ leads, looked at by root ----------------------
+# runs/ may be a link.  Root looked where it leads with its own rights
+# before acting as the owner: whether a name in a directory only root
+# can search exists, what it is and its mode decided (and the error
+# said) whether the campaign was worked on.  The owner, who cannot
+# search there, must learn nothing: every such link is one answer.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir -m 700 "$T/private" "$T/private/dir"
+	: >"$T/private/file"
+	chmod 640 "$T/private/file"
+	P=$T/peek
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$P" >/dev/null 2>&1
+	rm -f "$P/home"
+	mv "$P/runs" "$P/runs.real"
+	chown -R nobody "$P"
+	peek() {
+		ln -sfn "$T/private/$1" "$P/runs"
+		chown -h nobody "$P/runs"
+		"$PT" status "$P" >/dev/null 2>"$T/peek-$1"
+		echo "$?" >>"$T/peek-$1"
+		sed -i "s|private/$1|private/NAME|g" "$T/peek-$1"
+	}
+	peek file; peek dir; peek none
+	check "root's look at a runs/ link into a root-only directory:" \
+		test "$(tail -n 1 "$T/peek-none")" = 77
+	why="owner nobody (uid [0-9]*) cannot check who can change"
+	check "  refused: its owner cannot check where it leads" \
+		grep -q "$why '$P/runs' (Permission denied)" "$T/peek-none"
+	check "  a file there and a missing name answer alike" \
+		cmp -s "$T/peek-file" "$T/peek-none"
+	check "  a directory there and a missing name answer alike" \
+		cmp -s "$T/peek-dir" "$T/peek-none"
+	check "  and no mode of what is there is said" \
+		test -z "$(grep -l "mode 0" "$T"/peek-*)"
+else
+	echo "skip - where a user's runs/ leads (needs root and nobody)"
+fi
+
 unset PARATUNE_SITE_CONF SLURM_CONF
 
 echo "($NVALUES hostile values)"
