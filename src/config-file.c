@@ -174,13 +174,6 @@ layer_unfit(struct loader *ld, enum config_layer layer, const char *path,
 		return error("cannot read %s '%s': larger than "
 		             CONFIG_FILE_MAX_TEXT ", the most a configuration "
 		             "file may hold", what, path);
-	/* Run as root, a file another user can change or point elsewhere
-	 * would show root's files to that user (a link, an @include) or
-	 * set what root's jobs run: refused, as calibrate refuses it. */
-	if (owner_root_path(path) != 0) {
-		ld->refused = true;
-		return -1;
-	}
 	return 0;
 }
 
@@ -190,13 +183,22 @@ config_read_layer(struct loader *ld, enum config_layer layer,
                   struct strbuf *text, struct stat *st)
 {
 	bool nofollow = ld->nofollow && layer == LAYER_CAMPAIGN;
+	int fd, ret;
+
+	/* Run as root, a file another user can change or point elsewhere
+	 * would show root's files to that user (a link, an @include) or
+	 * set what root's jobs run: refused, as calibrate refuses it, and
+	 * before it is opened, which would follow that user's link with
+	 * root's rights (to a device, or a FIFO whose writer it wakes). */
+	if (owner_root_path(path) != 0) {
+		ld->refused = true;
+		return -1;
+	}
 	/* O_NONBLOCK: a FIFO's open returns at once, to be refused by its
 	 * fstat.  What is read after is a regular file or /dev/null, whose
 	 * reads never wait, so the flag need not be cleared. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
-	                    (nofollow ? O_NOFOLLOW : 0));
-	int ret;
-
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	                (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		int e = errno;
 

@@ -519,12 +519,11 @@ read_target(struct include_walk *w, int fd, const char *name, long line,
 	return ret;
 }
 
-/* Whether the target at full, whose fstat is st, may be read: 0, or
- * -1 after an error naming the @include at name:line. */
+/* Whether the target, whose fstat is st, may be read: 0, or -1 after
+ * an error naming the @include at name:line. */
 static int
 target_unfit(struct include_walk *w, const char *name, long line,
-             const char *target, const char *full, const struct stat *st,
-             int depth)
+             const char *target, const struct stat *st, int depth)
 {
 	int cycle;
 
@@ -550,11 +549,6 @@ target_unfit(struct include_walk *w, const char *name, long line,
 		return error("%s:%ld: cannot include '%s': @include nested "
 		             "more than %d deep", name, line, target,
 		             INCLUDE_DEPTH_MAX);
-	if (owner_root_path(full) != 0) {
-		w->refused = true;
-		return error("%s:%ld: not including '%s' with root's rights",
-		             name, line, target);
-	}
 	return 0;
 }
 
@@ -570,18 +564,25 @@ check_target(struct include_walk *w, const char *name, long line,
              const char **id)
 {
 	char *full = xasprintf("%s/%s", w->dir, target);
-	int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
-	int ret;
+	int fd = -1, ret;
 
-	if (fd < 0 || fstat(fd, &st) != 0)
+	/* Run as root, checked before the open, which would follow another
+	 * user's link with root's rights (to a device, or a FIFO whose
+	 * writer it wakes). */
+	if (owner_root_path(full) != 0) {
+		w->refused = true;
+		ret = error("%s:%ld: not including '%s' with root's rights",
+		            name, line, target);
+	} else if ((fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+	           fstat(fd, &st) != 0)
 		/* libconfig 1.5 puts the directory before an absolute
 		 * path too: say where it looked. */
 		ret = error_errno("%s:%ld: cannot include '%s'%s%s%s", name,
 		                  line, target, target[0] == '/' ? " (looked "
 		                  "for '" : "", target[0] == '/' ? full : "",
 		                  target[0] == '/' ? "')" : "");
-	else if ((ret = target_unfit(w, name, line, target, full, &st,
+	else if ((ret = target_unfit(w, name, line, target, &st,
 	                             depth)) == 0) {
 		w->dev[depth + 1] = st.st_dev;
 		w->ino[depth + 1] = st.st_ino;

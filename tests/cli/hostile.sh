@@ -376,6 +376,44 @@ else
 	echo "skip - where a user's runs/ leads (needs root and nobody)"
 fi
 
+# ---- a file root reads, reached through a user's directory --------------
+# Root refuses a configuration file or an @include target that another
+# user's directory leads to, and it must refuse it before opening it:
+# the open follows that user's link with root's rights, to a device or
+# a FIFO of root's (whose writer it wakes), and what it found there was
+# said.  A writer waits on a FIFO only root can reach; it must still be
+# waiting after root has refused both.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir -p -m 700 "$T/private"
+	mkfifo "$T/private/fifo"
+	mkdir "$T/theirs"
+	ln -s "$T/private/fifo" "$T/theirs/inc.conf"
+	ln -s "$T/private/fifo" "$T/theirs/top.conf"
+	chown -R -h nobody "$T/theirs"
+	{ echo '@include "theirs/inc.conf"'
+	  cat "$SRC/etc/campaigns/demo.conf"; } >"$T/root-inc.conf"
+	rm -f "$T/opened"
+	( exec 3>"$T/private/fifo"; : >"$T/opened" ) &
+	writer=$!
+	run "$PT" config "$T/root-inc.conf"
+	rc_inc=$rc; cp "$T/all" "$T/all-inc"
+	run "$PT" config "$T/theirs/top.conf"
+	sleep 0.5
+	check "root's @include through a user's link: refused (got $rc_inc)" \
+		test "$rc_inc" = 77
+	check "  naming the user's directory" \
+		grep -q "reached through '$T/theirs', which belongs to nobody" \
+		"$T/all-inc"
+	check "root's campaign file through a user's link: refused (got $rc)" \
+		test "$rc" = 77
+	check "  and neither was opened (the FIFO's writer still waits)" \
+		test ! -e "$T/opened"
+	kill "$writer" 2>/dev/null
+	wait "$writer" 2>/dev/null
+else
+	echo "skip - files root reads through a user's directory (needs root)"
+fi
+
 unset PARATUNE_SITE_CONF SLURM_CONF
 
 echo "($NVALUES hostile values)"
