@@ -136,17 +136,26 @@ env_reduce(void)
 }
 
 /*
- * Take uid's identity for good: its groups, its primary group (the
- * directory's group when it has no passwd entry), then the uid, and make
- * sure root cannot be taken back.  -1 after an error message.
+ * Take uid's identity for good: its groups, its primary group, then the
+ * uid, and make sure root cannot be taken back.  A uid with no passwd
+ * entry is refused: its groups cannot be known, and the group of its
+ * directory, which the child took instead, may be one the user is not
+ * in (root's, inherited from a set-group-ID directory).  -1 after an
+ * error message.
  */
 static int
-become(uid_t uid, gid_t dir_gid)
+become(uid_t uid)
 {
 	struct passwd *pw = getpwuid(uid);
-	gid_t gid = pw ? pw->pw_gid : dir_gid;
+	gid_t gid;
 
-	if ((pw ? initgroups(pw->pw_name, gid) : setgroups(1, &gid)) != 0)
+	if (pw == NULL)
+		return error("uid %u has no passwd entry: its groups cannot "
+		             "be known, so root does not act as it (give the "
+		             "uid an account, or its campaign to a user who "
+		             "has one)", (unsigned)uid);
+	gid = pw->pw_gid;
+	if (initgroups(pw->pw_name, gid) != 0)
 		return error_errno("cannot take the groups of uid %u",
 		                   (unsigned)uid);
 	if (setgid(gid) != 0 || setuid(uid) != 0)
@@ -163,9 +172,9 @@ become(uid_t uid, gid_t dir_gid)
 	if (env_reduce() != 0)
 		return error_errno("cannot reduce the environment for uid %u",
 		                   (unsigned)uid);
-	if (pw && (setenv("HOME", pw->pw_dir, 1) != 0 ||
-	           setenv("USER", pw->pw_name, 1) != 0 ||
-	           setenv("LOGNAME", pw->pw_name, 1) != 0))
+	if (setenv("HOME", pw->pw_dir, 1) != 0 ||
+	    setenv("USER", pw->pw_name, 1) != 0 ||
+	    setenv("LOGNAME", pw->pw_name, 1) != 0)
 		return error_errno("cannot set the environment of uid %u",
 		                   (unsigned)uid);
 	return 0;
@@ -219,8 +228,7 @@ wait_child(pid_t pid, unsigned limit_s)
 
 /* Run fn in a child as uid; the child's exit code. */
 static int
-run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
-       unsigned limit_s)
+run_as(uid_t uid, int (*fn)(void *arg), void *arg, unsigned limit_s)
 {
 	pid_t pid;
 	int status;
@@ -234,7 +242,7 @@ run_as(uid_t uid, gid_t gid, int (*fn)(void *arg), void *arg,
 		return EXIT_TEMPFAIL;
 	}
 	if (pid == 0) {
-		status = become(uid, gid);
+		status = become(uid);
 		/* Fault injection for the privilege test: a child that the
 		 * user it acts as has stopped, or hung. */
 		if (status == 0 && getenv("PARATUNE_TEST_STOP_OWNER"))
@@ -765,7 +773,6 @@ owner_look_limit_s(void)
 struct look_result {
 	int ret;
 	uid_t uid;
-	gid_t gid;
 };
 
 /*
@@ -781,12 +788,11 @@ look_as_root(const char *dir, struct look_result *r)
 
 	memset(&st, 0, sizeof st);
 	r->ret = look_dir(dir, &st, &shown);
-	if (r->ret == 0 && st.st_uid != 0 && become(st.st_uid, st.st_gid))
+	if (r->ret == 0 && st.st_uid != 0 && become(st.st_uid))
 		r->ret = EXIT_NOPERM;
 	if (r->ret == 0)
 		r->ret = look_rest(dir, 0, &st, shown);
 	r->uid = st.st_uid;
-	r->gid = st.st_gid;
 }
 
 /*
@@ -800,7 +806,7 @@ look_as_root(const char *dir, struct look_result *r)
 static int
 look_in_child(const char *dir, unsigned limit_s, struct look_result *out)
 {
-	struct look_result r = { EXIT_SOFTWARE, 0, 0 };
+	struct look_result r = { EXIT_SOFTWARE, 0 };
 	int fd[2], status;
 	pid_t pid;
 
@@ -852,7 +858,7 @@ owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
 	ret = look_in_child(dir, owner_look_limit_s(), &r);
 	if (ret != 0)
 		return ret;
-	return r.uid == 0 ? fn(arg) : run_as(r.uid, r.gid, fn, arg, limit_s);
+	return r.uid == 0 ? fn(arg) : run_as(r.uid, fn, arg, limit_s);
 }
 
 int

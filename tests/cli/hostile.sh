@@ -414,6 +414,29 @@ else
 	echo "skip - files root reads through a user's directory (needs root)"
 fi
 
+# ---- a campaign of a uid that has no passwd entry ------------------------
+# Root took the directory's group for such a uid's only group: a
+# directory of group root (made in a set-group-ID directory of root's
+# group, say) had root's child act with group root, and read what only
+# that group may.  With no passwd entry its groups cannot be known.
+NOPW=4000123
+if [ "$(id -u)" = 0 ] && ! getent passwd "$NOPW" >/dev/null; then
+	G=$T/nopw
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$G" >/dev/null 2>&1
+	rm -f "$G/home"
+	echo '# what only group root may read' >"$T/group-only.conf"
+	chmod 640 "$T/group-only.conf"
+	echo "@include \"../group-only.conf\"" >>"$G/campaign.conf"
+	chown -R "$NOPW:0" "$G"
+	run "$PT" status "$G"
+	check "a campaign of a uid with no passwd entry: refused (got $rc)" \
+		test "$rc" = 77
+	check "  saying why" grep -q \
+		"uid $NOPW has no passwd entry: its groups cannot be known" \
+		"$T/all"
+else
+	echo "skip - a uid with no passwd entry (needs root, uid $NOPW free)"
+fi
 unset PARATUNE_SITE_CONF SLURM_CONF
 
 echo "($NVALUES hostile values)"
