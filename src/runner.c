@@ -464,28 +464,41 @@ runner_poll(struct runner *r)
 /* ---- cancelling -------------------------------------------------------- */
 
 /*
- * Whether the controller holds c's job id under another name, which
- * cancel must leave alone (find_job): said, and c's own job, gone with
- * the controller's old state, can run no more.  The controller's jobs
- * are asked once a cancel (*jobs, *n; *n < 0 before); a poll that fails
- * says nothing here, and the cancel's own answer decides then.
+ * Whether cancel must leave c's job id alone: the controller holds it
+ * under another name (find_job), and c's own job, gone with the
+ * controller's old state, can run no more; or it is not among this
+ * user's jobs at all, so c's job ended long ago, or the state was
+ * edited to name another user's job, which an owner who is a Slurm
+ * operator or an account's coordinator may cancel: either way nothing
+ * of c's runs there.  Said.  The controller's jobs are asked once a
+ * cancel (*n is -1 before, -2 after a poll that failed, which says
+ * nothing here: the cancel's own answer decides then).
  */
 static bool
-cancel_reused(struct runner *r, const struct slurm_job **jobs, int *n,
+cancel_leaves(struct runner *r, const struct slurm_job **jobs, int *n,
               const struct cand_status *c)
 {
 	struct strbuf err = STRBUF_INIT;
 	const struct slurm_job *other;
 
-	if (*n < 0 && slurm_poll(r->slurm, jobs, n, &err) != SLURM_E_OK)
-		*n = 0;
+	if (*n == -1 && slurm_poll(r->slurm, jobs, n, &err) != SLURM_E_OK)
+		*n = -2;
 	strbuf_release(&err);
+	if (*n < 0)
+		return false;
 	other = id_reused(*jobs, *n, c);
 	if (other)
 		warning("%s: job %" PRIu32 " is no longer %s but '%s' (the "
 		        "controller gave its id again): not cancelling it",
 		        c->name, c->job_id, c->tag, other->name);
-	return other != NULL;
+	else if (find_job(*jobs, *n, c) == NULL)
+		warning("%s/state: %s: job %" PRIu32 " is not among this "
+		        "user's jobs in Slurm (it ended, or is another "
+		        "user's): not cancelling it", r->store->dir, c->name,
+		        c->job_id);
+	else
+		return false;
+	return true;
 }
 
 int
@@ -506,7 +519,7 @@ runner_cancel_all(struct runner *r)
 		/* A job Slurm may still run is never recorded as
 		 * cancelled: resume would stop polling it.  One Slurm has
 		 * forgotten (NOT_FOUND) can run no more. */
-		s = c->job_id && !cancel_reused(r, &jobs, &njobs, c)
+		s = c->job_id && !cancel_leaves(r, &jobs, &njobs, c)
 		    ? slurm_cancel(r->slurm, c->job_id, &err) : SLURM_E_OK;
 		if (s != SLURM_E_OK && s != SLURM_E_NOT_FOUND) {
 			error("cannot cancel job %" PRIu32 " of %s: %s",
