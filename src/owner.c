@@ -596,6 +596,50 @@ root_path_check(const char *path, bool new_ok)
 	return ret;
 }
 
+/* Whether every name of path that exists is root's or me's, from the
+ * root down (nothing is below a missing one). */
+static bool
+names_own(const char *path, uid_t me)
+{
+	char *abs = absolute(path), *p = abs;
+	struct stat st;
+	bool own = true;
+
+	for (;;) {
+		char *slash = strchr(p + 1, '/');
+
+		if (slash)
+			*slash = '\0';
+		if (held_stat(abs, &st, false, NULL) != 0)
+			break;
+		if (st.st_uid != 0 && st.st_uid != me) {
+			own = false;
+			break;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+		p = slash;
+	}
+	free(abs);
+	return own;
+}
+
+bool
+owner_path_own(const char *path)
+{
+	uid_t me = geteuid();
+	char *real;
+	bool own;
+
+	if (!names_own(path, me))
+		return false;
+	real = resolve_existing(path);
+	own = real && names_own(real, me);
+	free(real);
+	return own;
+}
+
 int
 owner_root_path(const char *path)
 {

@@ -14,6 +14,8 @@
 #ifndef PARATUNE_OWNER_H
 #define PARATUNE_OWNER_H
 
+#include <stdbool.h>
+
 /*
  * Run fn(arg) as the owner of dir and return its exit code.
  *   - A directory (or its runs/) that its group or everyone can write is
@@ -83,6 +85,13 @@ int owner_read_here(const char *path);
  * by the time root opens it.  0 for any other caller.
  */
 int owner_root_path(const char *path);
+/*
+ * Whether every name on path that exists, as written and as resolved,
+ * is root's or the caller's, said without a message: a path a campaign
+ * recorded, which another user may have taken since (a directory or a
+ * link of theirs put where the campaign was).
+ */
+bool owner_path_own(const char *path);
 /*
  * The same for a file that root makes under a temporary name and
  * renames to path (write_file_atomic, plan's directory): its last name

@@ -32,8 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
+#include "owner.h"
 #include "store-int.h"
 #include "util.h"
 #include "xalloc.h"
@@ -81,18 +83,26 @@ read_home(const char *dir, char *buf, size_t len, unsigned long long *ino)
 	return ret;
 }
 
-/* Whether the directory at home holds campaign id (its state says so). */
+/* Whether the directory at home holds campaign id (its state, root's or
+ * the caller's, says so). */
 static bool
 holds_campaign(const char *home, const char *id)
 {
 	char line[PATH_MAX];
 	char *path = xasprintf("%s/state", home);
 	FILE *f = fopen_regular(path);
+	struct stat st;
 	bool found = false;
 
 	free(path);
 	if (f == NULL)
 		return false;
+	/* Only a state of root's or the caller's is the original's. */
+	if (fstat(fileno(f), &st) != 0 ||
+	    (st.st_uid != 0 && st.st_uid != geteuid())) {
+		fclose(f);
+		return false;
+	}
 	while (!found && fgets(line, sizeof line, f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "campaign ", 9))
@@ -126,7 +136,11 @@ store_home_check(struct store *s)
 	if (stat(home, &there) == 0 && here.st_dev == there.st_dev &&
 	    here.st_ino == there.st_ino)
 		return 0;
-	if (home[0] == '/' && holds_campaign(home, s->st.campaign_id)) {
+	/* Where the campaign was planned may be another user's now (it
+	 * was planned in a sticky directory, and moved): what is there
+	 * then is not the original, and is not read. */
+	if (home[0] == '/' && owner_path_own(home) &&
+	    holds_campaign(home, s->st.campaign_id)) {
 		error("'%s' is a copy of the campaign at '%s' (campaign %s): "
 		      "the two would submit the same jobs under the same "
 		      "names, so paratune works on that one only; plan the "

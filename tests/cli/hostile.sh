@@ -414,6 +414,29 @@ else
 	echo "skip - files root reads through a user's directory (needs root)"
 fi
 
+# ---- a moved campaign's old place, taken by another user -----------------
+# DIR/home names where the campaign was planned; a directory there whose
+# state names the campaign makes this one a copy, refused.  Planned in a
+# sticky directory and moved, its old place is free for anyone: another
+# user's directory there, with a state naming the campaign, made root
+# read that user's file and refuse its own campaign for good.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir -m 1777 "$T/shared"
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/shared/mine" \
+		>/dev/null 2>&1
+	mv "$T/shared/mine" "$T/moved"
+	mkdir "$T/shared/mine"
+	cp "$T/moved/state" "$T/shared/mine/state"
+	chown -R nobody "$T/shared/mine"
+	run "$PT" resume "$T/moved"
+	check "root's moved campaign, its old place another user's: resumed" \
+		test "$rc" = 0
+	check "  and its home is where it is now" \
+		test "$(head -n 1 "$T/moved/home")" = "$T/moved"
+else
+	echo "skip - a moved campaign's old place (needs root)"
+fi
+
 # ---- a campaign of a uid that has no passwd entry ------------------------
 # Root took the directory's group for such a uid's only group: a
 # directory of group root (made in a set-group-ID directory of root's
