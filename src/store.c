@@ -259,12 +259,19 @@ take_lock_once(struct store *s, bool wait)
 	struct stat st;
 	int e = 0, ret;
 
+	/* The owner's alone: flock() needs only a descriptor, a read-only
+	 * one will do, and another user who could open the file could
+	 * take the lock and keep it (every resume skipping the campaign,
+	 * every cancel waiting).  One made readable before is made so. */
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-	                  O_CLOEXEC, 0644);
+	                  O_CLOEXEC, 0600);
 	if (s->lock_fd < 0 || fstat(s->lock_fd, &st) != 0)
 		e = errno;
 	else if (!S_ISREG(st.st_mode))
 		e = EINVAL;
+	else if ((st.st_mode & 077) && fchmod(s->lock_fd, 0600) != 0)
+		warning("cannot make '%s' its owner's alone: %s", path,
+		        strerror(errno));
 	if (e) {
 		bool planted = e == EISDIR || e == ELOOP || e == EINVAL;
 

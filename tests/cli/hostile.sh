@@ -437,6 +437,35 @@ else
 	echo "skip - a moved campaign's old place (needs root)"
 fi
 
+# ---- another user holding a campaign's lock ------------------------------
+# flock() needs only a descriptor, and a read-only one will do: a lock
+# file every user could read let any of them take a campaign's lock
+# and keep it, and every resume of the campaign said another paratune
+# was working on it, every cancel waited.  The lock is its owner's alone
+# (0600), and one made readable before is made so again.
+OTHER=4000124
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	command -v flock >/dev/null; then
+	K=$T/locked
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$K" >/dev/null 2>&1
+	run "$PT" resume "$K"
+	# as_other CMD...: CMD as a uid that is neither root nor the owner.
+	as_other() {
+		setpriv --reuid="$OTHER" --regid="$OTHER" --clear-groups "$@"
+	}
+	check "a campaign's lock file: its owner's alone" \
+		test "$(stat -c %a "$K/.lock")" = 600
+	check "  another user cannot take it" \
+		test "$(as_other sh -c "flock -n '$K/.lock' echo took" \
+			2>/dev/null)" = ""
+	chmod 644 "$K/.lock"
+	run "$PT" resume "$K"
+	check "one readable by others is made its owner's again" \
+		test "$(stat -c %a "$K/.lock")" = 600
+else
+	echo "skip - another user holding a lock (needs root, setpriv, flock)"
+fi
+
 # ---- a campaign of a uid that has no passwd entry ------------------------
 # Root took the directory's group for such a uid's only group: a
 # directory of group root (made in a set-group-ID directory of root's

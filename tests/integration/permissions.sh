@@ -93,8 +93,11 @@ for um in 022 000 077; do
 		modes_are "$exe" "$D/runs" "$D"/runs/* "$D"/runs/*/job.sbatch
 	(umask "$um" && "$PT" -q submit "$D" && resume_until_finished "$D") ||
 		{ fail "umask $um: the campaign runs to the end"; continue; }
-	check "umask $um: after the runs, state, journal and lock are $file" \
-		modes_are "$file" "$D/state" "$D/journal.log" "$D/.lock"
+	check "umask $um: after the runs, state and journal are $file" \
+		modes_are "$file" "$D/state" "$D/journal.log"
+	# Another user who could open the lock could take it and keep it.
+	check "umask $um: the lock is its owner's alone (600)" \
+		modes_are 600 "$D/.lock"
 	check "umask $um: none of them writable by others" \
 		not_world_writable "$D" "$D/state" "$D/journal.log" "$D/.lock"
 	(umask "$um" && "$PT" -q results "$D" >/dev/null) ||
