@@ -226,6 +226,26 @@ wait_child(pid_t pid, unsigned limit_s)
 	}
 }
 
+/*
+ * status, or EXIT_IOERR after a message when what the child printed did
+ * not reach its file (a full disk, a closed pipe): the parent, which
+ * printed nothing, would find nothing wrong (paratune.c, close_stdout),
+ * and a cron line would take a cut table for a whole one.
+ */
+static int
+child_stdout(int status)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+
+	if (e == 0 && !ferror(stdout))
+		return status;
+	if (e)
+		error("cannot write the standard output: %s", strerror(e));
+	else
+		error("cannot write the standard output");
+	return status == EXIT_OK ? EXIT_IOERR : status;
+}
+
 /* Run fn in a child as uid; the child's exit code. */
 static int
 run_as(uid_t uid, int (*fn)(void *arg), void *arg, unsigned limit_s)
@@ -249,8 +269,7 @@ run_as(uid_t uid, int (*fn)(void *arg), void *arg, unsigned limit_s)
 			raise(SIGSTOP);
 		while (status == 0 && getenv("PARATUNE_TEST_HANG_OWNER"))
 			pause();
-		status = status != 0 ? EXIT_NOPERM : fn(arg);
-		fflush(stdout);
+		status = status != 0 ? EXIT_NOPERM : child_stdout(fn(arg));
 		fflush(stderr);
 		_exit(status);
 	}

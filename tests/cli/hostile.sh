@@ -466,6 +466,21 @@ else
 	echo "skip - another user holding a lock (needs root, setpriv, flock)"
 fi
 
+# ---- what root's child prints ---------------------------------------------
+# What the child acting as a user printed is the child's to check: the
+# parent printed nothing, and found nothing wrong.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	F=$T/full
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$F" >/dev/null 2>&1
+	rm -f "$F/home"
+	chown -R nobody "$F"
+	"$PT" list "$F" >/dev/full 2>"$T/err"
+	check "root's list of a user's campaign >/dev/full: 74 (got $?)" \
+		grep -q "cannot write the standard output" "$T/err"
+else
+	echo "skip - what root's child prints (needs root)"
+fi
+
 # ---- a campaign of a uid that has no passwd entry ------------------------
 # Root took the directory's group for such a uid's only group: a
 # directory of group root (made in a set-group-ID directory of root's
