@@ -21,7 +21,8 @@
  *   - A directory (or its runs/) that its group or everyone can write is
  *     refused first, EXIT_NOPERM: what was planted there would run with
  *     the owner's rights.
- *   - The caller the owner: fn runs here.
+ *   - The caller the owner: fn runs here; root, on a campaign of its
+ *     own: in a child, under the limit below.
  *   - The caller root and the owner another user: refused with
  *     EXIT_NOPERM when a third user's directory or link lies on dir's
  *     path, as written or as resolved (that user could turn the path

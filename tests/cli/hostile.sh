@@ -481,6 +481,24 @@ else
 	echo "skip - what root's child prints (needs root)"
 fi
 
+# ---- root's own campaign that hangs --------------------------------------
+# Root's own campaigns were worked on in root's process itself, with no
+# limit: a stat() of a path its home file names, now in a sticky
+# directory where a user mounted a FUSE file system and stopped its
+# daemon, held root's cron line for good.  They run in a child under
+# the limit every other campaign has (the fault injection hangs it).
+if [ "$(id -u)" = 0 ]; then
+	H=$T/roothang
+	"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$H" >/dev/null 2>&1
+	run env PARATUNE_TEST_HANG_RESUME=1 PARATUNE_TEST_OWNER_LIMIT=2 \
+		timeout 60 "$PT" resume "$H"
+	check "root's own campaign that hangs: killed at the limit (got $rc)" \
+		test "$rc" = 75
+	check "  saying so" grep -q "did not finish in 2 s" "$T/all"
+else
+	echo "skip - root's own campaign that hangs (needs root)"
+fi
+
 # ---- a campaign of a uid that has no passwd entry ------------------------
 # Root took the directory's group for such a uid's only group: a
 # directory of group root (made in a set-group-ID directory of root's
