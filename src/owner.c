@@ -935,9 +935,14 @@ int
 owner_read_here(const char *path)
 {
 	struct stat st;
+	int ret;
 
+	/* The path first: check_writers follows a runs/ link, which is
+	 * not root's to follow in another user's directory. */
+	if ((ret = owner_root_path(path)) != 0)
+		return ret;
 	if (held_stat(path, &st, true, NULL) == 0 && S_ISDIR(st.st_mode) &&
 	    check_writers(path, &st) != 0)
 		return EXIT_NOPERM;
-	return owner_root_path(path);
+	return 0;
 }

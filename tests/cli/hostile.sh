@@ -372,6 +372,14 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 		cmp -s "$T/peek-dir" "$T/peek-none"
 	check "  and no mode of what is there is said" \
 		test -z "$(grep -l "mode 0" "$T"/peek-*)"
+	# calibrate, which reads as root, refuses the user's campaign
+	# before it looks at anything in it.
+	ln -sfn "$T/private/file" "$P/runs"
+	run "$PT" calibrate "$P"
+	check "root's calibrate of it: refused (got $rc)" test "$rc" = 77
+	check "  as another user's, without looking where runs/ leads" \
+		test "$(grep -c "belongs to nobody" "$T/all")/$(grep -c \
+			"mode 0" "$T/all")" = 1/0
 else
 	echo "skip - where a user's runs/ leads (needs root and nobody)"
 fi
