@@ -58,7 +58,8 @@ store_home_write(const char *where, const char *home_path)
 }
 
 /* dir/home's path into buf and inode into *ino (0 when not given); 0,
- * or -1 when the file cannot be read as a regular file (errno set). */
+ * -1 when the file cannot be read as a regular file (errno set), or -2
+ * when it is empty. */
 static int
 read_home(const char *dir, char *buf, size_t len, unsigned long long *ino)
 {
@@ -76,8 +77,10 @@ read_home(const char *dir, char *buf, size_t len, unsigned long long *ino)
 		if (fgets(line, sizeof line, f) != NULL)
 			*ino = strtoull(line, NULL, 10);
 		ret = 0;
+	} else if (ferror(f)) {
+		errno = EIO;
 	} else {
-		errno = EINVAL;
+		ret = -2;
 	}
 	fclose(f);
 	return ret;
@@ -120,8 +123,13 @@ store_home_check(struct store *s)
 	char home[PATH_MAX];
 	unsigned long long ino;
 	struct stat here, there;
+	int r;
 
-	if (read_home(s->dir, home, sizeof home, &ino) != 0) {
+	if ((r = read_home(s->dir, home, sizeof home, &ino)) == -2)
+		return error("cannot read '%s/home': empty (it names where the "
+		             "campaign was planned; remove it to make this its "
+		             "place)", s->dir), EXIT_DATAERR;
+	if (r != 0) {
 		if (errno != ENOENT)
 			return error("cannot read '%s/home': %s", s->dir,
 			             open_error(errno)), EXIT_DATAERR;

@@ -644,6 +644,12 @@ rm "$T/copy/home"
 ln -s /etc/passwd "$T/copy/home"
 expect "a home that is a symbolic link is refused" 65 "$PT" cancel "$T/copy"
 has "... naming it" "cannot read '$T/copy/home'" "$T/err"
+rm "$T/copy/home"
+: >"$T/copy/home"
+expect "an empty home is refused" 65 "$PT" cancel "$T/copy"
+has "... saying it is empty, not that it is no regular file" \
+	"cannot read '$T/copy/home': empty (it names where the campaign" \
+	"$T/err"
 rm -rf "$T/copy" "$T/moved" "$T/alias"
 
 echo "$pass passed, $fail failed"
