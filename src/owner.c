@@ -162,12 +162,6 @@ become(uid_t uid)
 		return error_errno("cannot become uid %u", (unsigned)uid);
 	if (setuid(0) == 0 || geteuid() != uid || getegid() != gid)
 		return error("dropping to uid %u did not hold", (unsigned)uid);
-#if defined(__SANITIZE_ADDRESS__)
-	/* The kernel makes a process that changed its uid undumpable,
-	 * and LeakSanitizer cannot stop an undumpable process's threads
-	 * to look for leaks; only sanitizer builds need it back. */
-	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-#endif
 	/* libslurm and the job's environment read these. */
 	if (env_reduce() != 0)
 		return error_errno("cannot reduce the environment for uid %u",
@@ -264,6 +258,15 @@ run_as(uid_t uid, int (*fn)(void *arg), void *arg, unsigned limit_s)
 	}
 	if (pid == 0) {
 		status = uid == 0 ? 0 : become(uid);
+#if defined(__SANITIZE_ADDRESS__)
+		/* The kernel makes a process that changed its uid
+		 * undumpable, and LeakSanitizer cannot stop an undumpable
+		 * process's threads to look for leaks; only sanitizer
+		 * builds need it back, and only here: the child that
+		 * looks (look_as_root) stays undumpable, so that the user
+		 * it acts as cannot trace it and forge what it answers. */
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+#endif
 		/* Fault injection for the privilege test: a child that the
 		 * user it acts as has stopped, or hung. */
 		if (status == 0 && getenv("PARATUNE_TEST_STOP_OWNER"))
