@@ -363,8 +363,9 @@ struct candidate_table {
  */
 int store_read_candidates(const char *dir, struct candidate_table *t);
 void candidate_table_release(struct candidate_table *t);
-/* Warn of every candidate of st that t does not list (its runs would be
- * left out without a word); returns how many. */
+/* Warn of the candidates of st that t does not list (their runs would
+ * be left out without a word), the first ten by name and the rest in
+ * one line; returns how many. */
 int candidates_missing_from(const struct candidate_table *t,
                             const struct state *st);
 /*

@@ -528,6 +528,16 @@ grep -v ",$CLEAN2," "$D/candidates.csv" >"$F/candidates.csv"
 expect "a state entry without its candidates.csv row" 0 "$PT" results "$F"
 has "... is named" "'$CLEAN2' is in the state (completed) but not in candidates.csv" \
 	"$T/err"
+# All rows but one cut: ten named, the rest in one line, not one line each (an
+# edited state of millions of them filled root's cron mail).
+head -n 2 "$D/candidates.csv" >"$F/candidates.csv"
+more=$(($(wc -l <"$D/candidates.csv") - 2 - 10))
+expect "a state of which candidates.csv lists one" 0 "$PT" results "$F"
+check "... ten named (got $(grep -c "but not in candidates.csv: its" "$T/err"))" \
+	test "$(grep -c "but not in candidates.csv: its" "$T/err")" = 10
+has "... the rest counted in one line" \
+	"warning: $more more in the state but not in candidates.csv, not named" \
+	"$T/err"
 # A row written twice would count its runs twice.
 { cat "$D/candidates.csv"; grep ",$CLEAN1," "$D/candidates.csv"; } \
 	>"$F/candidates.csv"
