@@ -67,6 +67,12 @@ budget_job_seconds(const struct cand_status *c, long now)
 	       ? (double)(end - c->start_time) : 0.0;
 }
 
+double
+budget_cand_seconds(const struct cand_status *c, long now)
+{
+	return (double)c->spent_s + budget_job_seconds(c, now);
+}
+
 void
 budget_compute(const struct store *s, long now, struct budget *b)
 {
@@ -77,7 +83,7 @@ budget_compute(const struct store *s, long now, struct budget *b)
 		const struct cand_status *c = &s->st.v[i];
 		double gpus = cand_gpus(k, c);
 		double limit = k->limits.max_minutes_per_run / 60.0 * gpus;
-		double used = budget_job_seconds(c, now) / 3600.0 * gpus;
+		double used = budget_cand_seconds(c, now) / 3600.0 * gpus;
 
 		b->used += used;
 		/* A running job may take the rest of its limit; one still

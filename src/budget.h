@@ -30,6 +30,9 @@ double budget_job_expected(const struct settings *c, double pred_step_s);
 /* Seconds c's newest job has run by now: 0 before it started, up to
  * now while it runs (Slurm's end time is then its expected end). */
 double budget_job_seconds(const struct cand_status *c, long now);
+/* Seconds all of c's jobs have run by now: the earlier attempts' and
+ * the newest's. */
+double budget_cand_seconds(const struct cand_status *c, long now);
 /* What the campaign in s has used and committed at time now. */
 void budget_compute(const struct store *s, long now, struct budget *b);
 

@@ -55,14 +55,18 @@ prog_points(const struct results *res, int *n)
 		const struct cand_status *s = r->status;
 		double secs;
 
-		if (s == NULL || s->start_time <= 0)
+		if (s == NULL || (s->start_time <= 0 && s->spent_s <= 0))
 			continue;
 		/* As status counts it: a running job up to now, not to the
-		 * end of its time limit. */
+		 * end of its time limit.  A retry not started yet is placed
+		 * at its submission, after the jobs before it ended. */
 		secs = budget_job_seconds(s, now);
-		p[*n].end = s->start_time + (long)secs;
-		/* On the GPUs planned, as the row's own figures. */
-		p[*n].hours = secs / 3600.0 * results_row_gpus(c, r);
+		p[*n].end = s->start_time > 0 ? s->start_time + (long)secs
+		                              : s->submit_time;
+		/* On the GPUs planned, as the row's own figures; with
+		 * what the candidate's earlier attempts spent. */
+		p[*n].hours = budget_cand_seconds(s, now) / 3600.0 *
+		              results_row_gpus(c, r);
 		p[*n].step_s = r->kind == RESULT_MEASURED && r->recommendable
 		               ? r->m.step_mean_s : NAN;
 		(*n)++;

@@ -524,6 +524,19 @@ store_intent(struct store *s, struct cand_status *c, const char *tag)
 	return record(s, &ev, true);
 }
 
+/* Seconds the candidate's newest job ran: to its end, or where Slurm
+ * gave none, to the next attempt's intent at the latest. */
+static long
+job_ran_s(const struct cand_status *c, long intent)
+{
+	long end = c->end_time > 0 ? c->end_time : intent;
+
+	if (intent > 0 && end > intent)
+		end = intent;
+	return c->start_time > 0 && end > c->start_time
+	       ? end - c->start_time : 0;
+}
+
 static void
 apply_intent(struct state *st, struct cand_status *c,
              const struct store_event *ev)
@@ -536,7 +549,10 @@ apply_intent(struct state *st, struct cand_status *c,
 	memcpy(c->tag, ev->tag, sizeof c->tag);
 	/* What Slurm said of the previous attempt's job is not this one's:
 	 * a retry pending behind its exclusion showed the failed job's
-	 * nodes and reason.  Its times stay: the budget counts them. */
+	 * nodes, reason and run time.  Its time stays spent, apart: kept
+	 * in the start and end, the budget lost it once the retry ran. */
+	c->spent_s += job_ran_s(c, ev->time);
+	c->start_time = c->end_time = 0;
 	c->nodes[0] = '\0';
 	c->reason[0] = '\0';
 	c->exit_code = c->exit_signal = 0;

@@ -160,6 +160,8 @@ state_line(struct strbuf *sb, const struct cand_status *c)
 		add_word(sb, "fits", c->fits_by);
 	if (c->lost > 0)
 		strbuf_addf(sb, " lost=%d", c->lost);
+	if (c->spent_s > 0)
+		strbuf_addf(sb, " spent=%ld", c->spent_s);
 	strbuf_addch(sb, '\n');
 }
 
@@ -273,6 +275,7 @@ apply_word(struct cand_status *c, const char *key, const char *v)
 	if (!strcmp(key, "submit")) c->submit_time = n;
 	else if (!strcmp(key, "start")) c->start_time = n;
 	else if (!strcmp(key, "end")) c->end_time = n;
+	else if (!strcmp(key, "spent")) c->spent_s = n;
 	else return -1;
 	return 0;
 }

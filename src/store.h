@@ -84,7 +84,8 @@ struct cand_status {
 	char nodes[128];
 	char reason[64];
 	char exclude[128];    /* nodes to avoid on the next attempt */
-	long submit_time, start_time, end_time;
+	long submit_time, start_time, end_time;  /* of the newest job */
+	long spent_s;         /* seconds the earlier attempts' jobs ran */
 	char source[16];      /* "controller", "accounting" or "log" */
 	char by[192];         /* pruned: the candidate that proved it */
 	char fits_by[192];    /* planned as oom-risk, but this completed

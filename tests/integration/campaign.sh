@@ -201,6 +201,8 @@ test_node_fail() {
 		grep -q " retry .*exclude=" "$WORK/nodefail/journal.log"
 	check "the retry is a third attempt avoiding the node" \
 		grep -q " intent .*attempt=3" "$WORK/nodefail/journal.log"
+	check "the failed job's time stays spent beside the retry's" \
+		grep -q "tp_8.* start=0 .* spent=[1-9]" "$WORK/nodefail/state"
 	"$PT" -q cancel "$WORK/nodefail"
 	scontrol update nodename="$node" state=resume
 	check "cancel records every job cancelled" \

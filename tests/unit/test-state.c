@@ -670,8 +670,9 @@ test_node_fail_nodes(void)
 	CU_ASSERT_STRING_EQUAL(c->nodes, "");
 	CU_ASSERT_STRING_EQUAL(c->reason, "");
 	CU_ASSERT_EQUAL(c->exit_signal, 0);
-	/* Its times stay for the budget. */
-	CU_ASSERT_EQUAL(c->start_time, 1000);
+	/* Its time stays spent for the budget, not shown as the retry's
+	 * (test_retry_keeps_spent). */
+	CU_ASSERT_EQUAL(c->start_time, 0);
 	/* A job that ended before a node was recorded keeps Slurm's. */
 	rep.job_id = 78;
 	rep.state = CS_COMPLETED;
@@ -680,6 +681,71 @@ test_node_fail_nodes(void)
 	CU_ASSERT_STRING_EQUAL(c->nodes, "gpu[1-2]");
 	journal_close(&s.journal);
 	state_release(&s.st);
+	harness_rmtree(dir);
+	free(dir);
+}
+
+/* A node failure's retry ran: the first job's 15 minutes stayed spent.
+ * The retry's job took the candidate's start and end, and the budget
+ * (limits.gpu_hours, policy.max_gpu_hours) forgot them; while the retry
+ * was pending, status showed the failed job's run time beside it. */
+static void
+test_retry_keeps_spent(void)
+{
+	char *dir = harness_tmpdir();
+	struct store s;
+	struct state copy, back;
+	struct job_report rep = { CS_RUNNING, 77, 0, 0, 1000, 0,
+	                          "gpu[1-2]", "", "controller" };
+	struct cand_status *c;
+	struct budget b;
+
+	journal_store(&s, dir);
+	settings_init(&s.settings);
+	s.settings.nodes = 1;
+	s.settings.gpus_per_node = 8;
+	s.settings.limits.max_minutes_per_run = 60;
+	s.st.v[0].state = CS_COMPLETED;
+	two_candidates(&copy);
+	c = &s.st.v[1];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	rep.state = CS_NODE_FAIL;
+	rep.end_time = 1000 + 900;
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_EQUAL(store_retry(&s, c, c->nodes), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-2"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 78), 0);
+	/* Pending: no time of its own yet, the first job's 0.25 h on 8
+	 * GPUs spent. */
+	CU_ASSERT_EQUAL(c->start_time, 0);
+	CU_ASSERT_EQUAL(c->end_time, 0);
+	CU_ASSERT_EQUAL(c->spent_s, 900);
+	budget_compute(&s, 5000, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 2.0, 1e-9);
+	rep.state = CS_RUNNING;
+	rep.job_id = 78;
+	rep.start_time = 5000;
+	rep.end_time = 5000 + 3600;
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	/* 15 minutes into the retry: 2 GPU-hours each. */
+	budget_compute(&s, 5000 + 900, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 4.0, 1e-9);
+	/* Replayed and saved, the state keeps them. */
+	journal_close(&s.journal);
+	CU_ASSERT_EQUAL(journal_replay(dir, 0, replay_into, &copy), 0);
+	CU_ASSERT_EQUAL(copy.v[1].spent_s, 900);
+	CU_ASSERT_EQUAL(copy.v[1].start_time, 5000);
+	CU_ASSERT_EQUAL_FATAL(state_save(dir, &copy), 0);
+	CU_ASSERT_EQUAL_FATAL(state_load(dir, &back), 0);
+	CU_ASSERT_EQUAL(back.v[1].spent_s, 900);
+	CU_ASSERT_EQUAL(back.v[0].spent_s, 0);
+	state_release(&back);
+	state_release(&copy);
+	state_release(&s.st);
+	settings_release(&s.settings);
 	harness_rmtree(dir);
 	free(dir);
 }
@@ -1103,6 +1169,7 @@ static const struct harness_test state_tests[] = {
 	{ "edited journal lines refused", test_events_refused },
 	{ "transitions replay to the same state", test_transitions_replay },
 	{ "a failed job keeps the nodes it ran on", test_node_fail_nodes },
+	{ "a retried job's time stays spent", test_retry_keeps_spent },
 	{ "search events replay to the same state",
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
