@@ -26,6 +26,7 @@
 #include "results.h"
 #include "run-progress.h"
 #include "safe-text.h"
+#include "search.h"
 #include "store.h"
 #include "table.h"
 
@@ -292,20 +293,48 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 	strbuf_release(&sb);
 }
 
+/*
+ * Queued candidates that the adaptive search holds back, none able to
+ * beat the best measured (promising 0): status said that resume submits
+ * them, and resume submitted nothing, waiting for an active job (a held
+ * one, for ever) or about to skip them.
+ */
+static void
+no_gain_text(struct strbuf *sb, const struct store *s, int queued)
+{
+	int active = store_active_count(&s->st);
+
+	strbuf_addf(sb, "%d queued, none of which can beat the best "
+	            "measured by search.min_gain (%g %%): ", queued,
+	            100.0 * s->settings.search.min_gain);
+	if (active > 0) {
+		strbuf_addf(sb, "the search waits for %d active job%s, then "
+		            "skips them unless what it measures changes that",
+		            active, active == 1 ? "" : "s");
+		return;
+	}
+	strbuf_addstr(sb, "the next 'paratune resume ");
+	safe_text_append(sb, s->dir);
+	strbuf_addstr(sb, "' skips them and stops the search");
+}
+
 /* Only resume submits what is queued: without cron running it, a
  * campaign waits for ever, and status (or --watch) said nothing.  Nor
- * does resume submit what the site's GPU-hour cap holds back, nor
+ * does resume submit what the site's GPU-hour cap holds back, what the
+ * adaptive search holds back (promising 0; -1: no such search), nor
  * anything before submit selects it. */
 static void
 queued_hint(FILE *f, const struct store *s, const struct settings *site,
-            bool site_read)
+            bool site_read, int promising)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int n[CS_COUNT];
 
 	store_counts(&s->st, n);
 	budget_held_text(s, site, (long)time(NULL), &sb);
-	if (sb.len == 0 && n[CS_QUEUED] > 0 && !site_read) {
+	if (sb.len == 0 && n[CS_QUEUED] > 0 && promising == 0) {
+		no_gain_text(&sb, s, n[CS_QUEUED]);
+	} else if (sb.len == 0 && n[CS_QUEUED] > 0 && !site_read) {
 		strbuf_addf(&sb, "%d queued: resume submits nothing while the "
 		            "site file cannot be read (above)", n[CS_QUEUED]);
 	} else if (sb.len == 0 && n[CS_QUEUED] > 0) {
@@ -494,7 +523,8 @@ status_dir(void *arg)
 			status_search(&sb, &res);
 			fprintf(ctx->out, "%s\n", sb.buf);
 		}
-		queued_hint(ctx->out, &r, &site, site_read);
+		queued_hint(ctx->out, &r, &site, site_read,
+		            have ? search_promising(&r, &res) : -1);
 	}
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		results_release(&res);

@@ -153,6 +153,21 @@ keep_promising(const struct store *s, const struct results *res,
 	return kept;
 }
 
+int
+search_promising(struct store *s, const struct results *res)
+{
+	struct pending *p;
+	int n, kept;
+
+	if (s->settings.search.strategy != STRATEGY_ADAPTIVE ||
+	    s->st.stop_reason[0])
+		return -1;
+	p = pending_list(s, res, &n);
+	kept = keep_promising(s, res, p, n);
+	free(p);
+	return kept;
+}
+
 /* ---- stopping ---------------------------------------------------------- */
 
 /*
@@ -253,6 +268,15 @@ search_choose(struct runner *r, struct pending *p, int queued, int n)
 
 	if (queued > 0 && n == 0 && active == 0)
 		return search_stop(s, STORE_STOP_NO_GAIN, r->out, r->verbosity);
+	/* Said: resume submitting nothing, and saying nothing, while
+	 * status said that resume submits them, looked like a fault
+	 * (a held job kept it so for ever). */
+	if (queued > 0 && n == 0 && r->verbosity >= 0)
+		fprintf(r->out, "search: none of the %d queued can beat the "
+		        "best measured by search.min_gain (%g %%): it waits "
+		        "for %d active job%s\n", queued,
+		        100.0 * s->settings.search.min_gain, active,
+		        active == 1 ? "" : "s");
 	if (n > 0 && room == 0 && active == 0) {
 		budget_stop_note(s, r->out, r->verbosity);
 		return search_stop(s, STORE_STOP_BUDGET, r->out, r->verbosity);

@@ -55,6 +55,7 @@ int search_prune(struct store *s, FILE *out, int verbosity);
  */
 int search_prove(struct store *s, FILE *out, int verbosity);
 
+struct results;
 struct runner;
 /*
  * Under search.strategy = "adaptive", after a poll and a prune: refit
@@ -70,6 +71,14 @@ struct runner;
  * rule waits for the base configuration.  0 or an exit code.
  */
 int search_adapt(struct runner *r);
+
+/*
+ * Under search.strategy = "adaptive", a search not stopped: how many
+ * queued candidates can still win by res's measurements and the last
+ * refit (those search_adapt would submit, before the budget); -1 under
+ * another strategy, or once the search stopped.
+ */
+int search_promising(struct store *s, const struct results *res);
 
 /*
  * One step of a campaign, as submit and resume take it: ask Slurm where

@@ -51,6 +51,51 @@ n=$(grep -c ' pruned ' "$T/a/journal.log")
 check "a second resume prunes nothing twice" \
 	test "$(grep -c ' pruned ' "$T/a/journal.log")" = "$n"
 
+# setstate DIR NAME key=value...: edit the candidate's line of DIR/state
+setstate() {
+	d=$1 n=$2
+	shift 2
+	for kv in "$@"; do
+		awk -v n="$n" -v k="${kv%%=*}" -v kv="$kv" '$1 == n {
+			for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) $i = kv
+		} { print }' "$d/state" >"$d/state.new" && mv "$d/state.new" "$d/state"
+	done
+}
+# steps MS: six Megatron-LM iteration lines of MS milliseconds each
+steps() {
+	for i in 1 2 3 4 5 6; do
+		printf ' [2024-05-01 10:00:00] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %s | learning rate: 1.000000E-05 | global batch size:   256 | lm loss: 1.000000E+01 | loss scale: 1.0 | grad norm: 1.000 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+			"$i" 6 $((i * 256)) "$1"
+	done
+}
+# The base measured, and rank 1 faster than anything still queued can
+# be: status said "only 'paratune resume' submits them" of candidates
+# that resume held back (waiting for an active job, a held one for
+# ever) or was about to skip, and resume said nothing.
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/w" || ko "plan w"
+"$PT" -q submit "$T/w" 2>/dev/null
+w_name() { awk -F, -v r="$1" '$1 == r { print $2 }' "$T/w/candidates.csv"; }
+W_BASE=$(awk -F, '$19 == 1 { print $2 }' "$T/w/candidates.csv")
+steps 3500.0 >"$T/w/runs/$W_BASE/slurm-101.out"
+setstate "$T/w" "$W_BASE" state=completed job=101 attempt=1
+steps 2000.0 >"$T/w/runs/$(w_name 1)/slurm-102.out"
+setstate "$T/w" "$(w_name 1)" state=completed job=102 attempt=1
+setstate "$T/w" "$(w_name 2)" state=pending job=103 attempt=1
+"$PT" status "$T/w" >"$T/st"
+check "status: what the search holds back waits for the active job" \
+	grep -q "^12 queued, none of which can beat the best measured by search.min_gain (2 %): the search waits for 1 active job" \
+	"$T/st"
+check "... not that resume submits them" \
+	sh -c "! grep -q 'only .paratune resume' '$T/st'"
+setstate "$T/w" "$(w_name 2)" state=cancelled
+"$PT" status "$T/w" >"$T/st"
+check "status: with none active, the next resume skips them" \
+	grep -q "^12 queued, .*: the next 'paratune resume $T/w' skips them and stops the search" \
+	"$T/st"
+"$PT" resume "$T/w" >"$T/out" 2>&1
+check "which it does" grep -q "search stopped (no_gain): 12 candidates skipped" \
+	"$T/out"
+
 campaign b all || ko "plan all"
 "$PT" -q resume "$T/b" 2>/dev/null
 check "strategy all prunes nothing" \

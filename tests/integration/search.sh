@@ -250,6 +250,35 @@ test_proved_fit() {
 	check "journal has no gap" journal_no_gap "$d"
 }
 
+# A held job keeps the search waiting: tp 8, queued, cannot win by what
+# the base measured, and tp 2's job, held by the sysadmin before it
+# started (a job on every node keeps both waiting until then), could
+# still change that.  resume said nothing of it, and status said that
+# resume submits tp 8.
+test_waits_for_held() {
+	local d=$WORK/waits filler tp2 i
+	plan waits || { fail "plan waits"; return; }
+	filler=$(sbatch --parsable --nodes=4 --gpus-per-node=8 --exclusive \
+		-o /dev/null --job-name=filler \
+		--wrap 'sleep 300') || { fail "sbatch filler"; return; }
+	"$PT" -q submit "$d" || { fail "submit waits"; return; }
+	tp2=$(awk -F, '$3 == 2 { print $2 }' "$d/candidates.csv")
+	scontrol hold "$(awk -v n="$tp2" '$3 == "submitted" && $4 == n {
+		sub("job=", "", $5); print $5 }' "$d/journal.log")"
+	scancel "$filler"
+	for ((i = 0; i < 60; i++)); do
+		"$PT" resume "$d" >"$WORK/waits.out" 2>&1
+		grep -q '^search: none' "$WORK/waits.out" && break
+		sleep 1
+	done
+	check "resume says what the search waits for" \
+		grep -q '^search: none of the 1 queued can beat the best measured by search.min_gain (2 %): it waits for 1 active job$' \
+		"$WORK/waits.out"
+	check "status says it too" \
+		sh -c "'$PT' status '$d' | grep -q '^1 queued, none of which can beat the best measured by search.min_gain (2 %): the search waits for 1 active job'"
+	"$PT" -q cancel "$d"
+}
+
 # Run the tests named on the command line, or all of them.
 if (($#)); then
 	for t in "$@"; do "test_$t"; done
@@ -258,4 +287,5 @@ else
 	test_stop_budget
 	test_refit_reorders
 	test_proved_fit
+	test_waits_for_held
 fi
