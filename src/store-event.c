@@ -610,8 +610,14 @@ store_job_state(struct store *s, struct cand_status *c,
 	if (strcmp(job->source, "log")) {
 		ev.exit_code = job->exit_code;
 		ev.exit_signal = job->exit_signal;
-		ev.start_time = job->start_time;
-		ev.end_time = job->end_time;
+		/* A pending job's are what Slurm's scheduler expects:
+		 * status showed a job that never ran as run for its whole
+		 * limit, and the budget counted it once the expected
+		 * start passed with the job still waiting. */
+		if (job->state != CS_PENDING) {
+			ev.start_time = job->start_time;
+			ev.end_time = job->end_time;
+		}
 		copy_text(ev.nodes, sizeof ev.nodes,
 		          nodes_of_ended(c, job) ? c->nodes : job->nodes);
 		ev.has = JOB_FIELDS;

@@ -750,6 +750,48 @@ test_retry_keeps_spent(void)
 	free(dir);
 }
 
+/* Slurm gives a pending job the start its scheduler expects and that
+ * plus the time limit as its end: status showed a job that never ran
+ * as having run its whole limit, and once the expected start passed
+ * with the job still waiting, the budget counted it spent. */
+static void
+test_pending_has_no_times(void)
+{
+	char *dir = harness_tmpdir();
+	struct store s;
+	struct job_report rep = { CS_PENDING, 77, 0, 0, 1000, 1300,
+	                          "", "Resources", "controller" };
+	struct cand_status *c;
+	struct budget b;
+
+	journal_store(&s, dir);
+	settings_init(&s.settings);
+	s.settings.nodes = 1;
+	s.settings.gpus_per_node = 8;
+	s.settings.limits.max_minutes_per_run = 5;
+	s.st.v[0].state = CS_COMPLETED;
+	c = &s.st.v[1];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_EQUAL(c->start_time, 0);
+	CU_ASSERT_EQUAL(c->end_time, 0);
+	budget_compute(&s, 2000, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.used, 0.0, 1e-9);
+	/* Once it runs, Slurm's start is the real one. */
+	rep.state = CS_RUNNING;
+	rep.start_time = 1500;
+	rep.end_time = 1800;
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_EQUAL(c->start_time, 1500);
+	journal_close(&s.journal);
+	state_release(&s.st);
+	settings_release(&s.settings);
+	harness_rmtree(dir);
+	free(dir);
+}
+
 /* The search's events journal what a replay rebuilds, and the state
  * file keeps the model and the stop reason. */
 static void
@@ -1170,6 +1212,7 @@ static const struct harness_test state_tests[] = {
 	{ "transitions replay to the same state", test_transitions_replay },
 	{ "a failed job keeps the nodes it ran on", test_node_fail_nodes },
 	{ "a retried job's time stays spent", test_retry_keeps_spent },
+	{ "a pending job has not started", test_pending_has_no_times },
 	{ "search events replay to the same state",
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
