@@ -212,6 +212,11 @@ record_job(struct runner *r, struct cand_status *c,
 	    (next != CS_PENDING || !store_reason_differs(c, job->reason)))
 		return 0;
 	rep.nodes = job_nodes(r, c, job);
+	/* A job cancelled while it waited keeps, in Slurm, the reason it
+	 * waited for: status showed "cancelled ... Priority" of a job
+	 * that scancel ended, where paratune's own cancel clears it. */
+	if (next == CS_CANCELLED && slurm_reason_waits(job->reason))
+		rep.reason = "";
 	/* Once a wait: Slurm calls one limit by two names as its
 	 * scheduler passes (on the testbed, a job past the partition's
 	 * MaxTime waits on PartitionConfig, then PartitionTimeLimit). */

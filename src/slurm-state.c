@@ -189,6 +189,31 @@ slurm_reason_blocks(const char *reason)
 	return false;
 }
 
+/* Slurm's reasons for a job to end (FAIL_*); the others are waits.
+ * PartitionDown names one of each: taken as an end. */
+static const bool reason_ends[JOB_REASON_COUNT] = {
+	[FAIL_DEFER] = true, [FAIL_DOWN_PARTITION] = true,
+	[FAIL_DOWN_NODE] = true, [FAIL_BAD_CONSTRAINTS] = true,
+	[FAIL_SYSTEM] = true, [FAIL_LAUNCH] = true, [FAIL_EXIT_CODE] = true,
+	[FAIL_TIMEOUT] = true, [FAIL_INACTIVE_LIMIT] = true,
+	[FAIL_ACCOUNT] = true, [FAIL_QOS] = true,
+};
+
+bool
+slurm_reason_waits(const char *reason)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < JOB_REASON_COUNT; i++) {
+		if (!job_reason_names[i] || strcmp(reason, job_reason_names[i]))
+			continue;
+		if (reason_ends[i])
+			return false;
+		found = true;
+	}
+	return found;
+}
+
 /* Split a wait() status as sacct does: "exit:signal". */
 void
 slurm_exit_status(uint32_t status, int *code, int *sig)

@@ -64,6 +64,10 @@ struct slurm_job {
  * it) is one it cannot get past by waiting: PartitionTimeLimit and the
  * other limits only the sysadmin or a new plan changes. */
 bool slurm_reason_blocks(const char *reason);
+/* Whether reason is one of Slurm's reasons for a job to wait (Priority,
+ * Resources, JobHeldAdmin, ...), not one for a job to end (NodeDown,
+ * NonZeroExitCode, ...). */
+bool slurm_reason_waits(const char *reason);
 
 struct slurm_submit_req {
 	const char *name;        /* job name, carries the tag */

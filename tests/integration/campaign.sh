@@ -512,6 +512,16 @@ test_pending_reason() {
 	"$PT" -q resume "$WORK/waits" 2>"$WORK/back.err"
 	check "moved back, resume says nothing of it" \
 		bash -c '! grep -q "runs in" "$1"' _ "$WORK/back.err"
+	# Cancelled behind its back while it waited: Slurm keeps the
+	# reason it waited for, and status showed "cancelled ...
+	# JobHeldAdmin", where paratune's own cancel clears it.
+	scancel "$id"
+	wait_for 10 bash -c '[[ $("$1" -q resume "$2"; "$1" status "$2" \
+		--format json | grep -c "\"state\": \"cancelled\"") == 1 ]]' \
+		_ "$PT" "$WORK/waits"
+	check "cancelled by scancel, it keeps no reason to wait" \
+		test "$(state_of "$WORK/waits" tp_8) $(reason_of "$WORK/waits" tp_8)" \
+		= "cancelled "
 	"$PT" -q cancel "$WORK/waits"
 	scancel "$blocker"
 }
