@@ -318,6 +318,37 @@ no_gain_text(struct strbuf *sb, const struct store *s, int queued)
 	strbuf_addstr(sb, "' skips them and stops the search");
 }
 
+/*
+ * The campaign's own limits.gpu_hours holds the queued candidates back
+ * under the adaptive search (promising > 0): one more job at its time
+ * limit would pass it.  Nothing when it does not.
+ */
+static void
+campaign_cap_text(struct strbuf *sb, const struct store *s, int queued,
+                  int promising)
+{
+	const struct settings *k = &s->settings;
+	int active = store_active_count(&s->st);
+	struct budget b;
+
+	if (promising <= 0 || k->limits.gpu_hours <= 0)
+		return;
+	budget_compute(s, (long)time(NULL), &b);
+	if (b.committed - b.queued + budget_job_limit(k) <= k->limits.gpu_hours)
+		return;
+	strbuf_addf(sb, "%d queued, held by limits.gpu_hours = %g: one more "
+	            "job at its time limit would pass it; ", queued,
+	            k->limits.gpu_hours);
+	if (active > 0) {
+		strbuf_addf(sb, "the search waits for %d active job%s to end",
+		            active, active == 1 ? "" : "s");
+		return;
+	}
+	strbuf_addstr(sb, "the next 'paratune resume ");
+	safe_text_append(sb, s->dir);
+	strbuf_addstr(sb, "' skips them and stops the search");
+}
+
 /* Only resume submits what is queued: without cron running it, a
  * campaign waits for ever, and status (or --watch) said nothing.  Nor
  * does resume submit what the site's GPU-hour cap holds back, what the
@@ -332,12 +363,14 @@ queued_hint(FILE *f, const struct store *s, const struct settings *site,
 
 	store_counts(&s->st, n);
 	budget_held_text(s, site, (long)time(NULL), &sb);
-	if (sb.len == 0 && n[CS_QUEUED] > 0 && promising == 0) {
-		no_gain_text(&sb, s, n[CS_QUEUED]);
-	} else if (sb.len == 0 && n[CS_QUEUED] > 0 && !site_read) {
+	if (sb.len == 0 && n[CS_QUEUED] > 0 && !site_read)
 		strbuf_addf(&sb, "%d queued: resume submits nothing while the "
 		            "site file cannot be read (above)", n[CS_QUEUED]);
-	} else if (sb.len == 0 && n[CS_QUEUED] > 0) {
+	else if (sb.len == 0 && n[CS_QUEUED] > 0 && promising == 0)
+		no_gain_text(&sb, s, n[CS_QUEUED]);
+	else if (sb.len == 0 && n[CS_QUEUED] > 0)
+		campaign_cap_text(&sb, s, n[CS_QUEUED], promising);
+	if (sb.len == 0 && n[CS_QUEUED] > 0) {
 		/* Named as written, control characters spelled out. */
 		strbuf_addf(&sb, "%d queued: only 'paratune resume ",
 		            n[CS_QUEUED]);

@@ -208,6 +208,14 @@ gpu_hours_cap(const struct settings *k)
 	return a > 0 && (b <= 0 || a < b) ? a : b > 0 ? b : 0;
 }
 
+/* The key that sets gpu_hours_cap. */
+static const char *
+gpu_hours_cap_key(const struct settings *k)
+{
+	return gpu_hours_cap(k) == k->limits.gpu_hours ? "limits.gpu_hours"
+	                                               : "policy.max_gpu_hours";
+}
+
 /*
  * How many more jobs the budget lets start now: each may be charged its
  * whole time limit (budget.h), on top of what the campaign used and
@@ -236,8 +244,7 @@ budget_stop_note(const struct store *s, FILE *out, int verbosity)
 {
 	const struct settings *k = &s->settings;
 	double cap = gpu_hours_cap(k);
-	const char *key = cap == k->limits.gpu_hours ? "limits.gpu_hours"
-	                                             : "policy.max_gpu_hours";
+	const char *key = gpu_hours_cap_key(k);
 	struct budget b;
 
 	if (verbosity < 0)
@@ -255,6 +262,32 @@ budget_stop_note(const struct store *s, FILE *out, int verbosity)
 /* ---- one step ---------------------------------------------------------- */
 
 /*
+ * Why nothing queued is submitted while jobs are active: none can win
+ * (n 0), or one more job would pass the GPU-hour cap (room 0).  resume
+ * submitted nothing and said nothing, while status said that resume
+ * submits them (a held job kept a campaign so for ever).
+ */
+static void
+say_wait(const struct runner *r, int queued, int n, int room, int active)
+{
+	const struct settings *k = &r->store->settings;
+	const char *s = active == 1 ? "" : "s";
+
+	if (r->verbosity < 0 || queued == 0 || active == 0)
+		return;
+	if (n == 0)
+		fprintf(r->out, "search: none of the %d queued can beat the "
+		        "best measured by search.min_gain (%g %%): it waits "
+		        "for %d active job%s\n", queued,
+		        100.0 * k->search.min_gain, active, s);
+	else if (room == 0)
+		fprintf(r->out, "search: one more job at its time limit would "
+		        "pass %s = %g GPU-hours: it waits for %d active "
+		        "job%s\n", gpu_hours_cap_key(k), gpu_hours_cap(k),
+		        active, s);
+}
+
+/*
  * Decide what to submit from the ranked, promising candidates p[0..n):
  * set r->order, or stop the search when nothing can run any more and no
  * job is active (an active job's measurement could still change the
@@ -268,15 +301,7 @@ search_choose(struct runner *r, struct pending *p, int queued, int n)
 
 	if (queued > 0 && n == 0 && active == 0)
 		return search_stop(s, STORE_STOP_NO_GAIN, r->out, r->verbosity);
-	/* Said: resume submitting nothing, and saying nothing, while
-	 * status said that resume submits them, looked like a fault
-	 * (a held job kept it so for ever). */
-	if (queued > 0 && n == 0 && r->verbosity >= 0)
-		fprintf(r->out, "search: none of the %d queued can beat the "
-		        "best measured by search.min_gain (%g %%): it waits "
-		        "for %d active job%s\n", queued,
-		        100.0 * s->settings.search.min_gain, active,
-		        active == 1 ? "" : "s");
+	say_wait(r, queued, n, room, active);
 	if (n > 0 && room == 0 && active == 0) {
 		budget_stop_note(s, r->out, r->verbosity);
 		return search_stop(s, STORE_STOP_BUDGET, r->out, r->verbosity);

@@ -96,6 +96,20 @@ check "status: with none active, the next resume skips them" \
 check "which it does" grep -q "search stopped (no_gain): 12 candidates skipped" \
 	"$T/out"
 
+# The campaign's own budget: the base's job may take 2.67 GPU-hours (5
+# minutes on 32 GPUs), and one more would pass 4.  Status said that
+# resume submits the queued candidates it holds back.
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/g" \
+	--set limits.gpu_hours=4 || ko "plan g"
+"$PT" -q submit "$T/g" --top 2 2>/dev/null
+G_BASE=$(awk -F, '$19 == 1 { print $2 }' "$T/g/candidates.csv")
+setstate "$T/g" "$G_BASE" state=running job=201 attempt=1 \
+	start="$(date +%s)"
+"$PT" status "$T/g" >"$T/st"
+check "status: limits.gpu_hours holds the queued back, for the active job" \
+	grep -q "^2 queued, held by limits.gpu_hours = 4: one more job at its time limit would pass it; the search waits for 1 active job to end" \
+	"$T/st"
+
 campaign b all || ko "plan all"
 "$PT" -q resume "$T/b" 2>/dev/null
 check "strategy all prunes nothing" \

@@ -190,6 +190,12 @@ test_stop_budget() {
 		--set 'env=["PARATUNE_SIM_SPEEDUP=10"]' ||
 		{ fail "plan budget"; return; }
 	"$PT" -q submit "$d" || { fail "submit budget"; return; }
+	# While the base runs, one more job may not start: resume said
+	# nothing of what it held back.
+	"$PT" resume "$d" >"$WORK/budget.out" 2>&1
+	check "resume says what the budget holds back" \
+		grep -q '^search: one more job at its time limit would pass limits.gpu_hours = 0.277 GPU-hours: it waits for 1 active job$' \
+		"$WORK/budget.out"
 	check "the campaign ends through resume" resume_until "$d" 150
 	check "one job was submitted: the base" \
 		test "$(grep -c ' intent ' "$d/journal.log")" = 1
