@@ -257,9 +257,30 @@ status_json_cand(struct json *j, const struct cand_status *c,
 	json_end_object(j);
 }
 
+/*
+ * Whether the campaign's own limits.gpu_hours holds its queued
+ * candidates back under the adaptive search (promising > 0, see
+ * search_promising): one more job at its time limit would pass it.
+ * Status said that resume submits them.
+ */
+static bool
+campaign_cap_holds(const struct store *s, int promising)
+{
+	const struct settings *k = &s->settings;
+	struct budget b;
+
+	if (promising <= 0 || k->limits.gpu_hours <= 0)
+		return false;
+	budget_compute(s, (long)time(NULL), &b);
+	return b.queued > 0 &&
+	       b.committed - b.queued + budget_job_limit(k) >
+	       k->limits.gpu_hours;
+}
+
 static void
 status_json(FILE *f, const struct store *s, const struct settings *site,
-            const struct results *res, const struct run_progress *prog)
+            const struct results *res, const struct run_progress *prog,
+            int promising)
 {
 	const struct state *st = &s->st;
 	struct strbuf sb = STRBUF_INIT;
@@ -284,6 +305,8 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 	json_end_array(&j);
 	if (budget_holds_queued(s, site, (long)time(NULL), NULL))
 		json_string(&j, "held_by", "policy.max_gpu_hours");
+	else if (campaign_cap_holds(s, promising))
+		json_string(&j, "held_by", "limits.gpu_hours");
 	else
 		json_null(&j, "held_by");
 	if (res)
@@ -318,23 +341,16 @@ no_gain_text(struct strbuf *sb, const struct store *s, int queued)
 	strbuf_addstr(sb, "' skips them and stops the search");
 }
 
-/*
- * The campaign's own limits.gpu_hours holds the queued candidates back
- * under the adaptive search (promising > 0): one more job at its time
- * limit would pass it.  Nothing when it does not.
- */
+/* What the campaign's own limits.gpu_hours holds back under the adaptive
+ * search (promising > 0), as policy.max_gpu_hours is said. */
 static void
 campaign_cap_text(struct strbuf *sb, const struct store *s, int queued,
                   int promising)
 {
 	const struct settings *k = &s->settings;
 	int active = store_active_count(&s->st);
-	struct budget b;
 
-	if (promising <= 0 || k->limits.gpu_hours <= 0)
-		return;
-	budget_compute(s, (long)time(NULL), &b);
-	if (b.committed - b.queued + budget_job_limit(k) <= k->limits.gpu_hours)
+	if (!campaign_cap_holds(s, promising))
 		return;
 	strbuf_addf(sb, "%d queued, held by limits.gpu_hours = %g: one more "
 	            "job at its time limit would pass it; ", queued,
@@ -528,7 +544,7 @@ status_dir(void *arg)
 	bool have = false, site_read;
 	struct settings site;
 	struct store r;
-	int status, loaded = 0;
+	int status, loaded = 0, promising;
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
@@ -544,8 +560,10 @@ status_dir(void *arg)
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		have = (loaded = results_load(&res, sc->dir, &o)) == 0;
 	prog = run_progress_read(&r);
+	promising = have ? search_promising(&r, &res) : -1;
 	if (ctx->format == FORMAT_JSON) {
-		status_json(ctx->out, &r, &site, have ? &res : NULL, prog);
+		status_json(ctx->out, &r, &site, have ? &res : NULL, prog,
+		            promising);
 	} else {
 		status_table(ctx->out, &r.st, prog);
 		store_progress(&r.st, &sb);
@@ -556,8 +574,7 @@ status_dir(void *arg)
 			status_search(&sb, &res);
 			fprintf(ctx->out, "%s\n", sb.buf);
 		}
-		queued_hint(ctx->out, &r, &site, site_read,
-		            have ? search_promising(&r, &res) : -1);
+		queued_hint(ctx->out, &r, &site, site_read, promising);
 	}
 	if (r.settings.search.strategy == STRATEGY_ADAPTIVE)
 		results_release(&res);

@@ -109,6 +109,9 @@ setstate "$T/g" "$G_BASE" state=running job=201 attempt=1 \
 check "status: limits.gpu_hours holds the queued back, for the active job" \
 	grep -q "^2 queued, held by limits.gpu_hours = 4: one more job at its time limit would pass it; the search waits for 1 active job to end" \
 	"$T/st"
+"$PT" status "$T/g" --format json >"$T/json"
+check "... and its JSON names the key that holds them" \
+	grep -q '"held_by": "limits.gpu_hours"' "$T/json"
 
 campaign b all || ko "plan all"
 "$PT" -q resume "$T/b" 2>/dev/null
