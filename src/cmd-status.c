@@ -114,7 +114,11 @@ status_table(FILE *f, const struct state *st,
 		table_add(&t, "%s", c->nodes[0] ? c->nodes : "-");
 		add_run_time(&t, c, now);
 		add_progress(&t, &prog[i]);
-		if (has_exit_code(c))
+		/* sacct's exit:signal: a job that a signal ended (scancel,
+		 * a time limit, the OOM killer) showed exit 0. */
+		if (has_exit_code(c) && c->exit_signal)
+			table_add(&t, "%d:%d", c->exit_code, c->exit_signal);
+		else if (has_exit_code(c))
 			table_add(&t, "%d", c->exit_code);
 		else
 			table_add(&t, "-");
@@ -242,10 +246,13 @@ status_json_cand(struct json *j, const struct cand_status *c,
 	else
 		json_null(j, "nodelist");
 	status_json_progress(j, p);
-	if (has_exit_code(c))
+	if (has_exit_code(c)) {
 		json_int(j, "exit_code", c->exit_code);
-	else
+		json_int(j, "exit_signal", c->exit_signal);
+	} else {
 		json_null(j, "exit_code");
+		json_null(j, "exit_signal");
+	}
 	if (c->reason[0])
 		json_string(j, "reason", c->reason);
 	else

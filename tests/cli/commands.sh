@@ -931,6 +931,23 @@ expect "status after a 5 s job" 0 "$PT" status "$T/short"
 has "... spent 0.04 GPU-hours" "; 0.04 GPU-hours spent" "$T/out"
 expect "results after it" 0 "$PT" results "$T/short"
 has "... the same" "^search: 0.04 GPU-hours spent" "$T/out"
+# A job that a signal ended (scancel's SIGTERM) showed exit 0, as if it
+# had succeeded: sacct's 0:15.
+cp -r "$T/queued" "$T/killed" && rm "$T/killed/home"
+awk '$2 == "state=queued" && !done { $2 = "state=cancelled"; done = 1
+	sub(/ attempt=0 job=0 exit=0 signal=0 /,
+	    " attempt=1 job=4401 exit=0 signal=15 ") } { print }' \
+	"$T/killed/state" >"$T/killed/state.new" &&
+	mv "$T/killed/state.new" "$T/killed/state"
+expect "status after a job a signal ended" 0 "$PT" status "$T/killed"
+check "... shows exit:signal as sacct does" awk '
+	$2 == "cancelled" && $4 == 4401 { found = ($8 == "0:15") }
+	END { exit !found }' "$T/out"
+expect "status --format json of it" 0 "$PT" status "$T/killed" --format json
+sig=$(python3 -c 'import json,sys
+print(*[c["exit_signal"] for c in json.load(open(sys.argv[1]))["candidates"] if c["job_id"] == 4401])' \
+	"$T/out" 2>&1)
+same "... gives its exit_signal" "$sig" "15"
 # Queued candidates wait for resume: status did not say so.
 expect "status of queued candidates" 0 "$PT" status "$T/queued"
 has "... says what submits them" \
