@@ -6,6 +6,11 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# No Slurm, whatever the caller's shell points at: with a testbed's
+# SLURM_CONF exported, submit reached it and the checks that count on
+# "cannot reach Slurm" failed, after a job had been queued there.
+export SLURM_CONF=/nonexistent/slurm.conf
+
 CAMPAIGN=$SRC/etc/campaigns/demo.conf
 
 fresh() {
