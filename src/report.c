@@ -283,7 +283,8 @@ summary_pick(struct strbuf *out, const struct results *res,
 		strbuf_addf(out, "%s: rank %d  %s", label, r->cand.rank,
 		            r->cand.name);
 		if (r->failure != FAILURE_NONE)
-			strbuf_addf(out, " (ended in %s after its steps)",
+			strbuf_addf(out, " (ended in failure class %s "
+			            "after its steps)",
 			            failure_class_name(r->failure));
 		if (results_row_other_gbs(r))
 			strbuf_addf(out, " (ran gbs %ld, planned %d)",
@@ -321,8 +322,9 @@ summary_no_comparison(struct strbuf *out, const struct result_row *b)
 		strbuf_addstr(out, "the base's MFU is above 100 %, its "
 		              "figures are wrong\n");
 	else
-		strbuf_addf(out, "the base ended in %s after its measured "
-		            "steps, a failure that condemns its layout\n",
+		strbuf_addf(out, "the base ended in failure class %s after "
+		            "its measured steps, a failure that condemns its "
+		            "layout\n",
 		            failure_class_name(b->failure));
 }
 
@@ -632,7 +634,8 @@ why_not_recommended(struct strbuf *out, const struct result_row *r)
 		            "planned (see its note)", r->ran_gbs,
 		            r->cand.layout.gbs);
 	if (!results_class_recommendable(r->failure))
-		strbuf_addf(out, "%sended in %s after its measured steps%s",
+		strbuf_addf(out, "%sended in failure class %s after its "
+		            "measured steps%s",
 		            gbs ? "; " : "", failure_class_name(r->failure),
 		            results_class_times_suspect(r->failure)
 		            ? " (slow GPUs slowed them: run it again)" : "");

@@ -580,7 +580,7 @@ for j in 0 1 2 3 4 5 6 7 8 9; do nemo $j 5.0; done >"$S/runs/$GOOD/slurm-4002.ou
 setstate "$S" "$GOOD" state=completed job=4002 attempt=1
 expect "results with a straggler" 0 "$PT" results "$S"
 has "... the faster straggler is not recommended, and why" \
-	"not recommended although faster: rank [0-9]* $STRAG ended in straggler after its measured steps (slow GPUs slowed them: run it again)" \
+	"not recommended although faster: rank [0-9]* $STRAG ended in failure class straggler after its measured steps (slow GPUs slowed them: run it again)" \
 	"$T/out"
 expect "... JSON" 0 "$PT" results "$S" --format json
 same "... both measured, the straggler first" \
@@ -1312,7 +1312,7 @@ esac
 } >"$V/runs/$BASE/slurm-9101.out"
 expect "results with a base ended in nan_loss" 0 "$PT" results "$V"
 has "... no comparison, and why" \
-	"best against base: no comparison: the base ended in nan_loss after its measured steps" \
+	"best against base: no comparison: the base ended in failure class nan_loss after its measured steps" \
 	"$T/out"
 hasnt "... no switching" "switching" "$T/out"
 hasnt "... and no MFU warning" "warning" "$T/out"
