@@ -189,6 +189,21 @@ job_nodes(struct runner *r, struct cand_status *c,
 	return job->nodes;
 }
 
+/*
+ * A suspended job (scontrol suspend, gang scheduling) holds its nodes
+ * and counts as running, but its steps are stopped: status showed it
+ * running like any other, and a campaign waited on it without a word.
+ * It is running with this reason until Slurm resumes it.
+ */
+#define SUSPENDED_REASON "Suspended"
+
+static bool
+suspension_changed(const struct cand_status *c, const struct slurm_job *job)
+{
+	return (job->state == JOB_ST_SUSPENDED) !=
+	       (strcmp(c->reason, SUSPENDED_REASON) == 0);
+}
+
 /* Record what Slurm says of c's job, printing the transition. */
 static int
 record_job(struct runner *r, struct cand_status *c,
@@ -209,8 +224,11 @@ record_job(struct runner *r, struct cand_status *c,
 	/* A pending job's reason (Priority, Resources, a hold) is all
 	 * status can say of why it waits: kept as Slurm says it now. */
 	if (next == prev && (next != CS_RUNNING || c->nodes[0]) &&
-	    (next != CS_PENDING || !store_reason_differs(c, job->reason)))
+	    (next != CS_PENDING || !store_reason_differs(c, job->reason)) &&
+	    !suspension_changed(c, job))
 		return 0;
+	if (job->state == JOB_ST_SUSPENDED)
+		rep.reason = SUSPENDED_REASON;
 	rep.nodes = job_nodes(r, c, job);
 	/* A job cancelled while it waited keeps, in Slurm, the reason it
 	 * waited for: status showed "cancelled ... Priority" of a job

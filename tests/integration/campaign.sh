@@ -115,7 +115,7 @@ test_percent_path() {
 # status of a job that runs: the steps its log shows so far, of the
 # planned 200, and the latest step time, as status --format json says.
 test_running_progress() {
-	local i got=
+	local i id got=
 	plan progress --set 'search.tensor_parallel=[8]' \
 		--set 'limits.max_steps_per_run=200' \
 		--set 'env=["PARATUNE_SIM_SPEEDUP=0.5"]' ||
@@ -137,7 +137,29 @@ sys.exit(0 if 1 <= int(s) < 200 and t == "200" and float(dt) > 0 else 1)' \
 		$got
 	check "... the table's progress column" sh -c \
 		"'$PT' status '$WORK/progress' | grep -Eq ' [0-9]+/200 [0-9.]+s '"
+	# Suspended, a job holds its nodes and counts as running in Slurm,
+	# but its steps stop: status showed it running like any other.
+	id=$(awk '$3 == "submitted" {sub("job=", "", $5); print $5}' \
+		"$WORK/progress/journal.log" | tail -n 1)
+	scontrol suspend "$id"
+	"$PT" -q resume "$WORK/progress"
+	check "a suspended job is running, for Suspended" \
+		test "$(job_state_reason "$WORK/progress" "$id")" = \
+		"running Suspended"
+	scontrol resume "$id"
+	"$PT" -q resume "$WORK/progress"
+	check "... and resumed, without it" \
+		test "$(job_state_reason "$WORK/progress" "$id")" = "running "
 	"$PT" -q cancel "$WORK/progress"
+}
+
+# job_state_reason DIR ID: the state and reason of the candidate of job ID.
+job_state_reason() {
+	"$PT" status "$1" --format json | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["candidates"]:
+    if str(c["job_id"]) == sys.argv[1]:
+        print(c["state"], c["reason"] or "")' "$2"
 }
 
 test_cuda_oom() {
