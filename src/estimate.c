@@ -251,7 +251,10 @@ layer_dense_params(const struct est *x, bool moe_layer)
 	const struct shape *s = &x->s;
 	double norms = 2.0 * s->h *
 	               (x->w->model->normalization == NORM_RMSNORM ? 1 : 2);
-	double p = attn_params(s) / x->t + norms;
+	/* MLA's down projections stay whole on each tp rank
+	 * (model_mla_replicated_params). */
+	double whole = model_mla_replicated_params(x->w->model);
+	double p = (attn_params(s) - whole) / x->t + whole + norms;
 	bool bias = x->w->model->bias_linear;
 
 	/* Biases: QKV and fc1 split over tp, the row-parallel outputs'

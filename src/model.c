@@ -78,6 +78,31 @@ model_mla_params(const struct model *m)
 	return p;
 }
 
+/*
+ * The part of model_mla_params() that tensor parallelism leaves whole on
+ * every rank: Megatron-LM's MLA spec builds linear_q_down_proj and
+ * linear_kv_down_proj with backend.linear(), Transformer Engine's
+ * TELinear, which MLASelfAttention builds with parallel_mode
+ * "duplicated" [MLM models/gpt/gpt_layer_specs.py,
+ * transformer/multi_latent_attention.py]; the norms on the two latents
+ * are whole too.  0 without MLA.
+ */
+double
+model_mla_replicated_params(const struct model *m)
+{
+	double h = m->hidden_size, qr = m->q_lora_rank;
+	double kvr = m->kv_lora_rank, pe = m->qk_pos_emb_head_dim;
+	double p;
+
+	if (m->kv_lora_rank <= 0)
+		return 0;
+	p = h * (kvr + pe) + (qr > 0 ? h * qr : 0);
+	if (m->qk_layernorm)
+		p += (m->normalization == NORM_LAYERNORM ? 2.0 : 1.0) *
+		     (kvr + qr);
+	return p;
+}
+
 /* Q, K, V and output projections, with their biases; Q and K norms of
  * a head's width (Qwen3's q_norm and k_norm); one learnable softmax
  * offset per head with softmax_type learnable (GPT-OSS's sinks). */

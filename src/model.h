@@ -99,6 +99,9 @@ double model_layer_params(const struct model *m);
 double model_embedding_params(const struct model *m);
 /* Parameters of one attention block (MLA or Q/K/V/output). */
 double model_attn_params(const struct model *m);
+/* Of an MLA layer's attention weights, those whole on every tp rank
+ * (the down projections and the latents' norms); 0 without MLA. */
+double model_mla_replicated_params(const struct model *m);
 /* Parameters of the multi-token-prediction layers. */
 double model_mtp_params(const struct model *m);
 /* Final norms, T5's relative position biases, BERT's pooler and heads:

@@ -1234,6 +1234,45 @@ test_first_dense_layers_stage(void)
 }
 
 /*
+ * MLA's down projections are whole on every tp rank (Megatron-LM builds
+ * them as Transformer Engine's TELinear, parallel_mode "duplicated"):
+ * linear_q_down_proj 7168 x 1536 = 11,010,048, linear_kv_down_proj
+ * 7168 x (512 + 64) = 4,128,768 and the latents' norms 1536 + 512,
+ * 15,140,864 in all of DeepSeek-V3's 187,107,328.  The same 63 layers
+ * over 4 stages as above at tp 2, etp 1, ep 8; the heaviest GPU is a
+ * middle stage's, 16 MoE layers of
+ *   attention  (187,107,328 - 15,140,864) / 2 + 15,140,864 = 101,124,096
+ *   norms and router                        14,336 + 1,835,008
+ *   shared expert  44,040,192 / 2                            = 22,020,096
+ *   routed experts 256 x 44,040,192 / 8                = 1,409,286,144
+ * 1,534,279,680 a layer.  Splitting the whole attention over tp (the
+ * count until 2026-12-01) gave 7,570,432 a layer fewer.
+ */
+static void
+test_mla_down_proj_replicated(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct layout l = layout_of(2, 4, 1, 1, 64);
+	struct estimate e;
+	double layer = 101124096.0 + 14336 + 1835008 + 22020096 +
+	               1409286144.0;
+
+	m.num_layers = 63;
+	m.mtp_num_layers = 0;
+	l.account_loss = true;
+	l.ep = 8;
+	l.etp = 1;
+	CU_ASSERT_EQUAL(model_mla_replicated_params(&m), 15140864.0);
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.params_per_gpu, 16 * layer, 1e-12);
+	/* Without MLA nothing is whole. */
+	CU_ASSERT_EQUAL(model_mla_replicated_params(
+	                    model_preset_find("llama3_8b")), 0);
+}
+
+/*
  * One MoE layer's activations by hand, BF16, s 4096, mbs 1.
  * DeepSeek-V3 at tp 2, etp 1, ep 64 (h 7168, 256 experts top-8, expert
  * FFN 2048, one shared expert of 2048): each tp rank routes 2048 tokens,
@@ -2095,6 +2134,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_a2a_overlap_inflight },
 	{ "dense first layers on the first stage, MTP on the last",
 	  test_first_dense_layers_stage },
+	{ "MLA down projections whole on each tp rank",
+	  test_mla_down_proj_replicated },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
 	  test_moe_layer_activations },
 	{ "MoE imbalance slows the busiest GPU", test_moe_imbalance_time },
