@@ -94,6 +94,10 @@ double estimate_moe_token_copies(const struct est *x);
 /* Bytes per parameter of weights, main gradients and optimizer state. */
 void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
                               double *opt);
+/* Share of the parameters that train: all but under LoRA, whose
+ * frozen weights carry no gradient and no optimizer state
+ * (estimate-memory.c). */
+double estimate_trainable(const struct est *x);
 /* The stage whose GPUs hold the most parameters. */
 const struct stage *estimate_heaviest_stage(const struct est *x);
 /* estimate-memory.c: the per-layer activations every stage is built

@@ -94,6 +94,13 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
  */
 #define LORA_TRAINABLE_FRACTION 0.005
 
+/* Public: see estimate-int.h. */
+double
+estimate_trainable(const struct est *x)
+{
+	return x->w->peft_lora ? LORA_TRAINABLE_FRACTION : 1.0;
+}
+
 /*
  * Megatron FSDP gathers one layer's weights while the previous one
  * computes and reduce-scatters its gradients after its backward
@@ -125,7 +132,7 @@ memory_states(const struct est *x, const struct stage *st,
 	double transient = x->w->opt_transient_bytes;
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
-	trainable = x->w->peft_lora ? LORA_TRAINABLE_FRACTION : 1.0;
+	trainable = estimate_trainable(x);
 	/* The distributed optimizer and FSDP shard over dp*cp for dense
 	 * weights and over the expert data-parallel group for experts
 	 * [MEM]. */

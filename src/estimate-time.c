@@ -198,6 +198,21 @@ moe_host_floor(const struct est *x, double gpu_s)
  * forward) that data-parallel communication can hide behind, when its
  * overlap is on. */
 #define DP_OVERLAP 1.0
+/*
+ * Share of a linear layer's GEMM work that is left when its weight is
+ * frozen: of the forward, input-gradient and weight-gradient GEMMs, 2 + 2
+ * + 2 FLOPs per weight and token [FLOP], the weight gradient goes (LoRA
+ * computes no gradient for the frozen weights, Hu et al. 2021, arXiv
+ * 2106.09685, section 4.2; Transformer Engine's linear modules skip the
+ * wgrad GEMM of a weight without requires_grad).  The adapters' own
+ * GEMMs, of rank r against h, are not counted.
+ */
+static double
+frozen_gemm_share(const struct est *x)
+{
+	return x->w->peft_lora ? 4.0 / 6 : 1;
+}
+
 /* The saturating curve of GEMM efficiency in the tokens of one GEMM. */
 static double
 tokens_efficiency(const struct est *x, double tokens)
@@ -402,7 +417,8 @@ layer_gemm_s(const struct est *x, const struct flop_parts *fp,
 		            tokens_efficiency(x, sbk * x->e / x->s.E);
 	/* The busiest GPU's experts set the pace of every layer. */
 	return (fp->layers - fp->experts +
-	        fp->experts * slowdown * estimate_moe_imbalance(x)) * per_flop;
+	        fp->experts * slowdown * estimate_moe_imbalance(x)) * per_flop *
+	       frozen_gemm_share(x);
 }
 
 /*
@@ -570,7 +586,10 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	else
 		lt->logits = tokens * fp->logits /
 		             (peak_flops(x, true) * gemm_efficiency(x));
-	lt->embedding = EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
+	lt->logits *= frozen_gemm_share(x);
+	/* A frozen embedding (LoRA) writes no gradient. */
+	lt->embedding = x->w->peft_lora ? 0
+	                : EMB_GRAD_BYTES * x->s.V * x->s.h / x->t / hbm;
 }
 
 /*
@@ -783,7 +802,11 @@ dp_exposed(const struct est *x, double dense, double expert, double t_mb)
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	dp_groups(x, dense, expert, g);
 	for (int i = 0; i < 2; i++) {
-		double n = g[i].n, p = g[i].params;
+		/* Only trainable parameters have buckets, and the
+		 * distributed optimizer gathers only what it updates
+		 * (Megatron-LM's DDP skips those without requires_grad
+		 * [MLM distributed_data_parallel.py]). */
+		double n = g[i].n, p = g[i].params * estimate_trainable(x);
 
 		if (n <= 1 || p <= 0)
 			continue;
@@ -814,10 +837,12 @@ fsdp_exposed(const struct est *x, double dense, double expert, double t_mb)
 
 	estimate_bytes_per_param(x, &wt, &gr, &opt);
 	dp_groups(x, dense, expert, g);
+	/* Frozen weights are gathered too, but reduce no gradient. */
 	for (int i = 0; i < 2; i++)
 		if (g[i].n > 1)
 			comm += (g[i].n - 1) / g[i].n * g[i].params *
-			        (2 * gather + gr) / g[i].bw;
+			        (2 * gather + gr * estimate_trainable(x)) /
+			        g[i].bw;
 	return fmax(0, comm - t_mb);
 }
 
@@ -841,7 +866,9 @@ optimizer_step_s(const struct est *x, const struct stage *st)
 		dp_groups(x, st->dense, st->expert, g);
 		held = g[0].params / g[0].n + g[1].params / g[1].n;
 	}
-	return bytes * held / estimate_hbm_bytes_per_s(x->w->gpu);
+	/* Under LoRA it steps the adapters alone. */
+	return bytes * held * estimate_trainable(x) /
+	       estimate_hbm_bytes_per_s(x->w->gpu);
 }
 
 /* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */

@@ -188,6 +188,75 @@ test_memory_directions(void)
 	ASSERT_NEAR_REL(eb.mem.weights, ea.mem.weights, 1e-12);
 }
 
+/*
+ * What LoRA's frozen weights save of the step, besides their state:
+ * Llama 3 8B on one node, tp 1, dp 8, gbs 8 (one micro-batch), BF16.
+ *   GEMMs      no weight gradient for a frozen weight: forward, input
+ *              and weight gradients are 2 + 2 + 2 FLOPs a weight and
+ *              token, 4 of 6 are left.  Compute is rest + G / eff, so
+ *              G = 2 eff (compute(eff) - compute(2 eff)).
+ *   embedding  no gradient to write: 12 B x 128,256 x 4096 at HBM
+ *              speed leave the rest.
+ *   optimizer  steps 0.5 % of the parameters: 30 B x 8,030,261,248 /
+ *              8 at HBM speed, then 0.5 % of it; what the step has
+ *              beyond compute, recompute and DP communication.
+ *   DP         reduces and gathers 0.5 % of the parameters: without
+ *              overlap, 0.5 % of the exposed time.
+ */
+static double
+lora_gemm_s(struct workload *w, struct calibration *cal,
+            const struct layout *l, double *rest)
+{
+	double eff = cal->v[CAL_GEMM_EFF_MAX], c1, c2, gemm;
+	struct estimate e;
+
+	estimate_layout(w, l, &e);
+	c1 = e.compute_s;
+	cal->v[CAL_GEMM_EFF_MAX] = 2 * eff;
+	estimate_layout(w, l, &e);
+	c2 = e.compute_s;
+	cal->v[CAL_GEMM_EFF_MAX] = eff;
+	gemm = 2 * (c1 - c2);   /* G / eff */
+	*rest = c1 - gemm;
+	return gemm;
+}
+
+static double
+optimizer_s(const struct estimate *e)
+{
+	return e->step_s - e->compute_s - e->recompute_s - e->tp_comm_s -
+	       e->cp_comm_s - e->ep_comm_s - e->pp_comm_s - e->offload_s -
+	       e->bubble_s - e->dp_comm_s;
+}
+
+static void
+test_lora_step(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct calibration cal = *calibration_default();
+	struct layout l = layout_of(1, 1, 1, 1, 8);
+	struct estimate full, lora;
+	double gf, gl, rf, rl, hbm = estimate_hbm_bytes_per_s(&g);
+	double opt = 30.0 * 8030261248.0 / 8 / hbm;
+
+	w.cal = &cal;
+	l.overlap_grad_reduce = l.overlap_param_gather = false;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	gf = lora_gemm_s(&w, &cal, &l, &rf);
+	estimate_layout(&w, &l, &full);
+	w.peft_lora = true;
+	gl = lora_gemm_s(&w, &cal, &l, &rl);
+	estimate_layout(&w, &l, &lora);
+	ASSERT_NEAR_REL(gl, gf * 4 / 6, 1e-9);
+	ASSERT_NEAR_REL(rf - rl, 12.0 * 128256 * 4096 / hbm, 1e-6);
+	ASSERT_NEAR_REL(optimizer_s(&full), opt, 1e-6);
+	ASSERT_NEAR_REL(optimizer_s(&lora), 0.005 * opt, 1e-6);
+	CU_ASSERT(full.dp_comm_s > 0);
+	ASSERT_NEAR_REL(lora.dp_comm_s, 0.005 * full.dp_comm_s, 1e-9);
+}
+
 /* Unfused attention stores the s^2 score matrix; flash does not. */
 static void
 test_unfused_attention_scores(void)
@@ -2134,6 +2203,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_a2a_overlap_inflight },
 	{ "dense first layers on the first stage, MTP on the last",
 	  test_first_dense_layers_stage },
+	{ "LoRA: no weight gradients, DP traffic or optimizer step for "
+	  "frozen weights", test_lora_step },
 	{ "MLA down projections whole on each tp rank",
 	  test_mla_down_proj_replicated },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
