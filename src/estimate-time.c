@@ -659,9 +659,9 @@ layer_comm(const struct est *x, struct layer_time *lt)
 	const struct layout *l = x->l;
 	double ab = x->act_bytes, sb = x->seq_local * x->b, copy;
 
-	/* TP: two all-reduces forward, two backward, two more when the
-	 * layer's forward is recomputed (reduce-scatter + all-gather under
-	 * sequence parallel move the same bytes). */
+	/* TP: one all-reduce of the layer's activations (reduce-scatter
+	 * + all-gather under sequence parallel move the same bytes);
+	 * tp_collectives_fwd() says how many a layer runs. */
 	lt->tp_ar = (l->tp_comm_overlap ? TP_EXPOSED_OVERLAP : TP_EXPOSED) *
 	            estimate_allreduce_s(ab * sb * x->s.h, x->t,
 	                        estimate_group_bw(x, x->t, 1));
@@ -685,6 +685,25 @@ layer_comm(const struct est *x, struct layer_time *lt)
 		lt->offload = fmax(0, copy - lt->compute / 3) +
 		              fmax(0, copy - 2 * lt->compute / 3);
 	}
+}
+
+/*
+ * TP all-reduces (or reduce-scatter and all-gather pairs under sequence
+ * parallelism) of one layer's forward [PIPE]: the attention's, and the
+ * MLP's on a dense layer.  An MoE layer's routed experts move their
+ * tokens with the dispatcher instead, over the expert tensor-parallel
+ * group (MoEAlltoAllTokenDispatcher gathers the tokens the all-to-all
+ * brought over etp and reduce-scatters them back [MLM
+ * token_dispatcher.py]), which estimate_moe_comm_s() counts; only its
+ * shared experts, a dense MLP split over tp [MLM shared_experts.py],
+ * have a TP all-reduce of their own.
+ */
+static double
+tp_collectives_fwd(const struct est *x)
+{
+	double moe = x->s.shared_f > 0 ? 1 : 0;
+
+	return 1 + (1 - x->moe_frac) + x->moe_frac * moe;
 }
 
 /* One micro-batch through one stage, in parts. */
@@ -730,7 +749,8 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	    (x->modules & RCM_BIT(RCM_CORE_ATTN)))
 		out->recompute += n * lt->attn * attention_forward_share(l);
 	out->recompute += n * lt->modules;
-	out->tp = lt->tp_ar * (4 * n + 2 * nrc);
+	/* Forward and backward, and the forward again when recomputed. */
+	out->tp = lt->tp_ar * tp_collectives_fwd(x) * (2 * n + nrc);
 	out->cp = n * lt->cp;
 	out->ep = n * lt->ep;
 	out->pp = pp_exposed_s(x, lt->pp, out->compute + out->recompute);

@@ -257,6 +257,47 @@ test_lora_step(void)
 	ASSERT_NEAR_REL(lora.dp_comm_s, 0.005 * full.dp_comm_s, 1e-9);
 }
 
+/*
+ * TP collectives of an MoE layer: the attention's all-reduce (a
+ * reduce-scatter and all-gather pair under sequence parallelism), and
+ * the MLP's only for shared experts: the routed experts' tokens move
+ * over etp in the dispatcher.  One all-reduce of s x b x h costs the
+ * same on every layer of these models (h 2048, tp 2), so the TP time
+ * goes by collectives a layer, forward and backward:
+ *   Qwen3 30B-A3B made dense (no experts)     48 x (2 + 2) = 192
+ *   as it is, 48 MoE layers, no shared expert 48 x (1 + 1) =  96
+ *   the first 12 dense                 12 x 4 + 36 x 2      = 120
+ *   a shared expert of 768 on every MoE layer                 192
+ */
+static void
+test_moe_tp_collectives(void)
+{
+	struct model m = *model_preset_find("qwen3_30b_a3b");
+	struct model dense = m;
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct layout l = layout_of(2, 1, 1, 1, 64);
+	struct estimate e, d;
+
+	l.ep = 4;
+	l.etp = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	dense.num_experts = 0;
+	w.model = &dense;
+	estimate_layout(&w, &l, &d);
+	CU_ASSERT(d.tp_comm_s > 0);
+	w.model = &m;
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.tp_comm_s, d.tp_comm_s * 96 / 192, 1e-12);
+	m.moe_first_dense_layers = 12;
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.tp_comm_s, d.tp_comm_s * 120 / 192, 1e-12);
+	m.moe_first_dense_layers = 0;
+	m.moe_shared_ffn_hidden_size = 768;
+	estimate_layout(&w, &l, &e);
+	ASSERT_NEAR_REL(e.tp_comm_s, d.tp_comm_s, 1e-12);
+}
+
 /* Unfused attention stores the s^2 score matrix; flash does not. */
 static void
 test_unfused_attention_scores(void)
@@ -2205,6 +2246,8 @@ static const struct harness_test estimate_tests[] = {
 	  test_first_dense_layers_stage },
 	{ "LoRA: no weight gradients, DP traffic or optimizer step for "
 	  "frozen weights", test_lora_step },
+	{ "MoE layers: TP collectives of attention and shared experts",
+	  test_moe_tp_collectives },
 	{ "MLA down projections whole on each tp rank",
 	  test_mla_down_proj_replicated },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
