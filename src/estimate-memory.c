@@ -429,7 +429,7 @@ titan_tp_transient(const struct est *x)
 
 /*
  * Activations on a stage: its in-flight micro-batches (one on the last
- * stage but with interleaving), the embedding's output on the first
+ * stage but with interleaving), the embedding's token ids on the first
  * stage, and on the last the logits of one (logit_bytes): its last
  * model chunk, which holds the output layer, runs each micro-batch's
  * backward right after its forward.
@@ -439,8 +439,11 @@ memory_activations(const struct est *x, const struct stage *st)
 {
 	double spdiv = x->l->sequence_parallel ? x->t : 1;
 	double sb = x->seq_local * x->b;
-	double emb = sb * x->s.h * (x->act_bytes + (x->dropout ? 1 : 0)) /
-	             spdiv;
+	/* The embedding keeps its int64 token ids for its backward and,
+	 * with dropout, the mask; its output is the first layer's input,
+	 * which layer_activations() counts ([MEM]: 8sb and sbh a
+	 * micro-batch; [ACT] section 4.3). */
+	double emb = sb * (8 + x->s.h * (x->dropout ? 1 : 0) / spdiv);
 	/* MTP layers each compute their own logits (last stage). */
 	double logits = sb * x->s.V / x->t * logit_bytes(x) *
 	                (1 + x->s.mtp);
