@@ -98,6 +98,9 @@ void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
  * frozen weights carry no gradient and no optimizer state
  * (estimate-memory.c). */
 double estimate_trainable(const struct est *x);
+/* Whether the GPU's FP8 GEMMs take per-tensor-scaled operands in any
+ * layout, so that no transposed copy is needed (estimate-time.c). */
+bool estimate_fp8_any_layout(const struct gpu *g);
 /* The stage whose GPUs hold the most parameters. */
 const struct stage *estimate_heaviest_stage(const struct est *x);
 /* estimate-memory.c: the per-layer activations every stage is built

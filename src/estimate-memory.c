@@ -34,12 +34,41 @@ torchtitan_bytes_per_param(const struct est *x, double *wt, double *gr,
 }
 
 /*
+ * Bytes a parameter's cached FP8 copies take.  Transformer Engine casts
+ * each weight once a step and keeps the cast over the micro-batches in
+ * the usages its GEMMs need: row-wise for the forward and column-wise
+ * for the input gradient (TE pytorch/module/linear.py, weight_quantizer
+ * set_usage(rowwise=True, columnwise=...) and get_weight_workspace
+ * with cache_name "weight"; TE 1.x passed weight_fp8 and weight_t_fp8,
+ * both cached).  A per-tensor-scaled copy serves both where FP8 GEMMs
+ * take any layout (Blackwell, estimate_fp8_any_layout()); on Hopper the
+ * column-wise copy is a transpose.  Block scaling keeps two copies,
+ * since a block-scaled copy cannot be transposed: MXFP8 with an E8M0
+ * scale per 32 elements, blockwise with an fp32 scale per 128 x 128
+ * weight block (negligible).  The same copies as the casts of the
+ * activations write (estimate-time.c, fp8_cast_bytes_per_element).
+ */
+static double
+fp8_weight_copy_bytes(const struct est *x)
+{
+	switch (x->l->fp8_recipe) {
+	case FP8_MXFP8: return 2 * (1 + 1.0 / 32);
+	case FP8_BLOCKWISE: return 2;
+	case FP8_DELAYED:
+	case FP8_TENSORWISE: break;
+	}
+	return estimate_fp8_any_layout(x->w->gpu) ? 1 : 2;
+}
+
+/*
  * Bytes per parameter of weights, main gradients and optimizer state for
  * mixed precision with Adam [MEM]: bf16 keeps bf16 weights, fp32 main
  * grads, fp32 master weights and two fp32 moments (2 + 4 + 12 = 18);
  * fp16 keeps fp16 grads and an extra fp32 grad copy (2 + 2 + 16 = 20);
  * fp32 needs no master copy (4 + 4 + 8 = 16).  FP8 trains on bf16
- * weights; Transformer Engine caches an FP8 copy of each weight (+1).
+ * weights; Transformer Engine caches FP8 copies of each weight
+ * (fp8_weight_copy_bytes: +1 on Blackwell with per-tensor scaling, +2
+ * on Hopper, about +2 with block scaling).
  * With fp8_param_gather the FP8 copy is the weight ("keep the parameters
  * in FP8" [GUIDE]): 1 byte, the fp32 master staying in the optimizer.
  * FP4 (NVFP4) also trains on bf16 weights; Transformer Engine caches each
@@ -64,7 +93,9 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
 	switch (x->w->precision) {
 	case PREC_FP32: *wt = 4; *gr = 4; *opt = 8; break;
 	case PREC_FP16: *wt = 2; *gr = 2; *opt = 16; break;
-	case PREC_FP8: *wt = 3; *gr = 4; *opt = 12; break;
+	case PREC_FP8:
+		*wt = 2 + fp8_weight_copy_bytes(x); *gr = 4; *opt = 12;
+		break;
 	case PREC_FP4: *wt = 2 + 2 * FP4_BYTES; *gr = 4; *opt = 12; break;
 	default: *wt = 2; *gr = 4; *opt = 12; break;
 	}

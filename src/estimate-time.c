@@ -316,9 +316,9 @@ fp8_cast_bytes_per_element(enum fp8_recipe r, bool any_layout)
 	return 3.0 + transposed;
 }
 
-/* Whether the GPU's FP8 GEMMs take operands in any layout (above). */
-static bool
-fp8_any_layout(const struct gpu *g)
+/* Public: see estimate-int.h. */
+bool
+estimate_fp8_any_layout(const struct gpu *g)
 {
 	return g->peak_tflops[PREC_FP4] > 0;
 }
@@ -568,7 +568,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	if (x->w->precision == PREC_FP8)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp8_cast_bytes_per_element(l->fp8_recipe,
-		                   fp8_any_layout(x->w->gpu)) / hbm;
+		                   estimate_fp8_any_layout(x->w->gpu)) / hbm;
 	if (x->w->precision == PREC_FP4)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp4_cast_bytes_per_element() / hbm;

@@ -394,13 +394,20 @@ test_pipeline_bubble(void)
 #define LLAMA_LAYER_P 218112000.0
 #define LLAMA_LAYER_ACT 1141899264.0
 
-/* FP8 keeps bf16 weights and an FP8 copy (3 bytes); with
- * fp8_param_gather the FP8 copy is the weight (1 byte). */
+/*
+ * FP8 keeps bf16 weights and the FP8 copies Transformer Engine caches
+ * for the forward (row-wise) and the input gradient (column-wise): on an
+ * H100 a copy and its transpose, 2 + 1 + 1 = 4 bytes; on a B200, whose
+ * FP8 GEMMs take any layout, one per-tensor-scaled copy serves both, 3
+ * bytes; MXFP8 keeps both copies anywhere, each with an E8M0 scale per
+ * 32 elements, 2 + 2 x (1 + 1/32) = 4.0625.  With fp8_param_gather the
+ * FP8 copy is the weight (1 byte).
+ */
 static void
 test_fp8_param_gather_weights(void)
 {
 	struct model m = test_llama3_8b();
-	struct gpu g = test_h100();
+	struct gpu g = test_h100(), b200 = test_b200();
 	struct workload w = workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
@@ -408,10 +415,18 @@ test_fp8_param_gather_weights(void)
 	w.precision = PREC_FP8;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &a);
+	ASSERT_NEAR_REL(a.mem.weights, 4 * LLAMA_P, 1e-9);
+	w.gpu = &b200;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.weights, 3 * LLAMA_P, 1e-9);
+	l.fp8_recipe = FP8_MXFP8;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.weights, 4.0625 * LLAMA_P, 1e-9);
+	w.gpu = &g;
+	l.fp8_recipe = FP8_DELAYED;
 	l.fp8_param_gather = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(a.mem.weights, 3 * LLAMA_P, 1e-9);
 	ASSERT_NEAR_REL(b.mem.weights, 1 * LLAMA_P, 1e-9);
 	ASSERT_NEAR_REL(b.mem.gradients, a.mem.gradients, 1e-12);
 	ASSERT_NEAR_REL(b.mem.optimizer, a.mem.optimizer, 1e-12);
@@ -2296,7 +2311,8 @@ static const struct harness_test estimate_tests[] = {
 	{ "unfused attention keeps s^2 scores",
 	  test_unfused_attention_scores },
 	{ "pipeline bubble", test_pipeline_bubble },
-	{ "fp8_param_gather: 1-byte weights", test_fp8_param_gather_weights },
+	{ "fp8: cached weight copies; fp8_param_gather: 1-byte weights",
+	  test_fp8_param_gather_weights },
 	{ "fsdp shards weights and gradients", test_fsdp_sharding },
 	{ "activation offloading", test_offload_layers },
 	{ "optimizer byte overrides", test_optimizer_byte_overrides },
