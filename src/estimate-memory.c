@@ -266,6 +266,33 @@ titan_sac_activations(const struct est *x)
 	             (ab * (2 * s->q + s->kvd + s->f) + 4 * heads) / x->t);
 }
 
+/*
+ * Bytes a token of MLA's latents keeps: the down projections' outputs,
+ * q_compressed and kv_compressed, feed the up projections through their
+ * norms (TELayerNormColumnParallelLinear with qk_layernorm), which keep
+ * the norm's input and the GEMM's input, q_lora_rank + kv_lora_rank
+ * wide.  mla_up_proj recomputes the up projections from the latents and
+ * keeps its checkpoint's inputs alone, the two latents and the rotary
+ * part of K (k_pos_emb) [MLM multi_latent_attention.py,
+ * qkv_up_checkpoint].  The down projections run on each tp rank's own
+ * tokens under sequence parallelism, on every token without: the
+ * latents are split like the layer's input.
+ */
+static double
+mla_latent_bytes(const struct est *x)
+{
+	const struct model *m = x->w->model;
+	double lat = m->kv_lora_rank + (m->q_lora_rank > 0 ? m->q_lora_rank
+	                                                    : 0);
+	double norm = m->qk_layernorm ? x->act_bytes : 0;
+
+	if (m->kv_lora_rank <= 0)
+		return 0;
+	if (x->modules & RCM_BIT(RCM_MLA_UP_PROJ))
+		return x->act_bytes * (lat + m->qk_pos_emb_head_dim);
+	return (norm + x->gemm_in_bytes) * lat;
+}
+
 /* Activation bytes of one transformer layer for one micro-batch [ACT]. */
 static double
 layer_activations(const struct est *x, bool moe_layer, bool recomputed)
@@ -286,11 +313,13 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 	if (x->titan_sac && !moe_layer)
 		return titan_sac_activations(x);
 	/* Norm inputs, the two GEMM inputs after the norms (which the
-	 * layernorm module discards and recomputes), dropout masks:
-	 * replicated over tp unless sequence parallel splits them. */
+	 * layernorm module discards and recomputes), dropout masks, MLA's
+	 * latents: replicated over tp unless sequence parallel splits
+	 * them. */
 	repl = sb * s->h * (2 * ab +
 	                    ((rc & RCM_BIT(RCM_LAYERNORM)) ? 0 : 2 * gin) +
-	                    (x->dropout ? 2 : 0));
+	                    (x->dropout ? 2 : 0)) +
+	       sb * mla_latent_bytes(x);
 	/* Q, K, V (mla_up_proj recomputes them from the latents), the
 	 * attention output, softmax statistics. */
 	split = sb * (((rc & RCM_BIT(RCM_MLA_UP_PROJ)) ? 0

@@ -1400,6 +1400,42 @@ test_mla_down_proj_replicated(void)
 }
 
 /*
+ * MLA's latents, q_compressed (q_lora_rank wide) and kv_compressed
+ * (kv_lora_rank), are kept by the up projections' fused norms, the
+ * norm's input and the GEMM's, 2 + 2 bytes an element in BF16; with
+ * mla_up_proj only the checkpoint's inputs, 2 bytes.  DeepSeek-V3 at
+ * tp 2 with sequence parallelism, pp 1 (61 layers and the MTP layer
+ * on the one stage), s 4096, mbs 1: a q_lora_rank 512 narrower keeps
+ * 62 x 4096 x 4 x 512 / 2 = 260,046,848 bytes less, 130,023,424 with
+ * mla_up_proj.
+ */
+static void
+test_mla_latent_activations(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct model narrow = m;
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct layout l = layout_of(2, 1, 1, 1, 64);
+	struct estimate a, b;
+
+	l.ep = 8;
+	l.etp = 1;
+	narrow.q_lora_rank = 1024;
+	estimate_layout(&w, &l, &a);
+	w.model = &narrow;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(a.mem.activations - b.mem.activations,
+	                260046848.0, 1e-9);
+	l.recompute_modules = RCM_BIT(RCM_MLA_UP_PROJ);
+	estimate_layout(&w, &l, &b);
+	w.model = &m;
+	estimate_layout(&w, &l, &a);
+	ASSERT_NEAR_REL(a.mem.activations - b.mem.activations,
+	                130023424.0, 1e-9);
+}
+
+/*
  * One MoE layer's activations by hand, BF16, s 4096, mbs 1.
  * DeepSeek-V3 at tp 2, etp 1, ep 64 (h 7168, 256 experts top-8, expert
  * FFN 2048, one shared expert of 2048): each tp rank routes 2048 tokens,
@@ -2265,6 +2301,8 @@ static const struct harness_test estimate_tests[] = {
 	  "frozen weights", test_lora_step },
 	{ "MoE layers: TP collectives of attention and shared experts",
 	  test_moe_tp_collectives },
+	{ "MLA's latents kept for the up projections",
+	  test_mla_latent_activations },
 	{ "MLA down projections whole on each tp rank",
 	  test_mla_down_proj_replicated },
 	{ "MoE layer activations by hand (DeepSeek-V3, Qwen3 MoE)",
