@@ -166,6 +166,41 @@ check "... saying the id is no longer the candidate's" \
 check "... and records the candidate cancelled" \
 	test "$(states "$D")" = cancelled
 scancel -n userjob >/dev/null 2>&1
+# The same, the id going to another user's job: root's cancel of its own
+# campaign killed it by number (root may cancel any job), for it was
+# not among root's jobs under another name.  A job id that is not among
+# the owner's jobs is left alone.
+OTHER=ptmallory
+id "$OTHER" >/dev/null 2>&1 || useradd -m -s /bin/bash "$OTHER" ||
+	{ fail "useradd $OTHER"; exit 1; }
+D=$WORK/reuse3
+plan_one_node reuse3 50 '[1]' || { fail "plan reuse3"; exit 1; }
+lost_state
+"$TESTBED" stop slurmdbd >/dev/null
+scontrol update partitionname=debug maxtime=1
+"$PT" -q submit "$D" --yes 2>/dev/null
+ID=$(job_ids "$D" | head -n 1)
+scontrol hold "$ID"
+scontrol update partitionname=debug maxtime=INFINITE
+rm -f "$TESTBED_DIR"/state/dbd.messages*
+lost_state
+rm -f "$TESTBED_DIR"/state/dbd.messages*
+"$TESTBED" start slurmdbd >/dev/null
+OTHER_JOB=$(cd / && runuser -u "$OTHER" -- sbatch --parsable -H \
+	-J otherjob -N 1 -o /dev/null --wrap 'sleep 600')
+check "its id $ID goes to a held job of another user ($OTHER_JOB)" \
+	test "$OTHER_JOB" = "$ID"
+"$PT" cancel "$D" >"$WORK/out.cancel3" 2>"$WORK/err.cancel3"
+sed 's/^/  /' "$WORK/err.cancel3"
+check "root's cancel leaves the other user's job $ID alone" \
+	eval 'scontrol show job "$ID" | grep -q "JobName=otherjob" &&
+		scontrol show job "$ID" | grep -q "JobState=PENDING"'
+check "... saying it is not among root's jobs, naming the state file" \
+	grep -q "$D/state: .*job $ID is not among this user's jobs" \
+	"$WORK/err.cancel3"
+check "... and records the candidate cancelled" \
+	test "$(states "$D")" = cancelled
+scancel -n otherjob >/dev/null 2>&1
 
 # ---- 3. no accounting: an interrupted submission's job gone --------------
 echo "--- no accounting (at $((SECONDS - T0)) s)"
