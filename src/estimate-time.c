@@ -374,6 +374,7 @@ peak_flops(const struct est *x, bool gemm)
  */
 struct layer_time {
 	double compute;   /* GEMMs, attention, element-wise, launches */
+	double gemm;      /* the GEMM part of compute */
 	double attn;      /* the attention part of compute */
 	double fp8_cast;  /* the FP8 casts part of compute */
 	double tp_ar;     /* one TP all-reduce of the layer's activations */
@@ -572,7 +573,8 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	if (x->w->precision == PREC_FP4)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp4_cast_bytes_per_element() / hbm;
-	lt->compute = moe_host_floor(x, layer_gemm_s(x, fp, tokens) +
+	lt->gemm = layer_gemm_s(x, fp, tokens);
+	lt->compute = moe_host_floor(x, lt->gemm +
 	                                lt->attn + elem + lt->fp8_cast +
 	                                launch_overhead_s(x) +
 	                                estimate_moe_kernels_s(x) +
@@ -743,8 +745,12 @@ stage_time(const struct est *x, const struct layer_time *lt,
 	out->compute = n * lt->compute + (st->last ? lt->logits : 0) +
 	               (st->first ? lt->embedding : 0);
 	out->fp8_cast = n * lt->fp8_cast;
-	/* Recomputation repeats the forward pass: a third of fwd+bwd. */
-	out->recompute = nrc * lt->compute / 3;
+	/* Recomputation repeats the forward pass: a third of fwd+bwd,
+	 * but half of frozen GEMMs' (LoRA), whose backward computes no
+	 * weight gradient (frozen_gemm_share): the forward is as long as
+	 * in full training. */
+	out->recompute = nrc * (lt->compute / 3 +
+	                        (x->w->peft_lora ? lt->gemm / 6 : 0));
 	if (l->recompute == RECOMPUTE_SELECTIVE &&
 	    (x->modules & RCM_BIT(RCM_CORE_ATTN)))
 		out->recompute += n * lt->attn * attention_forward_share(l);

@@ -223,6 +223,23 @@ lora_gemm_s(struct workload *w, struct calibration *cal,
 	return gemm;
 }
 
+/* The GEMM part of the recompute time, found as lora_gemm_s finds the
+ * compute's. */
+static double
+recompute_gemm_s(struct workload *w, struct calibration *cal,
+                 const struct layout *l)
+{
+	double eff = cal->v[CAL_GEMM_EFF_MAX], r1;
+	struct estimate e;
+
+	estimate_layout(w, l, &e);
+	r1 = e.recompute_s;
+	cal->v[CAL_GEMM_EFF_MAX] = 2 * eff;
+	estimate_layout(w, l, &e);
+	cal->v[CAL_GEMM_EFF_MAX] = eff;
+	return 2 * (r1 - e.recompute_s);
+}
+
 static double
 optimizer_s(const struct estimate *e)
 {
@@ -257,6 +274,19 @@ test_lora_step(void)
 	ASSERT_NEAR_REL(optimizer_s(&lora), 0.005 * opt, 1e-6);
 	CU_ASSERT(full.dp_comm_s > 0);
 	ASSERT_NEAR_REL(lora.dp_comm_s, 0.005 * full.dp_comm_s, 1e-9);
+	/* Full recompute runs the layers' forward again, as long with
+	 * frozen weights as without: a third of full training's GEMMs,
+	 * half of LoRA's (it was charged a third of LoRA's). */
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_method = RECOMPUTE_UNIFORM;
+	l.recompute_layers = 1;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	w.peft_lora = false;
+	gf = recompute_gemm_s(&w, &cal, &l);
+	w.peft_lora = true;
+	gl = recompute_gemm_s(&w, &cal, &l);
+	CU_ASSERT(gf > 0);
+	ASSERT_NEAR_REL(gl, gf, 1e-9);
 }
 
 /*
