@@ -323,6 +323,24 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 	strbuf_release(&sb);
 }
 
+/* What becomes of queued candidates the adaptive search holds back:
+ * it waits for the active jobs (then, after), or with none the next
+ * resume skips them. */
+static void
+held_next_text(struct strbuf *sb, const struct store *s, const char *after)
+{
+	int active = store_active_count(&s->st);
+
+	if (active > 0) {
+		strbuf_addf(sb, "the search waits for %d active job%s%s",
+		            active, active == 1 ? "" : "s", after);
+		return;
+	}
+	strbuf_addstr(sb, "the next 'paratune resume ");
+	safe_text_append(sb, s->dir);
+	strbuf_addstr(sb, "' skips them and stops the search");
+}
+
 /*
  * Queued candidates that the adaptive search holds back, none able to
  * beat the best measured (promising 0): status said that resume submits
@@ -332,20 +350,11 @@ status_json(FILE *f, const struct store *s, const struct settings *site,
 static void
 no_gain_text(struct strbuf *sb, const struct store *s, int queued)
 {
-	int active = store_active_count(&s->st);
-
 	strbuf_addf(sb, "%d queued, none of which can beat the best "
 	            "measured by search.min_gain (%g %%): ", queued,
 	            100.0 * s->settings.search.min_gain);
-	if (active > 0) {
-		strbuf_addf(sb, "the search waits for %d active job%s, then "
-		            "skips them unless what it measures changes that",
-		            active, active == 1 ? "" : "s");
-		return;
-	}
-	strbuf_addstr(sb, "the next 'paratune resume ");
-	safe_text_append(sb, s->dir);
-	strbuf_addstr(sb, "' skips them and stops the search");
+	held_next_text(sb, s, ", then skips them unless what it measures "
+	               "changes that");
 }
 
 /* What the campaign's own limits.gpu_hours holds back under the adaptive
@@ -355,21 +364,13 @@ campaign_cap_text(struct strbuf *sb, const struct store *s, int queued,
                   int promising)
 {
 	const struct settings *k = &s->settings;
-	int active = store_active_count(&s->st);
 
 	if (!campaign_cap_holds(s, promising))
 		return;
 	strbuf_addf(sb, "%d queued, held by limits.gpu_hours = %g: one more "
 	            "job at its time limit would pass it; ", queued,
 	            k->limits.gpu_hours);
-	if (active > 0) {
-		strbuf_addf(sb, "the search waits for %d active job%s to end",
-		            active, active == 1 ? "" : "s");
-		return;
-	}
-	strbuf_addstr(sb, "the next 'paratune resume ");
-	safe_text_append(sb, s->dir);
-	strbuf_addstr(sb, "' skips them and stops the search");
+	held_next_text(sb, s, " to end");
 }
 
 /* Only resume submits what is queued: without cron running it, a

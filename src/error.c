@@ -64,6 +64,16 @@ error_errno(const char *fmt, ...)
 	return -1;
 }
 
+int
+error_stdout(int status, int e)
+{
+	if (e)
+		error("cannot write the standard output: %s", strerror(e));
+	else
+		error("cannot write the standard output");
+	return status == EXIT_OK ? EXIT_IOERR : status;
+}
+
 void
 warning(const char *fmt, ...)
 {

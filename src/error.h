@@ -42,6 +42,10 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* error() with ": <strerror(errno)>" appended. */
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The standard output could not be written (e its errno, or 0 where
+ * only the stream's error flag says so): said; EXIT_IOERR for a
+ * command that had succeeded, a failed one keeping its status. */
+int error_stdout(int status, int e);
 /* An internal bug: print and abort. */
 void bug(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));

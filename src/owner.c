@@ -233,11 +233,7 @@ child_stdout(int status)
 
 	if (e == 0 && !ferror(stdout))
 		return status;
-	if (e)
-		error("cannot write the standard output: %s", strerror(e));
-	else
-		error("cannot write the standard output");
-	return status == EXIT_OK ? EXIT_IOERR : status;
+	return error_stdout(status, e);
 }
 
 /* Run fn in a child as uid (root's own campaigns too, for the limit);

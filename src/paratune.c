@@ -118,11 +118,7 @@ close_stdout(int status)
 	}
 	if (!failed)
 		return status;
-	if (e)
-		error("cannot write the standard output: %s", strerror(e));
-	else
-		error("cannot write the standard output");
-	return status == EXIT_OK ? EXIT_IOERR : status;
+	return error_stdout(status, e);
 }
 
 int
