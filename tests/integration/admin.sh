@@ -133,23 +133,29 @@ check "... a job that never started, with no start time (not 2106's)" \
 check "the user's job $ID still waits" \
 	eval 'scontrol show job "$ID" | grep -q "JobState=PENDING"'
 scancel -n userjob >/dev/null 2>&1
+# submit_unrecorded: submit $D's candidate, held as job $ID, with
+# slurmdbd down, then lose the controller's state and the records it
+# queued for accounting: the next job submitted is given $ID again.
+submit_unrecorded() {
+	lost_state
+	"$TESTBED" stop slurmdbd >/dev/null
+	scontrol update partitionname=debug maxtime=1
+	"$PT" -q submit "$D" --yes 2>/dev/null
+	ID=$(job_ids "$D" | head -n 1)
+	scontrol hold "$ID"
+	scontrol update partitionname=debug maxtime=INFINITE
+	rm -f "$TESTBED_DIR"/state/dbd.messages*
+	lost_state
+	rm -f "$TESTBED_DIR"/state/dbd.messages*
+	"$TESTBED" start slurmdbd >/dev/null
+}
 # Where accounting never heard of the candidate's job (slurmdbd down,
 # and the records slurmctld queued for it lost with its state), the
 # candidate waits for accounting with the id on the user's job: cancel
 # must look at the job's name before it kills.
 D=$WORK/reuse2
 plan_one_node reuse2 50 '[1]' || { fail "plan reuse2"; exit 1; }
-lost_state
-"$TESTBED" stop slurmdbd >/dev/null
-scontrol update partitionname=debug maxtime=1
-"$PT" -q submit "$D" --yes 2>/dev/null
-ID=$(job_ids "$D" | head -n 1)
-scontrol hold "$ID"
-scontrol update partitionname=debug maxtime=INFINITE
-rm -f "$TESTBED_DIR"/state/dbd.messages*
-lost_state
-rm -f "$TESTBED_DIR"/state/dbd.messages*
-"$TESTBED" start slurmdbd >/dev/null
+submit_unrecorded
 UID_JOB=$(sbatch --parsable -H -J userjob -N 1 --wrap 'sleep 600')
 check "unknown to accounting, its id $ID goes to a held job of the user ($UID_JOB)" \
 	test "$UID_JOB" = "$ID"
@@ -175,17 +181,7 @@ id "$OTHER" >/dev/null 2>&1 || useradd -m -s /bin/bash "$OTHER" ||
 	{ fail "useradd $OTHER"; exit 1; }
 D=$WORK/reuse3
 plan_one_node reuse3 50 '[1]' || { fail "plan reuse3"; exit 1; }
-lost_state
-"$TESTBED" stop slurmdbd >/dev/null
-scontrol update partitionname=debug maxtime=1
-"$PT" -q submit "$D" --yes 2>/dev/null
-ID=$(job_ids "$D" | head -n 1)
-scontrol hold "$ID"
-scontrol update partitionname=debug maxtime=INFINITE
-rm -f "$TESTBED_DIR"/state/dbd.messages*
-lost_state
-rm -f "$TESTBED_DIR"/state/dbd.messages*
-"$TESTBED" start slurmdbd >/dev/null
+submit_unrecorded
 OTHER_JOB=$(cd / && runuser -u "$OTHER" -- sbatch --parsable -H \
 	-J otherjob -N 1 -o /dev/null --wrap 'sleep 600')
 check "its id $ID goes to a held job of another user ($OTHER_JOB)" \
