@@ -1273,6 +1273,27 @@ expect "results of a gain beyond the noise" 0 "$PT" results "$Z"
 has "... states it" "best against base: 1.1[0-9]x faster; switching saves" \
 	"$T/out"
 
+# ---- a best on more GPUs than the base ------------------------------------------
+# The base edited to dp 4, 16 GPUs, at 3.3 s a step against rank 1 on
+# 32 at 3.0 s: the best saves 7.9 hours and costs 1,144 GPU-hours more
+# (2,543 against 1,399).  One verb for both said "switching saves 7.9
+# hours, 1,144 GPU-hours and $3,433".
+W=$T/more-gpus
+expect "plan a campaign for a base on fewer GPUs" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$W"
+awk -F, -v OFS=, '$19 == 1 { $11 = 4 } { print }' "$W/candidates.csv" \
+	>"$T/cands" && mv "$T/cands" "$W/candidates.csv"
+steps "$W" "$CLEAN1" 9201 3000.0
+steps "$W" "$BASE" 9202 3300.0
+expect "results with a base on half the GPUs" 0 "$PT" results "$W"
+has "... the time saved, the GPU-hours and money it costs" \
+	"best against base: 1.10x faster; switching saves 7.9 hours but costs 1,144 GPU-hours and \$3,433 over the whole training" \
+	"$T/out"
+expect "... JSON" 0 "$PT" results "$W" --format json
+same "... the savings signed" \
+	"$(jq_ '"%.1f %.1f %.2f" % (d["saved"]["days"] * 24, d["saved"]["gpu_hours"], d["saved"]["cost"])')" \
+	"7.9 -1144.4 -3433.23"
+
 # ---- a base whose times do not count ------------------------------------------------
 # A base stopped by NeMo's straggler detection after its steps, at 1.5 s
 # a step (106.5 % MFU), against rank 1 at 2 s: "best against base: 1.33x
