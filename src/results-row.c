@@ -92,6 +92,7 @@ struct log_read {
 	struct log_result res;
 	struct log_step_stats st;
 	char *rel;                /* "runs/NAME/slurm-ID.out" */
+	bool unreadable;          /* not read, or not in full */
 };
 
 /* Read runs/NAME/slurm-ID.out into lr; its steps are freed at once.
@@ -109,8 +110,10 @@ log_read_file(struct results *res, struct logparse *lp, const char *name,
 	/* runs/ may be a link to a bigger file system (owner_run checked
 	 * whose it is); nothing beneath it is followed.  A read error is
 	 * reported there; what was read still counts. */
-	if (logparse_regular_file(lp, runs, rel, &lr->res) != 0)
+	if (logparse_regular_file(lp, runs, rel, &lr->res) != 0) {
 		res->unreadable++;
+		lr->unreadable = true;
+	}
 	free(rel);
 	free(runs);
 	log_result_step_stats(&lr->res, res->run.settings.results.skip_steps,
@@ -256,6 +259,35 @@ row_note_bad_readings(struct result_row *row, const struct log_read *lr,
 		         lr->res.first_nul_offset);
 	else if (lr->res.bytes_read == 0)
 		row_note(row, "%s is empty", lr->rel);
+}
+
+/*
+ * A log that holds no step because it could not be read, holds nothing
+ * (the job's output went elsewhere, or it failed before its first line)
+ * or no text (a damaged file system, a file put there by mistake: parse
+ * refuses it, and it is named on stderr too).  "0 measured steps, 5
+ * needed" alone read as a training that stopped too early.
+ */
+static void
+row_note_not_a_log(const struct results *res, struct result_row *row,
+                   const struct log_read *lr)
+{
+	if (lr->res.last_step >= 0)
+		return;
+	/* Named on stderr as it was met; nothing read is not empty. */
+	if (lr->unreadable) {
+		row_note(row, "%s could not be read%s", lr->rel,
+		         lr->res.bytes_read ? " in full" : "");
+	} else if (lr->res.bytes_read == 0) {
+		row_note(row, "%s is empty", lr->rel);
+	} else if (lr->res.nul_bytes > 0) {
+		row_note(row, "%s is not a training log: NUL byte at offset "
+		         "%lld and no step", lr->rel,
+		         lr->res.first_nul_offset);
+		warning("'%s': its log %s/%s is not a training log: NUL byte "
+		        "at offset %lld and no step", row->cand.name,
+		        res->run.dir, lr->rel, lr->res.first_nul_offset);
+	}
 }
 
 /* What lr's results.patterns captured, one per column. */
@@ -580,8 +612,10 @@ results_row_collect(struct results *res, struct logparse *lp,
 	if (have && log_measures(&newest, min_steps))
 		row_measure(res, row, &newest);
 	else if (!row_measure_older(res, lp, row, ids, nids, want)) {
-		if (have)
+		if (have) {
+			row_note_not_a_log(res, row, &newest);
 			row_note_bad_readings(row, &newest, false);
+		}
 		row_unmeasured(row, min_steps, have);
 	}
 	if (row->kind == RESULT_MEASURED &&

@@ -1294,6 +1294,42 @@ same "... the savings signed" \
 	"$(jq_ '"%.1f %.1f %.2f" % (d["saved"]["days"] * 24, d["saved"]["gpu_hours"], d["saved"]["cost"])')" \
 	"7.9 -1144.4 -3433.23"
 
+# ---- an empty log and a binary one ---------------------------------------------
+# A completed job whose log is empty and one whose log is binary noise:
+# both failed, "0 measured steps, 5 needed" and nothing more, as if the
+# training had stopped early.  Each note names the log and what is
+# wrong with it; the binary one, which parse refuses, is named on
+# stderr too.
+E=$T/not-logs
+expect "plan a campaign for logs that are none" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$E"
+mkdir -p "$E/runs/$CLEAN1" "$E/runs/$CLEAN2"
+: >"$E/runs/$CLEAN1/slurm-9301.out"
+setstate "$E" "$CLEAN1" state=completed job=9301 attempt=1
+printf 'PK\003\004\000\000\001\002garbage\000\n' >"$E/runs/$CLEAN2/slurm-9302.out"
+setstate "$E" "$CLEAN2" state=completed job=9302 attempt=1
+expect "results with an empty and a binary log" 0 "$PT" results "$E"
+cells "$E"
+same "... the empty one's note" \
+	"$(field "$E/results/failed.csv" "$CLEAN1" note)" \
+	"runs/$CLEAN1/slurm-9301.out is empty; 0 measured steps, 5 needed (results.min_steps)"
+same "... the binary one's note" \
+	"$(field "$E/results/failed.csv" "$CLEAN2" note)" \
+	"runs/$CLEAN2/slurm-9302.out is not a training log: NUL byte at offset 4 and no step; 0 measured steps, 5 needed (results.min_steps)"
+has "... the binary one named on stderr" \
+	"warning: '$CLEAN2': its log .*/runs/$CLEAN2/slurm-9302.out is not a training log: NUL byte at offset 4" \
+	"$T/err"
+hasnt "... the empty one not" "slurm-9301" "$T/err"
+# A log that cannot be read (a symbolic link, never followed) read
+# nothing, which is not empty.
+mv "$E/runs/$CLEAN1/slurm-9301.out" "$T/elsewhere.out"
+ln -s "$T/elsewhere.out" "$E/runs/$CLEAN1/slurm-9301.out"
+expect "results with a log that cannot be read" 65 "$PT" results "$E"
+cells "$E"
+same "... its note says so" \
+	"$(field "$E/results/failed.csv" "$CLEAN1" note)" \
+	"runs/$CLEAN1/slurm-9301.out could not be read; 0 measured steps, 5 needed (results.min_steps)"
+
 # ---- a base whose times do not count ------------------------------------------------
 # A base stopped by NeMo's straggler detection after its steps, at 1.5 s
 # a step (106.5 % MFU), against rank 1 at 2 s: "best against base: 1.33x
