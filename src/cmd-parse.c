@@ -41,6 +41,11 @@ struct parse_item {
 static void
 parse_notes(const struct parse_item *it, struct strbuf *sb)
 {
+	/* "unknown, 0 steps, none" alone reads as a clean run: an empty
+	 * file (a job's output sent elsewhere, a FIFO no one wrote to)
+	 * says so.  Not an error: what it says is all there is. */
+	if (it->status == 0 && it->res.bytes_read == 0)
+		strbuf_addstr(sb, "empty: no byte read");
 	log_result_notes(&it->res, sb);
 	if (it->stats.nonpositive > 0)
 		strbuf_addf(sb, "%s%d of %d step times after the warm-up are "

@@ -165,6 +165,12 @@ printf 'PK\003\004\000\000junk\n' >"$T/binary.log"
 expect "parse of a binary file" 65 "$PT" parse "$T/binary.log"
 has "... not a training log" "is not a training log: NUL byte at offset 4" \
 	"$T/err"
+: >"$T/empty.log"
+expect "parse of an empty file" 0 "$PT" parse "$T/empty.log"
+has "... a note says it is empty" "empty.log: note: empty: no byte read" \
+	"$T/out"
+expect "... in JSON too" 0 "$PT" parse --format json "$T/empty.log"
+has "... as its notes" '"notes": "empty: no byte read"' "$T/out"
 # A directory everyone can write that holds no campaign (/tmp given by
 # mistake) was refused as 77 with advice to chmod it.
 mkdir "$T/open" && chmod 1777 "$T/open"
