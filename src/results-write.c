@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,24 @@ row_undecided(const struct result_row *r)
 	return r->in_state && !cand_state_final(r->state);
 }
 
+/*
+ * The nodes row was planned on: its GPUs over gpus_per_node.  The
+ * campaign's count (res->nodes) holds for every row only while the
+ * rows agree; a hand-edited row on 16 of 32 GPUs said 4 nodes, its
+ * GPU-hours those of 2.
+ */
+static long long
+row_nodes(const struct results *res, const struct result_row *r)
+{
+	int gpn = res->run.settings.gpus_per_node;
+	double gpus = results_row_gpus(&res->run.settings, r);
+
+	if (res->gpus > 0 || gpn <= 0 || !(gpus > 0) ||
+	    fmod(gpus, gpn) != 0 || gpus / gpn > INT_MAX)
+		return res->nodes;
+	return (long long)(gpus / gpn);
+}
+
 /* The state and log part of a row. */
 static void
 cell_other(const struct results *res, const struct result_row *r,
@@ -273,7 +292,7 @@ cell_other(const struct results *res, const struct result_row *r,
 		break;
 	case RC_NAME: v->s = r->cand.name; break;
 	/* The plan's, as every figure: campaign.conf may say more now. */
-	case RC_NODES: v->i = res->nodes; v->has_int = true; break;
+	case RC_NODES: v->i = row_nodes(res, r); v->has_int = true; break;
 	case RC_GPUS_PER_NODE:
 		v->i = k->gpus_per_node;
 		v->has_int = true;

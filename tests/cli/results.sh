@@ -1293,6 +1293,12 @@ expect "... JSON" 0 "$PT" results "$W" --format json
 same "... the savings signed" \
 	"$(jq_ '"%.1f %.1f %.2f" % (d["saved"]["days"] * 24, d["saved"]["gpu_hours"], d["saved"]["cost"])')" \
 	"7.9 -1144.4 -3433.23"
+# The nodes column said the campaign's 4 for the base too, whose
+# GPU-hours are those of 16 GPUs.
+cells "$W"
+same "... each row's nodes its own" \
+	"$(field "$W/results/results.csv" "$BASE" nodes) $(field "$W/results/results.csv" "$CLEAN1" nodes)" \
+	"2 4"
 
 # ---- an empty log and a binary one ---------------------------------------------
 # A completed job whose log is empty and one whose log is binary noise:
