@@ -389,9 +389,22 @@ read_row(char *line, const struct csv_header *h, struct candidate_table *t,
 	char *fields[MAX_FIELDS + 1];
 	struct strbuf why = STRBUF_INIT;
 	struct candidate_row *r;
+	int n;
 
-	if (split_fields(line, fields, MAX_FIELDS + 1) != h->nfields)
-		return error("%s:%d: malformed candidate row", path, lineno);
+	/* What is wrong with the row's shape, said: a blank line an editor
+	 * left at the end, a quoted comma, a column added by hand. */
+	if (line[strspn(line, "\r")] == '\0')
+		return error("%s:%d: malformed candidate row: an empty line",
+		             path, lineno);
+	n = split_fields(line, fields, MAX_FIELDS + 1);
+	if (n < 0)
+		return error("%s:%d: malformed candidate row: more than %d "
+		             "fields, the header has %d", path, lineno,
+		             MAX_FIELDS + 1, h->nfields);
+	if (n != h->nfields)
+		return error("%s:%d: malformed candidate row: %d field%s, the "
+		             "header has %d", path, lineno, n,
+		             n == 1 ? "" : "s", h->nfields);
 	/* The name is a directory under runs/: never a path.  A refused
 	 * row fails the whole read: no row is passed over. */
 	if (!candidate_name_ok(fields[1], &why)) {

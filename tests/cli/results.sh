@@ -1054,6 +1054,20 @@ awk -F, -v OFS=, 'NR == 3 { $21 = "maybe" } { print }' "$T/candidates.csv" \
 	>"$D/candidates.csv"
 expect "a malformed switch cell" 65 "$PT" results "$D"
 has "... names the file and line" "candidates.csv:3: malformed candidate row" "$T/err"
+# A row's shape said: "malformed candidate row" alone left the reader
+# to count the commas of a hand-edited line.
+awk 'NR == 3 { $0 = $0 ",extra" } { print }' \
+	"$T/candidates.csv" >"$D/candidates.csv"
+expect "a row with a column added" 65 "$PT" results "$D"
+nf=$(head -1 "$T/candidates.csv" | awk -F, '{ print NF }')
+has "... says how many fields, and how many the header has" \
+	"candidates.csv:3: malformed candidate row: $((nf + 1)) fields, the header has $nf" \
+	"$T/err"
+{ cat "$T/candidates.csv"; echo; } >"$D/candidates.csv"
+last=$(($(wc -l <"$T/candidates.csv") + 1))
+expect "an empty line at the end" 65 "$PT" results "$D"
+has "... says it is empty" \
+	"candidates.csv:$last: malformed candidate row: an empty line" "$T/err"
 # Nor were the layout's values checked: gbs = -256 became the best,
 # with negative samples/s, MFU, days and cost, and an estimate of
 # -1e308 GiB printed a 310-character cell; tp = 2^31 - 1 was priced as
