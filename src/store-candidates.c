@@ -501,6 +501,18 @@ candidates_missing_from(const struct candidate_table *t,
 	return missing;
 }
 
+/* A header that is none: a spreadsheet's "CSV UTF-8" starts the file
+ * with a byte order mark, which alone made the columns unknown. */
+static int
+header_error(const char *path, const char *line)
+{
+	if (!strncmp(line, "\xef\xbb\xbf", 3))
+		return error("%s:1: unexpected header: the file starts with a "
+		             "UTF-8 byte order mark (saved as \"CSV UTF-8\" by "
+		             "a spreadsheet?): save it as plain CSV", path);
+	return error("%s:1: unexpected header", path);
+}
+
 int
 store_read_candidates(const char *dir, struct candidate_table *t)
 {
@@ -533,7 +545,7 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		line[--len] = '\0';
 		if (lineno == 1) {
 			if (header_fields(line, &h) != 0) {
-				ret = error("%s:1: unexpected header", path);
+				ret = header_error(path, line);
 				break;
 			}
 			continue;

@@ -1068,6 +1068,11 @@ last=$(($(wc -l <"$T/candidates.csv") + 1))
 expect "an empty line at the end" 65 "$PT" results "$D"
 has "... says it is empty" \
 	"candidates.csv:$last: malformed candidate row: an empty line" "$T/err"
+# A spreadsheet's "CSV UTF-8" starts the file with a byte order mark.
+{ printf '\357\273\277'; cat "$T/candidates.csv"; } >"$D/candidates.csv"
+expect "a header after a byte order mark" 65 "$PT" results "$D"
+has "... says so" "candidates.csv:1: unexpected header: the file starts with a UTF-8 byte order mark" \
+	"$T/err"
 # Nor were the layout's values checked: gbs = -256 became the best,
 # with negative samples/s, MFU, days and cost, and an estimate of
 # -1e308 GiB printed a 310-character cell; tp = 2^31 - 1 was priced as
