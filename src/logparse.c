@@ -236,9 +236,10 @@ log_result_notes(const struct log_result *r, struct strbuf *sb)
 		strbuf_addf(sb, "%s%ld line%s over %zu bytes cut",
 		            sb->len ? "; " : "", r->long_lines,
 		            r->long_lines == 1 ? "" : "s", LOGPARSE_LINE_MAX);
+	/* Its number, as grep -n gives it: the cut is there. */
 	if (r->truncated)
-		strbuf_addf(sb, "%slast line has no line break (truncated?)",
-		            sb->len ? "; " : "");
+		strbuf_addf(sb, "%slast line has no line break (line %ld: "
+		            "truncated?)", sb->len ? "; " : "", r->lines);
 	if (r->steps_capped)
 		strbuf_addf(sb, "%smore than %d steps: the rest ignored",
 		            sb->len ? "; " : "", LOGPARSE_STEPS_MAX);

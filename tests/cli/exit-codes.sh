@@ -171,6 +171,13 @@ has "... a note says it is empty" "empty.log: note: empty: no byte read" \
 	"$T/out"
 expect "... in JSON too" 0 "$PT" parse --format json "$T/empty.log"
 has "... as its notes" '"notes": "empty: no byte read"' "$T/out"
+# A log cut mid-line: the note gives the line, as grep -n numbers it.
+printf 'iteration 1/10 | elapsed time per iteration (ms): 100.0 |\niteration 2/10 | elapsed time per iteration (ms): 1' \
+	>"$T/cut.log"
+expect "parse of a log cut mid-line" 0 "$PT" parse "$T/cut.log"
+has "... the note names the line" \
+	"cut.log: note: last line has no line break (line 2: truncated?)" \
+	"$T/out"
 # A directory everyone can write that holds no campaign (/tmp given by
 # mistake) was refused as 77 with advice to chmod it.
 mkdir "$T/open" && chmod 1777 "$T/open"

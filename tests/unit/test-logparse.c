@@ -1570,7 +1570,7 @@ test_truncated_last_line(void)
 
 		log_result_notes(&r, &notes);
 		CU_ASSERT_STRING_EQUAL(notes.buf, "last line has no line "
-		                       "break (truncated?)");
+		                       "break (line 4: truncated?)");
 		strbuf_release(&notes);
 	}
 	log_result_release(&r);
