@@ -338,7 +338,7 @@ size_t log_result_gbs_start(const struct log_result *r, long *gbs);
  * (NeMo's get_results drops the first step).
  * Zero and negative times count as timed and measured, in nonpositive,
  * but not in counted, the mean, the median or the deviation.  stdev is
- * the sample standard deviation (0 for one step).
+ * the sample standard deviation (NAN for one step, as above).
  */
 void log_result_step_stats(const struct log_result *r, int skip_steps,
                            struct log_step_stats *st);
