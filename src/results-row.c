@@ -247,18 +247,6 @@ row_note_bad_readings(struct result_row *row, const struct log_read *lr,
 		         "damaged log?)", lr->res.bad_mem_readings,
 		         lr->res.bad_mem_readings == 1 ? "" : "s",
 		         LOGPARSE_MEM_GIB_MAX, lr->rel, lr->res.bad_mem_line);
-	/* A completed job's log replaced by binary data, or emptied, was
-	 * "0 measured steps" alone, the log neither named nor faulted:
-	 * parse says what is wrong with it, and so does this. */
-	if (measured)
-		return;
-	if (lr->res.nul_bytes > 0)
-		row_note(row, "%lld NUL byte%s in %s from offset %lld (a "
-		         "binary or damaged log?)", lr->res.nul_bytes,
-		         lr->res.nul_bytes == 1 ? "" : "s", lr->rel,
-		         lr->res.first_nul_offset);
-	else if (lr->res.bytes_read == 0)
-		row_note(row, "%s is empty", lr->rel);
 }
 
 /*

@@ -1516,24 +1516,5 @@ expect "status once every selected candidate has ended" 0 "$PT" status "$F"
 has "... the best" "; best $BASE at " "$T/out"
 hasnt "... not the best so far" "best so far" "$T/out"
 
-# ---- a log replaced or emptied ---------------------------------------------------
-# A completed job whose log was overwritten with binary data, or emptied,
-# was "0 measured steps, 5 needed" alone: neither the log nor what is
-# wrong with it was named, where parse says both.
-X=$T/damaged
-expect "plan a campaign for damaged logs" 0 "$PT" -q plan \
-	"$SRC/etc/campaigns/demo.conf" -o "$X"
-BIN=$(name 1 2 2) EMPTY=$(name 4 2 1)
-printf 'garbage\000\000\000\001\002\n\377\376' >"$X/runs/$BIN/slurm-4001.out"
-setstate "$X" "$BIN" state=completed job=4001 attempt=1
-: >"$X/runs/$EMPTY/slurm-4002.out"
-setstate "$X" "$EMPTY" state=completed job=4002 attempt=1
-expect "results with damaged logs" 0 "$PT" results "$X"
-has "... a binary log is named, with its NUL bytes" \
-	"$BIN: unknown; 3 NUL bytes in runs/$BIN/slurm-4001.out from offset 7 (a binary or damaged log?)" \
-	"$T/out"
-has "... an empty one is named" \
-	"$EMPTY: unknown; runs/$EMPTY/slurm-4002.out is empty" "$T/out"
-
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
