@@ -328,7 +328,6 @@ summary_no_comparison(struct strbuf *out, const struct result_row *b)
 		            failure_class_name(b->failure));
 }
 
-/* Best, base, and what switching from base to best gains. */
 /*
  * What switching from the base to the best saves or costs.  Time and
  * GPU-hours go together only on equal GPU counts: a best on twice the
@@ -357,6 +356,7 @@ summary_saving(struct strbuf *out, const struct results *res)
 	strbuf_addstr(out, " over the whole training\n");
 }
 
+/* Best, base, and what switching from base to best gains. */
 static void
 summary_best_base(struct strbuf *out, const struct results *res)
 {
