@@ -312,10 +312,13 @@ cmd_parse_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		skip = -1; /* the default warm-up, as results.skip_steps */
 	items = xcalloc((size_t)n, sizeof(*items));
 	status = parse_files(items, n, argv + 1, skip);
+	/* The tokens/s median is taken over the same too few steps: a
+	 * figure of them beside blank step times read as measured. */
 	for (int i = 0; i < n; i++)
 		if (items[i].stats.counted < min_steps) {
 			items[i].stats.mean_s = items[i].stats.median_s = NAN;
 			items[i].stats.stdev_s = NAN;
+			items[i].stats.tokens_per_s_median = NAN;
 		}
 	if (ctx->format == FORMAT_JSON)
 		parse_json(ctx->out, items, n);

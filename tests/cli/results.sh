@@ -821,6 +821,20 @@ expect "... --min-steps 3 counts the real ones alone" 0 "$PT" parse \
 same "... too few: no statistics" \
 	"$(jq_ '[d[0][k] for k in ("step_time_mean_s", "step_time_median_s")]')" \
 	"[None, None]"
+# Too few measured steps blanked the step times but kept the tokens/s
+# median taken over the same steps: every figure of them is left out.
+TT=$T/titan-few.log
+for i in 1 2 3 4; do
+	echo "[rank0]:[titan] 2025-01-01 10:00:0$i,000 - root - INFO - step: $i  loss:  9.1234  memory: 33.24GiB(34.99%)  tps: 7,123  tflops: 412.5  mfu: 41.7%"
+done >"$TT"
+expect "parse --min-steps 10 of 2 measured torchtitan steps" 0 "$PT" parse \
+	--min-steps 10 --format json "$TT"
+same "... no step time and no tokens/s either" \
+	"$(jq_ '[d[0][k] for k in ("measured_steps", "step_time_mean_s", "step_time_median_s", "step_time_stdev_s", "tokens_per_s_per_gpu_median")]')" \
+	"[2, None, None, None, None]"
+expect "... the tokens/s kept with enough" 0 "$PT" parse --min-steps 2 \
+	--format json "$TT"
+same "... 7123" "$(jq_ 'd[0]["tokens_per_s_per_gpu_median"]')" 7123
 # A FIFO blocked parse's open until something wrote to it, /dev/zero
 # was read for ever: a FIFO with no writer reads as empty, a device is
 # refused, and a pipe is read as before.
