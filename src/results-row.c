@@ -222,12 +222,45 @@ log_measures(const struct log_read *lr, int min_steps)
 	return lr->st.measured - lr->st.nonpositive >= min_steps;
 }
 
+/*
+ * What else parse notes of lr itself (log_result_notes), in its words:
+ * figures from a log with NUL bytes, cut lines, steps past the cap or
+ * the records of two formats read as from a clean one.  NUL bytes in a
+ * log without a step are row_note_not_a_log's.
+ */
+static void
+row_note_log(struct result_row *row, const struct log_read *lr)
+{
+	const struct log_result *r = &lr->res;
+
+	if (r->nul_bytes > 0 && r->last_step >= 0)
+		row_note(row, "%s has %lld NUL byte%s from offset %lld "
+		         "(binary?)", lr->rel, r->nul_bytes,
+		         r->nul_bytes == 1 ? "" : "s", r->first_nul_offset);
+	if (r->long_lines > 0)
+		row_note(row, "%s has %ld line%s over %zu bytes cut", lr->rel,
+		         r->long_lines, r->long_lines == 1 ? "" : "s",
+		         LOGPARSE_LINE_MAX);
+	if (r->steps_capped)
+		row_note(row, "%s has more than %d steps: the rest ignored",
+		         lr->rel, LOGPARSE_STEPS_MAX);
+	if (r->other_format_steps > 0)
+		row_note(row, "%s has %ld step%s in %s records among the %s "
+		         "ones, read as one run (two runs in one log?)",
+		         lr->rel, r->other_format_steps,
+		         r->other_format_steps == 1 ? "" : "s",
+		         log_format_name(r->other_format),
+		         log_format_name(r->format));
+}
+
 /* Which step times and memory readings no run gives were left out of
- * lr's figures, and whether what is left measured the run. */
+ * lr's figures, whether what is left measured the run, and what else
+ * the reader noticed about lr. */
 static void
 row_note_bad_readings(struct result_row *row, const struct log_read *lr,
                       bool measured)
 {
+	row_note_log(row, lr);
 	if (lr->st.nonpositive > 0)
 		row_note(row, "%d of %d measured step times are zero or "
 		         "negative in %s: %s", lr->st.nonpositive,

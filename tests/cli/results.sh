@@ -1369,6 +1369,26 @@ same "... its note says so" \
 	"$(field "$E/results/failed.csv" "$CLEAN1" note)" \
 	"runs/$CLEAN1/slurm-9301.out could not be read; 0 measured steps, 5 needed (results.min_steps)"
 
+# ---- a measured row from a damaged or mixed log -------------------------------
+# parse notes NUL bytes, cut lines and a second format in a log that
+# still has its steps; results measured the row from that log and said
+# nothing, so results.csv read as from a clean one.
+G=$T/odd-log
+expect "plan a campaign for a damaged log" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/demo.conf" -o "$G"
+mkdir -p "$G/runs/$CLEAN1"
+{ for j in 1 2 3 4 5 6; do iter $j 2500.0; done
+  printf 'junk\000here\n'
+  head -c 1100000 /dev/zero | tr '\0' x; echo
+  echo "step: 7  loss:  9.1234  memory: 33.24GiB(34.99%)  tps: 7,123  tflops: 412.5  mfu: 41.7%"
+} >"$G/runs/$CLEAN1/slurm-9401.out"
+setstate "$G" "$CLEAN1" state=completed job=9401 attempt=1
+expect "results with a damaged, mixed log" 0 "$PT" results "$G"
+cells "$G"
+same "... measured, the note says what parse says of its log" \
+	"$(field "$G/results/results.csv" "$CLEAN1" note)" \
+	"runs/$CLEAN1/slurm-9401.out has 1 NUL byte from offset 1888 (binary?); runs/$CLEAN1/slurm-9401.out has 1 line over 1048576 bytes cut; runs/$CLEAN1/slurm-9401.out has 1 step in torchtitan records among the megatron ones, read as one run (two runs in one log?)"
+
 # ---- a base whose times do not count ------------------------------------------------
 # A base stopped by NeMo's straggler detection after its steps, at 1.5 s
 # a step (106.5 % MFU), against rank 1 at 2 s: "best against base: 1.33x
