@@ -488,6 +488,18 @@ watch_verdict(const char *rundir, uint32_t id)
 	return found;
 }
 
+/* Whether the newest log cannot tell where the job stopped: none, not
+ * read in full, empty, or no training log.  "exited" would say it
+ * stopped before its last step, which nothing shows. */
+static bool
+log_says_nothing(const struct log_read *nl)
+{
+	if (nl == NULL || nl->unreadable)
+		return true;
+	return nl->res.last_step < 0 &&
+	       (nl->res.bytes_read == 0 || nl->res.nul_bytes > 0);
+}
+
 /* Why the newest attempt stopped (results.h); nl its log or NULL,
  * verdict watch's or NULL. */
 static const char *
@@ -504,7 +516,7 @@ row_stop_reason(const struct result_row *row, const struct log_read *nl,
 		if ((nl && nl->res.finished) ||
 		    (verdict && !strcmp(verdict, "max_steps")))
 			return "max_steps";
-		return "exited";
+		return log_says_nothing(nl) ? "unknown" : "exited";
 	case CS_OOM: return "oom";
 	case CS_TIMEOUT: return "time_limit";
 	case CS_FAILED:

@@ -35,6 +35,8 @@
  *   exited       COMPLETED before its last step with no verdict: the
  *                trainer's own time limit (--exit-duration-in-mins) or
  *                a signal from elsewhere
+ *   unknown      COMPLETED with no verdict and a log that cannot
+ *                tell: none, not read in full, empty or no training log
  *   time_limit   Slurm's TIMEOUT
  *   oom          out of memory (Slurm's OUT_OF_MEMORY or the log's class)
  *   failed, cancelled, preempted, node_fail   the other final states

@@ -1359,6 +1359,11 @@ has "... the binary one named on stderr" \
 	"warning: '$CLEAN2': its log .*/runs/$CLEAN2/slurm-9302.out is not a training log: NUL byte at offset 4" \
 	"$T/err"
 hasnt "... the empty one not" "slurm-9301" "$T/err"
+# Completed, with a log that says nothing: whether the job reached its
+# last step is not known, where "exited" said it stopped before it.
+same "... neither said to have exited before its last step" \
+	"$(field "$E/results/failed.csv" "$CLEAN1" stop_reason) $(field "$E/results/failed.csv" "$CLEAN2" stop_reason)" \
+	"unknown unknown"
 # A log that cannot be read (a symbolic link, never followed) read
 # nothing, which is not empty.
 mv "$E/runs/$CLEAN1/slurm-9301.out" "$T/elsewhere.out"
@@ -1368,6 +1373,8 @@ cells "$E"
 same "... its note says so" \
 	"$(field "$E/results/failed.csv" "$CLEAN1" note)" \
 	"runs/$CLEAN1/slurm-9301.out could not be read; 0 measured steps, 5 needed (results.min_steps)"
+same "... nor is its stop" \
+	"$(field "$E/results/failed.csv" "$CLEAN1" stop_reason)" unknown
 
 # ---- a measured row from a damaged or mixed log -------------------------------
 # parse notes NUL bytes, cut lines and a second format in a log that
