@@ -172,21 +172,68 @@ candidates_csv_write(struct strbuf *sb, const struct grid_result *res,
 		candidate_csv_row(sb, &res->v[i], precision);
 }
 
-/* Split a CSV line in place on commas (our files never quote). */
+/*
+ * Split a CSV line in place into fields as RFC 4180 has them: plan
+ * quotes none, but a spreadsheet re-saving the file may quote every
+ * one ("4", "" for a quote within).  The fields lie one after the
+ * other, each ended by a NUL.  Returns how many, -1 past max, or -2
+ * with *bad the index of a field whose quotes RFC 4180 does not allow
+ * and *why what is wrong with them.
+ */
 static int
-split_fields(char *line, char **fields, int max)
+split_fields(char *line, char **fields, int max, int *bad,
+             const char **why)
 {
+	char *p = line, *w = line;
 	int n = 0;
 
-	fields[n++] = line;
-	for (char *p = line; *p; p++)
-		if (*p == ',') {
-			*p = '\0';
-			if (n == max)
-				return -1;
-			fields[n++] = p + 1;
+	for (;;) {
+		if (n == max)
+			return -1;
+		fields[n] = w;
+		*bad = n++;
+		if (*p == '"') {
+			for (p++; *p && (*p != '"' || p[1] == '"'); p++) {
+				if (*p == '"') /* "" is one quote */
+					p++;
+				*w++ = *p;
+			}
+			*why = *p ? "text after its closing quote"
+			           : "a quote not closed";
+			if (*p == '\0' || (*++p != ',' && *p != '\0'))
+				return -2;
+		} else {
+			while (*p && *p != ',' && *p != '"')
+				*w++ = *p++;
+			*why = "a quote within a field not quoted";
+			if (*p == '"')
+				return -2;
 		}
-	return n;
+		/* Read before the NUL, which may land on it. */
+		if (*p++ == '\0') {
+			*w = '\0';
+			return n;
+		}
+		*w++ = '\0';
+	}
+}
+
+/* The fields of a line split as above and joined again by commas, in
+ * place: what plan would have written.  -1 when it cannot be, or when
+ * a field holds a comma or a quote, which no plan writes. */
+static int
+unquote_line(char *line)
+{
+	char *fields[MAX_FIELDS + 1];
+	const char *why;
+	int bad, n = split_fields(line, fields, MAX_FIELDS + 1, &bad, &why);
+
+	for (int i = 0; i < n; i++)
+		if (strpbrk(fields[i], ",\""))
+			return -1;
+	for (int i = 1; i < n; i++)
+		fields[i - 1][strlen(fields[i - 1])] = ',';
+	return n < 0 ? -1 : 0;
 }
 
 bool
@@ -227,72 +274,68 @@ size_ok(int size, int min, int max)
 	return size >= min && size <= max;
 }
 
-/* Whether a hand-edited row's layout can be one: every size within the
+/*
+ * Parse one data row; the index of the first field that is malformed or
+ * out of range, -1 when none is.  A hand-edited size must be within the
  * bounds the configuration puts on its search lists (etp and vp 0: not
- * set).  gbs = -256 ranked first, with negative samples/s and cost, and
- * tp = 2^31 - 1 priced a run on 10^18 GPUs. */
-static bool
-layout_ok(const struct layout *l)
-{
-	const int par = CONFIG_MAX_PARALLEL, batch = CONFIG_MAX_BATCH;
-
-	return size_ok(l->tp, 1, par) && size_ok(l->pp, 1, par) &&
-	       size_ok(l->cp, 1, par) && size_ok(l->ep, 1, par) &&
-	       size_ok(l->etp, 0, par) && size_ok(l->vp, 0, par) &&
-	       size_ok(l->mbs, 1, batch) && size_ok(l->gbs, 1, batch) &&
-	       size_ok(l->dp, 1, batch) &&
-	       size_ok(l->recompute_layers, 0, CONFIG_MAX_DIM);
-}
-
-static bool
-estimates_ok(const struct candidate_row *r)
-{
-	return value_ok(r->est_memory_gib) && value_ok(r->pred_step_s) &&
-	       value_ok(r->pred_tflops_per_gpu) && value_ok(r->pred_mfu);
-}
-
-/* Parse one data row; -1 when a field is malformed or out of range. */
+ * set): gbs = -256 ranked first, with negative samples/s and cost, and
+ * tp = 2^31 - 1 priced a run on 10^18 GPUs.
+ */
 static int
 parse_row(char **f, struct candidate_row *r)
 {
-	int rc, status, base, *ints[] = { &r->layout.tp, &r->layout.pp,
-		&r->layout.cp, &r->layout.ep, &r->layout.etp, &r->layout.vp,
-		&r->layout.mbs, &r->layout.gbs, &r->layout.dp };
+	const int par = CONFIG_MAX_PARALLEL, batch = CONFIG_MAX_BATCH;
+	int *ints[] = { &r->layout.tp, &r->layout.pp, &r->layout.cp,
+		&r->layout.ep, &r->layout.etp, &r->layout.vp, &r->layout.mbs,
+		&r->layout.gbs, &r->layout.dp };
+	double *reals[] = { &r->est_memory_gib, &r->pred_step_s,
+		&r->pred_tflops_per_gpu, &r->pred_mfu };
+	static const int real_col[] = { 13, 15, 16, 17 };
+	int rc, status, base;
 
 	memset(r, 0, sizeof(*r));
-	if (parse_int(f[0], &r->rank) || strlen(f[1]) >= sizeof r->name)
-		return -1;
+	if (parse_int(f[0], &r->rank))
+		return 0;
+	if (strlen(f[1]) >= sizeof r->name)
+		return 1;
 	strcpy(r->name, f[1]);
 	for (int i = 0; i < 9; i++)
-		if (parse_int(f[2 + i], ints[i]))
-			return -1;
-	rc = recompute_parse(f[11]);
+		if (parse_int(f[2 + i], ints[i]) ||
+		    !size_ok(*ints[i], i == 4 || i == 5 ? 0 : 1,
+		             i < 6 ? par : batch))
+			return 2 + i;
+	if ((rc = recompute_parse(f[11])) < 0)
+		return 11;
+	if (parse_int(f[12], &r->layout.recompute_layers) ||
+	    !size_ok(r->layout.recompute_layers, 0, CONFIG_MAX_DIM))
+		return 12;
+	for (int i = 0; i < 4; i++)
+		if (parse_double(f[real_col[i]], reals[i]) ||
+		    !value_ok(*reals[i]))
+			return real_col[i];
 	status = !strcmp(f[14], "safe") ? MEM_SAFE
 	         : !strcmp(f[14], "oom-risk") ? MEM_OOM_RISK : -1;
-	if (rc < 0 || status < 0 ||
-	    parse_int(f[12], &r->layout.recompute_layers) ||
-	    parse_double(f[13], &r->est_memory_gib) ||
-	    parse_double(f[15], &r->pred_step_s) ||
-	    parse_double(f[16], &r->pred_tflops_per_gpu) ||
-	    parse_double(f[17], &r->pred_mfu) || parse_int(f[18], &base))
-		return -1;
+	if (status < 0)
+		return 14;
+	if (parse_int(f[18], &base))
+		return 18;
 	r->layout.recompute = (enum recompute)rc;
 	r->memory_status = (enum memory_status)status;
 	r->base = base != 0;
-	return layout_ok(&r->layout) && estimates_ok(r) ? 0 : -1;
+	return -1;
 }
 
 /* The first n switches of a row, the others left at their defaults;
- * -1 when one is malformed. */
+ * the index of the first malformed one, -1 when none is. */
 static int
 parse_switches(char **f, int n, struct candidate_row *r)
 {
 	for (int s = 0; s < n; s++)
 		if (layout_switch_parse(&r->layout, (enum layout_switch)s,
 		                        f[LAYOUT_FIELDS + s]) != 0)
-			return -1;
+			return LAYOUT_FIELDS + s;
 	r->switches_known = true;
-	return 0;
+	return -1;
 }
 
 /* The named columns after the known ones ("" or ",NAME,..."); -1 when
@@ -362,22 +405,68 @@ header_fields(const char *line, struct csv_header *h)
 	return ret;
 }
 
-/* The named columns of a row that this release reads. */
+/* The named columns of a row that this release reads; the index of
+ * the first malformed one, -1 when none is. */
 static int
 parse_extra(char **f, const struct csv_header *h, struct candidate_row *r)
 {
-	if ((h->low >= 0 && (parse_double(f[h->low], &r->pred_step_s_low) ||
-	                     !value_ok(r->pred_step_s_low))) ||
-	    (h->high >= 0 && (parse_double(f[h->high], &r->pred_step_s_high) ||
-	                      !value_ok(r->pred_step_s_high))))
-		return -1;
+	if (h->low >= 0 && (parse_double(f[h->low], &r->pred_step_s_low) ||
+	                    !value_ok(r->pred_step_s_low)))
+		return h->low;
+	if (h->high >= 0 && (parse_double(f[h->high], &r->pred_step_s_high) ||
+	                     !value_ok(r->pred_step_s_high)))
+		return h->high;
 	if (h->now < 0)
-		return 0;
+		return -1;
 	if (parse_double(f[h->now], &r->pred_now_step_s) ||
 	    !value_ok(r->pred_now_step_s))
-		return -1;
+		return h->now;
 	r->has_pred_now = true;
-	return 0;
+	return -1;
+}
+
+/* The header's name of column i (from 0) of a file read with h. */
+static void
+column_name(const struct csv_header *h, int i, struct strbuf *sb)
+{
+	const char *p = header_layout;
+
+	if (i >= LAYOUT_FIELDS && i < h->nknown) {
+		strbuf_addstr(sb, layout_switch_name(
+			(enum layout_switch)(i - LAYOUT_FIELDS)));
+		return;
+	}
+	if (i == h->now || i == h->low || i == h->high) {
+		strbuf_addstr(sb, i == h->now ? now_col
+		                  : i == h->low ? low_col : high_col);
+		return;
+	}
+	for (int k = 0; k < i && p; k++)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (p)
+		strbuf_add(sb, p, strcspn(p, ","));
+}
+
+/* The error for field i of a row: its column and, when given, its
+ * value (escaped: it is a hand edit's). */
+static int
+field_error(const struct csv_header *h, const char *path, int lineno,
+            int i, const char *value, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	column_name(h, i, &sb);
+	strbuf_addf(&sb, " (column %d)", i + 1);
+	if (value) {
+		strbuf_addstr(&sb, " is '");
+		safe_text_append(&sb, value);
+		strbuf_addch(&sb, '\'');
+	}
+	if (why)
+		strbuf_addf(&sb, ": %s", why);
+	error("%s:%d: malformed candidate row: %s", path, lineno, sb.buf);
+	strbuf_release(&sb);
+	return -1;
 }
 
 /* Data line lineno of path into a new row of t; 0, or -1 after an
@@ -389,14 +478,17 @@ read_row(char *line, const struct csv_header *h, struct candidate_table *t,
 	char *fields[MAX_FIELDS + 1];
 	struct strbuf why = STRBUF_INIT;
 	struct candidate_row *r;
-	int n;
+	const char *quotes;
+	int n, bad;
 
 	/* What is wrong with the row's shape, said: a blank line an editor
 	 * left at the end, a quoted comma, a column added by hand. */
 	if (line[strspn(line, "\r")] == '\0')
 		return error("%s:%d: malformed candidate row: an empty line",
 		             path, lineno);
-	n = split_fields(line, fields, MAX_FIELDS + 1);
+	n = split_fields(line, fields, MAX_FIELDS + 1, &bad, &quotes);
+	if (n == -2)
+		return field_error(h, path, lineno, bad, NULL, quotes);
 	if (n < 0)
 		return error("%s:%d: malformed candidate row: more than %d "
 		             "fields, the header has %d", path, lineno,
@@ -405,6 +497,13 @@ read_row(char *line, const struct csv_header *h, struct candidate_table *t,
 		return error("%s:%d: malformed candidate row: %d field%s, the "
 		             "header has %d", path, lineno, n,
 		             n == 1 ? "" : "s", h->nfields);
+	/* RFC 4180 lets a quoted field hold them; no plan writes one,
+	 * and the file is rewritten unquoted (predictions_text). */
+	for (int i = 0; i < n; i++)
+		if (strpbrk(fields[i], ",\""))
+			return field_error(h, path, lineno, i, fields[i],
+			                   "a comma or a quote, which no plan "
+			                   "writes");
 	/* The name is a directory under runs/: never a path.  A refused
 	 * row fails the whole read: no row is passed over. */
 	if (!candidate_name_ok(fields[1], &why)) {
@@ -415,11 +514,13 @@ read_row(char *line, const struct csv_header *h, struct candidate_table *t,
 	}
 	ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
 	r = &t->v[t->n];
-	if (parse_row(fields, r) != 0 ||
-	    (h->nknown > LAYOUT_FIELDS &&
-	     parse_switches(fields, h->nknown - LAYOUT_FIELDS, r) != 0) ||
-	    parse_extra(fields, h, r) != 0)
-		return error("%s:%d: malformed candidate row", path, lineno);
+	bad = parse_row(fields, r);
+	if (bad < 0 && h->nknown > LAYOUT_FIELDS)
+		bad = parse_switches(fields, h->nknown - LAYOUT_FIELDS, r);
+	if (bad < 0)
+		bad = parse_extra(fields, h, r);
+	if (bad >= 0)
+		return field_error(h, path, lineno, bad, fields[bad], NULL);
 	t->n++;
 	return 0;
 }
@@ -542,9 +643,14 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 			              sizeof line - 2);
 			break;
 		}
+		/* RFC 4180 ends its lines in CR LF, as a spreadsheet
+		 * may save them. */
 		line[--len] = '\0';
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
 		if (lineno == 1) {
-			if (header_fields(line, &h) != 0) {
+			if (unquote_line(line) != 0 ||
+			    header_fields(line, &h) != 0) {
 				ret = header_error(path, line);
 				break;
 			}
@@ -651,13 +757,17 @@ predictions_text(const char *path, const struct candidate_table *t,
 		return error("cannot read '%s': %s", path, open_error(errno));
 	while (ret == 0 && fgets(line, sizeof line, f)) {
 		char value[32];
+		bool plain;
 
-		line[strcspn(line, "\n")] = '\0';
-		if (row < 0 && header_fields(line, &h) != 0)
+		/* Rewritten as plan writes it: unquoted, LF. */
+		line[strcspn(line, "\r\n")] = '\0';
+		plain = unquote_line(line) == 0;
+		if (plain && row < 0 && header_fields(line, &h) != 0)
 			ret = error("%s:1: unexpected header", path);
-		else if (row < 0)
+		else if (plain && row < 0)
 			line_with_now(sb, line, h.now, now_col);
-		else if (row >= t->n || !row_names(line, t->v[row].name))
+		else if (!plain || row >= t->n ||
+		         !row_names(line, t->v[row].name))
 			ret = error("%s: changed while it was read", path);
 		else {
 			snprintf(value, sizeof value, "%.4f",

@@ -1102,6 +1102,42 @@ for cv in 10=-256 10=0 10=16777217 3=0 4=-1 5=0 6=0 8=-1 9=0 11=0 \
 	has "... a malformed row at its line" \
 		"candidates.csv:3: malformed candidate row" "$T/err"
 done
+# "malformed candidate row" alone left the reader to find the cell:
+# the column is named by its header, with the value.
+awk -F, -v OFS=, 'NR == 3 { $10 = "25x6" } { print }' "$T/candidates.csv" \
+	>"$D/candidates.csv"
+expect "candidates.csv with gbs 25x6" 65 "$PT" results "$D"
+has "... names the file, line, column and value" \
+	"candidates.csv:3: malformed candidate row: gbs (column 10) is '25x6'" \
+	"$T/err"
+awk -F, -v OFS=, 'NR == 3 { $21 = "maybe" } { print }' "$T/candidates.csv" \
+	>"$D/candidates.csv"
+expect "... a switch cell" 65 "$PT" results "$D"
+has "... named by its header too" \
+	"candidates.csv:3: malformed candidate row: $(head -1 "$T/candidates.csv" | cut -d, -f21) (column 21) is 'maybe'" \
+	"$T/err"
+# A spreadsheet re-saving the file may quote every field and end its
+# lines in CR LF, as RFC 4180 has it: a quoted name was a candidate
+# missing from the state, a quoted number malformed.
+cp "$T/candidates.csv" "$D/candidates.csv"
+expect "results before the file is quoted" 0 "$PT" results "$D"
+cp "$T/out" "$T/out-plain"
+python3 -c 'import csv,sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+csv.writer(open(sys.argv[2], "w", newline=""), quoting=csv.QUOTE_ALL).writerows(rows)' \
+	"$T/candidates.csv" "$D/candidates.csv"
+has "... every field quoted" '^"rank","name",' "$D/candidates.csv"
+expect "results with every field quoted" 0 "$PT" results "$D"
+check "... the same results" cmp -s "$T/out" "$T/out-plain"
+hasnt "... no candidate missing" "not in candidates.csv" "$T/err"
+# A quote that RFC 4180 does not allow is named with its column.
+awk -F, -v OFS=, 'NR == 3 { $2 = "\"" $2 } { print }' "$T/candidates.csv" \
+	>"$D/candidates.csv"
+expect "a quoted field not closed" 65 "$PT" results "$D"
+has "... names it" \
+	"candidates.csv:3: malformed candidate row: name (column 2): a quote not closed" \
+	"$T/err"
+cp "$T/candidates.csv" "$D/candidates.csv"
 # A campaign planned before the uneven pipeline's two columns (the last
 # of the file) is still read, with every other cell as before.
 cut -d, -f1-35 "$T/candidates.csv" >"$D/candidates.csv"

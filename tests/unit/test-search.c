@@ -497,9 +497,63 @@ static const struct harness_test prove_tests[] = {
 	{ NULL, NULL },
 };
 
+/*
+ * A spreadsheet re-saving candidates.csv may quote every field and end
+ * its lines in CR LF, as RFC 4180 has it: the file reads as plan wrote
+ * it, and the refit rewrites it as plan writes, unquoted with LF.
+ */
+static void
+test_candidates_quoted(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct candidate_table t;
+	struct fit_model m;
+	struct store s;
+	char *csv, *plan, *now;
+	int rows;
+	size_t len;
+
+	prove_campaign(&s, true);
+	csv = xasprintf("%s/candidates.csv", s.dir);
+	plan = harness_slurp(csv, &len);
+	for (const char *p = plan; *p; p++)
+		if (*p == '\n')
+			strbuf_addstr(&sb, "\"\r\n");
+		else if (*p == ',')
+			strbuf_addstr(&sb, "\",\"");
+		else if (p == plan || p[-1] == '\n')
+			strbuf_addf(&sb, "\"%c", *p);
+		else
+			strbuf_addch(&sb, *p);
+	CU_ASSERT_EQUAL(write_file_atomic(csv, sb.buf, sb.len, 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_candidates(s.dir, &t), 0);
+	rows = t.n;
+	CU_ASSERT_TRUE(rows > 0);
+	candidate_table_release(&t);
+	memset(&m, 0, sizeof(m));
+	m.runs = 2;
+	m.coef[FIT_GLOBAL] = log(1.25);
+	m.sigma = 0.05;
+	CU_ASSERT_EQUAL(store_write_predictions(s.dir, &m), 0);
+	now = harness_slurp(csv, &len);
+	CU_ASSERT_PTR_NULL(strpbrk(now, "\"\r"));
+	CU_ASSERT_EQUAL(strncmp(now, plan, strcspn(plan, "\n")), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_candidates(s.dir, &t), 0);
+	CU_ASSERT_EQUAL(t.n, rows);
+	CU_ASSERT_TRUE(t.v[0].has_pred_now);
+	candidate_table_release(&t);
+	free(now);
+	strbuf_release(&sb);
+	free(plan);
+	free(csv);
+	prove_release(&s);
+}
+
 static const struct harness_test csv_tests[] = {
 	{ "candidates.csv shows the current prediction",
 	  test_candidates_now_column },
+	{ "candidates.csv quoted as RFC 4180 allows",
+	  test_candidates_quoted },
 	{ NULL, NULL },
 };
 
