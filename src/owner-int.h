@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * owner-int.h - what owner.c (acting as the owner) and owner-path.c
+ * (who else could change a path) share; not for other files.
+ */
+#ifndef PARATUNE_OWNER_INT_H
+#define PARATUNE_OWNER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* owner.c: "alice (uid 1000)", or "uid 1000" for an id without a name. */
+void describe_uid(uid_t uid, char *buf, size_t len);
+/* owner.c: stat(), or lstat() unless follow, with the owner who really
+ * decides what path holds (a FUSE mounter); -1 with errno. */
+int held_stat(const char *path, struct stat *st, bool follow,
+              uid_t *shown);
+
+/* owner-path.c: 0 when only dir's owner (and root) can write it and
+ * its runs/, else -1 after a message naming the path and the fix. */
+int check_writers(const char *dir, const struct stat *st);
+/* owner-path.c: 0 when only root and owner_uid can change where dir,
+ * and its runs/ link, lead; else an exit code after a message. */
+int owner_path_held(const char *dir, uid_t owner_uid);
+int runs_link_held(const char *dir, uid_t owner_uid);
+
+#endif
