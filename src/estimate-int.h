@@ -2,7 +2,8 @@
  * Copyright (C) 2026 the paratune authors */
 /*
  * estimate-int.h - what estimate.c (parameters, FLOPs), estimate-memory.c
- * (memory), estimate-time.c and estimate-moe-time.c (step time) share.
+ * (memory), estimate-time.c, estimate-dp.c and estimate-moe-time.c (step
+ * time) share.
  * Private to those files.
  */
 #ifndef PARATUNE_ESTIMATE_INT_H
@@ -112,6 +113,16 @@ double estimate_moe_layer_activations(const struct est *x);
 void estimate_memory(const struct est *x, struct estimate *out);
 /* Step time and its parts (estimate-time.c). */
 void estimate_time(const struct est *x, struct estimate *out);
+/* estimate-dp.c: the exposed seconds of a step's data-parallel
+ * communication over the dense and expert parameters a GPU holds, t_mb
+ * a micro-batch's time (the FSDP one per micro-batch); the optimizer
+ * step of stage st. */
+double estimate_dp_exposed_s(const struct est *x, double dense,
+                             double expert, double t_mb);
+double estimate_fsdp_exposed_s(const struct est *x, double dense,
+                               double expert, double t_mb);
+double estimate_optimizer_step_s(const struct est *x,
+                                 const struct stage *st);
 /* estimate-links.c: HBM and host-link bandwidth in bytes/s. */
 double estimate_hbm_bytes_per_s(const struct gpu *g);
 double estimate_host_bytes_per_s(const struct gpu *g);
