@@ -639,6 +639,18 @@ test_transitions_replay(void)
 	free(dir);
 }
 
+/* c queued, submitted as job 77 under its first tag, and what Slurm
+ * says of it (rep) recorded. */
+static void
+submit_job(struct store *s, struct cand_status *c,
+           const struct job_report *rep)
+{
+	CU_ASSERT_EQUAL(store_queue(s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(s, c, rep), 0);
+}
+
 /* A node failure on gpu[3-4] came back from the controller as "gpu4",
  * the node that did not fail, and the retry avoided it; the retry's
  * pending job then showed the failed job's nodes and reason. */
@@ -653,10 +665,7 @@ test_node_fail_nodes(void)
 
 	journal_store(&s, dir);
 	c = &s.st.v[1];
-	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
-	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
-	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
-	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	submit_job(&s, c, &rep);
 	rep.state = CS_NODE_FAIL;
 	rep.nodes = "gpu4";
 	rep.reason = "NodeDown";
@@ -708,10 +717,7 @@ test_retry_keeps_spent(void)
 	s.st.v[0].state = CS_COMPLETED;
 	two_candidates(&copy);
 	c = &s.st.v[1];
-	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
-	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
-	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
-	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	submit_job(&s, c, &rep);
 	rep.state = CS_NODE_FAIL;
 	rep.end_time = 1000 + 900;
 	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
@@ -771,10 +777,7 @@ test_pending_has_no_times(void)
 	s.settings.limits.max_minutes_per_run = 5;
 	s.st.v[0].state = CS_COMPLETED;
 	c = &s.st.v[1];
-	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
-	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
-	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
-	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	submit_job(&s, c, &rep);
 	CU_ASSERT_EQUAL(c->start_time, 0);
 	CU_ASSERT_EQUAL(c->end_time, 0);
 	budget_compute(&s, 2000, &b);
@@ -1114,10 +1117,7 @@ test_cancel_ends_job(void)
 	journal_store(&s, dir);
 	two_candidates(&copy);
 	c = &s.st.v[1];
-	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
-	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
-	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
-	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	submit_job(&s, c, &rep);
 	CU_ASSERT_EQUAL(store_cancelled(&s, c), 0);
 	CU_ASSERT(c->end_time >= now && c->end_time < now + 3600);
 	/* One never submitted has no end. */
