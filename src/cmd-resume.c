@@ -44,12 +44,12 @@ drive(struct store *s, struct cmd_ctx *ctx, bool *finished, bool *down)
 	status = search_step(&r);
 	*down = r.unreachable;
 	runner_release(&r);
-	/* Once per ending: after this run's transitions, or after those
-	 * of a submit or cancel that made the last one (no "finished"
-	 * after the last candidate's event yet). */
-	if (status == 0 && store_all_final(&s->st) &&
-	    (s->transitions > 0 ||
-	     (!s->journal_ended && store_any_selected(&s->st)))) {
+	/* Once per ending: no "finished" after the last candidate's
+	 * event yet (this run's, or a submit's or cancel's that made the
+	 * last one).  Counting this run's transitions instead let a
+	 * refit, an event of no candidate, finish it again. */
+	if (status == 0 && store_all_final(&s->st) && !s->journal_ended &&
+	    store_any_selected(&s->st)) {
 		struct strbuf sb = STRBUF_INIT;
 
 		store_progress(&s->st, &sb);
@@ -104,7 +104,7 @@ say_idle(const struct store *s, const struct cmd_ctx *ctx)
 		safe_text_line(ctx->out, "%s: nothing to do: no candidate is "
 		               "selected yet ('paratune submit %s' selects "
 		               "and submits them)", s->dir, s->dir);
-	else if (store_all_final(&s->st) && s->journal_ended)
+	else if (store_ended(s))
 		safe_text_line(ctx->out, "%s: finished earlier, nothing to do "
 		               "('paratune results %s' shows what it "
 		               "measured)", s->dir, s->dir);

@@ -292,7 +292,13 @@ search_exit(int n)
 int
 search_step(struct runner *r)
 {
-	int status = runner_poll(r);
+	int status;
+
+	/* Finished is final (store_ended): what its logs say now is for
+	 * 'paratune results' to read, not a reason to refit or poll. */
+	if (store_ended(r->store))
+		return 0;
+	status = runner_poll(r);
 
 	/* What the runs measured proves what fits and what cannot, before
 	 * anything more is submitted; a candidate proved to fit is queued

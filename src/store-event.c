@@ -404,6 +404,12 @@ record(struct store *s, struct store_event *ev, bool sync)
 		return -1;
 	ev->seq = s->journal.seq;
 	s->transitions++;
+	/* As check_line reads the journal: events of no candidate (a
+	 * refit, a policy) change no ending. */
+	if (ev->type == EV_FINISHED)
+		s->journal_ended = true;
+	else if (ev->name[0])
+		s->journal_ended = false;
 	return store_event_apply(&s->st, ev, s->journal.path);
 }
 

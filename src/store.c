@@ -556,6 +556,12 @@ store_all_final(const struct state *st)
 }
 
 bool
+store_ended(const struct store *s)
+{
+	return s->journal_ended && store_all_final(&s->st);
+}
+
+bool
 store_any_selected(const struct state *st)
 {
 	for (int i = 0; i < st->n; i++)

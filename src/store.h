@@ -207,8 +207,9 @@ struct store {
 	struct store_journal journal;
 	int lock_fd;
 	int transitions;          /* events recorded by this run */
-	bool journal_ended;       /* when opened, it held a "finished" and
-	                             no candidate's event after it */
+	bool journal_ended;       /* it holds a "finished" and no
+	                             candidate's event after it (as
+	                             opened, then kept by each event) */
 	long polled;              /* when Slurm last answered a poll; 0 */
 };
 
@@ -289,6 +290,15 @@ void store_counts(const struct state *st, int counts[CS_COUNT]);
 void store_progress(const struct state *st, struct strbuf *out);
 /* Nothing queued or active. */
 bool store_all_final(const struct state *st);
+/*
+ * Whether the campaign finished and nothing was selected since: its
+ * journal holds a "finished" and no candidate's event after it, and
+ * nothing is queued or active.  Such a campaign is final: submit and
+ * resume neither poll, refit nor finish it again (a refit on logs
+ * changed since journaled a second "finished" and rewrote the results);
+ * 'paratune results' re-reads its logs.
+ */
+bool store_ended(const struct store *s);
 /* Whether a candidate was ever selected (submit, the search): a plan
  * no one submitted has not ended, though nothing in it is active. */
 bool store_any_selected(const struct state *st);

@@ -113,6 +113,38 @@ check "status: limits.gpu_hours holds the queued back, for the active job" \
 check "... and its JSON names the key that holds them" \
 	grep -q '"held_by": "limits.gpu_hours"' "$T/json"
 
+# A finished campaign is final: one of its logs gone afterwards made
+# the next resume refit on the runs left, journal a second "finished"
+# and rewrite the results (the search had not stopped: every selected
+# candidate ran).  'paratune results' is what re-reads the logs.
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/f" || ko "plan f"
+"$PT" -q submit "$T/f" --top 2 2>/dev/null
+j=300 ms=3500
+for n in $(awk '/ state=queued / { print $1 }' "$T/f/state"); do
+	j=$((j + 1)) ms=$((ms - 500))
+	steps "$ms.0" >"$T/f/runs/$n/slurm-$j.out"
+	setstate "$T/f" "$n" state=completed job=$j attempt=1
+	F_LOG="$T/f/runs/$n/slurm-$j.out"
+done
+"$PT" -q resume "$T/f" 2>/dev/null
+check "every selected candidate completed: the campaign finishes" \
+	test "$(grep -c ' finished ' "$T/f/journal.log")" = 1
+cp "$T/f/journal.log" "$T/f-journal"
+cp "$T/f/results/results.csv" "$T/f-results"
+rm "$F_LOG"
+expect "resume after one of its logs is gone" 0 "$PT" resume "$T/f"
+has "... says it finished earlier" "^$T/f: finished earlier, nothing to do" \
+	"$T/out"
+check "... journals nothing: no refit, no second finished" \
+	cmp -s "$T/f-journal" "$T/f/journal.log"
+check "... leaves its results as they were" \
+	cmp -s "$T/f-results" "$T/f/results/results.csv"
+expect "submit with nothing new to select" 0 "$PT" submit "$T/f" --top 2
+check "... journals nothing either" cmp -s "$T/f-journal" "$T/f/journal.log"
+expect "results re-reads the logs" 0 "$PT" -q results "$T/f"
+check "... and writes what they say now" \
+	sh -c "! cmp -s '$T/f-results' '$T/f/results/results.csv'"
+
 campaign b all || ko "plan all"
 "$PT" -q resume "$T/b" 2>/dev/null
 check "strategy all prunes nothing" \
