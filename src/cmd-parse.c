@@ -46,17 +46,7 @@ parse_notes(const struct parse_item *it, struct strbuf *sb)
 	 * says so.  Not an error: what it says is all there is. */
 	if (it->status == 0 && it->res.bytes_read == 0)
 		strbuf_addstr(sb, "empty: no byte read");
-	log_result_notes(&it->res, sb);
-	if (it->stats.nonpositive > 0)
-		strbuf_addf(sb, "%s%d of %d step times after the warm-up are "
-		            "zero or negative: not a measurement, left out",
-		            sb->len ? "; " : "", it->stats.nonpositive,
-		            it->stats.measured);
-	if (it->stats.ramp_up > 0)
-		strbuf_addf(sb, "%s%d timed step%s before the global batch "
-		            "size reached %ld (a ramp-up): not measured, left "
-		            "out", sb->len ? "; " : "", it->stats.ramp_up,
-		            it->stats.ramp_up == 1 ? "" : "s", it->stats.gbs);
+	log_result_notes(&it->res, &it->stats, sb);
 }
 
 /* "12.3" or "-" for a number that is not there. */

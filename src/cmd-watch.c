@@ -670,7 +670,7 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	if (ret == 0) {
 		watch_verdict(&line, why, &s);
 		ret = watch_write(ctx, o, &t, stop, &line);
-		log_result_notes(&w.res, &notes);
+		log_result_notes(&w.res, NULL, &notes);
 		if (notes.len && ctx->verbosity >= 0)
 			warning("%s: %s", o->log, notes.buf);
 		if (why == WATCH_TIMEOUT && ctx->verbosity >= 0)

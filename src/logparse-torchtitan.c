@@ -144,7 +144,7 @@ titan_rank(const char *s, size_t n)
  * rank seen alone (a step keeps its first record, but one without a
  * time gives way to the first with one).  The same step again is passed
  * over; a step back (a restarted run) starts again from it; a clock
- * that stood still or went back gives no time.
+ * that stood still or went back gives no time, counted in clock_back.
  */
 static void
 titan_step_time(struct log_reader *rd, const char *s, size_t head,
@@ -166,6 +166,10 @@ titan_step_time(struct log_reader *rd, const char *s, size_t head,
 	if (rd->titan_clocked && st->step == rd->titan_step)
 		return;
 	dt = (double)(sec - rd->titan_sec) + (frac - rd->titan_frac);
+	/* A later step stamped no later: the clock went back (or the
+	 * lines came out of order); its time would be none or negative. */
+	if (rd->titan_clocked && st->step > rd->titan_step && dt <= 0)
+		rd->res->clock_back++;
 	if (rd->titan_clocked && st->step > rd->titan_step && dt > 0) {
 		double per = dt / (double)(st->step - rd->titan_step);
 

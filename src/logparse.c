@@ -6,7 +6,8 @@
  * statistics.  The line reader is in logparse-reader.c, the record
  * heads in logparse-formats.c, the record parsers in logparse-megatron.c,
  * logparse-nemo2.c, logparse-nemo1.c and logparse-torchtitan.c (what
- * they share in logparse-record.c), the failure patterns in failure.c.
+ * they share in logparse-record.c), the failure patterns in failure.c,
+ * the notes on what was read in logparse-notes.c.
  */
 #include "autoconfig.h"
 
@@ -223,57 +224,6 @@ log_result_evidence(const struct log_result *r, enum failure_class c)
 	if ((int)c <= 0 || c >= FAILURE_COUNT)
 		return NULL;
 	return r->seen[c].text ? &r->seen[c] : NULL;
-}
-
-void
-log_result_notes(const struct log_result *r, struct strbuf *sb)
-{
-	if (r->nul_bytes)
-		strbuf_addf(sb, "%s%lld NUL byte%s from offset %lld "
-		            "(binary?)", sb->len ? "; " : "", r->nul_bytes,
-		            r->nul_bytes == 1 ? "" : "s", r->first_nul_offset);
-	if (r->long_lines)
-		strbuf_addf(sb, "%s%ld line%s over %zu bytes cut",
-		            sb->len ? "; " : "", r->long_lines,
-		            r->long_lines == 1 ? "" : "s", LOGPARSE_LINE_MAX);
-	/* Its number, as grep -n gives it: the cut is there. */
-	if (r->truncated)
-		strbuf_addf(sb, "%slast line has no line break (line %ld: "
-		            "truncated?)", sb->len ? "; " : "", r->lines);
-	if (r->steps_capped)
-		strbuf_addf(sb, "%smore than %d steps: the rest ignored",
-		            sb->len ? "; " : "", LOGPARSE_STEPS_MAX);
-	if (r->bad_step_times)
-		strbuf_addf(sb, "%s%ld step time%s under 1 us or over %.0f s "
-		            "(11 days) left out, the first on line %ld (a "
-		            "damaged log?)",
-		            sb->len ? "; " : "", r->bad_step_times,
-		            r->bad_step_times == 1 ? "" : "s",
-		            LOGPARSE_STEP_S_MAX, r->bad_step_time_line);
-	if (r->bad_mem_readings)
-		strbuf_addf(sb, "%s%ld memory reading%s over %.0f GiB or below "
-		            "zero left out, the first on line %ld (a damaged "
-		            "log?)", sb->len ? "; " : "", r->bad_mem_readings,
-		            r->bad_mem_readings == 1 ? "" : "s",
-		            LOGPARSE_MEM_GIB_MAX, r->bad_mem_line);
-	if (r->clocked_steps)
-		strbuf_addf(sb, "%s%ld step time%s from the time stamps of the "
-		            "step lines (the format logs none)",
-		            sb->len ? "; " : "", r->clocked_steps,
-		            r->clocked_steps == 1 ? "" : "s");
-	if (r->clock_gaps)
-		strbuf_addf(sb, "%s%ld gap%s between step lines over ten "
-		            "times the step time before, left untimed "
-		            "(a checkpoint, an evaluation, a restart?)",
-		            sb->len ? "; " : "", r->clock_gaps,
-		            r->clock_gaps == 1 ? "" : "s");
-	if (r->other_format_steps)
-		strbuf_addf(sb, "%s%ld step%s in %s records among the %s "
-		            "ones, read as one run (two runs in one log?)",
-		            sb->len ? "; " : "", r->other_format_steps,
-		            r->other_format_steps == 1 ? "" : "s",
-		            log_format_name(r->other_format),
-		            log_format_name(r->format));
 }
 
 /* ---- reading a whole log ------------------------------------------------ */

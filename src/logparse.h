@@ -218,6 +218,9 @@ struct log_result {
 	 * those left untimed as a gap: ten times the last such time. */
 	long clocked_steps;
 	long clock_gaps;
+	/* Step lines stamped no later than the step line before (a clock
+	 * set back, lines out of order), left untimed. */
+	long clock_back;
 };
 
 struct logparse_builtin;
@@ -344,12 +347,37 @@ void log_result_step_stats(const struct log_result *r, int skip_steps,
                            struct log_step_stats *st);
 
 /*
- * What reading the file noticed about the file itself, for people (NUL
- * bytes, lines cut, no final line break, too many steps, step times and
- * memory not believed), appended to sb
- * as "; "-separated notes; nothing when all was well.
+ * What reading a file noticed about the file itself, for people: each
+ * note says something that the figures from it do not show.  The
+ * wording is logparse-notes.c's alone, for parse, watch and results.
  */
-void log_result_notes(const struct log_result *r, struct strbuf *sb);
+enum log_note {
+	LOG_NOTE_NUL,             /* NUL bytes (binary?) */
+	LOG_NOTE_LONG_LINES,      /* lines cut to LOGPARSE_LINE_MAX */
+	LOG_NOTE_TRUNCATED,       /* no line break at the end */
+	LOG_NOTE_STEPS_CAPPED,    /* more than LOGPARSE_STEPS_MAX steps */
+	LOG_NOTE_BAD_STEP_TIMES,  /* step times not believed, left out */
+	LOG_NOTE_BAD_MEM,         /* memory readings not believed */
+	LOG_NOTE_CLOCKED,         /* step times from the time stamps */
+	LOG_NOTE_CLOCK_GAPS,      /* gaps left untimed */
+	LOG_NOTE_CLOCK_BACK,      /* a clock set back: steps left untimed */
+	LOG_NOTE_OTHER_FORMAT,    /* records of a second format */
+	LOG_NOTE_NONPOSITIVE,     /* step times of zero or less (stats) */
+	LOG_NOTE_RAMP_UP,         /* steps of a batch-size ramp-up (stats) */
+	LOG_NOTE_COUNT,
+};
+
+/*
+ * Append note n about r, and about the statistics st taken of it (NULL:
+ * none), to sb when it applies; whether it did.
+ */
+bool log_result_note(const struct log_result *r,
+                     const struct log_step_stats *st, enum log_note n,
+                     struct strbuf *sb);
+/* Every note that applies, in the order above, "; "-separated after
+ * what sb holds; nothing when all was well. */
+void log_result_notes(const struct log_result *r,
+                      const struct log_step_stats *st, struct strbuf *sb);
 
 /* The evidence for class c (a hung_after_finish's is its time limit). */
 const struct log_evidence *log_result_evidence(const struct log_result *r,

@@ -93,6 +93,7 @@ struct log_read {
 	struct log_step_stats st;
 	char *rel;                /* "runs/NAME/slurm-ID.out" */
 	bool unreadable;          /* not read, or not in full */
+	bool writing;             /* the newest, of a job still active */
 };
 
 /* Read runs/NAME/slurm-ID.out into lr; its steps are freed at once.
@@ -223,63 +224,28 @@ log_measures(const struct log_read *lr, int min_steps)
 }
 
 /*
- * What else parse notes of lr itself (log_result_notes), in its words:
- * figures from a log with NUL bytes, cut lines, steps past the cap or
- * the records of two formats read as from a clean one.  NUL bytes in a
- * log without a step are row_note_not_a_log's.
+ * What parse notes of lr (log_result_note), in its words, after the
+ * log's name: figures from a log with NUL bytes, cut lines, a cut last
+ * line, steps past the cap, step times from time stamps or left
+ * untimed, records of two formats, step times of zero or less or of a
+ * batch-size ramp-up read as from a clean log.  Results had their own
+ * copies of some and left the others out.  NUL bytes in a log without
+ * a step are row_note_not_a_log's; the last line of a log still being
+ * written has no line break yet.
  */
 static void
 row_note_log(struct result_row *row, const struct log_read *lr)
 {
-	const struct log_result *r = &lr->res;
+	for (int n = 0; n < LOG_NOTE_COUNT; n++) {
+		struct strbuf sb = STRBUF_INIT;
 
-	if (r->nul_bytes > 0 && r->last_step >= 0)
-		row_note(row, "%s has %lld NUL byte%s from offset %lld "
-		         "(binary?)", lr->rel, r->nul_bytes,
-		         r->nul_bytes == 1 ? "" : "s", r->first_nul_offset);
-	if (r->long_lines > 0)
-		row_note(row, "%s has %ld line%s over %zu bytes cut", lr->rel,
-		         r->long_lines, r->long_lines == 1 ? "" : "s",
-		         LOGPARSE_LINE_MAX);
-	if (r->steps_capped)
-		row_note(row, "%s has more than %d steps: the rest ignored",
-		         lr->rel, LOGPARSE_STEPS_MAX);
-	if (r->other_format_steps > 0)
-		row_note(row, "%s has %ld step%s in %s records among the %s "
-		         "ones, read as one run (two runs in one log?)",
-		         lr->rel, r->other_format_steps,
-		         r->other_format_steps == 1 ? "" : "s",
-		         log_format_name(r->other_format),
-		         log_format_name(r->format));
-}
-
-/* Which step times and memory readings no run gives were left out of
- * lr's figures, whether what is left measured the run, and what else
- * the reader noticed about lr. */
-static void
-row_note_bad_readings(struct result_row *row, const struct log_read *lr,
-                      bool measured)
-{
-	row_note_log(row, lr);
-	if (lr->st.nonpositive > 0)
-		row_note(row, "%d of %d measured step times are zero or "
-		         "negative in %s: %s", lr->st.nonpositive,
-		         lr->st.measured, lr->rel,
-		         measured ? "left out" : "not a measurement");
-	if (lr->res.bad_step_times > 0)
-		row_note(row, "%ld step time%s under 1 us or over %.0f s "
-		         "(11 days) left out of %s, the first on line %ld (a "
-		         "damaged log?)",
-		         lr->res.bad_step_times,
-		         lr->res.bad_step_times == 1 ? "" : "s",
-		         LOGPARSE_STEP_S_MAX, lr->rel,
-		         lr->res.bad_step_time_line);
-	if (lr->res.bad_mem_readings > 0)
-		row_note(row, "%ld memory reading%s over %.0f GiB or below "
-		         "zero left out of %s, the first on line %ld (a "
-		         "damaged log?)", lr->res.bad_mem_readings,
-		         lr->res.bad_mem_readings == 1 ? "" : "s",
-		         LOGPARSE_MEM_GIB_MAX, lr->rel, lr->res.bad_mem_line);
+		if ((n == LOG_NOTE_NUL && lr->res.last_step < 0) ||
+		    (n == LOG_NOTE_TRUNCATED && lr->writing))
+			continue;
+		if (log_result_note(&lr->res, &lr->st, (enum log_note)n, &sb))
+			row_note(row, "%s: %s", lr->rel, sb.buf);
+		strbuf_release(&sb);
+	}
 }
 
 /*
@@ -337,11 +303,6 @@ static void
 row_check_gbs(const struct results *res, struct result_row *row,
               const struct log_read *lr)
 {
-	if (lr->st.ramp_up > 0)
-		row_note(row, "%d timed step%s before the global batch size "
-		         "reached %ld (a ramp-up) not measured",
-		         lr->st.ramp_up, lr->st.ramp_up == 1 ? "" : "s",
-		         lr->st.gbs);
 	if (!results_row_other_gbs(row))
 		return;
 	row->recommendable = false;
@@ -363,7 +324,7 @@ row_measure(struct results *res, struct result_row *row,
 	row->kind = RESULT_MEASURED;
 	row_take_patterns(res, row, lr);
 	row->measured_log = xstrdup(lr->rel);
-	row_note_bad_readings(row, lr, true);
+	row_note_log(row, lr);
 	row->mem_peak_gib = lr->res.mem_peak_gib;
 	row->ran_gbs = lr->st.gbs;
 	results_measure(&res->run.settings, res->cost_per_gpu_hour, &lr->st,
@@ -635,6 +596,7 @@ results_row_collect(struct results *res, struct logparse *lp,
 	for (int i = 0; i < nids && !have; i++)
 		have = ids[i] == want;
 	memset(&newest, 0, sizeof(newest));
+	newest.writing = cand_state_active(s->state);
 	if (have)
 		log_read_file(res, lp, row->cand.name, want, &newest);
 	row_classify(row, have ? &newest : NULL);
@@ -647,7 +609,7 @@ results_row_collect(struct results *res, struct logparse *lp,
 	else if (!row_measure_older(res, lp, row, ids, nids, want)) {
 		if (have) {
 			row_note_not_a_log(res, row, &newest);
-			row_note_bad_readings(row, &newest, false);
+			row_note_log(row, &newest);
 		}
 		row_unmeasured(row, min_steps, have);
 	}

@@ -669,7 +669,7 @@ same "... a ramp-up's steps are not measured" \
 	"$(field "$GR" "$RAMP" measured_steps) $(field "$GR" "$RAMP" \
 		step_time_mean_s)" "5 5.0000"
 case $(field "$GR" "$RAMP" note) in
-"3 timed steps before the global batch size reached 256 (a ramp-up)"*)
+"runs/$RAMP/slurm-6002.out: 3 timed steps before the global batch size reached 256 (a ramp-up): not measured, left out"*)
 	ok "... and its note says so" ;;
 *) ko "... its note: '$(field "$GR" "$RAMP" note)'" ;;
 esac
@@ -733,7 +733,7 @@ same "... zero times too" \
 	"['unknown']"
 cells "$B"
 case $(field "$B/results/failed.csv" "$NEG" note) in
-*"5 of 5 measured step times are zero or negative"*)
+*"runs/$NEG/slurm-3001.out: 5 of 5 step times after the warm-up are zero or negative: not a measurement"*)
 	ok "... failed.csv says why (negative)" ;;
 *) ko "... failed.csv says why (negative): '$(field "$B/results/failed.csv" "$NEG" note)'" ;;
 esac
@@ -743,7 +743,7 @@ same "... failed.csv's measured steps are parse's: none" \
 	"$(field "$B/results/failed.csv" "$NEG" measured_steps)/$(field "$B/results/failed.csv" "$ZERO" measured_steps)" \
 	"0/0"
 case $(field "$B/results/failed.csv" "$ZERO" note) in
-*"5 of 5 measured step times are zero or negative"*)
+*"runs/$ZERO/slurm-3002.out: 5 of 5 step times after the warm-up are zero or negative: not a measurement"*)
 	ok "... failed.csv says why (zero)" ;;
 *) ko "... failed.csv says why (zero): '$(field "$B/results/failed.csv" "$ZERO" note)'" ;;
 esac
@@ -764,7 +764,7 @@ same "... that run is measured on the others" \
 	"[(7, 5.0)]"
 cells "$B"
 case $(field "$B/results/results.csv" "$ONE0" note) in
-*"1 of 8 measured step times are zero or negative"*"left out"*)
+*"runs/$ONE0/slurm-3004.out: 1 of 8 step times after the warm-up are zero or negative: not a measurement, left out"*)
 	ok "... results.csv says what was left out" ;;
 *) ko "... results.csv says what was left out: '$(field "$B/results/results.csv" "$ONE0" note)'" ;;
 esac
@@ -883,7 +883,7 @@ same "... measured from the other steps" \
 	"$(field "$B/results/results.csv" "$HUGE" step_time_mean_s),$(field "$B/results/results.csv" "$HUGE" step_time_stdev_s)" \
 	"5.0000,0.7071"
 case $(field "$B/results/results.csv" "$HUGE" note) in
-*"2 step times under 1 us or over 1000000 s (11 days) left out of runs/$HUGE/slurm-3004.out, the first on line 2"*)
+*"runs/$HUGE/slurm-3004.out: 2 step times under 1 us or over 1000000 s (11 days) left out, the first on line 2"*)
 	ok "... results.csv says which were left out" ;;
 *) ko "... results.csv says which were left out: '$(field "$B/results/results.csv" "$HUGE" note)'" ;;
 esac
@@ -904,7 +904,7 @@ cells "$B"
 same "... results.csv has the believable peak" \
 	"$(field "$B/results/results.csv" "$MEMX" mem_peak_gib)" "20.00"
 case $(field "$B/results/results.csv" "$MEMX" note) in
-*"1 memory reading over 100000 GiB or below zero left out of runs/$MEMX/slurm-3005.out, the first on line 2"*)
+*"runs/$MEMX/slurm-3005.out: 1 memory reading over 100000 GiB or below zero left out, the first on line 2"*)
 	ok "... and says what was left out" ;;
 *) ko "... and says what was left out: '$(field "$B/results/results.csv" "$MEMX" note)'" ;;
 esac
@@ -1430,7 +1430,63 @@ expect "results with a damaged, mixed log" 0 "$PT" results "$G"
 cells "$G"
 same "... measured, the note says what parse says of its log" \
 	"$(field "$G/results/results.csv" "$CLEAN1" note)" \
-	"runs/$CLEAN1/slurm-9401.out has 1 NUL byte from offset 1888 (binary?); runs/$CLEAN1/slurm-9401.out has 1 line over 1048576 bytes cut; runs/$CLEAN1/slurm-9401.out has 1 step in torchtitan records among the megatron ones, read as one run (two runs in one log?)"
+	"runs/$CLEAN1/slurm-9401.out: 1 NUL byte from offset 1888 (binary?); runs/$CLEAN1/slurm-9401.out: 1 line over 1048576 bytes cut; runs/$CLEAN1/slurm-9401.out: 1 step in torchtitan records among the megatron ones, read as one run (two runs in one log?)"
+# as_parsed REL LOG: parse's notes on LOG, each after "REL: ", as a
+# row's note carries them ("; "-separated)
+as_parsed() {
+	"$PT" parse --format json "$2" | python3 -c 'import json, sys
+n = json.load(sys.stdin)[0]["notes"] or ""
+print("; ".join(sys.argv[1] + ": " + x for x in n.split("; ") if x))' "$1"
+}
+same "... in parse's words" "$(field "$G/results/results.csv" "$CLEAN1" note)" \
+	"$(as_parsed "runs/$CLEAN1/slurm-9401.out" "$G/runs/$CLEAN1/slurm-9401.out")"
+
+# results carried some of parse's notes and not the others: a last line
+# without its line break (a cut log), step times taken from torchtitan's
+# time stamps, a gap between step lines and a clock set back (steps left
+# untimed) read in results.csv as a measurement from a clean log.
+# titan N SECONDS: a torchtitan step line stamped SECONDS past 10:00:00
+titan() {
+	printf '[rank0]:[titan] 2025-01-01 10:%02d:%02d,000 - root - INFO - step: %d  loss:  9.1234  memory: 33.24GiB(34.99%%)  tps: 7,123  tflops: 412.5  mfu: 41.7%%\n' \
+		$(($2 / 60)) $(($2 % 60)) "$1"
+}
+# Two seconds a step; step 8 a minute late (a checkpoint), step 10
+# stamped before step 9, and the last line cut mid-value.
+TL=runs/$CLEAN1/slurm-9402.out
+{ for j in 1 2 3 4 5 6 7; do titan $j $((2 * j)); done
+  titan 8 80; titan 9 82; titan 10 81
+  for j in 11 12 13 14 15 16; do titan $j $((62 + 2 * j)); done
+  printf '[rank0]:[titan] 2025-01-01 10:01:36,000 - root - INFO - step: 17  loss:  9.12'
+} >"$G/$TL"
+setstate "$G" "$CLEAN1" state=completed job=9402 attempt=2
+expect "parse of a cut, clocked torchtitan log" 0 "$PT" parse "$G/$TL"
+has "... notes the clock set back" \
+	"note: .*1 step line stamped no later than the step line before, left untimed (a clock set back?)" \
+	"$T/out"
+expect "results with it" 0 "$PT" results "$G"
+cells "$G"
+TN=$(field "$G/results/results.csv" "$CLEAN1" note)
+for n in "last line has no line break (line 17: truncated?)" \
+	"13 step times from the time stamps of the step lines" \
+	"1 gap between step lines over ten times the step time before" \
+	"1 step line stamped no later than the step line before"; do
+	case $TN in
+	*"$TL: $n"*) ok "... measured, its note says: $n" ;;
+	*) ko "... measured, its note says: $n (got '$TN')" ;;
+	esac
+done
+same "... in parse's words, no more" "$TN" "$(as_parsed "$TL" "$G/$TL")"
+# A running job's log is still being written: its last line is not cut.
+setstate "$G" "$CLEAN1" state=running
+expect "results while its job runs" 0 "$PT" results "$G"
+cells "$G"
+TN=$(field "$G/results/results.csv" "$CLEAN1" note)
+case $TN in
+*"no line break"*) ko "... no cut last line while it runs (got '$TN')" ;;
+*"$TL: 13 step times from the time stamps"*"; still running")
+	ok "... no cut last line while it runs" ;;
+*) ko "... no cut last line while it runs (got '$TN')" ;;
+esac
 
 # ---- a base whose times do not count ------------------------------------------------
 # A base stopped by NeMo's straggler detection after its steps, at 1.5 s

@@ -979,6 +979,41 @@ test_titan_clock(void)
 	logparse_release(&lp);
 }
 
+/* A clock set back (or lines out of order): step 3 stamped before step
+ * 2 is left untimed, counted and noted, where it went by unsaid; step 4
+ * is timed from step 3's stamp. */
+static void
+test_titan_clock_back(void)
+{
+	static const char text[] =
+	    "[titan] 2026-01-01 00:00:10,000 - root - INFO - step:  1  "
+	    "loss:  9.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2026-01-01 00:00:12,000 - root - INFO - step:  2  "
+	    "loss:  8.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2026-01-01 00:00:11,000 - root - INFO - step:  3  "
+	    "loss:  7.0  memory:  1.0GiB(1%)  tps: 100\n"
+	    "[titan] 2026-01-01 00:00:13,000 - root - INFO - step:  4  "
+	    "loss:  6.0  memory:  1.0GiB(1%)  tps: 100\n";
+	struct logparse lp;
+	struct log_result r;
+	struct strbuf notes = STRBUF_INIT;
+
+	logparse_init(&lp);
+	parse_text(&lp, text, &r);
+	CU_ASSERT_EQUAL_FATAL(r.nsteps, 4);
+	CU_ASSERT(isnan(r.steps[2].step_time_s));
+	ASSERT_NEAR_REL(r.steps[3].step_time_s, 2.0, REL);
+	CU_ASSERT_EQUAL(r.clocked_steps, 2);
+	CU_ASSERT_EQUAL(r.clock_back, 1);
+	log_result_notes(&r, NULL, &notes);
+	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "1 step line stamped no "
+	                              "later than the step line before, "
+	                              "left untimed (a clock set back?)"));
+	strbuf_release(&notes);
+	log_result_release(&r);
+	logparse_release(&lp);
+}
+
 /* A torchtitan step line of rank r at ms milliseconds past 00:00:00,
  * prefixed as torchrun (fmt 0) or srun -l (fmt 1) prefixes it. */
 static void
@@ -1112,7 +1147,7 @@ test_absurd_step_times(void)
 	CU_ASSERT_EQUAL(st.measured, 3);
 	CU_ASSERT_DOUBLE_EQUAL(st.mean_s, 4.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(st.stdev_s, 2.0, 1e-12);
-	log_result_notes(&r, &notes);
+	log_result_notes(&r, NULL, &notes);
 	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "3 step times under 1 us "
 	                              "or over 1000000 s (11 days) left "
 	                              "out, the first on line 2"));
@@ -1164,7 +1199,7 @@ test_absurd_memory(void)
 	CU_ASSERT_EQUAL(r.bad_mem_line, 2);
 	CU_ASSERT(isnan(r.mem_max_allocated_gib));
 	CU_ASSERT_DOUBLE_EQUAL(r.mem_peak_gib, 20.0, 1e-12);
-	log_result_notes(&r, &notes);
+	log_result_notes(&r, NULL, &notes);
 	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "3 memory readings over "
 	                              "100000 GiB or below zero left out, "
 	                              "the first on line 2"));
@@ -1387,7 +1422,7 @@ test_binary(void)
 		char *want = xasprintf("%lld NUL bytes from offset %zu "
 		                       "(binary?)", r.nul_bytes, text_len);
 
-		log_result_notes(&r, &notes);
+		log_result_notes(&r, NULL, &notes);
 		CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, want));
 		strbuf_release(&notes);
 		free(want);
@@ -1568,7 +1603,7 @@ test_truncated_last_line(void)
 	{
 		struct strbuf notes = STRBUF_INIT;
 
-		log_result_notes(&r, &notes);
+		log_result_notes(&r, NULL, &notes);
 		CU_ASSERT_STRING_EQUAL(notes.buf, "last line has no line "
 		                       "break (line 4: truncated?)");
 		strbuf_release(&notes);
@@ -1604,7 +1639,7 @@ test_mixed_formats_noted(void)
 	CU_ASSERT_EQUAL(r.nsteps, 4);
 	CU_ASSERT_EQUAL(r.other_format_steps, 1);
 	CU_ASSERT_EQUAL(r.other_format, LOG_FORMAT_NEMO2);
-	log_result_notes(&r, &notes);
+	log_result_notes(&r, NULL, &notes);
 	CU_ASSERT_STRING_EQUAL(notes.buf, "1 step in nemo2 records among the "
 	                       "megatron ones, read as one run (two runs in "
 	                       "one log?)");
@@ -1615,7 +1650,7 @@ test_mixed_formats_noted(void)
 	megatron_line(&sb, 1, 10, 88000.0, 5.0);
 	logparse_buffer(&lp, sb.buf, sb.len, "one", &r);
 	CU_ASSERT_EQUAL(r.other_format_steps, 0);
-	log_result_notes(&r, &notes);
+	log_result_notes(&r, NULL, &notes);
 	CU_ASSERT_STRING_EQUAL(notes.buf, "");
 	log_result_release(&r);
 	/* One NUL byte, one line too long: each said in the singular. */
@@ -1626,7 +1661,7 @@ test_mixed_formats_noted(void)
 	strbuf_addchars(&sb, 'x', LOGPARSE_LINE_MAX + 10);
 	strbuf_addch(&sb, '\n');
 	logparse_buffer(&lp, sb.buf, sb.len, "odd", &r);
-	log_result_notes(&r, &notes);
+	log_result_notes(&r, NULL, &notes);
 	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "1 NUL byte from offset"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(notes.buf, "; 1 line over "));
 	log_result_release(&r);
@@ -2528,6 +2563,7 @@ static const struct harness_test edge_tests[] = {
 	{ "step statistics", test_step_stats },
 	{ "zero and negative step times", test_nonpositive_step_times },
 	{ "torchtitan step times from time stamps", test_titan_clock },
+	{ "torchtitan clock set back", test_titan_clock_back },
 	{ "torchtitan ranks interleaved", test_titan_interleaved_ranks },
 	{ "absurd step times left out", test_absurd_step_times },
 	{ "statistics never overflow", test_stats_no_overflow },
