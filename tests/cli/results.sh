@@ -1488,6 +1488,35 @@ case $TN in
 *) ko "... no cut last line while it runs (got '$TN')" ;;
 esac
 
+# ---- more steps than the reader keeps -------------------------------------------
+# LOGPARSE_STEPS_MAX: the first 10^6 distinct steps are kept and the
+# rest noted as ignored (memory stays bounded whatever the log); nothing
+# checked the note unless tests/cli/huge.sh's stream was long enough.
+# cap_log N: N minimal Megatron-LM iteration lines, two seconds a step
+cap_log() {
+	awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++)
+		print " iteration " i "/" n " | elapsed time per iteration (ms): 2000.0 |" }'
+}
+cap_log 1000000 >"$T/cap.log"
+expect "parse of 10^6 steps" 0 "$PT" parse --format json "$T/cap.log"
+same "... keeps them all, and notes nothing" \
+	"$(jq_ '(d[0]["steps"], d[0].get("notes"))')" "(1000000, None)"
+TL=runs/$CLEAN1/slurm-9403.out
+cap_log 1000001 >"$G/$TL"
+expect "parse of 10^6 + 1 steps" 0 "$PT" parse --format json "$G/$TL"
+same "... keeps 10^6 and notes the rest as ignored" \
+	"$(jq_ '(d[0]["steps"], d[0]["notes"])')" \
+	"(1000000, 'more than 1000000 steps: the rest ignored')"
+setstate "$G" "$CLEAN1" state=completed job=9403 attempt=3
+expect "results with it" 0 "$PT" results "$G"
+cells "$G"
+case $(field "$G/results/results.csv" "$CLEAN1" note) in
+"$TL: more than 1000000 steps: the rest ignored"*)
+	ok "... measured, its note says so" ;;
+*) ko "... measured, its note says so (got '$(field "$G/results/results.csv" "$CLEAN1" note)')" ;;
+esac
+rm -f "$T/cap.log" "$G/$TL"
+
 # ---- a base whose times do not count ------------------------------------------------
 # A base stopped by NeMo's straggler detection after its steps, at 1.5 s
 # a step (106.5 % MFU), against rank 1 at 2 s: "best against base: 1.33x
