@@ -256,10 +256,9 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 			status = it->status;
 		log_result_step_stats(&it->res, skip, &it->stats);
 		it->nsteps = it->res.nsteps;
-		it->last_step = -1;
-		for (size_t k = 0; k < it->res.nsteps; k++)
-			if (it->res.steps[k].step > it->last_step)
-				it->last_step = it->res.steps[k].step;
+		/* The reader's, which counts the steps past the cap too:
+		 * the highest of those kept understated a capped log. */
+		it->last_step = it->res.last_step;
 		free(it->res.steps);
 		it->res.steps = NULL;
 		it->res.nsteps = it->res.alloc_steps = 0;

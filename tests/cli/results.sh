@@ -1507,6 +1507,8 @@ expect "parse of 10^6 + 1 steps" 0 "$PT" parse --format json "$G/$TL"
 same "... keeps 10^6 and notes the rest as ignored" \
 	"$(jq_ '(d[0]["steps"], d[0]["notes"])')" \
 	"(1000000, 'more than 1000000 steps: the rest ignored')"
+same "... and its last step is the log's, not the last one kept" \
+	"$(jq_ 'd[0]["last_step"]')" "1000001"
 setstate "$G" "$CLEAN1" state=completed job=9403 attempt=3
 expect "results with it" 0 "$PT" results "$G"
 cells "$G"
