@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "safe-text.h"
 #include "runner.h"
 #include "search.h"
+#include "xalloc.h"
 
 extern const struct cmd_entry cmd_resume_entry;
 
@@ -88,6 +90,28 @@ too_soon(const struct store *s, const struct cmd_ctx *ctx)
 		               "site allows one poll every %ld s "
 		               "(policy.min_poll_interval)", s->dir, ago, min);
 	return true;
+}
+
+/*
+ * Whether a finished campaign's results are missing or older than its
+ * journal: a resume stopped between journaling "finished" and writing
+ * them (report.html, written last) left them so, and the resumes after
+ * it, finding the campaign finished, did nothing more.
+ */
+static bool
+results_behind(const struct store *s)
+{
+	char *path = xasprintf("%s/results/report.html", s->dir);
+	struct stat js, rs;
+	bool behind = false;
+
+	if (stat(s->journal.path, &js) == 0)
+		behind = lstat(path, &rs) != 0 ||
+		         rs.st_mtim.tv_sec < js.st_mtim.tv_sec ||
+		         (rs.st_mtim.tv_sec == js.st_mtim.tv_sec &&
+		          rs.st_mtim.tv_nsec < js.st_mtim.tv_nsec);
+	free(path);
+	return behind;
 }
 
 /*
@@ -167,7 +191,14 @@ resume_dir(void *arg)
 		return RESUME_CONTROLLER_DOWN;
 	}
 	status = drive(&s, ctx, &finished, &down);
-	if (status == 0 && !finished)
+	if (status == 0 && !finished && store_ended(&s) &&
+	    results_behind(&s)) {
+		if (ctx->verbosity >= 0)
+			safe_text_line(ctx->out, "%s: finished earlier, its "
+			               "results not written yet: writing them",
+			               dir);
+		finished = true;
+	} else if (status == 0 && !finished)
 		say_idle(&s, ctx);
 	/* Whatever was journaled is kept; the checkpoint follows it. */
 	if (store_close(&s, true) != 0 && status == 0)

@@ -144,6 +144,20 @@ check "... journals nothing either" cmp -s "$T/f-journal" "$T/f/journal.log"
 expect "results re-reads the logs" 0 "$PT" -q results "$T/f"
 check "... and writes what they say now" \
 	sh -c "! cmp -s '$T/f-results' '$T/f/results/results.csv'"
+# A resume stopped between journaling "finished" and writing the
+# results: every resume after it found the campaign finished and did
+# nothing, so the results were never written.
+rm -r "$T/f/results"
+expect "resume of a finished campaign without its results" 0 \
+	"$PT" resume "$T/f"
+has "... says it writes them" \
+	"^$T/f: finished earlier, its results not written yet: writing them" \
+	"$T/out"
+check "... writes them" test -s "$T/f/results/report.html"
+check "... and journals nothing" cmp -s "$T/f-journal" "$T/f/journal.log"
+expect "the resume after it" 0 "$PT" resume "$T/f"
+has "... finds nothing to do" "^$T/f: finished earlier, nothing to do" \
+	"$T/out"
 
 campaign b all || ko "plan all"
 "$PT" -q resume "$T/b" 2>/dev/null
