@@ -141,6 +141,11 @@ static void
 expect_error(const char *text, const char *const *settings, int nsettings,
              const char *const *wanted)
 {
+	/* The test calling it has its own scratch HOME, which must be
+	 * HOME again after: one left naming a removed directory under a
+	 * world-writable TMPDIR is refused when the tests run as root. */
+	const char *home = getenv("HOME");
+	char *outer = home ? xstrdup(home) : NULL;
 	char *dir = scratch_begin();
 	struct load l;
 
@@ -149,6 +154,9 @@ expect_error(const char *text, const char *const *settings, int nsettings,
 	CU_ASSERT(err_has(&l, wanted));
 	load_release(&l);
 	scratch_end(dir);
+	if (outer)
+		setenv("HOME", outer, 1);
+	free(outer);
 }
 
 /* Lines 1-3 of most test campaigns; later lines start at 4. */
