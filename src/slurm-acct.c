@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "slurm-int.h"
+#include "stderr-capture.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -44,25 +45,78 @@ acct_conf(struct slurm_conn *c, struct strbuf *err)
 	return SLURM_E_OK;
 }
 
+/*
+ * What libslurm's log line (said) adds to its reason, onto sb: the
+ * line without the function that logged it and without the reason
+ * at its end, "failed to open persistent connection to
+ * host:localhost:6819" of "slurm_persist_conn_open_without_init:
+ * failed to open ...:6819: Connection refused".  Nothing where that
+ * leaves nothing.
+ */
+static void
+acct_detail(struct strbuf *sb, const char *said, const char *reason)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p;
+	size_t id, n, r = strlen(reason);
+
+	slurm_log_line(&line, said);
+	p = line.buf;
+	id = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	if (id > 0 && !strncmp(p + id, ": ", 2))
+		p += id + 2;
+	n = strlen(p);
+	if (n >= r + 2 && !strcmp(p + n - r, reason) &&
+	    !strncmp(p + n - r - 2, ": ", 2))
+		n -= r + 2;
+	if (n > 0 && strncmp(p, reason, n))
+		strbuf_addf(sb, " (libslurm: %.*s)", (int)n, p);
+	strbuf_release(&line);
+}
+
+/*
+ * slurmdbd out of reach, into err: what was not done and libslurm's
+ * reason, e (ESLURM_DB_CONNECTION where it gave none).  libslurm logged
+ * its own lines to stderr meanwhile (said, captured there); what the
+ * first adds to the reason is said after it, in one message.
+ */
+static void
+acct_fail(const struct slurm_conn *c, struct strbuf *err, int e,
+          const char *said, const char *what)
+{
+	e = e ? e : ESLURM_DB_CONNECTION;
+	slurm_fail(err, e, "%s slurmdbd (%s)", what, c->storage);
+	if (err)
+		acct_detail(err, said, slurm_strerror(e));
+}
+
 /* Open the slurmdbd connection if it is not open. */
 static int
 acct_connect(struct slurm_conn *c, struct strbuf *err)
 {
+	struct stderr_capture cap;
+	struct strbuf said = STRBUF_INIT;
 	int e;
 
 	if (c->db)
 		return SLURM_E_OK;
+	/* libslurm logs its connection's failures to stderr, before
+	 * paratune's message and in its own words: kept for that. */
+	stderr_capture_begin(&cap);
 	/* As sacct does: success is errno still 0 after the call. */
 	errno = 0;
 	c->db = slurmdb_connection_get(NULL);
 	e = errno;
-	if (c->db && e == SLURM_SUCCESS)
-		return SLURM_E_OK;
-	if (c->db)
+	if (c->db && e != SLURM_SUCCESS)
 		slurmdb_connection_close(&c->db);
+	stderr_capture_end(&cap, &said);
+	if (c->db && e == SLURM_SUCCESS) {
+		strbuf_release(&said);
+		return SLURM_E_OK;
+	}
 	c->db = NULL;
-	slurm_fail(err, e ? e : ESLURM_DB_CONNECTION,
-	           "cannot reach slurmdbd (%s)", c->storage);
+	acct_fail(c, err, e, said.buf, "cannot reach");
+	strbuf_release(&said);
 	return SLURM_E_UNREACHABLE;
 }
 
@@ -209,6 +263,32 @@ acct_steps(const uint32_t *ids, int nids)
 	return steps;
 }
 
+/* slurmdbd's answer to cond, or NULL after its failure into err. */
+static SLURM_LIST
+acct_jobs_get(struct slurm_conn *c, slurmdb_job_cond_t *cond,
+              struct strbuf *err)
+{
+	struct stderr_capture cap;
+	struct strbuf said = STRBUF_INIT;
+	SLURM_LIST list;
+	int e;
+
+	stderr_capture_begin(&cap);	/* as in acct_connect */
+	errno = 0;
+	list = slurmdb_jobs_get(c->db, cond);
+	e = errno;
+	/* A dropped connection is reopened by the next call. */
+	if (list == NULL) {
+		slurmdb_connection_close(&c->db);
+		c->db = NULL;
+	}
+	stderr_capture_end(&cap, list ? NULL : &said);
+	if (list == NULL)
+		acct_fail(c, err, e, said.buf, "cannot read accounting from");
+	strbuf_release(&said);
+	return list;
+}
+
 /* Look jobs up in slurmdbd, by id or by name prefix. */
 int
 slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
@@ -233,16 +313,8 @@ slurm_accounting(struct slurm_conn *c, const uint32_t *ids, int nids,
 	snprintf(uid, sizeof uid, "%u", (unsigned)c->uid);
 	acct_cond(&cond, c->cluster, uid, steps, nids,
 	          nids > 0 ? 0 : since);
-	errno = 0;
-	list = slurmdb_jobs_get(c->db, &cond);
+	list = acct_jobs_get(c, &cond, err);
 	if (list == NULL) {
-		int e = errno;
-
-		/* A dropped connection is reopened by the next call. */
-		slurmdb_connection_close(&c->db);
-		c->db = NULL;
-		slurm_fail(err, e ? e : ESLURM_DB_CONNECTION,
-		           "cannot read accounting from slurmdbd");
 		ret = SLURM_E_UNREACHABLE;
 	} else {
 		acct_collect(c, list, nids > 0 ? NULL : name_prefix,

@@ -130,7 +130,6 @@ read_first_line(int fd, struct strbuf *line)
 	char buf[4200], rest[512];
 	size_t len = 0;
 	bool cut = false;
-	char *p = buf;
 
 	/* Read to the end, so that the child never blocks on a full pipe. */
 	for (;;) {
@@ -148,12 +147,7 @@ read_first_line(int fd, struct strbuf *line)
 	buf[len] = '\0';
 	if (buf[strcspn(buf, "\n")] == '\0' && cut)
 		memcpy(buf + len - 3, "...", 3);
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!strncmp(p, "paratune: ", 10))
-		p += 10;
-	if (!strncmp(p, "error: ", 7) || !strncmp(p, "fatal: ", 7))
-		p += 7;
-	strbuf_addstr(line, p);
+	slurm_log_line(line, buf);
 }
 
 /*

@@ -121,5 +121,7 @@ void slurm_copy(char *dst, size_t size, const char *src);
 /* Put "what: Slurm's text" into err; return the error's class. */
 __attribute__((format(printf, 3, 4))) int
 slurm_fail(struct strbuf *err, int e, const char *fmt, ...);
+/* The first line of libslurm's log text onto sb, without its prefix. */
+void slurm_log_line(struct strbuf *sb, const char *text);
 
 #endif

@@ -100,6 +100,25 @@ slurm_err_reason(struct strbuf *sb, int e)
 		strbuf_addstr(sb, t);
 }
 
+/*
+ * The first line of what libslurm logged (text), onto sb without its
+ * "PROGRAM: error: " (or "fatal: ") prefix: libslurm names the program
+ * as it was invoked, and paratune's own message says "error: " already.
+ */
+void
+slurm_log_line(struct strbuf *sb, const char *text)
+{
+	size_t n = strcspn(text, "\n"), prog = strcspn(text, ": \n");
+	const char *p = text;
+
+	if (!strncmp(text + prog, ": error: ", 9) ||
+	    !strncmp(text + prog, ": fatal: ", 9))
+		p += prog + 9;
+	else if (!strncmp(text, "error: ", 7) || !strncmp(text, "fatal: ", 7))
+		p += 7;
+	strbuf_add(sb, p, n - (size_t)(p - text));
+}
+
 /* ---- the controller's view ----------------------------------------------- */
 
 /* Copy a possibly NULL string into a fixed field, truncating. */
