@@ -132,18 +132,30 @@ struct watch_log {
  * succeeds on a zombie that no one reaps, and watch waited for it), and
  * signals only that process.
  *
- * A group is known by its id: the kernel gives no new process a pid
- * that is still a group's id, so while kill(-pgid, 0) finds the group
- * the id is that group's.  What remains is narrow: once the group's
- * last process is reaped and the id given to a new process that makes
- * itself a group leader, all within one --interval, watch takes that
- * group for the trainer.
+ * A group is known the same way where Linux can signal a group
+ * through a pidfd (PIDFD_SIGNAL_PROCESS_GROUP, 6.9): by a pidfd of its
+ * leader, which names the group itself, and a group whose last process
+ * was reaped stays gone even after a new process takes its id and makes
+ * itself a group leader (between two looks, watch took that group for
+ * the trainer's and signalled it).  The leader may have ended: its
+ * group lives on in the others, and the pidfd still names it.  Where
+ * the kernel cannot (before 6.9), or the leader was already reaped when
+ * watch started, the group is known by its id as before: while
+ * kill(-pgid, 0) finds it the id is that group's, as the kernel gives
+ * no new process the id of a group that still exists, but such a reuse
+ * within one --interval goes unseen.
  */
 struct watch_trainer {
 	pid_t pid, pgid;      /* --pid, --pgid; both 0: none */
-	int pidfd;            /* the process; -1 when it ended before */
+	int pidfd;            /* the process, or the group's leader; -1 when
+	                         it ended before, or the group's has none */
 	bool by_number;       /* no pidfd to be had: known by its pid */
 };
+
+/* <linux/pidfd.h> of Linux 6.9, which no C library declares yet. */
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1U << 2)
+#endif
 
 #ifndef HAVE_SYS_PIDFD_H
 /* glibc before 2.36 has the system calls but not their wrappers. */
@@ -213,6 +225,35 @@ trainer_pidfd(pid_t pid)
 	return pidfd_open(pid, 0);
 }
 
+/* Send sig (0: none, only look) to the group held by t->pidfd. */
+static int
+group_signal(const struct watch_trainer *t, int sig)
+{
+	return pidfd_send_signal(t->pidfd, sig, NULL,
+	                         PIDFD_SIGNAL_PROCESS_GROUP);
+}
+
+/*
+ * Hold the group t->pgid by a pidfd of its leader where the kernel can
+ * signal a group through one (see struct watch_trainer); else leave it
+ * to be known by its id.  A kernel before 6.9 refuses the flag
+ * (EINVAL).  ESRCH from the probe is a group already gone, or a pid
+ * that leads no group: the pidfd then keeps it gone.
+ */
+static void
+group_open(struct watch_trainer *t)
+{
+	int fd = trainer_pidfd(t->pgid);
+
+	if (fd < 0)
+		return;
+	t->pidfd = fd;
+	if (group_signal(t, 0) == 0 || (errno != EINVAL && errno != ENOSYS))
+		return;
+	close(fd);
+	t->pidfd = -1;
+}
+
 /*
  * Know the trainer that o names: 0, or an exit code after a message.
  * A process that has already ended is no error: watch reads what it
@@ -228,6 +269,10 @@ trainer_open(struct watch_trainer *t, const struct watch_opts *o)
 	t->pgid = (pid_t)o->pgid;
 	t->pidfd = -1;
 	t->by_number = false;
+	if (t->pgid) {
+		group_open(t);
+		return 0;
+	}
 	if (t->pid == 0 || (t->pidfd = trainer_pidfd(t->pid)) >= 0 ||
 	    errno == ESRCH)
 		return 0;
@@ -258,6 +303,8 @@ trainer_alive(const struct watch_trainer *t)
 	struct pollfd p;
 	int n;
 
+	if (t->pgid && t->pidfd >= 0)
+		return group_signal(t, 0) == 0 || errno != ESRCH;
 	if (t->pgid)
 		return kill(-t->pgid, 0) == 0 || errno != ESRCH;
 	if (t->pid == 0)
@@ -498,7 +545,9 @@ watch_signal(const struct watch_trainer *t, int sig)
 {
 	int ret;
 
-	if (t->pgid)
+	if (t->pgid && t->pidfd >= 0)
+		ret = group_signal(t, sig);
+	else if (t->pgid)
 		ret = kill(-t->pgid, sig);
 	else if (t->pidfd >= 0)
 		ret = pidfd_send_signal(t->pidfd, sig, NULL, 0);

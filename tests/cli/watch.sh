@@ -309,6 +309,106 @@ if [ -w /proc/sys/kernel/ns_last_pid ]; then
 	kill "$new" 2>/dev/null
 fi
 
+# --pgid: the trainer's whole group gets the signal, and still does once
+# its leader has ended and been reaped (the group lives on in the
+# others; watch holds it by its leader's pidfd where Linux allows).
+# group_leader FILE: setsid started in the background, its pid in gl,
+# once it leads a group of its own.
+group_leader() {
+	gl=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(ps -o pgid= -p "$gl" | tr -d ' ')" = "$gl" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# running_in GROUP: a process of GROUP is still running (an ended one
+# may stay a zombie here: it is reparented to an init that may not reap).
+running_in() {
+	ps -eo pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { n++ }
+		END { exit !n }'
+}
+log "$T/group.log" steady 40
+setsid sh -c 'sleep 30 & exec sleep 30' &
+if group_leader; then
+	expect "--pgid: the trainer's group is stopped" 0 timeout 20 \
+		"$PT" watch --pgid "$gl" --interval 0.05 "$T/group.log"
+	has "... steady" '^steady ' "$T/out"
+	sleep 0.2
+	check "... and every process of the group got the signal" \
+		eval '! running_in "$gl"'
+else
+	ko "--pgid: setsid made no group"
+fi
+wait "$gl" 2>/dev/null
+log "$T/lead.log" steady 6
+setsid sh -c 'sleep 30 & sleep 0.5' &
+if group_leader; then
+	"$PT" watch --pgid "$gl" --interval 0.2 -o "$T/lead.verdict" \
+		"$T/lead.log" 2>"$T/lead.err" &
+	wpid=$!
+	wait "$gl"
+	i=7
+	while [ "$i" -le 20 ]; do
+		line "$i" 40 "$(steady_ms "$i")" >>"$T/lead.log"
+		i=$((i + 1))
+	done
+	wait "$wpid"
+	has "--pgid, its leader ended and reaped: steady" '^steady ' \
+		"$T/lead.verdict"
+	sleep 0.2
+	check "... and the rest of the group got the signal" \
+		eval '! running_in "$gl"'
+else
+	ko "--pgid: setsid made no group"
+fi
+
+# The same for a process group (--pgid), which watch knew by its number
+# alone: the group ended and its leader was reaped, the id became that
+# of a new process that made itself a group leader, and watch took the
+# new group for the trainer's and signalled it.  Where Linux signals a
+# group through a pidfd (6.9 and later) watch holds the group so; on
+# older kernels the number is all there is and this is not tried.
+if [ -w /proc/sys/kernel/ns_last_pid ] &&
+	[ "$(uname -r | awk -F. '{ print ($1 > 6 || ($1 == 6 && $2 >= 9)) }')" = 1 ]
+then
+	log "$T/greuse.log" steady 6
+	setsid sleep 30 &
+	old=$!
+	"$PT" watch --pgid "$old" --interval 1 -o "$T/greuse.verdict" \
+		"$T/greuse.log" 2>"$T/greuse.err" &
+	wpid=$!
+	sleep 0.3
+	kill "$old"
+	wait "$old"
+	echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
+	setsid sleep 30 &
+	new=$!
+	# A group of its own once setsid has run in it (before the steps
+	# are written, so before watch could signal it).
+	leader=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(ps -o pgid= -p "$new" | tr -d ' ')" = "$new" ] &&
+			{ leader=1; break; }
+		sleep 0.02
+	done
+	i=7
+	while [ "$i" -le 20 ]; do
+		line "$i" 40 "$(steady_ms "$i")" >>"$T/greuse.log"
+		i=$((i + 1))
+	done
+	wait "$wpid"
+	if [ "$new" = "$old" ] && [ "$leader" = 1 ]; then
+		check "a trainer's group id reused: the new group is not signalled" \
+			kill -0 "$new"
+		has "... the trainer's group exited" '^exited ' \
+			"$T/greuse.verdict"
+	else
+		echo "skip - the group id was not reused ($old, then $new)"
+	fi
+	kill "$new" 2>/dev/null
+fi
+
 # ---- a log truncated, rewritten or replaced under watch --------------------
 # watch read on from where it was: a log emptied and written anew by a
 # second run gave the steps of both as one ("max_steps step_s=4.88889
