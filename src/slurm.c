@@ -104,6 +104,7 @@ slurm_err_reason(struct strbuf *sb, int e)
  * The first line of what libslurm logged (text), onto sb without its
  * "PROGRAM: error: " (or "fatal: ") prefix: libslurm names the program
  * as it was invoked, and paratune's own message says "error: " already.
+ * A line of level info has no level: only "paratune: " goes.
  */
 void
 slurm_log_line(struct strbuf *sb, const char *text)
@@ -114,6 +115,8 @@ slurm_log_line(struct strbuf *sb, const char *text)
 	if (!strncmp(text + prog, ": error: ", 9) ||
 	    !strncmp(text + prog, ": fatal: ", 9))
 		p += prog + 9;
+	else if (!strncmp(text, "paratune: ", 10))
+		p += 10;
 	else if (!strncmp(text, "error: ", 7) || !strncmp(text, "fatal: ", 7))
 		p += 7;
 	strbuf_add(sb, p, n - (size_t)(p - text));

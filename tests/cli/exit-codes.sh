@@ -280,6 +280,8 @@ for conf in "$T/slurmdir" "$T/garbage.conf"; do
 		"$T/err"
 done
 has "... and the line libslurm refused" "garbage.conf line 1" "$T/err"
+hasnt "... without libslurm's 'PROGRAM: error: '" "unusable: [^ ]*: error: " \
+	"$T/err"
 # libslurm's complaint names the file: under a long path it was cut at
 # 511 bytes, before the line number.
 long=$T
