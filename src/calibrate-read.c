@@ -395,7 +395,58 @@ missing_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
 		      open_error(err), path);
 }
 
-/* The campaign file of field i, relative to the CSV's directory. */
+/* The campaign file an earlier row loaded under the name path (as
+ * campaign_plan keeps it), or NULL: checked once, as below, for all the
+ * rows that give it so. */
+static const struct calib_campaign_file *
+campaign_named(const struct calib_input *in, const char *path)
+{
+	for (int i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i].path, path))
+			return &in->files[i];
+	return NULL;
+}
+
+/*
+ * What lies at path, the campaign file of field i, into *st: 0, or an
+ * exit code after an error naming the row.  Only what owner_read_here
+ * allowed is looked at, and only a regular file is ever opened: a
+ * FIFO's open (O_NONBLOCK or not) wakes its writer, a device's may do
+ * anything.
+ */
+static int
+row_file_kind(const struct csv_ctx *cx, const struct csv_line *l, int i,
+              const char *path, struct stat *st)
+{
+	const char *f = l->field[i];
+
+	if (access(path, R_OK) != 0 || stat(path, st) != 0) {
+		missing_campaign(cx, l, i, path);
+		return EXIT_NOINPUT;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		/* A planned campaign's directory: "cannot be planned". */
+		error("%s:%d:%d: campaign_file '%s' is a directory: name a "
+		      "campaign file (a campaign directory's campaign.conf), "
+		      "or give the campaign directory to calibrate itself",
+		      cx->path, cx->lineno, l->col[i], f);
+		return EXIT_NOINPUT;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		error("%s:%d:%d: campaign_file '%s': it is not a regular file",
+		      cx->path, cx->lineno, l->col[i], f);
+		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/*
+ * The campaign file of field i, relative to the CSV's directory.  Who
+ * could change the path is judged before anything of it is looked at:
+ * run as root, a stat() or access() of a path another user controls
+ * told root's caller whether that user's files exist, and one on a FUSE
+ * file system whose daemon stopped held root there for good.
+ */
 static const struct calib_campaign_file *
 row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
              int *status)
@@ -407,29 +458,28 @@ row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
 	struct stat st;
 
 	*status = 0;
-	if (f[0] == '\0' || access(path, R_OK) != 0 || stat(path, &st) != 0) {
+	if (f[0] == '\0') {
 		missing_campaign(cx, l, i, path);
 		*status = EXIT_NOINPUT;
-	} else if (S_ISDIR(st.st_mode)) {
-		/* A planned campaign's directory: "cannot be planned". */
-		error("%s:%d:%d: campaign_file '%s' is a directory: name a "
-		      "campaign file (a campaign directory's campaign.conf), "
-		      "or give the campaign directory to calibrate itself",
-		      cx->path, cx->lineno, l->col[i], f);
-		*status = EXIT_NOINPUT;
-	} else if ((file = campaign_planned(cx->in, &st)) != NULL) {
-		/* Checked and planned once: the owner check reads the
-		 * mount table, 130 us a row of a file already loaded. */
-	} else if ((*status = owner_read_here(path)) != 0) {
+		goto cleanup;
+	}
+	/* Checked and planned once: the owner check reads the mount
+	 * table, 130 us a row of a file already loaded. */
+	if ((file = campaign_named(cx->in, path)) != NULL)
+		goto cleanup;
+	if ((*status = owner_read_here(path)) != 0) {
 		error("%s:%d:%d: campaign_file '%s' is refused (above)",
 		      cx->path, cx->lineno, l->col[i], f);
-	} else {
-		file = campaign_plan(cx->in, path, &st, cx->po, status);
-		if (file == NULL)
-			error("%s:%d:%d: campaign_file '%s' cannot be "
-			      "planned (above)", cx->path, cx->lineno,
-			      l->col[i], f);
+		goto cleanup;
 	}
+	if ((*status = row_file_kind(cx, l, i, path, &st)) != 0 ||
+	    (file = campaign_planned(cx->in, &st)) != NULL)
+		goto cleanup;
+	file = campaign_plan(cx->in, path, &st, cx->po, status);
+	if (file == NULL)
+		error("%s:%d:%d: campaign_file '%s' cannot be planned (above)",
+		      cx->path, cx->lineno, l->col[i], f);
+cleanup:
 	free(path);
 	return file;
 }

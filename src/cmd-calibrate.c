@@ -597,6 +597,24 @@ input_groups(const struct calib_input *in, struct strbuf *sb)
 	str_list_clear(&seen);
 }
 
+/*
+ * Run as root, who could change each input's path, judged before any
+ * input is looked at (whether it is a directory, the same file as
+ * another, or -o): a stat() of another user's path tells whether their
+ * files exist, and hangs on their FUSE file system whose daemon
+ * stopped.  Who can write a directory is judged as it is read
+ * (read_inputs), once it is known to be a campaign.  0 or EXIT_NOPERM.
+ */
+static int
+check_input_paths(int n, char **inputs)
+{
+	int status = 0;
+
+	for (int i = 0; i < n && status == 0; i++)
+		status = owner_root_path(inputs[i]);
+	return status;
+}
+
 /* What -o names, checked before the fit rather than after it: not with
  * --pool, not one of the inputs, and a path that may be written.  0 or
  * an exit code. */
@@ -755,6 +773,8 @@ cmd_calibrate_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto cleanup;
 	if ((status = check_options(co, name)) != 0 ||
 	    (status = parse_fixed(&fix, co)) != 0)
+		goto cleanup;
+	if ((status = check_input_paths(n, argv + 1)) != 0)
 		goto cleanup;
 	if (out && (status = check_output(out, how.pool, n, argv + 1)) != 0)
 		goto cleanup;

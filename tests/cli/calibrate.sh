@@ -690,6 +690,18 @@ expect "a campaign_file that is a FIFO" 78 timeout 10 \
 has "... is not a regular file" "fifo.conf': it is not a regular file" \
 	"$T/err"
 has "... naming the row" "fifo.csv:2:1: campaign_file 'fifo.conf'" "$T/err"
+# ... and never opened: an open, O_NONBLOCK or not, woke a writer that
+# waits on it (what it wrote then went nowhere).
+(echo woken >"$T/fifo.conf") &
+writer=$!
+expect "a campaign_file that is a FIFO with a writer" 78 timeout 10 \
+	"$PT" calibrate "$T/fifo.csv"
+sleep 0.2
+check "... is not opened: its writer still waits" kill -0 "$writer"
+kill "$writer" 2>/dev/null
+# Its writer's open, were it blocked there, ends with a reader.
+timeout 5 cat "$T/fifo.conf" >/dev/null 2>&1
+wait "$writer" 2>/dev/null
 # Wrong bytes: a NUL (a binary or corrupt file), an overlong line, no
 # header, each named by file and line; a last line without its line
 # break is still a row.
@@ -787,6 +799,26 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	has "... names the file and its owner" \
 		"own.conf' belongs to nobody" "$T/err"
 	hasnt "... which is not read" "llama3_8b" "$T/err"
+	# Nor looked at: a row naming a path in another user's directory
+	# is refused, whether or not a file is there, before root stats
+	# it (which said whether it was: 66 for a missing one, and hung
+	# on that user's FUSE file system whose daemon stopped).
+	chown nobody "$T/nob" && chmod 700 "$T/nob"
+	{ head -1 "$CSV"
+	  sed -n 2p "$CSV" | sed "s|^llama3_8b_h100.conf,|nob/none.conf,|"
+	} >"$T/none.csv"
+	expect "a missing campaign_file in another user's directory" 77 \
+		"$PT" calibrate "$T/none.csv"
+	has "... refused for the directory's owner" \
+		"reached through '.*/nob', which belongs to nobody" "$T/err"
+	hasnt "... not said missing" "No such file" "$T/err"
+	# The same for an input: whether it is -o too was answered (64)
+	# before it was refused.
+	cp "$CSV" "$T/nob/in.csv" && chown nobody "$T/nob/in.csv"
+	expect "root's calibrate of another user's input, -o the same" 77 \
+		"$PT" calibrate "$T/nob/in.csv" -o "$T/nob/in.csv"
+	hasnt "... not compared with -o" "is the input" "$T/err"
+	chown root "$T/nob"
 	# Its output through a user's link to a directory of root's.
 	mkdir -m 700 "$T/rootonly"
 	ln -s "$T/rootonly" "$T/nob/out" && chown -h nobody "$T/nob/out"
