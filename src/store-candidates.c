@@ -614,24 +614,29 @@ header_error(const char *path, const char *line)
 	return error("%s:1: unexpected header", path);
 }
 
-int
-store_read_candidates(const char *dir, struct candidate_table *t)
+/*
+ * The lines of f, the candidates.csv at path, into t: 0, or -1 after an
+ * error naming the line.  *lines says how many were read.  At most
+ * STORE_FILE_MAX bytes are, whatever the file grew to since its size
+ * was checked.
+ */
+static int
+candidates_read(FILE *f, const char *path, struct candidate_table *t,
+                int *lines)
 {
-	char *path = xasprintf("%s/candidates.csv", dir);
-	FILE *f = fopen_regular(path);
 	char line[4096];
 	struct csv_header h = { 0, 0, -1, -1, -1 };
 	int lineno = 0, ret = 0;
+	long long bytes = 0;
 
-	memset(t, 0, sizeof(*t));
-	if (f == NULL) {
-		ret = error("cannot read '%s': %s", path, open_error(errno));
-		goto cleanup;
-	}
-	while (fgets(line, sizeof line, f)) {
+	while (ret == 0 && fgets(line, sizeof line, f)) {
 		size_t len = strlen(line);
 
 		lineno++;
+		if ((bytes += (long long)len) > STORE_FILE_MAX) {
+			ret = store_file_capped(f, path, bytes);
+			break;
+		}
 		/* plan writes whole lines: one without its end was cut, or,
 		 * before the end of the file, holds a NUL byte or is
 		 * longer than any plan writes. */
@@ -648,17 +653,29 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		line[--len] = '\0';
 		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = '\0';
-		if (lineno == 1) {
-			if (unquote_line(line) != 0 ||
-			    header_fields(line, &h) != 0) {
-				ret = header_error(path, line);
-				break;
-			}
-			continue;
-		}
-		if ((ret = read_row(line, &h, t, path, lineno)) != 0)
-			break;
+		if (lineno > 1)
+			ret = read_row(line, &h, t, path, lineno);
+		else if (unquote_line(line) != 0 ||
+		         header_fields(line, &h) != 0)
+			ret = header_error(path, line);
 	}
+	*lines = lineno;
+	return ret;
+}
+
+int
+store_read_candidates(const char *dir, struct candidate_table *t)
+{
+	char *path = xasprintf("%s/candidates.csv", dir);
+	FILE *f = fopen_regular(path);
+	int lineno = 0, ret;
+
+	memset(t, 0, sizeof(*t));
+	if (f == NULL)
+		ret = error("cannot read '%s': %s", path, open_error(errno));
+	/* Refused from its size, before a line of it is read. */
+	else if ((ret = store_file_capped(f, path, 0)) == 0)
+		ret = candidates_read(f, path, t, &lineno);
 	/* plan always writes the base configuration: a file without a
 	 * candidate is damaged, not a campaign of none. */
 	if (ret == 0 && lineno == 0)
@@ -670,7 +687,6 @@ store_read_candidates(const char *dir, struct candidate_table *t)
 		ret = check_unique(t, path);
 	if (f)
 		fclose(f);
-cleanup:
 	/* The table is the caller's only when it is whole. */
 	if (ret != 0)
 		candidate_table_release(t);

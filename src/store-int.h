@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "store.h"
 
@@ -23,6 +24,12 @@
  * paratune wrote.
  */
 int state_load(const char *dir, struct state *st);
+/*
+ * 0 when f, the campaign file at path, holds at most STORE_FILE_MAX
+ * bytes, or had read bytes of it (the file can grow as it is read);
+ * else -1 after an error naming path and the cap.
+ */
+int store_file_capped(FILE *f, const char *path, long long read);
 
 /* store-home.c: DIR/home, the absolute path plan gave the campaign.
  * Write the home path (absolute) into where/home; 0 or -1 after an

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "store-int.h"
@@ -400,26 +401,41 @@ first_duplicate(const struct state *st, const int *lines)
 }
 
 int
-state_load(const char *dir, struct state *st)
+store_file_capped(FILE *f, const char *path, long long read)
 {
-	char *path = xasprintf("%s/state", dir);
-	FILE *f = fopen_regular(path);
+	struct stat st;
+
+	if (read <= STORE_FILE_MAX &&
+	    (fstat(fileno(f), &st) != 0 || st.st_size <= STORE_FILE_MAX))
+		return 0;
+	return error("cannot read '%s': larger than " STORE_FILE_MAX_TEXT
+	             ", the most a campaign's state or candidates.csv may "
+	             "hold (100,000 candidates, the most plan keeps, at the "
+	             "longest lines paratune writes)", path);
+}
+
+/*
+ * The lines of f, the state at path, into st: 0, or -1 after an error
+ * naming the line (st then half read).  At most STORE_FILE_MAX bytes
+ * are read, whatever the file grew to since its size was checked.
+ */
+static int
+state_read(FILE *f, const char *path, struct state *st)
+{
 	char line[2048];
 	struct strbuf why = STRBUF_INIT;
 	int lineno = 0, r = 0, ret = -1, twice, had;
 	size_t lines_alloc = 64;
 	int *lines = xcalloc(lines_alloc, sizeof(int)); /* each candidate's */
+	long long bytes = 0;
 
-	memset(st, 0, sizeof(*st));
-	if (f == NULL) {
-		error("cannot read '%s': %s", path, open_error(errno));
-		goto cleanup;
-	}
 	while (r == 0 && fgets(line, sizeof line, f)) {
 		size_t len = strlen(line);
 
 		lineno++;
-		if (len == 0 || line[len - 1] != '\n') {
+		bytes += (long long)len;
+		if (bytes > STORE_FILE_MAX || len == 0 ||
+		    line[len - 1] != '\n') {
 			r = -1;
 			break;
 		}
@@ -438,10 +454,13 @@ state_load(const char *dir, struct state *st)
 		strbuf_addstr(&why, "text after the end line");
 		r = -1;
 	}
-	/* A name twice is reported first, as it was when each line was
-	 * checked as read: every other error stops the reading, so none
-	 * of them can lie before it. */
-	if ((twice = first_duplicate(st, lines)) > 0)
+	/* Past the cap, what was read says nothing.  Else a name twice is
+	 * reported first, as it was when each line was checked as read:
+	 * every other error stops the reading, so none of them can lie
+	 * before it. */
+	if (bytes > STORE_FILE_MAX)
+		store_file_capped(f, path, bytes);
+	else if ((twice = first_duplicate(st, lines)) > 0)
 		error("%s:%d: candidate named twice", path, twice);
 	else if (r < 0)
 		error("%s:%d: %s", path, lineno,
@@ -450,12 +469,28 @@ state_load(const char *dir, struct state *st)
 		error("%s: truncated (no end line)", path);
 	else
 		ret = 0;
-	fclose(f);
-cleanup:
-	if (ret != 0)
-		state_release(st);
 	strbuf_release(&why);
 	free(lines);
+	return ret;
+}
+
+int
+state_load(const char *dir, struct state *st)
+{
+	char *path = xasprintf("%s/state", dir);
+	FILE *f = fopen_regular(path);
+	int ret = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (f == NULL)
+		error("cannot read '%s': %s", path, open_error(errno));
+	/* Refused from its size, before a line of it is read. */
+	else if (store_file_capped(f, path, 0) == 0)
+		ret = state_read(f, path, st);
+	if (f)
+		fclose(f);
+	if (ret != 0)
+		state_release(st);
 	free(path);
 	return ret;
 }

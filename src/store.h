@@ -339,6 +339,20 @@ int store_create(const char *dir, const struct settings *c,
                  const struct grid_result *res, const char *summary,
                  bool force);
 
+/*
+ * The most bytes DIR/state and DIR/candidates.csv may hold; a larger one
+ * is refused from its size, unread (65).  The largest campaign plan
+ * makes has PLAN_KEPT_MAX (100,000) candidates, and the longest line
+ * paratune writes of one, every name and Slurm field at its full width,
+ * is about 1.3 KiB in the state and 0.7 KiB in candidates.csv, where a
+ * typical campaign's are 250 bytes: 128 MiB holds that largest campaign
+ * at its longest lines with room, and the 420 MB a user could leave
+ * there took their own command 4 GB of memory (a candidate's state is
+ * about 1 KiB in memory, however short its line).
+ */
+#define STORE_FILE_MAX ((long long)128 << 20)
+#define STORE_FILE_MAX_TEXT "128 MiB"
+
 /* ---- candidates.csv --------------------------------------------------- */
 
 /* One row of candidates.csv as read back. */

@@ -16,7 +16,7 @@
 #     a campaign directory's campaign.conf and its job scripts are
 #     refused at once, unread: configuration files hold at most 1 MiB
 #     with what they include, job scripts 4 MiB (Slurm's default
-#     max_script_size).
+#     max_script_size), a campaign's state and candidates.csv 128 MiB.
 #
 # Runs the build tree's binaries; no Slurm needed.  Peak memory is the
 # child's ru_maxrss, read with python3.  Last line: "N passed, N failed".
@@ -214,6 +214,38 @@ check "  saying why" grep -q \
 check "  nothing submitted" \
 	test -z "$(grep ' submitted ' "$T/camp/journal.log")"
 in_time_and_memory "a 3 GB job script" "$@"
+
+# ---- a huge state and candidates.csv ---------------------------------------
+# A 420 MB state its owner left took the owner's child 4 GB of memory
+# (a candidate's status is 1 KiB however short its line).  The state and
+# candidates.csv hold at most 128 MiB (100,000 candidates at their
+# longest lines, with room); a larger one is refused from its size.
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/big"
+for f in state candidates.csv; do
+	cp -p "$T/big/$f" "$T/$f.kept"
+	truncate -s 420M "$T/big/$f"
+	r=$(measure "$T/big.out" "'$PT' list '$T/big'")
+	set -- $r
+	check "list of a campaign whose $f is 420 MB: exit $3 (65)" \
+		test "$3" = 65
+	check "  naming the file and the cap" grep -q \
+		"cannot read '.*/big/$f': larger than 128 MiB" "$T/big.out.err"
+	in_time_and_memory "a 420 MB $f" "$@"
+	cp -p "$T/$f.kept" "$T/big/$f"
+done
+# At the cap, a state is read (its zeros then are no line); a byte over
+# it, it is not.
+truncate -s $((128 * 1048576)) "$T/big/state"
+check "a state of 128 MiB: read (65 for the zeros after its end)" \
+	test "$(expect_rc "$PT" list "$T/big")" = 65
+check "  not refused for its size" grep -q "text after the end line" "$T/rc.err"
+truncate -s $((128 * 1048576 + 1)) "$T/big/state"
+check "a state of 128 MiB and a byte: refused (65)" \
+	test "$(expect_rc "$PT" list "$T/big")" = 65
+check "  for its size" grep -q "state': larger than 128 MiB" "$T/rc.err"
+cp -p "$T/state.kept" "$T/big/state"
+check "  and the campaign read again once it is whole" \
+	test "$(expect_rc "$PT" list "$T/big")" = 0
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
