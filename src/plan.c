@@ -19,6 +19,10 @@
 #include "nemo-heuristics.h"
 #include "plan.h"
 
+/* What plan writes, the store must read back. */
+_Static_assert(PLAN_KEPT_MAX <= STORE_CANDIDATES_MAX,
+               "the store reads as many candidates as plan keeps");
+
 /* Progress on stderr: on a terminal, one line redrawn; otherwise (plan
  * --progress into a log) one line per update. */
 struct plan_progress {

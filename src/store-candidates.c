@@ -653,7 +653,11 @@ candidates_read(FILE *f, const char *path, struct candidate_table *t,
 		line[--len] = '\0';
 		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = '\0';
-		if (lineno > 1)
+		if (lineno > 1 && t->n == STORE_CANDIDATES_MAX)
+			ret = error("%s:%d: more than %d candidates, twice the "
+			            "most plan keeps", path, lineno,
+			            STORE_CANDIDATES_MAX);
+		else if (lineno > 1)
 			ret = read_row(line, &h, t, path, lineno);
 		else if (unquote_line(line) != 0 ||
 		         header_fields(line, &h) != 0)

@@ -442,7 +442,11 @@ state_read(FILE *f, const char *path, struct state *st)
 		line[len - 1] = '\0';
 		had = st->n;
 		r = state_parse_line(st, line, lineno, &why);
-		if (st->n > had) {
+		if (st->n > STORE_CANDIDATES_MAX) {
+			strbuf_addf(&why, "more than %d candidates, twice the "
+			            "most plan keeps", STORE_CANDIDATES_MAX);
+			r = -1;
+		} else if (st->n > had) {
 			ALLOC_GROW(lines, (size_t)st->n, lines_alloc);
 			lines[st->n - 1] = lineno;
 		}

@@ -352,6 +352,14 @@ int store_create(const char *dir, const struct settings *c,
  */
 #define STORE_FILE_MAX ((long long)128 << 20)
 #define STORE_FILE_MAX_TEXT "128 MiB"
+/*
+ * The most candidates a state or candidates.csv may name: twice what
+ * plan keeps.  The byte cap alone bounds memory only as well as lines
+ * are long, and a line may be a bare name: 128 MiB of those were 15
+ * million statuses of 1 KiB.  At this count a state takes at most
+ * 200 MB of memory, a candidates table 77 MB.
+ */
+#define STORE_CANDIDATES_MAX 200000
 
 /* ---- candidates.csv --------------------------------------------------- */
 

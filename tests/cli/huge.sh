@@ -16,7 +16,8 @@
 #     a campaign directory's campaign.conf and its job scripts are
 #     refused at once, unread: configuration files hold at most 1 MiB
 #     with what they include, job scripts 4 MiB (Slurm's default
-#     max_script_size), a campaign's state and candidates.csv 128 MiB.
+#     max_script_size), a campaign's state and candidates.csv 128 MiB
+#     and 200,000 candidates.
 #
 # Runs the build tree's binaries; no Slurm needed.  Peak memory is the
 # child's ru_maxrss, read with python3.  Last line: "N passed, N failed".
@@ -246,6 +247,35 @@ check "  for its size" grep -q "state': larger than 128 MiB" "$T/rc.err"
 cp -p "$T/state.kept" "$T/big/state"
 check "  and the campaign read again once it is whole" \
 	test "$(expect_rc "$PT" list "$T/big")" = 0
+# Nor more candidates than twice what plan keeps (200,000), however
+# short their lines: bare names fill 128 MiB with 15 million statuses of
+# 1 KiB each.
+names() { awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) print "a" i }'; }
+bare_state() {
+	{ head -3 "$T/state.kept"; names "$1"; sed -n '4,$p' "$T/state.kept"; } \
+		>"$T/big/state"
+}
+extra=$(($(grep -c ' state=' "$T/state.kept")))
+bare_state $((200000 - extra))
+check "a state of 200,000 candidates: read" \
+	test "$(expect_rc "$PT" list "$T/big")" = 0
+bare_state $((200001 - extra))
+check "one of 200,001 candidates: refused (65)" \
+	test "$(expect_rc "$PT" list "$T/big")" = 65
+check "  naming the line and the cap" grep -q \
+	"state:200004: more than 200000 candidates" "$T/rc.err"
+cp -p "$T/state.kept" "$T/big/state"
+rows=$(($(wc -l <"$T/candidates.csv.kept") - 1))
+{ cat "$T/candidates.csv.kept"
+  sed -n 2p "$T/candidates.csv.kept" | cut -d, -f3- |
+	awk -v n=$((200001 - rows)) -v r="$rows" \
+	'{ for (i = 1; i <= n; i++) print r + i ",b" i "," $0 }'
+} >"$T/big/candidates.csv"
+check "a candidates.csv of 200,001 rows: refused (65)" \
+	test "$(expect_rc "$PT" list "$T/big")" = 65
+check "  naming the line and the cap" grep -q \
+	"candidates.csv:200002: more than 200000 candidates" "$T/rc.err"
+cp -p "$T/candidates.csv.kept" "$T/big/candidates.csv"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
