@@ -355,18 +355,52 @@ root_path_error(const char *path, const struct foreign *f)
 	return EXIT_NOPERM;
 }
 
+/* A path root_path_look looks at. */
+struct root_look {
+	const char *path;
+	bool new_ok;
+};
+
+/* 0 when no other user can change the path of arg, a struct root_look,
+ * else EXIT_NOPERM after saying what can. */
 static int
-root_path_check(const char *path, bool new_ok)
+root_path_look(const void *arg)
 {
+	const struct root_look *l = arg;
 	struct foreign f;
 	int ret = 0;
 
-	if (geteuid() != 0)
-		return 0;
-	if (foreign_on_path(path, 0, new_ok, &f) != FOREIGN_NONE)
-		ret = root_path_error(path, &f);
+	if (foreign_on_path(l->path, 0, l->new_ok, &f) != FOREIGN_NONE)
+		ret = root_path_error(l->path, &f);
 	free(f.at);
 	return ret;
+}
+
+/*
+ * Root's look at path (root_path_look), in a child killed after
+ * OWNER_LOOK_LIMIT_S (EXIT_NOPERM then): a name on the way on a file
+ * system that never answers (another user's FUSE daemon that stopped,
+ * a dead NFS server) held root's stat() for good, as it held
+ * look_in_child's.  The path found unchanged by others is root's own,
+ * and is read afterwards here.
+ */
+static int
+root_path_check(const char *path, bool new_ok)
+{
+	const struct root_look l = { path, new_ok };
+	unsigned limit = owner_look_limit_s();
+	int ret;
+
+	if (geteuid() != 0)
+		return 0;
+	ret = owner_limited(root_path_look, &l, limit);
+	/* Refused as a path that cannot be checked is (FOREIGN_UNCHECKED):
+	 * what root cannot look at, it does not use. */
+	if (ret == -2)
+		error("'%s': looking at who can change it did not finish in "
+		      "%u s (a file system that does not answer?): root does "
+		      "not use it", path, limit);
+	return ret < 0 ? EXIT_NOPERM : ret;
 }
 
 /* Whether every name of path that exists is root's or me's, from the

@@ -360,8 +360,7 @@ owner_limit_s(void)
 	       : OWNER_CHILD_LIMIT_S;
 }
 
-/* OWNER_LOOK_LIMIT_S, or the tests' shorter PARATUNE_TEST_OWNER_LIMIT. */
-static unsigned
+unsigned
 owner_look_limit_s(void)
 {
 	unsigned limit = owner_limit_s();

@@ -507,6 +507,76 @@ else
 	echo "skip - root's own campaign that hangs (needs root)"
 fi
 
+# ---- a file system that never answers -----------------------------------
+# Root's look at who could change a path it reads with its own rights
+# (parse, config, calibrate's inputs and the campaign files their rows
+# name) stat()s every name on the way: in a FUSE file system whose
+# daemon stopped it waited for good, and root's command with it.  The
+# look runs in a child killed at the limit: refused (77), as a path
+# that cannot be checked is.  The daemon here is
+# one that never answers at all, not even the kernel's first request.
+deadfuse() {
+	exec python3 - "$1" "$2" <<'EOF2'
+import ctypes, os, signal, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+mnt, uid = sys.argv[1], int(sys.argv[2])
+fd = os.open("/dev/fuse", os.O_RDWR)
+opts = "fd=%d,rootmode=40000,user_id=%d,group_id=0,allow_other" % (fd, uid)
+if libc.mount(b"dead", mnt.encode(), b"fuse", 0, opts.encode()) != 0:
+    sys.exit(1)
+def done(*_):
+    libc.umount2(mnt.encode(), 2)  # MNT_DETACH
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+print("mounted", flush=True)
+time.sleep(600)
+done()
+EOF2
+}
+NOBODY=$(id -u nobody 2>/dev/null)
+mkdir "$T/dead"
+if [ "$(id -u)" = 0 ] && [ -n "$NOBODY" ] && [ -e /dev/fuse ]; then
+	deadfuse "$T/dead" "$NOBODY" >"$T/fuse.out" 2>/dev/null &
+	fuse=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q mounted "$T/fuse.out" 2>/dev/null && break
+		sleep 0.2
+	done
+fi
+if grep -q mounted "$T/fuse.out" 2>/dev/null; then
+	# limited CMD...: CMD as root under a 2 s look limit, itself killed
+	# after 30 s (it waited for good before).
+	limited() {
+		run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 "$@"
+	}
+	limited "$PT" parse "$T/dead/run.log"
+	check "root's parse of a log on a dead FUSE: 77 (got $rc)" \
+		test "$rc" = 77
+	check "  saying why" grep -q \
+		"dead/run.log': looking at who can change it did not finish in 2 s" \
+		"$T/all"
+	limited "$PT" config "$T/dead/c.conf"
+	check "root's config of a campaign file there: 77 (got $rc)" \
+		test "$rc" = 77
+	limited "$PT" calibrate "$T/dead/runs.csv"
+	check "root's calibrate of a CSV there: 77 (got $rc)" test "$rc" = 77
+	{ sed -n 1p "$SRC/tests/data/calibrate/generated.csv"
+	  sed -n 2p "$SRC/tests/data/calibrate/generated.csv" |
+		sed "s|^[^,]*,|dead/c.conf,|"
+	} >"$T/dead-row.csv"
+	limited "$PT" calibrate "$T/dead-row.csv"
+	check "root's calibrate of a row naming a file there: 77 (got $rc)" \
+		test "$rc" = 77
+	check "  naming the row" grep -q \
+		"dead-row.csv:2:1: campaign_file 'dead/c.conf' is refused" "$T/all"
+	kill "$fuse" 2>/dev/null
+	wait "$fuse" 2>/dev/null
+else
+	[ -n "${fuse:-}" ] && kill "$fuse" 2>/dev/null
+	echo "skip - a file system that never answers (needs root, nobody," \
+		"and a FUSE mount)"
+fi
+
 # ---- a campaign of a uid that has no passwd entry ------------------------
 # Root took the directory's group for such a uid's only group: a
 # directory of group root (made in a set-group-ID directory of root's

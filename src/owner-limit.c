@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright (C) 2026 the paratune authors */
+/*
+ * owner-limit.c - a look that root takes at a path with its own rights,
+ * in a child killed after a limit (owner-int.h).
+ *
+ * Whether another user could change a path is known only by looking at
+ * every name on it, and a look into a FUSE file system whose daemon
+ * stopped, or a hard NFS mount whose server is gone, never returns:
+ * root's interactive `paratune parse ~alice/run.log` or calibrate, like
+ * a cron line, would wait there for good.  The child waits instead, and
+ * is killed (SIGKILL ends a FUSE or NFS request) once the limit passes.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "owner-int.h"
+
+/* Milliseconds from t0 to now. */
+static long long
+elapsed_ms(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)(now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * Wait up to limit_s seconds for the byte the child writes to fd: 1
+ * with it in *res, 0 when the limit passed, -1 when the child ended
+ * without one (it was killed, or crashed).  A pipe rather than polling
+ * waitpid(): the answer is taken the moment it is written, where a
+ * poll's tick added its length to every check.
+ */
+static int
+wait_answer(int fd, unsigned limit_s, unsigned char *res)
+{
+	const long long limit_ms = (long long)limit_s * 1000;
+	struct pollfd p = { fd, POLLIN, 0 };
+	struct timespec t0;
+	long long left;
+	int n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((left = limit_ms - elapsed_ms(&t0)) > 0) {
+		n = poll(&p, 1, left > 60000 ? 60000 : (int)left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n > 0)
+			return read(fd, res, 1) == 1 ? 1 : -1;
+	}
+	return 0;
+}
+
+int
+owner_limited(int (*fn)(const void *arg), const void *arg,
+              unsigned limit_s)
+{
+	unsigned char res = 0;
+	int fd[2], status, got;
+	pid_t pid;
+
+	/* What is buffered now would be written by both processes. */
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe2(fd, O_CLOEXEC) != 0)
+		return error_errno("cannot make a pipe");
+	if ((pid = fork()) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return error_errno("cannot fork");
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		res = (unsigned char)fn(arg);
+		fflush(stderr);
+		_exit(write(fd[1], &res, 1) == 1 ? 0 : 1);
+	}
+	close(fd[1]);
+	got = wait_answer(fd[0], limit_s, &res);
+	close(fd[0]);
+	if (got == 0)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got < 0)
+		return error("the process that looked was killed or failed");
+	return got == 0 ? -2 : (int)res;
+}
