@@ -463,8 +463,8 @@ row_campaign(const struct csv_ctx *cx, const struct csv_line *l, int i,
 		*status = EXIT_NOINPUT;
 		goto cleanup;
 	}
-	/* Checked and planned once: the owner check reads the mount
-	 * table, 130 us a row of a file already loaded. */
+	/* Checked and planned once per name: the owner check reads the
+	 * mount table (130 us) and, run as root, looks in a child. */
 	if ((file = campaign_named(cx->in, path)) != NULL)
 		goto cleanup;
 	if ((*status = owner_read_here(path)) != 0) {

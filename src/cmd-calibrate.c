@@ -598,10 +598,10 @@ input_groups(const struct calib_input *in, struct strbuf *sb)
 }
 
 /*
- * Run as root, who could change each input's path, judged before any
- * input is looked at (whether it is a directory, the same file as
- * another, or -o): a stat() of another user's path tells whether their
- * files exist, and hangs on their FUSE file system whose daemon
+ * Who could change each input's path, judged (run as root) before any
+ * input is looked at: whether it is a directory, or the same file as
+ * another input or -o.  A stat() of another user's path told whether
+ * their files exist, and hung on their FUSE file system whose daemon
  * stopped.  Who can write a directory is judged as it is read
  * (read_inputs), once it is known to be a campaign.  0 or EXIT_NOPERM.
  */
