@@ -578,15 +578,6 @@ cleanup:
 	return status;
 }
 
-/* Whether path is a directory (a campaign directory, not a file). */
-static bool
-is_directory(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 struct planned_call {
 	struct cmd_ctx *ctx;
 	struct layout_args *a;
@@ -611,6 +602,7 @@ estimate_target(struct cmd_ctx *ctx, struct layout_args *a,
                 const char *path, struct str_list *settings)
 {
 	bool planned = a->rank != LAYOUT_ARG_UNSET || a->name;
+	int dir;
 
 	if (a->rank != LAYOUT_ARG_UNSET && a->name) {
 		error("--rank and --name both name the candidate: give one");
@@ -618,13 +610,18 @@ estimate_target(struct cmd_ctx *ctx, struct layout_args *a,
 	}
 	if (layout_args_check(a) != 0)
 		return EXIT_USAGE;
-	if (planned && !is_directory(path)) {
+	/* Run as root, under the limit of every look at a campaign
+	 * directory: a stat() in a FUSE file system whose daemon stopped
+	 * never returned. */
+	if ((dir = owner_is_dir(path)) < 0)
+		return EXIT_TEMPFAIL;
+	if (planned && !dir) {
 		error("'%s' is not a campaign directory (--%s needs the "
 		      "directory plan wrote)", path,
 		      a->name ? "name" : "rank");
 		return access(path, F_OK) == 0 ? EXIT_USAGE : EXIT_NOINPUT;
 	}
-	if (planned || is_directory(path)) {
+	if (planned || dir) {
 		struct planned_call pc = { ctx, a, path, settings };
 
 		return owner_run(path, estimate_planned_as_owner, &pc);

@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,6 +26,7 @@
 
 #include "error.h"
 #include "owner-int.h"
+#include "owner.h"
 
 /* Milliseconds from t0 to now. */
 static long long
@@ -100,4 +102,33 @@ owner_limited(int (*fn)(const void *arg), const void *arg,
 	if (got < 0)
 		return error("the process that looked was killed or failed");
 	return got == 0 ? -2 : (int)res;
+}
+
+int
+owner_look(const char *path, int (*fn)(const void *arg), const void *arg)
+{
+	unsigned limit = owner_look_limit_s();
+	int ret;
+
+	if (geteuid() != 0)
+		return fn(arg);
+	if ((ret = owner_limited(fn, arg, limit)) == -2)
+		error("looking at '%s' did not finish in %u s (a file system "
+		      "that does not answer?): not acting on it", path, limit);
+	return ret < 0 ? -1 : ret;
+}
+
+/* 1 when arg, a path, is a directory, else 0. */
+static int
+dir_look(const void *arg)
+{
+	struct stat st;
+
+	return stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+owner_is_dir(const char *path)
+{
+	return owner_look(path, dir_look, path);
 }

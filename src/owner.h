@@ -63,6 +63,20 @@ int owner_run_within(const char *dir, int (*fn)(void *arg), void *arg,
                      unsigned limit_s);
 
 /*
+ * fn(arg), a look at path that root takes with its own rights: run as
+ * root, in a child killed after OWNER_LOOK_LIMIT_S, as owner_run looks
+ * at a campaign directory (a stat() on a FUSE file system whose daemon
+ * stopped never returns); directly for anyone else.  What fn returned
+ * (0 to 255: the child's exit status carries it), or -1 after an error
+ * naming path when the look did not finish.
+ */
+int owner_look(const char *path, int (*fn)(const void *arg),
+               const void *arg);
+/* Whether path is a directory (stat(), links followed), looked at as
+ * owner_look says: 1, 0, or -1 after an error. */
+int owner_is_dir(const char *path);
+
+/*
  * For work that cannot move into a child, because the caller keeps what
  * it reads (calibrate's measured runs): 0 when path may be read here,
  * with the caller's own rights.  Root reads only root's files and

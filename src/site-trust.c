@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "owner.h"
 #include "site-trust.h"
 #include "util.h"
 
@@ -42,11 +43,12 @@ writable_by_others(const struct stat *st, bool is_dir, uid_t me)
  * job.  Like sudo and sshd with their files, refuse one that a user other
  * than root (or the one running paratune, for a private test setup) could
  * change, or whose directory would let them replace it.  /dev/null is an
- * empty configuration.
+ * empty configuration.  arg is the path; 0, or -1 after an error.
  */
-int
-site_conf_trusted(const char *path)
+static int
+site_conf_look(const void *arg)
 {
+	const char *path = arg;
 	struct stat st, dst;
 	char *dir;
 	const char *who, *what = "";
@@ -78,3 +80,11 @@ site_conf_trusted(const char *path)
 	             (unsigned)(st.st_mode & 07777));
 }
 
+
+int
+site_conf_trusted(const char *path)
+{
+	/* Run as root, in a child under a limit: a site file given on a
+	 * FUSE file system whose daemon stopped held root's stat(). */
+	return owner_look(path, site_conf_look, path) != 0 ? -1 : 0;
+}

@@ -569,6 +569,17 @@ if grep -q mounted "$T/fuse.out" 2>/dev/null; then
 		test "$rc" = 77
 	check "  naming the row" grep -q \
 		"dead-row.csv:2:1: campaign_file 'dead/c.conf' is refused" "$T/all"
+	# Whether estimate's argument is a campaign directory or a file,
+	# and whether a site file is root's alone, were stat()s of root's
+	# own, with no limit.
+	limited "$PT" estimate "$T/dead/c.conf"
+	check "root's estimate of a file there: 75 (got $rc)" test "$rc" = 75
+	check "  saying why" grep -q \
+		"looking at '$T/dead/c.conf' did not finish in 2 s" "$T/all"
+	limited "$PT" --site "$T/dead/site.conf" models
+	check "root's --site file there: 78 (got $rc)" test "$rc" = 78
+	check "  saying why" grep -q \
+		"looking at '$T/dead/site.conf' did not finish in 2 s" "$T/all"
 	kill "$fuse" 2>/dev/null
 	wait "$fuse" 2>/dev/null
 else
