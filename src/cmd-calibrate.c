@@ -628,10 +628,11 @@ check_output(const char *out, bool pool, int n, char **inputs)
 		      "calibration");
 		return EXIT_USAGE;
 	}
-	if (output_is_input(out, n, inputs))
-		return EXIT_USAGE;
+	/* Who could change the path first: output_is_input stat()s it. */
 	if ((status = owner_root_new_path(out)) != 0)
 		return status;
+	if (output_is_input(out, n, inputs))
+		return EXIT_USAGE;
 	return output_file_check(out) != 0 ? EXIT_CANTCREAT : 0;
 }
 

@@ -569,6 +569,10 @@ if grep -q mounted "$T/fuse.out" 2>/dev/null; then
 		test "$rc" = 77
 	check "  naming the row" grep -q \
 		"dead-row.csv:2:1: campaign_file 'dead/c.conf' is refused" "$T/all"
+	limited "$PT" calibrate "$SRC/tests/data/calibrate/generated.csv" \
+		-o "$T/dead/cal.conf"
+	check "root's calibrate -o a file there: 77 (got $rc)" \
+		test "$rc" = 77
 	# Whether estimate's argument is a campaign directory or a file,
 	# and whether a site file is root's alone, were stat()s of root's
 	# own, with no limit.
