@@ -200,3 +200,85 @@ layout_recompute_effective(const struct model *m, const struct layout *l,
 		n = chunk;
 	*layers = n;
 }
+
+/*
+ * An uneven pipeline's chunk [MLM transformer_layer.py
+ * get_transformer_layer_offset, transformer_block.py
+ * get_num_layers_to_build]: each virtual round of the pipeline takes
+ * first / vp layers on the first stage, the middle's share of the round
+ * on each middle stage, last / vp on the last, in pipeline order; a
+ * stage without a count of its own is a middle one.
+ */
+static void
+uneven_chunk_span(const struct model *m, const struct layout *l,
+                  int rank, int chunk, int *from, int *n)
+{
+	int vp = l->vp > 1 ? l->vp : 1, left, stages;
+	int f = l->first_stage_layers > 0 ? l->first_stage_layers / vp : 0;
+	int z = l->last_stage_layers > 0 ? l->last_stage_layers / vp : 0;
+	int mid, round;
+
+	layout_uneven_middle(m, l, &left, &stages);
+	mid = stages > 0 ? left / vp / stages : 0;
+	round = f + (stages > 0 ? left / vp : 0) + z;
+	*from = chunk * round;
+	if (rank > 0)
+		*from += f + (rank - (l->first_stage_layers > 0)) * mid;
+	*n = mid;
+	if (rank == 0 && l->first_stage_layers > 0)
+		*n = f;
+	if (rank == l->pp - 1 && l->last_stage_layers > 0)
+		*n = z;
+}
+
+/*
+ * An even split's chunk: (layers + flags) / (pp x vp) layers, round j
+ * of the pipeline from j x (layers + flags) / vp on; the embedding
+ * counted as a layer takes the place of the first chunk's first layer
+ * (every later chunk's offset one less), the loss the last chunk's
+ * last.
+ */
+static void
+even_chunk_span(const struct model *m, const struct layout *l,
+                int rank, int chunk, int *from, int *n)
+{
+	int vp = l->vp > 1 ? l->vp : 1, split = layout_split_layers(m, l);
+	int each = split / l->pp / vp;
+	bool head = rank == 0 && chunk == 0;
+	bool tail = rank == l->pp - 1 && chunk == vp - 1;
+
+	*from = chunk * (split / vp) + rank * each -
+	        (l->account_embedding && !head ? 1 : 0);
+	*n = each - (l->account_embedding && head ? 1 : 0) -
+	     (l->account_loss && tail ? 1 : 0);
+}
+
+void
+layout_chunk_span(const struct model *m, const struct layout *l,
+                  int rank, int chunk, int *from, int *n)
+{
+	if (l->pp <= 1) {
+		*from = 0;
+		*n = m->num_layers;
+		return;
+	}
+	if (layout_uneven(l))
+		uneven_chunk_span(m, l, rank, chunk, from, n);
+	else
+		even_chunk_span(m, l, rank, chunk, from, n);
+}
+
+int
+layout_rank_layers(const struct model *m, const struct layout *l, int rank,
+                   int *dense)
+{
+	int vp = l->pp > 1 && l->vp > 1 ? l->vp : 1, from, n, total = 0;
+
+	*dense = 0;
+	for (int j = 0; j < vp; j++) {
+		layout_chunk_span(m, l, rank, j, &from, &n);
+		total += n;
+		*dense += model_dense_layers_in(m, from, n);
+	}
+	return total;
+}

@@ -414,6 +414,21 @@ int layout_last_layers(const struct model *m, const struct layout *l);
  */
 void layout_auto_stages(const struct model *m, struct layout *l);
 
+/*
+ * Megatron-LM's placement of model chunk `chunk` (0 to vp - 1) of
+ * pipeline rank `rank`: its first transformer layer, 0-based over the
+ * whole model, in *from and its count in *n (0 where the embedding or
+ * the loss counted as a layer takes a chunk's only place).  With pp 1
+ * the one chunk holds every layer.  Only meaningful for a layout whose
+ * split layout_check accepted.
+ */
+void layout_chunk_span(const struct model *m, const struct layout *l,
+                       int rank, int chunk, int *from, int *n);
+/* Transformer layers of pipeline rank `rank` over its model chunks;
+ * how many of them are dense (model_dense_layers_in) in *dense. */
+int layout_rank_layers(const struct model *m, const struct layout *l,
+                       int rank, int *dense);
+
 /* The most transformer layers one model chunk (a stage's share over
  * vp) holds, at least 1. */
 int layout_largest_chunk(const struct model *m, const struct layout *l);

@@ -198,6 +198,24 @@ model_moe_layers(const struct model *m)
 	return m->num_layers > dense ? m->num_layers - dense : 0;
 }
 
+/* The pattern is indexed by the layer's number in the whole model
+ * (gpt_layer_specs.py get_gpt_decoder_layer_specs builds every
+ * layer's spec, then each chunk takes its slice), so a chunk's dense
+ * layers are its overlap with the first K. */
+int
+model_dense_layers_in(const struct model *m, int from, int n)
+{
+	int end = from + n, dense = m->moe_first_dense_layers;
+
+	if (n <= 0)
+		return 0;
+	if (m->num_experts <= 0)
+		return n;
+	if (from >= dense)
+		return 0;
+	return (end < dense ? end : dense) - (from > 0 ? from : 0);
+}
+
 /* All transformer layers together (the MTP layers apart). */
 static double
 model_all_layers(const struct model *m, bool active_only)

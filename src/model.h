@@ -111,6 +111,9 @@ double model_other_params(const struct model *m);
 int model_cross_layers(const struct model *m);
 /* MoE layers of m (all but the first dense ones); 0 for a dense model. */
 int model_moe_layers(const struct model *m);
+/* Dense layers among layers [from, from + n), 0-based: all n of a
+ * dense model, those of an MoE model's first moe_first_dense_layers. */
+int model_dense_layers_in(const struct model *m, int from, int n);
 /* Whether layer i (0-based) uses sliding-window attention. */
 bool model_layer_windowed(const struct model *m, int i);
 /* Whether m trains with dropout (0.1 on the attention probabilities
