@@ -41,18 +41,24 @@ struct flop_parts {
 };
 
 /*
- * One pipeline stage as a GPU of it sees it.  The first and the last
+ * One pipeline rank as a GPU of it sees it, its layers placed as
+ * Megatron-LM places them (layout_chunk_span).  The first and the last
  * stage differ from the others by the embedding and the output layer,
- * and by one layer each when the pipeline split accounts for them
- * [MLM transformer_block.py get_num_layers_to_build]; rank 1 stands for
- * the middle stages.
+ * by one layer each when the pipeline split accounts for them, by their
+ * own counts in an uneven pipeline [MLM transformer_block.py
+ * get_num_layers_to_build], and with an MoE model's dense first layers
+ * by which of them they hold; the middle stage is the middle rank whose
+ * GPUs hold the most memory (estimate.c).
  */
 struct stage {
-	double layers;     /* transformer layers */
-	double dense;      /* non-expert parameters on one GPU */
-	double expert;     /* expert parameters on one GPU */
-	double inflight;   /* micro-batches whose activations it keeps */
-	bool first, last;  /* holds the embedding / the output layer */
+	int rank;            /* pipeline rank */
+	double layers;       /* transformer layers, the MTP ones included */
+	double dense_layers; /* of them dense (none of the MTP ones of an
+	                      * MoE model) */
+	double mtp;          /* MTP layers (the last stage's last chunk) */
+	double dense;        /* non-expert parameters on one GPU */
+	double expert;       /* expert parameters on one GPU */
+	bool first, last;    /* holds the embedding / the output layer */
 };
 
 /* Per-GPU state of one estimate, derived once and shared by the parts. */
@@ -72,6 +78,7 @@ struct est {
 	 * dense and MoE layers), the input alone (recomputed), and one
 	 * re-materialised layer of the model's kind. */
 	double a_full, a_input, a_one;
+	double a_dense, a_moe;             /* a_full of each kind of layer */
 	struct flop_parts fp;              /* per token [FLOP] */
 	bool dropout;
 	bool sharded;                      /* distributed optimizer or FSDP */
@@ -80,7 +87,7 @@ struct est {
 	bool titan_sac;                    /* torchtitan's per-op
 	                                    * selective checkpointing
 	                                    * (estimate-memory.c) */
-	struct stage stage[3];             /* first, last, rank 1 */
+	struct stage stage[3];             /* first, last, middle */
 	int nstages;                       /* 1, 2 or 3 of them */
 };
 
@@ -111,6 +118,17 @@ const struct stage *estimate_heaviest_stage(const struct est *x);
 void estimate_layer_activation_sizes(struct est *x);
 double estimate_moe_layer_activations(const struct est *x);
 void estimate_memory(const struct est *x, struct estimate *out);
+/* The memory of a GPU of stage st, its breakdown into mb. */
+double estimate_stage_memory(const struct est *x, const struct stage *st,
+                             struct memory_breakdown *mb);
+/* Activations of one micro-batch through model chunk `chunk` of stage
+ * st: its layers of each kind, the MTP layers on the last stage's last
+ * chunk, the embedding's on the first stage's first (estimate-memory.c). */
+double estimate_chunk_activations(const struct est *x,
+                                  const struct stage *st, int chunk);
+/* The most activations stage st holds at once over a step's in-flight
+ * micro-batches, chunk by chunk (estimate-inflight.c). */
+double estimate_inflight_peak(const struct est *x, const struct stage *st);
 /* Step time and its parts (estimate-time.c). */
 void estimate_time(const struct est *x, struct estimate *out);
 /* estimate-dp.c: the exposed seconds of a step's data-parallel

@@ -341,23 +341,25 @@ layer_activations(const struct est *x, bool moe_layer, bool recomputed)
 void
 estimate_layer_activation_sizes(struct est *x)
 {
-	x->a_full = (1 - x->moe_frac) * layer_activations(x, false, false) +
-	            x->moe_frac * layer_activations(x, true, false);
+	x->a_dense = layer_activations(x, false, false);
+	x->a_moe = x->s.Lmoe > 0 ? layer_activations(x, true, false) : 0;
+	x->a_full = (1 - x->moe_frac) * x->a_dense + x->moe_frac * x->a_moe;
 	x->a_input = layer_activations(x, false, true);
 	x->a_one = layer_activations(x, x->s.Lmoe > 0, false);
 }
 
-/* Layers of a stage that full recompute of the block method recomputes:
- * the first N of each of the v model chunks [MLM recompute.py]. */
+/* Layers of a model chunk of n that full recompute of the block
+ * method recomputes: its first N [MLM recompute.py]. */
 static double
 block_layers(const struct est *x, double n)
 {
 	if (x->l->recompute_layers <= 0)
 		return n;
-	return fmin(x->l->recompute_layers * x->v, n);
+	return fmin(x->l->recompute_layers, n);
 }
 
-/* Layers a uniform chunk holds: N, or the whole model chunk for 0. */
+/* Layers a uniform run holds in a stage of n: N, or the whole model
+ * chunk for 0. */
 static double
 uniform_chunk(const struct est *x, double n)
 {
@@ -368,36 +370,49 @@ uniform_chunk(const struct est *x, double n)
 	return fmin(x->l->recompute_layers, chunk);
 }
 
-/* Layers of a stage recomputed in the backward pass. */
+/* Layers of a stage of n recomputed in the backward pass: the block
+ * method's first N of each of its v model chunks. */
 double
 estimate_recomputed_layers(const struct est *x, double n)
 {
 	if (x->l->recompute != RECOMPUTE_FULL)
 		return 0;
-	return x->l->recompute_method == RECOMPUTE_UNIFORM
-	       ? n : block_layers(x, n);
+	if (x->l->recompute_method == RECOMPUTE_UNIFORM ||
+	    x->l->recompute_layers <= 0)
+		return n;
+	return fmin(x->l->recompute_layers * x->v, n);
 }
 
 /*
- * Activations of one micro-batch through a stage of n layers.  Block
- * keeps the input of each recomputed layer; uniform keeps the input of
- * each chunk only [MLM recompute.py]; offloaded layers keep theirs on
- * the host.
+ * Activations of one micro-batch through a model chunk of n layers,
+ * nd of them dense, which come first (the dense layers are the model's
+ * first).  Block keeps the input of each recomputed layer, its first
+ * N; uniform keeps the input of each run of N only [MLM recompute.py];
+ * offloaded layers, the stage's share of them (off of stage_n), keep
+ * theirs on the host.
  */
 static double
-stage_activations(const struct est *x, double n)
+chunk_layer_activations(const struct est *x, double n, double nd,
+                        double stage_n)
 {
 	const struct layout *l = x->l;
-	double a_full = x->a_full, a_rc = x->a_input, nrc, chunks;
-	double off = fmin(l->offload_layers, n);
+	double run, nrc, off, kept, kept_dense;
 
+	if (n <= 0)
+		return 0;
 	if (l->recompute == RECOMPUTE_FULL &&
 	    l->recompute_method == RECOMPUTE_UNIFORM) {
-		chunks = x->v * ceil(n / x->v / uniform_chunk(x, n));
-		return chunks * a_rc;
+		run = l->recompute_layers > 0 ? fmin(l->recompute_layers, n)
+		                               : n;
+		return ceil(n / run) * x->a_input;
 	}
-	nrc = estimate_recomputed_layers(x, n);
-	return (n - nrc - off) * a_full + nrc * a_rc;
+	nrc = l->recompute == RECOMPUTE_FULL ? block_layers(x, n) : 0;
+	off = stage_n > 0 ? fmin(l->offload_layers, stage_n) * n / stage_n
+	                  : 0;
+	kept = n - nrc - off;
+	kept_dense = fmax(0, fmin(kept, nd - nrc));
+	return kept_dense * x->a_dense + (kept - kept_dense) * x->a_moe +
+	       nrc * x->a_input;
 }
 
 /* What full recompute re-materialises during a backward: one layer
@@ -487,37 +502,63 @@ titan_tp_transient(const struct est *x)
 	return x->seq_local * x->b * x->s.h * (gathered + x->act_bytes);
 }
 
+/* Bytes a micro-batch's embedding keeps for its backward on the first
+ * stage: its int64 token ids and, with dropout, the mask; its output
+ * is the first layer's input, which layer_activations() counts ([MEM]:
+ * 8sb and sbh a micro-batch; [ACT] section 4.3). */
+static double
+embedding_activations(const struct est *x)
+{
+	double spdiv = x->l->sequence_parallel ? x->t : 1;
+	double sb = x->seq_local * x->b;
+
+	return sb * (8 + x->s.h * (x->dropout ? 1 : 0) / spdiv);
+}
+
+/* Public: see estimate-int.h. */
+double
+estimate_chunk_activations(const struct est *x, const struct stage *st,
+                           int chunk)
+{
+	const struct model *m = x->w->model;
+	int from = 0, n, nd, v = x->l->pp > 1 ? x->l->vp : 1;
+
+	if (x->l->pp > 1) {
+		layout_chunk_span(m, x->l, st->rank, chunk, &from, &n);
+	} else {
+		n = m->num_layers;
+		v = 1;
+	}
+	nd = model_dense_layers_in(m, from, n);
+	/* The MTP layers, of the model's last kind, follow the last. */
+	if (st->last && chunk == v - 1) {
+		n += (int)st->mtp;
+		nd += x->s.Lmoe > 0 ? 0 : (int)st->mtp;
+	}
+	return chunk_layer_activations(x, n, nd, st->layers) +
+	       (st->first && chunk == 0 ? embedding_activations(x) : 0);
+}
+
 /*
- * Activations on a stage: its in-flight micro-batches (one on the last
- * stage but with interleaving), the embedding's token ids on the first
- * stage, and on the last the logits of one (logit_bytes): its last
- * model chunk, which holds the output layer, runs each micro-batch's
- * backward right after its forward.
+ * Activations on a stage: what its in-flight micro-batches keep at the
+ * peak (estimate-inflight.c), and on the last the logits of one
+ * (logit_bytes): its last model chunk, which holds the output layer,
+ * runs each micro-batch's backward right after its forward.
  */
 static double
 memory_activations(const struct est *x, const struct stage *st)
 {
-	double spdiv = x->l->sequence_parallel ? x->t : 1;
 	double sb = x->seq_local * x->b;
-	/* The embedding keeps its int64 token ids for its backward and,
-	 * with dropout, the mask; its output is the first layer's input,
-	 * which layer_activations() counts ([MEM]: 8sb and sbh a
-	 * micro-batch; [ACT] section 4.3). */
-	double emb = sb * (8 + x->s.h * (x->dropout ? 1 : 0) / spdiv);
 	/* MTP layers each compute their own logits (last stage). */
 	double logits = sb * x->s.V / x->t * logit_bytes(x) *
 	                (1 + x->s.mtp);
-	double act = stage_activations(x, st->layers);
 	double working = recompute_working(x, st->layers) +
 	                 titan_tp_transient(x);
+	double act = st->first && st->last
+	             ? estimate_chunk_activations(x, st, 0)
+	             : estimate_inflight_peak(x, st);
 
-	if (st->first && st->last)
-		return act + emb + logits + working;
-	if (st->first)
-		return st->inflight * (act + emb) + working;
-	if (st->last)
-		return st->inflight * act + logits + working;
-	return st->inflight * act + working;
+	return act + (st->last ? logits : 0) + working;
 }
 
 /*
@@ -622,7 +663,7 @@ memory_buffers(const struct est *x, double activations)
 	       flex_buffer_bytes(x);
 }
 
-/* Where stage i of x->stage (first, last, rank 1) is listed: first,
+/* Where stage i of x->stage (first, last, middle) is listed: first,
  * middle, last. */
 static int
 stage_slot(const struct est *x, int i)
@@ -632,7 +673,20 @@ stage_slot(const struct est *x, int i)
 	return i == 2 ? 1 : x->nstages - 1;
 }
 
-/* Fill the breakdown for the most loaded GPU (first, last or rank 1),
+/* Public: see estimate-int.h. */
+double
+estimate_stage_memory(const struct est *x, const struct stage *st,
+                      struct memory_breakdown *mb)
+{
+	memory_states(x, st, mb);
+	mb->activations = memory_activations(x, st);
+	mb->buffers = memory_buffers(x, mb->activations);
+	mb->total = mb->weights + mb->gradients + mb->optimizer +
+	            mb->activations + mb->buffers;
+	return mb->total;
+}
+
+/* Fill the breakdown for the most loaded GPU (first, middle or last),
  * and each stage's total in pipeline order. */
 /* Public: see estimate-int.h. */
 void
@@ -645,15 +699,14 @@ estimate_memory(const struct est *x, struct estimate *out)
 	out->nstages = x->nstages;
 	for (int i = 0; i < x->nstages; i++) {
 		struct memory_breakdown mb;
+		const struct stage *st = &x->stage[i];
 		int slot = stage_slot(x, i);
 
-		memory_states(x, &x->stage[i], &mb);
-		mb.activations = memory_activations(x, &x->stage[i]);
-		mb.buffers = memory_buffers(x, mb.activations);
-		mb.total = mb.weights + mb.gradients + mb.optimizer +
-		           mb.activations + mb.buffers;
+		estimate_stage_memory(x, st, &mb);
 		out->stages[slot].name = names[x->nstages - 1][slot];
-		out->stages[slot].layers = x->stage[i].layers;
+		out->stages[slot].rank = st->rank;
+		out->stages[slot].layers = st->layers;
+		out->stages[slot].dense_layers = st->dense_layers;
 		out->stages[slot].total = mb.total;
 		if (i == 0 || mb.total > out->mem.total)
 			out->mem = mb;

@@ -292,98 +292,103 @@ layer_expert_params(const struct est *x)
 	return s->E * (mlp_params(s, s->fe) + bias) / (x->te * x->e);
 }
 
-/* Dense layers among layers [from, from + n): all of a dense model's,
- * the first moe_first_dense_layers of an MoE model's. */
-static double
-dense_layers_in(const struct est *x, double from, double n)
-{
-	if (x->s.Lmoe <= 0)
-		return n;
-	return fmax(0, fmin(n, x->s.Ldense - from));
-}
-
-/* A stage of n layers from layer `from` on: its parameters; embedding
- * and output added by the caller.  Dense first layers sit on the first
- * stage (its first model chunk with vp). */
+/* Pipeline rank `rank`: its layers as Megatron-LM places them
+ * (layout_chunk_span), of each kind, and their parameters; embedding,
+ * output layer and MTP layers added by the caller. */
 static void
-stage_init(const struct est *x, struct stage *st, double from, double n,
-           bool first, bool last)
+stage_init(const struct est *x, struct stage *st, int rank)
 {
-	double nd = dense_layers_in(x, from, n);
+	const struct model *mo = x->w->model;
 	bool moe = x->s.Lmoe > 0;
+	int nd, n = layout_rank_layers(mo, x->l, rank, &nd);
 
+	st->rank = rank;
 	st->layers = n;
+	st->dense_layers = nd;
+	st->mtp = 0;
 	st->dense = nd * layer_dense_params(x, false) +
 	            (n - nd) * layer_dense_params(x, moe);
 	st->expert = moe ? (n - nd) * layer_expert_params(x) : 0;
-	st->first = first;
-	st->last = last;
-	st->inflight = 1;
+	st->first = rank == 0;
+	st->last = rank == x->l->pp - 1;
 }
 
 /*
- * The MTP layers go on the last stage [Megatron-LM
- * multi_token_prediction.py, "MTP on the last pipeline stage"]: each
- * one transformer layer, eh_proj 2h x h split over tp and three norms;
+ * The MTP layers go on the last stage, its last model chunk
+ * [Megatron-LM multi_token_prediction.py mtp_on_this_rank: "all of MTP
+ * layers on the last pipeline stage"]: each one transformer layer of
+ * the model's last kind, eh_proj 2h x h split over tp and three norms;
  * with a pipeline the stage also keeps a copy of the embedding they
  * read.  Counted as layers of the stage for activations and time.
  */
 static void
 stage_add_mtp(const struct est *x, struct stage *st, double emb)
 {
-	struct stage one;
+	bool moe = x->s.Lmoe > 0;
 	double n = x->s.mtp;
 
 	if (n <= 0)
 		return;
-	stage_init(x, &one, x->s.L - 1, 1, false, false);
 	st->layers += n;
-	st->dense += n * (one.dense + 2 * x->s.h * x->s.h / x->t +
-	                  3 * x->s.h) + (x->p > 1 ? emb : 0);
-	st->expert += n * one.expert;
+	st->dense_layers += moe ? 0 : n;
+	st->mtp = n;
+	st->dense += n * (layer_dense_params(x, moe) +
+	                  2 * x->s.h * x->s.h / x->t + 3 * x->s.h) +
+	             (x->p > 1 ? emb : 0);
+	st->expert += moe ? n * layer_expert_params(x) : 0;
 }
 
 /*
- * Micro-batches' worth of activations pipeline rank r holds at its
- * peak.  Under 1F1B min(m, p - r) [PIPE].  Interleaved, Megatron-LM
- * runs a warm-up of 2(p-r-1) + (v-1)p model-chunk micro-batches, at
- * most all m*v of them, and holds one more in steady state, each of a
- * chunk of 1/v of the stage's layers (schedules.py,
- * get_pp_rank_microbatches, microbatch_group_size_per_vp_stage p by
- * default): p + (p-1)/v on the first rank, as [MEM] has it, but
- * p - (p-1)/v on the last, not one (the estimate held one there until
- * 2026-11-30, and no cap at m on the first).  moe_a2a_overlap
- * (overlap_moe_expert_parallel_comm) warms up one chunk more, so that
- * each 1F1B step's forward and backward are independent.
+ * The middle rank whose GPUs hold the most memory.  Middle ranks hold
+ * as many layers as each other, chunk by chunk, and a later rank holds
+ * no more micro-batches of any chunk in flight than an earlier one
+ * (estimate-inflight.c): of the ranks with the same number of dense
+ * layers (then in the same chunks: they are the model's first) the
+ * earliest is the heaviest, so only the first of each count is
+ * weighed, and none after the first with none.
  */
-static double
-inflight_at(const struct est *x, double r)
+static void
+pick_middle(struct est *x, struct stage *middle)
 {
-	double chunks;
+	struct memory_breakdown mb;
+	struct stage st;
+	double top = -1, total;
+	int prev = -1, dense;
 
-	if (x->v <= 1)
-		return fmin(x->m, x->p - r);
-	chunks = 2 * (x->p - r - 1) + (x->v - 1) * x->p + 1 +
-	         (x->l->moe_a2a_overlap ? 1 : 0);
-	return fmin(chunks, x->m * x->v) / x->v;
+	/* Without dense first layers every middle rank holds alike. */
+	if (x->s.Lmoe <= 0 || x->s.Ldense <= 0) {
+		stage_init(x, middle, 1);
+		return;
+	}
+	for (int r = 1; r < x->l->pp - 1; r++) {
+		layout_rank_layers(x->w->model, x->l, r, &dense);
+		if (dense == prev && dense == 0)
+			break;
+		if (dense == prev)
+			continue;
+		prev = dense;
+		stage_init(x, &st, r);
+		total = estimate_stage_memory(x, &st, &mb);
+		if (total > top) {
+			top = total;
+			*middle = st;
+		}
+	}
 }
 
 /*
- * The stages, with Megatron-LM's split: (layers + flags) / pp layers a
- * rank, one fewer on the first stage with account_embedding and on the
- * last with account_loss; or an uneven pipeline's own first and last
- * counts, the layers left shared by the stages between; what each
- * holds in flight, inflight_at().
+ * The stages: the first and the last rank, and the heaviest middle
+ * one, each with the layers Megatron-LM gives it (layout_chunk_span):
+ * an even split's (layers + flags) / pp a rank, one fewer on the first
+ * stage with account_embedding and on the last with account_loss; or
+ * an uneven pipeline's own first and last counts, the layers left
+ * shared by the stages between.
  */
 static void
 count_params(struct est *x)
 {
 	const struct model *mo = x->w->model;
-	const struct layout *l = x->l;
 	const struct shape *s = &x->s;
-	double rank = layout_split_layers(mo, l) / x->p;
-	double nfirst = rank - l->account_embedding;
-	double nlast = rank - l->account_loss;
 	double emb = s->V * s->h / x->t, pos, rest;
 	struct stage *first = &x->stage[0], *last = &x->stage[1];
 
@@ -395,34 +400,24 @@ count_params(struct est *x)
 	pos = model_embedding_params(mo) - (double)mo->vocab_size * s->h *
 	                                   (mo->untie_embeddings ? 2 : 1);
 	rest = model_other_params(mo);
+	stage_init(x, first, 0);
 	if (x->p == 1) {
 		/* One stage holds everything; tied weights are one copy. */
 		x->nstages = 1;
-		stage_init(x, first, 0, s->L, true, true);
 		first->dense += rest + (mo->untie_embeddings ? emb : 0) +
 		                emb + pos;
 		stage_add_mtp(x, first, emb);
 		return;
 	}
-	if (layout_uneven(l)) {
-		rank = layout_middle_layers(mo, l);
-		nfirst = layout_first_layers(mo, l);
-		nlast = layout_last_layers(mo, l);
-	}
 	x->nstages = x->p > 2 ? 3 : 2;
-	stage_init(x, first, 0, nfirst, true, false);
 	first->dense += emb + pos;
-	first->inflight = inflight_at(x, 0);
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
-	stage_init(x, last, s->L - nlast, nlast, false, true);
+	stage_init(x, last, x->l->pp - 1);
 	last->dense += rest + emb;
-	last->inflight = inflight_at(x, x->p - 1);
 	stage_add_mtp(x, last, emb);
-	if (x->nstages == 3) {
-		stage_init(x, &x->stage[2], nfirst, rank, false, false);
-		x->stage[2].inflight = inflight_at(x, 1);
-	}
+	if (x->nstages == 3)
+		pick_middle(x, &x->stage[2]);
 }
 
 /* The stage whose GPUs hold the most parameters. */
@@ -476,8 +471,10 @@ est_init(struct est *x, const struct workload *w, const struct layout *l)
 	x->modules = l->recompute == RECOMPUTE_SELECTIVE && !x->titan_sac
 	             ? layout_recompute_modules(l) : 0;
 	x->dropout = model_dropout(w->model);
-	count_params(x);
+	/* The activation sizes first: the middle stage is chosen by its
+	 * memory. */
 	estimate_layer_activation_sizes(x);
+	count_params(x);
 	flops_per_token(w->model, w->seq_length, &x->fp);
 }
 

@@ -28,7 +28,9 @@ struct memory_breakdown {
  * GPUs.  The middle stands for every stage between first and last. */
 struct stage_memory {
 	const char *name;           /* "all", "first", "middle" or "last" */
+	int rank;                   /* the pipeline rank it stands for */
 	double layers;
+	double dense_layers;        /* of them dense (all of a dense model's) */
 	double total;               /* bytes */
 };
 

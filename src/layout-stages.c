@@ -268,12 +268,31 @@ layout_chunk_span(const struct model *m, const struct layout *l,
 		even_chunk_span(m, l, rank, chunk, from, n);
 }
 
+/* Layers of pipeline rank `rank`, from the stage counts. */
+static int
+rank_count(const struct model *m, const struct layout *l, int rank)
+{
+	if (l->pp <= 1)
+		return m->num_layers;
+	if (rank == 0)
+		return layout_first_layers(m, l);
+	if (rank == l->pp - 1)
+		return layout_last_layers(m, l);
+	return layout_middle_layers(m, l);
+}
+
 int
 layout_rank_layers(const struct model *m, const struct layout *l, int rank,
                    int *dense)
 {
 	int vp = l->pp > 1 && l->vp > 1 ? l->vp : 1, from, n, total = 0;
 
+	/* Layers of one kind: no need to know which. */
+	if (m->num_experts <= 0 || m->moe_first_dense_layers <= 0) {
+		total = rank_count(m, l, rank);
+		*dense = m->num_experts <= 0 ? total : 0;
+		return total;
+	}
 	*dense = 0;
 	for (int j = 0; j < vp; j++) {
 		layout_chunk_span(m, l, rank, j, &from, &n);

@@ -195,12 +195,176 @@ test_dense_model(void)
 	assert_rank(&m, &l, 0, 31, 31);
 }
 
+/* ---- the estimate, stage by stage ---------------------------------- */
+
+static struct workload
+workload_of(const struct model *m, const struct gpu *g, int seq, int nodes)
+{
+	struct workload w;
+
+	memset(&w, 0, sizeof(w));
+	w.model = m;
+	w.gpu = g;
+	w.precision = PREC_BF16;
+	w.seq_length = seq;
+	w.nodes = nodes;
+	w.gpus_per_node = 8;
+	w.gpu_memory_gib = g->memory_gib;
+	w.margin_gib = 4;
+	w.num_tokens_b = 1000;
+	return w;
+}
+
+/* The campaign defaults (config.c) on a pipeline of pp x vp. */
+static struct layout
+layout_of(int pp, int vp, int ep, int gbs)
+{
+	struct layout l = pipeline(pp, vp);
+
+	l.ep = ep;
+	l.gbs = gbs;
+	l.recompute = RECOMPUTE_SELECTIVE;
+	l.distributed_optimizer = true;
+	l.attention = ATTN_FLASH;
+	l.overlap_grad_reduce = true;
+	l.overlap_param_gather = true;
+	l.moe_grouped_gemm = true;
+	return l;
+}
+
+static void
+estimate_ok(const struct workload *w, struct layout *l, struct estimate *e)
+{
+	CU_ASSERT_EQUAL_FATAL(layout_check(w, l), LAYOUT_OK);
+	estimate_layout(w, l, e);
+}
+
+static void
+assert_stage(const struct estimate *e, int slot, const char *name,
+             int rank, double layers, double dense)
+{
+	CU_ASSERT_STRING_EQUAL(e->stages[slot].name, name);
+	CU_ASSERT_EQUAL(e->stages[slot].rank, rank);
+	CU_ASSERT_EQUAL(e->stages[slot].layers, layers);
+	CU_ASSERT_EQUAL(e->stages[slot].dense_layers, dense);
+}
+
+/*
+ * DeepSeek-V3 on pp 16 as 4 + 14 x 4 + 1, ep 8, 128 GPUs: the first
+ * stage holds the three dense layers and one MoE layer; rank 1, the
+ * middle stage that holds the most micro-batches, layers 4-7, all MoE;
+ * the last layer 60 and the MTP layer.  A middle or last GPU's memory
+ * is then what it is with no dense layer at all: its layers are the
+ * same (the estimate gave every layer the activations of the model's
+ * average layer, 3/61 dense, until 2026-12-01).
+ */
+static void
+test_deepseek_stages_vp1(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct layout l = layout_of(16, 1, 8, 256);
+	struct estimate a, b;
+
+	l.first_stage_layers = 4;
+	l.last_stage_layers = 1;
+	estimate_ok(&w, &l, &a);
+	CU_ASSERT_EQUAL_FATAL(a.nstages, 3);
+	assert_stage(&a, 0, "first", 0, 4, 3);
+	assert_stage(&a, 1, "middle", 1, 4, 0);
+	assert_stage(&a, 2, "last", 15, 2, 0);
+	m.moe_first_dense_layers = 0;
+	estimate_ok(&w, &l, &b);
+	assert_stage(&b, 0, "first", 0, 4, 0);
+	ASSERT_NEAR_REL(a.stages[1].total, b.stages[1].total, 1e-12);
+	ASSERT_NEAR_REL(a.stages[2].total, b.stages[2].total, 1e-12);
+	CU_ASSERT(a.stages[0].total < b.stages[0].total);
+}
+
+/*
+ * DeepSeek-V3 with both layers counted on pp 9, vp 7 (chunks of one
+ * layer, test_deepseek_interleaved_flags): the first stage holds 6 MoE
+ * layers and no dense one (the estimate put all three there until
+ * 2026-12-01), the last 6 MoE layers and the MTP layer, so both weigh
+ * what they weigh without dense layers.  Ranks 1-3 hold one dense
+ * layer each; rank 4, 7 MoE layers, outweighs rank 1 by 6 + 1 MoE
+ * layers against 6 + 1 dense at ep 8, and is the middle stage.
+ */
+static void
+test_deepseek_stages_interleaved(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 4096, 9);
+	struct layout l = layout_of(9, 7, 8, 144);
+	struct estimate a, b;
+
+	l.account_embedding = l.account_loss = true;
+	estimate_ok(&w, &l, &a);
+	CU_ASSERT_EQUAL_FATAL(a.nstages, 3);
+	assert_stage(&a, 0, "first", 0, 6, 0);
+	assert_stage(&a, 1, "middle", 4, 7, 0);
+	assert_stage(&a, 2, "last", 8, 7, 0);
+	m.moe_first_dense_layers = 0;
+	estimate_ok(&w, &l, &b);
+	assert_stage(&b, 1, "middle", 1, 7, 0);
+	ASSERT_NEAR_REL(a.stages[0].total, b.stages[0].total, 1e-12);
+	ASSERT_NEAR_REL(a.stages[2].total, b.stages[2].total, 1e-12);
+	/* Rank 1 holds more micro-batches in flight than rank 4. */
+	CU_ASSERT(b.stages[1].total > a.stages[1].total);
+}
+
+/*
+ * Chunk by chunk in flight, pp 2, vp 2, m 8: rank 0 warms up
+ * 2 + 2 = 4 chunk forwards (0, 1 of chunk 0, 0, 1 of chunk 1) and runs
+ * the fifth (chunk 0) before its first backward (chunk 1): it holds 3
+ * of chunk 0 and 2 of chunk 1, then 4 and 1, and so on.  With a layer's
+ * activations a and the embedding's token ids e = 8 s b = 65,536 bytes
+ * (chunk 0's alone):
+ *   32 layers, chunks of 8:             4 (8a + e) + 8a  = 40a + 4e
+ *   31 with the embedding counted,
+ *   chunk 0 of 7:   max(3 (7a + e) + 16a, 4 (7a + e) + 8a) = 37a + 3e
+ * against 2 (16a + e) and 2 (15a + e) without interleaving.  The
+ * estimate took 5/2 micro-batches of the whole stage, 40a + 2.5e and
+ * 37.5a + 2.5e, until 2026-12-01.  A vocabulary of 128 keeps the first
+ * stage the heaviest.
+ */
+static void
+test_inflight_per_chunk(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(2, 1, 1, 32); /* dp 4, m 8 */
+	struct estimate e32, e32v, e31, e31v;
+	double a, e = 65536;
+
+	m.vocab_size = 128;
+	estimate_ok(&w, &l, &e32);
+	l.vp = 2;
+	estimate_ok(&w, &l, &e32v);
+	m.num_layers = 31;
+	l.account_embedding = true;
+	estimate_ok(&w, &l, &e31v);
+	l.vp = 1;
+	estimate_ok(&w, &l, &e31);
+	a = (e32.mem.activations - e31.mem.activations) / 2;
+	ASSERT_NEAR_REL(e32.mem.activations, 2 * (16 * a + e), 1e-12);
+	ASSERT_NEAR_REL(e32v.mem.activations, 40 * a + 4 * e, 1e-12);
+	ASSERT_NEAR_REL(e31v.mem.activations, 37 * a + 3 * e, 1e-12);
+}
+
 static const struct harness_test stage_tests[] = {
 	{ "DeepSeek-V3 uneven, no interleaving", test_deepseek_uneven_vp1 },
 	{ "DeepSeek-V3 interleaved, layers counted for the flags",
 	  test_deepseek_interleaved_flags },
 	{ "uneven and interleaved", test_uneven_interleaved },
 	{ "a dense model", test_dense_model },
+	{ "DeepSeek-V3's stages, no interleaving", test_deepseek_stages_vp1 },
+	{ "DeepSeek-V3's stages, interleaved",
+	  test_deepseek_stages_interleaved },
+	{ "in flight chunk by chunk", test_inflight_per_chunk },
 	{ NULL, NULL },
 };
 
