@@ -2,8 +2,8 @@
  * Copyright (C) 2026 the paratune authors */
 /*
  * estimate-int.h - what estimate.c (parameters, FLOPs), estimate-memory.c
- * (memory), estimate-time.c, estimate-dp.c and estimate-moe-time.c (step
- * time) share.
+ * and estimate-inflight.c (memory), estimate-time.c, estimate-pipeline.c,
+ * estimate-dp.c and estimate-moe-time.c (step time) share.
  * Private to those files.
  */
 #ifndef PARATUNE_ESTIMATE_INT_H
@@ -109,6 +109,17 @@ double estimate_trainable(const struct est *x);
 /* Whether the GPU's FP8 GEMMs take per-tensor-scaled operands in any
  * layout, so that no transposed copy is needed (estimate-time.c). */
 bool estimate_fp8_any_layout(const struct gpu *g);
+/* Pipeline rank `rank` as a stage: its layers as Megatron-LM places
+ * them (layout_chunk_span), of each kind, and their parameters; the
+ * embedding, the output layer and the MTP layers not added. */
+void estimate_stage_init(const struct est *x, struct stage *st, int rank);
+/*
+ * x as if every layer were of one kind, dense or MoE: the share of MoE
+ * layers, the counts of each kind and the layers' FLOPs, so that a
+ * layer's time computed from it is a layer of that kind's (an MoE
+ * model's dense first layers run no dispatcher and no experts).
+ */
+void estimate_layer_kind(const struct est *x, bool moe, struct est *kind);
 /* The stage whose GPUs hold the most parameters. */
 const struct stage *estimate_heaviest_stage(const struct est *x);
 /* estimate-memory.c: the per-layer activations every stage is built
@@ -129,8 +140,36 @@ double estimate_chunk_activations(const struct est *x,
 /* The most activations stage st holds at once over a step's in-flight
  * micro-batches, chunk by chunk (estimate-inflight.c). */
 double estimate_inflight_peak(const struct est *x, const struct stage *st);
-/* Step time and its parts (estimate-time.c). */
+/*
+ * One layer of one micro-batch, and what the first and last stages add.
+ * Stage times are built from these by layer count (estimate-pipeline.c)
+ * from a layer of each kind (estimate_layer_kind).
+ */
+struct layer_time {
+	double compute;   /* GEMMs, attention, element-wise, launches */
+	double gemm;      /* the GEMM part of compute */
+	double attn;      /* the attention part of compute */
+	double fp8_cast;  /* the FP8 casts part of compute */
+	double tp_ar;     /* one TP all-reduce of the layer's activations */
+	double cp;        /* exposed context-parallel communication */
+	double ep;        /* expert all-to-alls */
+	double offload;   /* exposed host copies of an offloaded layer */
+	double logits;    /* output layer and loss (last stage) */
+	double embedding; /* embedding gradient (first stage) */
+	double pp;        /* send/receive per micro-batch */
+	double modules;   /* forward of the modules selective recompute
+	                   * re-materialises (recompute_modules) */
+};
+
+/* Step time and its parts (estimate-pipeline.c). */
 void estimate_time(const struct est *x, struct estimate *out);
+/* estimate-time.c: one layer's time, of the kind of estimate x; the
+ * share of attention's time its forward takes (which selective
+ * recompute's core_attn runs again); the TP collectives of one layer's
+ * forward. */
+void estimate_layer_time(const struct est *x, struct layer_time *lt);
+double estimate_attention_forward_share(const struct layout *l);
+double estimate_tp_collectives_fwd(const struct est *x);
 /* estimate-dp.c: the exposed seconds of a step's data-parallel
  * communication over the dense and expert parameters a GPU holds, t_mb
  * a micro-batch's time (the FSDP one per micro-batch); the optimizer

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * estimate-time.c - the step time of a layout: compute at a calibrated
- * efficiency, TP/CP/EP/PP/DP communication over the catalog's
- * bandwidths (estimate-links.c; the MoE layer's own parts are
- * estimate-moe-time.c; data parallelism's and the optimizer step's
- * estimate-dp.c) and the pipeline bubble.
+ * estimate-time.c - the time of one layer and micro-batch of a layout:
+ * compute at a calibrated efficiency, TP/CP/EP/PP communication over
+ * the catalog's bandwidths (estimate-links.c; the MoE layer's own parts
+ * are estimate-moe-time.c); estimate-pipeline.c builds the step from
+ * it, stage by stage.
  * Sources are listed at the top of estimate.c and cited where each
  * figure is used.
  */
@@ -366,26 +366,6 @@ peak_flops(const struct est *x, bool gemm)
 }
 
 /*
- * One layer of one micro-batch, and what the first and last stages add.
- * Stage times are built from these by layer count.
- */
-struct layer_time {
-	double compute;   /* GEMMs, attention, element-wise, launches */
-	double gemm;      /* the GEMM part of compute */
-	double attn;      /* the attention part of compute */
-	double fp8_cast;  /* the FP8 casts part of compute */
-	double tp_ar;     /* one TP all-reduce of the layer's activations */
-	double cp;        /* exposed context-parallel communication */
-	double ep;        /* expert all-to-alls */
-	double offload;   /* exposed host copies of an offloaded layer */
-	double logits;    /* output layer and loss (last stage) */
-	double embedding; /* embedding gradient (first stage) */
-	double pp;        /* send/receive per micro-batch */
-	double modules;   /* forward of the modules selective recompute
-	                   * re-materialises (recompute_modules) */
-};
-
-/*
  * GEMM time of one layer.  The experts' GEMMs run on the tokens each
  * local expert receives, not on the micro-batch's: the copies a GPU
  * holds (k of each of the tp group's tokens, gathered over etp) over
@@ -460,8 +440,9 @@ module_gemm_flops(const struct est *x)
  * benchmarks/benchmark_flash_attention.py, flops(): bwd 2.5 f, fwd_bwd
  * 3.5 f), so the forward is 1 of 3.5.
  */
-static double
-attention_forward_share(const struct layout *l)
+/* Public: see estimate-int.h. */
+double
+estimate_attention_forward_share(const struct layout *l)
 {
 	return l->attention == ATTN_FLASH ? 1 / 3.5 : 1 / 3.0;
 }
@@ -660,7 +641,7 @@ layer_comm(const struct est *x, struct layer_time *lt)
 
 	/* TP: one all-reduce of the layer's activations (reduce-scatter
 	 * + all-gather under sequence parallel move the same bytes);
-	 * tp_collectives_fwd() says how many a layer runs. */
+	 * estimate_tp_collectives_fwd() says how many a layer runs. */
 	lt->tp_ar = (l->tp_comm_overlap ? TP_EXPOSED_OVERLAP : TP_EXPOSED) *
 	            estimate_allreduce_s(ab * sb * x->s.h, x->t,
 	                        estimate_group_bw(x, x->t, 1));
@@ -697,123 +678,21 @@ layer_comm(const struct est *x, struct layer_time *lt)
  * shared experts, a dense MLP split over tp [MLM shared_experts.py],
  * have a TP all-reduce of their own.
  */
-static double
-tp_collectives_fwd(const struct est *x)
+/* Public: see estimate-int.h. */
+double
+estimate_tp_collectives_fwd(const struct est *x)
 {
 	double moe = x->s.shared_f > 0 ? 1 : 0;
 
 	return 1 + (1 - x->moe_frac) + x->moe_frac * moe;
 }
 
-/* One micro-batch through one stage, in parts. */
-struct stage_time {
-	double compute, recompute, tp, cp, ep, pp, offload, total;
-	double fp8_cast;  /* of compute */
-};
-
-/*
- * What a stage waits of its pipeline sends and receives, pp_s, of one
- * micro-batch, whose compute is compute_s.  The interleaved schedule
- * overlaps them with the next model chunk's compute: Megatron-LM keeps
- * overlap_p2p_comm on with virtual stages (--no-overlap-p2p-communication
- * turns it off; arguments.py sets it off without them), as
- * Megatron-Bridge's and NeMo's communication-overlap settings do ("PP
- * overlap": overlap_p2p_comm with vp > 1, batched sends otherwise;
- * Megatron-Bridge comm_overlap.py).  A chunk's send hides under a
- * chunk's compute, so only what exceeds it shows; 1F1B without virtual
- * stages waits for every send.
- */
-static double
-pp_exposed_s(const struct est *x, double pp_s, double compute_s)
-{
-	if (x->v <= 1)
-		return pp_s;
-	return fmax(0, pp_s - compute_s);
-}
-
-/* One micro-batch through stage st, from the per-layer parts. */
-static void
-stage_time(const struct est *x, const struct layer_time *lt,
-           const struct stage *st, struct stage_time *out)
-{
-	const struct layout *l = x->l;
-	double n = st->layers, nrc = estimate_recomputed_layers(x, n);
-
-	out->compute = n * lt->compute + (st->last ? lt->logits : 0) +
-	               (st->first ? lt->embedding : 0);
-	out->fp8_cast = n * lt->fp8_cast;
-	/* Recomputation repeats the forward pass: a third of fwd+bwd,
-	 * but half of frozen GEMMs' (LoRA), whose backward computes no
-	 * weight gradient (frozen_gemm_share): the forward is as long as
-	 * in full training. */
-	out->recompute = nrc * (lt->compute / 3 +
-	                        (x->w->peft_lora ? lt->gemm / 6 : 0));
-	if (l->recompute == RECOMPUTE_SELECTIVE &&
-	    (x->modules & RCM_BIT(RCM_CORE_ATTN)))
-		out->recompute += n * lt->attn * attention_forward_share(l);
-	out->recompute += n * lt->modules;
-	/* Forward and backward, and the forward again when recomputed. */
-	out->tp = lt->tp_ar * tp_collectives_fwd(x) * (2 * n + nrc);
-	out->cp = n * lt->cp;
-	out->ep = n * lt->ep;
-	out->pp = pp_exposed_s(x, lt->pp, out->compute + out->recompute);
-	out->offload = fmin(l->offload_layers, n) * lt->offload;
-	out->total = out->compute + out->recompute + out->tp + out->cp +
-	             out->ep + out->pp + out->offload;
-}
-
-/* Slowest stage (sets the pipeline's pace) and the stages' imbalance. */
-static void
-pipeline_times(const struct est *x, const struct layer_time *lt,
-               struct stage_time *slowest, double *unbalance)
-{
-	double sum;
-
-	stage_time(x, lt, &x->stage[0], slowest);
-	sum = slowest->total;
-	for (int i = 1; i < x->nstages; i++) {
-		struct stage_time t;
-
-		stage_time(x, lt, &x->stage[i], &t);
-		/* Rank 1 stands for the p - 2 middle stages. */
-		sum += i == 2 ? (x->p - 2) * t.total : t.total;
-		if (t.total > slowest->total)
-			*slowest = t;
-	}
-	*unbalance = x->nstages > 1 ? slowest->total / (sum / x->p) - 1 : 0;
-}
-
+/* Public: see estimate-int.h. */
 void
-estimate_time(const struct est *x, struct estimate *out)
+estimate_layer_time(const struct est *x, struct layer_time *lt)
 {
-	const struct stage *heavy = estimate_heaviest_stage(x);
-	struct layer_time lt;
-	struct stage_time st;
-	double t_mb;
-
-	layer_compute(x, &lt);
-	layer_comm(x, &lt);
-	lt.modules = layer_modules_s(x, &lt,
-	                             x->b * x->w->seq_length / (x->t * x->c));
-	pipeline_times(x, &lt, &st, &out->unbalance_ratio);
-	t_mb = st.total;
-	out->compute_s = x->m * st.compute;
-	out->fp8_cast_s = x->m * st.fp8_cast;
-	out->recompute_s = x->m * st.recompute;
-	out->tp_comm_s = x->m * st.tp;
-	out->cp_comm_s = x->m * st.cp;
-	out->ep_comm_s = x->m * st.ep;
-	out->pp_comm_s = x->m * st.pp;
-	out->offload_s = x->m * st.offload;
-	/* Fill and drain: (p-1)/v micro-batch slots [PIPE]. */
-	out->bubble_s = (x->p - 1) / x->v * t_mb;
-	out->dp_comm_s = x->l->fsdp
-	                 ? x->m * estimate_fsdp_exposed_s(x, heavy->dense,
-	                                                  heavy->expert, t_mb)
-	                 : estimate_dp_exposed_s(x, heavy->dense,
-	                                         heavy->expert, t_mb);
-	out->step_s = x->m * t_mb + out->bubble_s + out->dp_comm_s +
-	              estimate_optimizer_step_s(x, heavy);
-	out->bubble_ratio = out->bubble_s / out->step_s;
+	layer_compute(x, lt);
+	layer_comm(x, lt);
+	lt->modules = layer_modules_s(x, lt,
+	                              x->b * x->w->seq_length / (x->t * x->c));
 }
-

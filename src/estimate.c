@@ -2,7 +2,7 @@
  * Copyright (C) 2026 the paratune authors */
 /*
  * estimate.c - parameters and FLOPs of a layout, and the whole estimate:
- * memory (estimate-memory.c) and step time (estimate-time.c).
+ * memory (estimate-memory.c) and step time (estimate-pipeline.c).
  *
  * Sources, cited where each figure is used:
  *   [MEM]  Megatron-LM megatron/training/theoretical_memory_usage.py and
@@ -292,11 +292,9 @@ layer_expert_params(const struct est *x)
 	return s->E * (mlp_params(s, s->fe) + bias) / (x->te * x->e);
 }
 
-/* Pipeline rank `rank`: its layers as Megatron-LM places them
- * (layout_chunk_span), of each kind, and their parameters; embedding,
- * output layer and MTP layers added by the caller. */
-static void
-stage_init(const struct est *x, struct stage *st, int rank)
+/* Public: see estimate-int.h. */
+void
+estimate_stage_init(const struct est *x, struct stage *st, int rank)
 {
 	const struct model *mo = x->w->model;
 	bool moe = x->s.Lmoe > 0;
@@ -357,7 +355,7 @@ pick_middle(struct est *x, struct stage *middle)
 
 	/* Without dense first layers every middle rank holds alike. */
 	if (x->s.Lmoe <= 0 || x->s.Ldense <= 0) {
-		stage_init(x, middle, 1);
+		estimate_stage_init(x, middle, 1);
 		return;
 	}
 	for (int r = 1; r < x->l->pp - 1; r++) {
@@ -367,7 +365,7 @@ pick_middle(struct est *x, struct stage *middle)
 		if (dense == prev)
 			continue;
 		prev = dense;
-		stage_init(x, &st, r);
+		estimate_stage_init(x, &st, r);
 		total = estimate_stage_memory(x, &st, &mb);
 		if (total > top) {
 			top = total;
@@ -400,7 +398,7 @@ count_params(struct est *x)
 	pos = model_embedding_params(mo) - (double)mo->vocab_size * s->h *
 	                                   (mo->untie_embeddings ? 2 : 1);
 	rest = model_other_params(mo);
-	stage_init(x, first, 0);
+	estimate_stage_init(x, first, 0);
 	if (x->p == 1) {
 		/* One stage holds everything; tied weights are one copy. */
 		x->nstages = 1;
@@ -413,11 +411,30 @@ count_params(struct est *x)
 	first->dense += emb + pos;
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
-	stage_init(x, last, x->l->pp - 1);
+	estimate_stage_init(x, last, x->l->pp - 1);
 	last->dense += rest + emb;
 	stage_add_mtp(x, last, emb);
 	if (x->nstages == 3)
 		pick_middle(x, &x->stage[2]);
+}
+
+/* Public: see estimate-int.h. */
+void
+estimate_layer_kind(const struct est *x, bool moe, struct est *kind)
+{
+	const struct model *m = x->w->model;
+	const struct shape *s = &x->s;
+	double phi = m->swiglu ? 3.0 : 2.0;
+	double attn = 6.0 * (s->L + model_cross_layers(m)) * s->attn_w;
+	double ffn = moe ? 6.0 * s->h * phi * (s->fe * s->k + s->shared_f)
+	                 : 6.0 * s->h * phi * s->f;
+
+	*kind = *x;
+	kind->moe_frac = moe ? 1 : 0;
+	kind->s.Lmoe = moe ? s->L : 0;
+	kind->s.Ldense = s->L - kind->s.Lmoe;
+	kind->fp.layers = attn + s->L * ffn;
+	kind->fp.experts = moe ? 6.0 * s->h * phi * s->fe * s->k * s->L : 0;
 }
 
 /* The stage whose GPUs hold the most parameters. */

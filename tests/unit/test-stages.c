@@ -355,6 +355,52 @@ test_inflight_per_chunk(void)
 	ASSERT_NEAR_REL(e31v.mem.activations, 37 * a + 3 * e, 1e-12);
 }
 
+/* a and b take the same step, part for part. */
+static void
+assert_same_step(const struct estimate *a, const struct estimate *b)
+{
+	ASSERT_NEAR_REL(a->step_s, b->step_s, 1e-12);
+	ASSERT_NEAR_REL(a->compute_s, b->compute_s, 1e-12);
+	ASSERT_NEAR_REL(a->ep_comm_s, b->ep_comm_s, 1e-12);
+	ASSERT_NEAR_REL(a->tp_comm_s, b->tp_comm_s, 1e-12);
+	ASSERT_NEAR_REL(a->dp_comm_s, b->dp_comm_s, 1e-12);
+}
+
+/*
+ * The pipeline's pace is its slowest stage's, and a stage takes the
+ * time of its own layers: a dense layer runs no dispatcher, no router
+ * and no experts.  DeepSeek-V3 on pp 16 as 1 + 15 x 4 (ranks 0 and 1
+ * hold the dense layers) and on pp 9, vp 7 with both flags (ranks 1,
+ * 2 and 3 hold one each): the last stage, 4 (or 6) MoE layers, the MTP
+ * layer and the logits, sets the pace and holds the most parameters,
+ * and it holds no dense layer, so the step is what it is without dense
+ * layers.  The estimate gave every layer the model's average layer's
+ * time, 3/61 of a dense one's, until 2026-12-01.
+ */
+static void
+test_deepseek_step_time(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct layout l = layout_of(16, 1, 8, 256);
+	struct estimate a, b;
+
+	l.first_stage_layers = 1;
+	estimate_ok(&w, &l, &a);
+	m.moe_first_dense_layers = 0;
+	estimate_ok(&w, &l, &b);
+	assert_same_step(&a, &b);
+	m.moe_first_dense_layers = 3;
+	w = workload_of(&m, &g, 4096, 9);
+	l = layout_of(9, 7, 8, 144);
+	l.account_embedding = l.account_loss = true;
+	estimate_ok(&w, &l, &a);
+	m.moe_first_dense_layers = 0;
+	estimate_ok(&w, &l, &b);
+	assert_same_step(&a, &b);
+}
+
 static const struct harness_test stage_tests[] = {
 	{ "DeepSeek-V3 uneven, no interleaving", test_deepseek_uneven_vp1 },
 	{ "DeepSeek-V3 interleaved, layers counted for the flags",
@@ -365,6 +411,7 @@ static const struct harness_test stage_tests[] = {
 	{ "DeepSeek-V3's stages, interleaved",
 	  test_deepseek_stages_interleaved },
 	{ "in flight chunk by chunk", test_inflight_per_chunk },
+	{ "DeepSeek-V3's step, stage by stage", test_deepseek_step_time },
 	{ NULL, NULL },
 };
 
