@@ -388,8 +388,10 @@ estimate_recomputed_layers(const struct est *x, double n)
  * nd of them dense, which come first (the dense layers are the model's
  * first).  Block keeps the input of each recomputed layer, its first
  * N; uniform keeps the input of each run of N only [MLM recompute.py];
- * offloaded layers, the stage's share of them (off of stage_n), keep
- * theirs on the host.
+ * offloaded layers, the chunk's share of the stage's (off of stage_n;
+ * offloading needs pp 1, so the one chunk's), keep theirs on the host:
+ * the first ones, as Transformer Engine's offload context takes the
+ * first num_layers of the layers it sees (get_cpu_offload_context).
  */
 static double
 chunk_layer_activations(const struct est *x, double n, double nd,
@@ -410,7 +412,7 @@ chunk_layer_activations(const struct est *x, double n, double nd,
 	off = stage_n > 0 ? fmin(l->offload_layers, stage_n) * n / stage_n
 	                  : 0;
 	kept = n - nrc - off;
-	kept_dense = fmax(0, fmin(kept, nd - nrc));
+	kept_dense = fmax(0, fmin(kept, nd - nrc - off));
 	return kept_dense * x->a_dense + (kept - kept_dense) * x->a_moe +
 	       nrc * x->a_input;
 }
@@ -521,14 +523,10 @@ estimate_chunk_activations(const struct est *x, const struct stage *st,
                            int chunk)
 {
 	const struct model *m = x->w->model;
-	int from = 0, n, nd, v = x->l->pp > 1 ? x->l->vp : 1;
+	int from, n, nd;
+	int v = x->l->pp > 1 && x->l->vp > 1 ? x->l->vp : 1;
 
-	if (x->l->pp > 1) {
-		layout_chunk_span(m, x->l, st->rank, chunk, &from, &n);
-	} else {
-		n = m->num_layers;
-		v = 1;
-	}
+	layout_chunk_span(m, x->l, st->rank, chunk, &from, &n);
 	nd = model_dense_layers_in(m, from, n);
 	/* The MTP layers, of the model's last kind, follow the last. */
 	if (st->last && chunk == v - 1) {

@@ -49,13 +49,14 @@ struct layer_kinds {
 };
 
 /* What nk layers of one kind add to a stage of n, nrc of which are
- * recomputed (the kind's share of them). */
+ * recomputed (the kind's share of them), noff of them offloaded. */
 static void
 stage_add_layers(const struct est *x, const struct layer_time *lt,
-                 double nk, double n, double nrc, struct stage_time *out)
+                 double nk, double n, double nrc, double noff,
+                 struct stage_time *out)
 {
 	const struct layout *l = x->l;
-	double share = n > 0 ? nk / n : 0, rc = nrc * share;
+	double rc = n > 0 ? nrc * nk / n : 0;
 
 	out->compute += nk * lt->compute;
 	out->fp8_cast += nk * lt->fp8_cast;
@@ -74,7 +75,7 @@ stage_add_layers(const struct est *x, const struct layer_time *lt,
 	out->tp += lt->tp_ar * estimate_tp_collectives_fwd(x) * (2 * nk + rc);
 	out->cp += nk * lt->cp;
 	out->ep += nk * lt->ep;
-	out->offload += fmin(l->offload_layers, n) * share * lt->offload;
+	out->offload += noff * lt->offload;
 }
 
 /* One micro-batch through stage st: its dense and its MoE layers, the
@@ -86,11 +87,14 @@ stage_time(const struct layer_kinds *k, const struct stage *st,
 	const struct est *x = &k->x[0];
 	const struct layer_time *lt = &k->lt[0];
 	double n = st->layers, nrc = estimate_recomputed_layers(x, n);
+	double nd = st->dense_layers, off = fmin(x->l->offload_layers, n);
 
 	*out = (struct stage_time){ 0 };
-	stage_add_layers(x, lt, st->dense_layers, n, nrc, out);
-	stage_add_layers(&k->x[1], &k->lt[1], n - st->dense_layers, n, nrc,
-	                 out);
+	/* The offloaded layers are the first (estimate-memory.c), the
+	 * dense ones before the others. */
+	stage_add_layers(x, lt, nd, n, nrc, fmin(off, nd), out);
+	stage_add_layers(&k->x[1], &k->lt[1], n - nd, n, nrc,
+	                 off - fmin(off, nd), out);
 	out->compute += (st->last ? lt->logits : 0) +
 	                (st->first ? lt->embedding : 0);
 	out->pp = pp_exposed_s(x, lt->pp, out->compute + out->recompute);

@@ -435,6 +435,8 @@ estimate_layer_kind(const struct est *x, bool moe, struct est *kind)
 	kind->s.Ldense = s->L - kind->s.Lmoe;
 	kind->fp.layers = attn + s->L * ffn;
 	kind->fp.experts = moe ? 6.0 * s->h * phi * s->fe * s->k * s->L : 0;
+	/* What an offloaded layer of the kind copies to the host. */
+	kind->a_full = moe ? x->a_moe : x->a_dense;
 }
 
 /* The stage whose GPUs hold the most parameters. */

@@ -401,6 +401,60 @@ test_deepseek_step_time(void)
 	assert_same_step(&a, &b);
 }
 
+/* DeepSeek-V3's activations on one stage (pp 1, ep 8, no
+ * recompute) with its first `off` layers offloaded to the host. */
+static double
+offloaded_activations(const struct model *m, int ep, int off,
+                      double *offload_s)
+{
+	struct gpu g = test_b200();
+	struct workload w = workload_of(m, &g, 4096, 1);
+	struct layout l = layout_of(1, 1, ep, 64);
+	struct estimate e;
+
+	l.recompute = RECOMPUTE_NONE;
+	l.offload_layers = off;
+	estimate_ok(&w, &l, &e);
+	if (offload_s)
+		*offload_s = e.offload_s;
+	return e.mem.activations;
+}
+
+/*
+ * Transformer Engine's offload context takes the first num_layers
+ * layers it sees (get_cpu_offload_context): DeepSeek-V3's first three
+ * offloaded free three dense layers' activations (those of the same
+ * model with every layer dense), the fourth an MoE layer's (those of
+ * the model without dense layers); and their copies to the host take
+ * the time of dense layers' copies.  Until 2026-12-01 the estimate
+ * took MoE layers off first, and timed the copies by the average
+ * layer.
+ */
+static void
+test_offload_first_layers(void)
+{
+	struct model ds = *model_preset_find("deepseek_v3");
+	struct model moe = ds, dense = ds;
+	double a_dense, a_moe, t3, t3_dense;
+
+	moe.moe_first_dense_layers = 0;
+	dense.num_experts = 0;
+	dense.moe_router_topk = 0;
+	a_dense = offloaded_activations(&dense, 1, 0, NULL) -
+	          offloaded_activations(&dense, 1, 1, NULL);
+	a_moe = offloaded_activations(&moe, 8, 0, NULL) -
+	        offloaded_activations(&moe, 8, 1, NULL);
+	CU_ASSERT(a_moe > a_dense);
+	ASSERT_NEAR_REL(offloaded_activations(&ds, 8, 0, NULL) -
+	                offloaded_activations(&ds, 8, 3, &t3), 3 * a_dense,
+	                1e-9);
+	ASSERT_NEAR_REL(offloaded_activations(&ds, 8, 3, NULL) -
+	                offloaded_activations(&ds, 8, 4, NULL), a_moe, 1e-9);
+	offloaded_activations(&dense, 1, 3, &t3_dense);
+	CU_ASSERT(t3 > 0);
+	ASSERT_NEAR_REL(t3, t3_dense, 1e-12);
+}
+
 static const struct harness_test stage_tests[] = {
 	{ "DeepSeek-V3 uneven, no interleaving", test_deepseek_uneven_vp1 },
 	{ "DeepSeek-V3 interleaved, layers counted for the flags",
@@ -412,6 +466,7 @@ static const struct harness_test stage_tests[] = {
 	  test_deepseek_stages_interleaved },
 	{ "in flight chunk by chunk", test_inflight_per_chunk },
 	{ "DeepSeek-V3's step, stage by stage", test_deepseek_step_time },
+	{ "the first layers offloaded", test_offload_first_layers },
 	{ NULL, NULL },
 };
 
