@@ -273,7 +273,9 @@ json_memory(struct json *j, const struct estimate *e)
 	for (int i = 0; i < e->nstages; i++) {
 		json_begin_object(j, NULL);
 		json_string(j, "stage", e->stages[i].name);
+		json_int(j, "rank", e->stages[i].rank);
 		json_number(j, "layers", e->stages[i].layers);
+		json_number(j, "dense_layers", e->stages[i].dense_layers);
 		json_number(j, "memory_gib", e->stages[i].total / GIB);
 		json_end_object(j);
 	}

@@ -258,6 +258,11 @@ same "... the stages in pipeline order" \
 same "... their layers" \
 	"$(jget stages.0.layers) $(jget stages.1.layers) $(jget stages.2.layers)" \
 	"14 8 2"
+same "... the ranks they are" \
+	"$(jget stages.0.rank) $(jget stages.1.rank) $(jget stages.2.rank)" \
+	"0 1 3"
+same "... every layer dense" "$(jget stages.0.dense_layers) \
+$(jget stages.1.dense_layers) $(jget stages.2.dense_layers)" "14 8 2"
 same "... the verdict is the heaviest stage's" "$(jget stages.0.memory_gib)" \
 	"$(jget memory.total_gib)"
 expect "... and in the table" 0 "$PT" estimate "$DEMO" --tp 1 --pp 4 --vp 1 \
