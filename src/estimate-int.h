@@ -88,6 +88,8 @@ struct est {
 	                                    * selective checkpointing
 	                                    * (estimate-memory.c) */
 	struct stage stage[3];             /* first, last, middle */
+	struct stage params_middle;        /* the middle rank holding the
+	                                    * most parameters (estimate.c) */
 	int nstages;                       /* 1, 2 or 3 of them */
 };
 
@@ -120,7 +122,8 @@ void estimate_stage_init(const struct est *x, struct stage *st, int rank);
  * model's dense first layers run no dispatcher and no experts).
  */
 void estimate_layer_kind(const struct est *x, bool moe, struct est *kind);
-/* The stage whose GPUs hold the most parameters. */
+/* The stage whose GPUs hold the most parameters, a middle rank other
+ * than the middle stage's among them. */
 const struct stage *estimate_heaviest_stage(const struct est *x);
 /* estimate-memory.c: the per-layer activations every stage is built
  * from (x->a_full, a_input, a_one); the routed and shared experts'

@@ -337,16 +337,19 @@ stage_add_mtp(const struct est *x, struct stage *st, double emb)
 }
 
 /*
- * The middle rank whose GPUs hold the most memory.  Middle ranks hold
- * as many layers as each other, chunk by chunk, and a later rank holds
- * no more micro-batches of any chunk in flight than an earlier one
- * (estimate-inflight.c): of the ranks with the same number of dense
- * layers (then in the same chunks: they are the model's first) the
- * earliest is the heaviest, so only the first of each count is
- * weighed, and none after the first with none.
+ * The middle ranks whose GPUs hold the most memory (middle) and the
+ * most parameters (params: with dense first layers not always the
+ * same rank; the data-parallel communication and the optimizer step
+ * take the latter).  Middle ranks hold as many layers as each other,
+ * chunk by chunk, and a later rank holds no more micro-batches of any
+ * chunk in flight than an earlier one (estimate-inflight.c): of the
+ * ranks with the same number of dense layers (then in the same chunks:
+ * they are the model's first) the earliest is the heaviest, so only
+ * the first of each count is weighed, and none after the first with
+ * none.
  */
 static void
-pick_middle(struct est *x, struct stage *middle)
+pick_middle(struct est *x, struct stage *middle, struct stage *params)
 {
 	struct memory_breakdown mb;
 	struct stage st;
@@ -356,6 +359,7 @@ pick_middle(struct est *x, struct stage *middle)
 	/* Without dense first layers every middle rank holds alike. */
 	if (x->s.Lmoe <= 0 || x->s.Ldense <= 0) {
 		estimate_stage_init(x, middle, 1);
+		*params = *middle;
 		return;
 	}
 	for (int r = 1; r < x->l->pp - 1; r++) {
@@ -371,6 +375,9 @@ pick_middle(struct est *x, struct stage *middle)
 			top = total;
 			*middle = st;
 		}
+		if (r == 1 || st.dense + st.expert > params->dense +
+		                                      params->expert)
+			*params = st;
 	}
 }
 
@@ -415,7 +422,7 @@ count_params(struct est *x)
 	last->dense += rest + emb;
 	stage_add_mtp(x, last, emb);
 	if (x->nstages == 3)
-		pick_middle(x, &x->stage[2]);
+		pick_middle(x, &x->stage[2], &x->params_middle);
 }
 
 /* Public: see estimate-int.h. */
@@ -439,7 +446,7 @@ estimate_layer_kind(const struct est *x, bool moe, struct est *kind)
 	kind->a_full = moe ? x->a_moe : x->a_dense;
 }
 
-/* The stage whose GPUs hold the most parameters. */
+/* Public: see estimate-int.h. */
 const struct stage *
 estimate_heaviest_stage(const struct est *x)
 {
@@ -449,6 +456,9 @@ estimate_heaviest_stage(const struct est *x)
 		if (x->stage[i].dense + x->stage[i].expert >
 		    h->dense + h->expert)
 			h = &x->stage[i];
+	if (x->nstages == 3 && x->params_middle.dense +
+	    x->params_middle.expert > h->dense + h->expert)
+		h = &x->params_middle;
 	return h;
 }
 

@@ -401,6 +401,38 @@ test_deepseek_step_time(void)
 	assert_same_step(&a, &b);
 }
 
+/*
+ * The stage holding the most parameters need not be the one holding
+ * the most memory.  DeepSeek-V3 with a vocabulary of 128 on pp 9, vp 7,
+ * both flags, ep 64, 576 B200: a GPU's MoE layer is
+ *   187,107,328 (MLA) + 14,336 (norms) + 1,835,008 (router)
+ *   + 44,040,192 (shared expert) + 256 x 44,040,192 / 64
+ *   = 409,157,632,
+ * a dense one 187,107,328 + 14,336 + 3 x 7168 x 18432 = 583,483,392.
+ * Rank 4, 7 MoE layers, holds the most memory (their activations);
+ * rank 1, a dense layer and 6 MoE layers, the most parameters,
+ * 3,038,429,184, more than the last stage's 7 MoE layers (the MTP one)
+ * and eh_proj, 2,968,727,552 in all.  The estimate weighed only the
+ * middle stage's (and so the last's) until 2026-12-01.
+ */
+static void
+test_params_heaviest_middle(void)
+{
+	struct model m = *model_preset_find("deepseek_v3");
+	struct gpu g = test_b200();
+	struct workload w = workload_of(&m, &g, 4096, 72);
+	struct layout l = layout_of(9, 7, 64, 576);
+	struct estimate e;
+
+	m.vocab_size = 128;
+	l.account_embedding = l.account_loss = true;
+	estimate_ok(&w, &l, &e);
+	assert_stage(&e, 1, "middle", 4, 7, 0);
+	CU_ASSERT(e.stages[1].total > e.stages[2].total);
+	ASSERT_NEAR_REL(e.params_per_gpu,
+	                583483392.0 + 6 * 409157632.0, 1e-12);
+}
+
 /* DeepSeek-V3's activations on one stage (pp 1, ep 8, no
  * recompute) with its first `off` layers offloaded to the host. */
 static double
@@ -467,6 +499,8 @@ static const struct harness_test stage_tests[] = {
 	{ "in flight chunk by chunk", test_inflight_per_chunk },
 	{ "DeepSeek-V3's step, stage by stage", test_deepseek_step_time },
 	{ "the first layers offloaded", test_offload_first_layers },
+	{ "the most parameters on a middle rank",
+	  test_params_heaviest_middle },
 	{ NULL, NULL },
 };
 
