@@ -57,6 +57,8 @@ warmup_chunks(const struct est *x, int r, long total)
 struct chunk_bytes {
 	const struct est *x;
 	const struct stage *st;
+	int v;                       /* the stage's model chunks */
+	int cached;                  /* of them in bytes[] */
 	double bytes[CACHED_CHUNKS];
 };
 
@@ -86,7 +88,10 @@ chunk_bytes_init(struct chunk_bytes *c, const struct est *x,
 
 	c->x = x;
 	c->st = st;
-	for (int j = 0; j < v && j < CACHED_CHUNKS; j++)
+	c->v = v;
+	c->cached = v < CACHED_CHUNKS ? v : CACHED_CHUNKS;
+	c->bytes[0] = estimate_chunk_activations(x, st, 0);
+	for (int j = 1; j < c->cached; j++)
 		c->bytes[j] = alike && j > 1 && j < v - 1
 		              ? c->bytes[1]
 		              : estimate_chunk_activations(x, st, j);
@@ -95,8 +100,21 @@ chunk_bytes_init(struct chunk_bytes *c, const struct est *x,
 static double
 chunk_bytes_at(const struct chunk_bytes *c, int j)
 {
-	return j < CACHED_CHUNKS ? c->bytes[j]
-	                         : estimate_chunk_activations(c->x, c->st, j);
+	return j < c->cached ? c->bytes[j]
+	                     : estimate_chunk_activations(c->x, c->st, j);
+}
+
+/* Whether every chunk holds alike (a middle stage of a model of one
+ * kind): then only how many are in flight counts. */
+static bool
+chunks_equal(const struct chunk_bytes *c)
+{
+	if (c->v > c->cached)
+		return false;
+	for (int j = 1; j < c->cached; j++)
+		if (c->bytes[j] != c->bytes[0])
+			return false;
+	return true;
 }
 
 /* Bytes after the first `fwd` forwards: whole rounds of v*p forwards
@@ -105,7 +123,7 @@ chunk_bytes_at(const struct chunk_bytes *c, int j)
 static double
 held_after(const struct chunk_bytes *c, long fwd)
 {
-	int p = c->x->l->pp, v = c->x->l->vp;
+	int p = c->x->l->pp, v = c->v;
 	long rounds = fwd / ((long)p * v), rest = fwd % ((long)p * v);
 	double held = 0;
 
@@ -161,6 +179,8 @@ interleaved_peak(const struct est *x, const struct stage *st)
 	double held, peak;
 
 	chunk_bytes_init(&c, x, st);
+	if (chunks_equal(&c))
+		return (double)(warm >= total ? total : warm + 1) * c.bytes[0];
 	if (warm >= total)
 		return held_after(&c, total);
 	held = peak = held_after(&c, warm + 1);
