@@ -18,8 +18,10 @@
  * An uneven pipeline as transformer_config.py checks it: each count
  * given is positive and a multiple of vp, the layers left divide over
  * the stages left into a multiple of vp, and layers are left exactly
- * when stages are.  Megatron-LM refuses it with the account_for_*
- * flags.  With pp 1 the counts change nothing (check_no_effect).
+ * when stages are; and with vp some stage left in the middle, which
+ * the layer offsets divide by.  Megatron-LM refuses it with the
+ * account_for_* flags.  With pp 1 the counts change nothing
+ * (check_no_effect).
  */
 static enum layout_rule
 uneven_rule(const struct model *m, const struct layout *l)
@@ -36,6 +38,13 @@ uneven_rule(const struct model *m, const struct layout *l)
 	layout_uneven_middle(m, l, &left, &stages);
 	if (left < 0 || (left > 0) != (stages > 0) ||
 	    (stages > 0 && left % stages != 0))
+		return RULE_UNEVEN;
+	/* Both counts on pp 2 leave no middle stage, and with vp
+	 * get_transformer_layer_offset divides the middle's layers of a
+	 * virtual round by the middle stages, 0: the last rank's model
+	 * chunks are never built (ZeroDivisionError), though
+	 * transformer_config.py accepts the counts. */
+	if (vp > 1 && stages == 0)
 		return RULE_UNEVEN;
 	if (stages > 0 && (left / stages) % vp != 0)
 		return RULE_VP;

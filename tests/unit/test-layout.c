@@ -370,6 +370,19 @@ test_uneven_pipeline(void)
 	l.first_stage_layers = 3;
 	l.last_stage_layers = 1; /* middle 4, but 3 and 1 % 2 */
 	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	/* Both counts on pp 2 with vp: Megatron-LM's layer offsets
+	 * divide by the middle stages, none (ZeroDivisionError); one
+	 * count leaves the other stage as the middle one. */
+	l = base(1, 2, 1, 1, 8192);
+	l.vp = 2;
+	l.first_stage_layers = 32;
+	l.last_stage_layers = 28;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	l.last_stage_layers = 0;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.vp = 1;
+	l.last_stage_layers = 28;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	/* Full recompute names at most the smallest stage's layers. */
 	l = base(1, 16, 1, 1, 8192);
 	l.first_stage_layers = l.last_stage_layers = 2;
