@@ -69,8 +69,17 @@ fp8_weight_copy_bytes(const struct est *x)
  * weights; Transformer Engine caches FP8 copies of each weight
  * (fp8_weight_copy_bytes: +1 on Blackwell with per-tensor scaling, +2
  * on Hopper, about +2 with block scaling).
- * With fp8_param_gather the FP8 copy is the weight ("keep the parameters
- * in FP8" [GUIDE]): 1 byte, the fp32 master staying in the optimizer.
+ * With fp8_param_gather the FP8 copies are the weight ("keep the
+ * parameters in FP8" [GUIDE]), the bf16 weight goes and the fp32 master
+ * stays in the optimizer; what the backward GEMM reads is kept beside
+ * what the forward reads, as without it: after each parameter
+ * all-gather Transformer Engine creates the transpose of a per-tensor
+ * FP8 weight where the GEMM cannot read it column-wise (Hopper) and the
+ * column-wise copy of a blockwise one; an MXFP8 weight is cast to both
+ * [TE pytorch/tensor/utils.py post_all_gather_processing,
+ * cast_master_weights_to_fp8].  So fp8_weight_copy_bytes: 1 byte on
+ * Blackwell with per-tensor scaling, 2 on Hopper or blockwise, 2.06
+ * with MXFP8.
  * FP4 (NVFP4) also trains on bf16 weights; Transformer Engine caches each
  * weight quantized row-wise (fprop) and column-wise (dgrad), each copy
  * 0.5 byte an element and one E4M3 scale byte per 16 (TE
@@ -100,7 +109,7 @@ estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
 	default: *wt = 2; *gr = 4; *opt = 12; break;
 	}
 	if (x->w->precision == PREC_FP8 && x->l->fp8_param_gather)
-		*wt = 1;
+		*wt = fp8_weight_copy_bytes(x);
 	if (x->w->precision == PREC_FP4 && x->l->fp8_param_gather)
 		*wt = 2 * FP4_BYTES;
 	/* --grad-reduce-in-bf16 keeps the main gradients in bf16 instead of

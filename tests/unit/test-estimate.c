@@ -431,7 +431,10 @@ test_pipeline_bubble(void)
  * FP8 GEMMs take any layout, one per-tensor-scaled copy serves both, 3
  * bytes; MXFP8 keeps both copies anywhere, each with an E8M0 scale per
  * 32 elements, 2 + 2 x (1 + 1/32) = 4.0625.  With fp8_param_gather the
- * FP8 copy is the weight (1 byte).
+ * FP8 copies are the weight and the bf16 one goes: Transformer Engine
+ * still makes the transpose on Hopper and keeps both MXFP8 copies after
+ * each parameter all-gather, so 2 bytes on the H100, 1 on the B200,
+ * 2.0625 with MXFP8.
  */
 static void
 test_fp8_param_gather_weights(void)
@@ -457,9 +460,15 @@ test_fp8_param_gather_weights(void)
 	l.fp8_param_gather = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.mem.weights, 1 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, 2 * LLAMA_P, 1e-9);
 	ASSERT_NEAR_REL(b.mem.gradients, a.mem.gradients, 1e-12);
 	ASSERT_NEAR_REL(b.mem.optimizer, a.mem.optimizer, 1e-12);
+	w.gpu = &b200;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.weights, 1 * LLAMA_P, 1e-9);
+	l.fp8_recipe = FP8_MXFP8;
+	estimate_layout(&w, &l, &b);
+	ASSERT_NEAR_REL(b.mem.weights, 2.0625 * LLAMA_P, 1e-9);
 }
 
 /*
@@ -2379,7 +2388,7 @@ static const struct harness_test estimate_tests[] = {
 	{ "unfused attention keeps s^2 scores",
 	  test_unfused_attention_scores },
 	{ "pipeline bubble", test_pipeline_bubble },
-	{ "fp8: cached weight copies; fp8_param_gather: 1-byte weights",
+	{ "fp8: cached weight copies; fp8_param_gather: the copies alone",
 	  test_fp8_param_gather_weights },
 	{ "fsdp shards weights and gradients", test_fsdp_sharding },
 	{ "activation offloading", test_offload_layers },
