@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "layout.h"
 #include "model.h"
 
 /* Llama 3 8B (meta-llama/Meta-Llama-3-8B config.json). */
@@ -122,6 +123,28 @@ test_b200(void)
 	g.network_gbs = 50;
 	g.hbm_tbs = 8.0;
 	return g;
+}
+
+/* A bf16 workload of m on g: seq tokens, nodes of 8 GPUs, the GPU's
+ * memory less a 4 GiB margin, 1000 B tokens (the estimator's and the
+ * stages' tests). */
+static inline struct workload
+test_workload_of(const struct model *m, const struct gpu *g, int seq,
+                 int nodes)
+{
+	struct workload w;
+
+	memset(&w, 0, sizeof(w));
+	w.model = m;
+	w.gpu = g;
+	w.precision = PREC_BF16;
+	w.seq_length = seq;
+	w.nodes = nodes;
+	w.gpus_per_node = 8;
+	w.gpu_memory_gib = g->memory_gib;
+	w.margin_gib = 4;
+	w.num_tokens_b = 1000;
+	return w;
 }
 
 #endif

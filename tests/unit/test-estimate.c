@@ -17,24 +17,6 @@
 #include "harness.h"
 #include "models.h"
 
-static struct workload
-workload_of(const struct model *m, const struct gpu *g, int seq, int nodes)
-{
-	struct workload w;
-
-	memset(&w, 0, sizeof(w));
-	w.model = m;
-	w.gpu = g;
-	w.precision = PREC_BF16;
-	w.seq_length = seq;
-	w.nodes = nodes;
-	w.gpus_per_node = 8;
-	w.gpu_memory_gib = g->memory_gib;
-	w.margin_gib = 4;
-	w.num_tokens_b = 1000;
-	return w;
-}
-
 static struct layout
 layout_of(int tp, int pp, int cp, int mbs, int gbs)
 {
@@ -105,7 +87,7 @@ test_memory_llama3_tp1(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate e;
 
@@ -137,7 +119,7 @@ test_memory_llama3_tp4_pp2_full(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(4, 2, 1, 1, 16);
 	struct estimate e;
 
@@ -160,7 +142,7 @@ test_memory_directions(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout a = layout_of(1, 1, 1, 1, 64), b = a;
 	struct estimate ea, eb;
 
@@ -253,7 +235,7 @@ test_lora_step(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct calibration cal = *calibration_default();
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate full, lora;
@@ -307,7 +289,7 @@ test_moe_tp_collectives(void)
 	struct model m = *model_preset_find("qwen3_30b_a3b");
 	struct model dense = m;
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(2, 1, 1, 1, 64);
 	struct estimate e, d;
 
@@ -336,7 +318,7 @@ test_unfused_attention_scores(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout a = layout_of(1, 1, 1, 1, 8), b;
 	struct estimate ea, eb;
 	double expect;
@@ -366,7 +348,7 @@ test_selective_reruns_attention(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct calibration cal = *calibration_default();
 	struct layout sel = layout_of(1, 1, 1, 1, 8), none, mlp;
 	struct estimate es, en, em, e2;
@@ -402,7 +384,7 @@ test_pipeline_bubble(void)
 {
 	struct model m = test_megatron_gpt(64, 8192, 80);
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 4);
+	struct workload w = test_workload_of(&m, &g, 4096, 4);
 	struct layout l = layout_of(8, 4, 1, 1, 16);
 	struct estimate e;
 
@@ -441,7 +423,7 @@ test_fp8_param_gather_weights(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100(), b200 = test_b200();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 
@@ -485,7 +467,7 @@ test_fp4_bytes(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate bf16, fp4, gather;
 
@@ -536,7 +518,7 @@ test_fp4_gemm_b200(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct calibration cal = *calibration_default();
 	struct estimate bf16, r1, r2, r4;
@@ -579,7 +561,7 @@ test_fp8_casts(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate bf16, delayed, tensorwise, narrow;
 
@@ -629,7 +611,7 @@ test_fsdp_sharding(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate e;
 
@@ -655,7 +637,7 @@ test_offload_layers(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 
@@ -693,7 +675,7 @@ test_optimizer_byte_overrides(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate e;
 
@@ -728,7 +710,7 @@ test_cuda_graphs(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 
@@ -760,7 +742,7 @@ test_tp_comm_overlap(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(4, 1, 1, 1, 8);
 	struct estimate a, b;
 
@@ -785,7 +767,7 @@ test_dp_overlap(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 	double bw = 450e9 * 0.85;
@@ -822,7 +804,7 @@ test_nvl72_groups(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 16);
+	struct workload w = test_workload_of(&m, &g, 8192, 16);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
 	struct estimate e;
 	double nvl = 450e9 * 0.85, nic = 50e9 * 0.85;
@@ -864,7 +846,7 @@ test_group_straddles_nodes(void)
 {
 	struct model m = test_megatron_gpt(16, 2048, 24);
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 2);
+	struct workload w = test_workload_of(&m, &g, 4096, 2);
 	struct layout l = layout_of(1, 3, 1, 1, 8);
 	struct estimate e;
 
@@ -889,7 +871,7 @@ test_dp_cp_group(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 8);
+	struct workload w = test_workload_of(&m, &g, 8192, 8);
 	struct layout l = layout_of(1, 1, 2, 1, 32);
 	struct estimate e;
 
@@ -919,7 +901,7 @@ test_expert_dp_group(void)
 {
 	struct model m = test_mixtral_8x7b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 8);
+	struct workload w = test_workload_of(&m, &g, 4096, 8);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
 	struct estimate e;
 	double expert = 32.0 * 3 * 4096 * 14336, dense, want;
@@ -961,7 +943,7 @@ test_recompute_methods(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(4, 1, 1, 1, 16);
 	struct estimate block, uni4, uni0;
 
@@ -1001,7 +983,7 @@ test_account_flags_stages(void)
 	struct estimate e, ae, al;
 
 	m.num_layers = 30;
-	w = workload_of(&m, &g, 8192, 1);
+	w = test_workload_of(&m, &g, 8192, 1);
 	l.account_embedding = l.account_loss = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	CU_ASSERT_EQUAL(l.dp, 2);
@@ -1049,7 +1031,7 @@ test_uneven_pipeline_stages(void)
 	struct estimate e, heavy;
 
 	m.num_layers = 30;
-	w = workload_of(&m, &g, 8192, 1);
+	w = test_workload_of(&m, &g, 8192, 1);
 	l.first_stage_layers = l.last_stage_layers = 7;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &e);
@@ -1116,7 +1098,7 @@ test_interleaved_inflight(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout many = layout_of(1, 2, 1, 1, 32);  /* dp 4, m 8 */
 	struct layout two = layout_of(1, 2, 1, 1, 8);    /* dp 4, m 2 */
 	double first = stage_total(&w, many, 2, 0) - stage_total(&w, many, 1, 0);
@@ -1140,7 +1122,7 @@ test_a2a_overlap_inflight(void)
 {
 	struct model m = test_mixtral_8x7b();
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 2, 1, 1, 32);
 	double vp2, a2a;
 
@@ -1167,7 +1149,7 @@ test_cp_comm_types(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 2, 1, 8);
 	struct estimate p2p, ag, a2a;
 
@@ -1193,7 +1175,7 @@ test_grouped_gemm(void)
 {
 	struct model m = test_mixtral_8x7b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 
@@ -1252,7 +1234,7 @@ test_megatron_weak_scaling(void)
 		const struct weak_row *r = &weak_rows[i];
 		struct model m = test_megatron_gpt(r->heads, r->hidden,
 		                                   r->layers);
-		struct workload w = workload_of(&m, &g, 4096, r->gpus / 8);
+		struct workload w = test_workload_of(&m, &g, 4096, r->gpus / 8);
 		struct layout l = layout_of(r->tp, r->pp, 1, 1, r->gbs);
 		struct estimate e;
 		double err;
@@ -1281,7 +1263,7 @@ test_huge_tp_vocab_padding(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1 << 25, 1, 1, 1, 8);
 	struct estimate e;
 
@@ -1351,7 +1333,7 @@ test_presets_whole_model(void)
 
 	for (size_t i = 0; i < model_preset_count(); i++) {
 		const struct model *m = model_preset_at(i);
-		struct workload w = workload_of(m, &g, 512, 1);
+		struct workload w = test_workload_of(m, &g, 512, 1);
 		struct layout l = layout_of(1, 1, 1, 1, 8);
 		struct estimate e;
 		double pad = (double)((m->vocab_size + 127) / 128 * 128 -
@@ -1376,7 +1358,7 @@ test_first_dense_layers_stage(void)
 {
 	struct model m = *model_preset_find("deepseek_v3");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct workload w = test_workload_of(&m, &g, 4096, 16);
 	struct layout l = layout_of(1, 4, 1, 1, 64);
 	struct estimate a, b;
 	double moe_layer = 187107328.0 + 14336 + 1835008 + 257 * 44040192.0;
@@ -1419,7 +1401,7 @@ test_mla_down_proj_replicated(void)
 {
 	struct model m = *model_preset_find("deepseek_v3");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct workload w = test_workload_of(&m, &g, 4096, 16);
 	struct layout l = layout_of(2, 4, 1, 1, 64);
 	struct estimate e;
 	double layer = 101124096.0 + 14336 + 1835008 + 22020096 +
@@ -1454,7 +1436,7 @@ test_mla_latent_activations(void)
 	struct model m = *model_preset_find("deepseek_v3");
 	struct model narrow = m;
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct workload w = test_workload_of(&m, &g, 4096, 16);
 	struct layout l = layout_of(2, 1, 1, 1, 64);
 	struct estimate a, b;
 
@@ -1497,7 +1479,7 @@ test_moe_layer_activations(void)
 	struct model ds = *model_preset_find("deepseek_v3");
 	struct model qw = *model_preset_find("qwen3_30b_a3b");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&ds, &g, 4096, 128);
+	struct workload w = test_workload_of(&ds, &g, 4096, 128);
 	struct layout l = layout_of(2, 16, 1, 1, 8192);
 	double experts = 16384.0 * (2 * 7168 + 2048 * 6);
 
@@ -1515,7 +1497,7 @@ test_moe_layer_activations(void)
 	                3145728.0 + 32768.0 * (2 * 7168 + 1024 * 6) +
 	                25165824.0, 1e-12);
 
-	w = workload_of(&qw, &g, 4096, 2);
+	w = test_workload_of(&qw, &g, 4096, 2);
 	l = layout_of(1, 1, 1, 1, 512);
 	l.ep = 8;
 	ASSERT_NEAR_REL(estimate_moe_layer_bytes(&w, &l),
@@ -1531,7 +1513,7 @@ test_grad_reduce_bf16(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(1, 1, 1, 1, 16);
 	struct estimate a, b;
 
@@ -1557,7 +1539,7 @@ test_cross_entropy_fusion_logits(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(2, 1, 1, 2, 16);
 	struct estimate a, b, c;
 
@@ -1606,7 +1588,7 @@ test_torchtitan_loss_and_states(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(2, 1, 1, 2, 16);
 	struct estimate a, b, c;
 	double logits = 16384.0 * 128256 / 2, params, layer;
@@ -1640,7 +1622,7 @@ test_torchtitan_tp1_loss(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate a, b;
 
@@ -1664,7 +1646,7 @@ test_torchtitan_selective(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 2, 16);
 	struct estimate mlm, titan;
 
@@ -1692,7 +1674,7 @@ test_torchtitan_fp8_inputs(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(2, 1, 1, 2, 16);
 	struct estimate bf16, te, titan;
 
@@ -1740,7 +1722,7 @@ test_torchtitan_tp_transient(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(2, 1, 1, 2, 16);
 
 	l.recompute = RECOMPUTE_NONE;
@@ -1760,7 +1742,7 @@ test_moe_imbalance_time(void)
 {
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(m, &g, 4096, 2);
+	struct workload w = test_workload_of(m, &g, 4096, 2);
 	struct layout l = layout_of(1, 1, 1, 1, 512);
 	struct estimate a, b;
 
@@ -1789,7 +1771,7 @@ test_pp_overlap(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 2);
+	struct workload w = test_workload_of(&m, &g, 8192, 2);
 	struct layout l = layout_of(8, 2, 1, 1, 8);
 	struct estimate one, two, slow, slower;
 
@@ -1824,7 +1806,7 @@ test_moe_activation_columns(void)
 {
 	struct model m = *model_preset_find("qwen3_30b_a3b");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 2, 512);
 	struct estimate a, b;
 
@@ -1849,7 +1831,7 @@ test_moe_gemm_eff(void)
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct model dense = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(m, &g, 4096, 1);
+	struct workload w = test_workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 2, 512);
 	struct calibration cal = *calibration_default();
 	struct estimate e1, e2, e4;
@@ -1868,7 +1850,7 @@ test_moe_gemm_eff(void)
 	ASSERT_NEAR_REL(e4.compute_s - e2.compute_s,
 	                2 * (e2.compute_s - e1.compute_s), 1e-9);
 	CU_ASSERT_EQUAL(e4.ep_comm_s, e1.ep_comm_s);
-	w = workload_of(&dense, &g, 8192, 1);
+	w = test_workload_of(&dense, &g, 8192, 1);
 	l = layout_of(1, 1, 1, 1, 64);
 	w.cal = &cal;
 	estimate_layout(&w, &l, &e4);
@@ -1913,7 +1895,7 @@ test_moe_host_floor(void)
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct model dense = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(m, &g, 4096, 1);
+	struct workload w = test_workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 2, 512);
 	struct calibration cal = *calibration_default();
 	struct estimate a, b, c;
@@ -1952,7 +1934,7 @@ test_moe_host_floor(void)
 	estimate_layout(&w, &l, &c);
 	ASSERT_NEAR_REL(c.compute_s - a.compute_s,
 	                layers * (cubic_sum(gpu, 20e-3) - gpu), 1e-9);
-	w = workload_of(&dense, &g, 8192, 1);
+	w = test_workload_of(&dense, &g, 8192, 1);
 	l = layout_of(1, 1, 1, 1, 64);
 	w.cal = &cal;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
@@ -1976,7 +1958,7 @@ test_full_iteration_graph(void)
 {
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(m, &g, 4096, 1);
+	struct workload w = test_workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 2, 512);
 	struct calibration cal = *calibration_default();
 	const struct calibration *k = calibration_default();
@@ -2032,7 +2014,7 @@ test_moe_dispatchers_by_hand(void)
 {
 	struct model m = test_mixtral_8x7b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct calibration cal = *calibration_default();
 	struct estimate a2a, ag, flex, hep, setup;
@@ -2122,7 +2104,7 @@ test_moe_flex_dedup_and_nvl72(void)
 {
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(m, &g, 4096, 1);
+	struct workload w = test_workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
 	struct estimate a2a, flex, rack;
 
@@ -2155,7 +2137,7 @@ test_moe_a2a_across_nodes(void)
 {
 	const struct model *m = model_preset_find("qwen3_30b_a3b");
 	struct gpu g = test_h100();
-	struct workload w = workload_of(m, &g, 4096, 1);
+	struct workload w = test_workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
 	struct estimate one, two;
 
@@ -2187,7 +2169,7 @@ test_moe_a2a_overlap(void)
 {
 	struct model m = test_mixtral_8x7b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 32);
 	struct estimate a, b;
 
@@ -2216,7 +2198,7 @@ test_moe_tokens_per_expert(void)
 {
 	struct model m = test_mixtral_8x7b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 4096, 1);
+	struct workload w = test_workload_of(&m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 8);
 	struct estimate one, eight;
 
@@ -2245,7 +2227,7 @@ test_attention_head_width(void)
 {
 	struct model m128 = test_llama3_8b(), m64 = m128, m256 = m128;
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m128, &g, 8192, 1);
+	struct workload w = test_workload_of(&m128, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
 	struct calibration cal = *calibration_default();
 	struct estimate half, e128, e64, e256;

@@ -197,24 +197,6 @@ test_dense_model(void)
 
 /* ---- the estimate, stage by stage ---------------------------------- */
 
-static struct workload
-workload_of(const struct model *m, const struct gpu *g, int seq, int nodes)
-{
-	struct workload w;
-
-	memset(&w, 0, sizeof(w));
-	w.model = m;
-	w.gpu = g;
-	w.precision = PREC_BF16;
-	w.seq_length = seq;
-	w.nodes = nodes;
-	w.gpus_per_node = 8;
-	w.gpu_memory_gib = g->memory_gib;
-	w.margin_gib = 4;
-	w.num_tokens_b = 1000;
-	return w;
-}
-
 /* The campaign defaults (config.c) on a pipeline of pp x vp. */
 static struct layout
 layout_of(int pp, int vp, int ep, int gbs)
@@ -263,7 +245,7 @@ test_deepseek_stages_vp1(void)
 {
 	struct model m = *model_preset_find("deepseek_v3");
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct workload w = test_workload_of(&m, &g, 4096, 16);
 	struct layout l = layout_of(16, 1, 8, 256);
 	struct estimate a, b;
 
@@ -296,7 +278,7 @@ test_deepseek_stages_interleaved(void)
 {
 	struct model m = *model_preset_find("deepseek_v3");
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 4096, 9);
+	struct workload w = test_workload_of(&m, &g, 4096, 9);
 	struct layout l = layout_of(9, 7, 8, 144);
 	struct estimate a, b;
 
@@ -335,7 +317,7 @@ test_inflight_per_chunk(void)
 {
 	struct model m = test_llama3_8b();
 	struct gpu g = test_h100();
-	struct workload w = workload_of(&m, &g, 8192, 1);
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(2, 1, 1, 32); /* dp 4, m 8 */
 	struct estimate e32, e32v, e31, e31v;
 	double a, e = 65536;
@@ -382,7 +364,7 @@ test_deepseek_step_time(void)
 {
 	struct model m = *model_preset_find("deepseek_v3");
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 4096, 16);
+	struct workload w = test_workload_of(&m, &g, 4096, 16);
 	struct layout l = layout_of(16, 1, 8, 256);
 	struct estimate a, b;
 
@@ -392,7 +374,7 @@ test_deepseek_step_time(void)
 	estimate_ok(&w, &l, &b);
 	assert_same_step(&a, &b);
 	m.moe_first_dense_layers = 3;
-	w = workload_of(&m, &g, 4096, 9);
+	w = test_workload_of(&m, &g, 4096, 9);
 	l = layout_of(9, 7, 8, 144);
 	l.account_embedding = l.account_loss = true;
 	estimate_ok(&w, &l, &a);
@@ -420,7 +402,7 @@ test_params_heaviest_middle(void)
 {
 	struct model m = *model_preset_find("deepseek_v3");
 	struct gpu g = test_b200();
-	struct workload w = workload_of(&m, &g, 4096, 72);
+	struct workload w = test_workload_of(&m, &g, 4096, 72);
 	struct layout l = layout_of(9, 7, 64, 576);
 	struct estimate e;
 
@@ -440,7 +422,7 @@ offloaded_activations(const struct model *m, int ep, int off,
                       double *offload_s)
 {
 	struct gpu g = test_b200();
-	struct workload w = workload_of(m, &g, 4096, 1);
+	struct workload w = test_workload_of(m, &g, 4096, 1);
 	struct layout l = layout_of(1, 1, ep, 64);
 	struct estimate e;
 
