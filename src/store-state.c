@@ -442,13 +442,16 @@ state_read(FILE *f, const char *path, struct state *st)
 		line[len - 1] = '\0';
 		had = st->n;
 		r = state_parse_line(st, line, lineno, &why);
+		/* Kept for the one over the cap too: first_duplicate
+		 * looks up the line of every candidate read. */
+		if (st->n > had) {
+			ALLOC_GROW(lines, (size_t)st->n, lines_alloc);
+			lines[st->n - 1] = lineno;
+		}
 		if (st->n > STORE_CANDIDATES_MAX) {
 			strbuf_addf(&why, "more than %d candidates, twice the "
 			            "most plan keeps", STORE_CANDIDATES_MAX);
 			r = -1;
-		} else if (st->n > had) {
-			ALLOC_GROW(lines, (size_t)st->n, lines_alloc);
-			lines[st->n - 1] = lineno;
 		}
 	}
 	/* paratune writes nothing after "end": what follows was added by

@@ -243,6 +243,41 @@ test_state_refused(void)
 	free(dir);
 }
 
+/*
+ * A state of one candidate over STORE_CANDIDATES_MAX whose last line
+ * repeats an earlier name: the name twice is reported first, as for a
+ * shorter state, at the line that repeats it.  Its line was not kept,
+ * and the duplicate check read an unset entry for it.
+ */
+static void
+test_state_over_cap_duplicate(void)
+{
+	char *dir = harness_tmpdir();
+	char *path = xasprintf("%s/state", dir);
+	struct load_arg la = { .dir = dir };
+	char *err, *want;
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("# paratune state 1\ncampaign x\njournal 1\n", f);
+	for (int i = 1; i <= STORE_CANDIDATES_MAX; i++)
+		fprintf(f, "c%d state=queued rank=%d\n", i, i);
+	/* Line 4 + STORE_CANDIDATES_MAX repeats c7, line 10. */
+	fputs("c7 state=queued rank=7\nend\n", f);
+	fclose(f);
+	err = harness_capture_stderr(load_fn, &la, &ret);
+	want = xasprintf("state:%d: candidate named twice",
+	                 4 + STORE_CANDIDATES_MAX);
+	CU_ASSERT_EQUAL(ret, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	free(want);
+	free(err);
+	free(path);
+	harness_rmtree(dir);
+	free(dir);
+}
+
 static int
 collect(const struct journal_entry *e, const char *path, void *arg)
 {
@@ -1216,6 +1251,8 @@ static const struct harness_test state_tests[] = {
 	{ "search events replay to the same state",
 	  test_search_events_replay },
 	{ "edited state refused", test_state_refused },
+	{ "a name twice past the candidate cap",
+	  test_state_over_cap_duplicate },
 	{ "candidates looked up by name", test_state_by_name },
 	{ "GPU-hours used and committed", test_budget },
 	{ "the site's cap holds queued candidates", test_budget_holds },
