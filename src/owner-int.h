@@ -32,13 +32,13 @@ int runs_link_held(const char *dir, uid_t owner_uid);
 unsigned owner_look_limit_s(void);
 
 /*
- * owner-limit.c: fn(arg) in a child of this process, which is killed
- * once limit_s seconds have passed: what fn returned (0 to 255), -2
- * when it had not returned by then, or -1 after an error.  The child
- * keeps this process's rights; what it prints goes where this
- * process's stderr does.
+ * owner-limit.c: fn(arg), a look at path, in a child of this process,
+ * which is killed once limit_s seconds have passed: what fn returned
+ * (0 to 255), -2 when it had not returned by then, or -1 after an
+ * error naming path.  The child keeps this process's rights; what it
+ * prints goes where this process's stderr does.
  */
 int owner_limited(int (*fn)(const void *arg), const void *arg,
-                  unsigned limit_s);
+                  unsigned limit_s, const char *path);
 
 #endif

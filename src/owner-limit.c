@@ -68,23 +68,39 @@ wait_answer(int fd, unsigned limit_s, unsigned char *res)
 	return 0;
 }
 
+/*
+ * The error for a look at path whose child ended without an answer
+ * (status, waitpid's): which path, and how it ended.  The callers
+ * refuse the path on -1 and add nothing, so this alone tells which of
+ * several inputs could not be looked at.  -1.
+ */
+static int
+look_failed(const char *path, int status)
+{
+	if (WIFSIGNALED(status))
+		return error("looking at '%s': the process that looked was "
+		             "killed by signal %d", path, WTERMSIG(status));
+	return error("looking at '%s': the process that looked failed",
+	             path);
+}
+
 int
 owner_limited(int (*fn)(const void *arg), const void *arg,
-              unsigned limit_s)
+              unsigned limit_s, const char *path)
 {
 	unsigned char res = 0;
-	int fd[2], status, got;
+	int fd[2], status = 0, got;	/* 0: a waitpid that found none */
 	pid_t pid;
 
 	/* What is buffered now would be written by both processes. */
 	fflush(stdout);
 	fflush(stderr);
 	if (pipe2(fd, O_CLOEXEC) != 0)
-		return error_errno("cannot make a pipe");
+		return error_errno("cannot look at '%s': no pipe", path);
 	if ((pid = fork()) < 0) {
 		close(fd[0]);
 		close(fd[1]);
-		return error_errno("cannot fork");
+		return error_errno("cannot look at '%s': no process", path);
 	}
 	if (pid == 0) {
 		close(fd[0]);
@@ -100,7 +116,7 @@ owner_limited(int (*fn)(const void *arg), const void *arg,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (got < 0)
-		return error("the process that looked was killed or failed");
+		return look_failed(path, status);
 	return got == 0 ? -2 : (int)res;
 }
 
@@ -112,7 +128,7 @@ owner_look(const char *path, int (*fn)(const void *arg), const void *arg)
 
 	if (geteuid() != 0)
 		return fn(arg);
-	if ((ret = owner_limited(fn, arg, limit)) == -2)
+	if ((ret = owner_limited(fn, arg, limit, path)) == -2)
 		error("looking at '%s' did not finish in %u s (a file system "
 		      "that does not answer?): not acting on it", path, limit);
 	return ret < 0 ? -1 : ret;
