@@ -111,7 +111,10 @@ owner_limited(int (*fn)(const void *arg), const void *arg,
 	close(fd[1]);
 	got = wait_answer(fd[0], limit_s, &res);
 	close(fd[0]);
-	if (got == 0)
+	/* No answer, in time or at all (a failed poll included): the
+	 * child may still be held by the file system, and waitpid would
+	 * wait as long.  Unreaped, its pid is still this child's. */
+	if (got != 1)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
