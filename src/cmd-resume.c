@@ -195,8 +195,8 @@ resume_dir(void *arg)
 	    results_behind(&s)) {
 		if (ctx->verbosity >= 0)
 			safe_text_line(ctx->out, "%s: finished earlier, its "
-			               "results not written yet: writing them",
-			               dir);
+			               "results missing or older than its "
+			               "journal: writing them", dir);
 		finished = true;
 	} else if (status == 0 && !finished)
 		say_idle(&s, ctx);

@@ -151,7 +151,7 @@ rm -r "$T/f/results"
 expect "resume of a finished campaign without its results" 0 \
 	"$PT" resume "$T/f"
 has "... says it writes them" \
-	"^$T/f: finished earlier, its results not written yet: writing them" \
+	"^$T/f: finished earlier, its results missing or older than its journal: writing them" \
 	"$T/out"
 check "... writes them" test -s "$T/f/results/report.html"
 check "... and journals nothing" cmp -s "$T/f-journal" "$T/f/journal.log"
