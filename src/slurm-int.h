@@ -21,9 +21,9 @@
 #include <slurm/slurmdb.h>
 
 #include "slurm.h"
+#include "stderr-capture.h"
+#include "strbuf.h"
 #include "strlist.h"
-
-struct strbuf;
 
 /* ---- differences between Slurm releases ---------------------------------- */
 
@@ -123,5 +123,22 @@ __attribute__((format(printf, 3, 4))) int
 slurm_fail(struct strbuf *err, int e, const char *fmt, ...);
 /* The first line of libslurm's log text onto sb, without its prefix. */
 void slurm_log_line(struct strbuf *sb, const char *text);
+
+/* ---- what libslurm said during a request (slurm-said.c) ------------------ */
+
+/* Its lines kept off stderr while a request runs, and their reason. */
+struct slurm_said {
+	struct stderr_capture cap;
+	struct strbuf reason;   /* after a failure: libslurm's reason, if
+	                           it gave one Slurm's error text lacks */
+};
+
+/* Keep libslurm's lines off stderr until slurm_said_end. */
+void slurm_said_begin(struct slurm_said *s);
+/* Put stderr back; for a failure e (0: success), its reason in s. */
+void slurm_said_end(struct slurm_said *s, int e);
+/* " (libslurm: REASON)" onto err (may be NULL) when s has a reason. */
+void slurm_said_add(const struct slurm_said *s, struct strbuf *err);
+void slurm_said_release(struct slurm_said *s);
 
 #endif

@@ -247,6 +247,38 @@ slurm_can_segment(void)
 #endif
 }
 
+/*
+ * Send desc once: true with *resp, or false with libslurm's errno in *e,
+ * said into err (with what libslurm logged where it gives the reason:
+ * slurm-said.c) and its class in *ret.
+ */
+static bool
+submit_try(job_desc_msg_t *desc, submit_response_msg_t **resp,
+           const struct slurm_submit_req *req, struct strbuf *err,
+           int *e, int *ret)
+{
+	struct slurm_said said;
+	bool ok;
+
+	*resp = NULL;
+	*e = 0;
+	slurm_said_begin(&said);
+	ok = slurm_submit_batch_job(desc, resp) == SLURM_SUCCESS && *resp;
+	if (!ok)
+		*e = errno;
+	slurm_said_end(&said, *e);
+	if (!ok) {
+		if (*resp)
+			slurm_free_submit_response_response_msg(*resp);
+		*resp = NULL;
+		*ret = slurm_fail(err, *e, "cannot submit job '%s'",
+		                  req->name ? req->name : "");
+		slurm_said_add(&said, err);
+	}
+	slurm_said_release(&said);
+	return ok;
+}
+
 /* Submit a batch job, retrying a busy controller a few times. */
 int
 slurm_submit(struct slurm_conn *c, const struct slurm_submit_req *req,
@@ -255,22 +287,16 @@ slurm_submit(struct slurm_conn *c, const struct slurm_submit_req *req,
 	job_desc_msg_t desc;
 	submit_response_msg_t *resp = NULL;
 	struct submit_bufs bufs = { .cwd = "." };
-	int e;
+	int e, ret;
 
 	if (req->work_dir == NULL && getcwd(bufs.cwd, sizeof bufs.cwd) == NULL)
 		snprintf(bufs.cwd, sizeof bufs.cwd, "/");
 	submit_desc(c, req, &desc, &bufs);
 	for (unsigned try = 0;; try++) {
-		resp = NULL;
-		if (slurm_submit_batch_job(&desc, &resp) == SLURM_SUCCESS &&
-		    resp)
+		if (submit_try(&desc, &resp, req, err, &e, &ret))
 			break;
-		e = errno;
-		if (resp)
-			slurm_free_submit_response_response_msg(resp);
 		if (!slurm_err_busy(e) || try == SUBMIT_RETRIES)
-			return slurm_fail(err, e, "cannot submit job '%s'",
-			                  req->name ? req->name : "");
+			return ret;
 		sleep_ms(submit_backoff_ms[try]);
 	}
 	*job_id = SUBMIT_RESP_JOB_ID(resp);

@@ -154,20 +154,47 @@ job_from_info(struct slurm_job *j, const slurm_job_info_t *in)
  * A failed poll into err; its class.  One that did not reach the
  * controller says what was not done and libslurm's reason alone, "jobs
  * not polled (connect failure)": its caller names the controller
- * (slurm_err_reason).  Any other is said as slurm_fail says it.
+ * (slurm_err_reason); and what libslurm logged meanwhile where that
+ * gives the reason, "jobs not polled (Protocol authentication error;
+ * libslurm: Munge encode failed: ...)" (slurm-said.c).  Any other is
+ * said as slurm_fail says it.
  */
 static int
-poll_fail(struct strbuf *err, int e)
+poll_fail(struct strbuf *err, int e, const struct slurm_said *said)
 {
-	if (slurm_err_class(e) != SLURM_E_UNREACHABLE)
-		return slurm_fail(err, e, "cannot load jobs");
+	if (slurm_err_class(e) != SLURM_E_UNREACHABLE) {
+		slurm_fail(err, e, "cannot load jobs");
+		slurm_said_add(said, err);
+		return slurm_err_class(e);
+	}
 	if (err) {
 		strbuf_reset(err);
 		strbuf_addstr(err, "jobs not polled (");
 		slurm_err_reason(err, e);
+		if (said->reason.len > 0)
+			strbuf_addf(err, "; libslurm: %s", said->reason.buf);
 		strbuf_addch(err, ')');
 	}
 	return SLURM_E_UNREACHABLE;
+}
+
+/* Keep this user's jobs of the controller's answer msg in c. */
+static void
+poll_keep(struct slurm_conn *c, const job_info_msg_t *msg)
+{
+	/* Only the converted records are kept: the caller reads those,
+	 * and libslurm's message would double the memory. */
+	c->jobs_update = msg->last_update;
+	c->polled = true;
+	c->njobs = 0;
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const slurm_job_info_t *in = &msg->job_array[i];
+
+		if (in->user_id != (uint32_t)c->uid)
+			continue;
+		ALLOC_GROW(c->jobs, (size_t)c->njobs + 1, c->jobs_alloc);
+		job_from_info(&c->jobs[c->njobs++], in);
+	}
 }
 
 /* Load this user's jobs from the controller in one RPC. */
@@ -176,35 +203,31 @@ slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
            struct strbuf *err)
 {
 	job_info_msg_t *msg = NULL;
-	int e;
+	struct slurm_said said;
+	int e = 0, ret = SLURM_E_OK;
+	bool failed;
 
 	*jobs = NULL;
 	*n = 0;
+	/* libslurm's lines go into paratune's message (slurm-said.c). */
+	slurm_said_begin(&said);
 	/* Given the time of our last answer, an unchanged controller says
 	 * SLURM_NO_CHANGE_IN_DATA instead of sending every job again
 	 * (squeue does the same: src/squeue/squeue.c). */
-	if (slurm_load_jobs(c->polled ? c->jobs_update : 0, &msg, SHOW_ALL) !=
-	    SLURM_SUCCESS) {
+	failed = slurm_load_jobs(c->polled ? c->jobs_update : 0, &msg,
+	                         SHOW_ALL) != SLURM_SUCCESS;
+	if (failed)
 		e = errno;
-		if (e != SLURM_NO_CHANGE_IN_DATA || !c->polled)
-			return poll_fail(err, e);
-	} else {
-		/* Only the converted records are kept: the caller reads
-		 * those, and libslurm's message would double the memory. */
-		c->jobs_update = msg->last_update;
-		c->polled = true;
-		c->njobs = 0;
-		for (uint32_t i = 0; i < msg->record_count; i++) {
-			const slurm_job_info_t *in = &msg->job_array[i];
-
-			if (in->user_id != (uint32_t)c->uid)
-				continue;
-			ALLOC_GROW(c->jobs, (size_t)c->njobs + 1,
-			           c->jobs_alloc);
-			job_from_info(&c->jobs[c->njobs++], in);
-		}
+	slurm_said_end(&said, failed ? e : 0);
+	if (!failed) {
+		poll_keep(c, msg);
 		slurm_free_job_info_msg(msg);
+	} else if (e != SLURM_NO_CHANGE_IN_DATA || !c->polled) {
+		ret = poll_fail(err, e, &said);
 	}
+	slurm_said_release(&said);
+	if (ret != SLURM_E_OK)
+		return ret;
 	*jobs = c->jobs;
 	*n = c->njobs;
 	return SLURM_E_OK;
@@ -219,22 +242,30 @@ slurm_poll(struct slurm_conn *c, const struct slurm_job **jobs, int *n,
 int
 slurm_cancel(struct slurm_conn *c, uint32_t job_id, struct strbuf *err)
 {
-	int e;
+	struct slurm_said said;
+	int e = 0, ret;
 
+	slurm_said_begin(&said);	/* as in slurm_poll */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 	slurm_step_id_t step = SLURM_STEP_ID_INITIALIZER;
 
 	step.job_id = job_id;
-	if (slurm_kill_job(step, SIGKILL, 0) == SLURM_SUCCESS)
-		return SLURM_E_OK;
+	if (slurm_kill_job(step, SIGKILL, 0) != SLURM_SUCCESS)
+		e = errno;
 #else
-	if (slurm_kill_job(job_id, SIGKILL, 0) == SLURM_SUCCESS)
-		return SLURM_E_OK;
+	if (slurm_kill_job(job_id, SIGKILL, 0) != SLURM_SUCCESS)
+		e = errno;
 #endif
-	e = errno;
-	if (e == ESLURM_ALREADY_DONE)
-		return SLURM_E_OK;
-	return slurm_fail(err, e, "cannot cancel job %u", (unsigned)job_id);
+	slurm_said_end(&said, e);
+	if (e == 0 || e == ESLURM_ALREADY_DONE) {
+		ret = SLURM_E_OK;
+	} else {
+		ret = slurm_fail(err, e, "cannot cancel job %u",
+		                 (unsigned)job_id);
+		slurm_said_add(&said, err);
+	}
+	slurm_said_release(&said);
+	return ret;
 }
 
 /*
@@ -249,9 +280,11 @@ int
 slurm_release(struct slurm_conn *c, uint32_t job_id, struct strbuf *err)
 {
 	job_desc_msg_t desc;
-	int e = 0;
+	struct slurm_said said;
+	int e = 0, ret;
 
 	slurm_init_job_desc_msg(&desc);
+	slurm_said_begin(&said);	/* as in slurm_poll */
 	desc.priority = INFINITE;
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
 	job_array_resp_msg_t *resp = NULL;
@@ -270,7 +303,11 @@ slurm_release(struct slurm_conn *c, uint32_t job_id, struct strbuf *err)
 	if (slurm_update_job(&desc) != SLURM_SUCCESS)
 		e = errno;
 #endif
-	if (e == 0)
-		return SLURM_E_OK;
-	return slurm_fail(err, e, "cannot release job %u", (unsigned)job_id);
+	slurm_said_end(&said, e);
+	ret = e == 0 ? SLURM_E_OK
+	      : slurm_fail(err, e, "cannot release job %u", (unsigned)job_id);
+	if (e != 0)
+		slurm_said_add(&said, err);
+	slurm_said_release(&said);
+	return ret;
 }

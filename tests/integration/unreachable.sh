@@ -14,6 +14,11 @@
 #      log line added (the host and port).
 #   2. slurmdbd's host unknown: one line again, with libslurm's words.
 #   3. the controller unreachable: one line, naming the controller.
+#   4. munged out of reach (AuthInfo names a socket where none is, as
+#      when munged is stopped): libslurm printed three lines of its own
+#      before paratune's "Protocol authentication error", and munge's
+#      reason was only in them.  Now resume, submit and cancel each say
+#      one line that carries it.
 # In each, resume exits 75 and judges nothing.
 #
 # Needs root and the testbed (scripts/testbed up is run when it is not
@@ -48,6 +53,12 @@ conf_with() {
 gone() { ! scontrol show job "$1" >/dev/null 2>&1; }
 in_accounting() {
 	[[ $(sacct -n -X -j "$1" -o State 2>/dev/null) == *COMPLETED* ]]
+}
+
+# conf_plus LINE NAME: a copy of the testbed's slurm.conf with LINE
+# added, as WORK/NAME.conf.
+conf_plus() {
+	{ cat "$REAL_CONF"; echo "$1"; } >"$WORK/$2.conf"
 }
 
 # resume_alone NAME CONF: resume D with slurm.conf CONF; its stderr in
@@ -109,6 +120,40 @@ check "naming the controller" grep -q \
 	"^error: $D: cannot reach the Slurm controller: jobs not polled" \
 	"$WORK/err.ctld"
 check "it judged nothing" test -z "$(grep -E "$JUDGED" <<<"$new")"
+
+echo "--- 4. munged's socket missing (at $((SECONDS - T0)) s)"
+conf_plus "AuthInfo=socket=$WORK/no-munge.socket" munge
+MUNGED="Munge encode failed: Failed to access \"$WORK/no-munge.socket\""
+resume_alone munge "$WORK/munge.conf"
+check "resume exits 75 ($rc)" test "$rc" = 75
+check "stderr is one line" test "$(wc -l <"$WORK/err.munge")" = 1
+check "naming the controller, Slurm's error and munge's reason" grep -qF \
+	"error: $D: cannot reach the Slurm controller: jobs not polled \
+(Protocol authentication error; libslurm: $MUNGED" "$WORK/err.munge"
+check "it judged nothing" test -z "$(grep -E "$JUDGED" <<<"$new")"
+before=$(md5sum <"$D/state")
+SLURM_CONF=$WORK/munge.conf "$PT" -q cancel "$D" 2>"$WORK/err.mcancel"
+rc=$?
+sed 's/^/  /' "$WORK/err.mcancel"
+check "cancel exits 75 ($rc)" test "$rc" = 75
+check "none of libslurm's own lines" \
+	eval '! grep -q "^paratune: " "$WORK/err.mcancel"'
+check "its error carries munge's reason" grep -qF "$MUNGED" "$WORK/err.mcancel"
+check "and the state is as it was" test "$(md5sum <"$D/state")" = "$before"
+plan_one_node m 50 '[8]' '[1]' || fail "plan m"
+SLURM_CONF=$WORK/munge.conf "$PT" -q submit "$WORK/m" --top 1 \
+	2>"$WORK/err.msubmit"
+rc=$?
+sed 's/^/  /' "$WORK/err.msubmit"
+check "submit exits 75 ($rc)" test "$rc" = 75
+check "none of libslurm's own lines" \
+	eval '! grep -q "^paratune: " "$WORK/err.msubmit"'
+check "its error names the job" \
+	grep -qF "cannot submit job 'pt-$(awk '/^campaign /{print $2}' \
+	"$WORK/m/state")-" "$WORK/err.msubmit"
+check "... Slurm's error and munge's reason" grep -qF \
+	"': Protocol authentication error (libslurm: $MUNGED" "$WORK/err.msubmit"
+check "nothing was submitted" test -z "$(job_ids "$WORK/m")"
 
 echo "--- slurmdbd back (at $((SECONDS - T0)) s)"
 resume_alone real "$REAL_CONF"
