@@ -288,6 +288,26 @@ submit_outcome(struct runner *r, struct cand_status *c, int s, uint32_t id,
 }
 
 /*
+ * A retry avoids the nodes where its failed attempt ran (maybe_retry).
+ * Where those were all the nodes it can have, as after an outage of
+ * munge that failed every node at once, Slurm refused it for good
+ * ("Requested node configuration is not available") and the candidate
+ * was lost with its retry.  A rejected request made no job, so the same
+ * tag is sent once more without the exclusion, and said.
+ */
+static int
+submit_anywhere(struct runner *r, const struct cand_status *c,
+                struct slurm_submit_req *req, uint32_t *id,
+                struct strbuf *err)
+{
+	warning("%s: Slurm cannot run it away from %s, where its failed "
+	        "attempt ran (%s): submitting it to any nodes", c->name,
+	        req->exclude, err->buf);
+	req->exclude = NULL;
+	return slurm_submit(r->slurm, req, id, err);
+}
+
+/*
  * Submit one candidate exactly once: the intent (with the job's tag) is
  * journaled and fsync'd before the call, so a crash after the call is
  * resolved by finding the tag in Slurm rather than by submitting again.
@@ -324,6 +344,8 @@ submit_one(struct runner *r, struct cand_status *c, const char *script)
 	req.extras = &extras;
 	req.env = (const char *const *)env.v;
 	s = slurm_submit(r->slurm, &req, &id, &err);
+	if (s == SLURM_E_REJECTED && req.exclude)
+		s = submit_anywhere(r, c, &req, &id, &err);
 	ret = submit_outcome(r, c, s, id, tag, err.buf);
 cleanup:
 	str_list_clear(&env);

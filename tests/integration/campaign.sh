@@ -473,6 +473,43 @@ test_node_fail_unseen() {
 	scontrol update nodename="$down" state=resume 2>/dev/null || true
 }
 
+# A node failure of every node the job can have, as an outage of munge
+# makes (slurmd cannot answer, and every node is marked down at once):
+# its retry, avoiding them all, was refused for good ("Requested node
+# configuration is not available") and the candidate lost with it.
+# Now the retry goes to any nodes, and says so.
+test_node_fail_everywhere() {
+	local d=$WORK/everywhere id i
+	plan everywhere --set 'nodes=4' --set 'search.tensor_parallel=[8]' \
+		--set 'base.tensor_parallel=8' \
+		--set 'env=["PARATUNE_SIM_FAULT=hang"]' ||
+		{ fail "plan everywhere"; return; }
+	"$PT" -q submit "$d"
+	id=$(awk '$3 == "submitted" {sub("job=", "", $5); print $5; exit}' \
+		"$d/journal.log")
+	for ((i = 0; i < 30; i++)); do
+		[[ $(squeue -h -j "$id" -o %T) == RUNNING ]] && break
+		sleep 0.5
+	done
+	sleep 1
+	scontrol update nodename=gpu[1-4] state=down reason=paratune-test
+	sleep 2
+	"$PT" -q resume "$d" 2>"$WORK/everywhere.err"
+	sed 's/^/  /' "$WORK/everywhere.err"
+	check "the node failure is retried, avoiding the four nodes" \
+		grep -q " retry .* exclude=gpu\[1-4\]" "$d/journal.log"
+	check "which Slurm cannot do: said, and sent to any nodes" grep -q \
+		"Slurm cannot run it away from gpu\[1-4\].*: submitting it to any nodes" \
+		"$WORK/everywhere.err"
+	check "the retry is submitted, not rejected" test \
+		"$(awk '$3 == "submitted"' "$d/journal.log" | wc -l) $(awk \
+		'$3 == "rejected"' "$d/journal.log" | wc -l)" = "2 0"
+	check "as the second attempt" grep -q " intent .*attempt=2" "$d/journal.log"
+	"$PT" -q cancel "$d"
+	# Back already when their slurmd registered (ReturnToService=2).
+	scontrol update nodename=gpu[1-4] state=resume 2>/dev/null || true
+}
+
 # A job that vanished while pending (the controller and accounting
 # lost it: here the testbed made afresh) never ran: it is queued again,
 # as a lost submission is, not recorded as a failure.
@@ -568,7 +605,8 @@ ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	pending_reason submit_twice prune_after_oom early_stop cuda_oom
 	running_progress
 	percent_path pending_vanished
-	host_oom node_fail node_fail_unseen controller_down timeout"
+	host_oom node_fail node_fail_unseen node_fail_everywhere
+	controller_down timeout"
 if (($#)); then
 	for t in "$@"; do timed "test_$t"; done
 else
