@@ -115,7 +115,16 @@ acct_connect(struct slurm_conn *c, struct strbuf *err)
 		return SLURM_E_OK;
 	}
 	c->db = NULL;
-	acct_fail(c, err, e, said.buf, "cannot reach");
+	if (e == ESLURM_DB_CONNECTION && err) {
+		/* slurmdbd's own answer to the connection: its database
+		 * (MariaDB) is down.  "cannot reach slurmdbd" sent the
+		 * sysadmin to a daemon that runs. */
+		slurm_fail(err, e, "slurmdbd (%s) answers but cannot reach "
+		           "its database", c->storage);
+		acct_detail(err, said.buf, slurm_strerror(e));
+	} else {
+		acct_fail(c, err, e, said.buf, "cannot reach");
+	}
 	strbuf_release(&said);
 	return SLURM_E_UNREACHABLE;
 }

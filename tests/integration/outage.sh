@@ -15,9 +15,14 @@
 #      is down; afterwards the campaign runs to the end, every candidate
 #      in a final state that agrees with accounting's for its job, and
 #      no tag submitted twice.
+#   3. MariaDB stopped, slurmdbd left running, when resume must ask
+#      accounting about jobs that left the controller: exit 75,
+#      nothing judged, and the message says that slurmdbd answers but
+#      cannot reach its database ("cannot reach slurmdbd" sent the
+#      sysadmin to a daemon that runs).
 #
 # Needs root and the testbed (scripts/testbed up is run; it is left up,
-# with both daemons running again even when a check fails).
+# with its daemons running again even when a check fails).
 # About 2 minutes.  Last line: "N passed, N failed"; exit 1 on failure.
 
 set -uo pipefail
@@ -27,6 +32,7 @@ SUITE=outage
 . "$(dirname "$0")/lib.sh"
 
 finish() {
+	"$TESTBED" start mysqld >/dev/null 2>&1
 	"$TESTBED" start slurmdbd >/dev/null 2>&1
 	"$TESTBED" start slurmctld >/dev/null 2>&1
 	suite_end
@@ -194,4 +200,27 @@ check "the journal is numbered 1..N without a gap" \
 	awk '$1 != NR { exit 1 }' "$D/journal.log"
 echo "figures: $n candidates: $(states "$D" | tr ' ' '\n' | uniq -c |
 	awk '{ printf "%s%d %s", sep, $1, $2; sep = ", " }')"
+
+# ---- 3. the database down, slurmdbd up -------------------------------------
+echo "--- database down (at $((SECONDS - T0)) s)"
+D=$WORK/db
+plan_one_node db 50 '[8]' || { fail "plan db"; exit 1; }
+"$PT" -q submit "$D" || fail "submit"
+mapfile -t IDS < <(job_ids "$D")
+check "2 jobs submitted (${IDS[*]})" test "${#IDS[@]}" = 2
+check "they end and leave the controller" wait_for 120 gone "${IDS[@]}"
+check "and reach accounting" wait_for 30 in_accounting 2 "$D"
+"$TESTBED" stop mysqld >/dev/null
+lines=$(wc -l <"$D/journal.log")
+"$PT" -q resume "$D" 2>"$WORK/err.db"
+rc=$?
+sed 's/^/  /' "$WORK/err.db"
+"$TESTBED" start mysqld >/dev/null
+check "resume exits 75 ($rc)" test "$rc" = 75
+check "saying slurmdbd answers but cannot reach its database" grep -q \
+	"^error: $D: slurmdbd (accounting_storage/slurmdbd) answers but cannot reach its database: " \
+	"$WORK/err.db"
+check "it judged nothing" \
+	test -z "$(tail -n +$((lines + 1)) "$D/journal.log" | grep -E "$JUDGED")"
+check "the database back: the campaign finishes" resume_until_finished "$D" 60
 DONE=1
