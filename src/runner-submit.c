@@ -293,16 +293,17 @@ submit_outcome(struct runner *r, struct cand_status *c, int s, uint32_t id,
  * munge that failed every node at once, Slurm refused it for good
  * ("Requested node configuration is not available") and the candidate
  * was lost with its retry.  A rejected request made no job, so the same
- * tag is sent once more without the exclusion, and said.
+ * tag is sent once more without the exclusion, and said.  A rejection
+ * for another reason is met again, and recorded as before.
  */
 static int
 submit_anywhere(struct runner *r, const struct cand_status *c,
                 struct slurm_submit_req *req, uint32_t *id,
                 struct strbuf *err)
 {
-	warning("%s: Slurm cannot run it away from %s, where its failed "
-	        "attempt ran (%s): submitting it to any nodes", c->name,
-	        req->exclude, err->buf);
+	warning("%s: Slurm refused it avoiding %s, where its failed "
+	        "attempt ran (%s): submitting it without avoiding them",
+	        c->name, req->exclude, err->buf);
 	req->exclude = NULL;
 	return slurm_submit(r->slurm, req, id, err);
 }

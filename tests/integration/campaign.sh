@@ -498,8 +498,8 @@ test_node_fail_everywhere() {
 	sed 's/^/  /' "$WORK/everywhere.err"
 	check "the node failure is retried, avoiding the four nodes" \
 		grep -q " retry .* exclude=gpu\[1-4\]" "$d/journal.log"
-	check "which Slurm cannot do: said, and sent to any nodes" grep -q \
-		"Slurm cannot run it away from gpu\[1-4\].*: submitting it to any nodes" \
+	check "which Slurm refuses: said, and sent to any nodes" grep -q \
+		"Slurm refused it avoiding gpu\[1-4\].*: submitting it without avoiding them" \
 		"$WORK/everywhere.err"
 	check "the retry is submitted, not rejected" test \
 		"$(awk '$3 == "submitted"' "$d/journal.log" | wc -l) $(awk \
