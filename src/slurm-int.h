@@ -85,6 +85,10 @@
  * starts at 5000 in every release, but its first names were removed in
  * 23.02 (SchedMD/slurm 059aad4, "Remove three unused return codes"). */
 #define SLURM_E_SOCKET_FIRST 5000
+/* SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT of that block, the one before
+ * SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT (5005) in every release: a
+ * request sent and not answered in MessageTimeout. */
+#define SLURM_E_SOCKET_TIMEOUT 5004
 
 /* ---- the connection ------------------------------------------------------ */
 

@@ -248,6 +248,22 @@ slurm_can_segment(void)
 }
 
 /*
+ * A hung controller (stopped, or stuck on a lock) takes the request and
+ * answers nothing: "Socket timed out on send/recv operation" said
+ * neither who did not answer nor that the job may exist all the same
+ * (the controller makes it when it comes back), so the user who read
+ * "cannot submit" was left to wonder whether to submit it by hand.
+ */
+static void
+submit_timeout_note(struct strbuf *err, const char *tag)
+{
+	if (err)
+		strbuf_addf(err, " (the Slurm controller did not answer in "
+		            "time: the job may exist; resume looks for '%s' "
+		            "before it submits again)", tag ? tag : "");
+}
+
+/*
  * Send desc once: true with *resp, or false with libslurm's errno in *e,
  * said into err (with what libslurm logged where it gives the reason:
  * slurm-said.c) and its class in *ret.
@@ -274,6 +290,8 @@ submit_try(job_desc_msg_t *desc, submit_response_msg_t **resp,
 		*ret = slurm_fail(err, *e, "cannot submit job '%s'",
 		                  req->name ? req->name : "");
 		slurm_said_add(&said, err);
+		if (*e == SLURM_E_SOCKET_TIMEOUT)
+			submit_timeout_note(err, req->name);
 	}
 	slurm_said_release(&said);
 	return ok;

@@ -20,6 +20,11 @@
 #      nothing judged, and the message says that slurmdbd answers but
 #      cannot reach its database ("cannot reach slurmdbd" sent the
 #      sysadmin to a daemon that runs).
+#   4. slurmctld hung (SIGSTOP) while a submission is sent: submit
+#      exits 75 after MessageTimeout, saying that the controller did
+#      not answer and that the job may exist; once the controller goes
+#      on, it makes the job, and resume finds it by its tag rather
+#      than submitting it again.
 #
 # Needs root and the testbed (scripts/testbed up is run; it is left up,
 # with its daemons running again even when a check fails).
@@ -32,6 +37,7 @@ SUITE=outage
 . "$(dirname "$0")/lib.sh"
 
 finish() {
+	[[ -n ${HUNG:-} ]] && kill -CONT "$HUNG" 2>/dev/null
 	"$TESTBED" start mysqld >/dev/null 2>&1
 	"$TESTBED" start slurmdbd >/dev/null 2>&1
 	"$TESTBED" start slurmctld >/dev/null 2>&1
@@ -223,4 +229,28 @@ check "saying slurmdbd answers but cannot reach its database" grep -q \
 check "it judged nothing" \
 	test -z "$(tail -n +$((lines + 1)) "$D/journal.log" | grep -E "$JUDGED")"
 check "the database back: the campaign finishes" resume_until_finished "$D" 60
+# ---- 4. slurmctld hung while a job is submitted -----------------------------
+echo "--- controller hung (at $((SECONDS - T0)) s)"
+D=$WORK/hung
+plan_one_node hung 50 '[8]' '[1]' || { fail "plan hung"; exit 1; }
+HUNG=$(cat "$PARATUNE_TESTBED_DIR/pids/slurmctld.pid")
+kill -STOP "$HUNG"
+t=$SECONDS
+"$PT" -q submit "$D" --top 1 2>"$WORK/err.hung"
+rc=$?
+t=$((SECONDS - t))
+kill -CONT "$HUNG"
+HUNG=
+sed 's/^/  /' "$WORK/err.hung"
+check "submit exits 75 ($rc) after the controller's timeout ($t s)" \
+	test "$rc" = 75 -a "$t" -lt 60
+check "saying the controller did not answer and the job may exist" grep -q \
+	"cannot submit job 'pt-[^']*': .*the Slurm controller did not answer in time: the job may exist" \
+	"$WORK/err.hung"
+check "the controller back: resume finds the job, once" \
+	wait_for 20 eval '"$PT" -q resume "$D" 2>/dev/null
+		grep -q " state .* job=[1-9][0-9]* " "$D/journal.log"'
+check "one intent" test "$(awk '$3 == "intent"' "$D/journal.log" | wc -l)" = 1
+check "no tag submitted twice" no_duplicate_tags "$D"
+"$PT" -q cancel "$D"
 DONE=1
