@@ -29,6 +29,9 @@
 /* A line of the file is at most this long (a row names a few dozen
  * short fields and a note). */
 #define CSV_LINE_MAX 8192
+/* A measured-runs file is read whole first (csv_open): 64 MiB is some
+ * 60,000 rows of the longest published notes. */
+#define CSV_FILE_MAX (64u << 20)
 #define CSV_FIELDS_MAX 64
 /* The largest step_s and peak_memory_gib believed: a step of 11 days, a
  * GPU of 100 TiB.  Beyond is a typo or a unit slip (1e308 weighed as
@@ -691,6 +694,47 @@ read_lines(struct csv_ctx *cx, FILE *f, char *line)
 	return status;
 }
 
+/*
+ * The file at path, read whole and closed, as a stream over its bytes
+ * in text (the caller's, released after the stream is closed); NULL
+ * after an error, *status its exit code.  Each row's campaign file is
+ * looked at by root in a child process (owner_limited), and a child
+ * shares this process's file offsets: one whose exit flushed stdio
+ * (valgrind's does, freeing libc's buffers) moved a file read here back
+ * to its buffered position, and the rows after it were read again.
+ */
+static FILE *
+csv_open(const char *path, struct strbuf *text, int *status)
+{
+	FILE *f = fopen_regular(path);
+	int got;
+
+	*status = EXIT_DATAERR;
+	if (f == NULL) {
+		error("cannot read '%s': %s", path, open_error(errno));
+		if (errno == ENOENT)
+			*status = EXIT_NOINPUT;
+		return NULL;
+	}
+	got = read_capped(fileno(f), CSV_FILE_MAX, text);
+	if (got < 0)
+		error_errno("cannot read '%s'", path);
+	fclose(f);
+	if (got > 0)
+		error("%s: larger than 64 MiB, the most a measured-runs file "
+		      "may hold", path);
+	if (got != 0)
+		return NULL;
+	/* fmemopen of no bytes is refused: an empty file reads as one. */
+	f = text->len > 0 ? fmemopen(text->buf, text->len, "r")
+	                  : fopen("/dev/null", "r");
+	if (f == NULL)
+		error_errno("cannot read '%s'", path);
+	else
+		*status = 0;
+	return f;
+}
+
 int
 calib_read_csv(struct calib_input *in, const char *path,
                const struct plan_opts *po, const char *gpu)
@@ -702,19 +746,17 @@ calib_read_csv(struct calib_input *in, const char *path,
 	struct csv_campaigns campaigns = { NULL, 0 };
 	struct csv_ctx cx = { in, &campaigns, path, dir, gpu, po, &head, kinds,
 	                      1, -1, -1 };
-	FILE *f = fopen_regular(path);
+	struct strbuf text = STRBUF_INIT;
+	int status, col, got;
+	FILE *f = csv_open(path, &text, &status);
 	const char *why;
-	int status = 0, col, got;
 
-	if (f == NULL) {
-		error("cannot read '%s': %s", path, open_error(errno));
-		status = errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
-	} else if ((got = csv_getline(f, line, path, 1)) <= 0) {
+	if (f != NULL && (got = csv_getline(f, line, path, 1)) <= 0) {
 		if (got == 0)
 			error("%s:1: empty file (a header line is required)",
 			      path);
 		status = EXIT_DATAERR;
-	} else {
+	} else if (f != NULL) {
 		/* A UTF-8 byte order mark, as spreadsheets save CSV, is no
 		 * part of the first column's name. */
 		header = xstrdup(line + (strncmp(line, "\xEF\xBB\xBF", 3)
@@ -731,6 +773,7 @@ calib_read_csv(struct calib_input *in, const char *path,
 	}
 	if (f)
 		fclose(f);
+	strbuf_release(&text);
 	free(campaigns.v);
 	free(line);
 	free(header);

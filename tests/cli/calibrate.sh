@@ -706,6 +706,13 @@ wait "$writer" 2>/dev/null
 { head -2 "$CSV"; printf 'x\000y\n'; } >"$T/nul.csv"
 expect "a NUL byte" 65 "$PT" calibrate "$T/nul.csv"
 has "... names file, line and column" "nul.csv:3:2: NUL byte" "$T/err"
+# The file is read whole before its rows (their campaign files are
+# looked at in child processes): one past 64 MiB is refused unread.
+cp "$CSV" "$T/big.csv"
+truncate -s 65M "$T/big.csv"
+expect "a measured-runs file over 64 MiB" 65 "$PT" calibrate "$T/big.csv"
+has "... names the file and the cap" "big.csv: larger than 64 MiB" "$T/err"
+rm -f "$T/big.csv"
 { head -1 "$CSV"; head -c 9000 /dev/zero | tr '\000' a; echo; } \
 	>"$T/long.csv"
 expect "an overlong line" 65 "$PT" calibrate "$T/long.csv"
