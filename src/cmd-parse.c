@@ -30,7 +30,6 @@ extern const struct cmd_entry cmd_parse_entry;
 struct parse_item {
 	struct log_result res;   /* without its steps */
 	size_t nsteps;
-	long last_step;          /* the highest step logged; -1: none */
 	struct log_step_stats stats;
 	int status;              /* 0, or the exit code it calls for */
 };
@@ -137,8 +136,8 @@ parse_json_item(struct json *j, const struct parse_item *it)
 		json_null(j, "global_batch_size");
 	/* steps counts the records a log kept (one in ten at
 	 * --log-interval 10): the step reached is another figure. */
-	if (it->last_step >= 0)
-		json_int(j, "last_step", it->last_step);
+	if (it->res.last_step >= 0)
+		json_int(j, "last_step", it->res.last_step);
 	else
 		json_null(j, "last_step");
 	if (r->total_steps >= 0)
@@ -256,9 +255,6 @@ parse_files(struct parse_item *items, int n, char **paths, int skip)
 			status = it->status;
 		log_result_step_stats(&it->res, skip, &it->stats);
 		it->nsteps = it->res.nsteps;
-		/* The reader's, which counts the steps past the cap too:
-		 * the highest of those kept understated a capped log. */
-		it->last_step = it->res.last_step;
 		free(it->res.steps);
 		it->res.steps = NULL;
 		it->res.nsteps = it->res.alloc_steps = 0;
