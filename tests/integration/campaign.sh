@@ -32,18 +32,6 @@ plan() {
 	"$PT" -q plan "$DATA/small.conf" -o "$WORK/$name" --force "$@"
 }
 
-# resume_until DIR SECONDS: run resume (as cron would) until finished.
-resume_until() {
-	local dir=$1 limit=$2 t=0
-	while ((t < limit)); do
-		"$PT" -q resume "$dir" || return 1
-		grep -q ' finished ' "$dir/journal.log" && return 0
-		sleep 2
-		t=$((t + 2))
-	done
-	return 1
-}
-
 # state_of DIR NAME_PART: the recorded state of the candidate.
 state_of() {
 	"$PT" status "$1" --format json | python3 -c '

@@ -111,18 +111,6 @@ fill() {
 	sync
 }
 
-# resume_until_finished DIR SECONDS
-resume_until_finished() {
-	local t0=$SECONDS
-	while ((SECONDS - t0 < $2)); do
-		"$PT" -q resume "$1" || return 1
-		[[ $(tail -n 1 "$1/journal.log" | awk '{print $3}') == finished ]] &&
-			return 0
-		sleep 1
-	done
-	return 1
-}
-
 # parses DIR: status --format json parses.
 parses() {
 	"$PT" status "$1" --format json |
@@ -170,7 +158,7 @@ import json, sys
 c = json.load(sys.stdin)["counts"]
 print(c["pending"] + c["running"] + c["completed"])')" = 2
 rm -f "$MNT/fill"
-check "space back: the campaign runs to the end" resume_until_finished "$D" 180
+check "space back: the campaign runs to the end" resume_until "$D" 180
 check "every candidate completed" all_completed "$D"
 check "the checkpoint includes the whole journal" checkpoint_current "$D"
 check "the journal is numbered 1..N without a gap" \
@@ -200,7 +188,7 @@ check "nothing was submitted" \
 rm -f "$MNT/fill"
 "$PT" -q submit "$D"
 check "space back: submit again, and the campaign runs to the end" \
-	resume_until_finished "$D" 180
+	resume_until "$D" 180
 check "every candidate completed" all_completed "$D"
 check "the journal is numbered 1..N without a gap" \
 	awk '$1 != NR { exit 1 }' "$D/journal.log"
@@ -216,7 +204,7 @@ printf '%d 1999-01-01T00:00:00Z state %s state=compl' $((n + 1)) \
 	>>"$D/journal.log"
 check "a torn last line does not stop status" parses "$D"
 check "the next run cuts it off and the campaign runs to the end" \
-	resume_until_finished "$D" 180
+	resume_until "$D" 180
 check "no trace of the torn line" \
 	test -z "$(grep '1999-01-01T00:00:00Z' "$D/journal.log")"
 check "the journal is numbered 1..N without a gap" \

@@ -9,29 +9,24 @@
 
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${PARATUNE_BUILDDIR:-$ROOT}
-PT=$BUILD/paratune
-DATA=$ROOT/tests/integration/data
-export PARATUNE_SITE_CONF=/dev/null
-PASS=0
-FAIL=0
+SUITE=environment
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-eval "$("$ROOT/scripts/testbed" env)"
-if ! scontrol ping >/dev/null 2>&1; then
-	echo "testbed not running: skipped"
-	exit 77
-fi
-WORK=$(mktemp -d /tmp/paratune-itest.XXXXXX)
-
-ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
 finish() {
 	rm -rf "$WORK"
 	echo "$PASS passed, $FAIL failed"
 	exit $((FAIL == 0 && PASS > 0 ? 0 : 1))
 }
 trap finish EXIT
+
+eval "$("$TESTBED" env)"
+if ! scontrol ping >/dev/null 2>&1; then
+	echo "testbed not running: skipped"
+	trap - EXIT
+	rm -rf "$WORK"
+	exit 77
+fi
 
 mkdir "$WORK/tpl"
 cat >"$WORK/tpl/envdump.sbatch" <<'TPL'
@@ -57,18 +52,6 @@ cron() {
 		PARATUNE_SITE_CONF=/dev/null "$@"
 }
 
-# resume_until DIR SECONDS: resume, as cron would, until finished.
-resume_until() {
-	local dir=$1 limit=$2 t=0
-	while ((t < limit)); do
-		cron "$PT" -q resume "$dir" || return 1
-		grep -q ' finished ' "$dir/journal.log" && return 0
-		sleep 2
-		t=$((t + 2))
-	done
-	return 1
-}
-
 # every_job DIR DESC CMD...: CMD FILE succeeds for each job's job.env
 # (and there are n of them, n given as $N).
 every_job() {
@@ -92,7 +75,7 @@ lacks() { ! grep -q -- "$1" "$2"; }
 plan dflt || fail "plan"
 PATH="/submit/bin:$PATH" PT_MARK=submit "$PT" -q submit "$WORK/dflt" \
 	--top 1 >/dev/null || fail "submit"
-resume_until "$WORK/dflt" 120 || fail "resume until finished"
+resume_until "$WORK/dflt" 120 cron || fail "resume until finished"
 N=2
 every_job "$WORK/dflt" "every job has submit's PATH, resume's jobs too" \
 	has_re '^PATH=/submit/bin:'
@@ -104,7 +87,7 @@ every_job "$WORK/dflt" "and nothing else of submit's environment" \
 plan all --set 'run.export=["ALL", "EXTRA=1"]' || fail "plan ALL"
 PATH="/submit/bin:$PATH" PT_MARK=submit "$PT" -q submit "$WORK/all" \
 	--top 1 >/dev/null || fail "submit ALL"
-resume_until "$WORK/all" 120 || fail "resume until finished (ALL)"
+resume_until "$WORK/all" 120 cron || fail "resume until finished (ALL)"
 every_job "$WORK/all" "ALL: submit's whole environment" has 'PT_MARK=submit'
 every_job "$WORK/all" "ALL: with the values added" has 'EXTRA=1'
 every_job "$WORK/all" "SLURM_EXPORT_ENV says so, as sbatch sets it" \
@@ -115,7 +98,7 @@ plan list --set 'run.export=["PT_MARK", "OMP_NUM_THREADS=3"]' ||
 	fail "plan list"
 PT_MARK=submit PT_OTHER=x "$PT" -q submit "$WORK/list" --top 1 \
 	>/dev/null || fail "submit list"
-resume_until "$WORK/list" 120 || fail "resume until finished (list)"
+resume_until "$WORK/list" 120 cron || fail "resume until finished (list)"
 every_job "$WORK/list" "a list: the names submit saw" has 'PT_MARK=submit'
 every_job "$WORK/list" "a list: the values given" has 'OMP_NUM_THREADS=3'
 every_job "$WORK/list" "a list: nothing else" lacks '^PT_OTHER='

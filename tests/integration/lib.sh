@@ -49,6 +49,57 @@ wait_for() {
 	return 1
 }
 
+# resume_until DIR SECONDS [WRAPPER...]: run resume (as cron would,
+# through WRAPPER if given) every second or so until the journal says
+# the campaign finished.  When it does not, say why on lines starting
+# with "# ", which the check script shows with a failed suite's FAILs:
+# resume's exit code, or the campaign's status and Slurm's queue and
+# nodes when the time ran out, after which its jobs are cancelled.
+resume_until() {
+	local dir=$1 limit=$2 t0=$SECONDS rc
+	shift 2
+	while ((SECONDS - t0 < limit)); do
+		"$@" "$PT" -q resume "$dir"
+		rc=$?
+		# 75, Slurm did not answer in time: cron's next line tries
+		# again, and so does this.
+		if ((rc == 75)); then
+			echo "# $dir: resume exited 75 after $((SECONDS - t0)) s; again"
+		elif ((rc != 0)); then
+			echo "# $dir: resume exited $rc after $((SECONDS - t0)) s"
+			return 1
+		fi
+		awk '$3 == "finished" { f = 1 } END { exit !f }' \
+			"$dir/journal.log" && return 0
+		sleep 1
+	done
+	echo "# $dir: not finished after $limit s"
+	campaign_why "$dir"
+	# Its jobs would hold nodes that the suite's next tests count on.
+	"$PT" -q cancel "$dir" 2>&1 | sed 's/^/#   cancel: /'
+	return 1
+}
+
+# queue_empty: Slurm has no job left, pending or running (the tests that
+# need every node wait for it).
+queue_empty() {
+	[[ -z $(squeue -h -o %i 2>/dev/null) ]]
+}
+
+# campaign_why DIR: what a campaign that did not end waits on, as "# "
+# lines: its status, the journal's last lines, Slurm's queue and nodes.
+campaign_why() {
+	{
+		"$PT" status "$1" 2>&1
+		echo "journal:"
+		tail -n 8 "$1/journal.log"
+		echo "squeue:"
+		squeue -h -o '%i %j %T %M %R' 2>&1
+		echo "sinfo:"
+		sinfo -h -N -o '%N %T %E' 2>&1
+	} | sed 's/^/#   /'
+}
+
 # suite_end: the end of a suite's EXIT trap, after its own cleanup: WORK
 # kept when a check failed, the suite stopped early or
 # PARATUNE_TEST_KEEP_WORK is set, removed otherwise; the time, the

@@ -49,17 +49,6 @@ trap finish EXIT
 eval "$("$TESTBED" env)"
 START=$(date -d "@$(($(date +%s) - 5))" +%Y-%m-%dT%H:%M:%S)
 
-resume_until_finished() {
-	local t0=$SECONDS
-	while ((SECONDS - t0 < $2)); do
-		"$PT" -q resume "$1" || return 1
-		[[ $(tail -n 1 "$1/journal.log" | awk '{print $3}') == finished ]] &&
-			return 0
-		sleep 1
-	done
-	return 1
-}
-
 # gone IDS...: none of the jobs is known to the controller any more.
 gone() {
 	local id
@@ -135,7 +124,7 @@ check "resume again: 75 again, nothing judged" \
 		test -z "$(tail -n +$((lines + 1)) "$D/journal.log" |
 		grep -E "$JUDGED")"'
 "$TESTBED" start slurmdbd >/dev/null
-check "slurmdbd back: the campaign finishes" resume_until_finished "$D" 120
+check "slurmdbd back: the campaign finishes" resume_until "$D" 120
 check "every candidate completed" \
 	test "$(states "$D")" = "completed completed completed completed"
 check "their ends were read from accounting" \
@@ -195,7 +184,7 @@ check "and both states are as they were" test \
 	"$before $fresh_before"
 sleep 5 # running jobs go on (and some end) while it is down
 "$TESTBED" start slurmctld >/dev/null
-check "controller back: the campaign finishes" resume_until_finished "$D" 240
+check "controller back: the campaign finishes" resume_until "$D" 240
 n=$(states "$D" | wc -w)
 final=$(states "$D" | tr ' ' '\n' |
 	grep -cE '^(completed|failed|oom|timeout|node_fail|cancelled|preempted)$')
@@ -228,7 +217,7 @@ check "saying slurmdbd answers but cannot reach its database" grep -q \
 	"$WORK/err.db"
 check "it judged nothing" \
 	test -z "$(tail -n +$((lines + 1)) "$D/journal.log" | grep -E "$JUDGED")"
-check "the database back: the campaign finishes" resume_until_finished "$D" 60
+check "the database back: the campaign finishes" resume_until "$D" 60
 # ---- 4. slurmctld hung while a job is submitted -----------------------------
 echo "--- controller hung (at $((SECONDS - T0)) s)"
 D=$WORK/hung

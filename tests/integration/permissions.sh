@@ -43,17 +43,6 @@ plan() {
 		--set 'search.recompute=["none"]'
 }
 
-resume_until_finished() {
-	local t0=$SECONDS
-	while ((SECONDS - t0 < 120)); do
-		"$PT" -q resume "$1" || return 1
-		[[ $(tail -n 1 "$1/journal.log" | awk '{print $3}') == finished ]] &&
-			return 0
-		sleep 1
-	done
-	return 1
-}
-
 # modes_are WANT PATH...: every path has octal mode WANT; prints those
 # that differ.
 modes_are() {
@@ -91,7 +80,7 @@ for um in 022 000 077; do
 		"$D/state" "$D/journal.log"
 	check "umask $um: run directories and job scripts are $exe" \
 		modes_are "$exe" "$D/runs" "$D"/runs/* "$D"/runs/*/job.sbatch
-	(umask "$um" && "$PT" -q submit "$D" && resume_until_finished "$D") ||
+	(umask "$um" && "$PT" -q submit "$D" && resume_until "$D" 120) ||
 		{ fail "umask $um: the campaign runs to the end"; continue; }
 	check "umask $um: after the runs, state and journal are $file" \
 		modes_are "$file" "$D/state" "$D/journal.log"
@@ -145,7 +134,7 @@ planted .lock "$PT" -q resume "$D"
 
 # DIR/results pointing at a directory outside.
 check "the campaign runs to the end with its files back" \
-	resume_until_finished "$D"
+	resume_until "$D" 120
 mkdir -p "$OUT/results"
 rm -rf "$D/results" # resume may have written it at the end
 ln -s "$OUT/results" "$D/results"

@@ -32,18 +32,6 @@ plan() {
 		--set 'search.strategy="adaptive"' "$@"
 }
 
-# resume_until DIR SECONDS: run resume (as cron would) until finished.
-resume_until() {
-	local dir=$1 limit=$2 t=0
-	while ((t < limit)); do
-		"$PT" -q resume "$dir" || return 1
-		grep -q ' finished ' "$dir/journal.log" && return 0
-		sleep 2
-		t=$((t + 2))
-	done
-	return 1
-}
-
 journal_no_gap() {
 	awk '{ if ($1 != NR) exit 1 }' "$1/journal.log"
 }
@@ -264,6 +252,8 @@ test_proved_fit() {
 test_waits_for_held() {
 	local d=$WORK/waits filler tp2 i
 	plan waits || { fail "plan waits"; return; }
+	wait_for 120 queue_empty ||
+		echo "# jobs of earlier tests still hold nodes: $(squeue -h -o '%i %j %T' | tr '\n' ' ')"
 	filler=$(sbatch --parsable --nodes=4 --gpus-per-node=8 --exclusive \
 		-o /dev/null --job-name=filler \
 		--wrap 'sleep 300') || { fail "sbatch filler"; return; }
