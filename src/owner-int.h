@@ -41,4 +41,10 @@ unsigned owner_look_limit_s(void);
 int owner_limited(int (*fn)(const void *arg), const void *arg,
                   unsigned limit_s, const char *path);
 
+/* owner-limit.c: reap the child pid, killed first when kill_first,
+ * waiting at most OWNER_REAP_MS: 0 with *status, or -1 when it is held
+ * in the kernel (a FUSE request never answered) and left behind. */
+#define OWNER_REAP_MS 2000
+int owner_reap(pid_t pid, int *status, bool kill_first);
+
 #endif

@@ -9,7 +9,10 @@
  * stopped, or a hard NFS mount whose server is gone, never returns:
  * root's interactive `paratune parse ~alice/run.log` or calibrate, like
  * a cron line, would wait there for good.  The child waits instead, and
- * is killed (SIGKILL ends a FUSE or NFS request) once the limit passes.
+ * is killed once the limit passes.  SIGKILL ends a request the file
+ * system has not taken up yet; one that a FUSE daemon read and never
+ * answers holds the child in the kernel even so, and the child is then
+ * left behind rather than waited for (owner_reap).
  */
 #include "autoconfig.h"
 
@@ -17,6 +20,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -69,6 +73,39 @@ wait_answer(int fd, unsigned limit_s, unsigned char *res)
 }
 
 /*
+ * Reap the child pid, first killed when kill_first, waiting up to
+ * OWNER_REAP_MS for it to end: 0 with its wait status in *status, or
+ * -1 when it had not ended by then.  A process in an uninterruptible
+ * wait does not die of SIGKILL: a FUSE request whose daemon read it
+ * and never answers is waited out in the kernel until the daemon
+ * answers or goes (Linux fs/fuse/dev.c, request_wait_answer), and
+ * root's waitpid() waited with it, for good.  Such a child is left
+ * behind, unreaped: it ends once the file system lets go, and its
+ * parent's exit hands it to init, which reaps it.
+ */
+int
+owner_reap(pid_t pid, int *status, bool kill_first)
+{
+	const struct timespec tick = { 0, 10000000L };	/* 10 ms */
+	struct timespec t0;
+	pid_t r;
+
+	if (kill_first)
+		kill(pid, SIGKILL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (elapsed_ms(&t0) >= OWNER_REAP_MS)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
  * The error for a look at path whose child ended without an answer
  * (status, waitpid's): which path, and how it ended.  The callers
  * refuse the path on -1 and add nothing, so this alone tells which of
@@ -113,11 +150,12 @@ owner_limited(int (*fn)(const void *arg), const void *arg,
 	close(fd[0]);
 	/* No answer, in time or at all (a failed poll included): the
 	 * child may still be held by the file system, and waitpid would
-	 * wait as long.  Unreaped, its pid is still this child's. */
-	if (got != 1)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	 * wait as long.  Unreaped, its pid is still this child's.  One
+	 * that answered is on its way out, unless that way is held too:
+	 * it is killed as well after the wait. */
+	if (got != 1 || owner_reap(pid, &status, false) != 0)
+		if (owner_reap(pid, &status, true) != 0)
+			status = 0;
 	if (got < 0)
 		return look_failed(path, status);
 	return got == 0 ? -2 : (int)res;

@@ -195,9 +195,7 @@ wait_child(pid_t pid, unsigned limit_s)
 			continue;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)limit_s) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
+			owner_reap(pid, &status, true);
 			return -2;
 		}
 		nanosleep(&tick, NULL);

@@ -592,6 +592,62 @@ else
 		"and a FUSE mount)"
 fi
 
+# A daemon that takes each request and answers none: once it has read
+# one, SIGKILL no longer ends the process that asked, which waits in the
+# kernel for the answer.  Root killed the child that looked, then waited
+# for it for good.  It now leaves it behind and goes on.
+mutefuse() {
+	exec python3 - "$1" "$2" <<'EOF2'
+import ctypes, os, signal, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+mnt, uid = sys.argv[1], int(sys.argv[2])
+fd = os.open("/dev/fuse", os.O_RDWR)
+opts = "fd=%d,rootmode=40000,user_id=%d,group_id=0,allow_other" % (fd, uid)
+if libc.mount(b"mute", mnt.encode(), b"fuse", 0, opts.encode()) != 0:
+    sys.exit(1)
+def done(*_):
+    libc.umount2(mnt.encode(), 2)  # MNT_DETACH
+    os._exit(0)
+signal.signal(signal.SIGTERM, done)
+# FUSE_INIT answered as protocol 7.22 (its 24-byte reply), so that
+# the kernel sends the requests that follow.
+req = os.read(fd, 1 << 20)
+unique = struct.unpack_from("<IIQ", req)[2]
+body = struct.pack("<IIIIHHI", 7, 22, 0, 0, 0, 0, 4096)
+os.write(fd, struct.pack("<IiQ", 16 + len(body), 0, unique) + body)
+print("mounted", flush=True)
+while True:
+    os.read(fd, 1 << 20)
+EOF2
+}
+mkdir "$T/mute"
+if [ "$(id -u)" = 0 ] && [ -n "$NOBODY" ] && [ -e /dev/fuse ]; then
+	mutefuse "$T/mute" "$NOBODY" >"$T/mute.out" 2>/dev/null &
+	mute=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q mounted "$T/mute.out" 2>/dev/null && break
+		sleep 0.2
+	done
+fi
+if grep -q mounted "$T/mute.out" 2>/dev/null; then
+	t0=$(date +%s)
+	run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 \
+		"$PT" parse "$T/mute/run.log"
+	check "root's parse of a log on a FUSE that reads and never answers: 77 (got $rc)" \
+		test "$rc" = 77
+	check "  within the limit and the wait for the killed look ($(($(date +%s) - t0)) s)" \
+		test $(($(date +%s) - t0)) -lt 15
+	check "  saying why" grep -q \
+		"mute/run.log': looking at who can change it did not finish in 2 s" \
+		"$T/all"
+	kill "$mute" 2>/dev/null
+	wait "$mute" 2>/dev/null
+else
+	[ -n "${mute:-}" ] && kill "$mute" 2>/dev/null
+	echo "skip - a file system that reads and never answers (needs" \
+		"root, nobody, and a FUSE mount)"
+fi
+
 # ---- a campaign of a uid that has no passwd entry ------------------------
 # Root took the directory's group for such a uid's only group: a
 # directory of group root (made in a set-group-ID directory of root's
