@@ -236,13 +236,14 @@ output_pattern(const char *run)
 
 /*
  * Record slurm_submit's answer s to c's submission as tag (id, the job
- * it made; err, Slurm's words): submitted, rejected for good, queued
+ * it made; err, Slurm's words; avoided, the nodes the request that got
+ * the answer excluded, or NULL): submitted, rejected for good, queued
  * again when Slurm refuses it for now, or left to the intent when Slurm
  * cannot be reached.  0 or an exit code.
  */
 static int
 submit_outcome(struct runner *r, struct cand_status *c, int s, uint32_t id,
-               const char *tag, const char *err)
+               const char *tag, const char *err, const char *avoided)
 {
 	char why[64];
 	int ret;
@@ -268,8 +269,8 @@ submit_outcome(struct runner *r, struct cand_status *c, int s, uint32_t id,
 		/* A retry avoids the failed job's nodes: say so, or a
 		 * campaign that needs all of them reads as Slurm's fault. */
 		error("Slurm rejected %s: %s%s%s%s", c->name, err,
-		      c->exclude[0] ? " (paratune asked it to avoid " : "",
-		      c->exclude, c->exclude[0] ? ", where its failed "
+		      avoided ? " (paratune asked it to avoid " : "",
+		      avoided ? avoided : "", avoided ? ", where its failed "
 		      "attempt ran)" : "");
 		r->rejected++;
 		rejected_reason(err, why, sizeof why);
@@ -293,8 +294,9 @@ submit_outcome(struct runner *r, struct cand_status *c, int s, uint32_t id,
  * munge that failed every node at once, Slurm refused it for good
  * ("Requested node configuration is not available") and the candidate
  * was lost with its retry.  A rejected request made no job, so the same
- * tag is sent once more without the exclusion, and said.  A rejection
- * for another reason is met again, and recorded as before.
+ * tag is sent once more without the exclusion, and said.  Only that
+ * rejection: one for another reason (an account, a partition) would be
+ * met again, the job sent twice and the warning wrong.
  */
 static int
 submit_anywhere(struct runner *r, const struct cand_status *c,
@@ -345,9 +347,9 @@ submit_one(struct runner *r, struct cand_status *c, const char *script)
 	req.extras = &extras;
 	req.env = (const char *const *)env.v;
 	s = slurm_submit(r->slurm, &req, &id, &err);
-	if (s == SLURM_E_REJECTED && req.exclude)
+	if (s == SLURM_E_NO_NODES && req.exclude)
 		s = submit_anywhere(r, c, &req, &id, &err);
-	ret = submit_outcome(r, c, s, id, tag, err.buf);
+	ret = submit_outcome(r, c, s, id, tag, err.buf, req.exclude);
 cleanup:
 	str_list_clear(&env);
 	free(out);

@@ -109,6 +109,11 @@ enum slurm_err {
 	 * partition drained or down, a reservation's maintenance, a QOS
 	 * threshold): the same request may be taken later. */
 	SLURM_E_REFUSED_NOW = -4,
+	/* Refused for good because no node can take the job as asked
+	 * ("Requested node configuration is not available"): a retry's
+	 * exclusion of every node it may have, or a request no node
+	 * fits. */
+	SLURM_E_NO_NODES = -5,
 };
 
 struct slurm_conn;
