@@ -13,7 +13,8 @@
 
 enum memory_status { MEM_SAFE, MEM_OOM_RISK };
 
-/* Bytes per GPU on the most loaded GPU (the first pipeline stage). */
+/* Bytes per GPU on the most loaded GPU: of the pipeline stage that needs
+ * the most (estimate.stages has each one's total). */
 struct memory_breakdown {
 	double weights;
 	double gradients;
@@ -25,7 +26,8 @@ struct memory_breakdown {
 };
 
 /* One pipeline stage's share: its layers and the memory of one of its
- * GPUs.  The middle stands for every stage between first and last. */
+ * GPUs.  The middle is the rank between first and last whose GPUs need
+ * the most memory (rank names it). */
 struct stage_memory {
 	const char *name;           /* "all", "first", "middle" or "last" */
 	int rank;                   /* the pipeline rank it stands for */
