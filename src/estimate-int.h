@@ -57,6 +57,8 @@ struct stage {
 	                      * MoE model) */
 	double mtp;          /* MTP layers (the last stage's last chunk) */
 	double dense;        /* non-expert parameters on one GPU */
+	double plain;        /* of them the embedding's and the output
+	                      * layer's, never in FP8 or FP4 */
 	double expert;       /* expert parameters on one GPU */
 	bool first, last;    /* holds the embedding / the output layer */
 };

@@ -162,6 +162,27 @@ fsdp_gathered_bytes(const struct est *x, double wt)
 	       ? 1 : x->act_bytes;
 }
 
+/*
+ * What the weights of the embedding and the output layer differ from
+ * wt bytes a parameter: they are not Transformer Engine modules
+ * (Megatron-LM's GPTModel builds VocabParallelEmbedding and
+ * tensor_parallel.ColumnParallelLinear [MLM gpt_model.py]), so FP8 and
+ * FP4 keep no low-precision copy of them, and fp8_param_gather leaves
+ * them in bf16.  torchtitan's bytes (torchtitan_bytes_per_param) are
+ * its own.
+ */
+static double
+plain_weight_bytes(const struct est *x, const struct stage *st, double wt,
+                   double dense_shard)
+{
+	double held = x->l->fsdp ? st->plain / dense_shard : st->plain;
+
+	if (x->w->framework == FRAMEWORK_TORCHTITAN ||
+	    (x->w->precision != PREC_FP8 && x->w->precision != PREC_FP4))
+		return 0;
+	return held * (2 - wt);
+}
+
 /* Weights, gradients and optimizer state of a GPU of stage st. */
 static void
 memory_states(const struct est *x, const struct stage *st,
@@ -185,7 +206,8 @@ memory_states(const struct est *x, const struct stage *st,
 		held = st->dense / dense_shard + st->expert / expert_shard +
 		       gathered;
 	}
-	mb->weights = held * wt + gathered * (fsdp_gathered_bytes(x, wt) - wt);
+	mb->weights = held * wt + gathered * (fsdp_gathered_bytes(x, wt) - wt) +
+	              plain_weight_bytes(x, st, wt, dense_shard);
 	mb->gradients = held * gr * trainable;
 	/* The transient buffer lives through the step of the same shard
 	 * (nnScaler's opt_transient_coef). */

@@ -304,6 +304,7 @@ estimate_stage_init(const struct est *x, struct stage *st, int rank)
 	st->layers = n;
 	st->dense_layers = nd;
 	st->mtp = 0;
+	st->plain = 0;
 	st->dense = nd * layer_dense_params(x, false) +
 	            (n - nd) * layer_dense_params(x, moe);
 	st->expert = moe ? (n - nd) * layer_expert_params(x) : 0;
@@ -333,6 +334,7 @@ stage_add_mtp(const struct est *x, struct stage *st, double emb)
 	st->dense += n * (layer_dense_params(x, moe) +
 	                  2 * x->s.h * x->s.h / x->t + 3 * x->s.h) +
 	             (x->p > 1 ? emb : 0);
+	st->plain += x->p > 1 ? emb : 0;
 	st->expert += moe ? n * layer_expert_params(x) : 0;
 }
 
@@ -411,15 +413,18 @@ count_params(struct est *x)
 		x->nstages = 1;
 		first->dense += rest + (mo->untie_embeddings ? emb : 0) +
 		                emb + pos;
+		first->plain += (mo->untie_embeddings ? emb : 0) + emb + pos;
 		stage_add_mtp(x, first, emb);
 		return;
 	}
 	x->nstages = x->p > 2 ? 3 : 2;
 	first->dense += emb + pos;
+	first->plain += emb + pos;
 	/* The last stage holds the output layer (a copy of tied weights)
 	 * and the final norm. */
 	estimate_stage_init(x, last, x->l->pp - 1);
 	last->dense += rest + emb;
+	last->plain += emb;
 	stage_add_mtp(x, last, emb);
 	if (x->nstages == 3)
 		pick_middle(x, &x->stage[2], &x->params_middle);

@@ -403,7 +403,12 @@ test_pipeline_bubble(void)
  * layer 218,112,000 of them and 1,141,899,264 bytes of activations.
  */
 #define LLAMA_P 8030261248.0
+/* Of them the embedding and the output layer, 2 x 128,256 x 4,096, in
+ * bf16 whatever the precision: not Transformer Engine modules. */
+#define LLAMA_EMB_P 1050673152.0
 #define LLAMA_LAYER_P 218112000.0
+/* Weights of bytes a parameter, the embedding and output layer's 2. */
+#define WT(bytes) ((bytes) * (LLAMA_P - LLAMA_EMB_P) + 2 * LLAMA_EMB_P)
 #define LLAMA_LAYER_ACT 1141899264.0
 
 /*
@@ -416,7 +421,8 @@ test_pipeline_bubble(void)
  * FP8 copies are the weight and the bf16 one goes: Transformer Engine
  * still makes the transpose on Hopper and keeps both MXFP8 copies after
  * each parameter all-gather, so 2 bytes on the H100, 1 on the B200,
- * 2.0625 with MXFP8.
+ * 2.0625 with MXFP8.  The embedding and the output layer (LLAMA_EMB_P)
+ * have no FP8 copy and stay bf16: 2 bytes in every case.
  */
 static void
 test_fp8_param_gather_weights(void)
@@ -430,34 +436,35 @@ test_fp8_param_gather_weights(void)
 	w.precision = PREC_FP8;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &a);
-	ASSERT_NEAR_REL(a.mem.weights, 4 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(a.mem.weights, WT(4), 1e-9);
 	w.gpu = &b200;
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.mem.weights, 3 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, WT(3), 1e-9);
 	l.fp8_recipe = FP8_MXFP8;
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.mem.weights, 4.0625 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, WT(4.0625), 1e-9);
 	w.gpu = &g;
 	l.fp8_recipe = FP8_DELAYED;
 	l.fp8_param_gather = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.mem.weights, 2 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, WT(2), 1e-9);
 	ASSERT_NEAR_REL(b.mem.gradients, a.mem.gradients, 1e-12);
 	ASSERT_NEAR_REL(b.mem.optimizer, a.mem.optimizer, 1e-12);
 	w.gpu = &b200;
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.mem.weights, 1 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, WT(1), 1e-9);
 	l.fp8_recipe = FP8_MXFP8;
 	estimate_layout(&w, &l, &b);
-	ASSERT_NEAR_REL(b.mem.weights, 2.0625 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(b.mem.weights, WT(2.0625), 1e-9);
 }
 
 /*
  * NVFP4 on a B200, Llama 3 8B, tp 1, dp 8, s 8192.  Weights: bf16 (2)
  * and two cached NVFP4 copies of 0.5 + 1/16 byte (2 x 0.5625), 3.125 B a
  * parameter; with fp8_param_gather (--fp4-param-gather) the two NVFP4
- * copies alone, 1.125.  Activations: a layer keeps 2h + q + f = 26,624
+ * copies alone, 1.125; the embedding and output layer 2 (WT).
+ * Activations: a layer keeps 2h + q + f = 26,624
  * GEMM-input elements a token (the two normed inputs, the attention
  * output and fc2's input), at 0.5625 byte instead of bf16's 2: 32 layers
  * x 8192 tokens x 26,624 x 1.4375 = 10,032,775,168 B less.
@@ -479,8 +486,8 @@ test_fp4_bytes(void)
 	l.fp8_param_gather = true;
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &gather);
-	ASSERT_NEAR_REL(fp4.mem.weights, 3.125 * LLAMA_P, 1e-9);
-	ASSERT_NEAR_REL(gather.mem.weights, 1.125 * LLAMA_P, 1e-9);
+	ASSERT_NEAR_REL(fp4.mem.weights, WT(3.125), 1e-9);
+	ASSERT_NEAR_REL(gather.mem.weights, WT(1.125), 1e-9);
 	ASSERT_NEAR_REL(fp4.mem.gradients, bf16.mem.gradients, 1e-12);
 	ASSERT_NEAR_REL(fp4.mem.optimizer, bf16.mem.optimizer, 1e-12);
 	ASSERT_NEAR_REL(bf16.mem.activations - fp4.mem.activations,
