@@ -389,16 +389,27 @@ block_layers(const struct est *x, double n)
 	return fmin(x->l->recompute_layers, n);
 }
 
-/* Layers a uniform run holds in a stage of n: N, or the whole model
- * chunk for 0. */
+/* The layers of a uniform run: N, or for 0 what the job script
+ * renders it as (layout_uniform_whole: a middle stage's chunk), which
+ * a longer chunk of an uneven first or last stage runs twice. */
+static double
+uniform_run(const struct est *x)
+{
+	if (x->l->recompute_layers > 0)
+		return x->l->recompute_layers;
+	return layout_uniform_whole(x->w->model, x->l);
+}
+
+/* Layers a uniform run holds in a stage of n: uniform_run, at most the
+ * model chunk. */
 static double
 uniform_chunk(const struct est *x, double n)
 {
 	double chunk = n / x->v;
 
-	if (x->l->recompute_layers <= 0 || chunk < 1)
-		return fmax(chunk, 1);
-	return fmin(x->l->recompute_layers, chunk);
+	if (chunk < 1)
+		return 1;
+	return fmin(uniform_run(x), chunk);
 }
 
 /* Layers of a stage of n recomputed in the backward pass: the block
@@ -435,8 +446,7 @@ chunk_layer_activations(const struct est *x, double n, double nd,
 		return 0;
 	if (l->recompute == RECOMPUTE_FULL &&
 	    l->recompute_method == RECOMPUTE_UNIFORM) {
-		run = l->recompute_layers > 0 ? fmin(l->recompute_layers, n)
-		                               : n;
+		run = fmin(uniform_run(x), n);
 		return ceil(n / run) * x->a_input;
 	}
 	nrc = l->recompute == RECOMPUTE_FULL ? block_layers(x, n) : 0;

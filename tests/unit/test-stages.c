@@ -469,6 +469,44 @@ test_offload_first_layers(void)
 	ASSERT_NEAR_REL(t3, t3_dense, 1e-12);
 }
 
+/*
+ * Uniform full recompute of 0 renders as --recompute-num-layers of a
+ * middle stage's chunk, without one the smaller stage's
+ * (layout_uniform_whole): Llama 3 8B on pp 2 as 20 + 12 runs 12, so the
+ * first stage recomputes [0, 12) and [12, 20), two inputs kept and 12
+ * layers at most rebuilt at once.  The estimate is that of uniform 12,
+ * the same job; it took the first stage's 20 layers as one run until
+ * 2026-12-01.
+ */
+static void
+test_uniform_whole_uneven(void)
+{
+	struct model m = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = test_workload_of(&m, &g, 8192, 1);
+	struct layout l = layout_of(2, 1, 1, 128);
+	struct estimate zero, twelve, even;
+
+	l.first_stage_layers = 20;
+	l.last_stage_layers = 12;
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_method = RECOMPUTE_UNIFORM;
+	l.recompute_layers = 0;
+	CU_ASSERT_EQUAL(layout_uniform_whole(&m, &l), 12);
+	estimate_ok(&w, &l, &zero);
+	l.recompute_layers = 12;
+	estimate_ok(&w, &l, &twelve);
+	ASSERT_NEAR_REL(zero.stages[0].total, twelve.stages[0].total, 1e-12);
+	ASSERT_NEAR_REL(zero.mem.total, twelve.mem.total, 1e-12);
+	ASSERT_NEAR_REL(zero.step_s, twelve.step_s, 1e-12);
+	/* And not that of one run of 20: the first stage holds more
+	 * than the even split's, whose 16 are one run each. */
+	l.first_stage_layers = l.last_stage_layers = 0;
+	l.recompute_layers = 0;
+	estimate_ok(&w, &l, &even);
+	CU_ASSERT(zero.stages[0].total > even.stages[0].total);
+}
+
 static const struct harness_test stage_tests[] = {
 	{ "DeepSeek-V3 uneven, no interleaving", test_deepseek_uneven_vp1 },
 	{ "DeepSeek-V3 interleaved, layers counted for the flags",
@@ -481,6 +519,8 @@ static const struct harness_test stage_tests[] = {
 	{ "in flight chunk by chunk", test_inflight_per_chunk },
 	{ "DeepSeek-V3's step, stage by stage", test_deepseek_step_time },
 	{ "the first layers offloaded", test_offload_first_layers },
+	{ "uniform recompute of 0 on an uneven pipeline",
+	  test_uniform_whole_uneven },
 	{ "the most parameters on a middle rank",
 	  test_params_heaviest_middle },
 	{ NULL, NULL },
