@@ -97,6 +97,10 @@ struct est {
 
 /* Layers of a stage of n layers whose forward pass is recomputed. */
 double estimate_recomputed_layers(const struct est *x, double n);
+/* estimate-pipeline.c: of the nrc layers of st recomputed, the dense
+ * ones (each model chunk's first, for the block method). */
+double estimate_dense_recomputed(const struct est *x, const struct stage *st,
+                                 double nrc);
 /* Dropless routing's busiest GPU over its balanced share of token
  * copies (moe_token_imbalance; 1 under forced balance). */
 double estimate_moe_imbalance(const struct est *x);

@@ -48,15 +48,41 @@ struct layer_kinds {
 	struct layer_time lt[2];
 };
 
-/* What nk layers of one kind add to a stage of n, nrc of which are
- * recomputed (the kind's share of them), noff of them offloaded. */
-static void
-stage_add_layers(const struct est *x, const struct layer_time *lt,
-                 double nk, double n, double nrc, double noff,
-                 struct stage_time *out)
+/*
+ * Of the nrc layers of stage st that full recompute repeats, the dense
+ * ones: every one, but with the block method of N each model chunk's
+ * first N, its dense layers first (they are the model's first)
+ * [MLM recompute.py], as estimate-memory.c keeps their inputs.  A
+ * share in proportion had DeepSeek-V3's first stage on pp 16 (three
+ * dense layers, one MoE) with N = 3 recompute 0.75 of an MoE layer.
+ */
+double
+estimate_dense_recomputed(const struct est *x, const struct stage *st,
+                          double nrc)
 {
 	const struct layout *l = x->l;
-	double rc = n > 0 ? nrc * nk / n : 0;
+	int vp = l->vp > 1 ? l->vp : 1, from, n;
+	double sum = 0;
+
+	if (nrc <= 0 || st->dense_layers <= 0)
+		return 0;
+	if (nrc >= st->layers)
+		return st->dense_layers;
+	for (int c = 0; c < vp; c++) {
+		layout_chunk_span(x->w->model, l, st->rank, c, &from, &n);
+		sum += fmin(l->recompute_layers,
+		            model_dense_layers_in(x->w->model, from, n));
+	}
+	return fmin(sum, nrc);
+}
+
+/* What nk layers of one kind add to a stage, rc of them recomputed and
+ * noff of them offloaded. */
+static void
+stage_add_layers(const struct est *x, const struct layer_time *lt,
+                 double nk, double rc, double noff, struct stage_time *out)
+{
+	const struct layout *l = x->l;
 
 	out->compute += nk * lt->compute;
 	out->fp8_cast += nk * lt->fp8_cast;
@@ -88,12 +114,13 @@ stage_time(const struct layer_kinds *k, const struct stage *st,
 	const struct layer_time *lt = &k->lt[0];
 	double n = st->layers, nrc = estimate_recomputed_layers(x, n);
 	double nd = st->dense_layers, off = fmin(x->l->offload_layers, n);
+	double rcd = estimate_dense_recomputed(x, st, nrc);
 
 	*out = (struct stage_time){ 0 };
 	/* The offloaded layers are the first (estimate-memory.c), the
 	 * dense ones before the others. */
-	stage_add_layers(x, lt, nd, n, nrc, fmin(off, nd), out);
-	stage_add_layers(&k->x[1], &k->lt[1], n - nd, n, nrc,
+	stage_add_layers(x, lt, nd, rcd, fmin(off, nd), out);
+	stage_add_layers(&k->x[1], &k->lt[1], n - nd, nrc - rcd,
 	                 off - fmin(off, nd), out);
 	out->compute += (st->last ? lt->logits : 0) +
 	                (st->first ? lt->embedding : 0);

@@ -2277,6 +2277,53 @@ ranks_by_product(double E, double k, double e)
  * thousand layouts ran for minutes).  Up to a top-k of 1024 it is the
  * same product to the bit; above, lgamma's closed form agrees with it.
  */
+/*
+ * Block recompute of N repeats each model chunk's first N layers, the
+ * dense ones first [MLM recompute.py].  DeepSeek-V3 on pp 16 as
+ * 4 + 14 x 4 + 1 with N = 3: the first stage (3 dense layers, 1 MoE)
+ * recomputes its 3 dense ones, not 2.25 dense and 0.75 MoE as a share
+ * in proportion had it; N = 2, 2 of them; rank 1 (all MoE) none.
+ * Llama 3 8B on pp 4, vp 2 with N = 2: 2 of each of rank 0's two
+ * chunks of 4, every one dense.
+ */
+static void
+test_dense_recomputed(void)
+{
+	struct model ds = *model_preset_find("deepseek_v3");
+	struct model llama = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = test_workload_of(&ds, &g, 4096, 1);
+	struct layout l = layout_of(1, 16, 1, 1, 1);
+	struct stage first = { .rank = 0, .layers = 4, .dense_layers = 3 };
+	struct stage second = { .rank = 1, .layers = 4, .dense_layers = 0 };
+	struct stage st = { .rank = 0, .layers = 8, .dense_layers = 8 };
+	struct est x;
+
+	memset(&x, 0, sizeof(x));
+	x.w = &w;
+	x.l = &l;
+	x.v = 1;
+	l.first_stage_layers = 4;
+	l.last_stage_layers = 1;
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_method = RECOMPUTE_BLOCK;
+	l.recompute_layers = 3;
+	CU_ASSERT_EQUAL(estimate_recomputed_layers(&x, 4), 3);
+	CU_ASSERT_EQUAL(estimate_dense_recomputed(&x, &first, 3), 3);
+	CU_ASSERT_EQUAL(estimate_dense_recomputed(&x, &second, 3), 0);
+	l.recompute_layers = 2;
+	CU_ASSERT_EQUAL(estimate_dense_recomputed(&x, &first, 2), 2);
+	w = test_workload_of(&llama, &g, 4096, 1);
+	l = layout_of(1, 4, 1, 1, 1);
+	l.vp = 2;
+	l.recompute = RECOMPUTE_FULL;
+	l.recompute_method = RECOMPUTE_BLOCK;
+	l.recompute_layers = 2;
+	x.v = 2;
+	CU_ASSERT_EQUAL(estimate_recomputed_layers(&x, 8), 4);
+	CU_ASSERT_EQUAL(estimate_dense_recomputed(&x, &st, 4), 4);
+}
+
 static void
 test_moe_ranks_large_topk(void)
 {
@@ -2311,6 +2358,8 @@ test_moe_ranks_large_topk(void)
 static const struct harness_test estimate_tests[] = {
 	{ "MoE ranks a token reaches, large top-k",
 	  test_moe_ranks_large_topk },
+	{ "block recompute: each chunk's first layers, dense first",
+	  test_dense_recomputed },
 	{ "Llama 3 8B FLOPs per token", test_llama3_flops_per_token },
 	{ "NeMo 72BLsh^2 FLOPs", test_nemo_flops },
 	{ "DeepSeek-V3 FLOPs by hand (MLA, dense layers, MTP)",
