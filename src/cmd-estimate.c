@@ -618,6 +618,14 @@ estimate_target(struct cmd_ctx *ctx, struct layout_args *a,
 	if ((dir = owner_is_dir(path)) < 0)
 		return EXIT_TEMPFAIL;
 	if (planned && !dir) {
+		/* Whether something is there is root's to say only of a
+		 * path of root's: one in another user's directory that
+		 * only root can search got 64 when a file was there and
+		 * 66 when none was. */
+		int held = owner_root_path(path);
+
+		if (held != 0)
+			return held;
 		error("'%s' is not a campaign directory (--%s needs the "
 		      "directory plan wrote)", path,
 		      a->name ? "name" : "rank");

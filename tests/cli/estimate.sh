@@ -682,5 +682,23 @@ expect "... the built-in defaults have none" 0 "$PT" estimate "$DEMO" \
 same "... file null" "$(jget calibration_file)" None
 same "... line null" "$(jget calibration_line)" None
 
+# Root's --rank of a path in another user's directory, which only root
+# can search: refused for that directory's owner (77) whether or not a
+# file is there; the answer was 64 with one and 66 without.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir "$T/nob" && touch "$T/nob/there" &&
+		chown nobody "$T/nob" && chmod 700 "$T/nob"
+	expect "root's --rank of a file in another user's directory" 77 \
+		"$PT" estimate "$T/nob/there" --rank 1
+	has "... refused for the directory's owner" \
+		"nob', which belongs to nobody" "$T/err"
+	expect "... and of a name there that is not" 77 \
+		"$PT" estimate "$T/nob/none" --rank 1
+	hasnt "... not said missing" "No such file" "$T/err"
+	chown root "$T/nob"
+else
+	echo "skip - root's --rank in another user's directory (needs root)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
