@@ -640,6 +640,16 @@ if grep -q mounted "$T/mute.out" 2>/dev/null; then
 	check "  saying why" grep -q \
 		"mute/run.log': looking at who can change it did not finish in 2 s" \
 		"$T/all"
+	# A campaign directory there: root's look at it, before acting as
+	# its owner, is left behind the same way.
+	t0=$(date +%s)
+	run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 \
+		"$PT" list "$T/mute/camp"
+	check "root's list of a campaign there: 75 (got $rc)" test "$rc" = 75
+	check "  within the limit and the wait ($(($(date +%s) - t0)) s)" \
+		test $(($(date +%s) - t0)) -lt 15
+	check "  saying why" grep -q \
+		"campaign directory '$T/mute/camp' did not finish in 2 s" "$T/all"
 	kill "$mute" 2>/dev/null
 	wait "$mute" 2>/dev/null
 else
