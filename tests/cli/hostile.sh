@@ -513,37 +513,56 @@ fi
 # name) stat()s every name on the way: in a FUSE file system whose
 # daemon stopped it waited for good, and root's command with it.  The
 # look runs in a child killed at the limit: refused (77), as a path
-# that cannot be checked is.  The daemon here is
-# one that never answers at all, not even the kernel's first request.
-deadfuse() {
-	exec python3 - "$1" "$2" <<'EOF2'
-import ctypes, os, signal, sys, time
+# that cannot be checked is.  The daemon here (fusedaemon dead) never
+# answers at all, not even the kernel's first request.
+# fusedaemon MODE MNT UID: a FUSE file system of UID's at MNT whose
+# daemon, with MODE dead, never reads a request, not even the kernel's
+# first (FUSE_INIT); with MODE mute, answers FUSE_INIT (as protocol
+# 7.22, its 24-byte reply), then reads every request and answers none.
+# Prints "mounted" once the file system is there.
+fusedaemon() {
+	exec python3 - "$1" "$2" "$3" <<'EOF2'
+import ctypes, os, signal, struct, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
-mnt, uid = sys.argv[1], int(sys.argv[2])
+mode, mnt, uid = sys.argv[1], sys.argv[2], int(sys.argv[3])
 fd = os.open("/dev/fuse", os.O_RDWR)
 opts = "fd=%d,rootmode=40000,user_id=%d,group_id=0,allow_other" % (fd, uid)
-if libc.mount(b"dead", mnt.encode(), b"fuse", 0, opts.encode()) != 0:
+if libc.mount(mode.encode(), mnt.encode(), b"fuse", 0, opts.encode()) != 0:
     sys.exit(1)
 def done(*_):
     libc.umount2(mnt.encode(), 2)  # MNT_DETACH
-    sys.exit(0)
+    os._exit(0)
 signal.signal(signal.SIGTERM, done)
+if mode == "mute":
+    req = os.read(fd, 1 << 20)
+    unique = struct.unpack_from("<IIQ", req)[2]
+    body = struct.pack("<IIIIHHI", 7, 22, 0, 0, 0, 0, 4096)
+    os.write(fd, struct.pack("<IiQ", 16 + len(body), 0, unique) + body)
 print("mounted", flush=True)
+if mode == "mute":
+    while True:
+        os.read(fd, 1 << 20)
 time.sleep(600)
 done()
 EOF2
 }
-NOBODY=$(id -u nobody 2>/dev/null)
-mkdir "$T/dead"
-if [ "$(id -u)" = 0 ] && [ -n "$NOBODY" ] && [ -e /dev/fuse ]; then
-	deadfuse "$T/dead" "$NOBODY" >"$T/fuse.out" 2>/dev/null &
+# fuse_up MODE DIR: mount fusedaemon's file system at DIR (as nobody's)
+# in the background, its pid in $fuse; true once it is there.
+fuse_up() {
+	fuse=
+	mkdir "$2"
+	[ "$(id -u)" = 0 ] && [ -n "$NOBODY" ] && [ -e /dev/fuse ] ||
+		return 1
+	fusedaemon "$1" "$2" "$NOBODY" >"$2.out" 2>/dev/null &
 	fuse=$!
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		grep -q mounted "$T/fuse.out" 2>/dev/null && break
+		grep -q mounted "$2.out" 2>/dev/null && return 0
 		sleep 0.2
 	done
-fi
-if grep -q mounted "$T/fuse.out" 2>/dev/null; then
+	return 1
+}
+NOBODY=$(id -u nobody 2>/dev/null)
+if fuse_up dead "$T/dead"; then
 	# limited CMD...: CMD as root under a 2 s look limit, itself killed
 	# after 30 s (it waited for good before).
 	limited() {
@@ -592,44 +611,12 @@ else
 		"and a FUSE mount)"
 fi
 
-# A daemon that takes each request and answers none: once it has read
-# one, SIGKILL no longer ends the process that asked, which waits in the
-# kernel for the answer.  Root killed the child that looked, then waited
-# for it for good.  It now leaves it behind and goes on.
-mutefuse() {
-	exec python3 - "$1" "$2" <<'EOF2'
-import ctypes, os, signal, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-mnt, uid = sys.argv[1], int(sys.argv[2])
-fd = os.open("/dev/fuse", os.O_RDWR)
-opts = "fd=%d,rootmode=40000,user_id=%d,group_id=0,allow_other" % (fd, uid)
-if libc.mount(b"mute", mnt.encode(), b"fuse", 0, opts.encode()) != 0:
-    sys.exit(1)
-def done(*_):
-    libc.umount2(mnt.encode(), 2)  # MNT_DETACH
-    os._exit(0)
-signal.signal(signal.SIGTERM, done)
-# FUSE_INIT answered as protocol 7.22 (its 24-byte reply), so that
-# the kernel sends the requests that follow.
-req = os.read(fd, 1 << 20)
-unique = struct.unpack_from("<IIQ", req)[2]
-body = struct.pack("<IIIIHHI", 7, 22, 0, 0, 0, 0, 4096)
-os.write(fd, struct.pack("<IiQ", 16 + len(body), 0, unique) + body)
-print("mounted", flush=True)
-while True:
-    os.read(fd, 1 << 20)
-EOF2
-}
-mkdir "$T/mute"
-if [ "$(id -u)" = 0 ] && [ -n "$NOBODY" ] && [ -e /dev/fuse ]; then
-	mutefuse "$T/mute" "$NOBODY" >"$T/mute.out" 2>/dev/null &
-	mute=$!
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		grep -q mounted "$T/mute.out" 2>/dev/null && break
-		sleep 0.2
-	done
-fi
-if grep -q mounted "$T/mute.out" 2>/dev/null; then
+# A daemon that takes each request and answers none (fusedaemon mute):
+# once it has read one, SIGKILL no longer ends the process that asked,
+# which waits in the kernel for the answer.  Root killed the child that
+# looked, then waited for it for good.  It now leaves it behind and
+# goes on.
+if fuse_up mute "$T/mute"; then
 	t0=$(date +%s)
 	run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 \
 		"$PT" parse "$T/mute/run.log"
@@ -650,10 +637,10 @@ if grep -q mounted "$T/mute.out" 2>/dev/null; then
 		test $(($(date +%s) - t0)) -lt 15
 	check "  saying why" grep -q \
 		"campaign directory '$T/mute/camp' did not finish in 2 s" "$T/all"
-	kill "$mute" 2>/dev/null
-	wait "$mute" 2>/dev/null
+	kill "$fuse" 2>/dev/null
+	wait "$fuse" 2>/dev/null
 else
-	[ -n "${mute:-}" ] && kill "$mute" 2>/dev/null
+	[ -n "${fuse:-}" ] && kill "$fuse" 2>/dev/null
 	echo "skip - a file system that reads and never answers (needs" \
 		"root, nobody, and a FUSE mount)"
 fi
