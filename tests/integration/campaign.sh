@@ -461,17 +461,17 @@ test_node_fail_unseen() {
 	scontrol update nodename="$down" state=resume 2>/dev/null || true
 }
 
-# A node failure of every node the job can have, as an outage of munge
-# makes (slurmd cannot answer, and every node is marked down at once):
-# its retry, avoiding them all, was refused for good ("Requested node
-# configuration is not available") and the candidate lost with it.
-# Now the retry goes to any nodes, and says so.
-test_node_fail_everywhere() {
-	local d=$WORK/everywhere id i
-	plan everywhere --set 'nodes=4' --set 'search.tensor_parallel=[8]' \
+# fail_everywhere NAME [EDIT]: a campaign WORK/NAME whose one job runs
+# on all four nodes (the simulated trainer hangs), then every node down,
+# as an outage of munge makes (slurmd cannot answer, and every node is
+# marked down at once), after EDIT (a command) if given; then one
+# resume, its stderr in WORK/NAME.err.
+fail_everywhere() {
+	local d=$WORK/$1 id i
+	plan "$1" --set 'nodes=4' --set 'search.tensor_parallel=[8]' \
 		--set 'base.tensor_parallel=8' \
 		--set 'env=["PARATUNE_SIM_FAULT=hang"]' ||
-		{ fail "plan everywhere"; return; }
+		{ fail "plan $1"; return 1; }
 	"$PT" -q submit "$d"
 	id=$(awk '$3 == "submitted" {sub("job=", "", $5); print $5; exit}' \
 		"$d/journal.log")
@@ -480,21 +480,57 @@ test_node_fail_everywhere() {
 		sleep 0.5
 	done
 	sleep 1
+	[[ -z ${2:-} ]] || eval "$2"
 	scontrol update nodename=gpu[1-4] state=down reason=paratune-test
 	sleep 2
-	"$PT" -q resume "$d" 2>"$WORK/everywhere.err"
-	sed 's/^/  /' "$WORK/everywhere.err"
+	"$PT" -q resume "$d" 2>"$d.err"
+	sed 's/^/  /' "$d.err"
 	check "the node failure is retried, avoiding the four nodes" \
 		grep -q " retry .* exclude=gpu\[1-4\]" "$d/journal.log"
+}
+
+# submitted_rejected DIR: how many jobs the journal says were submitted
+# and how many rejected.
+submitted_rejected() {
+	echo "$(awk '$3 == "submitted"' "$1/journal.log" | wc -l)" \
+		"$(awk '$3 == "rejected"' "$1/journal.log" | wc -l)"
+}
+
+# Its retry, avoiding every node, was refused for good ("Requested node
+# configuration is not available") and the candidate lost with it.
+# Now the retry goes to any nodes, and says so.
+test_node_fail_everywhere() {
+	local d=$WORK/everywhere
+
+	fail_everywhere everywhere || return
 	check "which Slurm refuses: said, and sent to any nodes" grep -q \
 		"Slurm refused it avoiding gpu\[1-4\].*: submitting it without avoiding them" \
-		"$WORK/everywhere.err"
-	check "the retry is submitted, not rejected" test \
-		"$(awk '$3 == "submitted"' "$d/journal.log" | wc -l) $(awk \
-		'$3 == "rejected"' "$d/journal.log" | wc -l)" = "2 0"
+		"$d.err"
+	check "the retry is submitted, not rejected" \
+		test "$(submitted_rejected "$d")" = "2 0"
 	check "as the second attempt" grep -q " intent .*attempt=2" "$d/journal.log"
 	"$PT" -q cancel "$d"
 	# Back already when their slurmd registered (ReturnToService=2).
+	scontrol update nodename=gpu[1-4] state=resume 2>/dev/null || true
+}
+
+# A retry that Slurm rejects for another reason than the nodes it
+# avoids (its campaign now names a partition that does not exist) is
+# rejected once: it was sent a second time without the exclusion, with
+# a warning that Slurm had refused it for the nodes avoided.
+test_node_fail_rejected_retry() {
+	local d=$WORK/rejretry
+
+	fail_everywhere rejretry "sed -i 's/^slurm = {\$/&\\n  partition = \"paratune-nosuch\";/' '$d/campaign.conf'" ||
+		return
+	check "the retry is rejected for its partition" \
+		grep -q "Slurm rejected .*[Pp]artition.*(paratune asked it to avoid gpu\[1-4\]" \
+		"$d.err"
+	check "and not sent again without the exclusion" \
+		sh -c "! grep -q 'submitting it without avoiding them' '$d.err'"
+	check "one job, one rejection" \
+		test "$(submitted_rejected "$d")" = "1 1"
+	"$PT" -q cancel "$d"
 	scontrol update nodename=gpu[1-4] state=resume 2>/dev/null || true
 }
 
@@ -594,6 +630,7 @@ ALL="whole_campaign moe_campaign accounting kill_after_submit lock
 	running_progress
 	percent_path pending_vanished
 	host_oom node_fail node_fail_unseen node_fail_everywhere
+	node_fail_rejected_retry
 	controller_down timeout"
 if (($#)); then
 	for t in "$@"; do timed "test_$t"; done
