@@ -561,13 +561,19 @@ fuse_up() {
 	done
 	return 1
 }
+# fuse_down: stop fuse_up's daemon, if any.
+fuse_down() {
+	[ -n "${fuse:-}" ] || return 0
+	kill "$fuse" 2>/dev/null
+	wait "$fuse" 2>/dev/null
+}
+# limited CMD...: CMD as root under a 2 s look limit, itself killed
+# after 30 s (it waited for good before).
+limited() {
+	run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 "$@"
+}
 NOBODY=$(id -u nobody 2>/dev/null)
 if fuse_up dead "$T/dead"; then
-	# limited CMD...: CMD as root under a 2 s look limit, itself killed
-	# after 30 s (it waited for good before).
-	limited() {
-		run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 "$@"
-	}
 	limited "$PT" parse "$T/dead/run.log"
 	check "root's parse of a log on a dead FUSE: 77 (got $rc)" \
 		test "$rc" = 77
@@ -603,10 +609,9 @@ if fuse_up dead "$T/dead"; then
 	check "root's --site file there: 78 (got $rc)" test "$rc" = 78
 	check "  saying why" grep -q \
 		"looking at '$T/dead/site.conf' did not finish in 2 s" "$T/all"
-	kill "$fuse" 2>/dev/null
-	wait "$fuse" 2>/dev/null
+	fuse_down
 else
-	[ -n "${fuse:-}" ] && kill "$fuse" 2>/dev/null
+	fuse_down
 	echo "skip - a file system that never answers (needs root, nobody," \
 		"and a FUSE mount)"
 fi
@@ -618,8 +623,7 @@ fi
 # goes on.
 if fuse_up mute "$T/mute"; then
 	t0=$(date +%s)
-	run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 \
-		"$PT" parse "$T/mute/run.log"
+	limited "$PT" parse "$T/mute/run.log"
 	check "root's parse of a log on a FUSE that reads and never answers: 77 (got $rc)" \
 		test "$rc" = 77
 	check "  within the limit and the wait for the killed look ($(($(date +%s) - t0)) s)" \
@@ -630,17 +634,15 @@ if fuse_up mute "$T/mute"; then
 	# A campaign directory there: root's look at it, before acting as
 	# its owner, is left behind the same way.
 	t0=$(date +%s)
-	run env PARATUNE_TEST_OWNER_LIMIT=2 timeout -s KILL 30 \
-		"$PT" list "$T/mute/camp"
+	limited "$PT" list "$T/mute/camp"
 	check "root's list of a campaign there: 75 (got $rc)" test "$rc" = 75
 	check "  within the limit and the wait ($(($(date +%s) - t0)) s)" \
 		test $(($(date +%s) - t0)) -lt 15
 	check "  saying why" grep -q \
 		"campaign directory '$T/mute/camp' did not finish in 2 s" "$T/all"
-	kill "$fuse" 2>/dev/null
-	wait "$fuse" 2>/dev/null
+	fuse_down
 else
-	[ -n "${fuse:-}" ] && kill "$fuse" 2>/dev/null
+	fuse_down
 	echo "skip - a file system that reads and never answers (needs" \
 		"root, nobody, and a FUSE mount)"
 fi
