@@ -118,6 +118,18 @@ static const struct failure_rule failure_rules[] = {
 	                      "InternalError|InvalidArgument|InvalidUsage|"
 	                      "RemoteError)\\b" },
 	{ FAILURE_NCCL_ERROR, "DistBackendError" },
+	/* A GPU's hardware, not the layout: the Xids of NVIDIA's catalog
+	 * (docs.nvidia.com/deploy/xid-errors) for its memory's ECC (48
+	 * double-bit, 63 and 64 page retirement and row remapping, 92
+	 * single-bit rate, 94 contained, 95 uncontained), NVLink (74) and
+	 * the bus (79); CUDA's cudaErrorECCUncorrectable and
+	 * cudaErrorNvlinkUncorrectable.  On other nodes the same layout
+	 * runs: a node failure, retried elsewhere.  First: at the same
+	 * place, the first rule that matches names the line. */
+	{ FAILURE_NODE_FAIL, "\\bXid \\((?:PCI:)?[0-9A-Fa-f:.]+\\): "
+	                     "(?:48|6[34]|7[49]|9[245])\\b|"
+	                     "GPU has fallen off the bus|"
+	                     "uncorrectable (?:ECC|NVLink) error" },
 	/* CUDA faults of a kernel, and the driver's Xid reports. */
 	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "an illegal (?:memory access|"
 	                                 "instruction) was encountered" },

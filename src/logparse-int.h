@@ -80,6 +80,7 @@ struct log_reader {
 	bool carry_capped;         /* the line outgrew LOGPARSE_LINE_MAX */
 	long lineno;               /* physical line (1-based) being read */
 	bool last_unterminated;    /* reading the unterminated last line */
+	bool cut_by_nul;           /* reading a line a NUL run ended */
 	bool line_open;            /* bytes read since the last "\n" */
 	char *scratch;             /* the line without ANSI sequences */
 	size_t scratch_alloc;
@@ -134,6 +135,10 @@ void reader_add_step(struct log_reader *rd, const struct log_step *st,
                      enum log_format fmt);
 /* The run has done all its steps, as the current line shows. */
 void reader_finished(struct log_reader *rd);
+/* A step past the total the finish was counted from: training went on
+ * (a later epoch), and that finish is withdrawn, unless the log said it
+ * itself. */
+void reader_past_total(struct log_reader *rd);
 /* Keep line s[0..n) as evidence of class c when it is the first. */
 void reader_evidence(struct log_reader *rd, enum failure_class c,
                      const char *s, size_t n);

@@ -124,13 +124,16 @@ logparse_megatron(struct log_reader *rd, const char *s, size_t n)
  * "[Rank 0] (after 20 iterations) memory (MB) | allocated: ... | max
  * allocated: ... | reserved: ... | max reserved: ..." (MiB), and
  * Megatron-Bridge's "memory (GB) | mem-max-allocated-gigabytes: ..."
- * (bytes / 1e9: train_utils.py report_memory @067f987).
+ * (bytes / 1e9: train_utils.py report_memory @067f987).  Ranks that
+ * report at once can glue their lines into one ("...count: 507[Rank 3]
+ * ... memory (GB) | ..."): each peak on the line counts, the highest
+ * kept, as with the ranks' separate lines.
  */
 void
 logparse_megatron_memory(struct log_reader *rd, const char *s, size_t n)
 {
 	const char *m = logparse_find(s, n, "memory (", 8), *p;
-	double unit, alloc = NAN, reserved = NAN;
+	double unit;
 	struct logparse_field f;
 	bool clean = true;
 
@@ -146,12 +149,13 @@ logparse_megatron_memory(struct log_reader *rd, const char *s, size_t n)
 	for (p = m + 13; logparse_next_field(&p, s + n, &f, &clean);) {
 		if (logparse_key_is(&f, "max allocated") ||
 		    logparse_key_is(&f, "mem-max-allocated-gigabytes"))
-			alloc = logparse_field_value(&f) * unit / GIB;
+			reader_memory(rd, logparse_field_value(&f) * unit /
+			              GIB, NAN, NAN);
 		else if (logparse_key_is(&f, "max reserved") ||
 		         logparse_key_is(&f, "mem-max-reserved-gigabytes"))
-			reserved = logparse_field_value(&f) * unit / GIB;
+			reader_memory(rd, NAN, logparse_field_value(&f) *
+			              unit / GIB, NAN);
 	}
-	reader_memory(rd, alloc, reserved, NAN);
 	if (clean)
 		reader_clean_span(rd, (size_t)(m - s), n);
 }

@@ -122,10 +122,8 @@ nemo1_total(struct log_reader *rd, long step, long total)
 	rd->res->total_steps = total;
 	if (step == total)
 		reader_finished(rd);
-	else if (step > total && rd->finished && !rd->finish_said) {
-		rd->finished = false;
-		rd->finished_line = 0;
-	}
+	else if (step > total)
+		reader_past_total(rd);
 }
 
 void

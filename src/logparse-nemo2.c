@@ -104,10 +104,14 @@ logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 			 * benchmarking llama3.1 README: global_step 49 of
 			 * a 50-step run).  The iteration restarts at every
 			 * epoch, the total does not: a run of several
-			 * epochs ends at the global step that is it. */
+			 * epochs ends at the global step that is it.  Where
+			 * the total was an epoch's, a later epoch's global
+			 * step goes past it: not finished after all. */
 			if (last >= 0) {
 				rd->res->total_steps = last + 1;
-				if (iter == last || global == last)
+				if (st.step > last)
+					reader_past_total(rd);
+				else if (iter == last || global == last)
 					reader_finished(rd);
 			}
 			reader_add_step(rd, &st, LOG_FORMAT_NEMO2);

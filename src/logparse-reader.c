@@ -166,7 +166,6 @@ reader_add_step(struct log_reader *rd, const struct log_step *st,
 	struct log_result *res = rd->res;
 	long pos = -1;
 
-	supersede(rd, st->line);
 	if (st->step > res->last_step)
 		res->last_step = st->step;
 	/* Steps mostly come in order: a step past the highest is new, and
@@ -175,6 +174,11 @@ reader_add_step(struct log_reader *rd, const struct log_step *st,
 		index_grow(rd, res->nsteps + 1);
 		pos = index_find(rd, st->step);
 	}
+	/* Training went on: a new step, or an earlier one again (a restart
+	 * from a checkpoint).  The highest step once more is only another
+	 * rank's copy of it, printed after the failure as well as before. */
+	if (pos < 0 || st->step < rd->max_step)
+		supersede(rd, st->line);
 	if (pos >= 0) {
 		struct log_step *old = &res->steps[pos];
 
@@ -204,6 +208,15 @@ reader_finished(struct log_reader *rd)
 	if (!rd->finished)
 		rd->finished_line = rd->lineno;
 	rd->finished = true;
+}
+
+void
+reader_past_total(struct log_reader *rd)
+{
+	if (rd->finished && !rd->finish_said) {
+		rd->finished = false;
+		rd->finished_line = 0;
+	}
 }
 
 void
@@ -473,7 +486,9 @@ uncovered(const struct log_reader *rd, size_t lim)
 static void
 reader_line(struct log_reader *rd, const char *s, size_t n)
 {
-	bool steps = !rd->last_unterminated;
+	/* A line cut off, at the file's end or by a hole of NUL bytes, may
+	 * end mid-value ("(ms): 89" of 89075.2): no step from it. */
+	bool steps = !rd->last_unterminated && !rd->cut_by_nul;
 
 	if (n == 0)
 		return;
@@ -671,11 +686,13 @@ logparse_feed(struct log_reader *rd, const void *buf, size_t len)
 			carry_add(rd, p, (size_t)(end - p));
 			break;
 		}
+		rd->cut_by_nul = *b == '\0';
 		if (rd->carry.len) {
 			carry_add(rd, p, (size_t)(b - p));
 			reader_flush(rd);
 		} else
 			reader_raw_line(rd, p, (size_t)(b - p), false);
+		rd->cut_by_nul = false;
 		if (*b == '\n')
 			rd->lineno++;
 		p = b + blen;

@@ -272,13 +272,18 @@ reader_format(const struct log_reader *rd)
  * exit that only the generic rules name, first logged once the run had
  * done all its steps, is its teardown's (a data loader's __del__, a rank
  * that left the store first), not what ended training: left out, its
- * evidence kept for the join with Slurm's state.
+ * evidence kept for the join with Slurm's state.  So is an NCCL watchdog
+ * timeout or error then: the collectives of the steps all completed, and
+ * a rank that left first (or hung in its exit) leaves the others waiting
+ * on the process group's teardown; with a time limit after it, the run
+ * hung after its finish.
  */
 static unsigned
 classes_before_finish(const struct log_reader *rd)
 {
 	static const enum failure_class teardown[] = {
-		FAILURE_UNKNOWN, FAILURE_EXIT_NONZERO,
+		FAILURE_UNKNOWN, FAILURE_EXIT_NONZERO, FAILURE_NCCL_TIMEOUT,
+		FAILURE_NCCL_ERROR,
 	};
 	unsigned seen = rd->seen;
 

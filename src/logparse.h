@@ -72,9 +72,11 @@
  * evidence line of each class is kept; evidence of "unknown" (an exception
  * we do not recognise) and "exit_nonzero" is dropped when steps were
  * logged after it: training went on (an in-job restart, or an exception
- * that was caught), so it did not end the run.  First logged on or after
- * the line where the run finished, the two are its teardown's: kept in
- * seen[], left out of the root cause.
+ * that was caught), so it did not end the run.  Another copy of the
+ * highest step logged (other ranks print it too) is no step after it.
+ * First logged on or after the line where the run finished, the two are
+ * its teardown's, and so are NCCL's timeouts and errors (a rank that
+ * left first): kept in seen[], left out of the root cause.
  *
  * Extra patterns (logparse_add_pattern) are PCRE2 regexes, matched on
  * every line, with optional named groups:

@@ -1460,6 +1460,20 @@ test_nul_hole(void)
 	CU_ASSERT_STRING_EQUAL(r.evidence.text, fail);
 	CU_ASSERT_EQUAL(r.evidence.line, 4);
 	CU_ASSERT_EQUAL(r.nul_bytes, 2 * 1024 * 1024);
+	CU_ASSERT_EQUAL(r.nsteps, 3);
+	log_result_release(&r);
+	/* A record the hole cut off mid-value ("89" of "89075.2") is
+	 * no step, as a cut last line is none. */
+	strbuf_reset(&sb);
+	for (int i = 1; i <= 3; i++)
+		megatron_line(&sb, i, 10, 89000.0, 5.0);
+	strbuf_addstr(&sb, " iteration        4/      10 | elapsed time per "
+	              "iteration (ms): 89");
+	strbuf_addchars(&sb, '\0', 4096);
+	strbuf_addf(&sb, "%s\n", fail);
+	logparse_buffer(&lp, sb.buf, sb.len, "cut", &r);
+	CU_ASSERT_EQUAL(r.nsteps, 3);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_NODE_FAIL);
 	log_result_release(&r);
 	strbuf_release(&sb);
 	logparse_release(&lp);
@@ -1828,6 +1842,23 @@ test_nemo2_epochs(void)
 	CU_ASSERT(r.finished);
 	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
 	log_result_release(&r);
+	/* Where "/9" was an epoch's last iteration, the next epoch's
+	 * global steps go past it: the run had not finished, and what
+	 * ended it counts. */
+	strbuf_reset(&sb);
+	for (int g = 0; g < 14; g++)
+		strbuf_addf(&sb, "Training epoch %d, iteration %d/9 | "
+		            "global_step: %d | reduced_train_loss: 3.5 | "
+		            "train_step_timing in s: 1.5\n", g / 10, g % 10,
+		            g);
+	strbuf_addstr(&sb, "RuntimeError: DataLoader worker (pid 4242) "
+	              "exited unexpectedly\n");
+	parse_text(&lp, sb.buf, &r);
+	CU_ASSERT_EQUAL(r.nsteps, 14);
+	CU_ASSERT_FALSE(r.finished);
+	CU_ASSERT_EQUAL(r.failure, FAILURE_UNKNOWN);
+	CU_ASSERT_EQUAL(r.evidence.line, 15);
+	log_result_release(&r);
 	strbuf_release(&sb);
 	logparse_release(&lp);
 }
@@ -1909,6 +1940,17 @@ test_glued(void)
 	CU_ASSERT_DOUBLE_EQUAL(r.steps[0].step_time_s, 1.5, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(r.steps[1].step_time_s, 1.25, 1e-12);
 	CU_ASSERT_EQUAL(r.failure, FAILURE_NONE);
+	log_result_release(&r);
+	/* Two ranks' memory reports on one line: the higher peak. */
+	parse_text(&lp, "[Rank 1] (after 10 iterations) memory (GB) | "
+	           "mem-max-allocated-gigabytes: 150.5 | "
+	           "mem-max-reserved-gigabytes: 200.2 | mem-allocated-count: "
+	           "507[Rank 3] (after 10 iterations) memory (GB) | "
+	           "mem-max-allocated-gigabytes: 120.5 | "
+	           "mem-max-reserved-gigabytes: 160.24 | "
+	           "mem-allocated-count: 9\n", &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.mem_max_reserved_gib, 200.2e9 / GIB, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.mem_max_allocated_gib, 150.5e9 / GIB, 1e-9);
 	log_result_release(&r);
 	strbuf_release(&sb);
 	logparse_release(&lp);
@@ -2076,8 +2118,37 @@ test_root_cause(void)
 		{ "CUDA error: an illegal memory access was encountered\n"
 		  "srun: error: n1: tasks 0-7: Exited with exit code 1\n",
 		  FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
+		/* A GPU's hardware fails on one node: retried elsewhere. */
 		{ "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the "
-		  "bus.\n", FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
+		  "bus.\n", FAILURE_NODE_FAIL, 1 },
+		{ "NVRM: Xid (PCI:0000:3b:00): 48, pid=7, DBE (double bit "
+		  "error) ECC error\n", FAILURE_NODE_FAIL, 1 },
+		{ "[rank1]: RuntimeError: CUDA error: uncorrectable ECC error "
+		  "encountered\n", FAILURE_NODE_FAIL, 1 },
+		/* A kernel's fault: the run's own. */
+		{ "NVRM: Xid (PCI:0000:3b:00): 13, pid=7, Graphics "
+		  "Exception\n", FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
+		{ "NVRM: Xid (PCI:0000:3b:00): 31, pid=7, MMU Fault\n",
+		  FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
+		/* All steps done, then a watchdog timeout and the time
+		 * limit: a rank hung at exit, the steps measured. */
+		{ " iteration      100/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\n[rank3]: [Rank 3] Watchdog caught "
+		  "collective operation timeout: WorkNCCL(SeqNum=9)\n"
+		  "slurmstepd: error: *** STEP 1.0 ON n1 CANCELLED AT "
+		  "2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n",
+		  FAILURE_HUNG_AFTER_FINISH, 3 },
+		/* Other ranks print the last step again after the failure:
+		 * training did not go on. */
+		{ " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nValueError: shard 17 is empty\n"
+		  " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\n", FAILURE_UNKNOWN, 2 },
+		/* A restart from an earlier step: it did. */
+		{ " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nValueError: shard 17 is empty\n"
+		  " iteration        3/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\n", FAILURE_NONE, 0 },
 		{ "slurmstepd: error: *** JOB 7 ON n1 CANCELLED AT "
 		  "2024-01-01T00:00:00 ***\n", FAILURE_CANCELLED, 1 },
 		/* Time limit with no sign of the end: too slow. */
