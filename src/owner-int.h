@@ -35,11 +35,16 @@ unsigned owner_look_limit_s(void);
  * owner-limit.c: fn(arg), a look at path, in a child of this process,
  * which is killed once limit_s seconds have passed: what fn returned
  * (0 to 255), -2 when it had not returned by then, or -1 after an
- * error naming path.  The child keeps this process's rights; what it
- * prints goes where this process's stderr does.
+ * error naming path.  What fn left in out[0..out_len) (at most
+ * OWNER_ANSWER_MAX bytes; out NULL for none), in the child's copy of
+ * this process's memory, comes back into out.  The child starts with
+ * this process's rights (fn may drop them); what it prints goes where
+ * this process's stderr does.  Stopped (by the user it acts as), it is
+ * continued at once, as run_as's is.
  */
-int owner_limited(int (*fn)(const void *arg), const void *arg,
-                  unsigned limit_s, const char *path);
+#define OWNER_ANSWER_MAX 64
+int owner_limited(int (*fn)(const void *arg), const void *arg, void *out,
+                  size_t out_len, unsigned limit_s, const char *path);
 
 /* owner-limit.c: reap the child pid, killed first when kill_first,
  * waiting at most OWNER_REAP_MS: 0 with *status, or -1 when it is held

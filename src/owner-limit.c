@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -44,14 +45,36 @@ elapsed_ms(const struct timespec *t0)
 }
 
 /*
- * Wait up to limit_s seconds for the byte the child writes to fd: 1
- * with it in *res, 0 when the limit passed, -1 when the child ended
- * without one (it was killed, or crashed).  A pipe rather than polling
- * waitpid(): the answer is taken the moment it is written, where a
- * poll's tick added its length to every check.
+ * Continue the child pid when it is stopped: the user a child acts as
+ * can stop it, and it does root's errand, so it is not left to run out
+ * its limit (a cron line's campaigns after it would wait as long).
+ * waitid() without WEXITED reports the stop alone: an exit is left to
+ * owner_reap.
+ */
+static void
+continue_stopped(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 &&
+	    si.si_pid == pid)
+		kill(pid, SIGCONT);
+}
+
+/* How often a child that has not answered is looked at for a stop. */
+#define STOP_CHECK_MS 250
+
+/*
+ * Wait up to limit_s seconds for the len bytes the child pid writes to
+ * fd at once: 1 with them in buf, 0 when the limit passed, -1 when the
+ * child ended without them (it was killed, or crashed).  A pipe rather
+ * than polling waitpid(): the answer is taken the moment it is
+ * written, where a poll's tick added its length to every check.
  */
 static int
-wait_answer(int fd, unsigned limit_s, unsigned char *res)
+wait_answer(int fd, pid_t pid, unsigned limit_s, unsigned char *buf,
+            size_t len)
 {
 	const long long limit_ms = (long long)limit_s * 1000;
 	struct pollfd p = { fd, POLLIN, 0 };
@@ -61,13 +84,15 @@ wait_answer(int fd, unsigned limit_s, unsigned char *res)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((left = limit_ms - elapsed_ms(&t0)) > 0) {
-		n = poll(&p, 1, left > 60000 ? 60000 : (int)left);
+		n = poll(&p, 1, left > STOP_CHECK_MS ? STOP_CHECK_MS
+		                                     : (int)left);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -1;
 		if (n > 0)
-			return read(fd, res, 1) == 1 ? 1 : -1;
+			return read(fd, buf, len) == (ssize_t)len ? 1 : -1;
+		continue_stopped(pid);
 	}
 	return 0;
 }
@@ -122,13 +147,17 @@ look_failed(const char *path, int status)
 }
 
 int
-owner_limited(int (*fn)(const void *arg), const void *arg,
-              unsigned limit_s, const char *path)
+owner_limited(int (*fn)(const void *arg), const void *arg, void *out,
+              size_t out_len, unsigned limit_s, const char *path)
 {
-	unsigned char res = 0;
+	/* fn's exit code, then out: one write, so one read takes both
+	 * (a pipe writes up to PIPE_BUF bytes at once). */
+	unsigned char answer[1 + OWNER_ANSWER_MAX];
 	int fd[2], status = 0, got;	/* 0: a waitpid that found none */
 	pid_t pid;
 
+	if (out_len > OWNER_ANSWER_MAX || (out == NULL && out_len))
+		bug("owner_limited: an answer of %zu bytes", out_len);
 	/* What is buffered now would be written by both processes. */
 	fflush(stdout);
 	fflush(stderr);
@@ -141,12 +170,15 @@ owner_limited(int (*fn)(const void *arg), const void *arg,
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		res = (unsigned char)fn(arg);
+		answer[0] = (unsigned char)fn(arg);
+		if (out_len)
+			memcpy(answer + 1, out, out_len);
 		fflush(stderr);
-		_exit(write(fd[1], &res, 1) == 1 ? 0 : 1);
+		_exit(write(fd[1], answer, 1 + out_len) ==
+		      (ssize_t)(1 + out_len) ? 0 : 1);
 	}
 	close(fd[1]);
-	got = wait_answer(fd[0], limit_s, &res);
+	got = wait_answer(fd[0], pid, limit_s, answer, 1 + out_len);
 	close(fd[0]);
 	/* No answer, in time or at all (a failed poll included): the
 	 * child may still be held by the file system, and waitpid would
@@ -158,7 +190,11 @@ owner_limited(int (*fn)(const void *arg), const void *arg,
 			status = 0;
 	if (got < 0)
 		return look_failed(path, status);
-	return got == 0 ? -2 : (int)res;
+	if (got == 0)
+		return -2;
+	if (out_len)
+		memcpy(out, answer + 1, out_len);
+	return answer[0];
 }
 
 int
@@ -169,7 +205,7 @@ owner_look(const char *path, int (*fn)(const void *arg), const void *arg)
 
 	if (geteuid() != 0)
 		return fn(arg);
-	if ((ret = owner_limited(fn, arg, limit, path)) == -2)
+	if ((ret = owner_limited(fn, arg, NULL, 0, limit, path)) == -2)
 		error("looking at '%s' did not finish in %u s (a file system "
 		      "that does not answer?): not acting on it", path, limit);
 	return ret < 0 ? -1 : ret;

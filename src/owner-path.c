@@ -393,7 +393,7 @@ root_path_check(const char *path, bool new_ok)
 
 	if (geteuid() != 0)
 		return 0;
-	ret = owner_limited(root_path_look, &l, limit, path);
+	ret = owner_limited(root_path_look, &l, NULL, 0, limit, path);
 	/* Refused as a path that cannot be checked is (FOREIGN_UNCHECKED):
 	 * what root cannot look at, it does not use. */
 	if (ret == -2)

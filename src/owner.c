@@ -372,24 +372,34 @@ struct look_result {
 	uid_t uid;
 };
 
+/* The look's arguments, and where its answer goes (in the child's copy
+ * of this process's memory, then back here: owner_limited). */
+struct look_args {
+	const char *dir;
+	struct look_result *r;
+};
+
 /*
  * Root's look at dir, in the child that look_in_child made: dir's
  * owner found with root's rights, the rest looked at with that owner's
  * (look_rest), which this child takes for good.
  */
-static void
-look_as_root(const char *dir, struct look_result *r)
+static int
+look_as_root(const void *arg)
 {
+	const struct look_args *a = arg;
+	struct look_result *r = a->r;
 	struct stat st;
 	uid_t shown;
 
 	memset(&st, 0, sizeof st);
-	r->ret = look_dir(dir, &st, &shown);
+	r->ret = look_dir(a->dir, &st, &shown);
 	if (r->ret == 0 && st.st_uid != 0 && become(st.st_uid))
 		r->ret = EXIT_NOPERM;
 	if (r->ret == 0)
-		r->ret = look_rest(dir, 0, &st, shown);
+		r->ret = look_rest(a->dir, 0, &st, shown);
 	r->uid = st.st_uid;
+	return 0;
 }
 
 /*
@@ -403,38 +413,25 @@ look_as_root(const char *dir, struct look_result *r)
 static int
 look_in_child(const char *dir, unsigned limit_s, struct look_result *out)
 {
-	struct look_result r = { EXIT_SOFTWARE, 0 };
-	int fd[2], status;
-	pid_t pid;
+	const struct look_args a = { dir, out };
+	int ret;
 
-	fflush(stdout);
-	fflush(stderr);
-	if (pipe(fd) != 0 || (pid = fork()) < 0) {
-		error_errno("cannot look at campaign directory '%s'", dir);
-		return EXIT_TEMPFAIL;
-	}
-	if (pid == 0) {
-		close(fd[0]);
-		look_as_root(dir, &r);
-		fflush(stderr);
-		_exit(write(fd[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
-	}
-	close(fd[1]);
-	status = wait_child(pid, limit_s);
-	if (status == 0 &&
-	    read(fd[0], out, sizeof *out) == (ssize_t)sizeof *out)
-		status = out->ret;
-	else if (status == -2) {
+	out->ret = EXIT_SOFTWARE;
+	ret = owner_limited(look_as_root, &a, out, sizeof *out, limit_s,
+	                    dir);
+	if (ret == -2) {
 		error("looking at campaign directory '%s' did not finish in "
 		      "%u s (a file system that does not answer?): not "
 		      "acting on it", dir, limit_s);
-		status = EXIT_TEMPFAIL;
-	} else {
-		error("cannot look at campaign directory '%s'", dir);
-		status = EXIT_SOFTWARE;
+		return EXIT_TEMPFAIL;
 	}
-	close(fd[0]);
-	return status;
+	/* No process, or one killed before it answered (by the user it
+	 * had become, say): the next run may fare better. */
+	if (ret != 0) {
+		error("cannot look at campaign directory '%s'", dir);
+		return EXIT_TEMPFAIL;
+	}
+	return out->ret;
 }
 
 int

@@ -9,6 +9,7 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,8 +128,14 @@ main(int argc, char **argv)
 	struct cmd_ctx ctx = { NULL, 0, FORMAT_TABLE, stdout, argv[0], 0 };
 	const struct cmd_entry *entry;
 	bool ambiguous;
-	int i = parse_globals(&ctx, argc, argv);
+	int i;
 
+	/* An ignored SIGCHLD outlives exec (a daemon that runs cron lines
+	 * may leave it so), and the kernel then reaps children itself:
+	 * waitpid() on root's child acting as a campaign's owner failed
+	 * with ECHILD, and every campaign with it. */
+	signal(SIGCHLD, SIG_DFL);
+	i = parse_globals(&ctx, argc, argv);
 	if (i < 0)
 		return close_stdout(-(i + 1000));
 	entry = cmd_find(argv[i], &ambiguous);

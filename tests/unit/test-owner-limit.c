@@ -37,9 +37,36 @@ look_killed(const void *arg)
 	return 0;
 }
 
+/* Stopped, as the user a look acts as can stop it: continued. */
+static int
+look_stops(const void *arg)
+{
+	(void)arg;
+	raise(SIGSTOP);
+	return 7;
+}
+
+/* A look that leaves an answer in the memory arg points to. */
+struct found {
+	int code;
+	char name[16];
+};
+
+static int
+look_fills(const void *arg)
+{
+	struct found *f = *(struct found *const *)arg;
+
+	f->code = 1234;
+	strcpy(f->name, "alice");
+	return 3;
+}
+
 struct limited_call {
 	int (*fn)(const void *arg);
-	const char *path;
+	const void *arg;
+	void *out;
+	size_t out_len;
 	unsigned limit_s;
 };
 
@@ -48,13 +75,14 @@ limited_fn(void *arg)
 {
 	struct limited_call *c = arg;
 
-	return owner_limited(c->fn, c->path, c->limit_s, c->path);
+	return owner_limited(c->fn, c->arg, c->out, c->out_len, c->limit_s,
+	                     "/some/path");
 }
 
 static void
 test_answer_and_limit(void)
 {
-	struct limited_call c = { look_answers, "/some/path", 5 };
+	struct limited_call c = { look_answers, NULL, NULL, 0, 5 };
 	char *err;
 	int ret;
 
@@ -79,7 +107,7 @@ test_answer_and_limit(void)
 static void
 test_killed_named(void)
 {
-	struct limited_call c = { look_killed, "/some/path", 5 };
+	struct limited_call c = { look_killed, NULL, NULL, 0, 5 };
 	char *err;
 	int ret;
 
@@ -90,8 +118,30 @@ test_killed_named(void)
 	free(err);
 }
 
+/* What the child found comes back with its exit code; a child left
+ * stopped is continued, and answers, rather than killed at its limit. */
+static void
+test_found_and_stopped(void)
+{
+	struct found f = { 0, "" }, *fp = &f;
+	struct limited_call c = { look_fills, &fp, &f, sizeof f, 30 };
+	char *err;
+	int ret;
+
+	err = harness_capture_stderr(limited_fn, &c, &ret);
+	CU_ASSERT_EQUAL(ret, 3);
+	CU_ASSERT_EQUAL(f.code, 1234);
+	CU_ASSERT_STRING_EQUAL(f.name, "alice");
+	free(err);
+	c = (struct limited_call){ look_stops, NULL, NULL, 0, 30 };
+	err = harness_capture_stderr(limited_fn, &c, &ret);
+	CU_ASSERT_EQUAL(ret, 7);	/* not -2: killed at the limit */
+	free(err);
+}
+
 static const struct harness_test limit_tests[] = {
 	{ "an answer, and the limit", test_answer_and_limit },
+	{ "what the look found; a stopped look", test_found_and_stopped },
 	{ "a killed look names its path", test_killed_named },
 	{ NULL, NULL },
 };
