@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "nodelist.h"
 #include "runner-int.h"
 #include "safe-text.h"
 #include "slurm.h"
@@ -261,18 +262,23 @@ maybe_retry(struct runner *r, struct cand_status *c)
 	/* Submissions that never reached Slurm ran nothing to retry. */
 	int ran = c->attempt - c->lost;
 
+	bool failed = c->state == CS_NODE_FAIL;
+	/* A list too long to keep whole is no list to give Slurm. */
+	bool cut = failed && nodelist_cut(c->nodes);
+	const char *avoid = failed && !cut ? c->nodes : "";
+
 	if (c->state != CS_NODE_FAIL && c->state != CS_PREEMPTED)
 		return 0;
 	if (ran > r->store->settings.limits.retries)
 		return 0;
 	if (r->verbosity >= 0)
-		safe_text_line(r->out, "%s: retrying (attempt %d of %d)%s%s",
+		safe_text_line(r->out, "%s: retrying (attempt %d of %d)%s%s%s",
 		               c->name, ran + 1,
 		               r->store->settings.limits.retries + 1,
-		               c->state == CS_NODE_FAIL ? " avoiding " : "",
-		               c->state == CS_NODE_FAIL ? c->nodes : "");
-	return store_retry(r->store, c,
-	                   c->state == CS_NODE_FAIL ? c->nodes : "");
+		               *avoid ? " avoiding " : "", avoid,
+		               cut ? " on any nodes (the failed job's node "
+		                     "list is too long to keep whole)" : "");
+	return store_retry(r->store, c, avoid);
 }
 
 /* c's job's output file, runs/NAME/slurm-ID.out (allocated). */

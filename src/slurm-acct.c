@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodelist.h"
 #include "slurm-int.h"
 #include "stderr-capture.h"
 #include "strbuf.h"
@@ -151,7 +152,7 @@ job_from_rec(struct slurm_job *j, const slurmdb_job_rec_t *in)
 	             NULL);
 	/* slurmdbd writes "None assigned" for a job that never ran. */
 	if (in->nodes && strcmp(in->nodes, "None assigned"))
-		slurm_copy(j->nodes, sizeof j->nodes, in->nodes);
+		nodelist_copy(j->nodes, sizeof j->nodes, in->nodes);
 	j->submit_time = acct_time(in->submit);
 	j->start_time = acct_time(in->start);
 	j->end_time = acct_time(in->end);

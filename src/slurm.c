@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodelist.h"
 #include "slurm-int.h"
 #include "slurm.h"
 #include "strbuf.h"
@@ -144,7 +145,7 @@ job_from_info(struct slurm_job *j, const slurm_job_info_t *in)
 	slurm_exit_status(in->exit_code, &j->exit_code, &j->exit_signal);
 	slurm_reason(j->reason, sizeof j->reason, in->state_reason,
 	             in->state_desc);
-	slurm_copy(j->nodes, sizeof j->nodes, in->nodes);
+	nodelist_copy(j->nodes, sizeof j->nodes, in->nodes);
 	if (in->work_dir && strlen(in->work_dir) < sizeof j->work_dir)
 		slurm_copy(j->work_dir, sizeof j->work_dir, in->work_dir);
 	j->submit_time = in->submit_time;

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "nodelist.h"
 #include "store-int.h"
 #include "strbuf.h"
 #include "util.h"
@@ -442,6 +443,16 @@ copy_text(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* A node list as copy_text copies it, cut visibly (nodelist.h). */
+static void
+copy_nodes(char *dst, size_t len, const char *src)
+{
+	char fit[sizeof ((struct store_event *)0)->nodes];
+
+	nodelist_copy(fit, len < sizeof fit ? len : sizeof fit, src);
+	copy_text(dst, len, fit);
+}
+
 /* ---- the transitions, each beside what applies it ------------------------ */
 
 int
@@ -624,8 +635,8 @@ store_job_state(struct store *s, struct cand_status *c,
 			ev.start_time = job->start_time;
 			ev.end_time = job->end_time;
 		}
-		copy_text(ev.nodes, sizeof ev.nodes,
-		          nodes_of_ended(c, job) ? c->nodes : job->nodes);
+		copy_nodes(ev.nodes, sizeof ev.nodes,
+		           nodes_of_ended(c, job) ? c->nodes : job->nodes);
 		ev.has = JOB_FIELDS;
 	}
 	return record(s, &ev, false);
@@ -665,7 +676,7 @@ store_retry(struct store *s, struct cand_status *c, const char *exclude)
 	struct store_event ev;
 
 	event_init(&ev, EV_RETRY, c);
-	copy_text(ev.exclude, sizeof ev.exclude, exclude);
+	copy_nodes(ev.exclude, sizeof ev.exclude, exclude);
 	ev.has = EVBIT(F_EXCLUDE);
 	return record(s, &ev, false);
 }

@@ -17,6 +17,7 @@
 
 #include "budget.h"
 #include "harness.h"
+#include "nodelist.h"
 #include "mount-owner.h"
 #include "runner.h"
 #include "search.h"
@@ -599,6 +600,53 @@ replay_into(const struct journal_entry *e, const char *path, void *arg)
 
 	return store_event_parse(e, path, &ev) ||
 	       store_event_apply(arg, &ev, path) ? -1 : 0;
+}
+
+/*
+ * A node list longer than the field (a scattered allocation) is kept
+ * cut visibly, not cut without a word: the cut list, an unclosed
+ * bracket, went to Slurm as the nodes a retry avoids.
+ */
+static void
+test_long_node_list(void)
+{
+	char *dir = harness_tmpdir();
+	struct strbuf list = STRBUF_INIT;
+	struct store s;
+	struct job_report rep = { CS_NODE_FAIL, 77, 0, 0, 1000, 0, NULL, "",
+	                          "controller" };
+	struct cand_status *c;
+
+	strbuf_addstr(&list, "gpu[001");
+	for (int i = 4; i < 100; i += 3)
+		strbuf_addf(&list, ",%03d", i);
+	strbuf_addch(&list, ']');
+	CU_ASSERT(list.len >= sizeof c->nodes);
+	rep.nodes = list.buf;
+	journal_store(&s, dir);
+	c = &s.st.v[1];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-2-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 77), 0);
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_EQUAL(strlen(c->nodes), sizeof c->nodes - 1);
+	CU_ASSERT(nodelist_cut(c->nodes));
+	CU_ASSERT_EQUAL(strncmp(c->nodes, list.buf, sizeof c->nodes - 4), 0);
+	/* A list that fits is kept as it is. */
+	rep.nodes = "gpu[001,004]";
+	c = &s.st.v[0];
+	CU_ASSERT_EQUAL(store_queue(&s, c), 0);
+	CU_ASSERT_EQUAL(store_intent(&s, c, "pt-0a1b2c3d-1-1"), 0);
+	CU_ASSERT_EQUAL(store_submitted(&s, c, 78), 0);
+	rep.job_id = 78;
+	CU_ASSERT_EQUAL(store_job_state(&s, c, &rep), 0);
+	CU_ASSERT_STRING_EQUAL(c->nodes, "gpu[001,004]");
+	CU_ASSERT_FALSE(nodelist_cut(c->nodes));
+	journal_close(&s.journal);
+	state_release(&s.st);
+	strbuf_release(&list);
+	harness_rmtree(dir);
+	free(dir);
 }
 
 /* A transition journals exactly what its replay rebuilds: apply the
@@ -1245,6 +1293,7 @@ static const struct harness_test state_tests[] = {
 	{ "events fold into the state", test_apply_events },
 	{ "edited journal lines refused", test_events_refused },
 	{ "transitions replay to the same state", test_transitions_replay },
+	{ "a node list too long for its field", test_long_node_list },
 	{ "a failed job keeps the nodes it ran on", test_node_fail_nodes },
 	{ "a retried job's time stays spent", test_retry_keeps_spent },
 	{ "a pending job has not started", test_pending_has_no_times },
