@@ -592,7 +592,10 @@ watch_verdict(struct strbuf *sb, enum watch_reason why,
  * results as one that exited, not as steady, so a verdict that cannot
  * be written leaves the trainer running to its own end.  A file is
  * written beside --output and synced before the signal, and put in
- * place after it (removed when the signal fails).
+ * place after it (removed when the signal fails).  Only that rename,
+ * and the sync of its directory, can still fail once the trainer is
+ * signalled (a file system remounted read-only meanwhile): the verdict
+ * is then said on stderr as well, for whoever reads the job's output.
  */
 static int
 watch_write(struct cmd_ctx *ctx, const struct watch_opts *o,
@@ -612,8 +615,13 @@ watch_write(struct cmd_ctx *ctx, const struct watch_opts *o,
 			write_file_abandon(tmp);
 			return ret;
 		}
-		return write_file_commit(o->output, tmp) == 0
-		       ? 0 : EXIT_CANTCREAT;
+		if (write_file_commit(o->output, tmp) == 0)
+			return 0;
+		if (stop)
+			error("the trainer was signalled, and its verdict may "
+			      "not be safe in '%s': %.*s", o->output,
+			      (int)line->len - 1, line->buf);
+		return EXIT_CANTCREAT;
 	}
 	if (stop)
 		error("the verdict cannot be written: the trainer is left "
