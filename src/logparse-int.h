@@ -196,6 +196,10 @@ logparse_key_is(const struct logparse_field *f, const char *k)
 double logparse_field_num(const struct logparse_field *f, bool *special);
 /* The value of f as a finite number, or NAN. */
 double logparse_field_value(const struct logparse_field *f);
+/* The value of f as a step time: a finite number, +inf for "nan" or
+ * "inf" (a time no run takes, counted as damaged by reader_add_step,
+ * not taken for one the record lacks), or NAN. */
+double logparse_field_time(const struct logparse_field *f);
 /* The value of f as a whole number above zero (a count, a batch size),
  * or 0. */
 long logparse_field_count(const struct logparse_field *f);

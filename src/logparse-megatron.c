@@ -27,7 +27,7 @@ megatron_field(struct log_reader *rd, const struct logparse_field *f,
 	double v;
 
 	if (logparse_key_is(f, "elapsed time per iteration (ms)"))
-		st->step_time_s = logparse_field_value(f) / 1000.0;
+		st->step_time_s = logparse_field_time(f) / 1000.0;
 	else if (logparse_key_is(f, "lm loss") ||
 	         (logparse_key_is(f, "loss") && !*have_lm_loss)) {
 		*have_lm_loss = *have_lm_loss || logparse_key_is(f, "lm loss");

@@ -53,7 +53,7 @@ nemo1_postfix(struct log_reader *rd, const char *p, const char *end,
 #define ITEM_IS(k) ((size_t)(eq - item) == sizeof(k) - 1 && \
 		    !memcmp(item, k, sizeof(k) - 1))
 		if (ITEM_IS("train_step_timing in s"))
-			st->step_time_s = v;
+			st->step_time_s = special ? INFINITY : v;
 		else if (ITEM_IS("reduced_train_loss") ||
 		         (ITEM_IS("loss") && !have_reduced)) {
 			have_reduced = have_reduced ||

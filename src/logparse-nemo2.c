@@ -22,7 +22,7 @@ nemo2_field(struct log_reader *rd, const struct logparse_field *f,
 	double v;
 
 	if (logparse_key_is(f, "train_step_timing in s"))
-		st->step_time_s = logparse_field_value(f);
+		st->step_time_s = logparse_field_time(f);
 	else if (logparse_key_is(f, "reduced_train_loss")) {
 		v = logparse_field_num(f, &special);
 		st->loss = special ? NAN : v;

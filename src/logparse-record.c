@@ -103,6 +103,15 @@ logparse_field_value(const struct logparse_field *f)
 	return special ? NAN : v;
 }
 
+double
+logparse_field_time(const struct logparse_field *f)
+{
+	bool special;
+	double v = logparse_field_num(f, &special);
+
+	return special ? INFINITY : v;
+}
+
 long
 logparse_field_count(const struct logparse_field *f)
 {
