@@ -504,7 +504,7 @@ watch(struct cmd_ctx *ctx, const char *dir, int interval,
 			fputs("\r\033[K", ctx->out);
 			fflush(ctx->out);
 		}
-		s = store_open(&r, dir, STORE_READ_ONLY);
+		s = store_open(&r, dir, STORE_READ_ONLY | STORE_SAID);
 		if (s != 0) {
 			strbuf_release(&held);
 			return s;
@@ -556,6 +556,7 @@ status_dir(void *arg)
 
 	if ((status = store_open(&r, sc->dir, STORE_READ_ONLY)) != 0)
 		return status;
+	o.said = true;
 	/* The site's caps as they stand now (a reader opens the
 	 * campaign without them). */
 	site_read = settings_load_site(&site, ctx->site_path) == 0;

@@ -20,7 +20,8 @@ int held_stat(const char *path, struct stat *st, bool follow,
               uid_t *shown);
 
 /* owner-path.c: 0 when only dir's owner (and root) can write it and
- * its runs/, else -1 after a message naming the path and the fix. */
+ * its runs/, else EXIT_NOPERM after a message naming the path and the
+ * fix (EXIT_DATAERR when the owner alone made runs/ no directory). */
 int check_writers(const char *dir, const struct stat *st);
 /* owner-path.c: 0 when only root and owner_uid can change where dir,
  * and its runs/ link, lead; else an exit code after a message. */

@@ -57,8 +57,10 @@ other_writers(mode_t mode)
  * is then submitted with the owner's rights.  Like sshd (StrictModes)
  * and cron with their files, refuse a directory that its group or
  * everyone can write, and a runs/ (a link to a bigger file system is
- * fine) that is another's or so writable.  0, or -1 after an error that
- * names the path and the fix.
+ * fine) that is another's or so writable.  0, or EXIT_NOPERM after an
+ * error that names the path and the fix; EXIT_DATAERR for a runs/ that
+ * the owner alone made something else than a directory: damaged, not
+ * open to others.
  */
 int
 check_writers(const char *dir, const struct stat *st)
@@ -73,6 +75,13 @@ check_writers(const char *dir, const struct stat *st)
 	    held_stat(runs, &rs, true, NULL) == 0) {
 		path = runs;
 		mode = rs.st_mode;
+		if (!S_ISDIR(rs.st_mode) && rs.st_uid == st->st_uid &&
+		    other_writers(rs.st_mode) == NULL) {
+			error("'%s' is not a directory (plan the campaign "
+			      "again)", runs);
+			free(runs);
+			return EXIT_DATAERR;
+		}
 		if (!S_ISDIR(rs.st_mode))
 			why = "whoever put something else than a directory "
 			      "there";
@@ -81,12 +90,13 @@ check_writers(const char *dir, const struct stat *st)
 		else
 			why = other_writers(rs.st_mode);
 	}
-	if (why)
-		ret = error("'%s' can be changed by %s (mode %04o): what is "
-		            "planted there would be submitted as the "
-		            "campaign's owner; refusing it (chmod go-w, or "
-		            "plan the campaign again)", path, why,
-		            (unsigned)(mode & 07777));
+	if (why) {
+		error("'%s' can be changed by %s (mode %04o): what is "
+		      "planted there would be submitted as the campaign's "
+		      "owner; refusing it (chmod go-w, or plan the campaign "
+		      "again)", path, why, (unsigned)(mode & 07777));
+		ret = EXIT_NOPERM;
+	}
 	free(runs);
 	return ret;
 }

@@ -312,9 +312,10 @@ look_rest(const char *dir, uid_t me, const struct stat *st, uid_t shown)
 {
 	char owner[96], caller[96];
 	struct stat again;
+	int ret;
 
-	if (check_writers(dir, st) != 0)
-		return EXIT_NOPERM;
+	if ((ret = check_writers(dir, st)) != 0)
+		return ret;
 	if (shown != st->st_uid) {
 		describe_uid(st->st_uid, owner, sizeof owner);
 		describe_uid(shown, caller, sizeof caller);
@@ -471,8 +472,7 @@ owner_read_here(const char *path)
 	 * not root's to follow in another user's directory. */
 	if ((ret = owner_root_path(path)) != 0)
 		return ret;
-	if (held_stat(path, &st, true, NULL) == 0 && S_ISDIR(st.st_mode) &&
-	    check_writers(path, &st) != 0)
-		return EXIT_NOPERM;
+	if (held_stat(path, &st, true, NULL) == 0 && S_ISDIR(st.st_mode))
+		return check_writers(path, &st);
 	return 0;
 }

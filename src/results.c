@@ -528,7 +528,8 @@ results_load(struct results *res, const char *dir,
 	res->no_comparison = "no_best";
 	res->speedup = res->saved_days = NAN;
 	res->saved_gpu_hours = res->saved_cost = NAN;
-	status = store_open(&res->run, dir, STORE_READ_ONLY);
+	status = store_open(&res->run, dir, STORE_READ_ONLY |
+	                    (o->said ? STORE_SAID : 0));
 	if (status != 0)
 		return status;
 	results_settings(res, o);

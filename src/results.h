@@ -90,8 +90,12 @@ struct results_opts {
 	/* The site and user files now, to note a calibration that a new
 	 * plan would change (calibration-note.h); NULL: no note. */
 	const struct settings *layers;
+	/* The caller opened the campaign already and said what opening it
+	 * warns of (STORE_SAID). */
+	bool said;
 };
-#define RESULTS_OPTS_INIT { RESULTS_TOP_DEFAULT, -1.0, NULL, NULL, NULL }
+#define RESULTS_OPTS_INIT \
+	{ RESULTS_TOP_DEFAULT, -1.0, NULL, NULL, NULL, false }
 
 enum result_kind {
 	RESULT_NOT_RUN,

@@ -107,6 +107,16 @@ candidate_name_nodes(const char *name)
 	return (int)strtol(p, NULL, 10);
 }
 
+bool
+candidate_name_fits(const struct settings *c, const char *name)
+{
+	const char *family = c->model.family[0] ? c->model.family : "model";
+	size_t n = strlen(family);
+
+	return !strncmp(name, family, n) && name[n] == '_' &&
+	       candidate_name_nodes(name) == c->nodes;
+}
+
 void
 candidate_name_prefix(const struct settings *c, char *buf, size_t len)
 {

@@ -397,26 +397,22 @@ load_frozen(struct store *s, int flags, const char *site_path)
 /*
  * Whether campaign.conf was edited since plan in what shapes the plan:
  * the node count or the model family, which candidate names carry
- * ("{family}_{size}b_{nodes}nodes_tp_...", candidate_name_prefix).  The
- * size is not compared: a release that counts parameters better names
- * the same model anew.  Jobs would ask Slurm for other nodes than their
- * scripts were rendered for, and results would price runs that did not
- * happen.  Submitting (STORE_POLICY) is refused; readers and cancel
- * warn, so that what runs can still be seen and stopped.  -1 when
- * refused.
+ * ("{family}_{size}b_{nodes}nodes_tp_...", candidate_name_fits).  Jobs
+ * would ask Slurm for other nodes than their scripts were rendered for,
+ * and results would price runs that did not happen.  Submitting
+ * (STORE_POLICY) is refused; readers and cancel warn, so that what runs
+ * can still be seen and stopped.  -1 when refused.
  */
 static int
 frozen_reshaped(const struct store *s, int flags)
 {
 	const struct settings *c = &s->settings;
 	const char *family = c->model.family[0] ? c->model.family : "model";
-	size_t n = strlen(family);
 
 	for (int i = 0; i < s->st.n; i++) {
 		const char *name = s->st.v[i].name;
 
-		if (!strncmp(name, family, n) && name[n] == '_' &&
-		    candidate_name_nodes(name) == c->nodes)
+		if (candidate_name_fits(c, name))
 			continue;
 		if (flags & STORE_POLICY)
 			return error("%s/campaign.conf: its nodes or model "
@@ -424,9 +420,10 @@ frozen_reshaped(const struct store *s, int flags)
 			             "nodes; '%s' was planned): plan it again, "
 			             "nothing is submitted", s->dir, family,
 			             c->nodes, name);
-		warning("%s/campaign.conf: its nodes or model changed since "
-		        "plan (it gives %s on %d nodes; '%s' was planned)",
-		        s->dir, family, c->nodes, name);
+		if (!(flags & STORE_SAID))
+			warning("%s/campaign.conf: its nodes or model changed "
+			        "since plan (it gives %s on %d nodes; '%s' was "
+			        "planned)", s->dir, family, c->nodes, name);
 		return 0;
 	}
 	return 0;

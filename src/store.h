@@ -219,6 +219,9 @@ enum store_open_flags {
 	STORE_READ_ONLY = 4,      /* no lock, no journal writes (readers) */
 	STORE_POLICY = 8,         /* the current site file's locks and caps
 	                             hold (submit, resume) */
+	STORE_SAID = 16,          /* opened again by a caller that said what
+	                             the first opening warned of (status's
+	                             results, status --watch): not again */
 };
 
 /*
@@ -420,5 +423,10 @@ void candidate_name_prefix(const struct settings *c, char *buf, size_t len);
 /* The node count a candidate name carries ("..._{nodes}nodes_tp_..."),
  * or 0 when the name has none. */
 int candidate_name_nodes(const char *name);
+/* Whether a planned candidate's name carries c's model family and node
+ * count: else campaign.conf was edited since plan in what shapes it.
+ * The size is not compared: a release that counts parameters better
+ * names the same model anew. */
+bool candidate_name_fits(const struct settings *c, const char *name);
 
 #endif

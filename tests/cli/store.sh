@@ -457,6 +457,13 @@ has "... says what changed, and to plan again" \
 expect "... resume refuses it too" 78 "$PT" resume "$T/c"
 expect "... status still reads it" 0 "$PT" status "$T/c"
 has "... with a warning" "warning: .*its nodes or model changed" "$T/err"
+check "... said once, though status reads the campaign twice" \
+	test "$(grep -c 'its nodes or model changed' "$T/err")" = 1
+expect "... estimate of a planned candidate reads it" 0 \
+	"$PT" estimate "$T/c" --rank 1
+has "... with the warning, saying what it estimates" \
+	"its nodes or model changed since plan (it gives llama on 4 nodes; '.*_2nodes_tp_.*' was planned): estimated as it reads now" \
+	"$T/err"
 
 # --- caps on what a campaign selects and commits ---------------------------------
 caps() {
@@ -656,6 +663,18 @@ has "... saying it is empty, not that it is no regular file" \
 	"cannot read '$T/copy/home': empty (it names where the campaign" \
 	"$T/err"
 rm -rf "$T/copy" "$T/moved" "$T/alias"
+
+# runs/ made a plain file by the owner alone is a damaged campaign, not
+# one open to others: no chmod mends it.
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/flat" >/dev/null 2>&1
+rm -r "$T/flat/runs" && : >"$T/flat/runs" && chmod 644 "$T/flat/runs"
+expect "runs/ a plain file of the owner's: damaged" 65 "$PT" list "$T/flat"
+has "... saying so" "'$T/flat/runs' is not a directory (plan the" \
+	"$T/err"
+chmod 666 "$T/flat/runs"
+expect "runs/ a plain file anyone can write: refused" 77 \
+	"$PT" list "$T/flat"
+rm -rf "$T/flat"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
