@@ -109,10 +109,22 @@ unknown_switch(const char *arg, const char *eq)
 	             layout_switch_name(SW_COUNT - 1));
 }
 
+/* The option of its own that sets switch s, or NULL. */
+static const char *
+switch_option(enum layout_switch s)
+{
+	return s == SW_SEQUENCE_PARALLEL ? "--no-sequence-parallel"
+	       : s == SW_DISTRIBUTED_OPTIMIZER ? "--no-distributed-optimizer"
+	       : s == SW_ATTENTION ? "--attention" : NULL;
+}
+
 /* One --switch NAME=VALUE; VALUE as candidates.csv writes it, or true
- * and false for 0 and 1. */
+ * and false for 0 and 1.  flagged: the switches their own options set,
+ * which a --switch of the same name would override, whatever the order
+ * on the command line. */
 static int
-apply_switch(struct layout_args *a, const char *arg, struct layout *l)
+apply_switch(struct layout_args *a, const char *arg, struct layout *l,
+             unsigned flagged)
 {
 	const char *eq = strchr(arg, '=');
 	enum layout_switch s = switch_named(arg, eq ? (size_t)(eq - arg) : 0);
@@ -120,6 +132,9 @@ apply_switch(struct layout_args *a, const char *arg, struct layout *l)
 
 	if (s == SW_COUNT)
 		return unknown_switch(arg, eq);
+	if (flagged & BIT(s))
+		return error("--switch '%s' and %s both set %s: give one",
+		             arg, switch_option(s), layout_switch_name(s));
 	if (layout_switch_kind(s) == SWK_BOOL)
 		v = !strcmp(v, "true") ? "1" : !strcmp(v, "false") ? "0" : v;
 	if (!*v || layout_switch_parse(l, s, v) != 0)
@@ -300,6 +315,8 @@ static int
 apply_switch_flags(struct layout_args *a, struct layout *l,
                    struct sources *src)
 {
+	unsigned flagged;
+
 	if (a->no_sp) {
 		l->sequence_parallel = false;
 		a->given |= BIT(SW_SEQUENCE_PARALLEL);
@@ -317,8 +334,11 @@ apply_switch_flags(struct layout_args *a, struct layout *l,
 		l->attention = (enum attention_impl)at;
 		a->given |= BIT(SW_ATTENTION);
 	}
+	flagged = (a->no_sp ? BIT(SW_SEQUENCE_PARALLEL) : 0) |
+	          (a->no_distopt ? BIT(SW_DISTRIBUTED_OPTIMIZER) : 0) |
+	          (a->attention ? BIT(SW_ATTENTION) : 0);
 	for (int i = 0; i < a->switches.n; i++)
-		if (apply_switch(a, a->switches.v[i], l) != 0)
+		if (apply_switch(a, a->switches.v[i], l, flagged) != 0)
 			return -1;
 	for (int s = 0; s < SW_COUNT; s++)
 		if (a->given & BIT(s))

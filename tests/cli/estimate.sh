@@ -190,6 +190,16 @@ has "... saying it needs full" \
 	"^error: --switch recompute_method=uniform needs full recompute" "$T/err"
 expect "... which full recompute takes" 0 "$PT" estimate "$DEMO" \
 	--recompute full --switch recompute_method=uniform
+# A --switch overrode the option of its own for the same switch,
+# whatever their order: two answers to one question are refused.
+expect "--no-sequence-parallel with --switch sequence_parallel=true" 64 \
+	"$PT" estimate "$DEMO" --tp 2 --no-sequence-parallel \
+	--switch sequence_parallel=true
+has "... naming both" "^error: --switch 'sequence_parallel=true' and --no-sequence-parallel both set sequence_parallel" "$T/err"
+expect "... --attention with --switch attention, either order" 64 \
+	"$PT" estimate "$DEMO" --switch attention=flash --attention unfused
+expect "... a --switch alone is taken" 0 "$PT" estimate "$DEMO" --tp 2 \
+	--switch sequence_parallel=false
 expect "--etp 2 on a dense model is refused" 64 "$PT" estimate "$DEMO" \
 	--etp 2
 has "... saying it needs experts" "^error: --etp 2 needs an MoE model" \
