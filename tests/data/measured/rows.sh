@@ -27,48 +27,67 @@ csv_rows() {
 }
 
 # field NAME: the current row's value of column NAME ("" when absent).
+# Pure shell: a command per field, called some fifty times a row, made
+# measured.sh spend most of its time starting cut.
 field() {
-	i=1
-	for h in $header; do
-		if [ "$h" = "$1" ]; then
-			printf '%s\n' "$row" | cut -f "$((i + 1))"
+	_rest=${row#*"$_tab"}
+	for _h in $header; do
+		case $_rest in
+		*"$_tab"*) _v=${_rest%%"$_tab"*} _rest=${_rest#*"$_tab"} ;;
+		*) _v=$_rest _rest= ;;
+		esac
+		if [ "$_h" = "$1" ]; then
+			printf '%s\n' "$_v"
 			return
 		fi
-		i=$((i + 1))
 	done
 }
+_tab=$(printf '\t')
 
 # estimate_args CSV: the arguments of `paratune estimate` for the current
 # row of CSV, one a line: its campaign file, then its layout and
-# switches (an empty cell is left out: the campaign's default).
+# switches (an empty cell is left out: the campaign's default), written
+# as candidates.csv names them; a switch whose value is 0 or 1 is false
+# or true, the layer counts and the named choices as they are.
 estimate_args() {
-	dir=$(dirname "$1")
-	set -- "$dir/$(field campaign_file)"
-	for c in tp pp cp ep etp vp mbs gbs recompute; do
-		v=$(field $c)
-		[ -n "$v" ] && set -- "$@" "--$c" "$v"
-	done
-	v=$(field recompute_layers)
-	[ -n "$v" ] && set -- "$@" --recompute-layers "$v"
-	for c in recompute_method sequence_parallel distributed_optimizer \
-	    attention account_for_embedding_in_pipeline_split \
-	    account_for_loss_in_pipeline_split fp8_recipe fp8_param_gather \
-	    cuda_graphs tp_comm_overlap overlap_grad_reduce \
-	    overlap_param_gather fsdp cp_comm_type moe_grouped_gemm \
-	    offload_layers decoder_first_pipeline_num_layers \
-	    decoder_last_pipeline_num_layers recompute_modules \
-	    grad_reduce_in_bf16 moe_token_dispatcher moe_a2a_overlap \
-	    cuda_graph_full_iteration; do
-		v=$(field $c)
-		[ -z "$v" ] && continue
-		s=$c
-		case $c in
-		*layers | recompute_method | attention | fp8_recipe | \
-		cp_comm_type | moe_token_dispatcher) ;;
-		*) case $v in 0) v=false ;; 1) v=true ;; esac ;;
-		esac
-		set -- "$@" --switch "$s=$v"
-	done
-	printf '%s\n' "$@"
+	printf '%s\n' "$row" | awk -F '\t' -v header="$header" \
+	    -v dir="${1%/*}" '
+	BEGIN {
+		nh = split(header, h, " ")
+		ns = split("tp pp cp ep etp vp mbs gbs recompute", size, " ")
+		nw = split("recompute_method sequence_parallel " \
+		    "distributed_optimizer attention " \
+		    "account_for_embedding_in_pipeline_split " \
+		    "account_for_loss_in_pipeline_split fp8_recipe " \
+		    "fp8_param_gather cuda_graphs tp_comm_overlap " \
+		    "overlap_grad_reduce overlap_param_gather fsdp " \
+		    "cp_comm_type moe_grouped_gemm offload_layers " \
+		    "decoder_first_pipeline_num_layers " \
+		    "decoder_last_pipeline_num_layers recompute_modules " \
+		    "grad_reduce_in_bf16 moe_token_dispatcher " \
+		    "moe_a2a_overlap cuda_graph_full_iteration", sw, " ")
+		split("recompute_method attention fp8_recipe cp_comm_type " \
+		    "moe_token_dispatcher", named, " ")
+		for (i in named)
+			keep[named[i]] = 1
+	}
+	{
+		for (i = 1; i <= nh; i++)
+			v[h[i]] = $(i + 1)
+		print dir "/" v["campaign_file"]
+		for (i = 1; i <= ns; i++)
+			if (v[size[i]] != "")
+				print "--" size[i] "\n" v[size[i]]
+		if (v["recompute_layers"] != "")
+			print "--recompute-layers\n" v["recompute_layers"]
+		for (i = 1; i <= nw; i++) {
+			c = sw[i]
+			x = v[c]
+			if (x == "")
+				continue
+			if (!(c in keep) && c !~ /layers$/)
+				x = x == "0" ? "false" : x == "1" ? "true" : x
+			print "--switch\n" c "=" x
+		}
+	}'
 }
-
