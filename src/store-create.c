@@ -312,7 +312,7 @@ check_replaceable(const char *path, const char *dir, struct store *old)
 	old->lock_fd = old->journal.fd = -1;
 	if ((ret = check_campaign_shape(path, dir)) != 1)
 		return ret; /* 0: an empty directory, nothing to lose */
-	ret = store_open(old, path, STORE_LOCK_TRY);
+	ret = store_open(old, path, STORE_LOCK_TRY | STORE_REPLACING);
 	if (ret == 1)
 		return error("cannot replace '%s': another paratune is "
 		             "working on it", dir);

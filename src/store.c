@@ -500,7 +500,7 @@ store_open_site(struct store *s, const char *dir, int flags,
 	status = replay_journal(s, !(flags & STORE_READ_ONLY));
 	if (status == 0 && state_check_jobs(s->dir, &s->st) != 0)
 		status = EXIT_DATAERR;
-	if (status == 0 && !(flags & STORE_READ_ONLY))
+	if (status == 0 && !(flags & (STORE_READ_ONLY | STORE_REPLACING)))
 		status = store_home_check(s);
 	if (status != 0) {
 		store_close(s, false);

@@ -222,6 +222,9 @@ enum store_open_flags {
 	STORE_SAID = 16,          /* opened again by a caller that said what
 	                             the first opening warned of (status's
 	                             results, status --watch): not again */
+	STORE_REPLACING = 32,     /* locked to be replaced (plan --force):
+	                             its home is neither checked nor
+	                             written (a refused replace left one) */
 };
 
 /*

@@ -524,6 +524,18 @@ has "... naming --force, and when it does not replace either" \
 	"already exists (--force replaces it once none of its jobs is queued or running)" \
 	"$T/err"
 expect "plan --force replaces" 0 "$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
+# A job still running: refused, and nothing written in the campaign it
+# refuses (its home was, when none was there).
+cp "$T/demo/state" "$T/state.planned"
+sed '4s/state=planned/state=running/; 4s/attempt=0 job=0/attempt=1 job=4711/' \
+	"$T/state.planned" >"$T/demo/state"
+rm -f "$T/demo/home"
+expect "plan --force over a running job is refused" 73 \
+	"$PT" -q plan "$CAMPAIGN" -o "$T/demo" --force
+has "... naming the job" "(job 4711, running); run 'paratune cancel" \
+	"$T/err"
+check "... writing nothing there" test ! -e "$T/demo/home"
+cat "$T/state.planned" >"$T/demo/state"
 # -q in one word with the command's own short options, as the help
 # offers it "here or before the command": "-fq" was "unknown option '-q'".
 expect "plan -fq: --force and --quiet" 0 "$PT" plan "$CAMPAIGN" -o "$T/demo" -fq
