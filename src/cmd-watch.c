@@ -582,7 +582,12 @@ watch_verdict(struct strbuf *sb, enum watch_reason why,
 		strbuf_addf(sb, " +-%.2f%%", 100 * s->half_rel);
 	else
 		strbuf_addstr(sb, " +-inf%");
-	strbuf_addf(sb, " n=%d step=%ld\n", s->measured, s->last_step);
+	strbuf_addf(sb, " n=%d", s->measured);
+	/* None logged yet: no step number, as step_s has no time. */
+	if (s->last_step >= 0)
+		strbuf_addf(sb, " step=%ld\n", s->last_step);
+	else
+		strbuf_addstr(sb, " step=-\n");
 }
 
 /*

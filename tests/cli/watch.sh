@@ -70,6 +70,11 @@ expect "10 steps (9 after warm-up): not yet known" 0 \
 has "... the verdict says timeout" '^timeout step_s=1\.00[0-9]* .* n=9 step=10$' \
 	"$T/out"
 has "... and why on stderr" 'no steady step time after 0.2 s' "$T/err"
+printf 'loading the data\n' >"$T/nostep.log"
+expect "a log with no step yet: timeout" 0 \
+	"$PT" watch --timeout 0.2 --interval 0.05 "$T/nostep.log"
+has "... the verdict has no step number, as no time" \
+	'^timeout step_s=- .* n=0 step=-$' "$T/out"
 log "$T/eleven.log" steady 11
 expect "11 steps: known, steady" 0 \
 	"$PT" watch --timeout 0.2 "$T/eleven.log"
