@@ -4,7 +4,6 @@
 #include "autoconfig.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,9 +253,11 @@ set_int(const struct option *o, const char *arg)
 	/* OPT_INT_UNSET is "not given": no one types -2^31. */
 	if (ret == 0 && *(int *)o->value == OPT_INT_UNSET)
 		ret = -2;
+	/* No option takes what an int cannot hold: the option's own range
+	 * is said where its value is checked; an int's would mislead. */
 	if (ret == -2)
-		return error("option '--%s': %s is out of range (%d to %d)",
-		             o->long_name, arg, INT_MIN + 1, INT_MAX);
+		return error("option '--%s': %s is out of range", o->long_name,
+		             arg);
 	if (ret != 0)
 		return error("option '--%s' wants an integer, not '%s'",
 		             o->long_name, arg);

@@ -107,18 +107,37 @@ wide_literal(const char *line, const char *p, const char **end)
 	return wide ? (size_t)(q - p) : 0;
 }
 
+/* The range a numeric key takes ("1 to 100000") into buf, or NULL: the
+ * one to say of a literal too wide to hold, rather than the storage's,
+ * which no key takes. */
+static const char *
+key_range(const char *path, char *buf, size_t len)
+{
+	const struct config_key *k = config_registry_find(path);
+
+	if (k == NULL || !(k->type == KT_INT || k->type == KT_DOUBLE ||
+	                   k->type == KT_INTS) || !(k->max > k->min))
+		return NULL;
+	snprintf(buf, len, "%s%.15g to %.15g",
+	         (k->flags & F_ZERO) ? "0, or " : "", k->min, k->max);
+	return buf;
+}
+
 void
-config_literal_range(const char *lit, const char **kind, const char **range)
+config_literal_range(const char *lit, const char *key,
+                     struct literal_range *r)
 {
 	bool hex = strstr(lit, "0x") || strstr(lit, "0X");
 
 	if (!hex && strpbrk(lit, ".eE")) {
-		*kind = "number";
-		*range = "0, or a magnitude from 2.2e-308 to 1.8e+308";
+		r->kind = "number";
+		r->range = "0, or a magnitude from 2.2e-308 to 1.8e+308";
 	} else {
-		*kind = "integer";
-		*range = hex ? "at most 0x7FFFFFFF" : "at most 2147483647";
+		r->kind = "integer";
+		r->range = hex ? "at most 0x7FFFFFFF" : "at most 2147483647";
 	}
+	if (key && key_range(key, r->buf, sizeof r->buf))
+		r->range = r->buf;
 }
 
 /* ---- the code of a line -------------------------------------------------- */
@@ -597,23 +616,25 @@ check_target(struct include_walk *w, const char *name, long line,
 }
 
 /* "FILE:LINE: key 'search.tensor_parallel': integer 4294967300 is out of
- * range (at most ...)", the key left out where the literal has none. */
+ * range (1 to 65536)", the key's range where it is known, else what the
+ * literal can hold; the key left out where the literal has none. */
 static int
 wide_error(const char *name, long lineno, const struct code_scan *s)
 {
 	char *lit = xstrndup(s->wide, s->wide_len);
-	const char *kind, *range;
+	struct literal_range r;
 	char q[QUOTE_CUT_SIZE];
 	int ret;
 
-	config_literal_range(lit, &kind, &range);
+	config_literal_range(lit, s->wide_key.len ? s->wide_key.buf : NULL,
+	                     &r);
 	text_cut(lit, q);
 	if (s->wide_key.len)
 		ret = error("%s:%ld: key '%s': %s %s is out of range (%s)",
-		            name, lineno, s->wide_key.buf, kind, q, range);
+		            name, lineno, s->wide_key.buf, r.kind, q, r.range);
 	else
 		ret = error("%s:%ld: %s %s is out of range (%s)", name,
-		            lineno, kind, q, range);
+		            lineno, r.kind, q, r.range);
 	free(lit);
 	return ret;
 }

@@ -268,9 +268,15 @@ char *config_value_wide_literal(const char *value);
 void config_array_mismatch(const struct strbuf *text, long line,
                            struct strbuf *sb);
 /* How a literal config_value_wide_literal returned is named ("integer"
- * or "number") and the range it is out of, both static text. */
-void config_literal_range(const char *lit, const char **kind,
-                          const char **range);
+ * or "number"), and the range it is out of: key's own where key (NULL:
+ * not known) is a numeric key of the registry, else what the literal
+ * can hold.  kind and range point to static text or into buf. */
+struct literal_range {
+	const char *kind, *range;
+	char buf[96];
+};
+void config_literal_range(const char *lit, const char *key,
+                          struct literal_range *r);
 
 /* Where a setting came from: its file (an @include'd one included). */
 struct origin config_origin_at(struct loader *ld, const config_setting_t *s);

@@ -453,12 +453,12 @@ parse_setting_value(config_t *cfg, const struct config_key *k,
 static int
 wide_error(const struct loader *ld, const char *key, const char *lit)
 {
-	const char *kind, *range;
+	struct literal_range r;
 	char q[QUOTE_CUT_SIZE];
 
-	config_literal_range(lit, &kind, &range);
+	config_literal_range(lit, key, &r);
 	return error("%s:%d: key '%s': %s %s is out of range (%s)", ld->file,
-	             ld->line, key, kind, text_cut(lit, q), range);
+	             ld->line, key, r.kind, text_cut(lit, q), r.range);
 }
 
 /* One "key=value" from the command line. */

@@ -335,8 +335,9 @@ has "... naming file, line, key and literal" \
 	"$T/err"
 expect "--set nodes=4294967300 is refused, not read as 4" 78 \
 	"$PT" config "$DEMO" -s nodes=4294967300
-has "... naming the key and literal" \
-	"key 'nodes': integer 4294967300 is out of range" "$T/err"
+has "... naming the key and literal, and the key's range" \
+	"key 'nodes': integer 4294967300 is out of range (1 to 100000)" \
+	"$T/err"
 expect "a wide negative in a list too" 78 \
 	"$PT" config "$DEMO" -s 'search.tensor_parallel=[1, -9999999999]'
 has "... with its sign" "integer -9999999999 is out of range" "$T/err"
@@ -347,8 +348,8 @@ printf 'search = { tensor_parallel = [1, 4294967298]; };\n' \
 	>>"$T/wide-list.conf"
 expect "a wide element of a campaign's list" 78 \
 	"$PT" config "$T/wide-list.conf"
-has "... naming the list's key" \
-	"key 'search.tensor_parallel': integer 4294967298 is out of range" \
+has "... naming the list's key, and its range" \
+	"key 'search.tensor_parallel': integer 4294967298 is out of range (1 to 65536)" \
 	"$T/err"
 # A hexadecimal from 0x80000000 to 0xFFFFFFFF was read as a negative
 # without a word: skip_steps = 0xFFFFFFFF as -1 ("auto").
@@ -357,7 +358,7 @@ printf 'results = { skip_steps = 0xFFFFFFFF; };\n' >>"$T/hex.conf"
 expect "a hexadecimal above 0x7FFFFFFF is refused, not read as -1" 78 \
 	"$PT" config "$T/hex.conf"
 has "... naming file, line and the literal as written" \
-	"hex.conf:$(wc -l <"$T/hex.conf"): key 'results.skip_steps': integer 0xFFFFFFFF is out of range (at most 0x7FFFFFFF)" \
+	"hex.conf:$(wc -l <"$T/hex.conf"): key 'results.skip_steps': integer 0xFFFFFFFF is out of range (-1 to 1000000000)" \
 	"$T/err"
 expect "--set nodes=0x80000000 too, not read as -2147483648" 78 \
 	"$PT" config "$DEMO" -s nodes=0x80000000
