@@ -664,13 +664,20 @@ report_fits(struct cmd_ctx *ctx, const struct gpu_fit *g, int ng,
 		for (int k = 0; k < ng; k++)
 			calibrate_report_table(ctx->out, &g[k],
 			                       ctx->verbosity > 0);
-	/* The next step, which the table alone did not name. */
-	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0)
+	/* The next step, which the table alone did not name: an @include
+	 * of the file by its absolute path, which serves wherever the
+	 * including file is. */
+	if (out && ctx->format != FORMAT_JSON && ctx->verbosity >= 0) {
+		char *cwd = out[0] == '/' ? NULL : getcwd(NULL, 0);
+		char *abs = cwd ? xasprintf("%s/%s", cwd, out) : xstrdup(out);
+
 		safe_text_line(ctx->out, "wrote %s: estimate, plan and "
 		               "results use it once the site, user or "
-		               "campaign file has @include \"%s\" (a path "
-		               "relative to that file)", out,
-		               strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
+		               "campaign file has @include \"%s\" (or its "
+		               "path relative to that file)", out, abs);
+		free(abs);
+		free(cwd);
+	}
 }
 
 /*

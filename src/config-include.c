@@ -574,15 +574,17 @@ target_unfit(struct include_walk *w, const char *name, long line,
 /*
  * One target named at name:line, inside the group key: opened once,
  * without waiting on a FIFO, a regular file, read and checked in turn.
- * libconfig opens include_dir/TARGET, an absolute TARGET too; it is
- * given the copy instead, named *id.
+ * libconfig 1.5 opens include_dir/TARGET, an absolute TARGET too (so it
+ * could not be named at all); it is given the copy instead, named *id,
+ * and an absolute TARGET is opened where it says.
  */
 static int
 check_target(struct include_walk *w, const char *name, long line,
              const char *target, int depth, const char *key,
              const char **id)
 {
-	char *full = xasprintf("%s/%s", w->dir, target);
+	char *full = target[0] == '/' ? xstrdup(target)
+	                              : xasprintf("%s/%s", w->dir, target);
 	struct stat st;
 	int fd = -1, ret;
 
@@ -595,12 +597,8 @@ check_target(struct include_walk *w, const char *name, long line,
 		            name, line, target);
 	} else if ((fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
 	           fstat(fd, &st) != 0)
-		/* libconfig 1.5 puts the directory before an absolute
-		 * path too: say where it looked. */
-		ret = error_errno("%s:%ld: cannot include '%s'%s%s%s", name,
-		                  line, target, target[0] == '/' ? " (looked "
-		                  "for '" : "", target[0] == '/' ? full : "",
-		                  target[0] == '/' ? "')" : "");
+		ret = error_errno("%s:%ld: cannot include '%s'", name, line,
+		                  target);
 	else if ((ret = target_unfit(w, name, line, target, &st,
 	                             depth)) == 0) {
 		w->dev[depth + 1] = st.st_dev;

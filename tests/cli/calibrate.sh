@@ -380,7 +380,7 @@ expect "calibrate -o" 0 "$PT" calibrate "$CSV" -o "$T/cal.conf" \
 has "... says where" "wrote $T/cal.conf" "$T/out"
 # "wrote FILE" and no more: the next step was in the manual alone.
 has "... and how to use it" \
-	"wrote $T/cal.conf: estimate, plan and results use it once the site, user or campaign file has @include \"cal.conf\"" \
+	"wrote $T/cal.conf: estimate, plan and results use it once the site, user or campaign file has @include \"$T/cal.conf\" (or its path relative to that file)" \
 	"$T/out"
 has "... a header naming its rows" "^#   $CSV:2" "$T/cal.conf"
 has "... the group" "^  h100-sxm = {" "$T/cal.conf"

@@ -89,6 +89,14 @@ has "... the same message" "dir.conf:$line: cannot include 'somedir'" \
 
 # An include that includes a directory: named at the inner file.
 printf 'nodes = 4;\n' >"$T/inc/nodes.conf"
+# An absolute target is read where it says: libconfig 1.5 put the
+# including file's directory before it ('DIR//abs/path'), so that a
+# calibrate -o elsewhere could not be named but by '../..'.
+mkdir "$T/elsewhere"
+{ grep -v '^nodes' "$DEMO"; echo "@include \"$T/inc/nodes.conf\""; } \
+	>"$T/elsewhere/abs.conf"
+expect "an absolute @include target" 0 "$PT" config "$T/elsewhere/abs.conf"
+has "... read where it says" "^nodes  *4  *$T/inc/nodes.conf:1" "$T/out"
 printf '@include "somedir"\n' >"$T/inc/inner.conf"
 grep -v '^nodes' "$DEMO" >"$T/inc/nested.conf"
 echo '@include "inner.conf"' >>"$T/inc/nested.conf"
