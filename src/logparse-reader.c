@@ -117,15 +117,18 @@ index_grow(struct log_reader *rd, size_t need)
 }
 
 /* Training went on after line: an earlier exception or exit did not end
- * the run (see logparse.h). */
+ * the run, nor did a preemption or a node failure that Slurm requeued
+ * the job after, its next attempt writing on in the same log (see
+ * logparse.h). */
 static void
 supersede(struct log_reader *rd, long line)
 {
 	static const enum failure_class transient[] = {
-		FAILURE_UNKNOWN, FAILURE_EXIT_NONZERO,
+		FAILURE_UNKNOWN, FAILURE_EXIT_NONZERO, FAILURE_PREEMPTED,
+		FAILURE_NODE_FAIL,
 	};
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof transient / sizeof *transient; i++) {
 		struct log_evidence *e = &rd->res->seen[transient[i]];
 
 		if (e->text && e->line < line) {

@@ -70,9 +70,10 @@
  *
  * Failures: see failure.h for the classes and their priority.  The first
  * evidence line of each class is kept; evidence of "unknown" (an exception
- * we do not recognise) and "exit_nonzero" is dropped when steps were
- * logged after it: training went on (an in-job restart, or an exception
- * that was caught), so it did not end the run.  Another copy of the
+ * we do not recognise), "exit_nonzero", "preempted" and "node_fail" is
+ * dropped when steps were logged after it: training went on (an in-job
+ * restart, an exception that was caught, a job Slurm requeued writing
+ * on in the same log), so it did not end the run.  Another copy of the
  * highest step logged (other ranks print it too) is no step after it.
  * First logged on or after the line where the run finished, the two are
  * its teardown's, and so are NCCL's timeouts and errors (a rank that

@@ -2150,6 +2150,14 @@ test_root_cause(void)
 		  "(ms): 1000.0 |\nValueError: shard 17 is empty\n"
 		  " iteration        5/     100 | elapsed time per iteration "
 		  "(ms): 1000.0 |\n", FAILURE_UNKNOWN, 2 },
+		/* Preempted, requeued by Slurm, writing on in the same
+		 * log, then out of memory: the last attempt's cause. */
+		{ " iteration        5/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nslurmstepd: error: *** JOB 7 ON n1 "
+		  "CANCELLED AT 2024-01-01T00:00:00 DUE TO PREEMPTION ***\n"
+		  " iteration        6/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\ntorch.OutOfMemoryError: CUDA out of "
+		  "memory.\n", FAILURE_CUDA_OOM, 4 },
 		/* A restart from an earlier step: it did. */
 		{ " iteration        5/     100 | elapsed time per iteration "
 		  "(ms): 1000.0 |\nValueError: shard 17 is empty\n"
