@@ -119,15 +119,16 @@ static const struct failure_rule failure_rules[] = {
 	                      "RemoteError)\\b" },
 	{ FAILURE_NCCL_ERROR, "DistBackendError" },
 	/* A GPU's hardware, not the layout: the Xids of NVIDIA's catalog
-	 * (docs.nvidia.com/deploy/xid-errors) for its memory's ECC (48
-	 * double-bit, 63 and 64 page retirement and row remapping, 92
-	 * single-bit rate, 94 contained, 95 uncontained), NVLink (74) and
-	 * the bus (79); CUDA's cudaErrorECCUncorrectable and
-	 * cudaErrorNvlinkUncorrectable.  On other nodes the same layout
+	 * (docs.nvidia.com/deploy/xid-errors) that end the processes on
+	 * the GPU: a double-bit ECC error (48), an ECC error contained to
+	 * them or not (94, 95), the GPU off the bus (79); CUDA's
+	 * cudaErrorECCUncorrectable and cudaErrorNvlinkUncorrectable.  Not
+	 * those a job runs on through (63 a row remapped, 92 a single-bit
+	 * rate): those name no cause.  On other nodes the same layout
 	 * runs: a node failure, retried elsewhere.  First: at the same
 	 * place, the first rule that matches names the line. */
 	{ FAILURE_NODE_FAIL, "\\bXid \\((?:PCI:)?[0-9A-Fa-f:.]+\\): "
-	                     "(?:48|6[34]|7[49]|9[245])\\b|"
+	                     "(?:48|79|9[45])\\b|"
 	                     "GPU has fallen off the bus|"
 	                     "uncorrectable (?:ECC|NVLink) error" },
 	/* CUDA faults of a kernel, and the driver's Xid reports. */

@@ -136,8 +136,8 @@ void reader_add_step(struct log_reader *rd, const struct log_step *st,
 /* The run has done all its steps, as the current line shows. */
 void reader_finished(struct log_reader *rd);
 /* A step past the total the finish was counted from: training went on
- * (a later epoch), and that finish is withdrawn, unless the log said it
- * itself. */
+ * (a later epoch), that total was not the run's (unknown again), and
+ * the finish is withdrawn, unless the log said it itself. */
 void reader_past_total(struct log_reader *rd);
 /* Keep line s[0..n) as evidence of class c when it is the first. */
 void reader_evidence(struct log_reader *rd, enum failure_class c,

@@ -120,41 +120,76 @@ logparse_megatron(struct log_reader *rd, const char *s, size_t n)
 	}
 }
 
+/* The unit of the report whose head "memory (MB) |" is at m (end: the
+ * line's end), or 0 when it is no such head. */
+static double
+memory_unit(const char *m, const char *end)
+{
+	if ((size_t)(end - m) < 13 || m[10] != ')' || m[11] != ' ' ||
+	    m[12] != '|')
+		return 0;
+	if (!memcmp(m + 8, "MB", 2))
+		return MIB;
+	if (!memcmp(m + 8, "GB", 2))
+		return 1e9;
+	return 0;
+}
+
+/* A peak's value in GiB: up to a '[', where another rank's report was
+ * glued on ("90000.0[Rank 1] (after 10 iterations) "), else NAN. */
+static double
+memory_value(const struct logparse_field *f, double unit)
+{
+	struct logparse_field v = *f;
+	const char *glued = memchr(v.val, '[', v.vlen);
+
+	if (glued)
+		v.vlen = (size_t)(glued - v.val);
+	return logparse_field_value(&v) * unit / GIB;
+}
+
+/* The peaks of one report, its fields in [p, end). */
+static void
+memory_fields(struct log_reader *rd, const char *p, const char *end,
+              double unit, bool *clean)
+{
+	struct logparse_field f;
+
+	while (logparse_next_field(&p, end, &f, clean)) {
+		if (logparse_key_is(&f, "max allocated") ||
+		    logparse_key_is(&f, "mem-max-allocated-gigabytes"))
+			reader_memory(rd, memory_value(&f, unit), NAN, NAN);
+		else if (logparse_key_is(&f, "max reserved") ||
+		         logparse_key_is(&f, "mem-max-reserved-gigabytes"))
+			reader_memory(rd, NAN, memory_value(&f, unit), NAN);
+	}
+}
+
 /*
  * "[Rank 0] (after 20 iterations) memory (MB) | allocated: ... | max
  * allocated: ... | reserved: ... | max reserved: ..." (MiB), and
  * Megatron-Bridge's "memory (GB) | mem-max-allocated-gigabytes: ..."
  * (bytes / 1e9: train_utils.py report_memory @067f987).  Ranks that
- * report at once can glue their lines into one ("...count: 507[Rank 3]
- * ... memory (GB) | ..."): each peak on the line counts, the highest
- * kept, as with the ranks' separate lines.
+ * report at once can glue their reports into one line ("...: 507[Rank
+ * 3] ... memory (GB) | ..."): each report on the line is read with its
+ * own unit, and the highest peak kept, as from the ranks' own lines.
  */
 void
 logparse_megatron_memory(struct log_reader *rd, const char *s, size_t n)
 {
-	const char *m = logparse_find(s, n, "memory (", 8), *p;
+	const char *end = s + n, *m = logparse_find(s, n, "memory (", 8);
+	const char *next;
 	double unit;
-	struct logparse_field f;
 	bool clean = true;
 
-	if (m == NULL || (size_t)(s + n - m) < 13 || m[10] != ')' ||
-	    m[11] != ' ' || m[12] != '|')
+	if (m == NULL || (unit = memory_unit(m, end)) == 0)
 		return;
-	if (!memcmp(m + 8, "MB", 2))
-		unit = MIB;
-	else if (!memcmp(m + 8, "GB", 2))
-		unit = 1e9;
-	else
-		return;
-	for (p = m + 13; logparse_next_field(&p, s + n, &f, &clean);) {
-		if (logparse_key_is(&f, "max allocated") ||
-		    logparse_key_is(&f, "mem-max-allocated-gigabytes"))
-			reader_memory(rd, logparse_field_value(&f) * unit /
-			              GIB, NAN, NAN);
-		else if (logparse_key_is(&f, "max reserved") ||
-		         logparse_key_is(&f, "mem-max-reserved-gigabytes"))
-			reader_memory(rd, NAN, logparse_field_value(&f) *
-			              unit / GIB, NAN);
+	for (const char *head = m; head; head = next) {
+		next = logparse_find(head + 8, (size_t)(end - head - 8),
+		                     "memory (", 8);
+		if (head != m && (unit = memory_unit(head, end)) == 0)
+			continue;
+		memory_fields(rd, head + 13, next ? next : end, unit, &clean);
 	}
 	if (clean)
 		reader_clean_span(rd, (size_t)(m - s), n);

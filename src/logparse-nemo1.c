@@ -119,11 +119,13 @@ nemo1_global(struct log_reader *rd, long e, long count)
 static void
 nemo1_total(struct log_reader *rd, long step, long total)
 {
+	if (step > total) {
+		reader_past_total(rd);
+		return;
+	}
 	rd->res->total_steps = total;
 	if (step == total)
 		reader_finished(rd);
-	else if (step > total)
-		reader_past_total(rd);
 }
 
 void

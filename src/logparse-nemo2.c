@@ -107,11 +107,11 @@ logparse_nemo2(struct log_reader *rd, const char *s, size_t n)
 			 * epochs ends at the global step that is it.  Where
 			 * the total was an epoch's, a later epoch's global
 			 * step goes past it: not finished after all. */
-			if (last >= 0) {
+			if (last >= 0 && st.step > last)
+				reader_past_total(rd);
+			else if (last >= 0) {
 				rd->res->total_steps = last + 1;
-				if (st.step > last)
-					reader_past_total(rd);
-				else if (iter == last || global == last)
+				if (iter == last || global == last)
 					reader_finished(rd);
 			}
 			reader_add_step(rd, &st, LOG_FORMAT_NEMO2);

@@ -216,6 +216,9 @@ reader_finished(struct log_reader *rd)
 void
 reader_past_total(struct log_reader *rd)
 {
+	/* That total was an epoch's: the run's is not known (watch would
+	 * end a run at it, status count 13 of 10). */
+	rd->res->total_steps = -1;
 	if (rd->finished && !rd->finish_said) {
 		rd->finished = false;
 		rd->finished_line = 0;

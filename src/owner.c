@@ -427,11 +427,10 @@ look_in_child(const char *dir, unsigned limit_s, struct look_result *out)
 		return EXIT_TEMPFAIL;
 	}
 	/* No process, or one killed before it answered (by the user it
-	 * had become, say): the next run may fare better. */
-	if (ret != 0) {
-		error("cannot look at campaign directory '%s'", dir);
+	 * had become, say), said naming dir: the next run may fare
+	 * better. */
+	if (ret != 0)
 		return EXIT_TEMPFAIL;
-	}
 	return out->ret;
 }
 

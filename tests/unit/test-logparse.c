@@ -1862,6 +1862,8 @@ test_nemo2_epochs(void)
 	parse_text(&lp, sb.buf, &r);
 	CU_ASSERT_EQUAL(r.nsteps, 14);
 	CU_ASSERT_FALSE(r.finished);
+	/* Nor is that epoch's total the run's: watch ended a run at it. */
+	CU_ASSERT_EQUAL(r.total_steps, -1);
 	CU_ASSERT_EQUAL(r.failure, FAILURE_UNKNOWN);
 	CU_ASSERT_EQUAL(r.evidence.line, 15);
 	log_result_release(&r);
@@ -1957,6 +1959,16 @@ test_glued(void)
 	           "mem-allocated-count: 9\n", &r);
 	CU_ASSERT_DOUBLE_EQUAL(r.mem_max_reserved_gib, 200.2e9 / GIB, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mem_max_allocated_gib, 150.5e9 / GIB, 1e-9);
+	log_result_release(&r);
+	/* In MiB, the peak glued to the next rank's report is read too. */
+	parse_text(&lp, "[Rank 0] (after 10 iterations) memory (MB) | "
+	           "allocated: 1000.0 | max allocated: 80000.0 | reserved: "
+	           "85000.0 | max reserved: 90000.0[Rank 1] (after 10 "
+	           "iterations) memory (MB) | allocated: 1000.0 | max "
+	           "allocated: 3000.0 | reserved: 3500.0 | max reserved: "
+	           "4000.0\n", &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.mem_max_reserved_gib, 90000.0 / 1024, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.mem_max_allocated_gib, 80000.0 / 1024, 1e-9);
 	log_result_release(&r);
 	strbuf_release(&sb);
 	logparse_release(&lp);
@@ -2131,6 +2143,13 @@ test_root_cause(void)
 		  "error) ECC error\n", FAILURE_NODE_FAIL, 1 },
 		{ "[rank1]: RuntimeError: CUDA error: uncorrectable ECC error "
 		  "encountered\n", FAILURE_NODE_FAIL, 1 },
+		/* An Xid a job runs on through names no node failure. */
+		{ " iteration        3/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nNVRM: Xid (PCI:0000:3b:00): 92, pid=7, "
+		  "High single-bit ECC error rate\n iteration        4/     "
+		  "100 | elapsed time per iteration (ms): 1000.0 |\n"
+		  "torch.OutOfMemoryError: CUDA out of memory.\n",
+		  FAILURE_CUDA_OOM, 4 },
 		/* A kernel's fault: the run's own. */
 		{ "NVRM: Xid (PCI:0000:3b:00): 13, pid=7, Graphics "
 		  "Exception\n", FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },

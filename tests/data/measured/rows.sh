@@ -50,10 +50,12 @@ _tab=$(printf '\t')
 # as candidates.csv names them; a switch whose value is 0 or 1 is false
 # or true, the layer counts and the named choices as they are.
 estimate_args() {
-	printf '%s\n' "$row" | awk -F '\t' -v header="$header" \
-	    -v dir="${1%/*}" '
+	# Through the environment: awk -v would expand backslashes.
+	printf '%s\n' "$row" | header=$header dir=$(dirname "$1") \
+	    awk -F '\t' '
 	BEGIN {
-		nh = split(header, h, " ")
+		nh = split(ENVIRON["header"], h, " ")
+		dir = ENVIRON["dir"]
 		ns = split("tp pp cp ep etp vp mbs gbs recompute", size, " ")
 		nw = split("recompute_method sequence_parallel " \
 		    "distributed_optimizer attention " \
@@ -72,8 +74,9 @@ estimate_args() {
 			keep[named[i]] = 1
 	}
 	{
-		for (i = 1; i <= nh; i++)
-			v[h[i]] = $(i + 1)
+		for (i = 1; i <= nh; i++)	# the first of a name, as field
+			if (!(h[i] in v))
+				v[h[i]] = $(i + 1)
 		print dir "/" v["campaign_file"]
 		for (i = 1; i <= ns; i++)
 			if (v[size[i]] != "")
