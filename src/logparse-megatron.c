@@ -182,14 +182,14 @@ logparse_megatron_memory(struct log_reader *rd, const char *s, size_t n)
 	double unit;
 	bool clean = true;
 
-	if (m == NULL || (unit = memory_unit(m, end)) == 0)
+	if (m == NULL || memory_unit(m, end) == 0)
 		return;
 	for (const char *head = m; head; head = next) {
 		next = logparse_find(head + 8, (size_t)(end - head - 8),
 		                     "memory (", 8);
-		if (head != m && (unit = memory_unit(head, end)) == 0)
-			continue;
-		memory_fields(rd, head + 13, next ? next : end, unit, &clean);
+		if ((unit = memory_unit(head, end)) > 0)
+			memory_fields(rd, head + 13, next ? next : end, unit,
+			              &clean);
 	}
 	if (clean)
 		reader_clean_span(rd, (size_t)(m - s), n);
