@@ -564,12 +564,13 @@ estimate_planned(struct cmd_ctx *ctx, struct layout_args *a,
 		goto cleanup;
 	/* As the other commands warn of it (store.c): the estimate is of
 	 * the campaign as it reads now, not as it was planned. */
-	if (settings->n == 0 && !candidate_name_fits(&c, row.name))
-		warning("%s/campaign.conf: its nodes or model changed since "
-		        "plan (it gives %s on %d nodes; '%s' was planned): "
-		        "estimated as it reads now", dir,
-		        c.model.family[0] ? c.model.family : "model", c.nodes,
-		        row.name);
+	if (settings->n == 0 && !candidate_name_fits(&c, row.name)) {
+		struct strbuf why = STRBUF_INIT;
+
+		candidate_name_unfit(&why, dir, &c, row.name);
+		warning("%s: estimated as it reads now", why.buf);
+		strbuf_release(&why);
+	}
 	sh.rank = row.rank;
 	if (layout_args_resolve(a, &spec, &c, FROM_PLAN, row.switches_known,
 	                        &row.layout, &src) != 0)

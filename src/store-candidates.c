@@ -118,6 +118,16 @@ candidate_name_fits(const struct settings *c, const char *name)
 }
 
 void
+candidate_name_unfit(struct strbuf *sb, const char *dir,
+                     const struct settings *c, const char *name)
+{
+	strbuf_addf(sb, "%s/campaign.conf: its nodes or model changed since "
+	            "plan (it gives %s on %d nodes; '%s' was planned)", dir,
+	            c->model.family[0] ? c->model.family : "model", c->nodes,
+	            name);
+}
+
+void
 candidate_name_prefix(const struct settings *c, char *buf, size_t len)
 {
 	const char *family = c->model.family[0] ? c->model.family : "model";

@@ -406,27 +406,23 @@ load_frozen(struct store *s, int flags, const char *site_path)
 static int
 frozen_reshaped(const struct store *s, int flags)
 {
-	const struct settings *c = &s->settings;
-	const char *family = c->model.family[0] ? c->model.family : "model";
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
 
 	for (int i = 0; i < s->st.n; i++) {
-		const char *name = s->st.v[i].name;
-
-		if (candidate_name_fits(c, name))
+		if (candidate_name_fits(&s->settings, s->st.v[i].name))
 			continue;
+		candidate_name_unfit(&why, s->dir, &s->settings,
+		                     s->st.v[i].name);
 		if (flags & STORE_POLICY)
-			return error("%s/campaign.conf: its nodes or model "
-			             "changed since plan (it gives %s on %d "
-			             "nodes; '%s' was planned): plan it again, "
-			             "nothing is submitted", s->dir, family,
-			             c->nodes, name);
-		if (!(flags & STORE_SAID))
-			warning("%s/campaign.conf: its nodes or model changed "
-			        "since plan (it gives %s on %d nodes; '%s' was "
-			        "planned)", s->dir, family, c->nodes, name);
-		return 0;
+			ret = error("%s: plan it again, nothing is submitted",
+			            why.buf);
+		else if (!(flags & STORE_SAID))
+			warning("%s", why.buf);
+		break;
 	}
-	return 0;
+	strbuf_release(&why);
+	return ret;
 }
 
 /* dir holds a frozen configuration (a regular file, not a link); NULL,

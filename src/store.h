@@ -431,5 +431,10 @@ int candidate_name_nodes(const char *name);
  * The size is not compared: a release that counts parameters better
  * names the same model anew. */
 bool candidate_name_fits(const struct settings *c, const char *name);
+/* "DIR/campaign.conf: its nodes or model changed since plan (it gives
+ * FAMILY on N nodes; 'NAME' was planned)" into sb, for a name that
+ * candidate_name_fits refused: the words every reader says it in. */
+void candidate_name_unfit(struct strbuf *sb, const char *dir,
+                          const struct settings *c, const char *name);
 
 #endif
