@@ -24,7 +24,7 @@
 #include "layout-switch.h"
 #include "owner.h"
 #include "plan.h"
-#include "report.h"
+#include "report-number.h"
 #include "safe-text.h"
 #include "sizing.h"
 #include "store.h"

@@ -23,6 +23,7 @@
 #include "json.h"
 #include "owner.h"
 #include "report.h"
+#include "report-number.h"
 #include "results.h"
 #include "run-progress.h"
 #include "safe-text.h"

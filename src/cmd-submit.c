@@ -20,7 +20,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "owner.h"
-#include "report.h"
+#include "report-number.h"
 #include "runner.h"
 #include "safe-text.h"
 #include "search.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report-number.h"
 #include "safe-text.h"
 #include "xalloc.h"
 

@@ -7,140 +7,16 @@
  */
 #include "autoconfig.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "report-number.h"
 #include "safe-text.h"
 #include "table.h"
 #include "util.h"
-
-/* ---- numbers for people -------------------------------------------------- */
-
-/* From here on a number has more integer digits than a double holds
- * (2^53 is 9.0e15): it is written as "1.736e+19", not with invented
- * digits, and never wider than a dozen characters. */
-#define REPORT_FIXED_MAX 1e15
-
-/* What v cannot be written as a fixed-point number as: "-" when it is
- * no number, "1.736e+19" when it is too big; false when it can be. */
-static bool
-add_unfixed(struct strbuf *out, double v)
-{
-	if (!isfinite(v))
-		strbuf_addch(out, '-');
-	else if (fabs(v) >= REPORT_FIXED_MAX)
-		strbuf_addf(out, "%.4g", v);
-	else
-		return false;
-	return true;
-}
-
-/* v rounded to decimals: "9.41", or as add_unfixed writes it. */
-static void
-add_number(struct strbuf *out, double v, int decimals)
-{
-	if (!add_unfixed(out, v))
-		strbuf_addf(out, "%.*f", decimals, v);
-}
-
-/* v to decimals, or to two significant digits where those would show
- * fewer of a nonzero v: a short training's "0.00 days" said nothing. */
-static void
-add_figure(struct strbuf *out, double v, int decimals)
-{
-	int d = figure_decimals(v, decimals, 2);
-
-	if (add_unfixed(out, v))
-		return;
-	if (d < 0)
-		strbuf_addf(out, "%.2g", v);
-	else
-		strbuf_addf(out, "%.*f", d, v);
-}
-
-/* v rounded to decimals, with thousands separated: "21,681.5". */
-static void
-add_grouped(struct strbuf *out, double v, int decimals)
-{
-	char buf[64];
-	const char *p = buf, *dot;
-	size_t digits;
-
-	if (add_unfixed(out, v))
-		return;
-	snprintf(buf, sizeof buf, "%.*f", decimals, fabs(v));
-	if (v < 0 && strspn(buf, "0.") != strlen(buf))
-		strbuf_addch(out, '-');
-	dot = strchr(buf, '.');
-	digits = dot ? (size_t)(dot - buf) : strlen(buf);
-	for (size_t i = 0; i < digits; i++) {
-		if (i > 0 && (digits - i) % 3 == 0)
-			strbuf_addch(out, ',');
-		strbuf_addch(out, p[i]);
-	}
-	strbuf_addstr(out, buf + digits);
-}
-
-/* add_grouped with add_figure's digits: "7,227" GPU-hours, but "0.44"
- * of a short training, not "0". */
-static void
-add_grouped_figure(struct strbuf *out, double v, int decimals)
-{
-	int d = figure_decimals(v, decimals, 2);
-
-	if (d < 0 && !add_unfixed(out, v))
-		strbuf_addf(out, "%.2g", v);
-	else if (d >= 0)
-		add_grouped(out, v, d);
-}
-
-void
-report_add_duration(struct strbuf *out, double days)
-{
-	if (days >= 1 || !(days > 0)) {
-		add_number(out, days, 2);
-		strbuf_addstr(out, " days");
-	} else if (days * 24 >= 1) {
-		strbuf_addf(out, "%.1f hours", days * 24);
-	} else if (days * 24 * 60 >= 1) {
-		strbuf_addf(out, "%.1f minutes", days * 24 * 60);
-	} else {
-		add_figure(out, days * 24 * 3600, 1);
-		strbuf_addstr(out, " seconds");
-	}
-}
-
-void
-report_add_money(struct strbuf *out, const char *currency, double v)
-{
-	bool letters = false;
-
-	for (const char *p = currency; *p; p++)
-		letters |= isalpha((unsigned char)*p) != 0;
-	if (v < 0) {
-		strbuf_addch(out, '-');
-		v = -v;
-	}
-	/* The currency is the campaign's text and this line reaches
-	 * terminals and cron mail: escaped, whatever the loader let by. */
-	if (!letters)
-		safe_text_append(out, currency);
-	/* Cents only where they are a figure's sizeable part: a short test
-	 * selection's "$0.45" was "$0".  Below half a cent, two
-	 * significant digits: a known cost never reads "$0.00". */
-	if (v > 0 && v < 0.005)
-		add_grouped_figure(out, v, 2);
-	else
-		add_grouped(out, v, v < 100 ? 2 : 0);
-	if (letters) {
-		strbuf_addch(out, ' ');
-		safe_text_append(out, currency);
-	}
-}
 
 /* "9.41 days, 7,227 GPU-hours, $21,681" (no cost without a rate);
  * "25.3 minutes, 0.45 GPU-hours, $1.35" for a short one. */
@@ -150,7 +26,7 @@ add_training(struct strbuf *out, const struct results *res,
 {
 	report_add_duration(out, m->train_days);
 	strbuf_addstr(out, ", ");
-	add_grouped_figure(out, m->gpu_hours, 0);
+	report_add_grouped_figure(out, m->gpu_hours, 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(m->cost)) {
 		strbuf_addstr(out, ", ");
@@ -258,13 +134,13 @@ summary_speed(struct strbuf *out, const struct results *res,
 	else
 		strbuf_addstr(out, "stdev unknown");
 	strbuf_addf(out, ", %d step%s), ", m->steps, m->steps == 1 ? "" : "s");
-	add_number(out, m->samples_per_s, 1);
+	report_add_number(out, m->samples_per_s, 1);
 	strbuf_addstr(out, " samples/s, ");
-	add_grouped(out, m->tokens_per_s_per_gpu, 0);
+	report_add_grouped(out, m->tokens_per_s_per_gpu, 0);
 	strbuf_addstr(out, " tokens/s per GPU,\n  ");
-	add_number(out, m->tflops_per_gpu, 1);
+	report_add_number(out, m->tflops_per_gpu, 1);
 	strbuf_addstr(out, " TFLOP/s per GPU (MFU ");
-	add_number(out, m->mfu * 100.0, 1);
+	report_add_number(out, m->mfu * 100.0, 1);
 	strbuf_addf(out, " %%%s)\n  training on %g B tokens: ",
 	            results_mfu_impossible(r) ? ", above 100 %: see the "
 	            "warning above" : "", c->num_tokens_in_b);
@@ -347,7 +223,7 @@ summary_saving(struct strbuf *out, const struct results *res)
 		strbuf_addf(out, " but %s ", hours_saved ? "saves" : "costs");
 	else
 		strbuf_addstr(out, isfinite(res->saved_cost) ? ", " : " and ");
-	add_grouped_figure(out, fabs(res->saved_gpu_hours), 0);
+	report_add_grouped_figure(out, fabs(res->saved_gpu_hours), 0);
 	strbuf_addstr(out, " GPU-hours");
 	if (isfinite(res->saved_cost)) {
 		strbuf_addstr(out, " and ");
@@ -411,12 +287,6 @@ report_stop_text(const char *reason)
 	return "every selected candidate ran";
 }
 
-void
-report_add_gpu_hours(struct strbuf *out, double h)
-{
-	strbuf_addf(out, h < 0.995 ? "%.2f GPU-hours" : "%.1f GPU-hours", h);
-}
-
 /* What the search cost against running every candidate. */
 static void
 summary_search_cost(struct strbuf *out, const struct results *res)
@@ -450,14 +320,14 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 /* ---- the top table ------------------------------------------------------- */
 
 /* The memory cell: a measured peak, or "45.5 est" from the planner;
- * never wider than add_number writes (a log's peak is what it says). */
+ * never wider than report_add_number writes (a log's peak is what it says). */
 static void
 cell_memory(struct table *t, const struct result_row *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool measured = isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0;
 
-	add_number(&sb, measured ? r->mem_peak_gib : r->cand.est_memory_gib,
+	report_add_number(&sb, measured ? r->mem_peak_gib : r->cand.est_memory_gib,
 	           1);
 	table_add(t, measured ? "%s" : "%s est", sb.buf);
 	strbuf_release(&sb);
@@ -511,17 +381,17 @@ summary_row(struct table *t, const struct results *res, int idx)
 	table_add(t, "%d", l->gbs);
 	table_add(t, "%s", recompute_short(l->recompute));
 	table_add(t, "%.3f", r->m.step_mean_s);
-	add_number(&cost, r->m.tflops_per_gpu, 1);
+	report_add_number(&cost, r->m.tflops_per_gpu, 1);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
-	add_number(&cost, r->m.mfu * 100.0, 1);
+	report_add_number(&cost, r->m.mfu * 100.0, 1);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
 	cell_memory(t, r);
-	add_figure(&cost, r->m.train_days, 2);
+	report_add_figure(&cost, r->m.train_days, 2);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
-	add_grouped_figure(&cost, r->m.gpu_hours, 0);
+	report_add_grouped_figure(&cost, r->m.gpu_hours, 0);
 	table_add(t, "%s", cost.buf);
 	strbuf_setlen(&cost, 0);
 	if (isfinite(r->m.cost))
@@ -630,7 +500,7 @@ recommend_roomy(struct strbuf *out, const struct results *res)
 	            "%s\n    ", RESULTS_HEADROOM * 100,
 	            res->roomy == res->best ? "the same as the fastest"
 	                                    : r->cand.name);
-	add_number(out, mem, 1);
+	report_add_number(out, mem, 1);
 	strbuf_addf(out, " GiB %s of %.1f GiB (%.0f %% free); ",
 	            measured ? "measured peak" : "estimated",
 	            res->capacity_gib,
@@ -694,7 +564,7 @@ failure_lines(struct strbuf *out, const struct result_row *r)
 	            failure_class_name(r->failure));
 	if (r->kind == RESULT_OOM) {
 		strbuf_addstr(out, "; planned at ");
-		add_number(out, r->cand.est_memory_gib, 1);
+		report_add_number(out, r->cand.est_memory_gib, 1);
 		strbuf_addf(out, " GiB (%s)",
 		            memory_status_name(r->cand.memory_status));
 	}

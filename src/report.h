@@ -40,27 +40,13 @@ void report_progress_svg(const struct results *res, struct strbuf *out);
 void report_html(const struct results *res, const char *summary,
                  struct strbuf *out);
 
-/* Money, grouped, to the unit from 100 on and to the cent below it:
- * "$21,681", "$0.45", or "21,681 EUR" for a currency written in
- * letters. */
-void report_add_money(struct strbuf *out, const char *currency, double v);
-
 /* How many measured rows show an MFU above 100 % (results_mfu_
  * impossible), for the summary's warning and the command's. */
 int report_mfu_impossible_count(const struct results *res);
 
-/* A training time given in days, in the unit that shows it: "9.41
- * days", or under a day "3.2 hours", "25.3 minutes", "4.1 seconds"
- * ("0.00 days" said nothing about a short training's minutes). */
-void report_add_duration(struct strbuf *out, double days);
-
 /* What a results stop_reason ("no_gain", "budget", "all_run",
  * "cancelled") means, in words. */
 const char *report_stop_text(const char *reason);
-
-/* Append "N GPU-hours", N with two decimals under 1 (a short campaign's
- * 0.03 printed as 0.0 beside its "1 %"), one above. */
-void report_add_gpu_hours(struct strbuf *out, double h);
 
 /* Append s with &, <, >, " and ' escaped for XML and HTML text and
  * attribute values; control characters become spaces, and invalid

@@ -22,6 +22,7 @@
 #include "harness.h"
 #include "plan.h"
 #include "report.h"
+#include "report-number.h"
 #include "results.h"
 #include "store-int.h"
 #include "util.h"
