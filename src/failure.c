@@ -131,12 +131,18 @@ static const struct failure_rule failure_rules[] = {
 	                     "(?:48|79|9[45])\\b|"
 	                     "GPU has fallen off the bus|"
 	                     "uncorrectable (?:ECC|NVLink) error" },
-	/* CUDA faults of a kernel, and the driver's Xid reports. */
+	/* CUDA faults of a kernel, and the driver's other Xid reports
+	 * (13 an engine exception, 31 a page fault: the kernel's own).
+	 * Not those that name no fault: 63 (a row remapped) and 92 (a
+	 * single-bit error rate) a job runs on through, and 45 the
+	 * driver's cleanup after any killed process, a time limit's or a
+	 * cancel's too. */
 	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "an illegal (?:memory access|"
 	                                 "instruction) was encountered" },
 	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "CUDA error: (?:misaligned address|"
 	                                 "unspecified launch failure)" },
-	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "NVRM: Xid|\\bXid \\(PCI:" },
+	{ FAILURE_ILLEGAL_MEMORY_ACCESS, "\\bXid \\((?:PCI:)?[0-9A-Fa-f:.]+"
+	                                 "\\): (?!(?:45|63|92)\\b)" },
 	/* Megatron-LM: "found NaN in local grad norm", "found Inf in local
 	 * forward loss calculation", rerun state machine "Unexpected result
 	 * nan (message='loss is NaN')"; Lightning's EarlyStopping "= nan is

@@ -2150,6 +2150,15 @@ test_root_cause(void)
 		  "100 | elapsed time per iteration (ms): 1000.0 |\n"
 		  "torch.OutOfMemoryError: CUDA out of memory.\n",
 		  FAILURE_CUDA_OOM, 4 },
+		/* Nor one it ended on without another cause (45: the
+		 * driver's cleanup of the killed process). */
+		{ " iteration        3/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nNVRM: Xid (PCI:0000:3b:00): 63, pid=7, "
+		  "Row Remapper: New row marked for remapping\n",
+		  FAILURE_NONE, 0 },
+		{ " iteration        3/     100 | elapsed time per iteration "
+		  "(ms): 1000.0 |\nNVRM: Xid (PCI:0000:3b:00): 45, pid=7, "
+		  "Ch 00000010\n", FAILURE_NONE, 0 },
 		/* A kernel's fault: the run's own. */
 		{ "NVRM: Xid (PCI:0000:3b:00): 13, pid=7, Graphics "
 		  "Exception\n", FAILURE_ILLEGAL_MEMORY_ACCESS, 1 },
