@@ -197,6 +197,78 @@ absolute(const char *path)
 }
 
 /*
+ * Something done at each name of a path, from the root down: st is the
+ * name's lstat, or NULL with err the errno that looking it up gave.
+ * abs is the path from the root ending at the name, which starts after
+ * cut (its parent ends at cut); last whether it is the path's last
+ * name.  True stops the walk there.
+ */
+typedef bool name_fn(char *abs, char *cut, const struct stat *st, int err,
+                     bool last, void *arg);
+
+/*
+ * Call at() on each name of path from the root down, up to the first
+ * that cannot be looked up (nothing is below a missing name).  The
+ * path from the root up to the name at() stopped on, allocated; NULL
+ * when it stopped on none.
+ */
+static char *
+walk_names(const char *path, name_fn *at, void *arg)
+{
+	char *abs = absolute(path), *p = abs;
+	struct stat st;
+
+	for (;;) {
+		char *slash = strchr(p + 1, '/');
+		bool found;
+
+		if (slash)
+			*slash = '\0';
+		found = held_stat(abs, &st, false, NULL) == 0;
+		if (at(abs, p, found ? &st : NULL, found ? 0 : errno,
+		       slash == NULL, arg))
+			return abs;
+		if (!found || slash == NULL)
+			break;
+		*slash = '/';
+		p = slash;
+	}
+	free(abs);
+	return NULL;
+}
+
+struct foreign_walk {
+	uid_t trusted;
+	bool new_ok;
+	struct foreign *f;
+};
+
+/* foreign_component's look at one name (name_fn). */
+static bool
+foreign_name(char *abs, char *cut, const struct stat *st, int err,
+             bool last, void *arg)
+{
+	struct foreign_walk *w = arg;
+	struct foreign *f = w->f;
+
+	f->last = last;
+	if (st == NULL) {
+		if (err != ENOENT && err != ENOTDIR) {
+			f->why = FOREIGN_UNCHECKED;
+			f->err = err;
+		} else if (!(w->new_ok && last)) {
+			f->why = missing_component(abs, cut, w->trusted, f);
+		}
+	} else if ((st->st_uid != 0 && st->st_uid != w->trusted) ||
+	           others_can_rename(st)) {
+		f->uid = st->st_uid;
+		f->why = st->st_uid == 0 || st->st_uid == w->trusted
+		         ? FOREIGN_RENAMABLE : FOREIGN_OWNED;
+	}
+	return f->why != FOREIGN_NONE;
+}
+
+/*
  * The first component of path, from the root down, that a user other
  * than root and trusted can change: one neither of theirs (a directory
  * whose owner can rename what is in it, a link its owner can point
@@ -211,43 +283,10 @@ static enum foreign_kind
 foreign_component(const char *path, uid_t trusted, bool new_ok,
                   struct foreign *f)
 {
-	char *abs = absolute(path), *p = abs;
-	struct stat st;
+	struct foreign_walk w = { trusted, new_ok, f };
 
 	f->why = FOREIGN_NONE;
-	for (;;) {
-		char *slash = strchr(p + 1, '/');
-
-		if (slash)
-			*slash = '\0';
-		f->last = slash == NULL;
-		if (held_stat(abs, &st, false, NULL) != 0) {
-			if (errno != ENOENT && errno != ENOTDIR) {
-				f->why = FOREIGN_UNCHECKED;
-				f->err = errno;
-			}
-			else if (!(new_ok && f->last))
-				f->why = missing_component(abs, p, trusted, f);
-			/* Nothing below a missing name exists. */
-			break;
-		}
-		if ((st.st_uid != 0 && st.st_uid != trusted) ||
-		    others_can_rename(&st)) {
-			f->uid = st.st_uid;
-			f->why = st.st_uid == 0 || st.st_uid == trusted
-			         ? FOREIGN_RENAMABLE : FOREIGN_OWNED;
-			break;
-		}
-		if (slash == NULL)
-			break;
-		*slash = '/';
-		p = slash;
-	}
-	if (f->why == FOREIGN_NONE) {
-		free(abs);
-		return FOREIGN_NONE;
-	}
-	f->at = abs;
+	f->at = walk_names(path, foreign_name, &w);
 	return f->why;
 }
 
@@ -413,32 +452,26 @@ root_path_check(const char *path, bool new_ok)
 	return ret < 0 ? EXIT_NOPERM : ret;
 }
 
+/* names_own's look at one name (name_fn): another's stops the walk. */
+static bool
+foreign_owner(char *abs, char *cut, const struct stat *st, int err,
+              bool last, void *arg)
+{
+	const uid_t *me = arg;
+
+	(void)abs, (void)cut, (void)err, (void)last;
+	return st && st->st_uid != 0 && st->st_uid != *me;
+}
+
 /* Whether every name of path that exists is root's or me's, from the
  * root down (nothing is below a missing one). */
 static bool
 names_own(const char *path, uid_t me)
 {
-	char *abs = absolute(path), *p = abs;
-	struct stat st;
-	bool own = true;
+	char *at = walk_names(path, foreign_owner, &me);
+	bool own = at == NULL;
 
-	for (;;) {
-		char *slash = strchr(p + 1, '/');
-
-		if (slash)
-			*slash = '\0';
-		if (held_stat(abs, &st, false, NULL) != 0)
-			break;
-		if (st.st_uid != 0 && st.st_uid != me) {
-			own = false;
-			break;
-		}
-		if (slash == NULL)
-			break;
-		*slash = '/';
-		p = slash;
-	}
-	free(abs);
+	free(at);
 	return own;
 }
 
