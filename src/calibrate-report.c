@@ -398,14 +398,21 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	if (nm > 0)
 		fprintf(f, "  peak memory: %d rows, error %s before, %s "
 		        "fitted\n", nm, pct_text(a, mb), pct_text(b, ma));
-	/* Not cross-validated, the band is the built-in one, no
-	 * percentile of anything measured ("the built-in residuals"). */
-	if (fit->folds >= 2)
+	/* Not cross-validated, or too few rows for an 80 % interval: the
+	 * band is the built-in one, no percentile of anything measured
+	 * ("the built-in residuals"). */
+	if (fit->cal.rows > 0)
 		fprintf(f, "  interval: measured between %.3f and %.3f times "
-		        "the prediction (10th-90th percentile of the "
-		        "cross-validated residuals)\n",
+		        "the prediction (the cross-validated residuals that "
+		        "hold 80 %% of new runs)\n",
 		        exp(fit->cal.residual_low),
 		        exp(fit->cal.residual_high));
+	else if (fit->folds >= 2)
+		fprintf(f, "  interval: the built-in band, widened to hold "
+		        "the cross-validated residuals: %.3f to %.3f times the "
+		        "prediction (under %d runs measure no 80 %% "
+		        "interval)\n", exp(fit->cal.residual_low),
+		        exp(fit->cal.residual_high), CAL_BAND_MIN_ROWS);
 	else
 		fprintf(f, "  interval: the built-in band, %.3f to %.3f times "
 		        "the prediction (no cross-validated residuals to take "
@@ -585,6 +592,8 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 	json_end_object(j);
 	json_number(j, "residual_low", g->fit.cal.residual_low);
 	json_number(j, "residual_high", g->fit.cal.residual_high);
+	json_string(j, "interval", g->fit.cal.rows > 0 ? "measured"
+	            : "built-in");
 	json_begin_array(j, "groups");
 	each_group(g, group_json, j);
 	json_end_array(j);

@@ -554,17 +554,37 @@ cross_validate(struct objective *o, const struct calib_row *rows, int n,
 	free(in);
 }
 
-void
+static int
+compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+bool
 calibrate_residual_band(const struct calib_row *rows, const double *pred,
                         int n, struct calibration *cal)
 {
 	double *res = xcalloc((size_t)n, sizeof(*res));
+	int j = (n + 1) / 10;
+	bool measured = j >= 1;
 
 	for (int i = 0; i < n; i++)
 		res[i] = log(rows[i].step_s / pred[i]);
-	cal->residual_low = fmin(0, fmax(-5, calibrate_quantile(res, n, 0.1)));
-	cal->residual_high = fmax(0, fmin(5, calibrate_quantile(res, n, 0.9)));
+	qsort(res, (size_t)n, sizeof(*res), compare_double);
+	if (measured) {
+		cal->residual_low = res[j - 1];
+		cal->residual_high = res[n - j];
+	} else {
+		cal->residual_low = fmin(CAL_DEFAULT_RESIDUAL_LOW, res[0]);
+		cal->residual_high = fmax(CAL_DEFAULT_RESIDUAL_HIGH,
+		                          res[n - 1]);
+	}
+	cal->residual_low = fmin(0, fmax(-5, cal->residual_low));
+	cal->residual_high = fmax(0, fmin(5, cal->residual_high));
 	free(res);
+	return measured;
 }
 
 /* Which constants some dense row's prediction moves with. */
@@ -648,7 +668,7 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 {
 	struct objective o;
 	int *all, *unit, units;
-	bool *in;
+	bool *in, measured = false;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 1)
@@ -675,7 +695,8 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	predict_rows(rows, all, n, &out->cal, out->pred_in, out->mem_after);
 	if (out->folds >= 2) {
 		cross_validate(&o, rows, n, unit, out->folds, out->pred_cv);
-		calibrate_residual_band(rows, out->pred_cv, n, &out->cal);
+		measured = calibrate_residual_band(rows, out->pred_cv, n,
+		                                   &out->cal);
 	} else {
 		/* One row, or one configuration: nothing to validate on;
 		 * the built-in band. */
@@ -687,7 +708,7 @@ calibrate_fit_opts(const struct calib_row *rows, int n,
 	 * calibration of one configuration, whose interval is the
 	 * built-in band, made estimate call that band the calibration's
 	 * residuals and the adaptive search rely on it. */
-	out->cal.rows = out->folds >= 2 ? n : 0;
+	out->cal.rows = measured ? n : 0;
 	out->evaluations = o.evaluations;
 	free(all);
 	free(in);
@@ -761,14 +782,6 @@ calibrate_mape(const struct calib_row *rows, const double *pred, int n,
 	if (count)
 		*count = k;
 	return k ? sum / k : NAN;
-}
-
-static int
-compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 double

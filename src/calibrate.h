@@ -184,9 +184,18 @@ void calibrate_rank(const struct calib_row *rows, const double *pred,
                     int n, const char *group, struct calib_rank *out);
 void calibrate_fit_release(struct calib_fit *f);
 
-/* cal's residual band from the n rows' predictions pred: the 10th and
- * 90th percentiles of log(measured / predicted), widened to hold 0. */
-void calibrate_residual_band(const struct calib_row *rows,
+/*
+ * cal's residual band from the n rows' cross-validated predictions pred,
+ * widened to hold 0.  Of n residuals log(measured / predicted) that are
+ * alike, a new run's falls between the j-th smallest and the j-th
+ * largest with probability (n + 1 - 2j) / (n + 1): with j = (n + 1) / 10
+ * those two hold 80 % of new runs, and the band is theirs (true).  Under
+ * CAL_BAND_MIN_ROWS rows no two do: the band is the built-in one,
+ * widened to hold every residual (false; rows = 0).  The 10th and 90th
+ * percentiles, interpolated, held neither of two runs' residuals.
+ */
+#define CAL_BAND_MIN_ROWS 9
+bool calibrate_residual_band(const struct calib_row *rows,
                              const double *pred, int n,
                              struct calibration *cal);
 

@@ -141,8 +141,9 @@ share_moe(struct gpu_fit *g, int ng, const struct fit_how *how)
 				if ((f->shared[p] = sh.shared[p]))
 					f->cal.v[p] = sh.cal.v[p];
 			if (f->folds >= 2)
-				calibrate_residual_band(g[k].rows, f->pred_cv,
-				                        g[k].n, &f->cal);
+				f->cal.rows = calibrate_residual_band(
+					g[k].rows, f->pred_cv, g[k].n,
+					&f->cal) ? g[k].n : 0;
 			f->evaluations += sh.evaluations;
 		}
 	}
@@ -304,8 +305,11 @@ write_config(struct strbuf *sb, const struct gpu_fit *g, int ng,
 	for (int k = 0; k < ng; k++) {
 		strbuf_addf(sb, "# %s: %d row%s%s:", g[k].gpu, g[k].n,
 		            g[k].n == 1 ? "" : "s",
-		            g[k].fit.cal.rows ? "" : ", not cross-validated: "
-		            "the built-in interval (rows = 0)");
+		            g[k].fit.cal.rows ? "" : g[k].fit.folds >= 2
+		            ? ", too few to measure an interval: the built-in "
+		            "one, widened to their residuals (rows = 0)"
+		            : ", not cross-validated: the built-in interval "
+		            "(rows = 0)");
 		for (int i = 0; i < g[k].n; i++) {
 			strbuf_addstr(sb, i % 4 ? " " : "\n#   ");
 			safe_text_append(sb, g[k].rows[i].where);

@@ -573,6 +573,7 @@ test_kfold_reported(void)
 	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, 3, calibration_default(), 5,
 	                                    &f), 0);
 	CU_ASSERT_EQUAL(f.folds, 3);
+	CU_ASSERT_EQUAL(f.cal.rows, 0);
 	calibrate_fit_release(&f);
 	CU_ASSERT_EQUAL_FATAL(calibrate_fit(rows, 1, calibration_default(), 5,
 	                                    &f), 0);
@@ -582,6 +583,43 @@ test_kfold_reported(void)
 	calibrate_fit_release(&f);
 	CU_ASSERT_EQUAL(calibrate_fit(rows, 0, calibration_default(), 5, &f),
 	                -1);
+}
+
+/* The interval holds 80 % of new runs: from 9 runs on the j-th smallest
+ * and largest cross-validated residuals, j = (n + 1) / 10; under 9 the
+ * built-in band widened to every residual, not measured (rows 0).  The
+ * interpolated 10th and 90th percentiles held neither of two runs'. */
+static void
+test_residual_band(void)
+{
+	struct calib_row rows[19];
+	double pred[19];
+	struct calibration cal;
+
+	memset(rows, 0, sizeof rows);
+	for (int i = 0; i < 19; i++) {
+		pred[i] = 1.0;
+		/* residuals -0.09 .. +0.09 in steps of 0.01 */
+		rows[i].step_s = exp((i - 9) * 0.01);
+	}
+	CU_ASSERT_TRUE(calibrate_residual_band(rows, pred, 19, &cal));
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_low, -0.08, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_high, 0.08, 1e-9);
+	CU_ASSERT_TRUE(calibrate_residual_band(rows + 5, pred, 9, &cal));
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_low, -0.04, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_high, 0.04, 1e-9);
+	/* Two runs, +0.044 and -0.029 */
+	rows[0].step_s = exp(0.044);
+	rows[1].step_s = exp(-0.029);
+	CU_ASSERT_FALSE(calibrate_residual_band(rows, pred, 2, &cal));
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_low, CAL_DEFAULT_RESIDUAL_LOW,
+	                       1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_high, CAL_DEFAULT_RESIDUAL_HIGH,
+	                       1e-12);
+	/* ... one beyond the built-in band widens it */
+	rows[0].step_s = exp(0.5);
+	CU_ASSERT_FALSE(calibrate_residual_band(rows, pred, 2, &cal));
+	CU_ASSERT_DOUBLE_EQUAL(cal.residual_high, 0.5, 1e-9);
 }
 
 /* The hand-set constants are those the estimator had as #defines (the
@@ -1166,6 +1204,7 @@ static const struct harness_test fit_tests[] = {
 	{ "a constant pinned at a bound is said", test_pinned_at_bound },
 	{ "a kept constant on a bound is not said", test_kept_on_bound },
 	{ "k-fold error reported", test_kfold_reported },
+	{ "interval holds 80 % of new runs", test_residual_band },
 	{ "defaults in bounds", test_defaults_in_bounds },
 	{ "members found by key and overlaid", test_member_overlay },
 	{ "written entry", test_write_entry },
