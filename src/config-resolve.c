@@ -389,7 +389,10 @@ check_margin(const struct settings *c)
 }
 
 /* The measured steps after the skipped ones must fit in one run; the
- * error names the key a layer set, and where the others came from. */
+ * error names the key a layer set, and where the others came from.
+ * The skipped steps are those the log reader skips (logparse.c,
+ * warmup_steps): skip_steps as set, 0 too, and by default a tenth of a
+ * run's steps, at least one. */
 static int
 check_steps(const struct settings *c)
 {
@@ -397,19 +400,28 @@ check_steps(const struct settings *c)
 		"results.min_steps", "results.skip_steps",
 		"limits.max_steps_per_run",
 	};
-	int skip = c->results.skip_steps > 0 ? c->results.skip_steps : 1;
+	int steps = c->limits.max_steps_per_run;
+	int skip = c->results.skip_steps >= 0 ? c->results.skip_steps
+	           : steps / 10 > 1 ? steps / 10 : 1;
 	const char *named = set_key(c, keys, 3);
 	char note[3][600];
 
-	if (c->results.min_steps + skip <= c->limits.max_steps_per_run)
+	if (c->results.min_steps <= steps - skip)
 		return 0;
 	for (int i = 0; i < 3; i++)
 		other_key_note(c, keys[i], named, note[i], sizeof note[i]);
+	/* Where the default comes from says what it is. */
+	if (c->results.skip_steps < 0 && note[1][0]) {
+		char where[512];
+
+		config_origin_text(c, keys[1], where, sizeof where);
+		snprintf(note[1], sizeof note[1], " (a tenth of the steps, at "
+		         "least one: %s, %s)", keys[1], where);
+	}
 	return config_origin_error(c, named, "%d measured steps%s after %d "
 	                           "skipped%s do not fit in %d steps per "
 	                           "run%s", c->results.min_steps, note[0],
-	                           skip, note[1], c->limits.max_steps_per_run,
-	                           note[2]);
+	                           skip, note[1], steps, note[2]);
 }
 
 /* Checks across keys, once every layer is read. */

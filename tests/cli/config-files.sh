@@ -193,9 +193,19 @@ conflict 'memory = { gpu_memory_gb = 3.0; };' memory.gpu_memory_gb \
 conflict 'gpus = ( { name = "h100-sxm"; memory_gib = 1.5; } );' gpus \
 	"the h100-sxm's 1.5 GiB leave nothing after a margin of 4 GiB (memory.margin_gb, built-in default)"
 conflict 'limits = { max_steps_per_run = 3; };' limits.max_steps_per_run \
-	"5 measured steps (results.min_steps, built-in default) after 1 skipped (results.skip_steps, built-in default) do not fit in 3 steps per run$"
+	"5 measured steps (results.min_steps, built-in default) after 1 skipped (a tenth of the steps, at least one: results.skip_steps, built-in default) do not fit in 3 steps per run$"
 conflict 'results = { skip_steps = 1000000000; };' results.skip_steps \
 	"after 1000000000 skipped do not fit in 50 steps per run (limits.max_steps_per_run, built-in default)"
+# The default skips a tenth of a run's steps (the log reader's rule):
+# 46 of 50 was planned, and every run measured 45 and ended without a
+# step time.
+conflict 'results = { min_steps = 46; };' results.min_steps \
+	"46 measured steps after 5 skipped (a tenth of the steps, at least one: results.skip_steps, built-in default) do not fit in 50 steps per run (limits.max_steps_per_run, built-in default)"
+# skip_steps = 0 skips none: 50 of 50 fit.
+printf 'name = "z";\nmodel = "llama3_8b";\ngpu = "h100-sxm";\nnodes = 1;\nresults = { min_steps = 50; skip_steps = 0; };\n' \
+	>"$T/noskip.conf"
+expect "min_steps = max_steps_per_run with skip_steps = 0" 0 "$PT" config \
+	"$T/noskip.conf"
 
 # A campaign file its reader may not read: missing input (66) with the
 # reason, as a file that is not there (libconfig says only "cannot read").
