@@ -23,6 +23,7 @@
 #include "owner.h"
 #include "error.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -590,6 +591,37 @@ log_peak(const char *dir, const struct result_row *rr, const struct gpu *g)
 	return peak;
 }
 
+/*
+ * A group field that contradicts the campaign's model: "moe" for a
+ * dense one, "dense-bf16" or "dense-fp8" for one with experts, or one
+ * of the three in other letters ("MoE" made a custom group of dense
+ * runs).  The model, not the label, makes a row an MoE run, and such a
+ * label fitted MoE runs into the dense constants (gemm_eff_max at its
+ * bound) or fitted nothing of dense runs labelled moe.  0, or an
+ * error naming the field.
+ */
+static int
+group_fits_model(const struct csv_ctx *cx, int col, const char *group,
+                 const struct workload *w)
+{
+	static const char *const known[] = { "dense-bf16", "dense-fp8",
+	                                     "moe" };
+	const char *derived = calibrate_group(w);
+
+	for (size_t k = 0; k < sizeof known / sizeof *known; k++) {
+		if (strcasecmp(group, known[k]))
+			continue;
+		if (!strcmp(group, derived))
+			return 0;
+		error("%s:%d:%d: group '%s', but the campaign's model %s "
+		      "makes it '%s' (leave the field empty for that)",
+		      cx->path, cx->lineno, col, group, w->model->name,
+		      derived);
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
 /* One data line into a row (or none, when its GPU is filtered out). */
 static int
 read_row(const struct csv_ctx *cx, const struct csv_line *l)
@@ -631,9 +663,14 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 	r->step_s = step;
 	r->peak_gib = peak;
 	r->group = calibrate_group(&p->workload);
-	for (int i = 0; i < l->n; i++)
-		if (cx->kinds[i] == COL_GROUP && l->field[i][0])
-			r->group = keep(cx->in, xstrdup(l->field[i]));
+	for (int i = 0; i < l->n; i++) {
+		if (cx->kinds[i] != COL_GROUP || !l->field[i][0])
+			continue;
+		if ((status = group_fits_model(cx, l->col[i], l->field[i],
+		                               &p->workload)) != 0)
+			return status;
+		r->group = keep(cx->in, xstrdup(l->field[i]));
+	}
 	r->where = keep(cx->in, xasprintf("%s:%d", cx->path, cx->lineno));
 	r->campaign = csv_campaign(cx, file, l->field[cx->campaign]);
 	return 0;
@@ -670,27 +707,60 @@ csv_getline(FILE *f, char *line, const char *path, int lineno)
 	return 1;
 }
 
+/*
+ * Warn when line repeats an earlier data line of the file word for
+ * word, and remember it in seen.  A block pasted twice counted each run
+ * twice, halving the pull toward the defaults and moving the fit
+ * (gemm_tokens_half from 266 to 90) without a word; a run measured
+ * again differs in its step time, and one reported by two sources in
+ * its source.
+ */
+static void
+warn_repeated_line(const struct csv_ctx *cx, const char *line,
+                   struct str_list *seen, int **at)
+{
+	int i = str_list_find(seen, line);
+
+	if (i >= 0) {
+		warning("%s:%d: the same as line %d, word for word: the run "
+		        "counts twice in the fit", cx->path, cx->lineno,
+		        (*at)[i]);
+		return;
+	}
+	str_list_push(seen, line);
+	*at = xrealloc(*at, (size_t)seen->n * sizeof(**at));
+	(*at)[seen->n - 1] = cx->lineno;
+}
+
 /* The lines of f after the header. */
 static int
 read_lines(struct csv_ctx *cx, FILE *f, char *line)
 {
+	struct str_list seen = STR_LIST_INIT;
+	int *seen_at = NULL, status = 0, col, got;
 	struct csv_line l;
 	const char *why;
-	int status = 0, col, got;
 
 	while (status == 0 &&
 	       (got = csv_getline(f, line, cx->path, cx->lineno + 1)) != 0) {
 		cx->lineno++;
-		if (got < 0)
-			return EXIT_DATAERR;
-		if (line[0] == '\0')
+		if (got < 0) {
+			status = EXIT_DATAERR;
+			break;
+		}
+		/* A blank line, spaces or tabs too (a spreadsheet's last). */
+		if (line[strspn(line, " \t")] == '\0')
 			continue;
+		warn_repeated_line(cx, line, &seen, &seen_at);
 		if ((col = csv_split(line, &l, &why)) != 0) {
 			error("%s:%d:%d: %s", cx->path, cx->lineno, col, why);
-			return EXIT_DATAERR;
+			status = EXIT_DATAERR;
+			break;
 		}
 		status = read_row(cx, &l);
 	}
+	str_list_clear(&seen);
+	free(seen_at);
 	return status;
 }
 

@@ -376,7 +376,7 @@ calibrate_param_active(const struct calib_row *rows, int n,
 bool
 calibrate_row_moe(const struct calib_row *r)
 {
-	return r->group && !strcmp(r->group, "moe");
+	return r->w.model->num_experts > 0;
 }
 
 /* Fit the rows idx[0..n) (in: the same as flags) from o->base over the

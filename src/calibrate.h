@@ -75,7 +75,8 @@ const char *calibrate_bound_name(enum calib_bound b);
 /* How many of f's constants are at a bound. */
 int calibrate_bounds_hit(const struct calib_fit *f);
 
-/* Whether row r is of an MoE model (its group is "moe"). */
+/* Whether row r is of an MoE model (its model has experts, whatever
+ * its group). */
 bool calibrate_row_moe(const struct calib_row *r);
 
 /* The group of a workload: "moe" with experts, else dense by precision. */

@@ -500,7 +500,8 @@ read_inputs(struct cmd_ctx *ctx, int n, char **inputs, const char *gpu,
 			break;
 		status = dir ? calib_read_dir(in, inputs[i], gpu)
 		             : calib_read_csv(in, inputs[i], &po, gpu);
-		if (status == 0 && in->n == before)
+		/* Of one CSV the error that follows says it all. */
+		if (status == 0 && in->n == before && (n > 1 || dir))
 			warning("%s: no measured run%s%s%s%s", inputs[i],
 			        gpu ? " of GPU '" : "", gpu ? gpu : "",
 			        gpu ? "'" : "",
@@ -632,12 +633,46 @@ check_output(const char *out, bool pool, int n, char **inputs)
 		      "calibration");
 		return EXIT_USAGE;
 	}
+	if (out[0] == '\0') {
+		error("-o: an empty file name");
+		return EXIT_USAGE;
+	}
 	/* Who could change the path first: output_is_input stat()s it. */
 	if ((status = owner_root_new_path(out)) != 0)
 		return status;
 	if (output_is_input(out, n, inputs))
 		return EXIT_USAGE;
 	return output_file_check(out) != 0 ? EXIT_CANTCREAT : 0;
+}
+
+/*
+ * sb into out, a new file renamed into place.  A calibration file kept
+ * where a link points (the site's, shared) is written there, the link
+ * left as it is, and a file's mode is kept: the rename had replaced
+ * the link with a file of 0644, a private calibration made readable by
+ * everyone.  0 or EXIT_CANTCREAT.
+ */
+static int
+write_output(const char *out, const struct strbuf *sb)
+{
+	const char *path = out;
+	char *target = NULL;
+	struct stat st;
+	int mode = 0644, status = 0;
+
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if ((target = realpath(out, NULL)) == NULL) {
+			error_errno("cannot follow the link '%s'", out);
+			return EXIT_CANTCREAT;
+		}
+		path = target;
+	}
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = (int)(st.st_mode & 0777);
+	if (write_file_atomic(path, sb->buf, sb->len, mode) != 0)
+		status = EXIT_CANTCREAT;
+	free(target);
+	return status;
 }
 
 /* No run of the --group GROUPs asked for: say which groups there are. */
@@ -724,10 +759,8 @@ calibrate_inputs(struct cmd_ctx *ctx, const struct fit_how *how,
 	warn_bounds(g, ng);
 	if (out) {
 		write_config(&sb, g, ng, n, inputs);
-		if (write_file_atomic(out, sb.buf, sb.len, 0644) != 0) {
-			status = EXIT_CANTCREAT;
+		if ((status = write_output(out, &sb)) != 0)
 			goto cleanup;
-		}
 		warn_uncataloged(ctx, g, ng, out);
 	}
 	report_fits(ctx, g, ng, out);

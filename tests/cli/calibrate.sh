@@ -117,7 +117,9 @@ expect "--gpu keeps only that GPU's rows" 65 "$PT" calibrate "$CSV" \
 	--gpu b200
 has "... says none are left" "no measured run of GPU 'b200'" "$T/err"
 has "... and which GPUs it has runs of" "; it has runs of h100-sxm$" "$T/err"
-has "... naming the CSV" "$CSV: no measured run of GPU 'b200'" "$T/err"
+# Of one CSV a warning naming it said the error again.
+hasnt "... once, not as a warning on the CSV too" "^warning: .*no measured run" \
+	"$T/err"
 # A misspelt GPU matched nothing and said no more than that.
 expect "--gpu h100sxm, a typo" 65 "$PT" calibrate "$CSV" --gpu h100sxm
 has "... suggests the name" \
@@ -387,6 +389,21 @@ has "... the group" "^  h100-sxm = {" "$T/cal.conf"
 has "... its name" 'name = "site-test";' "$T/cal.conf"
 has "... the residual band" "residual_low = " "$T/cal.conf"
 has "... the rows" "rows = 10;" "$T/cal.conf"
+# Written again: a file's mode is kept (it became 0644), a link's target
+# written and the link kept (it was replaced by a file).
+chmod 600 "$T/cal.conf"
+expect "calibrate -o onto a file of mode 0600" 0 "$PT" calibrate "$CSV" \
+	-o "$T/cal.conf" --name site-test
+same "... keeps its mode" "$(stat -c %a "$T/cal.conf")" 600
+mkdir -p "$T/shared"
+: >"$T/shared/site-cal.conf"
+ln -sf "$T/shared/site-cal.conf" "$T/cal-link.conf"
+expect "calibrate -o onto a symbolic link" 0 "$PT" calibrate "$CSV" \
+	-o "$T/cal-link.conf"
+check "... the link kept" test -L "$T/cal-link.conf"
+has "... its target written" "^  h100-sxm = {" "$T/shared/site-cal.conf"
+expect "calibrate -o ''" 64 "$PT" calibrate "$CSV" -o ''
+has "... an empty name, a usage error" "-o: an empty file name" "$T/err"
 expect "estimate with the site including it" 0 "$PT" --site "$T/cal.conf" \
 	estimate "$CAMP"
 has "... names the calibration" "^  calibration  site-test (.*:[0-9]*)$" \
@@ -593,6 +610,30 @@ expect "a column step_time beside step_s" 65 "$PT" calibrate "$T/bad.csv"
 hasnt "... suggests no column already there" "did you mean" "$T/err"
 has "... lists the columns" "unknown column 'step_time' (campaign_file, step_s" \
 	"$T/err"
+# The model, not the group field, makes a run an MoE run: dense runs
+# labelled moe fitted nothing (exit 0, the defaults written as fitted),
+# MoE runs labelled dense-fp8 bent the dense constants to their bounds.
+cp "$CAMP" "$T/llama3_8b_h100.conf"
+sed '2s/,dense-bf16,/,moe,/' "$CSV" >"$T/grp.csv"
+expect "a dense run labelled moe" 65 "$PT" calibrate "$T/grp.csv"
+has "... names the field and what the model makes it" \
+	"grp.csv:2:[0-9]*: group 'moe', but the campaign's model llama3_8b makes it 'dense-bf16'" \
+	"$T/err"
+sed '2s/,dense-bf16,/,MoE,/' "$CSV" >"$T/grp.csv"
+expect "... or MoE in capitals" 65 "$PT" calibrate "$T/grp.csv"
+sed '2,$s/,dense-bf16,/,dense-fp4,/' "$CSV" >"$T/grp.csv"
+expect "a group of the user's own" 0 "$PT" calibrate "$T/grp.csv"
+has "... reported under its name" "^dense-fp4 " "$T/out"
+# A block pasted twice counted each run twice without a word.
+{ cat "$CSV"; sed -n 2,3p "$CSV"; } >"$T/twice.csv"
+expect "lines repeated word for word" 0 "$PT" calibrate "$T/twice.csv"
+has "... are named" "twice.csv:12: the same as line 2, word for word: the run counts twice in the fit" \
+	"$T/err"
+has "... each" "twice.csv:13: the same as line 3" "$T/err"
+{ cat "$CSV"; printf '  \t\n'; } >"$T/blank.csv"
+expect "a last line of spaces and a tab, skipped as blank" 0 "$PT" calibrate \
+	"$T/blank.csv"
+has "... all its rows read" "^h100-sxm: 10 measured runs" "$T/out"
 expect "a missing input" 66 "$PT" calibrate "$T/none.csv"
 # A campaign's own results.csv, or a CSV of semicolons (a spreadsheet's
 # in some locales), was an unknown column and no more.
