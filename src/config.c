@@ -224,6 +224,29 @@ apply_group(struct loader *ld, const config_setting_t *s, const char *prefix)
 	return ret;
 }
 
+/*
+ * 0 when the site can lock key k: not one that campaigns alone set
+ * (name, base), nor the model when the site names none.  Every
+ * campaign names both, so such a lock refused every campaign, while
+ * paratune config showed the site file as fine.
+ */
+static int
+check_lockable(struct settings *c, const struct config_key *k)
+{
+	if (k->layers && !(k->layers & BIT(LAYER_SITE)))
+		return config_origin_error(c, "policy.locked", "'%s' is set "
+		                           "by campaigns alone: locked, every "
+		                           "campaign that sets it is refused",
+		                           k->path);
+	if (!strcmp(k->path, "model") && c->model.num_layers == 0 &&
+	    !c->model_family.family[0])
+		return config_origin_error(c, "policy.locked", "'model' is "
+		                           "locked, but the site file names no "
+		                           "model: every campaign names one and "
+		                           "would be refused");
+	return 0;
+}
+
 /* policy.locked may name only keys that exist (a typo would lock
  * nothing and nobody would notice). */
 static int
@@ -236,8 +259,12 @@ check_locked_keys(struct settings *c)
 		const struct config_key *k = config_registry_find(l);
 		const char *near;
 
-		if (k && !(k->flags & F_MEMBER))
+		if (k && !(k->flags & F_MEMBER)) {
+			int bad = check_lockable(c, k);
+
+			ret = bad ? bad : ret;
 			continue;
+		}
 		near = config_suggest_key(l, IN_CAMPAIGN);
 		ret = config_origin_error(c, "policy.locked",
 		                          "unknown key '%s'%s%s%s", l,

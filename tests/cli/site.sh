@@ -80,6 +80,22 @@ expect "a site that locks run.export keeps it" 78 \
 	env PARATUNE_SITE_CONF="$T/site.conf" "$PT" -q plan "$T/x.conf" \
 	-o "$T/x2"
 has "saying so" "key 'run.export' is locked by the site" "$T/err"
+# A lock no campaign can meet was taken, and every campaign refused:
+# name is set by campaigns alone, and a model the site names not.
+printf 'policy = { locked = ["name"]; };\n' >"$T/site.conf"
+expect "a site that locks name" 78 env PARATUNE_SITE_CONF="$T/site.conf" \
+	"$PT" config
+has "... is refused at its line" \
+	"site.conf:1: key 'policy.locked': 'name' is set by campaigns alone" "$T/err"
+printf 'policy = { locked = ["model"]; };\n' >"$T/site.conf"
+expect "a site that locks model and names none" 78 \
+	env PARATUNE_SITE_CONF="$T/site.conf" "$PT" config
+has "... is refused" "'model' is locked, but the site file names no model" \
+	"$T/err"
+printf 'model = "llama3_8b";\npolicy = { locked = ["model"]; };\n' \
+	>"$T/site.conf"
+expect "... but may lock the model it names" 0 \
+	env PARATUNE_SITE_CONF="$T/site.conf" "$PT" config
 
 # --- site directives ------------------------------------------------------
 slurm_conf() {
