@@ -557,6 +557,34 @@ env_earlier(const struct str_list *add, int i, size_t n)
 	return -1;
 }
 
+/*
+ * Whether the n-byte name at name is one that Slurm or each job's
+ * script sets for the job itself: the job script exports env after its
+ * own and before srun, so SLURM_JOB_ID=1 sent srun to another job, and
+ * PARATUNE_CANDIDATE named another candidate to early stop.  Slurm's
+ * input variables (SLURM_MPI_TYPE, SLURM_CPU_BIND, ...) are not among
+ * them: setting those is what env is for.
+ */
+static bool
+env_reserved(const char *name, size_t n)
+{
+	static const char *const prefix[] = { "SLURM_JOB", "SLURM_STEP" };
+	static const char *const own[] = {
+		"SLURM_NODELIST", "SLURM_PROCID", "SLURM_LOCALID",
+		"SLURM_NODEID", "PARATUNE_CAMPAIGN", "PARATUNE_CANDIDATE",
+		"PARATUNE_SIM_TRUTH",
+	};
+
+	for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+		if (n >= strlen(prefix[i]) &&
+		    !strncmp(name, prefix[i], strlen(prefix[i])))
+			return true;
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+		if (strlen(own[i]) == n && !strncmp(name, own[i], n))
+			return true;
+	return false;
+}
+
 /* env = ["NAME=VALUE", ...]: merged by NAME, the later layer winning;
  * within one list the first of two would be lost without a word. */
 static int
@@ -575,6 +603,14 @@ apply_env(struct loader *ld, const struct config_key *k,
 			ret = config_key_error(ld, s, k, "%s is not "
 			                       "NAME=VALUE with a variable "
 			                       "name", quote_cut(add.v[i], q));
+			break;
+		}
+		if (env_reserved(add.v[i], n)) {
+			ret = config_key_error(ld, s, k, "element %d: "
+			                       "variable '%.*s' is set for "
+			                       "each job by Slurm or its job "
+			                       "script, not by env", i + 1,
+			                       (int)n, add.v[i]);
 			break;
 		}
 		if ((j = env_earlier(&add, i, n)) >= 0) {

@@ -247,6 +247,17 @@ expect "a comment never closed" 78 "$PT" config "$T/open-comment.conf"
 has "... named at the line where it opened" \
 	"open-comment.conf:$line: a comment opened here is never closed" \
 	"$T/err"
+# The job script exports env after its own and before srun: a job's
+# own SLURM_JOB_ID sent srun to another job.
+expect "env setting SLURM_JOB_ID" 78 "$PT" config "$DEMO" \
+	-s 'env=["NCCL_DEBUG=INFO", "SLURM_JOB_ID=1"]'
+has "... is refused, naming the element" \
+	"key 'env': element 2: variable 'SLURM_JOB_ID' is set for each job by Slurm or its job script" \
+	"$T/err"
+expect "... as is PARATUNE_CANDIDATE" 78 "$PT" config "$DEMO" \
+	-s 'env=["PARATUNE_CANDIDATE=x"]'
+expect "... but not Slurm's input variables" 0 "$PT" config "$DEMO" \
+	-s 'env=["SLURM_MPI_TYPE=pmix", "PARATUNE_SIM_SPEEDUP=0.5"]'
 { cat "$DEMO"; echo 'env = ["NCCL_DEBUG=INFO", 2];'; } >"$T/mixed.conf"
 expect "an array of a string and an integer" 78 "$PT" config "$T/mixed.conf"
 has "... names the array's key and the types" \
