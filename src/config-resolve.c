@@ -424,6 +424,36 @@ check_steps(const struct settings *c)
 	                           skip, note[1], steps, note[2]);
 }
 
+/*
+ * Expert parallel lists on a model without experts: every layout with
+ * ep or etp above 1 was removed as "experts % ep", and the plan left
+ * nothing for a reason that did not say the model has no experts.
+ */
+static int
+check_dense_experts(const struct settings *c)
+{
+	static const char *const keys[] = { "search.expert_parallel",
+	                                    "search.expert_tensor_parallel" };
+	const struct int_list *lists[] = { &c->search.ep, &c->search.etp };
+	int ret = 0;
+
+	if (c->model.num_experts > 0)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		int most = 1;
+
+		if (lists[i]->is_auto || !config_key_set(c, keys[i]))
+			continue;
+		for (int k = 0; k < lists[i]->n; k++)
+			most = lists[i]->v[k] > most ? lists[i]->v[k] : most;
+		if (most > 1)
+			ret = config_origin_error(c, keys[i], "%d needs an MoE "
+			                          "model; %s has no experts",
+			                          most, c->model.name);
+	}
+	return ret;
+}
+
 /* Checks across keys, once every layer is read. */
 static int
 check_campaign(struct settings *c, const struct config_sources *src)
@@ -453,7 +483,7 @@ check_campaign(struct settings *c, const struct config_sources *src)
 		                          s->max_model_parallel);
 	if (check_margin(c) != 0)
 		ret = -1;
-	if (check_steps(c) != 0)
+	if (check_steps(c) != 0 || check_dense_experts(c) != 0)
 		ret = -1;
 	/* Megatron-LM's check: torchtitan sizes its rotary tables from
 	 * the run's own max_seq_len and has no such limit. */

@@ -247,6 +247,14 @@ expect "a comment never closed" 78 "$PT" config "$T/open-comment.conf"
 has "... named at the line where it opened" \
 	"open-comment.conf:$line: a comment opened here is never closed" \
 	"$T/err"
+# Expert parallel on a dense model removed every layout as "experts %
+# ep", a reason that did not say the model has none.
+expect "search.expert_parallel on a dense model" 78 "$PT" config "$DEMO" \
+	-s 'search.expert_parallel=[1, 2]'
+has "... says it needs experts" \
+	"key 'search.expert_parallel': 2 needs an MoE model; llama3_8b has no experts" \
+	"$T/err"
+expect "... [1] is fine" 0 "$PT" config "$DEMO" -s 'search.expert_parallel=[1]'
 # The job script exports env after its own and before srun: a job's
 # own SLURM_JOB_ID sent srun to another job.
 expect "env setting SLURM_JOB_ID" 78 "$PT" config "$DEMO" \
