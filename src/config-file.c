@@ -128,6 +128,8 @@ config_syntax_hint(const struct strbuf *text, int line, const char *msg,
 	}
 	if (!strcmp(msg, "mismatched element type in array"))
 		config_array_mismatch(text, line, sb);
+	if (!strcmp(msg, "syntax error"))
+		config_unclosed_hint(text, NULL, sb);
 	if (strcmp(msg, "duplicate setting name") != 0)
 		return;
 	for (n = 1; n < line && p < end; p++)

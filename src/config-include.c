@@ -168,11 +168,14 @@ struct code_scan {
 	char mixed[2];          /* the first array with elements of two
 	                           types: those types (scan_kind_name) */
 	struct strbuf mixed_key; /* and its key */
+	long lineno;            /* the line scanned, where the caller counts */
+	long open_line[SCAN_DEPTH_MAX]; /* where each open one opened */
+	long string_line;       /* the first line a string is not closed on */
 };
 
 #define CODE_SCAN_INIT \
 	{ false, STRBUF_INIT, 0, { 0 }, { 0 }, { 0 }, STRBUF_INIT, false, \
-	  NULL, 0, STRBUF_INIT, { 0 }, STRBUF_INIT }
+	  NULL, 0, STRBUF_INIT, { 0 }, STRBUF_INIT, 0, { 0 }, 0 }
 
 /* Free what a scan holds. */
 static void
@@ -223,6 +226,7 @@ scan_open(struct code_scan *s, char bracket)
 	if (s->depth < SCAN_DEPTH_MAX) {
 		s->key_len[s->depth] = s->key.len;
 		s->open[s->depth] = bracket;
+		s->open_line[s->depth] = s->lineno;
 		s->kind[s->depth] = 0;
 		if (s->assigned) {
 			if (s->key.len)
@@ -354,6 +358,8 @@ scan_line(struct code_scan *s, const char *p)
 					p++;
 			if (*p)
 				p++;
+			else if (s->string_line == 0)
+				s->string_line = s->lineno;
 			scan_read(s, 's');
 		} else if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
 			break;
@@ -843,6 +849,43 @@ config_array_mismatch(const struct strbuf *text, long line,
 	if (s.mixed[0])
 		strbuf_addf(sb, " (%s, then %s)", scan_kind_name(s.mixed[0]),
 		            scan_kind_name(s.mixed[1]));
+	code_scan_release(&s);
+	strbuf_release(&l);
+}
+
+void
+config_unclosed_hint(const struct strbuf *text, const char *name,
+                     struct strbuf *sb)
+{
+	const char *p = text->buf, *end = text->buf + text->len;
+	struct strbuf l = STRBUF_INIT;
+	struct code_scan s = CODE_SCAN_INIT;
+	long at = 0;
+
+	while (s.string_line == 0 && next_line(&p, end, &l)) {
+		const char *code = l.buf;
+		char *target = NULL;
+
+		s.lineno++;
+		if (s.in_comment ||
+		    include_target(l.buf, &target, &code) >= 0)
+			scan_line(&s, code);
+		free(target);
+	}
+	if (s.string_line)
+		strbuf_addstr(sb, " (the string opened ");
+	else if (s.depth > 0 && s.depth <= SCAN_DEPTH_MAX)
+		strbuf_addf(sb, " (the '%c' opened ", s.open[s.depth - 1]);
+	at = s.string_line ? s.string_line
+	     : s.depth > 0 && s.depth <= SCAN_DEPTH_MAX
+	     ? s.open_line[s.depth - 1] : 0;
+	if (at && name)
+		strbuf_addf(sb, "at %s:%ld", name, at);
+	else if (at)
+		strbuf_addf(sb, "on line %ld", at);
+	if (at)
+		strbuf_addstr(sb, s.string_line ? " is not closed on its line)"
+		              : " is never closed)");
 	code_scan_release(&s);
 	strbuf_release(&l);
 }

@@ -267,6 +267,14 @@ char *config_value_wide_literal(const char *value);
  * it is open by that line. */
 void config_array_mismatch(const struct strbuf *text, long line,
                            struct strbuf *sb);
+/* For libconfig's bare "syntax error", which a string or group left
+ * open makes at the file's end: " (the string opened on line N is not
+ * closed on its line)", or " (the '{' opened on line N is never
+ * closed)" of the innermost one, into sb; "at NAME:N" for a name (an
+ * included file's, where libconfig blames the including one); nothing
+ * when neither. */
+void config_unclosed_hint(const struct strbuf *text, const char *name,
+                          struct strbuf *sb);
 /* How a literal config_value_wide_literal returned is named ("integer"
  * or "number"), and the range it is out of: key's own where key (NULL:
  * not known) is a numeric key of the registry, else what the literal

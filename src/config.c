@@ -276,6 +276,22 @@ check_locked_keys(struct settings *c)
 
 /* ---- files and the command line --------------------------------------- */
 
+/* A string or group left open in an included file, which libconfig
+ * blames on the including file's end: the first such file's hint. */
+static void
+included_unclosed_hint(struct loader *ld, const struct config_file *blamed,
+                       struct strbuf *hint)
+{
+	for (size_t i = 0; ld->files && hint->len == 0 &&
+	     i < ld->files->n; i++) {
+		const struct config_file *f = ld->files->v[i];
+
+		if (f != blamed && f->target)
+			config_unclosed_hint(&f->text, source_name(ld, f->id),
+			                     hint);
+	}
+}
+
 /* libconfig's parse error, with the file and line it names. */
 static int
 parse_error(struct loader *ld, const config_t *cfg)
@@ -288,6 +304,8 @@ parse_error(struct loader *ld, const config_t *cfg)
 	if (cf)
 		config_syntax_hint(&cf->text, config_error_line(cfg),
 		                   config_error_text(cfg), &hint);
+	if (hint.len == 0 && !strcmp(config_error_text(cfg), "syntax error"))
+		included_unclosed_hint(ld, cf, &hint);
 	ret = error("%s:%d: %s%s", source_name(ld, file),
 	            config_error_line(cfg), config_error_text(cfg), hint.buf);
 	strbuf_release(&hint);

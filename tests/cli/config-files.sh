@@ -247,6 +247,27 @@ expect "a comment never closed" 78 "$PT" config "$T/open-comment.conf"
 has "... named at the line where it opened" \
 	"open-comment.conf:$line: a comment opened here is never closed" \
 	"$T/err"
+# A string or group left open: libconfig says "syntax error" at the
+# file's end, and of an included file at the including one's end.
+printf 'name = "d";\nmodel = "llama3_8b";\ngpu = "h100-sxm;\nnodes = 1;\n' \
+	>"$T/open-string.conf"
+expect "a string not closed" 78 "$PT" config "$T/open-string.conf"
+has "... named where it opened" \
+	"open-string.conf:5: syntax error (the string opened on line 3 is not closed on its line)" \
+	"$T/err"
+printf 'name = "d";\nmodel = "llama3_8b";\nslurm = { partition = "p";\ngpu = "h100-sxm";\n' \
+	>"$T/open-group.conf"
+expect "a group not closed" 78 "$PT" config "$T/open-group.conf"
+has "... named where it opened" \
+	"syntax error (the '{' opened on line 3 is never closed)" "$T/err"
+printf 'slurm = { partition = "p;\n' >"$T/open-inner.conf"
+printf 'name = "d";\nmodel = "llama3_8b";\n@include "open-inner.conf"\ngpu = "h100-sxm";\n' \
+	>"$T/open-outer.conf"
+expect "a string not closed in an included file" 78 "$PT" config \
+	"$T/open-outer.conf"
+has "... named in that file" \
+	"(the string opened at $T/open-inner.conf:1 is not closed on its line)" \
+	"$T/err"
 # Expert parallel on a dense model removed every layout as "experts %
 # ep", a reason that did not say the model has none.
 expect "search.expert_parallel on a dense model" 78 "$PT" config "$DEMO" \
