@@ -171,11 +171,12 @@ struct code_scan {
 	long lineno;            /* the line scanned, where the caller counts */
 	long open_line[SCAN_DEPTH_MAX]; /* where each open one opened */
 	long string_line;       /* the first line a string is not closed on */
+	long nul_line;          /* the first line a string holds \x00 on */
 };
 
 #define CODE_SCAN_INIT \
 	{ false, STRBUF_INIT, 0, { 0 }, { 0 }, { 0 }, STRBUF_INIT, false, \
-	  NULL, 0, STRBUF_INIT, { 0 }, STRBUF_INIT, 0, { 0 }, 0 }
+	  NULL, 0, STRBUF_INIT, { 0 }, STRBUF_INIT, 0, { 0 }, 0, 0 }
 
 /* Free what a scan holds. */
 static void
@@ -217,6 +218,18 @@ scan_value_key(const struct code_scan *s, struct strbuf *sb)
 			strbuf_addch(sb, '.');
 		strbuf_add(sb, s->name.buf, s->name.len);
 	}
+}
+
+/* An escape in a string, p after its backslash: libconfig 1.5 drops a
+ * NUL byte written \x00 from the string without a word ("gpu\x00evil"
+ * read as "gpuevil"), where every other control character is refused
+ * by the key's check; the first line with one is noted. */
+static void
+scan_escape(struct code_scan *s, const char *p)
+{
+	if ((p[0] == 'x' || p[0] == 'X') && p[1] == '0' && p[2] == '0' &&
+	    s->nul_line == 0)
+		s->nul_line = s->lineno > 0 ? s->lineno : 1;
 }
 
 /* A group, list or array opened: a setting's value names it. */
@@ -354,8 +367,10 @@ scan_line(struct code_scan *s, const char *p)
 			s->in_comment = false;
 		} else if (*p == '"') {
 			for (p++; *p && *p != '"'; p++)
-				if (*p == '\\' && p[1])
+				if (*p == '\\' && p[1]) {
 					p++;
+					scan_escape(s, p);
+				}
 			if (*p)
 				p++;
 			else if (s->string_line == 0)
@@ -681,6 +696,7 @@ check_text(struct include_walk *w, const struct strbuf *src,
 		                                            &code);
 
 		lineno++;
+		s.lineno = lineno;
 		if (inc < 0) {
 			ret = error("%s:%ld: the @include's file name has no "
 			            "closing quote", name, lineno);
@@ -705,6 +721,10 @@ check_text(struct include_walk *w, const struct strbuf *src,
 			comment_line = lineno;
 		if (s.wide)
 			ret = wide_error(name, lineno, &s);
+		else if (s.nul_line)
+			ret = error("%s:%ld: a string holds \\x00, a NUL byte, "
+			            "which libconfig drops from it", name,
+			            lineno);
 	}
 	/* libconfig 1.5 takes the end of the file as the comment's end:
 	 * every setting after a stray opening would be dropped unseen. */
@@ -726,7 +746,7 @@ check_text(struct include_walk *w, const struct strbuf *src,
  * integer literal too wide for libconfig 1.5.
  */
 static bool
-scan_value(const char *value, char **wide)
+scan_value(const char *value, char **wide, bool *nul)
 {
 	struct strbuf line = STRBUF_INIT;
 	struct code_scan s = CODE_SCAN_INIT;
@@ -754,6 +774,7 @@ scan_value(const char *value, char **wide)
 			break;
 		p += len + 1;
 	}
+	*nul = s.nul_line != 0;
 	code_scan_release(&s);
 	strbuf_release(&line);
 	return includes;
@@ -763,18 +784,30 @@ bool
 config_value_includes(const char *value)
 {
 	char *wide;
-	bool includes = scan_value(value, &wide);
+	bool nul, includes = scan_value(value, &wide, &nul);
 
 	free(wide);
 	return includes;
+}
+
+bool
+config_value_nul_escape(const char *value)
+{
+	char *wide;
+	bool nul;
+
+	scan_value(value, &wide, &nul);
+	free(wide);
+	return nul;
 }
 
 char *
 config_value_wide_literal(const char *value)
 {
 	char *wide;
+	bool nul;
 
-	scan_value(value, &wide);
+	scan_value(value, &wide, &nul);
 	return wide;
 }
 

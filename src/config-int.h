@@ -256,6 +256,9 @@ void config_files_release(struct config_files *files);
 /* Whether a --set value holds an @include directive (refused: there is
  * no file it could be relative to, and nothing checks its target). */
 bool config_value_includes(const char *value);
+/* Whether a --set value's string holds \x00, which libconfig 1.5
+ * drops from it without a word. */
+bool config_value_nul_escape(const char *value);
 /* The first literal of a --set value that libconfig 1.5 would read
  * wrong (allocated), or NULL: an integer it would cut to 32 bits or
  * read as a negative (0xFFFFFFFF as -1), a real a double cannot hold

@@ -541,6 +541,10 @@ apply_setting(struct loader *ld, const char *arg)
 		            "value", ld->file, ld->line, key);
 	else if ((wide = config_value_wide_literal(eq + 1)) != NULL)
 		ret = wide_error(ld, key, wide);
+	else if (config_value_nul_escape(eq + 1))
+		ret = error("%s:%d: key '%s': a string holds \\x00, a NUL "
+		            "byte, which libconfig drops from it", ld->file,
+		            ld->line, key);
 	else if ((ret = parse_setting_value(&cfg, k, eq + 1)) == -2)
 		ret = error("%s:%d: --set %s: the value is more than one "
 		            "setting (give one KEY=VALUE per --set)", ld->file,

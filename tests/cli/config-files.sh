@@ -268,6 +268,18 @@ expect "a string not closed in an included file" 78 "$PT" config \
 has "... named in that file" \
 	"(the string opened at $T/open-inner.conf:1 is not closed on its line)" \
 	"$T/err"
+# libconfig drops \x00 from a string: "gpu\x00evil" became "gpuevil".
+expect "a --set string with \\x00" 78 "$PT" config "$DEMO" \
+	-s 'slurm.partition="gpu\x00evil"'
+has "... is refused" "key 'slurm.partition': a string holds \\\\x00, a NUL byte" \
+	"$T/err"
+{ cat "$DEMO"; printf 'slurm = { partition = "gpu\\x00evil"; };\n'; } \
+	>"$T/nul.conf"
+expect "... and in a file" 78 "$PT" config "$T/nul.conf"
+has "... naming the line" "nul.conf:$(($(wc -l <"$DEMO") + 1)): a string holds" \
+	"$T/err"
+expect "... while \\\\x00 (a backslash, then x00) is no NUL" 0 "$PT" config \
+	"$DEMO" -s 'env=["X=a\\x00"]'
 # Expert parallel on a dense model removed every layout as "experts %
 # ep", a reason that did not say the model has none.
 expect "search.expert_parallel on a dense model" 78 "$PT" config "$DEMO" \
