@@ -8,9 +8,11 @@
  */
 #include "autoconfig.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config-int.h"
 #include "directive.h"
@@ -817,6 +819,48 @@ config_has_member(const config_setting_t *s, const char *name)
 	return config_setting_get_member(s, name) != NULL;
 }
 
+/*
+ * A run.template written as a relative path in a file ("./my.sbatch")
+ * is beside that file, as an @include's target is: it was opened from
+ * the working directory, so the campaign planned from its own directory
+ * only.  Made absolute, so that the frozen campaign.conf names the same
+ * file from anywhere; one given with --set stays the working
+ * directory's.
+ */
+static int
+template_beside_file(struct loader *ld, const struct config_key *k,
+                     const config_setting_t *s)
+{
+	char **name = &ld->c->run.template_name;
+	char cwd[PATH_MAX], *dir, *path;
+	const char *rel;
+	int ret = 0;
+
+	if (ld->line > 0 || *name == NULL || (*name)[0] == '/' ||
+	    strchr(*name, '/') == NULL)
+		return 0;
+	for (rel = *name; !strncmp(rel, "./", 2); rel += 2)
+		;
+	dir = path_dir(config_origin_at(ld, s).file);
+	if (dir[0] == '/')
+		path = xasprintf("%s/%s", dir, rel);
+	else if (getcwd(cwd, sizeof cwd) != NULL)
+		path = xasprintf("%s/%s/%s", cwd, dir, rel);
+	else
+		path = NULL;
+	if (path == NULL || strlen(path) >= PATH_MAX)
+		ret = config_key_error(ld, s, k, "'%s' beside its file is "
+		                       "no path this system can open", *name);
+	else {
+		free(*name);
+		*name = path;
+		path = NULL;
+	}
+	free(path);
+	free(dir);
+	return ret;
+}
+
 /* Store a top-level or group-member key of the campaign and record where
  * it came from. */
 int
@@ -859,6 +903,8 @@ config_apply_leaf(struct loader *ld, const struct config_key *k,
 		break;
 	default:
 		ret = store_scalar(ld, k, s, ld->c);
+		if (ret == 0 && !strcmp(k->path, "run.template"))
+			ret = template_beside_file(ld, k, s);
 		break;
 	}
 	if (ret == 0)

@@ -268,6 +268,19 @@ expect "a string not closed in an included file" 78 "$PT" config \
 has "... named in that file" \
 	"(the string opened at $T/open-inner.conf:1 is not closed on its line)" \
 	"$T/err"
+# A relative run.template was opened from the working directory: the
+# campaign planned from its own directory only.  It is beside its file.
+mkdir -p "$T/proj"
+cp "$SRC/templates/simulated.sbatch" "$T/proj/my.sbatch"
+sed 's|template = "simulated"|template = "./my.sbatch"|' "$DEMO" \
+	>"$T/proj/rel.conf"
+expect "a relative run.template, from another directory" 0 \
+	sh -c 'cd / && "$1" config "$2"' sh "$PT" "$T/proj/rel.conf"
+has "... is beside its file" "^run.template  *\"$T/proj/my.sbatch\"" "$T/out"
+expect "... and given with --set, the working directory's" 0 \
+	sh -c 'cd "$1" && "$2" config "$3" -s run.template=proj/my.sbatch' \
+	sh "$T" "$PT" "$DEMO"
+has "... as written" '^run.template  *"proj/my.sbatch"' "$T/out"
 # libconfig drops \x00 from a string: "gpu\x00evil" became "gpuevil".
 expect "a --set string with \\x00" 78 "$PT" config "$DEMO" \
 	-s 'slurm.partition="gpu\x00evil"'
