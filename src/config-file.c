@@ -165,9 +165,17 @@ layer_unfit(struct loader *ld, enum config_layer layer, const char *path,
 	if (S_ISDIR(st->st_mode)) {
 		/* Missing input, as estimate and list say a directory
 		 * without campaign.conf is. */
+		char *conf = xasprintf("%s/campaign.conf", path);
+		struct stat cs;
+		bool planned = layer == LAYER_CAMPAIGN &&
+		               stat(conf, &cs) == 0 && S_ISREG(cs.st_mode);
+
 		ld->missing = true;
-		return error("cannot read %s '%s': it is a directory", what,
-		             path);
+		error("cannot read %s '%s': it is a directory%s%s%s", what,
+		      path, planned ? " (a planned campaign: its file is '" : "",
+		      planned ? conf : "", planned ? "')" : "");
+		free(conf);
+		return -1;
 	}
 	if (!regular_input(layer, path, st))
 		return error("cannot read %s '%s': it is not a regular file",

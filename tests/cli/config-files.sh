@@ -268,6 +268,14 @@ expect "a string not closed in an included file" 78 "$PT" config \
 has "... named in that file" \
 	"(the string opened at $T/open-inner.conf:1 is not closed on its line)" \
 	"$T/err"
+# A planned campaign's directory given to config said "it is a
+# directory" and no more.
+mkdir -p "$T/planned"
+cp "$DEMO" "$T/planned/campaign.conf"
+expect "config of a campaign directory" 66 "$PT" config "$T/planned"
+has "... names its campaign.conf" \
+	"it is a directory (a planned campaign: its file is '$T/planned/campaign.conf')" \
+	"$T/err"
 # A relative run.template was opened from the working directory: the
 # campaign planned from its own directory only.  It is beside its file.
 mkdir -p "$T/proj"
