@@ -54,6 +54,9 @@ int state_check_jobs(const char *dir, const struct state *st);
 
 /* Open DIR/journal.log for appending and find its last sequence. */
 int journal_open(struct store_journal *j, const char *dir);
+/* The same with the last sequence known: seq, of a replay just read
+ * under the lock (a torn last line, which the open cuts, not counted). */
+int journal_open_at(struct store_journal *j, const char *dir, long seq);
 void journal_close(struct store_journal *j);
 /*
  * Append "SEQ TIME EVENT NAME DETAIL\n" in one write; with sync, fsync

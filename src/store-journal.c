@@ -146,15 +146,21 @@ journal_trim_torn(const char *path)
 int
 journal_open(struct store_journal *j, const char *dir)
 {
-	j->seq = 0;
+	long seq = 0;
+
+	if (journal_replay(dir, 0, count_entry, &seq) != 0)
+		return -1;
+	return journal_open_at(j, dir, seq);
+}
+
+int
+journal_open_at(struct store_journal *j, const char *dir, long seq)
+{
+	j->seq = seq;
 	j->path = xasprintf("%s/journal.log", dir);
 	if (journal_trim_torn(j->path) != 0)
 		warning("cannot repair a torn last line of '%s'", j->path);
 	j->fd = -1;
-	if (journal_replay(dir, 0, count_entry, &j->seq) != 0) {
-		journal_close(j);
-		return -1;
-	}
 	/* Non-blocking: a FIFO planted after the check above must not
 	 * hang the open (a write to one then fails, and is reported). */
 	j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |

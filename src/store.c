@@ -121,12 +121,12 @@ file_ends_unterminated(const char *path)
 
 /*
  * Check the whole journal and that it holds every line the checkpoint
- * includes.  Its lines reach the disk before the checkpoint that names
+ * includes; *lines_out gets how many whole lines it holds.  Its lines reach the disk before the checkpoint that names
  * them (store_close), so a shorter journal was cut by something else;
  * appending to it would reuse sequence numbers that replay then skips.
  */
 static int
-check_journal(struct store *s)
+check_journal(struct store *s, long *lines_out)
 {
 	struct journal_check jc = { 0, false };
 	long lines;
@@ -136,7 +136,7 @@ check_journal(struct store *s)
 	if (journal_missing(s) != 0 ||
 	    journal_replay(s->dir, 0, check_line, &jc) != 0)
 		return -1;
-	lines = jc.lines;
+	lines = *lines_out = jc.lines;
 	s->journal_ended = jc.ended;
 	if (lines >= s->st.journal_seq)
 		return 0;
@@ -164,13 +164,16 @@ static int
 replay_journal(struct store *s, bool writable)
 {
 	struct replay_ctx rc = { &s->st, 0, 0 };
+	long lines;
 
-	if (check_journal(s) != 0 ||
+	if (check_journal(s, &lines) != 0 ||
 	    journal_replay(s->dir, s->st.journal_seq, replay_one, &rc) != 0)
 		return EXIT_DATAERR;
 	if (!writable)
 		return 0;
-	if (journal_open(&s->journal, s->dir) != 0)
+	/* The lines check_journal counted: a third read of the file only
+	 * counted them again. */
+	if (journal_open_at(&s->journal, s->dir, lines) != 0)
 		return EXIT_IOERR;
 	s->transitions = rc.since_finished;
 	if (rc.applied > 0 && rc.since_finished == 0)
