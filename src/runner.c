@@ -472,8 +472,7 @@ runner_poll(struct runner *r)
 	if ((ret = runner_slurm(r)) != 0)
 		return ret;
 	if (slurm_poll(r->slurm, &jobs, &n, &err) != SLURM_E_OK) {
-		error("%s: cannot reach the Slurm controller: %s",
-		      r->store->dir, err.buf);
+		error("%s: %s", r->store->dir, err.buf);
 		strbuf_release(&err);
 		r->unreachable = true;
 		return EXIT_TEMPFAIL;

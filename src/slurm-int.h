@@ -130,6 +130,10 @@ void slurm_log_line(struct strbuf *sb, const char *text);
 
 /* ---- what libslurm said during a request (slurm-said.c) ------------------ */
 
+/* Whether e is libslurm's failure to sign or check a request (munge's,
+ * or a credential the controller refused). */
+bool slurm_auth_error(int e);
+
 /* Its lines kept off stderr while a request runs, and their reason. */
 struct slurm_said {
 	struct stderr_capture cap;

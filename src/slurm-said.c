@@ -24,9 +24,8 @@
 #include "stderr-capture.h"
 #include "strbuf.h"
 
-/* Whether e is libslurm's failure to sign or check a request. */
-static bool
-said_auth_error(int e)
+bool
+slurm_auth_error(int e)
 {
 	return e == SLURM_PROTOCOL_AUTHENTICATION_ERROR ||
 	       (e >= ESLURM_AUTH_CRED_INVALID && e <= ESLURM_AUTH_UNPACK);
@@ -66,7 +65,7 @@ slurm_said_end(struct slurm_said *s, int e)
 	const char *p;
 
 	stderr_capture_end(&s->cap, e ? &text : NULL);
-	for (p = text.buf; e && said_auth_error(e) && *p;) {
+	for (p = text.buf; e && slurm_auth_error(e) && *p;) {
 		strbuf_reset(&line);
 		slurm_log_line(&line, p);
 		if (line.len > 0 && !said_is_noise(line.buf)) {

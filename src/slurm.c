@@ -85,10 +85,9 @@ slurm_fail(struct strbuf *err, int e, const char *fmt, ...)
 /*
  * libslurm's reason for error e into sb, without the controller where
  * its text names it: "connect failure" of "Unable to contact slurm
- * controller (connect failure)".  For a caller that names the
- * controller itself: runner.c says "cannot reach the Slurm controller:
- * " before a failed poll's text, and with libslurm's the message named
- * the controller twice.
+ * controller (connect failure)".  For a message that names the
+ * controller itself (poll_fail's): with libslurm's it named the
+ * controller twice.
  */
 static void
 slurm_err_reason(struct strbuf *sb, int e)
@@ -155,12 +154,14 @@ job_from_info(struct slurm_job *j, const slurm_job_info_t *in)
 
 /*
  * A failed poll into err; its class.  One that did not reach the
- * controller says what was not done and libslurm's reason alone, "jobs
- * not polled (connect failure)": its caller names the controller
- * (slurm_err_reason); and what libslurm logged meanwhile where that
- * gives the reason, "jobs not polled (Protocol authentication error;
- * libslurm: Munge encode failed: ...)" (slurm-said.c).  Any other is
- * said as slurm_fail says it.
+ * controller says so, what was not done and libslurm's reason alone,
+ * "cannot reach the Slurm controller: jobs not polled (connect
+ * failure)" (slurm_err_reason); one it could not sign or that was
+ * refused as unsigned says that instead (munged down is no controller
+ * out of reach), with what libslurm logged meanwhile where that gives
+ * the reason, "cannot authenticate to the Slurm controller: jobs not
+ * polled (Protocol authentication error; libslurm: Munge encode failed:
+ * ...)" (slurm-said.c).  Any other is said as slurm_fail says it.
  */
 static int
 poll_fail(struct strbuf *err, int e, const struct slurm_said *said)
@@ -172,6 +173,9 @@ poll_fail(struct strbuf *err, int e, const struct slurm_said *said)
 	}
 	if (err) {
 		strbuf_reset(err);
+		strbuf_addstr(err, slurm_auth_error(e)
+		              ? "cannot authenticate to the Slurm controller: "
+		              : "cannot reach the Slurm controller: ");
 		strbuf_addstr(err, "jobs not polled (");
 		slurm_err_reason(err, e);
 		if (said->reason.len > 0)

@@ -127,8 +127,10 @@ MUNGED="Munge encode failed: Failed to access \"$WORK/no-munge.socket\""
 resume_alone munge "$WORK/munge.conf"
 check "resume exits 75 ($rc)" test "$rc" = 75
 check "stderr is one line" test "$(wc -l <"$WORK/err.munge")" = 1
-check "naming the controller, Slurm's error and munge's reason" grep -qF \
-	"error: $D: cannot reach the Slurm controller: jobs not polled \
+# It said "cannot reach the Slurm controller", which was up: munge could
+# not sign the request.
+check "naming authentication, Slurm's error and munge's reason" grep -qF \
+	"error: $D: cannot authenticate to the Slurm controller: jobs not polled \
 (Protocol authentication error; libslurm: $MUNGED" "$WORK/err.munge"
 check "it judged nothing" test -z "$(grep -E "$JUDGED" <<<"$new")"
 before=$(md5sum <"$D/state")
