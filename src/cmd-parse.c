@@ -191,12 +191,14 @@ parse_json(FILE *f, const struct parse_item *items, int n)
 static int
 read_log(struct logparse *lp, const char *path, struct log_result *res)
 {
+	int held;
+
 	if (!strcmp(path, "-"))
 		return logparse_stream(lp, stdin, "(standard input)", res) != 0
 		       ? EXIT_NOINPUT : 0;
-	if (owner_root_path(path) != 0) {
+	if ((held = owner_root_path(path)) != 0) {
 		logparse_result_empty(lp, path, res);
-		return EXIT_NOPERM;
+		return held;
 	}
 	return logparse_file(lp, path, res) != 0 ? EXIT_NOINPUT : 0;
 }

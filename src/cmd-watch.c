@@ -709,9 +709,9 @@ watch_run(struct cmd_ctx *ctx, const struct watch_opts *o)
 	w.fresh = true;
 	/* Run as root (which jobs do not), only along root's own paths:
 	 * another user's could lead to root's files. */
-	if (owner_root_path(o->log) != 0 ||
-	    (o->output && owner_root_new_path(o->output) != 0))
-		return EXIT_NOPERM;
+	if ((ret = owner_root_path(o->log)) != 0 ||
+	    (o->output && (ret = owner_root_new_path(o->output)) != 0))
+		return ret;
 	/* A verdict that cannot be written, said now: not once the
 	 * trainer is stopped. */
 	if (o->output && output_file_check(o->output) != 0)

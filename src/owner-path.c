@@ -427,7 +427,9 @@ root_path_look(const void *arg)
 
 /*
  * Root's look at path (root_path_look), in a child killed after
- * OWNER_LOOK_LIMIT_S (EXIT_NOPERM then): a name on the way on a file
+ * OWNER_LOOK_LIMIT_S (EXIT_TEMPFAIL then, as a timed-out look at a
+ * campaign directory is: the next run may fare better): a name on the
+ * way on a file
  * system that never answers (another user's FUSE daemon that stopped,
  * a dead NFS server) held root's stat() for good, as it held
  * look_in_child's.  The path found unchanged by others is root's own,
@@ -445,10 +447,12 @@ root_path_check(const char *path, bool new_ok)
 	ret = owner_limited(root_path_look, &l, NULL, 0, limit, path);
 	/* Refused as a path that cannot be checked is (FOREIGN_UNCHECKED):
 	 * what root cannot look at, it does not use. */
-	if (ret == -2)
+	if (ret == -2) {
 		error("'%s': looking at who can change it did not finish in "
 		      "%u s (a file system that does not answer?): root does "
 		      "not use it", path, limit);
+		return EXIT_TEMPFAIL;
+	}
 	return ret < 0 ? EXIT_NOPERM : ret;
 }
 

@@ -583,9 +583,11 @@ limited() {
 }
 NOBODY=$(id -u nobody 2>/dev/null)
 if fuse_up dead "$T/dead"; then
+	# A look that did not finish exits 75, as one at a campaign
+	# directory does (it was 77 here): the next run may fare better.
 	limited "$PT" parse "$T/dead/run.log"
-	check "root's parse of a log on a dead FUSE: 77 (got $rc)" \
-		test "$rc" = 77
+	check "root's parse of a log on a dead FUSE: 75 (got $rc)" \
+		test "$rc" = 75
 	check "  saying why" grep -q \
 		"dead/run.log': looking at who can change it did not finish in 2 s" \
 		"$T/all"
@@ -593,20 +595,20 @@ if fuse_up dead "$T/dead"; then
 	check "root's config of a campaign file there: 77 (got $rc)" \
 		test "$rc" = 77
 	limited "$PT" calibrate "$T/dead/runs.csv"
-	check "root's calibrate of a CSV there: 77 (got $rc)" test "$rc" = 77
+	check "root's calibrate of a CSV there: 75 (got $rc)" test "$rc" = 75
 	{ sed -n 1p "$SRC/tests/data/calibrate/generated.csv"
 	  sed -n 2p "$SRC/tests/data/calibrate/generated.csv" |
 		sed "s|^[^,]*,|dead/c.conf,|"
 	} >"$T/dead-row.csv"
 	limited "$PT" calibrate "$T/dead-row.csv"
-	check "root's calibrate of a row naming a file there: 77 (got $rc)" \
-		test "$rc" = 77
+	check "root's calibrate of a row naming a file there: 75 (got $rc)" \
+		test "$rc" = 75
 	check "  naming the row" grep -q \
 		"dead-row.csv:2:1: campaign_file 'dead/c.conf' is refused" "$T/all"
 	limited "$PT" calibrate "$SRC/tests/data/calibrate/generated.csv" \
 		-o "$T/dead/cal.conf"
-	check "root's calibrate -o a file there: 77 (got $rc)" \
-		test "$rc" = 77
+	check "root's calibrate -o a file there: 75 (got $rc)" \
+		test "$rc" = 75
 	# Whether estimate's argument is a campaign directory or a file,
 	# and whether a site file is root's alone, were stat()s of root's
 	# own, with no limit.
@@ -633,8 +635,8 @@ fi
 if fuse_up mute "$T/mute"; then
 	t0=$(date +%s)
 	limited "$PT" parse "$T/mute/run.log"
-	check "root's parse of a log on a FUSE that reads and never answers: 77 (got $rc)" \
-		test "$rc" = 77
+	check "root's parse of a log on a FUSE that reads and never answers: 75 (got $rc)" \
+		test "$rc" = 75
 	check "  within the limit and the wait for the killed look ($(($(date +%s) - t0)) s)" \
 		test $(($(date +%s) - t0)) -lt 15
 	check "  saying why" grep -q \
