@@ -454,6 +454,29 @@ check_dense_experts(const struct settings *c)
 	return ret;
 }
 
+/*
+ * An achieved tflops_per_gpu above the GPU's dense peak at the
+ * campaign's precision is a slip (a peak with sparsity, another GPU's
+ * figure): the size and the NeMo-formula time were given at an MFU over
+ * 100 % without a word.  Warned, not refused: it is the user's own
+ * assumption, and sizing still runs.
+ */
+static void
+warn_tflops_above_peak(const struct settings *c)
+{
+	double peak = c->gpu.peak_tflops[c->precision];
+	char where[512];
+
+	if (!(peak > 0) || c->tflops_per_gpu <= peak)
+		return;
+	config_origin_text(c, "tflops_per_gpu", where, sizeof where);
+	warning("%s: key 'tflops_per_gpu': %g is above the %s's dense peak "
+	        "of %g TFLOPS at this precision (an MFU of %.0f %%): the "
+	        "size and time estimates that use it are too short", where,
+	        c->tflops_per_gpu, c->gpu.name, peak,
+	        100 * c->tflops_per_gpu / peak);
+}
+
 /* Checks across keys, once every layer is read. */
 static int
 check_campaign(struct settings *c, const struct config_sources *src)
@@ -485,6 +508,8 @@ check_campaign(struct settings *c, const struct config_sources *src)
 		ret = -1;
 	if (check_steps(c) != 0 || check_dense_experts(c) != 0)
 		ret = -1;
+	if (!src->frozen)
+		warn_tflops_above_peak(c);
 	/* Megatron-LM's check: torchtitan sizes its rotary tables from
 	 * the run's own max_seq_len and has no such limit. */
 	if (!src->frozen && c->framework == FRAMEWORK_MEGATRON &&

@@ -566,6 +566,8 @@ estimate_layout(const struct workload *w, const struct layout *l,
 	                      1e12;
 	out->mfu = out->tflops_per_gpu /
 	           w->gpu->peak_tflops[w->precision];
-	out->train_days = w->num_tokens_b * 1e9 / tokens * out->step_s /
-	                  86400.0;
+	/* At least the one step that takes in a token: 1000 tokens of a
+	 * 1 M-token batch trained "in 0.014 seconds" of a 15 s step. */
+	out->train_days = fmax(1.0, w->num_tokens_b * 1e9 / tokens) *
+	                  out->step_s / 86400.0;
 }

@@ -401,6 +401,31 @@ p = d["params_b"]
 days = 8 * p * 1e9 * 1000e9 * 1.15 / (128 * 140e12) / 86400
 sys.exit(abs(d["train_days_nemo_formula"] / days - 1) > 1e-7)' "$T/out"
 
+# An MoE model's compute goes with its active parameters: with the
+# total, NeMo's formula gave qwen3_30b_a3b 2524 days beside 58 at the
+# predicted speed.
+expect "NeMo's formula of an MoE campaign" 0 "$PT" estimate \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf" --format json
+check "... takes its active parameters" python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+days = 8 * 3.3515e9 * 1000e9 / (8 * 140e12) / 86400
+sys.exit(abs(d["train_days_nemo_formula"] / days - 1) > 2e-3)' "$T/out"
+expect "... and says so" 0 "$PT" estimate \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf"
+has "... in its table" "(NeMo's formula, active parameters)$" "$T/out"
+# Fewer tokens than one step takes trained in a fraction of a step.
+expect "1000 tokens of a million-token batch" 0 "$PT" estimate "$DEMO" \
+	-s num_tokens_in_b=0.000001 --format json
+check "... take one step" python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(abs(d["train_days"] * 86400 / d["pred_step_s"] - 1) > 1e-9)' "$T/out"
+# An achieved speed above the GPU's peak gave an MFU over 100 % unsaid.
+expect "tflops_per_gpu above the GPU's peak" 0 "$PT" estimate "$DEMO" \
+	-s tflops_per_gpu=5000
+has "... is warned of" \
+	"key 'tflops_per_gpu': 5000 is above the .*'s dense peak of [0-9.]* TFLOPS" \
+	"$T/err"
+
 # moe_router_topk = 2^24 (in range): the GPUs a token reaches were a
 # product of 2^24 factors, and a plan of a thousand layouts ran for
 # minutes.  It takes a moment now.
