@@ -721,7 +721,7 @@ warn_repeated_line(const struct csv_ctx *cx, const char *line,
 {
 	int i = str_list_find(seen, line);
 
-	if (i >= 0) {
+	if (i >= 0 && *at) {
 		warning("%s:%d: the same as line %d, word for word: the run "
 		        "counts twice in the fit", cx->path, cx->lineno,
 		        (*at)[i]);

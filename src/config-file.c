@@ -172,7 +172,8 @@ layer_unfit(struct loader *ld, enum config_layer layer, const char *path,
 
 		ld->missing = true;
 		error("cannot read %s '%s': it is a directory%s%s%s", what,
-		      path, planned ? " (a planned campaign: its file is '" : "",
+		      path,
+		      planned ? " (a planned campaign: its file is '" : "",
 		      planned ? conf : "", planned ? "')" : "");
 		free(conf);
 		return -1;

@@ -241,9 +241,9 @@ check_lockable(struct settings *c, const struct config_key *k)
 	if (!strcmp(k->path, "model") && c->model.num_layers == 0 &&
 	    !c->model_family.family[0])
 		return config_origin_error(c, "policy.locked", "'model' is "
-		                           "locked, but the site file names no "
-		                           "model: every campaign names one and "
-		                           "would be refused");
+		                           "locked, but the site file names "
+		                           "no model: every campaign names "
+		                           "one and would be refused");
 	return 0;
 }
 

@@ -456,8 +456,10 @@ root_path_check(const char *path, bool new_ok)
 	return ret < 0 ? EXIT_NOPERM : ret;
 }
 
-/* names_own's look at one name (name_fn): another's stops the walk. */
+/* names_own's look at one name (name_fn): another's stops the walk.
+ * abs and cut are name_fn's, which foreign_name writes through. */
 static bool
+/* NOLINTNEXTLINE(readability-non-const-parameter) */
 foreign_owner(char *abs, char *cut, const struct stat *st, int err,
               bool last, void *arg)
 {

@@ -320,15 +320,17 @@ summary_search_cost(struct strbuf *out, const struct results *res)
 /* ---- the top table ------------------------------------------------------- */
 
 /* The memory cell: a measured peak, or "45.5 est" from the planner;
- * never wider than report_add_number writes (a log's peak is what it says). */
+ * never wider than report_add_number writes (a log's peak is what it
+ * says). */
 static void
 cell_memory(struct table *t, const struct result_row *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool measured = isfinite(r->mem_peak_gib) && r->mem_peak_gib > 0;
 
-	report_add_number(&sb, measured ? r->mem_peak_gib : r->cand.est_memory_gib,
-	           1);
+	report_add_number(&sb,
+	                  measured ? r->mem_peak_gib : r->cand.est_memory_gib,
+	                  1);
 	table_add(t, measured ? "%s" : "%s est", sb.buf);
 	strbuf_release(&sb);
 }

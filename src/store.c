@@ -121,9 +121,10 @@ file_ends_unterminated(const char *path)
 
 /*
  * Check the whole journal and that it holds every line the checkpoint
- * includes; *lines_out gets how many whole lines it holds.  Its lines reach the disk before the checkpoint that names
- * them (store_close), so a shorter journal was cut by something else;
- * appending to it would reuse sequence numbers that replay then skips.
+ * includes; *lines_out gets how many whole lines it holds.  Its lines
+ * reach the disk before the checkpoint that names them (store_close),
+ * so a shorter journal was cut by something else; appending to it
+ * would reuse sequence numbers that replay then skips.
  */
 static int
 check_journal(struct store *s, long *lines_out)
