@@ -132,14 +132,24 @@ vars_cp_comm(struct template_vars *v, const struct settings *c,
  * that capture MoE models (layout.c, graphs_refused): the hybridep
  * dispatcher (check_moe requires it), a budget of 1.5 times the balanced
  * share per expert rank, paged stashing, Transformer Engine's op fuser.
+ * Per layer, an MoE model's graphs hold attention, the router and the
+ * dispatch's preprocessing, as NVIDIA's MoE recipes capture them
+ * (Megatron-Bridge's Qwen3 30B-A3B B200 configs: cuda_graph_scope attn,
+ * moe_router, moe_preprocess): without --cuda-graph-modules Megatron-LM
+ * captures the whole layer, the dropless experts' host syncs with it.
  */
 static void
-vars_cuda_graphs(struct template_vars *v, const struct layout *l)
+vars_cuda_graphs(struct template_vars *v, const struct settings *c,
+                 const struct layout *l)
 {
+	bool layers = l->cuda_graphs && !layout_full_iteration_graph(l);
+
 	template_vars_set_bool(v, "cuda_graphs", l->cuda_graphs);
-	template_vars_set_bool(v, "cuda_graph_layers",
-	                       l->cuda_graphs &&
-	                       !layout_full_iteration_graph(l));
+	template_vars_set_bool(v, "cuda_graph_layers", layers);
+	template_vars_set_str(v, "cuda_graph_modules", NULL);
+	if (layers && c->model.num_experts > 0)
+		template_vars_set_raw(v, "cuda_graph_modules",
+		                      "attn moe_router moe_preprocess");
 	template_vars_set_bool(v, "cuda_graph_full_iteration",
 	                       layout_full_iteration_graph(l));
 	template_vars_set_bool(v, "moe_full_iteration_graph",
@@ -196,7 +206,7 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
 	template_vars_set_bool(v, "fp8_param_gather", l->fp8_param_gather);
 	template_vars_set_bool(v, "grad_reduce_in_bf16", l->grad_reduce_bf16);
-	vars_cuda_graphs(v, l);
+	vars_cuda_graphs(v, c, l);
 	template_vars_set_bool(v, "tp_comm_overlap", l->tp_comm_overlap);
 	template_vars_set_bool(v, "overlap_grad_reduce",
 	                       l->overlap_grad_reduce);
@@ -375,6 +385,14 @@ vars_model(struct template_vars *v, const struct settings *c)
 	template_vars_set_bool(v, "untie_embeddings", m->untie_embeddings);
 	template_vars_set_bool(v, "disable_bias_linear", !m->bias_linear);
 	template_vars_set_bool(v, "moe", m->num_experts > 0);
+	/* moe_token_imbalance 1, the estimate's default, is the forced
+	 * balance the published benchmarks run with (NVIDIA's MoE
+	 * performance configs set moe_router_force_load_balancing): the
+	 * runs measure what the estimate predicts, not a router still
+	 * learning its balance. */
+	template_vars_set_bool(v, "moe_force_balance",
+	                       m->num_experts > 0 &&
+	                       c->moe_token_imbalance <= 1);
 	template_vars_set_int(v, "num_experts", m->num_experts);
 	template_vars_set_int(v, "moe_router_topk", m->moe_router_topk);
 	/* Megatron-LM's default expert width is ffn_hidden_size. */

@@ -5,7 +5,10 @@
 # (enable_cuda_graph on the 0.13 core of its 25.07 container) take no
 # recomputation at all; Megatron-LM's Transformer Engine graphs take
 # selective but not full, and no selective recompute of a module with
-# dropout (GPT-3's 0.1).  Runs the build tree's binary; no Slurm needed.
+# dropout (GPT-3's 0.1).  An MoE model's per-layer graphs hold what
+# NVIDIA's MoE recipes capture, and its runs force the router's balance
+# that the estimate assumes.  Runs the build tree's binary; no Slurm
+# needed.
 # Last line: "N passed, N failed".
 
 . "$(dirname "$0")/lib.sh"
@@ -84,6 +87,35 @@ check "... rendering no per-layer graph with full recompute" \
 check "... but per-layer graphs with selective recompute" \
 	test "$(scripts mlm 'cuda-graph-impl transformer_engine' \
 		'recompute-granularity selective')" -gt 0
+
+check "... a dense model's graphs holding whole layers" \
+	test "$(scripts mlm 'cuda-graph-modules')" = 0
+
+# An MoE model's per-layer graphs captured the whole layer, the dropless
+# experts' host syncs with it; NVIDIA's MoE recipes capture attention,
+# the router and the dispatch's preprocessing.
+expect "an MoE campaign with per-layer graphs" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf" -o "$T/moe" \
+	--set run.template=megatron-lm
+check "... renders per-layer graphs" \
+	test "$(scripts moe 'cuda-graph-impl transformer_engine')" -gt 0
+check "... each of attention, the router and the preprocessing" \
+	test "$(scripts moe 'cuda-graph-impl transformer_engine' \
+		'!cuda-graph-modules attn moe_router moe_preprocess \\$')" = 0
+check "... and no modules without them" \
+	test "$(scripts moe 'cuda-graph-modules' \
+		'!cuda-graph-impl transformer_engine')" = 0
+# moe_token_imbalance 1 (the default) is the estimate's forced balance:
+# the runs route as the published benchmarks do, and as it predicts.
+check "... every script forcing the router's balance" \
+	test "$(scripts moe '!moe-router-force-load-balancing')" = 0
+expect "... not with moe_token_imbalance 2" 0 "$PT" -q plan \
+	"$SRC/etc/campaigns/qwen3-30b-a3b-b200.conf" -o "$T/moe2" \
+	--set run.template=megatron-lm --set moe_token_imbalance=2
+check "... whose routers learn their own balance" \
+	test "$(scripts moe2 'moe-router-force-load-balancing')" = 0
+check "... nor a dense model's" \
+	test "$(scripts mlm 'moe-router-force-load-balancing')" = 0
 
 # random_graphed DIR: how many of DIR's scripts recompute, in a graph,
 # a module that drops out: core_attn (the default, no
