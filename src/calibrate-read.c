@@ -654,6 +654,13 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 	    (status = peak_on_device(cx, l, peak_col, peak,
 	                             &p->settings.gpu)) != 0)
 		return status;
+	/* Before the --gpu filter: whether a file is read whole does not
+	 * depend on which GPU's rows are asked for. */
+	for (int i = 0; i < l->n; i++)
+		if (cx->kinds[i] == COL_GROUP && l->field[i][0] &&
+		    (status = group_fits_model(cx, l->col[i], l->field[i],
+		                               &p->workload)) != 0)
+			return status;
 	saw_gpu(cx->in, p->settings.gpu.name);
 	if (cx->gpu && strcmp(cx->gpu, p->settings.gpu.name))
 		return 0;
@@ -663,14 +670,9 @@ read_row(const struct csv_ctx *cx, const struct csv_line *l)
 	r->step_s = step;
 	r->peak_gib = peak;
 	r->group = calibrate_group(&p->workload);
-	for (int i = 0; i < l->n; i++) {
-		if (cx->kinds[i] != COL_GROUP || !l->field[i][0])
-			continue;
-		if ((status = group_fits_model(cx, l->col[i], l->field[i],
-		                               &p->workload)) != 0)
-			return status;
-		r->group = keep(cx->in, xstrdup(l->field[i]));
-	}
+	for (int i = 0; i < l->n; i++)
+		if (cx->kinds[i] == COL_GROUP && l->field[i][0])
+			r->group = keep(cx->in, xstrdup(l->field[i]));
 	r->where = keep(cx->in, xasprintf("%s:%d", cx->path, cx->lineno));
 	r->campaign = csv_campaign(cx, file, l->field[cx->campaign]);
 	return 0;
@@ -737,7 +739,8 @@ static int
 read_lines(struct csv_ctx *cx, FILE *f, char *line)
 {
 	struct str_list seen = STR_LIST_INIT;
-	int *seen_at = NULL, status = 0, col, got;
+	struct strbuf text = STRBUF_INIT;
+	int *seen_at = NULL, status = 0, col, got, rows;
 	struct csv_line l;
 	const char *why;
 
@@ -751,15 +754,21 @@ read_lines(struct csv_ctx *cx, FILE *f, char *line)
 		/* A blank line, spaces or tabs too (a spreadsheet's last). */
 		if (line[strspn(line, " \t")] == '\0')
 			continue;
-		warn_repeated_line(cx, line, &seen, &seen_at);
+		strbuf_reset(&text);
+		strbuf_addstr(&text, line);  /* csv_split cuts line up */
 		if ((col = csv_split(line, &l, &why)) != 0) {
 			error("%s:%d:%d: %s", cx->path, cx->lineno, col, why);
 			status = EXIT_DATAERR;
 			break;
 		}
+		rows = cx->in->n;
 		status = read_row(cx, &l);
+		/* Only a row in the fit: --gpu leaves others out. */
+		if (status == 0 && cx->in->n > rows)
+			warn_repeated_line(cx, text.buf, &seen, &seen_at);
 	}
 	str_list_clear(&seen);
+	strbuf_release(&text);
 	free(seen_at);
 	return status;
 }

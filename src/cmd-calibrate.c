@@ -8,6 +8,8 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -646,11 +648,37 @@ check_output(const char *out, bool pool, int n, char **inputs)
 }
 
 /*
+ * Where the link at out leads, allocated: its target, relative to the
+ * link's directory where written so; a target that does not exist yet
+ * too (a site's shared calibration written the first time through its
+ * link).  NULL after an error naming the link.
+ */
+static char *
+link_target(const char *out)
+{
+	char buf[PATH_MAX], *dir, *path;
+	ssize_t n = readlink(out, buf, sizeof buf - 1);
+
+	if (n < 0) {
+		error_errno("cannot follow the link '%s'", out);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (buf[0] == '/')
+		return xstrdup(buf);
+	dir = path_dir(out);
+	path = xasprintf("%s/%s", dir, buf);
+	free(dir);
+	return path;
+}
+
+/*
  * sb into out, a new file renamed into place.  A calibration file kept
  * where a link points (the site's, shared) is written there, the link
  * left as it is, and a file's mode is kept: the rename had replaced
  * the link with a file of 0644, a private calibration made readable by
- * everyone.  0 or EXIT_CANTCREAT.
+ * everyone.  The mode is set after the write, since the umask trims
+ * the new file's.  0 or EXIT_CANTCREAT.
  */
 static int
 write_output(const char *out, const struct strbuf *sb)
@@ -658,19 +686,21 @@ write_output(const char *out, const struct strbuf *sb)
 	const char *path = out;
 	char *target = NULL;
 	struct stat st;
-	int mode = 0644, status = 0;
+	int mode = -1, status = 0;
 
 	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
-		if ((target = realpath(out, NULL)) == NULL) {
-			error_errno("cannot follow the link '%s'", out);
+		if ((target = link_target(out)) == NULL)
 			return EXIT_CANTCREAT;
-		}
 		path = target;
 	}
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		mode = (int)(st.st_mode & 0777);
-	if (write_file_atomic(path, sb->buf, sb->len, mode) != 0)
+	if (write_file_atomic(path, sb->buf, sb->len,
+	                      mode < 0 ? 0644 : mode) != 0)
 		status = EXIT_CANTCREAT;
+	else if (mode >= 0 && chmod(path, (mode_t)mode) != 0)
+		warning("cannot keep the mode %04o of '%s': %s", mode, path,
+		        strerror(errno));
 	free(target);
 	return status;
 }

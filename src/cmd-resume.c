@@ -149,8 +149,9 @@ not_tried(const struct store *s, const char *down)
 		if (cand_state_active(s->st.v[i].state) ||
 		    s->st.v[i].state == CS_QUEUED) {
 			error("%s: not tried: the Slurm controller did not "
-			      "answer for '%s' just before (the next resume "
-			      "tries again)", s->dir, down);
+			      "answer, or did not take paratune's credential, "
+			      "for '%s' just before (the next resume tries "
+			      "again)", s->dir, down);
 			return true;
 		}
 	return false;

@@ -425,9 +425,11 @@ check_steps(const struct settings *c)
 }
 
 /*
- * Expert parallel lists on a model without experts: every layout with
- * ep or etp above 1 was removed as "experts % ep", and the plan left
- * nothing for a reason that did not say the model has no experts.
+ * Expert parallel lists with no 1 on a model without experts: every
+ * layout was removed as "experts % ep", and the plan left nothing for a
+ * reason that did not say the model has none.  A list with 1 in it (a
+ * site's default for its MoE campaigns, say) still plans, its other
+ * sizes removed; a planned campaign.conf is not judged again.
  */
 static int
 check_dense_experts(const struct settings *c)
@@ -437,19 +439,21 @@ check_dense_experts(const struct settings *c)
 	const struct int_list *lists[] = { &c->search.ep, &c->search.etp };
 	int ret = 0;
 
-	if (c->model.num_experts > 0)
+	if (c->model.num_experts > 0 || c->model.name[0] == '\0')
 		return 0;
 	for (int i = 0; i < 2; i++) {
-		int most = 1;
+		int least = 0;
 
-		if (lists[i]->is_auto || !config_key_set(c, keys[i]))
+		if (lists[i]->is_auto || lists[i]->n == 0 ||
+		    !config_key_set(c, keys[i]))
 			continue;
-		for (int k = 0; k < lists[i]->n; k++)
-			most = lists[i]->v[k] > most ? lists[i]->v[k] : most;
-		if (most > 1)
+		least = lists[i]->v[0];
+		for (int k = 1; k < lists[i]->n; k++)
+			least = lists[i]->v[k] < least ? lists[i]->v[k] : least;
+		if (least > 1)
 			ret = config_origin_error(c, keys[i], "%d needs an MoE "
-			                          "model; %s has no experts",
-			                          most, c->model.name);
+			                          "model; %s has no experts (list "
+			                          "1)", least, c->model.name);
 	}
 	return ret;
 }
@@ -506,9 +510,13 @@ check_campaign(struct settings *c, const struct config_sources *src)
 		                          s->max_model_parallel);
 	if (check_margin(c) != 0)
 		ret = -1;
-	if (check_steps(c) != 0 || check_dense_experts(c) != 0)
+	/* What plan checked is not judged again: a campaign planned before
+	 * a check grew stricter must still answer status and cancel. */
+	if (!src->frozen && check_steps(c) != 0)
 		ret = -1;
-	if (!src->frozen)
+	if (!src->frozen && check_dense_experts(c) != 0)
+		ret = -1;
+	if (!src->frozen && config_key_set(c, "tflops_per_gpu"))
 		warn_tflops_above_peak(c);
 	/* Megatron-LM's check: torchtitan sizes its rotary tables from
 	 * the run's own max_seq_len and has no such limit. */

@@ -563,7 +563,8 @@ env_earlier(const struct str_list *add, int i, size_t n)
  * Whether the n-byte name at name is one that Slurm or each job's
  * script sets for the job itself: the job script exports env after its
  * own and before srun, so SLURM_JOB_ID=1 sent srun to another job, and
- * PARATUNE_CANDIDATE named another candidate to early stop.  Slurm's
+ * PARATUNE_CANDIDATE named another candidate to early stop; srun reads
+ * SLURM_NTASKS and SLURM_NNODES back as -n and -N.  Slurm's
  * input variables (SLURM_MPI_TYPE, SLURM_CPU_BIND, ...) are not among
  * them: setting those is what env is for.
  */
@@ -573,7 +574,9 @@ env_reserved(const char *name, size_t n)
 	static const char *const prefix[] = { "SLURM_JOB", "SLURM_STEP" };
 	static const char *const own[] = {
 		"SLURM_NODELIST", "SLURM_PROCID", "SLURM_LOCALID",
-		"SLURM_NODEID", "PARATUNE_CAMPAIGN", "PARATUNE_CANDIDATE",
+		"SLURM_NODEID", "SLURM_NTASKS", "SLURM_NPROCS",
+		"SLURM_NNODES", "SLURM_TASKS_PER_NODE",
+		"PARATUNE_CAMPAIGN", "PARATUNE_CANDIDATE",
 		"PARATUNE_SIM_TRUTH",
 	};
 
@@ -821,11 +824,10 @@ config_has_member(const config_setting_t *s, const char *name)
 
 /*
  * A run.template written as a relative path in a file ("./my.sbatch")
- * is beside that file, as an @include's target is: it was opened from
- * the working directory, so the campaign planned from its own directory
- * only.  Made absolute, so that the frozen campaign.conf names the same
- * file from anywhere; one given with --set stays the working
- * directory's.
+ * is beside that file: it was opened from the working directory, so the
+ * campaign planned from its own directory only.  Made absolute, so that
+ * the frozen campaign.conf names the same file from anywhere; one given
+ * with --set is the working directory's, made absolute the same way.
  */
 static int
 template_beside_file(struct loader *ld, const struct config_key *k,
@@ -836,14 +838,19 @@ template_beside_file(struct loader *ld, const struct config_key *k,
 	const char *rel;
 	int ret = 0;
 
-	if (ld->line > 0 || *name == NULL || (*name)[0] == '/' ||
-	    strchr(*name, '/') == NULL)
+	if (*name == NULL || (*name)[0] == '/' || strchr(*name, '/') == NULL)
 		return 0;
 	for (rel = *name; !strncmp(rel, "./", 2); rel += 2)
 		;
-	dir = path_dir(config_origin_at(ld, s).file);
+	/* --set's is the working directory's (ld->line: the command
+	 * line's), made absolute too, or the frozen campaign.conf named
+	 * another file beside itself. */
+	dir = ld->line > 0 ? xstrdup(".")
+	                   : path_dir(config_origin_at(ld, s).file);
 	if (dir[0] == '/')
 		path = xasprintf("%s/%s", dir, rel);
+	else if (getcwd(cwd, sizeof cwd) != NULL && !strcmp(dir, "."))
+		path = xasprintf("%s/%s", cwd, rel);
 	else if (getcwd(cwd, sizeof cwd) != NULL)
 		path = xasprintf("%s/%s/%s", cwd, dir, rel);
 	else

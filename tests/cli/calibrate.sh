@@ -391,10 +391,11 @@ has "... the residual band" "residual_low = " "$T/cal.conf"
 has "... the rows" "rows = 10;" "$T/cal.conf"
 # Written again: a file's mode is kept (it became 0644), a link's target
 # written and the link kept (it was replaced by a file).
-chmod 600 "$T/cal.conf"
-expect "calibrate -o onto a file of mode 0600" 0 "$PT" calibrate "$CSV" \
-	-o "$T/cal.conf" --name site-test
-same "... keeps its mode" "$(stat -c %a "$T/cal.conf")" 600
+chmod 664 "$T/cal.conf"
+expect "calibrate -o onto a file of mode 0664, under umask 022" 0 sh -c \
+	'umask 022 && exec "$@"' sh "$PT" calibrate "$CSV" -o "$T/cal.conf" \
+	--name site-test
+same "... keeps its mode" "$(stat -c %a "$T/cal.conf")" 664
 mkdir -p "$T/shared"
 : >"$T/shared/site-cal.conf"
 ln -sf "$T/shared/site-cal.conf" "$T/cal-link.conf"
@@ -402,6 +403,11 @@ expect "calibrate -o onto a symbolic link" 0 "$PT" calibrate "$CSV" \
 	-o "$T/cal-link.conf"
 check "... the link kept" test -L "$T/cal-link.conf"
 has "... its target written" "^  h100-sxm = {" "$T/shared/site-cal.conf"
+ln -s shared/first.conf "$T/first-link.conf"
+expect "calibrate -o onto a link whose target is not there yet" 0 "$PT" \
+	calibrate "$CSV" -o "$T/first-link.conf"
+check "... the link kept" test -L "$T/first-link.conf"
+has "... its target made" "^  h100-sxm = {" "$T/shared/first.conf"
 expect "calibrate -o ''" 64 "$PT" calibrate "$CSV" -o ''
 has "... an empty name, a usage error" "-o: an empty file name" "$T/err"
 expect "estimate with the site including it" 0 "$PT" --site "$T/cal.conf" \

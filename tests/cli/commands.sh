@@ -1140,7 +1140,7 @@ has "... names the first in its error" "^error: $T/pend: cannot reach Slurm" \
 # The second, which has a job to poll too, is not tried: each waited out
 # libslurm's timeout in turn while the controller was down.
 has "... and the second in its own, not tried" \
-	"^error: $T/pend2: not tried: the Slurm controller did not answer for '$T/pend'" \
+	"^error: $T/pend2: not tried: the Slurm controller did not answer, or did not take paratune's credential, for '$T/pend'" \
 	"$T/err"
 
 # Configuration errors: exit 78 with file:line and a suggestion.

@@ -288,7 +288,7 @@ has "... is beside its file" "^run.template  *\"$T/proj/my.sbatch\"" "$T/out"
 expect "... and given with --set, the working directory's" 0 \
 	sh -c 'cd "$1" && "$2" config "$3" -s run.template=proj/my.sbatch' \
 	sh "$T" "$PT" "$DEMO"
-has "... as written" '^run.template  *"proj/my.sbatch"' "$T/out"
+has "... made absolute" "^run.template  *\"$T/proj/my.sbatch\"" "$T/out"
 # libconfig drops \x00 from a string: "gpu\x00evil" became "gpuevil".
 expect "a --set string with \\x00" 78 "$PT" config "$DEMO" \
 	-s 'slurm.partition="gpu\x00evil"'
@@ -303,12 +303,13 @@ expect "... while \\\\x00 (a backslash, then x00) is no NUL" 0 "$PT" config \
 	"$DEMO" -s 'env=["X=a\\x00"]'
 # Expert parallel on a dense model removed every layout as "experts %
 # ep", a reason that did not say the model has none.
-expect "search.expert_parallel on a dense model" 78 "$PT" config "$DEMO" \
-	-s 'search.expert_parallel=[1, 2]'
+expect "search.expert_parallel without 1 on a dense model" 78 "$PT" config \
+	"$DEMO" -s 'search.expert_parallel=[2, 4]'
 has "... says it needs experts" \
-	"key 'search.expert_parallel': 2 needs an MoE model; llama3_8b has no experts" \
+	"key 'search.expert_parallel': 2 needs an MoE model; llama3_8b has no experts (list 1)" \
 	"$T/err"
-expect "... [1] is fine" 0 "$PT" config "$DEMO" -s 'search.expert_parallel=[1]'
+expect "... [1, 2] still plans (a site's default for its MoE campaigns)" 0 \
+	"$PT" config "$DEMO" -s 'search.expert_parallel=[1, 2]'
 # The job script exports env after its own and before srun: a job's
 # own SLURM_JOB_ID sent srun to another job.
 expect "env setting SLURM_JOB_ID" 78 "$PT" config "$DEMO" \

@@ -177,7 +177,7 @@ check "controller down, two campaigns: resume exits 75 ($rc)" test "$rc" = 75
 check "the first says why" \
 	grep -q "^error: $D: cannot reach the Slurm controller: " "$WORK/err.two"
 check "the second is not tried, naming the first" grep -q \
-	"^error: $WORK/fresh: not tried: the Slurm controller did not answer for '$D'" \
+	"^error: $WORK/fresh: not tried: the Slurm controller did not answer, or did not take paratune's credential, for '$D'" \
 	"$WORK/err.two"
 check "and both states are as they were" test \
 	"$(md5sum <"$D/state") $(md5sum <"$WORK/fresh/state")" = \
