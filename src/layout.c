@@ -57,6 +57,9 @@ static const struct {
 	[RULE_FP8_PARAM] = { "fp8_param_gather needs distopt or fsdp",
 	                     RULE_KIND_INVALID },
 	[RULE_CP_A2A] = { "a2a: heads per tp rank % cp", RULE_KIND_INVALID },
+	[RULE_CP_KERNEL] = { "cp > 1 needs a fused attention kernel: not "
+	                     "unfused; sinks need cp_comm_type a2a",
+	                     RULE_KIND_INVALID },
 	[RULE_OFFLOAD] = { "offload needs pp 1, no recompute, no layer "
 	                   "graphs, fewer layers than the model's",
 	                   RULE_KIND_INVALID },
@@ -360,6 +363,16 @@ check_switches(const struct workload *w, const struct layout *l)
 	if (l->cp > 1 && l->cp_comm == CP_COMM_A2A &&
 	    !layout_a2a_splits_heads(m, l->tp, l->cp))
 		return RULE_CP_A2A;
+	/* Transformer Engine's unfused attention runs no context
+	 * parallelism, its flash kernels no softmax offset (GPT-OSS's
+	 * sinks), and its fused ones an offset under cp only with a2a
+	 * (dot_product_attention/utils.py): otherwise the run stops with
+	 * no attention backend. */
+	if (l->cp > 1 &&
+	    (l->attention == ATTN_UNFUSED ||
+	     (m->softmax_type != SOFTMAX_VANILLA &&
+	      l->cp_comm != CP_COMM_A2A)))
+		return RULE_CP_KERNEL;
 	if ((r = graphs_rule(w, l)) != LAYOUT_OK)
 		return r;
 	if (l->offload_layers > 0 &&

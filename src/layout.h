@@ -213,6 +213,8 @@ enum layout_rule {
 	RULE_FSDP,         /* FSDP replaces the distributed optimizer */
 	RULE_FP8_PARAM,    /* fp8_param_gather needs distopt or FSDP */
 	RULE_CP_A2A,       /* a2a: heads and KV heads per tp rank % cp */
+	RULE_CP_KERNEL,    /* cp > 1 with no attention kernel that runs it:
+	                      unfused, or a softmax offset without a2a */
 	RULE_OFFLOAD,      /* offload: pp 1, no recompute, no graphs */
 	RULE_FLEX_EP,      /* flex or hybridep needs ep*etp > 1 */
 	RULE_A2A_OVERLAP,  /* moe_a2a_overlap: ep > 1, not allgather, vp

@@ -591,6 +591,18 @@ test_cp_comm_rules(void)
 	CU_ASSERT_EQUAL(layout_cp_a2a_size(&f.w, &l), 2);
 	l = base(8, 1, 2, 1, 64); /* tp 8 fills the domain */
 	CU_ASSERT_EQUAL(layout_cp_a2a_size(&f.w, &l), 1);
+	/* No kernel runs cp with unfused attention, nor a softmax offset
+	 * (sinks) under cp but with a2a. */
+	l = base(2, 1, 4, 1, 64);
+	l.attention = ATTN_UNFUSED;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_CP_KERNEL);
+	l = base(2, 1, 4, 1, 64);
+	f.m.softmax_type = SOFTMAX_LEARNABLE;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_CP_KERNEL);
+	l.cp_comm = CP_COMM_A2A;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l = base(2, 1, 1, 1, 64);
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
 /* CPU offloading (transformer_config.py): no pipeline, no recompute,
