@@ -449,7 +449,8 @@ check_dense_experts(const struct settings *c)
 			continue;
 		least = lists[i]->v[0];
 		for (int k = 1; k < lists[i]->n; k++)
-			least = lists[i]->v[k] < least ? lists[i]->v[k] : least;
+			if (lists[i]->v[k] < least)
+				least = lists[i]->v[k];
 		if (least > 1)
 			ret = config_origin_error(c, keys[i], "%d needs an MoE "
 			                          "model; %s has no experts (list "
