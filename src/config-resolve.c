@@ -451,10 +451,11 @@ check_dense_experts(const struct settings *c)
 		for (int k = 1; k < lists[i]->n; k++)
 			if (lists[i]->v[k] < least)
 				least = lists[i]->v[k];
-		if (least > 1)
-			ret = config_origin_error(c, keys[i], "%d needs an MoE "
-			                          "model; %s has no experts (list "
-			                          "1)", least, c->model.name);
+		if (least <= 1)
+			continue;
+		ret = config_origin_error(c, keys[i], "%d needs an MoE model; "
+		                          "%s has no experts (list 1)", least,
+		                          c->model.name);
 	}
 	return ret;
 }
