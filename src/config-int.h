@@ -253,17 +253,30 @@ const struct config_file *config_files_find(const struct config_files *fs,
                                             const char *id);
 /* Close the copies and free everything files holds. */
 void config_files_release(struct config_files *files);
-/* Whether a --set value holds an @include directive (refused: there is
- * no file it could be relative to, and nothing checks its target). */
-bool config_value_includes(const char *value);
-/* Whether a --set value's string holds \x00, which libconfig 1.5
- * drops from it without a word. */
-bool config_value_nul_escape(const char *value);
-/* The first literal of a --set value that libconfig 1.5 would read
- * wrong (allocated), or NULL: an integer it would cut to 32 bits or
- * read as a negative (0xFFFFFFFF as -1), a real a double cannot hold
- * (1e400 read as inf, 1e-400 as 0). */
-char *config_value_wide_literal(const char *value);
+/* What a --set value holds that libconfig 1.5 would read wrong, from
+ * one scan of it (config-scan.c). */
+struct value_scan {
+	/* An @include directive (refused: there is no file it could be
+	 * relative to, and nothing checks its target). */
+	bool includes;
+	/* The first literal libconfig would read wrong (allocated, the
+	 * caller frees it), or NULL: an integer it would cut to 32 bits or
+	 * read as a negative (0xFFFFFFFF as -1), a real a double cannot
+	 * hold (1e400 read as inf, 1e-400 as 0). */
+	char *wide;
+	/* A string with \x00, which libconfig drops without a word. */
+	bool nul;
+};
+void config_value_scan(const char *value, struct value_scan *out);
+/* Whether line is an @include directive as libconfig's scanner reads
+ * one: 0 when not; 1 with its target in *target (allocated) and in
+ * *rest the code after the closing quote; -1 when the quote is not
+ * closed on the line (config-scan.c). */
+int config_include_target(const char *line, char **target,
+                          const char **rest);
+/* The line at *p, before end, into sb without its line break; *p moves
+ * past it.  false at the end. */
+bool config_next_line(const char **p, const char *end, struct strbuf *sb);
 /* For libconfig's "mismatched element type in array" at line `line` of
  * a file's text, which names neither: " 'KEY' (an integer, then a
  * string)" into sb, of the file's first array to mix two types, when

@@ -13,6 +13,7 @@
 
 #include "config-int.h"
 #include "error.h"
+#include "logparse.h"
 #include "util.h"
 
 /* ---- resolving and cross-checking ------------------------------------- */
@@ -401,8 +402,9 @@ check_steps(const struct settings *c)
 		"limits.max_steps_per_run",
 	};
 	int steps = c->limits.max_steps_per_run;
+	/* A skip_steps set is said as set, not cut to the run's steps. */
 	int skip = c->results.skip_steps >= 0 ? c->results.skip_steps
-	           : steps / 10 > 1 ? steps / 10 : 1;
+	           : logparse_warmup_steps(-1, steps);
 	const char *named = set_key(c, keys, 3);
 	char note[3][600];
 

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config-int.h"
 #include "directive.h"
@@ -834,38 +833,31 @@ template_beside_file(struct loader *ld, const struct config_key *k,
                      const config_setting_t *s)
 {
 	char **name = &ld->c->run.template_name;
-	char cwd[PATH_MAX], *dir, *path;
+	char *dir, *beside, *path;
 	const char *rel;
-	int ret = 0;
 
 	if (*name == NULL || (*name)[0] == '/' || strchr(*name, '/') == NULL)
 		return 0;
 	for (rel = *name; !strncmp(rel, "./", 2); rel += 2)
 		;
-	/* --set's is the working directory's (ld->line: the command
-	 * line's), made absolute too, or the frozen campaign.conf named
-	 * another file beside itself. */
+	/* --set's (ld->line: the command line's) is the working
+	 * directory's, made absolute too, or the frozen campaign.conf
+	 * named another file beside itself. */
 	dir = ld->line > 0 ? xstrdup(".")
 	                   : path_dir(config_origin_at(ld, s).file);
-	if (dir[0] == '/')
-		path = xasprintf("%s/%s", dir, rel);
-	else if (getcwd(cwd, sizeof cwd) != NULL && !strcmp(dir, "."))
-		path = xasprintf("%s/%s", cwd, rel);
-	else if (getcwd(cwd, sizeof cwd) != NULL)
-		path = xasprintf("%s/%s/%s", cwd, dir, rel);
-	else
-		path = NULL;
-	if (path == NULL || strlen(path) >= PATH_MAX)
-		ret = config_key_error(ld, s, k, "'%s' beside its file is "
-		                       "no path this system can open", *name);
-	else {
-		free(*name);
-		*name = path;
-		path = NULL;
-	}
-	free(path);
+	beside = strcmp(dir, ".") ? xasprintf("%s/%s", dir, rel)
+	                          : xstrdup(rel);
+	path = path_absolute(beside);
+	free(beside);
 	free(dir);
-	return ret;
+	if (strlen(path) >= PATH_MAX) {
+		free(path);
+		return config_key_error(ld, s, k, "'%s' beside its file is "
+		                        "no path this system can open", *name);
+	}
+	free(*name);
+	*name = path;
+	return 0;
 }
 
 /* Store a top-level or group-member key of the campaign and record where

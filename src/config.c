@@ -512,8 +512,9 @@ apply_setting(struct loader *ld, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	const struct config_key *k;
+	struct value_scan vs = { false, NULL, false };
 	config_t cfg;
-	char *key, *wide = NULL, q[QUOTE_CUT_SIZE];
+	char *key, q[QUOTE_CUT_SIZE];
 	int ret;
 
 	if (eq == NULL || eq == arg)
@@ -529,6 +530,8 @@ apply_setting(struct loader *ld, const char *arg)
 		key[n - 1] = '\0';
 	k = config_registry_find(key);
 	config_init(&cfg);
+	if (k && !(k->flags & F_MEMBER))
+		config_value_scan(eq + 1, &vs);
 	if (k && (k->flags & F_MEMBER))
 		ret = error("%s:%d: key '%s' can only be given inside its "
 		            "group ('%.*s = { ... }')", ld->file, ld->line, key,
@@ -536,12 +539,12 @@ apply_setting(struct loader *ld, const char *arg)
 	else if (k == NULL)
 		ret = config_unknown_key(ld, config_root_setting(&cfg), key,
 		                         IN_CAMPAIGN);
-	else if (config_value_includes(eq + 1))
+	else if (vs.includes)
 		ret = error("%s:%d: key '%s': @include is not allowed in a "
 		            "value", ld->file, ld->line, key);
-	else if ((wide = config_value_wide_literal(eq + 1)) != NULL)
-		ret = wide_error(ld, key, wide);
-	else if (config_value_nul_escape(eq + 1))
+	else if (vs.wide != NULL)
+		ret = wide_error(ld, key, vs.wide);
+	else if (vs.nul)
 		ret = error("%s:%d: key '%s': a string holds \\x00, a NUL "
 		            "byte, which libconfig drops from it", ld->file,
 		            ld->line, key);
@@ -556,7 +559,7 @@ apply_setting(struct loader *ld, const char *arg)
 	else
 		ret = apply_key(ld, k, config_lookup(&cfg, "v"));
 	config_destroy(&cfg);
-	free(wide);
+	free(vs.wide);
 	free(key);
 	return ret;
 }

@@ -576,9 +576,9 @@ median(double *v, int n)
 	return lo / 2 + hi / 2;
 }
 
-/* The warm-up steps of n: skip_steps, or with -1 10 %, at least 1. */
-static int
-warmup_steps(int skip_steps, int n)
+/* Public: see logparse.h. */
+int
+logparse_warmup_steps(int skip_steps, int n)
 {
 	int skip = skip_steps >= 0 ? skip_steps : n / 10;
 
@@ -600,7 +600,7 @@ tokens_median(const struct log_result *r, size_t start, int skip_steps,
 
 	for (size_t i = start; i < r->nsteps; i++)
 		n += isfinite(r->steps[i].tokens_per_s);
-	skip = warmup_steps(skip_steps, n);
+	skip = logparse_warmup_steps(skip_steps, n);
 	for (size_t i = start, seen = 0; i < r->nsteps; i++)
 		if (isfinite(r->steps[i].tokens_per_s) && (int)seen++ >= skip)
 			v[k++] = r->steps[i].tokens_per_s;
@@ -680,7 +680,7 @@ log_result_step_stats(const struct log_result *r, int skip_steps,
 	/* The warm-up is counted after the ramp-up: the first record at
 	 * the last batch size may still time the batch before (a
 	 * Megatron-LM record's time is the mean over its log interval). */
-	st->skipped = warmup_steps(skip_steps, st->timed);
+	st->skipped = logparse_warmup_steps(skip_steps, st->timed);
 	st->measured = st->timed - st->skipped;
 	for (size_t i = start, seen = 0; i < r->nsteps; i++) {
 		double t = r->steps[i].step_time_s;

@@ -337,6 +337,10 @@ struct log_step_stats {
  */
 size_t log_result_gbs_start(const struct log_result *r, long *gbs);
 
+/* The warm-up steps of n timed ones that results leave out: skip_steps
+ * (results.skip_steps), or with -1 a tenth, at least 1; never over n. */
+int logparse_warmup_steps(int skip_steps, int n);
+
 /*
  * Statistics of r's step times from log_result_gbs_start on, after
  * dropping the first skip_steps timed steps (in log order) as warm-up;

@@ -24,6 +24,7 @@
 #include "owner-int.h"
 #include "owner.h"
 #include "strbuf.h"
+#include "util.h"
 #include "xalloc.h"
 
 /* What on a path another user could change (foreign_component). */
@@ -186,16 +187,6 @@ missing_component(char *abs, char *cut, uid_t trusted, struct foreign *f)
 	return others_can_write(&parent) ? FOREIGN_CREATABLE : FOREIGN_NONE;
 }
 
-/* path from the root, allocated: relative to the working directory. */
-static char *
-absolute(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	return path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL
-	       ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
-}
-
 /*
  * Something done at each name of a path, from the root down: st is the
  * name's lstat, or NULL with err the errno that looking it up gave.
@@ -215,7 +206,7 @@ typedef bool name_fn(char *abs, char *cut, const struct stat *st, int err,
 static char *
 walk_names(const char *path, name_fn *at, void *arg)
 {
-	char *abs = absolute(path), *p = abs;
+	char *abs = path_absolute(path), *p = abs;
 	struct stat st;
 
 	for (;;) {
@@ -300,7 +291,7 @@ foreign_component(const char *path, uid_t trusted, bool new_ok,
 static char *
 resolve_existing(const char *path)
 {
-	char real[PATH_MAX], *abs = absolute(path), *head = xstrdup(abs);
+	char real[PATH_MAX], *abs = path_absolute(path), *head = xstrdup(abs);
 	char *cut, *out = NULL;
 	const char *tail = "";
 

@@ -474,6 +474,15 @@ output_file_check(const char *path)
 }
 
 char *
+path_absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	return path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL
+	       ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
+}
+
+char *
 path_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -126,6 +126,9 @@ const char *open_error(int e);
 /* The directory part of path, allocated: "." without a slash, "/" for
  * a file in the root. */
 char *path_dir(const char *path);
+/* path from the root, allocated: a relative one below the working
+ * directory (as it is when that cannot be found). */
+char *path_absolute(const char *path);
 /* Append a formatted double with %.*g but never "-0" or "nan". */
 void format_number(struct strbuf *sb, double v, int digits);
 /* The most decimals figure_decimals asks for. */
