@@ -98,7 +98,8 @@ models_table(FILE *f)
 }
 
 /* The architecture keys a preset may set beyond the classic shape:
- * shared experts, dense first layers, MLA, MTP, QK norms, windows. */
+ * shared experts, dense first layers, the router, MLA, MTP, QK norms,
+ * windows. */
 static void
 models_json_arch(struct json *j, const struct model *m)
 {
@@ -109,11 +110,21 @@ models_json_arch(struct json *j, const struct model *m)
 	json_int(j, "moe_shared_expert_intermediate_size",
 	         m->moe_shared_ffn_hidden_size);
 	json_int(j, "moe_first_dense_layers", m->moe_first_dense_layers);
+	json_string(j, "moe_router_score_function",
+	            m->moe_router_score_function == ROUTER_SIGMOID
+	            ? "sigmoid" : "softmax");
+	json_int(j, "moe_router_num_groups", m->moe_router_num_groups);
+	json_int(j, "moe_router_group_topk", m->moe_router_group_topk);
+	json_number(j, "moe_router_topk_scaling_factor",
+	            m->moe_router_topk_scaling_factor);
+	json_bool(j, "moe_router_enable_expert_bias",
+	          m->moe_router_enable_expert_bias);
 	json_int(j, "q_lora_rank", m->q_lora_rank);
 	json_int(j, "kv_lora_rank", m->kv_lora_rank);
 	json_int(j, "qk_head_dim", m->qk_head_dim);
 	json_int(j, "qk_pos_emb_head_dim", m->qk_pos_emb_head_dim);
 	json_int(j, "v_head_dim", m->v_head_dim);
+	json_number(j, "mscale_all_dim", m->mscale_all_dim);
 	json_int(j, "mtp_num_layers", m->mtp_num_layers);
 	json_bool(j, "qk_layernorm", m->qk_layernorm);
 	json_int(j, "window_size", m->window_size);

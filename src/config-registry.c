@@ -39,6 +39,8 @@ static const char *const arch_names[] = {
 	"decoder", "encoder", "encoder_decoder", NULL }; /* enum model_arch */
 static const char *const softmax_names[] = {
 	"vanilla", "off-by-one", "learnable", NULL }; /* enum softmax_kind */
+static const char *const router_score_names[] = {
+	"softmax", "sigmoid", NULL }; /* enum router_score_kind */
 
 /* KT_ENUM stores through an int: every such enum must be int-sized. */
 _Static_assert(sizeof(enum campaign_mode) == sizeof(int), "enum size");
@@ -56,6 +58,7 @@ _Static_assert(sizeof(enum norm_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum pos_emb_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum model_arch) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum softmax_kind) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum router_score_kind) == sizeof(int), "enum size");
 
 /*
  * Ranges are sanity bounds that catch typos (tp = 0, seq_length = -1,
@@ -428,6 +431,16 @@ const struct config_key config_registry[] = {
 	 * --moe-layer-freq "([0]*K+[1]*(L-K))". */
 	{ .path = "model.moe_first_dense_layers", .type = KT_INT,
 	  MODEL(m.moe_first_dense_layers), .min = 0, .max = MAX_DIM },
+	{ .path = "model.moe_router_score_function", .type = KT_ENUM,
+	  MODEL(m.moe_router_score_function), .choices = router_score_names },
+	{ .path = "model.moe_router_num_groups", .type = KT_INT,
+	  MODEL(m.moe_router_num_groups), .min = 0, .max = MAX_DIM },
+	{ .path = "model.moe_router_group_topk", .type = KT_INT,
+	  MODEL(m.moe_router_group_topk), .min = 0, .max = MAX_DIM },
+	{ .path = "model.moe_router_topk_scaling_factor", .type = KT_DOUBLE,
+	  MODEL(m.moe_router_topk_scaling_factor), .min = 0, .max = 1e6 },
+	{ .path = "model.moe_router_enable_expert_bias", .type = KT_BOOL,
+	  MODEL(m.moe_router_enable_expert_bias) },
 	/* Multi-latent attention: on with kv_lora_rank > 0. */
 	{ .path = "model.q_lora_rank", .type = KT_INT, MODEL(m.q_lora_rank),
 	  .min = 0, .max = MAX_DIM },
@@ -439,6 +452,8 @@ const struct config_key config_registry[] = {
 	  MODEL(m.qk_pos_emb_head_dim), .min = 0, .max = MAX_DIM },
 	{ .path = "model.v_head_dim", .type = KT_INT, MODEL(m.v_head_dim),
 	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.mscale_all_dim", .type = KT_DOUBLE,
+	  MODEL(m.mscale_all_dim), .min = 0, .max = 1e6 },
 	{ .path = "model.mtp_num_layers", .type = KT_INT,
 	  MODEL(m.mtp_num_layers), .min = 0, .max = MAX_DIM },
 	{ .path = "model.qk_layernorm", .type = KT_BOOL,

@@ -205,6 +205,14 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_bool(v, "account_loss", l->account_loss);
 	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
 	template_vars_set_bool(v, "fp8_param_gather", l->fp8_param_gather);
+	/* MXFP8 weights gathered in FP8 reuse the gradient buffer, as the
+	 * estimate counts them: without it Megatron-LM warns of "significant
+	 * amount additional GPU memory" (core/optimizer/optimizer_config.py)
+	 * and its own MXFP8 tests and NVIDIA's recipes set both. */
+	template_vars_set_bool(v, "mxfp8_param_gather",
+	                       c->precision == PREC_FP8 &&
+	                       l->fp8_recipe == FP8_MXFP8 &&
+	                       l->fp8_param_gather);
 	template_vars_set_bool(v, "grad_reduce_in_bf16", l->grad_reduce_bf16);
 	vars_cuda_graphs(v, c, l);
 	template_vars_set_bool(v, "tp_comm_overlap", l->tp_comm_overlap);
@@ -301,6 +309,71 @@ vars_moe_layer_freq(struct template_vars *v, const struct model *m)
 	template_vars_set_str(v, "moe_layer_freq", freq);
 }
 
+/* A positive figure as the shortest decimal that gives it back; unset
+ * at 0, so that a section on it leaves the option out. */
+static void
+vars_number(struct template_vars *v, const char *name, double value)
+{
+	char text[32];
+
+	if (!(value > 0)) {
+		template_vars_set_str(v, name, NULL);
+		return;
+	}
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(text, sizeof text, "%.*g", digits, value);
+		if (strtod(text, NULL) == value)
+			break;
+	}
+	template_vars_set_str(v, name, text);
+}
+
+/* The router's model flags, all unset or false on a dense model. */
+static void
+vars_router(struct template_vars *v, const struct model *m)
+{
+	bool moe = m->num_experts > 0;
+
+	template_vars_set_str(v, "moe_router_score_function",
+	                      !moe ? NULL
+	                      : m->moe_router_score_function == ROUTER_SIGMOID
+	                      ? "sigmoid" : "softmax");
+	/* Softmax is Megatron-LM's default, and older releases have no
+	 * --moe-router-score-function: templates pass sigmoid alone. */
+	template_vars_set_bool(v, "moe_router_sigmoid",
+	                       moe && m->moe_router_score_function ==
+	                              ROUTER_SIGMOID);
+	template_vars_set_int(v, "moe_router_num_groups",
+	                      moe ? m->moe_router_num_groups : 0);
+	template_vars_set_int(v, "moe_router_group_topk",
+	                      moe ? m->moe_router_group_topk : 0);
+	vars_number(v, "moe_router_topk_scaling_factor",
+	            moe ? m->moe_router_topk_scaling_factor : 0);
+	template_vars_set_bool(v, "moe_router_enable_expert_bias",
+	                       moe && m->moe_router_enable_expert_bias);
+}
+
+/*
+ * The MLP's activation.  Megatron-LM's pretrain_gpt.py takes --swiglu,
+ * --squared-relu and --quick-geglu (with GPT-OSS's offset and clamp) and
+ * GELU by default; it has no option for GeGLU, whose three projections
+ * --swiglu gives with SiLU in place of GELU (the same GEMMs and
+ * memory, another model), so geglu is said for the template to warn.
+ */
+static void
+vars_activation(struct template_vars *v, const struct model *m)
+{
+	const char *act = model_activation_name(m);
+	bool quick = !strcmp(act, "quick-geglu");
+
+	template_vars_set_str(v, "activation", act);
+	template_vars_set_bool(v, "swiglu", m->swiglu && !quick);
+	template_vars_set_bool(v, "geglu", !strcmp(act, "geglu"));
+	template_vars_set_bool(v, "squared_relu",
+	                       !strcmp(act, "squared-relu"));
+	template_vars_set_bool(v, "quick_geglu", quick);
+}
+
 /* The custom-architecture switches: multi-latent attention, shared
  * experts, dense first layers, MTP, QK norms, sliding windows, softmax
  * offsets, Q/K/V biases (0 or false when the model has none). */
@@ -337,6 +410,8 @@ vars_model_arch(struct template_vars *v, const struct model *m)
 	                              ? m->softmax_type : 0]);
 	template_vars_set_bool(v, "softmax_offset",
 	                       m->softmax_type != SOFTMAX_VANILLA);
+	vars_number(v, "mscale_all_dim",
+	            m->kv_lora_rank > 0 ? m->mscale_all_dim : 0);
 }
 
 /* The model's shape. */
@@ -368,7 +443,8 @@ vars_model(struct template_vars *v, const struct settings *c)
 	                      c->seq_length > m->max_position_embeddings
 	                      ? c->seq_length : m->max_position_embeddings);
 	template_vars_set_int(v, "seq_length", c->seq_length);
-	template_vars_set_bool(v, "swiglu", m->swiglu);
+	vars_activation(v, m);
+	vars_router(v, m);
 	template_vars_set_bool(v, "rmsnorm", m->normalization == NORM_RMSNORM);
 	template_vars_set_str(v, "normalization",
 	                      m->normalization == NORM_RMSNORM ? "RMSNorm"

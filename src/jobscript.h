@@ -50,6 +50,8 @@
  *                         the embedding / the loss as a layer
  *   fp8_recipe            "delayed", "tensorwise", "mxfp8", "blockwise"
  *                         (fp8_param_gather under fp4: --fp4-param-gather)
+ *   mxfp8_param_gather    boolean: fp8 with mxfp8 and fp8_param_gather
+ *                         (--reuse-grad-buf-for-mxfp8-param-ag)
  *   fp8_param_gather cuda_graphs tp_comm_overlap overlap_grad_reduce
  *   overlap_param_gather fsdp moe_grouped_gemm grad_reduce_in_bf16
  *                         booleans
@@ -88,6 +90,11 @@
  *   seq_length            the campaign's sequence length
  *   gqa                   boolean: query groups < attention heads
  *   swiglu rmsnorm rope untie_embeddings disable_bias_linear   booleans
+ *                         (swiglu: a gated MLP that --swiglu builds,
+ *                         false for quick_geglu)
+ *   activation            the MLP's activation (model_activation_name)
+ *   geglu squared_relu quick_geglu   booleans: which it is (GeGLU has
+ *                         no Megatron-LM option; swiglu is true with it)
  *   normalization         "LayerNorm" or "RMSNorm"
  *   position_embedding_type   "learned_absolute", "rope" or "relative"
  *   moe                   boolean: num_experts > 0
@@ -95,12 +102,19 @@
  *   moe_shared_expert_intermediate_size   shared experts' width (0: none)
  *   moe_layer_freq        "([0]*K+[1]*(L-K))" for K dense first layers of
  *                         an MoE model, unset otherwise (write {{q:...}})
+ *   moe_router_score_function   "softmax" or "sigmoid"; unset when dense
+ *   moe_router_sigmoid    boolean: it is sigmoid (softmax is the default)
+ *   moe_router_num_groups moe_router_group_topk   group-limited routing
+ *                         (0: none)
+ *   moe_router_topk_scaling_factor   unset when not scaled
+ *   moe_router_enable_expert_bias   boolean
  *   decoder_only          boolean: neither an encoder nor an
  *                         encoder-decoder (pretrain_gpt.py builds only
  *                         decoders)
  *   mla                   boolean: multi-latent attention
  *   q_lora_rank kv_lora_rank qk_head_dim qk_pos_emb_head_dim v_head_dim
  *                         its shape (0 without MLA; q_lora_rank 0: none)
+ *   mscale_all_dim        YaRN's under MLA; unset for Megatron-LM's default
  *   mtp_num_layers        multi-token-prediction layers (0: none)
  *   qk_layernorm add_qkv_bias   booleans
  *   window_size window_attn_skip_freq   sliding window (0: none)

@@ -208,7 +208,11 @@ struct preset {
  * other layer starting with the first (layer_types), RMSNorm, RoPE,
  * 131072 positions, vocabulary 201088, untied.  In Megatron-LM terms:
  * --softmax-type learnable --window-size 128,0 --window-attn-skip-freq 2.
- * Its gated activation is a clamped SwiGLU: three projections.
+ * Its gated activation (three projections) is what Megatron-LM calls
+ * quick GeGLU: x * sigmoid(1.702 x) on the gate, clamped to 7, times the
+ * linear half plus 1 (config.json's swiglu_limit 7.0; Megatron-LM's
+ * examples/gptoss/02_train.sh: --quick-geglu --glu-linear-offset 1.0
+ * --activation-func-clamp-value 7.0).
  */
 #define GPTOSS(nm, recipe, L, E, pub) { { \
 	.name = nm, .family = "gpt_oss", .nemo_recipe = recipe, \
@@ -221,7 +225,7 @@ struct preset {
 	.moe_router_topk = 4, .moe_ffn_hidden_size = 2880, \
 	.window_size = 128, .window_attn_skip_freq = 2, \
 	.softmax_type = SOFTMAX_LEARNABLE, .published_params_b = pub }, \
-	"swiglu" }
+	"quick-geglu" }
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 static const struct preset model_presets[] = {
@@ -372,7 +376,13 @@ static const struct preset model_presets[] = {
 	 * of the Main Model weights and 14B of the Multi-Token Prediction
 	 * (MTP) Module weights" (the MTP file repeats the embedding and the
 	 * output head, which Megatron-LM shares: 683 B counted here).  NeMo's
-	 * recipe trains this shape (deepseek_v3.py).
+	 * recipe trains this shape (deepseek_v3.py).  Its router: sigmoid
+	 * scores (scoring_func), a token's 8 experts from the best 4 of 8
+	 * groups (topk_group, n_group), weights scaled by 2.5
+	 * (routed_scaling_factor), balanced by a per-expert bias
+	 * (topk_method noaux_tc); YaRN with mscale_all_dim 1 (rope_scaling).
+	 * Megatron-LM's DeepSeek-V3 example says the same in its flags
+	 * (examples/megatron_fsdp/sbatch_mfsdp_deepseek_v3.sh).
 	 */
 	{ {
 		.name = "deepseek_v3", .family = "deepseek",
@@ -386,9 +396,14 @@ static const struct preset model_presets[] = {
 		.num_experts = 256, .moe_router_topk = 8,
 		.moe_ffn_hidden_size = 2048,
 		.moe_shared_ffn_hidden_size = 2048,
-		.moe_first_dense_layers = 3, .q_lora_rank = 1536,
+		.moe_first_dense_layers = 3,
+		.moe_router_score_function = ROUTER_SIGMOID,
+		.moe_router_num_groups = 8, .moe_router_group_topk = 4,
+		.moe_router_topk_scaling_factor = 2.5,
+		.moe_router_enable_expert_bias = true, .q_lora_rank = 1536,
 		.kv_lora_rank = 512, .qk_head_dim = 128,
 		.qk_pos_emb_head_dim = 64, .v_head_dim = 128,
+		.mscale_all_dim = 1.0,
 		.mtp_num_layers = 1, .qk_layernorm = true,
 		.published_params_b = 685.0,
 	}, "swiglu" },

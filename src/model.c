@@ -372,6 +372,52 @@ model_first_nonpositive(const struct model *m, int *value)
 	return NULL;
 }
 
+/*
+ * Group-limited routing as Megatron-LM's group_limited_topk takes it
+ * (megatron/core/transformer/moe/moe_utils.py): the experts split into
+ * num_groups equal groups, each group scored by its best topk/group_topk
+ * experts, and the token's topk experts taken from the group_topk best
+ * groups, which must hold that many.
+ */
+static int
+model_validate_router_groups(const struct model *m, char *why,
+                             size_t whylen)
+{
+	int groups = m->moe_router_num_groups;
+	int picked = m->moe_router_group_topk;
+
+	if (groups == 0 && picked == 0)
+		return 0;
+	if (groups == 0 || picked == 0)
+		return snprintf(why, whylen, "group-limited routing needs both "
+		                "moe_router_num_groups and "
+		                "moe_router_group_topk, not %d and %d",
+		                groups, picked), -1;
+	if (m->num_experts % groups != 0)
+		return snprintf(why, whylen, "num_experts %d is not a multiple "
+		                "of moe_router_num_groups %d",
+		                m->num_experts, groups), -1;
+	if (picked > groups || picked > m->moe_router_topk ||
+	    (long)picked * (m->num_experts / groups) < m->moe_router_topk)
+		return snprintf(why, whylen, "moe_router_group_topk %d must be "
+		                "at most moe_router_num_groups %d and "
+		                "moe_router_topk %d, and its groups must hold "
+		                "moe_router_topk experts", picked, groups,
+		                m->moe_router_topk), -1;
+	return 0;
+}
+
+/* The router keys describe an MoE model's router: none on a dense one. */
+static bool
+model_has_router_keys(const struct model *m)
+{
+	return m->moe_router_score_function != ROUTER_SOFTMAX ||
+	       m->moe_router_num_groups != 0 ||
+	       m->moe_router_group_topk != 0 ||
+	       m->moe_router_topk_scaling_factor != 0 ||
+	       m->moe_router_enable_expert_bias;
+}
+
 /* Mixture-of-experts settings; 0 or -1 with the reason in why. */
 static int
 model_validate_moe(const struct model *m, char *why, size_t whylen)
@@ -382,6 +428,10 @@ model_validate_moe(const struct model *m, char *why, size_t whylen)
 		                "and the expert FFN sizes cannot be "
 		                "negative"), -1;
 	if (m->num_experts == 0) {
+		if (model_has_router_keys(m))
+			return snprintf(why, whylen, "the moe_router_* keys "
+			                "describe an MoE router, which needs "
+			                "num_experts > 0"), -1;
 		if (m->ffn_hidden_size <= 0)
 			return snprintf(why, whylen, "ffn_hidden_size must be "
 			                "positive, not %d",
@@ -395,7 +445,7 @@ model_validate_moe(const struct model *m, char *why, size_t whylen)
 	if (m->moe_ffn_hidden_size <= 0)
 		return snprintf(why, whylen, "num_experts %d needs a positive "
 		                "moe_ffn_hidden_size", m->num_experts), -1;
-	return 0;
+	return model_validate_router_groups(m, why, whylen);
 }
 
 /* Multi-latent attention: the ranks and head widths Megatron-LM's
@@ -405,12 +455,13 @@ model_validate_mla(const struct model *m, char *why, size_t whylen)
 {
 	if (m->kv_lora_rank <= 0) {
 		if (m->q_lora_rank > 0 || m->qk_head_dim > 0 ||
-		    m->qk_pos_emb_head_dim > 0 || m->v_head_dim > 0)
+		    m->qk_pos_emb_head_dim > 0 || m->v_head_dim > 0 ||
+		    m->mscale_all_dim > 0)
 			return snprintf(why, whylen, "q_lora_rank, "
-			                "qk_head_dim, qk_pos_emb_head_dim and "
-			                "v_head_dim describe multi-latent "
-			                "attention, which needs "
-			                "kv_lora_rank > 0"), -1;
+			                "qk_head_dim, qk_pos_emb_head_dim, "
+			                "v_head_dim and mscale_all_dim describe "
+			                "multi-latent attention, which "
+			                "needs kv_lora_rank > 0"), -1;
 		return 0;
 	}
 	if (m->qk_head_dim <= 0 || m->v_head_dim <= 0)

@@ -27,6 +27,9 @@ enum pos_emb_kind { POS_LEARNED, POS_ROPE, POS_RELATIVE };
 /* Megatron-LM's --softmax-type: learnable adds one logit offset per head
  * and layer (GPT-OSS's attention sinks). */
 enum softmax_kind { SOFTMAX_VANILLA, SOFTMAX_OFF_BY_ONE, SOFTMAX_LEARNABLE };
+/* Megatron-LM's --moe-router-score-function: how the router turns its
+ * logits into expert weights. */
+enum router_score_kind { ROUTER_SOFTMAX, ROUTER_SIGMOID };
 
 struct model {
 	char name[64];        /* preset name ("llama3_8b") or custom name */
@@ -54,6 +57,17 @@ struct model {
 	int moe_ffn_hidden_size;
 	int moe_shared_ffn_hidden_size; /* shared expert width, 0 = none */
 	int moe_first_dense_layers; /* an MoE model's first K layers dense */
+	/* The router as the model defines it (Megatron-LM's --moe-router-*
+	 * flags of the same names): group-limited routing takes a token's
+	 * top-k from its moe_router_group_topk best of moe_router_num_groups
+	 * expert groups (0: no groups); the top-k weights are scaled by
+	 * moe_router_topk_scaling_factor (0: not scaled); an expert bias
+	 * balances the load without an auxiliary loss (DeepSeek-V3). */
+	enum router_score_kind moe_router_score_function;
+	int moe_router_num_groups;
+	int moe_router_group_topk;
+	double moe_router_topk_scaling_factor;
+	bool moe_router_enable_expert_bias;
 	/* Multi-latent attention (DeepSeek-V2/V3), on when kv_lora_rank > 0:
 	 * Q through a rank-q_lora_rank bottleneck (0: projected directly),
 	 * K and V through a rank-kv_lora_rank latent plus a shared RoPE key
@@ -64,6 +78,10 @@ struct model {
 	int qk_head_dim;
 	int qk_pos_emb_head_dim;
 	int v_head_dim;
+	/* YaRN's attention scale under MLA, Megatron-LM's --mscale-all-dim
+	 * (its MLA applies YaRN with factor 40 over 4096 positions and
+	 * mscale 1, DeepSeek-V3's; 0: Megatron-LM's default). */
+	double mscale_all_dim;
 	int mtp_num_layers;   /* multi-token-prediction layers (last stage) */
 	bool qk_layernorm;    /* a norm on each head's Q and K */
 	int window_size;      /* sliding-window attention span; 0 = none */
@@ -79,9 +97,9 @@ const struct model *model_preset_at(size_t i);
 const struct model *model_preset_find(const char *name);
 
 /*
- * Name of the MLP activation ("swiglu", "geglu", "gelu", "squared-relu",
- * "relu"): a preset's own when m is (a copy of) one, else "swiglu" or
- * "gelu" from m->swiglu.  A static string.
+ * Name of the MLP activation ("swiglu", "geglu", "quick-geglu", "gelu",
+ * "squared-relu", "relu"): a preset's own when m is (a copy of) one,
+ * else "swiglu" or "gelu" from m->swiglu.  A static string.
  */
 const char *model_activation_name(const struct model *m);
 

@@ -65,6 +65,9 @@ struct sopt {
 	(h), true }
 
 static const char *const norm_choices[] = { "LayerNorm", "RMSNorm", NULL };
+static const char *const router_score_choices[] = {
+	"softmax", "sigmoid", "sqrtsoftplus", NULL
+};
 static const char *const pos_choices[] = {
 	"learned_absolute", "rope", "none", NULL
 };
@@ -183,6 +186,15 @@ static const struct sopt simtrain_opts[] = {
 	FLAG("swiglu", swiglu,
 	    "Use gated linear units and SiLU activation instead of default "
 	    "gelu."),
+	KFLAG("squared-relu", squared_relu,
+	    "Use squared relu activation instead of default gelu."),
+	KFLAG("quick-geglu", quick_geglu,
+	    "Use quick geglu activation instead of default gelu."),
+	KSTR("glu-linear-offset", glu_linear_offset, "OFFSET",
+	    "Offset added to the linear half of a GLU (default 0.0)."),
+	KSTR("activation-func-clamp-value", activation_func_clamp_value,
+	    "VALUE", "Clamp the activation's input to this value (default: "
+	    "none)."),
 	CHOICE("normalization", normalization, norm_choices,
 	    "Which normalization technique to use."),
 	CHOICE("position-embedding-type", position_embedding_type, pos_choices,
@@ -197,6 +209,21 @@ static const struct sopt simtrain_opts[] = {
 	    "Number of experts to route each token to (default 2)."),
 	INT("moe-ffn-hidden-size", moe_ffn_hidden_size,
 	    "Hidden size of each expert (default: ffn-hidden-size)."),
+	KCHOICE("moe-router-score-function", moe_router_score_function,
+	    router_score_choices,
+	    "Score function of the router's logits (default softmax)."),
+	KINT("moe-router-num-groups", moe_router_num_groups,
+	    "Expert groups of group-limited routing (default: none)."),
+	KINT("moe-router-group-topk", moe_router_group_topk,
+	    "Groups a token's experts come from (default: none)."),
+	KSTR("moe-router-topk-scaling-factor",
+	    moe_router_topk_scaling_factor, "FACTOR",
+	    "Scale on the top-k routing weights (default: none)."),
+	KFLAG("moe-router-enable-expert-bias", moe_router_enable_expert_bias,
+	    "Balance the load with a per-expert bias, without an auxiliary "
+	    "loss."),
+	KSTR("moe-router-bias-update-rate", moe_router_bias_update_rate,
+	    "RATE", "Update rate of the expert bias (default 1e-3)."),
 	FLAG("moe-grouped-gemm", moe_grouped_gemm,
 	    "Use grouped GEMM for the experts."),
 	KCHOICE("moe-token-dispatcher-type", moe_token_dispatcher_type,
@@ -238,6 +265,9 @@ static const struct sopt simtrain_opts[] = {
 	    "(default 64)."),
 	KINT("v-head-dim", v_head_dim,
 	    "Dimension of the head in the V projection (default 128)."),
+	KSTR("mscale-all-dim", mscale_all_dim, "MSCALE",
+	    "YaRN's attention scale on all dimensions under MLA (default "
+	    "0.0)."),
 	KINT("mtp-num-layers", mtp_num_layers,
 	    "Number of multi-token-prediction layers (default: none)."),
 	KFLAG("qk-layernorm", qk_layernorm,
@@ -357,6 +387,12 @@ simtrain_args_init(struct simtrain_args *a)
 	a->qk_pos_emb_head_dim = 64;
 	a->moe_layer_freq = "1";
 	a->softmax_type = "vanilla";
+	a->glu_linear_offset = "0.0";
+	a->activation_func_clamp_value = "";
+	a->moe_router_score_function = "softmax";
+	a->moe_router_topk_scaling_factor = "";
+	a->moe_router_bias_update_rate = "1e-3";
+	a->mscale_all_dim = "0.0";
 	a->window_size = ""; /* None: "" keeps the hash of runs without it */
 	a->recompute_num_layers = SIMTRAIN_UNSET;
 	a->attention_backend = "auto";

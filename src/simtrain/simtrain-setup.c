@@ -74,7 +74,8 @@ build_model(const struct simtrain_args *a, struct model *m)
 	if (!strcmp(a->tokenizer_type, "NullTokenizer"))
 		m->vocab_size += 1;
 	m->max_position_embeddings = a->max_position_embeddings;
-	m->swiglu = a->swiglu;
+	/* Quick GeGLU gates like SwiGLU: three projections. */
+	m->swiglu = a->swiglu || a->quick_geglu;
 	m->normalization = !strcmp(a->normalization, "RMSNorm")
 		? NORM_RMSNORM : NORM_LAYERNORM;
 	/* "none" has no position table, like RoPE as far as memory goes. */

@@ -70,6 +70,14 @@ struct simtrain_args {
 	int mtp_num_layers, moe_shared_expert_intermediate_size;
 	int qk_layernorm, add_qkv_bias, window_attn_skip_freq;
 	const char *moe_layer_freq, *window_size, *softmax_type;
+	/* activations and routers of presets (Megatron-LM at d98e8a64) */
+	int squared_relu, quick_geglu;
+	const char *glu_linear_offset, *activation_func_clamp_value;
+	const char *moe_router_score_function;
+	int moe_router_num_groups, moe_router_group_topk;
+	const char *moe_router_topk_scaling_factor;
+	int moe_router_enable_expert_bias;
+	const char *moe_router_bias_update_rate, *mscale_all_dim;
 	/* precision, recompute, optimizer */
 	int bf16, fp16;
 	const char *fp8_format;

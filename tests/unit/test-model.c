@@ -390,6 +390,9 @@ test_activation_names(void)
 		"swiglu");
 	CU_ASSERT_STRING_EQUAL(
 		model_activation_name(model_preset_find("t5_3b")), "relu");
+	CU_ASSERT_STRING_EQUAL(
+		model_activation_name(model_preset_find("gpt_oss_20b")),
+		"quick-geglu");
 	/* Changing the gate makes it the user's own architecture. */
 	m.swiglu = true;
 	CU_ASSERT_STRING_EQUAL(model_activation_name(&m), "swiglu");

@@ -250,6 +250,7 @@ nemo_argv_problems(const struct str_list *argv, int first,
 
 enum model_kind {
 	M_LLAMA3_8B, M_MIXTRAL_8X7B, M_GPT_1P3B, M_DEEPSEEK_V3, M_GPT_OSS_120B,
+	M_NEMOTRON4_15B, M_GEMMA_7B,
 };
 
 /*
@@ -260,24 +261,34 @@ enum model_kind {
  * learned positions, biases, tied embeddings.  DeepSeek-V3 is the
  * catalog's preset: multi-latent attention (no query groups), 256
  * experts top-8 with a shared expert, 3 dense first layers, one MTP
- * layer, QK (latent) norms.  GPT-OSS 120B is llama-style but keeps its
- * biases, and has 128-token windows on every other layer and sinks.
+ * layer, QK (latent) norms, a sigmoid router over 8 groups with an
+ * expert bias.  GPT-OSS 120B is llama-style but keeps its biases, gates
+ * with quick GeGLU, and has 128-token windows on every other layer and
+ * sinks.  Nemotron-4 15B has a squared-ReLU MLP of two projections,
+ * LayerNorm and no biases, untied; Gemma 7B a GeGLU MLP, which
+ * pretrain_gpt.py builds only as SwiGLU, and tied embeddings.
  */
 static const struct model_expect {
 	const char *layers, *vocab, *groups, *position, *norm;
 	const char *experts, *topk, *recipe;
-	bool llama_style;      /* --swiglu, untied, --disable-bias-linear */
+	const char *activation;  /* model_activation_name */
+	bool untied, bias_free;  /* --untie-..., --disable-bias-linear */
 } model_expects[] = {
 	[M_LLAMA3_8B] = { "32", "128256", "8", "rope", "RMSNorm", NULL, NULL,
-	                  "llama3_8b", true },
+	                  "llama3_8b", "swiglu", true, true },
 	[M_MIXTRAL_8X7B] = { "32", "32000", "8", "rope", "RMSNorm", "8", "2",
-	                     "mixtral_8x7b", true },
+	                     "mixtral_8x7b", "swiglu", true, true },
 	[M_GPT_1P3B] = { "24", "131072", NULL, "learned_absolute",
-	                 "LayerNorm", NULL, NULL, NULL, false },
+	                 "LayerNorm", NULL, NULL, NULL, "gelu", false, false },
 	[M_DEEPSEEK_V3] = { "61", "129280", NULL, "rope", "RMSNorm", "256",
-	                    "8", "deepseek_v3", true },
+	                    "8", "deepseek_v3", "swiglu", true, true },
 	[M_GPT_OSS_120B] = { "36", "201088", "8", "rope", "RMSNorm", "128",
-	                     "4", "gpt_oss_120b", true },
+	                     "4", "gpt_oss_120b", "quick-geglu", true, false },
+	[M_NEMOTRON4_15B] = { "32", "256000", "8", "rope", "LayerNorm", NULL,
+	                      NULL, "nemotron4_15b", "squared-relu", true,
+	                      true },
+	[M_GEMMA_7B] = { "28", "256000", NULL, "rope", "RMSNorm", NULL, NULL,
+	                 "gemma_7b", "geglu", false, true },
 };
 
 struct real_case {
@@ -381,6 +392,18 @@ static const struct real_case grid[] = {
 	  .dispatcher = MOE_DISPATCH_FLEX,
 	  /* NeMo's GPT-OSS recipes register a finetune factory only. */
 	  .nemo_refuses = "registers no factory for this mode" },
+	{ .what = "nemotron4-15b tp4 squared relu", .model = M_NEMOTRON4_15B,
+	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 4, .pp = 1, .cp = 1, .ep = 1,
+	  .vp = 1, .dp = 2, .mbs = 1, .gbs = 32, .recompute = RECOMPUTE_NONE,
+	  .sp = true, .distopt = true, .attention = ATTN_FLASH, .ogr = true,
+	  .max_positions = "4096", .max_connections = "1" },
+	{ .what = "gemma-7b tp2 geglu", .model = M_GEMMA_7B,
+	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_BF16, .tp = 2, .pp = 1, .cp = 1, .ep = 1,
+	  .vp = 1, .dp = 4, .mbs = 1, .gbs = 32, .recompute = RECOMPUTE_NONE,
+	  .sp = true, .distopt = true, .attention = ATTN_FLASH, .ogr = true,
+	  .max_positions = "8192", .max_connections = "1" },
 	{ .what = "gpt tp8 selective unfused", .model = M_GPT_1P3B,
 	  .gpu = "h100-sxm", .nodes = 1, .seq_length = 2048,
 	  .precision = PREC_FP16, .tp = 8, .pp = 1, .cp = 1, .ep = 1,
@@ -492,7 +515,8 @@ static const struct real_case grid[] = {
 	  .opg = true, .attention = ATTN_FLASH,
 	  .cp_comm = CP_COMM_ALL_GATHER, .max_positions = "32768",
 	  .max_connections = "1", .dispatcher = MOE_DISPATCH_ALLGATHER },
-	/* MXFP8 (Blackwell) and uniform recompute of each whole model
+	/* MXFP8 (Blackwell), its weights gathered in FP8 through the
+	 * gradient buffer, and uniform recompute of each whole model
 	 * chunk: 32 / (2 * 2) = 8 layers a run. */
 	{ .what = "b200 mxfp8 vp2 uniform chunks", .model = M_LLAMA3_8B,
 	  .gpu = "b200", .nodes = 1, .seq_length = 8192,
@@ -501,7 +525,7 @@ static const struct real_case grid[] = {
 	  .recompute = RECOMPUTE_FULL, .rc_method = RECOMPUTE_UNIFORM,
 	  .sp = true, .distopt = true, .ogr = true, .opg = true,
 	  .attention = ATTN_FLASH, .fp8_recipe = FP8_MXFP8,
-	  .vp_layers = "8", .recompute_method = "uniform",
+	  .fp8_param_gather = true, .vp_layers = "8", .recompute_method = "uniform",
 	  .recompute_num = "8", .max_positions = "8192",
 	  .max_connections = "32" },
 	/* NVFP4 on Blackwell: --fp4-format e2m1 --fp4-recipe nvfp4 in
@@ -558,6 +582,9 @@ case_model(enum model_kind k)
 	               : k == M_DEEPSEEK_V3 ? *model_preset_find("deepseek_v3")
 	               : k == M_GPT_OSS_120B
 	               ? *model_preset_find("gpt_oss_120b")
+	               : k == M_NEMOTRON4_15B
+	               ? *model_preset_find("nemotron4_15b")
+	               : k == M_GEMMA_7B ? *model_preset_find("gemma_7b")
 	               : test_llama3_8b();
 
 	if (k == M_GPT_1P3B) {
@@ -1007,6 +1034,46 @@ check_megatron_layout(const struct real_case *rc,
 
 /* DeepSeek-V3's and GPT-OSS's switches (their config.json, in
  * Megatron-LM's names), and none of them for the other models. */
+/* DeepSeek-V3's router (its config.json, and Megatron-LM's example
+ * examples/megatron_fsdp/sbatch_mfsdp_deepseek_v3.sh); Megatron-LM's
+ * defaults (softmax, ungrouped, unscaled) for the other models. */
+static void
+check_megatron_router(const struct real_case *rc,
+                      const struct str_list *argv)
+{
+	bool ds = rc->model == M_DEEPSEEK_V3;
+
+	expect_flag(rc, argv, "--moe-router-score-function",
+	            ds ? "sigmoid" : NULL);
+	expect_flag(rc, argv, "--moe-router-num-groups", ds ? "8" : NULL);
+	expect_flag(rc, argv, "--moe-router-group-topk", ds ? "4" : NULL);
+	expect_flag(rc, argv, "--moe-router-topk-scaling-factor",
+	            ds ? "2.5" : NULL);
+	expect_switch(rc, argv, "--moe-router-enable-expert-bias", ds);
+	expect_flag(rc, argv, "--moe-router-bias-update-rate",
+	            ds ? "1e-3" : NULL);
+}
+
+/* The MLP's activation as pretrain_gpt.py takes it: GeGLU has no flag
+ * and trains as SwiGLU (the script says so on stderr); GPT-OSS's quick
+ * GeGLU as Megatron-LM's examples/gptoss/02_train.sh passes it. */
+static void
+check_megatron_activation(const struct real_case *rc,
+                          const struct str_list *argv)
+{
+	const char *act = model_expects[rc->model].activation;
+	bool quick = !strcmp(act, "quick-geglu");
+
+	expect_switch(rc, argv, "--swiglu",
+	              !strcmp(act, "swiglu") || !strcmp(act, "geglu"));
+	expect_switch(rc, argv, "--squared-relu",
+	              !strcmp(act, "squared-relu"));
+	expect_switch(rc, argv, "--quick-geglu", quick);
+	expect_flag(rc, argv, "--glu-linear-offset", quick ? "1.0" : NULL);
+	expect_flag(rc, argv, "--activation-func-clamp-value",
+	            quick ? "7.0" : NULL);
+}
+
 static void
 check_megatron_arch(const struct real_case *rc, const struct str_list *argv)
 {
@@ -1027,6 +1094,9 @@ check_megatron_arch(const struct real_case *rc, const struct str_list *argv)
 	expect_flag(rc, argv, "--window-size", oss ? "128,0" : NULL);
 	expect_flag(rc, argv, "--window-attn-skip-freq", oss ? "2" : NULL);
 	expect_flag(rc, argv, "--softmax-type", oss ? "learnable" : NULL);
+	expect_flag(rc, argv, "--mscale-all-dim", ds ? "1" : NULL);
+	check_megatron_router(rc, argv);
+	check_megatron_activation(rc, argv);
 }
 
 /* Megatron-LM's dispatcher type: hybridep is flex on its backend. */
@@ -1058,11 +1128,9 @@ check_megatron_model(const struct real_case *rc,
 	expect_flag(rc, argv, "--num-query-groups", m->groups);
 	expect_flag(rc, argv, "--position-embedding-type", m->position);
 	expect_flag(rc, argv, "--normalization", m->norm);
-	expect_switch(rc, argv, "--swiglu", m->llama_style);
 	expect_switch(rc, argv, "--untie-embeddings-and-output-weights",
-	              m->llama_style);
-	expect_switch(rc, argv, "--disable-bias-linear",
-	              m->llama_style && rc->model != M_GPT_OSS_120B);
+	              m->untied);
+	expect_switch(rc, argv, "--disable-bias-linear", m->bias_free);
 	expect_flag(rc, argv, "--num-experts", m->experts);
 	expect_flag(rc, argv, "--moe-router-topk", m->topk);
 	expect_switch(rc, argv, "--moe-grouped-gemm",
@@ -1106,6 +1174,9 @@ check_megatron_training(const struct real_case *rc,
 	            ? fp8_recipe_name(rc->fp8_recipe) : NULL);
 	expect_switch(rc, argv, "--fp8-param-gather",
 	              rc->fp8_param_gather && !fp4);
+	expect_switch(rc, argv, "--reuse-grad-buf-for-mxfp8-param-ag",
+	              rc->precision == PREC_FP8 && rc->fp8_param_gather &&
+	              rc->fp8_recipe == FP8_MXFP8);
 	expect_flag(rc, argv, "--fp4-format", fp4 ? "e2m1" : NULL);
 	expect_flag(rc, argv, "--fp4-recipe", fp4 ? "nvfp4" : NULL);
 	expect_switch(rc, argv, "--fp4-param-gather",
