@@ -459,9 +459,9 @@ model_validate_mla(const struct model *m, char *why, size_t whylen)
 		    m->mscale_all_dim > 0)
 			return snprintf(why, whylen, "q_lora_rank, "
 			                "qk_head_dim, qk_pos_emb_head_dim, "
-			                "v_head_dim and mscale_all_dim describe "
-			                "multi-latent attention, which "
-			                "needs kv_lora_rank > 0"), -1;
+			                "v_head_dim and mscale_all_dim "
+			                "describe multi-latent attention, "
+			                "which needs kv_lora_rank > 0"), -1;
 		return 0;
 	}
 	if (m->qk_head_dim <= 0 || m->v_head_dim <= 0)
