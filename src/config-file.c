@@ -201,10 +201,8 @@ config_read_layer(struct loader *ld, enum config_layer layer,
 	 * set what root's jobs run: refused, as calibrate refuses it, and
 	 * before it is opened, which would follow that user's link with
 	 * root's rights (to a device, or a FIFO whose writer it wakes). */
-	if (owner_root_path(path) != 0) {
-		ld->refused = true;
+	if ((ld->refusal = owner_root_path(path)) != 0)
 		return -1;
-	}
 	/* O_NONBLOCK: a FIFO's open returns at once, to be refused by its
 	 * fstat.  What is read after is a regular file or /dev/null, whose
 	 * reads never wait, so the flag need not be cleared. */

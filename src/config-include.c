@@ -46,7 +46,8 @@ struct include_walk {
 	const char *dir;        /* the include directory: the layer file's */
 	bool qualify;           /* name an included file DIR/TARGET, as the
 	                           loader does when the top path has a '/' */
-	bool refused;           /* set when root refuses a target */
+	int refusal;            /* owner_root_path's when root refuses a
+	                           target */
 	struct config_files *files;
 	/* The files being read, the top one first, by their identity:
 	 * libconfig reads INCLUDE_DEPTH_MAX below the top. */
@@ -190,8 +191,7 @@ check_target(struct include_walk *w, const char *name, long line,
 	/* Run as root, checked before the open, which would follow another
 	 * user's link with root's rights (to a device, or a FIFO whose
 	 * writer it wakes). */
-	if (owner_root_path(full) != 0) {
-		w->refused = true;
+	if ((w->refusal = owner_root_path(full)) != 0) {
 		ret = error("%s:%ld: not including '%s' with root's rights",
 		            name, line, target);
 	} else if ((fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
@@ -318,7 +318,7 @@ check_text(struct include_walk *w, const struct strbuf *src,
 
 int
 config_read_files(const struct strbuf *text, const struct stat *st,
-                  const char *path, const char *include_dir, bool *refused,
+                  const char *path, const char *include_dir, int *refusal,
                   struct config_files *files)
 {
 	struct include_walk w = { .dir = include_dir,
@@ -331,7 +331,7 @@ config_read_files(const struct strbuf *text, const struct stat *st,
 	w.ino[0] = st->st_ino;
 	files->bytes = text->len;
 	ret = check_text(&w, text, path, 0, "", &top->text);
-	*refused = w.refused;
+	*refusal = w.refusal;
 	return ret;
 }
 

@@ -204,8 +204,10 @@ struct loader {
 	                           is never read through a symbolic link */
 	bool missing;           /* a file that must exist does not, or
 	                           cannot be read */
-	bool refused;           /* root refused to read a file another
-	                           user could change (owner_root_path) */
+	int refusal;            /* why root did not read a file: EXIT_NOPERM
+	                           (another user could change it) or
+	                           EXIT_TEMPFAIL (the look at it did not
+	                           finish; owner_root_path); 0: none */
 	bool quiet;             /* a frozen campaign: its warnings were
 	                           given when it was planned */
 	bool frozen;            /* the campaign file is a frozen one */
@@ -216,7 +218,7 @@ struct loader {
  * frozen campaign.conf, ld->nofollow) and read it whole into text, st
  * its fstat (config-file.c): a regular file, or /dev/null as the site
  * file, of at most CONFIG_FILE_MAX bytes, and run as root one that no
- * other user can change (else ld->refused).  Returns 0, 1 when it is
+ * other user can change (else ld->refusal).  Returns 0, 1 when it is
  * optional and missing, -1 after an error naming it as what ("campaign
  * file"), with ld->missing set where it is missing input.
  */
@@ -241,12 +243,12 @@ void config_syntax_hint(const struct strbuf *text, int line,
  * that includes itself, or one that includes it, is refused; all of
  * them together hold at most CONFIG_FILE_MAX bytes.  Run as root, each
  * target must also be one that no other user can change or lead
- * elsewhere (owner_root_path), else *refused is set.  0, or -1 after an
- * error naming the file and line of the @include.
+ * elsewhere (owner_root_path), else *refusal is set to what that said.
+ * 0, or -1 after an error naming the file and line of the @include.
  */
 int config_read_files(const struct strbuf *text, const struct stat *st,
                       const char *path, const char *include_dir,
-                      bool *refused, struct config_files *files);
+                      int *refusal, struct config_files *files);
 /* The file libconfig names id (config_setting_source_file,
  * config_error_file): the layer's own for NULL; NULL if none. */
 const struct config_file *config_files_find(const struct config_files *fs,

@@ -362,7 +362,7 @@ load_file(struct loader *ld, enum config_layer layer, const char *path,
 	                            &st);
 
 	if (ret == 0)
-		ret = config_read_files(&text, &st, path, dir, &ld->refused,
+		ret = config_read_files(&text, &st, path, dir, &ld->refusal,
 		                        &files);
 	strbuf_release(&text);
 	if (ret == 0)
@@ -392,8 +392,12 @@ load_site(struct loader *ld, const struct config_sources *src)
 		path = PARATUNE_SYSCONFDIR "/paratune.conf";
 		must = false;
 	}
-	if (site_conf_trusted(path) != 0)
+	if ((ret = site_conf_trusted(path)) != 0) {
+		/* A look that did not finish is no verdict on the file. */
+		if (ret == EXIT_TEMPFAIL)
+			ld->refusal = EXIT_TEMPFAIL;
 		return -1;
+	}
 	ret = load_file(ld, LAYER_SITE, path, must, "site configuration");
 	if (ret < 0)
 		return -1;
@@ -739,7 +743,7 @@ settings_load(struct settings *c, const struct config_sources *src)
 	    (src->campaign_path &&
 	     load_file(&ld, LAYER_CAMPAIGN, src->campaign_path, true,
 	               "campaign file") != 0))
-		return ld.refused ? EXIT_NOPERM : ld.missing ? EXIT_NOINPUT
+		return ld.refusal ? ld.refusal : ld.missing ? EXIT_NOINPUT
 		       : EXIT_CONFIG;
 	if (load_settings(&ld, src) != 0 || config_finish(c, src) != 0)
 		return EXIT_CONFIG;

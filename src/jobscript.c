@@ -197,7 +197,8 @@ nul_line(const char *s, size_t len)
 }
 
 /* Read a whole template into sb; -1 after an error naming it and, when
- * it cannot be opened, the run.template that chose it. */
+ * it cannot be opened, the run.template that chose it; run as root,
+ * owner_root_path's status for one root does not read. */
 static int
 read_template(const struct settings *c, const char *path, struct strbuf *sb)
 {
@@ -209,8 +210,8 @@ read_template(const struct settings *c, const char *path, struct strbuf *sb)
 
 	/* Run as root, a template another user can change would write
 	 * root's job scripts. */
-	if (owner_root_path(path) != 0)
-		return -1;
+	if ((ret = owner_root_path(path)) != 0)
+		return ret;
 	f = open_template(path, &why);
 	if (!f)
 		return templates_dir_error(c, path) ? -1

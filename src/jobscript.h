@@ -212,8 +212,9 @@ struct jobscript_template {
 
 /*
  * Read the template at template_path (NULL: the campaign's, see
- * jobscript_template_path) into t; 0, or -1 after an error naming it.
- * t is to be released either way.
+ * jobscript_template_path) into t; 0, or -1 after an error naming it;
+ * run as root, EXIT_NOPERM or EXIT_TEMPFAIL for a template it does not
+ * read (owner_root_path).  t is to be released either way.
  */
 int jobscript_template_load(const struct settings *c,
                             const char *template_path,

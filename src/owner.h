@@ -98,9 +98,10 @@ int owner_read_here(const char *path);
  * path need not exist, but a missing name on the way is refused where
  * another user could create it (in /tmp, say): it could be their link
  * by the time root opens it.  Root looks in a child killed after
- * OWNER_LOOK_LIMIT_S, and refuses (EXIT_NOPERM) a path it could not
- * finish looking at: a name on the way on a file system that does not
- * answer.  0 for any other caller.
+ * OWNER_LOOK_LIMIT_S, and does not use a path it could not finish
+ * looking at (a name on the way on a file system that does not answer):
+ * EXIT_TEMPFAIL, since the next run may fare better.  0 for any other
+ * caller.
  */
 int owner_root_path(const char *path);
 /*

@@ -86,5 +86,7 @@ site_conf_trusted(const char *path)
 {
 	/* Run as root, in a child under a limit: a site file given on a
 	 * FUSE file system whose daemon stopped held root's stat(). */
-	return owner_look(path, site_conf_look, path) != 0 ? -1 : 0;
+	int ret = owner_look(path, site_conf_look, path);
+
+	return ret < 0 ? EXIT_TEMPFAIL : ret != 0 ? -1 : 0;
 }

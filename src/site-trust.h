@@ -9,7 +9,9 @@
  * (or /dev/null) owned by root or the user running paratune, writable by
  * nobody else, in a directory where nobody else can replace it; or when
  * path cannot be read (the loader reports that).  Otherwise -1 after an
- * error that says who could change it, its owner and mode, and the fix.
+ * error that says who could change it, its owner and mode, and the fix,
+ * or EXIT_TEMPFAIL after one saying that root's look at it did not
+ * finish (owner_look).
  */
 int site_conf_trusted(const char *path);
 

@@ -129,7 +129,10 @@ write_job_scripts(const char *tmp, const char *final_dir,
 {
 	struct jobscript_template t;
 	struct strbuf sb = STRBUF_INIT;
-	int ret = jobscript_template_load(c, NULL, &t) != 0 ? EXIT_CONFIG : 0;
+	int ret = jobscript_template_load(c, NULL, &t);
+
+	if (ret < 0)
+		ret = EXIT_CONFIG;
 
 	for (int i = 0; ret == 0 && i < res->n; i++)
 		ret = write_job_script(tmp, final_dir, c, &t, &res->v[i], &sb);
@@ -398,9 +401,11 @@ check_target(const char *dir, const char *final_dir, bool force)
 	/* Root plans only where no other user can rename or plant what it
 	 * writes beside and removes (the old campaign under --force): the
 	 * path as given, whose links absolute_path() has resolved. */
-	if (owner_root_new_path(dir) != 0 ||
-	    owner_root_new_path(final_dir) != 0)
-		return EXIT_NOPERM;
+	int held;
+
+	if ((held = owner_root_new_path(dir)) != 0 ||
+	    (held = owner_root_new_path(final_dir)) != 0)
+		return held;
 	if (path_exists(final_dir) && !force) {
 		error("'%s' already exists (--force replaces it once none of "
 		      "its jobs is queued or running)", dir);

@@ -682,7 +682,9 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 		"inc.conf:$(($(wc -l <"$CAMPAIGN") + 1)): not including 'nob/own.conf'" \
 		"$T/err"
 	cp -r "$SRC/templates" "$T/nob/tpl" && chown -R nobody "$T/nob/tpl"
-	expect "root's plan with a user's templates is refused" 78 env \
+	# 77, as for any file root refuses to read (it was 78: a
+	# template error).
+	expect "root's plan with a user's templates is refused" 77 env \
 		PARATUNE_TEMPLATES="$T/nob/tpl" "$PT" -q plan "$CAMPAIGN" \
 		-o "$T/user-tpl"
 	has "... naming the template's way" \

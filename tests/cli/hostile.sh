@@ -521,8 +521,8 @@ fi
 # (parse, config, calibrate's inputs and the campaign files their rows
 # name) stat()s every name on the way: in a FUSE file system whose
 # daemon stopped it waited for good, and root's command with it.  The
-# look runs in a child killed at the limit: refused (77), as a path
-# that cannot be checked is.  The daemon here (fusedaemon dead) never
+# look runs in a child killed at the limit: not used, and the command
+# exits 75 (the next run may fare better), as for a campaign directory.  The daemon here (fusedaemon dead) never
 # answers at all, not even the kernel's first request.
 # fusedaemon MODE MNT UID: a FUSE file system of UID's at MNT whose
 # daemon, with MODE dead, never reads a request, not even the kernel's
@@ -592,8 +592,22 @@ if fuse_up dead "$T/dead"; then
 		"dead/run.log': looking at who can change it did not finish in 2 s" \
 		"$T/all"
 	limited "$PT" config "$T/dead/c.conf"
-	check "root's config of a campaign file there: 77 (got $rc)" \
-		test "$rc" = 77
+	check "root's config of a campaign file there: 75 (got $rc)" \
+		test "$rc" = 75
+	printf '@include "dead/inc.conf"\n' >"$T/dead-inc.conf"
+	limited "$PT" config "$T/dead-inc.conf"
+	check "root's config of a file that includes one there: 75 (got $rc)" \
+		test "$rc" = 75
+	check "  naming the @include" grep -q \
+		"dead-inc.conf:1: not including 'dead/inc.conf'" "$T/all"
+	limited "$PT" plan "$SRC/etc/campaigns/demo.conf" \
+		-s "run.template=$T/dead/job.sbatch" -o "$T/dead-tmpl"
+	check "root's plan with a template there: 75 (got $rc)" \
+		test "$rc" = 75
+	check "  and no campaign" test ! -e "$T/dead-tmpl"
+	limited "$PT" plan "$SRC/etc/campaigns/demo.conf" -o "$T/dead/camp"
+	check "root's plan into a directory there: 75 (got $rc)" \
+		test "$rc" = 75
 	limited "$PT" calibrate "$T/dead/runs.csv"
 	check "root's calibrate of a CSV there: 75 (got $rc)" test "$rc" = 75
 	{ sed -n 1p "$SRC/tests/data/calibrate/generated.csv"
@@ -617,7 +631,7 @@ if fuse_up dead "$T/dead"; then
 	check "  saying why" grep -q \
 		"looking at '$T/dead/c.conf' did not finish in 2 s" "$T/all"
 	limited "$PT" --site "$T/dead/site.conf" models
-	check "root's --site file there: 78 (got $rc)" test "$rc" = 78
+	check "root's --site file there: 75 (got $rc)" test "$rc" = 75
 	check "  saying why" grep -q \
 		"looking at '$T/dead/site.conf' did not finish in 2 s" "$T/all"
 	fuse_down
