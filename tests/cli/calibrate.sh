@@ -156,8 +156,9 @@ expect "--rank-weight below 0" 64 "$PT" calibrate "$CSV" --rank-weight -1
 expect "--rank-weight 3" 0 "$PT" calibrate "$CSV" --rank-weight 3
 
 # The ordering term over the pairs of 400 configurations of one campaign
-# (39,000 pairs): summed pair by pair, a log each, it took 8 times the
-# fit without it (1,000 configurations: 36 s).
+# fits them; what it costs against the fit without it is a figure that
+# bench/bench-rank-weight prints (it took 8 times as long, summed pair
+# by pair with a log each).
 awk 'BEGIN { print "campaign_file,tp,pp,mbs,gbs,step_s"
 	for (i = 0; i < 400; i++) {
 		tp = 2 ^ (i % 4); k = int(i / 4) + 1
@@ -165,23 +166,9 @@ awk 'BEGIN { print "campaign_file,tp,pp,mbs,gbs,step_s"
 			k * (3 + 0.4 * (i % 4) + 0.05 * (i % 7))
 	} }' >"$T/many.csv"
 cp "$CAMP" "$T/"
-# secs CMD...: CMD's CPU seconds (its output in $T/out).  Not the
-# wall clock: under make distcheck's parallel tests, a fit that took
-# 3.4 s quiet took 11.4 s beside the others, against 4.3 s for the
-# fit before it.
-secs() {
-	python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"),
-	stderr=subprocess.DEVNULL)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.2f" % (r.ru_utime + r.ru_stime))' "$T/out" "$@"
-}
-t0=$(secs "$PT" calibrate "$T/many.csv")
-t3=$(secs "$PT" calibrate "$T/many.csv" --rank-weight 3)
-has "... 400 configurations of one campaign" \
-	"^dense-bf16  *1  *400 " "$T/out"
-check "... --rank-weight 3 in about the time without ($t3 s, $t0 s)" \
-	python3 -c "import sys; sys.exit(0 if $t3 < 2 * $t0 + 1 else 1)"
+expect "... 400 configurations of one campaign, --rank-weight 3" 0 \
+	"$PT" calibrate "$T/many.csv" --rank-weight 3
+has "... ranked as one campaign of 400" "^dense-bf16  *1  *400 " "$T/out"
 
 # One campaign's runs were put in folds row by row: the runs of one
 # layout (repeats, other releases) were each predicted by a fit to the
