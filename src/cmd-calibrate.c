@@ -610,7 +610,8 @@ input_groups(const struct calib_input *in, struct strbuf *sb)
  * another input or -o.  A stat() of another user's path told whether
  * their files exist, and hung on their FUSE file system whose daemon
  * stopped.  Who can write a directory is judged as it is read
- * (read_inputs), once it is known to be a campaign.  0 or EXIT_NOPERM.
+ * (read_inputs), once it is known to be a campaign.  0, EXIT_NOPERM, or
+ * EXIT_TEMPFAIL when a look did not finish (owner_root_path).
  */
 static int
 check_input_paths(int n, char **inputs)

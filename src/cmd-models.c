@@ -124,6 +124,7 @@ models_json_arch(struct json *j, const struct model *m)
 	json_int(j, "qk_head_dim", m->qk_head_dim);
 	json_int(j, "qk_pos_emb_head_dim", m->qk_pos_emb_head_dim);
 	json_int(j, "v_head_dim", m->v_head_dim);
+	json_number(j, "rotary_scaling_factor", m->rotary_scaling_factor);
 	json_number(j, "mscale_all_dim", m->mscale_all_dim);
 	json_int(j, "mtp_num_layers", m->mtp_num_layers);
 	json_bool(j, "qk_layernorm", m->qk_layernorm);

@@ -452,6 +452,8 @@ const struct config_key config_registry[] = {
 	  MODEL(m.qk_pos_emb_head_dim), .min = 0, .max = MAX_DIM },
 	{ .path = "model.v_head_dim", .type = KT_INT, MODEL(m.v_head_dim),
 	  .min = 0, .max = MAX_DIM },
+	{ .path = "model.rotary_scaling_factor", .type = KT_DOUBLE,
+	  MODEL(m.rotary_scaling_factor), .min = 0, .max = 1e6 },
 	{ .path = "model.mscale_all_dim", .type = KT_DOUBLE,
 	  MODEL(m.mscale_all_dim), .min = 0, .max = 1e6 },
 	{ .path = "model.mtp_num_layers", .type = KT_INT,

@@ -392,6 +392,10 @@ load_site(struct loader *ld, const struct config_sources *src)
 		path = PARATUNE_SYSCONFDIR "/paratune.conf";
 		must = false;
 	}
+	/* Run as root, another user's file is refused as any other file
+	 * root reads is (77), before its mode is judged. */
+	if ((ld->refusal = owner_root_path(path)) != 0)
+		return -1;
 	if ((ret = site_conf_trusted(path)) != 0) {
 		/* A look that did not finish is no verdict on the file. */
 		if (ret == EXIT_TEMPFAIL)

@@ -251,7 +251,10 @@ void settings_release(struct settings *c);
  * been set up with settings_init; release it afterwards even on error.
  * On error print "error: FILE:LINE: ..." and return EXIT_CONFIG (78), or
  * EXIT_NOINPUT (66) when a file named (the campaign, --site) does not
- * exist; 0 on success.  With a campaign file, name, model and gpu are required.
+ * exist; run as root, EXIT_NOPERM (77) for a file it does not read as
+ * another user's and EXIT_TEMPFAIL (75) for one whose look did not
+ * finish (owner_root_path); 0 on success.  With a campaign file, name,
+ * model and gpu are required.
  */
 int settings_load(struct settings *c, const struct config_sources *src);
 
@@ -259,8 +262,8 @@ int settings_load(struct settings *c, const struct config_sources *src);
  * settings_init, then settings_load as every command does it: the site
  * file site_path (--site; NULL: the usual one), the user config, the
  * campaign at path (NULL: none) and the --set KEY=VALUE settings (NULL:
- * none).  0, EXIT_CONFIG or EXIT_NOINPUT; release c afterwards either
- * way.
+ * none).  0, or settings_load's error status; release c afterwards
+ * either way.
  */
 int settings_load_for(struct settings *c, const char *site_path,
                       const char *path, const struct str_list *settings);

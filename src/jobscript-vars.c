@@ -309,8 +309,10 @@ vars_moe_layer_freq(struct template_vars *v, const struct model *m)
 	template_vars_set_str(v, "moe_layer_freq", freq);
 }
 
-/* A positive figure as the shortest decimal that gives it back; unset
- * at 0, so that a section on it leaves the option out. */
+/* A positive figure as the shortest fixed-point decimal that gives it
+ * back (argparse's float() reads 4e+01, but people read 40), else with
+ * every digit; unset at 0, so that a section on it leaves the option
+ * out. */
 static void
 vars_number(struct template_vars *v, const char *name, double value)
 {
@@ -320,10 +322,15 @@ vars_number(struct template_vars *v, const char *name, double value)
 		template_vars_set_str(v, name, NULL);
 		return;
 	}
-	for (int digits = 1; digits <= 17; digits++) {
-		snprintf(text, sizeof text, "%.*g", digits, value);
-		if (strtod(text, NULL) == value)
+	snprintf(text, sizeof text, "%.17g", value);
+	for (int decimals = 0; decimals <= 6; decimals++) {
+		char fixed[32];
+
+		snprintf(fixed, sizeof fixed, "%.*f", decimals, value);
+		if (strtod(fixed, NULL) == value) {
+			memcpy(text, fixed, sizeof text);
 			break;
+		}
 	}
 	template_vars_set_str(v, name, text);
 }
@@ -410,6 +417,8 @@ vars_model_arch(struct template_vars *v, const struct model *m)
 	                              ? m->softmax_type : 0]);
 	template_vars_set_bool(v, "softmax_offset",
 	                       m->softmax_type != SOFTMAX_VANILLA);
+	vars_number(v, "rotary_scaling_factor",
+	            m->kv_lora_rank > 0 ? m->rotary_scaling_factor : 0);
 	vars_number(v, "mscale_all_dim",
 	            m->kv_lora_rank > 0 ? m->mscale_all_dim : 0);
 }

@@ -114,7 +114,8 @@
  *   mla                   boolean: multi-latent attention
  *   q_lora_rank kv_lora_rank qk_head_dim qk_pos_emb_head_dim v_head_dim
  *                         its shape (0 without MLA; q_lora_rank 0: none)
- *   mscale_all_dim        YaRN's under MLA; unset for Megatron-LM's default
+ *   rotary_scaling_factor mscale_all_dim   YaRN's under MLA; unset for
+ *                         Megatron-LM's defaults
  *   mtp_num_layers        multi-token-prediction layers (0: none)
  *   qk_layernorm add_qkv_bias   booleans
  *   window_size window_attn_skip_freq   sliding window (0: none)
@@ -233,7 +234,9 @@ int jobscript_render_with(const struct settings *c,
 /*
  * Render one candidate's job script from template_path (NULL: the
  * campaign's, see jobscript_template_path) and append it to out.  Returns
- * 0, or -1 after an error naming the template file (and line).
+ * 0, or -1 after an error naming the template file (and line); run as
+ * root, EXIT_NOPERM or EXIT_TEMPFAIL for a template it does not read
+ * (jobscript_template_load).
  */
 int jobscript_render(const struct settings *c, const struct layout *l,
                      const char *name, const char *campaign_dir,

@@ -380,7 +380,8 @@ static const struct preset model_presets[] = {
 	 * scores (scoring_func), a token's 8 experts from the best 4 of 8
 	 * groups (topk_group, n_group), weights scaled by 2.5
 	 * (routed_scaling_factor), balanced by a per-expert bias
-	 * (topk_method noaux_tc); YaRN with mscale_all_dim 1 (rope_scaling).
+	 * (topk_method noaux_tc); YaRN of factor 40 with mscale_all_dim 1
+	 * (rope_scaling).
 	 * Megatron-LM's DeepSeek-V3 example says the same in its flags
 	 * (examples/megatron_fsdp/sbatch_mfsdp_deepseek_v3.sh).
 	 */
@@ -403,7 +404,7 @@ static const struct preset model_presets[] = {
 		.moe_router_enable_expert_bias = true, .q_lora_rank = 1536,
 		.kv_lora_rank = 512, .qk_head_dim = 128,
 		.qk_pos_emb_head_dim = 64, .v_head_dim = 128,
-		.mscale_all_dim = 1.0,
+		.rotary_scaling_factor = 40, .mscale_all_dim = 1.0,
 		.mtp_num_layers = 1, .qk_layernorm = true,
 		.published_params_b = 685.0,
 	}, "swiglu" },

@@ -418,6 +418,19 @@ model_has_router_keys(const struct model *m)
 	       m->moe_router_enable_expert_bias;
 }
 
+/* DeepSeek-V3's expert bias balances sigmoid scores: Megatron-LM's
+ * TransformerConfig refuses it with softmax ones. */
+static int
+model_validate_router_bias(const struct model *m, char *why, size_t whylen)
+{
+	if (m->moe_router_enable_expert_bias &&
+	    m->moe_router_score_function != ROUTER_SIGMOID)
+		return snprintf(why, whylen, "moe_router_enable_expert_bias "
+		                "needs moe_router_score_function "
+		                "\"sigmoid\""), -1;
+	return 0;
+}
+
 /* Mixture-of-experts settings; 0 or -1 with the reason in why. */
 static int
 model_validate_moe(const struct model *m, char *why, size_t whylen)
@@ -445,6 +458,8 @@ model_validate_moe(const struct model *m, char *why, size_t whylen)
 	if (m->moe_ffn_hidden_size <= 0)
 		return snprintf(why, whylen, "num_experts %d needs a positive "
 		                "moe_ffn_hidden_size", m->num_experts), -1;
+	if (model_validate_router_bias(m, why, whylen) != 0)
+		return -1;
 	return model_validate_router_groups(m, why, whylen);
 }
 
@@ -456,12 +471,13 @@ model_validate_mla(const struct model *m, char *why, size_t whylen)
 	if (m->kv_lora_rank <= 0) {
 		if (m->q_lora_rank > 0 || m->qk_head_dim > 0 ||
 		    m->qk_pos_emb_head_dim > 0 || m->v_head_dim > 0 ||
-		    m->mscale_all_dim > 0)
+		    m->rotary_scaling_factor > 0 || m->mscale_all_dim > 0)
 			return snprintf(why, whylen, "q_lora_rank, "
 			                "qk_head_dim, qk_pos_emb_head_dim, "
-			                "v_head_dim and mscale_all_dim "
-			                "describe multi-latent attention, "
-			                "which needs kv_lora_rank > 0"), -1;
+			                "v_head_dim, rotary_scaling_factor and "
+			                "mscale_all_dim describe multi-latent "
+			                "attention, which needs "
+			                "kv_lora_rank > 0"), -1;
 		return 0;
 	}
 	if (m->qk_head_dim <= 0 || m->v_head_dim <= 0)

@@ -78,9 +78,13 @@ struct model {
 	int qk_head_dim;
 	int qk_pos_emb_head_dim;
 	int v_head_dim;
-	/* YaRN's attention scale under MLA, Megatron-LM's --mscale-all-dim
-	 * (its MLA applies YaRN with factor 40 over 4096 positions and
-	 * mscale 1, DeepSeek-V3's; 0: Megatron-LM's default). */
+	/* YaRN under MLA (Megatron-LM's MLA rotary embedding is YaRN over
+	 * 4096 original positions, mscale 1): its scaling factor, which
+	 * pretrain_gpt.py sets to 1 (no scaling) unless told
+	 * (--rotary-scaling-factor), and the attention scale over all
+	 * dimensions (--mscale-all-dim, 0 by default); 0 leaves each at
+	 * Megatron-LM's default. */
+	double rotary_scaling_factor;
 	double mscale_all_dim;
 	int mtp_num_layers;   /* multi-token-prediction layers (last stage) */
 	bool qk_layernorm;    /* a norm on each head's Q and K */

@@ -86,7 +86,7 @@ int owner_is_dir(const char *path);
  * group or every user can write is refused as owner_run refuses it.
  * A path that does not exist gives 0 where no other user could create
  * it (reading it then says what is wrong), else EXIT_NOPERM as
- * owner_root_path() says.
+ * owner_root_path() says (EXIT_TEMPFAIL when its look did not finish).
  */
 int owner_read_here(const char *path);
 /*

@@ -43,7 +43,9 @@ writable_by_others(const struct stat *st, bool is_dir, uid_t me)
  * job.  Like sudo and sshd with their files, refuse one that a user other
  * than root (or the one running paratune, for a private test setup) could
  * change, or whose directory would let them replace it.  /dev/null is an
- * empty configuration.  arg is the path; 0, or -1 after an error.
+ * empty configuration.  arg is the path; 0, or 1 after an error (an
+ * exit status, which owner_look carries out of its child; its -1 means
+ * the look did not finish).
  */
 static int
 site_conf_look(const void *arg)
@@ -58,9 +60,11 @@ site_conf_look(const void *arg)
 		return 0; /* load_file() reports it */
 	if (S_ISCHR(st.st_mode) && !strcmp(path, "/dev/null"))
 		return 0;
-	if (!S_ISREG(st.st_mode))
-		return error("site configuration '%s' is not a regular file: "
-		             "refusing to use it", path);
+	if (!S_ISREG(st.st_mode)) {
+		error("site configuration '%s' is not a regular file: "
+		      "refusing to use it", path);
+		return 1;
+	}
 	who = writable_by_others(&st, false, me);
 	if (who == NULL) {
 		dir = path_dir(path);
@@ -73,11 +77,11 @@ site_conf_look(const void *arg)
 	}
 	if (who == NULL)
 		return 0;
-	return error("site configuration '%s': %scan be changed by %s (owner "
-	             "uid %ld, mode %04o): refusing to use it; it must be "
-	             "owned by root and writable by root only (chown root; "
-	             "chmod go-w)", path, what, who, (long)st.st_uid,
-	             (unsigned)(st.st_mode & 07777));
+	error("site configuration '%s': %scan be changed by %s (owner uid "
+	      "%ld, mode %04o): refusing to use it; it must be owned by root "
+	      "and writable by root only (chown root; chmod go-w)", path,
+	      what, who, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return 1;
 }
 
 

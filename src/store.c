@@ -485,9 +485,12 @@ store_open_site(struct store *s, const char *dir, int flags,
 		}
 		remove_stale_temps(s);
 	}
-	if (load_frozen(s, flags, site_path) != 0) {
+	if ((status = load_frozen(s, flags, site_path)) != 0) {
 		store_close(s, false);
-		return EXIT_CONFIG;
+		/* Root refusing a file, or a look at one that did not
+		 * finish, says so (77, 75); anything else is the file's. */
+		return status == EXIT_NOPERM || status == EXIT_TEMPFAIL ? status
+		       : EXIT_CONFIG;
 	}
 	if (state_load(s->dir, &s->st) != 0) {
 		store_close(s, false);

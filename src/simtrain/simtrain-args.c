@@ -265,6 +265,8 @@ static const struct sopt simtrain_opts[] = {
 	    "(default 64)."),
 	KINT("v-head-dim", v_head_dim,
 	    "Dimension of the head in the V projection (default 128)."),
+	KSTR("rotary-scaling-factor", rotary_scaling_factor, "FACTOR",
+	    "Rotary scaling factor for the rotary embeddings (default 1.0)."),
 	KSTR("mscale-all-dim", mscale_all_dim, "MSCALE",
 	    "YaRN's attention scale on all dimensions under MLA (default "
 	    "0.0)."),
@@ -291,6 +293,9 @@ static const struct sopt simtrain_opts[] = {
 	    "Reduce gradients in bfloat16."),
 	KFLAG("fp8-param-gather", fp8_param_gather,
 	    "Keep parameters in FP8 and gather them in FP8."),
+	KFLAG("reuse-grad-buf-for-mxfp8-param-ag",
+	    reuse_grad_buf_for_mxfp8_param_ag,
+	    "Gather MXFP8 parameters through the gradient buffer."),
 	KCHOICE("fp4-format", fp4_format, fp4_choices,
 	    "FP4 (NVFP4) training through Transformer Engine."),
 	KCHOICE("fp4-recipe", fp4_recipe, fp4_recipe_choices,
@@ -393,6 +398,7 @@ simtrain_args_init(struct simtrain_args *a)
 	a->moe_router_topk_scaling_factor = "";
 	a->moe_router_bias_update_rate = "1e-3";
 	a->mscale_all_dim = "0.0";
+	a->rotary_scaling_factor = "1.0";
 	a->window_size = ""; /* None: "" keeps the hash of runs without it */
 	a->recompute_num_layers = SIMTRAIN_UNSET;
 	a->attention_backend = "auto";

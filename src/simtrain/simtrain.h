@@ -78,6 +78,8 @@ struct simtrain_args {
 	const char *moe_router_topk_scaling_factor;
 	int moe_router_enable_expert_bias;
 	const char *moe_router_bias_update_rate, *mscale_all_dim;
+	const char *rotary_scaling_factor;
+	int reuse_grad_buf_for_mxfp8_param_ag;
 	/* precision, recompute, optimizer */
 	int bf16, fp16;
 	const char *fp8_format;

@@ -1174,10 +1174,8 @@ test_custom_architecture(void)
 	             "mean 'model.num_layers'?)", NULL });
 }
 
-/* The architecture keys of issue 12: MLA (with Megatron-LM's head
- * defaults), dense first layers, MTP, QK norms, windows, softmax. */
 /* Group-limited routing as Megatron-LM's group_limited_topk takes it,
- * and router keys on a dense model. */
+ * the expert bias, and router keys on a dense model. */
 static void
 test_router_key_errors(const char *head)
 {
@@ -1186,7 +1184,8 @@ test_router_key_errors(const char *head)
 	} cases[] = {
 		{ "num_experts = 8; moe_router_topk = 2; "
 		  "moe_router_num_groups = 3; moe_router_group_topk = 1;",
-		  "num_experts 8 is not a multiple of moe_router_num_groups 3" },
+		  "num_experts 8 is not a multiple of "
+		  "moe_router_num_groups 3" },
 		{ "num_experts = 8; moe_router_topk = 2; "
 		  "moe_router_group_topk = 2;",
 		  "group-limited routing needs both moe_router_num_groups and "
@@ -1194,10 +1193,16 @@ test_router_key_errors(const char *head)
 		/* One group of two experts cannot give a token four. */
 		{ "num_experts = 8; moe_router_topk = 4; "
 		  "moe_router_num_groups = 4; moe_router_group_topk = 1;",
-		  "moe_router_group_topk 1 must be at most moe_router_num_groups "
-		  "4 and moe_router_topk 4, and its groups must hold "
-		  "moe_router_topk experts" },
-		{ "ffn_hidden_size = 4096; moe_router_enable_expert_bias = true;",
+		  "moe_router_group_topk 1 must be at most "
+		  "moe_router_num_groups 4 and moe_router_topk 4, and its "
+		  "groups must hold moe_router_topk experts" },
+		/* TransformerConfig refuses the bias with softmax scores. */
+		{ "num_experts = 8; moe_router_topk = 2; "
+		  "moe_router_enable_expert_bias = true;",
+		  "moe_router_enable_expert_bias needs "
+		  "moe_router_score_function \"sigmoid\"" },
+		{ "ffn_hidden_size = 4096; "
+		  "moe_router_enable_expert_bias = true;",
 		  "the moe_router_* keys describe an MoE router, which needs "
 		  "num_experts > 0" },
 	};
@@ -1214,6 +1219,38 @@ test_router_key_errors(const char *head)
 	}
 }
 
+/* DeepSeek-V3's router and YaRN keys, then their errors; dir is the
+ * caller's scratch directory. */
+static void
+test_router_keys(char *dir, const char *head)
+{
+	struct load l;
+	const struct model *m = &l.c.model;
+	char *text = xasprintf("%s  num_experts = 8; moe_router_topk = 2;\n"
+	                       "  moe_router_score_function = \"sigmoid\";\n"
+	                       "  moe_router_num_groups = 4; "
+	                       "moe_router_group_topk = 2;\n"
+	                       "  moe_router_topk_scaling_factor = 2.5;\n"
+	                       "  moe_router_enable_expert_bias = true;\n"
+	                       "  kv_lora_rank = 256; "
+	                       "rotary_scaling_factor = 40;\n"
+	                       "  mscale_all_dim = 1.0;\n};\n", head);
+
+	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, text, NULL, 0), 0);
+	CU_ASSERT_EQUAL(m->moe_router_score_function, ROUTER_SIGMOID);
+	CU_ASSERT_EQUAL(m->moe_router_num_groups, 4);
+	CU_ASSERT_EQUAL(m->moe_router_group_topk, 2);
+	CU_ASSERT_DOUBLE_EQUAL(m->moe_router_topk_scaling_factor, 2.5, 0);
+	CU_ASSERT(m->moe_router_enable_expert_bias);
+	CU_ASSERT_DOUBLE_EQUAL(m->rotary_scaling_factor, 40.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m->mscale_all_dim, 1.0, 0);
+	load_release(&l);
+	free(text);
+	test_router_key_errors(head);
+}
+
+/* The architecture keys of issue 12: MLA (with Megatron-LM's head
+ * defaults), dense first layers, MTP, QK norms, windows, softmax. */
 static void
 test_architecture_keys(void)
 {
@@ -1228,14 +1265,7 @@ test_architecture_keys(void)
 	                       "2;\n  kv_lora_rank = 256; q_lora_rank = 384;\n"
 	                       "  mtp_num_layers = 1; qk_layernorm = true;\n"
 	                       "  window_size = 128; window_attn_skip_freq = "
-	                       "2;\n  softmax_type = \"learnable\";\n"
-	                       "  moe_router_topk = 2;\n"
-	                       "  moe_router_score_function = \"sigmoid\";\n"
-	                       "  moe_router_num_groups = 4; "
-	                       "moe_router_group_topk = 2;\n"
-	                       "  moe_router_topk_scaling_factor = 2.5;\n"
-	                       "  moe_router_enable_expert_bias = true;\n"
-	                       "  mscale_all_dim = 1.0;\n};\n",
+	                       "2;\n  softmax_type = \"learnable\";\n};\n",
 	                       head);
 
 	CU_ASSERT_EQUAL_FATAL(load_text(&l, dir, text, NULL, 0), 0);
@@ -1253,15 +1283,9 @@ test_architecture_keys(void)
 	CU_ASSERT_EQUAL(m->window_size, 128);
 	CU_ASSERT_EQUAL(m->window_attn_skip_freq, 2);
 	CU_ASSERT_EQUAL(m->softmax_type, SOFTMAX_LEARNABLE);
-	CU_ASSERT_EQUAL(m->moe_router_score_function, ROUTER_SIGMOID);
-	CU_ASSERT_EQUAL(m->moe_router_num_groups, 4);
-	CU_ASSERT_EQUAL(m->moe_router_group_topk, 2);
-	CU_ASSERT_DOUBLE_EQUAL(m->moe_router_topk_scaling_factor, 2.5, 0);
-	CU_ASSERT(m->moe_router_enable_expert_bias);
-	CU_ASSERT_DOUBLE_EQUAL(m->mscale_all_dim, 1.0, 0);
 	load_release(&l);
 	free(text);
-	test_router_key_errors(head);
+	test_router_keys(dir, head);
 	/* Qwen3's head dimension: 32 heads x 128 for a width of 1024. */
 	text = xasprintf("%s  kv_channels = 128; num_query_groups = 4;\n};\n",
 	                 "name = \"t\";\ngpu = \"h100-sxm\";\nmodel = {\n"
@@ -1280,9 +1304,9 @@ test_architecture_keys(void)
 	text = xasprintf("%s  q_lora_rank = 64;\n};\n", head);
 	expect_error(text, NULL, 0, (const char *const[]){
 	             "camp.conf:3: key 'model': q_lora_rank, qk_head_dim, "
-	             "qk_pos_emb_head_dim, v_head_dim and mscale_all_dim "
-	             "describe multi-latent attention, which needs "
-	             "kv_lora_rank > 0", NULL });
+	             "qk_pos_emb_head_dim, v_head_dim, rotary_scaling_factor "
+	             "and mscale_all_dim describe multi-latent attention, "
+	             "which needs kv_lora_rank > 0", NULL });
 	free(text);
 	text = xasprintf("%s  kv_lora_rank = 64; num_query_groups = 4;\n};\n",
 	                 head);

@@ -525,8 +525,9 @@ static const struct real_case grid[] = {
 	  .recompute = RECOMPUTE_FULL, .rc_method = RECOMPUTE_UNIFORM,
 	  .sp = true, .distopt = true, .ogr = true, .opg = true,
 	  .attention = ATTN_FLASH, .fp8_recipe = FP8_MXFP8,
-	  .fp8_param_gather = true, .vp_layers = "8", .recompute_method = "uniform",
-	  .recompute_num = "8", .max_positions = "8192",
+	  .fp8_param_gather = true, .vp_layers = "8",
+	  .recompute_method = "uniform", .recompute_num = "8",
+	  .max_positions = "8192",
 	  .max_connections = "32" },
 	/* NVFP4 on Blackwell: --fp4-format e2m1 --fp4-recipe nvfp4 in
 	 * bf16, and with fp8_param_gather --fp4-param-gather (which
@@ -1094,6 +1095,7 @@ check_megatron_arch(const struct real_case *rc, const struct str_list *argv)
 	expect_flag(rc, argv, "--window-size", oss ? "128,0" : NULL);
 	expect_flag(rc, argv, "--window-attn-skip-freq", oss ? "2" : NULL);
 	expect_flag(rc, argv, "--softmax-type", oss ? "learnable" : NULL);
+	expect_flag(rc, argv, "--rotary-scaling-factor", ds ? "40" : NULL);
 	expect_flag(rc, argv, "--mscale-all-dim", ds ? "1" : NULL);
 	check_megatron_router(rc, argv);
 	check_megatron_activation(rc, argv);
