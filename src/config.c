@@ -806,17 +806,17 @@ settings_segment_nodes(const struct settings *c)
  * Transformer Engine's, as Megatron-LM's template and the simulated
  * one pass them.
  */
-static enum layer_graphs
-template_layer_graphs(const struct settings *c)
+static enum template_core
+template_core_of(const struct settings *c)
 {
 	const char *name = c->run.template_name, *slash;
 
 	if (!name)
-		return LAYER_GRAPHS_TE;
+		return CORE_CURRENT;
 	if ((slash = strrchr(name, '/')) != NULL)
 		name = slash + 1;
 	return !strcmp(name, "nemo2") || !strcmp(name, "nemo2.sbatch")
-	       ? LAYER_GRAPHS_NEMO2 : LAYER_GRAPHS_TE;
+	       ? CORE_NEMO2 : CORE_CURRENT;
 }
 
 /* What the estimator needs, pointing into c. */
@@ -840,7 +840,7 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->moe_token_imbalance = c->moe_token_imbalance;
 	w->ce_fusion = c->cross_entropy_fusion;
 	w->framework = c->framework;
-	w->layer_graphs = template_layer_graphs(c);
+	w->core = template_core_of(c);
 	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;

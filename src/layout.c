@@ -72,7 +72,7 @@ static const struct {
 	[RULE_GRAPHS_FULL] = { "cuda_graphs with full recompute need "
 	                       "cuda_graph_full_iteration", RULE_KIND_INVALID },
 	[RULE_GRAPHS_NEMO2] = { "nemo2: per-layer cuda_graphs take no "
-	                        "recompute", RULE_KIND_INVALID },
+	                        "recompute nor MoE", RULE_KIND_INVALID },
 	[RULE_GRAPHS_DROPOUT] = { "cuda_graphs with dropout: no core_attn, "
 	                          "mlp or moe recompute", RULE_KIND_INVALID },
 	[RULE_GRAPH_MOE] = { "cuda_graph_full_iteration on MoE needs hybridep, "
@@ -85,6 +85,9 @@ static const struct {
 	                                RULE_KIND_NO_EFFECT },
 	[RULE_MXFP8_GPU] = { "mxfp8 needs MX tensor cores (Blackwell)",
 	                     RULE_KIND_INVALID },
+	[RULE_NEMO2_FP8] = { "nemo2: no blockwise fp8 on Blackwell, mxfp8 "
+	                     "param gather, fp8 with moe_act/layernorm or "
+	                     "shared_experts recompute", RULE_KIND_INVALID },
 	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
@@ -178,6 +181,36 @@ check_shape(const struct workload *w, const struct layout *l)
 	    (l->tp == 1 || (w->seq_length / l->cp) % l->tp != 0))
 		return RULE_SP;
 	return LAYOUT_OK;
+}
+
+/*
+ * What NeMo 2.0's 25.07 container (Megatron core 0.13, Transformer
+ * Engine 2.5) refuses that a current Megatron-LM runs, in FP8 and in
+ * recompute modules:
+ * - blockwise FP8 GEMMs below compute capability 10.0 only ("FP8 block
+ *   scaled GEMM requires Hopper and CUDA >= 12.9", TE 2.5 fp8.py);
+ * - MXFP8 weights gathered in FP8: core 0.13 maps them into a buffer
+ *   shared with the gradients, which TE 2.5 cannot do
+ *   (replace_raw_data for MXFP8Tensor), and NeMo 2.4 has no option for
+ *   reuse_grad_buf_for_mxfp8_param_ag;
+ * - moe_act or layernorm recompute with any FP8 recipe ("moe_act and
+ *   layernorm recompute cannot work with fp8", core 0.13
+ *   transformer_config.py; later cores refuse delayed scaling only);
+ * - shared_experts, which core 0.13's recompute modules do not have.
+ */
+static bool
+nemo2_refuses(const struct workload *w, const struct layout *l)
+{
+	unsigned rc = l->recompute == RECOMPUTE_SELECTIVE
+	              ? layout_recompute_modules(l) : 0;
+	bool fp8 = w->precision == PREC_FP8;
+	bool blackwell = w->gpu && w->gpu->peak_tflops[PREC_FP4] > 0;
+
+	return (fp8 && l->fp8_recipe == FP8_BLOCKWISE && blackwell) ||
+	       (fp8 && l->fp8_recipe == FP8_MXFP8 && l->fp8_param_gather) ||
+	       (fp8 && (rc & (RCM_BIT(RCM_MOE_ACT) |
+	                      RCM_BIT(RCM_LAYERNORM)))) ||
+	       (rc & RCM_BIT(RCM_SHARED_EXPERTS));
 }
 
 /*
@@ -322,8 +355,8 @@ graphs_rule(const struct workload *w, const struct layout *l)
 
 	if (layers && l->offload_layers > 0)
 		return RULE_OFFLOAD;
-	if (layers && w->layer_graphs == LAYER_GRAPHS_NEMO2 &&
-	    l->recompute != RECOMPUTE_NONE)
+	if (layers && w->core == CORE_NEMO2 &&
+	    (l->recompute != RECOMPUTE_NONE || w->model->num_experts > 0))
 		return RULE_GRAPHS_NEMO2;
 	if (layers && l->recompute == RECOMPUTE_FULL)
 		return RULE_GRAPHS_FULL;
@@ -388,6 +421,8 @@ check_switches(const struct workload *w, const struct layout *l)
 		return RULE_MXFP8_GPU;
 	if (check_moe(w, l) != LAYOUT_OK)
 		return check_moe(w, l);
+	if (w->core == CORE_NEMO2 && nemo2_refuses(w, l))
+		return RULE_NEMO2_FP8;
 	return check_modules(w, l);
 }
 

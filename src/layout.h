@@ -68,13 +68,15 @@ enum ce_fusion {
 enum framework { FRAMEWORK_MEGATRON, FRAMEWORK_TORCHTITAN };
 
 /*
- * The per-layer CUDA graphs a job script asks for, whose Megatron cores
- * take different recomputation: Transformer Engine's on the core of
- * Megatron-LM's own template (d98e8a64: selective recompute, and full
- * in a full-iteration graph only), or NeMo 2.0's enable_cuda_graph on
- * the core of its 25.07 container (0.13: no recomputation at all).
+ * The Megatron core a job script runs on, whose rules differ: Megatron-LM's
+ * own template runs a current one (d98e8a64), the nemo2 template NeMo
+ * 2.0's 25.07 container (core 0.13, Transformer Engine 2.5).  Their
+ * per-layer CUDA graphs differ most: Transformer Engine's take selective
+ * recompute, and full in a full-iteration graph only; 0.13's
+ * enable_cuda_graph no recomputation at all, and captures whole layers,
+ * a dropless MoE layer's host synchronisations included.
  */
-enum layer_graphs { LAYER_GRAPHS_TE, LAYER_GRAPHS_NEMO2 };
+enum template_core { CORE_CURRENT, CORE_NEMO2 };
 
 /* Megatron-LM's --moe-token-dispatcher-type.  Its own default is
  * allgather; paratune's is alltoall, which its templates always passed
@@ -173,7 +175,7 @@ struct workload {
 	double moe_token_imbalance;
 	enum ce_fusion ce_fusion;  /* the loss's cross-entropy kernel */
 	enum framework framework;  /* whose training code runs */
-	enum layer_graphs layer_graphs; /* the template's (run.template) */
+	enum template_core core;   /* the template's (run.template) */
 	/* Optimizer bytes per parameter replacing the precision's resident
 	 * state (master weights and moments) when opt_resident_set, and a
 	 * temporary buffer of the optimizer step (nnScaler's
@@ -222,7 +224,7 @@ enum layout_rule {
 	                    * not fp32, at most one MTP layer */
 	RULE_GRAPHS_FULL,  /* per-layer CUDA graphs with full recompute */
 	RULE_GRAPHS_NEMO2, /* NeMo 2.0's per-layer CUDA graphs with any
-	                    * recompute */
+	                    * recompute, or of an MoE model */
 	RULE_GRAPHS_DROPOUT, /* CUDA graphs with selective recompute of
 	                      * a module that drops out */
 	RULE_GRAPH_MOE,    /* full-iteration graph of an MoE model: hybridep,
@@ -232,6 +234,10 @@ enum layout_rule {
 	                    * FP8 scaling */
 	RULE_MXFP8_GPU,    /* mxfp8 on a GPU without block-scaled (MX)
 	                    * tensor cores */
+	RULE_NEMO2_FP8,    /* nemo2 (core 0.13, TE 2.5): blockwise FP8 on
+	                    * Blackwell, mxfp8 with fp8_param_gather,
+	                    * moe_act/layernorm recompute with any FP8,
+	                    * shared_experts recompute */
 	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
 	                    * fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */

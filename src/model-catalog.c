@@ -479,6 +479,8 @@ model_activation_name(const struct model *m)
  * The recipes that register one task only; every other one of the
  * presets' registers both [NeMo 8cfedd7 nemo/collections/llm/recipes/
  * NAME.py, its @run.cli.factory(target=pretrain|finetune) functions].
+ * GPT-OSS's (fine-tune only) came after NeMo 2.4, the nemo2 template's
+ * 25.07 container (e0b34d0d, 2025-08-19): none there.
  */
 static const struct {
 	const char *recipe;
@@ -487,8 +489,8 @@ static const struct {
 	{ "bert_110m", true, false },
 	{ "bert_340m", true, false },
 	{ "gpt3_175b", true, false },
-	{ "gpt_oss_20b", false, true },
-	{ "gpt_oss_120b", false, true },
+	{ "gpt_oss_20b", false, false },
+	{ "gpt_oss_120b", false, false },
 };
 
 bool

@@ -2269,13 +2269,13 @@ test_workload(void)
 {
 	static const struct {
 		const char *template;
-		enum layer_graphs want;
+		enum template_core want;
 	} graphs[] = {
-		{ "nemo2", LAYER_GRAPHS_NEMO2 },
-		{ "/site/templates/nemo2.sbatch", LAYER_GRAPHS_NEMO2 },
-		{ "megatron-lm", LAYER_GRAPHS_TE },
-		{ "simulated", LAYER_GRAPHS_TE },
-		{ "/site/nemo2-old.sbatch", LAYER_GRAPHS_TE },
+		{ "nemo2", CORE_NEMO2 },
+		{ "/site/templates/nemo2.sbatch", CORE_NEMO2 },
+		{ "megatron-lm", CORE_CURRENT },
+		{ "simulated", CORE_CURRENT },
+		{ "/site/nemo2-old.sbatch", CORE_CURRENT },
 	};
 	char *dir = scratch_begin();
 	struct workload w;
@@ -2299,13 +2299,13 @@ test_workload(void)
 	CU_ASSERT_DOUBLE_EQUAL(w.gpu_memory_gib, 40.0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(w.margin_gib, 6.0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(w.num_tokens_b, 300, 0);
-	CU_ASSERT_EQUAL(w.layer_graphs, LAYER_GRAPHS_TE);
+	CU_ASSERT_EQUAL(w.core, CORE_CURRENT);
 	/* The nemo2 template, by name or path, renders NeMo 2.0's graphs. */
 	for (size_t i = 0; i < sizeof graphs / sizeof graphs[0]; i++) {
 		free(l.c.run.template_name);
 		l.c.run.template_name = xstrdup(graphs[i].template);
 		settings_workload(&l.c, &w);
-		CU_ASSERT_EQUAL(w.layer_graphs, graphs[i].want);
+		CU_ASSERT_EQUAL(w.core, graphs[i].want);
 	}
 	load_release(&l);
 	scratch_end(dir);

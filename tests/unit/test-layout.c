@@ -699,7 +699,7 @@ test_nemo2_graph_rules(void)
 	l.cuda_graphs = true;
 	l.recompute = RECOMPUTE_SELECTIVE;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
-	f.w.layer_graphs = LAYER_GRAPHS_NEMO2;
+	f.w.core = CORE_NEMO2;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_NEMO2);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_GRAPHS_NEMO2),
 	                RULE_KIND_INVALID);
@@ -715,6 +715,68 @@ test_nemo2_graph_rules(void)
 	l.cuda_graphs = false;  /* recompute without graphs */
 	l.recompute = RECOMPUTE_SELECTIVE;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+
+	/* 0.13's graph holds a whole layer: a dropless MoE one syncs with
+	 * the host; Transformer Engine's leaves the experts eager. */
+	fixture_init(&f, 2, 4096);
+	f.m = test_mixtral_8x7b();
+	l = base(1, 1, 1, 1, 64);
+	l.ep = 8;
+	l.etp = 1;
+	l.moe_grouped_gemm = true;
+	l.cuda_graphs = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.core = CORE_NEMO2;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_GRAPHS_NEMO2);
+	l.cuda_graphs = false;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+}
+
+/*
+ * What NeMo 2.0's 25.07 container (core 0.13, Transformer Engine 2.5)
+ * refuses in FP8 and recompute modules that a current Megatron-LM runs:
+ * blockwise FP8 on Blackwell, MXFP8 weights gathered in FP8, moe_act or
+ * layernorm recompute with any FP8 recipe, shared_experts recompute.
+ */
+static void
+test_nemo2_fp8_rules(void)
+{
+	struct fixture f;
+	struct layout l = base(1, 1, 1, 1, 64);
+
+	fixture_init(&f, 1, 4096);
+	f.w.precision = PREC_FP8;
+	f.g.peak_tflops[PREC_FP4] = 2 * f.g.peak_tflops[PREC_FP8];
+	l.fp8_recipe = FP8_BLOCKWISE;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.core = CORE_NEMO2;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NEMO2_FP8), RULE_KIND_INVALID);
+	f.g.peak_tflops[PREC_FP4] = 0;  /* Hopper runs it */
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.g.peak_tflops[PREC_FP4] = 2 * f.g.peak_tflops[PREC_FP8];
+	l.fp8_recipe = FP8_MXFP8;
+	l.distributed_optimizer = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.fp8_param_gather = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
+	f.w.core = CORE_CURRENT;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+
+	/* Tensorwise scaling takes layernorm recompute on a current core
+	 * only; shared_experts is no module of 0.13's in any precision. */
+	l = base(1, 1, 1, 1, 64);
+	l.fp8_recipe = FP8_TENSORWISE;
+	l.recompute = RECOMPUTE_SELECTIVE;
+	l.recompute_modules = RCM_BIT(RCM_LAYERNORM);
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.core = CORE_NEMO2;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
+	f.w.precision = PREC_BF16;
+	l.fp8_recipe = FP8_DELAYED;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.recompute_modules = RCM_BIT(RCM_SHARED_EXPERTS);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
 }
 
 /*
@@ -1151,6 +1213,7 @@ static const struct harness_test layout_tests[] = {
 	{ "MoE all-to-all overlap", test_a2a_overlap_rules },
 	{ "CUDA graphs", test_cuda_graph_rules },
 	{ "NeMo 2.0's CUDA graphs", test_nemo2_graph_rules },
+	{ "NeMo 2.0's FP8 and recompute modules", test_nemo2_fp8_rules },
 	{ "CUDA graphs and dropout", test_graph_dropout_rule },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },

@@ -164,8 +164,14 @@ static const char *const nemo_known_keys[] = {
 	 * settings. */
 	"trainer.strategy.account_for_embedding_in_pipeline_split",
 	"trainer.strategy.account_for_loss_in_pipeline_split",
-	"trainer.strategy.fsdp", "trainer.strategy.save_ckpt_format",
+	"trainer.strategy.fsdp",
 	"trainer.strategy.ddp.data_parallel_sharding_strategy",
+	/* Off under FSDP, as NeMo's set_mcore_fsdp_configs turns it: core
+	 * 0.13 asserts against it with optim_grads_params. */
+	"model.config.gradient_accumulation_fusion",
+	/* Core 0.13's TransformerConfig field (transformer_config.py,
+	 * router.py: apply_random_logits). */
+	"model.config.moe_router_force_load_balancing",
 	"model.config.cp_comm_type", "model.config.moe_grouped_gemm",
 	/* TransformerConfig's token dispatcher and its DeepEP switch
 	 * (moe_enable_deepep: Megatron-LM core before the flex backends
@@ -177,9 +183,6 @@ static const char *const nemo_known_keys[] = {
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
 	"trainer.plugins.fp8_param_gather",
-	/* NVFP4: MegatronMixedPrecision's fp4 and fp4_recipe (NeMo
-	 * 8cfedd72, nemo/lightning/pytorch/plugins/mixed_precision.py). */
-	"trainer.plugins.fp4", "trainer.plugins.fp4_recipe",
 	/* The loss kernel: GPTConfig's cross_entropy_loss_fusion
 	 * (nemo/collections/llm/gpt/model/base.py) and Megatron core's
 	 * cross_entropy_fusion_impl, as scripts/performance/helpers.py sets
@@ -528,16 +531,17 @@ static const struct real_case grid[] = {
 	  .fp8_param_gather = true, .vp_layers = "8",
 	  .recompute_method = "uniform", .recompute_num = "8",
 	  .max_positions = "8192",
+	  .nemo_refuses = "cannot gather MXFP8 weights in FP8",
 	  .max_connections = "32" },
 	/* NVFP4 on Blackwell: --fp4-format e2m1 --fp4-recipe nvfp4 in
-	 * bf16, and with fp8_param_gather --fp4-param-gather (which
-	 * nemo2.sbatch refuses: test_fp4_precision). */
+	 * bf16, and with fp8_param_gather --fp4-param-gather; nemo2.sbatch
+	 * refuses FP4, which NeMo 2.4 lacks (test_fp4_precision). */
 	{ .what = "b200 nvfp4", .model = M_LLAMA3_8B, .gpu = "b200",
 	  .nodes = 1, .seq_length = 8192, .precision = PREC_FP4,
 	  .tp = 1, .pp = 1, .cp = 1, .ep = 1, .vp = 1, .dp = 8, .mbs = 1,
 	  .gbs = 64, .recompute = RECOMPUTE_SELECTIVE, .distopt = true,
 	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
-	  .max_positions = "8192" },
+	  .max_positions = "8192", .nemo_refuses = "has no FP4" },
 	{ .what = "gb200 nvfp4 param gather", .model = M_LLAMA3_8B,
 	  .gpu = "gb200", .nodes = 2, .seq_length = 8192,
 	  .precision = PREC_FP4, .tp = 2, .pp = 2, .cp = 1, .ep = 1,
@@ -545,7 +549,8 @@ static const struct real_case grid[] = {
 	  .recompute = RECOMPUTE_SELECTIVE, .sp = true, .distopt = true,
 	  .attention = ATTN_FLASH, .ogr = true, .opg = true,
 	  .fp8_param_gather = true, .vp_layers = "8",
-	  .max_positions = "8192", .max_connections = "32" },
+	  .max_positions = "8192", .max_connections = "32",
+	  .nemo_refuses = "has no FP4" },
 	/* Blackwell Ultra in its NVL72 rack: NeMo's 32 connections. */
 	{ .what = "gb300 tp2", .model = M_LLAMA3_8B, .gpu = "gb300",
 	  .nodes = 1, .seq_length = 8192, .precision = PREC_BF16,
@@ -1508,8 +1513,12 @@ check_nemo_switches(const struct real_case *rc, const struct str_list *argv)
 	expect_override(rc, argv,
 	                "trainer.strategy.ddp.data_parallel_sharding_strategy",
 	                rc->fsdp ? "optim_grads_params" : NULL);
-	expect_override(rc, argv, "trainer.strategy.save_ckpt_format",
-	                rc->fsdp ? "fsdp_dtensor" : NULL);
+	expect_override(rc, argv, "trainer.strategy.save_ckpt_format", NULL);
+	expect_override(rc, argv, "model.config.gradient_accumulation_fusion",
+	                rc->fsdp ? "False" : NULL);
+	expect_override(rc, argv,
+	                "model.config.moe_router_force_load_balancing",
+	                moe ? "True" : NULL);
 	expect_override(rc, argv, "model.config.enable_cuda_graph",
 	                py_bool(rc->cuda_graphs));
 	expect_override(rc, argv, "trainer.strategy.use_te_rng_tracker",
@@ -1582,7 +1591,11 @@ check_nemo_env(const struct real_case *rc, const struct run_output *o)
 	expect_str(rc->what, "RANK", env_value(o, "RANK"), NULL);
 }
 
-/* The override that makes a NeMo 2.0 run stop cleanly on SIGUSR2 (12). */
+/* The recipe's callbacks replaced by its timing alone (DeepSeek-V3's
+ * would change the layout), and the override that makes a NeMo 2.0 run
+ * stop cleanly on SIGUSR2 (12). */
+static const char nemo_timing[] =
+	"trainer.callbacks=[nemo.utils.exp_manager.TimingCallback()]";
 static const char nemo_preemption[] =
 	"trainer.callbacks+=[nemo.lightning.pytorch.callbacks."
 	"PreemptionCallback(sig=12)]";
@@ -1614,6 +1627,9 @@ check_nemo_case(const struct real_case *rc)
 	 * with SIGUSR2, which srun forwards and NeMo's PreemptionCallback,
 	 * given that signal, handles. */
 	CU_ASSERT_TRUE(has(&o.argv, nemo_preemption));
+	CU_ASSERT_TRUE(has(&o.argv, nemo_timing));
+	CU_ASSERT_TRUE(str_list_find(&o.argv, nemo_timing) <
+	               str_list_find(&o.argv, nemo_preemption));
 	check_env(rc, &o);
 	check_nemo_env(rc, &o);
 	check_srun(rc, &o, run_dir);
@@ -1922,9 +1938,7 @@ test_nemo_grid(void)
 {
 	for (size_t i = 0; i < GRID_SIZE; i++)
 		if (model_expects[grid[i].model].recipe &&
-		    !grid[i].nemo_refuses &&
-		    !(grid[i].precision == PREC_FP4 &&
-		      grid[i].fp8_param_gather))
+		    !grid[i].nemo_refuses)
 			check_nemo_case(&grid[i]);
 }
 
@@ -2090,14 +2104,12 @@ test_fp4_precision(void)
 	CU_ASSERT_EQUAL(ret, -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nemo2.sbatch:"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "cannot run the campaign: NeMo "
-	                              "2.0's MegatronMixedPrecision"));
+	                              "2.0's 25.07 container (NeMo 2.4) has "
+	                              "no FP4"));
 	free(msg);
+	/* Nor without the parameter gather: NeMo 2.4 has no FP4 at all. */
 	l.fp8_param_gather = false;
-	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
-	        "\ttrainer.plugins.fp4=e2m1\n"
-	        "\ttrainer.plugins.fp4_recipe=nvfp4\n"));
-	CU_ASSERT_PTR_NULL(strstr(out.buf, "trainer.plugins.fp8"));
+	CU_ASSERT_NOT_EQUAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
 	settings_release(&c);
 	strbuf_release(&out);
 }
@@ -2153,7 +2165,7 @@ test_nemo_refuses(void)
 		free(msg);
 		tested++;
 	}
-	CU_ASSERT_EQUAL(tested, 6);
+	CU_ASSERT_EQUAL(tested, 9);
 }
 
 /* Every case of the grid is a layout Megatron-LM accepts. */
@@ -2295,7 +2307,7 @@ static const struct harness_test template_tests[] = {
 	{ "simulated.sbatch runs paratune-simtrain", test_simulated_grid },
 	{ "nemo2.sbatch refuses what it cannot pass",
 	  test_nemo_refuses },
-	{ "NVFP4 flags, and nemo2 refusing its parameter gather",
+	{ "NVFP4 flags, and nemo2 refusing FP4",
 	  test_fp4_precision },
 	{ NULL, NULL },
 };
