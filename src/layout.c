@@ -189,10 +189,11 @@ check_shape(const struct workload *w, const struct layout *l)
  * recompute modules:
  * - blockwise FP8 GEMMs below compute capability 10.0 only ("FP8 block
  *   scaled GEMM requires Hopper and CUDA >= 12.9", TE 2.5 fp8.py);
- * - MXFP8 weights gathered in FP8: core 0.13 maps them into a buffer
- *   shared with the gradients, which TE 2.5 cannot do
- *   (replace_raw_data for MXFP8Tensor), and NeMo 2.4 has no option for
- *   reuse_grad_buf_for_mxfp8_param_ag;
+ * - MXFP8 weights gathered in FP8: core 0.13 maps them into the
+ *   parameter buffer, which TE 2.5 cannot do (replace_raw_data for
+ *   MXFP8Tensor), unless reuse_grad_buf_for_mxfp8_param_ag, which 0.13
+ *   takes without the parameter-gather overlap and FSDP only, and which
+ *   the template does not render;
  * - moe_act or layernorm recompute with any FP8 recipe ("moe_act and
  *   layernorm recompute cannot work with fp8", core 0.13
  *   transformer_config.py; later cores refuse delayed scaling only);

@@ -166,8 +166,9 @@ static const char *const nemo_known_keys[] = {
 	"trainer.strategy.account_for_embedding_in_pipeline_split",
 	"trainer.strategy.account_for_loss_in_pipeline_split",
 	"trainer.strategy.fsdp",
-	/* Off under FSDP, as NeMo's set_mcore_fsdp_configs turns it: core
-	 * 0.13 asserts against it with optim_grads_params. */
+	/* Off under FSDP, as NeMo's performance scripts set it
+	 * (helpers.py): Transformer Engine's layers read it before NeMo
+	 * turns it off when wrapping the model. */
 	"model.config.gradient_accumulation_fusion",
 	/* Core 0.13's TransformerConfig field (transformer_config.py,
 	 * router.py: apply_random_logits). */
@@ -531,7 +532,7 @@ static const struct real_case grid[] = {
 	  .fp8_param_gather = true, .vp_layers = "8",
 	  .recompute_method = "uniform", .recompute_num = "8",
 	  .max_positions = "8192",
-	  .nemo_refuses = "cannot gather MXFP8 weights in FP8",
+	  .nemo_refuses = "does not gather MXFP8 weights in FP8",
 	  .max_connections = "32" },
 	/* NVFP4 on Blackwell: --fp4-format e2m1 --fp4-recipe nvfp4 in
 	 * bf16, and with fp8_param_gather --fp4-param-gather; nemo2.sbatch
