@@ -26,6 +26,7 @@
 #include "config-int.h"
 #include "error.h"
 #include "owner.h"
+#include "site-trust.h"
 #include "strbuf.h"
 #include "strlist.h"
 #include "util.h"
@@ -203,6 +204,15 @@ config_read_layer(struct loader *ld, enum config_layer layer,
 	 * root's rights (to a device, or a FIFO whose writer it wakes). */
 	if ((ld->refusal = owner_root_path(path)) != 0)
 		return -1;
+	/* The site file sets what every user's jobs run: only one that no
+	 * one else can change (site-trust.c), judged after the path as
+	 * every file root reads.  A look that did not finish is no verdict
+	 * on the file (75). */
+	if (layer == LAYER_SITE && (ret = site_conf_trusted(path)) != 0) {
+		if (ret == EXIT_TEMPFAIL)
+			ld->refusal = EXIT_TEMPFAIL;
+		return -1;
+	}
 	/* O_NONBLOCK: a FIFO's open returns at once, to be refused by its
 	 * fstat.  What is read after is a regular file or /dev/null, whose
 	 * reads never wait, so the flag need not be cleared. */

@@ -36,7 +36,6 @@
 #include "directive.h"
 #include "error.h"
 #include "owner.h"
-#include "site-trust.h"
 #include "util.h"
 #include "xalloc.h"
 
@@ -391,16 +390,6 @@ load_site(struct loader *ld, const struct config_sources *src)
 	if (path == NULL) {
 		path = PARATUNE_SYSCONFDIR "/paratune.conf";
 		must = false;
-	}
-	/* Run as root, another user's file is refused as any other file
-	 * root reads is (77), before its mode is judged. */
-	if ((ld->refusal = owner_root_path(path)) != 0)
-		return -1;
-	if ((ret = site_conf_trusted(path)) != 0) {
-		/* A look that did not finish is no verdict on the file. */
-		if (ret == EXIT_TEMPFAIL)
-			ld->refusal = EXIT_TEMPFAIL;
-		return -1;
 	}
 	ret = load_file(ld, LAYER_SITE, path, must, "site configuration");
 	if (ret < 0)
