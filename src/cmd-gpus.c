@@ -33,7 +33,7 @@ gpus_table(FILE *f, const struct gpu_catalog *cat)
 {
 	static const char *const cols[] = { "name", ">mem_gib", ">bf16",
 		">fp8", ">fp4", ">fp16", ">tf32", ">nvl_domain", ">nvl_gbs",
-		">net_gbs", ">hbm_tbs", "description", NULL };
+		">net_gbs", ">hbm_tbs", ">cc", "description", NULL };
 	struct table t;
 
 	table_init(&t, cols);
@@ -54,12 +54,17 @@ gpus_table(FILE *f, const struct gpu_catalog *cat)
 			table_add(&t, "%g", g->hbm_tbs);
 		else
 			table_add(&t, "-");
+		if (g->compute_capability > 0)
+			table_add(&t, "%.1f", g->compute_capability);
+		else
+			table_add(&t, "-");
 		table_add(&t, "%s", g->description);
 	}
 	table_print(&t, f);
 	table_release(&t);
 	fprintf(f, "\nTFLOPS are dense tensor-core peaks (tf32 for fp32); "
-	        "GB/s per GPU, one direction.\n");
+	        "GB/s per GPU, one direction; cc: CUDA compute "
+	        "capability.\n");
 }
 
 /* Keys as the site file spells them (gpus = ( { ... } )). */
@@ -88,6 +93,7 @@ gpus_json(FILE *f, const struct gpu_catalog *cat)
 		json_number(&j, "network_gbs", g->network_gbs);
 		json_number(&j, "hbm_tbs", g->hbm_tbs);
 		json_number(&j, "host_gbs", g->host_gbs);
+		json_number(&j, "compute_capability", g->compute_capability);
 		json_end_object(&j);
 	}
 	json_end_array(&j);

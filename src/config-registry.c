@@ -502,6 +502,10 @@ const struct config_key config_registry[] = {
 	/* 0: PCIe Gen5 x16's 64 GB/s (gpu.h). */
 	{ .path = "gpus.host_gbs", .type = KT_DOUBLE, GPU_ZERO(host_gbs),
 	  .min = 1e-3, .max = 1e5 },
+	/* CUDA's major.minor; 0 (a new entry's default): unknown, and
+	 * an fp4 peak then stands for Blackwell (gpu.h). */
+	{ .path = "gpus.compute_capability", .type = KT_DOUBLE,
+	  GPU_ZERO(compute_capability), .min = 1.0, .max = 99.9 },
 
 	/* Members of each calibration = { GPU = { ... } } entry: the
 	 * estimator's constants within their physical bounds

@@ -114,9 +114,6 @@ void estimate_bytes_per_param(const struct est *x, double *wt, double *gr,
  * frozen weights carry no gradient and no optimizer state
  * (estimate-memory.c). */
 double estimate_trainable(const struct est *x);
-/* Whether the GPU's FP8 GEMMs take per-tensor-scaled operands in any
- * layout, so that no transposed copy is needed (estimate-time.c). */
-bool estimate_fp8_any_layout(const struct gpu *g);
 /* Pipeline rank `rank` as a stage: its layers as Megatron-LM places
  * them (layout_chunk_span), of each kind, and their parameters; the
  * embedding, the output layer and the MTP layers not added. */

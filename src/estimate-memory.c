@@ -41,7 +41,7 @@ torchtitan_bytes_per_param(const struct est *x, double *wt, double *gr,
  * set_usage(rowwise=True, columnwise=...) and get_weight_workspace
  * with cache_name "weight"; TE 1.x passed weight_fp8 and weight_t_fp8,
  * both cached).  A per-tensor-scaled copy serves both where FP8 GEMMs
- * take any layout (Blackwell, estimate_fp8_any_layout()); on Hopper the
+ * take any layout (Blackwell, gpu_fp8_any_layout()); on Hopper the
  * column-wise copy is a transpose.  Block scaling keeps two copies,
  * since a block-scaled copy cannot be transposed: MXFP8 with an E8M0
  * scale per 32 elements, blockwise with an fp32 scale per 128 x 128
@@ -57,7 +57,7 @@ fp8_weight_copy_bytes(const struct est *x)
 	case FP8_DELAYED:
 	case FP8_TENSORWISE: break;
 	}
-	return estimate_fp8_any_layout(x->w->gpu) ? 1 : 2;
+	return gpu_fp8_any_layout(x->w->gpu) ? 1 : 2;
 }
 
 /*

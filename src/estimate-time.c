@@ -293,10 +293,9 @@ gemm_efficiency(const struct est *x)
  * for blockwise, 1x32 for MXFP8, in both copies).  Blackwell's FP8
  * GEMMs take per-tensor-scaled operands in any layout, so delayed and
  * current scaling write no transposed copy there (Transformer Engine's
- * is_non_tn_fp8_gemm_supported(): compute capability 10.x and 11.x; a
+ * is_non_tn_fp8_gemm_supported(), gpu_fp8_any_layout(); a
  * block-scaled copy cannot be transposed, its blocks run along the
- * other axis): a GPU with an NVFP4 peak, which only Blackwell parts
- * have, is taken to be one.  Weights are cast once a step (Transformer
+ * other axis).  Weights are cast once a step (Transformer
  * Engine caches them over the micro-batches) and not counted.
  */
 static double
@@ -311,13 +310,6 @@ fp8_cast_bytes_per_element(enum fp8_recipe r, bool any_layout)
 	case FP8_DELAYED: break;
 	}
 	return 3.0 + transposed;
-}
-
-/* Public: see estimate-int.h. */
-bool
-estimate_fp8_any_layout(const struct gpu *g)
-{
-	return g->peak_tflops[PREC_FP4] > 0;
 }
 
 /*
@@ -547,7 +539,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	if (x->w->precision == PREC_FP8)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp8_cast_bytes_per_element(l->fp8_recipe,
-		                   estimate_fp8_any_layout(x->w->gpu)) / hbm;
+		                   gpu_fp8_any_layout(x->w->gpu)) / hbm;
 	if (x->w->precision == PREC_FP4)
 		lt->fp8_cast = sb * fp8_cast_elements(x) *
 		               fp4_cast_bytes_per_element() / hbm;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright (C) 2026 the paratune authors */
 /*
- * gpu.c - the built-in GPU catalog.
+ * gpu.c - the built-in GPU catalog, and the FP8 recipes its compute
+ * capabilities run.
  *
  * Units, the same for every entry:
  *   memory_gib   GiB (2^30 bytes) of device memory as the driver reports
@@ -25,6 +26,12 @@
  *                Gen4 half of it); Grace systems join each Grace CPU to
  *                its two GPUs over NVLink-C2C at 900 GB/s bidirectional
  *                (GB200/GB300 NVL72 datasheets), 225 GB/s a GPU each way.
+ *   compute_capability
+ *                CUDA's, major.minor, from NVIDIA's table of them
+ *                (developer.nvidia.com/cuda-gpus, "CUDA GPU Compute
+ *                Capability"): A100 8.0; L40S 8.9; H100 and H200 9.0;
+ *                B200 and GB200 10.0; B300 and GB300 10.3.  MI300X, no
+ *                CUDA GPU, has none (0).
  */
 #include "autoconfig.h"
 
@@ -40,27 +47,32 @@ static const struct gpu gpu_builtin[] = {
 	 * HBM2e 2.039 TB/s (80 GB SXM).  nvidia-smi reports 40,536 MiB and
 	 * 81,920 MiB.  DGX A100: eight 200 Gb/s HDR InfiniBand NICs. */
 	{ "a100-40gb", "NVIDIA A100 SXM4 40 GB (DGX/HGX A100)", 39.6,
-	  { 156, 312, 312, 0 }, 8, 300, 25, 1.555, 32 },
+	  { 156, 312, 312, 0 }, 8, 300, 25, 1.555, 32,
+	  .compute_capability = 8.0 },
 	{ "a100-80gb", "NVIDIA A100 SXM4 80 GB (DGX/HGX A100)", 80.0,
-	  { 156, 312, 312, 0 }, 8, 300, 25, 2.039, 32 },
+	  { 156, 312, 312, 0 }, 8, 300, 25, 2.039, 32,
+	  .compute_capability = 8.0 },
 	/* NVIDIA H100 datasheet (SXM5): TF32 989, FP16/BF16 1979, FP8 3958
 	 * with sparsity; dense 494.7, 989.4, 1978.9.  NVLink 4 900 GB/s
 	 * bidirectional, HBM3 3.35 TB/s, 81,559 MiB.  DGX H100: eight
 	 * 400 Gb/s ConnectX-7 NICs. */
 	{ "h100-sxm", "NVIDIA H100 SXM5 80 GB (DGX/HGX H100)", 79.6,
-	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 3.35, 64 },
+	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 3.35, 64,
+	  .compute_capability = 9.0 },
 	/* NVIDIA H100 datasheet (PCIe): TF32 756, FP16/BF16 1513, FP8 3026
 	 * with sparsity; HBM2e 2.0 TB/s, 81,559 MiB.  Its NVLink bridge
 	 * joins two cards at 600 GB/s bidirectional, so the NVLink domain
 	 * is a pair (a site without bridges sets 1).  PCIe servers usually
 	 * carry one 400 Gb/s NIC per two GPUs. */
 	{ "h100-pcie", "NVIDIA H100 PCIe 80 GB, NVLink bridge pairs", 79.6,
-	  { 378, 756.5, 756.5, 1513 }, 2, 300, 25, 2.0, 64 },
+	  { 378, 756.5, 756.5, 1513 }, 2, 300, 25, 2.0, 64,
+	  .compute_capability = 9.0 },
 	/* NVIDIA H200 datasheet (SXM): H100's compute, 141 GB HBM3e at
 	 * 4.8 TB/s (143,771 MiB), NVLink 4 900 GB/s; HGX H200 with one
 	 * 400 Gb/s NIC per GPU. */
 	{ "h200", "NVIDIA H200 SXM 141 GB (HGX H200)", 140.4,
-	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 4.8, 64 },
+	  { 494.7, 989.4, 989.4, 1978.9 }, 8, 450, 50, 4.8, 64,
+	  .compute_capability = 9.0 },
 	/* NVIDIA HGX B200 datasheet (8 GPUs, with sparsity): TF32 18 PF,
 	 * FP16/BF16 36 PF, FP8 72 PF, so 1125, 2250, 4500 dense per GPU;
 	 * NVLink 5 1.8 TB/s bidirectional; HBM3e 8 TB/s, 183,359 MiB;
@@ -68,7 +80,8 @@ static const struct gpu gpu_builtin[] = {
 	 * 144 PF with sparsity, so 9000 dense per GPU (the datasheet's
 	 * sparse figure / 2 / 8). */
 	{ "b200", "NVIDIA B200 180 GB (DGX/HGX B200)", 179.1,
-	  { 1125, 2250, 2250, 4500, 9000 }, 8, 900, 50, 8.0, 64 },
+	  { 1125, 2250, 2250, 4500, 9000 }, 8, 900, 50, 8.0, 64,
+	  .compute_capability = 10.0 },
 	/* NVIDIA GB200 NVL72 datasheet (72 GPUs, with sparsity): TF32
 	 * 180 PF, FP16/BF16 360 PF, FP8 720 PF, so 1250, 2500, 5000 dense
 	 * per GPU; 13.4 TB HBM3e (186 GB per GPU, 185 GiB usable) at 8 TB/s;
@@ -76,7 +89,8 @@ static const struct gpu gpu_builtin[] = {
 	 * one 400 Gb/s ConnectX-7 per GPU.  FP4 Tensor Core 1,440 PF with
 	 * sparsity, so 10000 dense per GPU (/ 2 / 72). */
 	{ "gb200", "NVIDIA GB200 NVL72 (72-GPU NVLink domain)", 185.0,
-	  { 1250, 2500, 2500, 5000, 10000 }, 72, 900, 50, 8.0, 225 },
+	  { 1250, 2500, 2500, 5000, 10000 }, 72, 900, 50, 8.0, 225,
+	  .compute_capability = 10.0 },
 	/* NVIDIA HGX B300 (Blackwell Ultra) datasheet, dense per GPU:
 	 * TF32 1.1 PF, FP16/BF16 2.25 PF, FP8 4.5 PF (B200's rates; the
 	 * Ultra's gains are FP4 and attention exponentials); FP4 Tensor
@@ -87,7 +101,8 @@ static const struct gpu gpu_builtin[] = {
 	 * GPU.  The driver's total is not in the datasheet: 288 GB is taken
 	 * as 268.2 GiB, and a site that reads less sets memory_gib. */
 	{ "b300", "NVIDIA B300 288 GB (HGX B300, Blackwell Ultra)", 268.2,
-	  { 1125, 2250, 2250, 4500, 13500 }, 8, 900, 100, 8.0, 64 },
+	  { 1125, 2250, 2250, 4500, 13500 }, 8, 900, 100, 8.0, 64,
+	  .compute_capability = 10.3 },
 	/* NVIDIA GB300 NVL72 datasheet (72 GPUs, dense): FP8 360 PF,
 	 * FP16/BF16 180 PF, TF32 90 PF, FP4 1,080 PF (1,440 with
 	 * sparsity), so 5000, 2500, 1250 and 15000 per GPU; up to
@@ -96,21 +111,24 @@ static const struct gpu gpu_builtin[] = {
 	 * TB/s per GPU bidirectional); 72 ConnectX-8 800 Gb/s NICs, one per
 	 * GPU. */
 	{ "gb300", "NVIDIA GB300 NVL72 (72-GPU NVLink domain)", 268.2,
-	  { 1250, 2500, 2500, 5000, 15000 }, 72, 900, 100, 8.0, 225 },
+	  { 1250, 2500, 2500, 5000, 15000 }, 72, 900, 100, 8.0, 225,
+	  .compute_capability = 10.3 },
 	/* NVIDIA L40S datasheet: TF32 366, FP16/BF16 733, FP8 1466 with
 	 * sparsity (183, 362.05, 733 dense); 48 GB GDDR6 with ECC at
 	 * 864 GB/s (46,068 MiB).  No NVLink: GPUs meet over PCIe Gen4 x16,
 	 * 32 GB/s each way, each one its own domain.  OVX servers carry
 	 * one 400 Gb/s NIC per two GPUs. */
 	{ "l40s", "NVIDIA L40S 48 GB, PCIe only (no NVLink)", 45.0,
-	  { 183, 362.05, 362.05, 733 }, 1, 32, 25, 0.864, 32 },
+	  { 183, 362.05, 362.05, 733 }, 1, 32, 25, 0.864, 32,
+	  .compute_capability = 8.9 },
 	/* AMD Instinct MI300X datasheet: TF32 653.7, FP16/BF16 1307.4,
 	 * FP8 2614.9 dense; 192 GB HBM3 at 5.3 TB/s (rocm-smi: 205,822,
 	 * 885,888 bytes); seven Infinity Fabric links, 896 GB/s
 	 * bidirectional in all, joining the 8 GPUs of a platform; one
 	 * 400 Gb/s NIC per GPU. */
 	{ "mi300x", "AMD Instinct MI300X 192 GB (8-GPU platform)", 191.7,
-	  { 653.7, 1307.4, 1307.4, 2614.9 }, 8, 448, 50, 5.3, 64 },
+	  { 653.7, 1307.4, 1307.4, 2614.9 }, 8, 448, 50, 5.3, 64,
+	  .compute_capability = 0 },
 };
 
 #define GPU_BUILTIN_COUNT (sizeof(gpu_builtin) / sizeof(gpu_builtin[0]))
@@ -197,4 +215,54 @@ precision_parse(const char *s)
 		if (!strcmp(precision_names[p], s))
 			return p;
 	return -1;
+}
+
+/*
+ * The bands are Transformer Engine's (transformer_engine/pytorch/
+ * quantization.py and utils.py, d0067d0, 2026-08; fp8.py of v2.5):
+ * check_mxfp8_support runs MXFP8 from 10.0 and "not on 12.0+
+ * architectures yet"; is_non_tn_fp8_gemm_supported takes FP8 operands
+ * in any layout on 10.x, 11.x and 13.0 up; check_fp8_block_scaling_support
+ * runs blockwise scaling from 9.0, where v2.5's stopped below 10.0
+ * ("FP8 block scaled GEMM requires Hopper").  Without a compute
+ * capability an NVFP4 peak marks a Blackwell data-center part.
+ */
+static bool
+gpu_cc_known(const struct gpu *g)
+{
+	return g->compute_capability > 0;
+}
+
+static bool
+gpu_blackwell(const struct gpu *g)
+{
+	if (gpu_cc_known(g))
+		return g->compute_capability >= 10.0;
+	return g->peak_tflops[PREC_FP4] > 0;
+}
+
+bool
+gpu_mxfp8(const struct gpu *g)
+{
+	if (gpu_cc_known(g))
+		return g->compute_capability >= 10.0 &&
+		       g->compute_capability < 12.0;
+	return gpu_blackwell(g);
+}
+
+bool
+gpu_fp8_any_layout(const struct gpu *g)
+{
+	if (gpu_cc_known(g))
+		return gpu_mxfp8(g) || g->compute_capability >= 13.0;
+	return gpu_blackwell(g);
+}
+
+bool
+gpu_fp8_blockwise(const struct gpu *g, bool te_2_5)
+{
+	if (!gpu_cc_known(g))
+		return !(te_2_5 && gpu_blackwell(g));
+	return g->compute_capability >= 9.0 &&
+	       !(te_2_5 && g->compute_capability >= 10.0);
 }

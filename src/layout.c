@@ -83,11 +83,12 @@ static const struct {
 	[RULE_RC_MODULES_NO_EFFECT] = { "recompute_modules need selective "
 	                                "recompute (MoE ones an MoE model)",
 	                                RULE_KIND_NO_EFFECT },
-	[RULE_MXFP8_GPU] = { "mxfp8 needs MX tensor cores (Blackwell)",
+	[RULE_FP8_GPU] = { "fp8_recipe the GPU lacks: mxfp8 needs MX tensor "
+	                   "cores (compute capability 10.x-11.x), blockwise "
+	                   "9.0+ (nemo2: 9.x)", RULE_KIND_INVALID },
+	[RULE_NEMO2_FP8] = { "nemo2: no mxfp8 param gather, fp8 with "
+	                     "moe_act/layernorm or shared_experts recompute",
 	                     RULE_KIND_INVALID },
-	[RULE_NEMO2_FP8] = { "nemo2: no blockwise fp8 on Blackwell, mxfp8 "
-	                     "param gather, fp8 with moe_act/layernorm or "
-	                     "shared_experts recompute", RULE_KIND_INVALID },
 	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
@@ -186,9 +187,7 @@ check_shape(const struct workload *w, const struct layout *l)
 /*
  * What NeMo 2.0's 25.07 container (Megatron core 0.13, Transformer
  * Engine 2.5) refuses that a current Megatron-LM runs, in FP8 and in
- * recompute modules:
- * - blockwise FP8 GEMMs below compute capability 10.0 only ("FP8 block
- *   scaled GEMM requires Hopper and CUDA >= 12.9", TE 2.5 fp8.py);
+ * recompute modules (its blockwise FP8 on Blackwell: fp8_recipe_runs):
  * - MXFP8 weights gathered in FP8: core 0.13 maps them into the
  *   parameter buffer, which TE 2.5 cannot do (replace_raw_data for
  *   MXFP8Tensor), unless reuse_grad_buf_for_mxfp8_param_ag, which 0.13
@@ -205,13 +204,31 @@ nemo2_refuses(const struct workload *w, const struct layout *l)
 	unsigned rc = l->recompute == RECOMPUTE_SELECTIVE
 	              ? layout_recompute_modules(l) : 0;
 	bool fp8 = w->precision == PREC_FP8;
-	bool blackwell = w->gpu && w->gpu->peak_tflops[PREC_FP4] > 0;
 
-	return (fp8 && l->fp8_recipe == FP8_BLOCKWISE && blackwell) ||
-	       (fp8 && l->fp8_recipe == FP8_MXFP8 && l->fp8_param_gather) ||
+	return (fp8 && l->fp8_recipe == FP8_MXFP8 && l->fp8_param_gather) ||
 	       (fp8 && (rc & (RCM_BIT(RCM_MOE_ACT) |
 	                      RCM_BIT(RCM_LAYERNORM)))) ||
 	       (rc & RCM_BIT(RCM_SHARED_EXPERTS));
+}
+
+/*
+ * Whether the GPU's tensor cores run the FP8 recipe, as Transformer
+ * Engine checks it before the first step (gpu.c): MXFP8 scales blocks
+ * of 32 values in the tensor cores, which Blackwell data-center parts
+ * have and Hopper, Ada and the 12.x Blackwell parts lack; blockwise
+ * scaling needs Hopper or later, and NeMo 2.0's Transformer Engine 2.5
+ * runs it on Hopper only.
+ */
+static bool
+fp8_recipe_runs(const struct workload *w, const struct layout *l)
+{
+	if (w->precision != PREC_FP8 || !w->gpu)
+		return true;
+	if (l->fp8_recipe == FP8_MXFP8)
+		return gpu_mxfp8(w->gpu);
+	if (l->fp8_recipe == FP8_BLOCKWISE)
+		return gpu_fp8_blockwise(w->gpu, w->core == CORE_NEMO2);
+	return true;
 }
 
 /*
@@ -413,13 +430,8 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
-	/* MXFP8 scales blocks of 32 values in the tensor cores, which
-	 * Blackwell has and Hopper lacks: Transformer Engine refuses it
-	 * below compute capability 10.0 (check_mxfp8_support).  The
-	 * catalog marks such cores by an FP4 peak, which needs them too. */
-	if (w->precision == PREC_FP8 && l->fp8_recipe == FP8_MXFP8 &&
-	    w->gpu && !(w->gpu->peak_tflops[PREC_FP4] > 0))
-		return RULE_MXFP8_GPU;
+	if (!fp8_recipe_runs(w, l))
+		return RULE_FP8_GPU;
 	if (check_moe(w, l) != LAYOUT_OK)
 		return check_moe(w, l);
 	if (w->core == CORE_NEMO2 && nemo2_refuses(w, l))

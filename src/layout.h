@@ -232,10 +232,11 @@ enum layout_rule {
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */
-	RULE_MXFP8_GPU,    /* mxfp8 on a GPU without block-scaled (MX)
-	                    * tensor cores */
-	RULE_NEMO2_FP8,    /* nemo2 (core 0.13, TE 2.5): blockwise FP8 on
-	                    * Blackwell, mxfp8 with fp8_param_gather,
+	RULE_FP8_GPU,      /* an FP8 recipe the GPU's tensor cores lack:
+	                    * mxfp8 without MX cores, blockwise below
+	                    * Hopper (nemo2: on Blackwell) */
+	RULE_NEMO2_FP8,    /* nemo2 (core 0.13, TE 2.5): mxfp8 with
+	                    * fp8_param_gather,
 	                    * moe_act/layernorm recompute with any FP8,
 	                    * shared_experts recompute */
 	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without

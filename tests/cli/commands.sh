@@ -48,6 +48,16 @@ print(*(m[g]["fp4_tflops"] for g in ("b200", "gb200", "b300", "gb300",
 [ "$fp4" = "9000 10000 13500 15000 0" ] &&
 	ok "gpus JSON: fp4_tflops of B200, GB200, B300, GB300 and H100" ||
 	ko "gpus JSON: fp4_tflops ($fp4)"
+# CUDA compute capabilities, which decide the FP8 recipes a GPU runs.
+cc=$(python3 -c 'import json,sys
+m = {x["name"]: x for x in json.load(open(sys.argv[1]))}
+print(*(m[g]["compute_capability"] for g in ("a100-80gb", "l40s",
+      "h100-sxm", "b200", "gb300", "mi300x")))' "$T/out" 2>&1)
+[ "$cc" = "8 8.9 9 10 10.3 0" ] &&
+	ok "gpus JSON: compute_capability of A100, L40S, H100, B200, GB300, MI300X" ||
+	ko "gpus JSON: compute_capability ($cc)"
+expect "gpus table" 0 "$PT" gpus
+has "... with a cc column" "^l40s .* 8\.9 *NVIDIA L40S" "$T/out"
 
 # The seed example: 8 B, 1024 GPUs, 840 B tokens, 140 TFLOPS -> 4.34 days.
 expect "size --params" 0 "$PT" size --gpus 1024 --tflops 140 --tokens 840 \

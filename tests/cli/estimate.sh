@@ -218,6 +218,21 @@ has "... saying it needs Blackwell" "mxfp8 needs MX tensor cores" "$T/err"
 expect "... and on a B200 it is estimated" 0 "$PT" estimate \
 	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
 	-s 'gpu="b200"' --switch fp8_recipe=mxfp8
+# Blockwise scaling needs Hopper's FP8 GEMMs or later: not Ada's (8.9).
+expect "blockwise fp8 on an L40S is an invalid layout" 64 "$PT" estimate \
+	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
+	-s 'gpu="l40s"' --switch fp8_recipe=blockwise
+has "... saying what it needs" "blockwise 9\.0+" "$T/err"
+expect "... and on an H100 it is estimated" 0 "$PT" estimate \
+	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
+	--switch fp8_recipe=blockwise
+# A site's compute capability overrules the FP4 peak that stands for it.
+printf '%s\n' 'gpus = ( { name = "b200"; compute_capability = 12.0; } );' \
+	>"$T/cc12.conf"
+expect "mxfp8 on a GPU of compute capability 12.0 is refused" 64 \
+	"$PT" --site "$T/cc12.conf" estimate \
+	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
+	-s 'gpu="b200"' --switch fp8_recipe=mxfp8
 # A base section that breaks a rule is named by its line, with values.
 { cat "$DEMO"; echo 'base = { micro_batch_size = 3; };'; } >"$T/badbase.conf"
 expect "an invalid base section" 78 "$PT" estimate "$T/badbase.conf"

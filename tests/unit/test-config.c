@@ -1949,7 +1949,7 @@ test_gpu_catalog_overrides(void)
 		"  { name = \"h100-sxm\"; memory_gib = 70.0; },\n"
 		"  { name = \"lab-gpu\"; memory_gib = 24.0; "
 		"bf16_tflops = 100.0; nvlink_domain = 2; nvlink_gbs = 50.0; "
-		"network_gbs = 12.5; }\n"
+		"network_gbs = 12.5; compute_capability = 8.6; }\n"
 		");\n");
 	struct settings builtin;
 	const struct gpu *h100;
@@ -1965,6 +1965,7 @@ test_gpu_catalog_overrides(void)
 	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.peak_tflops[PREC_BF16],
 	                       h100->peak_tflops[PREC_BF16], 0);
 	CU_ASSERT_EQUAL(l.c.gpu.nvlink_domain, h100->nvlink_domain);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.compute_capability, 9.0, 0);
 	load_release(&l);
 	/* A new entry, with FP16 = BF16 and TF32 = BF16 / 2 by default,
 	 * and memory.gpu_memory_gb over the catalog's capacity. */
@@ -1977,6 +1978,7 @@ test_gpu_catalog_overrides(void)
 	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.peak_tflops[PREC_FP32], 50.0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.memory_gib, 20.0, 0);
 	CU_ASSERT_EQUAL(l.c.gpu.nvlink_domain, 2);
+	CU_ASSERT_DOUBLE_EQUAL(l.c.gpu.compute_capability, 8.6, 0);
 	load_release(&l);
 	settings_release(&builtin);
 	setenv("PARATUNE_SITE_CONF", "", 1);
@@ -2076,7 +2078,9 @@ gpu_equal(const struct gpu *a, const struct gpu *b)
 	       a->memory_gib == b->memory_gib &&
 	       a->nvlink_domain == b->nvlink_domain &&
 	       a->nvlink_gbs == b->nvlink_gbs &&
-	       a->network_gbs == b->network_gbs && a->hbm_tbs == b->hbm_tbs;
+	       a->network_gbs == b->network_gbs && a->hbm_tbs == b->hbm_tbs &&
+	       a->host_gbs == b->host_gbs &&
+	       a->compute_capability == b->compute_capability;
 }
 
 /* Write a loaded campaign, read it back as a campaign file, write again:

@@ -436,10 +436,10 @@ test_switch_rules(void)
 	f.w.precision = PREC_FP8;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	/* MXFP8 needs Blackwell's block-scaled tensor cores: Transformer
-	 * Engine refuses it on Hopper (check_mxfp8_support); the catalog
-	 * marks such GPUs by an FP4 peak. */
+	 * Engine refuses it on Hopper (check_mxfp8_support); without a
+	 * compute capability an FP4 peak marks such GPUs. */
 	l.fp8_recipe = FP8_MXFP8;
-	CU_ASSERT_EQUAL(check(&f, l), RULE_MXFP8_GPU);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FP8_GPU);
 	f.g.peak_tflops[PREC_FP4] = 2 * f.g.peak_tflops[PREC_FP8];
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	f.g.peak_tflops[PREC_FP4] = 0;
@@ -733,6 +733,55 @@ test_nemo2_graph_rules(void)
 }
 
 /*
+ * The FP8 recipes by the GPU's compute capability, as Transformer
+ * Engine checks them (gpu.c): MXFP8 on 10.x and 11.x, blockwise from
+ * 9.0 (Transformer Engine 2.5, NeMo 2.0's: 9.x only).  A compute
+ * capability overrules the FP4 peak that stands for it otherwise.
+ */
+static void
+test_fp8_recipe_by_compute_capability(void)
+{
+	static const struct {
+		double cc;
+		enum layout_rule mxfp8, blockwise, blockwise_nemo2;
+	} bands[] = {
+		{ 8.0, RULE_FP8_GPU, RULE_FP8_GPU, RULE_FP8_GPU },
+		{ 8.9, RULE_FP8_GPU, RULE_FP8_GPU, RULE_FP8_GPU },  /* L40S */
+		{ 9.0, RULE_FP8_GPU, LAYOUT_OK, LAYOUT_OK },
+		{ 10.0, LAYOUT_OK, LAYOUT_OK, RULE_FP8_GPU },
+		{ 10.3, LAYOUT_OK, LAYOUT_OK, RULE_FP8_GPU },       /* B300 */
+		{ 11.0, LAYOUT_OK, LAYOUT_OK, RULE_FP8_GPU },
+		{ 12.0, RULE_FP8_GPU, LAYOUT_OK, RULE_FP8_GPU },    /* RTX */
+	};
+	struct fixture f;
+	struct layout l = base(1, 1, 1, 1, 64);
+
+	fixture_init(&f, 1, 4096);
+	f.w.precision = PREC_FP8;
+	f.g.peak_tflops[PREC_FP4] = 2 * f.g.peak_tflops[PREC_FP8];
+	for (size_t i = 0; i < sizeof(bands) / sizeof(bands[0]); i++) {
+		f.g.compute_capability = bands[i].cc;
+		f.w.core = CORE_CURRENT;
+		l.fp8_recipe = FP8_MXFP8;
+		CU_ASSERT_EQUAL(check(&f, l), bands[i].mxfp8);
+		l.fp8_recipe = FP8_BLOCKWISE;
+		CU_ASSERT_EQUAL(check(&f, l), bands[i].blockwise);
+		f.w.core = CORE_NEMO2;
+		CU_ASSERT_EQUAL(check(&f, l), bands[i].blockwise_nemo2);
+		/* Per-tensor scaling runs wherever FP8 does. */
+		l.fp8_recipe = FP8_TENSORWISE;
+		CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	}
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_GPU), RULE_KIND_INVALID);
+	/* Outside FP8 the recipe is no layout of the GPU's to refuse. */
+	f.g.compute_capability = 8.0;
+	f.w.precision = PREC_BF16;
+	f.w.core = CORE_CURRENT;
+	l.fp8_recipe = FP8_DELAYED;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+}
+
+/*
  * What NeMo 2.0's 25.07 container (core 0.13, Transformer Engine 2.5)
  * refuses in FP8 and recompute modules that a current Megatron-LM runs:
  * blockwise FP8 on Blackwell, MXFP8 weights gathered in FP8, moe_act or
@@ -750,8 +799,7 @@ test_nemo2_fp8_rules(void)
 	l.fp8_recipe = FP8_BLOCKWISE;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	f.w.core = CORE_NEMO2;
-	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
-	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NEMO2_FP8), RULE_KIND_INVALID);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FP8_GPU);
 	f.g.peak_tflops[PREC_FP4] = 0;  /* Hopper runs it */
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	f.g.peak_tflops[PREC_FP4] = 2 * f.g.peak_tflops[PREC_FP8];
@@ -760,6 +808,7 @@ test_nemo2_fp8_rules(void)
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	l.fp8_param_gather = true;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NEMO2_FP8), RULE_KIND_INVALID);
 	f.w.core = CORE_CURRENT;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 
@@ -1214,6 +1263,8 @@ static const struct harness_test layout_tests[] = {
 	{ "CUDA graphs", test_cuda_graph_rules },
 	{ "NeMo 2.0's CUDA graphs", test_nemo2_graph_rules },
 	{ "NeMo 2.0's FP8 and recompute modules", test_nemo2_fp8_rules },
+	{ "FP8 recipes by compute capability",
+	  test_fp8_recipe_by_compute_capability },
 	{ "CUDA graphs and dropout", test_graph_dropout_rule },
 	{ "activation offloading", test_offload_rule },
 	{ "placement rules and relax", test_topology_rules },
