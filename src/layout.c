@@ -500,6 +500,13 @@ layout_describe(struct strbuf *sb, const struct workload *w,
 	            w->model->num_layers);
 	if (w->model->num_experts == 0 && l->ep > 1)
 		strbuf_addstr(sb, ", no experts");
+	if (r == RULE_FP8_GPU && w->gpu) {
+		strbuf_addf(sb, "; %s fp8 on %s",
+		            fp8_recipe_name(l->fp8_recipe), w->gpu->name);
+		if (w->gpu->compute_capability > 0)
+			strbuf_addf(sb, ", compute capability %.1f",
+			            w->gpu->compute_capability);
+	}
 }
 
 enum layout_rule

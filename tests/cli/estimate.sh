@@ -223,6 +223,8 @@ expect "blockwise fp8 on an L40S is an invalid layout" 64 "$PT" estimate \
 	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
 	-s 'gpu="l40s"' --switch fp8_recipe=blockwise
 has "... saying what it needs" "blockwise 9\.0+" "$T/err"
+has "... and what the GPU has" \
+	"blockwise fp8 on l40s, compute capability 8\.9)$" "$T/err"
 expect "... and on an H100 it is estimated" 0 "$PT" estimate \
 	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
 	--switch fp8_recipe=blockwise
