@@ -233,7 +233,7 @@ gpu_cc_known(const struct gpu *g)
 	return g->compute_capability > 0;
 }
 
-static bool
+bool
 gpu_blackwell(const struct gpu *g)
 {
 	if (gpu_cc_known(g))

@@ -55,6 +55,7 @@ void gpu_catalog_put(struct gpu_catalog *cat, const struct gpu *g);
 bool gpu_mxfp8(const struct gpu *g);           /* MXFP8: 10.x, 11.x */
 bool gpu_fp8_any_layout(const struct gpu *g);  /* FP8 GEMM operands in
                                                 * any layout */
+bool gpu_blackwell(const struct gpu *g);       /* 10.0 or above */
 /* Blockwise FP8 (128x128 and 1x128 scales): 9.0 and above; with
  * Transformer Engine 2.5 (NeMo 2.0's 25.07 container), 9.x only. */
 bool gpu_fp8_blockwise(const struct gpu *g, bool te_2_5);

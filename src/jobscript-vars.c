@@ -518,6 +518,7 @@ vars_run(struct template_vars *v, const struct settings *c,
 	set_text(v, "campaign_dir", campaign_dir);
 	set_text(v, "run_dir", run_dir);
 	set_text(v, "gpu", c->gpu.name[0] ? c->gpu.name : c->gpu_name);
+	template_vars_set_bool(v, "blackwell", gpu_blackwell(&c->gpu));
 	template_vars_set_int(v, "max_steps", c->limits.max_steps_per_run);
 	snprintf(hms, sizeof hms, "%02d:%02d:00", minutes / 60, minutes % 60);
 	template_vars_set_str(v, "time_limit", hms);

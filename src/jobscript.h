@@ -132,6 +132,8 @@
  * Campaign
  *   campaign_name campaign_dir run_dir   user text
  *   gpu                   GPU catalog name ("h100-sxm")
+ *   blackwell             boolean: the GPU's compute capability is 10.0
+ *                         or above (gpu_blackwell)
  * Limits
  *   max_steps             limits.max_steps_per_run
  *   time_limit            limits.max_minutes_per_run as HH:MM:SS

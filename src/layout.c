@@ -83,12 +83,13 @@ static const struct {
 	[RULE_RC_MODULES_NO_EFFECT] = { "recompute_modules need selective "
 	                                "recompute (MoE ones an MoE model)",
 	                                RULE_KIND_NO_EFFECT },
-	[RULE_FP8_GPU] = { "fp8_recipe the GPU lacks: mxfp8 needs MX tensor "
-	                   "cores (compute capability 10.x-11.x), blockwise "
-	                   "9.0+ (nemo2: 9.x)", RULE_KIND_INVALID },
-	[RULE_NEMO2_FP8] = { "nemo2: no mxfp8 param gather, fp8 with "
-	                     "moe_act/layernorm or shared_experts recompute",
-	                     RULE_KIND_INVALID },
+	[RULE_FP8_GPU] = { "fp8_recipe the GPU lacks: mxfp8 needs compute "
+	                   "capability 10-11, blockwise 9+ (nemo2 9)",
+	                   RULE_KIND_INVALID },
+	[RULE_NEMO2_CONTAINER] = { "nemo2: no mxfp8 param gather, fp8 with "
+	                           "moe_act/layernorm or shared_experts "
+	                           "recompute, DeepEP on Blackwell",
+	                           RULE_KIND_INVALID },
 	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
@@ -186,8 +187,8 @@ check_shape(const struct workload *w, const struct layout *l)
 
 /*
  * What NeMo 2.0's 25.07 container (Megatron core 0.13, Transformer
- * Engine 2.5) refuses that a current Megatron-LM runs, in FP8 and in
- * recompute modules (its blockwise FP8 on Blackwell: fp8_recipe_runs):
+ * Engine 2.5) refuses that a current Megatron-LM runs, in FP8, recompute
+ * modules and dispatch (its blockwise FP8 on Blackwell: fp8_recipe_runs):
  * - MXFP8 weights gathered in FP8: core 0.13 maps them into the
  *   parameter buffer, which TE 2.5 cannot do (replace_raw_data for
  *   MXFP8Tensor), unless reuse_grad_buf_for_mxfp8_param_ag, which 0.13
@@ -196,7 +197,12 @@ check_shape(const struct workload *w, const struct layout *l)
  * - moe_act or layernorm recompute with any FP8 recipe ("moe_act and
  *   layernorm recompute cannot work with fp8", core 0.13
  *   transformer_config.py; later cores refuse delayed scaling only);
- * - shared_experts, which core 0.13's recompute modules do not have.
+ * - shared_experts, which core 0.13's recompute modules do not have;
+ * - the flex dispatcher (DeepEP) on Blackwell: NeMo 2.4 enables DeepEP
+ *   on compute capability 8.x and 9.x only (DeepEPCallback), and its
+ *   own DeepSeek-V3 script takes alltoall on Blackwell "because deepEP
+ *   is not supported yet" (scripts/performance/llm/
+ *   pretrain_deepseek_v3.py); the DeepEP of mid-2025 built for SM90.
  */
 static bool
 nemo2_refuses(const struct workload *w, const struct layout *l)
@@ -208,7 +214,9 @@ nemo2_refuses(const struct workload *w, const struct layout *l)
 	return (fp8 && l->fp8_recipe == FP8_MXFP8 && l->fp8_param_gather) ||
 	       (fp8 && (rc & (RCM_BIT(RCM_MOE_ACT) |
 	                      RCM_BIT(RCM_LAYERNORM)))) ||
-	       (rc & RCM_BIT(RCM_SHARED_EXPERTS));
+	       (rc & RCM_BIT(RCM_SHARED_EXPERTS)) ||
+	       (l->moe_dispatcher == MOE_DISPATCH_FLEX && w->gpu &&
+	        gpu_blackwell(w->gpu));
 }
 
 /*
@@ -435,7 +443,7 @@ check_switches(const struct workload *w, const struct layout *l)
 	if (check_moe(w, l) != LAYOUT_OK)
 		return check_moe(w, l);
 	if (w->core == CORE_NEMO2 && nemo2_refuses(w, l))
-		return RULE_NEMO2_FP8;
+		return RULE_NEMO2_CONTAINER;
 	return check_modules(w, l);
 }
 

@@ -235,10 +235,10 @@ enum layout_rule {
 	RULE_FP8_GPU,      /* an FP8 recipe the GPU's tensor cores lack:
 	                    * mxfp8 without MX cores, blockwise below
 	                    * Hopper (nemo2: on Blackwell) */
-	RULE_NEMO2_FP8,    /* nemo2 (core 0.13, TE 2.5): mxfp8 with
-	                    * fp8_param_gather,
-	                    * moe_act/layernorm recompute with any FP8,
-	                    * shared_experts recompute */
+	RULE_NEMO2_CONTAINER, /* nemo2 (core 0.13, TE 2.5): mxfp8
+	                       * with fp8_param_gather, moe_act/layernorm
+	                       * recompute with any FP8, shared_experts
+	                       * recompute, flex dispatch on Blackwell */
 	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
 	                    * fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */

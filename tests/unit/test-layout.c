@@ -783,9 +783,10 @@ test_fp8_recipe_by_compute_capability(void)
 
 /*
  * What NeMo 2.0's 25.07 container (core 0.13, Transformer Engine 2.5)
- * refuses in FP8 and recompute modules that a current Megatron-LM runs:
- * blockwise FP8 on Blackwell, MXFP8 weights gathered in FP8, moe_act or
- * layernorm recompute with any FP8 recipe, shared_experts recompute.
+ * refuses in FP8, recompute modules and dispatch that a current
+ * Megatron-LM runs: blockwise FP8 on Blackwell, MXFP8 weights gathered
+ * in FP8, moe_act or layernorm recompute with any FP8 recipe,
+ * shared_experts recompute, DeepEP on Blackwell.
  */
 static void
 test_nemo2_fp8_rules(void)
@@ -807,8 +808,8 @@ test_nemo2_fp8_rules(void)
 	l.distributed_optimizer = true;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	l.fp8_param_gather = true;
-	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
-	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NEMO2_FP8), RULE_KIND_INVALID);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_CONTAINER);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NEMO2_CONTAINER), RULE_KIND_INVALID);
 	f.w.core = CORE_CURRENT;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 
@@ -820,12 +821,31 @@ test_nemo2_fp8_rules(void)
 	l.recompute_modules = RCM_BIT(RCM_LAYERNORM);
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	f.w.core = CORE_NEMO2;
-	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_CONTAINER);
 	f.w.precision = PREC_BF16;
 	l.fp8_recipe = FP8_DELAYED;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	l.recompute_modules = RCM_BIT(RCM_SHARED_EXPERTS);
-	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_FP8);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_CONTAINER);
+
+	/* NeMo 2.4 runs DeepEP on Ampere and Hopper only: the flex
+	 * dispatcher on Blackwell is refused, alltoall is not. */
+	fixture_init(&f, 2, 4096);
+	f.m = test_mixtral_8x7b();
+	l = base(1, 1, 1, 1, 64);
+	l.ep = 8;
+	l.etp = 1;
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	f.w.core = CORE_NEMO2;
+	f.g.compute_capability = 9.0;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.g.compute_capability = 10.0;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_CONTAINER);
+	f.w.core = CORE_CURRENT;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.core = CORE_NEMO2;
+	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 }
 
 /*
@@ -1262,7 +1282,8 @@ static const struct harness_test layout_tests[] = {
 	{ "MoE all-to-all overlap", test_a2a_overlap_rules },
 	{ "CUDA graphs", test_cuda_graph_rules },
 	{ "NeMo 2.0's CUDA graphs", test_nemo2_graph_rules },
-	{ "NeMo 2.0's FP8 and recompute modules", test_nemo2_fp8_rules },
+	{ "NeMo 2.0's FP8, recompute modules and DeepEP",
+	  test_nemo2_fp8_rules },
 	{ "FP8 recipes by compute capability",
 	  test_fp8_recipe_by_compute_capability },
 	{ "CUDA graphs and dropout", test_graph_dropout_rule },

@@ -484,6 +484,16 @@ static const struct real_case grid[] = {
 	  .dispatcher = MOE_DISPATCH_FLEX, .a2a_overlap = true,
 	  .vp_layers = "8", .max_positions = "32768",
 	  .nemo_refuses = "MoE all-to-all overlap (overlap_moe" },
+	/* DeepEP on Blackwell, which Megatron-LM runs and NeMo 2.4 does
+	 * not (its DeepEPCallback: compute capability 8 and 9 only). */
+	{ .what = "b200 moe flex deepep", .model = M_MIXTRAL_8X7B,
+	  .gpu = "b200", .nodes = 1, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 1, .pp = 1, .cp = 1, .ep = 8,
+	  .etp = 1, .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_SELECTIVE, .distopt = true, .ogr = true,
+	  .opg = true, .attention = ATTN_FLASH, .grouped_gemm = true,
+	  .dispatcher = MOE_DISPATCH_FLEX, .max_positions = "32768",
+	  .nemo_refuses = "DeepEP on Ampere and Hopper only" },
 	/* One CUDA graph of the whole iteration, as NVIDIA's Llama 3 8B
 	 * Blackwell recipes run; with CPU offloading, which per-layer
 	 * graphs refuse. */
@@ -2158,8 +2168,8 @@ test_nemo_needs_recipe(void)
 }
 
 /*
- * TP overlap, a2a+p2p, the MoE all-to-all overlap and full-iteration
- * graphs stop nemo2.sbatch at rendering, saying why and that the
+ * TP overlap, a2a+p2p, the MoE all-to-all overlap, DeepEP on Blackwell
+ * and full-iteration graphs stop nemo2.sbatch at rendering, saying why and that the
  * megatron-lm template runs them, before anything is submitted.
  */
 static void
@@ -2184,7 +2194,7 @@ test_nemo_refuses(void)
 		free(msg);
 		tested++;
 	}
-	CU_ASSERT_EQUAL(tested, 9);
+	CU_ASSERT_EQUAL(tested, 10);
 }
 
 /* Every case of the grid is a layout Megatron-LM accepts. */
