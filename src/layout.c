@@ -86,9 +86,10 @@ static const struct {
 	[RULE_FP8_GPU] = { "fp8_recipe the GPU lacks: mxfp8 needs compute "
 	                   "capability 10-11, blockwise 9+ (nemo2 9)",
 	                   RULE_KIND_INVALID },
-	[RULE_NEMO2_CONTAINER] = { "nemo2: no mxfp8 param gather, fp8 with "
-	                           "moe_act/layernorm or shared_experts "
-	                           "recompute, DeepEP on Blackwell",
+	[RULE_NEMO2_CONTAINER] = { "nemo2: no mxfp8 param gather with its "
+	                           "overlap or fsdp, fp8 with moe_act/"
+	                           "layernorm or shared_experts recompute, "
+	                           "DeepEP on Blackwell",
 	                           RULE_KIND_INVALID },
 	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
@@ -189,11 +190,13 @@ check_shape(const struct workload *w, const struct layout *l)
  * What NeMo 2.0's 25.07 container (Megatron core 0.13, Transformer
  * Engine 2.5) refuses that a current Megatron-LM runs, in FP8, recompute
  * modules and dispatch (its blockwise FP8 on Blackwell: fp8_recipe_runs):
- * - MXFP8 weights gathered in FP8: core 0.13 maps them into the
- *   parameter buffer, which TE 2.5 cannot do (replace_raw_data for
- *   MXFP8Tensor), unless reuse_grad_buf_for_mxfp8_param_ag, which 0.13
- *   takes without the parameter-gather overlap and FSDP only, and which
- *   the template does not render;
+ * - MXFP8 weights gathered in FP8 with the parameter-gather overlap or
+ *   FSDP: core 0.13 maps them into the parameter buffer, which TE 2.5
+ *   cannot do (replace_raw_data for MXFP8Tensor), unless
+ *   reuse_grad_buf_for_mxfp8_param_ag, which the template renders and
+ *   which 0.13 runs with the distributed optimizer and without the
+ *   overlap only ("MXFP8 param currently does not support DP AG
+ *   overlap", distributed_data_parallel.py);
  * - moe_act or layernorm recompute with any FP8 recipe ("moe_act and
  *   layernorm recompute cannot work with fp8", core 0.13
  *   transformer_config.py; later cores refuse delayed scaling only);
@@ -211,7 +214,8 @@ nemo2_refuses(const struct workload *w, const struct layout *l)
 	              ? layout_recompute_modules(l) : 0;
 	bool fp8 = w->precision == PREC_FP8;
 
-	return (fp8 && l->fp8_recipe == FP8_MXFP8 && l->fp8_param_gather) ||
+	return (fp8 && l->fp8_recipe == FP8_MXFP8 && l->fp8_param_gather &&
+	        (l->overlap_param_gather || l->fsdp)) ||
 	       (fp8 && (rc & (RCM_BIT(RCM_MOE_ACT) |
 	                      RCM_BIT(RCM_LAYERNORM)))) ||
 	       (rc & RCM_BIT(RCM_SHARED_EXPERTS)) ||

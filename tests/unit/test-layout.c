@@ -807,11 +807,24 @@ test_nemo2_fp8_rules(void)
 	l.fp8_recipe = FP8_MXFP8;
 	l.distributed_optimizer = true;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* MXFP8 weights gathered in FP8 go through the gradient buffer,
+	 * which core 0.13 gathers without the overlap. */
 	l.fp8_param_gather = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.overlap_grad_reduce = true;
+	l.overlap_param_gather = true;
 	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_CONTAINER);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NEMO2_CONTAINER), RULE_KIND_INVALID);
 	f.w.core = CORE_CURRENT;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* Nor under Megatron-FSDP. */
+	l.overlap_param_gather = false;
+	l.distributed_optimizer = false;
+	l.fsdp = true;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	f.w.core = CORE_NEMO2;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NEMO2_CONTAINER);
+	f.w.core = CORE_CURRENT;
 
 	/* Tensorwise scaling takes layernorm recompute on a current core
 	 * only; shared_experts is no module of 0.13's in any precision. */

@@ -196,6 +196,10 @@ static const char *const nemo_known_keys[] = {
 	"trainer.strategy.num_layers_in_first_pipeline_stage",
 	"trainer.strategy.num_layers_in_last_pipeline_stage",
 
+	/* Core 0.13's OptimizerConfig field: the distributed optimizer
+	 * writes MXFP8 weights into the gradient buffer
+	 * (optimizer_config.py, distrib_optimizer.py). */
+	"optim.config.reuse_grad_buf_for_mxfp8_param_ag",
 	"optim.config.use_distributed_optimizer", "optim.config.bf16",
 	"optim.config.fp16", "trainer.plugins.precision",
 	"trainer.plugins.params_dtype", "trainer.plugins.pipeline_dtype",
@@ -542,8 +546,21 @@ static const struct real_case grid[] = {
 	  .fp8_param_gather = true, .vp_layers = "8",
 	  .recompute_method = "uniform", .recompute_num = "8",
 	  .max_positions = "8192",
-	  .nemo_refuses = "does not gather MXFP8 weights in FP8",
+	  .nemo_refuses = "without the parameter-gather overlap",
 	  .max_connections = "32" },
+	/* The same without the parameter-gather overlap, which NeMo
+	 * 25.07's core gathers MXFP8 weights without, through the
+	 * gradient buffer. */
+	{ .what = "b200 mxfp8 param gather no overlap", .model = M_LLAMA3_8B,
+	  .gpu = "b200", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_FP8, .tp = 2, .pp = 2, .cp = 1, .ep = 1,
+	  .vp = 2, .dp = 2, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_FULL, .rc_method = RECOMPUTE_UNIFORM,
+	  .sp = true, .distopt = true, .ogr = true, .opg = false,
+	  .attention = ATTN_FLASH, .fp8_recipe = FP8_MXFP8,
+	  .fp8_param_gather = true, .vp_layers = "8",
+	  .recompute_method = "uniform", .recompute_num = "8",
+	  .max_positions = "8192", .max_connections = "32" },
 	/* NVFP4 on Blackwell: --fp4-format e2m1 --fp4-recipe nvfp4 in
 	 * bf16, and with fp8_param_gather --fp4-param-gather; nemo2.sbatch
 	 * refuses FP4, which NeMo 2.4 lacks (test_fp4_precision). */
@@ -1438,17 +1455,22 @@ py_bool(bool b)
 static void
 check_nemo_ddp(const struct real_case *rc, const struct str_list *argv)
 {
+	bool mxfp8_gather = rc->precision == PREC_FP8 &&
+	                    rc->fp8_recipe == FP8_MXFP8 && rc->fp8_param_gather;
 	char *want = xasprintf("megatron.core.distributed."
 	                       "DistributedDataParallelConfig("
 	                       "check_for_nan_in_grad=True,"
 	                       "grad_reduce_in_fp32=%s,"
 	                       "overlap_grad_reduce=%s,"
-	                       "overlap_param_gather=%s,%s)",
+	                       "overlap_param_gather=%s,%s%s)",
 	                       rc->precision == PREC_FP16 ? "False" : "True",
 	                       py_bool(rc->ogr), py_bool(rc->opg),
 	                       rc->fsdp ? "data_parallel_sharding_strategy="
 	                                  "optim_grads_params"
-	                                : "average_in_collective=True");
+	                                : "average_in_collective=True",
+	                       mxfp8_gather ? ",fp8_param_gather=True,"
+	                                      "reuse_grad_buf_for_mxfp8_param_ag="
+	                                      "True" : "");
 
 	expect_override(rc, argv, "trainer.strategy.ddp", want);
 	free(want);
@@ -1529,6 +1551,11 @@ check_nemo_recompute(const struct real_case *rc,
 	                "[\"core_attn\"]");
 	expect_override(rc, argv, "optim.config.use_distributed_optimizer",
 	                py_bool(rc->distopt || rc->fsdp));
+	expect_override(rc, argv,
+	                "optim.config.reuse_grad_buf_for_mxfp8_param_ag",
+	                rc->precision == PREC_FP8 &&
+	                rc->fp8_recipe == FP8_MXFP8 && rc->fp8_param_gather
+	                ? "True" : NULL);
 	check_nemo_ddp(rc, argv);
 }
 
