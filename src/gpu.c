@@ -223,8 +223,10 @@ precision_parse(const char *s)
  * check_mxfp8_support runs MXFP8 from 10.0 and "not on 12.0+
  * architectures yet"; is_non_tn_fp8_gemm_supported takes FP8 operands
  * in any layout on 10.x, 11.x and 13.0 up; check_fp8_block_scaling_support
- * runs blockwise scaling from 9.0, where v2.5's stopped below 10.0
- * ("FP8 block scaled GEMM requires Hopper").  Without a compute
+ * runs blockwise scaling from 9.0 since v2.9, where v2.5 to v2.8 stopped
+ * below 10.0 ("FP8 block scaled GEMM requires Hopper"): the megatron-lm
+ * template's Blackwell runs take Transformer Engine 2.9 or later, the
+ * nemo2 template's 25.07 container has 2.5.  Without a compute
  * capability an NVFP4 peak marks a Blackwell data-center part.
  */
 static bool

@@ -204,6 +204,9 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	template_vars_set_bool(v, "account_embedding", l->account_embedding);
 	template_vars_set_bool(v, "account_loss", l->account_loss);
 	template_vars_set_str(v, "fp8_recipe", fp8_recipe_name(l->fp8_recipe));
+	template_vars_set_bool(v, "fp8_blockwise",
+	                       c->precision == PREC_FP8 &&
+	                       l->fp8_recipe == FP8_BLOCKWISE);
 	template_vars_set_bool(v, "fp8_param_gather", l->fp8_param_gather);
 	/* MXFP8 weights gathered in FP8 reuse the gradient buffer, as the
 	 * estimate counts them: without it Megatron-LM warns of "significant

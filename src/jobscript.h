@@ -50,6 +50,7 @@
  *                         the embedding / the loss as a layer
  *   fp8_recipe            "delayed", "tensorwise", "mxfp8", "blockwise"
  *                         (fp8_param_gather under fp4: --fp4-param-gather)
+ *   fp8_blockwise         boolean: fp8 with the blockwise recipe
  *   mxfp8_param_gather    boolean: fp8 with mxfp8 and fp8_param_gather
  *                         (--reuse-grad-buf-for-mxfp8-param-ag)
  *   fp8_param_gather cuda_graphs tp_comm_overlap overlap_grad_reduce

@@ -219,7 +219,8 @@ nemo2_refuses(const struct workload *w, const struct layout *l)
 	       (fp8 && (rc & (RCM_BIT(RCM_MOE_ACT) |
 	                      RCM_BIT(RCM_LAYERNORM)))) ||
 	       (rc & RCM_BIT(RCM_SHARED_EXPERTS)) ||
-	       (l->moe_dispatcher == MOE_DISPATCH_FLEX && w->gpu &&
+	       (w->model->num_experts > 0 &&
+	        l->moe_dispatcher == MOE_DISPATCH_FLEX && w->gpu &&
 	        gpu_blackwell(w->gpu));
 }
 

@@ -236,9 +236,10 @@ enum layout_rule {
 	                    * mxfp8 without MX cores, blockwise below
 	                    * Hopper (nemo2: on Blackwell) */
 	RULE_NEMO2_CONTAINER, /* nemo2 (core 0.13, TE 2.5): mxfp8
-	                       * with fp8_param_gather, moe_act/layernorm
-	                       * recompute with any FP8, shared_experts
-	                       * recompute, flex dispatch on Blackwell */
+	                       * with fp8_param_gather and its overlap or
+	                       * FSDP, moe_act/layernorm recompute with any
+	                       * FP8, shared_experts recompute, flex
+	                       * dispatch (DeepEP) on Blackwell */
 	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
 	                    * fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */

@@ -236,6 +236,8 @@ expect "mxfp8 on a GPU of compute capability 12.0 is refused" 64 \
 	"$PT" --site "$T/cc12.conf" estimate \
 	"$SRC/etc/campaigns/llama3-8b-h100.conf" -s 'precision="fp8"' \
 	-s 'gpu="b200"' --switch fp8_recipe=mxfp8
+has "... saying which" "mxfp8 fp8 on b200, compute capability 12\.0)$" \
+	"$T/err"
 # A base section that breaks a rule is named by its line, with values.
 { cat "$DEMO"; echo 'base = { micro_batch_size = 3; };'; } >"$T/badbase.conf"
 expect "an invalid base section" 78 "$PT" estimate "$T/badbase.conf"

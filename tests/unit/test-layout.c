@@ -773,6 +773,16 @@ test_fp8_recipe_by_compute_capability(void)
 		CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	}
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_GPU), RULE_KIND_INVALID);
+	/* FP8 operands in any layout (is_non_tn_fp8_gemm_supported): 10.x,
+	 * 11.x and 13.0 up, not Hopper nor the 12.x parts. */
+	f.g.compute_capability = 9.0;
+	CU_ASSERT_FALSE(gpu_fp8_any_layout(&f.g));
+	f.g.compute_capability = 10.3;
+	CU_ASSERT_TRUE(gpu_fp8_any_layout(&f.g));
+	f.g.compute_capability = 12.0;
+	CU_ASSERT_FALSE(gpu_fp8_any_layout(&f.g));
+	f.g.compute_capability = 13.0;
+	CU_ASSERT_TRUE(gpu_fp8_any_layout(&f.g));
 	/* Outside FP8 the recipe is no layout of the GPU's to refuse. */
 	f.g.compute_capability = 8.0;
 	f.w.precision = PREC_BF16;
@@ -784,9 +794,10 @@ test_fp8_recipe_by_compute_capability(void)
 /*
  * What NeMo 2.0's 25.07 container (core 0.13, Transformer Engine 2.5)
  * refuses in FP8, recompute modules and dispatch that a current
- * Megatron-LM runs: blockwise FP8 on Blackwell, MXFP8 weights gathered
- * in FP8, moe_act or layernorm recompute with any FP8 recipe,
- * shared_experts recompute, DeepEP on Blackwell.
+ * Megatron-LM runs: blockwise FP8 on Blackwell (the GPU rule's, as its
+ * Transformer Engine 2.5 has it), MXFP8 weights gathered in FP8 with
+ * the overlap or FSDP, moe_act or layernorm recompute with any FP8
+ * recipe, shared_experts recompute, DeepEP on Blackwell.
  */
 static void
 test_nemo2_fp8_rules(void)
@@ -859,6 +870,13 @@ test_nemo2_fp8_rules(void)
 	f.w.core = CORE_NEMO2;
 	l.moe_dispatcher = MOE_DISPATCH_ALLTOALL;
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* A dense model's dispatcher has no effect, whatever the GPU. */
+	fixture_init(&f, 1, 4096);
+	f.w.core = CORE_NEMO2;
+	f.g.compute_capability = 10.0;
+	l = base(1, 1, 1, 1, 64);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_MOE_DENSE);
 }
 
 /*

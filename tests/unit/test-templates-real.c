@@ -488,6 +488,27 @@ static const struct real_case grid[] = {
 	  .dispatcher = MOE_DISPATCH_FLEX, .a2a_overlap = true,
 	  .vp_layers = "8", .max_positions = "32768",
 	  .nemo_refuses = "MoE all-to-all overlap (overlap_moe" },
+	/* MXFP8 weights gathered in FP8 under Megatron-FSDP, which NeMo
+	 * 25.07's core does through the parameter buffer only. */
+	{ .what = "b200 mxfp8 param gather fsdp", .model = M_LLAMA3_8B,
+	  .gpu = "b200", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_FP8, .tp = 1, .pp = 1, .cp = 1, .ep = 1,
+	  .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_NONE, .fsdp = true, .ogr = true,
+	  .attention = ATTN_FLASH, .fp8_recipe = FP8_MXFP8,
+	  .fp8_param_gather = true, .max_positions = "8192",
+	  .max_connections = "32",
+	  .nemo_refuses = "not under Megatron-FSDP" },
+	/* Blockwise FP8 on Blackwell: Transformer Engine 2.9 and later run
+	 * it, NeMo 25.07's 2.5 on Hopper only. */
+	{ .what = "b200 blockwise fp8", .model = M_LLAMA3_8B,
+	  .gpu = "b200", .nodes = 1, .seq_length = 8192,
+	  .precision = PREC_FP8, .tp = 1, .pp = 1, .cp = 1, .ep = 1,
+	  .vp = 1, .dp = 8, .mbs = 1, .gbs = 64,
+	  .recompute = RECOMPUTE_NONE, .distopt = true, .ogr = true,
+	  .opg = true, .attention = ATTN_FLASH, .fp8_recipe = FP8_BLOCKWISE,
+	  .max_positions = "8192",
+	  .nemo_refuses = "runs blockwise FP8 on Hopper only" },
 	/* DeepEP on Blackwell, which Megatron-LM runs and NeMo 2.4 does
 	 * not (its DeepEPCallback: compute capability 8 and 9 only). */
 	{ .what = "b200 moe flex deepep", .model = M_MIXTRAL_8X7B,
@@ -2195,8 +2216,9 @@ test_nemo_needs_recipe(void)
 }
 
 /*
- * TP overlap, a2a+p2p, the MoE all-to-all overlap, DeepEP on Blackwell
- * and full-iteration graphs stop nemo2.sbatch at rendering, saying why and that the
+ * TP overlap, a2a+p2p, the MoE all-to-all overlap, blockwise FP8 and
+ * DeepEP on Blackwell, MXFP8 weights gathered in FP8 with the overlap
+ * or FSDP and full-iteration graphs stop nemo2.sbatch at rendering, saying why and that the
  * megatron-lm template runs them, before anything is submitted.
  */
 static void
@@ -2221,7 +2243,7 @@ test_nemo_refuses(void)
 		free(msg);
 		tested++;
 	}
-	CU_ASSERT_EQUAL(tested, 10);
+	CU_ASSERT_EQUAL(tested, 12);
 }
 
 /* Every case of the grid is a layout Megatron-LM accepts. */
