@@ -1470,14 +1470,21 @@ py_bool(bool b)
 	return b ? "True" : "False";
 }
 
+/* Whether the case gathers MXFP8 weights in FP8, through the gradient
+ * buffer (the template variable mxfp8_param_gather). */
+static bool
+mxfp8_gather(const struct real_case *rc)
+{
+	return rc->precision == PREC_FP8 && rc->fp8_recipe == FP8_MXFP8 &&
+	       rc->fp8_param_gather;
+}
+
 /* The data-parallel settings, one object for the recipes that set none
  * (fine-tuning, Qwen2, StarCoder), with the other recipes' own fields;
  * no field of it alone (ddp is the string "megatron" in those). */
 static void
 check_nemo_ddp(const struct real_case *rc, const struct str_list *argv)
 {
-	bool mxfp8_gather = rc->precision == PREC_FP8 &&
-	                    rc->fp8_recipe == FP8_MXFP8 && rc->fp8_param_gather;
 	char *want = xasprintf("megatron.core.distributed."
 	                       "DistributedDataParallelConfig("
 	                       "check_for_nan_in_grad=True,"
@@ -1489,7 +1496,7 @@ check_nemo_ddp(const struct real_case *rc, const struct str_list *argv)
 	                       rc->fsdp ? "data_parallel_sharding_strategy="
 	                                  "optim_grads_params"
 	                                : "average_in_collective=True",
-	                       mxfp8_gather ? ",fp8_param_gather=True,"
+	                       mxfp8_gather(rc) ? ",fp8_param_gather=True,"
 	                                      "reuse_grad_buf_for_mxfp8_param_ag="
 	                                      "True" : "");
 
@@ -1574,9 +1581,7 @@ check_nemo_recompute(const struct real_case *rc,
 	                py_bool(rc->distopt || rc->fsdp));
 	expect_override(rc, argv,
 	                "optim.config.reuse_grad_buf_for_mxfp8_param_ag",
-	                rc->precision == PREC_FP8 &&
-	                rc->fp8_recipe == FP8_MXFP8 && rc->fp8_param_gather
-	                ? "True" : NULL);
+	                mxfp8_gather(rc) ? "True" : NULL);
 	check_nemo_ddp(rc, argv);
 }
 
