@@ -463,6 +463,49 @@ check_dense_experts(const struct settings *c)
 }
 
 /*
+ * An fp8_recipe list the campaign's GPU runs none of: plan removed
+ * every layout by the rule, and the error named neither the key nor
+ * its file.  A list with one recipe the GPU runs still plans, the
+ * others removed and counted by the rule; a planned campaign.conf is
+ * not judged again.
+ */
+static int
+check_fp8_recipes(const struct settings *c)
+{
+	unsigned list = c->search.fp8_recipe;
+	struct strbuf names = STRBUF_INIT;
+	struct workload w;
+	char cc[64] = "";
+	int ret;
+
+	if (c->precision != PREC_FP8 || list == 0 || c->gpu_name == NULL ||
+	    !config_key_set(c, "search.fp8_recipe"))
+		return 0;
+	settings_workload(c, &w);
+	for (int r = FP8_DELAYED; r <= FP8_BLOCKWISE; r++) {
+		if (!(list & BIT(r)))
+			continue;
+		if (layout_fp8_recipe_runs(&w, (enum fp8_recipe)r)) {
+			strbuf_release(&names);
+			return 0;
+		}
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "",
+		            fp8_recipe_name((enum fp8_recipe)r));
+	}
+	if (c->gpu.compute_capability > 0)
+		snprintf(cc, sizeof cc, " (compute capability %.1f)",
+		         c->gpu.compute_capability);
+	ret = config_origin_error(c, "search.fp8_recipe", "the %s%s runs "
+	                          "none of %s: mxfp8 needs compute "
+	                          "capability 10 to 11, blockwise 9 or "
+	                          "above (9.x with the nemo2 template); "
+	                          "delayed and tensorwise run on every FP8 "
+	                          "GPU", c->gpu.name, cc, names.buf);
+	strbuf_release(&names);
+	return ret;
+}
+
+/*
  * An achieved tflops_per_gpu above the GPU's dense peak at the
  * campaign's precision is a slip (a peak with sparsity, another GPU's
  * figure): the size and the NeMo-formula time were given at an MFU over
@@ -519,6 +562,8 @@ check_campaign(struct settings *c, const struct config_sources *src)
 	if (!src->frozen && check_steps(c) != 0)
 		ret = -1;
 	if (!src->frozen && check_dense_experts(c) != 0)
+		ret = -1;
+	if (!src->frozen && check_fp8_recipes(c) != 0)
 		ret = -1;
 	if (!src->frozen && config_key_set(c, "tflops_per_gpu"))
 		warn_tflops_above_peak(c);

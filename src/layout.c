@@ -189,7 +189,8 @@ check_shape(const struct workload *w, const struct layout *l)
 /*
  * What NeMo 2.0's 25.07 container (Megatron core 0.13, Transformer
  * Engine 2.5) refuses that a current Megatron-LM runs, in FP8, recompute
- * modules and dispatch (its blockwise FP8 on Blackwell: fp8_recipe_runs):
+ * modules and dispatch (its blockwise FP8 on Blackwell:
+ * layout_fp8_recipe_runs):
  * - MXFP8 weights gathered in FP8 with the parameter-gather overlap or
  *   FSDP: core 0.13 maps them into the parameter buffer, which TE 2.5
  *   cannot do (replace_raw_data for MXFP8Tensor), unless
@@ -232,14 +233,14 @@ nemo2_refuses(const struct workload *w, const struct layout *l)
  * scaling needs Hopper or later, and NeMo 2.0's Transformer Engine 2.5
  * runs it on Hopper only.
  */
-static bool
-fp8_recipe_runs(const struct workload *w, const struct layout *l)
+bool
+layout_fp8_recipe_runs(const struct workload *w, enum fp8_recipe r)
 {
 	if (w->precision != PREC_FP8 || !w->gpu)
 		return true;
-	if (l->fp8_recipe == FP8_MXFP8)
+	if (r == FP8_MXFP8)
 		return gpu_mxfp8(w->gpu);
-	if (l->fp8_recipe == FP8_BLOCKWISE)
+	if (r == FP8_BLOCKWISE)
 		return gpu_fp8_blockwise(w->gpu, w->core == CORE_NEMO2);
 	return true;
 }
@@ -443,7 +444,7 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
-	if (!fp8_recipe_runs(w, l))
+	if (!layout_fp8_recipe_runs(w, l->fp8_recipe))
 		return RULE_FP8_GPU;
 	if (check_moe(w, l) != LAYOUT_OK)
 		return check_moe(w, l);

@@ -281,6 +281,9 @@ bool layout_flex_dispatcher(const struct layout *l);
 
 /* Short name of a rule for tables ("attention heads % tp"). */
 const char *layout_rule_name(enum layout_rule r);
+/* Whether w's GPU runs FP8 recipe r (true unless w is FP8 on a GPU
+ * whose compute capability lacks it; layout.c says which). */
+bool layout_fp8_recipe_runs(const struct workload *w, enum fp8_recipe r);
 struct strbuf;
 /*
  * Append the values that rule r judges l by, for an error about it:

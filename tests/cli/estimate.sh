@@ -238,6 +238,27 @@ expect "mxfp8 on a GPU of compute capability 12.0 is refused" 64 \
 	-s 'gpu="b200"' --switch fp8_recipe=mxfp8
 has "... saying which" "mxfp8 fp8 on b200, compute capability 12\.0)$" \
 	"$T/err"
+# A search list of recipes the GPU runs none of is the campaign's error,
+# named by its line, before plan removes every layout; one it runs plans.
+sed -e 's/^precision = "bf16";/precision = "fp8";/' \
+	-e 's/^search = {$/&\n  fp8_recipe = ["mxfp8", "blockwise"];/' \
+	"$SRC/etc/campaigns/llama3-8b-h100.conf" >"$T/fp8l.conf"
+expect "an fp8_recipe list an L40S runs none of" 78 "$PT" estimate \
+	"$T/fp8l.conf" -s 'gpu="l40s"'
+line=$(grep -n fp8_recipe "$T/fp8l.conf" | cut -d: -f1)
+has "... named by file and line, with the GPU and the list" \
+	"fp8l.conf:$line: key 'search.fp8_recipe': the l40s (compute capability 8\.9) runs none of mxfp8, blockwise: mxfp8 needs" \
+	"$T/err"
+expect "... and plan says so too" 78 "$PT" plan "$T/fp8l.conf" \
+	-s 'gpu="l40s"' -o "$T/fp8l"
+has "... before it plans" "runs none of mxfp8, blockwise" "$T/err"
+expect "... while an H100 runs blockwise of that list" 0 "$PT" estimate \
+	"$T/fp8l.conf" --format json
+same "... as the base's recipe" "$(jget layout.fp8_recipe)" blockwise
+expect "... and the nemo2 template's TE 2.5 none of it on a B200" 78 \
+	"$PT" estimate "$T/fp8l.conf" -s 'gpu="b200"' \
+	-s 'search.fp8_recipe=["blockwise"]' -s 'run.template="nemo2"'
+has "... saying why" "b200 (compute capability 10\.0) runs none of blockwise: .*9\.x with the nemo2 template" "$T/err"
 # A base section that breaks a rule is named by its line, with values.
 { cat "$DEMO"; echo 'base = { micro_batch_size = 3; };'; } >"$T/badbase.conf"
 expect "an invalid base section" 78 "$PT" estimate "$T/badbase.conf"

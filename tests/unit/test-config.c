@@ -844,6 +844,47 @@ test_unknown_model_and_gpu(void)
 	             "set", NULL });
 }
 
+/* An FP8 recipe list the GPU runs none of is refused where it is set;
+ * one recipe it runs is enough, and other precisions ignore the list. */
+static void
+test_fp8_recipes_the_gpu_runs(void)
+{
+	char *dir = scratch_begin();
+	struct load l;
+
+	expect_error(MINIMAL "precision = \"fp8\";\nsearch = {\n"
+	             "  fp8_recipe = [\"mxfp8\"];\n};\n", NULL, 0,
+	             (const char *const[]){ "camp.conf:6: key "
+	             "'search.fp8_recipe': the h100-sxm (compute capability "
+	             "9.0) runs none of mxfp8: mxfp8 needs compute capability "
+	             "10 to 11", NULL });
+	expect_error(MINIMAL "precision = \"fp8\";\nsearch = {\n"
+	             "  fp8_recipe = [\"blockwise\", \"mxfp8\"];\n};\n",
+	             (const char *const[]){ "gpu=\"l40s\"" }, 1,
+	             (const char *const[]){ "the l40s (compute capability "
+	             "8.9) runs none of mxfp8, blockwise", NULL });
+	/* NeMo 2.0's TE 2.5 runs blockwise on 9.x only. */
+	expect_error(MINIMAL "precision = \"fp8\";\nsearch = {\n"
+	             "  fp8_recipe = [\"blockwise\"];\n};\n"
+	             "run = { template = \"nemo2\"; };\n",
+	             (const char *const[]){ "gpu=\"b200\"" }, 1,
+	             (const char *const[]){ "the b200 (compute capability "
+	             "10.0) runs none of blockwise", NULL });
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "precision = \"fp8\";\n"
+	                "search = { fp8_recipe = [\"mxfp8\", \"delayed\"]; "
+	                "};\n", NULL, 0), 0);
+	load_release(&l);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "precision = \"bf16\";\n"
+	                "search = { fp8_recipe = [\"mxfp8\"]; };\n", NULL,
+	                0), 0);
+	load_release(&l);
+	CU_ASSERT_EQUAL(load_text(&l, dir, MINIMAL "precision = \"fp8\";\n"
+	                "search = { fp8_recipe = [\"mxfp8\"]; };\n",
+	                (const char *const[]){ "gpu=\"b200\"" }, 1), 0);
+	load_release(&l);
+	scratch_end(dir);
+}
+
 static void
 test_syntax_error_and_missing_file(void)
 {
@@ -2367,6 +2408,7 @@ static const struct harness_test error_tests[] = {
 	{ "a --segment must divide the nodes",
 	  test_segment_directive_divides },
 	{ "unknown model and GPU", test_unknown_model_and_gpu },
+	{ "fp8 recipes the GPU runs", test_fp8_recipes_the_gpu_runs },
 	{ "syntax error, missing file", test_syntax_error_and_missing_file },
 	{ "a comment never closed", test_unclosed_comment },
 	{ "literals out of range name their key", test_wide_literal_keys },
