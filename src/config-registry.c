@@ -269,6 +269,7 @@ const struct config_key config_registry[] = {
 	         first_stage_layers, 0, MAX_DIM),
 	BASE_INT("base.decoder_last_pipeline_num_layers",
 	         last_stage_layers, 0, MAX_DIM),
+	BASE_BOOL("base.pipeline_layout", pipeline_layout),
 
 	{ .path = "limits", .type = KT_GROUP },
 	{ .path = "limits.max_steps_per_run", .type = KT_INT,

@@ -71,11 +71,12 @@ axis_divisors(struct grid_axis *a, int n, int limit)
  * divisors have neither.
  */
 static void
-axis_split_divisors(struct grid_axis *a, int layers)
+axis_split_divisors(struct grid_axis *a, int layers, bool layouts)
 {
 	axis_clear(a);
 	for (int d = 1; d <= layers; d++)
-		if (layout_divides_split(layers, d))
+		if (layout_divides_split(layers, d) ||
+		    (layouts && (d == 2 || d == 4 || d == 8)))
 			axis_push(a, d);
 }
 
@@ -96,6 +97,34 @@ stages_auto(const struct settings *c)
 	return !settings_origin(c,
 	                        "search.decoder_first_pipeline_num_layers") &&
 	       !settings_origin(c, "search.decoder_last_pipeline_num_layers");
+}
+
+/*
+ * Whether some pipeline of the model takes uneven stage counts and may
+ * take a pipeline layout instead (grid.c, auto_pipeline_layout): its
+ * counts automatic, a template that passes one.  Then vp "auto"
+ * searches 2, 4 and 8 too, the virtual stages NVIDIA's DeepSeek-V3
+ * recipes give its 61 layers (pp 8 vp 2 on B200 and B300, pp 8 vp 4 on
+ * H100, pp 4 vp 4 on GB200, pp 2 vp 8 on GB300), which no split of 61,
+ * 62 or 63 layers has.
+ */
+static bool
+vstage_layouts(const struct settings *c)
+{
+	struct workload w;
+	struct layout l;
+
+	settings_workload(c, &w);
+	if (!stages_auto(c) || w.core == CORE_NEMO2)
+		return false;
+	memset(&l, 0, sizeof(l));
+	l.vp = 1;
+	for (l.pp = 2; l.pp <= c->model.num_layers; l.pp++) {
+		layout_auto_stages(&c->model, &l);
+		if (layout_uneven(&l))
+			return true;
+	}
+	return false;
 }
 
 /* Whether pp stages split the layers with a first and last stage
@@ -473,7 +502,8 @@ grid_spec_init(struct grid_spec *spec, const struct settings *c,
 		axis_push(&spec->vp, 1);
 	} else {
 		spec->vp_rule = VP_DIVISORS;
-		axis_split_divisors(&spec->vp, c->model.num_layers);
+		axis_split_divisors(&spec->vp, c->model.num_layers,
+		                    vstage_layouts(c));
 	}
 	spec_notes(spec, notes);
 	return 0;

@@ -518,9 +518,32 @@ etp_repeats_default(const struct grid_axis *etp, int v, int tp)
 	return false;
 }
 
-/* Virtual stages, micro- and global batch sizes, and the switches. */
+/*
+ * Where the campaign leaves the stage counts automatic and vp cannot
+ * take those the pipeline got (each must be a multiple of vp), the
+ * pipeline layout splits the layers over the virtual stages instead, as
+ * NVIDIA's DeepSeek-V3 recipes run pp 8 vp 4 (layout_vstage_split); not
+ * under the nemo2 template, which passes no layout.  first and last:
+ * the pipeline's own counts, restored for each vp.
+ */
 static void
-walk_batches(struct walk *wk, struct layout *l)
+auto_pipeline_layout(const struct walk *wk, struct layout *l, int first,
+                     int last)
+{
+	const struct grid_axis *f = &wk->spec->first_layers;
+
+	l->first_stage_layers = first;
+	l->last_stage_layers = last;
+	l->pipeline_layout = false;
+	if (f->n == 1 && f->v[0] == GRID_STAGES_AUTO &&
+	    wk->w->core != CORE_NEMO2)
+		layout_auto_vstages(wk->w->model, l);
+}
+
+/* Virtual stages, micro- and global batch sizes, and the switches;
+ * first and last: the pipeline's own stage counts. */
+static void
+walk_vp_batches(struct walk *wk, struct layout *l, int first, int last)
 {
 	const struct grid_spec *s = wk->spec;
 	int nvp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
@@ -533,10 +556,23 @@ walk_batches(struct walk *wk, struct layout *l)
 			                  : 1;
 		else
 			l->vp = s->vp.v[c];
+		auto_pipeline_layout(wk, l, first, last);
 		l->mbs = s->mbs.v[d];
 		l->gbs = s->gbs.v[e];
 		walk_switches(wk, l);
 	}
+}
+
+static void
+walk_batches(struct walk *wk, struct layout *l)
+{
+	int first = l->first_stage_layers, last = l->last_stage_layers;
+
+	walk_vp_batches(wk, l, first, last);
+	/* The next ep and etp start from the pipeline's own counts. */
+	l->first_stage_layers = first;
+	l->last_stage_layers = last;
+	l->pipeline_layout = false;
 }
 
 /* Combinations walk_batches visits below one call. */
@@ -651,6 +687,8 @@ static enum layout_rule
 stage_layers(const struct grid_spec *spec, const struct model *m, int f,
              int z, struct layout *l)
 {
+	/* The pipeline layout is the virtual stages' (walk_batches). */
+	l->pipeline_layout = false;
 	if (l->pp == 1) {
 		l->first_stage_layers = l->last_stage_layers = 0;
 		return f == 0 && z == 0 ? LAYOUT_OK : RULE_UNEVEN_PP1;

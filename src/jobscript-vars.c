@@ -263,7 +263,14 @@ vars_layout(struct template_vars *v, const struct settings *c,
 	 * of the split (arguments.py); an uneven pipeline's stages hold
 	 * different layer counts, so it gives the virtual stages per rank
 	 * instead (transformer_config.py checks each count % vp). */
-	if (vp > 1 && layout_uneven(l))
+	template_vars_set_str(v, "pipeline_layout", NULL);
+	if (l->pipeline_layout && l->pp > 1) {
+		struct strbuf s = STRBUF_INIT;
+
+		layout_vstage_string(&c->model, l, &s);
+		template_vars_set_str(v, "pipeline_layout", s.buf);
+		strbuf_release(&s);
+	} else if (vp > 1 && layout_uneven(l))
 		template_vars_set_int(v, "vp_stages", vp);
 	else if (vp > 1)
 		template_vars_set_int(v, "vp_layers",

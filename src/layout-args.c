@@ -253,7 +253,12 @@ static bool
 vp_fits(const struct settings *c, const struct layout *l, int v)
 {
 	long long split = layout_split_layers(&c->model, l);
+	struct layout at = *l;
+	int f, k, z;
 
+	at.vp = v;
+	if (l->pipeline_layout)
+		return layout_vstage_split(&c->model, &at, &f, &k, &z);
 	return v == 1 || (l->pp > 1 && split % layout_mul(l->pp, v) == 0);
 }
 
@@ -365,6 +370,17 @@ fit_account(const struct layout_args *a, const struct settings *c,
 		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
 }
 
+/* Whether the campaign's template is NeMo 2.0's, which passes no
+ * pipeline layout. */
+static bool
+nemo2_template(const struct settings *c)
+{
+	struct workload w;
+
+	settings_workload(c, &w);
+	return w.core == CORE_NEMO2;
+}
+
 /*
  * Stage layer counts the campaign leaves to paratune follow pp as the
  * grid gives them (layout_auto_stages: DeepSeek-V3's 61 layers over 8
@@ -384,9 +400,16 @@ fit_stages(const struct layout_args *a, const struct grid_spec *sp,
 	if ((was == FROM_PLAN || was == FROM_BASE) &&
 	    a->size[SF_PP] == LAYOUT_ARG_UNSET)
 		return;
+	if (l->pipeline_layout) {
+		l->first_stage_layers = l->last_stage_layers = 0;
+		return;
+	}
 	layout_auto_stages(&c->model, l);
 	src->sw[SW_FIRST_STAGE_LAYERS] = FROM_DEFAULT;
 	src->sw[SW_LAST_STAGE_LAYERS] = FROM_DEFAULT;
+	if (!(a->given & BIT(SW_PIPELINE_LAYOUT)) && !nemo2_template(c) &&
+	    layout_auto_vstages(&c->model, l))
+		src->sw[SW_PIPELINE_LAYOUT] = FROM_DEFAULT;
 }
 
 /*

@@ -46,6 +46,7 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->account_loss == b->account_loss &&
 	       a->first_stage_layers == b->first_stage_layers &&
 	       a->last_stage_layers == b->last_stage_layers &&
+	       a->pipeline_layout == b->pipeline_layout &&
 	       a->fp8_recipe == b->fp8_recipe &&
 	       a->fp8_param_gather == b->fp8_param_gather &&
 	       a->cuda_graphs == b->cuda_graphs &&

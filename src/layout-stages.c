@@ -13,6 +13,7 @@
 #include "autoconfig.h"
 
 #include "layout.h"
+#include "strbuf.h"
 
 /*
  * An uneven pipeline as transformer_config.py checks it: each count
@@ -23,6 +24,78 @@
  * account_for_* flags.  With pp 1 the counts change nothing
  * (check_no_effect).
  */
+bool
+layout_vstage_split(const struct model *m, const struct layout *l,
+                    int *first, int *each, int *last)
+{
+	long long n = layout_mul(l->pp, l->vp > 1 ? l->vp : 1);
+	long long layers = m->num_layers, left;
+
+	if (n < 2 || n > layers + 2) {
+		*first = *each = *last = 0;
+		return false;
+	}
+	*each = (int)((layers + n - 1) / n);
+	left = layers - (n - 2) * *each;
+	if (left < 0) {
+		*first = *last = 0;
+		return false;
+	}
+	*first = left < *each ? (int)left : *each;
+	*last = (int)left - *first;
+	return true;
+}
+
+/* n transformer layers in a layout string: "", "t" or "t*n". */
+static void
+layers_text(struct strbuf *out, int n)
+{
+	if (n == 1)
+		strbuf_addch(out, 't');
+	else if (n > 1)
+		strbuf_addf(out, "t*%d", n);
+}
+
+void
+layout_vstage_string(const struct model *m, const struct layout *l,
+                     struct strbuf *out)
+{
+	long long n = layout_mul(l->pp, l->vp > 1 ? l->vp : 1);
+	int f, k, z;
+
+	if (!layout_vstage_split(m, l, &f, &k, &z))
+		return;
+	strbuf_addch(out, 'E');
+	layers_text(out, f);
+	strbuf_addch(out, '|');
+	if (n > 2) {
+		strbuf_addch(out, '(');
+		layers_text(out, k);
+		strbuf_addf(out, "|)*%lld", n - 2);
+	}
+	layers_text(out, z);
+	for (int i = 0; i < m->mtp_num_layers; i++)
+		strbuf_addch(out, 'm');
+	strbuf_addch(out, 'L');
+}
+
+/*
+ * A pipeline layout: Megatron-LM takes it instead of the stage counts
+ * and the account_for_* flags (arguments.py, transformer_config.py),
+ * and its layers must fill every middle stage.
+ */
+static enum layout_rule
+vstage_rule(const struct model *m, const struct layout *l)
+{
+	int f, k, z;
+
+	if (l->first_stage_layers != 0 || l->last_stage_layers != 0 ||
+	    l->account_embedding || l->account_loss ||
+	    !layout_vstage_split(m, l, &f, &k, &z))
+		return RULE_UNEVEN;
+	return LAYOUT_OK;
+}
+
 static enum layout_rule
 uneven_rule(const struct model *m, const struct layout *l)
 {
@@ -30,6 +103,8 @@ uneven_rule(const struct model *m, const struct layout *l)
 
 	if (l->pp == 1)
 		return LAYOUT_OK;
+	if (l->pipeline_layout)
+		return vstage_rule(m, l);
 	if (l->account_embedding || l->account_loss ||
 	    l->first_stage_layers < 0 || l->last_stage_layers < 0)
 		return RULE_UNEVEN;
@@ -97,20 +172,48 @@ layout_auto_stages(const struct model *m, struct layout *l)
 	l->last_stage_layers = layers - each * (pp - 1);
 }
 
+bool
+layout_auto_vstages(const struct model *m, struct layout *l)
+{
+	if (l->pipeline_layout || l->vp <= 1 || !layout_uneven(l) ||
+	    layout_split_rule(m, l) == LAYOUT_OK)
+		return false;
+	l->first_stage_layers = l->last_stage_layers = 0;
+	l->pipeline_layout = true;
+	return true;
+}
+
 int
 layout_middle_layers(const struct model *m, const struct layout *l)
 {
-	int left, stages;
+	int left, stages, f, k, z;
 
+	if (l->pipeline_layout) {
+		layout_vstage_split(m, l, &f, &k, &z);
+		return (l->vp > 1 ? l->vp : 1) * k;
+	}
 	if (!layout_uneven(l))
 		return layout_split_layers(m, l) / l->pp;
 	layout_uneven_middle(m, l, &left, &stages);
 	return stages > 0 ? left / stages : 0;
 }
 
+/* A pipeline layout's first or last rank: its end stage and vp - 1
+ * middle ones. */
+static int
+vstage_end_rank(const struct model *m, const struct layout *l, bool last)
+{
+	int f, k, z;
+
+	layout_vstage_split(m, l, &f, &k, &z);
+	return (last ? z : f) + ((l->vp > 1 ? l->vp : 1) - 1) * k;
+}
+
 int
 layout_first_layers(const struct model *m, const struct layout *l)
 {
+	if (l->pipeline_layout)
+		return vstage_end_rank(m, l, false);
 	if (l->first_stage_layers > 0)
 		return l->first_stage_layers;
 	return layout_middle_layers(m, l) - l->account_embedding;
@@ -119,6 +222,8 @@ layout_first_layers(const struct model *m, const struct layout *l)
 int
 layout_last_layers(const struct model *m, const struct layout *l)
 {
+	if (l->pipeline_layout)
+		return vstage_end_rank(m, l, true);
 	if (l->last_stage_layers > 0)
 		return l->last_stage_layers;
 	return layout_middle_layers(m, l) - l->account_loss;
@@ -262,6 +367,19 @@ even_chunk_span(const struct model *m, const struct layout *l,
 	     (l->account_loss && tail ? 1 : 0);
 }
 
+/* A pipeline layout's chunk: virtual stage chunk x pp + rank. */
+static void
+vstage_chunk_span(const struct model *m, const struct layout *l,
+                  int rank, int chunk, int *from, int *n)
+{
+	int v = chunk * l->pp + rank, f, k, z;
+	int last = l->pp * (l->vp > 1 ? l->vp : 1) - 1;
+
+	layout_vstage_split(m, l, &f, &k, &z);
+	*from = v == 0 ? 0 : f + (v - 1) * k;
+	*n = v == 0 ? f : v == last ? z : k;
+}
+
 void
 layout_chunk_span(const struct model *m, const struct layout *l,
                   int rank, int chunk, int *from, int *n)
@@ -271,7 +389,9 @@ layout_chunk_span(const struct model *m, const struct layout *l,
 		*n = m->num_layers;
 		return;
 	}
-	if (layout_uneven(l))
+	if (l->pipeline_layout)
+		vstage_chunk_span(m, l, rank, chunk, from, n);
+	else if (layout_uneven(l))
 		uneven_chunk_span(m, l, rank, chunk, from, n);
 	else
 		even_chunk_span(m, l, rank, chunk, from, n);

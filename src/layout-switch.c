@@ -52,6 +52,7 @@ static const struct {
 	[SW_MOE_A2A_OVERLAP] = { "moe_a2a_overlap", SWK_BOOL, NULL },
 	[SW_CUDA_GRAPH_FULL_ITERATION] = { "cuda_graph_full_iteration",
 	                                   SWK_BOOL, NULL },
+	[SW_PIPELINE_LAYOUT] = { "pipeline_layout", SWK_BOOL, NULL },
 };
 
 const char *
@@ -105,6 +106,7 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_MOE_DISPATCHER: return (int)l->moe_dispatcher;
 	case SW_MOE_A2A_OVERLAP: return l->moe_a2a_overlap;
 	case SW_CUDA_GRAPH_FULL_ITERATION: return l->cuda_graph_full_iteration;
+	case SW_PIPELINE_LAYOUT: return l->pipeline_layout;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -146,6 +148,7 @@ field_set(struct layout *l, enum layout_switch s, int v)
 	case SW_CUDA_GRAPH_FULL_ITERATION:
 		l->cuda_graph_full_iteration = v;
 		break;
+	case SW_PIPELINE_LAYOUT: l->pipeline_layout = v; break;
 	case SW_COUNT: break;
 	}
 }

@@ -131,6 +131,15 @@ struct layout {
 	 */
 	int first_stage_layers;
 	int last_stage_layers;
+	/*
+	 * The layers split over the pp x vp virtual stages by Megatron-LM's
+	 * --pipeline-model-parallel-layout, as Megatron-Bridge's
+	 * DeepSeek-V3 recipes write it (layout_vstage_split): the split an
+	 * interleaved pipeline takes where the stage counts above cannot
+	 * give one (each a multiple of vp).  Not with those counts nor the
+	 * account_for_* flags.
+	 */
+	bool pipeline_layout;
 	enum fp8_recipe fp8_recipe;   /* with fp8 precision */
 	bool fp8_param_gather;        /* weights kept and gathered in FP8,
 	                               * in NVFP4 with fp4 precision
@@ -394,12 +403,32 @@ layout_divides_split(int layers, int d)
 	       (layers + 2) % d == 0;
 }
 
-/* Whether the first or the last stage has a layer count of its own. */
+/* Whether the first or the last stage has a layer count of its own,
+ * by the counts or by a pipeline layout. */
 static inline bool
 layout_uneven(const struct layout *l)
 {
-	return l->first_stage_layers > 0 || l->last_stage_layers > 0;
+	return l->first_stage_layers > 0 || l->last_stage_layers > 0 ||
+	       l->pipeline_layout;
 }
+
+/*
+ * A pipeline layout's virtual stages (l->pipeline_layout), in Megatron-
+ * LM's order (stage v on rank v % pp): each middle one takes
+ * ceil(layers / (pp x vp)) layers, the first what is left up to that
+ * (with the embedding), the last the rest (with the MTP layers and the
+ * loss), as set_deepseek_v3_pipeline_model_parallel_layout gives
+ * DeepSeek-V3's 61 layers: "Et|(tt|)*30mL" on pp 8 vp 4, "Et*4|(t*4|)*14tmL"
+ * on 16 stages.  false where the middle stages leave the first a
+ * negative count (too many stages for the layers).
+ */
+bool layout_vstage_split(const struct model *m, const struct layout *l,
+                         int *first, int *each, int *last);
+/* Megatron-LM's --pipeline-model-parallel-layout for l's split, as
+ * "Et*F|(t*K|)*N" then the last stage's "t*Z", MTP's "m"s and "L". */
+struct strbuf;
+void layout_vstage_string(const struct model *m, const struct layout *l,
+                          struct strbuf *out);
 
 /*
  * The transformer layers of each stage that has no count of its own:
@@ -426,6 +455,13 @@ int layout_last_layers(const struct model *m, const struct layout *l);
  * rest would leave the last stage no layer.
  */
 void layout_auto_stages(const struct model *m, struct layout *l);
+/*
+ * Where l interleaves (vp > 1) a pipeline whose stage counts vp cannot
+ * take (each must be a multiple of vp), the pipeline layout instead:
+ * the counts cleared and l->pipeline_layout set, as NVIDIA's
+ * DeepSeek-V3 recipes run pp 8 vp 4.  Whether it did.
+ */
+bool layout_auto_vstages(const struct model *m, struct layout *l);
 
 /*
  * Megatron-LM's placement of model chunk `chunk` (0 to vp - 1) of

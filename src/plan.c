@@ -109,6 +109,8 @@ near_describe(const struct grid_near *n, struct strbuf *sb)
 	if (l->first_stage_layers || l->last_stage_layers)
 		strbuf_addf(sb, " (stages %d/../%d)", l->first_stage_layers,
 		            l->last_stage_layers);
+	if (l->pipeline_layout)
+		strbuf_addstr(sb, " (pipeline layout)");
 	if (n->leaf)
 		strbuf_addf(sb, " ep %d vp %d mbs %d gbs %d %s", l->ep, l->vp,
 		            l->mbs, l->gbs, recompute_name(l->recompute));

@@ -65,7 +65,8 @@ same_rest(const struct layout *a, const struct layout *b)
 	       x.cuda_graph_full_iteration == y.cuda_graph_full_iteration &&
 	       x.offload_layers == y.offload_layers &&
 	       x.first_stage_layers == y.first_stage_layers &&
-	       x.last_stage_layers == y.last_stage_layers;
+	       x.last_stage_layers == y.last_stage_layers &&
+	       x.pipeline_layout == y.pipeline_layout;
 }
 
 bool

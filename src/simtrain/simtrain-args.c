@@ -137,6 +137,10 @@ static const struct sopt simtrain_opts[] = {
 	    "Layers per virtual pipeline stage (interleaved schedule)."),
 	INT("num-virtual-stages-per-pipeline-rank", vstages_per_rank,
 	    "Virtual pipeline stages per pipeline rank."),
+	STR("pipeline-model-parallel-layout", pipeline_layout, "LAYOUT",
+	    "Layers of each virtual pipeline stage: E (embedding), t "
+	    "(decoder), m (MTP), L (loss), '|' between stages, x*n and "
+	    "(...)*n repeating."),
 	INT("decoder-first-pipeline-num-layers", first_pipeline_layers,
 	    "Transformer layers of the first pipeline stage (default: an "
 	    "even share)."),

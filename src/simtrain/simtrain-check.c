@@ -260,6 +260,72 @@ check_required(const struct simtrain_args *a, struct simtrain_failure *f)
 	return 0;
 }
 
+/* The layout's checks (pipeline_parallel_layer_layout.py at d98e8a64). */
+#define LAYOUT_PY "megatron/core/transformer/pipeline_parallel_layer_layout.py"
+static const struct simtrain_frame at_layout_one_of = {
+	ARGS_PY_D98, 929, "validate_args", "assert ("
+};
+static const struct simtrain_frame at_layout_pp = {
+	ARGS_PY_D98, 945, "validate_args",
+	"assert num_stages % args.pipeline_model_parallel_size == 0, ("
+};
+static const struct simtrain_frame at_layout_char = {
+	LAYOUT_PY, 315, "parse_str_to_list",
+	"assert layer_char in char2layer_type, ("
+};
+static const struct simtrain_frame at_layout_layers = {
+	LAYOUT_PY, 95, "validate_layer_layout", "assert ("
+};
+
+/* Stages of an unrolled layout: its '|'s plus one. */
+static int
+layout_stage_count(const char *s)
+{
+	int n = 1;
+
+	for (; *s; s++)
+		n += *s == '|';
+	return n;
+}
+
+/*
+ * --pipeline-model-parallel-layout: alone of the three ways to ask for
+ * virtual stages, and its stage count a multiple of pp, which gives vp
+ * (arguments.py); its letters are checked when the model is built.
+ */
+static int
+layout_stages(struct simtrain_job *j, struct simtrain_failure *f)
+{
+	const struct simtrain_args *a = &j->args;
+	struct strbuf s = STRBUF_INIT;
+	int n;
+
+	if (a->vstages_per_rank != SIMTRAIN_UNSET ||
+	    a->layers_per_vstage != SIMTRAIN_UNSET)
+		return ASSERT_FAIL(f, &at_layout_one_of, "%s",
+			"No more than one of the following arguments can be "
+			"set at the same time: "
+			"--num-layers-per-virtual-pipeline-stage, "
+			"--num-virtual-stages-per-pipeline-rank,"
+			"--pipeline-model-parallel-layout. ");
+	if (simtrain_layout_expand(a->pipeline_layout, &s) != 0) {
+		strbuf_release(&s);
+		return ASSERT_FAIL(f, &at_layout_pp, "%s", "the layout "
+		                   "unrolls to more than a mebibyte");
+	}
+	n = layout_stage_count(s.buf ? s.buf : "");
+	strbuf_release(&s);
+	if (n % a->pp != 0)
+		return ASSERT_FAIL(f, &at_layout_pp, "The length of "
+		                   "pipeline_model_parallel_layout must be "
+		                   "divisible by pipeline_model_parallel_size "
+		                   "(len(layout)=%d, "
+		                   "pipeline_model_parallel_size=%d)", n,
+		                   a->pp);
+	j->layout.vp = n / a->pp;
+	return 0;
+}
+
 /* World size, batch and virtual pipeline, in validate_args' order. */
 static int
 check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
@@ -283,6 +349,8 @@ check_sizes(struct simtrain_job *j, struct simtrain_failure *f)
 	if (j->layout.gbs < 1)
 		return ASSERT_FAIL(f, &at_gbs_positive, "%s", "");
 	j->layout.vp = 1;
+	if (a->pipeline_layout)
+		return layout_stages(j, f);
 	if (a->vstages_per_rank != SIMTRAIN_UNSET) {
 		if (a->layers_per_vstage != SIMTRAIN_UNSET)
 			return ASSERT_FAIL(f, &at_vp_both, "%s",
@@ -620,6 +688,87 @@ simtrain_check_config(const struct simtrain_args *a,
                       struct simtrain_failure *f)
 {
 	return check_recompute(a, f) || check_offload(a, f) ? -1 : 0;
+}
+
+/* How many times c is in s. */
+static int
+count_of(const char *s, char c)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* validate_layer_layout's counts, in its order, on the unrolled s. */
+static int
+layout_letters(const struct simtrain_job *j, const char *s,
+               struct simtrain_failure *f)
+{
+	const char *first = s + strspn(s, "|");
+	size_t len = strlen(s);
+	int t = count_of(s, 't'), m = count_of(s, 'm');
+
+	for (const char *p = s; *p; p++)
+		if (!strchr("ELtm|", *p))
+			return raise(f, "AssertionError", STAGE_MODEL,
+			             &at_layout_char, "Invalid layer "
+			             "character: %c, known layer characters: "
+			             "['E', 'L', 't', 'm']", *p);
+	while (len > 0 && s[len - 1] == '|')
+		len--;
+	if (*first != 'E' || count_of(s, 'E') != 1)
+		return raise(f, "AssertionError", STAGE_MODEL,
+		             &at_layout_layers, "%s", "The first layer must be "
+		             "embedding, and embedding must be specified "
+		             "exactly once");
+	if (len == 0 || s[len - 1] != 'L' || count_of(s, 'L') != 1)
+		return raise(f, "AssertionError", STAGE_MODEL,
+		             &at_layout_layers, "%s", "The last layer must be "
+		             "loss, and loss must be specified exactly once");
+	if (t != j->model.num_layers)
+		return raise(f, "AssertionError", STAGE_MODEL,
+		             &at_layout_layers, "Number of decoder layers "
+		             "%dmust match num_layers %d", t,
+		             j->model.num_layers);
+	if (m != j->model.mtp_num_layers)
+		return raise(f, "AssertionError", STAGE_MODEL,
+		             &at_layout_layers, "%s", "Number of mtp layers "
+		             "in layout must match mtp_num_layers");
+	return 0;
+}
+
+/*
+ * The layout as Megatron-LM checks its letters, then as the simulation
+ * can run it: the split paratune renders (layout_vstage_split), for
+ * the estimate knows no other.
+ */
+int
+simtrain_check_layout(const struct simtrain_job *j,
+                      struct simtrain_failure *f)
+{
+	struct strbuf got = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	if (!j->args.pipeline_layout)
+		return 0;
+	simtrain_layout_expand(j->args.pipeline_layout, &got);
+	layout_vstage_string(&j->model, &j->layout, &text);
+	simtrain_layout_expand(text.buf ? text.buf : "", &want);
+	ret = layout_letters(j, got.buf ? got.buf : "", f);
+	if (ret == 0 && (!want.buf || !got.buf || strcmp(got.buf, want.buf)))
+		ret = raise(f, "NotImplementedError", STAGE_MODEL, &at_model,
+		            "paratune-simtrain runs the layout paratune "
+		            "renders for pp %d and vp %d, %s, not %s",
+		            j->layout.pp, j->layout.vp,
+		            text.buf ? text.buf : "(none: too many stages)",
+		            j->args.pipeline_layout);
+	strbuf_release(&got);
+	strbuf_release(&want);
+	strbuf_release(&text);
+	return ret;
 }
 
 int

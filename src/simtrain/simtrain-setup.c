@@ -147,6 +147,7 @@ build_switches(const struct simtrain_args *a, struct layout *l)
 	                        ? 0 : a->first_pipeline_layers;
 	l->last_stage_layers = a->last_pipeline_layers == SIMTRAIN_UNSET
 	                       ? 0 : a->last_pipeline_layers;
+	l->pipeline_layout = a->pipeline_layout != NULL;
 	/* "custom" recipes are the user's own: counted as delayed. */
 	l->fp8_recipe = r < 0 ? FP8_DELAYED : (enum fp8_recipe)r;
 	/* One layout switch for both: fp4 and fp8 exclude each other. */
@@ -247,6 +248,8 @@ simtrain_setup(struct simtrain_job *j, struct simtrain_failure *f)
 	if (simtrain_check_config(a, f) != 0)
 		return -1;
 	build_layout(a, &j->layout);
+	if (simtrain_check_layout(j, f) != 0)
+		return -1;
 	memset(w, 0, sizeof(*w));
 	w->model = &j->model;
 	w->gpu = &j->gpu;

@@ -26,6 +26,7 @@
 #include "gpu.h"
 #include "layout.h"
 #include "model.h"
+#include "strbuf.h"
 
 #define SIMTRAIN_PROG "paratune-simtrain"
 
@@ -53,6 +54,7 @@ struct simtrain_args {
 	int layers_per_vstage, vstages_per_rank;
 	/* --decoder-first/last-pipeline-num-layers */
 	int first_pipeline_layers, last_pipeline_layers;
+	const char *pipeline_layout;  /* --pipeline-model-parallel-layout */
 	int sequence_parallel;
 	/* batch */
 	int mbs, gbs;
@@ -211,6 +213,18 @@ int simtrain_setup(struct simtrain_job *j, struct simtrain_failure *fail);
 /* validate_args() on j->args and j->world: 0, or -1 with *fail set (it
  * clears *fail first). */
 int simtrain_check_args(struct simtrain_job *j, struct simtrain_failure *fail);
+/*
+ * A --pipeline-model-parallel-layout unrolled as Megatron-LM parses it
+ * (simtrain-layout.c) into out; -1 when it would pass
+ * SIMTRAIN_LAYOUT_MAX bytes.
+ */
+#define SIMTRAIN_LAYOUT_MAX (1u << 20)
+int simtrain_layout_expand(const char *in, struct strbuf *out);
+/* --pipeline-model-parallel-layout against the model, as Megatron-LM's
+ * PipelineParallelLayerLayout checks it, and against the split
+ * paratune simulates (layout_vstage_split). */
+int simtrain_check_layout(const struct simtrain_job *j,
+                          struct simtrain_failure *fail);
 /* TransformerConfig.__post_init__'s recompute and offloading checks. */
 int simtrain_check_config(const struct simtrain_args *a,
                           struct simtrain_failure *fail);

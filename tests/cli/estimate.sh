@@ -259,6 +259,38 @@ expect "... and the nemo2 template's TE 2.5 none of it on a B200" 78 \
 	"$PT" estimate "$T/fp8l.conf" -s 'gpu="b200"' \
 	-s 'search.fp8_recipe=["blockwise"]' -s 'run.template="nemo2"'
 has "... saying why" "b200 (compute capability 10\.0) runs none of blockwise: .*9\.x with the nemo2 template" "$T/err"
+# DeepSeek-V3's 61 layers interleaved as NVIDIA's H100 recipe runs them
+# (pp 8 vp 4): no stage counts take vp 4, so the layers split by a
+# pipeline layout, whose ranks hold 1 + 3 x 2, 4 x 2 and 3 x 2 layers
+# (the last with the MTP layer); not under the nemo2 template.
+cat >"$T/dsv3.conf" <<'EOF'
+name = "dsv3"; model = "deepseek_v3"; gpu = "h100-sxm";
+nodes = 128; gpus_per_node = 8; seq_length = 4096;
+global_batch_size = 16384;
+EOF
+expect "DeepSeek-V3 at pp 8 vp 4" 0 "$PT" estimate "$T/dsv3.conf" --tp 2 \
+	--pp 8 --vp 4 --ep 64 --etp 1 --mbs 1 --format json
+same "... takes a pipeline layout" "$(jget layout.pipeline_layout)" True
+same "... said to be paratune's" "$(jget sources.pipeline_layout)" default
+same "... its first rank's layers" "$(jget stages.0.layers)" 7
+same "... a middle rank's" "$(jget stages.1.layers)" 8
+same "... the last's, with the MTP layer" "$(jget stages.2.layers)" 7
+expect "... not under the nemo2 template" 64 "$PT" estimate \
+	"$T/dsv3.conf" --tp 2 --pp 8 --vp 4 --ep 64 --etp 1 --mbs 1 \
+	-s 'run.template="nemo2"'
+has "... whose stage counts vp cannot take" "vp needs pp > 1" "$T/err"
+expect "the layout asked for at pp 16 vp 1" 0 "$PT" estimate \
+	"$T/dsv3.conf" --tp 2 --pp 16 --ep 64 --etp 1 --mbs 1 \
+	--switch pipeline_layout=1 --format json
+same "... splits as the counts 4 and 1 do" \
+	"$(jget stages.0.layers) $(jget stages.2.layers)" "4 2"
+same "... without them" "$(jget layout.decoder_first_pipeline_num_layers)" \
+	None
+expect "the layout with stage counts" 64 "$PT" estimate "$T/dsv3.conf" \
+	--tp 2 --pp 16 --ep 64 --etp 1 --mbs 1 --switch pipeline_layout=1 \
+	--switch decoder_first_pipeline_num_layers=4
+has "... is refused as Megatron-LM refuses it" \
+	"first/last stage layers" "$T/err"
 # A base section that breaks a rule is named by its line, with values.
 { cat "$DEMO"; echo 'base = { micro_batch_size = 3; };'; } >"$T/badbase.conf"
 expect "an invalid base section" 78 "$PT" estimate "$T/badbase.conf"
@@ -497,7 +529,9 @@ global_batch_size = 1; seq_length = 1;
 EOF
 expect "plan of a model whose step takes 0.15 ms" 0 \
 	"$PT" plan "$T/tiny.conf" -o "$T/tiny"
-d=$(awk -F, 'NR == 2 { print $16, $43, $44 }' "$T/tiny/candidates.csv")
+d=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print $c["pred_step_s"], $c["pred_step_s_low"],
+	          $c["pred_step_s_high"] }' "$T/tiny/candidates.csv")
 case $d in
 "0.000"[1-9][0-9][0-9]" 0.000"[1-9][0-9][0-9]" 0.000"[1-9][0-9][0-9])
 	ok "... writes its time and interval in three figures" ;;

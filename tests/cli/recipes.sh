@@ -80,6 +80,27 @@ shipped "NeMo llama31_405b" "8,8,4,1,8,2" llama31_405b 64 8192 512
 shipped "Bridge deepseek_v3 1024 GPUs" "2,16,1,64,1,1" deepseek_v3 128 4096 4096
 shipped "Bridge deepseek_v3 256 GPUs" "2,8,1,32,1,1" deepseek_v3 32 4096 4096
 shipped "Bridge qwen3_235b_a22b 256 GPUs" "4,16,2,8,1,1" qwen3_235b_a22b 32 4096 128
+# Its performance recipes interleave DeepSeek-V3's 61 layers with a
+# pipeline layout (perf_recipes/deepseek/{h100,b200,gb200}/
+# deepseek_v3.py at 067f987): "Et|(tt|)*30mL" on 1024 H100 at tp 2 pp 8
+# vp 4 ep 64, 16 virtual stages on 256 B200 (pp 8 vp 2 ep 32) and 256
+# GB200 (pp 4 vp 4 ep 64).
+shipped "Bridge perf deepseek_v3 1024 H100" "2,8,1,64,1,4" deepseek_v3 128 \
+	4096 16384
+check "... with the pipeline layout" awk -F, 'NR == 1 {
+		for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$3 == 2 && $4 == 8 && $6 == 64 && $8 == 4 &&
+	$c["pipeline_layout"] == 1 { f = 1 } END { exit !f }' \
+	"$T/Bridge perf deepseek_v3 1024 H100/candidates.csv"
+check "... rendered as Megatron-LM takes it" sh -c "grep -l -- \
+	\"--pipeline-model-parallel-layout 'Et|(t\\*2|)\\*30mL'\" \
+	'$T/Bridge perf deepseek_v3 1024 H100'/runs/*/job.sbatch | grep -q ."
+recipe "Bridge perf deepseek_v3 256 B200" "1,8,1,32,1,2" --set gpu=b200 \
+	--set model=deepseek_v3 --set nodes=32 --set seq_length=4096 \
+	--set 'global_batch_size=[4096]'
+recipe "Bridge perf deepseek_v3 256 GB200" "1,4,1,64,1,4" --set gpu=gb200 \
+	--set model=deepseek_v3 --set nodes=64 --set gpus_per_node=4 \
+	--set seq_length=4096 --set 'global_batch_size=[4096]'
 shipped "Bridge gpt_oss_20b" "2,4,1,4,1,1" gpt_oss_20b 2 4096 512
 shipped "Bridge gpt_oss_120b" "2,4,1,16,1,1" gpt_oss_120b 8 4096 512
 shipped "Megatron-LM gpt3_175b" "8,16,1,1,8,1" gpt3_175b 16 2048 1536
@@ -152,10 +173,12 @@ recipe dsv3-uneven "1,16,1,64,1,1" --set "$DSV3" --set nodes=128 \
 # With no counts listed, each pp gets the split NVIDIA's DeepSeek-V3
 # recipes use: every stage but the last ceil(61 / pp) layers, the last
 # the rest (pp 16: 4 + 14 x 4 + 1; pp 8: 8 + 6 x 8 + 5); listed as an
-# even split ([0]), 61 layers do not split over 16 stages.
+# even split ([0]), 61 layers do not split over 16 stages.  (Interleaved
+# candidates take a pipeline layout instead, without counts.)
 stages() {
 	awk -F, -v pp="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["pp"] == pp { print $c["decoder_first_pipeline_num_layers"] "+" \
+		$c["pp"] == pp && $c["pipeline_layout"] != 1 {
+			print $c["decoder_first_pipeline_num_layers"] "+" \
 			$c["decoder_last_pipeline_num_layers"]; exit }' \
 		"$T/$1/candidates.csv"
 }

@@ -351,6 +351,47 @@ run unevenacc WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
 	--account-for-loss-in-pipeline-split --global-batch-size 8
 check "uneven pipeline with account_for_*: refused" has unevenacc.err \
 	'^ValueError: num_layers_in_first_pipeline_stage and num_layers_in_last_pipeline_stage cannot be set at the same time'
+# A pipeline layout (Megatron-LM's --pipeline-model-parallel-layout):
+# 16 layers over 4 ranks x 2 virtual stages, the split paratune renders
+# (2 + 6 x 2 + 2), runs; its stage count must divide by pp, it goes with
+# no other virtual-stage flag, its letters are Megatron-LM's, and
+# another split of the right letters is not simulated.
+# shellcheck disable=SC2086
+run layout WORLD_SIZE=4 RANK=3 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*6t*2L' \
+	--global-batch-size 8
+check "pipeline layout 2+6x2+2: exit 0" rc_is layout 0
+check "pipeline layout: iterations run" [ "$(iterations layout)" -gt 0 ]
+# shellcheck disable=SC2086
+run layoutpp WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*5t*4L' \
+	--global-batch-size 8
+check "pipeline layout of 7 stages over pp 4: Megatron's assertion" \
+	has layoutpp.err '^AssertionError: The length of pipeline_model_parallel_layout must be divisible by pipeline_model_parallel_size (len(layout)=7, pipeline_model_parallel_size=4)$'
+# shellcheck disable=SC2086
+run layoutvp WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*6t*2L' \
+	--num-virtual-stages-per-pipeline-rank 2 --global-batch-size 8
+check "pipeline layout with virtual stages too: refused" has layoutvp.err \
+	'^AssertionError: No more than one of the following arguments'
+# shellcheck disable=SC2086
+run layoutt WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*6t*3L' \
+	--global-batch-size 8
+check "pipeline layout of 17 layers: Megatron's count" has layoutt.err \
+	'^AssertionError: Number of decoder layers 17must match num_layers 16$'
+# shellcheck disable=SC2086
+run layoutx WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*6t*2xL' \
+	--global-batch-size 8
+check "pipeline layout with a stray letter: refused" has layoutx.err \
+	'^AssertionError: Invalid layer character: x'
+# shellcheck disable=SC2086
+run layoutother WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et|(t*2|)*6t*3L' \
+	--global-batch-size 8
+check "another split of 16 layers: not simulated, said so" \
+	has layoutother.err '^NotImplementedError: paratune-simtrain runs the layout paratune renders for pp 4 and vp 2, Et\*2|(t\*2|)\*6t\*2L, not Et|(t\*2|)\*6t\*3L$'
 # NVFP4 (Megatron-LM at d98e8a64, arguments.py validate_args): fp4 and
 # fp8 exclude each other, the FP4 parameter gather needs fp4, and a
 # Blackwell GPU runs it.

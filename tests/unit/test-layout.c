@@ -7,12 +7,14 @@
 #include "autoconfig.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
 #include "layout.h"
 #include "layout-switch.h"
 #include "models.h"
+#include "strbuf.h"
 
 struct fixture {
 	struct model m;
@@ -397,6 +399,117 @@ test_uneven_pipeline(void)
 	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN_PP1);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_UNEVEN_PP1),
 	                RULE_KIND_NO_EFFECT);
+}
+
+/* A layout string as layout_vstage_string writes it for l. */
+static bool
+vstage_string_is(const struct model *m, const struct layout *l,
+                 const char *want)
+{
+	struct strbuf s = STRBUF_INIT;
+	const char *got;
+	bool same;
+
+	layout_vstage_string(m, l, &s);
+	got = s.buf ? s.buf : "";
+	same = !strcmp(got, want);
+	if (!same)
+		fprintf(stderr, "\n  layout '%s', wanted '%s'", got, want);
+	strbuf_release(&s);
+	return same;
+}
+
+/*
+ * A pipeline layout (Megatron-LM's --pipeline-model-parallel-layout):
+ * Megatron-Bridge's DeepSeek-V3 layouts (at 067f987, the perf recipes
+ * of each GPU in perf_recipes/deepseek/, and recipes/deepseek/h100/
+ * deepseek_v3.py _get_deepseek_v3_pipeline_layout): "Et|(tt|)*30mL"
+ * on pp 8 vp 4 (H100),
+ * "Et*4|(t*4|)*14tmL" on 16 virtual stages (pp 16, pp 8 vp 2, pp 4 vp 4,
+ * pp 2 vp 8), "Et*8|(t*8|)*6t*5mL" on pp 8.  Its ranks hold a first or
+ * last stage and vp - 1 middle ones.
+ */
+static void
+test_pipeline_layout(void)
+{
+	static const struct {
+		int pp, vp, first, each, last;
+		const char *text;
+	} cases[] = {
+		{ 8, 4, 1, 2, 0, "Et|(t*2|)*30mL" },
+		{ 16, 1, 4, 4, 1, "Et*4|(t*4|)*14tmL" },
+		{ 8, 2, 4, 4, 1, "Et*4|(t*4|)*14tmL" },
+		{ 2, 8, 4, 4, 1, "Et*4|(t*4|)*14tmL" },
+		{ 8, 1, 8, 8, 5, "Et*8|(t*8|)*6t*5mL" },
+		{ 4, 1, 16, 16, 13, "Et*16|(t*16|)*2t*13mL" },
+		{ 2, 1, 31, 31, 30, "Et*31|t*30mL" },
+	};
+	struct fixture f;
+	struct layout l;
+	int first, each, last, from, n;
+
+	fixture_init(&f, 128, 4096);
+	f.m.num_layers = 61;
+	f.m.mtp_num_layers = 1;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		l = base(1, cases[i].pp, 1, 1, 8192);
+		l.vp = cases[i].vp;
+		l.pipeline_layout = true;
+		CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+		CU_ASSERT(layout_vstage_split(&f.m, &l, &first, &each, &last));
+		CU_ASSERT_EQUAL(first, cases[i].first);
+		CU_ASSERT_EQUAL(each, cases[i].each);
+		CU_ASSERT_EQUAL(last, cases[i].last);
+		CU_ASSERT(vstage_string_is(&f.m, &l, cases[i].text));
+	}
+	/* pp 8 vp 4: ranks of 1 + 3 x 2, 4 x 2 and 3 x 2 + 0 layers;
+	 * virtual stage 9 (rank 1's second chunk) from layer 1 + 8 x 2. */
+	l = base(1, 8, 1, 1, 8192);
+	l.vp = 4;
+	l.pipeline_layout = true;
+	CU_ASSERT_EQUAL(layout_first_layers(&f.m, &l), 7);
+	CU_ASSERT_EQUAL(layout_middle_layers(&f.m, &l), 8);
+	CU_ASSERT_EQUAL(layout_last_layers(&f.m, &l), 6);
+	CU_ASSERT_EQUAL(layout_largest_chunk(&f.m, &l), 2);
+	layout_chunk_span(&f.m, &l, 1, 1, &from, &n);
+	CU_ASSERT_EQUAL(from, 17);
+	CU_ASSERT_EQUAL(n, 2);
+	layout_chunk_span(&f.m, &l, 7, 3, &from, &n);
+	CU_ASSERT_EQUAL(from, 61);
+	CU_ASSERT_EQUAL(n, 0);
+	layout_chunk_span(&f.m, &l, 0, 0, &from, &n);
+	CU_ASSERT_EQUAL(from, 0);
+	CU_ASSERT_EQUAL(n, 1);
+	/* Without the layout the stage counts cannot take vp 4. */
+	l.pipeline_layout = false;
+	layout_auto_stages(&f.m, &l);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	CU_ASSERT(layout_auto_vstages(&f.m, &l));
+	CU_ASSERT(l.pipeline_layout);
+	CU_ASSERT_EQUAL(l.first_stage_layers + l.last_stage_layers, 0);
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	/* Counts vp takes need no layout. */
+	l = base(1, 16, 1, 1, 8192);
+	layout_auto_stages(&f.m, &l);
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l));
+	/* Not with the counts nor the account_for_* flags, and not with
+	 * more middle stages than the layers fill (61 over 64). */
+	l = base(1, 8, 1, 1, 8192);
+	l.vp = 4;
+	l.pipeline_layout = true;
+	l.first_stage_layers = 1;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	l.first_stage_layers = 0;
+	l.account_loss = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	l.account_loss = false;
+	l.vp = 8;
+	CU_ASSERT_FALSE(layout_vstage_split(&f.m, &l, &first, &each, &last));
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN);
+	/* With one stage it changes nothing. */
+	l = base(1, 1, 1, 1, 8192);
+	l.pipeline_layout = true;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_UNEVEN_PP1);
 }
 
 /* Megatron-LM's rules on the switches (arguments.py validate_args). */
@@ -1306,6 +1419,7 @@ static const struct harness_test layout_tests[] = {
 	{ "sequence parallel and recompute", test_sequence_parallel_and_recompute },
 	{ "account flags in the pipeline split", test_account_for_split },
 	{ "uneven pipeline", test_uneven_pipeline },
+	{ "pipeline layout", test_pipeline_layout },
 	{ "stage counts left to paratune", test_auto_stages },
 	{ "switch rules", test_switch_rules },
 	{ "context parallel communication", test_cp_comm_rules },

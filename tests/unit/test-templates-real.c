@@ -321,6 +321,8 @@ struct real_case {
 	bool full_iteration;     /* with cuda_graphs: one graph a step */
 	int offload;
 	int first_layers, last_layers; /* an uneven pipeline; 0: even */
+	/* The pipeline layout's string, worked out by hand; NULL: none. */
+	const char *pipeline_layout;
 	/* Worked out by hand from the above. */
 	const char *vp_layers;        /* layers / (pp * vp); NULL: none */
 	const char *vp_stages;        /* vp of an uneven pipeline */
@@ -390,6 +392,18 @@ static const struct real_case grid[] = {
 	  .grouped_gemm = true, .first_layers = 4, .last_layers = 1,
 	  .recompute_method = "block", .recompute_num = "1",
 	  .max_positions = "163840" },
+	/* Megatron-Bridge's DeepSeek-V3 on 1024 H100 (perf_recipes/
+	 * deepseek/h100/deepseek_v3.py at 067f987: tp 2 pp 8 vp 4 ep 64,
+	 * "Et|(tt|)*30mL", recompute mla_up_proj and mlp). */
+	{ .what = "deepseek-v3 pp8 vp4 layout ep64", .model = M_DEEPSEEK_V3,
+	  .gpu = "h100-sxm", .nodes = 128, .seq_length = 4096,
+	  .precision = PREC_BF16, .tp = 2, .pp = 8, .cp = 1, .ep = 64,
+	  .etp = 1, .vp = 4, .dp = 64, .mbs = 1, .gbs = 16384,
+	  .recompute = RECOMPUTE_SELECTIVE, .sp = true,
+	  .distopt = true, .attention = ATTN_FLASH, .ogr = true, .opg = true,
+	  .grouped_gemm = true, .pipeline_layout = "Et|(t*2|)*30mL",
+	  .max_positions = "163840", .max_connections = "1",
+	  .nemo_refuses = "passes no pipeline layout" },
 	{ .what = "gpt-oss-120b pp4 ep8", .model = M_GPT_OSS_120B,
 	  .gpu = "h100-sxm", .nodes = 4, .seq_length = 4096,
 	  .precision = PREC_BF16, .tp = 1, .pp = 4, .cp = 1, .ep = 8,
@@ -715,6 +729,7 @@ case_layout(struct layout *l, const struct real_case *rc)
 	l->offload_layers = rc->offload;
 	l->first_stage_layers = rc->first_layers;
 	l->last_stage_layers = rc->last_layers;
+	l->pipeline_layout = rc->pipeline_layout != NULL;
 }
 
 /* Render templates/NAME for a case into out; 0 or -1. */
@@ -1060,6 +1075,8 @@ check_megatron_layout(const struct real_case *rc,
 	                        rc->first_layers);
 	expect_int_or_none_flag(rc, argv, "--decoder-last-pipeline-num-layers",
 	                        rc->last_layers);
+	expect_flag(rc, argv, "--pipeline-model-parallel-layout",
+	            rc->pipeline_layout);
 	expect_switch(rc, argv, "--sequence-parallel", rc->sp);
 	expect_switch(rc, argv, "--account-for-embedding-in-pipeline-split",
 	              rc->account_embedding);
@@ -2248,7 +2265,7 @@ test_nemo_refuses(void)
 		free(msg);
 		tested++;
 	}
-	CU_ASSERT_EQUAL(tested, 12);
+	CU_ASSERT_EQUAL(tested, 13);
 }
 
 /* Every case of the grid is a layout Megatron-LM accepts. */
