@@ -258,7 +258,9 @@ vp_fits(const struct settings *c, const struct layout *l, int v)
 
 	at.vp = v;
 	if (l->pipeline_layout)
-		return layout_vstage_split(&c->model, &at, &f, &k, &z);
+		return v == 1 || (l->pp > 1 &&
+		                  layout_vstage_split(&c->model, &at, &f, &k,
+		                                      &z));
 	return v == 1 || (l->pp > 1 && split % layout_mul(l->pp, v) == 0);
 }
 
@@ -453,6 +455,11 @@ fit_unnamed(const struct layout_args *a, const struct grid_spec *sp,
 	    l->account_loss) {
 		l->account_loss = false;
 		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
+	}
+	if (l->pp == 1 && !(a->given & BIT(SW_PIPELINE_LAYOUT)) &&
+	    l->pipeline_layout) {
+		l->pipeline_layout = false;
+		src->sw[SW_PIPELINE_LAYOUT] = FROM_DEFAULT;
 	}
 	if (l->cp == 1 && !(a->given & BIT(SW_CP_COMM_TYPE)) &&
 	    l->cp_comm != CP_COMM_P2P) {

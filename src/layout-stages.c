@@ -175,11 +175,17 @@ layout_auto_stages(const struct model *m, struct layout *l)
 bool
 layout_auto_vstages(const struct model *m, struct layout *l)
 {
+	struct layout at = *l;
+	int f, k, z;
+
 	if (l->pipeline_layout || l->vp <= 1 || !layout_uneven(l) ||
 	    layout_split_rule(m, l) == LAYOUT_OK)
 		return false;
-	l->first_stage_layers = l->last_stage_layers = 0;
-	l->pipeline_layout = true;
+	at.first_stage_layers = at.last_stage_layers = 0;
+	at.pipeline_layout = true;
+	if (!layout_vstage_split(m, &at, &f, &k, &z))
+		return false;
+	*l = at;
 	return true;
 }
 

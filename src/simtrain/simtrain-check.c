@@ -276,6 +276,19 @@ static const struct simtrain_frame at_layout_char = {
 static const struct simtrain_frame at_layout_layers = {
 	LAYOUT_PY, 95, "validate_layer_layout", "assert ("
 };
+static const struct simtrain_frame at_layout_conflict = {
+	TCONFIG_PY, 2253, "__post_init__", "raise ValueError("
+};
+
+/* A letter of s that Megatron-LM's parser does not know, or 0. */
+static char
+layout_stray_letter(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr("ELtm|", *s))
+			return *s;
+	return 0;
+}
 
 /* Stages of an unrolled layout: its '|'s plus one. */
 static int
@@ -298,6 +311,7 @@ layout_stages(struct simtrain_job *j, struct simtrain_failure *f)
 {
 	const struct simtrain_args *a = &j->args;
 	struct strbuf s = STRBUF_INIT;
+	char stray;
 	int n;
 
 	if (a->vstages_per_rank != SIMTRAIN_UNSET ||
@@ -313,8 +327,14 @@ layout_stages(struct simtrain_job *j, struct simtrain_failure *f)
 		return ASSERT_FAIL(f, &at_layout_pp, "%s", "the layout "
 		                   "unrolls to more than a mebibyte");
 	}
+	/* get_num_stages_from_str parses the letters first. */
+	stray = layout_stray_letter(s.buf ? s.buf : "");
 	n = layout_stage_count(s.buf ? s.buf : "");
 	strbuf_release(&s);
+	if (stray)
+		return ASSERT_FAIL(f, &at_layout_char, "Invalid layer "
+		                   "character: %c, known layer characters: "
+		                   "['E', 'L', 't', 'm']", stray);
 	if (n % a->pp != 0)
 		return ASSERT_FAIL(f, &at_layout_pp, "The length of "
 		                   "pipeline_model_parallel_layout must be "
@@ -323,6 +343,10 @@ layout_stages(struct simtrain_job *j, struct simtrain_failure *f)
 		                   "pipeline_model_parallel_size=%d)", n,
 		                   a->pp);
 	j->layout.vp = n / a->pp;
+	if (j->layout.vp > 1 && a->pp == 1)
+		return ASSERT_FAIL(f, &at_vp_pp, "%s",
+			"when interleaved schedule is used, "
+			"pipeline-model-parallel size should be greater than 1");
 	return 0;
 }
 
@@ -710,12 +734,6 @@ layout_letters(const struct simtrain_job *j, const char *s,
 	size_t len = strlen(s);
 	int t = count_of(s, 't'), m = count_of(s, 'm');
 
-	for (const char *p = s; *p; p++)
-		if (!strchr("ELtm|", *p))
-			return raise(f, "AssertionError", STAGE_MODEL,
-			             &at_layout_char, "Invalid layer "
-			             "character: %c, known layer characters: "
-			             "['E', 'L', 't', 'm']", *p);
 	while (len > 0 && s[len - 1] == '|')
 		len--;
 	if (*first != 'E' || count_of(s, 'E') != 1)
@@ -750,15 +768,24 @@ simtrain_check_layout(const struct simtrain_job *j,
 {
 	struct strbuf got = STRBUF_INIT, want = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
+	bool whole;
 	int ret;
 
 	if (!j->args.pipeline_layout)
 		return 0;
+	if (j->layout.first_stage_layers || j->layout.last_stage_layers ||
+	    j->layout.account_embedding || j->layout.account_loss)
+		return raise(f, "ValueError", STAGE_MODEL, &at_layout_conflict,
+		             "pipeline_model_parallel_layout cannot be set "
+		             "with other pipeline layout arguments.");
 	simtrain_layout_expand(j->args.pipeline_layout, &got);
 	layout_vstage_string(&j->model, &j->layout, &text);
 	simtrain_layout_expand(text.buf ? text.buf : "", &want);
 	ret = layout_letters(j, got.buf ? got.buf : "", f);
-	if (ret == 0 && (!want.buf || !got.buf || strcmp(got.buf, want.buf)))
+	/* One stage is the whole model, which needs no split. */
+	whole = j->layout.pp == 1 && j->layout.vp == 1;
+	if (ret == 0 && !whole &&
+	    (!want.buf || !got.buf || strcmp(got.buf, want.buf)))
 		ret = raise(f, "NotImplementedError", STAGE_MODEL, &at_model,
 		            "paratune-simtrain runs the layout paratune "
 		            "renders for pp %d and vp %d, %s, not %s",

@@ -15,7 +15,7 @@
 #include "simtrain.h"
 
 /* A repeat count after '*': its digits parsed, their end in *end; -1
- * without digits or past max. */
+ * without digits (no repeat: the text stays), -2 past max. */
 static long
 repeat_count(const char *p, const char **end, long max)
 {
@@ -26,7 +26,7 @@ repeat_count(const char *p, const char **end, long max)
 	for (p++; isdigit((unsigned char)*p); p++) {
 		n = n * 10 + (*p - '0');
 		if (n > max)
-			return -1;
+			return -2;
 	}
 	*end = p;
 	return n;
@@ -51,16 +51,19 @@ unroll(const char *in, bool groups, struct strbuf *out)
 	long n;
 
 	while (*p) {
+		n = -1;
 		if (groups && *p == '(' && (close = strchr(p + 1, ')')) &&
-		    close > p + 1 &&
-		    (n = repeat_count(close + 1, &end,
-		                      SIMTRAIN_LAYOUT_MAX)) >= 0) {
+		    close > p + 1)
+			n = repeat_count(close + 1, &end, SIMTRAIN_LAYOUT_MAX);
+		else if (!groups && p[1])
+			n = repeat_count(p + 1, &end, SIMTRAIN_LAYOUT_MAX);
+		if (n == -2)
+			return -1;
+		if (n >= 0 && groups) {
 			if (repeat(out, p + 1, (size_t)(close - p - 1), n) != 0)
 				return -1;
 			p = end;
-		} else if (!groups && p[1] &&
-		           (n = repeat_count(p + 1, &end,
-		                             SIMTRAIN_LAYOUT_MAX)) >= 0) {
+		} else if (n >= 0) {
 			if (repeat(out, p, 1, n) != 0)
 				return -1;
 			p = end;

@@ -286,6 +286,18 @@ same "... splits as the counts 4 and 1 do" \
 	"$(jget stages.0.layers) $(jget stages.2.layers)" "4 2"
 same "... without them" "$(jget layout.decoder_first_pipeline_num_layers)" \
 	None
+{ cat "$T/dsv3.conf"; echo 'base = { tensor_parallel = 2;'
+  echo '  pipeline_parallel = 8; virtual_pipeline = 4; expert_parallel = 64;'
+  echo '  expert_tensor_parallel = 1; pipeline_layout = true; };'; } \
+	>"$T/dsv3base.conf"
+expect "a base with the layout" 0 "$PT" estimate "$T/dsv3base.conf" \
+	--format json
+same "... keeps its vp" "$(jget layout.vp) $(jget layout.pipeline_layout)" \
+	"4 True"
+expect "... estimated at pp 1" 0 "$PT" estimate "$T/dsv3base.conf" --pp 1 \
+	--format json
+same "... drops the layout, which one stage cannot take" \
+	"$(jget layout.vp) $(jget layout.pipeline_layout)" "1 False"
 expect "the layout with stage counts" 64 "$PT" estimate "$T/dsv3.conf" \
 	--tp 2 --pp 16 --ep 64 --etp 1 --mbs 1 --switch pipeline_layout=1 \
 	--switch decoder_first_pipeline_num_layers=4

@@ -382,14 +382,37 @@ check "pipeline layout of 17 layers: Megatron's count" has layoutt.err \
 	'^AssertionError: Number of decoder layers 17must match num_layers 16$'
 # shellcheck disable=SC2086
 run layoutx WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
-	--pipeline-model-parallel-layout 'Et*2|(t*2|)*6t*2xL' \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*5t*4xL' \
 	--global-batch-size 8
-check "pipeline layout with a stray letter: refused" has layoutx.err \
+check "pipeline layout with a stray letter: refused before its stages" \
+	has layoutx.err \
 	'^AssertionError: Invalid layer character: x'
 # shellcheck disable=SC2086
 run layoutother WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
 	--pipeline-model-parallel-layout 'Et|(t*2|)*6t*3L' \
 	--global-batch-size 8
+# shellcheck disable=SC2086
+run layoutpp1 WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 1 \
+	--pipeline-model-parallel-layout 'Et*8|t*8L' --global-batch-size 8
+check "a layout of two stages on pp 1: Megatron's assertion" \
+	has layoutpp1.err '^AssertionError: when interleaved schedule is used, pipeline-model-parallel size should be greater than 1$'
+# shellcheck disable=SC2086
+run layoutone WORLD_SIZE=4 RANK=3 -- $SMALL \
+	--pipeline-model-parallel-size 1 \
+	--pipeline-model-parallel-layout 'Et*16L' --global-batch-size 8
+check "a layout of one stage on pp 1 runs" rc_is layoutone 0
+# shellcheck disable=SC2086
+run layoutcounts WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 'Et*2|(t*2|)*6t*2L' \
+	--decoder-first-pipeline-num-layers 4 --global-batch-size 8
+check "a layout with a stage count: Megatron's ValueError" \
+	has layoutcounts.err '^ValueError: pipeline_model_parallel_layout cannot be set with other pipeline layout arguments\.$'
+# shellcheck disable=SC2086
+run layoutbig WORLD_SIZE=4 -- $SMALL --pipeline-model-parallel-size 4 \
+	--pipeline-model-parallel-layout 't*99999999999999999999' \
+	--global-batch-size 8
+check "a layout past a mebibyte: refused" has layoutbig.err \
+	'unrolls to more than a mebibyte'
 check "another split of 16 layers: not simulated, said so" \
 	has layoutother.err '^NotImplementedError: paratune-simtrain runs the layout paratune renders for pp 4 and vp 2, Et\*2|(t\*2|)\*6t\*2L, not Et|(t\*2|)\*6t\*3L$'
 # NVFP4 (Megatron-LM at d98e8a64, arguments.py validate_args): fp4 and

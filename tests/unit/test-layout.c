@@ -492,6 +492,12 @@ test_pipeline_layout(void)
 	l = base(1, 16, 1, 1, 8192);
 	layout_auto_stages(&f.m, &l);
 	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l));
+	/* Nor is one taken that cannot split: 64 stages for 61 layers
+	 * stay refused by the counts' rule. */
+	l.vp = 4;
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l));
+	CU_ASSERT_FALSE(l.pipeline_layout);
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
 	/* Not with the counts nor the account_for_* flags, and not with
 	 * more middle stages than the layers fill (61 over 64). */
 	l = base(1, 8, 1, 1, 8192);
