@@ -346,7 +346,8 @@ layout_stages(struct simtrain_job *j, struct simtrain_failure *f)
 	if (j->layout.vp > 1 && a->pp == 1)
 		return ASSERT_FAIL(f, &at_vp_pp, "%s",
 			"when interleaved schedule is used, "
-			"pipeline-model-parallel size should be greater than 1");
+			"pipeline-model-parallel size should be greater "
+			"than 1");
 	return 0;
 }
 
