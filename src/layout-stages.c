@@ -15,15 +15,6 @@
 #include "layout.h"
 #include "strbuf.h"
 
-/*
- * An uneven pipeline as transformer_config.py checks it: each count
- * given is positive and a multiple of vp, the layers left divide over
- * the stages left into a multiple of vp, and layers are left exactly
- * when stages are; and with vp some stage left in the middle, which
- * the layer offsets divide by.  Megatron-LM refuses it with the
- * account_for_* flags.  With pp 1 the counts change nothing
- * (check_no_effect).
- */
 bool
 layout_vstage_split(const struct model *m, const struct layout *l,
                     int *first, int *each, int *last)
@@ -96,6 +87,15 @@ vstage_rule(const struct model *m, const struct layout *l)
 	return LAYOUT_OK;
 }
 
+/*
+ * An uneven pipeline as transformer_config.py checks it: each count
+ * given is positive and a multiple of vp, the layers left divide over
+ * the stages left into a multiple of vp, and layers are left exactly
+ * when stages are; and with vp some stage left in the middle, which
+ * the layer offsets divide by.  Megatron-LM refuses it with the
+ * account_for_* flags.  With pp 1 the counts change nothing
+ * (check_no_effect).
+ */
 static enum layout_rule
 uneven_rule(const struct model *m, const struct layout *l)
 {
