@@ -795,8 +795,8 @@ settings_segment_nodes(const struct settings *c)
  * Transformer Engine's, as Megatron-LM's template and the simulated
  * one pass them.
  */
-static enum template_core
-template_core_of(const struct settings *c)
+enum template_core
+settings_template_core(const struct settings *c)
 {
 	const char *name = c->run.template_name, *slash;
 
@@ -829,7 +829,7 @@ settings_workload(const struct settings *c, struct workload *w)
 	w->moe_token_imbalance = c->moe_token_imbalance;
 	w->ce_fusion = c->cross_entropy_fusion;
 	w->framework = c->framework;
-	w->core = template_core_of(c);
+	w->core = settings_template_core(c);
 	w->opt_resident_set = c->optimizer.resident_bytes_per_param >= 0;
 	w->opt_resident_bytes = w->opt_resident_set
 		? c->optimizer.resident_bytes_per_param : 0;

@@ -347,6 +347,8 @@ void settings_write(const struct settings *c, struct strbuf *out,
 
 /* The workload of a campaign (pointers into c). */
 void settings_workload(const struct settings *c, struct workload *w);
+/* The Megatron core the campaign's template runs (nemo2's or current). */
+enum template_core settings_template_core(const struct settings *c);
 /*
  * Nodes per NVLink segment that the campaign's jobs ask Slurm for: a
  * --segment of slurm.directives, else the segment the estimates assume

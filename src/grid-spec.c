@@ -111,11 +111,9 @@ stages_auto(const struct settings *c)
 static bool
 vstage_layouts(const struct settings *c)
 {
-	struct workload w;
 	struct layout l;
 
-	settings_workload(c, &w);
-	if (!stages_auto(c) || w.core == CORE_NEMO2)
+	if (!stages_auto(c) || settings_template_core(c) == CORE_NEMO2)
 		return false;
 	memset(&l, 0, sizeof(l));
 	l.vp = 1;

@@ -372,17 +372,6 @@ fit_account(const struct layout_args *a, const struct settings *c,
 		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
 }
 
-/* Whether the campaign's template is NeMo 2.0's, which passes no
- * pipeline layout. */
-static bool
-nemo2_template(const struct settings *c)
-{
-	struct workload w;
-
-	settings_workload(c, &w);
-	return w.core == CORE_NEMO2;
-}
-
 /*
  * Stage layer counts the campaign leaves to paratune follow pp as the
  * grid gives them (layout_auto_stages: DeepSeek-V3's 61 layers over 8
@@ -409,7 +398,9 @@ fit_stages(const struct layout_args *a, const struct grid_spec *sp,
 	layout_auto_stages(&c->model, l);
 	src->sw[SW_FIRST_STAGE_LAYERS] = FROM_DEFAULT;
 	src->sw[SW_LAST_STAGE_LAYERS] = FROM_DEFAULT;
-	if (!(a->given & BIT(SW_PIPELINE_LAYOUT)) && !nemo2_template(c) &&
+	/* nemo2's template passes no layout. */
+	if (!(a->given & BIT(SW_PIPELINE_LAYOUT)) &&
+	    settings_template_core(c) != CORE_NEMO2 &&
 	    layout_auto_vstages(&c->model, l))
 		src->sw[SW_PIPELINE_LAYOUT] = FROM_DEFAULT;
 }
