@@ -518,32 +518,45 @@ etp_repeats_default(const struct grid_axis *etp, int v, int tp)
 	return false;
 }
 
+/* Whether the campaign leaves both account_for_* flags to paratune. */
+static bool
+account_auto(const struct grid_spec *s)
+{
+	return s->account_embedding.n == 1 &&
+	       s->account_embedding.v[0] == -1 &&
+	       s->account_loss.n == 1 && s->account_loss.v[0] == -1;
+}
+
 /*
- * Where the campaign leaves the stage counts automatic and vp cannot
- * take those the pipeline got (each must be a multiple of vp), the
- * pipeline layout splits the layers over the virtual stages instead, as
- * NVIDIA's DeepSeek-V3 recipes run pp 8 vp 4 (layout_vstage_split); not
- * under the nemo2 template, which passes no layout.  first and last:
- * the pipeline's own counts, restored for each vp.
+ * Where the campaign leaves the pipeline split automatic and vp cannot
+ * take the one the pipeline got (stage counts, or the account_for_*
+ * flags, each stage a multiple of vp), the pipeline layout splits the
+ * layers over the virtual stages instead, as NVIDIA's DeepSeek-V3
+ * recipes run pp 8 vp 4 and pp 2 vp 8 (layout_vstage_split); not under
+ * the nemo2 template, which passes no layout.  split: the pipeline's
+ * own, restored for each vp.
  */
 static void
-auto_pipeline_layout(const struct walk *wk, struct layout *l, int first,
-                     int last)
+auto_pipeline_layout(const struct walk *wk, struct layout *l,
+                     const struct layout *split)
 {
 	const struct grid_axis *f = &wk->spec->first_layers;
 
-	l->first_stage_layers = first;
-	l->last_stage_layers = last;
+	l->first_stage_layers = split->first_stage_layers;
+	l->last_stage_layers = split->last_stage_layers;
+	l->account_embedding = split->account_embedding;
+	l->account_loss = split->account_loss;
 	l->pipeline_layout = false;
 	if (f->n == 1 && f->v[0] == GRID_STAGES_AUTO &&
 	    wk->w->core != CORE_NEMO2)
-		layout_auto_vstages(wk->w->model, l);
+		layout_auto_vstages(wk->w->model, l,
+		                    account_auto(wk->spec));
 }
 
 /* Virtual stages, micro- and global batch sizes, and the switches;
- * first and last: the pipeline's own stage counts. */
+ * split: the pipeline's own stage counts and flags. */
 static void
-walk_vp_batches(struct walk *wk, struct layout *l, int first, int last)
+walk_vp_batches(struct walk *wk, struct layout *l, const struct layout *split)
 {
 	const struct grid_spec *s = wk->spec;
 	int nvp = s->vp_rule == VP_NEMO ? 1 : s->vp.n;
@@ -556,7 +569,7 @@ walk_vp_batches(struct walk *wk, struct layout *l, int first, int last)
 			                  : 1;
 		else
 			l->vp = s->vp.v[c];
-		auto_pipeline_layout(wk, l, first, last);
+		auto_pipeline_layout(wk, l, split);
 		l->mbs = s->mbs.v[d];
 		l->gbs = s->gbs.v[e];
 		walk_switches(wk, l);
@@ -566,12 +579,14 @@ walk_vp_batches(struct walk *wk, struct layout *l, int first, int last)
 static void
 walk_batches(struct walk *wk, struct layout *l)
 {
-	int first = l->first_stage_layers, last = l->last_stage_layers;
+	struct layout split = *l;
 
-	walk_vp_batches(wk, l, first, last);
-	/* The next ep and etp start from the pipeline's own counts. */
-	l->first_stage_layers = first;
-	l->last_stage_layers = last;
+	walk_vp_batches(wk, l, &split);
+	/* The next ep and etp start from the pipeline's own split. */
+	l->first_stage_layers = split.first_stage_layers;
+	l->last_stage_layers = split.last_stage_layers;
+	l->account_embedding = split.account_embedding;
+	l->account_loss = split.account_loss;
 	l->pipeline_layout = false;
 }
 

@@ -353,23 +353,42 @@ apply_switch_flags(struct layout_args *a, struct layout *l,
 	return 0;
 }
 
+/* Whether neither a flag nor the campaign sets the account_for_* flag
+ * of switch sw (SW_ACCOUNT_EMBEDDING or SW_ACCOUNT_LOSS). */
+static bool
+account_unset(const struct layout_args *a, const struct settings *c,
+              enum layout_switch sw)
+{
+	unsigned listed = sw == SW_ACCOUNT_EMBEDDING
+	                  ? c->search.account_embedding
+	                  : c->search.account_loss;
+
+	return !(a->given & BIT(sw)) && listed == 0;
+}
+
+/* The sources of the account_for_* flags that changed since was. */
+static void
+account_sources(const struct layout *was, const struct layout *l,
+                struct sources *src)
+{
+	if (l->account_embedding != was->account_embedding)
+		src->sw[SW_ACCOUNT_EMBEDDING] = FROM_DEFAULT;
+	if (l->account_loss != was->account_loss)
+		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
+}
+
 /* The account_for_* flags that neither a flag nor the campaign sets,
  * as the grid picks them for the layout's split (grid_account_auto). */
 static void
 fit_account(const struct layout_args *a, const struct settings *c,
             struct layout *l, struct sources *src)
 {
-	bool auto_emb = !(a->given & BIT(SW_ACCOUNT_EMBEDDING)) &&
-	                c->search.account_embedding == 0;
-	bool auto_loss = !(a->given & BIT(SW_ACCOUNT_LOSS)) &&
-	                 c->search.account_loss == 0;
+	bool auto_emb = account_unset(a, c, SW_ACCOUNT_EMBEDDING);
+	bool auto_loss = account_unset(a, c, SW_ACCOUNT_LOSS);
 	struct layout was = *l;
 
 	grid_account_auto(&c->model, auto_emb ? -1 : 0, auto_loss ? -1 : 0, l);
-	if (l->account_embedding != was.account_embedding)
-		src->sw[SW_ACCOUNT_EMBEDDING] = FROM_DEFAULT;
-	if (l->account_loss != was.account_loss)
-		src->sw[SW_ACCOUNT_LOSS] = FROM_DEFAULT;
+	account_sources(&was, l, src);
 }
 
 /*
@@ -377,8 +396,9 @@ fit_account(const struct layout_args *a, const struct settings *c,
  * grid gives them (layout_auto_stages: DeepSeek-V3's 61 layers over 8
  * stages as 8 + 6 x 8 + 5), unless the flags name them or they came
  * with a planned candidate or the base whose pp the flags keep.
+ * Whether they followed pp.
  */
-static void
+static bool
 fit_stages(const struct layout_args *a, const struct grid_spec *sp,
            const struct settings *c, struct layout *l, struct sources *src)
 {
@@ -387,22 +407,40 @@ fit_stages(const struct layout_args *a, const struct grid_spec *sp,
 
 	if (sp->first_layers.n == 0 ||
 	    sp->first_layers.v[0] != GRID_STAGES_AUTO || (a->given & named))
-		return;
+		return false;
 	if ((was == FROM_PLAN || was == FROM_BASE) &&
 	    a->size[SF_PP] == LAYOUT_ARG_UNSET)
-		return;
+		return false;
 	if (l->pipeline_layout) {
 		l->first_stage_layers = l->last_stage_layers = 0;
-		return;
+		return false;
 	}
 	layout_auto_stages(&c->model, l);
 	src->sw[SW_FIRST_STAGE_LAYERS] = FROM_DEFAULT;
 	src->sw[SW_LAST_STAGE_LAYERS] = FROM_DEFAULT;
-	/* nemo2's template passes no layout. */
-	if (!(a->given & BIT(SW_PIPELINE_LAYOUT)) &&
-	    settings_template_core(c) != CORE_NEMO2 &&
-	    layout_auto_vstages(&c->model, l))
-		src->sw[SW_PIPELINE_LAYOUT] = FROM_DEFAULT;
+	return true;
+}
+
+/*
+ * After fit_stages and fit_account: the pipeline layout where vp cannot
+ * take the split they gave, as the grid takes it (auto_pipeline_layout);
+ * not where a flag sets the layout, nor under nemo2's template, which
+ * passes none.
+ */
+static void
+fit_vstages(const struct layout_args *a, const struct settings *c,
+            struct layout *l, struct sources *src)
+{
+	bool auto_flags = account_unset(a, c, SW_ACCOUNT_EMBEDDING) &&
+	                  account_unset(a, c, SW_ACCOUNT_LOSS);
+	struct layout was = *l;
+
+	if ((a->given & BIT(SW_PIPELINE_LAYOUT)) ||
+	    settings_template_core(c) == CORE_NEMO2 ||
+	    !layout_auto_vstages(&c->model, l, auto_flags))
+		return;
+	src->sw[SW_PIPELINE_LAYOUT] = FROM_DEFAULT;
+	account_sources(&was, l, src);
 }
 
 /*
@@ -433,10 +471,13 @@ fit_unnamed(const struct layout_args *a, const struct grid_spec *sp,
 		src->sw[SW_SEQUENCE_PARALLEL] =
 			switch_searched(c, SW_SEQUENCE_PARALLEL);
 	}
-	fit_stages(a, sp, c, l, src);
+	bool stages = fit_stages(a, sp, c, l, src);
+
 	/* Flags the campaign leaves to paratune follow the new split, as
 	 * the grid sets them (tp 4 pp 8 of a 126-layer model needs them). */
 	fit_account(a, c, l, src);
+	if (stages)
+		fit_vstages(a, c, l, src);
 	if (l->pp == 1 && !(a->given & BIT(SW_ACCOUNT_EMBEDDING)) &&
 	    l->account_embedding) {
 		l->account_embedding = false;

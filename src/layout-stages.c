@@ -173,16 +173,24 @@ layout_auto_stages(const struct model *m, struct layout *l)
 }
 
 bool
-layout_auto_vstages(const struct model *m, struct layout *l)
+layout_auto_vstages(const struct model *m, struct layout *l,
+                    bool account_auto)
 {
 	struct layout at = *l;
+	/* The layers alone do not split over pp: the stage counts or the
+	 * account_for_* flags paratune chose did it. */
+	bool helped = layout_uneven(l) ||
+	              (account_auto && l->pp > 1 &&
+	               m->num_layers % l->pp != 0);
 	int f, k, z;
 
-	if (l->pipeline_layout || l->vp <= 1 || !layout_uneven(l) ||
+	if (l->pipeline_layout || l->vp <= 1 || !helped ||
 	    layout_split_rule(m, l) == LAYOUT_OK)
 		return false;
 	at.first_stage_layers = at.last_stage_layers = 0;
 	at.pipeline_layout = true;
+	if (account_auto)
+		at.account_embedding = at.account_loss = false;
 	if (!layout_vstage_split(m, &at, &f, &k, &z))
 		return false;
 	*l = at;

@@ -456,12 +456,17 @@ int layout_last_layers(const struct model *m, const struct layout *l);
  */
 void layout_auto_stages(const struct model *m, struct layout *l);
 /*
- * Where l interleaves (vp > 1) a pipeline whose stage counts vp cannot
- * take (each must be a multiple of vp), the pipeline layout instead:
- * the counts cleared and l->pipeline_layout set, as NVIDIA's
- * DeepSeek-V3 recipes run pp 8 vp 4.  Whether it did.
+ * Where l interleaves (vp > 1) a pipeline whose split vp cannot take
+ * (each stage count must be a multiple of vp), the pipeline layout
+ * instead: the counts cleared and l->pipeline_layout set, as NVIDIA's
+ * DeepSeek-V3 recipes run pp 8 vp 4.  The split is the stage counts,
+ * or, with account_auto (paratune, not the campaign, sets the
+ * account_for_* flags), the flags that make the layers divide pp (61
+ * layers + 1 over pp 2, which vp 8 cannot take: GB300's pp 2 vp 8);
+ * then the flags are cleared too.  Whether it did.
  */
-bool layout_auto_vstages(const struct model *m, struct layout *l);
+bool layout_auto_vstages(const struct model *m, struct layout *l,
+                         bool account_auto);
 
 /*
  * Megatron-LM's placement of model chunk `chunk` (0 to vp - 1) of

@@ -101,6 +101,22 @@ recipe "Bridge perf deepseek_v3 256 B200" "1,8,1,32,1,2" --set gpu=b200 \
 recipe "Bridge perf deepseek_v3 256 GB200" "1,4,1,64,1,4" --set gpu=gb200 \
 	--set model=deepseek_v3 --set nodes=64 --set gpus_per_node=4 \
 	--set seq_length=4096 --set 'global_batch_size=[4096]'
+# 256 GB300 (perf_recipes/deepseek/gb300/deepseek_v3.py): pp 2 vp 8 ep
+# 32 and pp 4 vp 4 ep 64, the same 16 virtual stages.  pp 2 alone
+# splits 61 layers with the embedding as a layer (2 x 31), which vp 8
+# cannot take: the layout replaces the flag.
+recipe "Bridge perf deepseek_v3 256 GB300" "1,2,1,32,1,8" --set gpu=gb300 \
+	--set model=deepseek_v3 --set nodes=64 --set gpus_per_node=4 \
+	--set seq_length=4096 --set 'global_batch_size=[4096]'
+check "... with the layout and without the flags" awk -F, 'NR == 1 {
+		for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$4 == 2 && $6 == 32 && $8 == 8 && $c["pipeline_layout"] == 1 &&
+	$c["account_for_embedding_in_pipeline_split"] == 0 &&
+	$c["account_for_loss_in_pipeline_split"] == 0 { f = 1 }
+	END { exit !f }' "$T/Bridge perf deepseek_v3 256 GB300/candidates.csv"
+check "... rendered as 16 virtual stages of 4" sh -c "grep -l -- \
+	\"--pipeline-model-parallel-layout 'Et\\*4|(t\\*4|)\\*14tmL'\" \
+	'$T/Bridge perf deepseek_v3 256 GB300'/runs/*/job.sbatch | grep -q ."
 shipped "Bridge gpt_oss_20b" "2,4,1,4,1,1" gpt_oss_20b 2 4096 512
 shipped "Bridge gpt_oss_120b" "2,4,1,16,1,1" gpt_oss_120b 8 4096 512
 shipped "Megatron-LM gpt3_175b" "8,16,1,1,8,1" gpt3_175b 16 2048 1536

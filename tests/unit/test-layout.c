@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "grid.h"
 #include "layout.h"
 #include "layout-switch.h"
 #include "models.h"
@@ -484,20 +485,48 @@ test_pipeline_layout(void)
 	l.pipeline_layout = false;
 	layout_auto_stages(&f.m, &l);
 	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
-	CU_ASSERT(layout_auto_vstages(&f.m, &l));
+	CU_ASSERT(layout_auto_vstages(&f.m, &l, false));
 	CU_ASSERT(l.pipeline_layout);
 	CU_ASSERT_EQUAL(l.first_stage_layers + l.last_stage_layers, 0);
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	/* Counts vp takes need no layout. */
 	l = base(1, 16, 1, 1, 8192);
 	layout_auto_stages(&f.m, &l);
-	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l));
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l, false));
 	/* Nor is one taken that cannot split: 64 stages for 61 layers
 	 * stay refused by the counts' rule. */
 	l.vp = 4;
-	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l));
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l, false));
 	CU_ASSERT_FALSE(l.pipeline_layout);
 	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	/* pp 2 splits 61 layers + the embedding evenly (grid_account_auto)
+	 * but vp 8 cannot take 31 a stage: GB300's pp 2 vp 8 is the layout,
+	 * the flags cleared, where paratune set them. */
+	l = base(1, 2, 1, 1, 8192);
+	grid_account_auto(&f.m, -1, -1, &l);
+	CU_ASSERT(l.account_embedding);
+	l.vp = 8;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l, false));
+	CU_ASSERT(layout_auto_vstages(&f.m, &l, true));
+	CU_ASSERT(l.pipeline_layout);
+	CU_ASSERT_FALSE(l.account_embedding || l.account_loss);
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	CU_ASSERT_EQUAL(layout_first_layers(&f.m, &l), 32);
+	/* vp 31 takes the flags' split: no layout. */
+	l = base(1, 2, 1, 1, 8192);
+	grid_account_auto(&f.m, -1, -1, &l);
+	l.vp = 31;
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l, true));
+	CU_ASSERT(l.account_embedding);
+	/* Nor where the layers divide pp alone: 64 over pp 2 is the
+	 * split, and vp 3 stays refused. */
+	f.m.num_layers = 64;
+	l = base(1, 2, 1, 1, 8192);
+	l.vp = 3;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_VP);
+	CU_ASSERT_FALSE(layout_auto_vstages(&f.m, &l, true));
+	f.m.num_layers = 61;
 	/* Not with the counts nor the account_for_* flags, and not with
 	 * more middle stages than the layers fill (61 over 64). */
 	l = base(1, 8, 1, 1, 8192);
