@@ -306,7 +306,7 @@ expect "--progress" 0 "$PT" calibrate "$MOE" --group moe --progress
 has "... says each GPU's fit" "^calibrate: fitting gb200 (2 of 5), [0-9]* measured runs$" \
 	"$T/err"
 has "... and the shared one last" \
-	"^calibrate: fitting the MoE-only constants over every GPU (5 of 5), 88 measured runs$" \
+	"^calibrate: fitting the MoE-only constants over every GPU (5 of 5), 105 measured runs$" \
 	"$T/err"
 check "... no terminal control in a log" sh -c "! grep -q \"\$(printf '\\033')\" '$T/err'"
 expect "--progress with -q" 0 "$PT" -q calibrate "$MOE" --group moe --progress

@@ -67,7 +67,8 @@ estimate_args() {
 		    "decoder_first_pipeline_num_layers " \
 		    "decoder_last_pipeline_num_layers recompute_modules " \
 		    "grad_reduce_in_bf16 moe_token_dispatcher " \
-		    "moe_a2a_overlap cuda_graph_full_iteration", sw, " ")
+		    "moe_a2a_overlap cuda_graph_full_iteration " \
+		    "pipeline_layout", sw, " ")
 		split("recompute_method attention fp8_recipe cp_comm_type " \
 		    "moe_token_dispatcher", named, " ")
 		for (i in named)
