@@ -200,6 +200,12 @@ double estimate_group_bw(const struct est *x, double span, double stride);
  * (estimate-links.c). */
 double estimate_a2a_s(const struct est *x, double bytes, double n,
                       double stride);
+/* Nodes a group of n consecutive ranks spans (1 inside NVLink). */
+double estimate_group_nodes(const struct est *x, double n);
+/* A forwarding all-to-all: nic_bytes through each GPU's NIC beside
+ * nvl_bytes over NVLink; nvl_bytes alone inside an NVLink domain. */
+double estimate_a2a_nodes_s(const struct est *x, double nic_bytes,
+                            double nvl_bytes, double n);
 /* Seconds of a ring all-reduce of bytes over n ranks at bw bytes/s
  * (estimate-links.c). */
 double estimate_allreduce_s(double bytes, double n, double bw);

@@ -121,6 +121,37 @@ estimate_a2a_s(const struct est *x, double bytes, double n, double stride)
 	            (n - here) / (n - 1) * bytes / nic);
 }
 
+/* Nodes a group of n consecutive ranks spans: 1 inside an NVLink
+ * domain. */
+double
+estimate_group_nodes(const struct est *x, double n)
+{
+	if (n <= 1 || inside_domain(x, n))
+		return 1;
+	return n / fmin(n, fmax(1, estimate_nccl_node_gpus(x)));
+}
+
+/*
+ * A forwarding all-to-all of a group of n consecutive ranks (DeepEP's
+ * internode kernels): each GPU sends nic_bytes through its own NIC and
+ * forwards nvl_bytes over NVLink at the same time.  Inside an NVLink
+ * domain there is no NIC leg.
+ */
+double
+estimate_a2a_nodes_s(const struct est *x, double nic_bytes,
+                     double nvl_bytes, double n)
+{
+	const struct gpu *g = x->w->gpu;
+	double nvl = g->nvlink_gbs * 1e9 * x->k[CAL_COMM_EFF_NVLINK];
+	double nic = g->network_gbs * 1e9 * x->k[CAL_COMM_EFF_NETWORK];
+
+	if (n <= 1)
+		return 0;
+	if (inside_domain(x, n))
+		return nvl_bytes / nvl;
+	return fmax(nvl_bytes / nvl, nic_bytes / nic);
+}
+
 /* Ring all-reduce time of bytes over n ranks. */
 double
 estimate_allreduce_s(double bytes, double n, double bw)

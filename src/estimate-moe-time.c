@@ -27,36 +27,64 @@ estimate_moe_tokens_in(const struct est *x)
 }
 
 /*
- * Distinct GPUs of the ep group that one token's k experts land on, E/e
- * experts a GPU, routing uniform: e (1 - P(no expert on a given GPU)),
- * P = C(E - E/e, k) / C(E, k).  Qwen3-30B-A3B (E 128, k 8) over ep 8:
- * 5.3 GPUs for 8 copies.
+ * Distinct holders, of `holders` that share E experts evenly, that one
+ * token's k experts land on, routing uniform: holders (1 - P(none on a
+ * given one)), P = C(E - E/holders, k) / C(E, k).  Qwen3-30B-A3B (E
+ * 128, k 8) over ep 8: 5.3 GPUs for 8 copies.
  */
 /* Top-k above which P comes from lgamma: the product's loop took 16M
  * divisions an estimate at moe_router_topk = 2^24 (minutes per plan). */
 #define RANKS_LOOP_MAX 1024
 
-double
-estimate_moe_ranks_per_token(const struct est *x)
+static double
+distinct_holders(double E, double topk, double holders)
 {
-	double E = x->s.E, k = fmin(x->s.k, E), off = E - E / x->e, p = 1;
+	double k = fmin(topk, E), off = E - E / holders, p = 1;
 
-	if (x->e <= 1)
+	if (holders <= 1)
 		return 1;
 	if ((int)k > RANKS_LOOP_MAX) {
 		k = (int)k;
-		/* A factor off - i is 0 or less: no GPU is left out. */
+		/* A factor off - i is 0 or less: no holder is left out. */
 		if (off <= k - 1)
-			return x->e;
+			return holders;
 		p = exp(lgamma(off + 1) - lgamma(off - k + 1) -
 		        lgamma(E + 1) + lgamma(E - k + 1));
-		return x->e * (1 - p);
+		return holders * (1 - p);
 	}
 	/* The product, bit for bit what it always was for usual top-k;
 	 * once 0 (or underflowed to it) it stays 0. */
 	for (int i = 0; i < (int)k && p > 0; i++)
 		p *= fmax(0, off - i) / (E - i);
-	return x->e * (1 - p);
+	return holders * (1 - p);
+}
+
+double
+estimate_moe_ranks_per_token(const struct est *x)
+{
+	return distinct_holders(x->s.E, x->s.k, x->e);
+}
+
+/*
+ * DeepEP's internode dispatch and combine (flex), one transfer: a token
+ * crosses the network once to each other node that holds one of its
+ * experts, to the GPU of its own local index there, which forwards it
+ * over NVLink to the GPUs of that node that need it (the token's
+ * SourceMeta names its RDMA rank and a bit per NVLink peer [DeepEP
+ * csrc/kernels/internode.cu at 567632dd59; its README, "Normal kernels
+ * with NVLink and RDMA forwarding"]; the DeepSeek-V3 report, arXiv
+ * 2412.19437, section 3.2.2).  Each GPU's NIC carries a copy per other
+ * node, and its NVLink the copies for every GPU but itself.
+ */
+static double
+deepep_a2a_s(const struct est *x, double copy, double n)
+{
+	double nodes = estimate_group_nodes(x, n);
+	double nvl = copy * estimate_moe_ranks_per_token(x) * (n - 1) / n;
+	double nic = copy * distinct_holders(x->s.E, x->s.k, nodes) *
+	             (nodes - 1) / nodes;
+
+	return estimate_a2a_nodes_s(x, nic, nvl, n);
 }
 
 /*
@@ -114,6 +142,8 @@ estimate_moe_comm_s(const struct est *x)
 		bytes_s = row * (n - 1) / estimate_group_bw(x, n, 1);
 		break;
 	case MOE_DISPATCH_FLEX:
+		bytes_s = deepep_a2a_s(x, row * x->te, n);
+		break;
 	case MOE_DISPATCH_HYBRIDEP:
 		bytes_s = estimate_a2a_s(x, row *
 		                         estimate_moe_ranks_per_token(x) *

@@ -2137,7 +2137,13 @@ test_moe_flex_dedup_and_nvl72(void)
  * 450 GB/s x 0.85; on two nodes of 8, the 8/16 for the other node at
  * 50 GB/s x 0.85 while the 7/16 for its own go over NVLink: 8 / 42.5
  * over 15 / 382.5, 4.8 times as long (a ring's 8 NICs a node would
- * give 1.125).
+ * give 1.125).  DeepEP (flex) sends a token once to the other node if
+ * any of its 8 experts is there, and forwards it over NVLink there: P
+ * (none of 8 among the other node's 64) = (64 x 63 x ... x 57) / (128
+ * x 127 x ... x 121) = 0.0030959, so 0.99690 of a row through the NIC
+ * against alltoall's 4 (8 copies x 8/16): 0.24923 of its time; the
+ * NVLink leg, 6.5965 GPUs x 15/16 rows at 382.5 GB/s, is shorter.
+ * Sent once per GPU, as before, it was 6.5965 x 8/16 rows: 0.82456.
  */
 static void
 test_moe_a2a_across_nodes(void)
@@ -2161,6 +2167,10 @@ test_moe_a2a_across_nodes(void)
 	estimate_layout(&w, &l, &two);
 	ASSERT_NEAR_REL(two.ep_comm_s / one.ep_comm_s,
 	                (8 / 42.5) / (15 / 382.5), 1e-9);
+	l.moe_dispatcher = MOE_DISPATCH_FLEX;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &one);
+	ASSERT_NEAR_REL(one.ep_comm_s / two.ep_comm_s, 0.99690414 / 4, 1e-6);
 }
 
 /*
