@@ -97,6 +97,13 @@ estimate_group_bw(const struct est *x, double span, double stride)
 	            k * g->network_gbs * x->k[CAL_COMM_EFF_NETWORK]) * 1e9;
 }
 
+/* Members of a group of n, stride ranks apart, that share one node. */
+static double
+node_members(const struct est *x, double n, double stride)
+{
+	return fmin(n, fmax(1, estimate_nccl_node_gpus(x) / stride));
+}
+
 /*
  * Time of an all-to-all in which a GPU sends bytes, spread evenly, to
  * the other n - 1 members of a group whose members sit stride ranks
@@ -116,7 +123,7 @@ estimate_a2a_s(const struct est *x, double bytes, double n, double stride)
 		return 0;
 	if (inside_domain(x, n * stride))
 		return bytes / nvl;
-	here = fmin(n, fmax(1, estimate_nccl_node_gpus(x) / stride));
+	here = node_members(x, n, stride);
 	return fmax((here - 1) / (n - 1) * bytes / nvl,
 	            (n - here) / (n - 1) * bytes / nic);
 }
@@ -128,7 +135,7 @@ estimate_group_nodes(const struct est *x, double n)
 {
 	if (n <= 1 || inside_domain(x, n))
 		return 1;
-	return n / fmin(n, fmax(1, estimate_nccl_node_gpus(x)));
+	return n / node_members(x, n, 1);
 }
 
 /*

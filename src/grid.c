@@ -527,6 +527,18 @@ account_auto(const struct grid_spec *s)
 	       s->account_loss.n == 1 && s->account_loss.v[0] == -1;
 }
 
+/* l's pipeline split back to split's: stage counts and flags, no
+ * layout. */
+static void
+restore_split(struct layout *l, const struct layout *split)
+{
+	l->first_stage_layers = split->first_stage_layers;
+	l->last_stage_layers = split->last_stage_layers;
+	l->account_embedding = split->account_embedding;
+	l->account_loss = split->account_loss;
+	l->pipeline_layout = false;
+}
+
 /*
  * Where the campaign leaves the pipeline split automatic and vp cannot
  * take the one the pipeline got (stage counts, or the account_for_*
@@ -542,11 +554,7 @@ auto_pipeline_layout(const struct walk *wk, struct layout *l,
 {
 	const struct grid_axis *f = &wk->spec->first_layers;
 
-	l->first_stage_layers = split->first_stage_layers;
-	l->last_stage_layers = split->last_stage_layers;
-	l->account_embedding = split->account_embedding;
-	l->account_loss = split->account_loss;
-	l->pipeline_layout = false;
+	restore_split(l, split);
 	if (f->n == 1 && f->v[0] == GRID_STAGES_AUTO &&
 	    wk->w->core != CORE_NEMO2)
 		layout_auto_vstages(wk->w->model, l,
@@ -583,11 +591,7 @@ walk_batches(struct walk *wk, struct layout *l)
 
 	walk_vp_batches(wk, l, &split);
 	/* The next ep and etp start from the pipeline's own split. */
-	l->first_stage_layers = split.first_stage_layers;
-	l->last_stage_layers = split.last_stage_layers;
-	l->account_embedding = split.account_embedding;
-	l->account_loss = split.account_loss;
-	l->pipeline_layout = false;
+	restore_split(l, &split);
 }
 
 /* Combinations walk_batches visits below one call. */
