@@ -119,22 +119,16 @@ compare_pending(const void *pa, const void *pb)
 	return (a->c->rank > b->c->rank) - (a->c->rank < b->c->rank);
 }
 
-/* Whether the base configuration still has to run: queued or active. */
-static bool
-base_unmeasured(const struct state *st)
-{
-	for (int i = 0; i < st->n; i++)
-		if (st->v[i].base && (st->v[i].state == CS_QUEUED ||
-		                      cand_state_active(st->v[i].state)))
-			return true;
-	return false;
-}
-
 /*
  * Keep what can still win: a candidate whose optimistic seconds per
- * sample beat the best measured by more than search.min_gain.  Until
- * the base is measured, or while nothing is, everything can.  Returns
- * how many are kept (moved to the front).
+ * sample beat the best measured by more than search.min_gain, and the
+ * base, which results compare every run to.  While nothing is
+ * measured, everything can.  Any measured run sets the bar, not only
+ * the base's: a faster candidate that ended while the base still ran
+ * let one that could not beat it take the free slot.  Nothing is
+ * skipped while a job is active (search_choose): held back, each is
+ * judged again once that job's measurement and its refit are in.
+ * Returns how many are kept (moved to the front).
  */
 static int
 keep_promising(const struct store *s, const struct results *res,
@@ -143,7 +137,7 @@ keep_promising(const struct store *s, const struct results *res,
 	double best, bar;
 	int kept = 0;
 
-	if (base_unmeasured(&s->st) || res->best < 0)
+	if (res->best < 0)
 		return n;
 	best = results_time_per_sample(&res->v[res->best]);
 	bar = best * (1.0 - s->settings.search.min_gain);

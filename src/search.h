@@ -67,8 +67,9 @@ struct runner;
  * now (at most what limits.gpu_hours and policy.max_gpu_hours leave
  * room for; the caller frees it).  When nothing may run and no job is
  * active, the search stops (a stopped event) and every queued
- * candidate is skipped with the reason: no_gain or budget.  The stop
- * rule waits for the base configuration.  0 or an exit code.
+ * candidate is skipped with the reason: no_gain or budget.  The base
+ * is always kept; the bar is set by any measured run.  0 or an exit
+ * code.
  */
 int search_adapt(struct runner *r);
 

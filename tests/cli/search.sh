@@ -96,6 +96,25 @@ check "status: with none active, the next resume skips them" \
 check "which it does" grep -q "search stopped (no_gain): 12 candidates skipped" \
 	"$T/out"
 
+# Rank 1 measured while the base still runs: the bar is the best
+# measured, not the base's.  Judged only once the base ended, a faster
+# run that ended first let the next queued (none of which can beat it)
+# take the free slot.
+"$PT" -q plan "$SRC/etc/campaigns/demo.conf" -o "$T/v" || ko "plan v"
+"$PT" -q submit "$T/v" 2>/dev/null
+V_BASE=$(awk -F, '$19 == 1 { print $2 }' "$T/v/candidates.csv")
+V_ONE=$(awk -F, '$1 == 1 { print $2 }' "$T/v/candidates.csv")
+setstate "$T/v" "$V_BASE" state=running job=111 attempt=1 \
+	start="$(date +%s)"
+steps 2000.0 >"$T/v/runs/$V_ONE/slurm-112.out"
+setstate "$T/v" "$V_ONE" state=completed job=112 attempt=1
+"$PT" status "$T/v" >"$T/st"
+check "status: with the base running, none queued can beat rank 1's run" \
+	grep -q "^13 queued, none of which can beat the best measured by search.min_gain (2 %): the search waits for 1 active job" \
+	"$T/st"
+check "... not that resume submits them" \
+	sh -c "! grep -q 'only .paratune resume' '$T/st'"
+
 # The campaign's own budget: the base's job may take 2.67 GPU-hours (5
 # minutes on 32 GPUs), and one more would pass 4.  Status said that
 # resume submits the queued candidates it holds back.
