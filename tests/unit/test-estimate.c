@@ -1867,6 +1867,46 @@ test_moe_gemm_eff(void)
 }
 
 /*
+ * The experts' GEMMs gain on wider models (expert_width_efficiency):
+ * at hidden width 4096 moe_gemm_eff applies as it is, at 2048 it is
+ * taken at 2048/4096 over 4096/6144, three quarters.  Qwen3 30B-A3B as
+ * it is (h 2048) and again 4096 wide: what halving moe_gemm_eff adds is
+ * the experts' GEMM time at eff 1 (test_moe_gemm_eff), whose FLOPs
+ * double with h and whose dense efficiency moves by the per-GPU width
+ * curve, w / (w + 96); the rest of the ratio is the experts' curve.
+ */
+static void
+test_moe_gemm_width(void)
+{
+	const struct model *preset = model_preset_find("qwen3_30b_a3b");
+	struct model wide = *preset;
+	struct gpu g = test_h100();
+	struct calibration cal = *calibration_default();
+	double added[2], dense_eff;
+	const struct model *m[2] = { preset, &wide };
+
+	wide.hidden_size = 2 * preset->hidden_size;
+	CU_ASSERT_EQUAL_FATAL(preset->hidden_size, 2048);
+	cal.v[CAL_MOE_LAYER_OVERHEAD_S] = 0;
+	for (int i = 0; i < 2; i++) {
+		struct workload w = test_workload_of(m[i], &g, 4096, 1);
+		struct layout l = layout_of(1, 1, 1, 2, 512);
+		struct estimate e1, e2;
+
+		l.ep = 8;
+		CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+		w.cal = &cal;
+		cal.v[CAL_MOE_GEMM_EFF] = 1;
+		estimate_layout(&w, &l, &e1);
+		cal.v[CAL_MOE_GEMM_EFF] = 0.5;
+		estimate_layout(&w, &l, &e2);
+		added[i] = e2.compute_s - e1.compute_s;
+	}
+	dense_eff = (2048.0 / (2048 + 96)) / (4096.0 / (4096 + 96));
+	ASSERT_NEAR_REL(added[1] / added[0], 2 * dense_eff * 0.75, 1e-6);
+}
+
+/*
  * The MoE layer's host time h (moe_layer_overhead_s per local expert)
  * and its GPU time c overlap as their cubic sum, (c^3 + h^3)^(1/3),
  * once per MoE layer and micro-batch: Qwen3 30B-A3B (48 layers, all
@@ -2401,6 +2441,7 @@ static const struct harness_test estimate_tests[] = {
 	  test_moe_activation_columns },
 	{ "moe_gemm_eff divides the experts' GEMM time",
 	  test_moe_gemm_eff },
+	{ "the experts' GEMMs gain on wider models", test_moe_gemm_width },
 	{ "fused attention's efficiency at the head width",
 	  test_attention_head_width },
 	{ "pipeline sends hide under compute with virtual stages",
