@@ -3,10 +3,12 @@
 /*
  * config-int.h - what the files of the configuration module share: the
  * key registry's types (config-registry.c), the loader's state and error
- * helpers (config.c), reading one setting (config-values.c), the model,
- * GPU and pattern groups (config-model.c, config-gpu.c,
- * config-patterns.c), values read back out (config-visit.c),
- * provenance (config-write.c) and the @include check (config-include.c).
+ * helpers (config.c), reading one setting (config-values.c), the lists
+ * handed on to the job (config-env.c), the model, GPU and pattern
+ * groups (config-model.c, config-gpu.c, config-patterns.c), values
+ * read back out (config-visit.c), the "did you mean" suggestions
+ * (config-suggest.c), provenance (config-write.c) and the @include
+ * check (config-include.c).
  * Only config*.c include it.
  */
 #ifndef PARATUNE_CONFIG_INT_H
@@ -109,6 +111,9 @@ const char *config_last_part(const char *path);
 /* Whether k sits directly in the group whose path is prefix[0..len). */
 bool config_key_in_group(const struct config_key *k, const char *prefix,
                          size_t len);
+
+/* ---- suggestions (config-suggest.c) ------------------------------------ */
+
 /* Append " (did you mean 'a'?)" (up to three names), or nothing. */
 void config_suggest_names(struct strbuf *sb, const char *word,
                           const char *const *cands, int n);
@@ -330,6 +335,9 @@ bool config_is_string(const config_setting_t *s);
 bool config_has_member(const config_setting_t *s, const char *name);
 /* Letters, digits, '.', '_' and '-', not starting with '.' or '-'. */
 bool config_valid_name(const char *s);
+/* A string or a list of strings, each checked, into out. */
+int config_read_strings(struct loader *ld, const struct config_key *k,
+                        const config_setting_t *s, struct str_list *out);
 /* model.nemo_recipe's value v at setting s: 0, or -1 after an error
  * when it cannot name a recipe factory (config-model.c). */
 int config_check_recipe(struct loader *ld, const struct config_key *k,
@@ -359,6 +367,16 @@ int config_apply_entries(struct loader *ld, const struct config_key *k,
  * it came from. */
 int config_apply_leaf(struct loader *ld, const struct config_key *k,
                       const config_setting_t *s);
+
+/* ---- lists handed on to the job (config-env.c) ------------------------- */
+
+/* env: merged by variable name into what lower layers set. */
+int config_apply_env(struct loader *ld, const struct config_key *k,
+                     const config_setting_t *s);
+/* run.export, slurm.directives, policy.locked: checked, then appended
+ * to what lower layers gave without repeating one. */
+int config_apply_strings(struct loader *ld, const struct config_key *k,
+                         const config_setting_t *s);
 
 /* ---- models, GPUs, patterns -------------------------------------------- */
 
