@@ -19,6 +19,8 @@
 #include "config-int.h"
 #include "xalloc.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ASCII lower case; the locale must not change what a typo is. */
 static int
 lower(int c)
@@ -247,7 +249,7 @@ same_name(const char *a, const char *b)
 static const char *
 alias_target(const char *word)
 {
-	for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(key_aliases); i++)
 		if (same_name(word, key_aliases[i].alias))
 			return key_aliases[i].key;
 	return NULL;
@@ -284,21 +286,29 @@ is_ancestor(const char *key, const char *path)
 	return !strncmp(key, path, n) && path[n] == '.';
 }
 
-/* Keys weighed for a suggestion, with the names they are judged by:
- * room for every key of the registry. */
+/* Keys weighed for a suggestion, as indexes into the registry, with
+ * the names they are judged by: room for every key. */
 struct key_choice {
-	const struct config_key **keys;
-	const char **names;
+	size_t *key;
+	const char **name;
 	int n;
 };
+
+/* Weigh registry key k, judged by name. */
+static void
+choice_add(struct key_choice *kc, size_t k, const char *name)
+{
+	kc->key[kc->n] = k;
+	kc->name[kc->n++] = name;
+}
 
 /* The path of the choice whose name is closest to word, or NULL. */
 static const char *
 closest_choice(const struct key_choice *kc, const char *word)
 {
-	int i = closest_index(word, kc->names, kc->n);
+	int i = closest_index(word, kc->name, kc->n);
 
-	return i >= 0 ? kc->keys[i]->path : NULL;
+	return i >= 0 ? config_registry[kc->key[i]].path : NULL;
 }
 
 /* See config_suggest_key: the steps after the aliases. */
@@ -311,10 +321,9 @@ suggest_by_name(struct key_choice *kc, const char *path, enum key_in in)
 	kc->n = 0;
 	for (size_t k = 0; k < config_nkeys; k++)
 		if (config_registry[k].in == in &&
-		    config_key_in_group(&config_registry[k], path, plen)) {
-			kc->keys[kc->n] = &config_registry[k];
-			kc->names[kc->n++] = config_last_part(config_registry[k].path);
-		}
+		    config_key_in_group(&config_registry[k], path, plen))
+			choice_add(kc, k,
+			           config_last_part(config_registry[k].path));
 	if ((found = closest_choice(kc, config_last_part(path))) != NULL ||
 	    in != IN_CAMPAIGN)
 		return found;
@@ -322,14 +331,15 @@ suggest_by_name(struct key_choice *kc, const char *path, enum key_in in)
 	for (size_t k = 0; k < config_nkeys; k++)
 		if (!(config_registry[k].flags & F_MEMBER) &&
 		    !config_key_in_group(&config_registry[k], path, plen) &&
-		    !is_ancestor(config_registry[k].path, path)) {
-			kc->keys[kc->n] = &config_registry[k];
-			kc->names[kc->n++] = config_registry[k].path;
-		}
+		    !is_ancestor(config_registry[k].path, path))
+			choice_add(kc, k, config_registry[k].path);
 	if ((found = closest_choice(kc, path)) != NULL)
 		return found;
-	for (int i = 0; i < kc->n; i++)
-		kc->names[i] = config_last_part(kc->keys[i]->path);
+	for (int i = 0; i < kc->n; i++) {
+		const struct config_key *c = &config_registry[kc->key[i]];
+
+		kc->name[i] = config_last_part(c->path);
+	}
 	return closest_choice(kc, config_last_part(path));
 }
 
@@ -351,10 +361,10 @@ config_suggest_key(const char *path, enum key_in in)
 	if (alias &&
 	    (alias = key_named(alias, path, config_parent_len(path), in)))
 		return alias;
-	kc.keys = xcalloc(config_nkeys, sizeof(*kc.keys));
-	kc.names = xcalloc(config_nkeys, sizeof(*kc.names));
+	kc.key = xcalloc(config_nkeys, sizeof(*kc.key));
+	kc.name = xcalloc(config_nkeys, sizeof(*kc.name));
 	found = suggest_by_name(&kc, path, in);
-	free(kc.keys);
-	free(kc.names);
+	free(kc.key);
+	free(kc.name);
 	return found;
 }

@@ -102,18 +102,19 @@ stages_auto(const struct settings *c)
 /*
  * Whether some pipeline of the model takes uneven stage counts and may
  * take a pipeline layout instead (grid.c, auto_pipeline_layout): its
- * counts automatic, a template that passes one.  Then vp "auto"
- * searches 2, 4 and 8 too, the virtual stages NVIDIA's DeepSeek-V3
- * recipes give its 61 layers (pp 8 vp 2 on B200 and B300, pp 8 vp 4 on
- * H100, pp 4 vp 4 on GB200, pp 2 vp 8 on GB300), which no split of 61,
- * 62 or 63 layers has.
+ * counts automatic, a core that takes one (layout_core_auto_vstages).
+ * Then vp "auto" searches 2, 4 and 8 too, the virtual stages NVIDIA's
+ * DeepSeek-V3 recipes give its 61 layers (pp 8 vp 2 on B200 and B300,
+ * pp 8 vp 4 on H100, pp 4 vp 4 on GB200, pp 2 vp 8 on GB300), which no
+ * split of 61, 62 or 63 layers has.
  */
 static bool
 vstage_layouts(const struct settings *c)
 {
 	struct layout l;
 
-	if (!stages_auto(c) || settings_template_core(c) == CORE_NEMO2)
+	if (!stages_auto(c) ||
+	    !layout_core_auto_vstages(settings_template_core(c)))
 		return false;
 	memset(&l, 0, sizeof(l));
 	l.vp = 1;

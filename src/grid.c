@@ -544,9 +544,9 @@ restore_split(struct layout *l, const struct layout *split)
  * take the one the pipeline got (stage counts, or the account_for_*
  * flags, each stage a multiple of vp), the pipeline layout splits the
  * layers over the virtual stages instead, as NVIDIA's DeepSeek-V3
- * recipes run pp 8 vp 4 and pp 2 vp 8 (layout_vstage_split); not under
- * the nemo2 template, which passes no layout.  split: the pipeline's
- * own, restored for each vp.
+ * recipes run pp 8 vp 4 and pp 2 vp 8 (layout_vstage_split), on a core
+ * whose template passes one (layout_core_auto_vstages).  split: the
+ * pipeline's own, restored for each vp.
  */
 static void
 auto_pipeline_layout(const struct walk *wk, struct layout *l,
@@ -556,7 +556,7 @@ auto_pipeline_layout(const struct walk *wk, struct layout *l,
 
 	restore_split(l, split);
 	if (f->n == 1 && f->v[0] == GRID_STAGES_AUTO &&
-	    wk->w->core != CORE_NEMO2)
+	    layout_core_auto_vstages(wk->w->core))
 		layout_auto_vstages(wk->w->model, l,
 		                    account_auto(wk->spec));
 }

@@ -423,9 +423,9 @@ fit_stages(const struct layout_args *a, const struct grid_spec *sp,
 
 /*
  * After fit_stages and fit_account: the pipeline layout where vp cannot
- * take the split they gave, as the grid takes it (auto_pipeline_layout);
- * not where a flag sets the layout, nor under nemo2's template, which
- * passes none.
+ * take the split they gave, as the grid takes it (auto_pipeline_layout):
+ * not where a flag sets the layout, nor on a core that takes none
+ * (layout_core_auto_vstages).
  */
 static void
 fit_vstages(const struct layout_args *a, const struct settings *c,
@@ -436,7 +436,7 @@ fit_vstages(const struct layout_args *a, const struct settings *c,
 	struct layout was = *l;
 
 	if ((a->given & BIT(SW_PIPELINE_LAYOUT)) ||
-	    settings_template_core(c) == CORE_NEMO2 ||
+	    !layout_core_auto_vstages(settings_template_core(c)) ||
 	    !layout_auto_vstages(&c->model, l, auto_flags))
 		return;
 	src->sw[SW_PIPELINE_LAYOUT] = FROM_DEFAULT;

@@ -197,6 +197,12 @@ layout_auto_vstages(const struct model *m, struct layout *l,
 	return true;
 }
 
+bool
+layout_core_auto_vstages(enum template_core core)
+{
+	return core != CORE_NEMO2;
+}
+
 int
 layout_middle_layers(const struct model *m, const struct layout *l)
 {

@@ -467,6 +467,13 @@ void layout_auto_stages(const struct model *m, struct layout *l);
  */
 bool layout_auto_vstages(const struct model *m, struct layout *l,
                          bool account_auto);
+/*
+ * Whether paratune may give a job on this core a pipeline layout of
+ * its own (layout_auto_vstages, and vp "auto"'s 2, 4 and 8 for it):
+ * not on nemo2, whose template passes none and refuses one.  The
+ * campaign's pipeline_layout switch is the template's to judge.
+ */
+bool layout_core_auto_vstages(enum template_core core);
 
 /*
  * Megatron-LM's placement of model chunk `chunk` (0 to vp - 1) of
