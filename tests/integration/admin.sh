@@ -103,7 +103,7 @@ echo "--- controller state lost (at $((SECONDS - T0)) s)"
 # lost_state: slurmctld started again from an empty state directory,
 # which numbers jobs from FirstJobId (1) again.
 lost_state() {
-	"$TESTBED" stop slurmctld >/dev/null
+	stop_controller
 	rm -rf "$TESTBED_DIR"/state/job_state* "$TESTBED_DIR"/state/hash.*
 	"$TESTBED" start slurmctld >/dev/null
 }
@@ -203,7 +203,7 @@ echo "--- no accounting (at $((SECONDS - T0)) s)"
 CONF_SAVED=$WORK/slurm.conf.saved
 cp "$SLURM_CONF" "$CONF_SAVED"
 sed -i '/^AccountingStorage/d' "$SLURM_CONF"
-"$TESTBED" stop slurmctld >/dev/null
+stop_controller
 "$TESTBED" start slurmctld >/dev/null
 D=$WORK/noacct
 plan_one_node noacct 50 '[1]' || { fail "plan noacct"; exit 1; }
@@ -225,7 +225,7 @@ check "... submits nothing again" \
 check "... and judges the job from its output" \
 	test "$(states "$D")" = completed
 cp "$CONF_SAVED" "$SLURM_CONF"
-"$TESTBED" stop slurmctld >/dev/null
+stop_controller
 "$TESTBED" start slurmctld >/dev/null
 CONF_SAVED=
 DONE=1

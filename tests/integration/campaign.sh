@@ -269,7 +269,7 @@ test_controller_down() {
 	done
 	sleep 3
 	before=$(md5sum < "$WORK/down/state")
-	"$TESTBED" stop slurmctld >/dev/null
+	stop_controller
 	"$PT" -q resume "$WORK/down" 2>/dev/null
 	rc=$?
 	check "controller down: resume exits 75" test "$rc" = 75

@@ -38,6 +38,30 @@ job_ids() {
 	awk '$3 == "submitted" { sub("job=", "", $5); print $5 }' "$1/journal.log"
 }
 
+# lingering_steps: the ids of jobs that no longer run (ended, or still
+# completing) whose steps are still on the nodes (a slurmstepd still
+# sending its completion).
+lingering_steps() {
+	local id
+	for id in $(pgrep -a slurmstepd |
+		sed -n 's/.*slurmstepd: \[\([0-9]*\)\..*/\1/p' | sort -u); do
+		[[ -n $(squeue -h -j "$id" -t running,suspended -o %i \
+			2>/dev/null) ]] || echo "$id"
+	done
+}
+
+# stop_controller: stop slurmctld once no ended job's step is still
+# completing.  Such a step retries its completion message until the
+# controller is back, which then no longer knows it: it orders the
+# orphan killed, the busy slurmstepd does not answer in time, and every
+# node it ran on is drained "Kill task failed", which stalled the next
+# suite's jobs (a node-failure test's job, then test_controller_down).
+stop_controller() {
+	wait_for 60 eval '[[ -z $(lingering_steps) ]]' ||
+		echo "# steps of ended jobs still on the nodes: $(lingering_steps | tr '\n' ' ')"
+	"$TESTBED" stop slurmctld >/dev/null
+}
+
 # wait_for SECONDS CMD...: poll CMD every second.
 wait_for() {
 	local limit=$1 i

@@ -140,7 +140,7 @@ plan_one_node ctld 2 '[1, 2, 4, 8]' '[1, 2, 4]' || { fail "plan ctld"; exit 1; }
 "$PT" -q submit "$D" || fail "submit"
 for ((i = 0; i < 5; i++)); do "$PT" -q resume "$D"; sleep 1; done
 before=$(md5sum <"$D/state")
-"$TESTBED" stop slurmctld >/dev/null
+stop_controller
 "$PT" -q resume "$D" 2>"$WORK/err.ctld"
 rc=$?
 check "controller down: resume exits 75 ($rc)" test "$rc" = 75
