@@ -23,6 +23,9 @@
 #include "model.h"
 #include "strbuf.h"
 
+/* The number of entries of a static table. */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ---- the registry (config-registry.c) ---------------------------------- */
 
 /* How a value is written in a file and where it is stored. */

@@ -15,7 +15,6 @@
 
 #include "config-int.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define FIELD_SIZE(type, f) sizeof(((type *)0)->f)
 
 /* Choice lists in the order of the C enums they map onto. */

@@ -19,8 +19,6 @@
 #include "config-int.h"
 #include "xalloc.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /* ASCII lower case; the locale must not change what a typo is. */
 static int
 lower(int c)

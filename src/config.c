@@ -39,8 +39,6 @@
 #include "util.h"
 #include "xalloc.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /* ---- the loader -------------------------------------------------------- */
 
 /* The name to report for a file libconfig read: an @include'd one is

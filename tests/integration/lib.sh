@@ -50,6 +50,11 @@ lingering_steps() {
 	done
 }
 
+# steps_settled: no ended job's step is left on the nodes.
+steps_settled() {
+	[[ -z $(lingering_steps) ]]
+}
+
 # stop_controller: stop slurmctld once no ended job's step is still
 # completing.  Such a step retries its completion message until the
 # controller is back, which then no longer knows it: it orders the
@@ -57,7 +62,7 @@ lingering_steps() {
 # node it ran on is drained "Kill task failed", which stalled the next
 # suite's jobs (a node-failure test's job, then test_controller_down).
 stop_controller() {
-	wait_for 60 eval '[[ -z $(lingering_steps) ]]' ||
+	wait_for 60 steps_settled ||
 		echo "# steps of ended jobs still on the nodes: $(lingering_steps | tr '\n' ' ')"
 	"$TESTBED" stop slurmctld >/dev/null
 }
