@@ -223,4 +223,10 @@ double estimate_moe_kernels_s(const struct est *x);
 double estimate_moe_setup_s(const struct est *x);
 double estimate_moe_ranks_per_token(const struct est *x);
 
+/* estimate-tiles.c: time over ideal of a layer's GEMMs from the tiles
+ * their widths leave part empty; the dense ones (attention, dense and
+ * shared-expert MLPs) and the routed experts'. */
+double estimate_dense_tile_slowdown(const struct est *x);
+double estimate_expert_tile_slowdown(const struct est *x);
+
 #endif

@@ -118,8 +118,10 @@
  * constants at 15.2 %, 15.8 % cross-validated (24.8 % with a host time
  * alone, 2026-11-26); 0.35 on 2026-11-29, once hybridep was costed apart
  * from flex and four runs of one build joined (15.9 %, 16.5 %); 0.41 at
- * width 4,096 on 2026-12-02, with the width curve (14.7 %, 16.1 %).  One
- * host time per layer did not fit both
+ * width 4,096 on 2026-12-02, with the width curve (14.7 %, 16.1 %);
+ * 0.42 on 2026-12-03, once tiles were charged their padding
+ * (estimate-tiles.c: 13.5 %, 14.7 %).  One host time per layer did not
+ * fit both
  * GPT-OSS 120B's 16,384-token micro-batches and Qwen3 235B-A22B's 256
  * micro-batches of 4,096 (bench/README.md); a part in proportion to the
  * experts' work does most of that.
@@ -405,7 +407,8 @@ expert_width_efficiency(const struct est *x)
  * Without grouped GEMM each local expert runs its own GEMMs, which the
  * curve makes slower again by the ratio of k*s*b to its share
  * [GUIDE: "enabling grouped GEMM can significantly improve computation
- * efficiency"].
+ * efficiency"].  Widths that fill no whole tile pay for its padding
+ * (estimate-tiles.c).
  */
 static double
 layer_gemm_s(const struct est *x, const struct flop_parts *fp,
@@ -425,8 +428,9 @@ layer_gemm_s(const struct est *x, const struct flop_parts *fp,
 		slowdown *= tokens_efficiency(x, sbk) /
 		            tokens_efficiency(x, sbk * x->e / x->s.E);
 	/* The busiest GPU's experts set the pace of every layer. */
-	return (fp->layers - fp->experts +
-	        fp->experts * slowdown * estimate_moe_imbalance(x)) * per_flop *
+	return ((fp->layers - fp->experts) * estimate_dense_tile_slowdown(x) +
+	        fp->experts * slowdown * estimate_moe_imbalance(x) *
+	        estimate_expert_tile_slowdown(x)) * per_flop *
 	       frozen_gemm_share(x);
 }
 

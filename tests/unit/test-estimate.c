@@ -2374,6 +2374,48 @@ test_dense_recomputed(void)
 	CU_ASSERT_EQUAL(estimate_dense_recomputed(&x, &st, 4), 4);
 }
 
+/*
+ * Tiles 256 wide, by hand.  GPT-OSS 120B (h 2,880, 64 heads of 64, 8
+ * KV groups, experts of 2,880, gated): its experts' fc1 takes 2,880
+ * columns (11.25 tiles: 0.9375 filled) to 5,760 (22.5: 0.978...), fc2
+ * 2,880 to 2,880; each linear is (1/fill(out) + 1/fill(in) +
+ * 1/(fill(in) fill(out))) / 3, the two weighted 2:1 by FLOPs: 1.06996.
+ * Its attention: QKV 2,880 to 5,120 (filled) and the projection 4,096
+ * to 2,880 are each (1 + 2/0.9375) / 3 = 1.04444; every layer is MoE,
+ * so no dense MLP counts.  Llama 3 8B at tp 8 (QKV 768 columns a rank,
+ * projection 512, fc1 3,584, fc2 1,792) fills every tile: exactly 1.
+ */
+static void
+test_tile_slowdown(void)
+{
+	struct model oss = *model_preset_find("gpt_oss_120b");
+	struct model llama = test_llama3_8b();
+	struct gpu g = test_h100();
+	struct workload w = test_workload_of(&oss, &g, 4096, 1);
+	struct est x;
+
+	memset(&x, 0, sizeof(x));
+	x.w = &w;
+	x.t = x.te = 1;
+	x.moe_frac = 1;
+	x.s.h = 2880;
+	x.s.q = 64 * 64;
+	x.s.kvd = 8 * 64;
+	x.s.f = x.s.fe = 2880;
+	x.s.gated = 1.5;
+	ASSERT_NEAR_REL(estimate_expert_tile_slowdown(&x), 1.0699588, 1e-6);
+	ASSERT_NEAR_REL(estimate_dense_tile_slowdown(&x), 1.0444444, 1e-6);
+	w = test_workload_of(&llama, &g, 8192, 1);
+	x.t = x.te = 8;
+	x.moe_frac = 0;
+	x.s.h = 4096;
+	x.s.q = 4096;
+	x.s.kvd = 1024;
+	x.s.f = x.s.fe = 14336;
+	CU_ASSERT_DOUBLE_EQUAL(estimate_dense_tile_slowdown(&x), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(estimate_expert_tile_slowdown(&x), 1, 1e-12);
+}
+
 static void
 test_moe_ranks_large_topk(void)
 {
@@ -2406,6 +2448,8 @@ test_moe_ranks_large_topk(void)
 }
 
 static const struct harness_test estimate_tests[] = {
+	{ "tile padding of GPT-OSS's widths, none of Llama's",
+	  test_tile_slowdown },
 	{ "MoE ranks a token reaches, large top-k",
 	  test_moe_ranks_large_topk },
 	{ "block recompute: each chunk's first layers, dense first",
