@@ -3,12 +3,11 @@
 /*
  * estimate-tiles.c - what a layer's GEMMs lose to tile quantisation:
  * a GEMM kernel computes its output in whole tiles, so a dimension that
- * is not a multiple of the tile pays for the padded rest ("tile
- * quantization", NVIDIA's Matrix Multiplication Background guide, in
- * its Deep Learning Performance documentation).
+ * is not a multiple of the tile pays for the padded rest.
  *
  * The tile taken is 256 wide, the widest MMA both architectures issue:
- * Hopper's wgmma.m64nNk16 takes N up to 256, Blackwell's 2-SM
+ * Hopper's wgmma.mma_async shapes run from .m64n8k16 to .m64n256k16
+ * (PTX ISA), Blackwell's 2-SM
  * tcgen05.mma computes 256 x 256 x 16 (NVIDIA/cutlass
  * examples/cute/tutorial/blackwell/04_mma_tma_2sm_sm100.cu).  Kernels
  * also run tiles of 128; which one cuBLAS or CUTLASS picks for a shape

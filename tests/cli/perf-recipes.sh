@@ -22,6 +22,9 @@
 # Megatron-LM nor paratune can lay it out.
 # Last line: "N passed, N failed".
 
+# The flag groups below are word lists, split on purpose.
+# shellcheck disable=SC2086
+
 . "$(dirname "$0")/lib.sh"
 
 # fits NAME MODEL GPUS PRECISION SEQ FLAGS...: estimate the recipe on
@@ -62,8 +65,6 @@ DSV3='--tp 2 --pp 8 --ep 64 --etp 1 --mbs 1 --recompute selective
 # deepseek/h100/deepseek_v3.py: tp 2 pp 8 ep 64, the layout
 # "Et|(tt|)*30mL" (vp 4) or 16 stages (vp 2, fp8_sc), selective
 # recompute of mla_up_proj and mlp, HybridEP, bf16 moments.
-# shellcheck disable=SC2086
-{
 fits deepseek_v3_1024gpu_bf16 deepseek_v3 1024 bf16 4096 $DSV3 \
 	-s "$BF16_MOMENTS" --vp 4 --gbs 16384
 fits deepseek_v3_1024gpu_fp8cs deepseek_v3 1024 fp8 4096 $DSV3 \
@@ -73,23 +74,17 @@ fits deepseek_v3_1024gpu_fp8sc deepseek_v3 1024 fp8 4096 $DSV3 \
 	-s "$BF16_MOMENTS" --vp 2 --gbs 16384 --switch fp8_recipe=blockwise
 fits deepseek_v3_1024gpu_fp8sc_large_scale deepseek_v3 1024 fp8 4096 \
 	$DSV3 -s "$BF16_MOMENTS" --vp 2 --gbs 1024 --switch fp8_recipe=blockwise
-}
 # gpt_oss/h100/gpt_oss.py: tp 1 pp 4 ep 8, selective recompute of
 # layernorm and moe_act, the all-to-all dispatcher.
 GPTOSS='--tp 1 --pp 4 --ep 8 --etp 1 --mbs 1 --gbs 1280
 	--recompute selective --switch recompute_modules=layernorm+moe_act'
-# shellcheck disable=SC2086
-{
 fits gpt_oss_120b_64gpu_bf16 gpt_oss_120b 64 bf16 4096 $GPTOSS
 fits gpt_oss_120b_64gpu_fp8cs gpt_oss_120b 64 fp8 4096 $GPTOSS \
 	--switch fp8_recipe=tensorwise --switch fp8_param_gather=1
-}
 # llama/h100/llama3.py and llama31.py: sequences of 8192.
 FP8CS='--switch fp8_recipe=tensorwise --switch fp8_param_gather=1'
 ACCOUNT='--switch account_for_embedding_in_pipeline_split=1
 	--switch account_for_loss_in_pipeline_split=1'
-# shellcheck disable=SC2086
-{
 fits llama3_8b_8gpu_bf16 llama3_8b 8 bf16 8192 --tp 1 --pp 1 --cp 2 \
 	--mbs 1 --gbs 128 --recompute none
 fits llama3_8b_8gpu_fp8cs llama3_8b 8 fp8 8192 --tp 1 --pp 1 --cp 1 \
@@ -114,7 +109,6 @@ fits llama31_405b_1024gpu_bf16 llama31_405b 1024 bf16 8192 --tp 8 \
 fits llama31_405b_1024gpu_fp8cs llama31_405b 1024 fp8 8192 --tp 8 \
 	--pp 8 --cp 2 --vp 8 --mbs 1 --gbs 1536 --recompute none $ACCOUNT \
 	$FP8CS
-}
 # qwen/h100/qwen3_moe.py: Qwen3 30B-A3B at tp 1 pp 1 ep 16 (ep 8 in
 # the 32-GPU dev recipes) with HybridEP and per-layer CUDA graphs;
 # Qwen3 235B-A22B at tp 2 pp 8 vp 4 (vp 3) ep 32 with the embedding
@@ -122,8 +116,6 @@ fits llama31_405b_1024gpu_fp8cs llama31_405b 1024 fp8 8192 --tp 8 \
 Q30='--tp 1 --pp 1 --ep 16 --etp 1 --mbs 1 --recompute none
 	--switch moe_token_dispatcher=hybridep --switch cuda_graphs=1'
 Q235='--tp 2 --pp 8 --ep 32 --etp 1 --mbs 1 --switch moe_a2a_overlap=1'
-# shellcheck disable=SC2086
-{
 fits qwen3_30b_a3b_16gpu_bf16 qwen3_30b_a3b 16 bf16 4096 $Q30 \
 	--gbs 1024 --switch moe_a2a_overlap=1
 fits qwen3_30b_a3b_16gpu_fp8cs qwen3_30b_a3b 16 fp8 4096 $Q30 \
@@ -152,7 +144,6 @@ fits qwen3_235b_a22b_256gpu_bf16_hybridep_dev qwen3_235b_a22b 256 bf16 \
 	4096 $Q235 --vp 3 --gbs 2048 --recompute selective \
 	--switch recompute_modules=moe_act+layernorm $ACCOUNT \
 	--switch moe_token_dispatcher=hybridep --switch cuda_graphs=1
-}
 
 # The check can fail: the same Llama 3 8B FP8 recipe at sequences of
 # 16384 keeps twice the activations and is estimated over 80 GB.
@@ -163,7 +154,6 @@ fits_fails() {
 	*) ko "expected oom-risk: $out" ;;
 	esac
 }
-# shellcheck disable=SC2086
 fits_fails llama3_8b_8gpu_fp8cs_s16384 llama3_8b 8 fp8 16384 --tp 1 \
 	--pp 1 --cp 1 --mbs 1 --gbs 128 --recompute full --recompute-layers 5 \
 	--switch recompute_method=block $FP8CS
