@@ -5,6 +5,7 @@
  * measured-runs CSV files (one row per run: campaign_file, layout and
  * switch columns as candidates.csv names them, step_s, optionally
  * peak_memory_gib, group, source, note) and campaign directories.
+ * A line's fields and the header's columns are calibrate-csv.c's.
  */
 #include "autoconfig.h"
 
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calibrate-csv.h"
 #include "cmd-calibrate.h"
 #include "config.h"
 #include "layout-args.h"
@@ -33,7 +35,6 @@
 /* A measured-runs file is read whole first (csv_open): 64 MiB is some
  * 60,000 rows of the longest published notes. */
 #define CSV_FILE_MAX (64u << 20)
-#define CSV_FIELDS_MAX 64
 /* The largest step_s and peak_memory_gib believed: a step of 11 days, a
  * GPU of 100 TiB.  Beyond is a typo or a unit slip (1e308 weighed as
  * much as any other row in the fit), refused naming file and line.  The
@@ -146,203 +147,7 @@ campaign_plan(struct calib_input *in, const char *path, const struct stat *st,
 	return f;
 }
 
-/* ---- CSV ----------------------------------------------------------------- */
-
-/* One line split into fields, each with its 1-based character column. */
-struct csv_line {
-	char *field[CSV_FIELDS_MAX];
-	int col[CSV_FIELDS_MAX];
-	int n;
-};
-
-/*
- * Split line in place (RFC 4180 quoting within one line: "a,b" and ""
- * inside quotes).  Returns 0, or the 1-based column of the problem
- * (*why says what) when a quote is left open, text follows a closing
- * quote, or there are more than CSV_FIELDS_MAX fields.
- */
-static int
-csv_split(char *line, struct csv_line *out, const char **why)
-{
-	char *r = line, *w;
-
-	out->n = 0;
-	for (;;) {
-		if (out->n == CSV_FIELDS_MAX) {
-			*why = "too many fields";
-			return (int)(r - line) + 1;
-		}
-		out->col[out->n] = (int)(r - line) + 1;
-		out->field[out->n++] = w = r;
-		if (*r == '"') {
-			for (r++;; r++) {
-				if (*r == '\0') {
-					*why = "unterminated quoted field";
-					return out->col[out->n - 1];
-				}
-				if (*r == '"' && r[1] == '"')
-					r++;
-				else if (*r == '"')
-					break;
-				*w++ = *r;
-			}
-			r++;
-			if (*r != ',' && *r != '\0') {
-				*why = "text after a closing quote";
-				return (int)(r - line) + 1;
-			}
-		} else {
-			while (*r && *r != ',')
-				*w++ = *r++;
-		}
-		if (*r == '\0') {
-			*w = '\0';
-			return 0;
-		}
-		*w = '\0';
-		r++;
-	}
-}
-
-/* What a column of a measured-runs file is. */
-enum csv_col { COL_CAMPAIGN, COL_STEP, COL_PEAK, COL_GROUP, COL_IGNORED,
-               COL_LAYOUT };
-
-static int
-column_kind(const char *name)
-{
-	if (!strcmp(name, "campaign_file"))
-		return COL_CAMPAIGN;
-	if (!strcmp(name, "step_s"))
-		return COL_STEP;
-	if (!strcmp(name, "peak_memory_gib"))
-		return COL_PEAK;
-	if (!strcmp(name, "group"))
-		return COL_GROUP;
-	if (!strcmp(name, "source") || !strcmp(name, "note"))
-		return COL_IGNORED;
-	return layout_args_is_column(name) ? COL_LAYOUT : -1;
-}
-
-/* The column names a measured-runs file takes besides the layout's. */
-static const char *const csv_own_columns[] = {
-	"campaign_file", "step_s", "peak_memory_gib", "group", "source",
-	"note",
-};
-#define CSV_OWN_COLUMNS \
-	((int)(sizeof csv_own_columns / sizeof csv_own_columns[0]))
-#define CSV_KNOWN_MAX (CSV_OWN_COLUMNS + SF_COUNT + SW_COUNT)
-
-/* The part of name before its first '_' if one ends it at its 3rd
- * character or later, as n bytes ("step" of "step_time"); 0 if not. */
-static size_t
-column_stem(const char *name)
-{
-	const char *u = strchr(name, '_');
-
-	return u && u - name >= 3 ? (size_t)(u - name) : 0;
-}
-
-/*
- * The known column an unknown one most likely means, or NULL: a
- * spreadsheet's "TP" or a typo ("tpp") by edit distance, ignoring case
- * (config_closest); else the one column, if only one, of its stem: a
- * step time written "step_time" is too far from "step_s" for a typo.
- */
-static const char *
-column_near(const char *name)
-{
-	const char *known[CSV_KNOWN_MAX], *near = NULL;
-	size_t stem = column_stem(name);
-	int n = 0;
-
-	for (int i = 0; i < CSV_OWN_COLUMNS; i++)
-		known[n++] = csv_own_columns[i];
-	for (int f = 0; f < SF_COUNT; f++)
-		known[n++] = layout_args_size_names[f];
-	for (int s = 0; s < SW_COUNT; s++)
-		known[n++] = layout_switch_name((enum layout_switch)s);
-	if (*name && (near = config_closest(name, known, n)) != NULL)
-		return near;
-	for (int i = 0; i < n && stem; i++)
-		if (column_stem(known[i]) == stem &&
-		    !strncasecmp(known[i], name, stem)) {
-			if (near)
-				return NULL; /* "cuda_x": two of them */
-			near = known[i];
-		}
-	return near;
-}
-
-/* What an unknown column of header h may mean: a campaign's own
- * candidates.csv or results.csv (rank, name, ...), which calibrate
- * takes as the campaign directory, or a CSV of another separator, one
- * column here.  "" when neither. */
-static const char *
-header_hint(const struct csv_line *h, const char *field)
-{
-	if (h->n >= 2 && !strcmp(h->field[0], "rank") &&
-	    !strcmp(h->field[1], "name"))
-		return "; a campaign's candidates.csv or results.csv: give "
-		       "calibrate the campaign directory";
-	if (strpbrk(field, ";\t"))
-		return "; fields are separated by commas";
-	return "";
-}
-
-/* The error for column i of header h, which names no known column:
- * what the whole header shows (another file, another separator)
- * first, else the closest known name, as the user's likeliest fix. */
-static void
-unknown_column(const char *path, const struct csv_line *h, int i)
-{
-	const char *hint = header_hint(h, h->field[i]);
-	const char *near = *hint ? NULL : column_near(h->field[i]);
-
-	/* "step_time" beside a step_s: an extra column, not a typo. */
-	for (int j = 0; j < h->n && near; j++)
-		if (!strcmp(h->field[j], near))
-			near = NULL;
-	if (near)
-		error("%s:1:%d: unknown column '%s' (did you mean '%s'?)",
-		      path, h->col[i], h->field[i], near);
-	else
-		error("%s:1:%d: unknown column '%s' (campaign_file, step_s, "
-		      "peak_memory_gib, group, source, note or a layout "
-		      "column of candidates.csv%s)", path, h->col[i],
-		      h->field[i], hint);
-}
-
-/* The header: each column's kind into kinds; 0 or an exit code. */
-static int
-read_header(const char *path, struct csv_line *h, int *kinds,
-            int *campaign, int *step)
-{
-	*campaign = *step = -1;
-	for (int i = 0; i < h->n; i++) {
-		kinds[i] = column_kind(h->field[i]);
-		if (kinds[i] < 0) {
-			unknown_column(path, h, i);
-			return EXIT_DATAERR;
-		}
-		for (int j = 0; j < i; j++)
-			if (!strcmp(h->field[j], h->field[i])) {
-				error("%s:1:%d: column '%s' given twice", path,
-				      h->col[i], h->field[i]);
-				return EXIT_DATAERR;
-			}
-		if (kinds[i] == COL_CAMPAIGN)
-			*campaign = i;
-		else if (kinds[i] == COL_STEP)
-			*step = i;
-	}
-	if (*campaign < 0 || *step < 0) {
-		error("%s:1: no '%s' column", path,
-		      *campaign < 0 ? "campaign_file" : "step_s");
-		return EXIT_DATAERR;
-	}
-	return 0;
-}
+/* ---- rows ---------------------------------------------------------------- */
 
 /* Per campaign file (an index of in->files): the campaign its rows of
  * one CSV are, "CSV:FILE" as the first of them names the file, or
@@ -755,8 +560,8 @@ read_lines(struct csv_ctx *cx, FILE *f, char *line)
 		if (line[strspn(line, " \t")] == '\0')
 			continue;
 		strbuf_reset(&text);
-		strbuf_addstr(&text, line);  /* csv_split cuts line up */
-		if ((col = csv_split(line, &l, &why)) != 0) {
+		strbuf_addstr(&text, line);  /* calib_csv_split cuts line up */
+		if ((col = calib_csv_split(line, &l, &why)) != 0) {
 			error("%s:%d:%d: %s", cx->path, cx->lineno, col, why);
 			status = EXIT_DATAERR;
 			break;
@@ -840,12 +645,12 @@ calib_read_csv(struct calib_input *in, const char *path,
 		 * part of the first column's name. */
 		header = xstrdup(line + (strncmp(line, "\xEF\xBB\xBF", 3)
 		                         ? 0 : 3));
-		if ((col = csv_split(header, &head, &why)) != 0) {
+		if ((col = calib_csv_split(header, &head, &why)) != 0) {
 			error("%s:1:%d: %s", path, col, why);
 			status = EXIT_DATAERR;
 		} else {
-			status = read_header(path, &head, kinds, &cx.campaign,
-			                     &cx.step);
+			status = calib_csv_read_header(path, &head, kinds,
+			                               &cx.campaign, &cx.step);
 		}
 		if (status == 0)
 			status = read_lines(&cx, f, line);
