@@ -103,7 +103,7 @@ static const struct cal_param_info params[CAL_NPARAMS] = {
 static const struct calibration hand_set = {
 	.name = "hand-set constants",
 	.v = { 0.75, 192.0, 0.45, 1.0, 0.85, 0.85, 150e-6, 1.0, 0.10, 1.0,
-	       1.0, 0.0, 1.0, 6.9e-8 },
+	       1.0, 0.0, 1.0, 7.0e-8 },
 	.residual_low = CAL_DEFAULT_RESIDUAL_LOW,
 	.residual_high = CAL_DEFAULT_RESIDUAL_HIGH,
 	.rows = 0,

@@ -56,8 +56,10 @@ first_listed(const struct int_list *list)
 static void
 default_unused_switches(const struct settings *c, struct layout *l)
 {
-	if (c->precision != PREC_FP8)
+	if (c->precision != PREC_FP8) {
 		l->fp8_recipe = FP8_DELAYED;
+		l->fp8_dot_product_attention = false;
+	}
 	if (!layout_param_gather_applies(c->precision))
 		l->fp8_param_gather = false;
 	if (l->cp <= 1)
@@ -89,6 +91,8 @@ settings_default_switches(const struct settings *c, struct layout *l)
 	l->account_loss = pick_bool(s->account_loss, false);
 	l->fp8_recipe = (enum fp8_recipe)pick_kind(s->fp8_recipe, FP8_DELAYED);
 	l->fp8_param_gather = pick_bool(s->fp8_param_gather, false);
+	l->fp8_dot_product_attention =
+		pick_bool(s->fp8_dot_product_attention, false);
 	l->grad_reduce_bf16 = pick_bool(s->grad_reduce_bf16, false);
 	l->cuda_graphs = pick_bool(s->cuda_graphs, false);
 	l->cuda_graph_full_iteration =
@@ -161,6 +165,8 @@ resolve_base_switches(struct settings *c)
 		l->fp8_recipe = d.fp8_recipe;
 	if (!base_set(c, "fp8_param_gather"))
 		l->fp8_param_gather = d.fp8_param_gather;
+	if (!base_set(c, "fp8_dot_product_attention"))
+		l->fp8_dot_product_attention = d.fp8_dot_product_attention;
 	if (!base_set(c, "grad_reduce_in_bf16"))
 		l->grad_reduce_bf16 = d.grad_reduce_bf16;
 	if (!base_set(c, "cuda_graphs"))

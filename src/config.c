@@ -602,6 +602,7 @@ search_switch_defaults(struct search_space *s)
 	s->moe_dispatcher = BIT(MOE_DISPATCH_ALLTOALL);
 	s->moe_a2a_overlap = BIT(0);
 	s->cuda_graph_full_iteration = BIT(0);
+	s->fp8_dot_product_attention = BIT(0);
 	s->moe_grouped_gemm = BIT(1);
 	s->offload_layers.n = 1;
 	s->offload_layers.v[0] = 0;

@@ -74,6 +74,7 @@ struct search_space {
 	unsigned account_loss;          /* account_for_loss_in_... */
 	unsigned fp8_recipe;            /* BIT(FP8_*) */
 	unsigned fp8_param_gather;
+	unsigned fp8_dot_product_attention; /* BIT(0) off, BIT(1) on */
 	unsigned grad_reduce_bf16;      /* BIT(0) off, BIT(1) on */
 	unsigned moe_dispatcher;        /* BIT(MOE_DISPATCH_*) */
 	unsigned moe_a2a_overlap;       /* BIT(0) off, BIT(1) on */

@@ -244,8 +244,8 @@ estimate_moe_kernels_s(const struct est *x)
  * GB200 ran 4.2 % faster on alltoall than on hybridep, its small
  * experts "leaving HybridEP's setup overhead unamortized"
  * (Megatron-Bridge pull request #3561, 2026-04-28).  hybridep_token_s
- * of the calibration is set from those pairs (bench/fit-hybridep: 69 ns
- * a token, 1.13 ms for GPT-OSS's micro-batches of 16,384 tokens).
+ * of the calibration is set from those pairs (bench/fit-hybridep: 70 ns
+ * a token, 1.15 ms for GPT-OSS's micro-batches of 16,384 tokens).
  *
  * Per-layer CUDA graphs do not hide it, even with the moe_preprocess
  * scope: MoELayer.preprocess() only hands the routing map and

@@ -120,11 +120,12 @@
  * from flex and four runs of one build joined (15.9 %, 16.5 %); 0.41 at
  * width 4,096 on 2026-12-02, with the width curve (14.7 %, 16.1 %);
  * 0.42 on 2026-12-03, once tiles were charged their padding
- * (estimate-tiles.c: 13.5 %, 14.7 %).  One host time per layer did not
- * fit both
- * GPT-OSS 120B's 16,384-token micro-batches and Qwen3 235B-A22B's 256
- * micro-batches of 4,096 (bench/README.md); a part in proportion to the
- * experts' work does most of that.
+ * (estimate-tiles.c: 13.5 %, 14.7 %); 0.41 on 2026-12-04, once the 23
+ * runs with FP8 attention had it at the FP8 rate (12.6 %, 13.7 %).
+ * One host time per layer did not fit both GPT-OSS 120B's 16,384-token
+ * micro-batches and Qwen3 235B-A22B's 256 micro-batches of 4,096
+ * (bench/README.md); a part in proportion to the experts' work does
+ * most of that.
  */
 /*
  * CUDA graphs replay a layer's kernels without the host [GUIDE: "CUDA
@@ -530,6 +531,25 @@ layer_modules_s(const struct est *x, const struct layer_time *lt,
 	return t;
 }
 
+/*
+ * Peak FLOP/s of attention's two batched GEMMs (scores and their
+ * product with V, forward and backward): the BF16 rate, or the FP8 rate
+ * with fp8_dot_product_attention, where Transformer Engine's fused
+ * (cuDNN) kernel takes Q, K, V and the output gradient in FP8.  It is
+ * modelled as the BF16 kernel at the FP8 rate, attn_eff_flash kept;
+ * its casts of Q, K, V and the output gradient are not counted (a few
+ * bytes per element of the layer's activations, against work that
+ * grows with the sequence), nor the FP8 copies it saves for backward in
+ * the memory estimate (counted at BF16's size, the safe side).
+ */
+static double
+attention_peak_flops(const struct est *x)
+{
+	if (x->w->precision == PREC_FP8 && x->l->fp8_dot_product_attention)
+		return x->w->gpu->peak_tflops[PREC_FP8] * 1e12;
+	return peak_flops(x, false);
+}
+
 /* Fused attention's efficiency at the model's head width. */
 static double
 flash_head_efficiency(const struct est *x)
@@ -574,7 +594,7 @@ layer_compute(const struct est *x, struct layer_time *lt)
 	                  : ATTN_EFF_UNFUSED;
 
 	lt->attn = tokens * fp->scores_kernel / x->s.L /
-	           (peak_flops(x, false) * attn_eff);
+	           (attention_peak_flops(x) * attn_eff);
 	elem = sb * (ELEMWISE_BYTES_PER_H * x->s.h /
 	             (l->sequence_parallel ? x->t : 1) +
 	             ELEMWISE_BYTES_PER_F * ffn_columns(x) * x->s.gated) / hbm;

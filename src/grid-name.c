@@ -121,6 +121,8 @@ name_switches(const struct grid_spec *spec, const struct layout *l,
 		name_add(b, "_fp8_%s", fp8_short[l->fp8_recipe]);
 	if (searched(&spec->fp8_param_gather))
 		name_add(b, "_fpg_%d", l->fp8_param_gather);
+	if (searched(&spec->fp8_dpa))
+		name_add(b, "_fdpa_%d", l->fp8_dot_product_attention);
 	if (searched(&spec->cuda_graphs)) name_add(b, "_cg_%d", l->cuda_graphs);
 	if (searched(&spec->graph_full_iter))
 		name_add(b, "_cgfi_%d", l->cuda_graph_full_iteration);

@@ -374,6 +374,7 @@ spec_switches(struct grid_spec *spec, const struct settings *c)
 	axis_from_bits(&spec->fp8_recipe, s->fp8_recipe ? s->fp8_recipe
 	               : BIT(FP8_DELAYED), 4);
 	axis_bools(&spec->fp8_param_gather, s->fp8_param_gather, BIT(0));
+	axis_bools(&spec->fp8_dpa, s->fp8_dot_product_attention, BIT(0));
 	axis_from_bits(&spec->cp_comm, s->cp_comm_type ? s->cp_comm_type
 	               : BIT(CP_COMM_P2P), 4);
 	spec_moe_switches(spec, c);

@@ -353,7 +353,8 @@ walk_speed(struct walk *wk, struct layout *l)
 	for (int g = 0; g < s->grouped_gemm.n; g++)
 	for (int h = 0; h < s->dispatcher.n; h++)
 	for (int i = 0; i < s->a2a_overlap.n; i++)
-	for (int j = 0; j < s->graph_full_iter.n; j++) {
+	for (int j = 0; j < s->graph_full_iter.n; j++)
+	for (int k = 0; k < s->fp8_dpa.n; k++) {
 		l->attention = (enum attention_impl)s->attention.v[a];
 		l->tp_comm_overlap = s->tp_overlap.v[b] != 0;
 		l->cuda_graphs = s->cuda_graphs.v[c] != 0;
@@ -364,6 +365,7 @@ walk_speed(struct walk *wk, struct layout *l)
 		l->moe_dispatcher = (enum moe_dispatcher)s->dispatcher.v[h];
 		l->moe_a2a_overlap = s->a2a_overlap.v[i] != 0;
 		l->cuda_graph_full_iteration = s->graph_full_iter.v[j] != 0;
+		l->fp8_dot_product_attention = s->fp8_dpa.v[k] != 0;
 		walk_leaf(wk, l);
 	}
 }
@@ -376,7 +378,7 @@ speed_size(const struct grid_spec *s)
 		s->attention.n, s->tp_overlap.n, s->cuda_graphs.n,
 		s->fp8_recipe.n, s->fp8_param_gather.n, s->cp_comm.n,
 		s->grouped_gemm.n, s->dispatcher.n, s->a2a_overlap.n,
-		s->graph_full_iter.n
+		s->graph_full_iter.n, s->fp8_dpa.n
 	};
 	long long size = 1;
 

@@ -53,6 +53,7 @@ struct grid_spec {
 	struct grid_axis cuda_graphs;      /* 0, 1 */
 	struct grid_axis fp8_recipe;       /* enum fp8_recipe */
 	struct grid_axis fp8_param_gather; /* 0, 1 */
+	struct grid_axis fp8_dpa;          /* fp8_dot_product_attention 0, 1 */
 	struct grid_axis cp_comm;          /* enum cp_comm */
 	struct grid_axis grouped_gemm;     /* 0, 1; one value when dense */
 	struct grid_axis dispatcher;       /* enum moe_dispatcher; one value

@@ -216,6 +216,9 @@ vars_switches(struct template_vars *v, const struct settings *c,
 	                       c->precision == PREC_FP8 &&
 	                       l->fp8_recipe == FP8_MXFP8 &&
 	                       l->fp8_param_gather);
+	template_vars_set_bool(v, "fp8_dot_product_attention",
+	                       c->precision == PREC_FP8 &&
+	                       l->fp8_dot_product_attention);
 	template_vars_set_bool(v, "grad_reduce_in_bf16", l->grad_reduce_bf16);
 	vars_cuda_graphs(v, c, l);
 	template_vars_set_bool(v, "tp_comm_overlap", l->tp_comm_overlap);

@@ -53,6 +53,9 @@
  *   fp8_blockwise         boolean: fp8 with the blockwise recipe
  *   mxfp8_param_gather    boolean: fp8 with mxfp8 and fp8_param_gather
  *                         (--reuse-grad-buf-for-mxfp8-param-ag)
+ *   fp8_dot_product_attention   boolean: fp8 with attention's GEMMs in
+ *                         FP8 (no Megatron-LM flag: NeMo's
+ *                         MegatronMixedPrecision field)
  *   fp8_param_gather cuda_graphs tp_comm_overlap overlap_grad_reduce
  *   overlap_param_gather fsdp moe_grouped_gemm grad_reduce_in_bf16
  *                         booleans

@@ -49,6 +49,7 @@ layout_equal(const struct layout *a, const struct layout *b)
 	       a->pipeline_layout == b->pipeline_layout &&
 	       a->fp8_recipe == b->fp8_recipe &&
 	       a->fp8_param_gather == b->fp8_param_gather &&
+	       a->fp8_dot_product_attention == b->fp8_dot_product_attention &&
 	       a->cuda_graphs == b->cuda_graphs &&
 	       a->tp_comm_overlap == b->tp_comm_overlap &&
 	       a->overlap_grad_reduce == b->overlap_grad_reduce &&

@@ -53,6 +53,8 @@ static const struct {
 	[SW_CUDA_GRAPH_FULL_ITERATION] = { "cuda_graph_full_iteration",
 	                                   SWK_BOOL, NULL },
 	[SW_PIPELINE_LAYOUT] = { "pipeline_layout", SWK_BOOL, NULL },
+	[SW_FP8_DOT_PRODUCT_ATTENTION] = { "fp8_dot_product_attention",
+	                                   SWK_BOOL, NULL },
 };
 
 const char *
@@ -107,6 +109,8 @@ field_get(const struct layout *l, enum layout_switch s)
 	case SW_MOE_A2A_OVERLAP: return l->moe_a2a_overlap;
 	case SW_CUDA_GRAPH_FULL_ITERATION: return l->cuda_graph_full_iteration;
 	case SW_PIPELINE_LAYOUT: return l->pipeline_layout;
+	case SW_FP8_DOT_PRODUCT_ATTENTION:
+		return l->fp8_dot_product_attention;
 	case SW_COUNT: break;
 	}
 	return -1;
@@ -149,6 +153,9 @@ field_set(struct layout *l, enum layout_switch s, int v)
 		l->cuda_graph_full_iteration = v;
 		break;
 	case SW_PIPELINE_LAYOUT: l->pipeline_layout = v; break;
+	case SW_FP8_DOT_PRODUCT_ATTENTION:
+		l->fp8_dot_product_attention = v;
+		break;
 	case SW_COUNT: break;
 	}
 }
@@ -161,7 +168,8 @@ layout_switch_get(const struct layout *l, enum precision p,
 		return -1;
 	if (s == SW_RECOMPUTE_MODULES && l->recompute != RECOMPUTE_SELECTIVE)
 		return -1;
-	if (s == SW_FP8_RECIPE && p != PREC_FP8)
+	if ((s == SW_FP8_RECIPE || s == SW_FP8_DOT_PRODUCT_ATTENTION) &&
+	    p != PREC_FP8)
 		return -1;
 	if (s == SW_FP8_PARAM_GATHER && !layout_param_gather_applies(p))
 		return -1;

@@ -22,6 +22,7 @@ enum layout_switch {
 	SW_FIRST_STAGE_LAYERS, SW_LAST_STAGE_LAYERS, SW_RECOMPUTE_MODULES,
 	SW_GRAD_REDUCE_BF16, SW_MOE_DISPATCHER, SW_MOE_A2A_OVERLAP,
 	SW_CUDA_GRAPH_FULL_ITERATION, SW_PIPELINE_LAYOUT,
+	SW_FP8_DOT_PRODUCT_ATTENTION,
 	SW_COUNT,
 };
 
@@ -35,8 +36,9 @@ enum switch_kind layout_switch_kind(enum layout_switch s);
 
 /*
  * The switch's value in l, or -1 where it does not apply: the recompute
- * method without full recompute, the FP8 recipe and parameter gather
- * without fp8 precision, the context parallel communication with cp 1,
+ * method without full recompute, the FP8 recipe, FP8 attention and
+ * parameter gather without fp8 precision, the context parallel
+ * communication with cp 1,
  * a first or last stage without a layer count of its own.
  */
 int layout_switch_get(const struct layout *l, enum precision p,

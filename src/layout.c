@@ -83,6 +83,8 @@ static const struct {
 	[RULE_RC_MODULES_NO_EFFECT] = { "recompute_modules need selective "
 	                                "recompute (MoE ones an MoE model)",
 	                                RULE_KIND_NO_EFFECT },
+	[RULE_FP8_DPA] = { "fp8_dot_product_attention needs fused "
+	                   "attention", RULE_KIND_INVALID },
 	[RULE_FP8_GPU] = { "fp8_recipe the GPU lacks: mxfp8 needs compute "
 	                   "capability 10-11, blockwise 9+ (nemo2 9)",
 	                   RULE_KIND_INVALID },
@@ -91,7 +93,8 @@ static const struct {
 	                           "layernorm or shared_experts recompute, "
 	                           "DeepEP on Blackwell",
 	                           RULE_KIND_INVALID },
-	[RULE_NO_FP8] = { "fp8_recipe needs fp8, fp8_param_gather fp8/fp4",
+	[RULE_NO_FP8] = { "fp8_recipe/fp8_dot_product_attention need fp8, "
+	                  "fp8_param_gather fp8/fp4",
 	                  RULE_KIND_NO_EFFECT },
 	[RULE_CP_COMM] = { "cp_comm_type needs cp > 1", RULE_KIND_NO_EFFECT },
 	[RULE_GRAPH_ITER] = { "cuda_graph_full_iteration needs cuda_graphs",
@@ -444,6 +447,10 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
+	/* Transformer Engine runs FP8 attention in its fused (cuDNN)
+	 * kernel only (dot_product_attention/utils.py). */
+	if (l->fp8_dot_product_attention && l->attention == ATTN_UNFUSED)
+		return RULE_FP8_DPA;
 	if (!layout_fp8_recipe_runs(w, l->fp8_recipe))
 		return RULE_FP8_GPU;
 	if (check_moe(w, l) != LAYOUT_OK)
@@ -477,7 +484,8 @@ modules_no_effect(const struct model *m, const struct layout *l)
 static enum layout_rule
 check_no_effect(const struct workload *w, const struct layout *l)
 {
-	if (w->precision != PREC_FP8 && l->fp8_recipe != FP8_DELAYED)
+	if (w->precision != PREC_FP8 &&
+	    (l->fp8_recipe != FP8_DELAYED || l->fp8_dot_product_attention))
 		return RULE_NO_FP8;
 	if (!layout_param_gather_applies(w->precision) && l->fp8_param_gather)
 		return RULE_NO_FP8;

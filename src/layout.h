@@ -144,6 +144,9 @@ struct layout {
 	bool fp8_param_gather;        /* weights kept and gathered in FP8,
 	                               * in NVFP4 with fp4 precision
 	                               * (layout_param_gather_applies) */
+	bool fp8_dot_product_attention; /* with fp8: attention's two
+	                               * batched GEMMs in FP8 (Transformer
+	                               * Engine's fused attention) */
 	bool cuda_graphs;             /* per-layer graphs (Transformer
 	                               * Engine) */
 	bool cuda_graph_full_iteration; /* with cuda_graphs: the whole
@@ -241,6 +244,8 @@ enum layout_rule {
 	RULE_RC_MODULES,   /* moe_act without grouped GEMM, mla_up_proj
 	                    * without MLA, moe_act/layernorm with delayed
 	                    * FP8 scaling */
+	RULE_FP8_DPA,      /* fp8_dot_product_attention with unfused
+	                    * attention */
 	RULE_FP8_GPU,      /* an FP8 recipe the GPU's tensor cores lack:
 	                    * mxfp8 without MX cores, blockwise below
 	                    * Hopper (nemo2: on Blackwell) */
@@ -249,8 +254,8 @@ enum layout_rule {
 	                       * FSDP, moe_act/layernorm recompute with any
 	                       * FP8, shared_experts recompute, flex
 	                       * dispatch (DeepEP) on Blackwell */
-	RULE_NO_FP8,       /* fp8 recipe without fp8, param gather without
-	                    * fp8 or fp4 */
+	RULE_NO_FP8,       /* fp8 recipe or FP8 attention without fp8,
+	                    * param gather without fp8 or fp4 */
 	RULE_CP_COMM,      /* cp_comm_type other than p2p with cp 1 */
 	RULE_GRAPH_ITER,   /* cuda_graph_full_iteration without graphs */
 	RULE_MOE_DENSE,    /* MoE switches other than their default on a

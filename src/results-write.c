@@ -93,10 +93,10 @@ static const struct column columns[RC_COUNT] = {
 
 /* The switch columns are enum layout_switch shifted; they take their
  * names and kinds from layout-switch.c. */
-_Static_assert(RC_PIPELINE_LAYOUT - RC_RECOMPUTE_METHOD ==
-               SW_PIPELINE_LAYOUT - SW_RECOMPUTE_METHOD &&
-               RC_PIPELINE_LAYOUT + 1 == RC_COUNT &&
-               SW_PIPELINE_LAYOUT + 1 == SW_COUNT,
+_Static_assert(RC_FP8_DOT_PRODUCT_ATTENTION - RC_RECOMPUTE_METHOD ==
+               SW_FP8_DOT_PRODUCT_ATTENTION - SW_RECOMPUTE_METHOD &&
+               RC_FP8_DOT_PRODUCT_ATTENTION + 1 == RC_COUNT &&
+               SW_FP8_DOT_PRODUCT_ATTENTION + 1 == SW_COUNT,
                "switch columns out of step with layout-switch.h");
 
 /* Every file ends with the switches: a column added there leaves the
@@ -108,7 +108,8 @@ _Static_assert(RC_PIPELINE_LAYOUT - RC_RECOMPUTE_METHOD ==
 	RC_FSDP, RC_CP_COMM_TYPE, RC_MOE_GROUPED_GEMM, RC_OFFLOAD_LAYERS, \
 	RC_FIRST_STAGE_LAYERS, RC_LAST_STAGE_LAYERS, RC_RECOMPUTE_MODULES, \
 	RC_GRAD_REDUCE_BF16, RC_MOE_DISPATCHER, RC_MOE_A2A_OVERLAP, \
-	RC_CUDA_GRAPH_FULL_ITERATION, RC_PIPELINE_LAYOUT
+	RC_CUDA_GRAPH_FULL_ITERATION, RC_PIPELINE_LAYOUT, \
+	RC_FP8_DOT_PRODUCT_ATTENTION
 
 /* The switch a column shows, or SW_COUNT for any other column. */
 static enum layout_switch

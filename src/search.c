@@ -54,6 +54,7 @@ same_rest(const struct layout *a, const struct layout *b)
 	       x.account_loss == y.account_loss &&
 	       x.fp8_recipe == y.fp8_recipe &&
 	       x.fp8_param_gather == y.fp8_param_gather &&
+	       x.fp8_dot_product_attention == y.fp8_dot_product_attention &&
 	       x.cuda_graphs == y.cuda_graphs &&
 	       x.tp_comm_overlap == y.tp_comm_overlap &&
 	       x.overlap_grad_reduce == y.overlap_grad_reduce &&

@@ -426,20 +426,20 @@ for f in campaign.conf candidates.csv state journal.log plan.txt; do
 	[ -f "$T/demo/$f" ] && ok "plan wrote $f" || ko "plan wrote $f"
 done
 has "candidates.csv header" \
-	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gib,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers,recompute_modules,grad_reduce_in_bf16,moe_token_dispatcher,moe_a2a_overlap,cuda_graph_full_iteration,pipeline_layout,pred_step_s_low,pred_step_s_high$" \
+	"^rank,name,tp,pp,cp,ep,etp,vp,mbs,gbs,dp,recompute,recompute_layers,est_memory_gib,memory_status,pred_step_s,pred_tflops_per_gpu,pred_mfu,base,recompute_method,sequence_parallel,distributed_optimizer,attention,account_for_embedding_in_pipeline_split,account_for_loss_in_pipeline_split,fp8_recipe,fp8_param_gather,cuda_graphs,tp_comm_overlap,overlap_grad_reduce,overlap_param_gather,fsdp,cp_comm_type,moe_grouped_gemm,offload_layers,decoder_first_pipeline_num_layers,decoder_last_pipeline_num_layers,recompute_modules,grad_reduce_in_bf16,moe_token_dispatcher,moe_a2a_overlap,cuda_graph_full_iteration,pipeline_layout,fp8_dot_product_attention,pred_step_s_low,pred_step_s_high$" \
 	"$T/demo/candidates.csv"
 [ "$(awk -F, 'NR > 1 && $19 == 1' "$T/demo/candidates.csv" | wc -l)" = 1 ] &&
 	ok "one base" || ko "one base"
 # The switches: sequence parallel where tp > 1 (search.sequence_parallel
 # auto), what does not apply left empty (bf16: no FP8 recipe; selective
 # recompute: no method; cp 1: no CP communication type; an even pipeline:
-# no first or last stage count, nor a pipeline layout; selective
-# recompute's modules: core_attn, Megatron-LM's default); the interval
-# around pred_step_s.
-bad=$(awk -F, 'NR > 1 && (NF != 45 || $39 != 0 || $40 != "alltoall" ||
-	$41 != 0 || $42 != 0 || $43 != 0 || !($44 < $16 && $16 < $45) ||
+# no first or last stage count, nor a pipeline layout; bf16: no FP8
+# attention; selective recompute's modules: core_attn, Megatron-LM's
+# default); the interval around pred_step_s.
+bad=$(awk -F, 'NR > 1 && (NF != 46 || $39 != 0 || $40 != "alltoall" ||
+	$41 != 0 || $42 != 0 || $43 != 0 || !($45 < $16 && $16 < $46) ||
 	$21 != ($3 > 1) || $22 != 1 ||
-	$23 != "flash" || $20 $26 $27 $33 $36 $37 != "" ||
+	$23 != "flash" || $20 $26 $27 $33 $36 $37 $44 != "" ||
 	$38 != "core_attn") { print $2 }' \
 	"$T/demo/candidates.csv")
 [ -z "$bad" ] && ok "each row's switches" || ko "each row's switches: $bad"

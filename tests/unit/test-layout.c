@@ -605,6 +605,19 @@ test_switch_rules(void)
 	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_NO_FP8), RULE_KIND_NO_EFFECT);
 	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_PARAM), RULE_KIND_INVALID);
+	/* FP8 attention: with fp8 only, and in the fused kernel, which
+	 * alone runs it in Transformer Engine. */
+	l = base(1, 1, 1, 1, 64);
+	l.fp8_dot_product_attention = true;
+	f.w.precision = PREC_BF16;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
+	f.w.precision = PREC_FP4;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_NO_FP8);
+	f.w.precision = PREC_FP8;
+	CU_ASSERT_EQUAL(check(&f, l), LAYOUT_OK);
+	l.attention = ATTN_UNFUSED;
+	CU_ASSERT_EQUAL(check(&f, l), RULE_FP8_DPA);
+	CU_ASSERT_EQUAL(layout_rule_kind(RULE_FP8_DPA), RULE_KIND_INVALID);
 }
 
 /* Token dispatchers: any on an MoE model, flex (DeepEP) only where the
@@ -1273,6 +1286,9 @@ test_equal_sees_switches(void)
 	b = a;
 	b.last_stage_layers = 3;
 	CU_ASSERT_FALSE(layout_equal(&a, &b));
+	b = a;
+	b.fp8_dot_product_attention = true;
+	CU_ASSERT_FALSE(layout_equal(&a, &b));
 }
 
 static void
@@ -1307,6 +1323,7 @@ all_switches_set(void)
 	l.grad_reduce_bf16 = true;
 	l.moe_dispatcher = MOE_DISPATCH_FLEX;
 	l.moe_a2a_overlap = true;
+	l.fp8_dot_product_attention = true;
 	return l;
 }
 
@@ -1380,6 +1397,10 @@ test_switch_cells_not_applying(void)
 	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_FP8_PARAM_GATHER),
 	                -1);
 	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_CP_COMM_TYPE), -1);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_FP4,
+	                                  SW_FP8_DOT_PRODUCT_ATTENTION), -1);
+	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_FP8,
+	                                  SW_FP8_DOT_PRODUCT_ATTENTION), 1);
 	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_FP8, SW_FP8_RECIPE),
 	                FP8_MXFP8);
 	CU_ASSERT_EQUAL(layout_switch_get(&a, PREC_BF16, SW_OFFLOAD_LAYERS), 3);

@@ -184,6 +184,9 @@ static const char *const nemo_known_keys[] = {
 	"model.config.cpu_offloading", "model.config.cpu_offloading_weights",
 	"model.config.cpu_offloading_num_layers",
 	"trainer.plugins.fp8_param_gather",
+	/* MegatronMixedPrecision's field for FP8 attention
+	 * (nemo/lightning/pytorch/plugins/mixed_precision.py). */
+	"trainer.plugins.fp8_dot_product_attention",
 	/* The loss kernel: GPTConfig's cross_entropy_loss_fusion
 	 * (nemo/collections/llm/gpt/model/base.py) and Megatron core's
 	 * cross_entropy_fusion_impl, as scripts/performance/helpers.py sets
@@ -2160,6 +2163,43 @@ test_cross_entropy_fusion(void)
 	strbuf_release(&out);
 }
 
+/*
+ * fp8_dot_product_attention: NeMo gets MegatronMixedPrecision's field;
+ * Megatron-LM's command line has no flag for it, nor has simtrain's
+ * (which takes Megatron-LM's), so those two templates refuse it.  Under
+ * BF16 the switch does not apply: nothing is passed on nor refused.
+ */
+static void
+test_fp8_dot_product_attention(void)
+{
+	static const char *const plain[] = {
+		"megatron-lm.sbatch", "simulated.sbatch", "nemo2.sbatch",
+	};
+	struct strbuf out = STRBUF_INIT;
+	struct settings c;
+	struct layout l;
+
+	case_campaign(&c, &grid[2]);
+	case_layout(&l, &grid[2]);
+	CU_ASSERT_EQUAL_FATAL(c.precision, PREC_FP8);
+	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
+	CU_ASSERT_PTR_NULL(strstr(out.buf, "fp8_dot_product_attention"));
+	l.fp8_dot_product_attention = true;
+	CU_ASSERT_EQUAL_FATAL(render_named("nemo2.sbatch", &c, &l, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.buf,
+	        "\ttrainer.plugins.fp8_dot_product_attention=True\n"));
+	CU_ASSERT_EQUAL(render_named("megatron-lm.sbatch", &c, &l, &out), -1);
+	CU_ASSERT_EQUAL(render_named("simulated.sbatch", &c, &l, &out), -1);
+	c.precision = PREC_BF16;
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+		CU_ASSERT_EQUAL(render_named(plain[i], &c, &l, &out), 0);
+		CU_ASSERT_PTR_NULL(strstr(out.buf,
+		                          "fp8_dot_product_attention"));
+	}
+	settings_release(&c);
+	strbuf_release(&out);
+}
+
 /* Render nemo2.sbatch for the case arg (for harness_capture_stderr). */
 static int
 call_render_nemo(void *arg)
@@ -2404,6 +2444,8 @@ static const struct harness_test template_tests[] = {
 	{ "nemo2.sbatch needs a recipe", test_nemo_needs_recipe },
 	{ "nemo2.sbatch stops cleanly on early stop", test_nemo_early_stop },
 	{ "cross_entropy_fusion in both templates", test_cross_entropy_fusion },
+	{ "fp8_dot_product_attention: NeMo's field, refused elsewhere",
+	  test_fp8_dot_product_attention },
 	{ "simulated.sbatch runs paratune-simtrain", test_simulated_grid },
 	{ "nemo2.sbatch refuses what it cannot pass",
 	  test_nemo_refuses },
