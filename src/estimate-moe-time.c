@@ -74,7 +74,13 @@ estimate_moe_ranks_per_token(const struct est *x)
  * csrc/kernels/internode.cu at 567632dd59; its README, "Normal kernels
  * with NVLink and RDMA forwarding"]; the DeepSeek-V3 report, arXiv
  * 2412.19437, section 3.2.2).  Each GPU's NIC carries a copy per other
- * node, and its NVLink the copies for every GPU but itself.
+ * node, and its NVLink the copies for every GPU but itself.  HybridEP
+ * (hybridep) crosses NVLink domains the same way: "Similar to DeepEP,
+ * Hybrid-EP first performs IB communication between peer GPUs, then
+ * each rank distributes the received inter-node data locally", with a
+ * buffer of a token per other domain [DeepEP hybrid-ep branch at
+ * 94a9f8f, docs/Hybrid-EP_Implementation.md; RDMA since #494,
+ * 2025-11-18].
  */
 static double
 deepep_a2a_s(const struct est *x, double copy, double n)
@@ -142,12 +148,8 @@ estimate_moe_comm_s(const struct est *x)
 		bytes_s = row * (n - 1) / estimate_group_bw(x, n, 1);
 		break;
 	case MOE_DISPATCH_FLEX:
-		bytes_s = deepep_a2a_s(x, row * x->te, n);
-		break;
 	case MOE_DISPATCH_HYBRIDEP:
-		bytes_s = estimate_a2a_s(x, row *
-		                         estimate_moe_ranks_per_token(x) *
-		                         x->te * (n - 1) / n, n, 1);
+		bytes_s = deepep_a2a_s(x, row * x->te, n);
 		break;
 	default:
 		bytes_s = estimate_a2a_s(x, row * x->s.k * (x->e - 1) / x->e,

@@ -2211,6 +2211,27 @@ test_moe_a2a_across_nodes(void)
 	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
 	estimate_layout(&w, &l, &one);
 	ASSERT_NEAR_REL(one.ep_comm_s / two.ep_comm_s, 0.99690414 / 4, 1e-6);
+	/* HybridEP crosses NVLink domains as DeepEP does, once to each
+	 * other domain that holds one of the token's experts, then over
+	 * NVLink there [DeepEP hybrid-ep docs/Hybrid-EP_Implementation.md,
+	 * "RDMA communication pattern"]: flex's traffic, plus its routing
+	 * map, 4,096 tokens x 128 experts from each of the 15 others at
+	 * the cross-domain rate of 8 NICs (once a layer, micro-batch and
+	 * step as flex's four transfers are; dispatch at full rate). */
+	l.moe_dispatcher = MOE_DISPATCH_HYBRIDEP;
+	CU_ASSERT_EQUAL_FATAL(layout_check(&w, &l), LAYOUT_OK);
+	estimate_layout(&w, &l, &two);
+	{
+		const struct calibration *cal = calibration_default();
+		double bw = fmin(g.nvlink_gbs * cal->v[CAL_COMM_EFF_NVLINK],
+		                 8 * g.network_gbs *
+		                 cal->v[CAL_COMM_EFF_NETWORK]) * 1e9;
+		double map_s = 4096.0 * 128 * 15 / bw;
+
+		/* 48 layers, 64 / 16 = 4 micro-batches. */
+		ASSERT_NEAR_REL(two.ep_comm_s - one.ep_comm_s,
+		                map_s * 48 * 4, 1e-9);
+	}
 }
 
 /*
