@@ -66,7 +66,8 @@ estimate_moe_ranks_per_token(const struct est *x)
 }
 
 /*
- * DeepEP's internode dispatch and combine (flex), one transfer: a token
+ * A forwarding dispatch or combine of flex (DeepEP's internode kernels)
+ * and hybridep, one transfer: a token
  * crosses the network once to each other node that holds one of its
  * experts, to the GPU of its own local index there, which forwards it
  * over NVLink to the GPUs of that node that need it (the token's
@@ -83,7 +84,7 @@ estimate_moe_ranks_per_token(const struct est *x)
  * 2025-11-18].
  */
 static double
-deepep_a2a_s(const struct est *x, double copy, double n)
+forwarding_a2a_s(const struct est *x, double copy, double n)
 {
 	double nodes = estimate_group_nodes(x, n);
 	double nvl = copy * estimate_moe_ranks_per_token(x) * (n - 1) / n;
@@ -149,7 +150,7 @@ estimate_moe_comm_s(const struct est *x)
 		break;
 	case MOE_DISPATCH_FLEX:
 	case MOE_DISPATCH_HYBRIDEP:
-		bytes_s = deepep_a2a_s(x, row * x->te, n);
+		bytes_s = forwarding_a2a_s(x, row * x->te, n);
 		break;
 	default:
 		bytes_s = estimate_a2a_s(x, row * x->s.k * (x->e - 1) / x->e,

@@ -447,8 +447,10 @@ check_switches(const struct workload *w, const struct layout *l)
 	    (l->pp > 1 || l->recompute != RECOMPUTE_NONE ||
 	     l->offload_layers >= m->num_layers))
 		return RULE_OFFLOAD;
-	/* Transformer Engine runs FP8 attention in its fused (cuDNN)
-	 * kernel only (dot_product_attention/utils.py). */
+	/* Transformer Engine trains FP8 attention in its fused (cuDNN)
+	 * kernel only: "Disabling UnfusedDotProductAttention for FP8
+	 * attention", and FlashAttention 2, 3 and 4 likewise
+	 * [TE attention/dot_product_attention/utils.py at d0067d0]. */
 	if (l->fp8_dot_product_attention && l->attention == ATTN_UNFUSED)
 		return RULE_FP8_DPA;
 	if (!layout_fp8_recipe_runs(w, l->fp8_recipe))
