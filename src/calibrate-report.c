@@ -117,16 +117,62 @@ group_row(const struct gpu_fit *g, const char *group, void *arg)
 }
 
 /*
+ * The constants the fit moved a quarter of their bounds or more from
+ * the start, at most two, farthest first ("; it moved K a -> b and K a
+ * -> b farthest"), into out: where a fit that generalises worse than
+ * its start went, and so what --fix would keep.  On the published runs
+ * GB200's dense runs (4,096 tokens a GEMM and more) moved
+ * gemm_tokens_half from 192 to about 1,950, and its MoE runs' shorter
+ * GEMMs paid for it (bench/README.md, 2026-12-04).  MoE-only constants
+ * are left out of a dense group's note: its runs do not depend on them.
+ */
+#define MOVED_NOTE_MIN 0.25
+#define MOVED_NOTE_MAX 2
+
+static void
+moved_note(struct strbuf *out, const struct gpu_fit *g, const char *group)
+{
+	const struct calib_fit *fit = &g->fit;
+	bool moe = strcmp(group, "moe") == 0, taken[CAL_NPARAMS] = { false };
+
+	for (int k = 0; k < MOVED_NOTE_MAX; k++) {
+		int best = -1;
+		double far = MOVED_NOTE_MIN;
+
+		for (int p = 0; p < CAL_NPARAMS; p++) {
+			const struct cal_param_info *pi = calibration_param(p);
+			double d = fabs(fit->cal.v[p] - g->start->v[p]) /
+			           (pi->hi - pi->lo);
+
+			if (!taken[p] && (moe || !pi->moe_only) && d >= far) {
+				far = d;
+				best = p;
+			}
+		}
+		if (best < 0)
+			break;
+		taken[best] = true;
+		strbuf_addf(out, "%s %s %.4g -> %.4g",
+		            k ? " and" : "; it moved",
+		            calibration_param(best)->key,
+		            g->start->v[best], fit->cal.v[best]);
+	}
+	if (out->len > 0)
+		strbuf_addstr(out, " farthest");
+}
+
+/*
  * A group whose cross-validated error is over a point above its error
  * with the start's constants: the fit generalises worse than where it
  * began, which a site should know before it includes the result (the
- * published runs show it: GB200's MoE runs, 19.2 % against 11.7 %).
+ * published runs show it: GB200's MoE runs, 17.3 % against 9.3 %).
  */
 static void
 worse_note(const struct gpu_fit *g, const char *group, void *arg)
 {
 	FILE *f = arg;
 	const struct calib_fit *fit = &g->fit;
+	struct strbuf moved = STRBUF_INIT;
 	double before, cv;
 	char a[PCT_SIZE], b[PCT_SIZE];
 
@@ -134,12 +180,15 @@ worse_note(const struct gpu_fit *g, const char *group, void *arg)
 		return;
 	before = calibrate_mape(g->rows, fit->pred_before, g->n, group, NULL);
 	cv = calibrate_mape(g->rows, fit->pred_cv, g->n, group, NULL);
-	if (cv > before + 0.01)
-		fprintf(f, "  note: %s: %s cross-validated against %s with "
-		        "the %s: the fit predicts these runs worse than its "
-		        "start (--fix keeps constants, --group fits a group "
-		        "apart)\n", group, pct_text(a, cv),
-		        pct_text(b, before), calibration_label(g->start));
+	if (!(cv > before + 0.01))
+		return;
+	moved_note(&moved, g, group);
+	fprintf(f, "  note: %s: %s cross-validated against %s with the %s: "
+	        "the fit predicts these runs worse than its start%s (--fix "
+	        "keeps constants, --group fits a group apart)\n", group,
+	        pct_text(a, cv), pct_text(b, before),
+	        calibration_label(g->start), moved.buf);
+	strbuf_release(&moved);
 }
 
 /* Mean |memory error| of the rows with a measured peak; NAN when none. */

@@ -319,6 +319,11 @@ same "... keep gemm_eff_max only for B300, measured on MoE runs alone" \
 has "... and say where the fit predicts worse than its start (GB200's MoE)" \
 	"^  note: moe: .* cross-validated against .* with the built-in defaults" \
 	"$T/out"
+has "... naming the constants it moved farthest (GB200's token curve)" \
+	"^  note: moe: .*worse than its start; it moved gemm_tokens_half 192 -> [0-9]* and attn_eff_flash 0.45 -> 0.2[0-9]* farthest (--fix" \
+	"$T/out"
+has "... and none where nothing moved a quarter of its bounds (B300)" \
+	"^  note: moe: .*worse than its start (--fix keeps constants" "$T/out"
 expect "... written" 0 "$PT" calibrate "$MOE" --group moe -o "$T/moe.conf"
 has "... with a comment naming the shared constants" \
 	"^# moe_gemm_eff: fitted once to the MoE runs of every GPU" "$T/moe.conf"
