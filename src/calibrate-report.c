@@ -191,6 +191,20 @@ worse_note(const struct gpu_fit *g, const char *group, void *arg)
 	strbuf_release(&moved);
 }
 
+/* Public: see calibrate-report.h. */
+enum calib_verdict
+calibrate_fit_verdict(const struct gpu_fit *g, double *before, double *cv)
+{
+	const struct calib_fit *fit = &g->fit;
+
+	*before = calibrate_mape(g->rows, fit->pred_before, g->n, NULL, NULL);
+	*cv = NAN;
+	if (fit->folds < 2)
+		return CALIB_UNCHECKED;
+	*cv = calibrate_mape(g->rows, fit->pred_cv, g->n, NULL, NULL);
+	return *cv < *before ? CALIB_IMPROVES : CALIB_WORSENS;
+}
+
 /* Mean |memory error| of the rows with a measured peak; NAN when none. */
 static double
 memory_mape(const struct gpu_fit *g, const double *mem, int *count)
@@ -610,6 +624,8 @@ static void
 gpu_json(struct json *j, const struct gpu_fit *g)
 {
 	const struct calibration *d = g->start;
+	enum calib_verdict verdict;
+	double before, cv;
 	const char *at;
 
 	json_begin_object(j, NULL);
@@ -618,6 +634,11 @@ gpu_json(struct json *j, const struct gpu_fit *g)
 	json_int(j, "runs", g->n);
 	json_int(j, "folds", g->fit.folds);
 	json_int(j, "constants_at_bound", calibrate_bounds_hit(&g->fit));
+	verdict = calibrate_fit_verdict(g, &before, &cv);
+	if (verdict == CALIB_UNCHECKED)
+		json_null(j, "improves");
+	else
+		json_bool(j, "improves", verdict == CALIB_IMPROVES);
 	json_begin_object(j, "constants");
 	for (int p = 0; p < CAL_NPARAMS; p++) {
 		const struct cal_param_info *pi = calibration_param(p);

@@ -21,6 +21,18 @@ struct gpu_fit {
 	struct calib_fit fit;
 };
 
+/* What a fit's held-out check says of it against its start. */
+enum calib_verdict {
+	CALIB_IMPROVES,  /* cross-validated error below the start's */
+	CALIB_WORSENS,   /* at or above it */
+	CALIB_UNCHECKED, /* nothing held out (too few configurations) */
+};
+
+/* The verdict on g's fit over all its runs; before and cv get the two
+ * errors (cv NAN when unchecked). */
+enum calib_verdict calibrate_fit_verdict(const struct gpu_fit *g,
+                                         double *before, double *cv);
+
 /* The error per group, the peak memory, the interval, the ranking and
  * the constants of g, as tables on f; verbose adds each campaign's
  * ranking and each row. */

@@ -324,6 +324,39 @@ has "... naming the constants it moved farthest (GB200's token curve)" \
 	"$T/out"
 has "... and none where nothing moved a quarter of its bounds (B300)" \
 	"^  note: moe: .*worse than its start (--fix keeps constants" "$T/out"
+# Written, such a fit made a site's estimates of the GPU worse than
+# the built-in constants'; --only-better leaves it out.
+expect "--only-better without -o" 64 "$PT" calibrate "$MOE" --only-better
+has "... says it chooses what -o writes" \
+	"^error: --only-better without -o: it chooses what -o writes" "$T/err"
+expect "--only-better -o" 0 "$PT" calibrate "$MOE" --only-better \
+	-o "$T/better.conf"
+has "... writes GB300's fit, better than the built-in constants" \
+	"^  gb300 = {" "$T/better.conf"
+hasnt "... not GB200's, worse" "^  gb200 = {" "$T/better.conf"
+has "... saying why in the file" \
+	"^# gb200: not written (--only-better): its fit predicts its runs, held out, no better than the built-in defaults do ([0-9.]* % against [0-9.]* %)$" \
+	"$T/better.conf"
+has "... and in a warning" "^warning: gb200: not written (--only-better)" \
+	"$T/err"
+expect "... JSON says which improve" 0 "$PT" calibrate "$MOE" --format json
+same "... GB300's does" "$(jget calibrations.0.gpu):$(jget calibrations.0.improves)" \
+	"gb300:True"
+same "... GB200's does not" "$(jget calibrations.1.gpu):$(jget calibrations.1.improves)" \
+	"gb200:False"
+printf 'campaign_file,tp,step_s\n' >"$T/once.csv"
+for s in 3.40 3.45; do
+	printf 'llama3_8b_h100.conf,2,%s\n' "$s" >>"$T/once.csv"
+done
+expect "--only-better of one configuration" 0 "$PT" calibrate "$T/once.csv" \
+	--only-better -o "$T/none.conf"
+has "... not written: nothing held out" \
+	"^# h100-sxm: not written (--only-better): too few configurations to cross-validate its fit$" \
+	"$T/none.conf"
+hasnt "... no calibration group at all" "^calibration" "$T/none.conf"
+expect "... which a site file includes all the same" 0 "$PT" \
+	--site "$T/none.conf" estimate "$T/llama3_8b_h100.conf"
+has "... the built-in constants serving" "calibration  *built-in" "$T/out"
 expect "... written" 0 "$PT" calibrate "$MOE" --group moe -o "$T/moe.conf"
 has "... with a comment naming the shared constants" \
 	"^# moe_gemm_eff: fitted once to the MoE runs of every GPU" "$T/moe.conf"
