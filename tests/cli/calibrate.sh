@@ -326,6 +326,9 @@ has "... and none where nothing moved a quarter of its bounds (B300)" \
 	"^  note: moe: .*worse than its start (--fix keeps constants" "$T/out"
 # Written, such a fit made a site's estimates of the GPU worse than
 # the built-in constants'; --only-better leaves it out.
+expect "the same runs, the table" 0 "$PT" calibrate "$MOE"
+same "... notes the GPUs --only-better leaves out (GB200, B300)" \
+	"$(grep -c '^  note: all: .* over all its runs the fit predicts no better than its start (-o --only-better leaves it out)$' "$T/out")" 2
 expect "--only-better without -o" 64 "$PT" calibrate "$MOE" --only-better
 has "... says it chooses what -o writes" \
 	"^error: --only-better without -o: it chooses what -o writes" "$T/err"
