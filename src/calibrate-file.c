@@ -115,21 +115,20 @@ static bool
 written_fit(bool only_better, const struct gpu_fit *g, struct strbuf *why)
 {
 	double before, cv;
-	char a[32], b[32];
+	char a[CALIB_PCT_SIZE], b[CALIB_PCT_SIZE];
 	enum calib_verdict v = calibrate_fit_verdict(g, &before, &cv);
 
 	if (!only_better || v == CALIB_IMPROVES)
 		return true;
-	snprintf(b, sizeof b, "%.1f %%", 100 * before);
 	if (v == CALIB_UNCHECKED) {
 		strbuf_addf(why, "%s: not written (--only-better): too few "
 		            "configurations to cross-validate its fit", g->gpu);
 		return false;
 	}
-	snprintf(a, sizeof a, "%.1f %%", 100 * cv);
 	strbuf_addf(why, "%s: not written (--only-better): its fit predicts "
 	            "its runs, held out, no better than the %s do (%s "
-	            "against %s)", g->gpu, calibration_label(g->start), a, b);
+	            "against %s)", g->gpu, calibration_label(g->start),
+	            calibrate_pct_text(a, cv), calibrate_pct_text(b, before));
 	return false;
 }
 

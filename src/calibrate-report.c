@@ -66,15 +66,15 @@ each_group(const struct gpu_fit *g,
  * The percentage of share v, "12.3 %", into buf: one decimal, unless it
  * is a million or more, where it takes three figures ("1.2e+302 %")
  * rather than the 300 digits a measured step of 1e-300 s printed.
+ * Public: see calibrate-report.h.
  */
-#define PCT_SIZE 32
-
-static const char *
-pct_text(char *buf, double v)
+const char *
+calibrate_pct_text(char *buf, double v)
 {
 	double p = 100 * v;
 
-	snprintf(buf, PCT_SIZE, fabs(p) < 1e6 ? "%.1f %%" : "%.3g %%", p);
+	snprintf(buf, CALIB_PCT_SIZE, fabs(p) < 1e6 ? "%.1f %%" : "%.3g %%",
+	         p);
 	return buf;
 }
 
@@ -84,7 +84,8 @@ pct_signed(char *buf, double v)
 {
 	double p = 100 * v;
 
-	snprintf(buf, PCT_SIZE, fabs(p) < 1e6 ? "%+.1f %%" : "%+.3g %%", p);
+	snprintf(buf, CALIB_PCT_SIZE, fabs(p) < 1e6 ? "%+.1f %%" : "%+.3g %%",
+	         p);
 	return buf;
 }
 
@@ -92,10 +93,10 @@ pct_signed(char *buf, double v)
 static void
 add_pct(struct table *t, double v)
 {
-	char buf[PCT_SIZE];
+	char buf[CALIB_PCT_SIZE];
 
 	if (isfinite(v))
-		table_add(t, "%s", pct_text(buf, v));
+		table_add(t, "%s", calibrate_pct_text(buf, v));
 	else
 		table_add(t, "-");
 }
@@ -184,14 +185,14 @@ static void
 whole_note(FILE *f, const struct gpu_fit *g)
 {
 	double before, cv;
-	char a[PCT_SIZE], b[PCT_SIZE];
+	char a[CALIB_PCT_SIZE], b[CALIB_PCT_SIZE];
 
 	if (calibrate_fit_verdict(g, &before, &cv) != CALIB_WORSENS)
 		return;
 	fprintf(f, "  note: all: %s cross-validated against %s with the %s: "
 	        "over all its runs the fit predicts no better than its "
 	        "start (-o --only-better leaves it out)\n",
-	        pct_text(a, cv), pct_text(b, before),
+	        calibrate_pct_text(a, cv), calibrate_pct_text(b, before),
 	        calibration_label(g->start));
 }
 
@@ -208,7 +209,7 @@ worse_note(const struct gpu_fit *g, const char *group, void *arg)
 	const struct calib_fit *fit = &g->fit;
 	struct strbuf moved = STRBUF_INIT;
 	double before, cv;
-	char a[PCT_SIZE], b[PCT_SIZE];
+	char a[CALIB_PCT_SIZE], b[CALIB_PCT_SIZE];
 
 	if (fit->folds < 2)
 		return;
@@ -224,7 +225,7 @@ worse_note(const struct gpu_fit *g, const char *group, void *arg)
 	fprintf(f, "  note: %s: %s cross-validated against %s with the %s: "
 	        "the fit predicts these runs worse than its start%s (--fix "
 	        "keeps constants, --group fits a group apart)\n", group,
-	        pct_text(a, cv), pct_text(b, before),
+	        calibrate_pct_text(a, cv), calibrate_pct_text(b, before),
 	        calibration_label(g->start), moved.buf);
 	strbuf_release(&moved);
 }
@@ -293,7 +294,7 @@ static void
 add_predicted(struct table *t, const struct gpu_fit *g,
               const struct calib_campaign_rank *c)
 {
-	char buf[PCT_SIZE];
+	char buf[CALIB_PCT_SIZE];
 
 	if (c->predicted == c->best)
 		table_add(t, "yes");
@@ -301,7 +302,8 @@ add_predicted(struct table *t, const struct gpu_fit *g,
 		table_add(t, "%s, best placed %d (+%s)",
 		          c->predicted < 0 ? "(a tie)"
 		          : g->rows[c->predicted].where,
-		          c->best_place, pct_text(buf, c->best_behind));
+		          c->best_place,
+		          calibrate_pct_text(buf, c->best_behind));
 }
 
 /* Each campaign's best and the configuration predicted best. */
@@ -419,7 +421,7 @@ print_rows(FILE *f, const struct gpu_fit *g)
 		">after_s", ">cv_s", ">cv_error", NULL };
 	struct table t;
 
-	char buf[PCT_SIZE];
+	char buf[CALIB_PCT_SIZE];
 
 	table_init(&t, cols);
 	for (int i = 0; i < g->n; i++) {
@@ -457,7 +459,7 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	const struct calib_fit *fit = &g->fit;
 	struct table t;
 	double mb, ma;
-	char a[PCT_SIZE], b[PCT_SIZE];
+	char a[CALIB_PCT_SIZE], b[CALIB_PCT_SIZE];
 	int nm;
 
 	fprintf(f, "%s: %d measured run%s%s\n", g->gpu, g->n,
@@ -484,7 +486,8 @@ calibrate_report_table(FILE *f, const struct gpu_fit *g, bool verbose)
 	ma = memory_mape(g, fit->mem_after, &nm);
 	if (nm > 0)
 		fprintf(f, "  peak memory: %d rows, error %s before, %s "
-		        "fitted\n", nm, pct_text(a, mb), pct_text(b, ma));
+		        "fitted\n", nm, calibrate_pct_text(a, mb),
+		        calibrate_pct_text(b, ma));
 	/* Not cross-validated, or too few rows for an 80 % interval: the
 	 * band is the built-in one, no percentile of anything measured
 	 * ("the built-in residuals"). */

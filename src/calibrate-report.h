@@ -21,6 +21,11 @@ struct gpu_fit {
 	struct calib_fit fit;
 };
 
+/* The percentage of share v, "12.3 %", into buf of CALIB_PCT_SIZE
+ * bytes (three figures from a million on); returns buf. */
+#define CALIB_PCT_SIZE 32
+const char *calibrate_pct_text(char *buf, double v);
+
 /* What a fit's held-out check says of it against its start. */
 enum calib_verdict {
 	CALIB_IMPROVES,  /* cross-validated error below the start's */

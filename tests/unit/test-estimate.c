@@ -2293,6 +2293,29 @@ test_moe_tokens_per_expert(void)
 }
 
 /*
+ * Fused attention's share of w's compute on l, measured as the estimate
+ * itself prices it: the time halving attn_eff_flash adds (attention's
+ * time is inversely proportional to it, nothing else depends on it).
+ * base gets the estimate with the built-in constants; w.cal is left
+ * NULL (the built-in ones).
+ */
+static double
+attention_compute_s(struct workload *w, const struct layout *l,
+                    struct estimate *base)
+{
+	struct calibration cal = *calibration_default();
+	struct estimate slow;
+
+	w->cal = NULL;
+	estimate_layout(w, l, base);
+	cal.v[CAL_ATTN_EFF_FLASH] /= 2;
+	w->cal = &cal;
+	estimate_layout(w, l, &slow);
+	w->cal = NULL;
+	return slow.compute_s - base->compute_s;
+}
+
+/*
  * Fused attention at the head width: Llama 3 8B's 32 heads of 128
  * against 64 heads of 64 and 16 of 256, the same Q and KV widths, so
  * the same GEMMs and score FLOPs.  The heads of 128 take A seconds of
@@ -2307,8 +2330,8 @@ test_attention_head_width(void)
 	struct gpu g = test_h100();
 	struct workload w = test_workload_of(&m128, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
-	struct calibration cal = *calibration_default();
-	struct estimate half, e128, e64, e256;
+	struct estimate e128, e64, e256;
+	double attn;
 
 	m64.num_attention_heads = 64;
 	m64.kv_channels = 64;
@@ -2316,18 +2339,13 @@ test_attention_head_width(void)
 	m256.num_attention_heads = 16;
 	m256.kv_channels = 256;
 	m256.num_query_groups = 4;
-	w.cal = &cal;
-	estimate_layout(&w, &l, &e128);
-	cal.v[CAL_ATTN_EFF_FLASH] /= 2;
-	estimate_layout(&w, &l, &half);
-	cal = *calibration_default();
+	attn = attention_compute_s(&w, &l, &e128);
 	w.model = &m64;
 	estimate_layout(&w, &l, &e64);
 	w.model = &m256;
 	estimate_layout(&w, &l, &e256);
-	CU_ASSERT(half.compute_s - e128.compute_s > 0.05 * e128.compute_s);
-	ASSERT_NEAR_REL(e64.compute_s - e128.compute_s,
-	                (half.compute_s - e128.compute_s) / 3, 1e-9);
+	CU_ASSERT(attn > 0.05 * e128.compute_s);
+	ASSERT_NEAR_REL(e64.compute_s - e128.compute_s, attn / 3, 1e-9);
 	ASSERT_NEAR_REL(e256.compute_s, e128.compute_s, 1e-12);
 }
 
@@ -2344,17 +2362,11 @@ test_fp8_dot_product_attention(void)
 	struct gpu g = test_h100();
 	struct workload w = test_workload_of(&m, &g, 8192, 1);
 	struct layout l = layout_of(1, 1, 1, 1, 64);
-	struct calibration cal = *calibration_default();
-	struct estimate base, slow, fp8_attn;
+	struct estimate base, fp8_attn;
 	double attn;
 
 	w.precision = PREC_FP8;
-	w.cal = &cal;
-	estimate_layout(&w, &l, &base);
-	cal.v[CAL_ATTN_EFF_FLASH] /= 2;
-	estimate_layout(&w, &l, &slow);
-	cal = *calibration_default();
-	attn = slow.compute_s - base.compute_s;
+	attn = attention_compute_s(&w, &l, &base);
 	CU_ASSERT(attn > 0.05 * base.compute_s);
 	l.fp8_dot_product_attention = true;
 	estimate_layout(&w, &l, &fp8_attn);
