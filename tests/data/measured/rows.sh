@@ -44,6 +44,28 @@ field() {
 }
 _tab=$(printf '\t')
 
+# The columns estimate_args passes: the layout's sizes (--tp ...), the
+# switches (--switch NAME=VALUE), of which the named choices pass as
+# written and the others' 0 and 1 as false and true; and the columns
+# that are the row's data, not the estimate's input (recompute_layers
+# passes as --recompute-layers).  measured.sh checks that every column
+# of every CSV is one of them, so that a new column is not dropped.
+ROW_SIZES="tp pp cp ep etp vp mbs gbs recompute"
+ROW_SWITCHES="recompute_method sequence_parallel distributed_optimizer
+	attention account_for_embedding_in_pipeline_split
+	account_for_loss_in_pipeline_split fp8_recipe fp8_param_gather
+	cuda_graphs tp_comm_overlap overlap_grad_reduce overlap_param_gather
+	fsdp cp_comm_type moe_grouped_gemm offload_layers
+	decoder_first_pipeline_num_layers decoder_last_pipeline_num_layers
+	recompute_modules grad_reduce_in_bf16 moe_token_dispatcher
+	moe_a2a_overlap cuda_graph_full_iteration pipeline_layout
+	fp8_dot_product_attention"
+ROW_NAMED="recompute_method attention fp8_recipe cp_comm_type
+	moe_token_dispatcher"
+# shellcheck disable=SC2034 # read by measured.sh
+ROW_DATA="campaign_file recompute_layers step_s peak_memory_gib group
+	source note"
+
 # estimate_args CSV: the arguments of `paratune estimate` for the current
 # row of CSV, one a line: its campaign file, then its layout and
 # switches (an empty cell is left out: the campaign's default), written
@@ -52,25 +74,14 @@ _tab=$(printf '\t')
 estimate_args() {
 	# Through the environment: awk -v would expand backslashes.
 	printf '%s\n' "$row" | header=$header dir=$(dirname "$1") \
+	    sizes=$ROW_SIZES switches=$ROW_SWITCHES named=$ROW_NAMED \
 	    awk -F '\t' '
 	BEGIN {
 		nh = split(ENVIRON["header"], h, " ")
 		dir = ENVIRON["dir"]
-		ns = split("tp pp cp ep etp vp mbs gbs recompute", size, " ")
-		nw = split("recompute_method sequence_parallel " \
-		    "distributed_optimizer attention " \
-		    "account_for_embedding_in_pipeline_split " \
-		    "account_for_loss_in_pipeline_split fp8_recipe " \
-		    "fp8_param_gather cuda_graphs tp_comm_overlap " \
-		    "overlap_grad_reduce overlap_param_gather fsdp " \
-		    "cp_comm_type moe_grouped_gemm offload_layers " \
-		    "decoder_first_pipeline_num_layers " \
-		    "decoder_last_pipeline_num_layers recompute_modules " \
-		    "grad_reduce_in_bf16 moe_token_dispatcher " \
-		    "moe_a2a_overlap cuda_graph_full_iteration " \
-		    "pipeline_layout", sw, " ")
-		split("recompute_method attention fp8_recipe cp_comm_type " \
-		    "moe_token_dispatcher", named, " ")
+		ns = split(ENVIRON["sizes"], size, " ")
+		nw = split(ENVIRON["switches"], sw, " ")
+		split(ENVIRON["named"], named, " ")
 		for (i in named)
 			keep[named[i]] = 1
 	}
