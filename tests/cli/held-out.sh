@@ -26,14 +26,7 @@ check "it prints the row" test -n "$line"
 header=$(head -1 "$CSV" | tr ',' ' ')
 # shellcheck disable=SC2034 # the same
 row=$(csv_rows "$CSV" | sed -n 2p)
-args=$(estimate_args "$CSV")
-set --
-while IFS= read -r a; do
-	set -- "$@" "$a"
-done <<EOF
-$args
-EOF
-"$PT" estimate "$@" --format json >"$T/est.json" 2>"$T/err"
+estimate_row "$CSV" "$T/est.json"
 pred=$(sed -n 's/^ *"pred_step_s": \([0-9.e+-]*\).*/\1/p' "$T/est.json")
 meas=$(field step_s)
 want=$(awk -v p="$pred" -v m="$meas" \

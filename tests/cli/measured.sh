@@ -22,19 +22,6 @@ json_num() {
 	sed -n "s/^ *\"$1\": \\([-0-9.e+]*\\).*/\\1/p" "$2" | head -1
 }
 
-# estimate_row CSV: the current row's estimate (rows.sh, estimate_args)
-# into $T/est.json; returns its exit status.
-estimate_row() {
-	args=$(estimate_args "$1")
-	set --
-	while IFS= read -r a; do
-		set -- "$@" "$a"
-	done <<EOF
-$args
-EOF
-	"$PT" estimate "$@" --format json >"$T/est.json" 2>"$T/err"
-}
-
 # shellcheck disable=SC2086 # the lists, one name a word
 known=$(printf ' %s' $ROW_SIZES $ROW_SWITCHES $ROW_DATA)
 peaks=0
@@ -70,8 +57,8 @@ for csv in "$DATA"/*.csv "$HELD_OUT"/*.csv; do
 		esac
 		meas=$(field step_s)
 		peak=$(field peak_memory_gib)
-		if ! estimate_row "$csv"; then
-			ko "$what: layout rejected: $(head -1 "$T/err")"
+		if ! estimate_row "$csv" "$T/est.json"; then
+			ko "$what: layout rejected: $(head -1 "$T/est.json.err")"
 			continue
 		fi
 		ok "$what: layout valid"

@@ -1,5 +1,6 @@
 # tests/data/measured/rows.sh - shell functions that read the rows of
-# the CSVs beside it, sourced by tests/cli/measured.sh and
+# the CSVs beside it (and of tests/data/held-out), sourced by
+# tests/cli/measured.sh, tests/cli/held-out.sh, bench/held-out and
 # bench/fit-hybridep.  field reads the current row from $header (the
 # column names, blank-separated) and $row (a line of csv_rows).
 # shellcheck shell=sh disable=SC2154 # header, row: set by the caller
@@ -105,4 +106,18 @@ estimate_args() {
 			print "--switch\n" c "=" x
 		}
 	}'
+}
+
+# estimate_row CSV JSON: `$PT estimate` of the current row of CSV
+# (estimate_args) in JSON into the file JSON, its errors into JSON.err;
+# returns its exit status.  PT: the paratune to run.
+estimate_row() {
+	_args=$(estimate_args "$1") _json=$2
+	set --
+	while IFS= read -r _a; do
+		set -- "$@" "$_a"
+	done <<EOF
+$_args
+EOF
+	"$PT" estimate "$@" --format json >"$_json" 2>"$_json.err"
 }
