@@ -27,7 +27,7 @@ header=$(head -1 "$CSV" | tr ',' ' ')
 # shellcheck disable=SC2034 # the same
 row=$(csv_rows "$CSV" | sed -n 2p)
 estimate_row "$CSV" "$T/est.json"
-pred=$(sed -n 's/^ *"pred_step_s": \([0-9.e+-]*\).*/\1/p' "$T/est.json")
+pred=$(estimate_value pred_step_s "$T/est.json")
 meas=$(field step_s)
 want=$(awk -v p="$pred" -v m="$meas" \
        'BEGIN { printf "%.3f (%+.1f%%)", p, 100 * (p - m) / m }')
@@ -40,8 +40,7 @@ check "the built-in prediction and its error are estimate's ($want)" \
 check "the GPU's fit is a prediction" test "$6" != "-"
 check "... another than the built-in one (the fit reached the estimate)" \
 	test "$6" != "$4"
-gpu=$(sed -n 's/.*gpu = "\([^"]*\)".*/\1/p' \
-      "$DATA/campaigns/deepseek_v3_nomtp_gb200_256g_s4096_fp8.conf")
+gpu=$(row_gpu "$CSV")
 if grep -q "^  $gpu = {" "$SRC/etc/calibration-published.conf"; then
 	check "the published calibration holds $gpu: its prediction differs" \
 		test "$8" != "$4"

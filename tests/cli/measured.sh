@@ -17,11 +17,6 @@ HELD_OUT=$SRC/tests/data/held-out
 
 . "$DATA/rows.sh"
 
-# json_num KEY FILE: the first number after "KEY": in FILE.
-json_num() {
-	sed -n "s/^ *\"$1\": \\([-0-9.e+]*\\).*/\\1/p" "$2" | head -1
-}
-
 # shellcheck disable=SC2086 # the lists, one name a word
 known=$(printf ' %s' $ROW_SIZES $ROW_SWITCHES $ROW_DATA)
 peaks=0
@@ -62,12 +57,9 @@ for csv in "$DATA"/*.csv "$HELD_OUT"/*.csv; do
 			continue
 		fi
 		ok "$what: layout valid"
-		status=$(sed -n 's/^ *"memory_status": "\([^"]*\)".*/\1/p' \
-		         "$T/est.json")
-		# The heaviest stage's memory, as oom-risk is judged.
-		mem=$(sed -n 's/^ *"memory_gib": \([0-9.e+]*\).*/\1/p' \
-		      "$T/est.json" | sort -g | tail -1)
-		pred=$(json_num pred_step_s "$T/est.json")
+		status=$(estimate_value memory_status "$T/est.json")
+		mem=$(estimate_heaviest_gib "$T/est.json")
+		pred=$(estimate_value pred_step_s "$T/est.json")
 		err=$(awk -v p="$pred" -v m="$meas" \
 		      'BEGIN { printf "%+.1f", 100 * (p - m) / m }')
 		printf '%s\t%s\n' "$group" "$err" >>"$T/errors"

@@ -121,3 +121,24 @@ $_args
 EOF
 	"$PT" estimate "$@" --format json >"$_json" 2>"$_json.err"
 }
+
+# estimate_value KEY JSON: the first value of "KEY": in the estimate's
+# JSON file, a string's quotes removed.
+estimate_value() {
+	sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" \
+	    "$2" | head -1
+}
+
+# estimate_heaviest_gib JSON: the memory of the heaviest stage in the
+# estimate's JSON file, as oom-risk is judged.
+estimate_heaviest_gib() {
+	sed -n 's/^ *"memory_gib": \([0-9.e+]*\).*/\1/p' "$1" | sort -g |
+	    tail -1
+}
+
+# row_gpu CSV: the GPU the current row's campaign runs on (its
+# gpu = "NAME").
+row_gpu() {
+	sed -n 's/^\(.*[; ]\)\{0,1\}gpu = "\([^"]*\)".*/\2/p' \
+	    "$(dirname "$1")/$(field campaign_file)" | head -1
+}
